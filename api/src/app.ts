@@ -1,0 +1,37 @@
+import { Hono } from 'hono';
+import { authRoutes } from './auth/routes';
+import { sessionUser } from './auth/service';
+import { errorBody, handleError } from './http/errors';
+import type { AppDeps, AppEnv } from './http/env';
+import { createRouter } from './http/openapi';
+import { serveApiDocs, servePwa } from './http/static';
+import { orgRoutes } from './org/routes';
+
+/** Every domain's router, in one place so the OpenAPI document lists them all. */
+const domains = [authRoutes, orgRoutes];
+
+/** Builds the whole HTTP app: better-auth, the /api contract, API docs and the PWA. */
+export function createApp(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  app.onError(handleError);
+
+  app.on(['GET', 'POST'], '/api/auth/*', (c) => deps.auth.handler(c.req.raw));
+
+  app.use('/api/*', async (c, next) => {
+    c.set('user', await sessionUser(deps, c.req.raw.headers));
+    await next();
+  });
+
+  const api = createRouter();
+  for (const domain of domains) api.route('/', domain(deps));
+  api.doc31('/api/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: 'Norma API', version: '0.1.0', description: 'Контракт /api/vN платформы Norma. Ошибки: { "error": { "code", "message" } }.' },
+  });
+  app.route('/', api);
+  serveApiDocs(app, '/api/openapi.json');
+
+  app.all('/api/*', (c) => c.json(errorBody('not_found', `Нет такого вызова API: ${c.req.method} ${c.req.path}`), 404));
+  if (deps.config.pwaDir) servePwa(app, deps.config.pwaDir);
+  return app;
+}

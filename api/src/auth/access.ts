@@ -1,0 +1,69 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Db } from '../db/database';
+import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
+import type { AppEnv } from '../http/env';
+import { roleAllows, type Permission } from './roles';
+import type { SessionUser } from './service';
+
+/** Finds which structure a request is about; returns its id or throws a 400. */
+export type StructureLocator = (c: Context<AppEnv>, db: Db) => Promise<number>;
+
+function positiveInt(raw: string | undefined, name: string): number {
+  if (raw === undefined || raw === '') throw badRequest(`Не указан параметр ${name}`);
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw badRequest(`${name}: ожидается целое положительное число`);
+  return value;
+}
+
+/** Ways to find the structure of a request. */
+export const structureFrom = {
+  query: (name = 'structure_id'): StructureLocator => async (c) => positiveInt(c.req.query(name), name),
+  param: (name = 'id'): StructureLocator => async (c) => positiveInt(c.req.param(name), name),
+  /** Via a video: video → camera → structure. */
+  videoQuery: (name = 'video_id'): StructureLocator => async (c, db) => {
+    const videoId = positiveInt(c.req.query(name), name);
+    const row = await db
+      .selectFrom('videos')
+      .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+      .select('cameras.structure_id')
+      .where('videos.id', '=', videoId)
+      .executeTakeFirst();
+    if (!row) throw notFound('Видео не найдено');
+    return row.structure_id;
+  },
+};
+
+/** Ensures the structure exists in the user's organisation (404 otherwise, so ids do not leak). */
+export async function assertStructureInOrganization(db: Db, user: SessionUser, structureId: number): Promise<void> {
+  const row = await db
+    .selectFrom('structures')
+    .select('id')
+    .where('id', '=', structureId)
+    .where('organization_id', '=', user.organizationId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Структурная единица не найдена');
+}
+
+/**
+ * The one access check of the API: a signed-in user (401), whose role grants the permission (403),
+ * and, for structure-scoped routes, a structure of the user's own organisation (404).
+ */
+export function requireAccess(db: Db, permission: Permission, locate?: StructureLocator): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const user = c.get('user');
+    if (!user) throw unauthorized();
+    if (!roleAllows(user.role, permission)) throw forbidden();
+    if (locate) {
+      const structureId = await locate(c, db);
+      await assertStructureInOrganization(db, user, structureId);
+      c.set('structureId', structureId);
+    }
+    await next();
+  };
+}
+
+export function currentUser(c: Context<AppEnv>): SessionUser {
+  const user = c.get('user');
+  if (!user) throw unauthorized();
+  return user;
+}

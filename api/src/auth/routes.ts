@@ -1,0 +1,136 @@
+import { createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { ApiError, errorBody } from '../http/errors';
+import type { AppDeps, AppEnv } from '../http/env';
+import { createRouter, errorResponses, json } from '../http/openapi';
+import { CLIENT_IP_HEADER } from './auth';
+import { LoginBody, LoginQuery, MessageReply, RegistrationSchema, WhoAmI, InstanceInfo } from './schema';
+import { registerUser, type SessionUser } from './service';
+
+const tags = ['Вход и регистрация'];
+
+/**
+ * Forwards to better-auth's own endpoint so the legacy GET calls share its rate limiting,
+ * Origin check and cookie handling; returns its reply and the cookies it set.
+ */
+async function callAuth(deps: AppDeps, c: Context<AppEnv>, path: string, body?: unknown): Promise<Response> {
+  const headers = new Headers({ 'content-type': 'application/json', origin: deps.config.baseUrl });
+  const cookie = c.req.header('cookie');
+  if (cookie) headers.set('cookie', cookie);
+  const ip = c.req.header(CLIENT_IP_HEADER);
+  if (ip) headers.set(CLIENT_IP_HEADER, ip);
+  const request = new Request(new URL(`/api/auth${path}`, deps.config.baseUrl), {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body ?? {}),
+  });
+  return deps.auth.handler(request);
+}
+
+function withCookies(target: Response, source: Response): Response {
+  for (const cookie of source.headers.getSetCookie()) target.headers.append('set-cookie', cookie);
+  return target;
+}
+
+async function signIn(deps: AppDeps, c: Context<AppEnv>, login: string, password: string): Promise<Response> {
+  if (!login.trim() || !password) throw new ApiError(400, 'bad_request', 'Введите логин и пароль');
+  const reply = await callAuth(deps, c, '/sign-in/username', { username: login.trim(), password });
+  if (reply.status === 429) throw new ApiError(429, 'rate_limited', 'Слишком много попыток входа. Подождите минуту и попробуйте снова.');
+  if (!reply.ok) throw new ApiError(401, 'invalid_credentials', 'Неверный логин или пароль');
+  const { user } = (await reply.json()) as { user: { firstName: string; lastName: string } };
+  return withCookies(
+    c.json({ message: `Добро пожаловать, ${user.firstName} ${user.lastName}!`, first_name: user.firstName, last_name: user.lastName }),
+    reply,
+  );
+}
+
+async function register(deps: AppDeps, c: Context<AppEnv>, input: { login: string; password: string; first_name: string; last_name: string }) {
+  await registerUser(deps, { login: input.login, password: input.password, firstName: input.first_name, lastName: input.last_name });
+  const signedIn = await callAuth(deps, c, '/sign-in/username', { username: input.login.trim(), password: input.password });
+  return withCookies(c.json({ message: 'Регистрация прошла успешно' }), signedIn);
+}
+
+function whoAmIReply(user: SessionUser) {
+  return {
+    first_name: user.firstName,
+    last_name: user.lastName,
+    login: user.login,
+    role: user.role,
+    organization: { id: user.organizationId, name: user.organizationName },
+  };
+}
+
+export function authRoutes(deps: AppDeps) {
+  const app = createRouter();
+
+  app.openapi(
+    createRoute({ method: 'get', path: '/api/v1/whoami', tags, summary: 'Текущий пользователь', responses: { 200: json(WhoAmI), 401: errorResponses[401] } }),
+    (c) => {
+      const user = c.get('user');
+      if (!user) return c.json(errorBody('unauthorized', 'Вход не выполнен'), 401);
+      return c.json(whoAmIReply(user), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/api/v1/login', tags,
+      summary: 'Вход (устаревший вызов: пароль в строке запроса). PWA использует POST.',
+      request: { query: LoginQuery },
+      responses: { 200: json(MessageReply), 400: errorResponses[400], 401: errorResponses[401] },
+    }),
+    (c) => {
+      const { email, password } = c.req.valid('query');
+      return signIn(deps, c, email, password) as never;
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post', path: '/api/v1/login', tags, summary: 'Вход по логину и паролю',
+      request: { body: { content: { 'application/json': { schema: LoginBody } } } },
+      responses: { 200: json(MessageReply), 400: errorResponses[400], 401: errorResponses[401] },
+    }),
+    (c) => {
+      const { login, password } = c.req.valid('json');
+      return signIn(deps, c, login, password) as never;
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/api/v2/register', tags,
+      summary: 'Регистрация (устаревший вызов: пароль в строке запроса). PWA использует POST.',
+      request: { query: RegistrationSchema },
+      responses: { 200: json(MessageReply), 400: errorResponses[400] },
+    }),
+    (c) => register(deps, c, c.req.valid('query')) as never,
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post', path: '/api/v2/register', tags, summary: 'Регистрация: новый пользователь получает свою организацию',
+      request: { body: { content: { 'application/json': { schema: RegistrationSchema } } } },
+      responses: { 200: json(MessageReply), 400: errorResponses[400] },
+    }),
+    (c) => register(deps, c, c.req.valid('json')) as never,
+  );
+
+  app.openapi(
+    createRoute({ method: 'get', path: '/api/v1/leave', tags, summary: 'Выход', responses: { 200: json(MessageReply) } }),
+    async (c) => {
+      const reply = await callAuth(deps, c, '/sign-out');
+      return withCookies(c.json({ message: 'Вы вышли из системы' }, 200), reply) as never;
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: 'get', path: '/api/v1/instance', tags: ['Система'], summary: 'Сведения об установке: есть ли демо-данные', responses: { 200: json(InstanceInfo) } }),
+    async (c) => {
+      const demo = await deps.db.selectFrom('organizations').select('id').where('is_demo', '=', 1).executeTakeFirst();
+      return c.json({ demo: Boolean(demo), version: '0.1.0' }, 200);
+    },
+  );
+
+  return app;
+}

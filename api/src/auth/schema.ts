@@ -1,0 +1,31 @@
+import { z } from '@hono/zod-openapi';
+
+export const LoginQuery = z.object({
+  email: z.string().openapi({ description: 'Логин (или email) пользователя' }),
+  password: z.string(),
+});
+
+export const LoginBody = z.object({ login: z.string(), password: z.string() });
+
+export const RegistrationSchema = z
+  .object({
+    login: z.string().default(''),
+    password: z.string().default(''),
+    first_name: z.string().default(''),
+    last_name: z.string().default(''),
+  })
+  .openapi('Registration');
+
+export const WhoAmI = z
+  .object({
+    first_name: z.string(),
+    last_name: z.string(),
+    login: z.string(),
+    role: z.enum(['admin', 'analyst', 'assessor', 'viewer']),
+    organization: z.object({ id: z.number(), name: z.string() }),
+  })
+  .openapi('CurrentUser');
+
+export const MessageReply = z.object({ message: z.string(), first_name: z.string().optional(), last_name: z.string().optional() }).openapi('Message');
+
+export const InstanceInfo = z.object({ demo: z.boolean(), version: z.string() }).openapi('Instance');

@@ -1,0 +1,108 @@
+import type { Db } from '../db/database';
+import type { Role } from '../db/schema';
+import { ApiError, badRequest, conflict } from '../http/errors';
+import type { Auth } from './auth';
+
+export interface SessionUser {
+  id: string;
+  login: string;
+  firstName: string;
+  lastName: string;
+  role: Role;
+  organizationId: number;
+  organizationName: string;
+}
+
+export interface Registration {
+  login: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+}
+
+export const FILL_ALL_FIELDS = 'Заполните все поля';
+
+/**
+ * Creates a user. Without `organizationId` the user gets a new organisation of their own and is
+ * its admin (self-registration); the demo seed and admins pass an organisation and a role.
+ */
+export async function registerUser(
+  deps: { db: Db; auth: Auth },
+  input: Registration,
+  membership?: { organizationId: number; role: Role },
+): Promise<SessionUser> {
+  const login = input.login.trim();
+  const firstName = input.firstName.trim();
+  const lastName = input.lastName.trim();
+  if (!login || !firstName || !lastName || !input.password) throw badRequest(FILL_ALL_FIELDS);
+  if (!/^[\p{L}\p{N}_.-]+$/u.test(login)) {
+    throw badRequest('Логин может содержать только буквы, цифры и символы _ . -');
+  }
+  if (input.password.length < 8) throw badRequest('Пароль должен быть не короче 8 символов');
+  const taken = await deps.db.selectFrom('user').select('id').where('username', '=', login.toLowerCase()).executeTakeFirst();
+  if (taken) throw conflict('Пользователь с таким логином уже существует');
+
+  let created;
+  try {
+    created = await deps.auth.api.signUpEmail({
+      body: {
+        // better-auth requires an email; logins are the identity here, so a reserved domain is used.
+        email: `${encodeURIComponent(login.toLowerCase())}@users.invalid`,
+        name: `${firstName} ${lastName}`,
+        password: input.password,
+        username: login,
+        firstName,
+        lastName,
+      },
+    });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new ApiError(400, 'registration_failed', `Не удалось зарегистрироваться: ${message}`);
+  }
+  const userId = created.user.id;
+  const now = Date.now();
+  try {
+    return await deps.db.transaction().execute(async (trx) => {
+      let organizationId = membership?.organizationId;
+      if (organizationId === undefined) {
+        const org = await trx
+          .insertInto('organizations')
+          .values({ name: `Организация ${login}`, created_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        organizationId = org.id;
+      }
+      const role = membership?.role ?? 'admin';
+      await trx.insertInto('memberships').values({ user_id: userId, organization_id: organizationId, role, created_at: now }).execute();
+      const org = await trx.selectFrom('organizations').select('name').where('id', '=', organizationId).executeTakeFirstOrThrow();
+      return { id: userId, login: login.toLowerCase(), firstName, lastName, role, organizationId, organizationName: org.name };
+    });
+  } catch (err) {
+    // Never leave a user who cannot belong anywhere.
+    await deps.db.deleteFrom('user').where('id', '=', userId).execute();
+    throw err;
+  }
+}
+
+/** The signed-in user with their organisation and role, or null. */
+export async function sessionUser(deps: { db: Db; auth: Auth }, headers: Headers): Promise<SessionUser | null> {
+  const session = await deps.auth.api.getSession({ headers });
+  if (!session) return null;
+  const row = await deps.db
+    .selectFrom('memberships')
+    .innerJoin('organizations', 'organizations.id', 'memberships.organization_id')
+    .select(['memberships.role', 'memberships.organization_id', 'organizations.name'])
+    .where('memberships.user_id', '=', session.user.id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const user = session.user as typeof session.user & { username?: string; firstName: string; lastName: string };
+  return {
+    id: user.id,
+    login: user.username ?? '',
+    firstName: user.firstName,
+    lastName: user.lastName,
+    role: row.role,
+    organizationId: row.organization_id,
+    organizationName: row.name,
+  };
+}

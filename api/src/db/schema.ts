@@ -1,0 +1,331 @@
+import type { Generated } from 'kysely';
+
+/** Kysely table types, mirroring db/migrations. Instants are ms since epoch (UTC). */
+export type Role = 'admin' | 'analyst' | 'assessor' | 'viewer';
+export type OperationTypeCode = 'main' | 'aux' | 'pz' | 'service' | 'move' | 'rest' | 'idle';
+export type ProductionType = 'mass' | 'large_series' | 'series' | 'small_series';
+
+export interface UserTable {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: number;
+  image: string | null;
+  createdAt: string;
+  updatedAt: string;
+  username: string | null;
+  displayUsername: string | null;
+  firstName: string;
+  lastName: string;
+}
+
+export interface OrganizationsTable {
+  id: Generated<number>;
+  name: string;
+  time_zone: Generated<string>;
+  is_demo: Generated<number>;
+  created_at: number;
+}
+
+export interface MembershipsTable {
+  user_id: string;
+  organization_id: number;
+  role: Role;
+  created_at: number;
+}
+
+export interface StructuresTable {
+  id: Generated<number>;
+  organization_id: number;
+  parent_id: number | null;
+  name: string;
+  partial: Generated<number>;
+  production_type: Generated<ProductionType>;
+  created_at: number;
+}
+
+export interface StructureSettingsTable {
+  structure_id: number;
+  employee_count: number | null;
+  employee_salary: number | null;
+  fluct_reduction: number | null;
+  regular_break_duration: Generated<number>;
+  time_series_stability_threshold: number | null;
+  rest_in_idle: Generated<number>;
+}
+
+export interface ShiftsTable {
+  id: Generated<number>;
+  structure_id: number;
+  position: Generated<number>;
+  name: string;
+  start_time: string;
+  end_time: string;
+  regular_break_duration_min: Generated<number>;
+}
+
+export interface OperationTypesTable {
+  code: OperationTypeCode;
+  label: string;
+  color: string;
+  position: number;
+  is_work: number;
+}
+
+export interface OperationsTable {
+  id: Generated<number>;
+  structure_id: number;
+  name: string;
+  type: OperationTypeCode;
+  reference_point: Generated<string>;
+  machine_paced: Generated<number>;
+}
+
+export interface NamedInStructureTable {
+  id: Generated<number>;
+  structure_id: number;
+  name: string;
+}
+
+export interface CamerasTable {
+  id: Generated<number>;
+  structure_id: number;
+  camera_key: number;
+  name: string;
+  storage_folder: string;
+}
+
+export interface VideosTable {
+  id: Generated<number>;
+  camera_id: number;
+  filename: string;
+  storage_key: string;
+  content_hash: string | null;
+  size_bytes: number | null;
+  start_time: number;
+  duration: number | null;
+  status: Generated<'queued' | 'processing' | 'ready' | 'failed'>;
+  comment: Generated<string>;
+  author_id: string | null;
+  finished: Generated<number>;
+  finished_at: number | null;
+  markup_version: Generated<number>;
+  created_at: number;
+}
+
+export interface MarkupsTable {
+  id: Generated<number>;
+  structure_id: number;
+  operation_id: number;
+  workplace_id: number;
+  employee_id: number | null;
+  start_time: number;
+  end_time: number;
+  comment: string | null;
+  video_id: number | null;
+  author_id: string | null;
+  source: Generated<'manual' | 'fill_gaps' | 'model'>;
+  model_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface VideoStampTypesTable {
+  type: string;
+  name: string;
+}
+
+export interface VideoStampsTable {
+  id: Generated<number>;
+  structure_id: number;
+  video_id: number | null;
+  type: string;
+  at: number;
+  comment: Generated<string>;
+  employee_id: number | null;
+  author_id: string | null;
+  created_at: number;
+}
+
+export interface ActivitiesTable {
+  id: Generated<number>;
+  video_id: number;
+  author_id: string | null;
+  happened_at: number;
+  comment: string;
+}
+
+export interface ReportProductsTable {
+  structure_id: number;
+  employee_id: Generated<number>;
+  from_time: number;
+  to_time: number;
+  product_num: number;
+  products_description: Generated<string>;
+}
+
+export interface ReferenceStabilityTable {
+  id: Generated<number>;
+  production_type: ProductionType;
+  work_kind: 'manual' | 'machine';
+  coef_short: number;
+  coef_long: number;
+  accuracy_percent: number;
+  source: string;
+  edition: string;
+}
+
+export interface ShareKeysTable {
+  key: string;
+  structure_id: number;
+  from_time: number;
+  to_time: number;
+  created_by: string | null;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface FeedbackTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  company: string | null;
+  phone_number: string | null;
+  comment: string | null;
+  created_at: number;
+}
+
+export interface VideoAreasTable {
+  id: Generated<number>;
+  camera_id: number;
+  name: string;
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
+export interface ModelsTable {
+  id: Generated<number>;
+  camera_id: number;
+  workplace_id: number | null;
+  marked_video_id: number | null;
+  name: string;
+  comment: Generated<string>;
+  start_second: Generated<number>;
+  end_second: Generated<number>;
+  completion_percentage: Generated<number>;
+  object_storage_key: string | null;
+  trained_at: number | null;
+  report: Generated<string>;
+  created_at: number;
+}
+
+export interface StandsTable {
+  id: Generated<number>;
+  organization_id: number;
+  kind: Generated<'stand' | 'basis'>;
+  name: string;
+}
+
+export interface AbsoluteLocationsTable {
+  id: Generated<number>;
+  stand_id: number;
+  structure_id: number | null;
+  x: number;
+  y: number;
+}
+
+export interface StandLocationsTable {
+  id: Generated<number>;
+  stand_id: number;
+  camera_id: number;
+  x: number;
+  y: number;
+  checkpoint_time: number | null;
+}
+
+export interface MovablesTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+}
+
+export interface MovableLocationsTable {
+  id: Generated<number>;
+  movable_id: number;
+  camera_id: number;
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  checkpoint_time: number | null;
+}
+
+export interface MapProjectsTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  is_processing: Generated<number>;
+  is_golden: Generated<number>;
+  drawn_feature_collection: Generated<string>;
+  info_feature_collection: Generated<string>;
+  general_feature_collection: Generated<string>;
+  drawing_feature_collection: Generated<string>;
+  updated_at: number;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  payload: Generated<string>;
+  status: Generated<'queued' | 'running' | 'success' | 'failed'>;
+  progress: Generated<number>;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  run_after: number;
+  locked_by: string | null;
+  locked_at: number | null;
+  result: string | null;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DB {
+  user: UserTable;
+  organizations: OrganizationsTable;
+  memberships: MembershipsTable;
+  structures: StructuresTable;
+  structure_settings: StructureSettingsTable;
+  shifts: ShiftsTable;
+  operation_types: OperationTypesTable;
+  operations: OperationsTable;
+  employees: NamedInStructureTable;
+  workplaces: NamedInStructureTable;
+  cameras: CamerasTable;
+  videos: VideosTable;
+  markups: MarkupsTable;
+  video_stamp_types: VideoStampTypesTable;
+  video_stamps: VideoStampsTable;
+  activities: ActivitiesTable;
+  report_products: ReportProductsTable;
+  reference_stability: ReferenceStabilityTable;
+  share_keys: ShareKeysTable;
+  feedback: FeedbackTable;
+  video_areas: VideoAreasTable;
+  models: ModelsTable;
+  model_operations: { model_id: number; operation_id: number };
+  model_video_areas: { model_id: number; video_area_id: number };
+  stands: StandsTable;
+  absolute_locations: AbsoluteLocationsTable;
+  stand_locations: StandLocationsTable;
+  movables: MovablesTable;
+  movable_locations: MovableLocationsTable;
+  map_projects: MapProjectsTable;
+  map_last_project: { user_id: string; project_id: number };
+  calculator_defaults: { name: string; value: number };
+  calculator_gear: { name: string; owned: number; price: number };
+  calculator_license: { name: string; value: number };
+  jobs: JobsTable;
+}

@@ -1,0 +1,59 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { HTTPException } from 'hono/http-exception';
+import type { ZodError } from 'zod';
+
+/** The one error shape of the API: `{ "error": { "code", "message" } }`. */
+export interface ErrorBody {
+  error: { code: string; message: string; details?: unknown };
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, details?: unknown) => new ApiError(400, 'bad_request', message, details);
+export const unauthorized = (message = 'Требуется вход в систему') => new ApiError(401, 'unauthorized', message);
+export const forbidden = (message = 'Недостаточно прав для этого действия') => new ApiError(403, 'forbidden', message);
+export const notFound = (message = 'Не найдено') => new ApiError(404, 'not_found', message);
+export const conflict = (message: string, details?: unknown) => new ApiError(409, 'conflict', message, details);
+
+export function errorBody(code: string, message: string, details?: unknown): ErrorBody {
+  return { error: details === undefined ? { code, message } : { code, message, details } };
+}
+
+/** Turns a zod failure into the Russian message shown to the user, naming the fields. */
+export function validationMessage(error: ZodError): string {
+  const parts = error.issues.map((issue) => {
+    const field = issue.path.join('.') || 'запрос';
+    return `${field}: ${issue.message}`;
+  });
+  return `Некорректные данные запроса — ${parts.join('; ')}`;
+}
+
+/** The `defaultHook` for every zod-validated route: a 400 with the field list, nothing changed. */
+export function validationHook(result: { success: boolean; error?: unknown }, c: Context) {
+  if (!result.success) {
+    const error = result.error as ZodError;
+    return c.json(errorBody('validation_failed', validationMessage(error), error.issues), 400);
+  }
+}
+
+/** Hono `onError`: known errors keep their status; anything else is a logged 500. */
+export function handleError(err: Error, c: Context) {
+  if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.details), err.status);
+  if (err instanceof HTTPException) {
+    const status = err.status as ContentfulStatusCode;
+    const message = status === 400 ? `Некорректный запрос: ${err.message}` : err.message || 'Ошибка запроса';
+    return c.json(errorBody(status === 400 ? 'bad_request' : 'http_error', message), status);
+  }
+  console.error(`[api] ${c.req.method} ${c.req.path}:`, err);
+  return c.json(errorBody('internal', 'Внутренняя ошибка сервера. Попробуйте ещё раз или обратитесь к администратору.'), 500);
+}

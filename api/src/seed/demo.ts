@@ -1,0 +1,225 @@
+import { join } from 'node:path';
+import { renderDemoClip, type DemoActor } from '@norma/workers/demo-video';
+import { registerUser } from '../auth/service';
+import type { Db } from '../db/database';
+import type { AppDeps } from '../http/env';
+import {
+  DEMO_PASSWORD, DEMO_SHIFT, DEMO_TIME_ZONE, DEMO_UTC_OFFSET_MINUTES, demoDays, demoLeaves, demoTree, demoUsers,
+  planClips, planWorkerDay, type DemoLeaf, type DemoOperation, type PlannedClip, type PlannedSegment,
+} from './demo-plan';
+import { seededRandom } from './random';
+
+export interface SeedOptions {
+  /** Length of each generated clip, seconds (default: config.demoVideoSeconds). */
+  videoSeconds?: number;
+  /** Encode the videos (true by default); tests that need no video skip it. */
+  renderVideos?: boolean;
+  /** Identical clips are copied from here instead of being encoded again. */
+  videoCacheDir?: string;
+  log?: (line: string) => void;
+}
+
+/** Every worker-day of the demo: the truth the videos are drawn from. */
+function planDays(): Map<string, PlannedSegment[]> {
+  const days = new Map<string, PlannedSegment[]>();
+  demoLeaves.forEach((leaf, leafIndex) => {
+    demoDays.forEach((day, dayIndex) => {
+      leaf.employees.forEach((_, employeeIndex) => {
+        const random = seededRandom(1000 * (leafIndex + 1) + 100 * dayIndex + employeeIndex);
+        days.set(`${leaf.slug}/${dayIndex}/${employeeIndex}`, planWorkerDay(leaf, day, random));
+      });
+    });
+  });
+  return days;
+}
+
+const storageKey = (leaf: DemoLeaf, clip: PlannedClip) => `recordings/${leaf.slug}/cam${clip.cameraKey}/${clip.filename}`;
+
+function actorsFor(leaf: DemoLeaf, clip: PlannedClip, days: Map<string, PlannedSegment[]>): DemoActor[] {
+  const employees = clip.cameraKey <= 3 ? [clip.cameraKey - 1] : [0, 1, 2];
+  return employees.map((employeeIndex) => ({
+    color: leaf.colors[employeeIndex]!,
+    segments: (days.get(`${leaf.slug}/${clip.dayIndex}/${employeeIndex}`) ?? []).map((s) => ({
+      from: (s.start - clip.startMs) / 1000,
+      to: (s.end - clip.startMs) / 1000,
+      category: s.operation.type,
+    })),
+  }));
+}
+
+async function renderAll(deps: AppDeps, days: Map<string, PlannedSegment[]>, clips: PlannedClip[], options: SeedOptions) {
+  const jobs = demoLeaves.flatMap((leaf) => clips.map((clip) => ({ leaf, clip })));
+  let done = 0;
+  const worker = async () => {
+    for (let job = jobs.shift(); job; job = jobs.shift()) {
+      const { leaf, clip } = job;
+      await renderDemoClip(
+        {
+          title: `${leaf.name} · Камера ${clip.cameraKey}`,
+          startMs: clip.startMs,
+          utcOffsetMinutes: DEMO_UTC_OFFSET_MINUTES,
+          durationSeconds: clip.durationSeconds,
+          actors: actorsFor(leaf, clip, days),
+        },
+        deps.storage.pathOf(storageKey(leaf, clip)),
+        options.videoCacheDir,
+      );
+      done++;
+      if (done % 8 === 0) options.log?.(`видео: ${done} готово`);
+    }
+  };
+  // Two encoders at once: the machines this runs on have two cores.
+  await Promise.all([worker(), worker()]);
+}
+
+async function insertChunked<T>(rows: T[], size: number, insert: (chunk: T[]) => Promise<unknown>) {
+  for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
+}
+
+/** Seeds the demo organisation when the database has no organisation yet. Returns whether it did. */
+export async function seedDemoIfEmpty(deps: AppDeps, options: SeedOptions = {}): Promise<boolean> {
+  const any = await deps.db.selectFrom('organizations').select('id').limit(1).executeTakeFirst();
+  if (any) return false;
+  await seedDemo(deps, options);
+  return true;
+}
+
+export async function seedDemo(deps: AppDeps, options: SeedOptions = {}): Promise<void> {
+  const { db } = deps;
+  const videoSeconds = options.videoSeconds ?? deps.config.demoVideoSeconds;
+  const renderVideos = options.renderVideos ?? true;
+  const log = options.log ?? (() => {});
+  const started = Date.now();
+  const days = planDays();
+  const clips = planClips(videoSeconds);
+  if (renderVideos) {
+    log(`создаю ${clips.length * demoLeaves.length} демо-видео по ${videoSeconds} с (ffmpeg)…`);
+    await renderAll(deps, days, clips, options);
+  }
+
+  const now = Date.now();
+  const org = await db
+    .insertInto('organizations')
+    .values({ name: 'Демо: Северный машиностроительный завод', time_zone: DEMO_TIME_ZONE, is_demo: 1, created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const userIds: Record<string, string> = {};
+  try {
+    for (const user of demoUsers) {
+      const created = await registerUser(deps, { login: user.login, password: DEMO_PASSWORD, firstName: user.firstName, lastName: user.lastName }, { organizationId: org.id, role: user.role });
+      userIds[user.login] = created.id;
+    }
+    await db.transaction().execute((trx) => writeOrganization(trx as unknown as Db, deps, org.id, userIds, days, clips, renderVideos));
+  } catch (err) {
+    await db.deleteFrom('user').where('id', 'in', Object.values(userIds).length ? Object.values(userIds) : ['']).execute();
+    await db.deleteFrom('organizations').where('id', '=', org.id).execute();
+    throw err;
+  }
+  log(`демо-организация готова за ${((Date.now() - started) / 1000).toFixed(1)} с`);
+}
+
+async function writeOrganization(
+  db: Db, deps: AppDeps, organizationId: number, userIds: Record<string, string>,
+  days: Map<string, PlannedSegment[]>, clips: PlannedClip[], withVideos: boolean,
+) {
+  const now = Date.now();
+  const assessorId = userIds.assessor!;
+  const structure = (name: string, parentId: number | null) =>
+    db.insertInto('structures').values({ organization_id: organizationId, parent_id: parentId, name, created_at: now }).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
+  const rootId = await structure(demoTree.root, null);
+  const workshopId = await structure(demoTree.workshop, rootId);
+  await structure(demoTree.emptyWorkshop, rootId);
+
+  for (const [leafIndex, leaf] of demoLeaves.entries()) {
+    const leafId = await structure(leaf.name, workshopId);
+    await db.insertInto('structure_settings').values({
+      structure_id: leafId, employee_count: 3, employee_salary: 68000, fluct_reduction: 30,
+      regular_break_duration: DEMO_SHIFT.breakMinutes * 60, time_series_stability_threshold: null, rest_in_idle: 0,
+    }).execute();
+    await db.insertInto('shifts').values({
+      structure_id: leafId, position: 0, name: DEMO_SHIFT.name, start_time: DEMO_SHIFT.start, end_time: DEMO_SHIFT.end,
+      regular_break_duration_min: DEMO_SHIFT.breakMinutes,
+    }).execute();
+
+    const operationIds = new Map<DemoOperation, number>();
+    for (const operation of [...leaf.cycle, leaf.aux, leaf.pz, leaf.service, leaf.move, leaf.rest, leaf.idle]) {
+      const row = await db.insertInto('operations')
+        .values({ structure_id: leafId, name: operation.name, type: operation.type, reference_point: operation.referencePoint })
+        .returning('id').executeTakeFirstOrThrow();
+      operationIds.set(operation, row.id);
+    }
+    const employeeIds: number[] = [];
+    const workplaceIds: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      employeeIds.push((await db.insertInto('employees').values({ structure_id: leafId, name: leaf.employees[i]! }).returning('id').executeTakeFirstOrThrow()).id);
+      workplaceIds.push((await db.insertInto('workplaces').values({ structure_id: leafId, name: leaf.workplaces[i]! }).returning('id').executeTakeFirstOrThrow()).id);
+    }
+    const cameraIds: number[] = [];
+    for (let key = 1; key <= 4; key++) {
+      const name = key === 4 ? 'Камера 4 (обзорная)' : `Камера ${key} (${leaf.workplaces[key - 1]})`;
+      const row = await db.insertInto('cameras')
+        .values({ structure_id: leafId, camera_key: key, name, storage_folder: `recordings/${leaf.slug}/cam${key}` })
+        .returning('id').executeTakeFirstOrThrow();
+      cameraIds.push(row.id);
+    }
+
+    // Videos: a clip is "finished" when its worker's day was marked.
+    const marked = (dayIndex: number, employeeIndex: number) => leaf.markedDays[dayIndex]?.includes(employeeIndex) ?? false;
+    const videoIdOf = new Map<string, number>();
+    if (withVideos) {
+      for (const clip of clips) {
+        const key = `recordings/${leaf.slug}/cam${clip.cameraKey}/${clip.filename}`;
+        const file = deps.storage.file(key);
+        const bytes = new Uint8Array(await file.arrayBuffer());
+        const workerMarked = clip.cameraKey <= 3 && marked(clip.dayIndex, clip.cameraKey - 1);
+        const row = await db.insertInto('videos').values({
+          camera_id: cameraIds[clip.cameraKey - 1]!, filename: clip.filename, storage_key: key,
+          content_hash: new Bun.CryptoHasher('sha256').update(bytes).digest('hex'), size_bytes: bytes.byteLength,
+          start_time: clip.startMs, duration: clip.durationSeconds, status: 'ready',
+          comment: workerMarked ? 'Разметка завершена' : '',
+          author_id: workerMarked ? assessorId : null,
+          finished: workerMarked ? 1 : 0, finished_at: workerMarked ? clip.startMs + 86_400_000 : null, created_at: now,
+        }).returning('id').executeTakeFirstOrThrow();
+        videoIdOf.set(`${clip.cameraKey}/${clip.dayIndex}/${clip.clipIndex}`, row.id);
+        if (workerMarked) {
+          await db.insertInto('activities').values([
+            { video_id: row.id, author_id: assessorId, happened_at: clip.startMs + 80_000_000, comment: 'Разметка сохранена' },
+            { video_id: row.id, author_id: assessorId, happened_at: clip.startMs + 86_400_000, comment: 'Задача завершена' },
+          ]).execute();
+        }
+      }
+    }
+    const videoAt = (cameraKey: number, dayIndex: number, instant: number) => {
+      const clip = clips.find((c) => c.cameraKey === cameraKey && c.dayIndex === dayIndex && instant >= c.startMs && instant < c.startMs + c.durationSeconds * 1000);
+      return clip ? videoIdOf.get(`${cameraKey}/${dayIndex}/${clip.clipIndex}`) ?? null : null;
+    };
+
+    const markupRows = [];
+    const stampRows = [];
+    for (const [dayIndex] of demoDays.entries()) {
+      for (let employeeIndex = 0; employeeIndex < 3; employeeIndex++) {
+        if (!marked(dayIndex, employeeIndex)) continue;
+        for (const segment of days.get(`${leaf.slug}/${dayIndex}/${employeeIndex}`) ?? []) {
+          const videoId = videoAt(employeeIndex + 1, dayIndex, segment.start);
+          markupRows.push({
+            structure_id: leafId, operation_id: operationIds.get(segment.operation)!, workplace_id: workplaceIds[employeeIndex]!,
+            employee_id: employeeIds[employeeIndex]!, start_time: segment.start, end_time: segment.end, comment: null,
+            video_id: videoId, author_id: assessorId, created_at: now, updated_at: now,
+          });
+          if (segment.product) {
+            stampRows.push({
+              structure_id: leafId, video_id: videoAt(employeeIndex + 1, dayIndex, segment.end), type: 'product', at: segment.end,
+              comment: '', employee_id: employeeIds[employeeIndex]!, author_id: assessorId, created_at: now,
+            });
+          }
+        }
+      }
+    }
+    await insertChunked(markupRows, 400, (chunk) => db.insertInto('markups').values(chunk).execute());
+    await insertChunked(stampRows, 400, (chunk) => db.insertInto('video_stamps').values(chunk).execute());
+    void leafIndex;
+  }
+}
+
+/** Where the demo-video cache lives inside a checkout (kept between test runs). */
+export const defaultVideoCacheDir = (root = process.cwd()) => join(root, 'node_modules', '.cache', 'norma-demo-video');

@@ -1,0 +1,433 @@
+/**
+ * Turns aggregates (the output of the heavy loops) into report objects. Both implementations —
+ * the WASM wrapper and the plain reference — compute the aggregates their own way and share this
+ * step, so property tests compare exactly the part that WASM accelerates, while hand-computed
+ * examples pin the formulas here.
+ */
+import {
+  CATEGORIES,
+  USEFUL_CATEGORIES,
+  WORK_CATEGORIES,
+  type BreakRow,
+  type Category,
+  type CategoryBalance,
+  type DayBalance,
+  type FrvRow,
+  type InputError,
+  type Interval,
+  type Measurement,
+  type MeasurementStatus,
+  type NormativeCategory,
+  type OperationBalance,
+  type OperationStudy,
+  type ParetoRow,
+  type ReportSettings,
+  type SeriesStats,
+  type Segment,
+  type StabilityTable,
+  type StructureSettings,
+  type TimeStudy,
+} from './types.ts';
+import { DEFAULT_STABILITY_TABLE, accuracyFor, normativeStability } from './reference-data.ts';
+import {
+  CLEANING_RULE,
+  DEFAULT_REGULAR_BREAK_MINUTES,
+  PARTIAL_BREAK_SECONDS_PER_HOUR,
+  loadText,
+  overlapLength,
+  percentOf,
+  requiredMeasurements,
+} from './formulas.ts';
+
+// ---------------------------------------------------------------- settings
+
+export interface ResolvedSettings {
+  from: number;
+  to: number;
+  structure: StructureSettings;
+  unitsProduced: number | null;
+  table: StabilityTable;
+}
+
+const DEFAULT_STRUCTURE: StructureSettings = {
+  partial: false,
+  shifts: [],
+  regularBreakDuration: DEFAULT_REGULAR_BREAK_MINUTES,
+  timeSeriesStabilityThreshold: null,
+  fluctReduction: 0,
+  restInIdle: false,
+  productionType: 'series',
+  machinePaced: false,
+  employeeCount: 1,
+  employeeSalary: 0,
+};
+
+const finiteOr = (value: number | null | undefined, fallback: number) =>
+  typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+
+/** Merges defaults once and sanitises numbers, so the maths never meets NaN or Infinity. */
+export function resolveSettings(settings: ReportSettings): ResolvedSettings {
+  const s = { ...DEFAULT_STRUCTURE, ...(settings.structure ?? {}) };
+  const threshold = s.timeSeriesStabilityThreshold;
+  const units = settings.unitsProduced;
+  const from = finiteOr(settings.from, 0);
+  return {
+    from,
+    to: Math.max(from, finiteOr(settings.to, from)),
+    structure: {
+      ...s,
+      shifts: s.shifts ?? [],
+      regularBreakDuration: Math.max(0, finiteOr(s.regularBreakDuration, DEFAULT_REGULAR_BREAK_MINUTES)),
+      timeSeriesStabilityThreshold:
+        typeof threshold === 'number' && Number.isFinite(threshold) && threshold >= 1 ? threshold : null,
+      fluctReduction: Math.min(100, Math.max(0, finiteOr(s.fluctReduction, 0))),
+      employeeSalary: Math.max(0, finiteOr(s.employeeSalary, 0)),
+      employeeCount: Math.max(0, finiteOr(s.employeeCount, 1)),
+    },
+    unitsProduced: typeof units === 'number' && Number.isFinite(units) && units > 0 ? units : null,
+    table: settings.stabilityTable ?? DEFAULT_STABILITY_TABLE,
+  };
+}
+
+export const CATEGORY_INDEX: Readonly<Record<Category, number>> = Object.fromEntries(
+  CATEGORIES.map((c, i) => [c, i]),
+) as Record<Category, number>;
+
+// ---------------------------------------------------------------- shifts and breaks
+
+interface ShiftTime {
+  basis: 'shifts' | 'observed';
+  shiftMs: number;
+  breakMs: number;
+  regulatedRows: BreakRow[];
+}
+
+/**
+ * T_shift and B_reg of the window. A shift cut by the window owes the same share of its break
+ * (explicit break intervals are cut exactly). With a partial structure, or when no shift falls in
+ * the window, T_shift = T_obs and B_reg = 10 minutes per observed hour.
+ */
+function shiftTime(structure: StructureSettings, from: number, to: number, observedMs: number): ShiftTime {
+  let shiftMs = 0;
+  let breakMs = 0;
+  const regulatedRows: BreakRow[] = [];
+  if (!structure.partial) {
+    for (const shift of structure.shifts) {
+      const length = shift.end - shift.start;
+      const inside = overlapLength(shift.start, shift.end, from, to);
+      if (!(length > 0) || !(inside > 0)) continue;
+      shiftMs += inside;
+      if (shift.breaks && shift.breaks.length > 0) {
+        for (const b of shift.breaks) {
+          const start = Math.max(b.start, shift.start, from);
+          const end = Math.min(b.end, shift.end, to);
+          if (end > start) {
+            breakMs += end - start;
+            regulatedRows.push({ type: 'regulated', start, end, seconds: (end - start) / 1000 });
+          }
+        }
+      } else {
+        const minutes = Math.max(0, finiteOr(shift.breakMinutes, structure.regularBreakDuration));
+        breakMs += minutes * 60_000 * (inside / length);
+      }
+    }
+  }
+  if (shiftMs > 0) return { basis: 'shifts', shiftMs, breakMs, regulatedRows };
+  return {
+    basis: 'observed',
+    shiftMs: observedMs,
+    breakMs: (observedMs / 3_600_000) * PARTIAL_BREAK_SECONDS_PER_HOUR * 1000,
+    regulatedRows: [],
+  };
+}
+
+// ---------------------------------------------------------------- day balance
+
+export interface OperationKey {
+  operationId: number;
+  operationName: string;
+  category: Category;
+}
+
+/** What the heavy loops of a day balance produce. Times in ms, clipped to the window. */
+export interface DayAggregates {
+  /** Per category code. */
+  categoryMs: ArrayLike<number>;
+  /** Segments with time inside the window. */
+  counted: number;
+  firstStart: number;
+  lastEnd: number;
+  keys: OperationKey[];
+  keyMs: ArrayLike<number>;
+  keyCount: ArrayLike<number>;
+  coveredMs: number;
+  gaps: Interval[];
+  /** Flat pairs (earlier segment index, overlapping segment index). */
+  overlapPairs: ArrayLike<number>;
+}
+
+export function inputErrors(segments: Segment[], overlapPairs: ArrayLike<number>): InputError[] {
+  const errors: InputError[] = [];
+  segments.forEach((s, i) => {
+    if (s.end < s.start) {
+      errors.push({
+        code: 'end_before_start',
+        employeeId: s.employeeId,
+        segmentIndex: i,
+        otherSegmentIndex: null,
+        segmentId: s.id ?? null,
+        otherSegmentId: null,
+        message: `Операция «${s.operationName}» заканчивается раньше, чем начинается`,
+      });
+    }
+  });
+  for (let k = 0; k + 1 < overlapPairs.length; k += 2) {
+    const a = segments[overlapPairs[k]];
+    const b = segments[overlapPairs[k + 1]];
+    errors.push({
+      code: 'overlap',
+      employeeId: b.employeeId,
+      segmentIndex: overlapPairs[k + 1],
+      otherSegmentIndex: overlapPairs[k],
+      segmentId: b.id ?? null,
+      otherSegmentId: a.id ?? null,
+      message: `Операция «${b.operationName}» пересекается с операцией «${a.operationName}» того же сотрудника`,
+    });
+  }
+  return errors;
+}
+
+function byTimeThenType(a: BreakRow, b: BreakRow): number {
+  return a.start - b.start || a.end - b.end || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0);
+}
+
+export function buildDayBalance(segments: Segment[], agg: DayAggregates, settings: ResolvedSettings): DayBalance {
+  const { structure } = settings;
+  const sec = (code: number) => agg.categoryMs[code] / 1000;
+  const observedMs = Array.from({ length: CATEGORIES.length }, (_, c) => agg.categoryMs[c]).reduce((a, b) => a + b, 0);
+  const observed = observedMs / 1000;
+  const shift = shiftTime(structure, settings.from, settings.to, observedMs);
+  const shiftSeconds = shift.shiftMs / 1000;
+  const breakSeconds = shift.breakMs / 1000;
+  const available = Math.max(0, shiftSeconds - breakSeconds);
+  const sumOf = (cats: readonly Category[]) => cats.reduce((acc, c) => acc + sec(CATEGORY_INDEX[c]), 0);
+  const work = sumOf(WORK_CATEGORIES);
+  const useful = sumOf(USEFUL_CATEGORIES);
+
+  const categories: CategoryBalance[] = CATEGORIES.map((category, index) => ({
+    category,
+    index,
+    seconds: sec(index),
+    minutes: sec(index) / 60,
+    percentVideo: percentOf(sec(index), observed),
+    percentDay: percentOf(sec(index), shiftSeconds),
+    percentWDay: percentOf(sec(index), available),
+  }));
+
+  const operations: OperationBalance[] = agg.keys
+    .map((key, k) => {
+      const seconds = agg.keyMs[k] / 1000;
+      const count = agg.keyCount[k];
+      return {
+        operationId: key.operationId,
+        operationName: key.operationName,
+        category: key.category,
+        index: CATEGORY_INDEX[key.category],
+        count,
+        seconds,
+        averageSeconds: count > 0 ? seconds / count : 0,
+        percentVideo: percentOf(seconds, observed),
+        percentDay: percentOf(seconds, shiftSeconds),
+        percentWDay: percentOf(seconds, available),
+      };
+    })
+    .filter((row) => row.count > 0)
+    .sort((a, b) => a.index - b.index || a.operationId - b.operationId);
+
+  const percentage = percentOf(work, available);
+  const overload = percentage > 100;
+  const underloaded = available > 0 && work < available;
+  const load = {
+    percentage,
+    overload,
+    overworking: overload ? (work - available) / 60 : 0,
+    overworkingPer: overload ? percentOf(work - available, available) : 0,
+    underload: underloaded ? (available - work) / 60 : 0,
+    underloadPer: underloaded ? percentOf(available - work, available) : 0,
+    text: loadText(work, available),
+  };
+
+  // Normative balance: idle → 0, rest → B_reg, the freed (or missing) time goes to main work.
+  const main = sec(CATEGORY_INDEX.main);
+  const rest = sec(CATEGORY_INDEX.rest);
+  const idle = sec(CATEGORY_INDEX.idle);
+  const pool = main + rest + idle;
+  const restNorm = Math.min(breakSeconds, pool);
+  const normSeconds = (c: Category) =>
+    c === 'idle' ? 0 : c === 'rest' ? restNorm : c === 'main' ? pool - restNorm : sec(CATEGORY_INDEX[c]);
+  const normative: NormativeCategory[] = CATEGORIES.map((category) => {
+    const seconds = normSeconds(category);
+    return { category, seconds, minutes: seconds / 60, percent: percentOf(seconds, observed) };
+  });
+  const productivityRise = main > 0 ? ((normSeconds('main') - main) / main) * 100 : null;
+
+  const restLoss = structure.restInIdle ? rest : Math.max(0, rest - breakSeconds);
+  const lossSeconds = idle + restLoss;
+  const restShare = rest > 0 ? restLoss / rest : 0;
+  const paretoBase = agg.keys
+    .map((key, k) => ({
+      operationId: key.operationId,
+      operationName: key.operationName,
+      category: key.category,
+      seconds:
+        key.category === 'idle' ? agg.keyMs[k] / 1000 : key.category === 'rest' ? (agg.keyMs[k] / 1000) * restShare : 0,
+    }))
+    .filter((row) => row.seconds > 0)
+    .sort(
+      (a, b) =>
+        b.seconds - a.seconds ||
+        a.operationId - b.operationId ||
+        CATEGORY_INDEX[a.category] - CATEGORY_INDEX[b.category],
+    );
+  let running = 0;
+  const pareto: ParetoRow[] = paretoBase.map((row) => {
+    running += row.seconds;
+    return { ...row, percent: percentOf(row.seconds, lossSeconds), cumulativePercent: percentOf(running, lossSeconds) };
+  });
+
+  const actualDaySeconds = agg.counted > 0 ? (agg.lastEnd - agg.firstStart) / 1000 : 0;
+  const units = settings.unitsProduced;
+  const takt = {
+    actualDaySeconds,
+    breakSeconds: 0,
+    units,
+    seconds: units !== null && actualDaySeconds > 0 ? actualDaySeconds / units : null,
+  };
+
+  const gapRows: BreakRow[] = agg.gaps.map((g) => ({ type: 'gap', start: g.start, end: g.end, seconds: (g.end - g.start) / 1000 }));
+
+  return {
+    basis: shift.basis,
+    observedSeconds: observed,
+    shiftSeconds,
+    regulatedBreakSeconds: breakSeconds,
+    availableSeconds: available,
+    workSeconds: work,
+    categories,
+    operations,
+    load,
+    usefulSeconds: useful,
+    usefulPercent: percentOf(useful, observed),
+    normative,
+    productivityRise,
+    losses: { seconds: lossSeconds, idleSeconds: idle, restSeconds: restLoss, percent: percentOf(lossSeconds, observed), pareto },
+    takt,
+    coveredSeconds: agg.coveredMs / 1000,
+    breaks: [...shift.regulatedRows, ...gapRows].sort(byTimeThenType),
+    inputErrors: inputErrors(segments, agg.overlapPairs),
+  };
+}
+
+// ---------------------------------------------------------------- time study
+
+/** Series statistics as the loops produce them (everything but standard_len). */
+export type SeriesAggregate = Omit<SeriesStats, 'standardLen'>;
+
+export const SERIES_FIELDS = [
+  'n', 'len', 'tMin', 'tMax', 'tAverage', 'time2min', 'coef', 'tReg',
+  'tFreqFact', 'tFreqPred', 'fluctMax', 'fluctMin', 'fluctAverage', 'par2',
+] as const satisfies readonly (keyof SeriesAggregate)[];
+
+export interface OperationAggregate {
+  operationId: number;
+  operationName: string;
+  normativeCoef: number;
+  normativeSource: 'threshold' | 'reference';
+  /** Chronological measurements. */
+  segmentIndices: ArrayLike<number>;
+  seconds: ArrayLike<number>;
+  status: MeasurementStatus[];
+  fluctPerc: ArrayLike<number>;
+  accepted: SeriesAggregate;
+  all: SeriesAggregate;
+}
+
+/**
+ * Normative Ку of an operation: the structure's threshold when set, else the reference table for
+ * the element's typical duration (mean of its non-zero measurements, seconds).
+ */
+export function normativeFor(
+  elementSeconds: number,
+  settings: ResolvedSettings,
+): { coef: number; source: 'threshold' | 'reference' } {
+  const threshold = settings.structure.timeSeriesStabilityThreshold;
+  if (threshold !== null) return { coef: threshold, source: 'threshold' };
+  const { productionType, machinePaced } = settings.structure;
+  return { coef: normativeStability(productionType, elementSeconds, machinePaced, settings.table), source: 'reference' };
+}
+
+export function buildTimeStudy(segments: Segment[], ops: OperationAggregate[], settings: ResolvedSettings): TimeStudy {
+  const accuracyPercent = accuracyFor(settings.structure.productionType, settings.table);
+  const operations: OperationStudy[] = ops.map((op) => {
+    const nAll = op.all.n;
+    const accepted: SeriesStats = { ...op.accepted, standardLen: op.accepted.tReg * nAll };
+    const all: SeriesStats = { ...op.all, standardLen: op.all.tReg * nAll };
+    const required = requiredMeasurements(accepted.par2, accuracyPercent);
+    const measurements: Measurement[] = Array.from({ length: op.seconds.length }, (_, i) => {
+      const segmentIndex = op.segmentIndices[i];
+      return {
+        number: i + 1,
+        segmentIndex,
+        segmentId: segments[segmentIndex].id ?? null,
+        start: Math.max(segments[segmentIndex].start, settings.from),
+        seconds: op.seconds[i],
+        status: op.status[i],
+        fluctPerc: op.fluctPerc[i],
+      };
+    });
+    return {
+      operationId: op.operationId,
+      operationName: op.operationName,
+      normativeCoef: op.normativeCoef,
+      normativeSource: op.normativeSource,
+      accuracyPercent,
+      accepted,
+      all,
+      fluctAve: accepted.fluctAverage,
+      requiredMeasurements: required,
+      enoughMeasurements: accepted.n >= required,
+      measurements,
+    };
+  });
+  return {
+    operations,
+    maxOperationCount: operations.reduce((m, o) => Math.max(m, o.measurements.length), 0),
+    cleaningRule: CLEANING_RULE,
+  };
+}
+
+// ---------------------------------------------------------------- work-day photography
+
+/** Table 4 rows from segment indices already in time order (segments with time in the window). */
+export function buildFrv(segments: Segment[], chronological: ArrayLike<number>, settings: ResolvedSettings): FrvRow[] {
+  const rows: FrvRow[] = [];
+  for (let k = 0; k < chronological.length; k++) {
+    const i = chronological[k];
+    const s = segments[i];
+    const start = Math.max(s.start, settings.from);
+    const end = Math.min(s.end, settings.to);
+    if (!(end > start)) continue;
+    rows.push({
+      number: rows.length + 1,
+      segmentIndex: i,
+      segmentId: s.id ?? null,
+      name: s.operationName,
+      start,
+      end,
+      lenInterval: (end - start) / 1000,
+      index: CATEGORY_INDEX[s.category],
+      category: s.category,
+    });
+  }
+  return rows;
+}

@@ -1,0 +1,78 @@
+import { existsSync } from 'node:fs';
+
+export interface MediaTools {
+  ffmpeg: string;
+  ffprobe: string;
+}
+
+let cached: MediaTools | null = null;
+
+function onPath(name: string): string | null {
+  return Bun.which(name);
+}
+
+/**
+ * The system ffmpeg/ffprobe when present (Debian's has every codec we use), else the static
+ * binaries shipped inside the @ffmpeg-installer / @ffprobe-installer npm packages, so a machine
+ * without apt access can still ingest and generate video.
+ */
+export async function mediaTools(): Promise<MediaTools> {
+  if (cached) return cached;
+  let ffmpeg = onPath('ffmpeg');
+  let ffprobe = onPath('ffprobe');
+  if (!ffmpeg) {
+    try {
+      const mod = (await import('@ffmpeg-installer/ffmpeg' as string)) as { path: string };
+      if (existsSync(mod.path)) ffmpeg = mod.path;
+    } catch {}
+  }
+  if (!ffprobe) {
+    try {
+      const mod = (await import('@ffprobe-installer/ffprobe' as string)) as { path: string };
+      if (existsSync(mod.path)) ffprobe = mod.path;
+    } catch {}
+  }
+  if (!ffmpeg || !ffprobe) {
+    throw new Error('Не найдены ffmpeg и ffprobe: установите пакет ffmpeg (apt-get install ffmpeg) или зависимости npm.');
+  }
+  cached = { ffmpeg, ffprobe };
+  return cached;
+}
+
+/** Runs a tool and returns stdout; throws with stderr on a non-zero exit. */
+export async function run(command: string, args: string[]): Promise<string> {
+  const child = Bun.spawn([command, ...args], { stdout: 'pipe', stderr: 'pipe' });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  if (code !== 0) throw new Error(`${command.split('/').pop()} завершился с кодом ${code}: ${stderr.trim().slice(-2000)}`);
+  return stdout;
+}
+
+export interface ProbeResult {
+  durationSeconds: number;
+  videoCodec: string | null;
+  audioCodec: string | null;
+  formatName: string;
+  creationTime: string | null;
+  width: number | null;
+  height: number | null;
+}
+
+export async function probe(file: string): Promise<ProbeResult> {
+  const { ffprobe } = await mediaTools();
+  const out = await run(ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
+  const data = JSON.parse(out) as {
+    format: { duration?: string; format_name: string; tags?: Record<string, string> };
+    streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
+  };
+  const video = data.streams.find((s) => s.codec_type === 'video');
+  const audio = data.streams.find((s) => s.codec_type === 'audio');
+  return {
+    durationSeconds: Number(data.format.duration ?? 0),
+    videoCodec: video?.codec_name ?? null,
+    audioCodec: audio?.codec_name ?? null,
+    formatName: data.format.format_name,
+    creationTime: data.format.tags?.creation_time ?? null,
+    width: video?.width ?? null,
+    height: video?.height ?? null,
+  };
+}
