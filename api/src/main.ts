@@ -1,11 +1,13 @@
 import { CLIENT_IP_HEADER } from './auth/auth';
 import { bootstrap } from './boot';
 import { configFromEnv } from './config';
-import { seedDemoIfEmpty } from './seed/demo';
+import { defaultVideoCacheDir, seedDemoIfEmpty } from './seed/demo';
 
 const config = configFromEnv();
 const { app, deps } = await bootstrap(config);
-if (config.demo) await seedDemoIfEmpty(deps, { log: (line) => console.log(`[seed] ${line}`) });
+if (config.demo) {
+  await seedDemoIfEmpty(deps, { videoCacheDir: defaultVideoCacheDir(), log: (line) => console.log(`[seed] ${line}`) });
+}
 
 const server = Bun.serve({
   port: config.port,

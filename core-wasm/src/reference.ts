@@ -235,7 +235,7 @@ function clean(values: number[], normative: number): boolean[] {
 }
 
 /** Measurements of main operations in the window: overlapping it, or starting inside it. */
-export function inStudyWindow(s: Segment, from: number, to: number): boolean {
+function inStudyWindow(s: Segment, from: number, to: number): boolean {
   return (s.start < to && s.end > from) || (s.start >= from && s.start < to);
 }
 

@@ -47,7 +47,7 @@ export async function registerUser(
     created = await deps.auth.api.signUpEmail({
       body: {
         // better-auth requires an email; logins are the identity here, so a reserved domain is used.
-        email: `${encodeURIComponent(login.toLowerCase())}@users.invalid`,
+        email: `user-${crypto.randomUUID()}@users.invalid`,
         name: `${firstName} ${lastName}`,
         password: input.password,
         username: login,

@@ -187,10 +187,12 @@ export function recordingFilename(cameraKey: number, startMs: number): string {
 /** Consecutive clips per camera and day; the four cameras of a leaf overlap in time. */
 export function planClips(videoSeconds: number): PlannedClip[] {
   const clips: PlannedClip[] = [];
+  // Whole seconds (file names carry seconds); short test clips get no offset so cameras still overlap.
+  const offset = Math.min(CAMERA_OFFSET_SECONDS, Math.floor(videoSeconds / 8));
   demoDays.forEach((day, dayIndex) => {
     for (let cameraKey = 1; cameraKey <= 4; cameraKey++) {
       for (let clipIndex = 0; clipIndex < CLIPS_PER_CAMERA_DAY; clipIndex++) {
-        const startMs = demoInstant(day, DEMO_RECORDING_START) + ((cameraKey - 1) * CAMERA_OFFSET_SECONDS + clipIndex * videoSeconds) * 1000;
+        const startMs = demoInstant(day, DEMO_RECORDING_START) + ((cameraKey - 1) * offset + clipIndex * videoSeconds) * 1000;
         clips.push({ cameraKey, dayIndex, clipIndex, startMs, durationSeconds: videoSeconds, filename: recordingFilename(cameraKey, startMs) });
       }
     }

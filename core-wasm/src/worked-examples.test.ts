@@ -1,0 +1,375 @@
+/**
+ * Hand-computed examples (METHODOLOGY §6 and the worked day of docs/methodology.md). Every
+ * expected number here was computed by hand; both the WASM wrapper and the reference must give it.
+ */
+import { describe, expect, it } from 'vitest';
+import * as wasm from './index.ts';
+import * as reference from './reference.ts';
+import type { ReportSettings, Segment } from './types.ts';
+import { assertFiniteDeep, at, seg, series } from './test-support/helpers.ts';
+
+/** The worked day: one employee, shift 08:00–12:00 with a 20-minute regulated break. */
+export function workedDay(): Segment[] {
+  return [
+    seg([8, 0], [8, 10], 'pz', 10, 'Получение задания'),
+    seg([8, 10], [9, 40], 'main', 1, 'Сборка узла'),
+    seg([9, 40], [9, 50], 'service', 20, 'Наладка станка'),
+    seg([9, 50], [10, 0], 'rest', 30, 'Отдых'),
+    seg([10, 0], [10, 30], 'idle', 40, 'Ожидание материала'),
+    seg([10, 30], [11, 30], 'main', 1, 'Сборка узла'),
+    seg([11, 30], [11, 35], 'aux', 50, 'Подноска деталей'),
+    seg([11, 35], [11, 40], 'move', 60, 'Переход к складу'),
+    seg([11, 40], [11, 50], 'rest', 30, 'Отдых'),
+    seg([11, 50], [11, 55], 'idle', 41, 'Поиск инструмента'),
+  ];
+}
+
+const dayWindow = { from: at(8, 0), to: at(12, 0) };
+const shiftSettings: ReportSettings = {
+  ...dayWindow,
+  structure: { shifts: [{ start: at(8, 0), end: at(12, 0), breakMinutes: 20 }], productionType: 'series', employeeSalary: 52_000 },
+  unitsProduced: 10,
+};
+
+const minutesOf = (b: ReturnType<typeof wasm.dayBalance>, category: string) =>
+  b.categories.find((c) => c.category === category)!;
+
+describe.each([
+  ['wasm', wasm],
+  ['reference', reference],
+] as const)('%s', (_name, engine) => {
+  describe('cleaning example of METHODOLOGY §6', () => {
+    const settings: ReportSettings = {
+      from: at(0, 0),
+      to: at(23, 59),
+      structure: { timeSeriesStabilityThreshold: 1.5 },
+    };
+    const op = () => engine.timeStudy(series([5, 7, 9, 9, 20, 10, 8, 10]), settings).operations[0];
+
+    it('drops 20 then 5 and keeps 7, 9, 9, 10, 8, 10', () => {
+      const o = op();
+      expect(o.measurements.map((m) => m.status)).toEqual([
+        'dropped', 'accepted', 'accepted', 'accepted', 'dropped', 'accepted', 'accepted', 'accepted',
+      ]);
+      expect(o.measurements.filter((m) => m.status === 'accepted').map((m) => m.seconds)).toEqual([7, 9, 9, 10, 8, 10]);
+      expect(o.normativeCoef).toBe(1.5);
+      expect(o.normativeSource).toBe('threshold');
+    });
+
+    it('gives Ку 1.43 and t_reg 8.83', () => {
+      const { accepted, all } = op();
+      expect(accepted.coef).toBeCloseTo(1.43, 2); // 10 / 7
+      expect(accepted.tReg).toBeCloseTo(8.83, 2); // 53 / 6
+      expect(accepted.n).toBe(6);
+      expect(accepted.tMin).toBe(7);
+      expect(accepted.tMax).toBe(10);
+      expect(accepted.time2min).toBe(8);
+      // t_freq_fact = (10 − 7) / 8.8333 × 100 = 33.96 %
+      expect(accepted.tFreqFact).toBeCloseTo(33.96, 2);
+      // standard_len = t_reg × n of all measurements = 8.8333 × 8
+      expect(accepted.standardLen).toBeCloseTo(70.67, 2);
+      // The whole series before cleaning: Ку = 20 / 5 = 4, mean 78 / 8 = 9.75, second minimum 7.
+      expect(all.coef).toBe(4);
+      expect(all.tAverage).toBe(9.75);
+      expect(all.time2min).toBe(7);
+    });
+
+    it('computes fluctuation per measurement against t_reg', () => {
+      const o = op();
+      // (20 − 8.8333) / 8.8333 × 100 = 126.42 % for the dropped 20; (7 − 8.8333)/8.8333 = −20.75 %.
+      expect(o.measurements[4].fluctPerc).toBeCloseTo(126.42, 2);
+      expect(o.accepted.fluctMin).toBeCloseTo(-20.75, 2);
+      expect(o.accepted.fluctMax).toBeCloseTo(13.21, 2); // (10 − 8.8333) / 8.8333
+      // |−20.75| + 1.89·2 + 13.21·2 + 9.43 = 60.38 → / 6 = 10.06
+      expect(o.accepted.fluctAverage).toBeCloseTo(10.06, 2);
+    });
+
+    it('computes par2 as the sample CV and the required measurements', () => {
+      const o = op();
+      // Σ(x − 8.8333)² = 3.3611 + 0.0278·2 + 1.3611·2 + 0.6944 = 6.8333; s = √(6.8333/5) = 1.1690
+      expect(o.accepted.par2).toBeCloseTo(13.23, 2); // 1.1690 / 8.8333 × 100
+      // Series production, ε = 10 %: (1.96 · 13.23 / 10)² = 6.73 → 7 > 6 measurements.
+      expect(o.requiredMeasurements).toBe(7);
+      expect(o.enoughMeasurements).toBe(false);
+    });
+
+    it('drops the maximum when both extremes are equally far from the median', () => {
+      // 2, 4, 4, 4, 4, 8: Ку = 4 > 1.5, median 4, 8 / 4 = 4 / 2 = 2 → the maximum goes; 5 remain.
+      const o = engine.timeStudy(series([2, 4, 4, 4, 4, 8]), settings).operations[0];
+      expect(o.measurements.map((m) => m.status)).toEqual(['accepted', 'accepted', 'accepted', 'accepted', 'accepted', 'dropped']);
+      expect(o.accepted.coef).toBe(2);
+    });
+
+    it('applies fluct_reduction to the predicted fluctuation', () => {
+      const o = engine.timeStudy(series([5, 7, 9, 9, 20, 10, 8, 10]), {
+        ...settings,
+        structure: { timeSeriesStabilityThreshold: 1.5, fluctReduction: 25 },
+      }).operations[0];
+      expect(o.accepted.tFreqPred).toBeCloseTo(33.96 * 0.75, 1);
+    });
+  });
+
+  describe('the worked day (docs/methodology.md)', () => {
+    const b = () => engine.dayBalance(workedDay(), shiftSettings);
+
+    it('balances the day by category', () => {
+      const d = b();
+      expect(d.basis).toBe('shifts');
+      expect(d.observedSeconds).toBe(235 * 60);
+      expect(d.shiftSeconds).toBe(240 * 60);
+      expect(d.regulatedBreakSeconds).toBe(20 * 60);
+      expect(d.availableSeconds).toBe(220 * 60);
+      expect(d.workSeconds).toBe(180 * 60);
+      expect(minutesOf(d, 'main').minutes).toBe(150);
+      expect(minutesOf(d, 'main').percentVideo).toBeCloseTo(63.83, 2); // 150 / 235
+      expect(minutesOf(d, 'main').percentDay).toBeCloseTo(62.5, 2); // 150 / 240
+      expect(minutesOf(d, 'main').percentWDay).toBeCloseTo(68.18, 2); // 150 / 220
+      expect(minutesOf(d, 'idle').minutes).toBe(35);
+      expect(minutesOf(d, 'rest').minutes).toBe(20);
+      expect(d.categories.map((c) => c.minutes)).toEqual([150, 5, 10, 10, 5, 20, 35]);
+    });
+
+    it('states the load and the underload', () => {
+      const { load } = b();
+      expect(load.percentage).toBeCloseTo(81.82, 2); // 180 / 220
+      expect(load.overload).toBe(false);
+      expect(load.underload).toBe(40);
+      expect(load.underloadPer).toBeCloseTo(18.18, 2);
+      expect(load.text).toBe('180-минутный день, недогрузка 40 минут');
+    });
+
+    it('gives useful time, the normative balance and ΔП', () => {
+      const d = b();
+      expect(d.usefulSeconds).toBe(175 * 60);
+      expect(d.usefulPercent).toBeCloseTo(74.47, 2); // 175 / 235
+      const norm = Object.fromEntries(d.normative.map((c) => [c.category, c.minutes]));
+      expect(norm).toEqual({ main: 185, aux: 5, pz: 10, service: 10, move: 5, rest: 20, idle: 0 });
+      expect(d.productivityRise).toBeCloseTo(23.33, 2); // (185 − 150) / 150
+    });
+
+    it('lists losses with a Pareto', () => {
+      const { losses } = b();
+      expect(losses.seconds).toBe(35 * 60);
+      expect(losses.restSeconds).toBe(0); // rest 20 = B_reg 20
+      expect(losses.percent).toBeCloseTo(14.89, 2); // 35 / 235
+      expect(losses.pareto.map((r) => [r.operationName, r.seconds / 60])).toEqual([
+        ['Ожидание материала', 30],
+        ['Поиск инструмента', 5],
+      ]);
+      expect(losses.pareto[0].percent).toBeCloseTo(85.71, 2);
+      expect(losses.pareto[1].cumulativePercent).toBeCloseTo(100, 9);
+    });
+
+    it('counts all rest as a loss with rest_in_idle', () => {
+      const d = engine.dayBalance(workedDay(), { ...shiftSettings, structure: { ...shiftSettings.structure, restInIdle: true } });
+      expect(d.losses.seconds).toBe(55 * 60);
+      expect(d.losses.pareto.map((r) => [r.operationName, r.seconds / 60])).toEqual([
+        ['Ожидание материала', 30],
+        ['Отдых', 20],
+        ['Поиск инструмента', 5],
+      ]);
+      expect(d.losses.pareto.map((r) => Number(r.cumulativePercent.toFixed(2)))).toEqual([54.55, 90.91, 100]);
+    });
+
+    it('computes takt, gaps and per-operation rows', () => {
+      const d = b();
+      expect(d.takt.actualDaySeconds).toBe(235 * 60); // 08:00–11:55
+      expect(d.takt.seconds).toBe(1410); // 14 100 s / 10 units = 23.5 min
+      expect(d.breaks).toEqual([{ type: 'gap', start: at(11, 55), end: at(12, 0), seconds: 300 }]);
+      expect(d.coveredSeconds).toBe(235 * 60);
+      const assembly = d.operations.find((o) => o.operationId === 1)!;
+      expect(assembly.count).toBe(2);
+      expect(assembly.averageSeconds).toBe(75 * 60);
+      expect(d.inputErrors).toEqual([]);
+    });
+
+    it('studies the main operation', () => {
+      const o = engine.timeStudy(workedDay(), shiftSettings).operations[0];
+      expect(o.operationName).toBe('Сборка узла');
+      expect(o.accepted.n).toBe(2);
+      expect(o.accepted.tMin).toBe(3600);
+      expect(o.accepted.time2min).toBe(5400);
+      expect(o.accepted.coef).toBe(1.5);
+      expect(o.accepted.tReg).toBe(4500);
+      expect(o.accepted.tFreqFact).toBe(40); // 1800 / 4500
+      expect(o.accepted.par2).toBeCloseTo(28.28, 2); // √(2·900²) / 4500
+      expect(o.requiredMeasurements).toBe(31); // (1.96 · 28.28 / 10)² = 30.7
+      // Element > 10 s, series production: normative Ку 2.0, so nothing was dropped.
+      expect(o.normativeCoef).toBe(2);
+    });
+
+    it('treats a partial structure as 10 minutes of break per observed hour', () => {
+      const d = engine.dayBalance(workedDay(), { ...shiftSettings, structure: { ...shiftSettings.structure, partial: true } });
+      expect(d.basis).toBe('observed');
+      expect(d.shiftSeconds).toBe(235 * 60);
+      expect(d.regulatedBreakSeconds).toBeCloseTo((235 / 6) * 60, 9); // 39 min 10 s
+      expect(d.availableSeconds).toBeCloseTo((235 - 235 / 6) * 60, 9);
+      expect(d.load.percentage).toBeCloseTo((180 / (235 - 235 / 6)) * 100, 9); // 91.91 %
+    });
+
+    it('treats a structure with no shifts like a partial one', () => {
+      const d = engine.dayBalance(workedDay(), { ...dayWindow, structure: { shifts: [] } });
+      expect(d.basis).toBe('observed');
+      expect(d.shiftSeconds).toBe(235 * 60);
+      expect(d.regulatedBreakSeconds).toBeCloseTo((235 / 6) * 60, 9);
+    });
+
+    it('prorates the default 70-minute break of a shift cut by the window', () => {
+      const d = engine.dayBalance(workedDay(), {
+        ...dayWindow,
+        structure: { shifts: [{ start: at(8, 0), end: at(16, 0) }] },
+      });
+      expect(d.shiftSeconds).toBe(240 * 60); // half of the 8-hour shift is in the window
+      expect(d.regulatedBreakSeconds).toBe(35 * 60); // half of 70 minutes
+    });
+
+    it('lists explicit regulated breaks in Table 6', () => {
+      const d = engine.dayBalance(workedDay(), {
+        ...dayWindow,
+        structure: { shifts: [{ start: at(8, 0), end: at(12, 0), breaks: [{ start: at(9, 50), end: at(10, 0) }, { start: at(11, 40), end: at(11, 50) }] }] },
+      });
+      expect(d.regulatedBreakSeconds).toBe(20 * 60);
+      expect(d.breaks.map((r) => r.type)).toEqual(['regulated', 'regulated', 'gap']);
+    });
+
+    it('counts money lost over the month fund of a 40-hour week', () => {
+      const staff = engine.staffLoad(workedDay(), shiftSettings);
+      // 35 min of losses = 0.5833 h × 52 000 ₽ / 173.33 h = 175 ₽
+      expect(staff.moneyLost).toBeCloseTo(175, 9);
+      expect(staff.employees).toHaveLength(1);
+      expect(staff.employees[0].status).toBe('underloaded'); // 81.8 % < 85 %
+      expect(staff.underloadedPercent).toBe(100);
+    });
+
+    it('builds Table 4 in time order', () => {
+      const s = engine.statement([...workedDay()].reverse(), shiftSettings);
+      expect(s.frv.map((r) => r.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(s.frv[0]).toMatchObject({ name: 'Получение задания', lenInterval: 600, index: 2 });
+      expect(s.frv[9]).toMatchObject({ name: 'Поиск инструмента', index: 6 });
+    });
+  });
+
+  describe('edge cases', () => {
+    it('has no takt without units (null, not Infinity)', () => {
+      expect(engine.dayBalance(workedDay(), { ...shiftSettings, unitsProduced: null }).takt.seconds).toBeNull();
+      expect(engine.dayBalance(workedDay(), { ...shiftSettings, unitsProduced: 0 }).takt.seconds).toBeNull();
+      expect(engine.dayBalance(workedDay(), { ...shiftSettings, unitsProduced: undefined }).takt.seconds).toBeNull();
+    });
+
+    it('reports an empty window as zeros, a whole-window gap and no NaN', () => {
+      const s = engine.statement([], shiftSettings);
+      assertFiniteDeep(s);
+      expect(s.balance.observedSeconds).toBe(0);
+      expect(s.balance.load.percentage).toBeCloseTo(0, 12);
+      expect(s.balance.load.underload).toBe(220);
+      expect(s.balance.productivityRise).toBeNull();
+      expect(s.balance.takt).toEqual({ actualDaySeconds: 0, breakSeconds: 0, units: 10, seconds: null });
+      expect(s.balance.breaks).toEqual([{ type: 'gap', start: at(8, 0), end: at(12, 0), seconds: 14_400 }]);
+      expect(s.study.operations).toEqual([]);
+      expect(s.frv).toEqual([]);
+    });
+
+    it('handles an empty partial day (no available time)', () => {
+      const d = engine.dayBalance([], { ...dayWindow, structure: { partial: true } });
+      assertFiniteDeep(d);
+      expect(d.availableSeconds).toBe(0);
+      expect(d.load.percentage).toBe(0);
+      expect(d.load.text).toMatch(/не определено/);
+    });
+
+    it('accepts one measurement as its own norm', () => {
+      const o = engine.timeStudy(series([12]), dayWindow).operations[0];
+      expect(o.accepted).toMatchObject({ n: 1, tMin: 12, tMax: 12, time2min: 12, coef: 1, tReg: 12, par2: 0, tFreqFact: 0 });
+      expect(o.requiredMeasurements).toBe(5);
+    });
+
+    it('gives time_2min = t_min on a tie', () => {
+      const o = engine.timeStudy(series([10, 10, 14]), dayWindow).operations[0];
+      expect(o.accepted.time2min).toBe(10);
+    });
+
+    it('keeps zero-length segments in the sheet but not in the series', () => {
+      const o = engine.timeStudy(series([6, 0, 8]), dayWindow).operations[0];
+      expect(o.measurements.map((m) => m.status)).toEqual(['accepted', 'zero_length', 'accepted']);
+      expect(o.accepted.n).toBe(2);
+      expect(o.accepted.tReg).toBe(7);
+      expect(o.measurements[1].fluctPerc).toBe(0);
+    });
+
+    it('stops cleaning when five measurements remain, even if Ку stays high', () => {
+      const o = engine.timeStudy(series([1, 2, 4, 8, 16, 32, 64]), { ...dayWindow, structure: { timeSeriesStabilityThreshold: 1.1 } }).operations[0];
+      expect(o.accepted.n).toBe(5);
+      expect(o.measurements.filter((m) => m.status === 'dropped')).toHaveLength(2);
+    });
+
+    it('reports overlapping segments of one employee as input errors', () => {
+      const segments = [
+        seg([8, 0], [9, 0], 'main', 1, 'Сборка узла', 7),
+        seg([8, 30], [8, 45], 'idle', 40, 'Ожидание материала', 7),
+        seg([8, 30], [8, 45], 'main', 1, 'Сборка узла', 8), // another employee: no error
+        seg([9, 0], [9, 10], 'aux', 50, 'Подноска деталей', 7), // touching: no error
+        seg([9, 20], [9, 10], 'aux', 50, 'Подноска деталей', 7), // ends before it starts
+      ];
+      const errors = engine.detectOverlaps(segments);
+      expect(errors.map((e) => [e.code, e.segmentIndex, e.otherSegmentIndex])).toEqual([
+        ['end_before_start', 4, null],
+        ['overlap', 1, 0],
+      ]);
+      // Overlaps are reported, not merged: observed time still counts both.
+      const d = engine.dayBalance(segments.slice(0, 2), dayWindow);
+      expect(d.observedSeconds).toBe(75 * 60);
+      expect(d.coveredSeconds).toBe(60 * 60);
+      expect(d.inputErrors).toHaveLength(1);
+    });
+
+    it('clips segments to the window', () => {
+      const d = engine.dayBalance([seg([7, 30], [8, 30], 'main', 1, 'Сборка узла')], dayWindow);
+      expect(d.observedSeconds).toBe(30 * 60);
+      expect(d.takt.actualDaySeconds).toBe(30 * 60);
+    });
+
+    it('computes union, gaps and the assessor summary', () => {
+      const spans = [
+        { start: at(9, 0), end: at(10, 0), assessorId: 2, assessorName: 'Петрова', workplaceId: 1, workplaceName: 'Станок 1' },
+        { start: at(9, 30), end: at(10, 30), assessorId: 2, assessorName: 'Петрова', workplaceId: 1, workplaceName: 'Станок 1' },
+        { start: at(11, 0), end: at(12, 0), assessorId: 3, assessorName: 'Иванов', workplaceId: 2, workplaceName: 'Станок 2' },
+      ];
+      expect(engine.coveredSeconds(spans)).toBe(2.5 * 3600);
+      expect(engine.findGaps(spans, at(8, 0), at(12, 0))).toEqual([
+        { start: at(8, 0), end: at(9, 0) },
+        { start: at(10, 30), end: at(11, 0) },
+      ]);
+      const byCost = engine.assessorSummary(spans, { hourCost: 400 });
+      expect(byCost.assessors.map((a) => [a.assessorName, a.markupHours, a.salary])).toEqual([
+        ['Петрова', 1.5, 600],
+        ['Иванов', 1, 400],
+      ]);
+      const byBudget = engine.assessorSummary(spans, { budget: 100_000 });
+      expect(byBudget.assessors.map((a) => a.salary)).toEqual([60_000, 40_000]);
+      expect(byBudget.details.map((d) => [d.date, d.workplaceName, d.markupHours])).toEqual([
+        ['2024-03-12', 'Станок 1', 1.5],
+        ['2024-03-12', 'Станок 2', 1],
+      ]);
+      expect(engine.assessorSummary([], { budget: 100_000 }).assessors).toEqual([]);
+    });
+
+    it('splits staff into overloaded, balanced and underloaded', () => {
+      const settings: ReportSettings = {
+        ...dayWindow,
+        structure: { shifts: [{ start: at(8, 0), end: at(12, 0), breakMinutes: 40 }] }, // T_avail = 200 min
+      };
+      const segments = [
+        seg([8, 0], [11, 40], 'main', 1, 'Сборка узла', 1), // 220 / 200 = 110 %
+        seg([8, 0], [11, 0], 'main', 1, 'Сборка узла', 2), // 180 / 200 = 90 %
+        seg([8, 0], [9, 0], 'main', 1, 'Сборка узла', 3), // 60 / 200 = 30 %
+        seg([8, 0], [11, 20], 'main', 1, 'Сборка узла', 4), // 200 / 200 = 100 %
+      ];
+      const staff = engine.staffLoad(segments, settings);
+      expect(staff.employees.map((e) => e.status)).toEqual(['overloaded', 'balanced', 'underloaded', 'balanced']);
+      expect([staff.overloadedPercent, staff.balancedPercent, staff.underloadedPercent]).toEqual([25, 50, 25]);
+      const over = engine.dayBalance([segments[0]], settings).load;
+      expect(over).toMatchObject({ overload: true, overworking: 20, overworkingPer: 10 });
+      expect(over.text).toBe('220-минутный день, переработка 20 минут');
+    });
+  });
+});

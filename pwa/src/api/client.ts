@@ -1,0 +1,67 @@
+import { notify } from '../state/notifications';
+
+/** A failed API call: the server's `{ error: { code, message } }`, or a network failure. */
+export class ApiCallError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+type QueryValue = string | number | boolean | null | undefined;
+
+export interface CallOptions {
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Do not show the failure (the caller shows it its own way, e.g. a "not signed in" probe). */
+  quiet?: boolean;
+}
+
+function buildUrl(path: string, query?: Record<string, QueryValue>) {
+  const url = new URL(path, window.location.origin);
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, String(value));
+  }
+  return url.pathname + url.search;
+}
+
+/**
+ * The one way the PWA talks to the API: same origin, with credentials, JSON in and out.
+ * A failure is shown to the user (unless `quiet`) and thrown, so no caller can miss it.
+ */
+export async function apiCall<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options: CallOptions = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, options.query), {
+      method,
+      credentials: 'same-origin',
+      headers: options.body === undefined ? undefined : { 'content-type': 'application/json' },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+  } catch {
+    const error = new ApiCallError(0, 'network', 'Нет связи с сервером. Проверьте подключение и повторите.');
+    if (!options.quiet) notify('error', error.message);
+    throw error;
+  }
+  const text = await response.text();
+  let data: unknown = undefined;
+  try {
+    data = text ? JSON.parse(text) : undefined;
+  } catch {
+    data = text;
+  }
+  if (!response.ok) {
+    const body = data as { error?: { code?: string; message?: string } } | undefined;
+    const message = body?.error?.message ?? `Ошибка сервера (${response.status})`;
+    const error = new ApiCallError(response.status, body?.error?.code ?? 'http_error', message);
+    if (!options.quiet) notify('error', message);
+    throw error;
+  }
+  return data as T;
+}
+
+export const api = {
+  get: <T>(path: string, query?: Record<string, QueryValue>, options: Omit<CallOptions, 'query'> = {}) => apiCall<T>('GET', path, { ...options, query }),
+  post: <T>(path: string, body?: unknown, options: Omit<CallOptions, 'body'> = {}) => apiCall<T>('POST', path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options: Omit<CallOptions, 'body'> = {}) => apiCall<T>('PUT', path, { ...options, body }),
+  delete: <T>(path: string, options: CallOptions = {}) => apiCall<T>('DELETE', path, options),
+};

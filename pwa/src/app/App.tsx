@@ -1,0 +1,49 @@
+import { useEffect } from 'react';
+import { Route, Router, Switch } from 'wouter';
+import { useHashLocation } from 'wouter/use-hash-location';
+import { refreshCurrentUser } from '../state/login';
+import { Toasts } from '../ui/Toasts';
+import { Header } from './Header';
+import { RequireLogin } from './RequireLogin';
+import { routes } from './routes';
+
+function NotFound() {
+  return (
+    <section className="screen">
+      <h1>Страница не найдена</h1>
+      <p>
+        Такого адреса нет. <a href="#/">На главную</a>
+      </p>
+    </section>
+  );
+}
+
+export function App() {
+  useEffect(() => {
+    void refreshCurrentUser();
+  }, []);
+  return (
+    <Router hook={useHashLocation}>
+      <Header />
+      <main>
+        <Switch>
+          {routes.map(({ path, screen: Screen, private: needsLogin }) => (
+            <Route key={path} path={path}>
+              {(params) =>
+                needsLogin ? (
+                  <RequireLogin>
+                    <Screen {...params} />
+                  </RequireLogin>
+                ) : (
+                  <Screen {...params} />
+                )
+              }
+            </Route>
+          ))}
+          <Route component={NotFound} />
+        </Switch>
+      </main>
+      <Toasts />
+    </Router>
+  );
+}

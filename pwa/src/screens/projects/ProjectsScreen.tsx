@@ -1,0 +1,120 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { Link, useLocation } from 'wouter';
+import { api } from '../../api/client';
+import type { Structure } from '../../api/types';
+import { logout } from '../../app/logout';
+import { buildTree, pathTo, structures, type StructureNode } from '../../state/structures';
+
+function TreeNode({ node, expanded, toggle, activeId, onSelect }: {
+  node: StructureNode;
+  expanded: Set<number>;
+  toggle: (id: number) => void;
+  activeId: number | null;
+  onSelect: (id: number) => void;
+}) {
+  const open = expanded.has(node.id);
+  return (
+    <li role="treeitem" aria-expanded={node.children.length ? open : undefined} aria-selected={activeId === node.id}>
+      <div className={`tree-row${activeId === node.id ? ' active' : ''}`}>
+        {node.children.length > 0 ? (
+          <button type="button" className="tree-toggle" aria-label={open ? 'Свернуть' : 'Развернуть'} onClick={() => toggle(node.id)}>
+            {open ? '▾' : '▸'}
+          </button>
+        ) : (
+          <span className="tree-toggle" />
+        )}
+        <button type="button" className="tree-label" onClick={() => onSelect(node.id)}>
+          {node.name}
+        </button>
+      </div>
+      {open && node.children.length > 0 && (
+        <ul role="group">
+          {node.children.map((child) => (
+            <TreeNode key={child.id} node={child} expanded={expanded} toggle={toggle} activeId={activeId} onSelect={onSelect} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+/** spec 02 "Projects page": the tree 'Проекты', the top button row, the chosen structure. */
+export function ProjectsScreen({ structureId }: { structureId?: string }) {
+  const [, navigate] = useLocation();
+  const state = useSnapshot(structures);
+  const [expanded, setExpanded] = useState<Set<number>>(new Set());
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const activeId = structureId ? Number(structureId) : null;
+
+  useEffect(() => {
+    api.get<Structure[]>('/api/v2/get_all_structures').then(
+      (list) => {
+        structures.list = list;
+        setLoadError(null);
+      },
+      (err: Error) => setLoadError(err.message),
+    );
+  }, []);
+
+  useEffect(() => {
+    structures.active = activeId;
+    if (activeId !== null) setExpanded((prev) => new Set([...prev, ...pathTo(structures.list, activeId)]));
+  }, [activeId, state.list]);
+
+  const tree = useMemo(() => buildTree(state.list as Structure[]), [state.list]);
+  const active = state.list.find((s) => s.id === activeId);
+  const toggle = (id: number) =>
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  return (
+    <div className="projects">
+      <div className="toolbar">
+        <Link href="/calculator" className="button secondary">Калькулятор</Link>
+        <details className="menu">
+          <summary className="button secondary">Загрузчик</summary>
+          <ul className="menu-list">
+            <li>Windows (msi), 1.0.0 — ещё не собран на этом сервере</li>
+            <li>macOS (dmg), 1.0.0 — ещё не собран на этом сервере</li>
+            <li>Linux (deb), 1.0.0 — ещё не собран на этом сервере</li>
+          </ul>
+        </details>
+        <Link href="/ciblock/map" className="button secondary">Редактор карты</Link>
+        <button type="button" className="button secondary" onClick={() => logout(navigate)}>Выход</button>
+      </div>
+      <div className="projects-body">
+        <nav className="tree card" aria-labelledby="tree-title">
+          <h2 id="tree-title">Проекты</h2>
+          {loadError && <p className="muted">Не удалось загрузить структуру: {loadError}</p>}
+          {!loadError && tree.length === 0 && <p className="muted">Структурных единиц пока нет.</p>}
+          <ul role="tree">
+            {tree.map((node) => (
+              <TreeNode key={node.id} node={node} expanded={expanded} toggle={toggle} activeId={activeId} onSelect={(id) => navigate(`/projects/${id}`)} />
+            ))}
+          </ul>
+        </nav>
+        <section className="card structure-panel">
+          {active ? (
+            <>
+              <h1 data-testid="structure-title">{active.name}</h1>
+              <div className="actions">
+                <Link href={`/markup/${active.id}`} className="button">Разметка</Link>
+              </div>
+              <p className="muted">
+                Здесь появятся: синхронизация видео, выбор сотрудника и периода, ссылки на отчёты, параметры отчёта и
+                редактор операций.
+              </p>
+            </>
+          ) : (
+            <p className="muted">Выберите структурную единицу в дереве слева.</p>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}

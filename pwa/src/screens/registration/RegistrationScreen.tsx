@@ -1,0 +1,74 @@
+import { useState, type FormEvent } from 'react';
+import { useLocation } from 'wouter';
+import { api, ApiCallError } from '../../api/client';
+import type { Message } from '../../api/types';
+import { refreshCurrentUser } from '../../state/login';
+import { notify } from '../../state/notifications';
+import { Banner } from '../../ui/Banner';
+import { registrationError, type RegistrationForm } from './validate';
+
+const fields: { name: keyof RegistrationForm; label: string; type?: string; autoComplete: string }[] = [
+  { name: 'login', label: 'Логин', autoComplete: 'username' },
+  { name: 'firstName', label: 'Имя', autoComplete: 'given-name' },
+  { name: 'lastName', label: 'Фамилия', autoComplete: 'family-name' },
+  { name: 'password', label: 'Пароль', type: 'password', autoComplete: 'new-password' },
+  { name: 'repeatPassword', label: 'Повторите пароль', type: 'password', autoComplete: 'new-password' },
+];
+
+/** spec 01 "Registration": Enter in the repeat-password field presses the button. */
+export function RegistrationScreen() {
+  const [, navigate] = useLocation();
+  const [form, setForm] = useState<RegistrationForm>({ login: '', firstName: '', lastName: '', password: '', repeatPassword: '' });
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const problem = registrationError(form);
+    setError(problem);
+    if (problem) return;
+    setBusy(true);
+    try {
+      const reply = await api.post<Message>(
+        '/api/v2/register',
+        { login: form.login, password: form.password, first_name: form.firstName, last_name: form.lastName },
+        { quiet: true },
+      );
+      notify('success', reply.message);
+      if (await refreshCurrentUser()) navigate('/projects');
+    } catch (err) {
+      setError(err instanceof ApiCallError ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="screen auth-screen">
+      <form className="card auth-card" onSubmit={submit} noValidate>
+        <h1>Регистрация</h1>
+        {fields.map((field) => (
+          <label key={field.name}>
+            {field.label}
+            <input
+              name={field.name}
+              type={field.type ?? 'text'}
+              autoComplete={field.autoComplete}
+              value={form[field.name]}
+              onChange={(e) => setForm({ ...form, [field.name]: e.target.value })}
+            />
+          </label>
+        ))}
+        <Banner text={error} />
+        <div className="actions">
+          <button type="submit" className="button" disabled={busy}>
+            Зарегистрироваться
+          </button>
+          <button type="button" className="button secondary" onClick={() => navigate('/login')}>
+            У меня есть вход
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

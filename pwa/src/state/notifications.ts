@@ -1,0 +1,25 @@
+import { proxy } from 'valtio';
+
+export interface Notice {
+  id: number;
+  kind: 'error' | 'success' | 'info';
+  text: string;
+}
+
+/** Messages shown to the user: every failed call lands here, nothing is swallowed. */
+export const notifications = proxy({ items: [] as Notice[] });
+
+let nextId = 1;
+
+export function notify(kind: Notice['kind'], text: string) {
+  const id = nextId++;
+  notifications.items.push({ id, kind, text });
+  // Errors stay until the user closes them; other messages fade on their own.
+  if (kind !== 'error') setTimeout(() => dismiss(id), 5000);
+  return id;
+}
+
+export function dismiss(id: number) {
+  const index = notifications.items.findIndex((n) => n.id === id);
+  if (index >= 0) notifications.items.splice(index, 1);
+}

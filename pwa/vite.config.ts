@@ -1,0 +1,40 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+export default defineConfig({
+  root: __dirname,
+  plugins: [
+    react(),
+    VitePWA({
+      registerType: 'autoUpdate',
+      injectRegister: false,
+      includeAssets: ['icons/favicon.svg'],
+      manifest: {
+        name: 'Norma — анализ рабочего времени по видео',
+        short_name: 'Norma',
+        description: 'Фотография рабочего дня, хронометраж и нормирование труда по видео с рабочих мест.',
+        lang: 'ru',
+        start_url: '/#/projects',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#ffffff',
+        theme_color: '#1f3a5f',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        // The app shell (HTML, JS, CSS, fonts, icons) works offline; the API is never precached.
+        globPatterns: ['**/*.{js,css,html,woff2,png,svg,webmanifest}'],
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/api\//],
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 1500 },
+  server: { proxy: { '/api': 'http://localhost:3000' } },
+});

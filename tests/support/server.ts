@@ -1,0 +1,70 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..', '..');
+
+async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.on('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real server (`bun api/src/main.ts`, as `npm start` does) on a free port with its
+ * own data folder, and waits until it answers.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'norma-e2e-'));
+  const url = `http://localhost:${port}`;
+  const child = Bun.spawn([join(root, 'node_modules', '.bin', 'bun'), 'api/src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NORMA_DEMO: '0', NORMA_BASE_URL: url, ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  let log = '';
+  const collect = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) log += decoder.decode(chunk);
+  };
+  void collect(child.stdout);
+  void collect(child.stderr);
+  const deadline = Date.now() + 170_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${log}`);
+    try {
+      const response = await fetch(`${url}/api/v1/instance`);
+      if (response.ok) break;
+    } catch {}
+    if (Date.now() > deadline) {
+      child.kill();
+      throw new Error(`server did not start in time:\n${log}`);
+    }
+    await Bun.sleep(200);
+  }
+  return {
+    url,
+    dataDir,
+    output: () => log,
+    async stop() {
+      child.kill();
+      await child.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

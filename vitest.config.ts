@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: [
+      'api/src/**/*.test.ts',
+      'workers/src/**/*.test.ts',
+      'core-wasm/src/**/*.test.ts',
+      'pwa/src/**/*.test.{ts,tsx}',
+      'tests/**/*.test.ts',
+    ],
+    testTimeout: 30_000,
+    hookTimeout: 180_000,
+    // Two cores: end-to-end files each start a server and a browser.
+    maxWorkers: 2,
+  },
+});
