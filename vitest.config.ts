@@ -9,7 +9,7 @@ export default defineConfig({
       'pwa/src/**/*.test.{ts,tsx}',
       'tests/**/*.test.ts',
     ],
-    testTimeout: 30_000,
+    testTimeout: 120_000,
     hookTimeout: 180_000,
     // Two cores: end-to-end files each start a server and a browser.
     maxWorkers: 2,

@@ -22,7 +22,8 @@ let skipped = 0;
 if (existsSync(report)) {
   const results = JSON.parse(readFileSync(report, 'utf8'));
   passed = results.numPassedTests ?? 0;
-  failed = (results.numFailedTests ?? 0) + (results.numFailedTestSuites ?? 0);
+  // A file that fails to load has no failed test but a failed suite: count it once.
+  failed = results.numFailedTests || results.numFailedTestSuites || 0;
   skipped = (results.numPendingTests ?? 0) + (results.numTodoTests ?? 0);
 } else {
   failed = 1;

@@ -87,8 +87,10 @@ export function loadText(workSeconds: number, availableSeconds: number): string 
   if (!(availableSeconds > 0)) return 'Нормативное время не определено: нет смен и нет наблюдений.';
   const day = Math.round(workSeconds / 60);
   const diff = Math.round(Math.abs(workSeconds - availableSeconds) / 60);
-  if (diff === 0) return `${day}-минутный день, переработки и недогрузки нет`;
+  if (workSeconds === availableSeconds) return `${day}-минутный день, переработки и недогрузки нет`;
   const kind = workSeconds > availableSeconds ? 'переработка' : 'недогрузка';
+  // Keep the sentence consistent with the overload flag even when the difference rounds to 0.
+  if (diff === 0) return `${day}-минутный день, ${kind} менее минуты`;
   return `${day}-минутный день, ${kind} ${diff} ${minutesWord(diff)}`;
 }
 

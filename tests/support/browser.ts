@@ -11,11 +11,17 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** Collects console errors and uncaught page errors, so a test can assert there were none. */
-export function watchErrors(page: Page): string[] {
+/**
+ * Collects console errors and uncaught page errors, so a test can assert there were none.
+ * `allowHttpErrors`: a test that provokes a refused call expects Chromium's "Failed to load
+ * resource" line for it; everything else still counts.
+ */
+export function watchErrors(page: Page, { allowHttpErrors = false } = {}): string[] {
   const errors: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
+    if (message.type() !== 'error') return;
+    if (allowHttpErrors && message.text().startsWith('Failed to load resource')) return;
+    errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return errors;

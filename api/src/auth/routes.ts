@@ -2,7 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { ApiError, errorBody } from '../http/errors';
 import type { AppDeps, AppEnv } from '../http/env';
-import { createRouter, errorResponses, json } from '../http/openapi';
+import { createRouter, ErrorSchema, errorResponses, json } from '../http/openapi';
 import { CLIENT_IP_HEADER } from './auth';
 import { LoginBody, LoginQuery, MessageReply, RegistrationSchema, WhoAmI, InstanceInfo } from './schema';
 import { registerUser, type SessionUser } from './service';
@@ -64,10 +64,15 @@ export function authRoutes(deps: AppDeps) {
   const app = createRouter();
 
   app.openapi(
-    createRoute({ method: 'get', path: '/api/v1/whoami', tags, summary: 'Текущий пользователь', responses: { 200: json(WhoAmI), 401: errorResponses[401] } }),
+    createRoute({
+      method: 'get', path: '/api/v1/whoami', tags,
+      summary: 'Текущий пользователь; без входа — ответ с полем error (так клиент узнаёт, что вход не выполнен)',
+      responses: { 200: json(WhoAmI.or(ErrorSchema)) },
+    }),
     (c) => {
       const user = c.get('user');
-      if (!user) return c.json(errorBody('unauthorized', 'Вход не выполнен'), 401);
+      // "Not signed in" is an answer to this probe, not a failure: the contract reads the error field.
+      if (!user) return c.json(errorBody('unauthorized', 'Вход не выполнен'), 200);
       return c.json(whoAmIReply(user), 200);
     },
   );

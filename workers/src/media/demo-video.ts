@@ -135,7 +135,10 @@ export async function renderDemoClip(clip: DemoClip, output: string, cacheDir?: 
   await run(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-y', ...inputs, '-filter_complex', graph, ...encode, tmp]);
   await rename(tmp, output);
   if (cached) {
+    // Copy then rename: a parallel seed never reads a half-written cache entry.
     await mkdir(dirname(cached), { recursive: true });
-    await copyFile(output, cached);
+    const partial = `${cached}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    await copyFile(output, partial);
+    await rename(partial, cached);
   }
 }

@@ -89,7 +89,7 @@ export function ProjectsScreen({ structureId }: { structureId?: string }) {
       </div>
       <div className="projects-body">
         <nav className="tree card" aria-labelledby="tree-title">
-          <h2 id="tree-title">Проекты</h2>
+          <h1 id="tree-title">Проекты</h1>
           {loadError && <p className="muted">Не удалось загрузить структуру: {loadError}</p>}
           {!loadError && tree.length === 0 && <p className="muted">Структурных единиц пока нет.</p>}
           <ul role="tree">
@@ -101,7 +101,7 @@ export function ProjectsScreen({ structureId }: { structureId?: string }) {
         <section className="card structure-panel">
           {active ? (
             <>
-              <h1 data-testid="structure-title">{active.name}</h1>
+              <h2 data-testid="structure-title">{active.name}</h2>
               <div className="actions">
                 <Link href={`/markup/${active.id}`} className="button">Разметка</Link>
               </div>
