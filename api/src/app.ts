@@ -5,10 +5,11 @@ import { errorBody, handleError } from './http/errors';
 import type { AppDeps, AppEnv } from './http/env';
 import { createRouter } from './http/openapi';
 import { serveApiDocs, servePwa } from './http/static';
+import { markupRoutes } from './markup/routes';
 import { orgRoutes } from './org/routes';
 
 /** Every domain's router, in one place so the OpenAPI document lists them all. */
-const domains = [authRoutes, orgRoutes];
+const domains = [authRoutes, orgRoutes, markupRoutes];
 
 /** Builds the whole HTTP app: better-auth, the /api contract, API docs and the PWA. */
 export function createApp(deps: AppDeps) {
