@@ -1,7 +1,7 @@
 // Set-up steps shared by `npm start`, `npm test`, `npm run build`, `npm run bench`.
 // Plain Node (no dependencies): this runs before anything is installed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const root = resolve(import.meta.dirname, '..');
@@ -59,7 +59,11 @@ export function ensurePwaBuilt() {
   const inputs = ['pwa/src', 'pwa/public', 'pwa/index.html', 'pwa/vite.config.ts', 'core-wasm/src', 'core-wasm/build'].map((p) => join(root, p));
   if (existsSync(output) && Math.max(...inputs.map(newest)) <= newest(output)) return;
   console.log('→ Собираю PWA…');
-  mustRun(join(root, 'node_modules', '.bin', 'vite'), ['build', 'pwa', '--logLevel', 'warn'], 'Сборка PWA');
+  // Build beside the old copy, then swap: a server or test reading pwa/dist never sees half a build.
+  const next = join(root, 'pwa', `.dist-${process.pid}`);
+  mustRun(join(root, 'node_modules', '.bin', 'vite'), ['build', 'pwa', '--logLevel', 'warn', '--outDir', next], 'Сборка PWA');
+  rmSync(join(root, 'pwa', 'dist'), { recursive: true, force: true });
+  renameSync(next, join(root, 'pwa', 'dist'));
 }
 
 export function prepare() {
