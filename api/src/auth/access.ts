@@ -31,7 +31,37 @@ export const structureFrom = {
     if (!row) throw notFound('Видео не найдено');
     return row.structure_id;
   },
+  /** Via a video id in a path parameter (`/api/v1/video_meta/{videoId}`). */
+  videoParam: (name = 'videoId'): StructureLocator => async (c, db) => structureOfVideo(db, positiveInt(c.req.param(name), name)),
+  /** Via a video id in the query or, failing that, in the JSON body (POST /api/v1/set_duration). */
+  videoQueryOrBody: (name = 'video_id'): StructureLocator => async (c, db) => {
+    let raw = c.req.query(name);
+    if (raw === undefined && (c.req.header('content-type') ?? '').includes('application/json')) {
+      const body = await c.req.json().catch(() => null);
+      const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+      raw = value === undefined || value === null ? undefined : String(value);
+    }
+    return structureOfVideo(db, positiveInt(raw, name));
+  },
+  /** Via a camera: camera → structure. */
+  cameraQuery: (name = 'camera_id'): StructureLocator => async (c, db) => {
+    const cameraId = positiveInt(c.req.query(name), name);
+    const row = await db.selectFrom('cameras').select('structure_id').where('id', '=', cameraId).executeTakeFirst();
+    if (!row) throw notFound('Камера не найдена');
+    return row.structure_id;
+  },
 };
+
+async function structureOfVideo(db: Db, videoId: number): Promise<number> {
+  const row = await db
+    .selectFrom('videos')
+    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+    .select('cameras.structure_id')
+    .where('videos.id', '=', videoId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Видео не найдено');
+  return row.structure_id;
+}
 
 /** Ensures the structure exists in the user's organisation (404 otherwise, so ids do not leak). */
 export async function assertStructureInOrganization(db: Db, user: SessionUser, structureId: number): Promise<void> {

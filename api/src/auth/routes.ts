@@ -56,7 +56,7 @@ function whoAmIReply(user: SessionUser) {
     last_name: user.lastName,
     login: user.login,
     role: user.role,
-    organization: { id: user.organizationId, name: user.organizationName },
+    organization: { id: user.organizationId, name: user.organizationName, time_zone: user.timeZone },
   };
 }
 

@@ -22,7 +22,7 @@ export const WhoAmI = z
     last_name: z.string(),
     login: z.string(),
     role: z.enum(['admin', 'analyst', 'assessor', 'viewer']),
-    organization: z.object({ id: z.number(), name: z.string() }),
+    organization: z.object({ id: z.number(), name: z.string(), time_zone: z.string().openapi({ example: 'Europe/Moscow' }) }),
   })
   .openapi('CurrentUser');
 

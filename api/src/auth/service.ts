@@ -11,6 +11,7 @@ export interface SessionUser {
   role: Role;
   organizationId: number;
   organizationName: string;
+  timeZone: string;
 }
 
 export interface Registration {
@@ -74,8 +75,8 @@ export async function registerUser(
       }
       const role = membership?.role ?? 'admin';
       await trx.insertInto('memberships').values({ user_id: userId, organization_id: organizationId, role, created_at: now }).execute();
-      const org = await trx.selectFrom('organizations').select('name').where('id', '=', organizationId).executeTakeFirstOrThrow();
-      return { id: userId, login: login.toLowerCase(), firstName, lastName, role, organizationId, organizationName: org.name };
+      const org = await trx.selectFrom('organizations').select(['name', 'time_zone']).where('id', '=', organizationId).executeTakeFirstOrThrow();
+      return { id: userId, login: login.toLowerCase(), firstName, lastName, role, organizationId, organizationName: org.name, timeZone: org.time_zone };
     });
   } catch (err) {
     // Never leave a user who cannot belong anywhere.
@@ -91,7 +92,7 @@ export async function sessionUser(deps: { db: Db; auth: Auth }, headers: Headers
   const row = await deps.db
     .selectFrom('memberships')
     .innerJoin('organizations', 'organizations.id', 'memberships.organization_id')
-    .select(['memberships.role', 'memberships.organization_id', 'organizations.name'])
+    .select(['memberships.role', 'memberships.organization_id', 'organizations.name', 'organizations.time_zone'])
     .where('memberships.user_id', '=', session.user.id)
     .executeTakeFirst();
   if (!row) return null;
@@ -104,5 +105,6 @@ export async function sessionUser(deps: { db: Db; auth: Auth }, headers: Headers
     role: row.role,
     organizationId: row.organization_id,
     organizationName: row.name,
+    timeZone: row.time_zone,
   };
 }

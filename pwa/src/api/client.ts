@@ -65,3 +65,37 @@ export const api = {
   put: <T>(path: string, body?: unknown, options: Omit<CallOptions, 'body'> = {}) => apiCall<T>('PUT', path, { ...options, body }),
   delete: <T>(path: string, options: CallOptions = {}) => apiCall<T>('DELETE', path, options),
 };
+
+/**
+ * Downloads a file answer (TSV, PDF…) through the same error handling: a refused call is shown,
+ * never opened as raw JSON in a new window.
+ */
+export async function downloadFile(path: string, query: Record<string, QueryValue>, fallbackName: string): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, query), { credentials: 'same-origin' });
+  } catch {
+    notify('error', 'Нет связи с сервером. Проверьте подключение и повторите.');
+    throw new ApiCallError(0, 'network', 'Нет связи с сервером');
+  }
+  if (!response.ok) {
+    let message = `Ошибка сервера (${response.status})`;
+    try {
+      message = ((await response.json()) as { error?: { message?: string } }).error?.message ?? message;
+    } catch {}
+    notify('error', message);
+    throw new ApiCallError(response.status, 'http_error', message);
+  }
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
+  const plain = /filename="?([^";]+)"?/i.exec(disposition)?.[1];
+  const name = encoded ? decodeURIComponent(encoded) : plain ?? fallbackName;
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -6,7 +6,7 @@ export interface CurrentUser {
   last_name: string;
   login: string;
   role: Role;
-  organization: { id: number; name: string };
+  organization: { id: number; name: string; time_zone: string };
 }
 
 export interface Message {

@@ -2,8 +2,11 @@ import type { ComponentType } from 'react';
 import { LandingScreen } from '../screens/landing/LandingScreen';
 import { LoginScreen } from '../screens/login/LoginScreen';
 import { placeholders } from '../screens/placeholders/placeholders';
+import { MultiVideoScreen } from '../screens/multi-video/MultiVideoScreen';
+import { NewProjectScreen } from '../screens/new-project/NewProjectScreen';
 import { ProjectsScreen } from '../screens/projects/ProjectsScreen';
 import { RegistrationScreen } from '../screens/registration/RegistrationScreen';
+import { TaskListScreen } from '../screens/task-list/TaskListScreen';
 
 export interface AppRoute {
   path: string;
@@ -21,11 +24,11 @@ export const routes: AppRoute[] = [
   { path: '/login', screen: LoginScreen },
   { path: '/registration', screen: RegistrationScreen },
   { path: '/projects/:structureId?', screen: ProjectsScreen, private: true },
-  { path: '/project', screen: placeholders.newProject, private: true },
+  { path: '/project', screen: NewProjectScreen, private: true },
   { path: '/summary', screen: placeholders.summary, private: true },
-  { path: '/markup/:structureId', screen: placeholders.taskList, private: true },
+  { path: '/markup/:structureId', screen: TaskListScreen, private: true },
   { path: '/video/:videoId/:getTime?', screen: placeholders.videoMarkup, private: true },
-  { path: '/multi-video', screen: placeholders.multiVideo, private: true },
+  { path: '/multi-video', screen: MultiVideoScreen, private: true },
   { path: '/edit/:structureId/:timeFrom/:timeTo', screen: placeholders.periodEdit, private: true },
   { path: '/statement/:structureId/:employeeId/:fromTime/:toTime/pdf', screen: placeholders.statement, private: true },
   { path: '/statement/:structureId/:employeeId/:fromTime/:toTime', screen: placeholders.statement, private: true },

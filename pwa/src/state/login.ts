@@ -9,6 +9,8 @@ export const login = proxy({
   lastName: '',
   role: null as CurrentUser['role'] | null,
   organizationName: '',
+  /** IANA zone of the organisation: every date and time is shown in it. */
+  timeZone: 'Europe/Moscow',
   /** True once the first whoami has answered, so guards do not bounce a signed-in user. */
   checked: false,
 });
@@ -19,6 +21,7 @@ export function setLoggedIn(user: CurrentUser) {
   login.lastName = user.last_name;
   login.role = user.role;
   login.organizationName = user.organization.name;
+  login.timeZone = user.organization.time_zone;
   login.checked = true;
 }
 

@@ -5,6 +5,8 @@ import { api } from '../../api/client';
 import type { Structure } from '../../api/types';
 import { logout } from '../../app/logout';
 import { buildTree, pathTo, structures, type StructureNode } from '../../state/structures';
+import { LoaderMenu } from './LoaderMenu';
+import { SyncButton } from './SyncButton';
 
 function TreeNode({ node, expanded, toggle, activeId, onSelect }: {
   node: StructureNode;
@@ -76,14 +78,7 @@ export function ProjectsScreen({ structureId }: { structureId?: string }) {
     <div className="projects">
       <div className="toolbar">
         <Link href="/calculator" className="button secondary">Калькулятор</Link>
-        <details className="menu">
-          <summary className="button secondary">Загрузчик</summary>
-          <ul className="menu-list">
-            <li>Windows (msi), 1.0.0 — ещё не собран на этом сервере</li>
-            <li>macOS (dmg), 1.0.0 — ещё не собран на этом сервере</li>
-            <li>Linux (deb), 1.0.0 — ещё не собран на этом сервере</li>
-          </ul>
-        </details>
+        <LoaderMenu />
         <Link href="/ciblock/map" className="button secondary">Редактор карты</Link>
         <button type="button" className="button secondary" onClick={() => logout(navigate)}>Выход</button>
       </div>
@@ -104,10 +99,10 @@ export function ProjectsScreen({ structureId }: { structureId?: string }) {
               <h2 data-testid="structure-title">{active.name}</h2>
               <div className="actions">
                 <Link href={`/markup/${active.id}`} className="button">Разметка</Link>
+                <SyncButton structureId={active.id} />
               </div>
               <p className="muted">
-                Здесь появятся: синхронизация видео, выбор сотрудника и периода, ссылки на отчёты, параметры отчёта и
-                редактор операций.
+                Здесь появятся: выбор сотрудника и периода, ссылки на отчёты, параметры отчёта и редактор операций.
               </p>
             </>
           ) : (

@@ -1,0 +1,163 @@
+import { useEffect, useState } from 'react';
+import { api } from '../../api/client';
+import type { Structure } from '../../api/types';
+import { notify } from '../../state/notifications';
+import { Banner } from '../../ui/Banner';
+import { inputModes, isMp4, NO_SUCH_MODE, ONLY_MP4, uploadRecording, type InputMode, type Job } from './upload';
+
+interface Camera {
+  id: number;
+  camera_key: number;
+  name: string;
+}
+
+interface Tracked {
+  filename: string;
+  uploadPercent: number;
+  job: Job | null;
+  error: string | null;
+}
+
+function JobProgress({ item }: { item: Tracked }) {
+  const stage = item.error
+    ? `Ошибка: ${item.error}`
+    : !item.job
+      ? `Загрузка: ${item.uploadPercent.toFixed(0)} %`
+      : item.job.status === 'success'
+        ? 'Готово: запись появилась в задачах разметки'
+        : item.job.status === 'failed'
+          ? `Обработка не удалась: ${item.job.error ?? ''}`
+          : `Обработка: ${item.job.progress.toFixed(0)} %`;
+  const percent = item.job ? item.job.progress : item.uploadPercent;
+  return (
+    <li className="job" data-testid="upload-job">
+      <strong>{item.filename}</strong>
+      <div className="progress large" role="progressbar" aria-valuenow={Math.round(percent)} aria-valuemin={0} aria-valuemax={100}>
+        <div style={{ width: `${percent}%` }} />
+      </div>
+      <span>{stage}</span>
+    </li>
+  );
+}
+
+/** spec 01 "New-project screen": three input modes, one shown at a time; real upload and ingest. */
+export function NewProjectScreen() {
+  const [mode, setMode] = useState<InputMode>('timelapse');
+  const [structures, setStructures] = useState<Structure[]>([]);
+  const [structureId, setStructureId] = useState<number | null>(null);
+  const [cameras, setCameras] = useState<Camera[]>([]);
+  const [cameraId, setCameraId] = useState<number | null>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [tracked, setTracked] = useState<Tracked[]>([]);
+
+  useEffect(() => {
+    api.get<Structure[]>('/api/v2/get_all_structures').then(setStructures, () => {});
+  }, []);
+  useEffect(() => {
+    setCameras([]);
+    setCameraId(null);
+    if (structureId !== null) api.get<Camera[]>('/api/v1/cameras', { structure_id: structureId }).then(setCameras, () => {});
+  }, [structureId]);
+
+  // Poll unfinished jobs once a second: the bar shows the real ingest progress.
+  useEffect(() => {
+    const pending = tracked.filter((t) => t.job && (t.job.status === 'queued' || t.job.status === 'running'));
+    if (pending.length === 0) return;
+    const timer = setTimeout(async () => {
+      const updates = await Promise.all(pending.map((t) => api.get<Job>(`/api/v1/jobs/${t.job!.id}`).catch(() => t.job!)));
+      setTracked((list) => list.map((t) => ({ ...t, job: updates.find((u) => u.id === t.job?.id) ?? t.job })));
+    }, 1000);
+    return () => clearTimeout(timer);
+  }, [tracked]);
+
+  const chooseFile = (chosen: File | null) => {
+    setError(null);
+    setFile(null);
+    if (!chosen) return;
+    if (!isMp4(chosen.name)) {
+      setError(ONLY_MP4);
+      return;
+    }
+    setFile(chosen);
+  };
+
+  const start = async () => {
+    if (!file) return setError('Выберите файл MP4');
+    if (cameraId === null) return setError('Выберите структурную единицу и камеру');
+    setError(null);
+    const index = tracked.length;
+    setTracked((list) => [...list, { filename: file.name, uploadPercent: 0, job: null, error: null }]);
+    const update = (change: Partial<Tracked>) => setTracked((list) => list.map((t, i) => (i === index ? { ...t, ...change } : t)));
+    try {
+      const reply = await uploadRecording(cameraId, file, (uploadPercent) => update({ uploadPercent }));
+      update({ uploadPercent: 100, job: { id: reply.job_id, kind: 'ingest_video', status: 'queued', progress: 0, error: null, result: null } });
+      setMode('analysis');
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      update({ error: message });
+      notify('error', message);
+    }
+  };
+
+  const leafStructures = structures.filter((s) => !structures.some((child) => child.parent_id === s.id));
+
+  return (
+    <div className="new-project">
+      <h1>Новый проект</h1>
+      <div className="tabs" role="tablist">
+        {inputModes.map((item) => (
+          <button key={item.mode} type="button" role="tab" aria-selected={mode === item.mode} className={mode === item.mode ? 'tab active' : 'tab'} onClick={() => setMode(item.mode)}>
+            {item.label}
+          </button>
+        ))}
+      </div>
+      {mode === 'timelapse' ? (
+        <section className="card">
+          <p>Загрузите запись камеры в формате MP4: она будет проверена, при необходимости перекодирована и появится в задачах разметки.</p>
+          <div className="row">
+            <label>
+              Структурная единица
+              <select value={structureId ?? ''} onChange={(e) => setStructureId(e.target.value ? Number(e.target.value) : null)}>
+                <option value="">— выберите —</option>
+                {leafStructures.map((s) => (
+                  <option key={s.id} value={s.id}>{s.name}</option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Камера
+              <select value={cameraId ?? ''} onChange={(e) => setCameraId(e.target.value ? Number(e.target.value) : null)} disabled={cameras.length === 0}>
+                <option value="">—</option>
+                {cameras.map((c) => (
+                  <option key={c.id} value={c.id}>{c.camera_key}: {c.name}</option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Файл
+              <input type="file" accept="video/mp4,.mp4" onChange={(e) => chooseFile(e.target.files?.[0] ?? null)} />
+            </label>
+            <button type="button" className="button" onClick={start}>Загрузить и обработать</button>
+          </div>
+          <Banner text={error} />
+        </section>
+      ) : mode === 'cloud' ? (
+        <section className="card">
+          <p>Подключение облачного диска пока недоступно. Чтобы записи с компьютера видеорегистратора приходили сами, установите загрузчик (кнопка «Загрузчик» на странице проектов).</p>
+        </section>
+      ) : mode === 'analysis' ? (
+        <section className="card">
+          <h2>Анализ файлов</h2>
+          {tracked.length === 0 ? <p className="muted">Загрузите файл на вкладке «Таймлапс MP4» — здесь будет виден ход его обработки.</p> : (
+            <ul className="jobs">
+              {tracked.map((item, i) => <JobProgress key={i} item={item} />)}
+            </ul>
+          )}
+        </section>
+      ) : (
+        <Banner text={NO_SUCH_MODE} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+/** Upload of a recording and polling of its ingest job (the real progress, never a fake). */
+export const ONLY_MP4 = 'Error : Only MP4 format allowed';
+export const NO_SUCH_MODE = 'There is no such way of entering data!';
+
+export type InputMode = 'timelapse' | 'cloud' | 'analysis';
+export const inputModes: { mode: InputMode; label: string }[] = [
+  { mode: 'timelapse', label: 'Таймлапс MP4' },
+  { mode: 'cloud', label: 'Облачный диск' },
+  { mode: 'analysis', label: 'Анализ файла' },
+];
+
+export function isMp4(filename: string): boolean {
+  return /\.mp4$/i.test(filename.trim());
+}
+
+export interface Job {
+  id: number;
+  kind: string;
+  status: 'queued' | 'running' | 'success' | 'failed';
+  progress: number;
+  error: string | null;
+  result: Record<string, unknown> | null;
+}
+
+export interface UploadReply {
+  video_id: number;
+  job_id: number;
+  filename: string;
+}
+
+/** Sends the file as the request body with XMLHttpRequest, the only browser API with upload progress. */
+export function uploadRecording(cameraId: number, file: File, onProgress: (percent: number) => void): Promise<UploadReply> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', `/api/v1/upload?camera_id=${cameraId}&filename=${encodeURIComponent(file.name)}`);
+    request.withCredentials = true;
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress((event.loaded / event.total) * 100);
+    };
+    request.onload = () => {
+      let body: unknown = null;
+      try {
+        body = JSON.parse(request.responseText);
+      } catch {}
+      if (request.status >= 200 && request.status < 300) resolve(body as UploadReply);
+      else reject(new Error((body as { error?: { message?: string } })?.error?.message ?? `Ошибка загрузки (${request.status})`));
+    };
+    request.onerror = () => reject(new Error('Нет связи с сервером: загрузка прервана.'));
+    request.send(file);
+  });
+}

@@ -1,0 +1,45 @@
+import { useEffect, useState } from 'react';
+import { api } from '../../api/client';
+
+interface LoaderPackage {
+  platform: 'windows' | 'macos' | 'linux';
+  format: 'msi' | 'dmg' | 'deb';
+  available: boolean;
+  url: string | null;
+  size_bytes: number | null;
+}
+
+const platformNames: Record<LoaderPackage['platform'], string> = { windows: 'Windows', macos: 'macOS', linux: 'Linux' };
+
+/** The loader download menu: what this server has, the rest marked unavailable — never a dead link. */
+export function LoaderMenu() {
+  const [info, setInfo] = useState<{ version: string; packages: LoaderPackage[] } | null>(null);
+  const [open, setOpen] = useState(false);
+
+  useEffect(() => {
+    if (open && !info) api.get<{ version: string; packages: LoaderPackage[] }>('/api/v1/loader').then(setInfo, () => setOpen(false));
+  }, [open, info]);
+
+  return (
+    <details className="menu" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary className="button secondary">Загрузчик</summary>
+      <ul className="menu-list">
+        {!info && <li>Загрузка…</li>}
+        {info?.packages.map((p) => (
+          <li key={p.format}>
+            {p.available && p.url ? (
+              <a href={p.url} download>
+                {platformNames[p.platform]} ({p.format}), {info.version}
+                {p.size_bytes ? ` — ${(p.size_bytes / 1024 / 1024).toFixed(0)} МБ` : ''}
+              </a>
+            ) : (
+              <span>
+                {platformNames[p.platform]} ({p.format}), {info.version} — нет на этом сервере
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}

@@ -1,0 +1,138 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useSnapshot } from 'valtio';
+import { Link } from 'wouter';
+import { api } from '../../api/client';
+import type { Structure } from '../../api/types';
+import { formatDateTime } from '../../format/time';
+import { login } from '../../state/login';
+import { markup } from '../../state/markup';
+import { notify } from '../../state/notifications';
+import { Pagination } from '../../ui/Pagination';
+import { pageOffset, TASK_PAGE_SIZE, taskTabs, type TaskOption, type TaskPage, type TaskRow } from './tasks';
+import { WorkTimeRecord } from './WorkTimeRecord';
+
+function TaskStatus({ status, timeZone }: { status: TaskRow['status']; timeZone: string }) {
+  return (
+    <div className="task-status">
+      <span className={status.finished ? 'badge done' : 'badge'}>{status.finished ? 'Завершена' : 'В работе'}</span>
+      <div className="progress" role="progressbar" aria-valuenow={status.completion_percentage} aria-valuemin={0} aria-valuemax={100} aria-label="Размечено">
+        <div style={{ width: `${Math.min(100, status.completion_percentage)}%` }} />
+      </div>
+      <span>{status.completion_percentage.toFixed(1)} %</span>
+      {status.happened_at && <span className="muted">{formatDateTime(status.happened_at, timeZone)}</span>}
+    </div>
+  );
+}
+
+function DeleteTask({ task, onDeleted }: { task: TaskRow; onDeleted: () => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const remove = async () => {
+    const reply = await api.delete<{ message: string }>(`/api/v1/task/${task.video.id}`).catch(() => null);
+    setConfirming(false);
+    if (reply) {
+      notify('success', reply.message);
+      onDeleted();
+    }
+  };
+  if (!confirming) {
+    return (
+      <button type="button" className="button danger secondary" onClick={() => setConfirming(true)}>
+        Удалить
+      </button>
+    );
+  }
+  return (
+    <span className="confirm">
+      Удалить «{task.video.filename}»?
+      <button type="button" className="button danger" onClick={remove}>Да, удалить</button>
+      <button type="button" className="button secondary" onClick={() => setConfirming(false)}>Нет</button>
+    </span>
+  );
+}
+
+/** spec 01 "Task list": tabs, search, table, numbered pages of 30, the work-time record block. */
+export function TaskListScreen({ structureId }: { structureId: string }) {
+  const id = Number(structureId);
+  const paging = useSnapshot(markup);
+  const { timeZone } = useSnapshot(login);
+  const [option, setOption] = useState<TaskOption>('all');
+  const [search, setSearch] = useState(markup.searchPattern);
+  const [data, setData] = useState<TaskPage | null>(null);
+  const [structureName, setStructureName] = useState<string>('');
+
+  useEffect(() => {
+    api.get<Structure[]>('/api/v2/get_all_structures').then((list) => setStructureName(list.find((s) => s.id === id)?.name ?? ''), () => {});
+  }, [id]);
+
+  const load = useCallback(() => {
+    api
+      .get<TaskPage>('/api/v1/get_tasks', {
+        structure_id: id, option, offset: pageOffset(paging.currentPage), limit: TASK_PAGE_SIZE, filename_pattern: paging.searchPattern,
+      })
+      .then(setData, () => setData({ elements: [], total: 0 }));
+  }, [id, option, paging.currentPage, paging.searchPattern]);
+
+  useEffect(load, [load]);
+
+  const chooseTab = (next: TaskOption) => {
+    setOption(next);
+    markup.currentPage = 1;
+  };
+  const submitSearch = (event: FormEvent) => {
+    event.preventDefault();
+    markup.searchPattern = search.trim();
+    markup.currentPage = 1;
+  };
+
+  return (
+    <div className="task-list">
+      <h1>Задачи разметки{structureName ? `: ${structureName}` : ''}</h1>
+      <div className="tabs" role="tablist">
+        {taskTabs.map((tab) => (
+          <button key={tab.option} type="button" role="tab" aria-selected={option === tab.option} className={option === tab.option ? 'tab active' : 'tab'} onClick={() => chooseTab(tab.option)}>
+            {tab.label}
+          </button>
+        ))}
+      </div>
+      <form className="row search" role="search" onSubmit={submitSearch}>
+        <input type="search" aria-label="Поиск по имени файла" placeholder="Имя файла" value={search} onChange={(e) => setSearch(e.target.value)} />
+        <button type="submit" className="button secondary">Найти</button>
+      </form>
+      <WorkTimeRecord structureId={id} />
+      {data === null ? (
+        <p className="muted">Загрузка…</p>
+      ) : data.elements.length === 0 ? (
+        <p className="muted">Задач нет{paging.searchPattern ? ` по запросу «${paging.searchPattern}»` : ''}.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th>Файл</th>
+                <th>Комментарий</th>
+                <th>Статус</th>
+                <th>Автор</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {data.elements.map((task) => (
+                <tr key={task.video.id} data-testid="task-row">
+                  <td>{task.video.filename}</td>
+                  <td>{task.video.comment}</td>
+                  <td><TaskStatus status={task.status} timeZone={timeZone} /></td>
+                  <td>{task.author ? `${task.author.first_name} ${task.author.last_name}` : '—'}</td>
+                  <td className="row-actions">
+                    <Link href={`/video/${task.video.id}`} className="button">Открыть</Link>
+                    <DeleteTask task={task} onDeleted={load} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {data && <Pagination page={paging.currentPage} total={data.total} pageSize={TASK_PAGE_SIZE} onPage={(page) => (markup.currentPage = page)} />}
+    </div>
+  );
+}
