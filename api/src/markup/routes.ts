@@ -1,9 +1,15 @@
 import { createRoute } from '@hono/zod-openapi';
-import { requireAccess, structureFrom } from '../auth/access';
+import { z } from '@hono/zod-openapi';
+import { currentUser, requireAccess, structureFrom, videoOrStructureQuery } from '../auth/access';
 import type { AppDeps } from '../http/env';
 import { createRouter, errorResponses, json } from '../http/openapi';
-import { OperationMarkupList, PeriodQuery } from './schema';
+import { VideoOrStructureQuery } from '../org/schema';
+import { AvailableOperations, OperationMarkupList, PeriodQuery, VideoMarkupsReply, VideoMarkupsSave } from './schema';
 import { listOperationMarkups } from './service';
+import { availableOperations, readVideoMarkups, saveVideoMarkups, videoMarkupsTsv } from './video-markups.service';
+
+const VideoParam = z.object({ videoId: z.coerce.number().int().positive().openapi({ param: { name: 'videoId', in: 'path' } }) });
+const saveBody = { body: { content: { 'application/json': { schema: VideoMarkupsSave } }, required: true } };
 
 const tags = ['Разметка'];
 
@@ -21,6 +27,59 @@ export function markupRoutes({ db }: AppDeps) {
       const { from_time, to_time } = c.req.valid('query');
       return c.json({ operation_markups: await listOperationMarkups(db, c.get('structureId'), from_time, to_time) }, 200);
     },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/api/v1/available_operations', tags, summary: 'Операции и типы отметок (по video_id или structure_id)',
+      middleware: [requireAccess(db, 'workspace.read', videoOrStructureQuery)] as const,
+      request: { query: VideoOrStructureQuery },
+      responses: { 200: json(AvailableOperations), ...errorResponses },
+    }),
+    async (c) => c.json(await availableOperations(db, c.get('structureId')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/api/v1/video_markups/{videoId}', tags,
+      summary: 'Разметка и отметки видео (секунды от начала); format=tsv — файл',
+      middleware: [requireAccess(db, 'workspace.read', structureFrom.videoParam())] as const,
+      request: { params: VideoParam, query: z.object({ format: z.enum(['json', 'tsv']).optional() }) },
+      responses: { 200: json(VideoMarkupsReply), ...errorResponses },
+    }),
+    async (c) => {
+      const { videoId } = c.req.valid('param');
+      if (c.req.valid('query').format === 'tsv') {
+        const file = await videoMarkupsTsv(db, videoId, currentUser(c).timeZone);
+        return c.body(file.body, 200, {
+          'content-type': 'text/tab-separated-values; charset=utf-8',
+          'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+        }) as never;
+      }
+      return c.json(await readVideoMarkups(db, videoId), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'put', path: '/api/v1/video_markups/{videoId}', tags,
+      summary: 'Сохранить изменённые строки разметки видео (одна транзакция; 409 при устаревшей версии)',
+      middleware: [requireAccess(db, 'markup.write', structureFrom.videoParam())] as const,
+      request: { params: VideoParam, ...saveBody },
+      responses: { 200: json(VideoMarkupsReply), ...errorResponses, 409: errorResponses[400] },
+    }),
+    async (c) => c.json(await saveVideoMarkups(db, currentUser(c), c.req.valid('param').videoId, c.req.valid('json')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post', path: '/api/v1/video_markups/{videoId}', tags,
+      summary: 'Сохранить и заполнить пропуски видео операцией простоя',
+      middleware: [requireAccess(db, 'markup.write', structureFrom.videoParam())] as const,
+      request: { params: VideoParam, ...saveBody },
+      responses: { 200: json(VideoMarkupsReply), ...errorResponses, 409: errorResponses[400] },
+    }),
+    async (c) => c.json(await saveVideoMarkups(db, currentUser(c), c.req.valid('param').videoId, c.req.valid('json'), { fillGaps: true }), 200),
   );
 
   return app;

@@ -22,3 +22,58 @@ export const OperationMarkup = z
   .openapi('OperationMarkup');
 
 export const OperationMarkupList = z.object({ operation_markups: z.array(OperationMarkup) }).openapi('OperationMarkupList');
+
+/** A markup as the video screen sees it: seconds from the video's start. */
+export const VideoMarkup = z
+  .object({
+    id: z.number().int().openapi({ description: '-1 (или отсутствует) — новая строка' }).optional(),
+    operation_id: z.number().int().positive(),
+    workplace_id: z.number().int().positive(),
+    employee_id: z.number().int().positive().nullable().optional(),
+    start_time: z.number().min(0).openapi({ description: 'секунды от начала видео' }),
+    end_time: z.number().min(0),
+    comment: z.string().max(2000).nullable().optional(),
+  })
+  .openapi('VideoMarkup');
+
+export const VideoStamp = z
+  .object({
+    id: z.number().int().optional(),
+    type: z.string().min(1),
+    time: z.number().min(0),
+    comment: z.string().max(2000).default(''),
+    employee_id: z.number().int().positive().nullable().optional(),
+  })
+  .openapi('VideoStamp');
+
+export const VideoMarkupsSave = z
+  .object({
+    video_markups: z.array(VideoMarkup).max(20_000).default([]),
+    operation_markups_to_delete: z.array(z.number().int().positive()).max(20_000).default([]),
+    video_stamps: z.array(VideoStamp).max(20_000).default([]),
+    video_stamps_to_delete: z.array(z.number().int().positive()).max(20_000).default([]),
+    base_version: z.number().int().min(0).optional().openapi({ description: 'версия, на которой основано изменение; иная текущая → 409' }),
+    client_save_id: z.string().min(8).max(64).optional().openapi({ description: 'ключ идемпотентности для повторной отправки из офлайн-очереди' }),
+  })
+  .openapi('VideoMarkupsSave');
+
+const SavedMarkup = VideoMarkup.extend({
+  id: z.number().int(),
+  employee_id: z.number().nullable(),
+  comment: z.string().nullable(),
+  author_name: z.string().nullable(),
+  source: z.enum(['manual', 'fill_gaps', 'model']),
+});
+const SavedStamp = VideoStamp.extend({ id: z.number().int(), employee_id: z.number().nullable(), author_name: z.string().nullable() });
+
+export const VideoMarkupsReply = z
+  .object({ video_markups: z.array(SavedMarkup), video_stamps: z.array(SavedStamp), version: z.number().int() })
+  .openapi('VideoMarkups');
+
+export const AvailableOperations = z
+  .object({
+    operations: z.array(z.object({ id: z.number(), name: z.string(), type: z.string(), color: z.string() })),
+    video_stamp_types: z.array(z.object({ type: z.string(), name: z.string() })),
+    operation_types: z.record(z.string(), z.object({ label: z.string(), color: z.string() })),
+  })
+  .openapi('AvailableOperations');

@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { currentUser, requireAccess, structureFrom } from '../auth/access';
+import { currentUser, requireAccess, videoOrStructureQuery } from '../auth/access';
 import type { AppDeps } from '../http/env';
 import { createRouter, errorResponses, json } from '../http/openapi';
-import { NamedItem, StructureQuery, StructureSchema } from './schema';
+import { NamedItem, StructureSchema, VideoOrStructureQuery } from './schema';
 import { listEmployees, listStructures, listWorkplaces } from './service';
 
 const tags = ['Структуры'];
@@ -21,9 +21,9 @@ export function orgRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/employees', tags, summary: 'Сотрудники структурной единицы',
-      middleware: [requireAccess(db, 'workspace.read', structureFrom.query())] as const,
-      request: { query: StructureQuery },
+      method: 'get', path: '/api/v1/employees', tags, summary: 'Сотрудники структурной единицы (по structure_id или video_id)',
+      middleware: [requireAccess(db, 'workspace.read', videoOrStructureQuery)] as const,
+      request: { query: VideoOrStructureQuery },
       responses: { 200: json(z.array(NamedItem)), ...errorResponses },
     }),
     async (c) => c.json(await listEmployees(db, c.get('structureId')), 200),
@@ -31,9 +31,9 @@ export function orgRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/workplaces', tags, summary: 'Рабочие места структурной единицы',
-      middleware: [requireAccess(db, 'workspace.read', structureFrom.query())] as const,
-      request: { query: StructureQuery },
+      method: 'get', path: '/api/v1/workplaces', tags, summary: 'Рабочие места структурной единицы (по structure_id или video_id)',
+      middleware: [requireAccess(db, 'workspace.read', videoOrStructureQuery)] as const,
+      request: { query: VideoOrStructureQuery },
       responses: { 200: json(z.array(NamedItem)), ...errorResponses },
     }),
     async (c) => c.json(await listWorkplaces(db, c.get('structureId')), 200),

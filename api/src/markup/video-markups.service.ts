@@ -1,0 +1,266 @@
+import { findGaps } from '@norma/core-wasm';
+import type { SessionUser } from '../auth/service';
+import type { Db } from '../db/database';
+import { badRequest, conflict, notFound } from '../http/errors';
+
+export interface VideoMarkupInput {
+  id?: number;
+  operation_id: number;
+  workplace_id: number;
+  employee_id?: number | null;
+  start_time: number;
+  end_time: number;
+  comment?: string | null;
+}
+
+export interface VideoStampInput {
+  id?: number;
+  type: string;
+  time: number;
+  comment?: string;
+  employee_id?: number | null;
+}
+
+export interface VideoMarkupsSaveInput {
+  video_markups: VideoMarkupInput[];
+  operation_markups_to_delete: number[];
+  video_stamps: VideoStampInput[];
+  video_stamps_to_delete: number[];
+  base_version?: number;
+  client_save_id?: string;
+}
+
+interface VideoContext {
+  id: number;
+  structureId: number;
+  /** ms since epoch */
+  start: number;
+  /** seconds, when known */
+  duration: number | null;
+  version: number;
+}
+
+export const STALE_VERSION_MESSAGE =
+  'Разметку этого видео уже изменил другой пользователь или другая вкладка. Загрузите свежую версию или сохраните поверх неё.';
+
+async function videoContext(db: Db, videoId: number): Promise<VideoContext> {
+  const row = await db
+    .selectFrom('videos')
+    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+    .select(['videos.id', 'cameras.structure_id', 'videos.start_time', 'videos.duration', 'videos.markup_version'])
+    .where('videos.id', '=', videoId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Видео не найдено');
+  return { id: row.id, structureId: row.structure_id, start: row.start_time, duration: row.duration, version: row.markup_version };
+}
+
+/** Seconds in the video ↔ absolute instants (ms), rounded to whole milliseconds. */
+const toInstant = (video: VideoContext, seconds: number) => video.start + Math.round(seconds * 1000);
+const toSeconds = (video: VideoContext, instant: number) => (instant - video.start) / 1000;
+
+/** The markups and stamps of a video, in seconds from its start, ordered by start. */
+export async function readVideoMarkups(db: Db, videoId: number) {
+  const video = await videoContext(db, videoId);
+  const markups = await db
+    .selectFrom('markups')
+    .leftJoin('user', 'user.id', 'markups.author_id')
+    .select(['markups.id', 'operation_id', 'workplace_id', 'employee_id', 'markups.start_time', 'markups.end_time', 'comment', 'source', 'user.firstName', 'user.lastName'])
+    .where('video_id', '=', videoId)
+    .orderBy('markups.start_time')
+    .orderBy('markups.id')
+    .execute();
+  const stamps = await db
+    .selectFrom('video_stamps')
+    .leftJoin('user', 'user.id', 'video_stamps.author_id')
+    .select(['video_stamps.id', 'type', 'at', 'comment', 'employee_id', 'user.firstName', 'user.lastName'])
+    .where('video_id', '=', videoId)
+    .orderBy('at')
+    .execute();
+  const author = (first: string | null, last: string | null) => (first ? `${first} ${last ?? ''}`.trim() : null);
+  return {
+    video_markups: markups.map((m) => ({
+      id: m.id, operation_id: m.operation_id, workplace_id: m.workplace_id, employee_id: m.employee_id,
+      start_time: toSeconds(video, m.start_time), end_time: toSeconds(video, m.end_time), comment: m.comment,
+      source: m.source, author_name: author(m.firstName, m.lastName),
+    })),
+    video_stamps: stamps.map((s) => ({
+      id: s.id, type: s.type, time: toSeconds(video, s.at), comment: s.comment, employee_id: s.employee_id, author_name: author(s.firstName, s.lastName),
+    })),
+    version: video.version,
+  };
+}
+
+async function idsOf(db: Db, table: 'operations' | 'workplaces' | 'employees', structureId: number): Promise<Set<number>> {
+  const rows = await db.selectFrom(table).select('id').where('structure_id', '=', structureId).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Checks every row before anything is written; the message names the row (1-based) and the problem. */
+async function validate(db: Db, video: VideoContext, input: VideoMarkupsSaveInput) {
+  const [operations, workplaces, employees] = await Promise.all([
+    idsOf(db, 'operations', video.structureId), idsOf(db, 'workplaces', video.structureId), idsOf(db, 'employees', video.structureId),
+  ]);
+  const limit = video.duration === null ? Infinity : video.duration + 1;
+  input.video_markups.forEach((row, index) => {
+    const where = `строка ${index + 1}`;
+    if (!(row.start_time < row.end_time)) throw badRequest(`Начало операции должно быть раньше конца (${where})`);
+    if (row.end_time > limit) throw badRequest(`Операция выходит за конец видео (${where})`);
+    if (!operations.has(row.operation_id)) throw badRequest(`Операция не из этой структурной единицы (${where})`);
+    if (!workplaces.has(row.workplace_id)) throw badRequest(`Рабочее место не из этой структурной единицы (${where})`);
+    if (row.employee_id != null && !employees.has(row.employee_id)) throw badRequest(`Сотрудник не из этой структурной единицы (${where})`);
+  });
+  const stampTypes = new Set((await db.selectFrom('video_stamp_types').select('type').execute()).map((r) => r.type));
+  input.video_stamps.forEach((stamp, index) => {
+    if (!stampTypes.has(stamp.type)) throw badRequest(`Неизвестный тип отметки «${stamp.type}» (отметка ${index + 1})`);
+    if (stamp.time > limit) throw badRequest(`Отметка за концом видео (отметка ${index + 1})`);
+    if (stamp.employee_id != null && !employees.has(stamp.employee_id)) throw badRequest(`Сотрудник не из этой структурной единицы (отметка ${index + 1})`);
+  });
+  const own = async (table: 'markups' | 'video_stamps', ids: number[], what: string) => {
+    if (ids.length === 0) return;
+    const found = await db.selectFrom(table).select('id').where('video_id', '=', video.id).where('id', 'in', ids).execute();
+    const missing = ids.filter((id) => !found.some((f) => f.id === id));
+    if (missing.length) throw badRequest(`${what} ${missing.join(', ')} не относятся к этому видео`);
+  };
+  await own('markups', [...input.video_markups.map((m) => m.id ?? -1).filter((id) => id > 0), ...input.operation_markups_to_delete], 'Операции');
+  await own('video_stamps', [...input.video_stamps.map((s) => s.id ?? -1).filter((id) => id > 0), ...input.video_stamps_to_delete], 'Отметки');
+}
+
+/**
+ * Saves the changed rows of a video's markup in one transaction: inserts rows with id -1 (or none),
+ * updates rows with an id, deletes the listed ids. A save based on an older version is refused
+ * (409); a repeated client_save_id returns the current state without applying anything twice.
+ * With `fillGaps`, every uncovered interval then becomes a segment of the structure's idle operation.
+ */
+export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: number, input: VideoMarkupsSaveInput, { fillGaps = false } = {}) {
+  await db.transaction().execute(async (trx) => {
+    const tx = trx as unknown as Db;
+    const video = await videoContext(tx, videoId);
+    if (input.client_save_id) {
+      const seen = await tx.selectFrom('markup_saves').select('video_id').where('client_save_id', '=', input.client_save_id).executeTakeFirst();
+      if (seen) {
+        if (seen.video_id !== videoId) throw badRequest('Ключ сохранения уже использован для другого видео');
+        return;
+      }
+    }
+    if (input.base_version !== undefined && input.base_version !== video.version) {
+      throw conflict(STALE_VERSION_MESSAGE, { current_version: video.version });
+    }
+    await validate(tx, video, input);
+    const now = Date.now();
+
+    if (input.operation_markups_to_delete.length) {
+      await tx.deleteFrom('markups').where('video_id', '=', videoId).where('id', 'in', input.operation_markups_to_delete).execute();
+    }
+    if (input.video_stamps_to_delete.length) {
+      await tx.deleteFrom('video_stamps').where('video_id', '=', videoId).where('id', 'in', input.video_stamps_to_delete).execute();
+    }
+    for (const row of input.video_markups) {
+      const values = {
+        operation_id: row.operation_id, workplace_id: row.workplace_id, employee_id: row.employee_id ?? null,
+        start_time: toInstant(video, row.start_time), end_time: toInstant(video, row.end_time), comment: row.comment ?? null, updated_at: now,
+      };
+      if (row.id !== undefined && row.id > 0) {
+        await tx.updateTable('markups').set(values).where('id', '=', row.id).where('video_id', '=', videoId).execute();
+      } else {
+        await tx.insertInto('markups').values({ ...values, structure_id: video.structureId, video_id: videoId, author_id: user.id, source: 'manual', created_at: now }).execute();
+      }
+    }
+    for (const stamp of input.video_stamps) {
+      const values = { type: stamp.type, at: toInstant(video, stamp.time), comment: stamp.comment ?? '', employee_id: stamp.employee_id ?? null };
+      if (stamp.id !== undefined && stamp.id > 0) {
+        await tx.updateTable('video_stamps').set(values).where('id', '=', stamp.id).where('video_id', '=', videoId).execute();
+      } else {
+        await tx.insertInto('video_stamps').values({ ...values, structure_id: video.structureId, video_id: videoId, author_id: user.id, created_at: now }).execute();
+      }
+    }
+    if (fillGaps) await fillVideoGaps(tx, user, video, now);
+
+    const version = video.version + 1;
+    await tx.updateTable('videos').set({ markup_version: version }).where('id', '=', videoId).execute();
+    await tx.updateTable('videos').set({ author_id: user.id }).where('id', '=', videoId).where('author_id', 'is', null).execute();
+    await tx.insertInto('activities').values({ video_id: videoId, author_id: user.id, happened_at: now, comment: fillGaps ? 'Пропуски заполнены простоем' : 'Разметка сохранена' }).execute();
+    if (input.client_save_id) {
+      await tx.insertInto('markup_saves').values({ client_save_id: input.client_save_id, video_id: videoId, version, created_at: now }).execute();
+    }
+  });
+  return readVideoMarkups(db, videoId);
+}
+
+/** DESIGN.md "Fill gaps": each uncovered interval → the idle operation, workplace and employee of its neighbour. */
+async function fillVideoGaps(db: Db, user: SessionUser, video: VideoContext, now: number) {
+  if (video.duration === null) throw badRequest('Длительность видео ещё неизвестна: откройте видео, чтобы она записалась, и повторите');
+  const idle = await db.selectFrom('operations').select('id').where('structure_id', '=', video.structureId).where('type', '=', 'idle').orderBy('id').executeTakeFirst();
+  if (!idle) throw badRequest('В структурной единице нет операции простоя (тип «idle»): добавьте её в редакторе операций');
+  const rows = await db
+    .selectFrom('markups')
+    .select(['start_time', 'end_time', 'workplace_id', 'employee_id'])
+    .where('video_id', '=', video.id)
+    .orderBy('start_time')
+    .execute();
+  const end = toInstant(video, video.duration);
+  const gaps = findGaps(rows.map((r) => ({ start: r.start_time, end: r.end_time })), video.start, end);
+  if (gaps.length === 0) return;
+  let fallback: { workplace_id: number; employee_id: number | null } | undefined = rows[0];
+  if (!fallback) {
+    const workplaces = await db.selectFrom('workplaces').select('id').where('structure_id', '=', video.structureId).execute();
+    if (workplaces.length !== 1) throw badRequest('Разметка пуста: добавьте хотя бы одну операцию, чтобы было ясно, чьё рабочее место заполнять');
+    fallback = { workplace_id: workplaces[0]!.id, employee_id: null };
+  }
+  const values = gaps.map((gap) => {
+    // The neighbour is the segment that ends where the gap starts, else the one after it.
+    const before = [...rows].reverse().find((r) => r.end_time <= gap.start);
+    const after = rows.find((r) => r.start_time >= gap.end);
+    const neighbour = before ?? after ?? fallback!;
+    return {
+      structure_id: video.structureId, operation_id: idle.id, workplace_id: neighbour.workplace_id, employee_id: neighbour.employee_id,
+      start_time: gap.start, end_time: gap.end, comment: null, video_id: video.id, author_id: user.id, source: 'fill_gaps' as const,
+      created_at: now, updated_at: now,
+    };
+  });
+  await db.insertInto('markups').values(values).execute();
+}
+
+/** The video's markup as a TSV file (spec 01 "download work-time record as tsv"). */
+export async function videoMarkupsTsv(db: Db, videoId: number, timeZone: string): Promise<{ filename: string; body: string }> {
+  const video = await db.selectFrom('videos').select(['filename', 'start_time']).where('id', '=', videoId).executeTakeFirst();
+  if (!video) throw notFound('Видео не найдено');
+  const rows = await db
+    .selectFrom('markups')
+    .innerJoin('operations', 'operations.id', 'markups.operation_id')
+    .innerJoin('operation_types', 'operation_types.code', 'operations.type')
+    .innerJoin('workplaces', 'workplaces.id', 'markups.workplace_id')
+    .leftJoin('employees', 'employees.id', 'markups.employee_id')
+    .select(['markups.start_time', 'markups.end_time', 'markups.comment', 'operations.name as operation', 'operation_types.label as type', 'workplaces.name as workplace', 'employees.name as employee'])
+    .where('markups.video_id', '=', videoId)
+    .orderBy('markups.start_time')
+    .execute();
+  const local = new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const clean = (value: string | null) => (value ?? '').replace(/[\t\r\n]+/g, ' ');
+  const lines = [['№', 'Операция', 'Тип', 'Рабочее место', 'Сотрудник', 'Начало, с', 'Конец, с', 'Начало', 'Конец', 'Длительность, с', 'Комментарий'].join('\t')];
+  rows.forEach((r, i) => {
+    lines.push([
+      String(i + 1), clean(r.operation), clean(r.type), clean(r.workplace), clean(r.employee),
+      ((r.start_time - video.start_time) / 1000).toFixed(3), ((r.end_time - video.start_time) / 1000).toFixed(3),
+      local.format(r.start_time), local.format(r.end_time), ((r.end_time - r.start_time) / 1000).toFixed(3), clean(r.comment),
+    ].join('\t'));
+  });
+  return { filename: video.filename.replace(/\.[^.]+$/, '') + '.tsv', body: lines.join('\n') + '\n' };
+}
+
+/** Operations of the structure for the markup screen, with their type colours. */
+export async function availableOperations(db: Db, structureId: number) {
+  const operations = await db
+    .selectFrom('operations')
+    .innerJoin('operation_types', 'operation_types.code', 'operations.type')
+    .select(['operations.id', 'operations.name', 'operations.type', 'operation_types.color'])
+    .where('structure_id', '=', structureId)
+    .orderBy('operations.name')
+    .execute();
+  const types = await db.selectFrom('operation_types').selectAll().orderBy('position').execute();
+  const stampTypes = await db.selectFrom('video_stamp_types').select(['type', 'name']).execute();
+  return {
+    operations,
+    video_stamp_types: stampTypes,
+    operation_types: Object.fromEntries(types.map((t) => [t.code, { label: t.label, color: t.color }])),
+  };
+}
