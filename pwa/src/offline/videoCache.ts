@@ -1,0 +1,41 @@
+/**
+ * Keeping a video on the device for offline markup: the whole file goes into the Cache Storage
+ * bucket that the service worker serves /api/v1/video from (with Range support), so the player
+ * works without a network.
+ */
+export const VIDEO_CACHE = 'norma-videos';
+export const videoUrl = (videoId: number) => `/api/v1/video?video_id=${videoId}`;
+
+export async function isKeptOffline(videoId: number): Promise<boolean> {
+  if (!('caches' in window)) return false;
+  const cache = await caches.open(VIDEO_CACHE);
+  return (await cache.match(new URL(videoUrl(videoId), location.origin).href)) !== undefined;
+}
+
+export async function keepOffline(videoId: number, onProgress: (percent: number) => void): Promise<void> {
+  if (!('caches' in window)) throw new Error('Этот браузер не умеет хранить видео для работы без сети.');
+  const url = new URL(videoUrl(videoId), location.origin).href;
+  const response = await fetch(url, { credentials: 'same-origin' });
+  if (!response.ok || !response.body) throw new Error(`Не удалось скачать видео (${response.status})`);
+  const total = Number(response.headers.get('content-length') ?? 0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.byteLength;
+    if (total) onProgress((received / total) * 100);
+  }
+  const blob = new Blob(chunks as BlobPart[], { type: response.headers.get('content-type') ?? 'video/mp4' });
+  const cache = await caches.open(VIDEO_CACHE);
+  await cache.put(url, new Response(blob, { headers: { 'content-type': blob.type, 'content-length': String(blob.size), 'accept-ranges': 'bytes' } }));
+  onProgress(100);
+}
+
+export async function forgetOffline(videoId: number): Promise<void> {
+  if (!('caches' in window)) return;
+  const cache = await caches.open(VIDEO_CACHE);
+  await cache.delete(new URL(videoUrl(videoId), location.origin).href);
+}

@@ -1,0 +1,92 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, useState } from 'react';
+import type { NamedItem } from '../../api/types';
+import type { MarkupRow } from './model';
+import type { MarkupSession } from './session';
+import { TimeInput } from './TimeInput';
+
+export interface OperationOption {
+  id: number;
+  name: string;
+  type: string;
+  color: string;
+}
+
+interface RowsProps {
+  session: MarkupSession;
+  rows: readonly MarkupRow[];
+  selectedKey: string | null;
+  operations: OperationOption[];
+  workplaces: NamedItem[];
+  employees: NamedItem[];
+  onSeek(seconds: number): void;
+}
+
+function CommentInput({ value, onCommit }: { value: string; onCommit(value: string): void }) {
+  const [draft, setDraft] = useState(value);
+  useEffect(() => setDraft(value), [value]);
+  return (
+    <input className="comment" aria-label="Комментарий" placeholder="Комментарий" value={draft} onChange={(e) => setDraft(e.target.value)} onBlur={() => draft !== value && onCommit(draft)} />
+  );
+}
+
+const ROW_HEIGHT = 58;
+
+/**
+ * The current operations list (spec 01 "Video markup"): number, operation, workplace, employee,
+ * start and end as h:m:s, comment, remove; a warning beside the times when start is not before
+ * end. Virtualised: only the rows in view are in the DOM, so 10,000 rows stay fast.
+ */
+export function OperationRows({ session, rows, selectedKey, operations, workplaces, employees, onSeek }: RowsProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 6 });
+  const selectedIndex = selectedKey ? rows.findIndex((r) => r.key === selectedKey) : -1;
+
+  useEffect(() => {
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selectedIndex, virtualizer]);
+
+  if (rows.length === 0) return <p className="muted rows-empty">Операций пока нет. Нажмите «+» или клавишу операции во время просмотра.</p>;
+
+  return (
+    <div className="rows-scroll" ref={scroller} data-testid="operation-rows">
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = rows[item.index]!;
+          const bad = !(row.start < row.end);
+          const operation = operations.find((o) => o.id === row.operation_id);
+          return (
+            <div
+              key={row.key}
+              className={`op-row${row.key === selectedKey ? ' selected' : ''}`}
+              data-testid="op-row"
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+              onFocus={() => session.selectedKey !== row.key && session.select(row.key)}
+            >
+              <button type="button" className="row-number" style={{ borderLeftColor: operation?.color ?? '#d9dee5' }} onClick={() => { session.select(row.key); onSeek(row.start); }} title="Перейти к началу">
+                {item.index + 1}
+              </button>
+              <select aria-label="Операция" value={row.operation_id ?? ''} className={row.operation_id === null ? 'invalid' : ''} onChange={(e) => session.updateRow(row.key, { operation_id: e.target.value ? Number(e.target.value) : null })}>
+                <option value="">— операция —</option>
+                {operations.map((o) => <option key={o.id} value={o.id}>{o.name}</option>)}
+              </select>
+              <select aria-label="Рабочее место" value={row.workplace_id ?? ''} className={row.workplace_id === null ? 'invalid' : ''} onChange={(e) => session.updateRow(row.key, { workplace_id: e.target.value ? Number(e.target.value) : null })}>
+                <option value="">— рабочее место —</option>
+                {workplaces.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
+              </select>
+              <select aria-label="Сотрудник" value={row.employee_id ?? ''} onChange={(e) => session.updateRow(row.key, { employee_id: e.target.value ? Number(e.target.value) : null })}>
+                <option value="">— сотрудник —</option>
+                {employees.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
+              </select>
+              <TimeInput label="Начало" value={row.start} invalid={bad} onCommit={(start) => session.updateRow(row.key, { start })} />
+              <TimeInput label="Конец" value={row.end} invalid={bad} onCommit={(end) => session.updateRow(row.key, { end })} />
+              <span className="time-warning" role={bad ? 'alert' : undefined}>{bad ? 'Начало не раньше конца' : ''}</span>
+              <CommentInput value={row.comment} onCommit={(comment) => session.updateRow(row.key, { comment })} />
+              <button type="button" className="button secondary small danger" aria-label={`Удалить операцию ${item.index + 1}`} onClick={() => session.removeRow(row.key)}>✕</button>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

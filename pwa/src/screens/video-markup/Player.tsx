@@ -1,0 +1,90 @@
+import { useEffect, useState, type RefObject } from 'react';
+import { formatSeconds } from '../../format/time';
+import { usePlayheadSeconds, type Playhead } from './playhead';
+
+/** spec 01 §9 speeds x1–x16, plus slow motion for short operations. */
+export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16];
+export const SEEK_STEP_SECONDS = 5;
+
+interface PlayerProps {
+  videoRef: RefObject<HTMLVideoElement | null>;
+  src: string;
+  playhead: Playhead;
+  startSecond: number;
+  onDuration(seconds: number): void;
+  loop: { start: number; end: number } | null;
+}
+
+/** The player with its speed buttons and ±5 s; publishes the position to the playhead. */
+export function Player({ videoRef, src, playhead, startSecond, onDuration, loop }: PlayerProps) {
+  const [rate, setRate] = useState(1);
+  const [playing, setPlaying] = useState(false);
+  const second = usePlayheadSeconds(playhead, 0.1);
+
+  useEffect(() => {
+    let frame = 0;
+    const tick = () => {
+      const video = videoRef.current;
+      if (video) {
+        if (loop && video.currentTime >= loop.end) video.currentTime = loop.start;
+        playhead.set(video.currentTime);
+      }
+      frame = requestAnimationFrame(tick);
+    };
+    frame = requestAnimationFrame(tick);
+    return () => cancelAnimationFrame(frame);
+  }, [videoRef, playhead, loop]);
+
+  const seek = (delta: number) => {
+    const video = videoRef.current;
+    if (video) video.currentTime = Math.max(0, Math.min(video.duration || Infinity, video.currentTime + delta));
+  };
+  const setSpeed = (value: number) => {
+    setRate(value);
+    if (videoRef.current) videoRef.current.playbackRate = value;
+  };
+
+  return (
+    <div className="player">
+      <video
+        ref={videoRef}
+        src={src}
+        preload="auto"
+        playsInline
+        muted
+        onLoadedMetadata={(e) => {
+          const video = e.currentTarget;
+          if (startSecond > 0) video.currentTime = Math.min(startSecond, video.duration);
+          video.playbackRate = rate;
+          onDuration(video.duration);
+        }}
+        onPlay={() => setPlaying(true)}
+        onPause={() => setPlaying(false)}
+        onRateChange={(e) => setRate(e.currentTarget.playbackRate)}
+        onClick={(e) => (e.currentTarget.paused ? e.currentTarget.play().catch(() => {}) : e.currentTarget.pause())}
+      />
+      <div className="player-controls">
+        <button type="button" className="button secondary small" onClick={() => seek(-SEEK_STEP_SECONDS)} aria-label="Назад на 5 секунд">−5 с</button>
+        <button
+          type="button"
+          className="button small"
+          onClick={() => {
+            const video = videoRef.current;
+            if (video) video.paused ? video.play().catch(() => {}) : video.pause();
+          }}
+        >
+          {playing ? 'Пауза' : 'Пуск'}
+        </button>
+        <button type="button" className="button secondary small" onClick={() => seek(SEEK_STEP_SECONDS)} aria-label="Вперёд на 5 секунд">+5 с</button>
+        <output className="clock" data-testid="player-clock">{formatSeconds(second)}.{Math.round((second % 1) * 10)}</output>
+        <span className="speeds" role="group" aria-label="Скорость">
+          {SPEEDS.map((speed) => (
+            <button key={speed} type="button" className={speed === rate ? 'speed active' : 'speed'} aria-pressed={speed === rate} onClick={() => setSpeed(speed)}>
+              x{speed}
+            </button>
+          ))}
+        </span>
+      </div>
+    </div>
+  );
+}

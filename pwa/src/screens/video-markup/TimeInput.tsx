@@ -1,0 +1,48 @@
+import { useEffect, useState } from 'react';
+
+/** Seconds → hours, minutes, seconds (spec 01 §5: time entry is h, m, s converted to seconds). */
+export function splitSeconds(total: number) {
+  const whole = Math.max(0, Math.floor(total));
+  return { h: Math.floor(whole / 3600), m: Math.floor((whole % 3600) / 60), s: whole % 60, fraction: total - whole };
+}
+
+export function joinSeconds(h: string, m: string, s: string, fraction = 0): number {
+  const n = (v: string) => (v.trim() === '' ? 0 : Number.parseInt(v, 10) || 0);
+  return n(h) * 3600 + n(m) * 60 + n(s) + fraction;
+}
+
+/**
+ * Hours, minutes and seconds inputs (minutes and seconds take 2 characters). The value is
+ * committed on leaving the field or Enter — one undo step per edit, not per keystroke.
+ * Fractions of a second coded with the keyboard are kept unless the seconds are retyped.
+ */
+export function TimeInput({ value, onCommit, label, invalid }: { value: number; onCommit(seconds: number): void; label: string; invalid?: boolean }) {
+  const parts = splitSeconds(value);
+  const [draft, setDraft] = useState({ h: String(parts.h), m: String(parts.m).padStart(2, '0'), s: String(parts.s).padStart(2, '0') });
+  useEffect(() => {
+    const p = splitSeconds(value);
+    setDraft({ h: String(p.h), m: String(p.m).padStart(2, '0'), s: String(p.s).padStart(2, '0') });
+  }, [value]);
+  const commit = () => {
+    const unchanged = draft.h === String(parts.h) && Number(draft.m) === parts.m && Number(draft.s) === parts.s;
+    if (unchanged) return;
+    onCommit(joinSeconds(draft.h, draft.m, draft.s));
+  };
+  const field = (name: 'h' | 'm' | 's', title: string, maxLength?: number) => (
+    <input
+      aria-label={`${label}: ${title}`}
+      className={`time-part${invalid ? ' invalid' : ''}`}
+      inputMode="numeric"
+      maxLength={maxLength}
+      value={draft[name]}
+      onChange={(e) => setDraft({ ...draft, [name]: e.target.value.replace(/\D/g, '') })}
+      onBlur={commit}
+      onKeyDown={(e) => e.key === 'Enter' && commit()}
+    />
+  );
+  return (
+    <span className="time-input" role="group" aria-label={label}>
+      {field('h', 'часы', 2)}:{field('m', 'минуты', 2)}:{field('s', 'секунды', 2)}
+    </span>
+  );
+}

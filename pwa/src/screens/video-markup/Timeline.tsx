@@ -1,0 +1,289 @@
+import type Konva from 'konva';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Group, Layer, Line, Rect, Stage, Text } from 'react-konva';
+import { formatSeconds } from '../../format/time';
+import type { MarkupRow, StampRow } from './model';
+import type { Playhead } from './playhead';
+
+export interface LaneInfo {
+  key: string;
+  label: string;
+}
+
+interface TimelineProps {
+  rows: readonly MarkupRow[];
+  stamps: readonly StampRow[];
+  revision: number;
+  selectedKey: string | null;
+  codingKey: string | null;
+  duration: number;
+  playhead: Playhead;
+  colorOf: (row: MarkupRow) => string;
+  laneOf: (row: MarkupRow) => string;
+  lanes: LaneInfo[];
+  onSeek(seconds: number): void;
+  onSelect(key: string): void;
+  onEdge(key: string, edge: 'start' | 'end', seconds: number): void;
+}
+
+const RULER = 22;
+const LANE = 30;
+const STAMPS = 16;
+const MIN_SPAN = 4;
+
+/** A tick step that gives about one label per 90 px. */
+function tickStep(span: number, width: number): number {
+  const target = (span / Math.max(1, width)) * 90;
+  const steps = [0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
+  return steps.find((s) => s >= target) ?? 7200;
+}
+
+/** First index whose start is at or after `time` (rows are sorted by start). */
+function lowerBound(rows: readonly MarkupRow[], time: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rows[mid]!.start < time) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The markup timeline (konva): one lane per workplace and employee, segments coloured by operation
+ * type, note stamps, the playhead. Click seeks, a click on a segment selects it, the selected
+ * segment's edges drag, the wheel (or pinch) zooms from the whole video to a few seconds.
+ * Only segments inside the visible span are drawn, so thousands of them stay smooth.
+ */
+export function Timeline(props: TimelineProps) {
+  const { rows, stamps, selectedKey, codingKey, duration, playhead, colorOf, laneOf, lanes } = props;
+  const container = useRef<HTMLDivElement>(null);
+  const playheadLine = useRef<Konva.Line>(null);
+  const codingRect = useRef<Konva.Rect>(null);
+  const [width, setWidth] = useState(800);
+  const [view, setView] = useState({ from: 0, to: Math.max(duration, MIN_SPAN) });
+  const drag = useRef<{ x: number; from: number; to: number; moved: boolean } | null>(null);
+  const pinch = useRef<{ distance: number; from: number; to: number } | null>(null);
+
+  useEffect(() => setView({ from: 0, to: Math.max(duration, MIN_SPAN) }), [duration]);
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
+    observer.observe(element);
+    setWidth(element.clientWidth);
+    return () => observer.disconnect();
+  }, []);
+
+  const span = view.to - view.from;
+  const x = (t: number) => ((t - view.from) / span) * width;
+  const timeAt = (px: number) => view.from + (px / width) * span;
+  const laneIndex = useMemo(() => new Map(lanes.map((l, i) => [l.key, i])), [lanes]);
+  const height = RULER + Math.max(1, lanes.length) * LANE + STAMPS;
+
+  // The playhead (and the end of the segment being coded) move without re-rendering React.
+  useEffect(() => {
+    const draw = () => {
+      const line = playheadLine.current;
+      if (line) {
+        line.x(x(playhead.time));
+        line.getLayer()?.batchDraw();
+      }
+      const rect = codingRect.current;
+      const coded = codingKey ? rows.find((r) => r.key === codingKey) : null;
+      if (rect && coded) {
+        rect.width(Math.max(2, x(Math.max(coded.start, playhead.time)) - x(coded.start)));
+        rect.getLayer()?.batchDraw();
+      }
+    };
+    draw();
+    return playhead.subscribe(draw);
+  });
+
+  const zoom = (factor: number, anchorPx: number) => {
+    const anchor = timeAt(anchorPx);
+    const nextSpan = Math.min(Math.max(duration, MIN_SPAN), Math.max(MIN_SPAN, span * factor));
+    let from = anchor - ((anchor - view.from) / span) * nextSpan;
+    from = Math.max(0, Math.min(from, Math.max(0, duration - nextSpan)));
+    setView({ from, to: from + nextSpan });
+  };
+  const pan = (seconds: number) => {
+    const from = Math.max(0, Math.min(view.from + seconds, Math.max(0, duration - span)));
+    setView({ from, to: from + span });
+  };
+
+  const visible = useMemo(() => {
+    const maxLength = rows.reduce((m, r) => Math.max(m, r.end - r.start), 0);
+    const result: MarkupRow[] = [];
+    for (let i = lowerBound(rows, view.from - maxLength); i < rows.length && rows[i]!.start <= view.to; i++) {
+      const row = rows[i]!;
+      if (row.end >= view.from || row.key === codingKey) result.push(row);
+    }
+    return result;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rows, view, codingKey, props.revision]);
+
+  const step = tickStep(span, width);
+  const ticks: number[] = [];
+  for (let t = Math.ceil(view.from / step) * step; t <= view.to; t += step) ticks.push(t);
+
+  const onWheel = (e: Konva.KonvaEventObject<WheelEvent>) => {
+    e.evt.preventDefault();
+    if (e.evt.shiftKey || Math.abs(e.evt.deltaX) > Math.abs(e.evt.deltaY)) pan(((e.evt.deltaX || e.evt.deltaY) / width) * span);
+    else zoom(e.evt.deltaY > 0 ? 1.25 : 0.8, e.evt.offsetX);
+  };
+
+  const onPointerDown = (e: Konva.KonvaEventObject<MouseEvent | TouchEvent>) => {
+    const touches = (e.evt as TouchEvent).touches;
+    if (touches && touches.length === 2) {
+      pinch.current = { distance: Math.abs(touches[0]!.clientX - touches[1]!.clientX), ...view };
+      return;
+    }
+    const pos = e.target.getStage()?.getPointerPosition();
+    if (pos) drag.current = { x: pos.x, from: view.from, to: view.to, moved: false };
+  };
+  const onPointerMove = (e: Konva.KonvaEventObject<MouseEvent | TouchEvent>) => {
+    const touches = (e.evt as TouchEvent).touches;
+    if (touches && touches.length === 2 && pinch.current) {
+      const distance = Math.abs(touches[0]!.clientX - touches[1]!.clientX);
+      const start = pinch.current;
+      const factor = start.distance / Math.max(1, distance);
+      const center = (touches[0]!.clientX + touches[1]!.clientX) / 2 - (container.current?.getBoundingClientRect().left ?? 0);
+      const anchor = start.from + (center / width) * (start.to - start.from);
+      const nextSpan = Math.min(Math.max(duration, MIN_SPAN), Math.max(MIN_SPAN, (start.to - start.from) * factor));
+      const from = Math.max(0, Math.min(anchor - (center / width) * nextSpan, Math.max(0, duration - nextSpan)));
+      setView({ from, to: from + nextSpan });
+      return;
+    }
+    const state = drag.current;
+    const pos = e.target.getStage()?.getPointerPosition();
+    if (!state || !pos) return;
+    const dx = pos.x - state.x;
+    if (Math.abs(dx) > 5) state.moved = true;
+    if (state.moved) {
+      const spanNow = state.to - state.from;
+      const from = Math.max(0, Math.min(state.from - (dx / width) * spanNow, Math.max(0, duration - spanNow)));
+      setView({ from, to: from + spanNow });
+    }
+  };
+  const onPointerUp = (e: Konva.KonvaEventObject<MouseEvent | TouchEvent>) => {
+    pinch.current = null;
+    const state = drag.current;
+    drag.current = null;
+    if (!state || state.moved) return;
+    const pos = e.target.getStage()?.getPointerPosition();
+    if (!pos) return;
+    const key = (e.target as Konva.Node).getAttr('segmentKey') as string | undefined;
+    if (key) props.onSelect(key);
+    else props.onSeek(Math.max(0, Math.min(duration, timeAt(pos.x))));
+  };
+
+  const selected = selectedKey ? rows.find((r) => r.key === selectedKey) : undefined;
+  const selectedLane = selected ? laneIndex.get(laneOf(selected)) ?? 0 : 0;
+  const handle = (edge: 'start' | 'end') => {
+    if (!selected || selected.key === codingKey) return null;
+    const at = x(edge === 'start' ? selected.start : selected.end);
+    return (
+      <Rect
+        key={edge}
+        x={at - 5}
+        y={RULER + selectedLane * LANE + 2}
+        width={10}
+        height={LANE - 4}
+        fill="#1d2430"
+        cornerRadius={3}
+        draggable
+        dragBoundFunc={(pos) => ({ x: pos.x, y: RULER + selectedLane * LANE + 2 })}
+        onMouseDown={(e) => (e.cancelBubble = true)}
+        onTouchStart={(e) => (e.cancelBubble = true)}
+        onDragEnd={(e) => {
+          const seconds = Math.round(Math.max(0, Math.min(duration, timeAt(e.target.x() + 5))) * 10) / 10;
+          props.onEdge(selected.key, edge, seconds);
+        }}
+      />
+    );
+  };
+
+  return (
+    <div className="timeline" ref={container} data-testid="timeline">
+      <div className="timeline-tools">
+        <button type="button" className="button secondary small" onClick={() => zoom(0.5, width / 2)} aria-label="Приблизить">+</button>
+        <button type="button" className="button secondary small" onClick={() => zoom(2, width / 2)} aria-label="Отдалить">−</button>
+        <button type="button" className="button secondary small" onClick={() => setView({ from: 0, to: Math.max(duration, MIN_SPAN) })}>Всё видео</button>
+        <input
+          type="range"
+          aria-label="Прокрутка шкалы"
+          min={0}
+          max={Math.max(0, duration - span)}
+          step={0.1}
+          value={view.from}
+          onChange={(e) => pan(Number(e.target.value) - view.from)}
+          disabled={span >= duration}
+        />
+        <span className="muted">{formatSeconds(view.from)} – {formatSeconds(view.to)}</span>
+      </div>
+      <Stage
+        width={width}
+        height={height}
+        onWheel={onWheel}
+        onMouseDown={onPointerDown}
+        onTouchStart={onPointerDown}
+        onMouseMove={onPointerMove}
+        onTouchMove={onPointerMove}
+        onMouseUp={onPointerUp}
+        onTouchEnd={onPointerUp}
+      >
+        <Layer>
+          <Rect x={0} y={0} width={width} height={height} fill="#ffffff" />
+          {lanes.map((lane, i) => (
+            <Group key={lane.key}>
+              <Rect x={0} y={RULER + i * LANE} width={width} height={LANE} fill={i % 2 ? '#f5f7fa' : '#ffffff'} listening={false} />
+              <Text x={4} y={RULER + i * LANE + 2} text={lane.label} fontSize={10} fill="#5f6b7a" listening={false} />
+            </Group>
+          ))}
+          {ticks.map((t) => (
+            <Group key={t} listening={false}>
+              <Line points={[x(t), 0, x(t), height]} stroke="#d9dee5" strokeWidth={1} />
+              <Text x={x(t) + 3} y={5} text={formatSeconds(t)} fontSize={10} fill="#5f6b7a" />
+            </Group>
+          ))}
+          {visible.map((row) => {
+            const lane = laneIndex.get(laneOf(row)) ?? 0;
+            const left = x(row.start);
+            const isCoding = row.key === codingKey;
+            const w = Math.max(isCoding ? 2 : 1, x(row.end) - left);
+            return (
+              <Rect
+                key={row.key}
+                ref={isCoding ? codingRect : undefined}
+                segmentKey={row.key}
+                x={left}
+                y={RULER + lane * LANE + 12}
+                width={w}
+                height={LANE - 14}
+                fill={colorOf(row)}
+                opacity={isCoding ? 0.6 : 1}
+                stroke={row.key === selectedKey ? '#1d2430' : undefined}
+                strokeWidth={row.key === selectedKey ? 2 : 0}
+                perfectDrawEnabled={false}
+                listening={w >= 2}
+              />
+            );
+          })}
+          {stamps.filter((s) => s.time >= view.from && s.time <= view.to).map((stamp) => (
+            <Group key={stamp.key} listening={false}>
+              <Line points={[x(stamp.time), RULER, x(stamp.time), height]} stroke={stamp.type === 'product' ? '#2e7d32' : '#f9a825'} strokeWidth={1} dash={[3, 3]} />
+              <Rect x={x(stamp.time)} y={height - STAMPS + 2} width={8} height={8} fill={stamp.type === 'product' ? '#2e7d32' : '#f9a825'} />
+            </Group>
+          ))}
+          {handle('start')}
+          {handle('end')}
+        </Layer>
+        <Layer listening={false}>
+          <Line ref={playheadLine} points={[0, 0, 0, height]} stroke="#c62828" strokeWidth={2} />
+        </Layer>
+      </Stage>
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+import type { MarkupSession } from './session';
+
+/** What an action can reach: the session, the player and the screen's commands. */
+export interface ActionContext {
+  session: MarkupSession;
+  player: {
+    time(): number;
+    seek(seconds: number): void;
+    togglePlay(): void;
+    stepRate(direction: 1 | -1): void;
+    /** Seconds of one frame. */
+    frame(): number;
+    duration(): number;
+  };
+  save(): void;
+  addOperation(): void;
+  addNote(): void;
+  endCoding(): void;
+  nextGap(): void;
+  previousSegment(): void;
+  nextSegment(): void;
+  toggleLoop(): void;
+  nudge(edge: 'start' | 'end', seconds: number): void;
+  deleteSelected(): void;
+  toggleHelp(): void;
+}
+
+/**
+ * One user command (as Excalidraw's actions): its label, shortcut and what it does. The keyboard
+ * handler and the `?` help are both generated from this list.
+ */
+export interface Action {
+  id: string;
+  label: string;
+  /** How the shortcut is written in the help. */
+  keys: string;
+  test(event: KeyboardEvent): boolean;
+  perform(ctx: ActionContext, event?: KeyboardEvent): void;
+  /** Runs even while typing in a field (Ctrl+S). */
+  inInputs?: boolean;
+}
+
+const plain = (key: string) => (e: KeyboardEvent) => e.key === key && !e.ctrlKey && !e.metaKey && !e.altKey;
+const ctrl = (key: string, shift = false) => (e: KeyboardEvent) => (e.ctrlKey || e.metaKey) && e.key.toLowerCase() === key && e.shiftKey === shift;
+
+export const actions: Action[] = [
+  { id: 'play', label: 'Пуск / пауза', keys: 'Пробел', test: plain(' '), perform: (c) => c.player.togglePlay() },
+  { id: 'back5', label: 'Назад на 5 с', keys: '←', test: (e) => plain('ArrowLeft')(e) && !e.shiftKey, perform: (c) => c.player.seek(c.player.time() - 5) },
+  { id: 'forward5', label: 'Вперёд на 5 с', keys: '→', test: (e) => plain('ArrowRight')(e) && !e.shiftKey, perform: (c) => c.player.seek(c.player.time() + 5) },
+  { id: 'back1', label: 'Назад на 1 с', keys: 'Shift + ←', test: (e) => e.key === 'ArrowLeft' && e.shiftKey && !e.ctrlKey, perform: (c) => c.player.seek(c.player.time() - 1) },
+  { id: 'forward1', label: 'Вперёд на 1 с', keys: 'Shift + →', test: (e) => e.key === 'ArrowRight' && e.shiftKey && !e.ctrlKey, perform: (c) => c.player.seek(c.player.time() + 1) },
+  { id: 'frameBack', label: 'Кадр назад', keys: ',', test: plain(','), perform: (c) => c.player.seek(c.player.time() - c.player.frame()) },
+  { id: 'frameForward', label: 'Кадр вперёд', keys: '.', test: plain('.'), perform: (c) => c.player.seek(c.player.time() + c.player.frame()) },
+  { id: 'slower', label: 'Медленнее', keys: '[', test: plain('['), perform: (c) => c.player.stepRate(-1) },
+  { id: 'faster', label: 'Быстрее', keys: ']', test: plain(']'), perform: (c) => c.player.stepRate(1) },
+  { id: 'endCoding', label: 'Завершить текущую операцию', keys: 'Enter', test: plain('Enter'), perform: (c) => c.endCoding() },
+  { id: 'note', label: 'Заметка на текущей секунде', keys: 'N', test: (e) => plain('n')(e) || plain('N')(e), perform: (c) => c.addNote() },
+  { id: 'add', label: 'Добавить операцию', keys: '+', test: plain('+'), perform: (c) => c.addOperation() },
+  { id: 'previous', label: 'К предыдущей операции', keys: 'J', test: (e) => plain('j')(e) || plain('J')(e), perform: (c) => c.previousSegment() },
+  { id: 'next', label: 'К следующей операции', keys: 'K', test: (e) => plain('k')(e) || plain('K')(e), perform: (c) => c.nextSegment() },
+  { id: 'gap', label: 'К следующему неразмеченному месту', keys: 'G', test: (e) => plain('g')(e) || plain('G')(e), perform: (c) => c.nextGap() },
+  { id: 'loop', label: 'Повтор выбранной операции', keys: 'L', test: (e) => plain('l')(e) || plain('L')(e), perform: (c) => c.toggleLoop() },
+  { id: 'startEarlier', label: 'Начало раньше на 0,1 с (Shift — на 1 с)', keys: 'A', test: (e) => e.key.toLowerCase() === 'a' && !e.ctrlKey && !e.metaKey, perform: (c, e) => c.nudge('start', -1 * (e?.shiftKey ? 1 : 0.1)) },
+  { id: 'startLater', label: 'Начало позже на 0,1 с (Shift — на 1 с)', keys: 'S', test: (e) => e.key.toLowerCase() === 's' && !e.ctrlKey && !e.metaKey, perform: (c, e) => c.nudge('start', 1 * (e?.shiftKey ? 1 : 0.1)) },
+  { id: 'endEarlier', label: 'Конец раньше на 0,1 с (Shift — на 1 с)', keys: 'D', test: (e) => e.key.toLowerCase() === 'd' && !e.ctrlKey && !e.metaKey, perform: (c, e) => c.nudge('end', -1 * (e?.shiftKey ? 1 : 0.1)) },
+  { id: 'endLater', label: 'Конец позже на 0,1 с (Shift — на 1 с)', keys: 'F', test: (e) => e.key.toLowerCase() === 'f' && !e.ctrlKey && !e.metaKey, perform: (c, e) => c.nudge('end', 1 * (e?.shiftKey ? 1 : 0.1)) },
+  { id: 'delete', label: 'Удалить выбранную операцию', keys: 'Delete', test: plain('Delete'), perform: (c) => c.deleteSelected() },
+  { id: 'undo', label: 'Отменить', keys: 'Ctrl + Z', test: ctrl('z'), perform: (c) => c.session.undo() },
+  { id: 'redo', label: 'Повторить', keys: 'Ctrl + Shift + Z, Ctrl + Y', test: (e) => ctrl('z', true)(e) || ctrl('y')(e), perform: (c) => c.session.redo() },
+  { id: 'save', label: 'Сохранить', keys: 'Ctrl + S', test: ctrl('s'), perform: (c) => c.save(), inInputs: true },
+  { id: 'help', label: 'Подсказка по клавишам', keys: '?', test: plain('?'), perform: (c) => c.toggleHelp() },
+];
+
+function isTyping(target: EventTarget | null) {
+  const element = target as HTMLElement | null;
+  return !!element && (element.tagName === 'INPUT' || element.tagName === 'TEXTAREA' || element.tagName === 'SELECT' || element.isContentEditable);
+}
+
+/** Finds and runs the action for a key press; returns whether one ran. */
+export function runShortcut(event: KeyboardEvent, ctx: ActionContext): boolean {
+  const typing = isTyping(event.target);
+  for (const action of actions) {
+    if (typing && !action.inInputs) continue;
+    if (!action.test(event)) continue;
+    event.preventDefault();
+    action.perform(ctx, event);
+    return true;
+  }
+  return false;
+}

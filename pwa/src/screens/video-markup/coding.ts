@@ -1,0 +1,81 @@
+import type { MarkupSession } from './session';
+import type { MarkupRow } from './model';
+
+export interface Lane {
+  workplace_id: number | null;
+  employee_id: number | null;
+}
+
+/** Keys that code operations, in the order of the operation list: 1–9, 0, then the top letter row. */
+export const OPERATION_KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0', 'q', 'w', 'e', 'r', 't', 'y', 'u', 'i', 'o', 'p'];
+
+const round = (seconds: number) => Math.round(seconds * 100) / 100;
+
+/**
+ * An operation key at `time`: closes the segment being coded (if any) there and, unless it was
+ * the same operation, opens the next one at the same instant — so a shift can be coded while it
+ * plays. Closing and opening are one undo step.
+ */
+export function pressOperationKey(session: MarkupSession, operationId: number, time: number, lane: Lane): MarkupRow | null {
+  const at = round(Math.max(0, time));
+  const open = session.codingKey ? session.row(session.codingKey) : null;
+  const changes = [];
+  let laneToUse = lane;
+  let startAt = at;
+  if (open) {
+    const end = Math.max(at, round(open.start + 0.1));
+    changes.push({ key: open.key, before: open, after: { ...open, end } });
+    laneToUse = { workplace_id: open.workplace_id, employee_id: open.employee_id };
+    startAt = end;
+    if (open.operation_id === operationId) {
+      session.apply('Завершить операцию', changes);
+      session.setCoding(null);
+      return null;
+    }
+  }
+  const row: MarkupRow = {
+    key: `k${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`, id: -1, operation_id: operationId,
+    workplace_id: laneToUse.workplace_id, employee_id: laneToUse.employee_id, start: startAt, end: startAt, comment: '', source: 'manual',
+  };
+  changes.push({ key: row.key, before: null, after: row });
+  session.apply(open ? 'Следующая операция' : 'Начать операцию', changes);
+  session.codingKey = row.key;
+  session.selectedKey = row.key;
+  return row;
+}
+
+/** Ends the segment being coded at `time` (Enter), keeping at least 0.1 s. */
+export function endCoding(session: MarkupSession, time: number) {
+  const open = session.codingKey ? session.row(session.codingKey) : null;
+  if (!open) return;
+  session.apply('Завершить операцию', [{ key: open.key, before: open, after: { ...open, end: Math.max(round(time), round(open.start + 0.1)) } }]);
+  session.setCoding(null);
+}
+
+/** Uncovered intervals of [0, duration] (seconds). */
+export function gaps(rows: readonly MarkupRow[], duration: number): [number, number][] {
+  const spans = rows.map((r) => [r.start, r.end] as const).filter(([a, b]) => b > a).sort((a, b) => a[0] - b[0]);
+  const result: [number, number][] = [];
+  let cursor = 0;
+  for (const [start, end] of spans) {
+    if (start > cursor) result.push([cursor, Math.min(start, duration)]);
+    cursor = Math.max(cursor, end);
+  }
+  if (cursor < duration) result.push([cursor, duration]);
+  return result.filter(([a, b]) => b - a > 1e-6);
+}
+
+/** Start of the next unmarked gap after `time`, or null when none is left. */
+export function nextGapStart(rows: readonly MarkupRow[], time: number, duration: number): number | null {
+  return gaps(rows, duration).find(([start]) => start > time + 0.05)?.[0] ?? null;
+}
+
+export function previousSegment(rows: readonly MarkupRow[], time: number): MarkupRow | null {
+  let found: MarkupRow | null = null;
+  for (const row of rows) if (row.start < time - 0.05) found = row;
+  return found;
+}
+
+export function nextSegment(rows: readonly MarkupRow[], time: number): MarkupRow | null {
+  return rows.find((row) => row.start > time + 0.05) ?? null;
+}

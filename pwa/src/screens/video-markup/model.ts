@@ -1,0 +1,84 @@
+/** The rows the markup screen edits: seconds from the video's start, as the API sends them. */
+export interface MarkupRow {
+  /** Stable local key; saved rows start as `m{id}`. */
+  key: string;
+  /** Server id, or -1 for a row not saved yet (spec 01 §9). */
+  id: number;
+  operation_id: number | null;
+  workplace_id: number | null;
+  employee_id: number | null;
+  start: number;
+  end: number;
+  comment: string;
+  source?: 'manual' | 'fill_gaps' | 'model';
+  author_name?: string | null;
+}
+
+export interface StampRow {
+  key: string;
+  id: number;
+  type: string;
+  time: number;
+  comment: string;
+  employee_id: number | null;
+}
+
+/** What the API answers for a video's markup. */
+export interface VideoMarkupsReply {
+  video_markups: {
+    id: number;
+    operation_id: number;
+    workplace_id: number;
+    employee_id: number | null;
+    start_time: number;
+    end_time: number;
+    comment: string | null;
+    source: 'manual' | 'fill_gaps' | 'model';
+    author_name: string | null;
+  }[];
+  video_stamps: { id: number; type: string; time: number; comment: string; employee_id: number | null }[];
+  version: number;
+}
+
+export interface SavePayload {
+  video_markups: { id: number; operation_id: number | null; workplace_id: number | null; employee_id: number | null; start_time: number; end_time: number; comment: string | null }[];
+  operation_markups_to_delete: number[];
+  video_stamps: { id: number; type: string; time: number; comment: string; employee_id: number | null }[];
+  video_stamps_to_delete: number[];
+  base_version: number;
+  client_save_id: string;
+}
+
+let counter = 0;
+export const newKey = (prefix: string) => `${prefix}${Date.now().toString(36)}-${(counter++).toString(36)}`;
+
+export function rowsFromReply(reply: VideoMarkupsReply): { rows: MarkupRow[]; stamps: StampRow[] } {
+  return {
+    rows: reply.video_markups.map((m) => ({
+      key: `m${m.id}`, id: m.id, operation_id: m.operation_id, workplace_id: m.workplace_id, employee_id: m.employee_id,
+      start: m.start_time, end: m.end_time, comment: m.comment ?? '', source: m.source, author_name: m.author_name,
+    })),
+    stamps: reply.video_stamps.map((s) => ({ key: `s${s.id}`, id: s.id, type: s.type, time: s.time, comment: s.comment, employee_id: s.employee_id })),
+  };
+}
+
+/** Items are ordered by first time (spec 01 §4); ties keep a stable order by key. */
+export const byStart = (a: MarkupRow, b: MarkupRow) => a.start - b.start || a.end - b.end || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+
+export const sameRow = (a: MarkupRow, b: MarkupRow) =>
+  a.operation_id === b.operation_id && a.workplace_id === b.workplace_id && a.employee_id === b.employee_id &&
+  a.start === b.start && a.end === b.end && a.comment === b.comment;
+
+export const sameStamp = (a: StampRow, b: StampRow) => a.type === b.type && a.time === b.time && a.comment === b.comment && a.employee_id === b.employee_id;
+
+/** spec 01 §5: start before end, an operation and a workplace on every row. */
+export function invalidRows(rows: readonly MarkupRow[]): MarkupRow[] {
+  return rows.filter((r) => !(r.start < r.end) || r.operation_id === null || r.workplace_id === null);
+}
+
+export const INVALID_MARKUP = 'Invalid markup!';
+export const INVALID_MARKUP_BANNER = 'Начало каждой операции должно быть раньше конца, и у всех строк должны быть выбраны операция и рабочее место.';
+export const SAVED = 'Successfully saved!';
+export const SAVE_FAILED = 'Data entered incorrectly';
+export const LINK_COPIED = 'Link copied!';
+export const NO_LONGER_AT_SECOND = 'This video is no longer at the current second! Refresh the list of other videos';

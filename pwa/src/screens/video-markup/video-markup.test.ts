@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { agreement } from './agreement';
+import { timeBudget } from './budget';
+import { endCoding, gaps, nextGapStart, nextSegment, pressOperationKey, previousSegment } from './coding';
+import { invalidRows, type MarkupRow, type VideoMarkupsReply } from './model';
+import { MarkupSession } from './session';
+
+const reply: VideoMarkupsReply = {
+  version: 3,
+  video_markups: [
+    { id: 10, operation_id: 1, workplace_id: 5, employee_id: 7, start_time: 0, end_time: 10, comment: null, source: 'manual', author_name: 'М' },
+    { id: 11, operation_id: 2, workplace_id: 5, employee_id: 7, start_time: 20, end_time: 30, comment: 'x', source: 'manual', author_name: 'М' },
+  ],
+  video_stamps: [{ id: 3, type: 'note', time: 4, comment: '', employee_id: null }],
+};
+
+describe('markup session', () => {
+  it('keeps rows ordered by start and sends only what changed', () => {
+    const session = new MarkupSession(reply);
+    expect(session.dirty).toBe(false);
+    session.addRow({ operation_id: 1, workplace_id: 5, start: 12, end: 15 });
+    session.updateRow('m11', { comment: 'y' });
+    session.removeRow('m10');
+    expect(session.rows.map((r) => r.start)).toEqual([12, 20]);
+    const payload = session.buildSavePayload('abc');
+    expect(payload.video_markups.map((m) => [m.id, m.start_time])).toEqual([[-1, 12], [11, 20]]);
+    expect(payload.operation_markups_to_delete).toEqual([10]);
+    expect(payload.video_stamps).toEqual([]);
+    expect(payload.base_version).toBe(3);
+    expect(session.dirty).toBe(true);
+  });
+
+  it('undoes and redoes every step, bulk ones included, back to a clean state', () => {
+    const session = new MarkupSession(reply);
+    session.apply('bulk', [
+      { key: 'g1', before: null, after: { key: 'g1', id: -1, operation_id: 9, workplace_id: 5, employee_id: 7, start: 10, end: 20, comment: '' } },
+      { key: 'g2', before: null, after: { key: 'g2', id: -1, operation_id: 9, workplace_id: 5, employee_id: 7, start: 30, end: 40, comment: '' } },
+    ]);
+    session.removeRow('m10');
+    session.addStamp({ type: 'note', time: 8, comment: 'a', employee_id: null });
+    expect(session.rows).toHaveLength(3);
+    while (session.undo());
+    expect(session.rows.map((r) => r.key)).toEqual(['m10', 'm11']);
+    expect(session.stamps).toHaveLength(1);
+    expect(session.dirty).toBe(false);
+    while (session.redo());
+    expect(session.rows.map((r) => r.key)).toEqual(['g1', 'm11', 'g2']);
+    expect(session.stamps).toHaveLength(2);
+  });
+
+  it('keeps local keys of new rows after a save so selection and history survive', () => {
+    const session = new MarkupSession(reply);
+    const row = session.addRow({ operation_id: 1, workplace_id: 5, employee_id: 7, start: 40, end: 50 });
+    session.select(row.key);
+    session.acceptSaved({ ...reply, version: 4, video_markups: [...reply.video_markups, { id: 12, operation_id: 1, workplace_id: 5, employee_id: 7, start_time: 40, end_time: 50, comment: null, source: 'manual', author_name: 'М' }] });
+    expect(session.row(row.key)?.id).toBe(12);
+    expect(session.selectedKey).toBe(row.key);
+    expect(session.dirty).toBe(false);
+    expect(session.version).toBe(4);
+  });
+
+  it('restores a draft as one undoable step', () => {
+    const session = new MarkupSession(reply);
+    session.addRow({ operation_id: 2, workplace_id: 5, start: 50, end: 60 });
+    const draft = session.toDraft();
+    const fresh = new MarkupSession(reply);
+    fresh.restoreDraft(draft);
+    expect(fresh.rows.map((r) => r.start)).toEqual([0, 20, 50]);
+    fresh.undo();
+    expect(fresh.rows).toHaveLength(2);
+  });
+});
+
+describe('keyboard coding', () => {
+  const lane = { workplace_id: 5, employee_id: 7 };
+  it('chains segments: the next operation key ends the current one and starts the next', () => {
+    const session = new MarkupSession();
+    pressOperationKey(session, 1, 2, lane);
+    pressOperationKey(session, 2, 5.5, lane);
+    pressOperationKey(session, 3, 9, lane);
+    endCoding(session, 12);
+    expect(session.rows.map((r) => [r.operation_id, r.start, r.end])).toEqual([[1, 2, 5.5], [2, 5.5, 9], [3, 9, 12]]);
+    expect(session.codingKey).toBeNull();
+    expect(invalidRows(session.rows)).toEqual([]);
+  });
+  it('the same key again just ends the segment; undo takes back one key press', () => {
+    const session = new MarkupSession();
+    pressOperationKey(session, 1, 2, lane);
+    pressOperationKey(session, 1, 4, lane);
+    expect(session.rows.map((r) => [r.start, r.end])).toEqual([[2, 4]]);
+    session.undo();
+    expect(session.rows[0]!.end).toBe(2);
+  });
+});
+
+describe('navigation', () => {
+  const rows = [
+    { key: 'a', id: 1, operation_id: 1, workplace_id: 1, employee_id: null, start: 0, end: 10, comment: '' },
+    { key: 'b', id: 2, operation_id: 1, workplace_id: 1, employee_id: null, start: 15, end: 30, comment: '' },
+  ] satisfies MarkupRow[];
+  it('finds the gaps and the next gap after a time', () => {
+    expect(gaps(rows, 40)).toEqual([[10, 15], [30, 40]]);
+    expect(nextGapStart(rows, 0, 40)).toBe(10);
+    expect(nextGapStart(rows, 12, 40)).toBe(30);
+    expect(nextGapStart(rows, 35, 40)).toBeNull();
+  });
+  it('jumps between segments', () => {
+    expect(nextSegment(rows, 0)?.key).toBe('b');
+    // Inside a segment, "previous" goes to its own start first, as media players do.
+    expect(previousSegment(rows, 20)?.key).toBe('b');
+    expect(previousSegment(rows, 15)?.key).toBe('a');
+    expect(previousSegment(rows, 0)).toBeNull();
+  });
+});
+
+describe('time budget and agreement', () => {
+  const row = (op: number, start: number, end: number): MarkupRow => ({ key: `${op}-${start}`, id: 1, operation_id: op, workplace_id: 1, employee_id: null, start, end, comment: '' });
+  it('sums per operation with mean, sample sd and share of the video', () => {
+    const [first, second] = timeBudget([row(1, 0, 10), row(1, 10, 30), row(2, 30, 35)], 50);
+    expect(first).toMatchObject({ operationId: 1, occurrences: 2, totalSeconds: 30, meanSeconds: 15, sharePercent: 60 });
+    expect(first!.sdSeconds).toBeCloseTo(Math.sqrt(50), 10);
+    expect(second).toMatchObject({ operationId: 2, occurrences: 1, sdSeconds: 0 });
+  });
+  it('gives kappa 1 for identical markup and lists the slots where two assessors differ', () => {
+    const a = [row(1, 0, 10), row(2, 10, 20)];
+    expect(agreement(a, a, 20).kappa).toBe(1);
+    const b = [row(1, 0, 12), row(2, 12, 20)];
+    const result = agreement(a, b, 20);
+    expect(result.observedAgreement).toBeCloseTo(18 / 20, 10);
+    // pe = 0.5*0.6 + 0.5*0.4 = 0.5 → kappa = (0.9 - 0.5) / 0.5
+    expect(result.kappa).toBeCloseTo(0.8, 10);
+    expect(result.disagreements).toEqual([{ start: 10, end: 12, a: 2, b: 1 }]);
+  });
+});
