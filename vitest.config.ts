@@ -8,6 +8,7 @@ export default defineConfig({
       'core-wasm/src/**/*.test.ts',
       'pwa/src/**/*.test.{ts,tsx}',
       'tests/**/*.test.ts',
+      'loader/**/*.test.ts',
     ],
     testTimeout: 120_000,
     hookTimeout: 180_000,

@@ -32,6 +32,22 @@ export default defineConfig({
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//],
         cleanupOutdatedCaches: true,
+        runtimeCaching: [
+          {
+            // Videos kept for offline markup (offline/videoCache.ts) are served from here, Range included.
+            urlPattern: ({ url }) => url.pathname === '/api/v1/video',
+            handler: 'CacheFirst',
+            options: { cacheName: 'norma-videos', rangeRequests: true, cacheableResponse: { statuses: [200] } },
+          },
+          {
+            // What the markup screen reads, so an opened video can be marked up again without a network.
+            urlPattern: ({ url, request }) =>
+              request.method === 'GET' &&
+              /^\/api\/v1\/(video_markups|video_meta|available_operations|workplaces|employees|activities|other_videos|get_tasks)/.test(url.pathname),
+            handler: 'NetworkFirst',
+            options: { cacheName: 'norma-api', networkTimeoutSeconds: 4, cacheableResponse: { statuses: [200] } },
+          },
+        ],
       },
     }),
   ],

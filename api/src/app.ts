@@ -5,11 +5,15 @@ import { errorBody, handleError } from './http/errors';
 import type { AppDeps, AppEnv } from './http/env';
 import { createRouter } from './http/openapi';
 import { serveApiDocs, servePwa } from './http/static';
+import { jobRoutes } from './jobs/routes';
 import { markupRoutes } from './markup/routes';
+import { taskRoutes } from './markup/tasks-routes';
 import { orgRoutes } from './org/routes';
+import { videoRoutes } from './video/routes';
+import { reportRoutes } from './report/routes';
 
 /** Every domain's router, in one place so the OpenAPI document lists them all. */
-const domains = [authRoutes, orgRoutes, markupRoutes];
+const domains = [authRoutes, orgRoutes, markupRoutes, reportRoutes, taskRoutes, videoRoutes, jobRoutes];
 
 /** Builds the whole HTTP app: better-auth, the /api contract, API docs and the PWA. */
 export function createApp(deps: AppDeps) {

@@ -15,6 +15,12 @@ export interface Config {
   signInPerMinute: number;
   /** Folder with the built PWA (index.html, assets); absent in API-only tests. */
   pwaDir?: string;
+  /** Largest accepted upload (POST /api/v1/upload), bytes; 4 GiB by default. */
+  uploadMaxBytes: number;
+  /** Loader packages beside DATA_DIR/loader (NORMA_LOADER_DIR, default loader/dist). */
+  loaderDir: string;
+  /** Run background jobs (video ingest) in this process; NORMA_WORKERS=0 turns them off. */
+  workers: boolean;
 }
 
 export function configFromEnv(env: Record<string, string | undefined> = process.env): Config {
@@ -28,5 +34,8 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     demoVideoSeconds: Number(env.NORMA_DEMO_VIDEO_SECONDS ?? 150),
     signInPerMinute: Number(env.NORMA_SIGNIN_PER_MINUTE ?? 10),
     pwaDir: resolve(env.NORMA_PWA_DIR ?? 'pwa/dist'),
+    uploadMaxBytes: Number(env.NORMA_UPLOAD_MAX_BYTES ?? 4 * 1024 ** 3),
+    loaderDir: resolve(env.NORMA_LOADER_DIR ?? 'loader/dist'),
+    workers: env.NORMA_WORKERS !== '0',
   };
 }

@@ -63,6 +63,10 @@ async function structureOfVideo(db: Db, videoId: number): Promise<number> {
   return row.structure_id;
 }
 
+/** `video_id` when given, else `structure_id` (spec calls that accept either). */
+export const videoOrStructureQuery: StructureLocator = (c, db) =>
+  c.req.query('video_id') !== undefined ? structureFrom.videoQuery()(c, db) : structureFrom.query()(c, db);
+
 /** Ensures the structure exists in the user's organisation (404 otherwise, so ids do not leak). */
 export async function assertStructureInOrganization(db: Db, user: SessionUser, structureId: number): Promise<void> {
   const row = await db

@@ -1,10 +1,16 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './database';
 import * as init from './migrations/0001_init';
+import * as markupSaves from './migrations/0004_markup_saves';
+import * as videoPipeline from './migrations/0002_video_pipeline';
+import * as report from './migrations/0003_report';
 
 /** Versioned migrations, in order. Add a file and a line here; never edit an applied one. */
 const migrations: Record<string, Migration> = {
   '0001_init': init,
+  '0002_video_pipeline': videoPipeline,
+  '0003_report': report,
+  '0004_markup_saves': markupSaves,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

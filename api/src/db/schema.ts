@@ -111,6 +111,9 @@ export interface VideosTable {
   finished_at: number | null;
   markup_version: Generated<number>;
   created_at: number;
+  /** 0002: the ingest job that processes this video, and why processing failed. */
+  job_id: Generated<number | null>;
+  error: Generated<string | null>;
 }
 
 export interface MarkupsTable {
@@ -173,6 +176,11 @@ export interface ReferenceStabilityTable {
   accuracy_percent: number;
   source: string;
   edition: string;
+  /** 0003: NULL for the product defaults, else the organisation whose edition this is. */
+  organization_id: number | null;
+  short_element_max_seconds: Generated<number>;
+  updated_at: number | null;
+  updated_by: string | null;
 }
 
 export interface ShareKeysTable {
@@ -290,9 +298,19 @@ export interface JobsTable {
   error: string | null;
   created_at: number;
   updated_at: number;
+  /** 0002: whose job it is (GET /api/v1/jobs/{id} shows only one's own). */
+  organization_id: Generated<number | null>;
+}
+
+export interface MarkupSavesTable {
+  client_save_id: string;
+  video_id: number;
+  version: number;
+  created_at: number;
 }
 
 export interface DB {
+  markup_saves: MarkupSavesTable;
   user: UserTable;
   organizations: OrganizationsTable;
   memberships: MembershipsTable;

@@ -104,7 +104,8 @@ async function validate(db: Db, video: VideoContext, input: VideoMarkupsSaveInpu
   input.video_markups.forEach((row, index) => {
     const where = `строка ${index + 1}`;
     if (!(row.start_time < row.end_time)) throw badRequest(`Начало операции должно быть раньше конца (${where})`);
-    if (row.end_time > limit) throw badRequest(`Операция выходит за конец видео (${where})`);
+    // An operation may run on into the next file of the camera, but it must start inside this one.
+    if (row.start_time >= limit) throw badRequest(`Операция начинается после конца видео (${where})`);
     if (!operations.has(row.operation_id)) throw badRequest(`Операция не из этой структурной единицы (${where})`);
     if (!workplaces.has(row.workplace_id)) throw badRequest(`Рабочее место не из этой структурной единицы (${where})`);
     if (row.employee_id != null && !employees.has(row.employee_id)) throw badRequest(`Сотрудник не из этой структурной единицы (${where})`);

@@ -93,7 +93,7 @@ describe('video markups', () => {
     const cases: [unknown, RegExp][] = [
       [{ video_markups: [row(0, 10), row(15, 15)] }, /раньше конца \(строка 2\)/],
       [{ video_markups: [row(5, 3)] }, /раньше конца \(строка 1\)/],
-      [{ video_markups: [row(90, 120)] }, /за конец видео/],
+      [{ video_markups: [row(120, 130)] }, /после конца видео/],
       [{ video_markups: [row(0, 10, { operation_id: ids.foreignOperation })] }, /Операция не из этой структурной единицы/],
       [{ video_markups: [row(0, 10, { workplace_id: 999 })] }, /Рабочее место/],
       [{ video_stamps: [{ type: 'bogus', time: 1 }] }, /Неизвестный тип отметки/],
@@ -106,6 +106,12 @@ describe('video markups', () => {
       expect((await response.json()).error.message).toMatch(message);
     }
     expect(await markupCount()).toBe(0);
+  });
+
+  it('accepts an operation that runs on past the end of the file', async () => {
+    const response = await send('PUT', { video_markups: [row(90, 130)] });
+    expect(response.status).toBe(200);
+    expect((await response.json()).video_markups[0].end_time).toBe(130);
   });
 
   it('fills every gap with the idle operation of the neighbour’s workplace and employee', async () => {

@@ -184,6 +184,14 @@ export function recordingFilename(cameraKey: number, startMs: number): string {
   return `cam${cameraKey}_${date}_${time}.mp4`;
 }
 
+/**
+ * Recordings that are in the cameras' folders but not registered as videos, so that a sync on the
+ * demo finds something new: the last clip of each camera of "Участок упаковки" on the second day.
+ */
+export function isUnregisteredDemoClip(leaf: Pick<DemoLeaf, 'slug'>, clip: Pick<PlannedClip, 'dayIndex' | 'clipIndex'>): boolean {
+  return leaf.slug === 'packing' && clip.dayIndex === demoDays.length - 1 && clip.clipIndex === CLIPS_PER_CAMERA_DAY - 1;
+}
+
 /** Consecutive clips per camera and day; the four cameras of a leaf overlap in time. */
 export function planClips(videoSeconds: number): PlannedClip[] {
   const clips: PlannedClip[] = [];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe } from '@norma/workers/media';
 import { createTestApp, type TestApp } from '../testing';
-import { DEMO_PASSWORD, demoUsers } from './demo-plan';
+import { CLIPS_PER_CAMERA_DAY, DEMO_PASSWORD, demoUsers, planClips } from './demo-plan';
 import { defaultVideoCacheDir, seedDemoIfEmpty } from './demo';
 
 let t: TestApp;
@@ -78,7 +78,8 @@ describe('demo organisation', () => {
       .selectFrom('videos').innerJoin('cameras', 'cameras.id', 'videos.camera_id')
       .select(['videos.storage_key', 'videos.start_time', 'videos.duration', 'cameras.camera_key', 'cameras.structure_id'])
       .orderBy('videos.start_time').execute();
-    expect(videos.length).toBe(48);
+    // 2 leaves × 4 cameras × 2 days × 3 clips, less the 4 left for a sync to find.
+    expect(videos.length).toBe(44);
     const info = await probe(t.deps.storage.pathOf(videos[0]!.storage_key));
     expect(info.videoCodec).toBe('h264');
     expect(info.width).toBe(640);
@@ -88,6 +89,23 @@ describe('demo organisation', () => {
     const firstOfLeaf = videos.filter((v) => v.structure_id === videos[0]!.structure_id).slice(0, 4);
     const latestStart = Math.max(...firstOfLeaf.map((v) => v.start_time));
     for (const video of firstOfLeaf) expect(video.start_time + video.duration! * 1000).toBeGreaterThan(latestStart);
+  });
+
+  it('leaves the last clip of each packing camera on the second day for a sync to find', async () => {
+    const packing = (await t.deps.db.selectFrom('structures').select('id').where('name', '=', 'Участок упаковки').executeTakeFirstOrThrow()).id;
+    const cookie = await t.signIn('assessor', DEMO_PASSWORD);
+    const lastClipStart = planClips(VIDEO_SECONDS).filter((c) => c.dayIndex === 1 && c.clipIndex === CLIPS_PER_CAMERA_DAY - 1);
+    const expected = lastClipStart.map((c) => c.filename);
+    expect(expected).toHaveLength(4);
+    for (const name of expected) expect(await t.deps.db.selectFrom('videos').select('id').where('filename', '=', name).execute()).toHaveLength(1);
+    const response = await t.request(`/api/v1/sync_videos?structure_id=${packing}`, { cookie });
+    expect(response.status).toBe(200);
+    const result = await response.json();
+    expect(result.new_videos).toEqual(expected);
+    expect(result.queued_processing_videos).toEqual(lastClipStart.map((c) => `recordings/packing/cam${c.cameraKey}/${c.filename}`));
+    const registered = await t.deps.db.selectFrom('videos').selectAll().where('status', '=', 'queued').orderBy('start_time').execute();
+    expect(registered.map((v) => v.start_time)).toEqual(lastClipStart.map((c) => c.startMs));
+    expect((await (await t.request(`/api/v1/sync_videos?structure_id=${packing}`, { cookie })).json()).new_videos).toEqual([]);
   });
 
   it('creates one demo user per role, each able to sign in with the documented password', async () => {

@@ -1,3 +1,4 @@
+import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderDemoClip, type DemoActor } from '@norma/workers/demo-video';
 import { registerUser } from '../auth/service';
@@ -5,7 +6,7 @@ import type { Db } from '../db/database';
 import type { AppDeps } from '../http/env';
 import {
   DEMO_PASSWORD, DEMO_SHIFT, DEMO_TIME_ZONE, DEMO_UTC_OFFSET_MINUTES, demoDays, demoLeaves, demoTree, demoUsers,
-  planClips, planWorkerDay, type DemoLeaf, type DemoOperation, type PlannedClip, type PlannedSegment,
+  isUnregisteredDemoClip, planClips, planWorkerDay, type DemoLeaf, type DemoOperation, type PlannedClip, type PlannedSegment,
 } from './demo-plan';
 import { seededRandom } from './random';
 
@@ -169,6 +170,12 @@ async function writeOrganization(
     if (withVideos) {
       for (const clip of clips) {
         const key = `recordings/${leaf.slug}/cam${clip.cameraKey}/${clip.filename}`;
+        if (isUnregisteredDemoClip(leaf, clip)) {
+          // Left for a sync to find, dated as a recorder would have finished writing it.
+          const finishedAt = new Date(clip.startMs + clip.durationSeconds * 1000);
+          await utimes(deps.storage.pathOf(key), finishedAt, finishedAt);
+          continue;
+        }
         const file = deps.storage.file(key);
         const bytes = new Uint8Array(await file.arrayBuffer());
         const workerMarked = clip.cameraKey <= 3 && marked(clip.dayIndex, clip.cameraKey - 1);

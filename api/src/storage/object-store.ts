@@ -1,5 +1,5 @@
-import { mkdir, rm, stat } from 'node:fs/promises';
-import { dirname, join, normalize, sep } from 'node:path';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, normalize, relative, sep } from 'node:path';
 
 /**
  * Where files (video, models, exports) live. The default is a folder under DATA_DIR;
@@ -13,6 +13,17 @@ export interface ObjectStore {
   exists(key: string): Promise<boolean>;
   size(key: string): Promise<number | null>;
   remove(key: string): Promise<void>;
+  /** Moves an object to another key (replacing what is there). */
+  move(from: string, to: string): Promise<void>;
+  /** Objects under a folder key, recursively; names starting with "." (work files) are skipped. */
+  list(prefix: string): Promise<StoredObject[]>;
+}
+
+export interface StoredObject {
+  key: string;
+  size: number;
+  /** Last modification, ms since epoch. */
+  modifiedAt: number;
 }
 
 export function folderObjectStore(root: string): ObjectStore {
@@ -38,5 +49,33 @@ export function folderObjectStore(root: string): ObjectStore {
       }
     },
     remove: (key) => rm(pathOf(key), { force: true }),
+    async move(from, to) {
+      const target = pathOf(to);
+      await mkdir(dirname(target), { recursive: true });
+      await rename(pathOf(from), target);
+    },
+    async list(prefix) {
+      const base = normalize(root);
+      const found: StoredObject[] = [];
+      const walk = async (folder: string) => {
+        let entries;
+        try {
+          entries = await readdir(folder, { withFileTypes: true });
+        } catch {
+          return;
+        }
+        for (const entry of entries) {
+          if (entry.name.startsWith('.')) continue;
+          const path = join(folder, entry.name);
+          if (entry.isDirectory()) await walk(path);
+          else if (entry.isFile()) {
+            const info = await stat(path).catch(() => null);
+            if (info) found.push({ key: relative(base, path).split(sep).join('/'), size: info.size, modifiedAt: info.mtimeMs });
+          }
+        }
+      };
+      await walk(pathOf(prefix));
+      return found.sort((a, b) => a.key.localeCompare(b.key));
+    },
   };
 }

@@ -1,12 +1,14 @@
 import type { ComponentType } from 'react';
 import { LandingScreen } from '../screens/landing/LandingScreen';
 import { LoginScreen } from '../screens/login/LoginScreen';
+import { MethodologyScreen } from '../screens/methodology/MethodologyScreen';
 import { placeholders } from '../screens/placeholders/placeholders';
 import { MultiVideoScreen } from '../screens/multi-video/MultiVideoScreen';
 import { NewProjectScreen } from '../screens/new-project/NewProjectScreen';
 import { ProjectsScreen } from '../screens/projects/ProjectsScreen';
 import { RegistrationScreen } from '../screens/registration/RegistrationScreen';
 import { TaskListScreen } from '../screens/task-list/TaskListScreen';
+import { VideoMarkupScreen } from '../screens/video-markup/VideoMarkupScreen';
 
 export interface AppRoute {
   path: string;
@@ -27,7 +29,7 @@ export const routes: AppRoute[] = [
   { path: '/project', screen: NewProjectScreen, private: true },
   { path: '/summary', screen: placeholders.summary, private: true },
   { path: '/markup/:structureId', screen: TaskListScreen, private: true },
-  { path: '/video/:videoId/:getTime?', screen: placeholders.videoMarkup, private: true },
+  { path: '/video/:videoId/:getTime?', screen: VideoMarkupScreen, private: true },
   { path: '/multi-video', screen: MultiVideoScreen, private: true },
   { path: '/edit/:structureId/:timeFrom/:timeTo', screen: placeholders.periodEdit, private: true },
   { path: '/statement/:structureId/:employeeId/:fromTime/:toTime/pdf', screen: placeholders.statement, private: true },
@@ -49,4 +51,5 @@ export const routes: AppRoute[] = [
   { path: '/ai', screen: placeholders.ai },
   { path: '/evan', screen: placeholders.evan },
   { path: '/report-example', screen: placeholders.reportExample },
+  { path: '/methodology', screen: MethodologyScreen },
 ];

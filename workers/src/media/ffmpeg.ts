@@ -55,6 +55,9 @@ export interface ProbeResult {
   creationTime: string | null;
   width: number | null;
   height: number | null;
+  /** Pixel format and profile of the video stream (yuv420p, High…): what a browser can decode. */
+  pixelFormat: string | null;
+  videoProfile: string | null;
 }
 
 export async function probe(file: string): Promise<ProbeResult> {
@@ -62,17 +65,24 @@ export async function probe(file: string): Promise<ProbeResult> {
   const out = await run(ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
   const data = JSON.parse(out) as {
     format: { duration?: string; format_name: string; tags?: Record<string, string> };
-    streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
+    streams: {
+      codec_type: string; codec_name: string; width?: number; height?: number; pix_fmt?: string; profile?: string;
+      duration?: string; disposition?: { attached_pic?: number }; tags?: Record<string, string>;
+    }[];
   };
-  const video = data.streams.find((s) => s.codec_type === 'video');
+  // A cover picture is a "video" stream too; the recording is the first real one.
+  const video = data.streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
   const audio = data.streams.find((s) => s.codec_type === 'audio');
+  const duration = Number(data.format.duration ?? video?.duration ?? 0);
   return {
-    durationSeconds: Number(data.format.duration ?? 0),
+    durationSeconds: Number.isFinite(duration) ? duration : 0,
     videoCodec: video?.codec_name ?? null,
     audioCodec: audio?.codec_name ?? null,
     formatName: data.format.format_name,
-    creationTime: data.format.tags?.creation_time ?? null,
+    creationTime: data.format.tags?.creation_time ?? video?.tags?.creation_time ?? null,
     width: video?.width ?? null,
     height: video?.height ?? null,
+    pixelFormat: video?.pix_fmt ?? null,
+    videoProfile: video?.profile ?? null,
   };
 }

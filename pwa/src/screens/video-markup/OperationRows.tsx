@@ -49,7 +49,7 @@ export function OperationRows({ session, rows, selectedKey, operations, workplac
   if (rows.length === 0) return <p className="muted rows-empty">Операций пока нет. Нажмите «+» или клавишу операции во время просмотра.</p>;
 
   return (
-    <div className="rows-scroll" ref={scroller} data-testid="operation-rows">
+    <div className="rows-scroll" ref={scroller} data-testid="operation-rows" style={{ height: Math.min(420, rows.length * ROW_HEIGHT + 2) }}>
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index]!;

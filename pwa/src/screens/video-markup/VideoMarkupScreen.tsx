@@ -62,7 +62,8 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
   const [loaded, setLoaded] = useState(false);
   const [duration, setDuration] = useState(0);
   const [banner, setBanner] = useState<string | null>(null);
-  const [conflict, setConflict] = useState<{ server: VideoMarkupsReply | null; draft: MarkupDraft } | null>(null);
+  /** A newer server version than the local edits: `draft` is set when the edits came from storage. */
+  const [conflict, setConflict] = useState<{ server: VideoMarkupsReply | null; draft: MarkupDraft | null } | null>(null);
   const [busy, setBusy] = useState(false);
   const [others, setOthers] = useState<OtherVideo[] | null>(null);
   const [activities, setActivities] = useState<Activity[]>([]);
@@ -148,7 +149,7 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
   useEffect(() => {
     void loadActivities();
   }, [loadActivities]);
-  const othersSecond = Math.floor(currentSecond / 10) * 10;
+  const othersSecond = Math.floor(currentSecond / 5) * 5;
   useEffect(() => {
     void loadOthers(othersSecond);
   }, [loadOthers, othersSecond]);
@@ -167,7 +168,7 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
       } catch (err) {
         if (isOffline(err)) return 'offline';
         if (err instanceof ApiCallError && err.status === 409) {
-          if (item.videoId === videoId) setConflict({ server: null, draft: { videoId, version: item.payload.base_version, rows: [...session.rows], stamps: [...session.stamps], savedAt: Date.now() } });
+          if (item.videoId === videoId) setConflict({ server: null, draft: null });
           notify('error', err.message);
           return 'conflict';
         }
@@ -208,14 +209,28 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
     [playhead, duration],
   );
 
-  /** The lane for new rows: the selected row's, else the only workplace/employee (spec 01 §4). */
+  /**
+   * The lane new rows go to: the selected row's, else the one chosen in "Разметка для", which starts
+   * as the lane of the video's last row, or the only workplace/employee (spec 01 §4).
+   */
+  const [lane, setLane] = useState<Lane>({ workplace_id: null, employee_id: null });
+  useEffect(() => {
+    if (!loaded) return;
+    const last = session.rows.at(-1);
+    setLane(
+      last
+        ? { workplace_id: last.workplace_id, employee_id: last.employee_id }
+        : {
+            workplace_id: lookups.workplaces.length === 1 ? lookups.workplaces[0]!.id : null,
+            employee_id: lookups.employees.length === 1 ? lookups.employees[0]!.id : null,
+          },
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [loaded, lookups]);
   const defaultLane = (): Lane => {
     const selected = session.selectedKey ? session.row(session.selectedKey) : null;
     if (selected) return { workplace_id: selected.workplace_id, employee_id: selected.employee_id };
-    return {
-      workplace_id: lookups.workplaces.length === 1 ? lookups.workplaces[0]!.id : null,
-      employee_id: lookups.employees.length === 1 ? lookups.employees[0]!.id : null,
-    };
+    return lane;
   };
 
   /** Reaction-time offset: a key pressed while playing marks a moment slightly earlier. */
@@ -231,7 +246,10 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
     if (session.codingKey) endCoding(session, player.time());
   };
 
+  // A save or a rebase in flight: a second save (Ctrl+S pressed again) waits for it to end.
+  const inFlight = useRef(false);
   const save = async (): Promise<boolean> => {
+    if (inFlight.current) return false;
     closeOpenSegment();
     if (invalidRows(session.rows).length > 0) {
       notify('error', INVALID_MARKUP);
@@ -241,6 +259,7 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
     setBanner(null);
     const payload: SavePayload = session.buildSavePayload(newSaveId());
     setBusy(true);
+    inFlight.current = true;
     try {
       const reply = await api.put<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`, payload, { quiet: true });
       session.acceptSaved(reply);
@@ -256,7 +275,7 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
         return true;
       }
       if (err instanceof ApiCallError && err.status === 409) {
-        setConflict({ server: null, draft: { videoId, version: session.version, rows: [...session.rows], stamps: [...session.stamps], savedAt: Date.now() } });
+        setConflict({ server: null, draft: null });
         notify('error', err.message);
         return false;
       }
@@ -264,6 +283,30 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
       return false;
     } finally {
       setBusy(false);
+      inFlight.current = false;
+    }
+  };
+
+  /** Takes the server's newer version, with or without the local changes laid over it. */
+  const resolveConflict = async (keepMine: boolean) => {
+    if (!conflict || inFlight.current) return;
+    inFlight.current = true;
+    setBusy(true);
+    try {
+      const fresh = conflict.server ?? (await api.get<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`));
+      if (keepMine) {
+        session.rebase(fresh, conflict.draft ?? undefined);
+        notify('info', 'Ваши изменения наложены на свежую версию — проверьте и сохраните');
+      } else {
+        session.loadFromServer(fresh);
+        await clearDraft(videoId);
+      }
+      setConflict(null);
+    } catch {
+      // Shown by the API client; the conflict stays open.
+    } finally {
+      setBusy(false);
+      inFlight.current = false;
     }
   };
 
@@ -467,23 +510,12 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
       {conflict && (
         <div className="banner banner-error" role="alert">
           <p>
-            Разметка этого видео изменилась на сервере после того, как вы начали правку
-            {conflict.draft.rows.length ? ` (у вас несохранённых строк: ${conflict.draft.rows.filter((r) => r.id < 0).length} новых)` : ''}.
+            Разметка этого видео изменилась на сервере после того, как вы начали правку. Загрузите свежую версию (ваши
+            несохранённые изменения пропадут) или наложите свои изменения на неё и сохраните снова.
           </p>
           <div className="actions">
-            <button type="button" className="button secondary" onClick={async () => {
-              const fresh = conflict.server ?? (await api.get<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`));
-              session.loadFromServer(fresh);
-              await clearDraft(videoId);
-              setConflict(null);
-            }}>Загрузить версию с сервера</button>
-            <button type="button" className="button" onClick={async () => {
-              const fresh = conflict.server ?? (await api.get<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`));
-              session.loadFromServer(fresh, { keepHistory: true });
-              session.restoreDraft(conflict.draft);
-              setConflict(null);
-              notify('info', 'Ваши изменения наложены на свежую версию — проверьте и сохраните');
-            }}>Наложить мои изменения</button>
+            <button type="button" className="button secondary" disabled={busy} onClick={() => void resolveConflict(false)}>Загрузить версию с сервера</button>
+            <button type="button" className="button" disabled={busy} onClick={() => void resolveConflict(true)}>Наложить мои изменения</button>
           </div>
         </div>
       )}
@@ -506,6 +538,17 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
             <button type="button" className="button secondary" onClick={() => session.undo()} disabled={!session.canUndo}>Отменить</button>
             <button type="button" className="button secondary" onClick={() => session.redo()} disabled={!session.canRedo}>Повторить</button>
             {loop && <span className="badge">повтор {loop.start.toFixed(1)}–{loop.end.toFixed(1)} с</span>}
+            <label className="inline">
+              Разметка для
+              <select aria-label="Рабочее место новых операций" value={lane.workplace_id ?? ''} onChange={(e) => { session.select(null); setLane({ ...lane, workplace_id: e.target.value ? Number(e.target.value) : null }); }}>
+                <option value="">— рабочее место —</option>
+                {lookups.workplaces.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
+              </select>
+              <select aria-label="Сотрудник новых операций" value={lane.employee_id ?? ''} onChange={(e) => { session.select(null); setLane({ ...lane, employee_id: e.target.value ? Number(e.target.value) : null }); }}>
+                <option value="">— сотрудник —</option>
+                {lookups.employees.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
+              </select>
+            </label>
             <label className="inline">
               Реакция, мс
               <input type="number" min={0} max={2000} step={50} value={reactionMs} onChange={(e) => setReactionMs(Math.max(0, Number(e.target.value) || 0))} />

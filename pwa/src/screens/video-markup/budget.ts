@@ -11,13 +11,15 @@ export interface BudgetLine {
   sharePercent: number;
 }
 
-/** BORIS-style time budget of the open video: per operation, count, total, mean, sd and share. */
+/** BORIS-style time budget of the open video: per operation, count, total, mean, sd and share (clipped to the video). */
 export function timeBudget(rows: readonly MarkupRow[], durationSeconds: number): BudgetLine[] {
   const byOperation = new Map<number, number[]>();
   for (const row of rows) {
-    if (row.operation_id === null || !(row.end > row.start)) continue;
+    // Only the part inside this video counts: an operation may run on into the next file.
+    const seconds = Math.min(row.end, durationSeconds) - Math.max(row.start, 0);
+    if (row.operation_id === null || !(seconds > 0)) continue;
     const list = byOperation.get(row.operation_id) ?? [];
-    list.push(row.end - row.start);
+    list.push(seconds);
     byOperation.set(row.operation_id, list);
   }
   return [...byOperation.entries()]

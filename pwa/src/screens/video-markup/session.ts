@@ -201,6 +201,38 @@ export class MarkupSession {
     return p.video_markups.length + p.operation_markups_to_delete.length + p.video_stamps.length + p.video_stamps_to_delete.length > 0;
   }
 
+  /**
+   * Lays local changes over a newer server version (after a 409): rows added here are added
+   * again, rows edited here keep the local values where they still exist, rows deleted here are
+   * deleted. With a stored draft (whose baseline is gone) deletions cannot be known and are skipped.
+   */
+  rebase(reply: VideoMarkupsReply, draft?: { rows: MarkupRow[]; stamps: StampRow[] }) {
+    const rows = draft?.rows ?? [...this.rows];
+    const stamps = draft?.stamps ?? [...this.stamps];
+    const added = rows.filter((r) => r.id < 0);
+    const edited = rows.filter((r) => r.id > 0 && (draft || !this.savedRows.has(r.id) || !sameRow(this.savedRows.get(r.id)!, r)));
+    const deleted = draft ? [] : [...this.savedRows.keys()].filter((id) => !rows.some((r) => r.id === id));
+    const addedStamps = stamps.filter((s) => s.id < 0);
+    const deletedStamps = draft ? [] : [...this.savedStamps.keys()].filter((id) => !stamps.some((s) => s.id === id));
+    this.loadFromServer(reply);
+    const rowChanges: Change<MarkupRow>[] = [];
+    for (const row of added) rowChanges.push({ key: row.key, before: null, after: row });
+    for (const row of edited) {
+      const current = this.rowByKey.get(`m${row.id}`);
+      if (current && !sameRow(current, row)) rowChanges.push({ key: current.key, before: current, after: { ...row, key: current.key } });
+    }
+    for (const id of deleted) {
+      const current = this.rowByKey.get(`m${id}`);
+      if (current) rowChanges.push({ key: current.key, before: current, after: null });
+    }
+    const stampChanges: Change<StampRow>[] = addedStamps.map((s) => ({ key: s.key, before: null, after: s }));
+    for (const id of deletedStamps) {
+      const current = this.stampByKey.get(`s${id}`);
+      if (current) stampChanges.push({ key: current.key, before: current, after: null });
+    }
+    this.apply('Наложить изменения', rowChanges, stampChanges);
+  }
+
   /** A local draft: enough to rebuild the unsaved state after a reload. */
   toDraft() {
     return { version: this.version, rows: [...this.rows], stamps: [...this.stamps] };

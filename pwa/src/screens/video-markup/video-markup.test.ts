@@ -120,6 +120,8 @@ describe('time budget and agreement', () => {
     expect(first).toMatchObject({ operationId: 1, occurrences: 2, totalSeconds: 30, meanSeconds: 15, sharePercent: 60 });
     expect(first!.sdSeconds).toBeCloseTo(Math.sqrt(50), 10);
     expect(second).toMatchObject({ operationId: 2, occurrences: 1, sdSeconds: 0 });
+    // A segment running past the end of the file counts only up to it.
+    expect(timeBudget([row(3, 40, 70)], 50)[0]).toMatchObject({ totalSeconds: 10, sharePercent: 20 });
   });
   it('gives kappa 1 for identical markup and lists the slots where two assessors differ', () => {
     const a = [row(1, 0, 10), row(2, 10, 20)];
@@ -130,5 +132,25 @@ describe('time budget and agreement', () => {
     // pe = 0.5*0.6 + 0.5*0.4 = 0.5 → kappa = (0.9 - 0.5) / 0.5
     expect(result.kappa).toBeCloseTo(0.8, 10);
     expect(result.disagreements).toEqual([{ start: 10, end: 12, a: 2, b: 1 }]);
+  });
+});
+
+describe('rebase after a conflict', () => {
+  it('lays added, edited and deleted rows over the newer server version', () => {
+    const session = new MarkupSession(reply);
+    session.addRow({ operation_id: 3, workplace_id: 5, start: 40, end: 45 });
+    session.updateRow('m11', { comment: 'мой' });
+    session.removeRow('m10');
+    // Meanwhile someone else added row 12 and saved (version 4).
+    session.rebase({
+      version: 4,
+      video_markups: [...reply.video_markups, { id: 12, operation_id: 2, workplace_id: 5, employee_id: 7, start_time: 50, end_time: 55, comment: null, source: 'manual', author_name: 'Д' }],
+      video_stamps: reply.video_stamps,
+    });
+    expect(session.version).toBe(4);
+    expect(session.rows.map((r) => [r.id, r.start, r.comment])).toEqual([[11, 20, 'мой'], [-1, 40, ''], [12, 50, '']]);
+    const payload = session.buildSavePayload('x');
+    expect(payload.operation_markups_to_delete).toEqual([10]);
+    expect(payload.base_version).toBe(4);
   });
 });

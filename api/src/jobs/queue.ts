@@ -1,0 +1,175 @@
+import { sql } from 'kysely';
+import { retryDelayMs, type ClaimedJob, type JobStore } from '@norma/workers/jobs';
+import type { Db } from '../db/database';
+import type { JobsTable } from '../db/schema';
+
+export interface EnqueueInput {
+  kind: string;
+  payload: unknown;
+  organizationId: number | null;
+  /** Attempts before the job fails for good (default 3). */
+  maxAttempts?: number;
+  /** Do not start before this instant, ms (default now). */
+  runAfter?: number;
+}
+
+const enqueueListeners = new Set<() => void>();
+
+/** Lets an in-process runner start a queued job at once instead of at its next poll. */
+export function onJobEnqueued(listener: () => void): () => void {
+  enqueueListeners.add(listener);
+  return () => enqueueListeners.delete(listener);
+}
+
+/** Adds a job to the queue (inside the caller's transaction when `db` is one); returns its id. */
+export async function enqueueJob(db: Db, input: EnqueueInput): Promise<number> {
+  const now = Date.now();
+  const row = await db
+    .insertInto('jobs')
+    .values({
+      kind: input.kind,
+      payload: JSON.stringify(input.payload ?? {}),
+      organization_id: input.organizationId,
+      max_attempts: input.maxAttempts ?? 3,
+      run_after: input.runAfter ?? now,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  queueMicrotask(() => {
+    for (const listener of enqueueListeners) listener();
+  });
+  return row.id;
+}
+
+type JobRow = Pick<JobsTable, 'kind' | 'payload' | 'max_attempts'> & { id: number; attempts: number };
+
+const claimed = (row: JobRow): ClaimedJob => ({
+  id: row.id,
+  kind: row.kind,
+  payload: JSON.parse(row.payload),
+  attempts: row.attempts,
+  maxAttempts: row.max_attempts,
+});
+
+/**
+ * The job queue over the `jobs` table (DESIGN.md "Jobs"). A claim is one UPDATE … RETURNING, so two
+ * workers never take the same job; every later write is fenced by the claiming worker's id.
+ */
+export function sqlJobStore(db: Db): JobStore {
+  const owned = (id: number, workerId: string) =>
+    db.updateTable('jobs').where('id', '=', id).where('locked_by', '=', workerId).where('status', '=', 'running');
+  return {
+    async claim(workerId, kinds) {
+      if (kinds.length === 0) return null;
+      const now = Date.now();
+      const result = await sql<JobRow>`
+        UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = ${workerId}, locked_at = ${now},
+          progress = 0, updated_at = ${now}
+        WHERE id = (
+          SELECT id FROM jobs WHERE status = 'queued' AND run_after <= ${now} AND kind IN (${sql.join(kinds)})
+          ORDER BY run_after, id LIMIT 1
+        ) AND status = 'queued'
+        RETURNING id, kind, payload, attempts, max_attempts`.execute(db);
+      const row = result.rows[0];
+      return row ? claimed(row) : null;
+    },
+    async progress(id, workerId, percent) {
+      const now = Date.now();
+      await owned(id, workerId).set({ progress: Math.round(percent * 10) / 10, locked_at: now, updated_at: now }).execute();
+    },
+    async heartbeat(id, workerId) {
+      await owned(id, workerId).set({ locked_at: Date.now() }).execute();
+    },
+    async succeed(id, workerId, result) {
+      const now = Date.now();
+      await owned(id, workerId)
+        .set({ status: 'success', progress: 100, result: JSON.stringify(result ?? null), error: null, locked_by: null, locked_at: null, updated_at: now })
+        .execute();
+    },
+    async fail(id, workerId, message, retry) {
+      const now = Date.now();
+      const row = await db.selectFrom('jobs').select(['attempts', 'max_attempts']).where('id', '=', id).executeTakeFirst();
+      const again = retry && row !== undefined && row.attempts < row.max_attempts;
+      await owned(id, workerId)
+        .set({
+          status: again ? 'queued' : 'failed',
+          run_after: again ? now + retryDelayMs(row!.attempts) : now,
+          error: message,
+          locked_by: null,
+          locked_at: null,
+          updated_at: now,
+        })
+        .execute();
+      return again ? 'retrying' : 'failed';
+    },
+    async release(id, workerId) {
+      const now = Date.now();
+      await owned(id, workerId)
+        .set({ status: 'queued', attempts: sql`max(attempts - 1, 0)`, progress: 0, locked_by: null, locked_at: null, run_after: now, updated_at: now })
+        .execute();
+    },
+    async requeueStale(olderThanMs) {
+      const now = Date.now();
+      const cutoff = now - olderThanMs;
+      const stale = await db
+        .selectFrom('jobs')
+        .select(['id', 'kind', 'payload', 'attempts', 'max_attempts'])
+        .where('status', '=', 'running')
+        .where('locked_at', '<', cutoff)
+        .execute();
+      const lost: ClaimedJob[] = [];
+      for (const row of stale) {
+        const again = row.attempts < row.max_attempts;
+        const updated = await db
+          .updateTable('jobs')
+          .set({
+            status: again ? 'queued' : 'failed',
+            error: again ? 'Обработка прервалась: задача возвращена в очередь' : 'Обработка прервалась, попытки исчерпаны',
+            locked_by: null, locked_at: null, run_after: now, progress: 0, updated_at: now,
+          })
+          .where('id', '=', row.id)
+          .where('status', '=', 'running')
+          .where('locked_at', '<', cutoff)
+          .executeTakeFirst();
+        if (!again && Number(updated.numUpdatedRows) > 0) lost.push(claimed(row));
+      }
+      return lost;
+    },
+  };
+}
+
+export interface JobView {
+  id: number;
+  kind: string;
+  status: 'queued' | 'running' | 'success' | 'failed';
+  progress: number;
+  error: string | null;
+  result: unknown;
+  attempts: number;
+  max_attempts: number;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A job of the organisation, as GET /api/v1/jobs/{id} shows it; undefined when absent or foreign. */
+export async function findJob(db: Db, id: number, organizationId: number): Promise<JobView | undefined> {
+  const row = await db.selectFrom('jobs').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    progress: row.progress,
+    error: row.status === 'failed' ? row.error : null,
+    // A job waiting for its retry keeps the last attempt's error visible here.
+    last_error: row.status === 'failed' ? null : row.error,
+    result: row.result === null ? null : JSON.parse(row.result),
+    attempts: row.attempts,
+    max_attempts: row.max_attempts,
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}

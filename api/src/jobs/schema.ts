@@ -1,0 +1,19 @@
+import { z } from '@hono/zod-openapi';
+
+export const JobIdParam = z.object({ id: z.coerce.number().int().positive() });
+
+export const Job = z
+  .object({
+    id: z.number(),
+    kind: z.string(),
+    status: z.enum(['queued', 'running', 'success', 'failed']),
+    progress: z.number().openapi({ description: '0–100' }),
+    error: z.string().nullable().openapi({ description: 'Причина сбоя (только у status = failed)' }),
+    result: z.unknown().nullable(),
+    attempts: z.number(),
+    max_attempts: z.number(),
+    last_error: z.string().nullable().openapi({ description: 'Ошибка последней попытки, если задача ждёт повтора' }),
+    created_at: z.string().openapi({ format: 'date-time' }),
+    updated_at: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('Job');

@@ -1,0 +1,28 @@
+import { startJobRunner, type JobRunner, type RunnerOptions } from '@norma/workers/jobs';
+import type { AppDeps } from '../http/env';
+import { ingestVideoHandler } from '../video/ingest';
+import { INGEST_JOB } from '../video/registration';
+import { onJobEnqueued, sqlJobStore } from './queue';
+
+/**
+ * Starts the background job runner of this process (workers/src/jobs/runner.ts) with every job
+ * kind the API queues. `npm start` runs it inside the API process (NORMA_WORKERS=0 turns it off);
+ * tests start and stop one explicitly.
+ */
+export function startWorkers(deps: Pick<AppDeps, 'db' | 'storage'>, options: Partial<Omit<RunnerOptions, 'store' | 'handlers'>> = {}): JobRunner {
+  const runner = startJobRunner({
+    store: sqlJobStore(deps.db),
+    handlers: { [INGEST_JOB]: ingestVideoHandler(deps.db, deps.storage) },
+    ...options,
+  });
+  const unsubscribe = onJobEnqueued(() => runner.wake());
+  return {
+    workerId: runner.workerId,
+    wake: runner.wake,
+    drain: runner.drain,
+    async stop() {
+      unsubscribe();
+      await runner.stop();
+    },
+  };
+}

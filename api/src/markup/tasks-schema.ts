@@ -1,0 +1,35 @@
+import { z } from '@hono/zod-openapi';
+
+export const TASK_PAGE_LIMIT = 100;
+
+export const TasksQuery = z.object({
+  structure_id: z.coerce.number().int().positive(),
+  option: z.enum(['all', 'finished', 'unfinished']).default('all'),
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(TASK_PAGE_LIMIT, `не больше ${TASK_PAGE_LIMIT}`).default(30),
+  filename_pattern: z.string().max(200).optional(),
+});
+
+export const TaskRow = z
+  .object({
+    video: z.object({ id: z.number(), filename: z.string(), comment: z.string() }),
+    status: z.object({
+      finished: z.boolean(),
+      completion_percentage: z.number().openapi({ description: 'Покрытие видео разметкой, % (0–100, один знак)' }),
+      happened_at: z.string().nullable().openapi({ format: 'date-time', description: 'Когда завершена, иначе последнее действие' }),
+    }),
+    author: z.object({ first_name: z.string(), last_name: z.string() }).nullable(),
+  })
+  .openapi('TaskRow');
+
+export const TaskList = z.object({ elements: z.array(TaskRow), total: z.number() }).openapi('TaskList');
+export const TaskIdParam = z.object({ id: z.coerce.number().int().positive() });
+export const TaskVideoParam = z.object({ videoId: z.coerce.number().int().positive() });
+export const Message = z.object({ message: z.string() });
+
+export const DumpQuery = z.object({
+  structure_id: z.coerce.number().int().positive(),
+  camera_key: z.string().optional().openapi({ example: '1', description: '1, 2, 3 или 4' }),
+  date: z.string().optional().openapi({ example: '2026-11-16', description: 'год-месяц-день' }),
+  format: z.string().optional().openapi({ example: 'tsv' }),
+});

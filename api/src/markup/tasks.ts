@@ -1,0 +1,149 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+import { conflict } from '../http/errors';
+import type { ObjectStore } from '../storage/object-store';
+
+export type TaskOption = 'all' | 'finished' | 'unfinished';
+
+export interface TaskQuery {
+  option: TaskOption;
+  offset: number;
+  limit: number;
+  filenamePattern?: string;
+}
+
+/** Seconds of [from, to) covered by the union of intervals (seconds), clipped to [from, to). */
+export function coveredSeconds(intervals: [number, number][], from: number, to: number): number {
+  const clipped = intervals
+    .map(([start, end]) => [Math.max(start, from), Math.min(end, to)] as [number, number])
+    .filter(([start, end]) => end > start)
+    .sort((a, b) => a[0] - b[0]);
+  let covered = 0;
+  let runStart = -Infinity;
+  let runEnd = -Infinity;
+  for (const [start, end] of clipped) {
+    if (start > runEnd) {
+      if (runEnd > runStart) covered += runEnd - runStart;
+      runStart = start;
+      runEnd = end;
+    } else {
+      runEnd = Math.max(runEnd, end);
+    }
+  }
+  if (runEnd > runStart) covered += runEnd - runStart;
+  return covered;
+}
+
+/** Completion of a task: covered seconds / duration, percent with one decimal (DESIGN.md). */
+export function completionPercentage(markups: { start_time: number; end_time: number }[], videoStart: number, durationSeconds: number | null): number {
+  if (!durationSeconds || durationSeconds <= 0) return 0;
+  const from = videoStart / 1000;
+  const covered = coveredSeconds(markups.map((m) => [m.start_time / 1000, m.end_time / 1000]), from, from + durationSeconds);
+  return Math.min(100, Math.round((covered / durationSeconds) * 1000) / 10);
+}
+
+const isAscii = (text: string) => /^[\x00-\x7f]*$/.test(text);
+
+/**
+ * The task list of a structure (spec 01 "Task list"): its ready videos, newest recordings first,
+ * filtered by finished state and a case-insensitive substring of the file name, one page at a time.
+ */
+export async function listTasks(db: Db, structureId: number, query: TaskQuery) {
+  let base = db
+    .selectFrom('videos')
+    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+    .where('cameras.structure_id', '=', structureId)
+    .where('videos.status', '=', 'ready');
+  if (query.option === 'finished') base = base.where('videos.finished', '=', 1);
+  if (query.option === 'unfinished') base = base.where('videos.finished', '=', 0);
+  const pattern = query.filenamePattern?.trim() ?? '';
+
+  let total: number;
+  let pageIds: number[];
+  if (pattern === '' || isAscii(pattern)) {
+    // SQLite's LIKE ignores case for ASCII letters, which is exact here.
+    if (pattern) base = base.where(sql<boolean>`videos.filename LIKE ${`%${pattern.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`} ESCAPE '\\'`);
+    total = Number((await base.select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    pageIds = (
+      await base.select('videos.id').orderBy('videos.start_time', 'desc').orderBy('videos.id', 'desc').offset(query.offset).limit(query.limit).execute()
+    ).map((r) => r.id);
+  } else {
+    // Cyrillic and other letters: SQLite folds only ASCII case, so the names are matched here.
+    const needle = pattern.toLocaleLowerCase('ru');
+    const all = await base.select(['videos.id', 'videos.filename']).orderBy('videos.start_time', 'desc').orderBy('videos.id', 'desc').execute();
+    const matching = all.filter((row) => row.filename.toLocaleLowerCase('ru').includes(needle));
+    total = matching.length;
+    pageIds = matching.slice(query.offset, query.offset + query.limit).map((r) => r.id);
+  }
+  if (pageIds.length === 0) return { elements: [], total };
+
+  const videos = await db
+    .selectFrom('videos')
+    .leftJoin('user', 'user.id', 'videos.author_id')
+    .select([
+      'videos.id', 'videos.filename', 'videos.comment', 'videos.start_time', 'videos.duration', 'videos.finished', 'videos.finished_at',
+      'user.firstName', 'user.lastName',
+    ])
+    .where('videos.id', 'in', pageIds)
+    .execute();
+  const markups = await db.selectFrom('markups').select(['video_id', 'start_time', 'end_time']).where('video_id', 'in', pageIds).execute();
+  const latest = await db
+    .selectFrom('activities')
+    .select(['video_id', db.fn.max('happened_at').as('at')])
+    .where('video_id', 'in', pageIds)
+    .groupBy('video_id')
+    .execute();
+  const byId = new Map(videos.map((v) => [v.id, v]));
+  const elements = pageIds.map((id) => {
+    const video = byId.get(id)!;
+    const finished = video.finished === 1;
+    const lastActivity = latest.find((a) => a.video_id === id)?.at ?? null;
+    const happenedAt = finished && video.finished_at !== null ? video.finished_at : lastActivity;
+    return {
+      video: { id: video.id, filename: video.filename, comment: video.comment },
+      status: {
+        finished,
+        completion_percentage: completionPercentage(markups.filter((m) => m.video_id === id), video.start_time, video.duration),
+        happened_at: happenedAt === null ? null : new Date(Number(happenedAt)).toISOString(),
+      },
+      author: video.firstName ? { first_name: video.firstName, last_name: video.lastName ?? '' } : null,
+    };
+  });
+  return { elements, total };
+}
+
+/**
+ * Deletes a task: the video row and its file. Its markups stay (their video link is cleared by the
+ * foreign key), its activity goes with it; a queued ingest job is cancelled.
+ */
+export async function deleteTask(db: Db, storage: ObjectStore, videoId: number): Promise<void> {
+  const video = await db.selectFrom('videos').select(['storage_key', 'job_id']).where('id', '=', videoId).executeTakeFirstOrThrow();
+  await db.transaction().execute(async (trx) => {
+    if (video.job_id !== null) {
+      await trx
+        .updateTable('jobs')
+        .set({ status: 'failed', error: 'Видео удалено', updated_at: Date.now() })
+        .where('id', '=', video.job_id)
+        .where('status', '=', 'queued')
+        .execute();
+    }
+    await trx.deleteFrom('videos').where('id', '=', videoId).execute();
+  });
+  await storage.remove(video.storage_key);
+}
+
+/** Marks a task finished (once): finished flag and time, the finisher as author if none, an activity. */
+export async function finishTask(db: Db, videoId: number, userId: string): Promise<void> {
+  const video = await db.selectFrom('videos').select(['status', 'finished']).where('id', '=', videoId).executeTakeFirstOrThrow();
+  if (video.status !== 'ready') throw conflict('Видео ещё не обработано: завершить задачу можно после обработки');
+  if (video.finished === 1) return;
+  const now = Date.now();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('videos')
+      .set({ finished: 1, finished_at: now, author_id: sql`coalesce(author_id, ${userId})` })
+      .where('id', '=', videoId)
+      .execute();
+    await trx.insertInto('activities').values({ video_id: videoId, author_id: userId, happened_at: now, comment: 'Задача завершена' }).execute();
+  });
+}

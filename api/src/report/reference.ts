@@ -1,0 +1,142 @@
+import { DEFAULT_STABILITY_TABLE, type ProductionType, type StabilityTable } from '@norma/core-wasm';
+import type { Db } from '../db/database';
+
+/**
+ * Reference data of METHODOLOGY §4: normative stability coefficients Ку (elements up to and longer
+ * than `short_element_max_seconds`) and accuracy ε, by production type and kind of work.
+ * Rows with organization_id NULL are the product defaults; an organisation that saved its own
+ * edition gets exactly its rows (all eight), so its reports use its methodology.
+ */
+export const PRODUCTION_TYPES = ['mass', 'large_series', 'series', 'small_series'] as const satisfies readonly ProductionType[];
+export const WORK_KINDS = ['manual', 'machine'] as const;
+export type WorkKind = (typeof WORK_KINDS)[number];
+
+export const PRODUCTION_TYPE_LABELS: Record<ProductionType, string> = Object.fromEntries(
+  DEFAULT_STABILITY_TABLE.rows.map((row) => [row.productionType, row.label]),
+) as Record<ProductionType, string>;
+
+export const WORK_KIND_LABELS: Record<WorkKind, string> = { manual: 'ручная', machine: 'машинная (машинно-ручная)' };
+
+export interface ReferenceRow {
+  production_type: ProductionType;
+  production_type_label: string;
+  work_kind: WorkKind;
+  work_kind_label: string;
+  coef_short: number;
+  coef_long: number;
+  accuracy_percent: number;
+}
+
+export interface ReferenceTable {
+  /** True while the organisation uses the product defaults. */
+  is_default: boolean;
+  source: string;
+  edition: string;
+  short_element_max_seconds: number;
+  updated_at: string | null;
+  updated_by: string | null;
+  rows: ReferenceRow[];
+}
+
+export interface ReferenceInput {
+  source: string;
+  edition: string;
+  short_element_max_seconds: number;
+  rows: { production_type: ProductionType; work_kind: WorkKind; coef_short: number; coef_long: number; accuracy_percent: number }[];
+}
+
+const order = (row: { production_type: ProductionType; work_kind: WorkKind }) =>
+  WORK_KINDS.indexOf(row.work_kind) * PRODUCTION_TYPES.length + PRODUCTION_TYPES.indexOf(row.production_type);
+
+/** The table an organisation's reports use: its own edition, or the defaults. */
+export async function referenceTable(db: Db, organizationId: number): Promise<ReferenceTable> {
+  const rows = await db
+    .selectFrom('reference_stability')
+    .leftJoin('user', 'user.id', 'reference_stability.updated_by')
+    .select([
+      'reference_stability.organization_id', 'production_type', 'work_kind', 'coef_short', 'coef_long', 'accuracy_percent',
+      'short_element_max_seconds', 'source', 'edition', 'updated_at', 'user.firstName', 'user.lastName',
+    ])
+    .where((eb) => eb.or([eb('reference_stability.organization_id', '=', organizationId), eb('reference_stability.organization_id', 'is', null)]))
+    .execute();
+  const own = rows.filter((r) => r.organization_id === organizationId);
+  const chosen = (own.length > 0 ? own : rows.filter((r) => r.organization_id === null)).sort((a, b) => order(a) - order(b));
+  const first = chosen[0];
+  return {
+    is_default: own.length === 0,
+    source: first?.source ?? DEFAULT_STABILITY_TABLE.source,
+    edition: first?.edition ?? DEFAULT_STABILITY_TABLE.edition,
+    short_element_max_seconds: first?.short_element_max_seconds ?? DEFAULT_STABILITY_TABLE.shortElementMaxSeconds,
+    updated_at: first?.updated_at ? new Date(first.updated_at).toISOString() : null,
+    updated_by: first?.firstName || first?.lastName ? `${first.lastName ?? ''} ${first.firstName ?? ''}`.trim() : null,
+    rows: chosen.map((r) => ({
+      production_type: r.production_type,
+      production_type_label: PRODUCTION_TYPE_LABELS[r.production_type],
+      work_kind: r.work_kind,
+      work_kind_label: WORK_KIND_LABELS[r.work_kind],
+      coef_short: r.coef_short,
+      coef_long: r.coef_long,
+      accuracy_percent: r.accuracy_percent,
+    })),
+  };
+}
+
+/** Saves the organisation's own edition (all eight rows at once, in one transaction). */
+export async function saveReferenceTable(db: Db, organizationId: number, userId: string, input: ReferenceInput): Promise<void> {
+  const now = Date.now();
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('reference_stability').where('organization_id', '=', organizationId).execute();
+    await trx
+      .insertInto('reference_stability')
+      .values(
+        input.rows.map((row) => ({
+          organization_id: organizationId,
+          production_type: row.production_type,
+          work_kind: row.work_kind,
+          coef_short: row.coef_short,
+          coef_long: row.coef_long,
+          accuracy_percent: row.accuracy_percent,
+          short_element_max_seconds: input.short_element_max_seconds,
+          source: input.source,
+          edition: input.edition,
+          updated_at: now,
+          updated_by: userId,
+        })),
+      )
+      .execute();
+  });
+}
+
+/** Drops the organisation's own edition: its reports use the defaults again. */
+export async function resetReferenceTable(db: Db, organizationId: number): Promise<void> {
+  await db.deleteFrom('reference_stability').where('organization_id', '=', organizationId).execute();
+}
+
+/**
+ * The engine's table for one kind of work. Manual work: Ку and ε of the manual rows. Machine-paced
+ * work: Ку of the machine row of the structure's production type, ε of the machine rows.
+ */
+export function stabilityTableFor(table: ReferenceTable, productionType: ProductionType, workKind: WorkKind): StabilityTable {
+  const find = (type: ProductionType, kind: WorkKind) =>
+    table.rows.find((r) => r.production_type === type && r.work_kind === kind) ??
+    table.rows.find((r) => r.production_type === type && r.work_kind === 'manual');
+  const machine = find(productionType, 'machine');
+  return {
+    source: table.source,
+    edition: table.edition,
+    shortElementMaxSeconds: table.short_element_max_seconds,
+    machinePacedShort: machine?.coef_short ?? DEFAULT_STABILITY_TABLE.machinePacedShort,
+    machinePacedLong: machine?.coef_long ?? DEFAULT_STABILITY_TABLE.machinePacedLong,
+    rows: PRODUCTION_TYPES.map((type) => {
+      const row = find(type, workKind);
+      const fallback = DEFAULT_STABILITY_TABLE.rows.find((r) => r.productionType === type)!;
+      return {
+        productionType: type,
+        label: PRODUCTION_TYPE_LABELS[type],
+        manualShort: row?.coef_short ?? fallback.manualShort,
+        manualLong: row?.coef_long ?? fallback.manualLong,
+        accuracyPercent: row?.accuracy_percent ?? fallback.accuracyPercent,
+      };
+    }),
+  };
+}

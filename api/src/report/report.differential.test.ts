@@ -1,0 +1,173 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoIfEmpty } from '../seed/demo';
+import { DEMO_PASSWORD } from '../seed/demo-plan';
+import { createTestApp, type TestApp } from '../testing';
+
+/**
+ * The statement of a demo employee-day computed twice: by the API (engine) and here, by
+ * hand-written SQL over the same tables and the METHODOLOGY formulas written out longhand.
+ * Instants are spelled with the Moscow offset, not taken from the API's time-zone code.
+ */
+let t: TestApp;
+let cookie: string;
+let structureId: number;
+const employees = new Map<string, number>();
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await seedDemoIfEmpty(t.deps, { renderVideos: false });
+  cookie = await t.signIn('analyst', DEMO_PASSWORD);
+  structureId = (await t.deps.db.selectFrom('structures').select('id').where('name', '=', 'Участок сборки редукторов').executeTakeFirstOrThrow()).id;
+  for (const e of await t.deps.db.selectFrom('employees').select(['id', 'name']).where('structure_id', '=', structureId).execute()) employees.set(e.name, e.id);
+});
+afterAll(async () => t.cleanup());
+
+interface OperationSums {
+  type: string;
+  operation_id: number;
+  ms: number;
+  n: number;
+  min_ms: number;
+  max_ms: number;
+}
+
+async function handSums(employeeId: number | null, from: number, to: number) {
+  const byEmployee = employeeId === null ? sql`` : sql`AND m.employee_id = ${employeeId}`;
+  const { rows } = await sql<OperationSums & { employee_id: number }>`
+    SELECT o.type AS type, o.id AS operation_id, m.employee_id AS employee_id,
+           SUM(MIN(m.end_time, ${to}) - MAX(m.start_time, ${from})) AS ms,
+           COUNT(*) AS n,
+           MIN(MIN(m.end_time, ${to}) - MAX(m.start_time, ${from})) AS min_ms,
+           MAX(MIN(m.end_time, ${to}) - MAX(m.start_time, ${from})) AS max_ms
+    FROM markups m JOIN operations o ON o.id = m.operation_id
+    WHERE m.structure_id = ${structureId} ${byEmployee}
+      AND m.start_time < ${to} AND m.end_time > ${from}
+    GROUP BY o.type, o.id, m.employee_id
+  `.execute(t.deps.db);
+  const { rows: [span] } = await sql<{ first: number; last: number }>`
+    SELECT MIN(MAX(m.start_time, ${from})) AS first, MAX(MIN(m.end_time, ${to})) AS last
+    FROM markups m WHERE m.structure_id = ${structureId} ${byEmployee} AND m.start_time < ${to} AND m.end_time > ${from}
+  `.execute(t.deps.db);
+  const { rows: [stamps] } = await sql<{ n: number }>`
+    SELECT COUNT(*) AS n FROM video_stamps
+    WHERE structure_id = ${structureId} ${employeeId === null ? sql`` : sql`AND employee_id = ${employeeId}`}
+      AND type = 'product' AND at >= ${from} AND at < ${to}
+  `.execute(t.deps.db);
+  const { rows: [shift] } = await sql<{ start_time: string; end_time: string; minutes: number }>`
+    SELECT start_time, end_time, regular_break_duration_min AS minutes FROM shifts WHERE structure_id = ${structureId}
+  `.execute(t.deps.db);
+  return { rows, span: span!, products: Number(stamps!.n), shift: shift! };
+}
+
+const at = (local: string) => Date.parse(`${local}+03:00`);
+const byType = (rows: OperationSums[], type: string) => rows.filter((r) => r.type === type).reduce((a, r) => a + r.ms, 0) / 1000;
+
+const cases = [
+  { employee: 'Алексеев Дмитрий', date: '2026-11-16', from: '2026-11-16T00:00:00', to: '2026-11-17T00:00:00' },
+  { employee: 'Алексеев Дмитрий', date: '2026-11-16', from: '2026-11-16T09:30:00', to: '2026-11-16T14:15:00' },
+  { employee: 'Борисова Светлана', date: '2026-11-17', from: '2026-11-17T07:00:00', to: '2026-11-17T12:00:00' },
+];
+
+describe('statement totals: API = hand-written SQL', () => {
+  it.each(cases)('$employee, $from – $to', async ({ employee, date, from: fromLocal, to: toLocal }) => {
+    const employeeId = employees.get(employee)!;
+    const from = at(fromLocal);
+    const to = at(toLocal);
+    const response = await t.request(
+      `/api/v1/report?structure_id=${structureId}&employee_id=${employeeId}&from_time=${new Date(from).toISOString()}&to_time=${new Date(to).toISOString()}`,
+      { cookie },
+    );
+    expect(response.status).toBe(200);
+    const report = (await response.json()) as any;
+    const hand = await handSums(employeeId, from, to);
+
+    // Per operation: duration, count, mean (Table 1 / operations[]).
+    const total = hand.rows.reduce((a, r) => a + r.ms, 0) / 1000;
+    expect(report.operations).toHaveLength(hand.rows.length);
+    for (const row of hand.rows) {
+      const op = report.operations.find((o: { id: number }) => o.id === row.operation_id);
+      expect(op.len).toBeCloseTo(row.ms / 1000, 6);
+      expect(op.count).toBe(row.n);
+      expect(op.ave_len).toBeCloseTo(row.ms / 1000 / row.n, 6);
+      const parameter = report.parameters.find((p: { id: number }) => p.id === row.operation_id);
+      expect(parameter.percent_video).toBeCloseTo(((row.ms / 1000) / total) * 100, 6);
+    }
+    expect(report.parameters_total.len).toBeCloseTo(total, 6);
+    expect(report.parameters_total.percent_video).toBeCloseTo(100, 6);
+
+    // Day balance by operation type (minutes in loading).
+    const minutes = (type: string) => byType(hand.rows, type) / 60;
+    expect(report.loading.all_time).toBeCloseTo(total / 60, 6);
+    expect(report.loading.main_work_time.value).toBeCloseTo(minutes('main'), 6);
+    expect(report.loading.main_work_time.percent).toBeCloseTo((byType(hand.rows, 'main') / total) * 100, 6);
+    expect(report.loading.add_work_time).toBeCloseTo(minutes('aux'), 6);
+    expect(report.loading.pz_time).toBeCloseTo(minutes('pz'), 6);
+    expect(report.loading.controltime).toBeCloseTo(minutes('service'), 6);
+    expect(report.loading.movetime).toBeCloseTo(minutes('move'), 6);
+    expect(report.loading.rest_time).toBeCloseTo(minutes('rest'), 6);
+    expect(report.loading.idle_time).toBeCloseTo(minutes('idle'), 6);
+
+    // Shift 08:00–17:00 Moscow, 70 minutes of breaks, cut by the window in proportion.
+    const shiftStart = at(`${date}T${hand.shift.start_time}`);
+    const shiftEnd = at(`${date}T${hand.shift.end_time}`);
+    const inside = (Math.min(shiftEnd, to) - Math.max(shiftStart, from)) / 1000;
+    const breaks = hand.shift.minutes * 60 * (inside / ((shiftEnd - shiftStart) / 1000));
+    const available = inside - breaks;
+    const work = ['main', 'aux', 'pz', 'service', 'move'].reduce((a, type) => a + byType(hand.rows, type), 0);
+    expect(report.loading.shift_time).toBeCloseTo(inside / 60, 6);
+    expect(report.loading.regulated_break_time).toBeCloseTo(breaks / 60, 6);
+    expect(report.loading.available_time).toBeCloseTo(available / 60, 6);
+    expect(report.loading.percentage).toBeCloseTo((work / available) * 100, 6);
+    expect(report.loading.overload).toBe(work > available);
+    expect(report.loading.overworking).toBeCloseTo(work > available ? (work - available) / 60 : 0, 6);
+    const useful = ['main', 'aux', 'pz', 'service'].reduce((a, type) => a + byType(hand.rows, type), 0);
+    expect(report.loading.behind_machine.percent).toBeCloseTo((useful / total) * 100, 6);
+
+    // Losses: idle plus rest above the regulated breaks (rest_in_idle is off in the demo).
+    expect(report.losses.len).toBeCloseTo(byType(hand.rows, 'idle') + Math.max(0, byType(hand.rows, 'rest') - breaks), 6);
+
+    // Units and takt.
+    expect(report.rep_param.product_num).toBe(hand.products);
+    expect(report.takt.takt).toBeCloseTo((hand.span.last - hand.span.first) / 1000 / hand.products, 6);
+
+    // Table 4 and Table 6: every segment once, the rest of the window unmarked.
+    expect(report.frv).toHaveLength(hand.rows.reduce((a, r) => a + r.n, 0));
+    expect(report.frv.reduce((a: number, r: { len_interval: number }) => a + r.len_interval, 0)).toBeCloseTo(total, 6);
+    const gaps = report.breaks.filter((b: { type: string }) => b.type === 'gap').reduce((a: number, b: { len: number }) => a + b.len, 0);
+    expect(gaps).toBeCloseTo((to - from) / 1000 - total, 6);
+
+    // Table 3: every measurement of each main operation.
+    for (const row of hand.rows.filter((r) => r.type === 'main')) {
+      const all = report.all_measurements.rows.find((r: { id: number }) => r.id === row.operation_id);
+      expect(all.measurements).toHaveLength(row.n);
+      expect(all.t_min).toBeCloseTo(row.min_ms / 1000, 6);
+      expect(all.t_max).toBeCloseTo(row.max_ms / 1000, 6);
+      expect(all.t_average).toBeCloseTo(row.ms / 1000 / row.n, 6);
+    }
+  });
+});
+
+describe('block report totals: API = hand-written SQL', () => {
+  it('sums observed time, losses and units of the whole structure for a day', async () => {
+    const from = at('2026-11-16T00:00:00');
+    const to = at('2026-11-17T00:00:00');
+    const response = await t.request(`/api/v2/report?structure_id=${structureId}&from_time=${new Date(from).toISOString()}&to_time=${new Date(to).toISOString()}`, { cookie });
+    const { blocks } = (await response.json()) as any;
+    const hand = await handSums(null, from, to);
+    const staff = blocks.find((b: { type: string; title: string }) => b.type === 'table' && b.title === 'Загрузка сотрудников');
+    expect(staff.total.observed).toBeCloseTo(hand.rows.reduce((a, r) => a + r.ms, 0) / 60_000, 1);
+    expect(staff.total.units).toBe(hand.products);
+    const ids = [...new Set(hand.rows.map((r) => (r as OperationSums & { employee_id: number }).employee_id))];
+    expect(staff.rows.map((r: { employee_id: number }) => r.employee_id).sort()).toEqual(ids.sort());
+    // Losses of each employee: idle + rest above his 70 minutes.
+    let losses = 0;
+    for (const id of ids) {
+      const own = hand.rows.filter((r) => (r as OperationSums & { employee_id: number }).employee_id === id);
+      losses += byType(own, 'idle') + Math.max(0, byType(own, 'rest') - 70 * 60);
+    }
+    expect(blocks.find((b: { type: string }) => b.type === 'pareto').total).toBeCloseTo(losses / 60, 1);
+    const rose = blocks.find((b: { type: string }) => b.type === 'black_diagram');
+    expect(rose.sectors.reduce((a: number, s: { value: number }) => a + s.value, 0)).toBeCloseTo(losses / 60, 0);
+  });
+});

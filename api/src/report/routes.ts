@@ -1,0 +1,156 @@
+import { createRoute } from '@hono/zod-openapi';
+import { currentUser, requireAccess, structureFrom } from '../auth/access';
+import type { Db } from '../db/database';
+import type { AppDeps } from '../http/env';
+import { createRouter, errorResponses, json } from '../http/openapi';
+import { buildBlockReport } from './blocks';
+import { buildInteractiveFrv } from './frv';
+import { referenceTable, resetReferenceTable, saveReferenceTable } from './reference';
+import {
+  BlockReport, DatesQuery, InteractiveFrv, Products, ProductsBody, ProductsQuery, ReferenceStability, ReferenceStabilityBody,
+  ReportDates, ReportWindowQuery, StatementQuery, StatementReport,
+} from './schema';
+import { loadStructureContext, reportDates, requireEmployee, saveUnitsProduced, unitsProduced } from './service';
+import { buildStatement } from './statement';
+
+const tags = ['Отчёты'];
+
+/**
+ * Who may read the interactive report of one window. Today: a signed-in user of the structure's
+ * organisation. The share key of issue 7 (one window, read-only) is to be accepted here and
+ * nowhere else, so the frv call and its video segments open exactly that window.
+ */
+export function frvWindowAccess(db: Db) {
+  return requireAccess(db, 'reports.read', structureFrom.query());
+}
+
+export function reportRoutes({ db }: AppDeps) {
+  const app = createRouter();
+  const readReports = requireAccess(db, 'reports.read', structureFrom.query());
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/api/v1/report', tags, summary: 'Ведомость (отчёт по сотруднику) за окно',
+      description: 'spec 01 §3 «Statement report». Поля и единицы — docs/api.md, раздел «Отчёты».',
+      middleware: [readReports] as const,
+      request: { query: StatementQuery },
+      responses: { 200: json(StatementReport), ...errorResponses },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      return c.json(await buildStatement(db, c.get('structureId'), q.employee_id, q.from_time, q.to_time, q.details === '1'), 200);
+    },
+  );
+
+  for (const path of ['/api/v2/report', '/api/v3/compute-report'] as const) {
+    app.openapi(
+      createRoute({
+        method: 'get', path, tags,
+        summary: path === '/api/v2/report' ? 'Блочный отчёт по структурной единице' : 'Блочный отчёт (для встраивания во фрейм)',
+        middleware: [readReports] as const,
+        request: { query: ReportWindowQuery },
+        responses: { 200: json(BlockReport), ...errorResponses },
+      }),
+      async (c) => {
+        const q = c.req.valid('query');
+        return c.json(await buildBlockReport(db, c.get('structureId'), q.from_time, q.to_time), 200);
+      },
+    );
+  }
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/api/v2/frv', tags, summary: 'Интерактивный отчёт: отрезки окна и их места во всех видеофайлах',
+      middleware: [frvWindowAccess(db)] as const,
+      request: { query: ReportWindowQuery },
+      responses: { 200: json(InteractiveFrv), ...errorResponses },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      return c.json(await buildInteractiveFrv(db, c.get('structureId'), q.from_time, q.to_time), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/api/v1/report/dates', tags, summary: 'Даты (в часовом поясе организации), за которые есть разметка',
+      middleware: [readReports] as const,
+      request: { query: DatesQuery },
+      responses: { 200: json(ReportDates), ...errorResponses },
+    }),
+    async (c) => {
+      const context = await loadStructureContext(db, c.get('structureId'));
+      return c.json({ ...(await reportDates(db, context.id, context.timeZone)), time_zone: context.timeZone }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/api/v1/report/products', tags, summary: 'Выпуск продукции за окно: введённый вручную или по отметкам «продукт»',
+      middleware: [readReports] as const,
+      request: { query: ProductsQuery },
+      responses: { 200: json(Products), ...errorResponses },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      const employeeId = q.employee_id ?? 0;
+      if (employeeId > 0) await requireEmployee(db, c.get('structureId'), employeeId);
+      return c.json(await unitsProduced(db, c.get('structureId'), employeeId, q.from_time, q.to_time), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'put', path: '/api/v1/report/products', tags, summary: 'Ввести выпуск продукции за окно вручную (null — вернуть подсчёт по отметкам)',
+      middleware: [requireAccess(db, 'workspace.write', structureFrom.query())] as const,
+      request: { query: ProductsQuery, body: { content: { 'application/json': { schema: ProductsBody } }, required: true } },
+      responses: { 200: json(Products), ...errorResponses },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      const body = c.req.valid('json');
+      const employeeId = q.employee_id ?? 0;
+      if (employeeId > 0) await requireEmployee(db, c.get('structureId'), employeeId);
+      await saveUnitsProduced(db, c.get('structureId'), employeeId, q.from_time, q.to_time, body);
+      return c.json(await unitsProduced(db, c.get('structureId'), employeeId, q.from_time, q.to_time), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/api/v1/reference/stability', tags, summary: 'Справочник нормативных Ку и точности, который используют отчёты организации',
+      middleware: [requireAccess(db, 'reports.read')] as const,
+      responses: { 200: json(ReferenceStability), 401: errorResponses[401], 403: errorResponses[403] },
+    }),
+    async (c) => c.json(await referenceTable(db, currentUser(c).organizationId), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'put', path: '/api/v1/reference/stability', tags, summary: 'Сохранить свою редакцию справочника (только администратор)',
+      middleware: [requireAccess(db, 'organization.admin')] as const,
+      request: { body: { content: { 'application/json': { schema: ReferenceStabilityBody } }, required: true } },
+      responses: { 200: json(ReferenceStability), ...errorResponses },
+    }),
+    async (c) => {
+      const user = currentUser(c);
+      await saveReferenceTable(db, user.organizationId, user.id, c.req.valid('json'));
+      return c.json(await referenceTable(db, user.organizationId), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete', path: '/api/v1/reference/stability', tags, summary: 'Вернуть значения справочника по умолчанию (только администратор)',
+      middleware: [requireAccess(db, 'organization.admin')] as const,
+      responses: { 200: json(ReferenceStability), 401: errorResponses[401], 403: errorResponses[403] },
+    }),
+    async (c) => {
+      const user = currentUser(c);
+      await resetReferenceTable(db, user.organizationId);
+      return c.json(await referenceTable(db, user.organizationId), 200);
+    },
+  );
+
+  return app;
+}

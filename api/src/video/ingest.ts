@@ -1,0 +1,103 @@
+import { convertForBrowser, inspectRecording, NotAVideoError } from '@norma/workers/ingest';
+import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/jobs';
+import type { Db } from '../db/database';
+import type { ObjectStore } from '../storage/object-store';
+import { extensionOf } from './recording-name';
+import { freeStorageKey } from './registration';
+
+interface IngestPayload {
+  video_id: number;
+}
+
+const videoIdOf = (job: ClaimedJob) => Number((job.payload as IngestPayload | null)?.video_id);
+
+/**
+ * The `ingest_video` job: probes the recording; when the browser cannot play it at once (not
+ * H.264/AAC in MP4, or the index at the end) rewrites it — remux with faststart, or transcode to
+ * H.264 — in an ffmpeg child process with progress; records the duration; marks the video ready.
+ * A file that is not a video fails at once with a clear message (no retries).
+ */
+export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
+  const setStatus = (videoId: number, status: 'queued' | 'processing' | 'failed', error: string | null) =>
+    db.updateTable('videos').set({ status, error }).where('id', '=', videoId).execute();
+
+  return {
+    async run({ job, signal, progress }) {
+      const videoId = videoIdOf(job);
+      const video = await db.selectFrom('videos').select(['id', 'storage_key', 'camera_id', 'filename']).where('id', '=', videoId).executeTakeFirst();
+      if (!video) throw new PermanentJobError('Видео удалено до обработки');
+      await setStatus(video.id, 'processing', null);
+      if (!(await storage.exists(video.storage_key))) throw new PermanentJobError('Файл записи не найден в хранилище');
+      const path = storage.pathOf(video.storage_key);
+      let inspected;
+      try {
+        inspected = await inspectRecording(path);
+      } catch (err) {
+        if (err instanceof NotAVideoError) throw new PermanentJobError(err.message);
+        throw err;
+      }
+      progress(2);
+      const { plan } = inspected;
+      let info = inspected.info;
+      let storageKey = video.storage_key;
+      if (plan.action !== 'none') {
+        const folder = video.storage_key.slice(0, video.storage_key.lastIndexOf('/'));
+        const workKey = `${folder}/.ingest-${video.id}.mp4`;
+        await convertForBrowser(plan, path, storage.pathOf(workKey), {
+          durationSeconds: info.durationSeconds,
+          signal,
+          onProgress: (percent) => progress(2 + percent * 0.96),
+        });
+        if (signal.aborted) {
+          await storage.remove(workKey);
+          return null;
+        }
+        const converted = await inspectRecording(storage.pathOf(workKey)).catch(async (err) => {
+          await storage.remove(workKey);
+          throw err;
+        });
+        if (converted.plan.action !== 'none') {
+          await storage.remove(workKey);
+          throw new Error(`После обработки файл всё ещё не готов для браузера: ${converted.plan.reasons.join('; ')}`);
+        }
+        info = converted.info;
+        const still = await db.selectFrom('videos').select('id').where('id', '=', video.id).executeTakeFirst();
+        if (!still) {
+          await storage.remove(workKey);
+          throw new PermanentJobError('Видео удалено во время обработки');
+        }
+        if (extensionOf(video.storage_key) === 'mp4') {
+          await storage.move(workKey, video.storage_key);
+        } else {
+          // Another container (.mkv, .avi…): the result is an .mp4 beside it, the original goes.
+          const stem = video.filename.replace(/\.[^.]+$/, '');
+          storageKey = await freeStorageKey(db, storage, folder, `${stem}.mp4`);
+          await db.updateTable('videos').set({ storage_key: storageKey, filename: storageKey.slice(folder.length + 1) }).where('id', '=', video.id).execute();
+          await storage.move(workKey, storageKey);
+          await storage.remove(video.storage_key);
+        }
+      }
+      const duration = Math.round(info.durationSeconds * 1000) / 1000;
+      const size = await storage.size(storageKey);
+      await db.updateTable('videos').set({ status: 'ready', duration, size_bytes: size, error: null }).where('id', '=', video.id).execute();
+      progress(100);
+      return {
+        video_id: video.id,
+        action: plan.action,
+        reasons: plan.reasons,
+        duration,
+        storage_key: storageKey,
+        video_codec: info.videoCodec,
+        audio_codec: info.audioCodec,
+        width: info.width,
+        height: info.height,
+      };
+    },
+    async failed(job, message) {
+      await setStatus(videoIdOf(job), 'failed', message);
+    },
+    async retrying(job, message) {
+      await setStatus(videoIdOf(job), 'queued', `Повторная попытка после ошибки: ${message}`);
+    },
+  };
+}

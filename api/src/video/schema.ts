@@ -1,0 +1,102 @@
+import { z } from '@hono/zod-openapi';
+import { instant } from '../http/time';
+
+const positiveId = z.coerce.number().int().positive();
+const isoString = z.string().openapi({ format: 'date-time' });
+
+export const SyncQuery = z.object({ structure_id: positiveId.optional().openapi({ example: 4 }) });
+export const SyncResult = z
+  .object({
+    new_videos: z.array(z.string()).openapi({ description: 'Имена файлов, зарегистрированных этим вызовом' }),
+    queued_processing_videos: z.array(z.string()).openapi({ description: 'Ключи хранилища видео структуры, ждущих обработки или в обработке' }),
+  })
+  .openapi('SyncResult');
+
+export const UploadQuery = z.object({
+  camera_id: positiveId,
+  filename: z.string().min(1).openapi({ example: 'cam1_2026-11-16_09-00-00.mp4' }),
+});
+export const UploadResult = z.object({ video_id: z.number(), job_id: z.number(), filename: z.string() }).openapi('UploadResult');
+export const UploadCheckQuery = z.object({
+  camera_id: positiveId,
+  content_hash: z.string().regex(/^[0-9a-f]{64}$/i, 'ожидается SHA-256 в шестнадцатеричной записи'),
+});
+export const UploadCheck = z.object({ exists: z.boolean(), video_id: z.number().nullable(), status: z.string().nullable() });
+
+export const VideoQuery = z.object({ video_id: positiveId });
+export const VideoIdParam = z.object({ videoId: positiveId });
+
+export const VideoMeta = z
+  .object({
+    id: z.number(),
+    filename: z.string(),
+    comment: z.string(),
+    camera_id: z.number(),
+    camera_key: z.number(),
+    structure_id: z.number(),
+    start_time: isoString,
+    duration: z.number().nullable(),
+    status: z.enum(['queued', 'processing', 'ready', 'failed']),
+    error: z.string().nullable(),
+    job_id: z.number().nullable(),
+    finished: z.boolean(),
+    size_bytes: z.number().nullable(),
+  })
+  .openapi('VideoMeta');
+export const CommentBody = z.object({ comment: z.string().max(2000, 'не длиннее 2000 символов') });
+
+export const SetDurationReply = z.object({ video_id: z.number(), duration: z.number() });
+
+export const OtherVideosQuery = z.object({ video_id: positiveId, current_second: z.coerce.number().min(0) });
+export const OtherVideo = z
+  .object({
+    video_id: z.number(),
+    video_filename: z.string(),
+    workplace_names: z.array(z.string()),
+    current_second: z.number(),
+    camera_key: z.number(),
+  })
+  .openapi('OtherVideo');
+
+export const ActivitiesQuery = z.object({
+  video_id: positiveId,
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(100).default(5),
+});
+export const Activity = z.object({ happened_at: isoString, author_name: z.string(), comment: z.string() }).openapi('Activity');
+
+export const CameraQuery = z.object({ camera_id: positiveId });
+export const StructureQuery = z.object({ structure_id: positiveId });
+export const CameraVideo = z
+  .object({ id: z.number(), filename: z.string(), start_time: isoString, duration: z.number().nullable(), status: z.string() })
+  .openapi('CameraVideo');
+export const Camera = z.object({ id: z.number(), camera_key: z.number(), name: z.string() }).openapi('Camera');
+
+export const VideosAtQuery = z.object({ structure_id: positiveId, at: instant });
+export const CameraAt = z
+  .object({
+    camera_id: z.number(),
+    camera_key: z.number(),
+    camera_name: z.string(),
+    video_id: z.number().nullable(),
+    filename: z.string().nullable(),
+    second: z.number().nullable(),
+    start_time: isoString.nullable(),
+  })
+  .openapi('CameraAt');
+
+export const LoaderPackages = z
+  .object({
+    version: z.string(),
+    packages: z.array(
+      z.object({
+        platform: z.enum(['windows', 'macos', 'linux']),
+        format: z.enum(['msi', 'dmg', 'deb']),
+        file: z.string(),
+        available: z.boolean(),
+        url: z.string().nullable(),
+        size_bytes: z.number().nullable(),
+      }),
+    ),
+  })
+  .openapi('LoaderPackages');

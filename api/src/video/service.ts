@@ -1,0 +1,151 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+import { badRequest, notFound } from '../http/errors';
+import { toIso } from '../http/time';
+
+const metaColumns = [
+  'videos.id', 'videos.filename', 'videos.comment', 'videos.camera_id', 'cameras.camera_key', 'cameras.structure_id',
+  'videos.start_time', 'videos.duration', 'videos.status', 'videos.error', 'videos.job_id', 'videos.finished', 'videos.size_bytes',
+] as const;
+
+/** Video meta (spec 01 §3, spec 02 §3): name, comment, camera, structure, start instant, duration, status. */
+export async function videoMeta(db: Db, videoId: number) {
+  const row = await db
+    .selectFrom('videos')
+    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+    .select(metaColumns)
+    .where('videos.id', '=', videoId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Видео не найдено');
+  return { ...row, start_time: toIso(row.start_time), finished: row.finished === 1 };
+}
+
+export async function setVideoComment(db: Db, videoId: number, comment: string, authorId: string) {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('videos').set({ comment }).where('id', '=', videoId).execute();
+    await trx.insertInto('activities').values({ video_id: videoId, author_id: authorId, happened_at: Date.now(), comment: 'Изменён комментарий к видео' }).execute();
+  });
+  return videoMeta(db, videoId);
+}
+
+/**
+ * The duration the browser read from the file's metadata (whole seconds). It is kept when the
+ * server has none yet or its own differs by a second or more; a precise probed value within a
+ * second stays. Returns the duration the server now holds.
+ */
+export async function setVideoDuration(db: Db, videoId: number, duration: number) {
+  const row = await db.selectFrom('videos').select('duration').where('id', '=', videoId).executeTakeFirst();
+  if (!row) throw notFound('Видео не найдено');
+  if (row.duration === null || Math.abs(row.duration - duration) >= 1) {
+    await db.updateTable('videos').set({ duration }).where('id', '=', videoId).execute();
+    return { video_id: videoId, duration };
+  }
+  return { video_id: videoId, duration: row.duration };
+}
+
+/** Reads a positive whole number of seconds; anything else is a 400 naming the field. */
+export function wholeSeconds(raw: unknown, name: string): number {
+  if (raw === undefined || raw === null || raw === '') throw badRequest(`Не указан параметр ${name}`);
+  const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(value) || value <= 0) throw badRequest(`${name}: ожидается целое положительное число секунд`);
+  return value;
+}
+
+const coversInstant = (instant: number) =>
+  sql<boolean>`videos.start_time <= ${instant} AND videos.start_time + videos.duration * 1000 > ${instant}`;
+
+/**
+ * Videos of the structure's other cameras whose span covers the instant `current_second` of this
+ * video names, with the second of that instant in each (switching camera keeps the moment).
+ */
+export async function otherVideos(db: Db, videoId: number, currentSecond: number) {
+  const video = await db
+    .selectFrom('videos').innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+    .select(['videos.start_time', 'videos.camera_id', 'cameras.structure_id'])
+    .where('videos.id', '=', videoId).executeTakeFirst();
+  if (!video) throw notFound('Видео не найдено');
+  const instant = video.start_time + Math.round(currentSecond * 1000);
+  const rows = await db
+    .selectFrom('videos').innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+    .select(['videos.id', 'videos.filename', 'videos.start_time', 'cameras.camera_key'])
+    .where('cameras.structure_id', '=', video.structure_id)
+    .where('videos.camera_id', '!=', video.camera_id)
+    .where('videos.status', '=', 'ready')
+    .where('videos.duration', 'is not', null)
+    .where(coversInstant(instant))
+    .orderBy('cameras.camera_key').orderBy('videos.start_time', 'desc').orderBy('videos.id')
+    .execute();
+  if (rows.length === 0) return [];
+  const linked = await db
+    .selectFrom('markups').innerJoin('workplaces', 'workplaces.id', 'markups.workplace_id')
+    .select(['markups.video_id', 'workplaces.name'])
+    .where('markups.video_id', 'in', rows.map((r) => r.id))
+    .groupBy(['markups.video_id', 'workplaces.id'])
+    .orderBy('workplaces.name')
+    .execute();
+  const allWorkplaces = (await db.selectFrom('workplaces').select('name').where('structure_id', '=', video.structure_id).orderBy('name').execute()).map((w) => w.name);
+  return rows.map((row) => {
+    const names = linked.filter((l) => l.video_id === row.id).map((l) => l.name);
+    return {
+      video_id: row.id,
+      video_filename: row.filename,
+      workplace_names: names.length ? names : allWorkplaces,
+      current_second: (instant - row.start_time) / 1000,
+      camera_key: row.camera_key,
+    };
+  });
+}
+
+/** A video's activity, newest first (the markup screen shows the 5 latest). */
+export async function listActivities(db: Db, videoId: number, offset: number, limit: number) {
+  const rows = await db
+    .selectFrom('activities')
+    .leftJoin('user', 'user.id', 'activities.author_id')
+    .select(['activities.happened_at', 'activities.comment', 'user.firstName', 'user.lastName'])
+    .where('activities.video_id', '=', videoId)
+    .orderBy('activities.happened_at', 'desc').orderBy('activities.id', 'desc')
+    .offset(offset).limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    happened_at: toIso(row.happened_at),
+    author_name: row.firstName ? `${row.firstName} ${row.lastName ?? ''}`.trim() : 'Система',
+    comment: row.comment,
+  }));
+}
+
+export async function listCameras(db: Db, structureId: number) {
+  return db.selectFrom('cameras').select(['id', 'camera_key', 'name']).where('structure_id', '=', structureId).orderBy('camera_key').execute();
+}
+
+export async function listCameraVideos(db: Db, cameraId: number) {
+  const rows = await db
+    .selectFrom('videos').select(['id', 'filename', 'start_time', 'duration', 'status'])
+    .where('camera_id', '=', cameraId).orderBy('start_time').orderBy('id').execute();
+  return rows.map((row) => ({ ...row, start_time: toIso(row.start_time) }));
+}
+
+/** For the multi-video player: per camera of the structure, the video playing at `at` and its second. */
+export async function videosAt(db: Db, structureId: number, at: number) {
+  const cameras = await listCameras(db, structureId);
+  const playing = await db
+    .selectFrom('videos').innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+    .select(['videos.id', 'videos.camera_id', 'videos.filename', 'videos.start_time'])
+    .where('cameras.structure_id', '=', structureId)
+    .where('videos.status', '=', 'ready')
+    .where('videos.duration', 'is not', null)
+    .where(coversInstant(at))
+    .orderBy('videos.start_time', 'desc').orderBy('videos.id', 'desc')
+    .execute();
+  return cameras.map((camera) => {
+    const video = playing.find((v) => v.camera_id === camera.id);
+    return {
+      camera_id: camera.id,
+      camera_key: camera.camera_key,
+      camera_name: camera.name,
+      video_id: video?.id ?? null,
+      filename: video?.filename ?? null,
+      second: video ? (at - video.start_time) / 1000 : null,
+      start_time: video ? toIso(video.start_time) : null,
+    };
+  });
+}

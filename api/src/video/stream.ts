@@ -1,0 +1,83 @@
+import { stat } from 'node:fs/promises';
+import { errorBody } from '../http/errors';
+import type { ObjectStore } from '../storage/object-store';
+
+export type ByteRange = { start: number; end: number };
+
+/**
+ * One `Range: bytes=…` header against a file of `size` bytes (RFC 9110 §14):
+ * a range (end inclusive); 'unsatisfiable' (→ 416); or null when the header is to be ignored
+ * (malformed, another unit, or several ranges — then the whole file is sent with 200).
+ */
+export function parseRange(header: string, size: number): ByteRange | 'unsatisfiable' | null {
+  const match = /^\s*bytes\s*=\s*(.+)$/i.exec(header);
+  if (!match) return null;
+  const specs = match[1]!.split(',').map((s) => s.trim()).filter(Boolean);
+  if (specs.length !== 1) return null;
+  const spec = /^(\d*)\s*-\s*(\d*)$/.exec(specs[0]!);
+  if (!spec || (spec[1] === '' && spec[2] === '')) return null;
+  if (spec[1] === '') {
+    const suffix = Number(spec[2]);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(spec[1]);
+  if (spec[2] !== '' && Number(spec[2]) < start) return null;
+  if (start >= size) return 'unsatisfiable';
+  const end = spec[2] === '' ? size - 1 : Math.min(Number(spec[2]), size - 1);
+  return { start, end };
+}
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const bare = etag.replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === bare);
+}
+
+/**
+ * Serves a stored video with HTTP Range, so that the browser can seek anywhere at once:
+ * 206 + Content-Range for a range, 200 for the whole file, 304 for a matching If-None-Match,
+ * 416 for an unsatisfiable range. The bytes are streamed from the file, never read whole.
+ */
+export async function serveStoredVideo(storage: ObjectStore, key: string, request: Request, downloadName: string): Promise<Response> {
+  let info;
+  try {
+    info = await stat(storage.pathOf(key));
+  } catch {
+    return Response.json(errorBody('not_found', 'Файл видео не найден в хранилище'), { status: 404 });
+  }
+  const size = info.size;
+  const etag = `"${size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;
+  const lastModified = new Date(Math.floor(info.mtimeMs / 1000) * 1000).toUTCString();
+  const headers = new Headers({
+    'accept-ranges': 'bytes',
+    etag,
+    'last-modified': lastModified,
+    'content-type': 'video/mp4',
+    'cache-control': 'private, no-cache',
+    'content-disposition': `inline; filename="${downloadName.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(downloadName)}`,
+  });
+  if (etagMatches(request.headers.get('if-none-match') ?? undefined, etag)) return new Response(null, { status: 304, headers });
+
+  const rangeHeader = request.headers.get('range');
+  const ifRange = request.headers.get('if-range');
+  // If-Range: the range only applies to the representation the client already has part of.
+  const rangeApplies = rangeHeader !== null && (ifRange === null || (ifRange.startsWith('"') || ifRange.startsWith('W/') ? ifRange === etag : ifRange === lastModified));
+  const file = storage.file(key);
+  if (rangeApplies) {
+    const range = parseRange(rangeHeader!, size);
+    if (range === 'unsatisfiable') {
+      headers.set('content-range', `bytes */${size}`);
+      headers.set('content-type', 'application/json');
+      return new Response(JSON.stringify(errorBody('range_not_satisfiable', `Запрошенный диапазон вне файла (размер ${size} байт)`)), { status: 416, headers });
+    }
+    if (range) {
+      headers.set('content-range', `bytes ${range.start}-${range.end}/${size}`);
+      headers.set('content-length', String(range.end - range.start + 1));
+      return new Response(file.slice(range.start, range.end + 1), { status: 206, headers });
+    }
+  }
+  headers.set('content-length', String(size));
+  return new Response(file, { status: 200, headers });
+}

@@ -1,0 +1,76 @@
+import type { Db } from '../db/database';
+import type { ObjectStore } from '../storage/object-store';
+import { baseName, isRecordingName } from './recording-name';
+import { cameraContext, hashStoredFile, isUniqueViolation, recordingStart, registerRecording } from './registration';
+
+export interface SyncResult {
+  /** File names registered by this call. */
+  new_videos: string[];
+  /** Storage keys of the structure's videos waiting for or in processing (this call's included). */
+  queued_processing_videos: string[];
+}
+
+export interface SyncOptions {
+  /** Files changed more recently than this are skipped as possibly still being written, ms (default 2000). */
+  settleMs?: number;
+  authorId?: string | null;
+  now?: number;
+}
+
+export const folderKey = (folder: string) => folder.replace(/^\/+|\/+$/g, '');
+
+/**
+ * Finds recordings in the structure's camera folders that are not videos yet (neither by storage
+ * key nor by content), registers them and queues their ingest (GET /api/v1/sync_videos).
+ */
+export async function syncStructure(db: Db, storage: ObjectStore, structureId: number, options: SyncOptions = {}): Promise<SyncResult> {
+  const settleMs = options.settleMs ?? 2000;
+  const now = options.now ?? Date.now();
+  const cameras = await cameraContext(db).where('cameras.structure_id', '=', structureId).orderBy('cameras.camera_key').execute();
+  const newVideos: string[] = [];
+  for (const camera of cameras) {
+    const folder = folderKey(camera.storage_folder);
+    if (!folder) continue;
+    const files = (await storage.list(folder)).filter((f) => isRecordingName(baseName(f.key)) && f.size > 0);
+    if (files.length === 0) continue;
+    const knownKeys = new Set(
+      (await db.selectFrom('videos').select('storage_key').where('storage_key', 'like', `${folder}/%`).execute()).map((r) => r.storage_key),
+    );
+    const knownHashes = new Set(
+      (await db.selectFrom('videos').select('content_hash').where('camera_id', '=', camera.id).where('content_hash', 'is not', null).execute()).map((r) => r.content_hash!),
+    );
+    for (const file of files) {
+      if (knownKeys.has(file.key)) continue;
+      // A file changed a moment ago may still be being written (a future time is clock skew: taken).
+      const age = now - file.modifiedAt;
+      if (age >= 0 && age < settleMs) continue;
+      const contentHash = await hashStoredFile(storage, file.key);
+      // The same recording copied again under another name is not a new video.
+      if (knownHashes.has(contentHash)) continue;
+      const filename = baseName(file.key);
+      const start = await recordingStart(storage.pathOf(file.key), filename, camera.time_zone, file.modifiedAt);
+      try {
+        await registerRecording(db, {
+          camera, storageKey: file.key, filename, contentHash, sizeBytes: file.size, startTime: start.instant,
+          authorId: options.authorId ?? null, activity: 'Запись найдена при синхронизации',
+        });
+      } catch (err) {
+        // Another sync registered it a moment ago.
+        if (isUniqueViolation(err)) continue;
+        throw err;
+      }
+      knownHashes.add(contentHash);
+      newVideos.push(filename);
+    }
+  }
+  const inFlight = await db
+    .selectFrom('videos')
+    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+    .select('videos.storage_key')
+    .where('cameras.structure_id', '=', structureId)
+    .where('videos.status', 'in', ['queued', 'processing'])
+    .orderBy('videos.start_time')
+    .orderBy('videos.id')
+    .execute();
+  return { new_videos: newVideos, queued_processing_videos: inFlight.map((r) => r.storage_key) };
+}

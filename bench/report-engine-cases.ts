@@ -1,0 +1,100 @@
+/**
+ * The report-engine cases, shared by the Bun run (report-engine.bench.ts) and the Chromium run
+ * (report-engine-browser.bench.ts), so both time exactly the same data and calls:
+ * (i) one employee-month statement (~20,000 segments), (ii) day balance of the same month,
+ * (iii) day balance over 1,000,000 segments. Each timing is the median of several repetitions
+ * after warm-up; the ratio is wasm_ms / ts_ms (below 1: WASM is faster), reported whichever wins.
+ */
+import { CATEGORIES, type Category, type DayBalance, type ReportSettings, type Segment, type Statement } from '../core-wasm/src/types.ts';
+
+export interface Engine {
+  statement(segments: Segment[], settings: ReportSettings): Statement;
+  dayBalance(segments: Segment[], settings: ReportSettings): DayBalance;
+}
+
+export interface Case {
+  case: string;
+  wasm_ms: number;
+  ts_ms: number;
+  ratio: number;
+}
+
+/** Deterministic PRNG (mulberry32) so every run measures the same data. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WEIGHTED: Category[] = ['main', 'main', 'main', 'main', 'main', 'aux', 'aux', 'pz', 'service', 'move', 'rest', 'idle'];
+const HOUR = 3_600_000;
+
+/** Back-to-back segments of one employee, from 08:00 each day, `perDay` segments a day. */
+export function makeSegments(count: number, perDay: number, seed: number): Segment[] {
+  const rnd = random(seed);
+  const segments: Segment[] = new Array(count);
+  const dayStart = Date.UTC(2024, 3, 1, 8);
+  let t = dayStart;
+  for (let i = 0; i < count; i++) {
+    if (i % perDay === 0) t = dayStart + Math.floor(i / perDay) * 24 * HOUR;
+    const category = WEIGHTED[Math.floor(rnd() * WEIGHTED.length)];
+    const operationId = CATEGORIES.indexOf(category) * 100 + 1 + Math.floor(rnd() * 6);
+    const length = Math.round((5 + rnd() * 55) * 1000);
+    segments[i] = { id: i + 1, start: t, end: t + length, category, operationId, operationName: `Операция ${operationId}`, employeeId: 1 };
+    t += length;
+  }
+  return segments;
+}
+
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+export function time(fn: () => unknown, warmup: number, reps: number): number {
+  for (let i = 0; i < warmup; i++) fn();
+  const runs: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    const t0 = performance.now();
+    fn();
+    runs.push(performance.now() - t0);
+  }
+  return median(runs);
+}
+
+export function monthSettings(segments: Segment[]): ReportSettings {
+  const from = Date.UTC(2024, 3, 1);
+  const to = segments[segments.length - 1].end + HOUR;
+  const shifts = [];
+  for (let d = from; d < to; d += 24 * HOUR) shifts.push({ start: d + 8 * HOUR, end: d + 17 * HOUR });
+  return { from, to, structure: { shifts, productionType: 'series' }, unitsProduced: 4000 };
+}
+
+function measure(name: string, wasmFn: () => unknown, tsFn: () => unknown, warmup: number, reps: number, log: (line: string) => void): Case {
+  const ts_ms = time(tsFn, warmup, reps);
+  const wasm_ms = time(wasmFn, warmup, reps);
+  const round = (x: number) => Math.round(x * 1000) / 1000;
+  const result = { case: name, wasm_ms: round(wasm_ms), ts_ms: round(ts_ms), ratio: round(wasm_ms / ts_ms) };
+  log(`${name}: wasm ${result.wasm_ms} ms, ts ${result.ts_ms} ms, wasm/ts ${result.ratio}`);
+  return result;
+}
+
+/** Runs the three cases with the given WASM wrapper and TypeScript reference. */
+export function runCases(wasm: Engine, reference: Engine, log: (line: string) => void = console.log): Case[] {
+  const month = makeSegments(20_000, 900, 1);
+  const monthArgs = monthSettings(month);
+  const big = makeSegments(1_000_000, 1_000_000, 2);
+  const bigArgs: ReportSettings = { from: big[0].start, to: big[big.length - 1].end, structure: { partial: true } };
+  return [
+    measure('statement, one employee-month (20,000 segments)', () => wasm.statement(month, monthArgs), () => reference.statement(month, monthArgs), 3, 9, log),
+    // Same algorithms on both sides (the reference's cleaning re-sorts the series per dropped
+    // measurement, which dominates the statement case above), so this one compares like for like.
+    measure('day balance, one employee-month (20,000 segments)', () => wasm.dayBalance(month, monthArgs), () => reference.dayBalance(month, monthArgs), 3, 9, log),
+    measure('day balance, 1,000,000 segments', () => wasm.dayBalance(big, bigArgs), () => reference.dayBalance(big, bigArgs), 2, 5, log),
+  ];
+}

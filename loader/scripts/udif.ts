@@ -1,0 +1,161 @@
+/**
+ * A minimal writer and reader of Apple's UDIF disk images (.dmg): the raw image of a volume,
+ * an XML property list with one `blkx` table ("mish") of uncompressed chunks, and the 512-byte
+ * `koly` trailer — the layout `hdiutil` itself writes for an uncompressed read-only image (UDRO).
+ */
+const SECTOR = 512;
+const CHUNK_SECTORS = 2048;
+const CHUNK_RAW = 0x00000001;
+const CHUNK_END = 0xffffffff;
+const CHECKSUM_CRC32 = 2;
+
+const crc32 = (data: Uint8Array) => Bun.hash.crc32(data) >>> 0;
+
+function mishTable(sectorCount: number, dataChecksum: number): Uint8Array {
+  const chunks = Math.ceil(sectorCount / CHUNK_SECTORS);
+  const table = new Uint8Array(204 + 40 * (chunks + 1));
+  const view = new DataView(table.buffer);
+  view.setUint32(0, 0x6d697368); // "mish"
+  view.setUint32(4, 1);
+  view.setBigUint64(8, 0n); // first sector
+  view.setBigUint64(16, BigInt(sectorCount));
+  view.setBigUint64(24, 0n); // data start
+  view.setUint32(32, 0); // decompress buffer: none for raw chunks
+  view.setUint32(36, 0); // blocks descriptor
+  view.setUint32(64, CHECKSUM_CRC32);
+  view.setUint32(68, 32);
+  view.setUint32(72, dataChecksum);
+  view.setUint32(200, chunks + 1);
+  for (let i = 0; i <= chunks; i++) {
+    const at = 204 + 40 * i;
+    const first = i * CHUNK_SECTORS;
+    const count = i === chunks ? 0 : Math.min(CHUNK_SECTORS, sectorCount - first);
+    view.setUint32(at, i === chunks ? CHUNK_END : CHUNK_RAW);
+    view.setBigUint64(at + 8, BigInt(i === chunks ? sectorCount : first));
+    view.setBigUint64(at + 16, BigInt(count));
+    view.setBigUint64(at + 24, BigInt((i === chunks ? sectorCount : first) * SECTOR));
+    view.setBigUint64(at + 32, BigInt(count * SECTOR));
+  }
+  return table;
+}
+
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Wraps the raw image of a volume (an ISO 9660 file system here) into a UDIF .dmg. */
+export function udifImage(volume: Uint8Array, partitionName: string): Uint8Array {
+  const padded = new Uint8Array(Math.ceil(volume.length / SECTOR) * SECTOR);
+  padded.set(volume);
+  const sectorCount = padded.length / SECTOR;
+  const dataChecksum = crc32(padded);
+  const mish = mishTable(sectorCount, dataChecksum);
+  const name = escapeXml(partitionName);
+  const plist = new TextEncoder().encode(
+    `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0">
+<dict>
+	<key>resource-fork</key>
+	<dict>
+		<key>blkx</key>
+		<array>
+			<dict>
+				<key>Attributes</key>
+				<string>0x0050</string>
+				<key>CFName</key>
+				<string>${name}</string>
+				<key>Data</key>
+				<data>${Buffer.from(mish).toString('base64')}</data>
+				<key>ID</key>
+				<string>-1</string>
+				<key>Name</key>
+				<string>${name}</string>
+			</dict>
+		</array>
+	</dict>
+</dict>
+</plist>
+`,
+  );
+  const koly = new Uint8Array(512);
+  const view = new DataView(koly.buffer);
+  view.setUint32(0, 0x6b6f6c79); // "koly"
+  view.setUint32(4, 4);
+  view.setUint32(8, 512);
+  view.setUint32(12, 1); // flattened
+  view.setBigUint64(16, 0n);
+  view.setBigUint64(24, 0n); // data fork at the start
+  view.setBigUint64(32, BigInt(padded.length));
+  view.setBigUint64(40, 0n);
+  view.setBigUint64(48, 0n);
+  view.setUint32(56, 1);
+  view.setUint32(60, 1);
+  koly.set(crypto.getRandomValues(new Uint8Array(16)), 64);
+  view.setUint32(80, CHECKSUM_CRC32);
+  view.setUint32(84, 32);
+  view.setUint32(88, dataChecksum);
+  view.setBigUint64(216, BigInt(padded.length)); // XML right after the data
+  view.setBigUint64(224, BigInt(plist.length));
+  // The master checksum: CRC32 over every blkx table's checksum, big-endian.
+  const checksums = new Uint8Array(4);
+  new DataView(checksums.buffer).setUint32(0, dataChecksum);
+  view.setUint32(352, CHECKSUM_CRC32);
+  view.setUint32(356, 32);
+  view.setUint32(360, crc32(checksums));
+  view.setUint32(488, 1); // device image
+  view.setBigUint64(492, BigInt(sectorCount));
+  const image = new Uint8Array(padded.length + plist.length + koly.length);
+  image.set(padded, 0);
+  image.set(plist, padded.length);
+  image.set(koly, padded.length + plist.length);
+  return image;
+}
+
+export interface UdifContents {
+  version: number;
+  sectorCount: number;
+  partitionName: string;
+  /** The volume, put back together from the chunk table. */
+  volume: Uint8Array;
+  dataChecksumOk: boolean;
+}
+
+/** Reads a UDIF image written as above (uncompressed chunks), checking its structure; throws if it is not one. */
+export function readUdif(image: Uint8Array): UdifContents {
+  if (image.length < 1024) throw new Error('слишком короткий файл для UDIF');
+  const koly = new DataView(image.buffer, image.byteOffset + image.length - 512, 512);
+  if (koly.getUint32(0) !== 0x6b6f6c79) throw new Error('нет подписи koly в конце файла');
+  if (koly.getUint32(8) !== 512) throw new Error('неверный размер заголовка koly');
+  const dataLength = Number(koly.getBigUint64(32));
+  const xmlOffset = Number(koly.getBigUint64(216));
+  const xmlLength = Number(koly.getBigUint64(224));
+  const sectorCount = Number(koly.getBigUint64(492));
+  if (xmlOffset + xmlLength > image.length - 512 || dataLength > xmlOffset) throw new Error('ссылки koly выходят за файл');
+  const xml = new TextDecoder().decode(image.subarray(xmlOffset, xmlOffset + xmlLength));
+  if (!/<key>resource-fork<\/key>[\s\S]*<key>blkx<\/key>/.test(xml)) throw new Error('в списке свойств нет таблицы blkx');
+  const data = /<key>Data<\/key>\s*<data>([\s\S]*?)<\/data>/.exec(xml);
+  const name = /<key>Name<\/key>\s*<string>([\s\S]*?)<\/string>/.exec(xml);
+  if (!data) throw new Error('в таблице blkx нет данных mish');
+  const mish = new Uint8Array(Buffer.from(data[1]!.replace(/\s+/g, ''), 'base64'));
+  const table = new DataView(mish.buffer, mish.byteOffset, mish.byteLength);
+  if (table.getUint32(0) !== 0x6d697368) throw new Error('нет подписи mish');
+  const runs = table.getUint32(200);
+  const volume = new Uint8Array(Number(table.getBigUint64(16)) * SECTOR);
+  for (let i = 0; i < runs; i++) {
+    const at = 204 + 40 * i;
+    const type = table.getUint32(at);
+    if (type === CHUNK_END) break;
+    if (type !== CHUNK_RAW && type !== 2 && type !== 0) throw new Error(`сжатые блоки (тип ${type.toString(16)}) не поддерживаются`);
+    if (type !== CHUNK_RAW) continue;
+    const first = Number(table.getBigUint64(at + 8));
+    const offset = Number(table.getBigUint64(at + 24));
+    const length = Number(table.getBigUint64(at + 32));
+    volume.set(image.subarray(offset, offset + length), first * SECTOR);
+  }
+  return {
+    version: koly.getUint32(4),
+    sectorCount,
+    partitionName: name?.[1] ?? '',
+    volume,
+    dataChecksumOk: crc32(image.subarray(0, dataLength)) === koly.getUint32(88),
+  };
+}

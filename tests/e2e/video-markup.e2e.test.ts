@@ -1,0 +1,183 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, watchErrors } from '../support/browser';
+import { startServer, type RunningServer } from '../support/server';
+
+let server: RunningServer;
+let browser: Browser;
+let cookie: string;
+let packingId: number;
+
+interface Task { video: { id: number; filename: string } }
+interface Markups { video_markups: { start_time: number; end_time: number; operation_id: number }[]; version: number }
+
+const get = async <T>(path: string): Promise<T> => {
+  const response = await fetch(`${server.url}${path}`, { headers: { cookie } });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+};
+
+/** An unmarked recording of the packing area on the second demo day, camera `key`, clip `index`. */
+async function unmarkedVideo(key: number, index = 0): Promise<number> {
+  const tasks = await get<{ elements: Task[] }>(`/api/v1/get_tasks?structure_id=${packingId}&option=all&offset=0&limit=100&filename_pattern=cam${key}_2026-11-17`);
+  const sorted = tasks.elements.map((t) => t.video).sort((a, b) => a.filename.localeCompare(b.filename));
+  return sorted[index]!.id;
+}
+
+async function signedIn(login = 'assessor'): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/#/login`);
+  await page.getByLabel('Логин').fill(login);
+  await page.getByLabel('Пароль').fill('norma-demo');
+  await page.getByRole('button', { name: 'Войти' }).click();
+  await page.waitForURL(/#\/projects$/);
+  await page.close();
+  return context;
+}
+
+async function openVideo(context: BrowserContext, videoId: number, second?: number): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${server.url}/#/video/${videoId}${second === undefined ? '' : `/${second}`}`);
+  await page.locator('video').waitFor();
+  await page.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement).readyState >= 1);
+  return page;
+}
+
+/** Codes operations 1, 2, 3 at 0–5, 5–10, 10–15 s with the keyboard, the video paused. */
+async function codeThreeSegments(page: Page) {
+  await page.getByLabel('Рабочее место новых операций').selectOption({ index: 1 });
+  await page.locator('.markup-head h1').click();
+  for (const key of ['1', 'ArrowRight', '2', 'ArrowRight', '3', 'ArrowRight', 'Enter']) {
+    await page.keyboard.press(key);
+    await page.waitForTimeout(60);
+  }
+}
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20' }), launchBrowser()]);
+  const login = await fetch(`${server.url}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'analyst', password: 'norma-demo' }) });
+  cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const structures = await get<{ id: number; name: string }[]>('/api/v2/get_all_structures');
+  packingId = structures.find((s) => s.name === 'Участок упаковки')!.id;
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('video markup in Chromium', () => {
+  it('codes three segments with the keyboard, saves, and sees them after a reload', async () => {
+    const context = await signedIn();
+    const videoId = await unmarkedVideo(1, 0);
+    const page = await openVideo(context, videoId);
+    const errors = watchErrors(page);
+    await codeThreeSegments(page);
+    await expect(page.getByTestId('op-row').count()).resolves.toBe(3);
+    await page.getByTestId('unsaved').waitFor();
+    await page.keyboard.press('Control+s');
+    await page.getByText('Successfully saved!').waitFor();
+    const saved = await get<Markups>(`/api/v1/video_markups/${videoId}`);
+    expect(saved.video_markups.map((m) => [m.start_time, m.end_time])).toEqual([[0, 5], [5, 10], [10, 15]]);
+    expect(new Set(saved.video_markups.map((m) => m.operation_id)).size).toBe(3);
+    await page.reload();
+    await page.getByTestId('op-row').first().waitFor();
+    await expect(page.getByTestId('op-row').count()).resolves.toBe(3);
+    await expect(page.getByTestId('unsaved').count()).resolves.toBe(0);
+
+    // Fill gaps closes every hole: 15–20 s becomes idle time.
+    await page.getByRole('button', { name: 'Заполнить пропуски' }).first().click();
+    await page.getByText('Пропуски заполнены простоем').waitFor();
+    const filled = await get<Markups>(`/api/v1/video_markups/${videoId}`);
+    expect(filled.video_markups.map((m) => [m.start_time, m.end_time])).toEqual([[0, 5], [5, 10], [10, 15], [15, 20]]);
+
+    // Finish saves, marks the task finished and goes back to the task list.
+    await page.getByRole('button', { name: 'Завершить' }).first().click();
+    await page.waitForURL(new RegExp(`#/markup/${packingId}$`));
+    const finished = await get<{ elements: Task[] }>(`/api/v1/get_tasks?structure_id=${packingId}&option=finished&offset=0&limit=100`);
+    expect(finished.elements.some((t) => t.video.id === videoId)).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('refuses to save an invalid row with the spec’s texts and changes nothing', async () => {
+    const context = await signedIn();
+    const videoId = await unmarkedVideo(2, 0);
+    const page = await openVideo(context, videoId);
+    await page.getByRole('button', { name: 'Добавить операцию' }).click();
+    await page.getByText('Начало не раньше конца').waitFor();
+    await page.getByRole('button', { name: 'Сохранить', exact: true }).first().click();
+    await page.getByText('Invalid markup!').waitFor();
+    await page.getByText('Начало каждой операции должно быть раньше конца, и у всех строк должны быть выбраны операция и рабочее место.').waitFor();
+    expect((await get<Markups>(`/api/v1/video_markups/${videoId}`)).video_markups).toEqual([]);
+    await context.close();
+  });
+
+  it('switches camera to the same absolute second', async () => {
+    const context = await signedIn();
+    const videoId = await unmarkedVideo(1, 1);
+    const page = await openVideo(context, videoId, 10);
+    await page.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement).currentTime >= 9.9);
+    const meta = await get<{ start_time: string }>(`/api/v1/video_meta/${videoId}`);
+    const other = page.locator('.other-camera', { hasText: 'Камера 2' });
+    await other.waitFor();
+    await other.click();
+    await page.waitForURL((url) => /#\/video\/\d+\/\d+$/.test(url.href) && !url.href.includes(`/video/${videoId}/`));
+    const [, targetId, second] = /#\/video\/(\d+)\/(\d+)$/.exec(page.url())!;
+    expect(Number(targetId)).not.toBe(videoId);
+    const target = await get<{ start_time: string; camera_key: number }>(`/api/v1/video_meta/${targetId}`);
+    expect(target.camera_key).toBe(2);
+    const instantHere = Date.parse(meta.start_time) + 10_000;
+    const instantThere = Date.parse(target.start_time) + Number(second) * 1000;
+    expect(Math.abs(instantHere - instantThere)).toBeLessThanOrEqual(1000);
+    await context.close();
+  });
+
+  it('keeps edits made offline and sends them when the connection returns', async () => {
+    const context = await signedIn();
+    const videoId = await unmarkedVideo(3, 0);
+    const page = await openVideo(context, videoId);
+    await context.setOffline(true);
+    await codeThreeSegments(page);
+    await page.getByRole('button', { name: 'Сохранить', exact: true }).first().click();
+    await page.getByText('Нет связи с сервером: изменения сохранены на этом устройстве').waitFor();
+    expect((await get<Markups>(`/api/v1/video_markups/${videoId}`)).video_markups).toEqual([]);
+    await context.setOffline(false);
+    await page.getByText('отложенное сохранение отправлено').waitFor();
+    expect((await get<Markups>(`/api/v1/video_markups/${videoId}`)).video_markups).toHaveLength(3);
+    await context.close();
+  });
+
+  it('refuses the second of two concurrent saves with the conflict message, overwriting nothing', async () => {
+    const first = await signedIn('assessor');
+    const second = await signedIn('analyst');
+    const videoId = await unmarkedVideo(4, 0);
+    const pageA = await openVideo(first, videoId);
+    const pageB = await openVideo(second, videoId);
+    await codeThreeSegments(pageA);
+    await pageA.keyboard.press('Control+s');
+    await pageA.getByText('Successfully saved!').waitFor();
+
+    await pageB.getByLabel('Рабочее место новых операций').selectOption({ index: 2 });
+    await pageB.locator('.markup-head h1').click();
+    await pageB.keyboard.press('4');
+    await pageB.keyboard.press('ArrowRight');
+    await pageB.keyboard.press('Enter');
+    await pageB.keyboard.press('Control+s');
+    await pageB.getByText('Разметка этого видео изменилась на сервере').waitFor();
+    const stored = await get<Markups>(`/api/v1/video_markups/${videoId}`);
+    expect(stored.video_markups).toHaveLength(3);
+
+    // The second assessor can lay their change over the fresh version and save it.
+    await pageB.getByRole('button', { name: 'Наложить мои изменения' }).click();
+    await pageB.getByText('Ваши изменения наложены на свежую версию').waitFor();
+    await pageB.keyboard.press('Control+s');
+    await pageB.getByText('Successfully saved!').waitFor({ timeout: 10_000 }).catch(async (e) => {
+      throw new Error(`${e.message}\n${await pageB.locator('.toasts, .banner').allTextContents()}`);
+    });
+    expect((await get<Markups>(`/api/v1/video_markups/${videoId}`)).video_markups).toHaveLength(4);
+    await first.close();
+    await second.close();
+  });
+});

@@ -1,0 +1,216 @@
+import { hostname } from 'node:os';
+
+/** A job taken from the queue by this worker. */
+export interface ClaimedJob {
+  id: number;
+  kind: string;
+  payload: unknown;
+  /** Attempts so far, this one included. */
+  attempts: number;
+  maxAttempts: number;
+}
+
+/**
+ * The queue as the runner sees it. The API implements it over its `jobs` table (api/src/jobs/);
+ * every write is fenced by `workerId`, so a job taken over after a stale lock is not clobbered.
+ */
+export interface JobStore {
+  claim(workerId: string, kinds: string[]): Promise<ClaimedJob | null>;
+  /** Progress 0–100; also renews the lock. */
+  progress(id: number, workerId: string, percent: number): Promise<void>;
+  heartbeat(id: number, workerId: string): Promise<void>;
+  succeed(id: number, workerId: string, result: unknown): Promise<void>;
+  /** Records a failure: back to the queue with a delay while attempts remain and `retry`, else failed. */
+  fail(id: number, workerId: string, message: string, retry: boolean): Promise<'retrying' | 'failed'>;
+  /** Gives a job back untouched (shutdown): its attempt does not count. */
+  release(id: number, workerId: string): Promise<void>;
+  /** Re-queues jobs whose worker stopped renewing its lock; returns those that ran out of attempts. */
+  requeueStale(olderThanMs: number): Promise<ClaimedJob[]>;
+}
+
+export interface JobContext {
+  job: ClaimedJob;
+  /** Aborted when the runner stops: kill child processes and return. */
+  signal: AbortSignal;
+  /** Reports progress 0–100 (throttled to the store). */
+  progress(percent: number): void;
+}
+
+export interface JobHandler {
+  run(context: JobContext): Promise<unknown>;
+  /** Called once a job has failed for good (attempts spent, a permanent error, or a lost worker). */
+  failed?(job: ClaimedJob, message: string): Promise<void>;
+  /** Called when a failed attempt goes back to the queue. */
+  retrying?(job: ClaimedJob, message: string): Promise<void>;
+}
+
+/** A failure that retrying cannot fix (the input is bad): the job fails at once. */
+export class PermanentJobError extends Error {}
+
+export interface RunnerOptions {
+  store: JobStore;
+  handlers: Record<string, JobHandler>;
+  /** Jobs run at once (default 1: ffmpeg uses every core by itself). */
+  concurrency?: number;
+  /** How often to look for work when idle, ms (default 500). */
+  pollMs?: number;
+  /** How often a running job renews its lock, ms (default 10 s). */
+  heartbeatMs?: number;
+  /** A running job whose lock is older than this is taken to be lost and re-queued, ms (default 60 s). */
+  staleMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface JobRunner {
+  readonly workerId: string;
+  /** Look for work now (e.g. right after a job was queued in this process). */
+  wake(): void;
+  /** Resolves when nothing is running and the queue has nothing ready for this runner. */
+  drain(): Promise<void>;
+  /** Stops taking jobs, aborts the running ones (they go back to the queue) and waits for them. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Polls the job store and runs handlers, at most `concurrency` at a time, renewing each job's lock
+ * while it runs. Restart-safe: a job left "running" by a dead process is re-queued once its lock
+ * is stale; a failed attempt is retried with back-off by the store.
+ */
+export function startJobRunner(options: RunnerOptions): JobRunner {
+  const { store, handlers } = options;
+  const concurrency = options.concurrency ?? 1;
+  const pollMs = options.pollMs ?? 500;
+  const heartbeatMs = options.heartbeatMs ?? 10_000;
+  const staleMs = options.staleMs ?? 60_000;
+  const log = options.log ?? (() => {});
+  const workerId = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  const kinds = Object.keys(handlers);
+  const running = new Map<number, { controller: AbortController; done: Promise<void> }>();
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let ticking: Promise<void> | null = null;
+  let lastStaleCheck = 0;
+  let idleWaiters: (() => void)[] = [];
+  let queueEmpty = false;
+
+  const execute = async (job: ClaimedJob, controller: AbortController) => {
+    const handler = handlers[job.kind]!;
+    let lastWrite = 0;
+    let pending: number | null = null;
+    const flush = () => {
+      if (pending === null) return;
+      const percent = pending;
+      pending = null;
+      lastWrite = Date.now();
+      store.progress(job.id, workerId, percent).catch((err) => log(`задача ${job.id}: прогресс не записан: ${err}`));
+    };
+    const beat = setInterval(() => {
+      store.heartbeat(job.id, workerId).catch((err) => log(`задача ${job.id}: блокировка не продлена: ${err}`));
+    }, heartbeatMs);
+    try {
+      const result = await handler.run({
+        job,
+        signal: controller.signal,
+        progress(percent) {
+          pending = Math.max(0, Math.min(100, percent));
+          if (Date.now() - lastWrite >= 250 || percent >= 100) flush();
+        },
+      });
+      if (controller.signal.aborted) {
+        await store.release(job.id, workerId);
+        return;
+      }
+      flush();
+      await store.succeed(job.id, workerId, result ?? null);
+      log(`задача ${job.id} (${job.kind}) выполнена`);
+    } catch (err) {
+      if (controller.signal.aborted) {
+        await store.release(job.id, workerId).catch(() => {});
+        return;
+      }
+      const message = err instanceof Error ? err.message : String(err);
+      const permanent = err instanceof PermanentJobError;
+      const outcome = await store.fail(job.id, workerId, message, !permanent).catch(() => 'failed' as const);
+      log(`задача ${job.id} (${job.kind}): ${outcome === 'retrying' ? 'повтор позже' : 'ошибка'} — ${message}`);
+      const hook = outcome === 'retrying' ? handler.retrying : handler.failed;
+      await hook?.call(handler, job, message).catch((hookErr) => log(`задача ${job.id}: ${hookErr}`));
+    } finally {
+      clearInterval(beat);
+    }
+  };
+
+  const tick = async () => {
+    if (Date.now() - lastStaleCheck >= Math.min(staleMs / 2, 30_000)) {
+      lastStaleCheck = Date.now();
+      const lost = await store.requeueStale(staleMs).catch(() => []);
+      for (const job of lost) {
+        const message = 'Обработка прервалась (процесс остановился), попытки исчерпаны';
+        await handlers[job.kind]?.failed?.(job, message).catch(() => {});
+      }
+    }
+    while (!stopped && running.size < concurrency) {
+      const job = await store.claim(workerId, kinds);
+      if (!job) {
+        queueEmpty = true;
+        break;
+      }
+      queueEmpty = false;
+      const controller = new AbortController();
+      const entry = { controller, done: Promise.resolve() };
+      entry.done = execute(job, controller).finally(() => {
+        running.delete(job.id);
+        schedule(0);
+      });
+      running.set(job.id, entry);
+    }
+    if (queueEmpty && running.size === 0) {
+      const waiters = idleWaiters;
+      idleWaiters = [];
+      for (const resolve of waiters) resolve();
+    }
+  };
+
+  const schedule = (delay: number) => {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      if (ticking) {
+        schedule(pollMs);
+        return;
+      }
+      ticking = tick()
+        .catch((err) => log(`очередь задач: ${err instanceof Error ? err.message : err}`))
+        .finally(() => {
+          ticking = null;
+          schedule(pollMs);
+        });
+    }, delay);
+  };
+
+  schedule(0);
+  return {
+    workerId,
+    wake: () => schedule(0),
+    drain() {
+      return new Promise<void>((resolve) => {
+        idleWaiters.push(resolve);
+        schedule(0);
+      });
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await ticking;
+      for (const { controller } of running.values()) controller.abort();
+      await Promise.all([...running.values()].map((r) => r.done));
+      for (const resolve of idleWaiters) resolve();
+      idleWaiters = [];
+    },
+  };
+}
+
+/** Back-off before attempt n+1 after n failures: 5 s, 10 s, 20 s… capped at 10 minutes. */
+export function retryDelayMs(failedAttempts: number, baseMs = 5_000, capMs = 600_000): number {
+  return Math.min(capMs, baseMs * 2 ** Math.max(0, failedAttempts - 1));
+}

@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probe, type ProbeResult } from './ffmpeg';
+import { browserPlan, convertArguments, convertForBrowser, inspectRecording, NotAVideoError, progressSeconds } from './ingest';
+import { mp4Layout } from './mp4-layout';
+import { makeClip } from './test-clips';
+
+let dir: string;
+const file = (name: string) => join(dir, name);
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'norma-ingest-'));
+  await Promise.all([
+    makeClip(file('ready.mp4'), { faststart: true, audio: 'aac' }),
+    makeClip(file('moov-at-end.mp4'), { faststart: false }),
+    makeClip(file('mpeg4.mp4'), { video: 'mpeg4', faststart: true }),
+    makeClip(file('vp9.webm'), { video: 'vp9' }),
+    makeClip(file('mp3-audio.mp4'), { faststart: true, audio: 'mp3' }),
+  ]);
+  writeFileSync(file('text.mp4'), 'это не видео, а текст\n'.repeat(50));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const info = (overrides: Partial<ProbeResult>): ProbeResult => ({
+  durationSeconds: 10, videoCodec: 'h264', audioCodec: null, formatName: 'mov,mp4,m4a,3gp,3g2,mj2', creationTime: null,
+  width: 640, height: 360, pixelFormat: 'yuv420p', videoProfile: 'High', ...overrides,
+});
+
+describe('mp4Layout', () => {
+  it('finds moov before mdat in a faststart file and after it otherwise', async () => {
+    const ready = await mp4Layout(file('ready.mp4'));
+    expect(ready.isoBmff).toBe(true);
+    expect(ready.moovFirst).toBe(true);
+    expect(ready.boxes[0]!.type).toBe('ftyp');
+    const late = await mp4Layout(file('moov-at-end.mp4'));
+    expect(late.isoBmff).toBe(true);
+    expect(late.moovFirst).toBe(false);
+    expect(late.boxes.map((b) => b.type)).toEqual(expect.arrayContaining(['mdat', 'moov']));
+    // The boxes chain exactly to the end of the file.
+    const last = late.boxes.at(-1)!;
+    expect(last.offset + last.size).toBe(Bun.file(file('moov-at-end.mp4')).size);
+  });
+
+  it('does not take a WebM or a text file for MP4', async () => {
+    expect((await mp4Layout(file('vp9.webm'))).isoBmff).toBe(false);
+    expect((await mp4Layout(file('text.mp4'))).isoBmff).toBe(false);
+  });
+});
+
+describe('browserPlan', () => {
+  const mp4 = { isoBmff: true, moovFirst: true };
+  it('leaves a browser-ready file alone', () => {
+    expect(browserPlan(info({ audioCodec: 'aac' }), mp4)).toEqual({ action: 'none', video: 'copy', audio: 'copy', reasons: [] });
+  });
+  it('remuxes when only the index is at the end or the container is not MP4', () => {
+    const late = browserPlan(info({}), { isoBmff: true, moovFirst: false });
+    expect(late.action).toBe('remux');
+    expect(late.reasons[0]).toContain('moov');
+    const mkv = browserPlan(info({ formatName: 'matroska,webm' }), { isoBmff: false, moovFirst: false });
+    expect(mkv).toMatchObject({ action: 'remux', video: 'copy' });
+  });
+  it('re-encodes only the audio when it is not AAC', () => {
+    expect(browserPlan(info({ audioCodec: 'mp3' }), mp4)).toMatchObject({ action: 'remux', video: 'copy', audio: 'aac' });
+  });
+  it('transcodes other codecs and H.264 the browser cannot decode', () => {
+    expect(browserPlan(info({ videoCodec: 'mpeg4' }), mp4)).toMatchObject({ action: 'transcode', video: 'h264' });
+    expect(browserPlan(info({ videoCodec: 'hevc' }), mp4).action).toBe('transcode');
+    expect(browserPlan(info({ pixelFormat: 'yuv420p10le', videoProfile: 'High 10' }), mp4).action).toBe('transcode');
+    expect(browserPlan(info({ pixelFormat: 'yuv444p', videoProfile: 'High 4:4:4 Predictive' }), mp4).action).toBe('transcode');
+  });
+});
+
+describe('progress from ffmpeg', () => {
+  it('reads out_time_us, out_time_ms (microseconds too) and out_time', () => {
+    expect(progressSeconds('out_time_us=2500000')).toBe(2.5);
+    expect(progressSeconds('out_time_ms=2500000')).toBe(2.5);
+    expect(progressSeconds('out_time=00:01:02.500000')).toBe(62.5);
+    expect(progressSeconds('out_time=-577014:32:22.775808')).toBe(0);
+    expect(progressSeconds('frame=10')).toBeNull();
+  });
+  it('asks for faststart, the first video and audio streams, and H.264 only when transcoding', () => {
+    const remux = convertArguments({ action: 'remux', video: 'copy', audio: 'none', reasons: [] }, 'in', 'out');
+    expect(remux.join(' ')).toContain('-c:v copy');
+    expect(remux.join(' ')).toContain('-movflags +faststart');
+    expect(remux.join(' ')).toContain('-map 0:a:0?');
+    const transcode = convertArguments({ action: 'transcode', video: 'h264', audio: 'aac', reasons: [] }, 'in', 'out');
+    expect(transcode.join(' ')).toContain('-c:v libx264');
+    expect(transcode.join(' ')).toContain('-c:a aac');
+  });
+});
+
+describe('inspectRecording and convertForBrowser on real files', () => {
+  it('refuses a file that is not a video with a clear Russian message', async () => {
+    await expect(inspectRecording(file('text.mp4'))).rejects.toThrow(NotAVideoError);
+    await expect(inspectRecording(file('text.mp4'))).rejects.toThrow(/не удалось прочитать как видео/);
+  });
+
+  it.each([
+    ['moov-at-end.mp4', 'remux'],
+    ['mpeg4.mp4', 'transcode'],
+    ['vp9.webm', 'transcode'],
+    ['mp3-audio.mp4', 'remux'],
+  ] as const)('makes %s browser-ready (%s) with rising progress up to 100', async (name, action) => {
+    const inspected = await inspectRecording(file(name));
+    expect(inspected.plan.action).toBe(action);
+    const progress: number[] = [];
+    const output = file(`${name}.out.mp4`);
+    await convertForBrowser(inspected.plan, file(name), output, { durationSeconds: inspected.info.durationSeconds, onProgress: (p) => progress.push(p) });
+    const after = await inspectRecording(output);
+    expect(after.plan).toMatchObject({ action: 'none' });
+    expect(after.info.videoCodec).toBe('h264');
+    expect(Math.abs(after.info.durationSeconds - 4)).toBeLessThan(0.3);
+    expect(progress.at(-1)).toBe(100);
+    expect([...progress].sort((a, b) => a - b)).toEqual(progress);
+  });
+
+  it('stops ffmpeg when aborted and leaves no output', async () => {
+    const input = file('long.mp4');
+    await makeClip(input, { video: 'mpeg4', seconds: 30, size: '640x360', fps: 25 });
+    const controller = new AbortController();
+    const output = file('long.out.mp4');
+    const running = convertForBrowser(
+      { action: 'transcode', video: 'h264', audio: 'none', reasons: [] }, input, output,
+      { durationSeconds: 30, signal: controller.signal, onProgress: () => controller.abort() },
+    );
+    await expect(running).rejects.toThrow('остановлена');
+    expect(await Bun.file(output).exists()).toBe(false);
+    expect(await Bun.file(`${output}.part`).exists()).toBe(false);
+    expect((await probe(input)).videoCodec).toBe('mpeg4');
+  });
+});

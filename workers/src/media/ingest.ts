@@ -1,0 +1,154 @@
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { mediaTools, probe, type ProbeResult } from './ffmpeg';
+import { mp4Layout, type Mp4Layout } from './mp4-layout';
+
+export { mp4Layout, type Mp4Layout } from './mp4-layout';
+
+/** What it takes to make a recording play (and seek) in Chromium at once. */
+export interface BrowserPlan {
+  /** `none`: serve as is; `remux`: rewrite the container (index first), streams copied; `transcode`: re-encode. */
+  action: 'none' | 'remux' | 'transcode';
+  video: 'copy' | 'h264';
+  audio: 'none' | 'copy' | 'aac';
+  /** Why the file cannot be served as it is, in Russian (empty for `none`). */
+  reasons: string[];
+}
+
+/** H.264 profiles Chromium decodes (8-bit 4:2:0). */
+const PLAYABLE_PIXEL_FORMATS = new Set(['yuv420p', 'yuvj420p']);
+const UNPLAYABLE_PROFILES = /high 10|4:2:2|4:4:4/i;
+
+/**
+ * Decides how to prepare a file for the browser: H.264 (8-bit 4:2:0) video, AAC or no audio, in an
+ * MP4 whose index (`moov`) comes before the media.
+ */
+export function browserPlan(info: ProbeResult, layout: Pick<Mp4Layout, 'isoBmff' | 'moovFirst'>): BrowserPlan {
+  const reasons: string[] = [];
+  let video: BrowserPlan['video'] = 'copy';
+  if (info.videoCodec !== 'h264') {
+    video = 'h264';
+    reasons.push(`видео в кодеке ${info.videoCodec ?? 'неизвестном'}, а не H.264`);
+  } else if ((info.pixelFormat && !PLAYABLE_PIXEL_FORMATS.has(info.pixelFormat)) || (info.videoProfile && UNPLAYABLE_PROFILES.test(info.videoProfile))) {
+    video = 'h264';
+    reasons.push(`H.264 в формате ${info.pixelFormat ?? ''} ${info.videoProfile ?? ''}, который браузер не воспроизводит`.replace(/\s+/g, ' '));
+  }
+  let audio: BrowserPlan['audio'] = 'none';
+  if (info.audioCodec === 'aac') audio = 'copy';
+  else if (info.audioCodec) {
+    audio = 'aac';
+    reasons.push(`звук в кодеке ${info.audioCodec}, а не AAC`);
+  }
+  const isMp4 = layout.isoBmff && /mp4|mov/.test(info.formatName);
+  if (!isMp4) reasons.push(`контейнер ${info.formatName}, а не MP4`);
+  else if (!layout.moovFirst) reasons.push('индекс (moov) в конце файла: браузер не может начать воспроизведение и перемотку сразу');
+  const action = video === 'h264' ? 'transcode' : reasons.length ? 'remux' : 'none';
+  return { action, video, audio, reasons };
+}
+
+export interface ConvertOptions {
+  /** Duration of the input, seconds, for progress (0–100) from ffmpeg's `out_time`. */
+  durationSeconds: number;
+  onProgress?: (percent: number) => void;
+  signal?: AbortSignal;
+}
+
+/** ffmpeg arguments that turn `input` into a browser-ready MP4 at `output` according to `plan`. */
+export function convertArguments(plan: BrowserPlan, input: string, output: string): string[] {
+  const args = ['-hide_banner', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1', '-y', '-i', input, '-map', '0:v:0', '-map', '0:a:0?', '-map_metadata', '0'];
+  if (plan.video === 'copy') args.push('-c:v', 'copy');
+  else {
+    args.push(
+      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p',
+      // Even dimensions (4:2:0) and a keyframe every 2 s, so that seeking anywhere is quick.
+      '-vf', 'scale=trunc(iw/2)*2:trunc(ih/2)*2', '-force_key_frames', 'expr:gte(t,n_forced*2)',
+    );
+  }
+  if (plan.audio === 'copy') args.push('-c:a', 'copy');
+  else if (plan.audio === 'aac') args.push('-c:a', 'aac', '-b:a', '128k');
+  args.push('-movflags', '+faststart', '-max_muxing_queue_size', '1024', '-f', 'mp4', output);
+  return args;
+}
+
+/** Seconds of output written so far, from one `-progress` block line (`out_time_us=…` or `out_time=…`). */
+export function progressSeconds(line: string): number | null {
+  const micro = /^out_time_(?:us|ms)=(\d+)$/.exec(line);
+  if (micro) return Number(micro[1]) / 1e6;
+  const clock = /^out_time=(-?)(\d+):(\d{2}):(\d{2}(?:\.\d+)?)$/.exec(line);
+  if (clock) return clock[1] ? 0 : Number(clock[2]) * 3600 + Number(clock[3]) * 60 + Number(clock[4]);
+  return null;
+}
+
+/**
+ * Runs ffmpeg for `plan` in a child process (the caller's event loop never waits on it),
+ * reporting progress; writes to a temporary name and renames on success.
+ */
+export async function convertForBrowser(plan: BrowserPlan, input: string, output: string, options: ConvertOptions): Promise<void> {
+  const { ffmpeg } = await mediaTools();
+  await mkdir(dirname(output), { recursive: true });
+  const partial = `${output}.part`;
+  const child = Bun.spawn([ffmpeg, ...convertArguments(plan, input, partial)], { stdout: 'pipe', stderr: 'pipe' });
+  const abort = () => child.kill();
+  options.signal?.addEventListener('abort', abort, { once: true });
+  let lastPercent = -1;
+  const readProgress = async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for await (const chunk of child.stdout) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let newline: number;
+      while ((newline = buffer.indexOf('\n')) !== -1) {
+        const line = buffer.slice(0, newline).trim();
+        buffer = buffer.slice(newline + 1);
+        const seconds = progressSeconds(line);
+        let percent: number | null = null;
+        if (seconds !== null && options.durationSeconds > 0) percent = Math.min(99.9, (seconds / options.durationSeconds) * 100);
+        if (line === 'progress=end') percent = 100;
+        if (percent !== null && Math.floor(percent) > lastPercent) {
+          lastPercent = Math.floor(percent);
+          options.onProgress?.(Math.round(percent * 10) / 10);
+        }
+      }
+    }
+  };
+  try {
+    const [, stderr, code] = await Promise.all([readProgress(), new Response(child.stderr).text(), child.exited]);
+    if (options.signal?.aborted) throw new Error('Обработка остановлена');
+    if (code !== 0) throw new Error(`ffmpeg завершился с кодом ${code}: ${stderr.trim().slice(-1500)}`);
+    await rename(partial, output);
+  } catch (err) {
+    await rm(partial, { force: true });
+    throw err;
+  } finally {
+    options.signal?.removeEventListener('abort', abort);
+  }
+}
+
+export interface InspectResult {
+  info: ProbeResult;
+  layout: Mp4Layout;
+  plan: BrowserPlan;
+}
+
+/** Probes a file and decides what the browser needs; throws `NotAVideoError` when it is not a video. */
+export async function inspectRecording(path: string): Promise<InspectResult> {
+  let info: ProbeResult;
+  try {
+    info = await probe(path);
+  } catch (err) {
+    throw new NotAVideoError(`Файл не удалось прочитать как видео (ffprobe: ${shortReason(err)})`);
+  }
+  if (!info.videoCodec) throw new NotAVideoError('В файле нет видеодорожки');
+  if (!(info.durationSeconds > 0)) throw new NotAVideoError('Не удалось определить длительность видео: файл повреждён или не дописан');
+  const layout = await mp4Layout(path);
+  return { info, layout, plan: browserPlan(info, layout) };
+}
+
+/** The file is not a readable video: retrying will not help. */
+export class NotAVideoError extends Error {}
+
+function shortReason(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  const last = text.split('\n').map((l) => l.trim()).filter(Boolean).pop() ?? text;
+  return last.replace(/^.*?: /, '').slice(0, 300);
+}
