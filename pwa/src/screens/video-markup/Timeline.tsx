@@ -1,6 +1,6 @@
 import type Konva from 'konva';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Group, Layer, Line, Rect, Stage, Text } from 'react-konva';
+import { Group, Layer, Line, Rect, Shape, Stage, Text } from 'react-konva';
 import { formatSeconds } from '../../format/time';
 import type { MarkupRow, StampRow } from './model';
 import type { Playhead } from './playhead';
@@ -174,12 +174,26 @@ export function Timeline(props: TimelineProps) {
     if (!state || state.moved) return;
     const pos = e.target.getStage()?.getPointerPosition();
     if (!pos) return;
-    const key = (e.target as Konva.Node).getAttr('segmentKey') as string | undefined;
-    if (key) props.onSelect(key);
+    const hit = segmentAt(pos.x, pos.y);
+    if (hit) props.onSelect(hit.key);
     else props.onSeek(Math.max(0, Math.min(duration, timeAt(pos.x))));
   };
 
+  /** The segment under a point of the stage (the topmost, i.e. latest starting, one), if any. */
+  const segmentAt = (px: number, py: number): MarkupRow | undefined => {
+    const lane = Math.floor((py - RULER) / LANE);
+    if (lane < 0 || lane >= lanes.length || py - RULER - lane * LANE < 8) return undefined;
+    const time = timeAt(px);
+    const slack = (3 / width) * span;
+    for (let i = visible.length - 1; i >= 0; i--) {
+      const row = visible[i]!;
+      if (row.start - slack <= time && time <= row.end + slack && laneIndex.get(laneOf(row)) === lane) return row;
+    }
+    return undefined;
+  };
+
   const selected = selectedKey ? rows.find((r) => r.key === selectedKey) : undefined;
+  const coding = codingKey ? rows.find((r) => r.key === codingKey) : undefined;
   const selectedLane = selected ? laneIndex.get(laneOf(selected)) ?? 0 : 0;
   const handle = (edge: 'start' | 'end') => {
     if (!selected || selected.key === codingKey) return null;
@@ -248,29 +262,45 @@ export function Timeline(props: TimelineProps) {
               <Text x={x(t) + 3} y={5} text={formatSeconds(t)} fontSize={10} fill="#5f6b7a" />
             </Group>
           ))}
-          {visible.map((row) => {
-            const lane = laneIndex.get(laneOf(row)) ?? 0;
-            const left = x(row.start);
-            const isCoding = row.key === codingKey;
-            const w = Math.max(isCoding ? 2 : 1, x(row.end) - left);
-            return (
-              <Rect
-                key={row.key}
-                ref={isCoding ? codingRect : undefined}
-                segmentKey={row.key}
-                x={left}
-                y={RULER + lane * LANE + 12}
-                width={w}
-                height={LANE - 14}
-                fill={colorOf(row)}
-                opacity={isCoding ? 0.6 : 1}
-                stroke={row.key === selectedKey ? '#1d2430' : undefined}
-                strokeWidth={row.key === selectedKey ? 2 : 0}
-                perfectDrawEnabled={false}
-                listening={w >= 2}
-              />
-            );
-          })}
+          {/* All visible segments in one shape drawn straight on the canvas: no node per segment,
+              so zoomed out over 10,000 of them a redraw stays a few milliseconds. */}
+          <Shape
+            listening={false}
+            perfectDrawEnabled={false}
+            sceneFunc={(context) => {
+              const ctx = context._context;
+              for (const row of visible) {
+                if (row.key === codingKey) continue;
+                const lane = laneIndex.get(laneOf(row)) ?? 0;
+                const left = x(row.start);
+                ctx.fillStyle = colorOf(row);
+                ctx.fillRect(left, RULER + lane * LANE + 12, Math.max(1, x(row.end) - left), LANE - 14);
+              }
+            }}
+          />
+          {selected && selected.key !== codingKey && (
+            <Rect
+              x={x(selected.start)}
+              y={RULER + selectedLane * LANE + 11}
+              width={Math.max(1, x(selected.end) - x(selected.start))}
+              height={LANE - 12}
+              stroke="#1d2430"
+              strokeWidth={2}
+              listening={false}
+            />
+          )}
+          {coding && (
+            <Rect
+              ref={codingRect}
+              x={x(coding.start)}
+              y={RULER + (laneIndex.get(laneOf(coding)) ?? 0) * LANE + 12}
+              width={2}
+              height={LANE - 14}
+              fill={colorOf(coding)}
+              opacity={0.6}
+              listening={false}
+            />
+          )}
           {stamps.filter((s) => s.time >= view.from && s.time <= view.to).map((stamp) => (
             <Group key={stamp.key} listening={false}>
               <Line points={[x(stamp.time), RULER, x(stamp.time), height]} stroke={stamp.type === 'product' ? '#2e7d32' : '#f9a825'} strokeWidth={1} dash={[3, 3]} />

@@ -195,10 +195,16 @@ export class MarkupSession {
     return { video_markups, operation_markups_to_delete, video_stamps, video_stamps_to_delete, base_version: this.version, client_save_id: clientSaveId };
   }
 
-  /** The unsaved flag (spec 01 §4), derived from the difference with the last save. */
+  private dirtyAt = { revision: -1, value: false };
+
+  /** The unsaved flag (spec 01 §4), derived from the difference with the last save (once per revision). */
   get dirty() {
-    const p = this.buildSavePayload('');
-    return p.video_markups.length + p.operation_markups_to_delete.length + p.video_stamps.length + p.video_stamps_to_delete.length > 0;
+    if (this.dirtyAt.revision !== this.revision) {
+      const p = this.buildSavePayload('');
+      const value = p.video_markups.length + p.operation_markups_to_delete.length + p.video_stamps.length + p.video_stamps_to_delete.length > 0;
+      this.dirtyAt = { revision: this.revision, value };
+    }
+    return this.dirtyAt.value;
   }
 
   /**
