@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { adminRoutes } from './admin/routes';
 import { authRoutes } from './auth/routes';
 import { sessionUser } from './auth/service';
 import { errorBody, handleError } from './http/errors';
@@ -11,9 +12,10 @@ import { taskRoutes } from './markup/tasks-routes';
 import { orgRoutes } from './org/routes';
 import { videoRoutes } from './video/routes';
 import { reportRoutes } from './report/routes';
+import { summaryRoutes } from './summary/routes';
 
 /** Every domain's router, in one place so the OpenAPI document lists them all. */
-const domains = [authRoutes, orgRoutes, markupRoutes, reportRoutes, taskRoutes, videoRoutes, jobRoutes];
+const domains = [authRoutes, orgRoutes, markupRoutes, reportRoutes, taskRoutes, videoRoutes, jobRoutes, summaryRoutes, adminRoutes];
 
 /** Builds the whole HTTP app: better-auth, the /api contract, API docs and the PWA. */
 export function createApp(deps: AppDeps) {

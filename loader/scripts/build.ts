@@ -31,8 +31,8 @@ const readme = `${USAGE}
 или в переменной NORMA_LOADER_PASSWORD, а не в командной строке.
 `;
 
-function run(command: string[], what: string): void {
-  const result = Bun.spawnSync(command, { stdout: 'inherit', stderr: 'inherit' });
+function run(command: string[], what: string, cwd?: string): void {
+  const result = Bun.spawnSync(command, { stdout: 'inherit', stderr: 'inherit', cwd });
   if (result.exitCode !== 0) throw new Error(`${what}: команда ${command[0]} завершилась с кодом ${result.exitCode}`);
 }
 
@@ -91,17 +91,17 @@ function buildMsi(wixl: string, binary: string) {
   const wxs = `<?xml version="1.0" encoding="utf-8"?>
 <Wix xmlns="http://schemas.microsoft.com/wix/2006/wi">
   <Product Id="*" Name="Norma Loader" Version="${VERSION}" Manufacturer="Norma" Language="1033" Codepage="1252" UpgradeCode="${UPGRADE_CODE}">
-    <Package InstallerVersion="500" Compressed="yes" InstallScope="perMachine" Platform="x64" Description="Norma Loader ${VERSION}" Comments="Uploads camera recordings to a Norma server" />
+    <Package InstallerVersion="500" Compressed="yes" InstallScope="perMachine" Description="Norma Loader ${VERSION}" Comments="Uploads camera recordings to a Norma server" />
     <Media Id="1" Cabinet="loader.cab" EmbedCab="yes" />
     <MajorUpgrade DowngradeErrorMessage="A newer version of Norma Loader is already installed." />
     <Directory Id="TARGETDIR" Name="SourceDir">
       <Directory Id="ProgramFiles64Folder">
         <Directory Id="INSTALLDIR" Name="Norma Loader">
           <Component Id="LoaderExe" Guid="${COMPONENT_GUIDS[0]}" Win64="yes">
-            <File Id="NormaLoaderExe" Name="norma-loader.exe" Source="${join(stage, 'norma-loader.exe')}" KeyPath="yes" />
+            <File Id="NormaLoaderExe" Name="norma-loader.exe" Source="norma-loader.exe" KeyPath="yes" />
           </Component>
           <Component Id="LoaderReadme" Guid="${COMPONENT_GUIDS[1]}" Win64="yes">
-            <File Id="NormaLoaderReadme" Name="README.txt" Source="${join(stage, 'README.txt')}" KeyPath="yes" />
+            <File Id="NormaLoaderReadme" Name="README.txt" Source="README.txt" KeyPath="yes" />
           </Component>
         </Directory>
       </Directory>
@@ -114,7 +114,8 @@ function buildMsi(wixl: string, binary: string) {
 </Wix>
 `;
   writeFileSync(join(stage, 'loader.wxs'), wxs);
-  run([wixl, '--arch', 'x64', '-o', join(dist, PACKAGE_FILES.msi), join(stage, 'loader.wxs')], 'Пакет .msi');
+  // wixl takes File sources relative to where it runs.
+  run([wixl, '--arch', 'x64', '-o', join(dist, PACKAGE_FILES.msi), 'loader.wxs'], 'Пакет .msi', stage);
 }
 
 async function buildDmg(genisoimage: string, binary: string) {

@@ -1,53 +1,86 @@
+import { deflateSync, inflateSync } from 'node:zlib';
+
 /**
- * A minimal writer and reader of Apple's UDIF disk images (.dmg): the raw image of a volume,
- * an XML property list with one `blkx` table ("mish") of uncompressed chunks, and the 512-byte
- * `koly` trailer — the layout `hdiutil` itself writes for an uncompressed read-only image (UDRO).
+ * A minimal writer and reader of Apple's UDIF disk images (.dmg): the volume in chunks of 256 KiB,
+ * each zlib-compressed (or marked as zeros), an XML property list with one `blkx` table ("mish")
+ * of those chunks, and the 512-byte `koly` trailer — the layout of `hdiutil`'s UDZO images.
  */
 const SECTOR = 512;
-const CHUNK_SECTORS = 2048;
+const CHUNK_SECTORS = 512;
+const CHUNK_ZERO = 0x00000002;
 const CHUNK_RAW = 0x00000001;
+const CHUNK_ZLIB = 0x80000005;
 const CHUNK_END = 0xffffffff;
 const CHECKSUM_CRC32 = 2;
 
 const crc32 = (data: Uint8Array) => Bun.hash.crc32(data) >>> 0;
 
-function mishTable(sectorCount: number, dataChecksum: number): Uint8Array {
-  const chunks = Math.ceil(sectorCount / CHUNK_SECTORS);
-  const table = new Uint8Array(204 + 40 * (chunks + 1));
+interface Chunk {
+  type: number;
+  firstSector: number;
+  sectors: number;
+  offset: number;
+  length: number;
+}
+
+function mishTable(sectorCount: number, chunks: Chunk[], dataChecksum: number): Uint8Array {
+  const table = new Uint8Array(204 + 40 * (chunks.length + 1));
   const view = new DataView(table.buffer);
   view.setUint32(0, 0x6d697368); // "mish"
   view.setUint32(4, 1);
   view.setBigUint64(8, 0n); // first sector
   view.setBigUint64(16, BigInt(sectorCount));
   view.setBigUint64(24, 0n); // data start
-  view.setUint32(32, 0); // decompress buffer: none for raw chunks
+  view.setUint32(32, CHUNK_SECTORS + 8); // sectors a reader needs to buffer one chunk
   view.setUint32(36, 0); // blocks descriptor
   view.setUint32(64, CHECKSUM_CRC32);
   view.setUint32(68, 32);
   view.setUint32(72, dataChecksum);
-  view.setUint32(200, chunks + 1);
-  for (let i = 0; i <= chunks; i++) {
+  view.setUint32(200, chunks.length + 1);
+  const end = chunks.at(-1);
+  const all = [...chunks, { type: CHUNK_END, firstSector: sectorCount, sectors: 0, offset: end ? end.offset + end.length : 0, length: 0 }];
+  all.forEach((chunk, i) => {
     const at = 204 + 40 * i;
-    const first = i * CHUNK_SECTORS;
-    const count = i === chunks ? 0 : Math.min(CHUNK_SECTORS, sectorCount - first);
-    view.setUint32(at, i === chunks ? CHUNK_END : CHUNK_RAW);
-    view.setBigUint64(at + 8, BigInt(i === chunks ? sectorCount : first));
-    view.setBigUint64(at + 16, BigInt(count));
-    view.setBigUint64(at + 24, BigInt((i === chunks ? sectorCount : first) * SECTOR));
-    view.setBigUint64(at + 32, BigInt(count * SECTOR));
-  }
+    view.setUint32(at, chunk.type);
+    view.setBigUint64(at + 8, BigInt(chunk.firstSector));
+    view.setBigUint64(at + 16, BigInt(chunk.sectors));
+    view.setBigUint64(at + 24, BigInt(chunk.offset));
+    view.setBigUint64(at + 32, BigInt(chunk.length));
+  });
   return table;
 }
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** Wraps the raw image of a volume (an ISO 9660 file system here) into a UDIF .dmg. */
+/** Wraps the raw image of a volume (an ISO 9660 file system here) into a compressed UDIF .dmg. */
 export function udifImage(volume: Uint8Array, partitionName: string): Uint8Array {
   const padded = new Uint8Array(Math.ceil(volume.length / SECTOR) * SECTOR);
   padded.set(volume);
   const sectorCount = padded.length / SECTOR;
-  const dataChecksum = crc32(padded);
-  const mish = mishTable(sectorCount, dataChecksum);
+  const chunks: Chunk[] = [];
+  const parts: Uint8Array[] = [];
+  let offset = 0;
+  for (let first = 0; first < sectorCount; first += CHUNK_SECTORS) {
+    const sectors = Math.min(CHUNK_SECTORS, sectorCount - first);
+    const plain = padded.subarray(first * SECTOR, (first + sectors) * SECTOR);
+    if (plain.every((byte) => byte === 0)) {
+      chunks.push({ type: CHUNK_ZERO, firstSector: first, sectors, offset, length: 0 });
+      continue;
+    }
+    const packed = new Uint8Array(deflateSync(plain, { level: 9 }));
+    const [type, bytes] = packed.length < plain.length ? [CHUNK_ZLIB, packed] : [CHUNK_RAW, plain];
+    chunks.push({ type, firstSector: first, sectors, offset, length: bytes.length });
+    parts.push(bytes);
+    offset += bytes.length;
+  }
+  const data = new Uint8Array(offset);
+  let at = 0;
+  for (const part of parts) {
+    data.set(part, at);
+    at += part.length;
+  }
+  const dataChecksum = crc32(data);
+  const mish = mishTable(sectorCount, chunks, dataChecksum);
   const name = escapeXml(partitionName);
   const plist = new TextEncoder().encode(
     `<?xml version="1.0" encoding="UTF-8"?>
@@ -84,7 +117,7 @@ export function udifImage(volume: Uint8Array, partitionName: string): Uint8Array
   view.setUint32(12, 1); // flattened
   view.setBigUint64(16, 0n);
   view.setBigUint64(24, 0n); // data fork at the start
-  view.setBigUint64(32, BigInt(padded.length));
+  view.setBigUint64(32, BigInt(data.length));
   view.setBigUint64(40, 0n);
   view.setBigUint64(48, 0n);
   view.setUint32(56, 1);
@@ -93,7 +126,7 @@ export function udifImage(volume: Uint8Array, partitionName: string): Uint8Array
   view.setUint32(80, CHECKSUM_CRC32);
   view.setUint32(84, 32);
   view.setUint32(88, dataChecksum);
-  view.setBigUint64(216, BigInt(padded.length)); // XML right after the data
+  view.setBigUint64(216, BigInt(data.length)); // XML right after the data
   view.setBigUint64(224, BigInt(plist.length));
   // The master checksum: CRC32 over every blkx table's checksum, big-endian.
   const checksums = new Uint8Array(4);
@@ -103,10 +136,10 @@ export function udifImage(volume: Uint8Array, partitionName: string): Uint8Array
   view.setUint32(360, crc32(checksums));
   view.setUint32(488, 1); // device image
   view.setBigUint64(492, BigInt(sectorCount));
-  const image = new Uint8Array(padded.length + plist.length + koly.length);
-  image.set(padded, 0);
-  image.set(plist, padded.length);
-  image.set(koly, padded.length + plist.length);
+  const image = new Uint8Array(data.length + plist.length + koly.length);
+  image.set(data, 0);
+  image.set(plist, data.length);
+  image.set(koly, data.length + plist.length);
   return image;
 }
 
@@ -119,7 +152,7 @@ export interface UdifContents {
   dataChecksumOk: boolean;
 }
 
-/** Reads a UDIF image written as above (uncompressed chunks), checking its structure; throws if it is not one. */
+/** Reads a UDIF image with raw, zero and zlib chunks, checking its structure; throws if it is not one. */
 export function readUdif(image: Uint8Array): UdifContents {
   if (image.length < 1024) throw new Error('слишком короткий файл для UDIF');
   const koly = new DataView(image.buffer, image.byteOffset + image.length - 512, 512);
@@ -144,12 +177,16 @@ export function readUdif(image: Uint8Array): UdifContents {
     const at = 204 + 40 * i;
     const type = table.getUint32(at);
     if (type === CHUNK_END) break;
-    if (type !== CHUNK_RAW && type !== 2 && type !== 0) throw new Error(`сжатые блоки (тип ${type.toString(16)}) не поддерживаются`);
-    if (type !== CHUNK_RAW) continue;
+    if (type === CHUNK_ZERO || type === 0 || type === 0x7ffffffe) continue;
+    if (type !== CHUNK_RAW && type !== CHUNK_ZLIB) throw new Error(`блоки типа ${type.toString(16)} не поддерживаются`);
     const first = Number(table.getBigUint64(at + 8));
+    const sectors = Number(table.getBigUint64(at + 16));
     const offset = Number(table.getBigUint64(at + 24));
     const length = Number(table.getBigUint64(at + 32));
-    volume.set(image.subarray(offset, offset + length), first * SECTOR);
+    const stored = image.subarray(offset, offset + length);
+    const plain = type === CHUNK_ZLIB ? new Uint8Array(inflateSync(stored)) : stored;
+    if (plain.length !== sectors * SECTOR) throw new Error(`блок ${i}: ${plain.length} байт вместо ${sectors * SECTOR}`);
+    volume.set(plain, first * SECTOR);
   }
   return {
     version: koly.getUint32(4),

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { LoaderError, retryableStatus } from './retry';
 
 export interface ClientOptions {
-  /** Server address, e.g. https://norma.example.ru */
+  /** Server address, e.g. https://norma.example.com */
   server: string;
   login: string;
   password: string;

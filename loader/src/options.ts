@@ -25,7 +25,7 @@ export const USAGE = `norma-loader ${VERSION} — загрузчик запис�
 переименования.
 
 Запуск:
-  norma-loader --server https://norma.example.ru --login оператор --folder D:\\Записи\\Камера1 \\
+  norma-loader --server https://norma.example.com --login оператор --folder D:\\Записи\\Камера1 \\
                --structure-id 4 --camera-key 1
 
 Параметры:

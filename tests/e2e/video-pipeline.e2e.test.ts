@@ -123,6 +123,8 @@ describe('from a camera folder to a task, in Chromium', () => {
     const min = Number(await slider.getAttribute('min'));
     await slider.fill(String(min + 12));
     for (const key of [1, 2, 3, 4]) await page.getByTestId(`camera-${key}`).locator('video').waitFor();
+    // Each player seeks once its metadata has loaded.
+    await page.waitForFunction(() => [...document.querySelectorAll('video')].every((v) => (v as HTMLVideoElement).readyState >= 1 && (v as HTMLVideoElement).currentTime > 1));
     const positions = await page.evaluate(() => [...document.querySelectorAll('video')].map((v) => (v as HTMLVideoElement).currentTime));
     // Camera k started (k−1)·2 s after camera 1 in 20-second demo clips, so each shows 12 − 2(k−1) s.
     expect(positions.map((p) => Math.round(p))).toEqual([12, 10, 8, 6]);

@@ -2,7 +2,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { Db } from '../db/database';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
 import type { AppEnv } from '../http/env';
-import { roleAllows, type Permission } from './roles';
+import { isSharePermission, roleAllows, type Permission } from './roles';
+import { requireShareAccess, shareKeyOf } from './share-keys';
 import type { SessionUser } from './service';
 
 /** Finds which structure a request is about; returns its id or throws a 400. */
@@ -81,9 +82,17 @@ export async function assertStructureInOrganization(db: Db, user: SessionUser, s
 /**
  * The one access check of the API: a signed-in user (401), whose role grants the permission (403),
  * and, for structure-scoped routes, a structure of the user's own organisation (404).
+ * A request carrying a share key, for a permission a key can carry, is judged by the key instead
+ * (auth/share-keys.ts: 401 for a dead key, 403 outside the key's window).
  */
 export function requireAccess(db: Db, permission: Permission, locate?: StructureLocator): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    const shareKey = isSharePermission(permission) ? shareKeyOf(c) : null;
+    if (shareKey !== null && isSharePermission(permission)) {
+      await requireShareAccess(c, db, shareKey, permission);
+      await next();
+      return;
+    }
     const user = c.get('user');
     if (!user) throw unauthorized();
     if (!roleAllows(user.role, permission)) throw forbidden();

@@ -4,8 +4,8 @@ import { currentUser, requireAccess, structureFrom, videoOrStructureQuery } from
 import type { AppDeps } from '../http/env';
 import { createRouter, errorResponses, json } from '../http/openapi';
 import { VideoOrStructureQuery } from '../org/schema';
-import { AvailableOperations, OperationMarkupList, PeriodQuery, VideoMarkupsReply, VideoMarkupsSave } from './schema';
-import { listOperationMarkups } from './service';
+import { periodMarkupRoutes } from './period-markups';
+import { AvailableOperations, VideoMarkupsReply, VideoMarkupsSave } from './schema';
 import { availableOperations, readVideoMarkups, saveVideoMarkups, videoMarkupsTsv } from './video-markups.service';
 
 const VideoParam = z.object({ videoId: z.coerce.number().int().positive().openapi({ param: { name: 'videoId', in: 'path' } }) });
@@ -13,21 +13,12 @@ const saveBody = { body: { content: { 'application/json': { schema: VideoMarkups
 
 const tags = ['Разметка'];
 
-export function markupRoutes({ db }: AppDeps) {
+export function markupRoutes(deps: AppDeps) {
+  const { db } = deps;
   const app = createRouter();
 
-  app.openapi(
-    createRoute({
-      method: 'get', path: '/api/v1/operation_markups', tags, summary: 'Разметка структурной единицы за период (новые сверху)',
-      middleware: [requireAccess(db, 'workspace.read', structureFrom.query())] as const,
-      request: { query: PeriodQuery },
-      responses: { 200: json(OperationMarkupList), ...errorResponses },
-    }),
-    async (c) => {
-      const { from_time, to_time } = c.req.valid('query');
-      return c.json({ operation_markups: await listOperationMarkups(db, c.get('structureId'), from_time, to_time) }, 200);
-    },
-  );
+  // GET and POST /api/v1/operation_markups: the period editor (period-markups.ts).
+  app.route('/', periodMarkupRoutes(deps));
 
   app.openapi(
     createRoute({

@@ -1,11 +1,36 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { currentUser, requireAccess, videoOrStructureQuery } from '../auth/access';
+import { currentUser, requireAccess, structureFrom, videoOrStructureQuery, type StructureLocator } from '../auth/access';
 import type { AppDeps } from '../http/env';
+import { badRequest } from '../http/errors';
 import { createRouter, errorResponses, json } from '../http/openapi';
-import { NamedItem, StructureSchema, VideoOrStructureQuery } from './schema';
+import { readOperations, saveOperations } from './operations.service';
+import {
+  IdParam, NamedItem, OperationsReply, OperationsSave, StructureQuery, StructureSchema, StructureSettingsReply, StructureSettingsSave,
+  VideoOrStructureQuery,
+} from './schema';
 import { listEmployees, listStructures, listWorkplaces } from './service';
+import { readStructureSettings, saveStructureSettings, shiftProblem } from './settings.service';
 
 const tags = ['Структуры'];
+const conflictResponse = { 409: errorResponses[400] };
+
+/**
+ * `structure_id` from a JSON body (POST /api/v1/operations and the administration calls), or
+ * from the query when the body has none.
+ */
+export const structureFromBody = (name = 'structure_id'): StructureLocator => async (c) => {
+  let raw: unknown = c.req.query(name);
+  if (raw === undefined && (c.req.header('content-type') ?? '').includes('application/json')) {
+    const body = await c.req.json().catch(() => null);
+    raw = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+  }
+  if (raw === undefined || raw === null || raw === '') throw badRequest(`Не указан параметр ${name}`);
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0 || (typeof raw !== 'number' && typeof raw !== 'string')) {
+    throw badRequest(`${name}: ожидается целое положительное число`);
+  }
+  return value;
+};
 
 export function orgRoutes({ db }: AppDeps) {
   const app = createRouter();
@@ -37,6 +62,53 @@ export function orgRoutes({ db }: AppDeps) {
       responses: { 200: json(z.array(NamedItem)), ...errorResponses },
     }),
     async (c) => c.json(await listWorkplaces(db, c.get('structureId')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/api/v1/structure/{id}', tags, summary: 'Параметры отчёта структурной единицы и её смены',
+      middleware: [requireAccess(db, 'workspace.read', structureFrom.param('id'))] as const,
+      request: { params: IdParam },
+      responses: { 200: json(StructureSettingsReply), ...errorResponses },
+    }),
+    async (c) => c.json(await readStructureSettings(db, c.get('structureId')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'put', path: '/api/v1/structure/{id}', tags,
+      summary: 'Сохранить параметры отчёта и смены (не переданное поле не меняется; shifts заменяет список целиком)',
+      middleware: [requireAccess(db, 'workspace.write', structureFrom.param('id'))] as const,
+      request: { params: IdParam, body: { content: { 'application/json': { schema: StructureSettingsSave } }, required: true } },
+      responses: { 200: json(StructureSettingsReply), ...errorResponses },
+    }),
+    async (c) => {
+      const input = c.req.valid('json');
+      const problem = input.shifts ? shiftProblem(input.shifts) : null;
+      if (problem) throw badRequest(problem);
+      return c.json(await saveStructureSettings(db, c.get('structureId'), input), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/api/v1/operations', tags, summary: 'Операции структурной единицы и словарь типов операций',
+      middleware: [requireAccess(db, 'workspace.read', structureFrom.query())] as const,
+      request: { query: StructureQuery },
+      responses: { 200: json(OperationsReply), ...errorResponses },
+    }),
+    async (c) => c.json(await readOperations(db, c.get('structureId')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post', path: '/api/v1/operations', tags,
+      summary: 'Сохранить редактор операций: изменённые и новые операции, удаление по id (одна транзакция; 409 — операция есть в разметке)',
+      middleware: [requireAccess(db, 'workspace.write', structureFromBody())] as const,
+      request: { body: { content: { 'application/json': { schema: OperationsSave } }, required: true } },
+      responses: { 200: json(OperationsReply), ...errorResponses, ...conflictResponse },
+    }),
+    async (c) => c.json(await saveOperations(db, c.get('structureId'), c.req.valid('json')), 200),
   );
 
   return app;

@@ -8,3 +8,105 @@ export const VideoOrStructureQuery = z.object({
   structure_id: z.coerce.number().int().positive().optional(),
   video_id: z.coerce.number().int().positive().optional(),
 });
+
+export const IdParam = z.object({ id: z.coerce.number().int().positive().openapi({ param: { name: 'id', in: 'path' }, example: 3 }) });
+
+export const PRODUCTION_TYPES = ['mass', 'large_series', 'series', 'small_series'] as const;
+
+/** Whole numbers only (spec 02 §5 "Parameter numbers are parsed as integers"). */
+const whole = (field: string, min: number, max: number) =>
+  z
+    .number({ error: `${field}: ожидается целое число` })
+    .int({ error: `${field}: ожидается целое число` })
+    .min(min, { error: `${field}: не меньше ${min}` })
+    .max(max, { error: `${field}: не больше ${max}` });
+
+/** "08:00" or "08:00:00", stored as "HH:MM:SS". */
+export const ClockTime = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, { error: 'ожидается время ЧЧ:ММ или ЧЧ:ММ:СС' })
+  .transform((value) => (value.length === 5 ? `${value}:00` : value))
+  .openapi({ type: 'string', example: '08:00:00' });
+
+export const ShiftSchema = z
+  .object({
+    id: z.number().int().optional().openapi({ description: 'при сохранении не нужен: список смен заменяется целиком' }),
+    name: z.string().trim().min(1, { error: 'укажите название смены' }).max(100),
+    start_time: ClockTime,
+    end_time: ClockTime,
+    regular_break_duration_min: whole('regular_break_duration_min', 0, 1440).default(0),
+  })
+  .openapi('Shift');
+
+export const StructureSettingsReply = z
+  .object({
+    id: z.number(),
+    name: z.string(),
+    parent_id: z.number().nullable(),
+    partial: z.boolean(),
+    production_type: z.enum(PRODUCTION_TYPES),
+    employee_count: z.number().nullable(),
+    employee_salary: z.number().nullable(),
+    flucts_reduction: z.number().nullable().openapi({ description: 'снижение колебаний, % (при записи — fluct_reduction)' }),
+    regular_break_duration: z.number().openapi({ description: 'регламентированные перерывы, секунды' }),
+    time_series_stability_threshold: z.number().nullable(),
+    rest_in_idle: z.boolean(),
+    shifts: z.array(ShiftSchema.extend({ id: z.number(), start_time: z.string(), end_time: z.string(), regular_break_duration_min: z.number() })),
+  })
+  .openapi('StructureSettings');
+
+export const StructureSettingsSave = z
+  .object({
+    employee_count: whole('employee_count', 0, 1_000_000).nullable().optional(),
+    employee_salary: whole('employee_salary', 0, 100_000_000).nullable().optional(),
+    fluct_reduction: whole('fluct_reduction', 0, 100).nullable().optional(),
+    regular_break_duration: whole('regular_break_duration', 0, 86_400).optional().openapi({ description: 'секунды (в форме вводятся минуты)' }),
+    time_series_stability_threshold: z
+      .number({ error: 'time_series_stability_threshold: ожидается число' })
+      .min(1, { error: 'time_series_stability_threshold: Ку не меньше 1' })
+      .max(10, { error: 'time_series_stability_threshold: Ку не больше 10' })
+      .nullable()
+      .optional()
+      .openapi({ description: 'нормативный Ку вместо справочника; null — по справочнику' }),
+    rest_in_idle: z.boolean({ error: 'rest_in_idle: ожидается true или false' }).optional(),
+    shifts: z.array(ShiftSchema).max(24).optional().openapi({ description: 'весь список смен; без поля — смены не меняются' }),
+    partial: z.boolean({ error: 'partial: ожидается true или false' }).optional(),
+    production_type: z.enum(PRODUCTION_TYPES, { error: 'production_type: mass, large_series, series или small_series' }).optional(),
+  })
+  .openapi('StructureSettingsSave');
+
+export const OperationSchema = z
+  .object({
+    id: z.number(),
+    name: z.string(),
+    type: z.string(),
+    reference_point: z.string(),
+    machine_paced: z.boolean(),
+  })
+  .openapi('Operation');
+
+export const OperationsReply = z
+  .object({
+    operations: z.array(OperationSchema),
+    operation_types: z.record(z.string(), z.string()).openapi({ description: 'код типа → название' }),
+  })
+  .openapi('Operations');
+
+export const OperationsSave = z
+  .object({
+    structure_id: z.number({ error: 'structure_id: ожидается целое положительное число' }).int().positive(),
+    changed_operations: z
+      .array(
+        z.object({
+          id: z.number().int().positive().optional().openapi({ description: 'нет — новая операция' }),
+          name: z.string({ error: 'name: ожидается строка' }).max(200),
+          type: z.string({ error: 'type: ожидается код типа операции' }),
+          reference_point: z.string().max(1000).nullable().optional(),
+          machine_paced: z.boolean().optional(),
+        }),
+      )
+      .max(1000)
+      .default([]),
+    operations_to_delete: z.array(z.number().int().positive()).max(1000).default([]),
+  })
+  .openapi('OperationsSave');

@@ -110,5 +110,8 @@ export async function buildInteractiveFrv(db: Db, structureId: number, from: num
     structure: { name: context.name, id: context.id },
     requested_slot: { fromm: toIso(from), to: toIso(to) },
     items,
+    // The one source of type labels and colours, also for a visitor with a share key.
+    operation_types: context.operationTypes.map((t) => ({ code: t.code, label: t.label, color: t.color })),
+    time_zone: context.timeZone,
   };
 }

@@ -11,17 +11,18 @@ import {
   ReportDates, ReportWindowQuery, StatementQuery, StatementReport,
 } from './schema';
 import { loadStructureContext, reportDates, requireEmployee, saveUnitsProduced, unitsProduced } from './service';
+import { shareRoutes } from './share-routes';
 import { buildStatement } from './statement';
 
 const tags = ['Отчёты'];
 
 /**
- * Who may read the interactive report of one window. Today: a signed-in user of the structure's
- * organisation. The share key of issue 7 (one window, read-only) is to be accepted here and
- * nowhere else, so the frv call and its video segments open exactly that window.
+ * Who may read the interactive report of one window: a signed-in user of the structure's
+ * organisation, or a visitor whose share key opens this structure and a window inside the key's
+ * (`reports.window.read`, one of the permissions a key carries: auth/roles.ts, auth/share-keys.ts).
  */
 export function frvWindowAccess(db: Db) {
-  return requireAccess(db, 'reports.read', structureFrom.query());
+  return requireAccess(db, 'reports.window.read', structureFrom.query());
 }
 
 export function reportRoutes({ db }: AppDeps) {
@@ -152,5 +153,6 @@ export function reportRoutes({ db }: AppDeps) {
     },
   );
 
+  app.route('/', shareRoutes({ db }));
   return app;
 }

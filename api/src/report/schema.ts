@@ -422,6 +422,9 @@ export const InteractiveFrv = z.object({
     employee_name: z.string().nullable(),
     workplace_name: z.string(),
   })),
+  operation_types: z.array(z.object({ code: categoryCode, label: z.string(), color: z.string() }))
+    .openapi({ description: 'Типы операций: подпись и цвет (один источник цветов для экрана)' }),
+  time_zone: z.string().openapi({ description: 'Часовой пояс организации' }),
 }).openapi('InteractiveFrv');
 
 // ---------------------------------------------------------------- dates, products, reference

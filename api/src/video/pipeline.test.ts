@@ -215,6 +215,25 @@ describe('POST /api/v1/upload', () => {
     expect(await videoRows()).toHaveLength(videosBefore);
   });
 
+  it('transcodes a WebM (VP9) named .mp4 in place into a browser-ready MP4', async () => {
+    const scratch = t.deps.storage.pathOf('scratch/vp9.webm');
+    await makeClip(scratch, { video: 'vp9', seconds: 3 });
+    const response = await upload(`camera_id=${w.cameraIds[3]}&filename=renamed.mp4`, Bun.file(scratch));
+    expect(response.status).toBe(200);
+    const { job_id, video_id } = await response.json();
+    const runner = startWorkers(t.deps, { pollMs: 20 });
+    await runner.drain();
+    await runner.stop();
+    const job = await (await t.request(`/api/v1/jobs/${job_id}`, { cookie: w.cookies.assessor })).json();
+    expect(job).toMatchObject({ status: 'success', result: { action: 'transcode', storage_key: 'recordings/site/cam4/renamed.mp4' } });
+    expect(job.result.reasons.join(' ')).toContain('vp9');
+    const path = t.deps.storage.pathOf('recordings/site/cam4/renamed.mp4');
+    expect((await probe(path)).videoCodec).toBe('h264');
+    expect(await mp4Layout(path)).toMatchObject({ isoBmff: true, moovFirst: true });
+    const video = await t.deps.db.selectFrom('videos').selectAll().where('id', '=', video_id).executeTakeFirstOrThrow();
+    expect(video).toMatchObject({ status: 'ready', filename: 'renamed.mp4', size_bytes: Bun.file(path).size });
+  });
+
   it('accepts a file that is not a video, whose job then fails with a clear Russian message', async () => {
     const response = await upload(`camera_id=${w.cameraIds[2]}&filename=fake.mp4`, 'это текст, а не видео\n'.repeat(200));
     expect(response.status).toBe(200);

@@ -4,12 +4,12 @@ import { currentUser, requireAccess, structureFrom, type StructureLocator } from
 import { badRequest, notFound } from '../http/errors';
 import type { AppDeps } from '../http/env';
 import { createRouter, ErrorSchema, errorResponses, json } from '../http/openapi';
-import { videoReadAccess } from './access';
+import { videoPlayAccess, videoReadAccess } from './access';
 import { loaderPackageFile, loaderPackages } from './loader-packages';
 import { cameraContext } from './registration';
 import {
   Activity, ActivitiesQuery, Camera, CameraAt, CameraQuery, CameraVideo, CommentBody, LoaderPackages, OtherVideo, OtherVideosQuery,
-  SetDurationReply, StructureQuery, SyncQuery, SyncResult, UploadCheck, UploadCheckQuery, UploadQuery, UploadResult, VideoIdParam,
+  SetDurationQuery, SetDurationReply, StructureQuery, SyncQuery, SyncResult, UploadCheck, UploadCheckQuery, UploadQuery, UploadResult, VideoIdParam,
   VideoMeta, VideoQuery, VideosAtQuery,
 } from './schema';
 import {
@@ -88,7 +88,7 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
     createRoute({
       method: 'get', path: '/api/v1/video', tags,
       summary: 'Файл видео (MP4) с поддержкой HTTP Range: 206 для диапазона, 200 целиком, 416 для диапазона вне файла',
-      middleware: [videoReadAccess(db)] as const,
+      middleware: [videoPlayAccess(db)] as const,
       request: { query: VideoQuery },
       responses: {
         200: binary('video/mp4', 'Файл целиком'), 206: binary('video/mp4', 'Запрошенный диапазон байтов'),
@@ -128,6 +128,7 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
       method: 'post', path: '/api/v1/set_duration', tags,
       summary: 'Длительность видео в целых секундах, прочитанная браузером (video_id и duration — в теле JSON или в строке запроса)',
       middleware: [requireAccess(db, 'workspace.read', structureFrom.videoQueryOrBody())] as const,
+      request: { query: SetDurationQuery },
       responses: { 200: json(SetDurationReply), ...errorResponses },
     }),
     async (c) => {

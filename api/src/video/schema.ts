@@ -45,6 +45,11 @@ export const VideoMeta = z
   .openapi('VideoMeta');
 export const CommentBody = z.object({ comment: z.string().max(2000, 'не длиннее 2000 символов') });
 
+/** Documented only: the call reads video_id and duration from the query or a JSON body itself. */
+export const SetDurationQuery = z.object({
+  video_id: z.string().optional().openapi({ example: '12', description: 'или в теле JSON' }),
+  duration: z.string().optional().openapi({ example: '150', description: 'целые секунды; или в теле JSON' }),
+});
 export const SetDurationReply = z.object({ video_id: z.number(), duration: z.number() });
 
 export const OtherVideosQuery = z.object({ video_id: positiveId, current_second: z.coerce.number().min(0) });

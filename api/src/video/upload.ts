@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import type { Db } from '../db/database';
 import { ApiError, badRequest, conflict } from '../http/errors';
 import type { ObjectStore } from '../storage/object-store';
+import { humanBytes } from './body-limit';
 import { extensionOf } from './recording-name';
 import { freeStorageKey, isUniqueViolation, recordingStart, registerRecording, type CameraContext } from './registration';
 import { folderKey } from './sync';
@@ -27,10 +28,8 @@ export interface UploadResult {
   filename: string;
 }
 
-const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(bytes >= 1024 ** 3 ? 0 : 2)} ГиБ`;
-
 export function tooLarge(maxBytes: number) {
-  return new ApiError(413, 'payload_too_large', `Файл больше допустимого размера (${gib(maxBytes)})`);
+  return new ApiError(413, 'payload_too_large', `Файл больше допустимого размера (${humanBytes(maxBytes)})`);
 }
 
 /** A plain file name: no folders, no control characters, at most 200 characters. */

@@ -7,7 +7,13 @@ import { MultiVideoScreen } from '../screens/multi-video/MultiVideoScreen';
 import { NewProjectScreen } from '../screens/new-project/NewProjectScreen';
 import { ProjectsScreen } from '../screens/projects/ProjectsScreen';
 import { RegistrationScreen } from '../screens/registration/RegistrationScreen';
+import { BlockReportPdfScreen, BlockReportScreen } from '../screens/reports/block/BlockReportScreen';
+import { InteractiveScreen, SharedInteractiveScreen } from '../screens/reports/interactive/InteractiveScreen';
+import { StatementPdfScreen, StatementScreen } from '../screens/reports/statement/StatementScreen';
 import { TaskListScreen } from '../screens/task-list/TaskListScreen';
+import { AdminScreen } from '../screens/admin/AdminScreen';
+import { PeriodEditScreen } from '../screens/period-edit/PeriodEditScreen';
+import { SummaryScreen } from '../screens/summary/SummaryScreen';
 import { VideoMarkupScreen } from '../screens/video-markup/VideoMarkupScreen';
 
 export interface AppRoute {
@@ -27,17 +33,17 @@ export const routes: AppRoute[] = [
   { path: '/registration', screen: RegistrationScreen },
   { path: '/projects/:structureId?', screen: ProjectsScreen, private: true },
   { path: '/project', screen: NewProjectScreen, private: true },
-  { path: '/summary', screen: placeholders.summary, private: true },
+  { path: '/summary', screen: SummaryScreen, private: true },
   { path: '/markup/:structureId', screen: TaskListScreen, private: true },
   { path: '/video/:videoId/:getTime?', screen: VideoMarkupScreen, private: true },
   { path: '/multi-video', screen: MultiVideoScreen, private: true },
-  { path: '/edit/:structureId/:timeFrom/:timeTo', screen: placeholders.periodEdit, private: true },
-  { path: '/statement/:structureId/:employeeId/:fromTime/:toTime/pdf', screen: placeholders.statement, private: true },
-  { path: '/statement/:structureId/:employeeId/:fromTime/:toTime', screen: placeholders.statement, private: true },
-  { path: '/report/:structureId/:fromTime/:toTime', screen: placeholders.blockReport, private: true },
-  { path: '/pdf/report/:structureId/:fromTime/:toTime', screen: placeholders.blockReport, private: true },
-  { path: '/interactive/:structureId/:from/:to', screen: placeholders.interactive, private: true },
-  { path: '/demo/:key', screen: placeholders.interactive },
+  { path: '/edit/:structureId/:timeFrom/:timeTo', screen: PeriodEditScreen, private: true },
+  { path: '/statement/:structureId/:employeeId/:fromTime/:toTime/pdf', screen: StatementPdfScreen, private: true },
+  { path: '/statement/:structureId/:employeeId/:fromTime/:toTime', screen: StatementScreen, private: true },
+  { path: '/report/:structureId/:fromTime/:toTime', screen: BlockReportScreen, private: true },
+  { path: '/pdf/report/:structureId/:fromTime/:toTime', screen: BlockReportPdfScreen, private: true },
+  { path: '/interactive/:structureId/:from/:to', screen: InteractiveScreen, private: true },
+  { path: '/demo/:shareKey', screen: SharedInteractiveScreen },
   { path: '/calculator', screen: placeholders.calculator },
   { path: '/models/:videoId', screen: placeholders.models, private: true },
   { path: '/models-stand-locations/:videoId', screen: placeholders.standLocations, private: true },
@@ -52,4 +58,6 @@ export const routes: AppRoute[] = [
   { path: '/evan', screen: placeholders.evan },
   { path: '/report-example', screen: placeholders.reportExample },
   { path: '/methodology', screen: MethodologyScreen },
+  /** Administration of the organisation (not in the specs; admin role). */
+  { path: '/admin', screen: AdminScreen, private: true },
 ];

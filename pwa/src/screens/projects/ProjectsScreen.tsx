@@ -4,8 +4,12 @@ import { Link, useLocation } from 'wouter';
 import { api } from '../../api/client';
 import type { Structure } from '../../api/types';
 import { logout } from '../../app/logout';
+import { login } from '../../state/login';
 import { buildTree, pathTo, structures, type StructureNode } from '../../state/structures';
 import { LoaderMenu } from './LoaderMenu';
+import { OperationsEditor } from './OperationsEditor';
+import { PeriodPanel } from './PeriodPanel';
+import { StructureSettingsCard } from './StructureSettingsCard';
 import { SyncButton } from './SyncButton';
 
 function TreeNode({ node, expanded, toggle, activeId, onSelect }: {
@@ -45,6 +49,8 @@ function TreeNode({ node, expanded, toggle, activeId, onSelect }: {
 export function ProjectsScreen({ structureId }: { structureId?: string }) {
   const [, navigate] = useLocation();
   const state = useSnapshot(structures);
+  const { role } = useSnapshot(login);
+  const canWrite = role === 'admin' || role === 'analyst';
   const [expanded, setExpanded] = useState<Set<number>>(new Set());
   const [loadError, setLoadError] = useState<string | null>(null);
   const activeId = structureId ? Number(structureId) : null;
@@ -80,6 +86,8 @@ export function ProjectsScreen({ structureId }: { structureId?: string }) {
         <Link href="/calculator" className="button secondary">Калькулятор</Link>
         <LoaderMenu />
         <Link href="/ciblock/map" className="button secondary">Редактор карты</Link>
+        {canWrite && <Link href="/summary" className="button secondary">Сводка по разметчикам</Link>}
+        {role === 'admin' && <Link href="/admin" className="button secondary">Администрирование</Link>}
         <button type="button" className="button secondary" onClick={() => logout(navigate)}>Выход</button>
       </div>
       <div className="projects-body">
@@ -93,22 +101,28 @@ export function ProjectsScreen({ structureId }: { structureId?: string }) {
             ))}
           </ul>
         </nav>
-        <section className="card structure-panel">
-          {active ? (
-            <>
-              <h2 data-testid="structure-title">{active.name}</h2>
-              <div className="actions">
-                <Link href={`/markup/${active.id}`} className="button">Разметка</Link>
-                <SyncButton structureId={active.id} />
-              </div>
+        <div className="structure-column">
+          <section className="card structure-panel">
+            {active ? (
+              <>
+                <h2 data-testid="structure-title">{active.name}</h2>
+                <div className="actions">
+                  <Link href={`/markup/${active.id}`} className="button">Разметка</Link>
+                  <SyncButton structureId={active.id} />
+                </div>
+                <PeriodPanel key={active.id} structureId={active.id} />
+              </>
+            ) : (
               <p className="muted">
-                Здесь появятся: выбор сотрудника и периода, ссылки на отчёты, параметры отчёта и редактор операций.
+                {state.list.length === 0 && role === 'admin'
+                  ? 'Создайте первую структурную единицу в разделе «Администрирование».'
+                  : 'Выберите структурную единицу в дереве слева.'}
               </p>
-            </>
-          ) : (
-            <p className="muted">Выберите структурную единицу в дереве слева.</p>
-          )}
-        </section>
+            )}
+          </section>
+          {active && <StructureSettingsCard key={`settings-${active.id}`} structureId={active.id} canWrite={canWrite} />}
+          {active && <OperationsEditor key={`operations-${active.id}`} structureId={active.id} canWrite={canWrite} />}
+        </div>
       </div>
     </div>
   );

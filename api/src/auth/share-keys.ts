@@ -1,0 +1,129 @@
+import type { Context } from 'hono';
+import type { Db } from '../db/database';
+import { badRequest, forbidden, unauthorized } from '../http/errors';
+import type { AppEnv } from '../http/env';
+import type { SharePermission } from './roles';
+
+/**
+ * Share keys (spec 01 §6: "a share key gives read-only access to the interactive report").
+ *
+ * A key is 192 random bits, written base64url (32 characters). The database keeps only its
+ * SHA-256, so a copy of the database opens nothing. A request carries the key in the header
+ * `x-norma-share-key` or in the query parameter `key` (a `<video src>` cannot set headers).
+ * A request that carries a key is judged by the key alone, on the permissions a key can carry
+ * (roles.ts `sharePermissions`); every other call ignores the key and needs a signed-in user.
+ */
+export const SHARE_KEY_HEADER = 'x-norma-share-key';
+export const SHARE_KEY_QUERY = 'key';
+const KEY_BYTES = 24;
+
+export const INVALID_SHARE_KEY = 'Ссылка недействительна или отозвана';
+export const OUTSIDE_SHARE_WINDOW = 'Эта ссылка открывает только свой интерактивный отчёт';
+
+/** The window a valid key opens. Instants are ms UTC. */
+export interface ShareGrant {
+  keyHash: string;
+  structureId: number;
+  from: number;
+  to: number;
+  createdBy: string | null;
+}
+
+export function newShareKey(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(KEY_BYTES))).toString('base64url');
+}
+
+export function hashShareKey(key: string): string {
+  return new Bun.CryptoHasher('sha256').update(key).digest('hex');
+}
+
+/** A key's text is base64url; anything else cannot be a key (and is not looked up). */
+export function isWellFormedShareKey(key: string): boolean {
+  return /^[A-Za-z0-9_-]{16,128}$/.test(key);
+}
+
+/** The key a request carries, if any: the header first, then `?key=`. */
+export function shareKeyOf(c: Context<AppEnv>): string | null {
+  const key = c.req.header(SHARE_KEY_HEADER) ?? c.req.query(SHARE_KEY_QUERY);
+  return key === undefined || key === '' ? null : key;
+}
+
+/** The window of a live (not revoked) key, or null. */
+export async function findShareGrant(db: Db, key: string): Promise<ShareGrant | null> {
+  if (!isWellFormedShareKey(key)) return null;
+  const row = await db
+    .selectFrom('share_keys')
+    .select(['key', 'structure_id', 'from_time', 'to_time', 'created_by'])
+    .where('key', '=', hashShareKey(key))
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row ? { keyHash: row.key, structureId: row.structure_id, from: row.from_time, to: row.to_time, createdBy: row.created_by } : null;
+}
+
+function queryInt(c: Context<AppEnv>, name: string): number {
+  const raw = c.req.query(name);
+  const value = Number(raw);
+  if (raw === undefined || raw === '' || !Number.isInteger(value) || value <= 0) throw badRequest(`${name}: ожидается целое положительное число`);
+  return value;
+}
+
+function queryInstant(c: Context<AppEnv>, name: string): number {
+  const value = Date.parse(c.req.query(name) ?? '');
+  if (Number.isNaN(value)) throw badRequest(`${name}: ожидается дата-время ISO 8601 с часовым поясом`);
+  return value;
+}
+
+/**
+ * Is the video one that the key's report maps into its window (GET /api/v2/frv puts it in some
+ * item's video_segments)? That is: a ready file with a known duration, of a camera of the key's
+ * structure, overlapping a markup of the structure inside the window.
+ */
+async function videoInWindow(db: Db, grant: ShareGrant, videoId: number): Promise<boolean> {
+  const video = await db
+    .selectFrom('videos')
+    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+    .select(['videos.start_time', 'videos.duration', 'videos.status', 'cameras.structure_id'])
+    .where('videos.id', '=', videoId)
+    .executeTakeFirst();
+  if (!video || video.structure_id !== grant.structureId || video.status !== 'ready' || !video.duration || video.duration <= 0) return false;
+  const from = Math.max(grant.from, video.start_time);
+  const to = Math.min(grant.to, video.start_time + Math.round(video.duration * 1000));
+  if (!(to > from)) return false;
+  const markup = await db
+    .selectFrom('markups')
+    .select('id')
+    .where('structure_id', '=', grant.structureId)
+    .where('start_time', '<', to)
+    .where('end_time', '>', from)
+    .limit(1)
+    .executeTakeFirst();
+  return Boolean(markup);
+}
+
+/**
+ * What each permission a key can carry means for one request: the request must stay inside the
+ * key's window. The one place where a key is checked (called by requireAccess).
+ */
+const shareChecks: Record<SharePermission, (c: Context<AppEnv>, db: Db, grant: ShareGrant) => Promise<boolean>> = {
+  /** GET /api/v2/frv: the key's structure, and a window inside the key's window. */
+  'reports.window.read': async (c, _db, grant) => {
+    const structureId = queryInt(c, 'structure_id');
+    const from = queryInstant(c, 'from_time');
+    const to = queryInstant(c, 'to_time');
+    return structureId === grant.structureId && from >= grant.from && to <= grant.to && to > from;
+  },
+  /** GET /api/v1/video: a file the key's report maps into its window. */
+  'video.play': async (c, db, grant) => videoInWindow(db, grant, queryInt(c, 'video_id')),
+};
+
+/**
+ * Admits a request by its share key for one of the permissions a key can carry: 401 for an
+ * unknown or revoked key, 403 for a request outside the key's window. On success the route sees
+ * the key's structure as `structureId`; `user` stays null.
+ */
+export async function requireShareAccess(c: Context<AppEnv>, db: Db, key: string, permission: SharePermission): Promise<void> {
+  const grant = await findShareGrant(db, key);
+  if (!grant) throw unauthorized(INVALID_SHARE_KEY);
+  if (!(await shareChecks[permission](c, db, grant))) throw forbidden(OUTSIDE_SHARE_WINDOW);
+  c.set('structureId', grant.structureId);
+}

@@ -1,0 +1,114 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { assertStructureInOrganization, currentUser, requireAccess, type StructureLocator } from '../auth/access';
+import { roleAllows } from '../auth/roles';
+import { findShareGrant, hashShareKey, INVALID_SHARE_KEY, isWellFormedShareKey, newShareKey } from '../auth/share-keys';
+import type { Db } from '../db/database';
+import { badRequest, forbidden, notFound } from '../http/errors';
+import { toIso } from '../http/time';
+import { createRouter, errorResponses, json } from '../http/openapi';
+import { MessageReply } from '../auth/schema';
+import { ReportWindowQuery } from './schema';
+
+const tags = ['Отчёты'];
+
+export const LINK_REVOKED = 'Ссылка отозвана';
+
+const ShareHash = z.object({ hash: z.string().openapi({ description: 'Ключ: 192 случайных бита, base64url', example: 'q3Xw…' }) }).openapi('ShareHash');
+
+/** spec 01 §3 "Share hash: structure_id, from_time, to_time" (+ what the shared screen shows). */
+const ResolvedShare = z.object({
+  structure_id: z.number(),
+  from_time: z.string().openapi({ format: 'date-time' }),
+  to_time: z.string().openapi({ format: 'date-time' }),
+  structure_name: z.string(),
+  time_zone: z.string().openapi({ description: 'Часовой пояс организации: в нём показываются время и даты отчёта' }),
+}).openapi('ResolvedShare');
+
+const KeyParam = z.object({ key: z.string().min(1).max(200).openapi({ param: { name: 'key', in: 'path' } }) });
+
+/** structure_id of a JSON body (POST /api/v1/generate_hash). */
+const structureFromBody: StructureLocator = async (c) => {
+  const body = await c.req.json().catch(() => null);
+  const value = Number((body as Record<string, unknown> | null)?.structure_id);
+  if (!Number.isInteger(value) || value <= 0) throw badRequest('structure_id: ожидается целое положительное число');
+  return value;
+};
+
+/**
+ * Share keys for the interactive report (spec 01 §7 generate_hash, resolve_hash; DESIGN
+ * "A share key … opens exactly one interactive report window read-only … revocable").
+ * What a key opens is decided in auth/share-keys.ts.
+ */
+export function shareRoutes({ db }: { db: Db }) {
+  const app = createRouter();
+
+  app.openapi(
+    createRoute({
+      method: 'post', path: '/api/v1/generate_hash', tags,
+      summary: 'Создать ключ «поделиться»: интерактивный отчёт этого окна без входа, только чтение',
+      middleware: [requireAccess(db, 'reports.read', structureFromBody)] as const,
+      request: { body: { content: { 'application/json': { schema: ReportWindowQuery } }, required: true } },
+      responses: { 200: json(ShareHash), ...errorResponses },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const key = newShareKey();
+      await db.insertInto('share_keys').values({
+        key: hashShareKey(key), structure_id: c.get('structureId'), from_time: body.from_time, to_time: body.to_time,
+        created_by: currentUser(c).id, created_at: Date.now(), revoked_at: null,
+      }).execute();
+      return c.json({ hash: key }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/api/v1/resolve_hash/{key}', tags,
+      summary: 'Что открывает ключ: структурная единица и окно (без входа)',
+      request: { params: KeyParam },
+      responses: { 200: json(ResolvedShare), 404: errorResponses[404] },
+    }),
+    async (c) => {
+      const grant = await findShareGrant(db, c.req.valid('param').key);
+      if (!grant) throw notFound(INVALID_SHARE_KEY);
+      const structure = await db
+        .selectFrom('structures')
+        .innerJoin('organizations', 'organizations.id', 'structures.organization_id')
+        .select(['structures.name', 'organizations.time_zone'])
+        .where('structures.id', '=', grant.structureId)
+        .executeTakeFirstOrThrow();
+      return c.json({
+        structure_id: grant.structureId, from_time: toIso(grant.from), to_time: toIso(grant.to),
+        structure_name: structure.name, time_zone: structure.time_zone,
+      }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete', path: '/api/v1/share/{key}', tags,
+      summary: 'Отозвать ключ «поделиться» (его создатель или администратор организации)',
+      middleware: [requireAccess(db, 'reports.read')] as const,
+      request: { params: KeyParam },
+      responses: { 200: json(MessageReply), ...errorResponses },
+    }),
+    async (c) => {
+      const user = currentUser(c);
+      const key = c.req.valid('param').key;
+      const row = isWellFormedShareKey(key)
+        ? await db.selectFrom('share_keys').select(['structure_id', 'created_by', 'revoked_at']).where('key', '=', hashShareKey(key)).executeTakeFirst()
+        : undefined;
+      if (!row) throw notFound(INVALID_SHARE_KEY);
+      await assertStructureInOrganization(db, user, row.structure_id);
+      if (row.created_by !== user.id && !roleAllows(user.role, 'organization.admin')) {
+        throw forbidden('Отозвать ссылку может тот, кто её создал, или администратор');
+      }
+      if (row.revoked_at === null) {
+        await db.updateTable('share_keys').set({ revoked_at: Date.now() }).where('key', '=', hashShareKey(key)).execute();
+      }
+      return c.json({ message: LINK_REVOKED }, 200);
+    },
+  );
+
+  return app;
+}

@@ -1,0 +1,75 @@
+import { assessorSummary, type MarkupSpan } from '@norma/core-wasm';
+import type { Db } from '../db/database';
+import { utcOffsetMs } from '../report/time-zone';
+
+export interface SummaryInput {
+  organizationId: number;
+  timeZone: string;
+  from: number;
+  to: number;
+  budget: number | null;
+  hourCost: number | null;
+}
+
+const round = (value: number, digits: number) => {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+};
+
+/**
+ * Assessor summary (spec 01 "Assessor summary", METHODOLOGY §5) over every structure of the
+ * organisation. An assessor is the author of a markup; the segments they marked by hand or by
+ * "fill gaps" count, clipped to the window [from, to); segments written by a model and segments
+ * whose author was removed do not. The maths — marked hours as the union of covered time, salary
+ * as hours × hour cost or the budget split by share of hours — is the report engine's
+ * (`assessorSummary` of core-wasm); this only reads the rows and names the fields.
+ */
+export async function assessorSummaryReport(db: Db, input: SummaryInput) {
+  const rows = await db
+    .selectFrom('markups')
+    .innerJoin('structures', 'structures.id', 'markups.structure_id')
+    .innerJoin('user', 'user.id', 'markups.author_id')
+    .innerJoin('workplaces', 'workplaces.id', 'markups.workplace_id')
+    .select(['markups.start_time', 'markups.end_time', 'markups.author_id', 'user.firstName', 'user.lastName', 'markups.workplace_id', 'workplaces.name as workplace_name', 'structures.name as structure_name'])
+    .where('structures.organization_id', '=', input.organizationId)
+    .where('markups.source', '!=', 'model')
+    .where('markups.start_time', '<', input.to)
+    .where('markups.end_time', '>', input.from)
+    .orderBy('markups.start_time')
+    .execute();
+
+  // The engine keys assessors by number; better-auth user ids are strings.
+  const assessorNumber = new Map<string, number>();
+  const spans: MarkupSpan[] = rows.map((row) => {
+    let assessorId = assessorNumber.get(row.author_id!);
+    if (assessorId === undefined) assessorNumber.set(row.author_id!, (assessorId = assessorNumber.size + 1));
+    return {
+      start: Math.max(row.start_time, input.from),
+      end: Math.min(row.end_time, input.to),
+      assessorId,
+      assessorName: `${row.firstName} ${row.lastName}`.trim(),
+      workplaceId: row.workplace_id,
+      // Workplaces of different structures may share a name ("Стол 1"): say whose it is.
+      workplaceName: `${row.workplace_name} (${row.structure_name})`,
+    };
+  });
+  const summary = assessorSummary(spans, {
+    budget: input.budget,
+    hourCost: input.hourCost,
+    utcOffsetMinutes: utcOffsetMs(input.from, input.timeZone) / 60_000,
+  });
+  return {
+    assessors: summary.assessors
+      .map((a) => ({ assessor_name: a.assessorName, markup_hours: round(a.markupHours, 3), salary: round(a.salary, 2) }))
+      .sort((x, y) => x.assessor_name.localeCompare(y.assessor_name, 'ru')),
+    details: summary.details.map((d) => ({
+      assessor_name: d.assessorName,
+      date: d.date,
+      workplace_name: d.workplaceName,
+      markup_hours: round(d.markupHours, 3),
+      cost: round(d.salary, 2),
+    })).sort((x, y) => x.date.localeCompare(y.date) || x.assessor_name.localeCompare(y.assessor_name, 'ru') || x.workplace_name.localeCompare(y.workplace_name, 'ru')),
+    budget: summary.budget,
+    hour_cost: summary.hourCost,
+  };
+}

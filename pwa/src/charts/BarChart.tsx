@@ -1,0 +1,113 @@
+import { SvgLegend } from './Legend';
+import { CHART_FONT, GRID, INK, MUTED, niceScale, shorten } from './svg';
+
+export interface BarSeries {
+  name: string;
+  color: string;
+  values: number[];
+}
+
+export interface ReferenceLine {
+  name: string;
+  /** One value for the whole chart, or one per category. */
+  values: number[] | number;
+  color?: string;
+}
+
+export interface BarChartProps {
+  title: string;
+  categories: string[];
+  series: BarSeries[];
+  stacked?: boolean;
+  reference?: ReferenceLine | null;
+  unit: string;
+  height?: number;
+  formatValue: (value: number) => string;
+  /** Write each bar's value above it. */
+  valueLabels?: boolean;
+  testId?: string;
+}
+
+/**
+ * Vertical bars, grouped or stacked, with an optional reference line (the 15 % allowed
+ * fluctuation, the normative working time). Plain SVG so that the PDF gets it as vectors.
+ */
+export function BarChart({ title, categories, series, stacked = false, reference, unit, height = 420, formatValue, valueLabels = false, testId }: BarChartProps) {
+  const width = 1000;
+  const legendWidth = 320;
+  const left = 64;
+  const right = legendWidth + 20;
+  const top = 24;
+  const bottom = 70;
+  const plotW = width - left - right;
+  const plotH = height - top - bottom;
+  const totals = categories.map((_, c) => (stacked ? series.reduce((s, x) => s + Math.max(0, x.values[c] ?? 0), 0) : Math.max(0, ...series.map((x) => x.values[c] ?? 0))));
+  const refValues = reference ? categories.map((_, c) => (typeof reference.values === 'number' ? reference.values : reference.values[c] ?? 0)) : [];
+  const minValue = Math.min(0, ...series.flatMap((x) => x.values));
+  const [step, top0] = niceScale(Math.max(...totals, ...refValues, 0));
+  const [, bottom0] = minValue < 0 ? niceScale(-minValue) : [step, 0];
+  const span = top0 + bottom0;
+  const y = (v: number) => top + plotH * (1 - (v + bottom0) / span);
+  const band = plotW / Math.max(1, categories.length);
+  const groupW = band * 0.7;
+  const barW = stacked ? groupW : groupW / Math.max(1, series.length);
+  const ticks: number[] = [];
+  for (let v = -bottom0; v <= top0 + 1e-9; v += step) ticks.push(Math.round(v * 1e6) / 1e6 || 0);
+  const maxLabel = Math.max(6, Math.floor(band / 8));
+  return (
+    <svg className="chart" role="img" aria-label={title} viewBox={`0 0 ${width} ${height}`} width="100%" height={height} preserveAspectRatio="xMinYMid meet" data-testid={testId}>
+      <title>{title}</title>
+      <g fontFamily={CHART_FONT} fontSize={12} fill={MUTED}>
+        {ticks.map((v) => (
+          <g key={v}>
+            <line x1={left} x2={left + plotW} y1={y(v)} y2={y(v)} stroke={GRID} />
+            <text x={left - 6} y={y(v) + 4} textAnchor="end">{formatValue(v)}</text>
+          </g>
+        ))}
+        <text x={left} y={14} fill={INK}>{unit}</text>
+      </g>
+      {categories.map((category, c) => {
+        let stackBase = 0;
+        const x0 = left + band * c + (band - groupW) / 2;
+        return (
+          <g key={`${category}-${c}`}>
+            {series.map((s, i) => {
+              const value = s.values[c] ?? 0;
+              const from = stacked ? stackBase : 0;
+              const to = from + value;
+              if (stacked) stackBase = to;
+              const x = stacked ? x0 : x0 + i * barW;
+              const yTop = y(Math.max(from, to));
+              const h = Math.abs(y(from) - y(to));
+              return (
+                <g key={s.name}>
+                  <rect x={x} y={yTop} width={Math.max(1, barW - 2)} height={Math.max(0, h)} fill={s.color}>
+                    <title>{`${category} — ${s.name}: ${formatValue(value)}`}</title>
+                  </rect>
+                  {valueLabels && !stacked && h > 0 && (
+                    <text x={x + barW / 2 - 1} y={value >= 0 ? yTop - 4 : yTop + h + 13} textAnchor="middle" fontFamily={CHART_FONT} fontSize={11} fill={INK}>{formatValue(value)}</text>
+                  )}
+                </g>
+              );
+            })}
+            {valueLabels && stacked && (
+              <text x={x0 + groupW / 2} y={y(stackBase) - 4} textAnchor="middle" fontFamily={CHART_FONT} fontSize={13} fill={INK}>{formatValue(stackBase)}</text>
+            )}
+            <text x={left + band * c + band / 2} y={top + plotH + 18} textAnchor="middle" fontFamily={CHART_FONT} fontSize={12} fill={INK}>
+              {shorten(category, maxLabel)}
+            </text>
+            {reference && typeof reference.values !== 'number' && (
+              <line x1={left + band * c + 4} x2={left + band * (c + 1) - 4} y1={y(refValues[c]!)} y2={y(refValues[c]!)} stroke={reference.color ?? '#b3261e'} strokeWidth={2.5} strokeDasharray="8 4" />
+            )}
+          </g>
+        );
+      })}
+      {reference && typeof reference.values === 'number' && (
+        <line x1={left} x2={left + plotW} y1={y(reference.values)} y2={y(reference.values)} stroke={reference.color ?? '#b3261e'} strokeWidth={2.5} strokeDasharray="8 4" data-testid="reference-line" />
+      )}
+      <line x1={left} x2={left + plotW} y1={y(0)} y2={y(0)} stroke={INK} />
+      <SvgLegend x={width - legendWidth} y={top} width={legendWidth}
+        items={[...series.map((s) => ({ name: s.name, color: s.color })), ...(reference ? [{ name: reference.name, color: reference.color ?? '#b3261e' }] : [])]} />
+    </svg>
+  );
+}

@@ -1,0 +1,49 @@
+import { CHART_FONT, polar, sectorPath } from './svg';
+
+export interface RoseSector {
+  label: string;
+  value: number;
+}
+
+/**
+ * The rose pie (spec 01 "black_diagram"): equal angles, one per sector (hours of the day), the
+ * radius grows with the square root of the value so that areas compare honestly. Dark ground.
+ */
+export function RoseChart({ title, sectors, height = 420, formatValue, testId }: {
+  title: string; sectors: RoseSector[]; height?: number; formatValue: (v: number) => string; testId?: string;
+}) {
+  const width = 1000;
+  const cx = width / 2;
+  const cy = height / 2;
+  const radius = height / 2 - 36;
+  const max = Math.max(0, ...sectors.map((s) => s.value));
+  const step = (Math.PI * 2) / Math.max(1, sectors.length);
+  const r = (v: number) => (max > 0 ? radius * Math.sqrt(v / max) : 0);
+  return (
+    <svg className="chart" role="img" aria-label={title} viewBox={`0 0 ${width} ${height}`} width="100%" height={height} preserveAspectRatio="xMidYMid meet" data-testid={testId}>
+      <title>{title}</title>
+      <rect x={0} y={0} width={width} height={height} rx={12} fill="#14181f" />
+      {[0.25, 0.5, 0.75, 1].map((k) => (
+        <circle key={k} cx={cx} cy={cy} r={radius * k} fill="none" stroke="#3a4250" />
+      ))}
+      {sectors.map((s, i) => {
+        const a0 = i * step;
+        const a1 = a0 + step;
+        const [lx, ly] = polar(cx, cy, radius + 18, a0 + step / 2);
+        return (
+          <g key={`${s.label}-${i}`}>
+            {s.value > 0 && (
+              <path d={sectorPath(cx, cy, 0, r(s.value), a0 + 0.01, a1 - 0.01)} fill="#f9a825" stroke="#14181f">
+                <title>{`${s.label}: ${formatValue(s.value)}`}</title>
+              </path>
+            )}
+            <text x={lx} y={ly + 4} textAnchor="middle" fontFamily={CHART_FONT} fontSize={11} fill="#d9dee5">{s.label}</text>
+          </g>
+        );
+      })}
+      {max > 0 && (
+        <text x={24} y={32} fontFamily={CHART_FONT} fontSize={13} fill="#d9dee5">{`Наибольшее — ${formatValue(max)}`}</text>
+      )}
+    </svg>
+  );
+}

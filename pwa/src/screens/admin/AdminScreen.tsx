@@ -1,0 +1,81 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { Link } from 'wouter';
+import { api } from '../../api/client';
+import type { Structure } from '../../api/types';
+import { login } from '../../state/login';
+import { structures } from '../../state/structures';
+import { Banner } from '../../ui/Banner';
+import { StaffPanel } from './StaffPanel';
+import { StructuresPanel, type AdminStructure } from './StructuresPanel';
+import { UsersPanel } from './UsersPanel';
+
+type Tab = 'structures' | 'users';
+
+/**
+ * Administration of the organisation (admin role): the structure tree with its employees,
+ * workplaces and cameras, and the users with their roles. What a new customer sets up first.
+ */
+export function AdminScreen() {
+  const { role, organizationName } = useSnapshot(login);
+  const [tab, setTab] = useState<Tab>('structures');
+  const [list, setList] = useState<AdminStructure[] | null>(null);
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+
+  const reload = useCallback(async () => {
+    try {
+      const rows = await api.get<AdminStructure[]>('/api/v1/admin/structures');
+      setList(rows);
+      // The projects tree shows the same structures.
+      structures.list = rows.map(({ id, name, parent_id }): Structure => ({ id, name, parent_id }));
+      setSelectedId((current) => (current !== null && rows.some((r) => r.id === current) ? current : null));
+    } catch {
+      setList([]);
+    }
+  }, []);
+
+  useEffect(() => {
+    if (role === 'admin') void reload();
+  }, [role, reload]);
+
+  if (role !== 'admin') {
+    return (
+      <section className="screen">
+        <h1>Администрирование</h1>
+        <Banner text="Этот раздел доступен только администратору организации." />
+      </section>
+    );
+  }
+  const selected = list?.find((s) => s.id === selectedId) ?? null;
+  return (
+    <section className="screen admin">
+      <h1>Администрирование</h1>
+      <p className="muted">
+        {organizationName} · <Link href="/projects">к проектам</Link>
+      </p>
+      <div className="tabs" role="tablist">
+        <button type="button" role="tab" aria-selected={tab === 'structures'} className={`tab${tab === 'structures' ? ' active' : ''}`} onClick={() => setTab('structures')}>
+          Структура и камеры
+        </button>
+        <button type="button" role="tab" aria-selected={tab === 'users'} className={`tab${tab === 'users' ? ' active' : ''}`} onClick={() => setTab('users')}>
+          Пользователи
+        </button>
+      </div>
+      {tab === 'users' && <UsersPanel />}
+      {tab === 'structures' && (
+        <>
+          {list === null ? (
+            <p className="muted">Загрузка…</p>
+          ) : (
+            <StructuresPanel list={list} selectedId={selectedId} onSelect={setSelectedId} onChanged={reload} />
+          )}
+          {selected ? (
+            <StaffPanel key={selected.id} structureId={selected.id} name={selected.name} onCountChanged={reload} />
+          ) : (
+            list && list.length > 0 && <p className="muted">Выберите единицу в списке, чтобы добавить сотрудников, рабочие места и камеры.</p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,130 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { api } from '../../api/client';
+import type { Role } from '../../api/types';
+import { notify } from '../../state/notifications';
+import { Banner } from '../../ui/Banner';
+
+interface AdminUser {
+  id: string;
+  login: string;
+  first_name: string;
+  last_name: string;
+  role: Role;
+  is_self: boolean;
+}
+
+const blank = { login: '', first_name: '', last_name: '', password: '', role: 'assessor' as Role };
+
+/** Users of the organisation: create with a role, change the role, remove from the organisation. */
+export function UsersPanel() {
+  const [users, setUsers] = useState<AdminUser[] | null>(null);
+  const [roles, setRoles] = useState<Record<string, string>>({});
+  const [form, setForm] = useState(blank);
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+
+  const reload = () =>
+    api.get<{ users: AdminUser[]; roles: Record<string, string> }>('/api/v1/admin/users').then((reply) => {
+      setUsers(reply.users);
+      setRoles(reply.roles);
+    }, () => setUsers([]));
+  useEffect(() => {
+    void reload();
+  }, []);
+
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!form.login.trim() || !form.first_name.trim() || !form.last_name.trim() || !form.password) {
+      setError('Заполните все поля');
+      return;
+    }
+    setError(null);
+    try {
+      const user = await api.post<AdminUser>('/api/v1/admin/users', form);
+      notify('success', `Пользователь ${user.login} создан`);
+      setForm(blank);
+      await reload();
+    } catch {
+      // Shown by the API client.
+    }
+  };
+
+  const changeRole = async (user: AdminUser, role: Role) => {
+    try {
+      await api.put(`/api/v1/admin/users/${encodeURIComponent(user.id)}`, { role });
+      notify('success', `Роль ${user.login}: ${roles[role] ?? role}`);
+    } catch {
+      // Shown by the API client; the list shows the role that stayed.
+    }
+    await reload();
+  };
+
+  const remove = async (user: AdminUser) => {
+    setConfirming(null);
+    try {
+      const reply = await api.delete<{ message: string }>(`/api/v1/admin/users/${encodeURIComponent(user.id)}`);
+      notify('success', reply.message);
+    } catch {
+      // Shown by the API client.
+    }
+    await reload();
+  };
+
+  return (
+    <section className="card admin-section" aria-labelledby="users-title">
+      <h2 id="users-title">Пользователи и роли</h2>
+      {users === null && <p className="muted">Загрузка…</p>}
+      {users && (
+        <div className="table-scroll">
+          <table className="data-table compact" data-testid="users-table">
+            <thead>
+              <tr><th>Логин</th><th>Имя</th><th>Роль</th><th><span className="visually-hidden">Действия</span></th></tr>
+            </thead>
+            <tbody>
+              {users.map((user) => (
+                <tr key={user.id}>
+                  <td>{user.login}{user.is_self && <span className="muted"> (вы)</span>}</td>
+                  <td>{user.first_name} {user.last_name}</td>
+                  <td>
+                    <select aria-label={`Роль ${user.login}`} value={user.role} onChange={(e) => void changeRole(user, e.target.value as Role)}>
+                      {Object.entries(roles).map(([code, label]) => <option key={code} value={code}>{label}</option>)}
+                    </select>
+                  </td>
+                  <td>
+                    {user.is_self ? null : confirming === user.id ? (
+                      <span className="confirm">
+                        Удалить {user.login} из организации?
+                        <button type="button" className="button danger small" onClick={() => void remove(user)}>Да, удалить</button>
+                        <button type="button" className="button secondary small" onClick={() => setConfirming(null)}>Нет</button>
+                      </span>
+                    ) : (
+                      <button type="button" className="button danger secondary small" onClick={() => setConfirming(user.id)}>Удалить</button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <form className="admin-form" onSubmit={create} aria-label="Новый пользователь">
+        <h3>Новый пользователь</h3>
+        <div className="row">
+          <label>Логин<input value={form.login} onChange={(e) => setForm({ ...form, login: e.target.value })} autoComplete="off" /></label>
+          <label>Имя<input value={form.first_name} onChange={(e) => setForm({ ...form, first_name: e.target.value })} /></label>
+          <label>Фамилия<input value={form.last_name} onChange={(e) => setForm({ ...form, last_name: e.target.value })} /></label>
+          <label>Пароль<input type="password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} autoComplete="new-password" /></label>
+          <label>
+            Роль
+            <select aria-label="Роль нового пользователя" value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })}>
+              {Object.entries(roles).map(([code, label]) => <option key={code} value={code}>{label}</option>)}
+            </select>
+          </label>
+          <button type="submit" className="button">Создать пользователя</button>
+        </div>
+        <p className="muted small">Пароль — не короче 8 символов. Передайте логин и пароль человеку лично.</p>
+        <Banner text={error} />
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,218 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useSnapshot } from 'valtio';
+import { api } from '../../api/client';
+import { notify } from '../../state/notifications';
+import { editParameter, projectParameters, setRestInIdle, type ProjectParameters } from '../../state/projectParameters';
+import { addShift, editShift, loadShifts, projectShifts, removeShift } from '../../state/projectShifts';
+import { reportGenerator } from '../../state/reportGenerator';
+import { Banner } from '../../ui/Banner';
+
+export const SAVED = 'Успешно сохранено';
+
+type ProductionType = 'mass' | 'large_series' | 'series' | 'small_series';
+
+export interface StructureSettings {
+  id: number;
+  name: string;
+  partial: boolean;
+  production_type: ProductionType;
+  employee_count: number | null;
+  employee_salary: number | null;
+  flucts_reduction: number | null;
+  regular_break_duration: number;
+  time_series_stability_threshold: number | null;
+  rest_in_idle: boolean;
+  shifts: { id: number; name: string; start_time: string; end_time: string; regular_break_duration_min: number }[];
+}
+
+export const productionTypes: Record<ProductionType, string> = {
+  mass: 'Массовое',
+  large_series: 'Крупносерийное',
+  series: 'Серийное',
+  small_series: 'Мелкосерийное',
+};
+
+/**
+ * The stability threshold is a coefficient (Ку, e.g. 1.5; METHODOLOGY §1), so unlike the other
+ * parameters it keeps its decimals; otherwise it follows the same rules (spec 02 §4): no value
+ * keeps the old one, a non-number becomes undefined.
+ */
+export function editThreshold(raw: string | undefined) {
+  if (raw === undefined || raw.trim() === '') return;
+  const value = Number.parseFloat(raw.replace(',', '.'));
+  projectParameters.timeSeriesStabilityThreshold = Number.isNaN(value) ? undefined : value;
+}
+
+/** Server reply → the stores of spec 02 §3 (break: seconds → minutes as entered). */
+function load(settings: StructureSettings) {
+  Object.assign(projectParameters, {
+    employeeCount: settings.employee_count ?? undefined,
+    employeeSalary: settings.employee_salary ?? undefined,
+    fluctReduction: settings.flucts_reduction ?? undefined,
+    regularBreakDuration: Math.round(settings.regular_break_duration / 60),
+    timeSeriesStabilityThreshold: settings.time_series_stability_threshold ?? undefined,
+    restInIdle: settings.rest_in_idle,
+  } satisfies ProjectParameters);
+  loadShifts(settings.shifts.map((s) => ({ index: s.id, gaps: s.regular_break_duration_min, name: s.name, timeStart: s.start_time, timeFinish: s.end_time })));
+  reportGenerator.shifts = settings.shifts.map(({ name, start_time, end_time, regular_break_duration_min }) => ({ name, start_time, end_time, regular_break_duration_min }));
+}
+
+const numericFields: { key: Exclude<keyof ProjectParameters, 'restInIdle'>; label: string; hint?: string }[] = [
+  { key: 'employeeCount', label: 'Число сотрудников' },
+  { key: 'employeeSalary', label: 'Зарплата сотрудника, ₽ в месяц' },
+  { key: 'fluctReduction', label: 'Снижение колебаний, %' },
+  { key: 'regularBreakDuration', label: 'Регламентированные перерывы, мин', hint: 'хранится в секундах' },
+  { key: 'timeSeriesStabilityThreshold', label: 'Порог устойчивости хроноряда (Ку)', hint: 'пусто — по справочнику' },
+];
+
+/**
+ * spec 02 "Structure settings card": report parameters, shifts, and the structure's partial flag
+ * and production type. Fields are edited through the stores' transitions (spec 02 §4); when a
+ * field is left, it shows the value that will be saved.
+ */
+export function StructureSettingsCard({ structureId, canWrite }: { structureId: number; canWrite: boolean }) {
+  const params = useSnapshot(projectParameters);
+  const shifts = useSnapshot(projectShifts);
+  const [loaded, setLoaded] = useState(0);
+  const [partial, setPartial] = useState(false);
+  const [productionType, setProductionType] = useState<ProductionType>('series');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  const apply = (settings: StructureSettings) => {
+    load(settings);
+    setPartial(settings.partial);
+    setProductionType(settings.production_type);
+    setLoaded((n) => n + 1);
+  };
+
+  useEffect(() => {
+    setFailed(false);
+    api.get<StructureSettings>(`/api/v1/structure/${structureId}`).then(apply, () => setFailed(true));
+  }, [structureId]);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    const p = projectParameters;
+    if (p.regularBreakDuration === undefined) {
+      setError('Регламентированные перерывы: введите число минут');
+      return;
+    }
+    setBusy(true);
+    try {
+      const reply = await api.put<StructureSettings>(`/api/v1/structure/${structureId}`, {
+        employee_count: p.employeeCount ?? null,
+        employee_salary: p.employeeSalary ?? null,
+        fluct_reduction: p.fluctReduction ?? null,
+        regular_break_duration: p.regularBreakDuration * 60,
+        time_series_stability_threshold: p.timeSeriesStabilityThreshold ?? null,
+        rest_in_idle: p.restInIdle,
+        partial,
+        production_type: productionType,
+        shifts: projectShifts.shifts.map((s) => ({ name: s.name, start_time: s.timeStart, end_time: s.timeFinish, regular_break_duration_min: s.gaps })),
+      });
+      apply(reply);
+      notify('success', SAVED);
+    } catch {
+      // Shown by the API client.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const shown = (value: number | undefined) => (value === undefined ? '' : String(value));
+
+  if (failed) return <section className="card"><h2>Параметры отчёта</h2><Banner text="Не удалось загрузить параметры структурной единицы." /></section>;
+
+  return (
+    <form className="card settings-card" onSubmit={save} aria-labelledby="settings-title" data-testid="settings-card">
+      <h2 id="settings-title">Параметры отчёта</h2>
+      <fieldset disabled={!canWrite || busy || loaded === 0} className="plain-fieldset">
+        <div className="settings-grid" key={`params-${loaded}`}>
+          {numericFields.map(({ key, label, hint }) => (
+            <label key={key}>
+              {label}
+              <input
+                inputMode={key === 'timeSeriesStabilityThreshold' ? 'decimal' : 'numeric'}
+                defaultValue={shown(params[key])}
+                onChange={(e) => (key === 'timeSeriesStabilityThreshold' ? editThreshold(e.target.value) : editParameter(key, e.target.value))}
+                onBlur={(e) => (e.target.value = shown(projectParameters[key]))}
+              />
+              {hint && <span className="muted small">{hint}</span>}
+            </label>
+          ))}
+          <label>
+            Тип производства
+            <select value={productionType} onChange={(e) => setProductionType(e.target.value as ProductionType)}>
+              {Object.entries(productionTypes).map(([code, name]) => (
+                <option key={code} value={code}>{name}</option>
+              ))}
+            </select>
+          </label>
+          <label className="switch">
+            <input type="checkbox" role="switch" checked={params.restInIdle} onChange={(e) => setRestInIdle(e.target.checked)} />
+            Отдых считать простоем
+          </label>
+          <label className="switch">
+            <input type="checkbox" role="switch" checked={partial} onChange={(e) => setPartial(e.target.checked)} />
+            Неполная структура (наблюдение части смены)
+          </label>
+        </div>
+
+        <h3>Смены</h3>
+        {shifts.shifts.length === 0 && <p className="muted">Смен нет: отчёт считает по наблюдаемому времени.</p>}
+        <div className="table-scroll">
+          <table className="data-table compact shifts-table" key={`shifts-${loaded}-${shifts.shifts.length}`}>
+            {shifts.shifts.length > 0 && (
+              <thead>
+                <tr><th>Название</th><th>Начало</th><th>Конец</th><th>Перерывы, мин</th><th><span className="visually-hidden">Действия</span></th></tr>
+              </thead>
+            )}
+            <tbody>
+              {shifts.shifts.map((shift, position) => (
+                <tr key={`${position}-${shift.index}`} data-testid="shift-row">
+                  <td>
+                    <input aria-label={`Смена ${position + 1}: название`} defaultValue={shift.name}
+                      onChange={(e) => editShift(position, { name: e.target.value })}
+                      onBlur={(e) => (e.target.value = projectShifts.shifts[position]?.name ?? '')} />
+                  </td>
+                  <td>
+                    <input type="time" step={60} aria-label={`Смена ${position + 1}: начало`} defaultValue={shift.timeStart.slice(0, 5)}
+                      onChange={(e) => editShift(position, { timeStart: e.target.value })}
+                      onBlur={(e) => (e.target.value = (projectShifts.shifts[position]?.timeStart ?? '').slice(0, 5))} />
+                  </td>
+                  <td>
+                    <input type="time" step={60} aria-label={`Смена ${position + 1}: конец`} defaultValue={shift.timeFinish.slice(0, 5)}
+                      onChange={(e) => editShift(position, { timeFinish: e.target.value })}
+                      onBlur={(e) => (e.target.value = (projectShifts.shifts[position]?.timeFinish ?? '').slice(0, 5))} />
+                  </td>
+                  <td>
+                    <input inputMode="numeric" size={5} aria-label={`Смена ${position + 1}: перерывы, мин`} defaultValue={String(shift.gaps)}
+                      onChange={(e) => editShift(position, { gaps: e.target.value })}
+                      onBlur={(e) => (e.target.value = String(projectShifts.shifts[position]?.gaps ?? 0))} />
+                  </td>
+                  <td>
+                    <button type="button" className="button danger secondary small" onClick={() => removeShift(position)}>
+                      Удалить смену
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p className="muted small">Перерывы смены 0 — берутся регламентированные перерывы структурной единицы.</p>
+        <Banner text={error} />
+        {canWrite && (
+          <div className="actions">
+            <button type="button" className="button secondary" onClick={addShift}>Добавить смену</button>
+            <button type="submit" className="button" disabled={busy}>{busy ? 'Сохранение…' : 'Сохранить параметры'}</button>
+          </div>
+        )}
+      </fieldset>
+      {!canWrite && <p className="muted small">Менять параметры могут администратор и аналитик.</p>}
+    </form>
+  );
+}

@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import { api } from '../../../api/client';
+import { notify } from '../../../state/notifications';
+import { LINK_COPIED } from '../constants';
+
+/** The address a share key opens: the /demo/{key} screen of this PWA. */
+export function shareLink(key: string): string {
+  return `${window.location.origin}/#/demo/${key}`;
+}
+
+/**
+ * The share button of the interactive report (spec 01 §4 "generating a hash shows a link and a QR
+ * code", §8 'Ссылка скопирована!'): makes a key for this window, copies the link, shows the link
+ * and its QR code (SVG, drawn here by the qrcode package), and lets the user revoke it.
+ */
+export function SharePanel({ structureId, from, to }: { structureId: number; from: string; to: string }) {
+  const [shared, setShared] = useState<{ key: string; link: string; qr: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [revoked, setRevoked] = useState(false);
+
+  const share = async () => {
+    setBusy(true);
+    try {
+      const { hash } = await api.post<{ hash: string }>('/api/v1/generate_hash', { structure_id: structureId, from_time: from, to_time: to });
+      const link = shareLink(hash);
+      const { default: QRCode } = await import('qrcode');
+      const qr = await QRCode.toString(link, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+      setShared({ key: hash, link, qr });
+      setRevoked(false);
+      try {
+        await navigator.clipboard.writeText(link);
+        notify('success', LINK_COPIED);
+      } catch (error) {
+        // spec 01 §8: a failed copy is only logged; the link stays on screen to copy by hand.
+        console.warn('Не удалось скопировать ссылку', error);
+      }
+    } catch {
+      // The API client has shown the failure.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const revoke = async () => {
+    if (!shared) return;
+    const reply = await api.delete<{ message: string }>(`/api/v1/share/${shared.key}`).catch(() => null);
+    if (reply) {
+      notify('success', reply.message);
+      setRevoked(true);
+    }
+  };
+
+  return (
+    <div className="share-panel">
+      <button type="button" className="button" onClick={share} disabled={busy} data-testid="share-button">
+        Поделиться
+      </button>
+      {shared && (
+        <div className="card share-result" data-testid="share-result">
+          <p className="muted small">Ссылка открывает этот интерактивный отчёт без входа, только для просмотра.</p>
+          <input className="share-link" readOnly value={shared.link} aria-label="Ссылка на отчёт" data-testid="share-link" onFocus={(e) => e.currentTarget.select()} />
+          <div className="qr" role="img" aria-label="QR-код ссылки" data-testid="share-qr" dangerouslySetInnerHTML={{ __html: shared.qr }} />
+          {revoked ? (
+            <p className="muted">Ссылка отозвана и больше ничего не открывает.</p>
+          ) : (
+            <button type="button" className="button danger secondary small" onClick={revoke}>Отозвать ссылку</button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,369 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hms, minutesApostrophe, num } from '../../pwa/src/screens/reports/format';
+import type { BlockReport, InteractiveFrv, StatementReport } from '../../pwa/src/screens/reports/types';
+import { launchBrowser, watchErrors } from '../support/browser';
+import { startServer, type RunningServer } from '../support/server';
+
+let server: RunningServer;
+let browser: Browser;
+let cookie: string;
+let assemblyId: number;
+let packingId: number;
+let employeeId: number;
+const work = mkdtempSync(join(tmpdir(), 'norma-reports-'));
+
+/** The demo's first day (Moscow): the shift 08:00–17:00, the whole day, and the recorded minutes from 09:00. */
+const shift = { from: '2026-11-16T05:00:00.000Z', to: '2026-11-16T14:00:00.000Z' };
+const day = { from: '2026-11-15T21:00:00.000Z', to: '2026-11-16T21:00:00.000Z' };
+const recorded = { from: '2026-11-16T05:59:00.000Z', to: '2026-11-16T06:02:00.000Z' };
+const enc = encodeURIComponent;
+
+const get = async <T>(path: string, headers: Record<string, string> = { cookie }): Promise<T> => {
+  const response = await fetch(`${server.url}${path}`, { headers });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+};
+
+async function signedIn(viewport = { width: 1400, height: 1000 }): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/#/login`);
+  await page.getByLabel('Логин').fill('analyst');
+  await page.getByLabel('Пароль').fill('norma-demo');
+  await page.getByRole('button', { name: 'Войти' }).click();
+  await page.waitForURL(/#\/projects$/);
+  await page.close();
+  return context;
+}
+
+const texts = (page: Page, testId: string) => page.getByTestId(testId).allTextContents();
+
+/** Not blank: the share of pixels darker than near-white, measured in the browser's canvas. */
+async function inkShare(page: Page, png: Buffer): Promise<number> {
+  return page.evaluate(async (dataUrl) => {
+    const image = new Image();
+    image.src = dataUrl;
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = image.width;
+    canvas.height = image.height;
+    const context = canvas.getContext('2d')!;
+    context.drawImage(image, 0, 0);
+    const { data } = context.getImageData(0, 0, image.width, image.height);
+    let ink = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i]! + data[i + 1]! + data[i + 2]! < 600) ink++;
+    return ink / (data.length / 4);
+  }, `data:image/png;base64,${png.toString('base64')}`);
+}
+
+/** Opens a /pdf route, takes the file it downloads, and checks pages, fonts and the first page. */
+async function checkPdf(context: BrowserContext, route: string, name: string, minPages: number) {
+  if (spawnSync('pdftoppm', ['-v']).error) throw new Error('Для проверки PDF нужен poppler-utils из Debian (apt-get install poppler-utils); .ci/run ставит его сам');
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  const download = page.waitForEvent('download', { timeout: 90_000 });
+  await page.goto(`${server.url}/#${route}`);
+  const file = join(work, `${name}.pdf`);
+  await (await download).saveAs(file);
+  const status = page.getByTestId('pdf-status');
+  await status.getByText('PDF готов').waitFor();
+  const shownPages = Number(await status.getAttribute('data-pages'));
+  const info = spawnSync('pdfinfo', [file], { encoding: 'utf8' });
+  expect(info.status, info.stderr).toBe(0);
+  const pages = Number(/Pages:\s+(\d+)/.exec(info.stdout)?.[1]);
+  expect(pages).toBe(shownPages);
+  expect(pages).toBeGreaterThanOrEqual(minPages);
+  const fonts = spawnSync('pdffonts', [file], { encoding: 'utf8' }).stdout;
+  expect(fonts).toMatch(/Montserrat/);
+  for (const line of fonts.split('\n').filter((l) => l.includes('Montserrat'))) expect(line).toMatch(/\byes\b/);
+  const render = spawnSync('pdftoppm', ['-f', '1', '-l', '1', '-r', '40', '-png', '-singlefile', file, join(work, `${name}-page1`)], { encoding: 'utf8' });
+  expect(render.status, render.stderr).toBe(0);
+  const share = await inkShare(page, readFileSync(join(work, `${name}-page1.png`)));
+  expect(share).toBeGreaterThan(0.01);
+  expect(errors).toEqual([]);
+  await page.close();
+  return pages;
+}
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20' }), launchBrowser()]);
+  const login = await fetch(`${server.url}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'analyst', password: 'norma-demo' }) });
+  cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const structures = await get<{ id: number; name: string }[]>('/api/v2/get_all_structures');
+  assemblyId = structures.find((s) => s.name === 'Участок сборки редукторов')!.id;
+  packingId = structures.find((s) => s.name === 'Участок упаковки')!.id;
+  const dates = await get<{ dates: string[]; employees: Record<string, number[]> }>(`/api/v1/report/dates?structure_id=${assemblyId}`);
+  expect(dates.dates).toContain('2026-11-16');
+  employeeId = dates.employees['2026-11-16']![0]!;
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('statement report', () => {
+  it('shows every section in order with the numbers of GET /api/v1/report', async () => {
+    const api = await get<StatementReport>(`/api/v1/report?structure_id=${assemblyId}&employee_id=${employeeId}&from_time=${shift.from}&to_time=${shift.to}`);
+    const context = await signedIn();
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    // Encoded instants, as the projects page may build them.
+    await page.goto(`${server.url}/#/statement/${assemblyId}/${employeeId}/${enc(shift.from)}/${enc(shift.to)}`);
+    await page.getByTestId('statement').waitFor();
+
+    await expect(page.getByTestId('statement-worker').textContent()).resolves.toBe(api.rep_param.worker_name);
+    await expect(page.getByTestId('statement-place').textContent()).resolves.toBe(api.rep_param.structure.name);
+    await expect(texts(page, 't1-percent')).resolves.toEqual(api.parameters.map((p) => num(p.percent_video, 1)));
+    await expect(texts(page, 't1-len')).resolves.toEqual(api.parameters.map((p) => minutesApostrophe(p.len)));
+    await expect(page.getByTestId('t1-total-len').textContent()).resolves.toBe(minutesApostrophe(api.parameters_total.len));
+    await expect(page.getByTestId('t1-total-percent').textContent()).resolves.toBe(num(api.parameters_total.percent_video, 1));
+    await expect(page.getByTestId('load-text').textContent()).resolves.toBe(api.loading.text);
+
+    // Observation sheets: first 10 measurements, then the ellipsis; the header spans at most 11 columns.
+    const sheet = page.getByTestId('table-2');
+    await expect(sheet.getByTestId('sheet-row').count()).resolves.toBe(api.measurements.rows.length);
+    const span = Number(await sheet.getByTestId('measurements-header').getAttribute('colspan'));
+    expect(span).toBe(Math.min(api.measurements.max_operation_count, 10) + (api.measurements.max_operation_count > 10 ? 1 : 0));
+    expect(span).toBeLessThanOrEqual(11);
+    await expect(sheet.getByTestId('sheet-treg').allTextContents()).resolves.toEqual(api.measurements.rows.map((r) => num(r.t_reg, 2)));
+    await expect(page.getByTestId('table-2-continuation').getByTestId('cont-par2').allTextContents()).resolves.toEqual(api.measurements.rows.map((r) => num(r.par2, 1)));
+    await expect(page.getByTestId('table-3').getByTestId('sheet-treg').allTextContents()).resolves.toEqual(api.all_measurements.rows.map((r) => num(r.t_reg, 2)));
+    await expect(page.getByTestId('fluctuation-chart').getByTestId('reference-line').count()).resolves.toBe(1);
+
+    await expect(page.getByTestId('units-produced').textContent()).resolves.toBe(String(api.rep_param.product_num));
+    expect(api.normative.hidden).toBe(false);
+    await page.getByTestId('diagram-2-1').waitFor();
+    await page.getByTestId('diagram-2-2').waitFor();
+    await expect(page.getByTestId('t4-row').count()).resolves.toBe(api.frv.length);
+    const firstRow = await page.getByTestId('t4-row').first().locator('td').allTextContents();
+    expect(firstRow[1]).toBe(api.frv[0]!.name);
+    expect(firstRow[4]).toBe(hms(api.frv[0]!.len_interval));
+    await page.getByTestId('pie-observed').waitFor();
+    // 'Rest and personal needs' is not part of the available-time chart.
+    const available = (await page.getByTestId('pie-available').textContent()) ?? '';
+    expect(available).not.toContain('Отдых и личные надобности');
+    await page.getByTestId('pareto-chart').waitFor();
+    await expect(page.getByTestId('takt-value').textContent()).resolves.toContain(num(api.takt.takt, 1));
+    await expect(page.getByTestId('t5-row').count()).resolves.toBe(api.operations.length);
+    await expect(page.getByTestId('t6-row').count()).resolves.toBe(api.breaks.length);
+
+    // The sections come in the spec's order.
+    const order = await page.evaluate(() =>
+      ['table-1', 'load-section', 'table-2', 'table-3', 'units-section', 'balanced-work', 'table-4', 'time-use', 'pareto', 'takt', 'table-5', 'table-6']
+        .map((id) => document.querySelector(`[data-testid="${id}"]`)!.getBoundingClientRect().top + window.scrollY),
+    );
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(errors).toEqual([]);
+
+    // Every table downloads as XLSX and CSV (UTF-8 with a BOM).
+    const csv = page.waitForEvent('download');
+    await page.getByTestId('table-1').getByRole('button', { name: 'CSV' }).click();
+    const csvFile = join(work, 't1.csv');
+    await (await csv).saveAs(csvFile);
+    const csvText = readFileSync(csvFile, 'utf8');
+    expect(csvText.charCodeAt(0)).toBe(0xfeff);
+    expect(csvText).toContain(api.parameters[0]!.name);
+    const xlsx = page.waitForEvent('download');
+    await page.getByTestId('table-4').getByRole('button', { name: 'XLSX' }).click();
+    const xlsxFile = join(work, 't4.xlsx');
+    const xlsxDownload = await xlsx;
+    expect(xlsxDownload.suggestedFilename()).toMatch(/\.xlsx$/);
+    await xlsxDownload.saveAs(xlsxFile);
+    expect(readFileSync(xlsxFile).subarray(0, 2).toString()).toBe('PK');
+    await context.close();
+  });
+
+  it('gives a real PDF of the print layout: pages, embedded Montserrat, a first page with content', async () => {
+    const api = await get<StatementReport>(`/api/v1/report?structure_id=${assemblyId}&employee_id=${employeeId}&from_time=${shift.from}&to_time=${shift.to}`);
+    const context = await signedIn();
+    // Table 4 alone fills a page per 60 rows at most.
+    await checkPdf(context, `/statement/${assemblyId}/${employeeId}/${shift.from}/${shift.to}/pdf`, 'statement', Math.ceil(api.frv.length / 60) + 1);
+    await context.close();
+  });
+});
+
+describe('block report', () => {
+  it('renders every block with the numbers of GET /api/v2/report, 800 px charts and the filling figure', async () => {
+    const api = await get<BlockReport>(`/api/v2/report?structure_id=${assemblyId}&from_time=${day.from}&to_time=${day.to}`);
+    const context = await signedIn();
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${server.url}/#/report/${assemblyId}/${day.from}/${enc(day.to)}`);
+    await page.getByTestId('block-report').waitFor();
+    for (const [i, block] of api.blocks.entries()) {
+      const element = page.getByTestId(`block-${i}-${block.type}`);
+      await element.waitFor();
+      if (block.type === 'table') {
+        if (block.collapsed) {
+          await expect(element.getByTestId('block-table-row').count()).resolves.toBe(0);
+          await element.getByRole('button', { name: 'Развернуть' }).click();
+        }
+        await expect(element.getByTestId('block-table-row').count()).resolves.toBe(block.rows.length);
+        const first = await element.getByTestId('block-table-row').first().locator('td').allTextContents();
+        expect(first[0]).toBe(String(block.rows[0]![block.columns[0]!.key]));
+      }
+      if (block.type === 'paragraph') await expect(element.locator('p').textContent()).resolves.toBe(block.text);
+      if (block.type === 'header') await expect(element.locator('h1').textContent()).resolves.toBe(block.title);
+      if (['diagram', 'pareto', 'grouped_bar', 'black_diagram'].includes(block.type)) {
+        await expect(element.locator('svg.chart').first().getAttribute('height')).resolves.toBe('800');
+      }
+      if (block.type === 'human') {
+        await expect(page.getByTestId('human-total-percent').textContent()).resolves.toBe(num(block.total.percent, 2));
+        // 1 % per 50 ms up to the useful-time percent.
+        const started = Date.now();
+        await page.waitForFunction((target) => Number(document.querySelector('[data-testid="human-figure"]')?.getAttribute('data-fill')) === target, Math.round(block.percent), { timeout: 15_000 });
+        expect(Date.now() - started).toBeGreaterThan(1000);
+      }
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows an unknown block type and a failed load', async () => {
+    const context = await signedIn();
+    const page = await context.newPage();
+    await page.route('**/api/v2/report?*', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ blocks: [{ type: 'mystery' }] }) }));
+    await page.goto(`${server.url}/#/report/${assemblyId}/${day.from}/${day.to}`);
+    await expect(page.getByTestId('unknown-block').textContent()).resolves.toBe('Неизвестный тип блока mystery');
+    await page.unroute('**/api/v2/report?*');
+    await page.route('**/api/v2/report?*', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'Сервер недоступен' } }) }));
+    await page.goto(`${server.url}/#/report/${assemblyId}/${day.from}/2026-11-16T22:00:00.000Z`);
+    await page.getByText('Не удалось загрузить отчёт: Сервер недоступен').waitFor();
+    await page.locator('.toast-error', { hasText: 'Сервер недоступен' }).waitFor();
+    await context.close();
+  });
+
+  it('gives a real PDF from /pdf/report', async () => {
+    const context = await signedIn();
+    await checkPdf(context, `/pdf/report/${assemblyId}/${day.from}/${day.to}`, 'blocks', 3);
+    await context.close();
+  });
+});
+
+describe('interactive report and sharing', () => {
+  // The packing area's first recorded minutes: one marking segment starts in camera 1's third file.
+  const route = () => `/interactive/${packingId}/${recorded.from}/${recorded.to}`;
+
+  async function openInteractive(context: BrowserContext, path: string): Promise<Page> {
+    const page = await context.newPage();
+    await page.goto(`${server.url}/#${path}`);
+    await page.getByTestId('interactive-report').waitFor();
+    await page.getByTestId('interactive-video').waitFor();
+    await page.waitForFunction(() => (document.querySelector('[data-testid="interactive-video"]') as HTMLVideoElement).readyState >= 1);
+    return page;
+  }
+
+  /** Clicks the operation button of a frv item and waits until the player shows `videoId` at `second` (±1 s). */
+  async function jump(page: Page, itemId: number, videoId: number, second: number) {
+    const scroller = page.getByTestId('frv-scroll');
+    const row = page.locator(`[data-item-id="${itemId}"]`);
+    for (let i = 0; i < 40 && (await row.count()) === 0; i++) await scroller.evaluate((el) => el.scrollBy(0, 300));
+    await row.locator('.op-jump').click();
+    await page.waitForFunction(
+      ([id, at]) => {
+        const video = document.querySelector('[data-testid="interactive-video"]') as HTMLVideoElement;
+        return video.dataset.videoId === String(id) && video.readyState >= 1 && Math.abs(video.currentTime - at) <= 1;
+      },
+      [videoId, second] as const,
+      { timeout: 15_000 },
+    );
+  }
+
+  it('jumps the video to each segment’s start, also in another file, beside a table video height + 76 px tall', async () => {
+    const api = await get<InteractiveFrv>(`/api/v2/frv?structure_id=${packingId}&from_time=${recorded.from}&to_time=${recorded.to}`);
+    const context = await signedIn();
+    const page = await openInteractive(context, route());
+    const errors = watchErrors(page);
+    await expect(page.getByTestId('frv-row').count()).resolves.toBeGreaterThan(0);
+    const initial = Number(await page.getByTestId('interactive-video').getAttribute('data-video-id'));
+    const onCamera1 = api.items.filter((i) => i.video_segments.some((s) => s.camera_key === 1));
+    const cam1 = (item: (typeof api.items)[number]) => item.video_segments.find((s) => s.camera_key === 1)!;
+    const sameFile = onCamera1.find((i) => cam1(i).video_id === initial && cam1(i).video_segment.start > 2)!;
+    const otherFile = onCamera1.find((i) => cam1(i).video_id !== initial)!;
+    expect(sameFile).toBeTruthy();
+    expect(otherFile).toBeTruthy();
+    await jump(page, otherFile.id, cam1(otherFile).video_id, cam1(otherFile).video_segment.start);
+    await jump(page, sameFile.id, cam1(sameFile).video_id, cam1(sameFile).video_segment.start);
+    // Another camera: the same segment in camera 3's file.
+    await page.getByRole('button', { name: 'Камера 3' }).click();
+    const cam3 = sameFile.video_segments.find((s) => s.camera_key === 3)!;
+    await jump(page, sameFile.id, cam3.video_id, cam3.video_segment.start);
+
+    const [tableHeight, videoHeight] = await page.evaluate(() => [
+      document.querySelector('[data-testid="frv-scroll"]')!.getBoundingClientRect().height,
+      document.querySelector('.interactive-video-box')!.getBoundingClientRect().height,
+    ]);
+    expect(Math.abs(tableHeight - (videoHeight + 76))).toBeLessThanOrEqual(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shares the window: copies the link, shows a QR code; the link opens the report without login and nothing else', async () => {
+    const context = await signedIn();
+    const page = await openInteractive(context, route());
+    await page.getByTestId('share-button').click();
+    await page.getByText('Ссылка скопирована!').waitFor();
+    const link = await page.getByTestId('share-link').inputValue();
+    expect(link).toMatch(new RegExp(`^${server.url}/#/demo/[A-Za-z0-9_-]{22,}$`));
+    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(link);
+    await page.getByTestId('share-qr').locator('svg').waitFor();
+    const key = link.split('/').pop()!;
+
+    const visitor = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const shared = await visitor.newPage();
+    const errors = watchErrors(shared);
+    await shared.goto(link);
+    await shared.getByTestId('interactive-report').waitFor();
+    await expect(shared.getByTestId('share-button').count()).resolves.toBe(0);
+    await shared.getByText('Просмотр по ссылке: только чтение').waitFor();
+    const api = await get<InteractiveFrv>(`/api/v2/frv?structure_id=${packingId}&from_time=${recorded.from}&to_time=${recorded.to}`);
+    await expect(shared.getByTestId('frv-row').first().locator('td').first().textContent()).resolves.toBe(String(api.items[0]!.number));
+    await shared.waitForFunction(() => (document.querySelector('[data-testid="interactive-video"]') as HTMLVideoElement)?.readyState >= 1);
+    const withVideo = api.items.find((i) => i.video_segments.some((s) => s.camera_key === 1 && s.video_segment.start > 2))!;
+    const segment = withVideo.video_segments.find((s) => s.camera_key === 1)!;
+    await jump(shared, withVideo.id, segment.video_id, segment.video_segment.start);
+    expect(errors).toEqual([]);
+
+    // The same key reads nothing else: another structure's report, other calls.
+    const statuses = await shared.evaluate(async ([k, other, from, to, own]) => {
+      const status = async (path: string) => (await fetch(path)).status;
+      return [
+        await status(`/api/v2/frv?structure_id=${other}&from_time=${from}&to_time=${to}&key=${k}`),
+        await status(`/api/v1/report/dates?structure_id=${own}&key=${k}`),
+        await status(`/api/v2/report?structure_id=${own}&from_time=${from}&to_time=${to}&key=${k}`),
+        await status(`/api/v2/get_all_structures?key=${k}`),
+      ];
+    }, [key, assemblyId, recorded.from, recorded.to, packingId] as const);
+    expect(statuses[0]).toBe(403);
+    for (const s of statuses.slice(1)) expect([401, 403]).toContain(s);
+    await visitor.close();
+    await context.close();
+  });
+
+  it('stacks on a 360 px phone without horizontal scrolling', async () => {
+    const context = await signedIn({ width: 360, height: 740 });
+    const page = await openInteractive(context, route());
+    await page.screenshot({ path: join(work, 'interactive-360.png'), fullPage: true });
+    const [scrollWidth, innerWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+    const [player, table] = await page.evaluate(() => [
+      document.querySelector('.interactive-player')!.getBoundingClientRect().bottom,
+      document.querySelector('.interactive-table')!.getBoundingClientRect().top,
+    ]);
+    expect(table).toBeGreaterThanOrEqual(player);
+    for (const path of [`/statement/${assemblyId}/${employeeId}/${shift.from}/${shift.to}`, `/report/${assemblyId}/${day.from}/${day.to}`]) {
+      await page.goto(`${server.url}/#${path}`);
+      await page.locator('.report').waitFor();
+      const [w, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+      expect(w, path).toBeLessThanOrEqual(inner);
+    }
+    await context.close();
+  });
+});
