@@ -80,7 +80,10 @@ export function TaskListScreen({ structureId }: { structureId: string }) {
   };
   const submitSearch = (event: FormEvent) => {
     event.preventDefault();
-    markup.searchPattern = search.trim();
+    const pattern = search.trim();
+    // The same search again still asks the server: new recordings may have become ready meanwhile.
+    if (pattern === markup.searchPattern && markup.currentPage === 1) load();
+    markup.searchPattern = pattern;
     markup.currentPage = 1;
   };
 
