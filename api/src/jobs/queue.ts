@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { retryDelayMs, type ClaimedJob, type JobStore } from '@norma/workers/jobs';
 import type { Db } from '../db/database';
+import type { Selectable } from 'kysely';
 import type { JobsTable } from '../db/schema';
 
 export interface EnqueueInput {
@@ -43,7 +44,7 @@ export async function enqueueJob(db: Db, input: EnqueueInput): Promise<number> {
   return row.id;
 }
 
-type JobRow = Pick<JobsTable, 'kind' | 'payload' | 'max_attempts'> & { id: number; attempts: number };
+type JobRow = Pick<Selectable<JobsTable>, 'kind' | 'payload' | 'max_attempts'> & { id: number; attempts: number };
 
 const claimed = (row: JobRow): ClaimedJob => ({
   id: row.id,

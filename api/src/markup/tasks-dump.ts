@@ -1,6 +1,6 @@
 import type { Db } from '../db/database';
 import { ApiError, badRequest } from '../http/errors';
-import { formatLocalDateTime, isCalendarDate, localDayBounds } from '../video/time-zone';
+import { formatLocalDateTime, isCalendarDate, localDayBounds } from '../time-zone';
 
 /** The exact text of spec 01 §5 when the date or the camera is missing. */
 export const DUMP_NEEDS_DATE_AND_CAMERA = 'You need to choose a date and a camera';

@@ -2,6 +2,7 @@ import { findGaps } from '@norma/core-wasm';
 import type { SessionUser } from '../auth/service';
 import type { Db } from '../db/database';
 import { badRequest, conflict, notFound } from '../http/errors';
+import { formatLocalDateTime } from '../time-zone';
 
 export interface VideoMarkupInput {
   id?: number;
@@ -235,14 +236,13 @@ export async function videoMarkupsTsv(db: Db, videoId: number, timeZone: string)
     .where('markups.video_id', '=', videoId)
     .orderBy('markups.start_time')
     .execute();
-  const local = new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
   const clean = (value: string | null) => (value ?? '').replace(/[\t\r\n]+/g, ' ');
   const lines = [['№', 'Операция', 'Тип', 'Рабочее место', 'Сотрудник', 'Начало, с', 'Конец, с', 'Начало', 'Конец', 'Длительность, с', 'Комментарий'].join('\t')];
   rows.forEach((r, i) => {
     lines.push([
       String(i + 1), clean(r.operation), clean(r.type), clean(r.workplace), clean(r.employee),
       ((r.start_time - video.start_time) / 1000).toFixed(3), ((r.end_time - video.start_time) / 1000).toFixed(3),
-      local.format(r.start_time), local.format(r.end_time), ((r.end_time - r.start_time) / 1000).toFixed(3), clean(r.comment),
+      formatLocalDateTime(r.start_time, timeZone), formatLocalDateTime(r.end_time, timeZone), ((r.end_time - r.start_time) / 1000).toFixed(3), clean(r.comment),
     ].join('\t'));
   });
   return { filename: video.filename.replace(/\.[^.]+$/, '') + '.tsv', body: lines.join('\n') + '\n' };

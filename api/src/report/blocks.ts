@@ -9,7 +9,7 @@ import {
 } from './service';
 import { reportNotices, typeInfo } from './statement';
 import { formatDuration, formatNumber, formatPercent, formatRoubles, plural, round2 } from './text';
-import { localDateTimeText, localHour, utcOffsetMs } from './time-zone';
+import { localDateTimeText, localHour, zoneOffsetMs } from '../time-zone';
 
 type Block<T extends ReportBlockBody['type']> = Extract<ReportBlockBody, { type: T }>;
 
@@ -123,7 +123,7 @@ function lossesByHour(segments: ReportSegment[], from: number, to: number, timeZ
   const lossy = segments.filter((s) => s.category === 'idle' || s.category === 'rest').sort((a, b) => a.start - b.start);
   if (lossy.length > 0) {
     const longest = lossy.reduce((m, s) => Math.max(m, s.end - s.start), 0);
-    let t = from - ((from + utcOffsetMs(from, timeZone)) % HOUR + HOUR) % HOUR;
+    let t = from - ((from + zoneOffsetMs(from, timeZone)) % HOUR + HOUR) % HOUR;
     let lo = 0;
     for (; t < to; t += HOUR) {
       const start = Math.max(t, from);

@@ -3,7 +3,7 @@ import type { Db } from '../db/database';
 import type { OperationTypeCode } from '../db/schema';
 import { notFound } from '../http/errors';
 import { referenceTable, type ReferenceTable } from './reference';
-import { addDays, localDate, zonedInstant } from './time-zone';
+import { addDays, localDate, zonedInstant } from '../time-zone';
 
 /**
  * What every report reads from the database, in one place: the structure with its settings,

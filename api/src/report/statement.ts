@@ -8,7 +8,7 @@ import {
   type ReportSegment, type ShiftInstance, type StructureContext,
 } from './service';
 import { plural } from './text';
-import { localDate } from './time-zone';
+import { localDate } from '../time-zone';
 
 const MINUTE = 60;
 

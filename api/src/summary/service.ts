@@ -1,6 +1,6 @@
 import { assessorSummary, type MarkupSpan } from '@norma/core-wasm';
 import type { Db } from '../db/database';
-import { utcOffsetMs } from '../report/time-zone';
+import { zoneOffsetMs } from '../time-zone';
 
 export interface SummaryInput {
   organizationId: number;
@@ -56,7 +56,7 @@ export async function assessorSummaryReport(db: Db, input: SummaryInput) {
   const summary = assessorSummary(spans, {
     budget: input.budget,
     hourCost: input.hourCost,
-    utcOffsetMinutes: utcOffsetMs(input.from, input.timeZone) / 60_000,
+    utcOffsetMinutes: zoneOffsetMs(input.from, input.timeZone) / 60_000,
   });
   return {
     assessors: summary.assessors

@@ -140,7 +140,7 @@ describe('ingest_video jobs', () => {
 describe('POST /api/v1/upload', () => {
   const upload = (query: string, body: BodyInit | null, cookie = w.cookies.assessor, headers: Record<string, string> = {}) =>
     t.request(`/api/v1/upload?${query}`, { method: 'POST', cookie, body, headers: { 'content-type': 'video/mp4', ...headers } });
-  let clip: Uint8Array;
+  let clip: Uint8Array<ArrayBuffer>;
 
   beforeAll(async () => {
     const scratch = t.deps.storage.pathOf('scratch/upload-source.mp4');

@@ -1,4 +1,4 @@
-import type { LocalParts } from './time-zone';
+import type { LocalParts } from '../time-zone';
 
 /** File extensions taken for recordings when a camera folder is scanned (everything else is ignored). */
 export const RECORDING_EXTENSIONS = ['mp4', 'm4v', 'mov', 'mkv', 'webm', 'avi', 'ts', 'mts', 'm2ts', '3gp', 'flv', 'wmv', 'mpg', 'mpeg'];

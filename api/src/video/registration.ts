@@ -3,7 +3,7 @@ import type { Db } from '../db/database';
 import { enqueueJob } from '../jobs/queue';
 import type { ObjectStore } from '../storage/object-store';
 import { plausibleCreationTime, startFromName } from './recording-name';
-import { localToInstant } from './time-zone';
+import { localToInstant } from '../time-zone';
 
 export const INGEST_JOB = 'ingest_video';
 

@@ -1,6 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { isRecordingName, plausibleCreationTime, startFromName } from './recording-name';
-import { formatLocalDateTime, isCalendarDate, localDayBounds, localToInstant, zoneOffsetMs } from './time-zone';
+import {
+  addDays, formatLocalDateTime, isCalendarDate, localDate, localDateTimeText, localDayBounds, localHour, localToInstant, zonedInstant, zoneOffsetMs,
+} from './time-zone';
+
+describe('organisation time zone', () => {
+  it('turns local wall-clock time into UTC instants and back (Moscow, fixed +3)', () => {
+    expect(new Date(zonedInstant('2026-11-16', '08:00:00', 'Europe/Moscow')).toISOString()).toBe('2026-11-16T05:00:00.000Z');
+    expect(localDate(Date.parse('2026-11-16T21:30:00Z'), 'Europe/Moscow')).toBe('2026-11-17');
+    expect(localHour(Date.parse('2026-11-16T21:30:00Z'), 'Europe/Moscow')).toBe(0);
+    expect(localDateTimeText(Date.parse('2026-11-16T05:00:00Z'), 'Europe/Moscow')).toBe('16.11.2026 08:00');
+    expect(zoneOffsetMs(Date.parse('2026-11-16T05:00:00Z'), 'Europe/Moscow')).toBe(3 * 3_600_000);
+  });
+
+  it('follows daylight saving time where the zone has it', () => {
+    // Berlin: +1 in winter, +2 from 29 March 2026.
+    expect(new Date(zonedInstant('2026-03-28', '08:00', 'Europe/Berlin')).toISOString()).toBe('2026-03-28T07:00:00.000Z');
+    expect(new Date(zonedInstant('2026-03-30', '08:00', 'Europe/Berlin')).toISOString()).toBe('2026-03-30T06:00:00.000Z');
+  });
+
+  it('falls back to UTC for an unknown zone name instead of failing the report', () => {
+    expect(localDate(Date.parse('2026-11-16T23:30:00Z'), 'Nowhere/Unknown')).toBe('2026-11-16');
+  });
+
+  it('steps calendar dates across months', () => {
+    expect(addDays('2026-11-30', 1)).toBe('2026-12-01');
+    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+  });
+});
 
 describe('time zones', () => {
   it('converts local wall time to instants and back', () => {
@@ -26,27 +52,5 @@ describe('time zones', () => {
     expect(isCalendarDate('2026-11-16')).toBe(true);
     expect(isCalendarDate('2028-02-29')).toBe(true);
     for (const bad of ['2026-02-29', '2026-13-01', '16.11.2026', '2026-1-5', '']) expect(isCalendarDate(bad), bad).toBe(false);
-  });
-});
-
-describe('recording names', () => {
-  it('reads the local start from cam{N}_YYYY-MM-DD_HH-MM-SS.ext', () => {
-    expect(startFromName('cam1_2026-11-16_09-00-00.mp4')).toEqual({ camera: 1, year: 2026, month: 11, day: 16, hour: 9, minute: 0, second: 0 });
-    expect(startFromName('CAM12_2026-11-16_23-59-59_part2.MKV')).toMatchObject({ camera: 12, hour: 23, minute: 59, second: 59 });
-    for (const bad of ['cam1_2026-11-16_25-00-00.mp4', 'cam1_2026-02-30_09-00-00.mp4', 'camera1_2026-11-16_09-00-00.mp4', 'cam1_2026-11-16.mp4', 'lecture.mp4']) {
-      expect(startFromName(bad), bad).toBeNull();
-    }
-  });
-
-  it('takes recordings by extension and believes only plausible creation times', () => {
-    expect(['a.mp4', 'b.MOV', 'c.mkv', 'd.webm', 'e.avi'].every(isRecordingName)).toBe(true);
-    expect(['notes.txt', 'x.part', 'mp4', 'state.json'].some(isRecordingName)).toBe(false);
-    const now = Date.parse('2026-11-20T00:00:00Z');
-    expect(plausibleCreationTime('2026-11-16T06:30:00.000000Z', now)).toBe(Date.parse('2026-11-16T06:30:00Z'));
-    expect(plausibleCreationTime('1970-01-01T00:00:00.000000Z', now)).toBeNull();
-    expect(plausibleCreationTime('1904-01-01T00:00:00Z', now)).toBeNull();
-    expect(plausibleCreationTime('2030-01-01T00:00:00Z', now)).toBeNull();
-    expect(plausibleCreationTime('not a date', now)).toBeNull();
-    expect(plausibleCreationTime(null, now)).toBeNull();
   });
 });
