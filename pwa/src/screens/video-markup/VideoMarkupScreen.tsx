@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import { api, ApiCallError, downloadFile } from '../../api/client';
@@ -312,6 +312,7 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
 
   const fillGaps = async () => {
     closeOpenSegment();
+    const before = new Set(session.rows.map((r) => r.key));
     if (invalidRows(session.rows).length > 0) {
       notify('error', INVALID_MARKUP);
       setBanner(INVALID_MARKUP_BANNER);
@@ -321,6 +322,8 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
     try {
       const reply = await api.post<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`, session.buildSavePayload(newSaveId()));
       session.acceptSaved(reply);
+      // The filled gaps are one undoable step, like any other bulk edit.
+      session.recordAdded('Заполнить пропуски', session.rows.map((r) => r.key).filter((key) => !before.has(key)));
       await clearDraft(videoId);
       notify('success', 'Пропуски заполнены простоем');
     } catch {
@@ -481,6 +484,9 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [session.revision, lookups]);
 
+  // The statistics panels follow a frame later: a key press paints its segment first.
+  const deferredRows = useDeferredValue(session.rows);
+
   if (loadError) return <section className="screen"><h1>Видео № {videoId}</h1><Banner text={`Не удалось открыть видео: ${loadError}`} /></section>;
   if (!meta) return <section className="screen"><h1>Видео № {videoId}</h1><p className="muted">Загрузка…</p></section>;
 
@@ -583,8 +589,8 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
               </ul>
             </section>
           )}
-          <TimeBudgetPanel rows={session.rows} duration={duration || meta.duration || 0} operations={lookups.operations} />
-          <AgreementPanel rows={session.rows} duration={duration || meta.duration || 0} operations={lookups.operations} onSeek={player.seek} />
+          <TimeBudgetPanel rows={deferredRows} duration={duration || meta.duration || 0} operations={lookups.operations} />
+          <AgreementPanel rows={deferredRows} duration={duration || meta.duration || 0} operations={lookups.operations} onSeek={player.seek} />
         </div>
         <aside className="markup-side">
           <OtherCameras videos={others} onRefresh={() => void loadOthers(Math.floor(player.time()))} onSwitch={(v) => void switchCamera(v)} />

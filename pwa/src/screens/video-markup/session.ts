@@ -6,6 +6,39 @@ import {
 
 type Item = { kind: 'row'; row: MarkupRow } | { kind: 'stamp'; stamp: StampRow };
 
+/** First index whose row sorts at or after `row`. */
+function lowerBound(rows: readonly MarkupRow[], row: MarkupRow): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (byStart(rows[mid]!, row) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * A few changed rows patched into the sorted list by binary search instead of sorting all
+ * 10,000 again: a key press during coding stays well under a frame.
+ */
+function patchSorted(rows: readonly MarkupRow[], changes: Change<MarkupRow>[]): MarkupRow[] {
+  const next = rows.slice();
+  for (const change of changes) {
+    if (change.before) {
+      let at = lowerBound(next, change.before);
+      while (at < next.length && next[at]!.key !== change.key) at++;
+      if (at < next.length) next.splice(at, 1);
+      else {
+        const index = next.findIndex((r) => r.key === change.key);
+        if (index >= 0) next.splice(index, 1);
+      }
+    }
+    if (change.after) next.splice(lowerBound(next, change.after), 0, Object.freeze(change.after));
+  }
+  return next;
+}
+
 /**
  * The markup of one video being edited: rows and note stamps, the saved baseline they are compared
  * with, undo/redo, the selection and the segment being coded with the keyboard. Immutable rows in
@@ -79,6 +112,16 @@ export class MarkupSession {
     this.emit();
   }
 
+  /**
+   * Records rows the server added (fill gaps) as one undoable step, so undo takes them away
+   * locally (and the next save deletes them).
+   */
+  recordAdded(label: string, keys: string[]) {
+    const changes = keys.map((key) => this.rowByKey.get(key)).filter((r): r is MarkupRow => !!r).map((row) => ({ key: row.key, before: null, after: { kind: 'row' as const, row } }));
+    this.history.record({ label, changes });
+    this.emit();
+  }
+
   private setAll(rows: MarkupRow[], stamps: StampRow[]) {
     this.rowByKey = new Map(rows.map((r) => [r.key, r]));
     this.stampByKey = new Map(stamps.map((s) => [s.key, s]));
@@ -110,8 +153,8 @@ export class MarkupSession {
         ],
       });
     }
-    this.rows = [...this.rowByKey.values()].sort(byStart);
-    this.stamps = [...this.stampByKey.values()].sort((a, b) => a.time - b.time);
+    this.rows = rowChanges.length <= 64 ? patchSorted(this.rows, rowChanges) : [...this.rowByKey.values()].sort(byStart);
+    if (stampChanges.length) this.stamps = [...this.stampByKey.values()].sort((a, b) => a.time - b.time);
     if (this.selectedKey && !this.rowByKey.has(this.selectedKey)) this.selectedKey = null;
     if (this.codingKey && !this.rowByKey.has(this.codingKey)) this.codingKey = null;
     this.emit();

@@ -154,3 +154,43 @@ describe('rebase after a conflict', () => {
     expect(payload.base_version).toBe(4);
   });
 });
+
+describe('fill gaps as one undoable step', () => {
+  it('undo removes the rows the server added, and the next save deletes them', () => {
+    const session = new MarkupSession(reply);
+    const before = new Set(session.rows.map((r) => r.key));
+    session.acceptSaved({ ...reply, version: 4, video_markups: [...reply.video_markups, { id: 13, operation_id: 9, workplace_id: 5, employee_id: 7, start_time: 10, end_time: 20, comment: null, source: 'fill_gaps', author_name: 'М' }] });
+    session.recordAdded('Заполнить пропуски', session.rows.map((r) => r.key).filter((key) => !before.has(key)));
+    expect(session.rows).toHaveLength(3);
+    session.undo();
+    expect(session.rows.map((r) => r.id)).toEqual([10, 11]);
+    expect(session.buildSavePayload('x').operation_markups_to_delete).toEqual([13]);
+  });
+});
+
+describe('sorted rows under many edits', () => {
+  it('stays sorted by start exactly as a full sort would, through adds, moves, removes and undo', () => {
+    const session = new MarkupSession(reply);
+    let seed = 7;
+    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const keys: string[] = ['m10', 'm11'];
+    for (let i = 0; i < 400; i++) {
+      const roll = random();
+      if (roll < 0.5 || keys.length < 3) {
+        const start = Math.round(random() * 1000) / 10;
+        keys.push(session.addRow({ operation_id: 1, workplace_id: 5, start, end: start + 1 }).key);
+      } else if (roll < 0.8) {
+        const key = keys[Math.floor(random() * keys.length)]!;
+        const start = Math.round(random() * 1000) / 10;
+        session.updateRow(key, { start, end: start + 2 });
+      } else if (roll < 0.95) {
+        const key = keys.splice(Math.floor(random() * keys.length), 1)[0]!;
+        session.removeRow(key);
+      } else {
+        session.undo();
+      }
+      const expected = [...session.rows].sort((a, b) => a.start - b.start || a.end - b.end || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      expect(session.rows.map((r) => r.key)).toEqual(expected.map((r) => r.key));
+    }
+  });
+});
