@@ -88,7 +88,8 @@ describe('from a camera folder to a task, in Chromium', () => {
     await row.getByRole('button', { name: 'Удалить' }).click();
     await row.getByRole('button', { name: 'Да, удалить' }).click();
     await page.getByText('Задача удалена').waitFor();
-    await expect(row.count()).resolves.toBe(0);
+    // The list reloads after the toast.
+    await row.waitFor({ state: 'detached' });
     const gone = await fetch(`${server.url}/api/v1/video_meta/${videoId}`, { headers: { cookie } });
     expect(gone.status).toBe(404);
     expect(errors.filter((e) => !e.startsWith('Failed to load resource'))).toEqual([]);
