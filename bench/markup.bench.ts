@@ -6,8 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchBrowser } from '../tests/support/browser';
-import { startServer } from '../tests/support/server';
+import { signInThroughPage, launchBrowser } from '../tests/support/browser';
+import { apiSessionCookie, startServer } from '../tests/support/server';
 
 const SEGMENTS = 10_000;
 const DURATION = 8 * 3600;
@@ -20,8 +20,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'norma-bench-markup-'));
 const server = await startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '4' });
 const browser = await launchBrowser();
 try {
-  const login = await fetch(`${server.url}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'assessor', password: 'norma-demo' }) });
-  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = await apiSessionCookie(server.url, 'assessor');
   const call = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
     const response = await fetch(`${server.url}${path}`, { ...init, headers: { cookie, 'content-type': 'application/json', ...(init.headers ?? {}) } });
     if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
@@ -77,11 +76,7 @@ try {
   // The browser side.
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
-  await page.goto(`${server.url}/#/login`);
-  await page.getByLabel('Логин').fill('assessor');
-  await page.getByLabel('Пароль').fill('norma-demo');
-  await page.getByRole('button', { name: 'Войти' }).click();
-  await page.waitForURL(/#\/projects$/);
+  await signInThroughPage(page, server.url, 'assessor');
 
   const opens: number[] = [];
   for (let i = 0; i < 5; i++) {

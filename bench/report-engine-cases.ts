@@ -4,16 +4,29 @@
  * (i) one employee-month statement (~20,000 segments), (ii) day balance of the same month,
  * (iii) day balance over 1,000,000 segments. Each timing is the median of several repetitions
  * after warm-up; the ratio is wasm_ms / ts_ms (below 1: WASM is faster), reported whichever wins.
+ * Each case runs twice on the WASM side: with `Segment[]` objects (what the API passes today) and
+ * with `SegmentColumns` (built once, outside the timing, as a caller building them from SQL rows
+ * would); the TypeScript reference always takes the same segments as objects.
  */
 import { CATEGORIES, type Category, type DayBalance, type ReportSettings, type Segment, type Statement } from '../core-wasm/src/types.ts';
+import type { SegmentColumns } from '../core-wasm/src/index.ts';
 
 export interface Engine {
   statement(segments: Segment[], settings: ReportSettings): Statement;
   dayBalance(segments: Segment[], settings: ReportSettings): DayBalance;
 }
 
+/** The WASM wrapper: the object API plus its columnar entry points. */
+export interface ColumnarEngine extends Engine {
+  toSegmentColumns(segments: Segment[]): SegmentColumns;
+  statementColumns(columns: SegmentColumns, settings: ReportSettings): Statement;
+  dayBalanceColumns(columns: SegmentColumns, settings: ReportSettings): DayBalance;
+}
+
 export interface Case {
   case: string;
+  /** What the WASM side is given: `Segment[]` objects or `SegmentColumns`. */
+  input: 'objects' | 'columns';
   wasm_ms: number;
   ts_ms: number;
   ratio: number;
@@ -75,26 +88,47 @@ export function monthSettings(segments: Segment[]): ReportSettings {
   return { from, to, structure: { shifts, productionType: 'series' }, unitsProduced: 4000 };
 }
 
-function measure(name: string, wasmFn: () => unknown, tsFn: () => unknown, warmup: number, reps: number, log: (line: string) => void): Case {
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** One case: the reference once, the WASM side with objects and with columns, in one run. */
+function measure(
+  name: string, wasmObjects: () => unknown, wasmColumns: () => unknown, tsFn: () => unknown,
+  warmup: number, reps: number, log: (line: string) => void,
+): Case[] {
   const ts_ms = time(tsFn, warmup, reps);
-  const wasm_ms = time(wasmFn, warmup, reps);
-  const round = (x: number) => Math.round(x * 1000) / 1000;
-  const result = { case: name, wasm_ms: round(wasm_ms), ts_ms: round(ts_ms), ratio: round(wasm_ms / ts_ms) };
-  log(`${name}: wasm ${result.wasm_ms} ms, ts ${result.ts_ms} ms, wasm/ts ${result.ratio}`);
-  return result;
+  return ([['objects', wasmObjects], ['columns', wasmColumns]] as const).map(([input, fn]) => {
+    const wasm_ms = time(fn, warmup, reps);
+    const result = { case: name, input, wasm_ms: round(wasm_ms), ts_ms: round(ts_ms), ratio: round(wasm_ms / ts_ms) };
+    log(`${name} [wasm: ${input}]: wasm ${result.wasm_ms} ms, ts ${result.ts_ms} ms, wasm/ts ${result.ratio}`);
+    return result;
+  });
 }
 
 /** Runs the three cases with the given WASM wrapper and TypeScript reference. */
-export function runCases(wasm: Engine, reference: Engine, log: (line: string) => void = console.log): Case[] {
+export function runCases(wasm: ColumnarEngine, reference: Engine, log: (line: string) => void = console.log): Case[] {
   const month = makeSegments(20_000, 900, 1);
   const monthArgs = monthSettings(month);
+  const monthColumns = wasm.toSegmentColumns(month);
   const big = makeSegments(1_000_000, 1_000_000, 2);
   const bigArgs: ReportSettings = { from: big[0].start, to: big[big.length - 1].end, structure: { partial: true } };
+  const bigColumns = wasm.toSegmentColumns(big);
   return [
-    measure('statement, one employee-month (20,000 segments)', () => wasm.statement(month, monthArgs), () => reference.statement(month, monthArgs), 3, 9, log),
+    ...measure(
+      'statement, one employee-month (20,000 segments)',
+      () => wasm.statement(month, monthArgs), () => wasm.statementColumns(monthColumns, monthArgs),
+      () => reference.statement(month, monthArgs), 3, 15, log,
+    ),
     // Same algorithms on both sides (the reference's cleaning re-sorts the series per dropped
     // measurement, which dominates the statement case above), so this one compares like for like.
-    measure('day balance, one employee-month (20,000 segments)', () => wasm.dayBalance(month, monthArgs), () => reference.dayBalance(month, monthArgs), 3, 9, log),
-    measure('day balance, 1,000,000 segments', () => wasm.dayBalance(big, bigArgs), () => reference.dayBalance(big, bigArgs), 2, 5, log),
+    ...measure(
+      'day balance, one employee-month (20,000 segments)',
+      () => wasm.dayBalance(month, monthArgs), () => wasm.dayBalanceColumns(monthColumns, monthArgs),
+      () => reference.dayBalance(month, monthArgs), 3, 15, log,
+    ),
+    ...measure(
+      'day balance, 1,000,000 segments',
+      () => wasm.dayBalance(big, bigArgs), () => wasm.dayBalanceColumns(bigColumns, bigArgs),
+      () => reference.dayBalance(big, bigArgs), 2, 7, log,
+    ),
   ];
 }

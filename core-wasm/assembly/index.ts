@@ -122,6 +122,69 @@ export function sortByKeyTime(starts: usize, ends: usize, keys: usize, n: i32, o
   sortIndices(SORT_BY_KEY_TIME, order, n, keys, starts, ends);
 }
 
+/**
+ * Chronological order: writes into `order` the indices 0..n-1 sorted by (start, end, index), as
+ * sortByKeyTime with no keys. Input already in that order (the usual case: rows come ordered by
+ * start) is detected in one pass and not sorted. Returns 1 when no start or end is NaN — the order
+ * is then a strict total order and keyOrder may derive keyed orders from it — else 0.
+ */
+export function timeOrder(starts: usize, ends: usize, n: i32, order: usize): i32 {
+  let clean = true;
+  let sorted = true;
+  let ps: f64 = 0;
+  let pe: f64 = 0;
+  for (let i = 0; i < n; i++) {
+    const s = getF64(starts, i);
+    const e = getF64(ends, i);
+    if (s != s || e != e) clean = false;
+    if (i > 0 && (s < ps || (s == ps && e < pe))) sorted = false;
+    ps = s;
+    pe = e;
+    setI32(order, i, i);
+  }
+  if (!(clean && sorted)) sortIndices(SORT_BY_KEY_TIME, order, n, 0, starts, ends);
+  return clean ? 1 : 0;
+}
+
+/**
+ * Stable counting sort of `chronological` (from timeOrder, NaN-free) by keys[i] in 0..keyTotal-1:
+ * gives the same order as sortByKeyTime(starts, ends, keys) in O(n + keyTotal).
+ */
+export function keyOrder(keys: usize, keyTotal: i32, n: i32, chronological: usize, order: usize): void {
+  const next = heap.alloc(<usize>max(keyTotal, 1) << 2);
+  for (let k = 0; k < keyTotal; k++) setI32(next, k, 0);
+  for (let i = 0; i < n; i++) {
+    const k = getI32(keys, i);
+    setI32(next, k, getI32(next, k) + 1);
+  }
+  let running = 0;
+  for (let k = 0; k < keyTotal; k++) {
+    const c = getI32(next, k);
+    setI32(next, k, running);
+    running += c;
+  }
+  for (let j = 0; j < n; j++) {
+    const i = getI32(chronological, j);
+    const k = getI32(keys, i);
+    const at = getI32(next, k);
+    setI32(order, at, i);
+    setI32(next, k, at + 1);
+  }
+  heap.free(next);
+}
+
+/** Indices with end < start (input errors), in index order; returns their number. */
+export function endBeforeStart(starts: usize, ends: usize, n: i32, out: usize): i32 {
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    if (getF64(ends, i) < getF64(starts, i)) {
+      setI32(out, count, i);
+      count++;
+    }
+  }
+  return count;
+}
+
 // ---------------------------------------------------------------- day balance (§2)
 
 /**

@@ -164,26 +164,45 @@ export interface DayAggregates {
   gaps: Interval[];
   /** Flat pairs (earlier segment index, overlapping segment index). */
   overlapPairs: ArrayLike<number>;
+  /** Indices with end < start, when the caller found them already. */
+  endBeforeStart?: ArrayLike<number>;
 }
 
-export function inputErrors(segments: Segment[], overlapPairs: ArrayLike<number>): InputError[] {
+/**
+ * Segments as the assembly step reads them: an array of objects, or a table that materialises
+ * one row on demand (the columnar entry points of the WASM wrapper).
+ */
+export type SegmentRows = readonly Segment[] | { readonly length: number; row(i: number): Segment };
+
+export function rowOf(segments: SegmentRows, i: number): Segment {
+  return Array.isArray(segments) ? (segments as readonly Segment[])[i] : (segments as { row(i: number): Segment }).row(i);
+}
+
+/**
+ * `endBeforeStart`, when given, lists the indices with end < start in index order (computed by
+ * the caller over its columns); otherwise they are found here.
+ */
+export function inputErrors(
+  segments: SegmentRows, overlapPairs: ArrayLike<number>, endBeforeStart?: ArrayLike<number>,
+): InputError[] {
   const errors: InputError[] = [];
-  segments.forEach((s, i) => {
-    if (s.end < s.start) {
-      errors.push({
-        code: 'end_before_start',
-        employeeId: s.employeeId,
-        segmentIndex: i,
-        otherSegmentIndex: null,
-        segmentId: s.id ?? null,
-        otherSegmentId: null,
-        message: `Операция «${s.operationName}» заканчивается раньше, чем начинается`,
-      });
-    }
-  });
+  const reversed: ArrayLike<number> = endBeforeStart ?? findEndBeforeStart(segments);
+  for (let r = 0; r < reversed.length; r++) {
+    const i = reversed[r];
+    const s = rowOf(segments, i);
+    errors.push({
+      code: 'end_before_start',
+      employeeId: s.employeeId,
+      segmentIndex: i,
+      otherSegmentIndex: null,
+      segmentId: s.id ?? null,
+      otherSegmentId: null,
+      message: `Операция «${s.operationName}» заканчивается раньше, чем начинается`,
+    });
+  }
   for (let k = 0; k + 1 < overlapPairs.length; k += 2) {
-    const a = segments[overlapPairs[k]];
-    const b = segments[overlapPairs[k + 1]];
+    const a = rowOf(segments, overlapPairs[k]);
+    const b = rowOf(segments, overlapPairs[k + 1]);
     errors.push({
       code: 'overlap',
       employeeId: b.employeeId,
@@ -197,11 +216,20 @@ export function inputErrors(segments: Segment[], overlapPairs: ArrayLike<number>
   return errors;
 }
 
+function findEndBeforeStart(segments: SegmentRows): number[] {
+  const found: number[] = [];
+  for (let i = 0; i < segments.length; i++) {
+    const s = rowOf(segments, i);
+    if (s.end < s.start) found.push(i);
+  }
+  return found;
+}
+
 function byTimeThenType(a: BreakRow, b: BreakRow): number {
   return a.start - b.start || a.end - b.end || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0);
 }
 
-export function buildDayBalance(segments: Segment[], agg: DayAggregates, settings: ResolvedSettings): DayBalance {
+export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, settings: ResolvedSettings): DayBalance {
   const { structure } = settings;
   const sec = (code: number) => agg.categoryMs[code] / 1000;
   const observedMs = Array.from({ length: CATEGORIES.length }, (_, c) => agg.categoryMs[c]).reduce((a, b) => a + b, 0);
@@ -324,7 +352,7 @@ export function buildDayBalance(segments: Segment[], agg: DayAggregates, setting
     takt,
     coveredSeconds: agg.coveredMs / 1000,
     breaks: [...shift.regulatedRows, ...gapRows].sort(byTimeThenType),
-    inputErrors: inputErrors(segments, agg.overlapPairs),
+    inputErrors: inputErrors(segments, agg.overlapPairs, agg.endBeforeStart),
   };
 }
 
@@ -366,7 +394,7 @@ export function normativeFor(
   return { coef: normativeStability(productionType, elementSeconds, machinePaced, settings.table), source: 'reference' };
 }
 
-export function buildTimeStudy(segments: Segment[], ops: OperationAggregate[], settings: ResolvedSettings): TimeStudy {
+export function buildTimeStudy(segments: SegmentRows, ops: OperationAggregate[], settings: ResolvedSettings): TimeStudy {
   const accuracyPercent = accuracyFor(settings.structure.productionType, settings.table);
   const operations: OperationStudy[] = ops.map((op) => {
     const nAll = op.all.n;
@@ -375,11 +403,12 @@ export function buildTimeStudy(segments: Segment[], ops: OperationAggregate[], s
     const required = requiredMeasurements(accepted.par2, accuracyPercent);
     const measurements: Measurement[] = Array.from({ length: op.seconds.length }, (_, i) => {
       const segmentIndex = op.segmentIndices[i];
+      const s = rowOf(segments, segmentIndex);
       return {
         number: i + 1,
         segmentIndex,
-        segmentId: segments[segmentIndex].id ?? null,
-        start: Math.max(segments[segmentIndex].start, settings.from),
+        segmentId: s.id ?? null,
+        start: Math.max(s.start, settings.from),
         seconds: op.seconds[i],
         status: op.status[i],
         fluctPerc: op.fluctPerc[i],
@@ -409,11 +438,11 @@ export function buildTimeStudy(segments: Segment[], ops: OperationAggregate[], s
 // ---------------------------------------------------------------- work-day photography
 
 /** Table 4 rows from segment indices already in time order (segments with time in the window). */
-export function buildFrv(segments: Segment[], chronological: ArrayLike<number>, settings: ResolvedSettings): FrvRow[] {
+export function buildFrv(segments: SegmentRows, chronological: ArrayLike<number>, settings: ResolvedSettings): FrvRow[] {
   const rows: FrvRow[] = [];
   for (let k = 0; k < chronological.length; k++) {
     const i = chronological[k];
-    const s = segments[i];
+    const s = rowOf(segments, i);
     const start = Math.max(s.start, settings.from);
     const end = Math.min(s.end, settings.to);
     if (!(end > start)) continue;

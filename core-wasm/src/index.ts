@@ -38,6 +38,7 @@ import {
   type OperationAggregate,
   type OperationKey,
   type ResolvedSettings,
+  type SegmentRows,
   type SeriesAggregate,
 } from './assemble.ts';
 import { buildAssessorSummary, buildStaffLoad } from './summary.ts';
@@ -51,83 +52,310 @@ const MEASUREMENT_STATUS: readonly MeasurementStatus[] = ['accepted', 'dropped',
 
 // ---------------------------------------------------------------- columns
 
+/**
+ * Segments as columns: the input the API can build straight from its SQL rows, without one
+ * object per segment. `toSegmentColumns` turns `Segment[]` into this; every `…Columns` function
+ * gives exactly what its object counterpart gives for the same segments.
+ */
+export interface SegmentColumns {
+  starts: Float64Array;
+  ends: Float64Array;
+  /** Category code per segment: its index in `CATEGORIES`. */
+  categories: Int32Array;
+  /** Operation per segment: an index into `operationTable`. */
+  operations: Int32Array;
+  operationTable: readonly { operationId: number; operationName: string }[];
+  employeeIds: Float64Array | Int32Array;
+  /** Markup row id per segment, NaN where it has none; omitted: no ids. */
+  ids?: Float64Array;
+}
+
+/** Category code by name (a Map: a keyed load on the constant-name object was a hot spot). */
+const CATEGORY_CODE = new Map<string, number>(CATEGORIES.map((c, i) => [c, i]));
+
+function categoryCode(category: string): number {
+  const code = CATEGORY_CODE.get(category);
+  if (code === undefined) throw new RangeError(`Неизвестный тип операции: ${category}`);
+  return code;
+}
+
+interface ColumnTargets {
+  starts: Float64Array;
+  ends: Float64Array;
+  categories: Int32Array;
+  operations: Int32Array;
+  employeeIds: Float64Array | Int32Array;
+  ids?: Float64Array;
+}
+
+/**
+ * Dense index of small non-negative integer ids (database ids), with a Map for any other number.
+ * Returns the index of `id`, adding it when new.
+ */
+class IdIndex {
+  readonly ids: number[] = [];
+  private dense = new Int32Array(256).fill(-1);
+  private other: Map<number, number> | null = null;
+
+  indexOf(id: number): number {
+    if (id >= 0 && id < 1 << 22 && (id | 0) === id) {
+      if (id >= this.dense.length) {
+        const grown = new Int32Array(Math.max(id + 1, this.dense.length * 2)).fill(-1);
+        grown.set(this.dense);
+        this.dense = grown;
+      }
+      const at = this.dense[id];
+      if (at >= 0) return at;
+      return (this.dense[id] = this.add(id));
+    }
+    this.other ??= new Map();
+    const at = this.other.get(id);
+    if (at !== undefined) return at;
+    const added = this.add(id);
+    this.other.set(id, added);
+    return added;
+  }
+
+  private add(id: number): number {
+    this.ids.push(id);
+    return this.ids.length - 1;
+  }
+}
+
+/**
+ * Writes the segments into the columns; returns the operation id of each `operations` index.
+ * Names are not tabled: the object path reads them from the segments themselves.
+ */
+function fillColumns(segments: readonly Segment[], t: ColumnTargets): number[] {
+  const operationIndex = new IdIndex();
+  const { starts, ends, categories, operations, employeeIds } = t;
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i];
+    starts[i] = s.start;
+    ends[i] = s.end;
+    categories[i] = categoryCode(s.category);
+    employeeIds[i] = s.employeeId;
+    operations[i] = operationIndex.indexOf(s.operationId);
+  }
+  return operationIndex.ids;
+}
+
+/** Columns of the segments, for the `…Columns` functions (the adapter behind the object API). */
+export function toSegmentColumns(segments: readonly Segment[]): SegmentColumns {
+  const n = segments.length;
+  const t = {
+    starts: new Float64Array(n),
+    ends: new Float64Array(n),
+    categories: new Int32Array(n),
+    operations: new Int32Array(n),
+    employeeIds: new Float64Array(n),
+    ids: new Float64Array(n),
+  };
+  // One table row per (operation id, name), so that every segment keeps its own name.
+  const n2 = segments.length;
+  const operationTable: { operationId: number; operationName: string }[] = [];
+  const byKey = new Map<string, number>();
+  const byId = new Map<number, number>();
+  for (let i = 0; i < n2; i++) {
+    const s = segments[i];
+    t.categories[i] = categoryCode(s.category);
+    t.starts[i] = s.start;
+    t.ends[i] = s.end;
+    t.employeeIds[i] = s.employeeId;
+    t.ids[i] = s.id ?? NaN;
+    let op = byId.get(s.operationId);
+    if (op === undefined || operationTable[op].operationName !== s.operationName) {
+      const key = `${s.operationId}\u0000${s.operationName}`;
+      op = byKey.get(key);
+      if (op === undefined) {
+        op = operationTable.length;
+        byKey.set(key, op);
+        operationTable.push({ operationId: s.operationId, operationName: s.operationName });
+      }
+      byId.set(s.operationId, op);
+    }
+    t.operations[i] = op;
+  }
+  return { ...t, operationTable };
+}
+
+/** Rows materialised on demand from columns, for the assembly step (sparse reads only). */
+class ColumnRows {
+  readonly length: number;
+  constructor(private readonly c: SegmentColumns) {
+    this.length = c.starts.length;
+  }
+  row(i: number): Segment {
+    const c = this.c;
+    const op = c.operationTable[c.operations[i]];
+    const id = c.ids ? c.ids[i] : NaN;
+    const segment: Segment = {
+      start: c.starts[i],
+      end: c.ends[i],
+      category: CATEGORIES[c.categories[i]],
+      operationId: op.operationId,
+      operationName: op.operationName,
+      employeeId: c.employeeIds[i],
+    };
+    if (!Number.isNaN(id)) segment.id = id;
+    return segment;
+  }
+}
+
 /** Segment columns in WASM memory (pointers) plus the key tables built while writing them. */
 interface Columns {
   n: number;
   starts: number;
   ends: number;
   categories: number;
+  /** Index into `operationIds` per segment. */
+  operations: number;
+  operationIds: ArrayLike<number>;
+  /** The operation name of segment i. */
+  nameAt: (i: number) => string;
   /** Dense (operation, category) key per segment; `keys` lists them in first-seen order. */
   opKeys: number;
   keys: OperationKey[];
   /** Employee rank (ascending employee id) per segment. */
   employees: number;
+  employeeCount: number;
+  rows: SegmentRows;
+  /** Chronological order (pointer) once computed; `clean`: no NaN times (see core.timeOrder). */
+  time?: { order: number; clean: boolean };
 }
 
-function categoryCode(segment: Segment): number {
-  const code = CATEGORY_INDEX[segment.category];
-  if (code === undefined) throw new RangeError(`Неизвестный тип операции: ${segment.category}`);
-  return code;
+function allocColumns(arena: Arena, n: number) {
+  return { starts: arena.f64(n), ends: arena.f64(n), categories: arena.i32(n), operations: arena.i32(n), opKeys: arena.i32(n), employees: arena.i32(n) };
 }
 
-function writeColumns(arena: Arena, segments: Segment[]): Columns {
-  const n = segments.length;
-  const cols: Columns = {
-    n,
-    starts: arena.f64(n),
-    ends: arena.f64(n),
-    categories: arena.i32(n),
-    opKeys: arena.i32(n),
-    keys: [],
-    employees: arena.i32(n),
-  };
-  const starts = arena.viewF64(cols.starts, n);
-  const ends = arena.viewF64(cols.ends, n);
-  const categories = arena.viewI32(cols.categories, n);
-  const opKeys = arena.viewI32(cols.opKeys, n);
-  const employees = arena.viewI32(cols.employees, n);
+/**
+ * Operation keys and employee ranks over columns already in WASM memory. `employeeIds` is read on
+ * the host side; nothing here calls the core, so the views stay valid.
+ */
+function indexColumns(
+  arena: Arena, ptrs: ReturnType<typeof allocColumns>, n: number,
+  operationIds: ArrayLike<number>, nameAt: (i: number) => string, employeeIds: ArrayLike<number>, rows: SegmentRows,
+): Columns {
+  const categories = arena.viewI32(ptrs.categories, n);
+  const operations = arena.viewI32(ptrs.operations, n);
+  const opKeys = arena.viewI32(ptrs.opKeys, n);
+  const employees = arena.viewI32(ptrs.employees, n);
+  const C = CATEGORIES.length;
+  const tableSize = operationIds.length;
+  // (table row, category) slot → key; the key itself is (operation id, category), first seen.
+  const slotKey = new Int32Array(tableSize * C).fill(-1);
   const keyIndex = new Map<number, number>();
+  const keys: OperationKey[] = [];
   const employeeIndex = new Map<number, number>();
-  const employeeIds: number[] = [];
+  const employeeList: number[] = [];
+  let lastEmployee = NaN;
+  let lastRank = -1;
   for (let i = 0; i < n; i++) {
-    const s = segments[i];
-    const code = categoryCode(s);
-    starts[i] = s.start;
-    ends[i] = s.end;
-    categories[i] = code;
-    // A number key avoids building a string per segment on the hot path.
-    const keyId = s.operationId * CATEGORIES.length + code;
-    let k = keyIndex.get(keyId);
-    if (k === undefined) {
-      k = cols.keys.length;
-      keyIndex.set(keyId, k);
-      cols.keys.push({ operationId: s.operationId, operationName: s.operationName, category: s.category });
+    const code = categories[i];
+    const op = operations[i];
+    if (!(code >= 0 && code < C)) throw new RangeError(`Неизвестный тип операции: ${code}`);
+    if (!(op >= 0 && op < tableSize)) throw new RangeError(`Нет операции с номером ${op} в таблице операций`);
+    const slot = op * C + code;
+    let k = slotKey[slot];
+    if (k < 0) {
+      const operationId = operationIds[op];
+      const keyId = operationId * C + code;
+      let found = keyIndex.get(keyId);
+      if (found === undefined) {
+        found = keys.length;
+        keyIndex.set(keyId, found);
+        keys.push({ operationId, operationName: nameAt(i), category: CATEGORIES[code] });
+      }
+      k = slotKey[slot] = found;
     }
     opKeys[i] = k;
-    let e = employeeIndex.get(s.employeeId);
-    if (e === undefined) {
-      e = employeeIds.length;
-      employeeIndex.set(s.employeeId, e);
-      employeeIds.push(s.employeeId);
+    const id = employeeIds[i];
+    if (id !== lastEmployee) {
+      let e = employeeIndex.get(id);
+      if (e === undefined) {
+        e = employeeList.length;
+        employeeIndex.set(id, e);
+        employeeList.push(id);
+      }
+      lastEmployee = id;
+      lastRank = e;
     }
-    employees[i] = e;
+    employees[i] = lastRank;
   }
   // Overlap pairs come out in (employee id, time) order, as in the reference.
-  const rank = new Int32Array(employeeIds.length);
-  employeeIds
-    .map((id, e) => ({ id, e }))
-    .sort((a, b) => a.id - b.id)
-    .forEach(({ e }, r) => (rank[e] = r));
-  for (let i = 0; i < n; i++) employees[i] = rank[employees[i]];
-  return cols;
+  const employeeCount = employeeList.length;
+  if (employeeCount > 1) {
+    const rank = new Int32Array(employeeCount);
+    employeeList
+      .map((id, e) => ({ id, e }))
+      .sort((a, b) => a.id - b.id)
+      .forEach(({ e }, r) => (rank[e] = r));
+    for (let i = 0; i < n; i++) employees[i] = rank[employees[i]];
+  }
+  return { n, ...ptrs, operationIds, nameAt, keys, employees: ptrs.employees, employeeCount, rows };
+}
+
+/** The object path: segments written straight into WASM memory (no intermediate columns). */
+function writeColumns(arena: Arena, segments: Segment[]): Columns {
+  const n = segments.length;
+  const ptrs = allocColumns(arena, n);
+  const employeeIds = new Float64Array(n);
+  const operationIds = fillColumns(segments, {
+    starts: arena.viewF64(ptrs.starts, n),
+    ends: arena.viewF64(ptrs.ends, n),
+    categories: arena.viewI32(ptrs.categories, n),
+    operations: arena.viewI32(ptrs.operations, n),
+    employeeIds,
+  });
+  return indexColumns(arena, ptrs, n, operationIds, (i) => segments[i].operationName, employeeIds, segments);
+}
+
+/** The columnar path: one copy of each column into WASM memory. */
+function loadColumns(arena: Arena, c: SegmentColumns): Columns {
+  const n = c.starts.length;
+  for (const [name, column] of [['ends', c.ends], ['categories', c.categories], ['operations', c.operations], ['employeeIds', c.employeeIds], ['ids', c.ids ?? c.starts]] as const) {
+    if (column.length !== n) throw new RangeError(`Столбец ${name}: ${column.length} значений вместо ${n}`);
+  }
+  const ptrs = allocColumns(arena, n);
+  arena.viewF64(ptrs.starts, n).set(c.starts);
+  arena.viewF64(ptrs.ends, n).set(c.ends);
+  arena.viewI32(ptrs.categories, n).set(c.categories);
+  arena.viewI32(ptrs.operations, n).set(c.operations);
+  const { operations, operationTable } = c;
+  const operationIds = operationTable.map((op) => op.operationId);
+  return indexColumns(arena, ptrs, n, operationIds, (i) => operationTable[operations[i]].operationName, c.employeeIds, new ColumnRows(c));
+}
+
+/** Chronological order of the columns, computed once per call. */
+function timeOf(arena: Arena, cols: Columns): { order: number; clean: boolean } {
+  if (!cols.time) {
+    const order = arena.i32(cols.n);
+    const clean = core.timeOrder(cols.starts, cols.ends, cols.n, order) === 1;
+    cols.time = { order, clean };
+  }
+  return cols.time;
+}
+
+/** Order by (key, start, end, index): a counting sort of the chronological order when it is total. */
+function keyedOrder(arena: Arena, cols: Columns, keys: number, keyTotal: number): number {
+  const time = timeOf(arena, cols);
+  const order = arena.i32(cols.n);
+  if (time.clean) core.keyOrder(keys, keyTotal, cols.n, time.order, order);
+  else core.sortByKeyTime(cols.starts, cols.ends, keys, cols.n, order);
+  return order;
+}
+
+function employeeOrder(arena: Arena, cols: Columns): number {
+  // One employee: the (employee, time) order is the chronological one.
+  return cols.employeeCount <= 1 ? timeOf(arena, cols).order : keyedOrder(arena, cols, cols.employees, cols.employeeCount);
 }
 
 // ---------------------------------------------------------------- day balance
 
 interface DayPass {
   agg: DayAggregates;
-  /** Segment indices in time order (start, end, index). */
-  chronological: Int32Array;
+  /** Segment indices in time order (start, end, index), as a pointer into the arena. */
+  chronological: number;
 }
 
 function dayPass(arena: Arena, cols: Columns, st: ResolvedSettings): DayPass {
@@ -136,17 +364,17 @@ function dayPass(arena: Arena, cols: Columns, st: ResolvedSettings): DayPass {
   const out = arena.f64(10);
   const keyMs = arena.f64(keyTotal);
   const keyCount = arena.f64(keyTotal);
-  const order = arena.i32(n);
   const gaps = arena.f64(2 * (n + 1));
   const covered = arena.f64(1);
   const pairs = arena.i32(2 * n);
+  const reversed = arena.i32(n);
 
   core.categorySums(cols.starts, cols.ends, cols.categories, cols.opKeys, n, st.from, st.to, keyTotal, out, keyMs, keyCount);
-  core.sortByKeyTime(cols.starts, cols.ends, 0, n, order);
-  const gapCount = core.coverageGaps(cols.starts, cols.ends, n, st.from, st.to, order, gaps, covered);
-  const chronological = arena.viewI32(order, n).slice();
-  core.sortByKeyTime(cols.starts, cols.ends, cols.employees, n, order);
-  const pairCount = core.findOverlaps(cols.starts, cols.ends, cols.employees, n, order, pairs);
+  const time = timeOf(arena, cols);
+  const gapCount = core.coverageGaps(cols.starts, cols.ends, n, st.from, st.to, time.order, gaps, covered);
+  const byEmployee = employeeOrder(arena, cols);
+  const pairCount = core.findOverlaps(cols.starts, cols.ends, cols.employees, n, byEmployee, pairs);
+  const reversedCount = core.endBeforeStart(cols.starts, cols.ends, n, reversed);
 
   const sums = arena.viewF64(out, 10);
   const gapView = arena.viewF64(gaps, 2 * gapCount);
@@ -165,8 +393,9 @@ function dayPass(arena: Arena, cols: Columns, st: ResolvedSettings): DayPass {
       coveredMs: arena.viewF64(covered, 1)[0],
       gaps: gapList,
       overlapPairs: arena.viewI32(pairs, 2 * pairCount).slice(),
+      endBeforeStart: arena.viewI32(reversed, reversedCount).slice(),
     },
-    chronological,
+    chronological: time.order,
   };
 }
 
@@ -177,15 +406,24 @@ function dayPass(arena: Arena, cols: Columns, st: ResolvedSettings): DayPass {
  */
 export function dayBalance(segments: Segment[], settings: ReportSettings): DayBalance {
   const st = resolveSettings(settings);
-  return withArena((arena) => buildDayBalance(segments, dayPass(arena, writeColumns(arena, segments), st).agg, st));
+  return withArena((arena) => {
+    const cols = writeColumns(arena, segments);
+    return buildDayBalance(cols.rows, dayPass(arena, cols, st).agg, st);
+  });
+}
+
+/** `dayBalance` over columns (see SegmentColumns). */
+export function dayBalanceColumns(columns: SegmentColumns, settings: ReportSettings): DayBalance {
+  const st = resolveSettings(settings);
+  return withArena((arena) => {
+    const cols = loadColumns(arena, columns);
+    return buildDayBalance(cols.rows, dayPass(arena, cols, st).agg, st);
+  });
 }
 
 // ---------------------------------------------------------------- time study
 
-/** Measurements of main operations in the window: overlapping it, or starting inside it. */
-function inStudyWindow(start: number, end: number, from: number, to: number): boolean {
-  return (start < to && end > from) || (start >= from && start < to);
-}
+const MAIN = CATEGORY_INDEX.main;
 
 function readSeries(stats: Float64Array, offset: number): SeriesAggregate {
   const series = {} as Record<(typeof SERIES_FIELDS)[number], number>;
@@ -193,34 +431,50 @@ function readSeries(stats: Float64Array, offset: number): SeriesAggregate {
   return series;
 }
 
-function studyPass(arena: Arena, cols: Columns, segments: Segment[], st: ResolvedSettings): OperationAggregate[] {
-  const { n } = cols;
-  // Group key per segment: the operation's rank by id for main measurements, last otherwise.
+function studyPass(arena: Arena, cols: Columns, st: ResolvedSettings): OperationAggregate[] {
+  const { n, operationIds: opIds } = cols;
+  const { from, to } = st;
+  // Measurements: main segments overlapping the window, or starting inside it. Their operations
+  // by id (first-seen name), ranked by id; the group key per segment is that rank, else `groups`.
   const ids = new Map<number, string>();
-  for (const s of segments) {
-    if (s.category === 'main' && !ids.has(s.operationId) && inStudyWindow(s.start, s.end, st.from, st.to)) {
-      ids.set(s.operationId, s.operationName);
+  {
+    const starts = arena.viewF64(cols.starts, n);
+    const ends = arena.viewF64(cols.ends, n);
+    const categories = arena.viewI32(cols.categories, n);
+    const operations = arena.viewI32(cols.operations, n);
+    for (let i = 0; i < n; i++) {
+      if (categories[i] !== MAIN) continue;
+      const start = starts[i];
+      const end = ends[i];
+      if (!((start < to && end > from) || (start >= from && start < to))) continue;
+      const operationId = opIds[operations[i]];
+      if (!ids.has(operationId)) ids.set(operationId, cols.nameAt(i));
     }
   }
   const operationIds = [...ids.keys()].sort((a, b) => a - b);
   const groups = operationIds.length;
   if (groups === 0) return [];
   const rank = new Map(operationIds.map((id, r) => [id, r]));
+  const tableRank = Int32Array.from(opIds, (id) => rank.get(id) ?? groups);
   const groupKeys = arena.i32(n);
-  const order = arena.i32(n);
   {
+    const starts = arena.viewF64(cols.starts, n);
+    const ends = arena.viewF64(cols.ends, n);
+    const categories = arena.viewI32(cols.categories, n);
+    const operations = arena.viewI32(cols.operations, n);
     const keys = arena.viewI32(groupKeys, n);
     for (let i = 0; i < n; i++) {
-      const s = segments[i];
-      keys[i] = s.category === 'main' && inStudyWindow(s.start, s.end, st.from, st.to) ? rank.get(s.operationId)! : groups;
+      const start = starts[i];
+      const end = ends[i];
+      keys[i] = categories[i] === MAIN && ((start < to && end > from) || (start >= from && start < to)) ? tableRank[operations[i]] : groups;
     }
   }
-  core.sortByKeyTime(cols.starts, cols.ends, groupKeys, n, order);
+  const order = keyedOrder(arena, cols, groupKeys, groups + 1);
 
   const sortedOrder = arena.viewI32(order, n);
-  const keys = arena.viewI32(groupKeys, n);
+  const segmentKeys = arena.viewI32(groupKeys, n);
   let total = 0;
-  while (total < n && keys[sortedOrder[total]] < groups) total++;
+  while (total < n && segmentKeys[sortedOrder[total]] < groups) total++;
   const measured = sortedOrder.slice(0, total);
 
   const values = arena.f64(total);
@@ -229,8 +483,10 @@ function studyPass(arena: Arena, cols: Columns, segments: Segment[], st: Resolve
   const status = arena.i32(total);
   const fluct = arena.f64(total);
   const stats = arena.f64(groups * 2 * SERIES_FIELDS.length);
-  const segmentKeys = arena.viewI32(groupKeys, n).slice();
   {
+    const keys = arena.viewI32(groupKeys, n);
+    const starts = arena.viewF64(cols.starts, n);
+    const ends = arena.viewF64(cols.ends, n);
     const valueView = arena.viewF64(values, total);
     const offsetView = arena.viewI32(offsets, groups + 1);
     const normView = arena.viewF64(normatives, groups);
@@ -242,7 +498,7 @@ function studyPass(arena: Arena, cols: Columns, segments: Segment[], st: Resolve
     };
     for (let j = 0; j < total; j++) {
       const i = measured[j];
-      const key = segmentKeys[i];
+      const key = keys[i];
       if (key !== g) {
         closeGroup();
         g = key;
@@ -250,8 +506,7 @@ function studyPass(arena: Arena, cols: Columns, segments: Segment[], st: Resolve
         positiveSum = 0;
         positiveCount = 0;
       }
-      const s = segments[i];
-      const seconds = Math.max(0, Math.min(s.end, st.to) - Math.max(s.start, st.from)) / 1000;
+      const seconds = Math.max(0, Math.min(ends[i], to) - Math.max(starts[i], from)) / 1000;
       valueView[j] = seconds;
       if (seconds > 0) {
         positiveSum += seconds;
@@ -273,14 +528,14 @@ function studyPass(arena: Arena, cols: Columns, segments: Segment[], st: Resolve
   return operationIds.map((operationId, g) => {
     const lo = offsetView[g];
     const hi = offsetView[g + 1];
-    const status: MeasurementStatus[] = [];
-    for (let j = lo; j < hi; j++) status.push(MEASUREMENT_STATUS[statusView[j]]);
+    const status: MeasurementStatus[] = new Array(hi - lo);
+    for (let j = lo; j < hi; j++) status[j - lo] = MEASUREMENT_STATUS[statusView[j]];
     return {
       operationId,
       operationName: ids.get(operationId)!,
       normativeCoef: normView[g],
       normativeSource: source,
-      segmentIndices: measured.slice(lo, hi),
+      segmentIndices: measured.subarray(lo, hi),
       seconds: valueView.slice(lo, hi),
       status,
       fluctPerc: fluctView.slice(lo, hi),
@@ -293,24 +548,42 @@ function studyPass(arena: Arena, cols: Columns, segments: Segment[], st: Resolve
 /** Time study (хронометраж) of the main operations in `[from, to)`, by operation id. */
 export function timeStudy(segments: Segment[], settings: ReportSettings): TimeStudy {
   const st = resolveSettings(settings);
-  segments.forEach(categoryCode);
-  return withArena((arena) => buildTimeStudy(segments, studyPass(arena, writeColumns(arena, segments), segments, st), st));
+  return withArena((arena) => {
+    const cols = writeColumns(arena, segments);
+    return buildTimeStudy(cols.rows, studyPass(arena, cols, st), st);
+  });
+}
+
+/** `timeStudy` over columns (see SegmentColumns). */
+export function timeStudyColumns(columns: SegmentColumns, settings: ReportSettings): TimeStudy {
+  const st = resolveSettings(settings);
+  return withArena((arena) => {
+    const cols = loadColumns(arena, columns);
+    return buildTimeStudy(cols.rows, studyPass(arena, cols, st), st);
+  });
 }
 
 // ---------------------------------------------------------------- statement
 
+function statementOf(arena: Arena, cols: Columns, st: ResolvedSettings): Statement {
+  const day = dayPass(arena, cols, st);
+  return {
+    balance: buildDayBalance(cols.rows, day.agg, st),
+    study: buildTimeStudy(cols.rows, studyPass(arena, cols, st), st),
+    frv: buildFrv(cols.rows, arena.viewI32(day.chronological, cols.n).slice(), st),
+  };
+}
+
 /** The statement report of one employee: day balance, time study and Table 4 (frv). */
 export function statement(segments: Segment[], settings: ReportSettings): Statement {
   const st = resolveSettings(settings);
-  return withArena((arena) => {
-    const cols = writeColumns(arena, segments);
-    const day = dayPass(arena, cols, st);
-    return {
-      balance: buildDayBalance(segments, day.agg, st),
-      study: buildTimeStudy(segments, studyPass(arena, cols, segments, st), st),
-      frv: buildFrv(segments, day.chronological, st),
-    };
-  });
+  return withArena((arena) => statementOf(arena, writeColumns(arena, segments), st));
+}
+
+/** `statement` over columns (see SegmentColumns). */
+export function statementColumns(columns: SegmentColumns, settings: ReportSettings): Statement {
+  const st = resolveSettings(settings);
+  return withArena((arena) => statementOf(arena, loadColumns(arena, columns), st));
 }
 
 // ---------------------------------------------------------------- coverage, gaps, overlaps
@@ -334,7 +607,7 @@ export function coveredSeconds(intervals: Interval[]): number {
     const { starts, ends } = writeIntervals(arena, intervals);
     const order = arena.i32(n);
     const out = arena.f64(1);
-    core.sortByKeyTime(starts, ends, 0, n, order);
+    core.timeOrder(starts, ends, n, order);
     core.coverageGaps(starts, ends, n, -Infinity, Infinity, order, 0, out);
     return arena.viewF64(out, 1)[0] / 1000;
   });
@@ -348,7 +621,7 @@ export function findGaps(intervals: Interval[], from: number, to: number): Inter
     const order = arena.i32(n);
     const gaps = arena.f64(2 * (n + 1));
     const out = arena.f64(1);
-    core.sortByKeyTime(starts, ends, 0, n, order);
+    core.timeOrder(starts, ends, n, order);
     const count = core.coverageGaps(starts, ends, n, from, to, order, gaps, out);
     const view = arena.viewF64(gaps, 2 * count);
     return Array.from({ length: count }, (_, g) => ({ start: view[2 * g], end: view[2 * g + 1] }));
@@ -360,11 +633,12 @@ export function detectOverlaps(segments: Segment[]): InputError[] {
   return withArena((arena) => {
     const cols = writeColumns(arena, segments);
     const { n } = cols;
-    const order = arena.i32(n);
     const pairs = arena.i32(2 * n);
-    core.sortByKeyTime(cols.starts, cols.ends, cols.employees, n, order);
+    const reversed = arena.i32(n);
+    const order = employeeOrder(arena, cols);
     const count = core.findOverlaps(cols.starts, cols.ends, cols.employees, n, order, pairs);
-    return inputErrors(segments, arena.viewI32(pairs, 2 * count).slice());
+    const reversedCount = core.endBeforeStart(cols.starts, cols.ends, n, reversed);
+    return inputErrors(segments, arena.viewI32(pairs, 2 * count).slice(), arena.viewI32(reversed, reversedCount).slice());
   });
 }
 

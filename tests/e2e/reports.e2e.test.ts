@@ -6,8 +6,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hms, minutesApostrophe, num } from '../../pwa/src/screens/reports/format';
 import type { BlockReport, InteractiveFrv, StatementReport } from '../../pwa/src/screens/reports/types';
-import { launchBrowser, watchErrors } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
+import { signInThroughPage, launchBrowser, watchErrors } from '../support/browser';
+import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 
 let server: RunningServer;
 let browser: Browser;
@@ -33,11 +33,7 @@ async function signedIn(viewport = { width: 1400, height: 1000 }): Promise<Brows
   const context = await browser.newContext({ viewport, acceptDownloads: true });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   const page = await context.newPage();
-  await page.goto(`${server.url}/#/login`);
-  await page.getByLabel('Логин').fill('analyst');
-  await page.getByLabel('Пароль').fill('norma-demo');
-  await page.getByRole('button', { name: 'Войти' }).click();
-  await page.waitForURL(/#\/projects$/);
+  await signInThroughPage(page, server.url, 'analyst');
   await page.close();
   return context;
 }
@@ -93,8 +89,7 @@ async function checkPdf(context: BrowserContext, route: string, name: string, mi
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20' }), launchBrowser()]);
-  const login = await fetch(`${server.url}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'analyst', password: 'norma-demo' }) });
-  cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  cookie = await apiSessionCookie(server.url, 'analyst');
   const structures = await get<{ id: number; name: string }[]>('/api/v2/get_all_structures');
   assemblyId = structures.find((s) => s.name === 'Участок сборки редукторов')!.id;
   packingId = structures.find((s) => s.name === 'Участок упаковки')!.id;

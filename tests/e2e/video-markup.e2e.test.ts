@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, watchErrors } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
+import { signInThroughPage, launchBrowser, watchErrors } from '../support/browser';
+import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 
 let server: RunningServer;
 let browser: Browser;
@@ -28,11 +28,7 @@ async function signedIn(login = 'assessor'): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   const page = await context.newPage();
-  await page.goto(`${server.url}/#/login`);
-  await page.getByLabel('Логин').fill(login);
-  await page.getByLabel('Пароль').fill('norma-demo');
-  await page.getByRole('button', { name: 'Войти' }).click();
-  await page.waitForURL(/#\/projects$/);
+  await signInThroughPage(page, server.url, login);
   await page.close();
   return context;
 }
@@ -57,8 +53,7 @@ async function codeThreeSegments(page: Page) {
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20' }), launchBrowser()]);
-  const login = await fetch(`${server.url}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'analyst', password: 'norma-demo' }) });
-  cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  cookie = await apiSessionCookie(server.url, 'analyst');
   const structures = await get<{ id: number; name: string }[]>('/api/v2/get_all_structures');
   packingId = structures.find((s) => s.name === 'Участок упаковки')!.id;
 }, 240_000);

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, watchErrors } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
+import { signInThroughPage, launchBrowser, watchErrors } from '../support/browser';
+import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 
 let server: RunningServer;
 let browser: Browser;
@@ -22,16 +22,11 @@ const get = async <T>(path: string): Promise<T> => {
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20' }), launchBrowser()]);
-  const login = await fetch(`${server.url}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'analyst', password: 'norma-demo' }) });
-  cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  cookie = await apiSessionCookie(server.url, 'analyst');
   packingId = (await get<{ id: number; name: string }[]>('/api/v2/get_all_structures')).find((s) => s.name === 'Участок упаковки')!.id;
   analyst = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await analyst.newPage();
-  await page.goto(`${server.url}/#/login`);
-  await page.getByLabel('Логин').fill('analyst');
-  await page.getByLabel('Пароль').fill('norma-demo');
-  await page.getByRole('button', { name: 'Войти' }).click();
-  await page.waitForURL(/#\/projects$/);
+  await signInThroughPage(page, server.url, 'analyst');
   await page.close();
 }, 240_000);
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, watchErrors } from '../support/browser';
+import { signInThroughPage, launchBrowser, watchErrors } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 
 /**
@@ -38,11 +38,7 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '4' }), launchBrowser()]);
   context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
-  await page.goto(`${server.url}/#/login`);
-  await page.getByLabel('Логин').fill('analyst');
-  await page.getByLabel('Пароль').fill('norma-demo');
-  await page.getByRole('button', { name: 'Войти' }).click();
-  await page.waitForURL(/#\/projects$/);
+  await signInThroughPage(page, server.url, 'analyst');
   cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
   await page.close();
   const structures = await get<{ id: number; name: string }[]>('/api/v2/get_all_structures');

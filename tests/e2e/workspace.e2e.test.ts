@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, watchErrors } from '../support/browser';
+import { signInThroughPage, launchBrowser, watchErrors } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 
 let server: RunningServer;
@@ -25,11 +25,7 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '4' }), launchBrowser()]);
   analyst = await browser.newContext();
   const page = await analyst.newPage();
-  await page.goto(`${server.url}/#/login`);
-  await page.getByLabel('Логин').fill('analyst');
-  await page.getByLabel('Пароль').fill('norma-demo');
-  await page.getByRole('button', { name: 'Войти' }).click();
-  await page.waitForURL(/#\/projects$/);
+  await signInThroughPage(page, server.url, 'analyst');
   await page.close();
 });
 afterAll(async () => {

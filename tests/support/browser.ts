@@ -26,3 +26,12 @@ export function watchErrors(page: Page, { allowHttpErrors = false } = {}): strin
   page.on('pageerror', (error) => errors.push(error.message));
   return errors;
 }
+
+/** Signs in through the login screen, as a person would, and waits for the projects page. */
+export async function signInThroughPage(page: Page, baseUrl: string, login: string, password = 'norma-demo') {
+  await page.goto(`${baseUrl}/#/login`);
+  await page.getByLabel('Логин').fill(login);
+  await page.getByLabel('Пароль').fill(password);
+  await page.getByRole('button', { name: 'Войти' }).click();
+  await page.waitForURL(/#\/projects$/);
+}

@@ -68,3 +68,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     },
   };
 }
+
+/** A session cookie for API calls made by a test or a benchmark (POST /api/v1/login). */
+export async function apiSessionCookie(baseUrl: string, login: string, password = 'norma-demo'): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login, password }),
+  });
+  if (!response.ok) throw new Error(`sign-in as ${login} failed: ${response.status} ${await response.text()}`);
+  return response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+}

@@ -21,17 +21,7 @@ export const structureFrom = {
   query: (name = 'structure_id'): StructureLocator => async (c) => positiveInt(c.req.query(name), name),
   param: (name = 'id'): StructureLocator => async (c) => positiveInt(c.req.param(name), name),
   /** Via a video: video → camera → structure. */
-  videoQuery: (name = 'video_id'): StructureLocator => async (c, db) => {
-    const videoId = positiveInt(c.req.query(name), name);
-    const row = await db
-      .selectFrom('videos')
-      .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
-      .select('cameras.structure_id')
-      .where('videos.id', '=', videoId)
-      .executeTakeFirst();
-    if (!row) throw notFound('Видео не найдено');
-    return row.structure_id;
-  },
+  videoQuery: (name = 'video_id'): StructureLocator => async (c, db) => structureOfVideo(db, positiveInt(c.req.query(name), name)),
   /** Via a video id in a path parameter (`/api/v1/video_meta/{videoId}`). */
   videoParam: (name = 'videoId'): StructureLocator => async (c, db) => structureOfVideo(db, positiveInt(c.req.param(name), name)),
   /** Via a video id in the query or, failing that, in the JSON body (POST /api/v1/set_duration). */
