@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { api } from '../../api/client';
-import type { Structure } from '../../api/types';
+import { LeafStructureSelect } from '../../ui/LeafStructureSelect';
 import { formatTime, localDate } from '../../format/time';
 import { login } from '../../state/login';
 import { daySpan, needsSeek, videoAt, type CameraVideo } from './timeline';
@@ -64,16 +64,11 @@ function Player({ camera, instant, playing }: { camera: CameraWithVideos; instan
 /** spec 01 "Multi-video player": four cameras of a structure on one shared slider (step 1 s). */
 export function MultiVideoScreen() {
   const { timeZone } = useSnapshot(login);
-  const [structures, setStructures] = useState<Structure[]>([]);
   const [structureId, setStructureId] = useState<number | null>(null);
   const [cameras, setCameras] = useState<CameraWithVideos[]>([]);
   const [day, setDay] = useState('');
   const [instant, setInstant] = useState(0);
   const [playing, setPlaying] = useState(false);
-
-  useEffect(() => {
-    api.get<Structure[]>('/api/v2/get_all_structures').then(setStructures, () => {});
-  }, []);
 
   useEffect(() => {
     if (structureId === null) return;
@@ -134,21 +129,11 @@ export function MultiVideoScreen() {
     return () => clearInterval(timer);
   }, [playing, span]);
 
-  const leafStructures = structures.filter((s) => !structures.some((child) => child.parent_id === s.id));
-
   return (
     <div className="multi-video">
       <h1>Синхронный просмотр камер</h1>
       <div className="row">
-        <label>
-          Структурная единица
-          <select value={structureId ?? ''} onChange={(e) => setStructureId(e.target.value ? Number(e.target.value) : null)}>
-            <option value="">— выберите —</option>
-            {leafStructures.map((s) => (
-              <option key={s.id} value={s.id}>{s.name}</option>
-            ))}
-          </select>
-        </label>
+        <LeafStructureSelect value={structureId} onChange={setStructureId} />
         <label>
           День
           <select value={day} onChange={(e) => setDay(e.target.value)} disabled={days.length === 0}>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../../api/client';
-import type { Structure } from '../../api/types';
+import { LeafStructureSelect } from '../../ui/LeafStructureSelect';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
 import { inputModes, isMp4, NO_SUCH_MODE, ONLY_MP4, uploadRecording, type InputMode, type Job } from './upload';
@@ -43,7 +43,6 @@ function JobProgress({ item }: { item: Tracked }) {
 /** spec 01 "New-project screen": three input modes, one shown at a time; real upload and ingest. */
 export function NewProjectScreen() {
   const [mode, setMode] = useState<InputMode>('timelapse');
-  const [structures, setStructures] = useState<Structure[]>([]);
   const [structureId, setStructureId] = useState<number | null>(null);
   const [cameras, setCameras] = useState<Camera[]>([]);
   const [cameraId, setCameraId] = useState<number | null>(null);
@@ -51,9 +50,6 @@ export function NewProjectScreen() {
   const [error, setError] = useState<string | null>(null);
   const [tracked, setTracked] = useState<Tracked[]>([]);
 
-  useEffect(() => {
-    api.get<Structure[]>('/api/v2/get_all_structures').then(setStructures, () => {});
-  }, []);
   useEffect(() => {
     setCameras([]);
     setCameraId(null);
@@ -100,8 +96,6 @@ export function NewProjectScreen() {
     }
   };
 
-  const leafStructures = structures.filter((s) => !structures.some((child) => child.parent_id === s.id));
-
   return (
     <div className="new-project">
       <h1>Новый проект</h1>
@@ -116,15 +110,7 @@ export function NewProjectScreen() {
         <section className="card">
           <p>Загрузите запись камеры в формате MP4: она будет проверена, при необходимости перекодирована и появится в задачах разметки.</p>
           <div className="row">
-            <label>
-              Структурная единица
-              <select value={structureId ?? ''} onChange={(e) => setStructureId(e.target.value ? Number(e.target.value) : null)}>
-                <option value="">— выберите —</option>
-                {leafStructures.map((s) => (
-                  <option key={s.id} value={s.id}>{s.name}</option>
-                ))}
-              </select>
-            </label>
+            <LeafStructureSelect value={structureId} onChange={setStructureId} />
             <label>
               Камера
               <select value={cameraId ?? ''} onChange={(e) => setCameraId(e.target.value ? Number(e.target.value) : null)} disabled={cameras.length === 0}>
