@@ -8,6 +8,7 @@ import { badRequest, conflict } from '../http/errors';
 import { createRouter, errorResponses, json } from '../http/openapi';
 import { instant, toIso } from '../http/time';
 import { OperationMarkup, PeriodQuery } from './schema';
+import { assertRowInStructure, structureMembers } from './structure-members';
 
 /**
  * The structure's markup over a period (spec 01 "Operation markup editing", `/edit/...`): the
@@ -142,11 +143,6 @@ async function videoShows(db: Db, videoId: number, at: number): Promise<boolean>
   return Boolean(row);
 }
 
-async function idsOf(db: Db, table: 'operations' | 'workplaces' | 'employees', structureId: number): Promise<Set<number>> {
-  const rows = await db.selectFrom(table).select('id').where('structure_id', '=', structureId).execute();
-  return new Set(rows.map((r) => r.id));
-}
-
 /**
  * Saves the period editor in one transaction: rows with an id are updated, rows without (or with
  * id ≤ 0) inserted, listed ids deleted. Everything is checked first; a refused save (400, 409)
@@ -161,16 +157,12 @@ export async function savePeriodMarkups(db: Db, user: SessionUser, w: Window, in
       const current = await windowVersion(tx, w);
       if (current !== input.base_version) throw conflict(PERIOD_STALE_MESSAGE, { current_version: current });
     }
-    const [operations, workplaces, employees] = await Promise.all([
-      idsOf(tx, 'operations', w.structureId), idsOf(tx, 'workplaces', w.structureId), idsOf(tx, 'employees', w.structureId),
-    ]);
+    const members = await structureMembers(tx, w.structureId);
     input.operation_markups.forEach((row, index) => {
       const where = `строка ${index + 1}`;
       if (!(row.start_time < row.end_time)) throw badRequest(`Начало операции должно быть раньше конца (${where})`);
       if (row.end_time - row.start_time > MAX_SEGMENT_MS) throw badRequest(`Операция длиннее суток — проверьте даты (${where})`);
-      if (!operations.has(row.operation_id)) throw badRequest(`Операция не из этой структурной единицы (${where})`);
-      if (!workplaces.has(row.workplace_id)) throw badRequest(`Рабочее место не из этой структурной единицы (${where})`);
-      if (row.employee_id != null && !employees.has(row.employee_id)) throw badRequest(`Сотрудник не из этой структурной единицы (${where})`);
+      assertRowInStructure(members, row, where);
     });
     const editedIds = input.operation_markups.map((r) => r.id ?? 0).filter((id) => id > 0);
     if (new Set(editedIds).size !== editedIds.length) throw badRequest('Одна и та же строка передана дважды');

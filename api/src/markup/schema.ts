@@ -21,7 +21,6 @@ export const OperationMarkup = z
   })
   .openapi('OperationMarkup');
 
-export const OperationMarkupList = z.object({ operation_markups: z.array(OperationMarkup) }).openapi('OperationMarkupList');
 
 /** A markup as the video screen sees it: seconds from the video's start. */
 export const VideoMarkup = z

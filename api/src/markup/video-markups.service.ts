@@ -3,6 +3,7 @@ import type { SessionUser } from '../auth/service';
 import type { Db } from '../db/database';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { formatLocalDateTime } from '../time-zone';
+import { assertRowInStructure, structureMembers } from './structure-members';
 
 export interface VideoMarkupInput {
   id?: number;
@@ -91,31 +92,22 @@ export async function readVideoMarkups(db: Db, videoId: number) {
   };
 }
 
-async function idsOf(db: Db, table: 'operations' | 'workplaces' | 'employees', structureId: number): Promise<Set<number>> {
-  const rows = await db.selectFrom(table).select('id').where('structure_id', '=', structureId).execute();
-  return new Set(rows.map((r) => r.id));
-}
-
 /** Checks every row before anything is written; the message names the row (1-based) and the problem. */
 async function validate(db: Db, video: VideoContext, input: VideoMarkupsSaveInput) {
-  const [operations, workplaces, employees] = await Promise.all([
-    idsOf(db, 'operations', video.structureId), idsOf(db, 'workplaces', video.structureId), idsOf(db, 'employees', video.structureId),
-  ]);
+  const members = await structureMembers(db, video.structureId);
   const limit = video.duration === null ? Infinity : video.duration + 1;
   input.video_markups.forEach((row, index) => {
     const where = `строка ${index + 1}`;
     if (!(row.start_time < row.end_time)) throw badRequest(`Начало операции должно быть раньше конца (${where})`);
     // An operation may run on into the next file of the camera, but it must start inside this one.
     if (row.start_time >= limit) throw badRequest(`Операция начинается после конца видео (${where})`);
-    if (!operations.has(row.operation_id)) throw badRequest(`Операция не из этой структурной единицы (${where})`);
-    if (!workplaces.has(row.workplace_id)) throw badRequest(`Рабочее место не из этой структурной единицы (${where})`);
-    if (row.employee_id != null && !employees.has(row.employee_id)) throw badRequest(`Сотрудник не из этой структурной единицы (${where})`);
+    assertRowInStructure(members, row, where);
   });
   const stampTypes = new Set((await db.selectFrom('video_stamp_types').select('type').execute()).map((r) => r.type));
   input.video_stamps.forEach((stamp, index) => {
     if (!stampTypes.has(stamp.type)) throw badRequest(`Неизвестный тип отметки «${stamp.type}» (отметка ${index + 1})`);
     if (stamp.time > limit) throw badRequest(`Отметка за концом видео (отметка ${index + 1})`);
-    if (stamp.employee_id != null && !employees.has(stamp.employee_id)) throw badRequest(`Сотрудник не из этой структурной единицы (отметка ${index + 1})`);
+    if (stamp.employee_id != null && !members.employees.has(stamp.employee_id)) throw badRequest(`Сотрудник не из этой структурной единицы (отметка ${index + 1})`);
   });
   const own = async (table: 'markups' | 'video_stamps', ids: number[], what: string) => {
     if (ids.length === 0) return;

@@ -1,3 +1,4 @@
+import { saveBlob } from '../export/download';
 import { notify } from '../state/notifications';
 
 /** A failed API call: the server's `{ error: { code, message } }`, or a network failure. */
@@ -90,12 +91,5 @@ export async function downloadFile(path: string, query: Record<string, QueryValu
   const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
   const plain = /filename="?([^";]+)"?/i.exec(disposition)?.[1];
   const name = encoded ? decodeURIComponent(encoded) : plain ?? fallbackName;
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveBlob(await response.blob(), name);
 }

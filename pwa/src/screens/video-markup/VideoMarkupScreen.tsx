@@ -246,10 +246,8 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
     if (session.codingKey) endCoding(session, player.time());
   };
 
-  // A save or a rebase in flight: a second save (Ctrl+S pressed again) waits for it to end.
-  const inFlight = useRef(false);
-  const save = async (): Promise<boolean> => {
-    if (inFlight.current) return false;
+  /** Ends the segment being coded, then refuses locally (spec 01 §5) when a row is invalid. */
+  const readyToSend = (): boolean => {
     closeOpenSegment();
     if (invalidRows(session.rows).length > 0) {
       notify('error', INVALID_MARKUP);
@@ -257,6 +255,14 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
       return false;
     }
     setBanner(null);
+    return true;
+  };
+
+  // A save or a rebase in flight: a second save (Ctrl+S pressed again) waits for it to end.
+  const inFlight = useRef(false);
+  const save = async (): Promise<boolean> => {
+    if (inFlight.current) return false;
+    if (!readyToSend()) return false;
     const payload: SavePayload = session.buildSavePayload(newSaveId());
     setBusy(true);
     inFlight.current = true;
@@ -311,13 +317,8 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
   };
 
   const fillGaps = async () => {
-    closeOpenSegment();
+    if (!readyToSend()) return;
     const before = new Set(session.rows.map((r) => r.key));
-    if (invalidRows(session.rows).length > 0) {
-      notify('error', INVALID_MARKUP);
-      setBanner(INVALID_MARKUP_BANNER);
-      return;
-    }
     setBusy(true);
     try {
       const reply = await api.post<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`, session.buildSavePayload(newSaveId()));

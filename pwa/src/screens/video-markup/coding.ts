@@ -1,5 +1,5 @@
 import type { MarkupSession } from './session';
-import type { MarkupRow } from './model';
+import { newKey, type MarkupRow } from './model';
 
 export interface Lane {
   workplace_id: number | null;
@@ -34,7 +34,7 @@ export function pressOperationKey(session: MarkupSession, operationId: number, t
     }
   }
   const row: MarkupRow = {
-    key: `k${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`, id: -1, operation_id: operationId,
+    key: newKey('k'), id: -1, operation_id: operationId,
     workplace_id: laneToUse.workplace_id, employee_id: laneToUse.employee_id, start: startAt, end: startAt, comment: '', source: 'manual',
   };
   changes.push({ key: row.key, before: null, after: row });
