@@ -21,15 +21,17 @@ export interface RunningServer {
   dataDir: string;
   output: () => string;
   stop(): Promise<void>;
+  /** Ends the process at once (SIGKILL), as a power cut or the OOM killer would; keeps the data folder. */
+  kill(): Promise<void>;
 }
 
 /**
  * Starts the real server (`bun api/src/main.ts`, as `npm start` does) on a free port with its
- * own data folder, and waits until it answers.
+ * own data folder (or the given one, which `stop` then keeps), and waits until it answers.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<RunningServer> {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'norma-e2e-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'norma-e2e-'));
   const url = `http://localhost:${port}`;
   const child = Bun.spawn([join(root, 'node_modules', '.bin', 'bun'), 'api/src/main.ts'], {
     cwd: root,
@@ -64,7 +66,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     async stop() {
       child.kill();
       await child.exited;
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+    async kill() {
+      child.kill('SIGKILL');
+      await child.exited;
     },
   };
 }
