@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, watchErrors } from '../support/browser';
+import { launchBrowser, watchErrors, RETRY } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 
 let server: RunningServer;
@@ -22,20 +22,20 @@ describe('register → login → projects → logout, in Chromium', () => {
 
     // Validation texts of spec 01 §5, shown on the page.
     await page.getByRole('button', { name: 'Зарегистрироваться' }).click();
-    await expect(page.getByRole('alert').textContent()).resolves.toBe('Заполните все поля');
+    await expect.poll(() => page.getByRole('alert').textContent(), RETRY).toBe('Заполните все поля');
     await page.getByLabel('Логин').fill('Марина');
     await page.getByLabel('Имя').fill('Марина');
     await page.getByLabel('Фамилия').fill('Кузнецова');
     await page.getByLabel('Пароль', { exact: true }).fill('очень-секретно');
     await page.getByLabel('Повторите пароль').fill('другое');
     await page.getByLabel('Повторите пароль').press('Enter');
-    await expect(page.getByRole('alert').textContent()).resolves.toBe('Пароли не совпадают');
+    await expect.poll(() => page.getByRole('alert').textContent(), RETRY).toBe('Пароли не совпадают');
 
     // Enter in the repeat field registers; the user lands on /projects with the name shown.
     await page.getByLabel('Повторите пароль').fill('очень-секретно');
     await page.getByLabel('Повторите пароль').press('Enter');
     await page.waitForURL(/#\/projects$/);
-    await expect(page.getByTestId('user-name').textContent()).resolves.toBe('Марина Кузнецова');
+    await expect.poll(() => page.getByTestId('user-name').textContent(), RETRY).toBe('Марина Кузнецова');
     await page.getByRole('heading', { name: 'Проекты' }).waitFor();
 
     // Logout shows the server's reply and returns to the start page.
@@ -49,13 +49,13 @@ describe('register → login → projects → logout, in Chromium', () => {
     await page.getByLabel('Логин').fill('марина');
     await page.getByLabel('Пароль').fill('неверный-пароль');
     await page.getByLabel('Пароль').press('Enter');
-    await expect(page.getByRole('alert').textContent()).resolves.toBe('Неверный логин или пароль');
+    await expect.poll(() => page.getByRole('alert').textContent(), RETRY).toBe('Неверный логин или пароль');
 
     // Login with Enter goes to /projects.
     await page.getByLabel('Пароль').fill('очень-секретно');
     await page.getByLabel('Пароль').press('Enter');
     await page.waitForURL(/#\/projects$/);
-    await expect(page.getByTestId('user-name').textContent()).resolves.toBe('Марина Кузнецова');
+    await expect.poll(() => page.getByTestId('user-name').textContent(), RETRY).toBe('Марина Кузнецова');
     // The new organisation has no structures yet and says so.
     await page.getByText('Структурных единиц пока нет.').waitFor();
 

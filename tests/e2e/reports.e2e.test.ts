@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hms, minutesApostrophe, num } from '../../pwa/src/screens/reports/format';
 import type { BlockReport, InteractiveFrv, StatementReport } from '../../pwa/src/screens/reports/types';
-import { signInThroughPage, launchBrowser, watchErrors } from '../support/browser';
+import { signInThroughPage, launchBrowser, watchErrors, RETRY } from '../support/browser';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 
 let server: RunningServer;
@@ -113,30 +113,30 @@ describe('statement report', () => {
     await page.goto(`${server.url}/#/statement/${assemblyId}/${employeeId}/${enc(shift.from)}/${enc(shift.to)}`);
     await page.getByTestId('statement').waitFor();
 
-    await expect(page.getByTestId('statement-worker').textContent()).resolves.toBe(api.rep_param.worker_name);
-    await expect(page.getByTestId('statement-place').textContent()).resolves.toBe(api.rep_param.structure.name);
-    await expect(texts(page, 't1-percent')).resolves.toEqual(api.parameters.map((p) => num(p.percent_video, 1)));
-    await expect(texts(page, 't1-len')).resolves.toEqual(api.parameters.map((p) => minutesApostrophe(p.len)));
-    await expect(page.getByTestId('t1-total-len').textContent()).resolves.toBe(minutesApostrophe(api.parameters_total.len));
-    await expect(page.getByTestId('t1-total-percent').textContent()).resolves.toBe(num(api.parameters_total.percent_video, 1));
-    await expect(page.getByTestId('load-text').textContent()).resolves.toBe(api.loading.text);
+    await expect.poll(() => page.getByTestId('statement-worker').textContent(), RETRY).toBe(api.rep_param.worker_name);
+    await expect.poll(() => page.getByTestId('statement-place').textContent(), RETRY).toBe(api.rep_param.structure.name);
+    await expect.poll(() => texts(page, 't1-percent'), RETRY).toEqual(api.parameters.map((p) => num(p.percent_video, 1)));
+    await expect.poll(() => texts(page, 't1-len'), RETRY).toEqual(api.parameters.map((p) => minutesApostrophe(p.len)));
+    await expect.poll(() => page.getByTestId('t1-total-len').textContent(), RETRY).toBe(minutesApostrophe(api.parameters_total.len));
+    await expect.poll(() => page.getByTestId('t1-total-percent').textContent(), RETRY).toBe(num(api.parameters_total.percent_video, 1));
+    await expect.poll(() => page.getByTestId('load-text').textContent(), RETRY).toBe(api.loading.text);
 
     // Observation sheets: first 10 measurements, then the ellipsis; the header spans at most 11 columns.
     const sheet = page.getByTestId('table-2');
-    await expect(sheet.getByTestId('sheet-row').count()).resolves.toBe(api.measurements.rows.length);
+    await expect.poll(() => sheet.getByTestId('sheet-row').count(), RETRY).toBe(api.measurements.rows.length);
     const span = Number(await sheet.getByTestId('measurements-header').getAttribute('colspan'));
     expect(span).toBe(Math.min(api.measurements.max_operation_count, 10) + (api.measurements.max_operation_count > 10 ? 1 : 0));
     expect(span).toBeLessThanOrEqual(11);
-    await expect(sheet.getByTestId('sheet-treg').allTextContents()).resolves.toEqual(api.measurements.rows.map((r) => num(r.t_reg, 2)));
-    await expect(page.getByTestId('table-2-continuation').getByTestId('cont-par2').allTextContents()).resolves.toEqual(api.measurements.rows.map((r) => num(r.par2, 1)));
-    await expect(page.getByTestId('table-3').getByTestId('sheet-treg').allTextContents()).resolves.toEqual(api.all_measurements.rows.map((r) => num(r.t_reg, 2)));
-    await expect(page.getByTestId('fluctuation-chart').getByTestId('reference-line').count()).resolves.toBe(1);
+    await expect.poll(() => sheet.getByTestId('sheet-treg').allTextContents(), RETRY).toEqual(api.measurements.rows.map((r) => num(r.t_reg, 2)));
+    await expect.poll(() => page.getByTestId('table-2-continuation').getByTestId('cont-par2').allTextContents(), RETRY).toEqual(api.measurements.rows.map((r) => num(r.par2, 1)));
+    await expect.poll(() => page.getByTestId('table-3').getByTestId('sheet-treg').allTextContents(), RETRY).toEqual(api.all_measurements.rows.map((r) => num(r.t_reg, 2)));
+    await expect.poll(() => page.getByTestId('fluctuation-chart').getByTestId('reference-line').count(), RETRY).toBe(1);
 
-    await expect(page.getByTestId('units-produced').textContent()).resolves.toBe(String(api.rep_param.product_num));
+    await expect.poll(() => page.getByTestId('units-produced').textContent(), RETRY).toBe(String(api.rep_param.product_num));
     expect(api.normative.hidden).toBe(false);
     await page.getByTestId('diagram-2-1').waitFor();
     await page.getByTestId('diagram-2-2').waitFor();
-    await expect(page.getByTestId('t4-row').count()).resolves.toBe(api.frv.length);
+    await expect.poll(() => page.getByTestId('t4-row').count(), RETRY).toBe(api.frv.length);
     const firstRow = await page.getByTestId('t4-row').first().locator('td').allTextContents();
     expect(firstRow[1]).toBe(api.frv[0]!.name);
     expect(firstRow[4]).toBe(hms(api.frv[0]!.len_interval));
@@ -145,9 +145,9 @@ describe('statement report', () => {
     const available = (await page.getByTestId('pie-available').textContent()) ?? '';
     expect(available).not.toContain('Отдых и личные надобности');
     await page.getByTestId('pareto-chart').waitFor();
-    await expect(page.getByTestId('takt-value').textContent()).resolves.toContain(num(api.takt.takt, 1));
-    await expect(page.getByTestId('t5-row').count()).resolves.toBe(api.operations.length);
-    await expect(page.getByTestId('t6-row').count()).resolves.toBe(api.breaks.length);
+    await expect.poll(() => page.getByTestId('takt-value').textContent(), RETRY).toContain(num(api.takt.takt, 1));
+    await expect.poll(() => page.getByTestId('t5-row').count(), RETRY).toBe(api.operations.length);
+    await expect.poll(() => page.getByTestId('t6-row').count(), RETRY).toBe(api.breaks.length);
 
     // The sections come in the spec's order.
     const order = await page.evaluate(() =>
@@ -197,20 +197,20 @@ describe('block report', () => {
       await element.waitFor();
       if (block.type === 'table') {
         if (block.collapsed) {
-          await expect(element.getByTestId('block-table-row').count()).resolves.toBe(0);
+          await expect.poll(() => element.getByTestId('block-table-row').count(), RETRY).toBe(0);
           await element.getByRole('button', { name: 'Развернуть' }).click();
         }
-        await expect(element.getByTestId('block-table-row').count()).resolves.toBe(block.rows.length);
+        await expect.poll(() => element.getByTestId('block-table-row').count(), RETRY).toBe(block.rows.length);
         const first = await element.getByTestId('block-table-row').first().locator('td').allTextContents();
         expect(first[0]).toBe(String(block.rows[0]![block.columns[0]!.key]));
       }
-      if (block.type === 'paragraph') await expect(element.locator('p').textContent()).resolves.toBe(block.text);
-      if (block.type === 'header') await expect(element.locator('h1').textContent()).resolves.toBe(block.title);
+      if (block.type === 'paragraph') await expect.poll(() => element.locator('p').textContent(), RETRY).toBe(block.text);
+      if (block.type === 'header') await expect.poll(() => element.locator('h1').textContent(), RETRY).toBe(block.title);
       if (['diagram', 'pareto', 'grouped_bar', 'black_diagram'].includes(block.type)) {
-        await expect(element.locator('svg.chart').first().getAttribute('height')).resolves.toBe('800');
+        await expect.poll(() => element.locator('svg.chart').first().getAttribute('height'), RETRY).toBe('800');
       }
       if (block.type === 'human') {
-        await expect(page.getByTestId('human-total-percent').textContent()).resolves.toBe(num(block.total.percent, 2));
+        await expect.poll(() => page.getByTestId('human-total-percent').textContent(), RETRY).toBe(num(block.total.percent, 2));
         // 1 % per 50 ms up to the useful-time percent.
         const started = Date.now();
         await page.waitForFunction((target) => Number(document.querySelector('[data-testid="human-figure"]')?.getAttribute('data-fill')) === target, Math.round(block.percent), { timeout: 15_000 });
@@ -226,7 +226,7 @@ describe('block report', () => {
     const page = await context.newPage();
     await page.route('**/api/v2/report?*', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ blocks: [{ type: 'mystery' }] }) }));
     await page.goto(`${server.url}/#/report/${assemblyId}/${day.from}/${day.to}`);
-    await expect(page.getByTestId('unknown-block').textContent()).resolves.toBe('Неизвестный тип блока mystery');
+    await expect.poll(() => page.getByTestId('unknown-block').textContent(), RETRY).toBe('Неизвестный тип блока mystery');
     await page.unroute('**/api/v2/report?*');
     await page.route('**/api/v2/report?*', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'Сервер недоступен' } }) }));
     await page.goto(`${server.url}/#/report/${assemblyId}/${day.from}/2026-11-16T22:00:00.000Z`);
@@ -276,7 +276,7 @@ describe('interactive report and sharing', () => {
     const context = await signedIn();
     const page = await openInteractive(context, route());
     const errors = watchErrors(page);
-    await expect(page.getByTestId('frv-row').count()).resolves.toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('frv-row').count(), RETRY).toBeGreaterThan(0);
     const initial = Number(await page.getByTestId('interactive-video').getAttribute('data-video-id'));
     const onCamera1 = api.items.filter((i) => i.video_segments.some((s) => s.camera_key === 1));
     const cam1 = (item: (typeof api.items)[number]) => item.video_segments.find((s) => s.camera_key === 1)!;
@@ -307,7 +307,7 @@ describe('interactive report and sharing', () => {
     await page.getByText('Ссылка скопирована!').waitFor();
     const link = await page.getByTestId('share-link').inputValue();
     expect(link).toMatch(new RegExp(`^${server.url}/#/demo/[A-Za-z0-9_-]{22,}$`));
-    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(link);
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText()), RETRY).toBe(link);
     await page.getByTestId('share-qr').locator('svg').waitFor();
     const key = link.split('/').pop()!;
 
@@ -316,10 +316,10 @@ describe('interactive report and sharing', () => {
     const errors = watchErrors(shared);
     await shared.goto(link);
     await shared.getByTestId('interactive-report').waitFor();
-    await expect(shared.getByTestId('share-button').count()).resolves.toBe(0);
+    await expect.poll(() => shared.getByTestId('share-button').count(), RETRY).toBe(0);
     await shared.getByText('Просмотр по ссылке: только чтение').waitFor();
     const api = await get<InteractiveFrv>(`/api/v2/frv?structure_id=${packingId}&from_time=${recorded.from}&to_time=${recorded.to}`);
-    await expect(shared.getByTestId('frv-row').first().locator('td').first().textContent()).resolves.toBe(String(api.items[0]!.number));
+    await expect.poll(() => shared.getByTestId('frv-row').first().locator('td').first().textContent(), RETRY).toBe(String(api.items[0]!.number));
     await shared.waitForFunction(() => (document.querySelector('[data-testid="interactive-video"]') as HTMLVideoElement)?.readyState >= 1);
     const withVideo = api.items.find((i) => i.video_segments.some((s) => s.camera_key === 1 && s.video_segment.start > 2))!;
     const segment = withVideo.video_segments.find((s) => s.camera_key === 1)!;

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInThroughPage, launchBrowser, watchErrors } from '../support/browser';
+import { signInThroughPage, launchBrowser, watchErrors, RETRY } from '../support/browser';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 
 let server: RunningServer;
@@ -69,7 +69,7 @@ describe('video markup in Chromium', () => {
     const page = await openVideo(context, videoId);
     const errors = watchErrors(page);
     await codeThreeSegments(page);
-    await expect(page.getByTestId('op-row').count()).resolves.toBe(3);
+    await expect.poll(() => page.getByTestId('op-row').count(), RETRY).toBe(3);
     await page.getByTestId('unsaved').waitFor();
     await page.keyboard.press('Control+s');
     await page.getByText('Successfully saved!').waitFor();
@@ -78,8 +78,8 @@ describe('video markup in Chromium', () => {
     expect(new Set(saved.video_markups.map((m) => m.operation_id)).size).toBe(3);
     await page.reload();
     await page.getByTestId('op-row').first().waitFor();
-    await expect(page.getByTestId('op-row').count()).resolves.toBe(3);
-    await expect(page.getByTestId('unsaved').count()).resolves.toBe(0);
+    await expect.poll(() => page.getByTestId('op-row').count(), RETRY).toBe(3);
+    await expect.poll(() => page.getByTestId('unsaved').count(), RETRY).toBe(0);
 
     // Fill gaps closes every hole: 15–20 s becomes idle time.
     await page.getByRole('button', { name: 'Заполнить пропуски' }).first().click();

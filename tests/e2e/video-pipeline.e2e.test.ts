@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInThroughPage, launchBrowser, watchErrors } from '../support/browser';
+import { signInThroughPage, launchBrowser, watchErrors, RETRY } from '../support/browser';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 
 let server: RunningServer;
@@ -113,8 +113,8 @@ describe('from a camera folder to a task, in Chromium', () => {
     await page.getByLabel('Структурная единица').selectOption({ label: 'Участок сборки редукторов' });
     await page.getByTestId('camera-4').waitFor();
     // At the first instant only camera 1 records: the others start a few seconds later.
-    await expect(page.getByTestId('camera-1').locator('video').count()).resolves.toBe(1);
-    await expect(page.getByTestId('camera-4').textContent()).resolves.toContain('Нет записи в этот момент');
+    await expect.poll(() => page.getByTestId('camera-1').locator('video').count(), RETRY).toBe(1);
+    await expect.poll(() => page.getByTestId('camera-4').textContent(), RETRY).toContain('Нет записи в этот момент');
     const slider = page.getByLabel('Момент времени');
     const min = Number(await slider.getAttribute('min'));
     await slider.fill(String(min + 12));

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInThroughPage, launchBrowser, watchErrors } from '../support/browser';
+import { signInThroughPage, launchBrowser, watchErrors, RETRY } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 
 /**
@@ -56,7 +56,7 @@ describe('period markups and the video screen', () => {
     await page.goto(`${server.url}/#/projects/${assemblyId}`);
     const fromPicker = page.getByTestId('period-from');
     await fromPicker.locator('output', { hasText: '17-11-2026 00:00' }).waitFor();
-    await expect(fromPicker.getByLabel('С: дата').locator('option').allTextContents()).resolves.toEqual(['16-11-2026', '17-11-2026']);
+    await expect.poll(() => fromPicker.getByLabel('С: дата').locator('option').allTextContents(), RETRY).toEqual(['16-11-2026', '17-11-2026']);
     await fromPicker.getByLabel('С: дата').selectOption('2026-11-16');
     await fromPicker.getByLabel('С: час').selectOption('9');
     await page.getByTestId('period-to').getByLabel('По: дата').selectOption('2026-11-16');
@@ -73,7 +73,7 @@ describe('period markups and the video screen', () => {
     const row = rows[index]!;
     const n = index + 1;
     await reveal(page, n);
-    await expect(page.getByLabel(`Строка ${n}: начало`).inputValue()).resolves.toMatch(/^16-11-2026 09:00:/);
+    await expect.poll(() => page.getByLabel(`Строка ${n}: начало`).inputValue(), RETRY).toMatch(/^16-11-2026 09:00:/);
     await page.getByLabel(`Строка ${n}: комментарий`).fill('правка из редактора периода');
 
     // A new row on the same workplace and employee, inside the recordings (09:00:05–09:00:07).
@@ -140,7 +140,7 @@ describe('period markups and the video screen', () => {
 
     await page.getByRole('button', { name: /Загрузить разметку заново/ }).click();
     await page.getByTestId('unsaved').waitFor({ state: 'detached' });
-    await expect(page.getByLabel('Строка 1: комментарий').inputValue()).resolves.not.toBe('поверх чужой правки');
+    await expect.poll(() => page.getByLabel('Строка 1: комментарий').inputValue(), RETRY).not.toBe('поверх чужой правки');
     expect(errors).toEqual([]);
     await page.close();
   });

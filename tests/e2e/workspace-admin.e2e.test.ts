@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, watchErrors } from '../support/browser';
+import { launchBrowser, watchErrors, RETRY } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 
 /**
@@ -105,7 +105,7 @@ describe('a new organisation sets up its workspace', () => {
     await toast(page, 'Пользователь razmetchik создан');
     await page.getByLabel('Роль direktor').selectOption('analyst');
     await toast(page, /хотя бы один администратор/);
-    await expect(page.getByLabel('Роль direktor').inputValue()).resolves.toBe('admin');
+    await expect.poll(() => page.getByLabel('Роль direktor').inputValue(), RETRY).toBe('admin');
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -114,7 +114,7 @@ describe('a new organisation sets up its workspace', () => {
     const page = await context.newPage();
     const errors = watchErrors(page, { allowHttpErrors: true });
     await page.goto(`${server.url}/#/projects/${structureId}`);
-    await expect(page.getByTestId('structure-title').textContent()).resolves.toBe('Участок сборки');
+    await expect.poll(() => page.getByTestId('structure-title').textContent(), RETRY).toBe('Участок сборки');
 
     const settings = page.getByTestId('settings-card');
     await settings.getByLabel('Число сотрудников').fill('3');
@@ -149,8 +149,8 @@ describe('a new organisation sets up its workspace', () => {
 
     // After a reload the card shows what was saved.
     await page.reload();
-    await expect(page.getByTestId('settings-card').getByLabel('Смена 1: название').inputValue()).resolves.toBe('Дневная');
-    await expect(page.getByTestId('operation-row').count()).resolves.toBe(2);
+    await expect.poll(() => page.getByTestId('settings-card').getByLabel('Смена 1: название').inputValue(), RETRY).toBe('Дневная');
+    await expect.poll(() => page.getByTestId('operation-row').count(), RETRY).toBe(2);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -165,7 +165,7 @@ describe('a new organisation sets up its workspace', () => {
     await page.getByRole('button', { name: 'Добавить строку' }).click();
     await page.getByTestId('unsaved').waitFor();
     // The only workplace and the only employee are prefilled; the operation is not.
-    await expect(page.getByLabel('Строка 1: рабочее место').inputValue()).resolves.not.toBe('0');
+    await expect.poll(() => page.getByLabel('Строка 1: рабочее место').inputValue(), RETRY).not.toBe('0');
     await page.getByRole('button', { name: 'Сохранить' }).click();
     await page.getByText(/^Данные введены некорректно/).waitFor();
 
@@ -182,13 +182,13 @@ describe('a new organisation sets up its workspace', () => {
     await page.getByLabel('Строка 1: конец').fill(`${DAY} 09:45:00`);
     await page.getByRole('button', { name: 'Сохранить' }).click();
     await toast(page, 'Успешно сохранено!');
-    await expect(page.getByTestId('unsaved').count()).resolves.toBe(0);
+    await expect.poll(() => page.getByTestId('unsaved').count(), RETRY).toBe(0);
 
     // Newest first, as saved.
     await page.reload();
     await page.getByTestId('period-row').first().waitFor();
-    await expect(page.getByLabel('Строка 1: начало').inputValue()).resolves.toBe(`${DAY} 09:20:00`);
-    await expect(page.getByLabel('Строка 2: комментарий').inputValue()).resolves.toBe('первый узел');
+    await expect.poll(() => page.getByLabel('Строка 1: начало').inputValue(), RETRY).toBe(`${DAY} 09:20:00`);
+    await expect.poll(() => page.getByLabel('Строка 2: комментарий').inputValue(), RETRY).toBe('первый узел');
 
     // An operation that markups use cannot be deleted.
     const project = await context.newPage();
@@ -217,14 +217,14 @@ describe('a new organisation sets up its workspace', () => {
     await page.goto(`${server.url}/#/projects/${structureId}`);
     const fromPicker = page.getByTestId('period-from');
     await fromPicker.locator('output', { hasText: DAY }).waitFor();
-    await expect(fromPicker.getByLabel('С: дата').locator('option').allTextContents()).resolves.toEqual([DAY]);
-    await expect(page.getByTestId('period-to').getByLabel('По: дата').locator('option').allTextContents()).resolves.toEqual([DAY, '21-11-2026']);
-    await expect(page.getByLabel('Сотрудник').locator('option:checked').textContent()).resolves.toBe('Иванов Иван');
+    await expect.poll(() => fromPicker.getByLabel('С: дата').locator('option').allTextContents(), RETRY).toEqual([DAY]);
+    await expect.poll(() => page.getByTestId('period-to').getByLabel('По: дата').locator('option').allTextContents(), RETRY).toEqual([DAY, '21-11-2026']);
+    await expect.poll(() => page.getByLabel('Сотрудник').locator('option:checked').textContent(), RETRY).toBe('Иванов Иван');
     await fromPicker.getByLabel('С: час').selectOption('9');
     await page.getByTestId('period-to').getByLabel('По: дата').selectOption('2026-11-20');
     await page.getByTestId('period-to').getByLabel('По: час').selectOption('10');
-    await expect(fromPicker.locator('output').textContent()).resolves.toBe(`${DAY} 09:00`);
-    await expect(page.getByTestId('period-to').locator('output').textContent()).resolves.toBe(`${DAY} 10:00`);
+    await expect.poll(() => fromPicker.locator('output').textContent(), RETRY).toBe(`${DAY} 09:00`);
+    await expect.poll(() => page.getByTestId('period-to').locator('output').textContent(), RETRY).toBe(`${DAY} 10:00`);
 
     const employees = await get<{ id: number }[]>(`/api/v1/employees?structure_id=${structureId}`);
     const f = encodeURIComponent(from);
@@ -237,7 +237,7 @@ describe('a new organisation sets up its workspace', () => {
     ];
     for (const [name, href] of links) {
       const link = page.getByRole('link', { name, exact: true });
-      await expect(link.getAttribute('href')).resolves.toBe(href);
+      await expect.poll(() => link.getAttribute('href'), RETRY).toBe(href);
       await link.click();
       await page.waitForURL(`${server.url}/${href}`);
       const heading = page.locator('main h1').first();
@@ -246,7 +246,7 @@ describe('a new organisation sets up its workspace', () => {
       expect(await heading.textContent()).not.toBe('Страница не найдена');
       await page.goBack();
       await page.getByTestId('period-from').waitFor();
-      await expect(page.getByTestId('period-from').locator('output').textContent()).resolves.toBe(`${DAY} 09:00`);
+      await expect.poll(() => page.getByTestId('period-from').locator('output').textContent(), RETRY).toBe(`${DAY} 09:00`);
     }
     expect(errors).toEqual([]);
     await page.close();
@@ -257,7 +257,7 @@ describe('a new organisation sets up its workspace', () => {
     const errors = watchErrors(page);
     await page.goto(`${server.url}/#/summary`);
     await page.getByRole('heading', { name: 'Сводка по разметчикам' }).waitFor();
-    await expect(page.getByLabel('Бюджет, ₽').inputValue()).resolves.toBe('100000');
+    await expect.poll(() => page.getByLabel('Бюджет, ₽').inputValue(), RETRY).toBe('100000');
     await page.getByLabel('С: дата (дд-мм-гггг)').fill(DAY);
     await page.getByLabel('С: час').selectOption('0');
     await page.getByLabel('По: дата (дд-мм-гггг)').fill('21-11-2026');
@@ -280,9 +280,9 @@ describe('a new organisation sets up its workspace', () => {
     expect(hours).toBe(0.75);
     const table = page.getByTestId('summary-assessors');
     await table.waitFor();
-    await expect(table.locator('tbody tr').first().locator('td').allTextContents()).resolves.toEqual(['Ирина Директорова', '0,75', '750,00']);
-    await expect(page.getByTestId('summary-total-hours').textContent()).resolves.toBe('0,75');
-    await expect(page.getByTestId('summary-details').locator('tbody tr').first().locator('td').allTextContents()).resolves.toEqual([
+    await expect.poll(() => table.locator('tbody tr').first().locator('td').allTextContents(), RETRY).toEqual(['Ирина Директорова', '0,75', '750,00']);
+    await expect.poll(() => page.getByTestId('summary-total-hours').textContent(), RETRY).toBe('0,75');
+    await expect.poll(() => page.getByTestId('summary-details').locator('tbody tr').first().locator('td').allTextContents(), RETRY).toEqual([
       'Ирина Директорова', DAY, 'Стол 1 (Участок сборки)', '0,75', '750,00',
     ]);
 
@@ -290,7 +290,7 @@ describe('a new organisation sets up its workspace', () => {
     await page.getByLabel('Стоимость часа разметки, ₽').fill('');
     await page.getByRole('button', { name: 'Рассчитать' }).click();
     await page.getByTestId('summary-total-salary').getByText(/100\s000,00/).waitFor();
-    await expect(table.locator('tbody td').nth(2).textContent()).resolves.toMatch(/100\s000,00/);
+    await expect.poll(() => table.locator('tbody td').nth(2).textContent(), RETRY).toMatch(/100\s000,00/);
     await page.getByLabel('Бюджет, ₽').fill('-5');
     await page.getByRole('button', { name: 'Рассчитать' }).click();
     await page.getByText('Бюджет: целое неотрицательное число рублей, без копеек').waitFor();

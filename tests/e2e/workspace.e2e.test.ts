@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInThroughPage, launchBrowser, watchErrors } from '../support/browser';
+import { signInThroughPage, launchBrowser, watchErrors, RETRY } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 
 let server: RunningServer;
@@ -38,7 +38,7 @@ describe('the demo analyst’s workspace', () => {
     const page = await analyst.newPage();
     const errors = watchErrors(page);
     await page.goto(`${server.url}/#/projects`);
-    await expect(page.getByTestId('user-name').textContent()).resolves.toBe('Олег Петров');
+    await expect.poll(() => page.getByTestId('user-name').textContent(), RETRY).toBe('Олег Петров');
     await page.getByText('демо-данные').waitFor();
     const tree = page.getByRole('tree');
     await tree.getByRole('button', { name: 'Северный машиностроительный завод' }).waitFor();
@@ -47,7 +47,7 @@ describe('the demo analyst’s workspace', () => {
     await tree.getByRole('treeitem', { name: /Механосборочный цех/ }).getByRole('button', { name: 'Развернуть' }).first().click();
     await tree.getByRole('button', { name: 'Участок сборки редукторов' }).click();
     await page.waitForURL(/#\/projects\/\d+$/);
-    await expect(page.getByTestId('structure-title').textContent()).resolves.toBe('Участок сборки редукторов');
+    await expect.poll(() => page.getByTestId('structure-title').textContent(), RETRY).toBe('Участок сборки редукторов');
     // A deep link opens the tree down to the chosen structure.
     const id = page.url().split('/').pop();
     await page.goto(`${server.url}/#/`);
@@ -92,7 +92,7 @@ describe('every route of both specs', () => {
   it('shows an unknown route as "not found"', async () => {
     const page = await analyst.newPage();
     await page.goto(`${server.url}/#/no-such-screen`);
-    await expect(page.locator('main h1').textContent()).resolves.toBe('Страница не найдена');
+    await expect.poll(() => page.locator('main h1').textContent(), RETRY).toBe('Страница не найдена');
     await page.close();
   });
 });

@@ -1,6 +1,12 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium, never a downloaded browser. */
+/**
+ * Options for `expect.poll` over what a page shows: the page may still be rendering when the test
+ * reads it, so a read is retried until it matches or this long has passed (generous: CI is shared).
+ */
+export const RETRY = { timeout: 15_000, interval: 100 } as const;
+
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',

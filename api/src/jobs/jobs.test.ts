@@ -166,11 +166,13 @@ describe('job queue', () => {
             }),
         },
       },
-      { staleMs: 300, heartbeatMs: 50 },
+      // 30 heartbeats per stale period: a busy shared machine may stall the loop, not that long.
+      { staleMs: 1500, heartbeatMs: 50 },
     );
     const id = await enqueueJob(t.deps.db, { kind: 'test_long', payload: {}, organizationId });
     await waitFor(async () => started, 'start');
-    await Bun.sleep(800);
+    // Longer than the stale period, so without heartbeats the job would have been taken back.
+    await Bun.sleep(2000);
     // Heartbeats kept the lock fresh: still running, still the first attempt.
     expect(await jobRow(id)).toMatchObject({ status: 'running', attempts: 1 });
     await r.stop();
