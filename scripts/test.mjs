@@ -1,10 +1,15 @@
-// `npm test`: every test (unit, API contract, end-to-end in Chromium) under Bun + Vitest.
-// Ends with the line "N passed, N failed" and a non-zero exit code on any failure.
+// `npm test`: the static checks (typecheck, lint, format; scripts/check.mjs), then every test (unit,
+// API contract, end-to-end in Chromium) under Bun + Vitest. Each check counts as one passed or failed
+// item. Ends with the line "N passed, N failed" and a non-zero exit code on any failure.
+// With arguments (`npm test -- api/src/auth`) only those tests run, without the checks.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { runChecks, checks } from './check.mjs';
 import { bun, prepare, root, run } from './lib.mjs';
 
 prepare();
+const partial = process.argv.length > 2;
+const failedChecks = partial ? [] : runChecks();
 const reportDir = join(root, 'node_modules', '.cache', 'norma-test');
 mkdirSync(reportDir, { recursive: true });
 const report = join(reportDir, 'vitest-report.json');
@@ -16,18 +21,17 @@ const status = run(bun, [
   ...process.argv.slice(2),
 ]);
 
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-if (existsSync(report)) {
-  const results = JSON.parse(readFileSync(report, 'utf8'));
-  passed = results.numPassedTests ?? 0;
-  // A file that fails to load has no failed test but a failed suite: count it once.
-  failed = results.numFailedTests || results.numFailedTestSuites || 0;
-  skipped = (results.numPendingTests ?? 0) + (results.numTodoTests ?? 0);
-} else {
-  failed = 1;
-}
+// No report means vitest did not get as far as running: count that as one failure.
+const results = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')) : null;
+let passed = results?.numPassedTests ?? 0;
+// A file that fails to load has no failed test but a failed suite: count it once.
+let failed = results ? results.numFailedTests || results.numFailedTestSuites || 0 : 1;
+const skipped = (results?.numPendingTests ?? 0) + (results?.numTodoTests ?? 0);
 if (status !== 0 && failed === 0) failed = 1;
+if (!partial) {
+  passed += checks.length - failedChecks.length;
+  failed += failedChecks.length;
+  if (failedChecks.length) console.log(`✖ проверки не прошли: ${failedChecks.join('; ')}`);
+}
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 || status !== 0 ? 1 : 0);

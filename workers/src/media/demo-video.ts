@@ -80,7 +80,6 @@ export function filterGraph(clip: DemoClip): string {
   const rows = clip.actors.length;
   const rowHeight = Math.floor((HEIGHT - 40) / rows);
   const scale = rows === 1 ? 1 : 0.6;
-  const boxW = Math.round(36 * scale);
   const boxH = Math.round(56 * scale);
   const parts: string[] = [];
   let last = '0';

@@ -331,7 +331,7 @@ const statements = [
   `CREATE INDEX jobs_ready ON jobs(status, run_after)`,
 ];
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   for (const statement of statements) await sql.raw(statement).execute(db);
 }
 

@@ -12,7 +12,7 @@ const statements = [
   `CREATE INDEX videos_by_status ON videos(status)`,
 ];
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   for (const statement of statements) await sql.raw(statement).execute(db);
 }
 

@@ -33,7 +33,7 @@ const statements = [
   `CREATE INDEX video_stamps_by_structure_type_time ON video_stamps(structure_id, type, at)`,
 ];
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   for (const statement of statements) await sql.raw(statement).execute(db);
 }
 

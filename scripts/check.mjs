@@ -1,0 +1,33 @@
+// Static checks of every workspace, run by `npm test` before the tests (and alone by `npm run check`):
+// typecheck (api, workers, tests, bench, loader and configs; pwa; pwa's vite config; core-wasm),
+// ESLint with no warnings allowed, and Prettier's format check. Needs core-wasm built first.
+import { join } from 'node:path';
+import { prepare, root, run } from './lib.mjs';
+
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+
+export const checks = [
+  { name: 'typecheck: api, workers, tests, bench, loader, configs', command: bin('tsc'), args: ['-p', 'tsconfig.json'] },
+  { name: 'typecheck: pwa', command: bin('tsc'), args: ['-p', 'pwa/tsconfig.json'] },
+  { name: 'typecheck: pwa vite config', command: bin('tsc'), args: ['-p', 'pwa/tsconfig.node.json'] },
+  { name: 'typecheck: core-wasm', command: bin('tsc'), args: ['-p', 'core-wasm/tsconfig.json'] },
+  { name: 'lint (eslint, no warnings)', command: bin('eslint'), args: ['.', '--max-warnings', '0'] },
+  { name: 'format (prettier --check)', command: bin('prettier'), args: ['--check', '--log-level', 'warn', '.'] },
+];
+
+/** Runs every check (all of them, even after a failure); returns the names of those that failed. */
+export function runChecks() {
+  const failed = [];
+  for (const check of checks) {
+    console.log(`→ ${check.name}`);
+    if (run(check.command, check.args) !== 0) failed.push(check.name);
+  }
+  return failed;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  prepare();
+  const failed = runChecks();
+  console.log(failed.length ? `✖ не прошли: ${failed.join('; ')}` : '✓ все проверки прошли');
+  process.exit(failed.length ? 1 : 0);
+}
