@@ -15,10 +15,17 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+const migrator = (db: Db) => new Migrator({ db, provider, migrationTableName: 'norma_migrations', migrationLockTableName: 'norma_migrations_lock' });
+
 /** Applies every pending migration; throws (and applies nothing more) on the first failure. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider, migrationTableName: 'norma_migrations', migrationLockTableName: 'norma_migrations_lock' });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await migrator(db).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Names of the migrations this code knows that the database has not had yet. */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const known = await migrator(db).getMigrations();
+  return known.filter((m) => m.executedAt === undefined).map((m) => m.name);
 }

@@ -1,0 +1,42 @@
+import { join } from 'node:path';
+import { configFromEnv } from './config';
+import { openDatabase } from './db/database';
+import { pendingMigrations } from './db/migrate';
+import { startWorkers } from './jobs/workers';
+import { folderObjectStore } from './storage/object-store';
+
+/**
+ * The background jobs (video ingest and the rest of the queue) as a process of their own, beside
+ * an API started with NORMA_WORKERS=0, on the same DATA_DIR (database and object store): `npm run
+ * workers`. Several can run at once; the queue's claim is one UPDATE, so no job runs twice.
+ */
+const config = configFromEnv();
+const opened = openDatabase(join(config.dataDir, 'norma.sqlite'));
+
+// The API owns migrations: a worker waits for the schema it was built for rather than race them.
+const SCHEMA_WAIT_MS = 120_000;
+const waitedSince = Date.now();
+for (;;) {
+  const pending = await pendingMigrations(opened.db);
+  if (pending.length === 0) break;
+  if (Date.now() - waitedSince > SCHEMA_WAIT_MS) {
+    console.error(`Фоновые задачи: база ${config.dataDir} не обновлена (нет миграций ${pending.join(', ')}). Сначала запустите сервер (npm start).`);
+    process.exit(1);
+  }
+  await Bun.sleep(500);
+}
+
+const workers = startWorkers(
+  { db: opened.db, storage: folderObjectStore(join(config.dataDir, 'objects')) },
+  { log: (line) => console.log(`[jobs] ${line}`) },
+);
+console.log(`Norma: фоновые задачи запущены (${workers.workerId}, данные: ${config.dataDir})`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    // Running jobs go back to the queue (their ffmpeg is stopped) and resume in any worker.
+    await workers.stop();
+    await opened.close();
+    process.exit(0);
+  });
+}
