@@ -10,6 +10,8 @@ export default defineConfig({
       'tests/**/*.test.ts',
       'loader/**/*.test.ts',
     ],
+    // Its teardown ends servers that a failed test file left running.
+    globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
     // Two cores: end-to-end files each start a server and a browser.

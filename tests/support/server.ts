@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -15,6 +15,12 @@ async function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * Every started server leaves its pid in this run's folder until it stops, so the run's teardown
+ * (tests/support/global-setup.ts) can end those a failed beforeAll never reached afterAll for.
+ */
+const serverPidDir = process.env.NORMA_TEST_SERVERS_DIR;
 
 export interface RunningServer {
   url: string;
@@ -39,6 +45,12 @@ export async function startServer(env: Record<string, string> = {}, options: { d
     stdout: 'pipe',
     stderr: 'pipe',
   });
+  if (serverPidDir) {
+    mkdirSync(serverPidDir, { recursive: true });
+    const pidFile = join(serverPidDir, String(child.pid));
+    writeFileSync(pidFile, '');
+    void child.exited.then(() => rmSync(pidFile, { force: true }));
+  }
   let log = '';
   const collect = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder();
