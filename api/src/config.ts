@@ -3,6 +3,10 @@ import { resolve } from 'node:path';
 export interface Config {
   port: number;
   dataDir: string;
+  /** DATA_DIR was set: a missing folder then means a lost disk or a typo, not a first run. */
+  dataDirGiven: boolean;
+  /** NORMA_FIRST_RUN=1: start with an empty database where data seems lost (see storage/data-dir.ts). */
+  firstRun: boolean;
   /** Public origin of the app, used for auth cookies and the Origin check. */
   baseUrl: string;
   /** Secret for signing sessions; generated and kept in DATA_DIR when not given. */
@@ -13,6 +17,8 @@ export interface Config {
   demoVideoSeconds: number;
   /** Sign-in attempts allowed per client address per minute. */
   signInPerMinute: number;
+  /** Self-registration attempts allowed per client address per hour (NORMA_REGISTER_PER_HOUR). */
+  registerPerHour: number;
   /** Folder with the built PWA (index.html, assets); absent in API-only tests. */
   pwaDir?: string;
   /** Largest accepted upload (POST /api/v1/upload), bytes; 4 GiB by default. */
@@ -28,11 +34,14 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
   return {
     port,
     dataDir: resolve(env.DATA_DIR ?? 'data'),
+    dataDirGiven: Boolean(env.DATA_DIR),
+    firstRun: env.NORMA_FIRST_RUN === '1',
     baseUrl: env.NORMA_BASE_URL ?? `http://localhost:${port}`,
     authSecret: env.NORMA_AUTH_SECRET,
     demo: env.NORMA_DEMO !== '0',
     demoVideoSeconds: Number(env.NORMA_DEMO_VIDEO_SECONDS ?? 150),
     signInPerMinute: Number(env.NORMA_SIGNIN_PER_MINUTE ?? 10),
+    registerPerHour: Number(env.NORMA_REGISTER_PER_HOUR ?? 10),
     pwaDir: resolve(env.NORMA_PWA_DIR ?? 'pwa/dist'),
     uploadMaxBytes: Number(env.NORMA_UPLOAD_MAX_BYTES ?? 4 * 1024 ** 3),
     loaderDir: resolve(env.NORMA_LOADER_DIR ?? 'loader/dist'),

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { Db } from '../db/database';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
 import type { AppEnv } from '../http/env';
+import { parseId } from '../http/openapi';
 import { isSharePermission, roleAllows, type Permission } from './roles';
 import { requireShareAccess, shareKeyOf } from './share-keys';
 import type { SessionUser } from './service';
@@ -11,8 +12,9 @@ export type StructureLocator = (c: Context<AppEnv>, db: Db) => Promise<number>;
 
 function positiveInt(raw: string | undefined, name: string): number {
   if (raw === undefined || raw === '') throw badRequest(`Не указан параметр ${name}`);
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw badRequest(`${name}: ожидается целое положительное число`);
+  // Decimal digits only: Number("0x10") is 16, Number(" 16") too — another object than the one named.
+  const value = parseId(raw);
+  if (value === null) throw badRequest(`${name}: ожидается целое положительное число десятичными цифрами`);
   return value;
 }
 
@@ -30,7 +32,7 @@ export const structureFrom = {
     if (raw === undefined && (c.req.header('content-type') ?? '').includes('application/json')) {
       const body = await c.req.json().catch(() => null);
       const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
-      raw = value === undefined || value === null ? undefined : String(value);
+      raw = value === undefined || value === null ? undefined : typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : typeof value === 'string' ? value : '-';
     }
     return structureOfVideo(db, positiveInt(raw, name));
   },

@@ -1,6 +1,7 @@
 import { betterAuth } from 'better-auth';
 import { username } from 'better-auth/plugins';
 import type { Db } from '../db/database';
+import { hashedSessionTokens } from './session-tokens';
 
 export const CLIENT_IP_HEADER = 'x-norma-client-ip';
 
@@ -13,7 +14,8 @@ export interface AuthOptions {
 
 /**
  * better-auth with login ("username") + password. Sign-up over HTTP is disabled: accounts are
- * created by auth/service.ts, which also gives the user an organisation and a role.
+ * created by auth/service.ts, which also gives the user an organisation and a role. Session tokens
+ * are stored hashed (session-tokens.ts).
  */
 export function createAuth({ db, baseUrl, secret, signInPerMinute }: AuthOptions) {
   return betterAuth({
@@ -22,9 +24,17 @@ export function createAuth({ db, baseUrl, secret, signInPerMinute }: AuthOptions
     basePath: '/api/auth',
     secret,
     database: { db, type: 'sqlite' },
-    disabledPaths: ['/sign-up/email'],
+    // Not used by the PWA, and each one is a hole here: update-user lets a user rename their own
+    // login (a viewer became «аdmin» with a Cyrillic «а») and set unbounded names; is-username-available
+    // answers anyone, signed in or not, whether a login exists; change-email would change the identity.
+    // With hashed session tokens (session-tokens.ts) list-sessions would hand out hashes that
+    // revoke-session cannot use and revoke-other-sessions would silently revoke nothing; revoke-sessions
+    // (all of the user's sessions) works and stays.
+    disabledPaths: ['/sign-up/email', '/update-user', '/is-username-available', '/change-email', '/list-sessions', '/revoke-session', '/revoke-other-sessions'],
     emailAndPassword: {
       enabled: true,
+      // registerUser signs nobody in: the register route signs in afterwards, admins create others.
+      autoSignIn: false,
       minPasswordLength: 8,
       maxPasswordLength: 128,
       // argon2id via Bun: ~2x faster than the default scrypt here (see STACK-FACTS).
@@ -41,6 +51,7 @@ export function createAuth({ db, baseUrl, secret, signInPerMinute }: AuthOptions
     },
     session: { expiresIn: 60 * 60 * 24 * 14, updateAge: 60 * 60 * 24 },
     plugins: [
+      hashedSessionTokens(),
       username({
         minUsernameLength: 1,
         maxUsernameLength: 64,

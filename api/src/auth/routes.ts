@@ -1,13 +1,17 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import { ApiError, errorBody } from '../http/errors';
+import type { Context, MiddlewareHandler } from 'hono';
+import { storageFullCount } from '../db/database';
+import { ApiError, badRequest, diskFull, errorBody } from '../http/errors';
 import type { AppDeps, AppEnv } from '../http/env';
 import { createRouter, ErrorSchema, errorResponses, json } from '../http/openapi';
+import { perAddressLimiter } from '../http/rate-limit';
 import { CLIENT_IP_HEADER } from './auth';
 import { LoginBody, LoginQuery, MessageReply, RegistrationSchema, WhoAmI, InstanceInfo } from './schema';
 import { registerUser, type SessionUser } from './service';
 
 const tags = ['Вход и регистрация'];
+const registrationConflict = { description: 'Логин занят или слишком похож на существующий', content: { 'application/json': { schema: ErrorSchema } } };
+const tooManyRegistrations = { description: 'Слишком много регистраций с этого адреса за час', content: { 'application/json': { schema: ErrorSchema } } };
 
 /**
  * Forwards to better-auth's own endpoint so the legacy GET calls share its rate limiting,
@@ -34,21 +38,38 @@ function withCookies(target: Response, source: Response): Response {
 
 async function signIn(deps: AppDeps, c: Context<AppEnv>, login: string, password: string): Promise<Response> {
   if (!login.trim() || !password) throw new ApiError(400, 'bad_request', 'Введите логин и пароль');
+  const fullBefore = storageFullCount(deps.db);
   const reply = await callAuth(deps, c, '/sign-in/username', { username: login.trim(), password });
   if (reply.status === 429) throw new ApiError(429, 'rate_limited', 'Слишком много попыток входа. Подождите минуту и попробуйте снова.');
+  // better-auth answers a failed session write with a bare 500: a full disk must not read as a wrong password.
+  if (reply.status >= 500 && storageFullCount(deps.db) > fullBefore) throw diskFull();
   if (!reply.ok) throw new ApiError(401, 'invalid_credentials', 'Неверный логин или пароль');
   const { user } = (await reply.json()) as { user: { firstName: string; lastName: string } };
-  return withCookies(
-    c.json({ message: `Добро пожаловать, ${user.firstName} ${user.lastName}!`, first_name: user.firstName, last_name: user.lastName }),
-    reply,
-  );
+  return withCookies(c.json({ message: `Добро пожаловать, ${user.firstName} ${user.lastName}!`, first_name: user.firstName, last_name: user.lastName }), reply);
 }
 
-async function register(deps: AppDeps, c: Context<AppEnv>, input: { login: string; password: string; first_name: string; last_name: string }) {
+type RegistrationInput = { login: string; password: string; first_name: string; last_name: string };
+type Limiter = ReturnType<typeof perAddressLimiter>;
+
+async function register(deps: AppDeps, c: Context<AppEnv>, limiter: Limiter, input: RegistrationInput) {
+  // better-auth's rate limiter never sees this path (signUpEmail is called directly), so it has its own.
+  if (!limiter.take(c.req.header(CLIENT_IP_HEADER) ?? 'unknown')) {
+    throw new ApiError(429, 'rate_limited', 'Слишком много регистраций с этого адреса. Попробуйте снова через час.');
+  }
   await registerUser(deps, { login: input.login, password: input.password, firstName: input.first_name, lastName: input.last_name });
   const signedIn = await callAuth(deps, c, '/sign-in/username', { username: input.login.trim(), password: input.password });
   return withCookies(c.json({ message: 'Регистрация прошла успешно' }), signedIn);
 }
+
+/**
+ * The JSON POSTs answer anything else with our 400 (zod-openapi would say 415 in English, and
+ * with no content type at all the handler got an empty object and failed with a 500).
+ */
+const jsonBodyOnly: MiddlewareHandler = async (c, next) => {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type)) throw badRequest('Тело запроса должно быть JSON (Content-Type: application/json)');
+  await next();
+};
 
 function whoAmIReply(user: SessionUser) {
   return {
@@ -62,10 +83,13 @@ function whoAmIReply(user: SessionUser) {
 
 export function authRoutes(deps: AppDeps) {
   const app = createRouter();
+  const registrations = perAddressLimiter({ max: deps.config.registerPerHour, windowMs: 60 * 60 * 1000 });
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/whoami', tags,
+      method: 'get',
+      path: '/api/v1/whoami',
+      tags,
       summary: 'Текущий пользователь; без входа — ответ с полем error (так клиент узнаёт, что вход не выполнен)',
       responses: { 200: json(WhoAmI.or(ErrorSchema)) },
     }),
@@ -79,7 +103,9 @@ export function authRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/login', tags,
+      method: 'get',
+      path: '/api/v1/login',
+      tags,
       summary: 'Вход (устаревший вызов: пароль в строке запроса). PWA использует POST.',
       request: { query: LoginQuery },
       responses: { 200: json(MessageReply), 400: errorResponses[400], 401: errorResponses[401] },
@@ -92,8 +118,12 @@ export function authRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'post', path: '/api/v1/login', tags, summary: 'Вход по логину и паролю',
-      request: { body: { content: { 'application/json': { schema: LoginBody } } } },
+      method: 'post',
+      path: '/api/v1/login',
+      tags,
+      summary: 'Вход по логину и паролю',
+      middleware: [jsonBodyOnly] as const,
+      request: { body: { required: true, content: { 'application/json': { schema: LoginBody } } } },
       responses: { 200: json(MessageReply), 400: errorResponses[400], 401: errorResponses[401] },
     }),
     (c) => {
@@ -104,33 +134,42 @@ export function authRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v2/register', tags,
+      method: 'get',
+      path: '/api/v2/register',
+      tags,
       summary: 'Регистрация (устаревший вызов: пароль в строке запроса). PWA использует POST.',
       request: { query: RegistrationSchema },
-      responses: { 200: json(MessageReply), 400: errorResponses[400] },
+      responses: { 200: json(MessageReply), 400: errorResponses[400], 409: registrationConflict, 429: tooManyRegistrations },
     }),
-    (c) => register(deps, c, c.req.valid('query')) as never,
+    (c) => register(deps, c, registrations, c.req.valid('query')) as never,
   );
 
   app.openapi(
     createRoute({
-      method: 'post', path: '/api/v2/register', tags, summary: 'Регистрация: новый пользователь получает свою организацию',
-      request: { body: { content: { 'application/json': { schema: RegistrationSchema } } } },
-      responses: { 200: json(MessageReply), 400: errorResponses[400] },
+      method: 'post',
+      path: '/api/v2/register',
+      tags,
+      summary: 'Регистрация: новый пользователь получает свою организацию',
+      middleware: [jsonBodyOnly] as const,
+      request: { body: { required: true, content: { 'application/json': { schema: RegistrationSchema } } } },
+      responses: { 200: json(MessageReply), 400: errorResponses[400], 409: registrationConflict, 429: tooManyRegistrations },
     }),
-    (c) => register(deps, c, c.req.valid('json')) as never,
+    (c) => register(deps, c, registrations, c.req.valid('json')) as never,
   );
 
-  app.openapi(
-    createRoute({ method: 'get', path: '/api/v1/leave', tags, summary: 'Выход', responses: { 200: json(MessageReply) } }),
-    async (c) => {
-      const reply = await callAuth(deps, c, '/sign-out');
-      return withCookies(c.json({ message: 'Вы вышли из системы' }, 200), reply) as never;
-    },
-  );
+  app.openapi(createRoute({ method: 'get', path: '/api/v1/leave', tags, summary: 'Выход', responses: { 200: json(MessageReply) } }), async (c) => {
+    const reply = await callAuth(deps, c, '/sign-out');
+    return withCookies(c.json({ message: 'Вы вышли из системы' }, 200), reply) as never;
+  });
 
   app.openapi(
-    createRoute({ method: 'get', path: '/api/v1/instance', tags: ['Система'], summary: 'Сведения об установке: есть ли демо-данные', responses: { 200: json(InstanceInfo) } }),
+    createRoute({
+      method: 'get',
+      path: '/api/v1/instance',
+      tags: ['Система'],
+      summary: 'Сведения об установке: есть ли демо-данные',
+      responses: { 200: json(InstanceInfo) },
+    }),
     async (c) => {
       const demo = await deps.db.selectFrom('organizations').select('id').where('is_demo', '=', 1).executeTakeFirst();
       return c.json({ demo: Boolean(demo), version: '0.1.0' }, 200);

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { LOGIN_MAX_LENGTH, LOGIN_TOO_LONG, NAME_MAX_LENGTH, NAME_TOO_LONG, PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG } from './service';
 
 export const LoginQuery = z.object({
   email: z.string().openapi({ description: 'Логин (или email) пользователя' }),
@@ -9,10 +10,10 @@ export const LoginBody = z.object({ login: z.string(), password: z.string() });
 
 export const RegistrationSchema = z
   .object({
-    login: z.string().default(''),
-    password: z.string().default(''),
-    first_name: z.string().default(''),
-    last_name: z.string().default(''),
+    login: z.string().max(LOGIN_MAX_LENGTH, LOGIN_TOO_LONG).default(''),
+    password: z.string().max(PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG).default(''),
+    first_name: z.string().max(NAME_MAX_LENGTH, NAME_TOO_LONG).default(''),
+    last_name: z.string().max(NAME_MAX_LENGTH, NAME_TOO_LONG).default(''),
   })
   .openapi('Registration');
 

@@ -2,6 +2,7 @@ import type { Db } from '../db/database';
 import type { Role } from '../db/schema';
 import { ApiError, badRequest, conflict } from '../http/errors';
 import type { Auth } from './auth';
+import { LOOK_ALIKE_LOGIN, loginSkeleton } from './login-skeleton';
 
 export interface SessionUser {
   id: string;
@@ -22,6 +23,20 @@ export interface Registration {
 }
 
 export const FILL_ALL_FIELDS = 'Заполните все поля';
+export const LOGIN_MAX_LENGTH = 64;
+export const NAME_MAX_LENGTH = 100;
+export const PASSWORD_MAX_LENGTH = 128;
+export const LOGIN_TOO_LONG = `Логин не длиннее ${LOGIN_MAX_LENGTH} символов`;
+export const NAME_TOO_LONG = `Имя и фамилия — не длиннее ${NAME_MAX_LENGTH} символов`;
+export const PASSWORD_TOO_LONG = `Пароль не длиннее ${PASSWORD_MAX_LENGTH} символов`;
+
+/** Refuses a login that reads the same on screen as an existing one (see login-skeleton.ts). */
+async function refuseLookAlikeLogin(db: Db, login: string) {
+  const skeleton = loginSkeleton(login);
+  // A full scan: one install has at most thousands of users, and registration is rare.
+  const logins = await db.selectFrom('user').select('username').where('username', 'is not', null).execute();
+  if (logins.some((row) => loginSkeleton(row.username!) === skeleton)) throw conflict(LOOK_ALIKE_LOGIN);
+}
 
 /**
  * Creates a user. Without `organizationId` the user gets a new organisation of their own and is
@@ -39,9 +54,13 @@ export async function registerUser(
   if (!/^[\p{L}\p{N}_.-]+$/u.test(login)) {
     throw badRequest('Логин может содержать только буквы, цифры и символы _ . -');
   }
+  if (login.length > LOGIN_MAX_LENGTH) throw badRequest(LOGIN_TOO_LONG);
+  if (firstName.length > NAME_MAX_LENGTH || lastName.length > NAME_MAX_LENGTH) throw badRequest(NAME_TOO_LONG);
   if (input.password.length < 8) throw badRequest('Пароль должен быть не короче 8 символов');
+  if (input.password.length > PASSWORD_MAX_LENGTH) throw badRequest(PASSWORD_TOO_LONG);
   const taken = await deps.db.selectFrom('user').select('id').where('username', '=', login.toLowerCase()).executeTakeFirst();
   if (taken) throw conflict('Пользователь с таким логином уже существует');
+  await refuseLookAlikeLogin(deps.db, login);
 
   let created;
   try {

@@ -2,6 +2,8 @@ import type { Context } from 'hono';
 import type { Db } from '../db/database';
 import { badRequest, forbidden, unauthorized } from '../http/errors';
 import type { AppEnv } from '../http/env';
+import { parseId } from '../http/openapi';
+import { parseInstant } from '../http/time';
 import type { SharePermission } from './roles';
 
 /**
@@ -62,14 +64,14 @@ export async function findShareGrant(db: Db, key: string): Promise<ShareGrant | 
 
 function queryInt(c: Context<AppEnv>, name: string): number {
   const raw = c.req.query(name);
-  const value = Number(raw);
-  if (raw === undefined || raw === '' || !Number.isInteger(value) || value <= 0) throw badRequest(`${name}: ожидается целое положительное число`);
+  const value = parseId(raw);
+  if (value === null) throw badRequest(`${name}: ожидается целое положительное число`);
   return value;
 }
 
 function queryInstant(c: Context<AppEnv>, name: string): number {
-  const value = Date.parse(c.req.query(name) ?? '');
-  if (Number.isNaN(value)) throw badRequest(`${name}: ожидается дата-время ISO 8601 с часовым поясом`);
+  const value = parseInstant(c.req.query(name) ?? '');
+  if (value === null) throw badRequest(`${name}: ожидается дата-время ISO 8601 с часовым поясом`);
   return value;
 }
 
