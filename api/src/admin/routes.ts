@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { currentUser, requireAccess, structureFrom, type StructureLocator } from '../auth/access';
 import type { AppDeps } from '../http/env';
 import { badRequest } from '../http/errors';
-import { createRouter, errorResponses, json } from '../http/openapi';
+import { createRouter, errorResponses, json, parseId } from '../http/openapi';
 import { IdParam, NamedItem, StructureQuery } from '../org/schema';
 import { structureFromBody } from '../org/routes';
 import {
@@ -19,8 +19,9 @@ const withConflict = { ...errorResponses, 409: errorResponses[400] };
 const body = <T extends z.ZodType>(schema: T) => ({ body: { content: { 'application/json': { schema } }, required: true } });
 
 function idOf(raw: string | undefined): number {
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw badRequest('id: ожидается целое положительное число');
+  // Decimal digits only: Number('0x10') would name id 16.
+  const value = parseId(raw);
+  if (value === null) throw badRequest('id: ожидается целое положительное число');
   return value;
 }
 

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { idParam } from '../http/openapi';
 
-export const JobIdParam = z.object({ id: z.coerce.number().int().positive() });
+export const JobIdParam = z.object({ id: idParam });
 
 export const Job = z
   .object({

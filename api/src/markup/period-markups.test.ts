@@ -156,7 +156,7 @@ describe('POST /api/v1/operation_markups', () => {
       [{ operation_markups: 'строки' }, /operation_markups/],
     ];
     for (const [body, message] of cases) {
-      const response = await f.call('POST', path, 'assessor', body);
+      const response = await f.call('POST', path, 'assessor', { base_version: current.version, ...(body as object) });
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect((await response.json()).error.message, JSON.stringify(body)).toMatch(message);
     }
@@ -181,7 +181,7 @@ describe('POST /api/v1/operation_markups', () => {
       start_time: at('09:00:00'), end_time: at('09:05:00'), comment: null, created_at: f.now, updated_at: f.now,
     }).returning('id').executeTakeFirstOrThrow();
     const all = await allMarkups();
-    const response = await f.call('POST', path, 'admin', { operation_markups: [{ ...row, id: foreignRow.id }] });
+    const response = await f.call('POST', path, 'admin', { base_version: (await load()).version, operation_markups: [{ ...row, id: foreignRow.id }] });
     expect(response.status).toBe(400);
     expect(await allMarkups()).toEqual(all);
     expect(all.filter((m) => m.id !== foreignRow.id)).toEqual(before);

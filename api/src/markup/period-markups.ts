@@ -6,7 +6,7 @@ import type { Db } from '../db/database';
 import type { AppDeps } from '../http/env';
 import { badRequest, conflict } from '../http/errors';
 import { createRouter, errorResponses, json } from '../http/openapi';
-import { instant, toIso } from '../http/time';
+import { boundedEnd, instant, MAX_SEGMENT_MS, toIso } from '../http/time';
 import { OperationMarkup, PeriodQuery } from './schema';
 import { assertRowInStructure, structureMembers } from './structure-members';
 
@@ -23,9 +23,6 @@ import { assertRowInStructure, structureMembers } from './structure-members';
 
 export const PERIOD_STALE_MESSAGE =
   'Разметку этого периода уже изменили (в другой вкладке, на экране видео или другой пользователь). Загрузите её заново и повторите правку.';
-
-/** The longest segment one row may hold; a longer one is a date typed wrong. */
-const MAX_SEGMENT_MS = 24 * 3_600_000;
 
 const PeriodMarkupRow = OperationMarkup.extend({
   video_id: z.number().nullable().openapi({ description: 'видео, на экране которого видна строка; null — без видео' }),
@@ -55,7 +52,10 @@ export const PeriodMarkupsSave = z
       .max(5000)
       .default([]),
     operation_markups_to_delete: z.array(z.number().int().positive()).max(5000).default([]),
-    base_version: z.string().max(100).optional().openapi({ description: 'version из GET; другая текущая версия окна → 409' }),
+    base_version: z
+      .string({ error: 'base_version: укажите версию окна из ответа GET — без неё сохранение могло бы затереть чужие правки' })
+      .max(100)
+      .openapi({ description: 'обязательно: version из GET; другая текущая версия окна → 409' }),
   })
   .openapi('OperationMarkupsSave');
 
@@ -96,7 +96,7 @@ export async function readPeriodMarkups(db: Db, structureId: number, from: numbe
     .orderBy('id', 'desc')
     .execute();
   return {
-    operation_markups: rows.map((row) => ({ ...row, start_time: toIso(row.start_time), end_time: toIso(row.end_time) })),
+    operation_markups: rows.map((row) => ({ ...row, start_time: toIso(row.start_time), end_time: toIso(boundedEnd(row.start_time, row.end_time)) })),
     version: await windowVersion(db, w),
   };
 }
@@ -153,26 +153,28 @@ async function videoShows(db: Db, videoId: number, at: number): Promise<boolean>
 export async function savePeriodMarkups(db: Db, user: SessionUser, w: Window, input: PeriodMarkupsSaveInput) {
   await db.transaction().execute(async (trx) => {
     const tx = trx as unknown as Db;
-    if (input.base_version !== undefined) {
-      const current = await windowVersion(tx, w);
-      if (current !== input.base_version) throw conflict(PERIOD_STALE_MESSAGE, { current_version: current });
-    }
+    const current = await windowVersion(tx, w);
+    if (current !== input.base_version) throw conflict(PERIOD_STALE_MESSAGE, { current_version: current });
     const members = await structureMembers(tx, w.structureId);
     input.operation_markups.forEach((row, index) => {
       const where = `строка ${index + 1}`;
       if (!(row.start_time < row.end_time)) throw badRequest(`Начало операции должно быть раньше конца (${where})`);
       if (row.end_time - row.start_time > MAX_SEGMENT_MS) throw badRequest(`Операция длиннее суток — проверьте даты (${where})`);
+      // The window's version covers only rows overlapping it: a row saved outside would escape the check.
+      if (!(row.start_time < w.to && row.end_time > w.from)) throw badRequest(`Операция вне выбранного периода — проверьте даты (${where})`);
       assertRowInStructure(members, row, where);
     });
     const editedIds = input.operation_markups.map((r) => r.id ?? 0).filter((id) => id > 0);
     if (new Set(editedIds).size !== editedIds.length) throw badRequest('Одна и та же строка передана дважды');
     const touchedIds = [...editedIds, ...input.operation_markups_to_delete];
     const existing = touchedIds.length
-      ? await tx.selectFrom('markups').select(['id', 'video_id', 'start_time']).where('structure_id', '=', w.structureId).where('id', 'in', touchedIds).execute()
+      ? await tx.selectFrom('markups').select(['id', 'video_id', 'start_time', 'end_time']).where('structure_id', '=', w.structureId).where('id', 'in', touchedIds).execute()
       : [];
     const byId = new Map(existing.map((r) => [r.id, r]));
     const missing = touchedIds.filter((id) => !byId.has(id));
     if (missing.length) throw badRequest(`Строки ${[...new Set(missing)].join(', ')} не относятся к этой структурной единице`);
+    const outside = existing.filter((r) => !(r.start_time < w.to && r.end_time > w.from)).map((r) => r.id);
+    if (outside.length) throw badRequest(`Строки ${outside.join(', ')} вне выбранного периода: откройте период, в котором они лежат`);
     const both = editedIds.filter((id) => input.operation_markups_to_delete.includes(id));
     if (both.length) throw badRequest(`Строка ${both[0]} одновременно изменяется и удаляется`);
 

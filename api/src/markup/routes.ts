@@ -2,13 +2,13 @@ import { createRoute } from '@hono/zod-openapi';
 import { z } from '@hono/zod-openapi';
 import { currentUser, requireAccess, structureFrom, videoOrStructureQuery } from '../auth/access';
 import type { AppDeps } from '../http/env';
-import { createRouter, errorResponses, json } from '../http/openapi';
+import { createRouter, errorResponses, idParam, json } from '../http/openapi';
 import { VideoOrStructureQuery } from '../org/schema';
 import { periodMarkupRoutes } from './period-markups';
 import { AvailableOperations, VideoMarkupsReply, VideoMarkupsSave } from './schema';
 import { availableOperations, readVideoMarkups, saveVideoMarkups, videoMarkupsTsv } from './video-markups.service';
 
-const VideoParam = z.object({ videoId: z.coerce.number().int().positive().openapi({ param: { name: 'videoId', in: 'path' } }) });
+const VideoParam = z.object({ videoId: idParam.openapi({ param: { name: 'videoId', in: 'path' } }) });
 const saveBody = { body: { content: { 'application/json': { schema: VideoMarkupsSave } }, required: true } };
 
 const tags = ['Разметка'];

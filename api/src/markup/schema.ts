@@ -1,13 +1,15 @@
 import { z } from '@hono/zod-openapi';
-import { instant } from '../http/time';
+import { idParam } from '../http/openapi';
+import { instant, MAX_PERIOD_DAYS, MAX_SEGMENT_SECONDS, MAX_VIDEO_SECONDS } from '../http/time';
 
 export const PeriodQuery = z
   .object({
-    structure_id: z.coerce.number().int().positive(),
+    structure_id: idParam,
     from_time: instant,
     to_time: instant,
   })
-  .refine((q) => q.to_time > q.from_time, { message: 'to_time должно быть позже from_time', path: ['to_time'] });
+  .refine((q) => q.to_time > q.from_time, { message: 'to_time должно быть позже from_time', path: ['to_time'] })
+  .refine((q) => q.to_time - q.from_time <= MAX_PERIOD_DAYS * 86_400_000, { message: `период не длиннее ${MAX_PERIOD_DAYS} дней`, path: ['to_time'] });
 
 export const OperationMarkup = z
   .object({
@@ -22,6 +24,10 @@ export const OperationMarkup = z
   .openapi('OperationMarkup');
 
 
+/** Seconds from a video's start: finite, 0 … max (zod refuses Infinity and NaN). */
+const seconds = (max: number, field: string) =>
+  z.number({ error: `${field}: ожидается число секунд` }).min(0, { error: `${field}: не меньше 0` }).max(max, { error: `${field}: не больше ${max} с` });
+
 /** A markup as the video screen sees it: seconds from the video's start. */
 export const VideoMarkup = z
   .object({
@@ -29,8 +35,8 @@ export const VideoMarkup = z
     operation_id: z.number().int().positive(),
     workplace_id: z.number().int().positive(),
     employee_id: z.number().int().positive().nullable().optional(),
-    start_time: z.number().min(0).openapi({ description: 'секунды от начала видео' }),
-    end_time: z.number().min(0),
+    start_time: seconds(MAX_VIDEO_SECONDS, 'start_time').openapi({ description: 'секунды от начала видео' }),
+    end_time: seconds(MAX_VIDEO_SECONDS + MAX_SEGMENT_SECONDS, 'end_time').openapi({ description: 'секунды от начала видео; операция может продолжаться в следующем файле камеры, но не дольше суток' }),
     comment: z.string().max(2000).nullable().optional(),
   })
   .openapi('VideoMarkup');
@@ -39,7 +45,7 @@ export const VideoStamp = z
   .object({
     id: z.number().int().optional(),
     type: z.string().min(1),
-    time: z.number().min(0),
+    time: seconds(MAX_VIDEO_SECONDS, 'time'),
     comment: z.string().max(2000).default(''),
     employee_id: z.number().int().positive().nullable().optional(),
   })
@@ -51,8 +57,12 @@ export const VideoMarkupsSave = z
     operation_markups_to_delete: z.array(z.number().int().positive()).max(20_000).default([]),
     video_stamps: z.array(VideoStamp).max(20_000).default([]),
     video_stamps_to_delete: z.array(z.number().int().positive()).max(20_000).default([]),
-    base_version: z.number().int().min(0).optional().openapi({ description: 'версия, на которой основано изменение; иная текущая → 409' }),
-    client_save_id: z.string().min(8).max(64).optional().openapi({ description: 'ключ идемпотентности для повторной отправки из офлайн-очереди' }),
+    base_version: z
+      .number({ error: 'base_version: укажите версию разметки, на которой основано изменение (поле version из последнего ответа), — без неё сохранение могло бы затереть чужие правки' })
+      .int()
+      .min(0)
+      .openapi({ description: 'обязательно: версия, на которой основано изменение; иная текущая → 409' }),
+    client_save_id: z.string().min(8).max(64).regex(/^[\x21-\x7e]+$/, { error: 'client_save_id: только латинские буквы, цифры и знаки без пробелов' }).optional().openapi({ description: 'ключ идемпотентности для повторной отправки из офлайн-очереди' }),
   })
   .openapi('VideoMarkupsSave');
 

@@ -1,6 +1,8 @@
 import type { Db } from '../db/database';
 import { ApiError, badRequest } from '../http/errors';
-import { formatLocalDateTime, isCalendarDate, localDayBounds } from '../time-zone';
+import { boundedEnd, isCalendarDateInRange } from '../http/time';
+import { formatLocalDateTime, localDayBounds } from '../time-zone';
+import { tsvField } from '../http/tsv';
 
 /** The exact text of spec 01 §5 when the date or the camera is missing. */
 export const DUMP_NEEDS_DATE_AND_CAMERA = 'You need to choose a date and a camera';
@@ -21,13 +23,11 @@ export function checkDumpRequest(input: DumpRequest): { cameraKey: number; date:
   const date = input.date?.trim() ?? '';
   if (!cameraKey || !date) throw new ApiError(400, 'bad_request', DUMP_NEEDS_DATE_AND_CAMERA);
   if (!/^[1-4]$/.test(cameraKey)) throw badRequest('camera_key: ожидается 1, 2, 3 или 4');
-  if (!isCalendarDate(date)) throw badRequest('date: ожидается дата в виде год-месяц-день, например 2026-11-16');
+  if (!isCalendarDateInRange(date)) throw badRequest('date: ожидается существующая дата в виде год-месяц-день между 2000 и 2100 годами, например 2026-11-16');
   if (input.format !== undefined && input.format !== 'tsv') throw badRequest('format: поддерживается только tsv');
   return { cameraKey: Number(cameraKey), date };
 }
 
-/** One TSV field: tabs and line breaks would break the table, so they become spaces. */
-const field = (value: string | number | null) => (value === null ? '' : String(value).replace(/[\t\r\n]+/g, ' '));
 
 /** Seconds with at most three decimals, without trailing zeros ("37", "12.5"). */
 export const seconds = (ms: number) => String(Math.round(ms) / 1000);
@@ -65,9 +65,9 @@ export async function workTimeRecord(db: Db, structureId: number, cameraKey: num
     lines.push(
       [
         row.filename, row.operation, row.type_label, row.workplace, row.employee,
-        formatLocalDateTime(row.start_time, structure.time_zone), formatLocalDateTime(row.end_time, structure.time_zone),
-        seconds(row.end_time - row.start_time), row.comment,
-      ].map(field).join('\t'),
+        formatLocalDateTime(row.start_time, structure.time_zone), formatLocalDateTime(boundedEnd(row.start_time, row.end_time), structure.time_zone),
+        seconds(boundedEnd(row.start_time, row.end_time) - row.start_time), row.comment,
+      ].map(tsvField).join('\t'),
     );
   }
   return { text: `${lines.join('\n')}\n`, structureName: structure.name, rows: rows.length };

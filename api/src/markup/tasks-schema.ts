@@ -1,12 +1,13 @@
 import { z } from '@hono/zod-openapi';
+import { idParam, decimalInt } from '../http/openapi';
 
 export const TASK_PAGE_LIMIT = 100;
 
 export const TasksQuery = z.object({
-  structure_id: z.coerce.number().int().positive(),
+  structure_id: idParam,
   option: z.enum(['all', 'finished', 'unfinished']).default('all'),
-  offset: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(TASK_PAGE_LIMIT, `не больше ${TASK_PAGE_LIMIT}`).default(30),
+  offset: decimalInt(0, 1_000_000_000).default(0),
+  limit: decimalInt(1, TASK_PAGE_LIMIT).default(30),
   filename_pattern: z.string().max(200).optional(),
 });
 
@@ -23,12 +24,12 @@ export const TaskRow = z
   .openapi('TaskRow');
 
 export const TaskList = z.object({ elements: z.array(TaskRow), total: z.number() }).openapi('TaskList');
-export const TaskIdParam = z.object({ id: z.coerce.number().int().positive() });
-export const TaskVideoParam = z.object({ videoId: z.coerce.number().int().positive() });
+export const TaskIdParam = z.object({ id: idParam });
+export const TaskVideoParam = z.object({ videoId: idParam });
 export const Message = z.object({ message: z.string() });
 
 export const DumpQuery = z.object({
-  structure_id: z.coerce.number().int().positive(),
+  structure_id: idParam,
   camera_key: z.string().optional().openapi({ example: '1', description: '1, 2, 3 или 4' }),
   date: z.string().optional().openapi({ example: '2026-11-16', description: 'год-месяц-день' }),
   format: z.string().optional().openapi({ example: 'tsv' }),

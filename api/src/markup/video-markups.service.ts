@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import { findGaps } from '@norma/core-wasm';
 import type { SessionUser } from '../auth/service';
 import type { Db } from '../db/database';
 import { badRequest, conflict, notFound } from '../http/errors';
+import { boundedEnd, MAX_SEGMENT_SECONDS, MAX_VIDEO_SECONDS } from '../http/time';
 import { formatLocalDateTime } from '../time-zone';
 import { assertRowInStructure, structureMembers } from './structure-members';
+import { tsvField } from '../http/tsv';
 
 export interface VideoMarkupInput {
   id?: number;
@@ -28,7 +31,7 @@ export interface VideoMarkupsSaveInput {
   operation_markups_to_delete: number[];
   video_stamps: VideoStampInput[];
   video_stamps_to_delete: number[];
-  base_version?: number;
+  base_version: number;
   client_save_id?: string;
 }
 
@@ -41,6 +44,10 @@ interface VideoContext {
   duration: number | null;
   version: number;
 }
+
+export const SAVE_ID_REUSED_MESSAGE =
+  'Ключ сохранения client_save_id уже использован для другого изменения: повторная отправка должна совпадать с первой. Обновите страницу и сохраните заново.';
+export const SAVE_ID_OTHER_USER_MESSAGE = 'Ключ сохранения client_save_id уже использован другим пользователем: сохраните заново.';
 
 export const STALE_VERSION_MESSAGE =
   'Разметку этого видео уже изменил другой пользователь или другая вкладка. Загрузите свежую версию или сохраните поверх неё.';
@@ -82,7 +89,7 @@ export async function readVideoMarkups(db: Db, videoId: number) {
   return {
     video_markups: markups.map((m) => ({
       id: m.id, operation_id: m.operation_id, workplace_id: m.workplace_id, employee_id: m.employee_id,
-      start_time: toSeconds(video, m.start_time), end_time: toSeconds(video, m.end_time), comment: m.comment,
+      start_time: toSeconds(video, m.start_time), end_time: toSeconds(video, boundedEnd(m.start_time, m.end_time)), comment: m.comment,
       source: m.source, author_name: author(m.firstName, m.lastName),
     })),
     video_stamps: stamps.map((s) => ({
@@ -95,12 +102,14 @@ export async function readVideoMarkups(db: Db, videoId: number) {
 /** Checks every row before anything is written; the message names the row (1-based) and the problem. */
 async function validate(db: Db, video: VideoContext, input: VideoMarkupsSaveInput) {
   const members = await structureMembers(db, video.structureId);
-  const limit = video.duration === null ? Infinity : video.duration + 1;
+  // Unknown duration: still no later than the longest file the API accepts.
+  const limit = Math.min(video.duration === null ? MAX_VIDEO_SECONDS : video.duration + 1, MAX_VIDEO_SECONDS);
   input.video_markups.forEach((row, index) => {
     const where = `строка ${index + 1}`;
     if (!(row.start_time < row.end_time)) throw badRequest(`Начало операции должно быть раньше конца (${where})`);
     // An operation may run on into the next file of the camera, but it must start inside this one.
     if (row.start_time >= limit) throw badRequest(`Операция начинается после конца видео (${where})`);
+    if (row.end_time - row.start_time > MAX_SEGMENT_SECONDS) throw badRequest(`Операция длиннее суток — проверьте конец (${where})`);
     assertRowInStructure(members, row, where);
   });
   const stampTypes = new Set((await db.selectFrom('video_stamp_types').select('type').execute()).map((r) => r.type));
@@ -119,26 +128,45 @@ async function validate(db: Db, video: VideoContext, input: VideoMarkupsSaveInpu
   await own('video_stamps', [...input.video_stamps.map((s) => s.id ?? -1).filter((id) => id > 0), ...input.video_stamps_to_delete], 'Отметки');
 }
 
+/** What a client_save_id stands for: the video, the kind of save and every field sent with it. */
+function saveDigest(videoId: number, fillGaps: boolean, input: VideoMarkupsSaveInput): string {
+  const { client_save_id: _key, ...payload } = input;
+  return createHash('sha256').update(JSON.stringify({ videoId, fillGaps, payload })).digest('hex');
+}
+
+const isEmptySave = (input: VideoMarkupsSaveInput) =>
+  input.video_markups.length === 0 && input.operation_markups_to_delete.length === 0 &&
+  input.video_stamps.length === 0 && input.video_stamps_to_delete.length === 0;
+
 /**
  * Saves the changed rows of a video's markup in one transaction: inserts rows with id -1 (or none),
- * updates rows with an id, deletes the listed ids. A save based on an older version is refused
- * (409); a repeated client_save_id returns the current state without applying anything twice.
+ * updates rows with an id, deletes the listed ids. The save must name the version it is based on:
+ * another current version is refused (409). A repeated client_save_id of the same user with the
+ * same payload returns the current state without applying anything twice; the same key with
+ * another payload, video or user is refused (400). An empty save (nothing to write, no gap
+ * filling) changes nothing, not even the version.
  * With `fillGaps`, every uncovered interval then becomes a segment of the structure's idle operation.
  */
 export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: number, input: VideoMarkupsSaveInput, { fillGaps = false } = {}) {
+  const digest = saveDigest(videoId, fillGaps, input);
   await db.transaction().execute(async (trx) => {
     const tx = trx as unknown as Db;
     const video = await videoContext(tx, videoId);
     if (input.client_save_id) {
-      const seen = await tx.selectFrom('markup_saves').select('video_id').where('client_save_id', '=', input.client_save_id).executeTakeFirst();
+      const seen = await tx
+        .selectFrom('markup_saves').select(['video_id', 'user_id', 'payload_hash'])
+        .where('client_save_id', '=', input.client_save_id).executeTakeFirst();
       if (seen) {
-        if (seen.video_id !== videoId) throw badRequest('Ключ сохранения уже использован для другого видео');
+        if (seen.video_id !== videoId) throw badRequest('Ключ сохранения client_save_id уже использован для другого видео');
+        if (seen.user_id !== null && seen.user_id !== user.id) throw badRequest(SAVE_ID_OTHER_USER_MESSAGE);
+        if (seen.payload_hash !== null && seen.payload_hash !== digest) throw badRequest(SAVE_ID_REUSED_MESSAGE);
         return;
       }
     }
-    if (input.base_version !== undefined && input.base_version !== video.version) {
+    if (input.base_version !== video.version) {
       throw conflict(STALE_VERSION_MESSAGE, { current_version: video.version });
     }
+    if (!fillGaps && isEmptySave(input)) return;
     await validate(tx, video, input);
     const now = Date.now();
 
@@ -174,7 +202,9 @@ export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: numbe
     await tx.updateTable('videos').set({ author_id: user.id }).where('id', '=', videoId).where('author_id', 'is', null).execute();
     await tx.insertInto('activities').values({ video_id: videoId, author_id: user.id, happened_at: now, comment: fillGaps ? 'Пропуски заполнены простоем' : 'Разметка сохранена' }).execute();
     if (input.client_save_id) {
-      await tx.insertInto('markup_saves').values({ client_save_id: input.client_save_id, video_id: videoId, version, created_at: now }).execute();
+      await tx.insertInto('markup_saves').values({
+        client_save_id: input.client_save_id, video_id: videoId, version, created_at: now, user_id: user.id, payload_hash: digest,
+      }).execute();
     }
   });
   return readVideoMarkups(db, videoId);
@@ -183,6 +213,7 @@ export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: numbe
 /** DESIGN.md "Fill gaps": each uncovered interval → the idle operation, workplace and employee of its neighbour. */
 async function fillVideoGaps(db: Db, user: SessionUser, video: VideoContext, now: number) {
   if (video.duration === null) throw badRequest('Длительность видео ещё неизвестна: откройте видео, чтобы она записалась, и повторите');
+  if (!(video.duration <= MAX_VIDEO_SECONDS)) throw badRequest('Длительность видео в базе больше суток — её записали с ошибкой; исправьте её, прежде чем заполнять пропуски');
   const idle = await db.selectFrom('operations').select('id').where('structure_id', '=', video.structureId).where('type', '=', 'idle').orderBy('id').executeTakeFirst();
   if (!idle) throw badRequest('В структурной единице нет операции простоя (тип «idle»): добавьте её в редакторе операций');
   const rows = await db
@@ -192,7 +223,7 @@ async function fillVideoGaps(db: Db, user: SessionUser, video: VideoContext, now
     .orderBy('start_time')
     .execute();
   const end = toInstant(video, video.duration);
-  const gaps = findGaps(rows.map((r) => ({ start: r.start_time, end: r.end_time })), video.start, end);
+  const gaps = findGaps(rows.map((r) => ({ start: r.start_time, end: boundedEnd(r.start_time, r.end_time) })), video.start, end);
   if (gaps.length === 0) return;
   let fallback: { workplace_id: number; employee_id: number | null } | undefined = rows[0];
   if (!fallback) {
@@ -228,13 +259,13 @@ export async function videoMarkupsTsv(db: Db, videoId: number, timeZone: string)
     .where('markups.video_id', '=', videoId)
     .orderBy('markups.start_time')
     .execute();
-  const clean = (value: string | null) => (value ?? '').replace(/[\t\r\n]+/g, ' ');
   const lines = [['№', 'Операция', 'Тип', 'Рабочее место', 'Сотрудник', 'Начало, с', 'Конец, с', 'Начало', 'Конец', 'Длительность, с', 'Комментарий'].join('\t')];
   rows.forEach((r, i) => {
     lines.push([
-      String(i + 1), clean(r.operation), clean(r.type), clean(r.workplace), clean(r.employee),
-      ((r.start_time - video.start_time) / 1000).toFixed(3), ((r.end_time - video.start_time) / 1000).toFixed(3),
-      formatLocalDateTime(r.start_time, timeZone), formatLocalDateTime(r.end_time, timeZone), ((r.end_time - r.start_time) / 1000).toFixed(3), clean(r.comment),
+      String(i + 1), tsvField(r.operation), tsvField(r.type), tsvField(r.workplace), tsvField(r.employee),
+      ((r.start_time - video.start_time) / 1000).toFixed(3), ((boundedEnd(r.start_time, r.end_time) - video.start_time) / 1000).toFixed(3),
+      formatLocalDateTime(r.start_time, timeZone), formatLocalDateTime(boundedEnd(r.start_time, r.end_time), timeZone),
+      ((boundedEnd(r.start_time, r.end_time) - r.start_time) / 1000).toFixed(3), tsvField(r.comment),
     ].join('\t'));
   });
   return { filename: video.filename.replace(/\.[^.]+$/, '') + '.tsv', body: lines.join('\n') + '\n' };

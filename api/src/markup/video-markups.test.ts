@@ -40,7 +40,12 @@ beforeEach(async () => {
 });
 
 const url = () => `/api/v1/video_markups/${ids.video}`;
-const send = (method: 'PUT' | 'POST', body: unknown, c = cookie) => t.request(url(), { method, cookie: c, body: JSON.stringify(body) });
+const currentVersion = async () => ((await (await t.request(url(), { cookie })).json()) as { version: number }).version;
+/** Sends a save; one without base_version is based on the current version (a save must name one). */
+const send = async (method: 'PUT' | 'POST', body: object, c = cookie) => {
+  const based = 'base_version' in body ? body : { ...body, base_version: await currentVersion() };
+  return t.request(url(), { method, cookie: c, body: JSON.stringify(based) });
+};
 const row = (start: number, end: number, extra: Record<string, unknown> = {}) => ({
   id: -1, operation_id: ids.main, workplace_id: ids.workplace, employee_id: ids.employee, start_time: start, end_time: end, comment: null, ...extra,
 });
@@ -81,7 +86,7 @@ describe('video markups', () => {
   });
 
   it('applies a repeated client_save_id once (offline outbox replay)', async () => {
-    const save = { video_markups: [row(0, 10)], client_save_id: 'outbox-0001-abcd' };
+    const save = { video_markups: [row(0, 10)], base_version: await currentVersion(), client_save_id: 'outbox-0001-abcd' };
     const once = await (await send('PUT', save)).json();
     const twice = await (await send('PUT', save)).json();
     expect(twice.video_markups).toHaveLength(1);
@@ -90,7 +95,7 @@ describe('video markups', () => {
   });
 
   it('refuses invalid rows with 400, names the row, and saves none of the batch', async () => {
-    const cases: [unknown, RegExp][] = [
+    const cases: [object, RegExp][] = [
       [{ video_markups: [row(0, 10), row(15, 15)] }, /раньше конца \(строка 2\)/],
       [{ video_markups: [row(5, 3)] }, /раньше конца \(строка 1\)/],
       [{ video_markups: [row(120, 130)] }, /после конца видео/],
@@ -131,6 +136,15 @@ describe('video markups', () => {
     const lines = (await response.text()).trim().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[1]!.split('\t')).toEqual(['1', 'Сборка', 'Основная (оперативная) работа', 'Стол 1', 'Алексеев', '0.000', '10.250', '2026-11-16 09:00:00', '2026-11-16 09:00:10', '10.250', 'с табуляцией']);
+  });
+
+  it('writes a text a spreadsheet would run as a formula as plain text in the TSV', async () => {
+    await send('PUT', { video_markups: [row(0, 5, { comment: '=HYPERLINK("http://evil.example","Открыть")' }), row(5, 6, { comment: '-1+2' })] });
+    const lines = (await (await t.request(`${url()}?format=tsv`, { cookie })).text()).trim().split('\n');
+    expect(lines[1]!.split('\t').at(-1)).toBe(`'=HYPERLINK("http://evil.example","Открыть")`);
+    expect(lines[2]!.split('\t').at(-1)).toBe(`'-1+2`);
+    // Numbers stay numbers.
+    expect(lines[2]!.split('\t')[5]).toBe('5.000');
   });
 
   it('lets a viewer read but not write, and hides other organisations’ videos', async () => {

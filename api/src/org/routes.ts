@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { currentUser, requireAccess, structureFrom, videoOrStructureQuery, type StructureLocator } from '../auth/access';
 import type { AppDeps } from '../http/env';
 import { badRequest } from '../http/errors';
-import { createRouter, errorResponses, json } from '../http/openapi';
+import { createRouter, errorResponses, json, parseId } from '../http/openapi';
 import { readOperations, saveOperations } from './operations.service';
 import {
   IdParam, NamedItem, OperationsReply, OperationsSave, StructureQuery, StructureSchema, StructureSettingsReply, StructureSettingsSave,
@@ -25,10 +25,9 @@ export const structureFromBody = (name = 'structure_id'): StructureLocator => as
     raw = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
   }
   if (raw === undefined || raw === null || raw === '') throw badRequest(`Не указан параметр ${name}`);
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0 || (typeof raw !== 'number' && typeof raw !== 'string')) {
-    throw badRequest(`${name}: ожидается целое положительное число`);
-  }
+  // Decimal digits only: Number('0x10') would name structure 16.
+  const value = parseId(raw);
+  if (value === null) throw badRequest(`${name}: ожидается целое положительное число`);
   return value;
 };
 

@@ -5,7 +5,7 @@ import { findShareGrant, hashShareKey, INVALID_SHARE_KEY, isWellFormedShareKey, 
 import type { Db } from '../db/database';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { toIso } from '../http/time';
-import { createRouter, errorResponses, json } from '../http/openapi';
+import { createRouter, errorResponses, json, parseId } from '../http/openapi';
 import { MessageReply } from '../auth/schema';
 import { ReportWindowQuery } from './schema';
 
@@ -29,8 +29,8 @@ const KeyParam = z.object({ key: z.string().min(1).max(200).openapi({ param: { n
 /** structure_id of a JSON body (POST /api/v1/generate_hash). */
 const structureFromBody: StructureLocator = async (c) => {
   const body = await c.req.json().catch(() => null);
-  const value = Number((body as Record<string, unknown> | null)?.structure_id);
-  if (!Number.isInteger(value) || value <= 0) throw badRequest('structure_id: ожидается целое положительное число');
+  const value = parseId((body as Record<string, unknown> | null)?.structure_id);
+  if (value === null) throw badRequest('structure_id: ожидается целое положительное число');
   return value;
 };
 

@@ -3,12 +3,13 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { currentUser, requireAccess, structureFrom, type StructureLocator } from '../auth/access';
 import { badRequest, notFound } from '../http/errors';
 import type { AppDeps } from '../http/env';
-import { createRouter, ErrorSchema, errorResponses, json } from '../http/openapi';
+import { createRouter, ErrorSchema, errorResponses, json, parseId } from '../http/openapi';
 import { videoPlayAccess, videoReadAccess } from './access';
 import { loaderPackageFile, loaderPackages } from './loader-packages';
 import { cameraContext } from './registration';
+import { deleteFailedVideo, listFailedVideos } from './failed-uploads';
 import {
-  Activity, ActivitiesQuery, Camera, CameraAt, CameraQuery, CameraVideo, CommentBody, LoaderPackages, OtherVideo, OtherVideosQuery,
+  Activity, ActivitiesQuery, Camera, CameraAt, CameraQuery, CameraVideo, CommentBody, DeletedReply, FailedVideo, LoaderPackages, OtherVideo, OtherVideosQuery,
   SetDurationQuery, SetDurationReply, StructureQuery, SyncQuery, SyncResult, UploadCheck, UploadCheckQuery, UploadQuery, UploadResult, VideoIdParam,
   VideoMeta, VideoQuery, VideosAtQuery,
 } from './schema';
@@ -71,6 +72,31 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
 
   app.openapi(
     createRoute({
+      method: 'get', path: '/api/v1/failed_videos', tags,
+      summary: 'Записи структуры, которые не удалось обработать (не видео, повреждены), с причиной; новые сверху',
+      middleware: [requireAccess(db, 'workspace.read', structureFrom.query())] as const,
+      request: { query: StructureQuery },
+      responses: { 200: json(z.array(FailedVideo)), ...errorResponses },
+    }),
+    async (c) => c.json(await listFailedVideos(db, c.get('structureId')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete', path: '/api/v1/failed_videos/{videoId}', tags,
+      summary: 'Удалить запись, которую не удалось обработать (строку и оставшийся файл); другие видео — 409',
+      middleware: [requireAccess(db, 'markup.write', structureFrom.videoParam())] as const,
+      request: { params: VideoIdParam },
+      responses: { 200: json(DeletedReply), ...errorResponses, 409: { description: 'Видео обработано или ещё в обработке', content: { 'application/json': { schema: ErrorSchema } } } },
+    }),
+    async (c) => {
+      await deleteFailedVideo(db, storage, c.req.valid('param').videoId);
+      return c.json({ message: 'Запись удалена' }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
       method: 'get', path: '/api/v1/upload_check', tags,
       summary: 'Есть ли у камеры запись с таким содержимым (SHA-256): загрузчик спрашивает до отправки файла',
       middleware: [requireAccess(db, 'markup.write', structureFrom.cameraQuery())] as const,
@@ -126,15 +152,17 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
   app.openapi(
     createRoute({
       method: 'post', path: '/api/v1/set_duration', tags,
-      summary: 'Длительность видео в целых секундах, прочитанная браузером (video_id и duration — в теле JSON или в строке запроса)',
-      middleware: [requireAccess(db, 'workspace.read', structureFrom.videoQueryOrBody())] as const,
+      summary: 'Длительность видео в целых секундах, прочитанная браузером (video_id и duration — в теле JSON или в строке запроса; не больше суток и не больше длительности файла)',
+      // A write: the duration bounds every later save and gap filling, so only those who mark up may set it.
+      middleware: [requireAccess(db, 'markup.write', structureFrom.videoQueryOrBody())] as const,
       request: { query: SetDurationQuery },
       responses: { 200: json(SetDurationReply), ...errorResponses },
     }),
     async (c) => {
       const body = (c.req.header('content-type') ?? '').includes('application/json') ? await c.req.json().catch(() => ({})) : {};
       const source = (name: string) => c.req.query(name) ?? (body as Record<string, unknown> | null)?.[name];
-      const videoId = Number(source('video_id'));
+      const videoId = parseId(source('video_id'));
+      if (videoId === null) throw badRequest('video_id: ожидается целое положительное число десятичными цифрами');
       const duration = wholeSeconds(source('duration'), 'duration');
       return c.json(await setVideoDuration(db, videoId, duration), 200);
     },

@@ -1,7 +1,9 @@
 import { z } from '@hono/zod-openapi';
-import { instant } from '../http/time';
+import { decimalInt, decimalNumber, idParam } from '../http/openapi';
+import { instant, MAX_VIDEO_SECONDS } from '../http/time';
 
-const positiveId = z.coerce.number().int().positive();
+
+const positiveId = idParam;
 const isoString = z.string().openapi({ format: 'date-time' });
 
 export const SyncQuery = z.object({ structure_id: positiveId.optional().openapi({ example: 4 }) });
@@ -48,11 +50,11 @@ export const CommentBody = z.object({ comment: z.string().max(2000, 'не дли
 /** Documented only: the call reads video_id and duration from the query or a JSON body itself. */
 export const SetDurationQuery = z.object({
   video_id: z.string().optional().openapi({ example: '12', description: 'или в теле JSON' }),
-  duration: z.string().optional().openapi({ example: '150', description: 'целые секунды; или в теле JSON' }),
+  duration: z.string().optional().openapi({ example: '150', description: 'целые секунды, 1…86400 (не больше длительности файла); или в теле JSON' }),
 });
 export const SetDurationReply = z.object({ video_id: z.number(), duration: z.number() });
 
-export const OtherVideosQuery = z.object({ video_id: positiveId, current_second: z.coerce.number().min(0) });
+export const OtherVideosQuery = z.object({ video_id: positiveId, current_second: decimalNumber(MAX_VIDEO_SECONDS) });
 export const OtherVideo = z
   .object({
     video_id: z.number(),
@@ -65,8 +67,8 @@ export const OtherVideo = z
 
 export const ActivitiesQuery = z.object({
   video_id: positiveId,
-  offset: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(100).default(5),
+  offset: decimalInt(0, 1_000_000_000).default(0),
+  limit: decimalInt(1, 100).default(5),
 });
 export const Activity = z.object({ happened_at: isoString, author_name: z.string(), comment: z.string() }).openapi('Activity');
 
@@ -105,3 +107,14 @@ export const LoaderPackages = z
     ),
   })
   .openapi('LoaderPackages');
+
+export const FailedVideo = z
+  .object({
+    id: z.number(),
+    filename: z.string(),
+    error: z.string().nullable().openapi({ description: 'Почему обработка не удалась' }),
+    created_at: isoString,
+    camera_key: z.number(),
+  })
+  .openapi('FailedVideo');
+export const DeletedReply = z.object({ message: z.string() });

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { badRequest, notFound } from '../http/errors';
-import { toIso } from '../http/time';
+import { MAX_VIDEO_SECONDS, toIso } from '../http/time';
 
 const metaColumns = [
   'videos.id', 'videos.filename', 'videos.comment', 'videos.camera_id', 'cameras.camera_key', 'cameras.structure_id',
@@ -28,26 +28,39 @@ export async function setVideoComment(db: Db, videoId: number, comment: string, 
   return videoMeta(db, videoId);
 }
 
+/** A stored duration the API trusts: finite, positive, at most MAX_VIDEO_SECONDS (older rows may hold anything). */
+export const isSaneDuration = (duration: number | null): duration is number =>
+  duration !== null && Number.isFinite(duration) && duration > 0 && duration <= MAX_VIDEO_SECONDS;
+
 /**
- * The duration the browser read from the file's metadata (whole seconds). It is kept when the
- * server has none yet or its own differs by a second or more; a precise probed value within a
- * second stays. Returns the duration the server now holds.
+ * The duration the browser read from the file's metadata (whole seconds, at most 24 h). The file
+ * is the authority: once processing has probed it (status "ready" with a sane duration), a
+ * browser value more than a second longer is refused (400) and the probed value stays. Before
+ * that (no duration yet, or one the browser wrote) the browser's value is kept when it differs by
+ * a second or more. Returns the duration the server now holds.
  */
 export async function setVideoDuration(db: Db, videoId: number, duration: number) {
-  const row = await db.selectFrom('videos').select('duration').where('id', '=', videoId).executeTakeFirst();
+  const row = await db.selectFrom('videos').select(['duration', 'status']).where('id', '=', videoId).executeTakeFirst();
   if (!row) throw notFound('Видео не найдено');
-  if (row.duration === null || Math.abs(row.duration - duration) >= 1) {
+  if (row.status === 'ready' && isSaneDuration(row.duration)) {
+    if (duration > row.duration + 1) {
+      throw badRequest(`duration: ${duration} с больше длительности файла (${Math.round(row.duration)} с), которую сервер прочитал при обработке`);
+    }
+    return { video_id: videoId, duration: row.duration };
+  }
+  if (!isSaneDuration(row.duration) || Math.abs(row.duration - duration) >= 1) {
     await db.updateTable('videos').set({ duration }).where('id', '=', videoId).execute();
     return { video_id: videoId, duration };
   }
   return { video_id: videoId, duration: row.duration };
 }
 
-/** Reads a positive whole number of seconds; anything else is a 400 naming the field. */
-export function wholeSeconds(raw: unknown, name: string): number {
+/** Reads a positive whole number of seconds, at most `max`; anything else (hex, exponent, spaces, 1e308) is a 400 naming the field. */
+export function wholeSeconds(raw: unknown, name: string, max = MAX_VIDEO_SECONDS): number {
   if (raw === undefined || raw === null || raw === '') throw badRequest(`Не указан параметр ${name}`);
-  const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(value) || value <= 0) throw badRequest(`${name}: ожидается целое положительное число секунд`);
+  const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value <= 0) throw badRequest(`${name}: ожидается целое положительное число секунд`);
+  if (value > max) throw badRequest(`${name}: не больше ${max} с (${max / 3600} ч)`);
   return value;
 }
 

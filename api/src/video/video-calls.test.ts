@@ -81,13 +81,20 @@ describe('video meta', () => {
 
 describe('POST /api/v1/set_duration', () => {
   it('takes video_id and duration from the JSON body or the query', async () => {
-    const fromBody = await post('/api/v1/set_duration', { video_id: ids.laterOnCam1, duration: 200 }, w.cookies.viewer);
+    // A video not probed yet (still queued): the browser's reading is what the server holds.
+    const fromBody = await post('/api/v1/set_duration', { video_id: ids.queuedOnCam2, duration: 200 });
     expect(fromBody.status).toBe(200);
-    expect(await fromBody.json()).toEqual({ video_id: ids.laterOnCam1, duration: 200 });
-    expect(await durationOf(ids.laterOnCam1!)).toBe(200);
-    const fromQuery = await t.request(`/api/v1/set_duration?video_id=${ids.laterOnCam1}&duration=150`, { method: 'POST', cookie: w.cookies.viewer });
-    expect(await fromQuery.json()).toEqual({ video_id: ids.laterOnCam1, duration: 150 });
-    expect(await durationOf(ids.laterOnCam1!)).toBe(150);
+    expect(await fromBody.json()).toEqual({ video_id: ids.queuedOnCam2, duration: 200 });
+    expect(await durationOf(ids.queuedOnCam2!)).toBe(200);
+    const fromQuery = await t.request(`/api/v1/set_duration?video_id=${ids.queuedOnCam2}&duration=150`, { method: 'POST', cookie: w.cookies.assessor });
+    expect(await fromQuery.json()).toEqual({ video_id: ids.queuedOnCam2, duration: 150 });
+    expect(await durationOf(ids.queuedOnCam2!)).toBe(150);
+  });
+
+  it('is a write: a viewer gets 403 and the duration stays', async () => {
+    const response = await post('/api/v1/set_duration', { video_id: ids.queuedOnCam2, duration: 90 }, w.cookies.viewer);
+    expect(response.status).toBe(403);
+    expect(await durationOf(ids.queuedOnCam2!)).toBe(150);
   });
 
   it('keeps a precise probed duration that the whole seconds only round', async () => {
@@ -97,7 +104,7 @@ describe('POST /api/v1/set_duration', () => {
   });
 
   it('refuses a non-positive or fractional duration and unknown or foreign videos, changing nothing', async () => {
-    for (const duration of [0, -5, 12.5, 'abc', null, '']) {
+    for (const duration of [0, -5, 12.5, 'abc', null, '', 1e308, 86_401, '1e3', '0x10']) {
       const response = await post('/api/v1/set_duration', { video_id: ids.a, duration });
       expect(response.status, String(duration)).toBe(400);
       expect((await response.json()).error.message, String(duration)).toContain('duration');

@@ -166,6 +166,11 @@ export function PeriodEditScreen({ structureId, timeFrom, timeTo }: { structureI
 
   const save = async () => {
     if (!query) return;
+    // A save names the version it is based on; without a loaded one it could overwrite others' edits.
+    if (version === null) {
+      setBanner('Разметка периода ещё не загружена — обновите страницу и повторите');
+      return;
+    }
     const invalid = rows.filter((r) => r.dirty).find((r) => rowProblem(r, timeZone) !== null);
     if (invalid) {
       setBanner(`${INCORRECT}: строка ${rows.indexOf(invalid) + 1} — ${rowProblem(invalid, timeZone)}`);

@@ -85,8 +85,8 @@ export function rowProblem(row: EditRow, timeZone: string): string | null {
   return null;
 }
 
-/** The save body: changed and new rows, and the ids removed. */
-export function savePayload(rows: EditRow[], toDelete: number[], timeZone: string, baseVersion: string | null) {
+/** The save body: changed and new rows, the ids removed and the window's version they are based on (the server requires it). */
+export function savePayload(rows: EditRow[], toDelete: number[], timeZone: string, baseVersion: string) {
   return {
     operation_markups: rows
       .filter((r) => r.dirty)
@@ -100,7 +100,7 @@ export function savePayload(rows: EditRow[], toDelete: number[], timeZone: strin
         comment: r.comment.trim() ? r.comment : null,
       })),
     operation_markups_to_delete: toDelete,
-    ...(baseVersion === null ? {} : { base_version: baseVersion }),
+    base_version: baseVersion,
   };
 }
 
