@@ -1,12 +1,12 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getMigrations } from 'better-auth/db/migration';
 import { createApp } from './app';
 import { createAuth } from './auth/auth';
 import type { Config } from './config';
-import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
+import { describeOutOfBounds, findOutOfBoundsRows } from './markup/bounds-check';
 import type { AppDeps } from './http/env';
+import { DATABASE_FILE, openCheckedDatabase, prepareDataDir, removeOrphanUploads } from './storage/data-dir';
 import { folderObjectStore } from './storage/object-store';
 
 /** Reads the session-signing secret from DATA_DIR, creating a random one on first start. */
@@ -19,14 +19,23 @@ async function loadSecret(config: Config): Promise<string> {
   return secret;
 }
 
-/** Opens the database, applies migrations (better-auth's tables first, then ours) and builds the app. */
+/**
+ * Checks DATA_DIR (storage/data-dir.ts: refuses a lost or corrupt one with a StartupError), opens
+ * the database, applies migrations (better-auth's tables first, then ours) and builds the app.
+ */
 export async function bootstrap(config: Config) {
-  await mkdir(config.dataDir, { recursive: true });
-  const opened = openDatabase(join(config.dataDir, 'norma.sqlite'));
+  await prepareDataDir(config);
+  const opened = openCheckedDatabase(join(config.dataDir, DATABASE_FILE));
   const auth = createAuth({ db: opened.db, baseUrl: config.baseUrl, secret: await loadSecret(config), signInPerMinute: config.signInPerMinute });
   const { runMigrations } = await getMigrations(auth.options);
   await runMigrations();
   await migrateToLatest(opened.db);
-  const deps: AppDeps = { db: opened.db, auth, config, storage: folderObjectStore(join(config.dataDir, 'objects')) };
+  // Rows stored before the input bounds existed are reported (and read clamped), never changed.
+  const outOfBounds = describeOutOfBounds(await findOutOfBoundsRows(opened.db));
+  if (outOfBounds) console.warn(`[api] ${outOfBounds}`);
+  const storage = folderObjectStore(join(config.dataDir, 'objects'));
+  // Uploads cut off by a stop of the server (nothing else writes these files).
+  await removeOrphanUploads(storage);
+  const deps: AppDeps = { db: opened.db, auth, config, storage };
   return { deps, app: createApp(deps), close: () => opened.close() };
 }

@@ -4,33 +4,57 @@ import { configFromEnv } from './config';
 import { startWorkers } from './jobs/workers';
 import { checkRequestSize } from './video/body-limit';
 import { defaultVideoCacheDir, seedDemoIfEmpty } from './seed/demo';
+import { isStorageFull } from './http/errors';
+import { StartupError } from './storage/data-dir';
+
+/**
+ * A start-up failure the administrator can act on is one Russian line on stderr and exit code 1;
+ * only an unexpected error (a bug) keeps its stack trace.
+ */
+function stopStartup(err: unknown): never {
+  const code = String((err as { code?: unknown } | null)?.code ?? '');
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof StartupError) console.error(message);
+  else if (isStorageFull(err)) console.error(`Norma не запустилась: недостаточно места на диске для папки данных ${config.dataDir}.`);
+  else if (code === 'EADDRINUSE') console.error(`Norma не запустилась: порт ${config.port} занят другой программой (задайте другой в PORT).`);
+  else if (code.startsWith('SQLITE_') || /^E[A-Z]+$/.test(code)) console.error(`Norma не запустилась: ${message}`);
+  else console.error('Norma не запустилась:', err);
+  process.exit(1);
+}
 
 const config = configFromEnv();
-const { app, deps } = await bootstrap(config);
+const { app, deps } = await bootstrap(config).catch(stopStartup);
 if (config.demo) {
-  await seedDemoIfEmpty(deps, { videoCacheDir: defaultVideoCacheDir(), log: (line) => console.log(`[seed] ${line}`) });
+  await seedDemoIfEmpty(deps, { videoCacheDir: defaultVideoCacheDir(), log: (line) => console.log(`[seed] ${line}`) }).catch(stopStartup);
 }
 
 // Video ingest and other jobs run beside the API (ffmpeg in child processes); NORMA_WORKERS=0 turns them off.
 const workers = config.workers ? startWorkers(deps, { log: (line) => console.log(`[jobs] ${line}`) }) : null;
 
-const server = Bun.serve({
-  port: config.port,
-  idleTimeout: 120,
-  // Sizes are checked by checkRequestSize (JSON 413); Bun's own limit would answer with an empty 413.
-  maxRequestBodySize: Number.MAX_SAFE_INTEGER,
-  fetch(request, server) {
-    const size = checkRequestSize(request, config.uploadMaxBytes);
-    if ('refuse' in size) return size.refuse;
-    // The client address is set here, never taken from the client, for sign-in rate limiting.
-    const headers = new Headers(request.headers);
-    headers.set(CLIENT_IP_HEADER, server.requestIP(request)?.address ?? 'unknown');
-    // The body goes on as a stream: `new Request(request, …)` would read a whole upload into memory.
-    return app.fetch(
-      new Request(request.url, { method: request.method, headers, body: size.body, signal: request.signal, duplex: 'half' } as RequestInit),
-    );
-  },
-});
+const serve = () =>
+  Bun.serve({
+    port: config.port,
+    idleTimeout: 120,
+    // Sizes are checked by checkRequestSize (JSON 413); Bun's own limit would answer with an empty 413.
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+    fetch(request, server) {
+      const size = checkRequestSize(request, config.uploadMaxBytes);
+      if ('refuse' in size) return size.refuse;
+      // The client address is set here, never taken from the client, for sign-in rate limiting.
+      const headers = new Headers(request.headers);
+      headers.set(CLIENT_IP_HEADER, server.requestIP(request)?.address ?? 'unknown');
+      // The body goes on as a stream: `new Request(request, …)` would read a whole upload into memory.
+      return app.fetch(
+        new Request(request.url, { method: request.method, headers, body: size.body, signal: request.signal, duplex: 'half' } as RequestInit),
+      );
+    },
+  });
+let server: ReturnType<typeof serve>;
+try {
+  server = serve();
+} catch (err) {
+  stopStartup(err);
+}
 console.log(`Norma слушает ${config.baseUrl} (порт ${server.port}, данные: ${config.dataDir})`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

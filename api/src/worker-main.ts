@@ -1,8 +1,9 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { configFromEnv } from './config';
-import { openDatabase } from './db/database';
 import { pendingMigrations } from './db/migrate';
 import { startWorkers } from './jobs/workers';
+import { DATABASE_FILE, openCheckedDatabase, StartupError } from './storage/data-dir';
 import { folderObjectStore } from './storage/object-store';
 
 /**
@@ -11,7 +12,19 @@ import { folderObjectStore } from './storage/object-store';
  * workers`. Several can run at once; the queue's claim is one UPDATE, so no job runs twice.
  */
 const config = configFromEnv();
-const opened = openDatabase(join(config.dataDir, 'norma.sqlite'));
+const databaseFile = join(config.dataDir, DATABASE_FILE);
+// The server creates the installation; a worker only joins one (never starts an empty database).
+if (!existsSync(databaseFile)) {
+  console.error(`Фоновые задачи: нет базы ${databaseFile}. Сначала запустите сервер (npm start) с тем же DATA_DIR.`);
+  process.exit(1);
+}
+let opened: ReturnType<typeof openCheckedDatabase>;
+try {
+  opened = openCheckedDatabase(databaseFile);
+} catch (err) {
+  console.error(err instanceof StartupError ? err.message : err);
+  process.exit(1);
+}
 
 // The API owns migrations: a worker waits for the schema it was built for rather than race them.
 const SCHEMA_WAIT_MS = 120_000;

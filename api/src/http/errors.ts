@@ -25,6 +25,18 @@ export const forbidden = (message = 'Недостаточно прав для э
 export const notFound = (message = 'Не найдено') => new ApiError(404, 'not_found', message);
 export const conflict = (message: string, details?: unknown) => new ApiError(409, 'conflict', message, details);
 
+/** The one text for a full disk, whether SQLite or a file write hit it (HTTP 507). */
+export const DISK_FULL_MESSAGE = 'Недостаточно места на сервере';
+export const diskFull = () => new ApiError(507, 'insufficient_storage', DISK_FULL_MESSAGE);
+
+/** A write refused for want of space: SQLite's SQLITE_FULL or the file system's ENOSPC (EDQUOT: over quota). */
+export function isStorageFull(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return true;
+  return /database or disk is full|no space left on device/i.test(err.message);
+}
+
 export function errorBody(code: string, message: string, details?: unknown): ErrorBody {
   return { error: details === undefined ? { code, message } : { code, message, details } };
 }
@@ -46,13 +58,18 @@ export function validationHook(result: { success: boolean; error?: unknown }, c:
   }
 }
 
-/** Hono `onError`: known errors keep their status; anything else is a logged 500. */
+/** Hono `onError`: known errors keep their status; a full disk is a 507; anything else is a logged 500. */
 export function handleError(err: Error, c: Context) {
   if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.details), err.status);
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
     const message = status === 400 ? `Некорректный запрос: ${err.message}` : err.message || 'Ошибка запроса';
     return c.json(errorBody(status === 400 ? 'bad_request' : 'http_error', message), status);
+  }
+  if (isStorageFull(err)) {
+    console.error(`[api] ${c.req.method} ${c.req.path}: нет места на диске — ${err.message}`);
+    const full = diskFull();
+    return c.json(errorBody(full.code, full.message), full.status);
   }
   console.error(`[api] ${c.req.method} ${c.req.path}:`, err);
   return c.json(errorBody('internal', 'Внутренняя ошибка сервера. Попробуйте ещё раз или обратитесь к администратору.'), 500);

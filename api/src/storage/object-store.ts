@@ -1,4 +1,4 @@
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 
 /**
@@ -9,6 +9,8 @@ export interface ObjectStore {
   /** Absolute path of a key for local readers (ffprobe, streaming); throws on keys escaping the root. */
   pathOf(key: string): string;
   put(key: string, data: Blob | ArrayBuffer | Uint8Array | string): Promise<void>;
+  /** A new object written chunk by chunk (uploads: never whole in memory); replaces what is there. */
+  create(key: string): Promise<ObjectWriter>;
   file(key: string): ReturnType<typeof Bun.file>;
   exists(key: string): Promise<boolean>;
   size(key: string): Promise<number | null>;
@@ -17,6 +19,14 @@ export interface ObjectStore {
   move(from: string, to: string): Promise<void>;
   /** Objects under a folder key, recursively; names starting with "." (work files) are skipped. */
   list(prefix: string): Promise<StoredObject[]>;
+  /** Keys of the work files (names starting with ".") anywhere in the store, e.g. `.upload-….part`. */
+  workFiles(): Promise<string[]>;
+}
+
+export interface ObjectWriter {
+  write(chunk: Uint8Array): Promise<void>;
+  /** Flushes and closes; safe to call again. */
+  close(): Promise<void>;
 }
 
 export interface StoredObject {
@@ -38,6 +48,22 @@ export function folderObjectStore(root: string): ObjectStore {
       const path = pathOf(key);
       await mkdir(dirname(path), { recursive: true });
       await Bun.write(path, data);
+    },
+    async create(key) {
+      const path = pathOf(key);
+      await mkdir(dirname(path), { recursive: true });
+      const handle = await open(path, 'w');
+      let closed = false;
+      return {
+        async write(chunk) {
+          await handle.write(chunk);
+        },
+        async close() {
+          if (closed) return;
+          closed = true;
+          await handle.close();
+        },
+      };
     },
     file: (key) => Bun.file(pathOf(key)),
     exists: (key) => Bun.file(pathOf(key)).exists(),
@@ -76,6 +102,20 @@ export function folderObjectStore(root: string): ObjectStore {
       };
       await walk(pathOf(prefix));
       return found.sort((a, b) => a.key.localeCompare(b.key));
+    },
+    async workFiles() {
+      const base = normalize(root);
+      const found: string[] = [];
+      const walk = async (folder: string) => {
+        const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+        for (const entry of entries) {
+          const path = join(folder, entry.name);
+          if (entry.isDirectory()) await walk(path);
+          else if (entry.isFile() && entry.name.startsWith('.')) found.push(relative(base, path).split(sep).join('/'));
+        }
+      };
+      await walk(base);
+      return found.sort();
     },
   };
 }

@@ -1,9 +1,11 @@
 import { convertForBrowser, inspectRecording, NotAVideoError } from '@norma/workers/ingest';
 import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/jobs';
 import type { Db } from '../db/database';
+import { fitFileName } from '../storage/file-names';
 import type { ObjectStore } from '../storage/object-store';
 import { extensionOf } from './recording-name';
 import { freeStorageKey } from './registration';
+import { UPLOADED_ACTIVITY } from './upload';
 
 interface IngestPayload {
   video_id: number;
@@ -33,7 +35,18 @@ export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
       try {
         inspected = await inspectRecording(path);
       } catch (err) {
-        if (err instanceof NotAVideoError) throw new PermanentJobError(err.message);
+        if (err instanceof NotAVideoError) {
+          // An uploaded file that is no video is of no use: its bytes go at once, the failed row stays
+          // (with its error, until deleted in the task list). A file found in a camera folder is the
+          // recorder's and may still be being written, so it stays.
+          const uploaded = await db
+            .selectFrom('activities').select('id').where('video_id', '=', video.id).where('comment', '=', UPLOADED_ACTIVITY).executeTakeFirst();
+          if (uploaded) {
+            await storage.remove(video.storage_key);
+            throw new PermanentJobError(`${err.message}. Файл удалён с сервера`);
+          }
+          throw new PermanentJobError(err.message);
+        }
         throw err;
       }
       progress(2);
@@ -71,7 +84,7 @@ export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
         } else {
           // Another container (.mkv, .avi…): the result is an .mp4 beside it, the original goes.
           const stem = video.filename.replace(/\.[^.]+$/, '');
-          storageKey = await freeStorageKey(db, storage, folder, `${stem}.mp4`);
+          storageKey = await freeStorageKey(db, storage, folder, fitFileName(`${stem}.mp4`, 8));
           await db.updateTable('videos').set({ storage_key: storageKey, filename: storageKey.slice(folder.length + 1) }).where('id', '=', video.id).execute();
           await storage.move(workKey, storageKey);
           await storage.remove(video.storage_key);

@@ -1,13 +1,14 @@
-import { open, rm } from 'node:fs/promises';
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { Db } from '../db/database';
-import { ApiError, badRequest, conflict } from '../http/errors';
+import { ApiError, badRequest, conflict, diskFull, isStorageFull } from '../http/errors';
+import { fitFileName } from '../storage/file-names';
 import type { ObjectStore } from '../storage/object-store';
 import { humanBytes } from './body-limit';
 import { extensionOf } from './recording-name';
 import { freeStorageKey, isUniqueViolation, recordingStart, registerRecording, type CameraContext } from './registration';
 import { folderKey } from './sync';
+
+/** The activity of an uploaded video (ingest removes the bytes of an upload that is no video). */
+export const UPLOADED_ACTIVITY = 'Видео загружено';
 
 /** The exact text of spec 01 §5 for a file that is not MP4. */
 export const ONLY_MP4 = 'Error : Only MP4 format allowed';
@@ -32,7 +33,13 @@ export function tooLarge(maxBytes: number) {
   return new ApiError(413, 'payload_too_large', `Файл больше допустимого размера (${humanBytes(maxBytes)})`);
 }
 
-/** A plain file name: no folders, no control characters, at most 200 characters. */
+/** Bytes kept free in a stored name for the `~2` that freeStorageKey adds to a taken one. */
+const SUFFIX_RESERVE_BYTES = 8;
+
+/**
+ * A plain file name: no folders, no control characters, at most 200 characters; cut (keeping the
+ * extension) to fit the file system's 255 bytes — 200 Cyrillic letters are 400 bytes.
+ */
 export function cleanFilename(raw: string | undefined): string {
   const name = (raw ?? '').trim();
   if (!name) throw badRequest('Не указан параметр filename');
@@ -40,7 +47,7 @@ export function cleanFilename(raw: string | undefined): string {
     throw badRequest('filename: недопустимое имя файла');
   }
   if (extensionOf(name) !== 'mp4') throw new ApiError(400, 'bad_request', ONLY_MP4);
-  return name;
+  return fitFileName(name, SUFFIX_RESERVE_BYTES);
 }
 
 /**
@@ -54,29 +61,40 @@ export async function receiveUpload(db: Db, storage: ObjectStore, input: UploadI
   if (!input.body) throw badRequest('Пустой запрос: тело запроса должно содержать файл');
   const folder = folderKey(input.camera.storage_folder);
   const partKey = `${folder}/.upload-${crypto.randomUUID()}.part`;
-  const partPath = storage.pathOf(partKey);
-  await mkdir(dirname(partPath), { recursive: true });
   const hasher = new Bun.CryptoHasher('sha256');
   let bytes = 0;
   let kept = false;
-  const handle = await open(partPath, 'w');
+  const part = await storage.create(partKey).catch((err: unknown) => {
+    throw isStorageFull(err) ? diskFull() : err;
+  });
   try {
     const reader = input.body.getReader();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        bytes += value.byteLength;
-        if (bytes > input.maxBytes) throw tooLarge(input.maxBytes);
-        hasher.update(value);
-        await handle.write(value);
+    for (;;) {
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        throw new ApiError(400, 'upload_interrupted', 'Передача файла прервалась, загрузите его ещё раз');
       }
-    } catch (err) {
-      await reader.cancel().catch(() => {});
-      if (err instanceof ApiError) throw err;
-      throw new ApiError(400, 'upload_interrupted', 'Передача файла прервалась, загрузите его ещё раз');
+      if (chunk.done) break;
+      const value = chunk.value;
+      bytes += value.byteLength;
+      if (bytes > input.maxBytes) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge(input.maxBytes);
+      }
+      hasher.update(value);
+      try {
+        await part.write(value);
+      } catch (err) {
+        // The server's fault, not the transfer's: a full disk says so (507), anything else is a 500.
+        await reader.cancel().catch(() => {});
+        throw isStorageFull(err) ? diskFull() : err;
+      }
     }
-    await handle.close();
+    await part.close().catch((err: unknown) => {
+      throw isStorageFull(err) ? diskFull() : err;
+    });
     if (bytes === 0) throw badRequest('Пустой файл');
     const contentHash = hasher.digest('hex');
     const duplicate = await db
@@ -88,7 +106,7 @@ export async function receiveUpload(db: Db, storage: ObjectStore, input: UploadI
       const start = await recordingStart(storage.pathOf(key), filename, input.camera.time_zone, Date.now());
       const { videoId, jobId } = await registerRecording(db, {
         camera: input.camera, storageKey: key, filename: key.slice(folder.length + 1), contentHash, sizeBytes: bytes,
-        startTime: start.instant, authorId: input.authorId, activity: 'Видео загружено',
+        startTime: start.instant, authorId: input.authorId, activity: UPLOADED_ACTIVITY,
       });
       kept = true;
       return { video_id: videoId, job_id: jobId, filename: key.slice(folder.length + 1) };
@@ -98,8 +116,9 @@ export async function receiveUpload(db: Db, storage: ObjectStore, input: UploadI
       throw err;
     }
   } finally {
-    await handle.close().catch(() => {});
-    if (!kept) await rm(partPath, { force: true });
+    await part.close().catch(() => {});
+    // A failed upload leaves nothing behind (a stop of the server mid-upload: see removeOrphanUploads).
+    if (!kept) await storage.remove(partKey).catch(() => {});
   }
 }
 

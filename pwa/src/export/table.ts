@@ -11,12 +11,21 @@ export interface ExportTable {
   rows: ExportValue[][];
 }
 
+/**
+ * A text a spreadsheet would run as a formula (`=HYPERLINK(…)` as an operation name) gets a
+ * leading apostrophe, as OWASP advises for CSV injection. Numbers are never touched: −3,5 stays
+ * a number a spreadsheet can compute with.
+ */
+export function neutraliseFormula(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
 function csvCell(value: ExportValue): string {
   let text: string;
   if (value === null) text = '';
   else if (typeof value === 'number') text = Number.isFinite(value) ? String(value).replace('.', ',') : '';
   else if (typeof value === 'boolean') text = value ? 'да' : 'нет';
-  else text = value;
+  else text = neutraliseFormula(value);
   return /[;"\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
@@ -29,7 +38,10 @@ export function toCsv(table: ExportTable): string {
   return `\ufeff${lines.join('\r\n')}\r\n`;
 }
 
-/** The XLSX workbook of one table (exceljs, loaded on first use). */
+/**
+ * The XLSX workbook of one table (exceljs, loaded on first use). A text cell stays text there even
+ * when it starts with `=`: exceljs writes a formula only for a `{ formula }` value (table.test.ts).
+ */
 export async function toXlsx(table: ExportTable): Promise<Blob> {
   const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();

@@ -3,6 +3,7 @@ import { api } from '../../api/client';
 import { LeafStructureSelect } from '../../ui/LeafStructureSelect';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
+import { deleteFailedVideo } from '../task-list/FailedUploads';
 import { inputModes, isMp4, NO_SUCH_MODE, ONLY_MP4, uploadRecording, type InputMode, type Job } from './upload';
 
 interface Camera {
@@ -16,18 +17,24 @@ interface Tracked {
   uploadPercent: number;
   job: Job | null;
   error: string | null;
+  /** The registered video, once the upload is through. */
+  videoId: number | null;
+  deleted: boolean;
 }
 
-function JobProgress({ item }: { item: Tracked }) {
-  const stage = item.error
-    ? `Ошибка: ${item.error}`
-    : !item.job
-      ? `Загрузка: ${item.uploadPercent.toFixed(0)} %`
-      : item.job.status === 'success'
-        ? 'Готово: запись появилась в задачах разметки'
-        : item.job.status === 'failed'
-          ? `Обработка не удалась: ${item.job.error ?? ''}`
-          : `Обработка: ${item.job.progress.toFixed(0)} %`;
+function JobProgress({ item, onDelete }: { item: Tracked; onDelete: () => void }) {
+  const failedJob = item.job?.status === 'failed' && item.videoId !== null;
+  const stage = item.deleted
+    ? 'Запись удалена'
+    : item.error
+      ? `Ошибка: ${item.error}`
+      : !item.job
+        ? `Загрузка: ${item.uploadPercent.toFixed(0)} %`
+        : item.job.status === 'success'
+          ? 'Готово: запись появилась в задачах разметки'
+          : item.job.status === 'failed'
+            ? `Обработка не удалась: ${item.job.error ?? ''}`
+            : `Обработка: ${item.job.progress.toFixed(0)} %`;
   const percent = item.job ? item.job.progress : item.uploadPercent;
   return (
     <li className="job" data-testid="upload-job">
@@ -36,6 +43,11 @@ function JobProgress({ item }: { item: Tracked }) {
         <div style={{ width: `${percent}%` }} />
       </div>
       <span>{stage}</span>
+      {failedJob && !item.deleted && (
+        <button type="button" className="button danger secondary" onClick={onDelete}>
+          Удалить запись
+        </button>
+      )}
     </li>
   );
 }
@@ -78,16 +90,23 @@ export function NewProjectScreen() {
     setFile(chosen);
   };
 
+  // A recording whose processing failed is deleted on the server (row and any file left).
+  const removeFailed = async (index: number) => {
+    const videoId = tracked[index]?.videoId;
+    if (videoId == null || !(await deleteFailedVideo(videoId))) return;
+    setTracked((list) => list.map((t, i) => (i === index ? { ...t, deleted: true } : t)));
+  };
+
   const start = async () => {
     if (!file) return setError('Выберите файл MP4');
     if (cameraId === null) return setError('Выберите структурную единицу и камеру');
     setError(null);
     const index = tracked.length;
-    setTracked((list) => [...list, { filename: file.name, uploadPercent: 0, job: null, error: null }]);
+    setTracked((list) => [...list, { filename: file.name, uploadPercent: 0, job: null, error: null, videoId: null, deleted: false }]);
     const update = (change: Partial<Tracked>) => setTracked((list) => list.map((t, i) => (i === index ? { ...t, ...change } : t)));
     try {
       const reply = await uploadRecording(cameraId, file, (uploadPercent) => update({ uploadPercent }));
-      update({ uploadPercent: 100, job: { id: reply.job_id, kind: 'ingest_video', status: 'queued', progress: 0, error: null, result: null } });
+      update({ uploadPercent: 100, videoId: reply.video_id, job: { id: reply.job_id, kind: 'ingest_video', status: 'queued', progress: 0, error: null, result: null } });
       setMode('analysis');
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -137,7 +156,9 @@ export function NewProjectScreen() {
           <h2>Анализ файлов</h2>
           {tracked.length === 0 ? <p className="muted">Загрузите файл на вкладке «Таймлапс MP4» — здесь будет виден ход его обработки.</p> : (
             <ul className="jobs">
-              {tracked.map((item, i) => <JobProgress key={i} item={item} />)}
+              {tracked.map((item, i) => (
+                <JobProgress key={i} item={item} onDelete={() => removeFailed(i)} />
+              ))}
             </ul>
           )}
         </section>

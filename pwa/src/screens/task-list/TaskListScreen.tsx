@@ -9,6 +9,7 @@ import { markup } from '../../state/markup';
 import { notify } from '../../state/notifications';
 import { Pagination } from '../../ui/Pagination';
 import { pageOffset, TASK_PAGE_SIZE, taskTabs, type TaskOption, type TaskPage, type TaskRow } from './tasks';
+import { FailedUploads } from './FailedUploads';
 import { WorkTimeRecord } from './WorkTimeRecord';
 
 function TaskStatus({ status, timeZone }: { status: TaskRow['status']; timeZone: string }) {
@@ -102,6 +103,7 @@ export function TaskListScreen({ structureId }: { structureId: string }) {
         <button type="submit" className="button secondary">Найти</button>
       </form>
       <WorkTimeRecord structureId={id} />
+      <FailedUploads structureId={id} timeZone={timeZone} refreshKey={data} />
       {data === null ? (
         <p className="muted">Загрузка…</p>
       ) : data.elements.length === 0 ? (

@@ -1,0 +1,51 @@
+import { useCallback, useEffect, useState } from 'react';
+import { api } from '../../api/client';
+import { formatDateTime } from '../../format/time';
+import { notify } from '../../state/notifications';
+
+export interface FailedVideo {
+  id: number;
+  filename: string;
+  error: string | null;
+  created_at: string;
+  camera_key: number;
+}
+
+/** Deletes a recording whose processing failed (DELETE /api/v1/failed_videos/{id}); true when done. */
+export async function deleteFailedVideo(videoId: number): Promise<boolean> {
+  const reply = await api.delete<{ message: string }>(`/api/v1/failed_videos/${videoId}`).catch(() => null);
+  if (reply) notify('success', reply.message);
+  return reply !== null;
+}
+
+/**
+ * Recordings of the structure that could not be processed, with the reason and a delete button:
+ * the task list shows only ready videos, so without this block they would be invisible.
+ */
+export function FailedUploads({ structureId, timeZone, refreshKey }: { structureId: number; timeZone: string; refreshKey?: unknown }) {
+  const [failed, setFailed] = useState<FailedVideo[]>([]);
+  const load = useCallback(() => {
+    api.get<FailedVideo[]>('/api/v1/failed_videos', { structure_id: structureId }, { quiet: true }).then(setFailed, () => setFailed([]));
+  }, [structureId]);
+  useEffect(load, [load, refreshKey]);
+  if (failed.length === 0) return null;
+  return (
+    <section className="card failed-uploads" data-testid="failed-uploads">
+      <h2>Не удалось обработать</h2>
+      <ul>
+        {failed.map((video) => (
+          <li key={video.id} data-testid="failed-upload">
+            <strong>{video.filename}</strong>{' '}
+            <span className="muted">
+              камера {video.camera_key}, {formatDateTime(video.created_at, timeZone)}
+            </span>
+            <div>{video.error ?? 'Причина неизвестна'}</div>
+            <button type="button" className="button danger secondary" onClick={async () => (await deleteFailedVideo(video.id)) && load()}>
+              Удалить
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerUser } from '../../api/src/auth/service';
+import { bootstrap } from '../../api/src/boot';
+import { configFromEnv } from '../../api/src/config';
+import { launchBrowser, signInThroughPage, watchErrors } from '../support/browser';
+import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
+
+/** An upload that is no video: its processing fails, the screens say why and let it be deleted. */
+
+const PASSWORD = 'secret-pass';
+const NOT_A_VIDEO = Buffer.from('это текст, а не видео\n'.repeat(200));
+let dataDir: string;
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+let cookie: string;
+let structureId: number;
+let cameraId: number;
+
+const failedVideos = async () =>
+  (await (await fetch(`${server.url}/api/v1/failed_videos?structure_id=${structureId}`, { headers: { cookie } })).json()) as { id: number; filename: string }[];
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'norma-failed-uploads-'));
+  const { deps, close } = await bootstrap({ ...configFromEnv({ DATA_DIR: dataDir }), pwaDir: undefined });
+  const lead = await registerUser(deps, { login: 'lead', password: PASSWORD, firstName: 'Мария', lastName: 'Иванова' });
+  structureId = (
+    await deps.db
+      .insertInto('structures')
+      .values({ organization_id: lead.organizationId, name: 'Участок', parent_id: null, created_at: Date.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  cameraId = (
+    await deps.db
+      .insertInto('cameras')
+      .values({ structure_id: structureId, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  await close();
+  [server, browser] = await Promise.all([startServer({}, { dataDir }), launchBrowser()]);
+  cookie = await apiSessionCookie(server.url, 'lead', PASSWORD);
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  await signInThroughPage(page, server.url, 'lead', PASSWORD);
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('failed uploads in Chromium', () => {
+  it('the new-project screen shows the failed processing with its reason and deletes the recording', async () => {
+    const errors = watchErrors(page);
+    await page.goto(`${server.url}/#/project`);
+    await page.getByLabel('Структурная единица').selectOption({ label: 'Участок' });
+    await page.getByLabel('Камера').selectOption({ index: 1 });
+    await page.getByLabel('Файл').setInputFiles({ name: 'fake.mp4', mimeType: 'video/mp4', buffer: NOT_A_VIDEO });
+    await page.getByRole('button', { name: 'Загрузить и обработать' }).click();
+    const job = page.getByTestId('upload-job').filter({ hasText: 'fake.mp4' });
+    await job.getByText(/Обработка не удалась: Файл не удалось прочитать как видео.*Файл удалён с сервера/).waitFor({ timeout: 60_000 });
+    expect((await failedVideos()).map((v) => v.filename)).toEqual(['fake.mp4']);
+    await job.getByRole('button', { name: 'Удалить запись' }).click();
+    await job.getByText('Запись удалена').waitFor();
+    expect(await failedVideos()).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('the task list lists recordings that failed, with the reason, and deletes them', async () => {
+    const upload = await fetch(`${server.url}/api/v1/upload?camera_id=${cameraId}&filename=broken.mp4`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'video/mp4' },
+      body: NOT_A_VIDEO,
+    });
+    expect(upload.status).toBe(200);
+    const { job_id: jobId } = (await upload.json()) as { job_id: number };
+    // The ingest runs in the server's background workers; a failure is final at once (no retries).
+    for (let attempt = 0; attempt < 300; attempt++) {
+      const job = (await (await fetch(`${server.url}/api/v1/jobs/${jobId}`, { headers: { cookie } })).json()) as { status: string };
+      if (job.status === 'failed') break;
+      await Bun.sleep(200);
+    }
+    await page.goto(`${server.url}/#/markup/${structureId}`);
+    const row = page.getByTestId('failed-upload').filter({ hasText: 'broken.mp4' });
+    await row.getByText(/Файл не удалось прочитать как видео/).waitFor();
+    await row.getByRole('button', { name: 'Удалить' }).click();
+    await page.getByTestId('failed-uploads').waitFor({ state: 'detached' });
+    expect(await failedVideos()).toEqual([]);
+  });
+});
