@@ -1,6 +1,147 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+
+/** Files worth compressing (text and wasm); images and fonts (woff2 is compressed already) are not. */
+const COMPRESSIBLE = /\.(js|mjs|css|html|json|webmanifest|svg|txt|wasm)$/;
+
+/** Every file under a folder, skipping dot folders (.vite: the build manifest, never served). */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.name.startsWith('.')) return [];
+    return entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)];
+  });
+}
+
+/**
+ * Writes `x.br` and `x.gz` beside every text file of the build, at the strongest settings (once per
+ * build, not per request: brotli 11 takes seconds); api/src/http/static.ts serves them by
+ * Accept-Encoding. Runs after vite-plugin-pwa has written sw.js (closeBundle, sequential, 'post').
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'norma:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    closeBundle: {
+      sequential: true,
+      order: 'post',
+      handler() {
+        for (const file of filesUnder(outDir)) {
+          if (!COMPRESSIBLE.test(file)) continue;
+          const data = readFileSync(file);
+          const copies = {
+            br: brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+            gz: gzipSync(data, { level: 9 }),
+          };
+          // A copy no smaller than the file (a tiny one) is not written: the file goes out as it is.
+          for (const [ext, copy] of Object.entries(copies)) if (copy.length < data.length) writeFileSync(`${file}.${ext}`, copy);
+        }
+      },
+    },
+  };
+}
+
+/**
+ * Writes dist/.vite/chunks.json: every JS chunk with the modules in it and the chunks it imports
+ * (statically, i.e. loaded with it, and dynamically, i.e. on demand). tests/build/pwa-chunks.test.ts
+ * reads it to check which libraries each first screen loads; bench/first-load.bench.ts sums sizes.
+ */
+function chunkGraph(): Plugin {
+  return {
+    name: 'norma:chunk-graph',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      // Paths from the repository root: pwa/src/…, node_modules/…
+      const root = `${resolve(import.meta.dirname, '..')}/`;
+      const chunks = Object.values(bundle).flatMap((item) =>
+        item.type === 'chunk'
+          ? [{ file: item.fileName, isEntry: item.isEntry, imports: item.imports, dynamicImports: item.dynamicImports, modules: item.moduleIds.map((id) => id.replace(root, '').replace(/^\0/, '')) }]
+          : [],
+      );
+      this.emitFile({ type: 'asset', fileName: '.vite/chunks.json', source: JSON.stringify({ chunks }, null, 1) });
+    },
+  };
+}
+
+/**
+ * Screens opened cold from a link, whose code should not wait for the entry chunk to arrive and
+ * run (on a phone network that wait is most of a second): the hash route prefix and the screen's
+ * module. The shared report (/#/demo/{key}) is opened by visitors with nothing cached.
+ */
+const PRELOADED_ROUTES = [{ hash: '#/demo/', module: 'src/screens/reports/interactive/InteractiveScreen.tsx', shareKeyApi: '/api/v1/resolve_hash/' }];
+
+/**
+ * Adds a tiny script to index.html (a file, not inline: the Content-Security-Policy allows no
+ * inline scripts) that runs as soon as it arrives, in parallel with the entry chunk, and for a
+ * route of PRELOADED_ROUTES starts loading that screen's chunks (modulepreload, the links Vite's
+ * own loader looks for, so nothing loads twice) and the share key's first API read (a fetch
+ * preload the screen's fetch() picks up). Saves about 0.7 s on the shared report's first load
+ * (docs/performance.md, «Быстрая первая загрузка»).
+ */
+function routePreload(): Plugin {
+  return {
+    name: 'norma:route-preload',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const chunks = Object.values(bundle).flatMap((item) => (item.type === 'chunk' ? [item] : []));
+        const entry = chunks.find((chunk) => chunk.isEntry);
+        const html = bundle['index.html'];
+        if (!entry || !html || html.type !== 'asset') throw new Error('norma:route-preload: no entry chunk or index.html in the bundle');
+        const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+        const loaded = (start: string[]) => {
+          const seen = new Set<string>();
+          const queue = [...start];
+          while (queue.length) {
+            const file = queue.pop()!;
+            if (seen.has(file)) continue;
+            seen.add(file);
+            queue.push(...(byFile.get(file)?.imports ?? []));
+          }
+          return seen;
+        };
+        const withEntry = loaded([entry.fileName]);
+        const routes = PRELOADED_ROUTES.map(({ hash, module, shareKeyApi }) => {
+          const screen = chunks.find((chunk) => chunk.moduleIds.some((id) => id.endsWith(`/${module}`)));
+          if (!screen) throw new Error(`norma:route-preload: no chunk holds ${module}`);
+          const files = [...loaded([screen.fileName])].filter((file) => !withEntry.has(file)).map((file) => `/${file}`);
+          return { hash, files, api: shareKeyApi };
+        });
+        const script = `(function () {
+  var routes = ${JSON.stringify(routes)};
+  var hash = location.hash;
+  function link(rel, href, as) {
+    var element = document.createElement('link');
+    element.rel = rel;
+    element.href = href;
+    // The credentials mode of the later request (a module script, a same-origin fetch()), so it reuses this one.
+    element.crossOrigin = 'anonymous';
+    if (as) element.as = as;
+    document.head.appendChild(element);
+  }
+  for (var i = 0; i < routes.length; i++) {
+    if (hash.indexOf(routes[i].hash) !== 0) continue;
+    for (var j = 0; j < routes[i].files.length; j++) link('modulepreload', routes[i].files[j]);
+    var key = hash.slice(routes[i].hash.length).split(/[/?#]/)[0];
+    if (routes[i].api && /^[A-Za-z0-9_-]{16,200}$/.test(key)) link('preload', routes[i].api + encodeURIComponent(key), 'fetch');
+  }
+})();
+`;
+        const fileName = this.getFileName(this.emitFile({ type: 'asset', name: 'route-preload.js', source: script }));
+        html.source = String(html.source).replace('</title>', `</title>\n    <script async src="/${fileName}"></script>`);
+      },
+    },
+  };
+}
 
 export default defineConfig({
   root: import.meta.dirname,
@@ -26,32 +167,27 @@ export default defineConfig({
           { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
         ],
       },
-      workbox: {
-        // The app shell (HTML, JS, CSS, fonts, icons) works offline; the API is never precached.
+      // A hand-written worker (src/sw.ts): precached shell, offline API reads, Background Sync of
+      // the markup outbox; clientsClaim + skipWaiting there, so the first session is controlled.
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      injectManifest: {
         globPatterns: ['**/*.{js,css,html,woff2,png,svg,webmanifest}'],
-        navigateFallback: '/index.html',
-        navigateFallbackDenylist: [/^\/api\//],
-        cleanupOutdatedCaches: true,
-        runtimeCaching: [
-          {
-            // Videos kept for offline markup (offline/videoCache.ts) are served from here, Range included.
-            urlPattern: ({ url }) => url.pathname === '/api/v1/video',
-            handler: 'CacheFirst',
-            options: { cacheName: 'norma-videos', rangeRequests: true, cacheableResponse: { statuses: [200] } },
-          },
-          {
-            // What the markup screen reads, so an opened video can be marked up again without a network.
-            urlPattern: ({ url, request }) =>
-              request.method === 'GET' &&
-              /^\/api\/v1\/(video_markups|video_meta|available_operations|workplaces|employees|activities|other_videos|get_tasks)/.test(url.pathname),
-            handler: 'NetworkFirst',
-            options: { cacheName: 'norma-api', networkTimeoutSeconds: 4, cacheableResponse: { statuses: [200] } },
-          },
-        ],
       },
     }),
+    routePreload(),
+    chunkGraph(),
+    precompress(),
   ],
-  // es2022: the core-wasm glue uses top-level await.
-  build: { target: 'es2022', outDir: 'dist', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 1500 },
+  build: {
+    // es2022: the core-wasm glue uses top-level await.
+    target: 'es2022',
+    outDir: 'dist',
+    emptyOutDir: true,
+    // No source maps in dist: they are public there (10 MB of our source), and nobody reads them.
+    sourcemap: false,
+    chunkSizeWarningLimit: 1500,
+  },
   server: { proxy: { '/api': 'http://localhost:3000' } },
 });

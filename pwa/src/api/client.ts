@@ -1,4 +1,6 @@
 import { saveBlob } from '../export/download';
+import { FROM_CACHE_HEADER } from '../offline/apiCache';
+import { markOffline, markOnline } from '../state/connectivity';
 import { notify } from '../state/notifications';
 
 /** A failed API call: the server's `{ error: { code, message } }`, or a network failure. */
@@ -17,7 +19,7 @@ export interface CallOptions {
   quiet?: boolean;
 }
 
-function buildUrl(path: string, query?: Record<string, QueryValue>) {
+export function buildUrl(path: string, query?: Record<string, QueryValue>) {
   const url = new URL(path, window.location.origin);
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, String(value));
@@ -25,9 +27,13 @@ function buildUrl(path: string, query?: Record<string, QueryValue>) {
   return url.pathname + url.search;
 }
 
+export const NO_CONNECTION = 'Нет связи с сервером. Проверьте подключение и повторите.';
+
 /**
  * The one way the PWA talks to the API: same origin, with credentials, JSON in and out.
- * A failure is shown to the user (unless `quiet`) and thrown, so no caller can miss it.
+ * A failure is shown to the user (unless `quiet`) and thrown, so no caller can miss it. A lost
+ * connection is shown once, by the offline banner, not by a message per failed call (background
+ * polls stay quiet); a read answered from the offline cache counts as offline but succeeds.
  */
 export async function apiCall<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options: CallOptions = {}): Promise<T> {
   let response: Response;
@@ -39,12 +45,15 @@ export async function apiCall<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
   } catch {
-    const error = new ApiCallError(0, 'network', 'Нет связи с сервером. Проверьте подключение и повторите.');
-    if (!options.quiet) notify('error', error.message);
-    throw error;
+    markOffline();
+    // A read just waits for the network (the banner says so); an action the user asked for says it was not done.
+    if (!options.quiet && method !== 'GET') notify('error', NO_CONNECTION);
+    throw new ApiCallError(0, 'network', NO_CONNECTION);
   }
+  if (response.headers.get(FROM_CACHE_HEADER)) markOffline();
+  else markOnline();
   const text = await response.text();
-  let data: unknown = undefined;
+  let data: unknown;
   try {
     data = text ? JSON.parse(text) : undefined;
   } catch {
@@ -76,9 +85,12 @@ export async function downloadFile(path: string, query: Record<string, QueryValu
   try {
     response = await fetch(buildUrl(path, query), { credentials: 'same-origin' });
   } catch {
-    notify('error', 'Нет связи с сервером. Проверьте подключение и повторите.');
-    throw new ApiCallError(0, 'network', 'Нет связи с сервером');
+    markOffline();
+    // A download is an action the user asked for: say it was not done.
+    notify('error', NO_CONNECTION);
+    throw new ApiCallError(0, 'network', NO_CONNECTION);
   }
+  markOnline();
   if (!response.ok) {
     let message = `Ошибка сервера (${response.status})`;
     try {

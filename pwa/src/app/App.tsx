@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
 import { Route, Router, Switch } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
+import { askPersistentStorage, startOutboxSync } from '../offline/sync';
 import { refreshCurrentUser } from '../state/login';
 import { Toasts } from '../ui/Toasts';
-import { Header } from './Header';
+import { Header, OfflineBanner } from './Header';
 import { RequireLogin } from './RequireLogin';
 import { routes } from './routes';
 
@@ -20,11 +21,16 @@ function NotFound() {
 
 export function App() {
   useEffect(() => {
-    void refreshCurrentUser();
+    void refreshCurrentUser().then((signedIn) => {
+      // Queued saves, drafts and kept videos must survive storage pressure on a field device.
+      if (signedIn) void askPersistentStorage();
+    });
+    startOutboxSync();
   }, []);
   return (
     <Router hook={useHashLocation}>
       <Header />
+      <OfflineBanner />
       <main>
         <Switch>
           {routes.map(({ path, screen: Screen, private: needsLogin }) => (

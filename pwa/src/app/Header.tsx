@@ -3,8 +3,45 @@ import { useSnapshot } from 'valtio';
 import { Link, useLocation } from 'wouter';
 import { api } from '../api/client';
 import type { InstanceInfo } from '../api/types';
+import { outboxStatus } from '../offline/sync';
+import { connectivity } from '../state/connectivity';
 import { login } from '../state/login';
 import { logout } from './logout';
+
+/**
+ * Saves waiting on this device and their state; a refused one links to its markup screen, where
+ * the conflict dialog (or the restored draft) shows what to do.
+ */
+function SyncIndicator() {
+  const status = useSnapshot(outboxStatus);
+  const problem = status.problems[0];
+  if (problem) {
+    const what = problem.kind === 'conflict' ? 'конфликт версий' : 'ошибка';
+    return (
+      <Link href={`/video/${problem.videoId}`} className="sync-indicator sync-error" data-testid="sync-indicator" title={problem.message}>
+        Не отправлено: {what}, видео № {problem.videoId}
+      </Link>
+    );
+  }
+  if (status.sending) return <span className="sync-indicator" data-testid="sync-indicator" role="status">Отправка…</span>;
+  if (status.pending === 0) return null;
+  return (
+    <Link href={`/video/${status.pendingVideos[0]}`} className="sync-indicator sync-pending" data-testid="sync-indicator" title="Сохранения разметки ждут связи с сервером и уйдут сами">
+      Не отправлено: {status.pending}
+    </Link>
+  );
+}
+
+/** One banner for a lost connection, instead of a message per failed call. */
+export function OfflineBanner() {
+  const { offline } = useSnapshot(connectivity);
+  if (!offline) return null;
+  return (
+    <div className="offline-banner" role="status" data-testid="offline-banner">
+      Нет связи с сервером. Работа продолжается на этом устройстве: сохранения разметки отправятся, когда связь появится.
+    </div>
+  );
+}
 
 /** Shared header: marketing links, the contact anchor, sign-in or the signed-in user. */
 export function Header() {
@@ -42,6 +79,7 @@ export function Header() {
         </button>
       </nav>
       <div className="site-user">
+        <SyncIndicator />
         {user.loggedIn ? (
           <>
             <Link href="/projects" className="user-name" data-testid="user-name">

@@ -1,10 +1,12 @@
-import { get, set } from 'idb-keyval';
-import type { SavePayload } from '../screens/video-markup/model';
+import { get, set, update } from 'idb-keyval';
+import type { SavePayload, VideoMarkupsReply } from '../screens/video-markup/model';
 
 /**
- * Saves made without a connection wait here (IndexedDB) and are sent when it returns. One item per
- * video: a newer payload is always a diff against the last acknowledged server version, so it
- * supersedes an older one. Each carries a client_save_id, so a resend is applied once.
+ * Saves made without a connection wait here (IndexedDB) and are sent when it returns, from any
+ * screen, by the page or by the service worker (Background Sync). One item per video: a newer
+ * payload is always a diff against the last acknowledged server version, so it supersedes an
+ * older one. An item is resent exactly as it was queued (same payload, base_version and
+ * client_save_id), so a resend whose first attempt did reach the server is applied once.
  */
 export interface OutboxItem {
   videoId: number;
@@ -12,55 +14,111 @@ export interface OutboxItem {
   queuedAt: number;
 }
 
-const KEY = 'norma:outbox';
-
-export async function queuedSaves(): Promise<OutboxItem[]> {
-  return (await get<OutboxItem[]>(KEY)) ?? [];
-}
-
-export async function enqueueSave(item: OutboxItem) {
-  const items = (await queuedSaves()).filter((i) => i.videoId !== item.videoId);
-  await set(KEY, [...items, item]);
-  notifyChange();
-}
-
-export async function dropQueued(videoId: number, clientSaveId: string) {
-  const items = (await queuedSaves()).filter((i) => !(i.videoId === videoId && i.payload.client_save_id === clientSaveId));
-  await set(KEY, items);
-  notifyChange();
+/** A queued save the server did not take: the markup screen of that video shows what to do. */
+export interface OutboxProblem {
+  videoId: number;
+  kind: 'conflict' | 'rejected';
+  message: string;
+  at: number;
 }
 
 export type SendResult = 'sent' | 'conflict' | 'offline' | 'rejected';
 
+export interface ReplayOutcome {
+  videoId: number;
+  clientSaveId: string;
+  result: SendResult;
+  /** The server's markup after a sent save. */
+  reply?: VideoMarkupsReply;
+  message?: string;
+}
+
+const ITEMS = 'norma:outbox';
+const PROBLEMS = 'norma:outbox-problems';
+
+export async function queuedSaves(): Promise<OutboxItem[]> {
+  return (await get<OutboxItem[]>(ITEMS)) ?? [];
+}
+
+export async function outboxProblems(): Promise<OutboxProblem[]> {
+  return (await get<OutboxProblem[]>(PROBLEMS)) ?? [];
+}
+
+export async function enqueueSave(item: OutboxItem) {
+  await update<OutboxItem[]>(ITEMS, (items = []) => [...items.filter((i) => i.videoId !== item.videoId), item]);
+  notifyChange();
+}
+
+/** Removes one queued save (sent, or given up after a refusal). */
+export async function dropQueued(videoId: number, clientSaveId: string) {
+  await update<OutboxItem[]>(ITEMS, (items = []) => items.filter((i) => !(i.videoId === videoId && i.payload.client_save_id === clientSaveId)));
+  notifyChange();
+}
+
+/** A save made online from the markup screen carries every queued change of that video too. */
+export async function dropQueuedFor(videoId: number) {
+  await update<OutboxItem[]>(ITEMS, (items = []) => items.filter((i) => i.videoId !== videoId));
+  notifyChange();
+}
+
+export async function recordProblem(problem: OutboxProblem) {
+  await update<OutboxProblem[]>(PROBLEMS, (list = []) => [...list.filter((p) => p.videoId !== problem.videoId), problem]);
+  notifyChange();
+}
+
+/** The markup screen resolved (or saved over) what went wrong with this video's queued save. */
+export async function clearProblem(videoId: number) {
+  const list = await outboxProblems();
+  if (!list.some((p) => p.videoId === videoId)) return;
+  await set(PROBLEMS, list.filter((p) => p.videoId !== videoId));
+  notifyChange();
+}
+
 const listeners = new Set<() => void>();
 export function onOutboxChange(listener: () => void) {
   listeners.add(listener);
-  return () => listeners.delete(listener);
+  return () => {
+    listeners.delete(listener);
+  };
 }
-function notifyChange() {
+export function notifyChange() {
   for (const listener of listeners) listener();
 }
 
-let flushing = false;
+let localTail: Promise<unknown> = Promise.resolve();
 
 /**
- * Sends every queued save in order. A save that conflicts or is refused leaves the queue (its draft
- * stays on the device and the markup screen shows the conflict); a network failure stops the
- * flush until the next `online` event.
+ * Runs `task` alone across every tab and the service worker (Web Locks), so a queued save is never
+ * in flight twice and the markup screen's own save never races a replay of the same video.
  */
-export async function flushOutbox(send: (item: OutboxItem) => Promise<SendResult>): Promise<Record<number, SendResult>> {
-  const results: Record<number, SendResult> = {};
-  if (flushing) return results;
-  flushing = true;
-  try {
+export function withOutboxLock<T>(task: () => Promise<T>): Promise<T> {
+  const locks = (globalThis.navigator as Navigator | undefined)?.locks;
+  if (locks) return locks.request('norma-outbox', task) as Promise<T>;
+  const run = localTail.then(task, task);
+  localTail = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * Sends every queued save in order under the lock; `onOutcome` hears each one there. A save that conflicts or is refused leaves the
+ * queue (its draft stays on the device, the problem is recorded for the indicator and the markup
+ * screen); a network failure stops the round until the next one.
+ */
+export async function flushOutbox(send: (item: OutboxItem) => Promise<ReplayOutcome>, onOutcome?: (outcome: ReplayOutcome) => void): Promise<ReplayOutcome[]> {
+  return withOutboxLock(async () => {
+    const outcomes: ReplayOutcome[] = [];
     for (const item of await queuedSaves()) {
-      const result = await send(item);
-      results[item.videoId] = result;
-      if (result === 'offline') break;
-      await dropQueued(item.videoId, item.payload.client_save_id);
+      const outcome = await send(item);
+      outcomes.push(outcome);
+      if (outcome.result !== 'offline') {
+        await dropQueued(item.videoId, item.payload.client_save_id);
+        if (outcome.result === 'sent') await clearProblem(item.videoId);
+        else await recordProblem({ videoId: item.videoId, kind: outcome.result === 'conflict' ? 'conflict' : 'rejected', message: outcome.message ?? '', at: Date.now() });
+      }
+      // Still under the lock: an open markup screen moves to the new version before its own next save.
+      onOutcome?.(outcome);
+      if (outcome.result === 'offline') break;
     }
-  } finally {
-    flushing = false;
-  }
-  return results;
+    return outcomes;
+  });
 }

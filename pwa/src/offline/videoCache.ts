@@ -1,3 +1,7 @@
+import { buildUrl } from '../api/client';
+import { pageOffset, TASK_PAGE_SIZE } from '../screens/task-list/tasks';
+import { warmApiCache } from './apiCache';
+
 /**
  * Keeping a video on the device for offline markup: the whole file goes into the Cache Storage
  * bucket that the service worker serves /api/v1/video from (with Range support), so the player
@@ -12,7 +16,25 @@ export async function isKeptOffline(videoId: number): Promise<boolean> {
   return (await cache.match(new URL(videoUrl(videoId), location.origin).href)) !== undefined;
 }
 
-export async function keepOffline(videoId: number, onProgress: (percent: number) => void): Promise<void> {
+/**
+ * The reads that open this video's markup screen and the way to it (projects, its task list), put
+ * in the API cache now: the service worker keeps them too, but only for pages it already controlled.
+ * The URLs are built exactly as the screens build them, so the cache answers them.
+ */
+export function offlineReadsOf(videoId: number, structureId: number): string[] {
+  return [
+    buildUrl('/api/v2/get_all_structures'),
+    buildUrl('/api/v1/get_tasks', { structure_id: structureId, option: 'all', offset: pageOffset(1), limit: TASK_PAGE_SIZE, filename_pattern: '' }),
+    buildUrl(`/api/v1/video_meta/${videoId}`),
+    buildUrl(`/api/v1/video_markups/${videoId}`),
+    buildUrl('/api/v1/available_operations', { video_id: videoId }),
+    buildUrl('/api/v1/workplaces', { video_id: videoId }),
+    buildUrl('/api/v1/employees', { video_id: videoId }),
+    buildUrl('/api/v1/activities', { video_id: videoId, offset: 0, limit: 5 }),
+  ];
+}
+
+export async function keepOffline(videoId: number, structureId: number, onProgress: (percent: number) => void): Promise<void> {
   if (!('caches' in window)) throw new Error('Этот браузер не умеет хранить видео для работы без сети.');
   const url = new URL(videoUrl(videoId), location.origin).href;
   const response = await fetch(url, { credentials: 'same-origin' });
@@ -31,6 +53,7 @@ export async function keepOffline(videoId: number, onProgress: (percent: number)
   const blob = new Blob(chunks as BlobPart[], { type: response.headers.get('content-type') ?? 'video/mp4' });
   const cache = await caches.open(VIDEO_CACHE);
   await cache.put(url, new Response(blob, { headers: { 'content-type': blob.type, 'content-length': String(blob.size), 'accept-ranges': 'bytes' } }));
+  await warmApiCache(offlineReadsOf(videoId, structureId));
   onProgress(100);
 }
 

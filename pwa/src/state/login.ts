@@ -1,6 +1,7 @@
 import { proxy } from 'valtio';
-import { api } from '../api/client';
+import { api, ApiCallError } from '../api/client';
 import type { CurrentUser } from '../api/types';
+import { clearApiCache } from '../offline/apiCache';
 
 /** spec 02 §3 "login": loggedIn flag, firstName, lastName (plus what the header and guards need). */
 export const login = proxy({
@@ -14,6 +15,49 @@ export const login = proxy({
   /** True once the first whoami has answered, so guards do not bounce a signed-in user. */
   checked: false,
 });
+
+/**
+ * The last identity the server confirmed, kept on the device so a signed-in user stays signed in
+ * offline (a reopened tab, a home-screen launch). It lasts as long as the server's session
+ * (14 days, api/src/auth/auth.ts) from the last confirmation; online, the server decides.
+ */
+const IDENTITY_KEY = 'norma:identity';
+export const IDENTITY_LIFETIME_MS = 14 * 24 * 60 * 60 * 1000;
+
+interface StoredIdentity {
+  user: CurrentUser;
+  expiresAt: number;
+}
+
+function rememberIdentity(user: CurrentUser) {
+  try {
+    localStorage.setItem(IDENTITY_KEY, JSON.stringify({ user, expiresAt: Date.now() + IDENTITY_LIFETIME_MS } satisfies StoredIdentity));
+  } catch {
+    // Storage full or disabled: offline sign-in is just not available.
+  }
+}
+
+function storedIdentity(): CurrentUser | null {
+  try {
+    const stored = JSON.parse(localStorage.getItem(IDENTITY_KEY) ?? 'null') as StoredIdentity | null;
+    if (stored && stored.expiresAt > Date.now() && stored.user?.organization) return stored.user;
+  } catch {}
+  forgetIdentity();
+  return null;
+}
+
+export function forgetIdentity() {
+  try {
+    localStorage.removeItem(IDENTITY_KEY);
+  } catch {}
+}
+
+/** Sign-out (or the server saying "not signed in"): nothing of this user stays on the device's caches. */
+export function signedOutOnDevice() {
+  forgetIdentity();
+  void clearApiCache().catch(() => {});
+  setLoggedOut();
+}
 
 export function setLoggedIn(user: CurrentUser) {
   login.loggedIn = true;
@@ -35,17 +79,30 @@ export function setLoggedOut() {
   login.checked = true;
 }
 
-/** Reads the current user; "not signed in" is an answer here, not an error to show. */
+/**
+ * Reads the current user; "not signed in" is an answer here, not an error to show. Without a
+ * connection the identity kept on the device stands in; an answer from the server always wins.
+ */
 export async function refreshCurrentUser(): Promise<boolean> {
   try {
     const user = await api.get<CurrentUser & { error?: unknown }>('/api/v1/whoami', undefined, { quiet: true });
     if (user && !('error' in user && user.error)) {
+      rememberIdentity(user);
       setLoggedIn(user);
       return true;
     }
-  } catch {
+  } catch (err) {
+    if (err instanceof ApiCallError && err.status === 0) {
+      const kept = storedIdentity();
+      if (kept) {
+        setLoggedIn(kept);
+        return true;
+      }
+      setLoggedOut();
+      return false;
+    }
     // 401: not signed in.
   }
-  setLoggedOut();
+  signedOutOnDevice();
   return false;
 }

@@ -12,6 +12,9 @@ export const notifications = proxy({ items: [] as Notice[] });
 let nextId = 1;
 
 export function notify(kind: Notice['kind'], text: string) {
+  // The same message already on screen is not stacked again (a repeated failure is one message).
+  const shown = notifications.items.find((n) => n.kind === kind && n.text === text);
+  if (shown) return shown.id;
   const id = nextId++;
   notifications.items.push({ id, kind, text });
   // Errors stay until the user closes them; other messages fade on their own.

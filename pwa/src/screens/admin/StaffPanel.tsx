@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
 import type { NamedItem } from '../../api/types';
 import { notify } from '../../state/notifications';
@@ -53,16 +53,16 @@ function NamedList({ structureId, kind, title, addLabel, onCountChanged }: {
 }) {
   const [items, setItems] = useState<NamedItem[] | null>(null);
   const [name, setName] = useState('');
-  const reload = async () => {
+  const reload = useCallback(async () => {
     try {
       setItems(await api.get<NamedItem[]>(`/api/v1/${kind}`, { structure_id: structureId }));
     } catch {
       setItems([]);
     }
-  };
+  }, [structureId, kind]);
   useEffect(() => {
     void reload();
-  }, [structureId, kind]);
+  }, [reload]);
   const changed = async () => {
     await reload();
     await onCountChanged();
@@ -137,7 +137,7 @@ function Cameras({ structureId, onCountChanged }: { structureId: number; onCount
   const [cameras, setCameras] = useState<Camera[] | null>(null);
   const [draft, setDraft] = useState({ camera_key: 1, name: '', storage_folder: '' });
   const [error, setError] = useState<string | null>(null);
-  const reload = async () => {
+  const reload = useCallback(async () => {
     try {
       const list = await api.get<Camera[]>('/api/v1/admin/cameras', { structure_id: structureId });
       setCameras(list);
@@ -146,10 +146,10 @@ function Cameras({ structureId, onCountChanged }: { structureId: number; onCount
     } catch {
       setCameras([]);
     }
-  };
+  }, [structureId]);
   useEffect(() => {
     void reload();
-  }, [structureId]);
+  }, [reload]);
   const changed = async () => {
     await reload();
     await onCountChanged();

@@ -21,13 +21,14 @@ export function DateHourPicker({ label, value, onChange, timeZone, dates, testId
   const [typed, setTyped] = useState(current ? dmy(current.date) : '');
   const [invalid, setInvalid] = useState(false);
 
+  // Follow the value when it changes from outside.
+  const currentDate = current?.date;
   useEffect(() => {
-    if (current) {
-      setTyped(dmy(current.date));
+    if (currentDate) {
+      setTyped(dmy(currentDate));
       setInvalid(false);
     }
-    // Follow the value when it changes from outside.
-  }, [current?.date]);
+  }, [currentDate]);
 
   const choose = (date: string, hour: number) => onChange(atHour(date, hour, timeZone));
   const hour = current?.hour ?? 0;

@@ -62,7 +62,7 @@ export const routeInstant = (instant: number | string) => encodeURIComponent(new
 /** A route parameter back to an instant: tolerates both encoded and plain ISO strings. */
 export function instantParam(raw: string | undefined): number | null {
   if (!raw) return null;
-  let text = raw;
+  let text: string;
   try {
     text = decodeURIComponent(raw);
   } catch {

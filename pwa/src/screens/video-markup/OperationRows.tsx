@@ -31,6 +31,20 @@ function CommentInput({ value, onCommit }: { value: string; onCommit(value: stri
 }
 
 const ROW_HEIGHT = 58;
+/** Portrait: four lines per row (see .op-row.narrow). */
+const NARROW_ROW_HEIGHT = 216;
+const NARROW = '(max-width: 720px)';
+
+function useNarrow() {
+  const [narrow, setNarrow] = useState(() => typeof matchMedia === 'function' && matchMedia(NARROW).matches);
+  useEffect(() => {
+    const query = matchMedia(NARROW);
+    const update = () => setNarrow(query.matches);
+    query.addEventListener('change', update);
+    return () => query.removeEventListener('change', update);
+  }, []);
+  return narrow;
+}
 
 /**
  * The current operations list (spec 01 "Video markup"): number, operation, workplace, employee,
@@ -39,7 +53,10 @@ const ROW_HEIGHT = 58;
  */
 export function OperationRows({ session, rows, selectedKey, operations, workplaces, employees, onSeek }: RowsProps) {
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 6 });
+  const narrow = useNarrow();
+  const rowHeight = narrow ? NARROW_ROW_HEIGHT : ROW_HEIGHT;
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 6 });
+  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
   const selectedIndex = selectedKey ? rows.findIndex((r) => r.key === selectedKey) : -1;
 
   useEffect(() => {
@@ -49,7 +66,7 @@ export function OperationRows({ session, rows, selectedKey, operations, workplac
   if (rows.length === 0) return <p className="muted rows-empty">Операций пока нет. Нажмите «+» или клавишу операции во время просмотра.</p>;
 
   return (
-    <div className="rows-scroll" ref={scroller} data-testid="operation-rows" style={{ height: Math.min(420, rows.length * ROW_HEIGHT + 2) }}>
+    <div className="rows-scroll" ref={scroller} data-testid="operation-rows" style={{ height: Math.min(narrow ? 520 : 420, rows.length * rowHeight + 2) }}>
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index]!;
@@ -58,9 +75,9 @@ export function OperationRows({ session, rows, selectedKey, operations, workplac
           return (
             <div
               key={row.key}
-              className={`op-row${row.key === selectedKey ? ' selected' : ''}`}
+              className={`op-row${row.key === selectedKey ? ' selected' : ''}${narrow ? ' narrow' : ''}`}
               data-testid="op-row"
-              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: rowHeight, transform: `translateY(${item.start}px)` }}
               onFocus={() => session.selectedKey !== row.key && session.select(row.key)}
             >
               <button type="button" className="row-number" style={{ borderLeftColor: operation?.color ?? '#d9dee5' }} onClick={() => { session.select(row.key); onSeek(row.start); }} title="Перейти к началу">

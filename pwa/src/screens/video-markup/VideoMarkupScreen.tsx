@@ -5,18 +5,22 @@ import { api, ApiCallError, downloadFile } from '../../api/client';
 import type { NamedItem } from '../../api/types';
 import { formatDateTime } from '../../format/time';
 import { clearDraft, loadDraft, saveDraft, type MarkupDraft } from '../../offline/drafts';
-import { enqueueSave, flushOutbox, type OutboxItem, type SendResult } from '../../offline/outbox';
+import { rememberMarkups } from '../../offline/apiCache';
+import { clearProblem, dropQueuedFor, enqueueSave, queuedSaves, withOutboxLock } from '../../offline/outbox';
+import { carryOverAfterSave } from '../../offline/replay';
+import { onSaveReplayed } from '../../offline/sync';
 import { forgetOffline, isKeptOffline, keepOffline } from '../../offline/videoCache';
 import { login } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
-import { runShortcut, type ActionContext } from './actions';
+import { performAction, runShortcut, type ActionContext } from './actions';
 import { endCoding, nextGapStart, nextSegment, OPERATION_KEYS, pressOperationKey, previousSegment, type Lane } from './coding';
 import { HelpOverlay } from './HelpOverlay';
 import {
   INVALID_MARKUP, INVALID_MARKUP_BANNER, invalidRows, LINK_COPIED, NO_LONGER_AT_SECOND, SAVE_FAILED, SAVED,
   type MarkupRow, type SavePayload, type VideoMarkupsReply,
 } from './model';
+import { OperationButtons } from './OperationButtons';
 import { OperationRows, type OperationOption } from './OperationRows';
 import { Player, SPEEDS } from './Player';
 import { Playhead } from './playhead';
@@ -111,14 +115,27 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
   }, [videoId, session]);
 
   // The unsaved state goes to IndexedDB on every change, so a reload or a crash loses nothing.
+  const keepDraft = useCallback(
+    () => saveDraft({ videoId, version: session.version, rows: [...session.rows], stamps: [...session.stamps], savedAt: Date.now() }),
+    [videoId, session],
+  );
   useEffect(() => {
     if (!loaded) return;
     const timer = setTimeout(() => {
-      if (session.dirty) void saveDraft({ videoId, version: session.version, rows: [...session.rows], stamps: [...session.stamps], savedAt: Date.now() });
+      if (session.dirty) void keepDraft();
       else if (!conflict) void clearDraft(videoId);
     }, 300);
     return () => clearTimeout(timer);
-  }, [session.revision, loaded, videoId, session, conflict]);
+  }, [session.revision, loaded, videoId, session, conflict, keepDraft]);
+  // A field device switches apps or closes the tab at any moment: the draft is written at once then.
+  useEffect(() => {
+    if (!loaded) return;
+    const onHide = () => {
+      if (document.visibilityState === 'hidden' && session.dirty) void keepDraft();
+    };
+    document.addEventListener('visibilitychange', onHide);
+    return () => document.removeEventListener('visibilitychange', onHide);
+  }, [loaded, session, keepDraft]);
 
   // The browser warns before leaving with unsaved changes.
   useEffect(() => {
@@ -154,36 +171,35 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
     void loadOthers(othersSecond);
   }, [loadOthers, othersSecond]);
 
-  // Saves queued without a connection are sent when it returns.
-  const sendQueued = useCallback(
-    async (item: OutboxItem): Promise<SendResult> => {
-      try {
-        const reply = await api.put<VideoMarkupsReply>(`/api/v1/video_markups/${item.videoId}`, item.payload, { quiet: true });
-        if (item.videoId === videoId) {
-          session.acceptSaved(reply);
-          setQueued(false);
-          notify('success', `${SAVED} (отложенное сохранение отправлено)`);
-        }
-        return 'sent';
-      } catch (err) {
-        if (isOffline(err)) return 'offline';
-        if (err instanceof ApiCallError && err.status === 409) {
-          if (item.videoId === videoId) setConflict({ server: null, draft: null });
-          notify('error', err.message);
-          return 'conflict';
-        }
-        notify('error', `${SAVE_FAILED}: ${err instanceof Error ? err.message : String(err)}`);
-        return 'rejected';
-      }
-    },
-    [videoId, session],
-  );
+  // Saves queued without a connection are sent app-wide (offline/sync.ts); this screen takes the
+  // outcome for its video: the sent rows become saved ones, later edits stay unsaved.
   useEffect(() => {
-    const flush = () => void flushOutbox(sendQueued);
-    flush();
-    window.addEventListener('online', flush);
-    return () => window.removeEventListener('online', flush);
-  }, [sendQueued]);
+    void queuedSaves().then((items) => setQueued(items.some((i) => i.videoId === videoId)), () => {});
+    return onSaveReplayed((outcome) => {
+      if (outcome.videoId !== videoId) return false;
+      setQueued(false);
+      if (outcome.result === 'sent' && outcome.reply) {
+        if (session.version !== outcome.reply.version) {
+          const carried = carryOverAfterSave(session.toDraft(), outcome.reply);
+          session.loadFromServer(outcome.reply);
+          session.restoreDraft(carried);
+        }
+        notify('success', `${SAVED} (отложенное сохранение отправлено)`);
+        void loadActivities();
+        return true;
+      }
+      if (outcome.result === 'conflict') {
+        setConflict({ server: null, draft: null });
+        notify('error', outcome.message || 'Разметка этого видео изменилась на сервере');
+        return true;
+      }
+      if (outcome.result === 'rejected') {
+        notify('error', `${SAVE_FAILED}: ${outcome.message ?? ''}`);
+        return true;
+      }
+      return false;
+    });
+  }, [videoId, session, loadActivities]);
 
   const player = useMemo(
     () => ({
@@ -263,19 +279,35 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
   const save = async (): Promise<boolean> => {
     if (inFlight.current) return false;
     if (!readyToSend()) return false;
-    const payload: SavePayload = session.buildSavePayload(newSaveId());
     setBusy(true);
     inFlight.current = true;
     try {
-      const reply = await api.put<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`, payload, { quiet: true });
+      // Under the outbox lock: a replay of this video's queued save never runs beside this save.
+      // The payload is built inside it, from the baseline left by any replay that just ended; it
+      // carries every change still queued for this video (same baseline), so it replaces them.
+      const reply = await withOutboxLock(async () => {
+        const payload: SavePayload = session.buildSavePayload(newSaveId());
+        try {
+          const saved = await api.put<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`, payload, { quiet: true });
+          await dropQueuedFor(videoId);
+          return saved;
+        } catch (err) {
+          if (isOffline(err)) await enqueueSave({ videoId, payload, queuedAt: Date.now() });
+          throw err;
+        }
+      });
       session.acceptSaved(reply);
+      setQueued(false);
       await clearDraft(videoId);
+      void clearProblem(videoId);
+      void rememberMarkups(videoId, reply).catch(() => {});
       notify('success', SAVED);
       void loadActivities();
       return true;
     } catch (err) {
       if (isOffline(err)) {
-        await enqueueSave({ videoId, payload, queuedAt: Date.now() });
+        // The draft is what the screen reopens with: written now, not after the usual pause.
+        await keepDraft().catch(() => {});
         setQueued(true);
         notify('info', 'Нет связи с сервером: изменения сохранены на этом устройстве и будут отправлены, когда связь появится.');
         return true;
@@ -308,6 +340,7 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
         await clearDraft(videoId);
       }
       setConflict(null);
+      void clearProblem(videoId);
     } catch {
       // Shown by the API client; the conflict stays open.
     } finally {
@@ -381,8 +414,10 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
   };
 
   const addOperation = () => {
-    // spec 01 §4: no operation, start = end = 0, id -1; workplace/employee preselected when only one.
-    const row = session.addRow({ ...defaultLane(), start: 0, end: 0 });
+    // spec 01 §4: no operation, id -1; workplace/employee preselected. Start = end = the playhead
+    // (not 0), so a row added by touch is already where the video is (docs/markup.md).
+    const at = Math.round(player.time() * 10) / 10;
+    const row = session.addRow({ ...defaultLane(), start: at, end: at });
     session.select(row.key);
   };
   const addNote = () => session.addStamp({ type: 'note', time: Math.floor(player.time()), comment: '', employee_id: defaultLane().employee_id });
@@ -395,7 +430,7 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
         return;
       }
       setOffline({ kept: false, progress: 0 });
-      await keepOffline(videoId, (progress) => setOffline({ kept: false, progress }));
+      await keepOffline(videoId, meta?.structure_id ?? 0, (progress) => setOffline({ kept: false, progress }));
       setOffline({ kept: true, progress: null });
       notify('success', 'Видео сохранено на устройстве: его можно размечать без сети');
     } catch (err) {
@@ -532,7 +567,8 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
             onDuration={(seconds) => {
               setDuration(seconds);
               const whole = Math.round(seconds);
-              if (whole > 0 && meta.duration === null) void api.post('/api/v1/set_duration', { video_id: videoId, duration: whole }).catch(() => {});
+              // A write (markup.write): a viewer is refused, quietly — it is only a hint for the server.
+              if (whole > 0 && meta.duration === null) void api.post('/api/v1/set_duration', { video_id: videoId, duration: whole }, { quiet: true }).catch(() => {});
             }}
           />
           <div className="markup-tools">
@@ -561,6 +597,12 @@ export function VideoMarkupScreen({ videoId: videoIdParam, getTime }: { videoId:
               <input type="number" min={0} max={2000} step={50} value={reactionMs} onChange={(e) => setReactionMs(Math.max(0, Number(e.target.value) || 0))} />
             </label>
           </div>
+          <OperationButtons
+            operations={lookups.operations}
+            codingOperationId={session.codingKey ? session.row(session.codingKey)?.operation_id ?? null : null}
+            onPress={(operationId) => pressOperationKey(session, operationId, keyTime(), defaultLane())}
+            onStop={() => performAction('endCoding', ctx)}
+          />
           <Timeline
             rows={session.rows}
             stamps={session.stamps}

@@ -88,3 +88,8 @@ export function runShortcut(event: KeyboardEvent, ctx: ActionContext): boolean {
   }
   return false;
 }
+
+/** Runs an action by id: on-screen buttons (touch) do exactly what their shortcut does. */
+export function performAction(id: string, ctx: ActionContext) {
+  actions.find((action) => action.id === id)?.perform(ctx);
+}

@@ -1,0 +1,49 @@
+/**
+ * The API reads kept for offline use. The service worker (sw.ts) answers GET /api/v1/* and
+ * /api/v2/* NetworkFirst from this Cache Storage bucket; the page warms it for a video saved for
+ * offline markup and empties it on sign-out. Shared by the page and the worker, so no DOM here.
+ */
+export const API_CACHE = 'norma-api';
+/** Set by the worker on an answer taken from the cache: the server was not reached. */
+export const FROM_CACHE_HEADER = 'x-norma-from-cache';
+/** Background Sync tag of the outbox of markup saves. */
+export const OUTBOX_SYNC_TAG = 'norma-outbox';
+
+/** Sign-in, sign-out and share links are never answered from a cache (they are about who asks). */
+const NEVER_CACHED = /^\/api\/(v\d+\/(whoami|login|leave|register|logout|resolve_hash|share|video$)|auth\/)/;
+
+export function isOfflineReadableApi(url: URL): boolean {
+  if (!/^\/api\/v\d+\//.test(url.pathname)) return false;
+  if (NEVER_CACHED.test(url.pathname)) return false;
+  // Anything read through a share key (a guest's view) or as a file stays online-only.
+  if (url.searchParams.has('key') || url.searchParams.has('format')) return false;
+  return true;
+}
+
+/** Fetches `paths` (the exact URLs the screens ask for) and stores the answers for offline use. */
+export async function warmApiCache(paths: string[]): Promise<void> {
+  if (!('caches' in globalThis)) return;
+  const cache = await caches.open(API_CACHE);
+  await Promise.all(
+    paths.map(async (path) => {
+      const url = new URL(path, location.origin).href;
+      const response = await fetch(url, { credentials: 'same-origin' });
+      if (response.status === 200 && (response.headers.get('content-type') ?? '').includes('application/json')) await cache.put(url, response);
+    }),
+  );
+}
+
+/** Someone else may sign in on this device next: nothing read as this user stays behind. */
+export async function clearApiCache(): Promise<void> {
+  if ('caches' in globalThis) await caches.delete(API_CACHE);
+}
+
+/**
+ * After a save the cached markup of the video is the saved one, so a later offline opening starts
+ * from the version its draft is based on (not an older one, which would look like a conflict).
+ */
+export async function rememberMarkups(videoId: number, reply: unknown): Promise<void> {
+  if (!('caches' in globalThis)) return;
+  const cache = await caches.open(API_CACHE);
+  await cache.put(new URL(`/api/v1/video_markups/${videoId}`, location.origin).href, new Response(JSON.stringify(reply), { headers: { 'content-type': 'application/json' } }));
+}

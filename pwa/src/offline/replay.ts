@@ -1,0 +1,63 @@
+import { rowsFromReply, sameRow, sameStamp, type MarkupRow, type StampRow, type VideoMarkupsReply } from '../screens/video-markup/model';
+import { rememberMarkups } from './apiCache';
+import { loadDraft, saveDraft } from './drafts';
+import { flushOutbox, type OutboxItem, type ReplayOutcome } from './outbox';
+
+/**
+ * Local markup (a draft, or the open screen's rows) carried over to the server's version after its
+ * queued save was accepted: rows that save created take their server ids, so only edits made after
+ * the save still differ from the server. A new server row is matched by content, one for one,
+ * among rows the local side does not know; nothing already sent is ever sent again.
+ */
+export function carryOverAfterSave(local: { rows: readonly MarkupRow[]; stamps: readonly StampRow[] }, reply: VideoMarkupsReply) {
+  const server = rowsFromReply(reply);
+  const knownRows = new Set(local.rows.filter((r) => r.id > 0).map((r) => r.id));
+  const freshRows = server.rows.filter((r) => !knownRows.has(r.id));
+  const rows = local.rows.map((row) => {
+    if (row.id > 0) return row;
+    const index = freshRows.findIndex((s) => sameRow(s, row));
+    if (index < 0) return row;
+    return freshRows.splice(index, 1)[0]!;
+  });
+  const knownStamps = new Set(local.stamps.filter((s) => s.id > 0).map((s) => s.id));
+  const freshStamps = server.stamps.filter((s) => !knownStamps.has(s.id));
+  const stamps = local.stamps.map((stamp) => {
+    if (stamp.id > 0) return stamp;
+    const index = freshStamps.findIndex((s) => sameStamp(s, stamp));
+    if (index < 0) return stamp;
+    return freshStamps.splice(index, 1)[0]!;
+  });
+  return { version: reply.version, rows, stamps };
+}
+
+/** Sends one queued save as it was queued; plain fetch, so the service worker can run it too. */
+export async function sendQueuedSave(item: OutboxItem): Promise<ReplayOutcome> {
+  const base = { videoId: item.videoId, clientSaveId: item.payload.client_save_id };
+  let response: Response;
+  try {
+    response = await fetch(`/api/v1/video_markups/${item.videoId}`, {
+      method: 'PUT',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(item.payload),
+    });
+  } catch {
+    return { ...base, result: 'offline' };
+  }
+  const body = (await response.json().catch(() => undefined)) as (VideoMarkupsReply & { error?: { message?: string } }) | undefined;
+  if (response.ok && body) {
+    // The stored draft of that video moves to the new version, keeping only later edits.
+    const draft = await loadDraft(item.videoId).catch(() => undefined);
+    if (draft && draft.version === item.payload.base_version) {
+      await saveDraft({ ...draft, ...carryOverAfterSave(draft, body), savedAt: Date.now() });
+    }
+    await rememberMarkups(item.videoId, body).catch(() => {});
+    return { ...base, result: 'sent', reply: body };
+  }
+  const message = body?.error?.message ?? `Ошибка сервера (${response.status})`;
+  // Signed out meanwhile, or the server is down: the save waits for a later round, never dropped.
+  if (response.status === 401 || response.status >= 500) return { ...base, result: 'offline', message };
+  return { ...base, result: response.status === 409 ? 'conflict' : 'rejected', message };
+}
+
+export const replayOutbox = (onOutcome?: (outcome: ReplayOutcome) => void) => flushOutbox(sendQueuedSave, onOutcome);
