@@ -2,8 +2,11 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './database';
 import * as init from './migrations/0001_init';
 import * as markupSaves from './migrations/0004_markup_saves';
+import * as markupSaveOwner from './migrations/0005_markup_save_owner';
 import * as videoPipeline from './migrations/0002_video_pipeline';
 import * as report from './migrations/0003_report';
+import * as reportRules from './migrations/0006_report_rules';
+import * as calculator from './migrations/0007_calculator';
 
 /** Versioned migrations, in order. Add a file and a line here; never edit an applied one. */
 const migrations: Record<string, Migration> = {
@@ -11,6 +14,9 @@ const migrations: Record<string, Migration> = {
   '0002_video_pipeline': videoPipeline,
   '0003_report': report,
   '0004_markup_saves': markupSaves,
+  '0005_markup_save_owner': markupSaveOwner,
+  '0006_report_rules': reportRules,
+  '0007_calculator': calculator,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

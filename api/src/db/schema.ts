@@ -52,6 +52,8 @@ export interface StructureSettingsTable {
   regular_break_duration: Generated<number>;
   time_series_stability_threshold: number | null;
   rest_in_idle: Generated<number>;
+  /** Time-series cleaning rule (migration 0006). */
+  cleaning_rule: Generated<'one_extreme' | 'both_extremes'>;
 }
 
 export interface ShiftsTable {
@@ -62,6 +64,8 @@ export interface ShiftsTable {
   start_time: string;
   end_time: string;
   regular_break_duration_min: Generated<number>;
+  /** JSON list of regulated break intervals, local times (migration 0006); '[]' when none. */
+  break_intervals: Generated<string>;
 }
 
 export interface OperationTypesTable {
@@ -307,6 +311,9 @@ export interface MarkupSavesTable {
   video_id: number;
   version: number;
   created_at: number;
+  /** 0005: the user who saved and a SHA-256 of the request; NULL on rows stored before. */
+  user_id: string | null;
+  payload_hash: string | null;
 }
 
 export interface DB {
@@ -342,8 +349,9 @@ export interface DB {
   movable_locations: MovableLocationsTable;
   map_projects: MapProjectsTable;
   map_last_project: { user_id: string; project_id: number };
-  calculator_defaults: { name: string; value: number };
-  calculator_gear: { name: string; owned: number; price: number };
-  calculator_license: { name: string; value: number };
+  /** updated_at/updated_by: migration 0007. */
+  calculator_defaults: { name: string; value: number; updated_at: number | null; updated_by: string | null };
+  calculator_gear: { name: string; owned: number; price: number; updated_at: number | null; updated_by: string | null };
+  calculator_license: { name: string; value: number; updated_at: number | null; updated_by: string | null };
   jobs: JobsTable;
 }

@@ -1,0 +1,96 @@
+/** The calculator form's state and rules (spec 02 §3–§5), kept apart from React so they are tested alone. */
+
+export const PRODUCTION_TYPES = [
+  { value: 'mass', label: 'Массовое' },
+  { value: 'large_series', label: 'Крупносерийное' },
+  { value: 'series', label: 'Серийное' },
+  { value: 'small_series', label: 'Мелкосерийное' },
+] as const;
+
+export type ProductionType = (typeof PRODUCTION_TYPES)[number]['value'];
+
+export interface CalculatorForm {
+  productionType: ProductionType | null;
+  less10Sec: boolean;
+  employeesNum: string;
+  shiftsPerDay: string;
+  businessDayNum: string;
+  hoursPerShift: string;
+  averageSalary: string;
+  insuranceAndPension: boolean;
+  visible: boolean;
+  unseen: string;
+}
+
+/** spec 02 §9: insurance on, visible on, unseen 0; the company figures start empty. */
+export const initialForm: CalculatorForm = {
+  productionType: null,
+  less10Sec: false,
+  employeesNum: '',
+  shiftsPerDay: '',
+  businessDayNum: '',
+  hoursPerShift: '',
+  averageSalary: '',
+  insuranceAndPension: true,
+  visible: true,
+  unseen: '0',
+};
+
+const filled = (value: string) => value.trim() !== '';
+
+/** §5: outputs only when employees, shifts, days, hours and salary are filled and visible is on or unseen ≠ 0. */
+export function outputsReady(form: CalculatorForm): boolean {
+  const company = [form.employeesNum, form.shiftsPerDay, form.businessDayNum, form.hoursPerShift, form.averageSalary].every(filled);
+  const unseen = Number(form.unseen.trim().replace(',', '.'));
+  return company && (form.visible || (filled(form.unseen) && unseen !== 0));
+}
+
+/** §5: required measurements only when a production type is chosen. */
+export const measurementsReady = (form: CalculatorForm) => form.productionType !== null;
+
+/** The calculator input params of spec 02 §7, as the API names them; the server checks them. */
+export function calculatorQuery(form: CalculatorForm): Record<string, string | boolean | undefined> {
+  return {
+    production_type: form.productionType ?? undefined,
+    less_10_sec: form.less10Sec,
+    employees_num: form.employeesNum.trim(),
+    shifts_per_day: form.shiftsPerDay.trim(),
+    business_day_num: form.businessDayNum.trim(),
+    hours_per_shift: form.hoursPerShift.trim(),
+    average_salary: form.averageSalary.trim(),
+    insurance_and_pension: form.insuranceAndPension,
+    visible: form.visible,
+    unseen: form.unseen.trim() || '0',
+  };
+}
+
+export interface SettingEdit {
+  name: string;
+  /** The value the server gave. */
+  value: number;
+  /** What is typed in the panel now. */
+  text: string;
+}
+
+/**
+ * The changed values to send to update_calculator_defaults (spec 02 §4: only changed ones), or
+ * the Russian problems with what is typed. A field typed back to the server's value is unchanged.
+ */
+export function changedValues(edits: SettingEdit[]): { changes: { name: string; new_value: number }[]; problems: string[] } {
+  const changes: { name: string; new_value: number }[] = [];
+  const problems: string[] = [];
+  for (const edit of edits) {
+    const text = edit.text.trim().replace(',', '.');
+    if (text === '') { problems.push(`${edit.name}: введите число`); continue; }
+    const value = Number(text);
+    if (!Number.isFinite(value)) { problems.push(`${edit.name}: «${edit.text}» — не число`); continue; }
+    if (value !== edit.value) changes.push({ name: edit.name, new_value: value });
+  }
+  return { changes, problems };
+}
+
+const rub = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 0 });
+const plain = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 });
+
+export const formatRub = (value: number) => `${rub.format(value)} ₽`;
+export const formatNumber = (value: number) => plain.format(value);
