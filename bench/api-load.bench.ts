@@ -5,6 +5,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startServer } from '../tests/support/server';
+import { startBareServer } from './support/bare';
 
 const CONNECTIONS = 16;
 const DURATION_S = 8;
@@ -30,7 +31,7 @@ try {
   const results = [];
   for (const item of cases) {
     const result = await autocannon({ url: `${server.url}${item.path}`, connections: CONNECTIONS, duration: DURATION_S, headers: { cookie } });
-    const figures = {
+    const figures: Record<string, unknown> = {
       case: item.case,
       connections: CONNECTIONS,
       duration_s: DURATION_S,
@@ -42,6 +43,32 @@ try {
     };
     console.log(figures);
     results.push(figures);
+  }
+
+  // The same whoami from a bare Hono + bun:sqlite server reading the same session row, measured
+  // right after, in the same run: the ratio is what the auth path costs (target ≥ 0.5).
+  const bare = await startBareServer('whoami', join(server.dataDir, 'norma.sqlite'));
+  try {
+    const check = (await (await fetch(`${bare.url}/whoami`, { headers: { cookie } })).json()) as { role?: string };
+    if (check.role !== 'analyst') throw new Error(`bare whoami answered ${JSON.stringify(check)}`);
+    const result = await autocannon({ url: `${bare.url}/whoami`, connections: CONNECTIONS, duration: DURATION_S, headers: { cookie } });
+    const norma = results[0]!;
+    const figures = {
+      case: 'GET /whoami, bare Hono + bun:sqlite, same session row (baseline)',
+      connections: CONNECTIONS,
+      duration_s: DURATION_S,
+      requests_per_second: Math.round(result.requests.average),
+      latency_p50_ms: result.latency.p50,
+      latency_p99_ms: result.latency.p99,
+      non_2xx: result.non2xx,
+      errors: result.errors,
+    };
+    console.log(figures);
+    results.push(figures);
+    norma.ratio_to_bare = Math.round(((norma.requests_per_second as number) / figures.requests_per_second) * 100) / 100;
+    console.log(`whoami: Norma / bare = ${norma.ratio_to_bare}`);
+  } finally {
+    await bare.stop();
   }
   const out = join(import.meta.dirname, 'results');
   mkdirSync(out, { recursive: true });

@@ -40,12 +40,13 @@ const serve = () =>
     fetch(request, server) {
       const size = checkRequestSize(request, config.uploadMaxBytes);
       if ('refuse' in size) return size.refuse;
-      // The client address is set here, never taken from the client, for sign-in rate limiting.
-      const headers = new Headers(request.headers);
-      headers.set(CLIENT_IP_HEADER, server.requestIP(request)?.address ?? 'unknown');
-      // The body goes on as a stream: `new Request(request, …)` would read a whole upload into memory.
+      // The client address is set here (over whatever the client sent), for sign-in rate limiting.
+      request.headers.set(CLIENT_IP_HEADER, server.requestIP(request)?.address ?? 'unknown');
+      // Most requests go on as they came; only a body cut off at the size limit needs a new one,
+      // built around the stream (`new Request(request, …)` would read a whole upload into memory).
+      if (size.body === request.body) return app.fetch(request);
       return app.fetch(
-        new Request(request.url, { method: request.method, headers, body: size.body, signal: request.signal, duplex: 'half' } as RequestInit),
+        new Request(request.url, { method: request.method, headers: request.headers, body: size.body, signal: request.signal, duplex: 'half' } as RequestInit),
       );
     },
   });

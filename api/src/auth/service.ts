@@ -1,8 +1,11 @@
+import { CompiledQuery, type InferResult } from 'kysely';
 import type { Db } from '../db/database';
 import type { Role } from '../db/schema';
 import { ApiError, badRequest, conflict } from '../http/errors';
 import type { Auth } from './auth';
+import { hashSessionToken } from './session-tokens';
 import { LOOK_ALIKE_LOGIN, loginSkeleton } from './login-skeleton';
+import { LOGIN_MAX_LENGTH, LOGIN_TOO_LONG, NAME_MAX_LENGTH, NAME_TOO_LONG, PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG } from './limits';
 
 export interface SessionUser {
   id: string;
@@ -23,12 +26,6 @@ export interface Registration {
 }
 
 export const FILL_ALL_FIELDS = 'Заполните все поля';
-export const LOGIN_MAX_LENGTH = 64;
-export const NAME_MAX_LENGTH = 100;
-export const PASSWORD_MAX_LENGTH = 128;
-export const LOGIN_TOO_LONG = `Логин не длиннее ${LOGIN_MAX_LENGTH} символов`;
-export const NAME_TOO_LONG = `Имя и фамилия — не длиннее ${NAME_MAX_LENGTH} символов`;
-export const PASSWORD_TOO_LONG = `Пароль не длиннее ${PASSWORD_MAX_LENGTH} символов`;
 
 /** Refuses a login that reads the same on screen as an existing one (see login-skeleton.ts). */
 async function refuseLookAlikeLogin(db: Db, login: string) {
@@ -104,8 +101,92 @@ export async function registerUser(
   }
 }
 
-/** The signed-in user with their organisation and role, or null. */
+/**
+ * Session cookies whose signature better-auth has checked, with the hash their token is stored
+ * under. A signature cannot change, so each cookie is checked once per process; the session row
+ * itself is read on every request (one cached statement), so a sign-out, a revoked session, a
+ * deleted user or a changed role takes effect at once, in every process.
+ */
+const checkedCookies = new WeakMap<Auth, Map<string, string>>();
+const CHECKED_COOKIES_MAX = 10_000;
+
+interface SessionFacts {
+  cookieName: string;
+  /** A session whose expiry is closer than this must go through better-auth, which extends it. */
+  refreshBelowMs: number;
+}
+const sessionFacts = new WeakMap<Auth, SessionFacts>();
+
+async function factsOf(auth: Auth): Promise<SessionFacts> {
+  let facts = sessionFacts.get(auth);
+  if (!facts) {
+    const context = await auth.$context;
+    const { expiresIn = 7 * 86_400, updateAge = 86_400 } = context.options.session ?? {};
+    facts = { cookieName: context.authCookies.sessionToken.name, refreshBelowMs: (expiresIn - updateAge) * 1000 };
+    sessionFacts.set(auth, facts);
+  }
+  return facts;
+}
+
+function cookieValue(header: string | null, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim() || null;
+  }
+  return null;
+}
+
+/** The session lookup of every request: its SQL compiled once (building it cost more than running it). */
+const sessionQuery = (db: Db) =>
+  db
+    .selectFrom('session')
+    .innerJoin('user', 'user.id', 'session.userId')
+    .innerJoin('memberships', 'memberships.user_id', 'user.id')
+    .innerJoin('organizations', 'organizations.id', 'memberships.organization_id')
+    .select([
+      'session.expiresAt', 'user.id', 'user.username', 'user.firstName', 'user.lastName',
+      'memberships.role', 'memberships.organization_id', 'organizations.name', 'organizations.time_zone',
+    ])
+    .where('session.token', '=', '');
+type SessionRow = InferResult<ReturnType<typeof sessionQuery>>[number];
+const compiledSessionQueries = new WeakMap<Db, string>();
+
+/** The user of a stored session (by its token hash), with organisation and role. */
+async function userOfSession(db: Db, tokenHash: string): Promise<SessionRow | undefined> {
+  let text = compiledSessionQueries.get(db);
+  if (text === undefined) compiledSessionQueries.set(db, (text = sessionQuery(db).compile().sql));
+  const { rows } = await db.executeQuery<SessionRow>(CompiledQuery.raw(text, [tokenHash]));
+  return rows[0];
+}
+
+/**
+ * The signed-in user with their organisation and role, or null. The first request of a session
+ * cookie goes through better-auth (signature, expiry, extension); later ones read the session row
+ * directly until it is due for extension, which better-auth then does.
+ */
 export async function sessionUser(deps: { db: Db; auth: Auth }, headers: Headers): Promise<SessionUser | null> {
+  const facts = await factsOf(deps.auth);
+  const cookie = cookieValue(headers.get('cookie'), facts.cookieName);
+  if (!cookie) return null;
+  let checked = checkedCookies.get(deps.auth);
+  if (!checked) checkedCookies.set(deps.auth, (checked = new Map()));
+  const tokenHash = checked.get(cookie);
+  if (tokenHash !== undefined) {
+    const row = await userOfSession(deps.db, tokenHash);
+    if (row && Date.parse(row.expiresAt) - Date.now() > facts.refreshBelowMs) {
+      return {
+        id: row.id, login: row.username ?? '', firstName: row.firstName, lastName: row.lastName,
+        role: row.role, organizationId: row.organization_id, organizationName: row.name, timeZone: row.time_zone,
+      };
+    }
+    checked.delete(cookie);
+  }
+  return checkedSessionUser(deps, headers, cookie, checked);
+}
+
+/** better-auth's full check; remembers the cookie when it holds. */
+async function checkedSessionUser(deps: { db: Db; auth: Auth }, headers: Headers, cookie: string, checked: Map<string, string>): Promise<SessionUser | null> {
   const session = await deps.auth.api.getSession({ headers });
   if (!session) return null;
   const row = await deps.db
@@ -115,6 +196,8 @@ export async function sessionUser(deps: { db: Db; auth: Auth }, headers: Headers
     .where('memberships.user_id', '=', session.user.id)
     .executeTakeFirst();
   if (!row) return null;
+  if (checked.size >= CHECKED_COOKIES_MAX) checked.delete(checked.keys().next().value!);
+  checked.set(cookie, hashSessionToken(session.session.token));
   const user = session.user as typeof session.user & { username?: string; firstName: string; lastName: string };
   return {
     id: user.id,

@@ -24,10 +24,11 @@ export function openDatabase(file: string): OpenedDatabase {
   sqlite.exec('PRAGMA journal_mode = WAL');
   sqlite.exec('PRAGMA foreign_keys = ON');
   sqlite.exec('PRAGMA busy_timeout = 5000');
-  sqlite.exec('PRAGMA synchronous = NORMAL');
+  // FULL: a save the user was told is saved survives a power cut too, not only a crash (docs/architecture.md).
+  sqlite.exec('PRAGMA synchronous = FULL');
   const full = { count: 0 };
   const db = new Kysely<DB>({
-    dialect: new BunSqliteDialect({ database: sqlite }),
+    dialect: new BunSqliteDialect({ database: withStatementCache(sqlite) }),
     // Counts SQLITE_FULL on every query, including better-auth's, which answers them with a bare 500.
     log(event) {
       if (event.level === 'error' && isStorageFull(event.error)) full.count += 1;
@@ -42,6 +43,40 @@ export function openDatabase(file: string): OpenedDatabase {
       sqlite.close();
     },
   };
+}
+
+/** Prepared statements kept per database; Kysely builds few distinct SQL texts, lists aside. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The database as the Kysely dialect sees it, with `prepare` answered from a bounded cache:
+ * compiling a statement costs more than running a small query, and the dialect would compile
+ * one per query. Least recently used statements are finalized when the cache is full (SQL with
+ * `in (?, ?, …)` lists of many lengths must not grow it without bound).
+ */
+function withStatementCache(sqlite: SqliteDatabase): SqliteDatabase {
+  const statements = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
+  const prepare = (query: string) => {
+    let statement = statements.get(query);
+    if (statement) {
+      statements.delete(query);
+    } else {
+      statement = sqlite.prepare(query);
+      if (statements.size >= STATEMENT_CACHE_SIZE) {
+        const [oldest, evicted] = statements.entries().next().value!;
+        statements.delete(oldest);
+        evicted.finalize();
+      }
+    }
+    statements.set(query, statement);
+    return statement;
+  };
+  const close = () => {
+    for (const statement of statements.values()) statement.finalize();
+    statements.clear();
+    sqlite.close();
+  };
+  return { prepare, close } as unknown as SqliteDatabase;
 }
 
 /**

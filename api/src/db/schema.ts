@@ -19,6 +19,19 @@ export interface UserTable {
   lastName: string;
 }
 
+/** better-auth's session table (created by its migrations); `token` holds SHA-256 of the cookie's token (auth/session-tokens.ts). */
+export interface SessionTable {
+  id: string;
+  /** ISO 8601 */
+  expiresAt: string;
+  token: string;
+  createdAt: string;
+  updatedAt: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+  userId: string;
+}
+
 export interface OrganizationsTable {
   id: Generated<number>;
   name: string;
@@ -319,6 +332,7 @@ export interface MarkupSavesTable {
 export interface DB {
   markup_saves: MarkupSavesTable;
   user: UserTable;
+  session: SessionTable;
   organizations: OrganizationsTable;
   memberships: MembershipsTable;
   structures: StructuresTable;
