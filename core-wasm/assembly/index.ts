@@ -384,10 +384,11 @@ function seriesStats(
  * grouped by operation, chronological inside a group; group g is [offsets[g], offsets[g+1]).
  * Writes per value a status (0 accepted, 1 dropped by cleaning, 2 zero length) and fluct_perc
  * against the accepted t_reg; per group 14 accepted-series then 14 all-series fields.
+ * bothExtremes != 0: the cleaning drops the minimum and the maximum together.
  */
 export function studySeries(
   values: usize, offsets: usize, groups: i32, normatives: usize, fluctReduction: f64,
-  status: usize, fluct: usize, stats: usize,
+  status: usize, fluct: usize, stats: usize, bothExtremes: i32,
 ): void {
   const total = groups > 0 ? getI32(offsets, groups) : 0;
   const sorted = heap.alloc(<usize>max(total, 1) << 2);
@@ -414,6 +415,13 @@ export function studySeries(
       const tMax = getF64(values, getI32(base, b - 1));
       if (!(tMax / tMin > normative)) break;
       const count = b - a;
+      if (bothExtremes != 0) {
+        // Min and max go together, as long as at least 5 measurements stay.
+        if (count - 2 < CLEANING_MIN_REMAINING) break;
+        a++;
+        b--;
+        continue;
+      }
       const median = count % 2 == 1
         ? getF64(values, getI32(base, a + (count - 1) / 2))
         : (getF64(values, getI32(base, a + count / 2 - 1)) + getF64(values, getI32(base, a + count / 2))) / 2;

@@ -12,6 +12,7 @@ import {
   type Category,
   type CategoryBalance,
   type DayBalance,
+  type DayPart,
   type FrvRow,
   type InputError,
   type Interval,
@@ -30,10 +31,11 @@ import {
 } from './types.ts';
 import { DEFAULT_STABILITY_TABLE, accuracyFor, normativeStability } from './reference-data.ts';
 import {
-  CLEANING_RULE,
   DEFAULT_REGULAR_BREAK_MINUTES,
+  cleaningRuleText,
   PARTIAL_BREAK_SECONDS_PER_HOUR,
   loadText,
+  multiDayLoadText,
   overlapLength,
   percentOf,
   requiredMeasurements,
@@ -47,6 +49,28 @@ export interface ResolvedSettings {
   structure: StructureSettings;
   unitsProduced: number | null;
   table: StabilityTable;
+  /** Shift-days partitioning [from, to), in time order; one day when none were given. */
+  days: { start: number; end: number; units: number | null }[];
+}
+
+const unitsOrNull = (units: number | null | undefined) =>
+  typeof units === 'number' && Number.isFinite(units) && units > 0 ? units : null;
+
+/**
+ * The window cut at the given day starts: each day runs to the next start, the first from `from`,
+ * the last to `to`, so the days always partition the window.
+ */
+function resolveDays(settings: ReportSettings, from: number, to: number, unitsProduced: number | null): ResolvedSettings['days'] {
+  const starts = (settings.days ?? [])
+    .filter((d) => Number.isFinite(d.start) && d.start > from && d.start < to)
+    .sort((a, b) => a.start - b.start)
+    .filter((d, i, list) => i === 0 || d.start !== list[i - 1].start);
+  if (starts.length === 0) return [{ start: from, end: to, units: unitsProduced }];
+  // A day's count may be 0 (known: nothing made that day); only a missing count is null.
+  const count = (units: number | null | undefined) => (typeof units === 'number' && Number.isFinite(units) && units >= 0 ? units : null);
+  const first = (settings.days ?? []).find((d) => d.start <= from);
+  const cuts = [{ start: from, units: count(first?.units) }, ...starts.map((d) => ({ start: d.start, units: count(d.units) }))];
+  return cuts.map((d, i) => ({ start: d.start, end: i + 1 < cuts.length ? cuts[i + 1].start : to, units: d.units }));
 }
 
 const DEFAULT_STRUCTURE: StructureSettings = {
@@ -60,6 +84,7 @@ const DEFAULT_STRUCTURE: StructureSettings = {
   machinePaced: false,
   employeeCount: 1,
   employeeSalary: 0,
+  cleaningRule: 'one_extreme',
 };
 
 const finiteOr = (value: number | null | undefined, fallback: number) =>
@@ -69,11 +94,13 @@ const finiteOr = (value: number | null | undefined, fallback: number) =>
 export function resolveSettings(settings: ReportSettings): ResolvedSettings {
   const s = { ...DEFAULT_STRUCTURE, ...(settings.structure ?? {}) };
   const threshold = s.timeSeriesStabilityThreshold;
-  const units = settings.unitsProduced;
+  const units = unitsOrNull(settings.unitsProduced);
   const from = finiteOr(settings.from, 0);
+  const to = Math.max(from, finiteOr(settings.to, from));
   return {
     from,
-    to: Math.max(from, finiteOr(settings.to, from)),
+    to,
+    days: resolveDays(settings, from, to, units),
     structure: {
       ...s,
       shifts: s.shifts ?? [],
@@ -83,8 +110,9 @@ export function resolveSettings(settings: ReportSettings): ResolvedSettings {
       fluctReduction: Math.min(100, Math.max(0, finiteOr(s.fluctReduction, 0))),
       employeeSalary: Math.max(0, finiteOr(s.employeeSalary, 0)),
       employeeCount: Math.max(0, finiteOr(s.employeeCount, 1)),
+      cleaningRule: s.cleaningRule === 'both_extremes' ? 'both_extremes' : 'one_extreme',
     },
-    unitsProduced: typeof units === 'number' && Number.isFinite(units) && units > 0 ? units : null,
+    unitsProduced: units,
     table: settings.stabilityTable ?? DEFAULT_STABILITY_TABLE,
   };
 }
@@ -107,7 +135,7 @@ interface ShiftTime {
  * (explicit break intervals are cut exactly). With a partial structure, or when no shift falls in
  * the window, T_shift = T_obs and B_reg = 10 minutes per observed hour.
  */
-function shiftTime(structure: StructureSettings, from: number, to: number, observedMs: number): ShiftTime {
+function shiftTime(structure: StructureSettings, from: number, to: number, observedMs: number, basis?: ShiftTime['basis']): ShiftTime {
   let shiftMs = 0;
   let breakMs = 0;
   const regulatedRows: BreakRow[] = [];
@@ -132,7 +160,9 @@ function shiftTime(structure: StructureSettings, from: number, to: number, obser
       }
     }
   }
-  if (shiftMs > 0) return { basis: 'shifts', shiftMs, breakMs, regulatedRows };
+  // A shift-day follows the window's basis: a day of a shift-based window without a worked shift
+  // has no normative time, rather than an observed-time basis of its own.
+  if (basis === 'shifts' || (basis === undefined && shiftMs > 0)) return { basis: 'shifts', shiftMs, breakMs, regulatedRows };
   return {
     basis: 'observed',
     shiftMs: observedMs,
@@ -166,6 +196,18 @@ export interface DayAggregates {
   overlapPairs: ArrayLike<number>;
   /** Indices with end < start, when the caller found them already. */
   endBeforeStart?: ArrayLike<number>;
+  /**
+   * Per shift-day of `settings.days` (when there are several): category sums, counted segments,
+   * first start and last end of the segments clipped to that day.
+   */
+  dayParts?: DayAggregatePart[];
+}
+
+export interface DayAggregatePart {
+  categoryMs: ArrayLike<number>;
+  counted: number;
+  firstStart: number;
+  lastEnd: number;
 }
 
 /**
@@ -323,7 +365,9 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
     return { ...row, percent: percentOf(row.seconds, lossSeconds), cumulativePercent: percentOf(running, lossSeconds) };
   });
 
-  const actualDaySeconds = agg.counted > 0 ? (agg.lastEnd - agg.firstStart) / 1000 : 0;
+  const days = dayParts(agg, settings, shift);
+  // The actual working day of each shift-day, summed: the nights between days are not working time.
+  const actualDaySeconds = days.reduce((acc, d) => acc + d.actualDaySeconds, 0);
   const units = settings.unitsProduced;
   const takt = {
     actualDaySeconds,
@@ -331,6 +375,8 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
     units,
     seconds: units !== null && actualDaySeconds > 0 ? actualDaySeconds / units : null,
   };
+  const activeDays = days.filter((d) => d.firstStart !== null).length;
+  if (activeDays > 1) load.text = multiDayLoadText(activeDays, work, available);
 
   const gapRows: BreakRow[] = agg.gaps.map((g) => ({ type: 'gap', start: g.start, end: g.end, seconds: (g.end - g.start) / 1000 }));
 
@@ -353,7 +399,49 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
     coveredSeconds: agg.coveredMs / 1000,
     breaks: [...shift.regulatedRows, ...gapRows].sort(byTimeThenType),
     inputErrors: inputErrors(segments, agg.overlapPairs, agg.endBeforeStart),
+    days,
   };
+}
+
+/**
+ * The window's shift-days (METHODOLOGY §2): each day's balance on the window's basis, so the days
+ * add up to the window. One day: the window's own figures.
+ */
+function dayParts(agg: DayAggregates, settings: ResolvedSettings, whole: ShiftTime): DayPart[] {
+  const single = settings.days.length === 1;
+  const parts: DayAggregatePart[] = single || !agg.dayParts
+    ? [{ categoryMs: agg.categoryMs, counted: agg.counted, firstStart: agg.firstStart, lastEnd: agg.lastEnd }]
+    : agg.dayParts;
+  return settings.days.map((day, k) => {
+    const part = parts[k] ?? { categoryMs: CATEGORIES.map(() => 0), counted: 0, firstStart: 0, lastEnd: 0 };
+    let observedMs = 0;
+    for (let c = 0; c < CATEGORIES.length; c++) observedMs += part.categoryMs[c];
+    const work = WORK_CATEGORIES.reduce((acc, c) => acc + part.categoryMs[CATEGORY_INDEX[c]] / 1000, 0);
+    const shift = single ? whole : shiftTime(settings.structure, day.start, day.end, observedMs, whole.basis);
+    const shiftSeconds = shift.shiftMs / 1000;
+    const breakSeconds = shift.breakMs / 1000;
+    const available = Math.max(0, shiftSeconds - breakSeconds);
+    const loadPercent = percentOf(work, available);
+    const actual = part.counted > 0 ? (part.lastEnd - part.firstStart) / 1000 : 0;
+    const units = single ? settings.unitsProduced : day.units;
+    return {
+      start: day.start,
+      end: day.end,
+      observedSeconds: observedMs / 1000,
+      workSeconds: work,
+      shiftSeconds,
+      regulatedBreakSeconds: breakSeconds,
+      availableSeconds: available,
+      loadPercent,
+      overload: loadPercent > 100,
+      text: loadText(work, available),
+      firstStart: part.counted > 0 ? part.firstStart : null,
+      lastEnd: part.counted > 0 ? part.lastEnd : null,
+      actualDaySeconds: actual,
+      units,
+      taktSeconds: units !== null && units > 0 && actual > 0 ? actual / units : null,
+    };
+  });
 }
 
 // ---------------------------------------------------------------- time study
@@ -401,6 +489,7 @@ export function buildTimeStudy(segments: SegmentRows, ops: OperationAggregate[],
     const accepted: SeriesStats = { ...op.accepted, standardLen: op.accepted.tReg * nAll };
     const all: SeriesStats = { ...op.all, standardLen: op.all.tReg * nAll };
     const required = requiredMeasurements(accepted.par2, accuracyPercent);
+    const requiredAll = requiredMeasurements(all.par2, accuracyPercent);
     const measurements: Measurement[] = Array.from({ length: op.seconds.length }, (_, i) => {
       const segmentIndex = op.segmentIndices[i];
       const s = rowOf(segments, segmentIndex);
@@ -412,6 +501,7 @@ export function buildTimeStudy(segments: SegmentRows, ops: OperationAggregate[],
         seconds: op.seconds[i],
         status: op.status[i],
         fluctPerc: op.fluctPerc[i],
+        fluctPercAll: op.seconds[i] > 0 && all.tReg > 0 ? ((op.seconds[i] - all.tReg) / all.tReg) * 100 : 0,
       };
     });
     return {
@@ -425,13 +515,17 @@ export function buildTimeStudy(segments: SegmentRows, ops: OperationAggregate[],
       fluctAve: accepted.fluctAverage,
       requiredMeasurements: required,
       enoughMeasurements: accepted.n >= required,
+      fluctAveAll: all.fluctAverage,
+      requiredMeasurementsAll: requiredAll,
+      enoughMeasurementsAll: all.n >= requiredAll,
       measurements,
     };
   });
   return {
     operations,
     maxOperationCount: operations.reduce((m, o) => Math.max(m, o.measurements.length), 0),
-    cleaningRule: CLEANING_RULE,
+    cleaningRule: cleaningRuleText(settings.structure.cleaningRule),
+    cleaningMode: settings.structure.cleaningRule,
   };
 }
 

@@ -3,9 +3,13 @@ export { DEFAULT_STABILITY_TABLE, accuracyFor, normativeStability } from './refe
 export {
   ALLOWED_FLUCTUATION_PERCENT,
   CLEANING_RULE,
+  CLEANING_RULE_BOTH,
+  cleaningRuleText,
   DEFAULT_REGULAR_BREAK_MINUTES,
   MONTHLY_HOURS_FUND,
   cvFromStability,
+  daysWord,
+  multiDayLoadText,
   loadStatus,
   moneyLost,
   requiredMeasurements,

@@ -2,7 +2,7 @@
  * Scalar formulas of METHODOLOGY shared by the WASM wrapper and the reference. They hold no loops
  * over segments, so there is nothing to gain from WASM here; hand-computed tests pin them.
  */
-import type { LoadStatus } from './types.ts';
+import type { CleaningRule, LoadStatus } from './types.ts';
 
 /** Regulated breaks of a full shift when the structure does not say (minutes). */
 export const DEFAULT_REGULAR_BREAK_MINUTES = 70;
@@ -26,6 +26,15 @@ export const CLEANING_RULE =
   'Пока коэффициент устойчивости Ку = t_max / t_min больше нормативного и замеров больше 5, ' +
   'исключается крайний замер, который дальше отстоит от медианы: максимальный, если ' +
   't_max / медиана ≥ медиана / t_min, иначе минимальный. Исключённые замеры остаются в листе наблюдений с отметкой.';
+
+export const CLEANING_RULE_BOTH =
+  'Пока коэффициент устойчивости Ку = t_max / t_min больше нормативного и после исключения останется не меньше 5 замеров, ' +
+  'исключаются одновременно минимальный и максимальный замеры. Исключённые замеры остаются в листе наблюдений с отметкой.';
+
+/** The sentence a report states for a cleaning rule. */
+export function cleaningRuleText(rule: CleaningRule): string {
+  return rule === 'both_extremes' ? CLEANING_RULE_BOTH : CLEANING_RULE;
+}
 
 /** part / whole × 100, and 0 for an empty whole (never NaN or Infinity). */
 export function percentOf(part: number, whole: number): number {
@@ -92,6 +101,32 @@ export function loadText(workSeconds: number, availableSeconds: number): string 
   // Keep the sentence consistent with the overload flag even when the difference rounds to 0.
   if (diff === 0) return `${day}-минутный день, ${kind} менее минуты`;
   return `${day}-минутный день, ${kind} ${diff} ${minutesWord(diff)}`;
+}
+
+/** Russian plural of "день" for a whole number. */
+export function daysWord(n: number): string {
+  const mod10 = n % 10;
+  const mod100 = n % 100;
+  if (mod10 === 1 && mod100 !== 11) return 'день';
+  if (mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14)) return 'дня';
+  return 'дней';
+}
+
+/**
+ * Load sentence of a window of several shift-days, e.g. "2 дня: 899 минут работы при нормативных
+ * 920 минутах, недогрузка 21 минута" — never one "899-минутный день".
+ */
+export function multiDayLoadText(dayCount: number, workSeconds: number, availableSeconds: number): string {
+  const head = `${dayCount} ${daysWord(dayCount)}`;
+  if (!(availableSeconds > 0)) return `${head}: нормативное время не определено — нет смен с разметкой.`;
+  const work = Math.round(workSeconds / 60);
+  const available = Math.round(availableSeconds / 60);
+  const diff = Math.round(Math.abs(workSeconds - availableSeconds) / 60);
+  const base = `${head}: ${work} ${minutesWord(work)} работы при нормативных ${available} ${available % 10 === 1 && available % 100 !== 11 ? 'минуте' : 'минутах'}`;
+  if (workSeconds === availableSeconds) return `${base}, переработки и недогрузки нет`;
+  const kind = workSeconds > availableSeconds ? 'переработка' : 'недогрузка';
+  if (diff === 0) return `${base}, ${kind} менее минуты`;
+  return `${base}, ${kind} ${diff} ${minutesWord(diff)}`;
 }
 
 /** Length of the intersection of [aStart, aEnd) and [bStart, bEnd), 0 when disjoint. */

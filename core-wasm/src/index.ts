@@ -34,6 +34,7 @@ import {
   inputErrors,
   normativeFor,
   resolveSettings,
+  type DayAggregatePart,
   type DayAggregates,
   type OperationAggregate,
   type OperationKey,
@@ -376,6 +377,18 @@ function dayPass(arena: Arena, cols: Columns, st: ResolvedSettings): DayPass {
   const pairCount = core.findOverlaps(cols.starts, cols.ends, cols.employees, n, byEmployee, pairs);
   const reversedCount = core.endBeforeStart(cols.starts, cols.ends, n, reversed);
 
+  // Shift-days: the same sums per day (the nights between days are no working time).
+  let dayParts: DayAggregatePart[] | undefined;
+  if (st.days.length > 1) {
+    const dayOut = arena.f64(10);
+    dayParts = st.days.map((day) => {
+      core.categorySums(cols.starts, cols.ends, cols.categories, cols.opKeys, n, day.start, day.end, keyTotal, dayOut, keyMs, keyCount);
+      const v = arena.viewF64(dayOut, 10);
+      return { categoryMs: v.slice(0, CATEGORIES.length), counted: v[9], firstStart: v[7], lastEnd: v[8] };
+    });
+    // keyMs / keyCount hold the last day now: take the window's sums again.
+    core.categorySums(cols.starts, cols.ends, cols.categories, cols.opKeys, n, st.from, st.to, keyTotal, out, keyMs, keyCount);
+  }
   const sums = arena.viewF64(out, 10);
   const gapView = arena.viewF64(gaps, 2 * gapCount);
   const gapList: Interval[] = new Array(gapCount);
@@ -383,6 +396,7 @@ function dayPass(arena: Arena, cols: Columns, st: ResolvedSettings): DayPass {
   const counted = sums[9];
   return {
     agg: {
+      dayParts,
       categoryMs: sums.slice(0, CATEGORIES.length),
       counted,
       firstStart: sums[7],
@@ -516,7 +530,7 @@ function studyPass(arena: Arena, cols: Columns, st: ResolvedSettings): Operation
     closeGroup();
     offsetView[groups] = total;
   }
-  core.studySeries(values, offsets, groups, normatives, st.structure.fluctReduction, status, fluct, stats);
+  core.studySeries(values, offsets, groups, normatives, st.structure.fluctReduction, status, fluct, stats, st.structure.cleaningRule === 'both_extremes' ? 1 : 0);
 
   const valueView = arena.viewF64(values, total);
   const offsetView = arena.viewI32(offsets, groups + 1);

@@ -26,6 +26,7 @@ import {
   inputErrors,
   normativeFor,
   resolveSettings,
+  type DayAggregatePart,
   type DayAggregates,
   type OperationAggregate,
   type OperationKey,
@@ -109,6 +110,24 @@ export function detectOverlaps(segments: Segment[]): InputError[] {
 
 // ---------------------------------------------------------------- day balance
 
+/** Category sums, count, first start and last end of the segments clipped to one shift-day. */
+function dayPart(segments: Segment[], from: number, to: number): DayAggregatePart {
+  const categoryMs = CATEGORIES.map(() => 0);
+  let counted = 0;
+  let firstStart = Infinity;
+  let lastEnd = -Infinity;
+  for (const s of segments) {
+    const start = Math.max(s.start, from);
+    const end = Math.min(s.end, to);
+    if (!(end > start)) continue;
+    categoryMs[categoryCode(s)] += end - start;
+    counted += 1;
+    firstStart = Math.min(firstStart, start);
+    lastEnd = Math.max(lastEnd, end);
+  }
+  return { categoryMs, counted, firstStart: counted > 0 ? firstStart : 0, lastEnd: counted > 0 ? lastEnd : 0 };
+}
+
 function dayAggregates(segments: Segment[], st: ResolvedSettings): DayAggregates {
   const categoryMs = CATEGORIES.map(() => 0);
   const keyIndex = new Map<string, number>();
@@ -142,6 +161,7 @@ function dayAggregates(segments: Segment[], st: ResolvedSettings): DayAggregates
     clipped.push({ start, end });
   }
   return {
+    dayParts: st.days.length > 1 ? st.days.map((day) => dayPart(segments, day.start, day.end)) : undefined,
     categoryMs,
     counted,
     firstStart: counted > 0 ? firstStart : 0,
@@ -216,7 +236,7 @@ function seriesStats(values: number[], fluctReduction: number): SeriesAggregate 
  * equal values the earliest minimum or the latest maximum goes first.
  * @returns accepted flag per value (all values positive)
  */
-function clean(values: number[], normative: number): boolean[] {
+function clean(values: number[], normative: number, bothExtremes: boolean): boolean[] {
   const accepted = values.map(() => true);
   for (;;) {
     const kept = values
@@ -228,6 +248,13 @@ function clean(values: number[], normative: number): boolean[] {
     const min = kept[0].v;
     const max = kept[n - 1].v;
     if (!(max / min > normative)) break;
+    if (bothExtremes) {
+      // Min and max go together, as long as at least 5 measurements stay.
+      if (n - 2 < CLEANING_MIN_REMAINING) break;
+      accepted[kept[0].i] = false;
+      accepted[kept[n - 1].i] = false;
+      continue;
+    }
     const median = n % 2 === 1 ? kept[(n - 1) / 2].v : (kept[n / 2 - 1].v + kept[n / 2].v) / 2;
     accepted[max / median >= median / min ? kept[n - 1].i : kept[0].i] = false;
   }
@@ -258,7 +285,7 @@ export function timeStudy(segments: Segment[], settings: ReportSettings): TimeSt
       const positive = seconds.filter((v) => v > 0);
       const elementSeconds = positive.length > 0 ? positive.reduce((a, b) => a + b, 0) / positive.length : 0;
       const norm = normativeFor(elementSeconds, st);
-      const keep = clean(positive, norm.coef);
+      const keep = clean(positive, norm.coef, st.structure.cleaningRule === 'both_extremes');
       const status: MeasurementStatus[] = [];
       let p = 0;
       for (const v of seconds) status.push(v > 0 ? (keep[p++] ? 'accepted' : 'dropped') : 'zero_length');

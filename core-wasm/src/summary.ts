@@ -28,24 +28,46 @@ function dateKey(instant: number, utcOffsetMinutes: number): string {
   return new Date(instant + utcOffsetMinutes * 60_000).toISOString().slice(0, 10);
 }
 
+const DAY_MS = 86_400_000;
+
+/** The spans cut at local midnights (fixed offset), so each piece lies in one local day. */
+function splitAtMidnight(spans: MarkupSpan[], utcOffsetMinutes: number): MarkupSpan[] {
+  const offset = utcOffsetMinutes * 60_000;
+  const pieces: MarkupSpan[] = [];
+  for (const span of spans) {
+    if (!(span.end > span.start)) continue;
+    let start = span.start;
+    while (start < span.end) {
+      const midnight = Math.floor((start + offset) / DAY_MS) * DAY_MS + DAY_MS - offset;
+      const end = Math.min(span.end, midnight);
+      pieces.push({ ...span, start, end });
+      start = end;
+    }
+  }
+  return pieces;
+}
+
 /**
- * Marked hours of each assessor (union of the time their spans cover, so double-marked time is
- * paid once) and salary: hours × hour cost, or the budget split by share of hours when no hour
- * cost is given. Details group by assessor, the day a span starts, and workplace.
+ * Marked hours of each assessor and salary: hours × hour cost, or the budget split by share of
+ * hours when no hour cost is given. Marked hours are the sum over workplaces of the union of the
+ * time covered at each workplace: time marked twice at one workplace is paid once, while an
+ * assessor who codes four workplaces over the same hours did four times the work. Details group
+ * by assessor, local day and workplace; spans are cut at local midnight, so the details of an
+ * assessor add up exactly to his hours (and, the pay being linear, to his salary).
  */
 export function buildAssessorSummary(
-  spans: MarkupSpan[],
+  allSpans: MarkupSpan[],
   options: SummaryOptions,
   groupedCoverage: GroupedCoverage,
 ): AssessorSummary {
   const budget = nonNegativeOrNull(options.budget);
   const hourCost = nonNegativeOrNull(options.hourCost);
   const offset = Number.isFinite(options.utcOffsetMinutes) ? (options.utcOffsetMinutes as number) : 0;
+  const spans = splitAtMidnight(allSpans, offset);
 
   const assessorGroup = new Map<number, number>();
   const detailGroup = new Map<string, number>();
   const detailKeys: { assessorIndex: number; date: string; span: MarkupSpan }[] = [];
-  const byAssessor = new Int32Array(spans.length);
   const byDetail = new Int32Array(spans.length);
   const assessorSpans: MarkupSpan[] = [];
   spans.forEach((span, i) => {
@@ -55,7 +77,6 @@ export function buildAssessorSummary(
       assessorGroup.set(span.assessorId, a);
       assessorSpans.push(span);
     }
-    byAssessor[i] = a;
     const date = dateKey(span.start, offset);
     const key = `${span.assessorId}|${date}|${span.workplaceId}`;
     let d = detailGroup.get(key);
@@ -66,8 +87,11 @@ export function buildAssessorSummary(
     }
     byDetail[i] = d;
   });
-  const assessorMs = groupedCoverage(spans, byAssessor, assessorSpans.length);
+  // Pieces of one (assessor, workplace) on different days never overlap, so the union per
+  // (assessor, workplace) is the sum of its details.
   const detailMs = groupedCoverage(spans, byDetail, detailKeys.length);
+  const assessorMs = new Float64Array(assessorSpans.length);
+  detailKeys.forEach(({ assessorIndex }, d) => (assessorMs[assessorIndex] += detailMs[d]));
 
   let totalHours = 0;
   for (let a = 0; a < assessorSpans.length; a++) totalHours += assessorMs[a] / 3_600_000;

@@ -36,6 +36,12 @@ export interface Segment {
 
 export type ProductionType = 'mass' | 'large_series' | 'series' | 'small_series';
 
+/**
+ * Cleaning rule of a time series (METHODOLOGY §3): drop one extreme at a time, the one farther
+ * from the median (default), or the minimum and the maximum together, as some textbooks do.
+ */
+export type CleaningRule = 'one_extreme' | 'both_extremes';
+
 /** A shift in absolute time. Its regulated break is either explicit intervals or minutes. */
 export interface Shift {
   start: number;
@@ -63,6 +69,8 @@ export interface StructureSettings {
   employeeCount: number;
   /** Monthly salary of one employee, roubles. */
   employeeSalary: number;
+  /** How a time series is cleaned (default 'one_extreme'). */
+  cleaningRule: CleaningRule;
 }
 
 /** Arguments of a report over a window `[from, to)`. */
@@ -74,6 +82,19 @@ export interface ReportSettings {
   unitsProduced?: number | null;
   /** Edited reference table from the database; the defaults are used when absent. */
   stabilityTable?: StabilityTable;
+  /**
+   * Shift-days of a window longer than a day: each runs from its start to the next day's start
+   * (the first from `from`, the last to `to`), so the night between two shifts is no working
+   * time of either. Absent: the window is one day.
+   */
+  days?: ReportDay[];
+}
+
+/** One shift-day of a report window. */
+export interface ReportDay {
+  start: number;
+  /** Units produced that day, when known (product stamps); null: unknown. */
+  units?: number | null;
 }
 
 // ---------------------------------------------------------------- reference data (§4)
@@ -171,7 +192,11 @@ export interface Losses {
 }
 
 export interface Takt {
-  /** From the first segment's start to the last one's end, seconds (0 when no segments). */
+  /**
+   * Actual working-day length, seconds: per shift-day from its first segment's start to its last
+   * one's end, summed over the days (the nights between them are not working time); 0 when no
+   * segments.
+   */
   actualDaySeconds: number;
   /** Regulated breaks subtracted; 0 as the specification says. */
   breakSeconds: number;
@@ -200,6 +225,30 @@ export interface BreakRow {
   seconds: number;
 }
 
+/** One shift-day of a day balance (METHODOLOGY §2, windows longer than a day). */
+export interface DayPart {
+  /** The day's span inside the window. */
+  start: number;
+  end: number;
+  observedSeconds: number;
+  workSeconds: number;
+  shiftSeconds: number;
+  regulatedBreakSeconds: number;
+  availableSeconds: number;
+  /** W / T_avail × 100 of the day. */
+  loadPercent: number;
+  overload: boolean;
+  /** e.g. "450-минутный день, недогрузка 20 минут". */
+  text: string;
+  /** First segment start and last segment end inside the day; null without segments. */
+  firstStart: number | null;
+  lastEnd: number | null;
+  /** lastEnd − firstStart, seconds (0 without segments). */
+  actualDaySeconds: number;
+  units: number | null;
+  taktSeconds: number | null;
+}
+
 export interface DayBalance {
   /** 'shifts' when T_shift comes from shifts; 'observed' for partial structures or no shifts. */
   basis: 'shifts' | 'observed';
@@ -224,6 +273,8 @@ export interface DayBalance {
   /** Table 6: regulated break intervals and unmarked intervals of the window, in time order. */
   breaks: BreakRow[];
   inputErrors: InputError[];
+  /** The window's shift-days; their sums are the window's figures. One entry for one day. */
+  days: DayPart[];
 }
 
 // ---------------------------------------------------------------- time study (§3)
@@ -265,6 +316,8 @@ export interface Measurement {
   status: MeasurementStatus;
   /** (t_i − t_reg) / t_reg × 100 against the accepted t_reg (0 for zero-length rows). */
   fluctPerc: number;
+  /** (t_i − t̄) / t̄ × 100 against the mean of all measurements (Table 3; 0 for zero-length rows). */
+  fluctPercAll: number;
 }
 
 export interface OperationStudy {
@@ -280,6 +333,13 @@ export interface OperationStudy {
   fluctAve: number;
   requiredMeasurements: number;
   enoughMeasurements: boolean;
+  /**
+   * The same checks over all measurements (Table 3): mean |fluct_perc| of all measurements,
+   * required count from the CV of all measurements, and whether all of them are enough.
+   */
+  fluctAveAll: number;
+  requiredMeasurementsAll: number;
+  enoughMeasurementsAll: boolean;
   measurements: Measurement[];
 }
 
@@ -289,6 +349,8 @@ export interface TimeStudy {
   maxOperationCount: number;
   /** The rule stated in the report. */
   cleaningRule: string;
+  /** Which rule was applied. */
+  cleaningMode: CleaningRule;
 }
 
 // ---------------------------------------------------------------- statement

@@ -58,12 +58,15 @@ const settingsArb = fc
     productionType: fc.constantFrom('mass', 'large_series', 'series', 'small_series' as const),
     machinePaced: fc.boolean(),
     employeeSalary: fc.integer({ min: 0, max: 200_000 }),
+    cleaningRule: fc.constantFrom('one_extreme', 'both_extremes' as const),
+    days: fc.option(fc.array(fc.record({ startMin: fc.integer({ min: -20, max: 200 }), units: fc.option(fc.integer({ min: -1, max: 20 }), { nil: null }) }), { maxLength: 3 }), { nil: undefined }),
   })
   .map(
     (s): ReportSettings => ({
       from: T0 + s.fromMin * MIN,
       to: T0 + (s.fromMin + s.lengthMin) * MIN,
       unitsProduced: s.unitsProduced,
+      days: s.days?.map((d) => ({ start: T0 + d.startMin * MIN, units: d.units })),
       structure: {
         partial: s.partial,
         shifts: s.shifts.map((sh) => ({
@@ -78,6 +81,7 @@ const settingsArb = fc
         productionType: s.productionType,
         machinePaced: s.machinePaced,
         employeeSalary: s.employeeSalary,
+        cleaningRule: s.cleaningRule,
       },
     }),
   );
@@ -126,17 +130,37 @@ describe('WASM wrapper equals the reference', () => {
     );
   });
 
+  it('shift-days add up to the window', () => {
+    fc.assert(
+      fc.property(fc.array(segmentArb, { maxLength: 40 }), settingsArb, (segments, settings) => {
+        const d = reference.dayBalance(segments, settings);
+        const sum = (f: (day: (typeof d.days)[number]) => number) => d.days.reduce((a, day) => a + f(day), 0);
+        const near = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b));
+        expect(near(sum((day) => day.observedSeconds), d.observedSeconds)).toBe(true);
+        expect(near(sum((day) => day.workSeconds), d.workSeconds)).toBe(true);
+        expect(near(sum((day) => day.shiftSeconds), d.shiftSeconds)).toBe(true);
+        expect(near(sum((day) => day.regulatedBreakSeconds), d.regulatedBreakSeconds)).toBe(true);
+        expect(near(sum((day) => day.actualDaySeconds), d.takt.actualDaySeconds)).toBe(true);
+        // Days partition the window, in time order.
+        expect(d.days[0]!.start).toBe(Math.min(settings.from, Math.max(settings.from, settings.to)));
+        for (let k = 1; k < d.days.length; k++) expect(d.days[k]!.start).toBe(d.days[k - 1]!.end);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('time study with cleaning on long series with ties', () => {
     fc.assert(
       fc.property(
         measurementSeriesArb,
         fc.option(fc.constantFrom(1.1, 1.3, 1.5, 2, 3), { nil: null }),
         fc.constantFrom('mass', 'series', 'small_series' as const),
-        (segments, threshold, productionType) => {
+        fc.constantFrom('one_extreme', 'both_extremes' as const),
+        (segments, threshold, productionType, cleaningRule) => {
           const settings: ReportSettings = {
             from: T0,
             to: T0 + 24 * 60 * MIN,
-            structure: { timeSeriesStabilityThreshold: threshold, productionType, fluctReduction: 30 },
+            structure: { timeSeriesStabilityThreshold: threshold, productionType, fluctReduction: 30, cleaningRule },
           };
           expectSame(wasm.timeStudy(segments, settings), reference.timeStudy(segments, settings));
         },

@@ -93,6 +93,45 @@ describe.each([
       expect(o.enoughMeasurements).toBe(false);
     });
 
+    it('checks Table 3 over all measurements, not the cleaned series', () => {
+      const o = op();
+      // All 8 measurements: mean 78 / 8 = 9.75; the 20 is (20 − 9.75) / 9.75 = +105.13 %.
+      expect(o.measurements[4].fluctPercAll).toBeCloseTo(105.13, 2);
+      expect(o.measurements[0].fluctPercAll).toBeCloseTo(-48.72, 2); // (5 − 9.75) / 9.75
+      // Σ|x − 9.75| = 4.75 + 2.75 + 0.75·2 + 10.25 + 0.25·2 + 1.75 = 21.5 → 21.5 / 8 / 9.75 = 27.56 %
+      expect(o.fluctAveAll).toBeCloseTo(27.56, 2);
+      expect(o.fluctAveAll).toBeCloseTo(o.all.fluctAverage, 12);
+      // Σ(x − 9.75)² = 139.5, s = √(139.5 / 7) = 4.4641, CV = 45.79 %; (1.96 · 45.79 / 10)² = 80.5 → 81.
+      expect(o.all.par2).toBeCloseTo(45.79, 2);
+      expect(o.requiredMeasurementsAll).toBe(81);
+      expect(o.enoughMeasurementsAll).toBe(false);
+      // The cleaned series keeps its own figures.
+      expect(o.fluctAve).toBeCloseTo(10.06, 2);
+      expect(o.requiredMeasurements).toBe(7);
+      // Every |fluct_perc| of Table 3 stays within that row's own max and min.
+      for (const m of o.measurements) {
+        expect(m.fluctPercAll).toBeLessThanOrEqual(o.all.fluctMax + 1e-9);
+        expect(m.fluctPercAll).toBeGreaterThanOrEqual(o.all.fluctMin - 1e-9);
+      }
+    });
+
+    it('drops min and max together under the both-extremes rule, keeping at least 5', () => {
+      // 4, 5, 5, 5, 5, 5, 12 with normative 1.5. One extreme: Ку = 3, median 5, 12 / 5 = 2.4 ≥ 5 / 4
+      // → 12 goes; 4..5 gives Ку 1.25 and stops. Both extremes: 4 and 12 go together → Ку 1.
+      const values = [4, 5, 5, 5, 5, 5, 12];
+      const one = engine.timeStudy(series(values), settings);
+      expect(one.operations[0].measurements.map((m) => m.status)).toEqual(['accepted', 'accepted', 'accepted', 'accepted', 'accepted', 'accepted', 'dropped']);
+      expect(one.cleaningMode).toBe('one_extreme');
+      const both = engine.timeStudy(series(values), { ...settings, structure: { timeSeriesStabilityThreshold: 1.5, cleaningRule: 'both_extremes' } });
+      expect(both.operations[0].measurements.map((m) => m.status)).toEqual(['dropped', 'accepted', 'accepted', 'accepted', 'accepted', 'accepted', 'dropped']);
+      expect(both.operations[0].accepted.coef).toBe(1);
+      expect(both.cleaningMode).toBe('both_extremes');
+      expect(both.cleaningRule).toContain('одновременно минимальный и максимальный');
+      // Six measurements: dropping two would leave 4 < 5, so nothing goes (one extreme drops the 8).
+      const six = engine.timeStudy(series([2, 4, 4, 4, 4, 8]), { ...settings, structure: { timeSeriesStabilityThreshold: 1.5, cleaningRule: 'both_extremes' } });
+      expect(six.operations[0].measurements.every((m) => m.status === 'accepted')).toBe(true);
+    });
+
     it('drops the maximum when both extremes are equally far from the median', () => {
       // 2, 4, 4, 4, 4, 8: Ку = 4 > 1.5, median 4, 8 / 4 = 4 / 2 = 2 → the maximum goes; 5 remain.
       const o = engine.timeStudy(series([2, 4, 4, 4, 4, 8]), settings).operations[0];
@@ -198,6 +237,55 @@ describe.each([
       expect(o.normativeCoef).toBe(2);
     });
 
+    it('treats a two-day window as two shift-days: no 1675-minute day, takt without the night', () => {
+      const H = 3_600_000;
+      const twoDays = [...workedDay(), ...workedDay().map((s) => ({ ...s, id: (s.id ?? 0) + 1000, start: s.start + 24 * H, end: s.end + 24 * H }))];
+      const shift = (day: number) => ({ start: at(8, 0) + day * 24 * H, end: at(12, 0) + day * 24 * H, breakMinutes: 20 });
+      const settings: ReportSettings = {
+        from: at(0, 0), to: at(0, 0) + 48 * H,
+        structure: { ...shiftSettings.structure, shifts: [shift(0), shift(1)] },
+        unitsProduced: 20,
+        days: [{ start: at(0, 0), units: 12 }, { start: at(0, 0) + 24 * H, units: 8 }],
+      };
+      const d = engine.dayBalance(twoDays, settings);
+      // Each day: W 180 min, T_см 240, B_рег 20, T_дост 220, worked 08:00–11:55 = 235 min.
+      expect(d.days).toHaveLength(2);
+      for (const day of d.days) {
+        expect(day.workSeconds).toBe(180 * 60);
+        expect(day.shiftSeconds).toBe(240 * 60);
+        expect(day.regulatedBreakSeconds).toBe(20 * 60);
+        expect(day.availableSeconds).toBe(220 * 60);
+        expect(day.actualDaySeconds).toBe(235 * 60);
+        expect(day.text).toBe('180-минутный день, недогрузка 40 минут');
+      }
+      expect(d.days.map((day) => day.taktSeconds)).toEqual([(235 * 60) / 12, (235 * 60) / 8]); // 1175 s, 1762.5 s
+      // The window: the sums of the days, and a sentence about two days, not one long day.
+      expect(d.availableSeconds).toBe(440 * 60);
+      expect(d.regulatedBreakSeconds).toBe(40 * 60);
+      expect(d.load.text).toBe('2 дня: 360 минут работы при нормативных 440 минутах, недогрузка 80 минут');
+      // Takt = (235 + 235) min / 20 = 1410 s; without days the night would make it (24 h + 235 min) / 20 = 5025 s.
+      expect(d.takt.actualDaySeconds).toBe(470 * 60);
+      expect(d.takt.seconds).toBe(1410);
+      const oneDay = engine.dayBalance(twoDays, { ...settings, days: undefined });
+      expect(oneDay.takt.seconds).toBe(5025);
+      expect(oneDay.days).toHaveLength(1);
+      // Shift-days change nothing else.
+      expect(oneDay.availableSeconds).toBe(d.availableSeconds);
+      expect(oneDay.load.percentage).toBe(d.load.percentage);
+    });
+
+    it('gives a negative ΔП when rest falls short of the regulated breaks', () => {
+      // Main 60 min, rest 5 min, no idle, 20 minutes owed: the norm gives rest 20 min and main
+      // 65 − 20 = 45 min, so ΔП = (45 − 60) / 60 = −25 %.
+      const d = engine.dayBalance(
+        [seg([8, 0], [9, 0], 'main', 1, 'Сборка узла'), seg([9, 0], [9, 5], 'rest', 30, 'Отдых')],
+        shiftSettings,
+      );
+      expect(d.normative.find((n) => n.category === 'rest')!.seconds).toBe(20 * 60);
+      expect(d.normative.find((n) => n.category === 'main')!.seconds).toBe(45 * 60);
+      expect(d.productivityRise).toBeCloseTo(-25, 9);
+    });
+
     it('treats a partial structure as 10 minutes of break per observed hour', () => {
       const d = engine.dayBalance(workedDay(), { ...shiftSettings, structure: { ...shiftSettings.structure, partial: true } });
       expect(d.basis).toBe('observed');
@@ -230,6 +318,25 @@ describe.each([
       });
       expect(d.regulatedBreakSeconds).toBe(20 * 60);
       expect(d.breaks.map((r) => r.type)).toEqual(['regulated', 'regulated', 'gap']);
+    });
+
+    it('owes the part of the break intervals inside a window that cuts the shift, not a pro-rata share', () => {
+      // Shift 08:00–16:00 with breaks 10:00–10:15, 12:00–12:40 and 14:30–14:45 (70 min). The window
+      // 08:00–12:20 holds 15 + 20 = 35 min of them; pro rata it would be 70 × 260 / 480 = 37.9 min.
+      const d = engine.dayBalance(workedDay(), {
+        from: at(8, 0), to: at(12, 20),
+        structure: { shifts: [{ start: at(8, 0), end: at(16, 0), breakMinutes: 70, breaks: [
+          { start: at(10, 0), end: at(10, 15) }, { start: at(12, 0), end: at(12, 40) }, { start: at(14, 30), end: at(14, 45) },
+        ] }] },
+      });
+      expect(d.shiftSeconds).toBe(260 * 60);
+      expect(d.regulatedBreakSeconds).toBe(35 * 60);
+      expect(d.availableSeconds).toBe(225 * 60);
+      expect(d.breaks).toEqual([
+        { type: 'regulated', start: at(10, 0), end: at(10, 15), seconds: 900 },
+        { type: 'gap', start: at(11, 55), end: at(12, 20), seconds: 1500 },
+        { type: 'regulated', start: at(12, 0), end: at(12, 20), seconds: 1200 },
+      ]);
     });
 
     it('counts money lost over the month fund of a 40-hour week', () => {
@@ -351,6 +458,29 @@ describe.each([
         ['2024-03-12', 'Станок 2', 1],
       ]);
       expect(engine.assessorSummary([], { budget: 100_000 }).assessors).toEqual([]);
+    });
+
+    it('counts marked hours per workplace: four workplaces over the same hours are four times the work', () => {
+      const span = (workplaceId: number, from: number, to: number) =>
+        ({ start: from, end: to, assessorId: 7, assessorName: 'Сидорова', workplaceId, workplaceName: `Станок ${workplaceId}` });
+      // 09:00–11:00 at four workplaces, plus 10:00–12:00 again at workplace 1 (union there 3 h).
+      const spans = [span(1, at(9, 0), at(11, 0)), span(2, at(9, 0), at(11, 0)), span(3, at(9, 0), at(11, 0)), span(4, at(9, 0), at(11, 0)), span(1, at(10, 0), at(12, 0))];
+      const summary = engine.assessorSummary(spans, { hourCost: 500 });
+      expect(summary.assessors[0].markupHours).toBe(3 + 2 + 2 + 2); // 9 h, not the 3 h the clock shows
+      expect(summary.assessors[0].salary).toBe(4500);
+      expect(summary.details.map((d) => d.markupHours)).toEqual([3, 2, 2, 2]);
+      expect(summary.details.reduce((a, d) => a + d.salary, 0)).toBe(4500);
+    });
+
+    it('cuts a span at local midnight, so the details of each day add up to the hours', () => {
+      // 22:00–02:00 UTC at +03:00 is 01:00–05:00 local on the 13th; at UTC, 2 h on the 12th and 2 h on the 13th.
+      const spans = [{ start: at(22, 0), end: at(26, 0), assessorId: 1, assessorName: 'Ночная', workplaceId: 1, workplaceName: 'Станок 1' },
+        { start: at(23, 0), end: at(25, 0), assessorId: 1, assessorName: 'Ночная', workplaceId: 1, workplaceName: 'Станок 1' }];
+      const utc = engine.assessorSummary(spans, { budget: 1000 });
+      expect(utc.assessors[0].markupHours).toBe(4);
+      expect(utc.details.map((d) => [d.date, d.markupHours, d.salary])).toEqual([['2024-03-12', 2, 500], ['2024-03-13', 2, 500]]);
+      const moscow = engine.assessorSummary(spans, { budget: 1000, utcOffsetMinutes: 180 });
+      expect(moscow.details.map((d) => [d.date, d.markupHours])).toEqual([['2024-03-13', 4]]);
     });
 
     it('splits staff into overloaded, balanced and underloaded', () => {

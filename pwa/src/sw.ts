@@ -43,6 +43,13 @@ registerRoute(
   new CacheFirst({ cacheName: VIDEO_CACHE, plugins: [new CacheableResponsePlugin({ statuses: [200] }), new RangeRequestsPlugin()] }),
 );
 
+// The report core (core-wasm, a hashed file the precache list leaves out): kept on first use, so
+// reports computed in the browser open offline too (docs/reports.md, «Расчёт в браузере»).
+registerRoute(
+  ({ url, request }) => request.method === 'GET' && url.origin === location.origin && url.pathname.endsWith('.wasm'),
+  new CacheFirst({ cacheName: 'norma-wasm', plugins: [new CacheableResponsePlugin({ statuses: [200] })] }),
+);
+
 // Every JSON read of a signed-in screen: the network when there is one, the last answer otherwise.
 registerRoute(
   ({ url, request }) => request.method === 'GET' && url.origin === location.origin && isOfflineReadableApi(url),

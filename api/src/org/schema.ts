@@ -1,15 +1,16 @@
 import { z } from '@hono/zod-openapi';
+import { idParam } from '../http/params';
 
 export const StructureSchema = z.object({ id: z.number(), name: z.string(), parent_id: z.number().nullable() }).openapi('Structure');
 export const NamedItem = z.object({ id: z.number(), name: z.string() });
-export const StructureQuery = z.object({ structure_id: z.coerce.number().int().positive().openapi({ example: 3 }) });
+export const StructureQuery = z.object({ structure_id: idParam.openapi({ example: 3 }) });
 
 export const VideoOrStructureQuery = z.object({
-  structure_id: z.coerce.number().int().positive().optional(),
-  video_id: z.coerce.number().int().positive().optional(),
+  structure_id: idParam.optional(),
+  video_id: idParam.optional(),
 });
 
-export const IdParam = z.object({ id: z.coerce.number().int().positive().openapi({ param: { name: 'id', in: 'path' }, example: 3 }) });
+export const IdParam = z.object({ id: idParam.openapi({ param: { name: 'id', in: 'path' }, example: 3 }) });
 
 export const PRODUCTION_TYPES = ['mass', 'large_series', 'series', 'small_series'] as const;
 
@@ -28,6 +29,9 @@ export const ClockTime = z
   .transform((value) => (value.length === 5 ? `${value}:00` : value))
   .openapi({ type: 'string', example: '08:00:00' });
 
+/** Time-series cleaning rules a structure may choose (METHODOLOGY §3). */
+export const CLEANING_RULES = ['one_extreme', 'both_extremes'] as const;
+
 export const ShiftSchema = z
   .object({
     id: z.number().int().optional().openapi({ description: 'при сохранении не нужен: список смен заменяется целиком' }),
@@ -35,6 +39,11 @@ export const ShiftSchema = z
     start_time: ClockTime,
     end_time: ClockTime,
     regular_break_duration_min: whole('regular_break_duration_min', 0, 1440).default(0),
+    breaks: z
+      .array(z.object({ start_time: ClockTime, end_time: ClockTime }))
+      .max(12, { error: 'breaks: не больше 12 перерывов в смене' })
+      .default([])
+      .openapi({ description: 'регламентированные перерывы смены интервалами (местное время); пусто — только минуты перерывов' }),
   })
   .openapi('Shift');
 
@@ -51,7 +60,11 @@ export const StructureSettingsReply = z
     regular_break_duration: z.number().openapi({ description: 'регламентированные перерывы, секунды' }),
     time_series_stability_threshold: z.number().nullable(),
     rest_in_idle: z.boolean(),
-    shifts: z.array(ShiftSchema.extend({ id: z.number(), start_time: z.string(), end_time: z.string(), regular_break_duration_min: z.number() })),
+    cleaning_rule: z.enum(CLEANING_RULES).openapi({ description: 'очистка хроноряда: one_extreme — по одному крайнему замеру (по умолчанию), both_extremes — минимальный и максимальный вместе' }),
+    shifts: z.array(ShiftSchema.extend({
+      id: z.number(), start_time: z.string(), end_time: z.string(), regular_break_duration_min: z.number(),
+      breaks: z.array(z.object({ start_time: z.string(), end_time: z.string() })),
+    })),
   })
   .openapi('StructureSettings');
 
@@ -69,6 +82,7 @@ export const StructureSettingsSave = z
       .optional()
       .openapi({ description: 'нормативный Ку вместо справочника; null — по справочнику' }),
     rest_in_idle: z.boolean({ error: 'rest_in_idle: ожидается true или false' }).optional(),
+    cleaning_rule: z.enum(CLEANING_RULES, { error: 'cleaning_rule: one_extreme или both_extremes' }).optional(),
     shifts: z.array(ShiftSchema).max(24).optional().openapi({ description: 'весь список смен; без поля — смены не меняются' }),
     partial: z.boolean({ error: 'partial: ожидается true или false' }).optional(),
     production_type: z.enum(PRODUCTION_TYPES, { error: 'production_type: mass, large_series, series или small_series' }).optional(),

@@ -25,7 +25,7 @@ describe('GET and PUT /api/v1/structure/{id}', () => {
     expect(await response.json()).toEqual({
       id: f.structureId, name: 'Цех', parent_id: f.rootId, partial: false, production_type: 'series',
       employee_count: null, employee_salary: null, flucts_reduction: null, regular_break_duration: 4200,
-      time_series_stability_threshold: null, rest_in_idle: false, shifts: [],
+      time_series_stability_threshold: null, rest_in_idle: false, cleaning_rule: 'one_extreme', shifts: [],
     });
   });
 

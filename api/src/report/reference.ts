@@ -1,4 +1,5 @@
-import { DEFAULT_STABILITY_TABLE, type ProductionType, type StabilityTable } from '@norma/core-wasm';
+import { DEFAULT_STABILITY_TABLE, type ProductionType } from '@norma/core-wasm';
+import { PRODUCTION_TYPE_LABELS, PRODUCTION_TYPES, WORK_KINDS, WORK_KIND_LABELS, type ReferenceTable, type WorkKind } from '@norma/core-wasm/report';
 import type { Db } from '../db/database';
 
 /**
@@ -7,36 +8,10 @@ import type { Db } from '../db/database';
  * Rows with organization_id NULL are the product defaults; an organisation that saved its own
  * edition gets exactly its rows (all eight), so its reports use its methodology.
  */
-export const PRODUCTION_TYPES = ['mass', 'large_series', 'series', 'small_series'] as const satisfies readonly ProductionType[];
-export const WORK_KINDS = ['manual', 'machine'] as const;
-export type WorkKind = (typeof WORK_KINDS)[number];
-
-export const PRODUCTION_TYPE_LABELS: Record<ProductionType, string> = Object.fromEntries(
-  DEFAULT_STABILITY_TABLE.rows.map((row) => [row.productionType, row.label]),
-) as Record<ProductionType, string>;
-
-export const WORK_KIND_LABELS: Record<WorkKind, string> = { manual: 'ручная', machine: 'машинная (машинно-ручная)' };
-
-export interface ReferenceRow {
-  production_type: ProductionType;
-  production_type_label: string;
-  work_kind: WorkKind;
-  work_kind_label: string;
-  coef_short: number;
-  coef_long: number;
-  accuracy_percent: number;
-}
-
-export interface ReferenceTable {
-  /** True while the organisation uses the product defaults. */
-  is_default: boolean;
-  source: string;
-  edition: string;
-  short_element_max_seconds: number;
-  updated_at: string | null;
-  updated_by: string | null;
-  rows: ReferenceRow[];
-}
+export {
+  PRODUCTION_TYPES, PRODUCTION_TYPE_LABELS, WORK_KINDS, WORK_KIND_LABELS, stabilityTableFor,
+  type ReferenceRow, type ReferenceTable, type WorkKind,
+} from '@norma/core-wasm/report';
 
 export interface ReferenceInput {
   source: string;
@@ -110,33 +85,4 @@ export async function saveReferenceTable(db: Db, organizationId: number, userId:
 /** Drops the organisation's own edition: its reports use the defaults again. */
 export async function resetReferenceTable(db: Db, organizationId: number): Promise<void> {
   await db.deleteFrom('reference_stability').where('organization_id', '=', organizationId).execute();
-}
-
-/**
- * The engine's table for one kind of work. Manual work: Ку and ε of the manual rows. Machine-paced
- * work: Ку of the machine row of the structure's production type, ε of the machine rows.
- */
-export function stabilityTableFor(table: ReferenceTable, productionType: ProductionType, workKind: WorkKind): StabilityTable {
-  const find = (type: ProductionType, kind: WorkKind) =>
-    table.rows.find((r) => r.production_type === type && r.work_kind === kind) ??
-    table.rows.find((r) => r.production_type === type && r.work_kind === 'manual');
-  const machine = find(productionType, 'machine');
-  return {
-    source: table.source,
-    edition: table.edition,
-    shortElementMaxSeconds: table.short_element_max_seconds,
-    machinePacedShort: machine?.coef_short ?? DEFAULT_STABILITY_TABLE.machinePacedShort,
-    machinePacedLong: machine?.coef_long ?? DEFAULT_STABILITY_TABLE.machinePacedLong,
-    rows: PRODUCTION_TYPES.map((type) => {
-      const row = find(type, workKind);
-      const fallback = DEFAULT_STABILITY_TABLE.rows.find((r) => r.productionType === type)!;
-      return {
-        productionType: type,
-        label: PRODUCTION_TYPE_LABELS[type],
-        manualShort: row?.coef_short ?? fallback.manualShort,
-        manualLong: row?.coef_long ?? fallback.manualLong,
-        accuracyPercent: row?.accuracy_percent ?? fallback.accuracyPercent,
-      };
-    }),
-  };
 }

@@ -218,6 +218,84 @@ describe('shifts and input errors', () => {
   });
 });
 
+describe('regulated breaks as intervals', () => {
+  it('stores break intervals of a shift and owes the part inside a window that cuts it', async () => {
+    const s = await structure(organizationId, 'Участок с перерывами', { settings: true });
+    await exampleOperations(s);
+    const worker = await s.employee('Интервалов Иван');
+    await workedExample(s, worker, '2026-03-02');
+    const put = (shifts: unknown) => call(`/api/v1/structure/${s.id}`, admin, { method: 'PUT', body: JSON.stringify({ shifts }) });
+    const shift = (breaks: unknown, minutes = 0) => [{ name: 'Первая', start_time: '08:00', end_time: '16:00', regular_break_duration_min: minutes, breaks }];
+    const good = [{ start_time: '10:00', end_time: '10:15' }, { start_time: '12:00', end_time: '12:40' }, { start_time: '14:30', end_time: '14:45' }];
+
+    // Bad intervals: outside the shift, overlapping, or not adding up to the minutes entered.
+    const outside = await put(shift([{ start_time: '07:00', end_time: '07:30' }]));
+    expect(outside.status).toBe(400);
+    expect(outside.body.error.message).toContain('внутри смены');
+    expect((await put(shift([{ start_time: '10:00', end_time: '10:30' }, { start_time: '10:15', end_time: '10:45' }]))).body.error.message).toContain('пересекаются');
+    expect((await put(shift(good, 60))).body.error.message).toContain('70 мин');
+
+    const saved = await put(shift(good));
+    expect(saved.status).toBe(200);
+    expect(saved.body.shifts[0]).toMatchObject({ regular_break_duration_min: 70, breaks: good.map((b) => ({ start_time: `${b.start_time}:00`, end_time: `${b.end_time}:00` })) });
+
+    // Window 08:00–12:20: 15 + 20 = 35 minutes of breaks (pro rata it would be 37.9).
+    const { body } = await statement(s.id, worker, '2026-03-02T08:00:00', '2026-03-02T12:20:00');
+    expect(body.loading.shift_time).toBe(260);
+    expect(body.loading.regulated_break_time).toBe(35);
+    expect(body.breaks.filter((b: { type: string }) => b.type === 'regulated')).toEqual([
+      { type: 'regulated', start_datetime: iso('2026-03-02T10:00:00'), end_datetime: iso('2026-03-02T10:15:00'), len: 900 },
+      { type: 'regulated', start_datetime: iso('2026-03-02T12:00:00'), end_datetime: iso('2026-03-02T12:20:00'), len: 1200 },
+    ]);
+    // The whole shift: all 70 minutes.
+    expect((await statement(s.id, worker, '2026-03-02T00:00:00', '2026-03-03T00:00:00')).body.loading.regulated_break_time).toBe(70);
+  });
+
+  it('places the breaks of a night shift after midnight', async () => {
+    const s = await structure(organizationId, 'Ночные перерывы', { settings: true });
+    await s.addOperation('Сборка узла', 'main');
+    const worker = await s.employee('Ночной Олег');
+    await s.mark(worker, 'Сборка узла', '2026-03-02T23:00:00', '2026-03-03T03:00:00');
+    const saved = await call(`/api/v1/structure/${s.id}`, admin, { method: 'PUT', body: JSON.stringify({ shifts: [
+      { name: 'Ночь', start_time: '22:00', end_time: '06:00', breaks: [{ start_time: '23:50', end_time: '00:20' }, { start_time: '02:00', end_time: '02:30' }] },
+    ] }) });
+    expect(saved.status).toBe(200);
+    expect(saved.body.shifts[0].regular_break_duration_min).toBe(60);
+    const { body } = await statement(s.id, worker, '2026-03-02T22:00:00', '2026-03-03T06:00:00');
+    expect(body.loading.regulated_break_time).toBe(60);
+    expect(body.breaks.filter((b: { type: string }) => b.type === 'regulated').map((b: { start_datetime: string }) => b.start_datetime))
+      .toEqual([iso('2026-03-02T23:50:00'), iso('2026-03-03T02:00:00')]);
+  });
+});
+
+describe('the statement states its time-study rule', () => {
+  it('names the cleaning rule chosen for the structure, the normative Ку, its source, ε and the counts', async () => {
+    const put = (body: unknown) => call(`/api/v1/structure/${ids.shifted}`, admin, { method: 'PUT', body: JSON.stringify(body) });
+    const read = () => statement(ids.shifted, ids.worker, '2026-03-02T08:00:00', '2026-03-02T12:00:00');
+    const before = (await read()).body;
+    expect(before.cleaning_mode).toBe('one_extreme');
+    const row = before.measurements.rows.find((r: { operation: { name: string } }) => r.operation.name === 'Сборка узла');
+    // Two measurements of 90 and 60 min, mean 4500 s > 10 s: series production, manual work → Ку 2.0, ε 10 %.
+    expect(row).toMatchObject({ normative_coef: 2, normative_source: 'reference', accuracy_percent: 10, work_kind: 'manual', n: 2, dropped: 0 });
+    // CV = √((900² + 900²) / 1) / 4500 = 28.28 %; (1.96 · 28.28 / 10)² = 30.7 → 31 > 2.
+    expect(row.required_measurements).toBe(31);
+    expect(row.enough_measurements).toBe(false);
+
+    const bad = await put({ cleaning_rule: 'sometimes' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toContain('cleaning_rule');
+    expect((await read()).body.cleaning_mode).toBe('one_extreme');
+
+    const saved = await put({ cleaning_rule: 'both_extremes' });
+    expect(saved.status).toBe(200);
+    expect(saved.body.cleaning_rule).toBe('both_extremes');
+    const after = (await read()).body;
+    expect(after.cleaning_mode).toBe('both_extremes');
+    expect(after.cleaning_rule).toContain('одновременно минимальный и максимальный');
+    expect((await put({ cleaning_rule: 'one_extreme' })).body.cleaning_rule).toBe('one_extreme');
+  });
+});
+
 describe('units produced: product stamps or a hand-entered value per window', () => {
   const window = () => `structure_id=${ids.shifted}&employee_id=${ids.worker}&from_time=${iso('2026-03-02T08:00:00')}&to_time=${iso('2026-03-02T12:00:00')}`;
 
@@ -248,6 +326,33 @@ describe('units produced: product stamps or a hand-entered value per window', ()
     expect(other.body.rep_param.product_num).toBe(2);
     const cleared = await put(analyst, { product_num: null });
     expect(cleared.body.source).toBe('stamps');
+  });
+
+  it('shows a value entered in the statement in the block report of the same window too', async () => {
+    const put = (query: string, body: unknown) => call(`/api/v1/report/products?${query}`, analyst, { method: 'PUT', body: JSON.stringify(body) });
+    const blocks = async () => {
+      const { body } = await call(`/api/v2/report?structure_id=${ids.shifted}&from_time=${iso('2026-03-02T08:00:00')}&to_time=${iso('2026-03-02T12:00:00')}`);
+      const staff = body.blocks.find((b: { type: string; title: string }) => b.type === 'table' && b.title === 'Загрузка сотрудников');
+      const summary = body.blocks.find((b: { type: string; title: string }) => b.type === 'paragraph' && b.title === 'Итоги');
+      return { row: staff.rows.find((r: { employee_id: number }) => r.employee_id === ids.worker), total: staff.total.units, summary: summary.text as string };
+    };
+    // Two product stamps of the worker in this window (the test above).
+    expect((await blocks()).row.units).toBe(2);
+    expect((await put(window(), { product_num: 10, products_description: '' })).status).toBe(200);
+    const statementUnits = (await statement(ids.shifted, ids.worker, '2026-03-02T08:00:00', '2026-03-02T12:00:00')).body.rep_param.product_num;
+    const withManual = await blocks();
+    expect(statementUnits).toBe(10);
+    expect(withManual.row.units).toBe(10);
+    expect(withManual.total).toBe(10); // the worker's 2 stamps replaced by his 10
+    expect(withManual.summary).toContain('Выпуск — 10 шт.');
+    // A value entered for the whole structure is the structure's total.
+    const whole = `structure_id=${ids.shifted}&from_time=${iso('2026-03-02T08:00:00')}&to_time=${iso('2026-03-02T12:00:00')}`;
+    expect((await put(whole, { product_num: 25, products_description: '' })).status).toBe(200);
+    expect((await blocks()).total).toBe(25);
+    expect((await blocks()).row.units).toBe(10);
+    await put(whole, { product_num: null });
+    await put(window(), { product_num: null });
+    expect((await blocks()).row.units).toBe(2);
   });
 
   it('refuses an employee of another structure', async () => {

@@ -144,7 +144,62 @@ describe('statement totals: API = hand-written SQL', () => {
       expect(all.t_min).toBeCloseTo(row.min_ms / 1000, 6);
       expect(all.t_max).toBeCloseTo(row.max_ms / 1000, 6);
       expect(all.t_average).toBeCloseTo(row.ms / 1000 / row.n, 6);
+      // Table 3 is checked over its own series: every measurement, not the cleaned ones.
+      const { rows: lens } = await sql<{ ms: number }>`
+        SELECT MIN(m.end_time, ${to}) - MAX(m.start_time, ${from}) AS ms FROM markups m
+        WHERE m.structure_id = ${structureId} AND m.employee_id = ${employeeId} AND m.operation_id = ${row.operation_id}
+          AND m.start_time < ${to} AND m.end_time > ${from}
+      `.execute(t.deps.db);
+      const values = lens.map((l) => l.ms / 1000);
+      const mean = values.reduce((a, v) => a + v, 0) / values.length;
+      const fluctAve = (values.reduce((a, v) => a + Math.abs(v - mean), 0) / values.length / mean) * 100;
+      expect(all.fluct_ave).toBeCloseTo(fluctAve, 6);
+      expect(all.fluct_ave).toBeCloseTo(all.fluct_average, 9);
+      const cv = values.length > 1 ? (Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (values.length - 1)) / mean) * 100 : 0;
+      const required = Math.max(5, Math.ceil(((1.96 * cv) / all.accuracy_percent) ** 2));
+      expect(all.required_measurements).toBe(required);
+      expect(all.enough_measurements).toBe(values.length >= required);
+      for (const m of all.measurements) {
+        expect(m.fluct_perc).toBeCloseTo(((m.len - mean) / mean) * 100, 6);
+        expect(m.fluct_perc).toBeLessThanOrEqual(all.fluct_max + 1e-9);
+      }
     }
+  });
+});
+
+describe('a two-day statement: each shift-day separately, then the sums', () => {
+  it.each(['Алексеев Дмитрий', 'Борисова Светлана'])('%s, 16–18 November', async (employee) => {
+    const employeeId = employees.get(employee)!;
+    const from = at('2026-11-16T00:00:00');
+    const to = at('2026-11-18T00:00:00');
+    const response = await t.request(
+      `/api/v1/report?structure_id=${structureId}&employee_id=${employeeId}&from_time=${new Date(from).toISOString()}&to_time=${new Date(to).toISOString()}`,
+      { cookie },
+    );
+    const report = (await response.json()) as any;
+    const perDay = [];
+    for (const [dayFrom, dayTo] of [[from, at('2026-11-17T00:00:00')], [at('2026-11-17T00:00:00'), to]] as const) {
+      const hand = await handSums(employeeId, dayFrom, dayTo);
+      const work = ['main', 'aux', 'pz', 'service', 'move'].reduce((a, type) => a + byType(hand.rows, type), 0);
+      perDay.push({ hand, work, length: hand.rows.length > 0 ? (hand.span.last - hand.span.first) / 1000 : 0 });
+    }
+    const whole = await handSums(employeeId, from, to);
+    expect(report.days).toHaveLength(2);
+    perDay.forEach((day, k) => {
+      expect(report.days[k].work_time).toBeCloseTo(day.work, 6);
+      expect(report.days[k].actual_day_len).toBeCloseTo(day.length, 6);
+      expect(report.days[k].product_num).toBe(day.hand.products);
+    });
+    // Takt over the working days only: the night between them is not working time.
+    const length = perDay.reduce((a, d) => a + d.length, 0);
+    expect(report.takt.actual_day_len).toBeCloseTo(length, 6);
+    if (whole.products > 0) expect(report.takt.takt).toBeCloseTo(length / whole.products, 6);
+    const active = perDay.filter((d) => d.hand.rows.length > 0).length;
+    if (active > 1) expect(report.loading.text).toMatch(/^2 дня: \d+ минут/);
+    else expect(report.loading.text).toMatch(/-минутный день/);
+    // The window's figures are the sums of the days.
+    expect(report.days.reduce((a: number, d: { available_time: number }) => a + d.available_time, 0)).toBeCloseTo(report.balance.available_time, 6);
+    expect(report.days.reduce((a: number, d: { regulated_break_time: number }) => a + d.regulated_break_time, 0)).toBeCloseTo(report.balance.regulated_break_time, 6);
   });
 });
 
@@ -169,5 +224,29 @@ describe('block report totals: API = hand-written SQL', () => {
     expect(blocks.find((b: { type: string }) => b.type === 'pareto').total).toBeCloseTo(losses / 60, 1);
     const rose = blocks.find((b: { type: string }) => b.type === 'black_diagram');
     expect(rose.sectors.reduce((a: number, s: { value: number }) => a + s.value, 0)).toBeCloseTo(losses / 60, 0);
+    // One day: no table by shift-days.
+    expect(blocks.some((b: { title: string }) => b.title === 'Загрузка по сменам-дням')).toBe(false);
+  });
+
+  it('splits a two-day window into shift-days that add up to the staff totals', async () => {
+    const from = at('2026-11-16T00:00:00');
+    const to = at('2026-11-18T00:00:00');
+    const response = await t.request(`/api/v2/report?structure_id=${structureId}&from_time=${new Date(from).toISOString()}&to_time=${new Date(to).toISOString()}`, { cookie });
+    const { blocks } = (await response.json()) as any;
+    const days = blocks.find((b: { title: string }) => b.title === 'Загрузка по сменам-дням');
+    const staff = blocks.find((b: { type: string; title: string }) => b.type === 'table' && b.title === 'Загрузка сотрудников');
+    expect(days.rows.map((r: { date: string }) => r.date)).toEqual(['2026-11-16', '2026-11-17']);
+    const work = [from, at('2026-11-17T00:00:00'), to];
+    for (let k = 0; k < 2; k++) {
+      const hand = await handSums(null, work[k]!, work[k + 1]!);
+      const w = ['main', 'aux', 'pz', 'service', 'move'].reduce((a, type) => a + byType(hand.rows, type), 0);
+      expect(days.rows[k].work).toBeCloseTo(w / 60, 1);
+      expect(days.rows[k].units).toBe(hand.products);
+    }
+    expect(days.total.work).toBeCloseTo(staff.total.work, 1);
+    expect(days.total.available).toBeCloseTo(staff.total.available, 1);
+    expect(days.total.load).toBe(staff.total.load);
+    const summary = blocks.find((b: { type: string; title: string }) => b.type === 'paragraph' && b.title === 'Итоги');
+    expect(summary.text).toContain('2 дня');
   });
 });

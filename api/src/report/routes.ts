@@ -7,10 +7,10 @@ import { buildBlockReport } from './blocks';
 import { buildInteractiveFrv } from './frv';
 import { referenceTable, resetReferenceTable, saveReferenceTable } from './reference';
 import {
-  BlockReport, DatesQuery, InteractiveFrv, Products, ProductsBody, ProductsQuery, ReferenceStability, ReferenceStabilityBody,
-  ReportDates, ReportWindowQuery, StatementQuery, StatementReport,
+  BlockReport, DatesQuery, InputsQuery, InteractiveFrv, Products, ProductsBody, ProductsQuery, ReferenceStability, ReferenceStabilityBody,
+  ReportDates, ReportInputs, ReportWindowQuery, StatementQuery, StatementReport,
 } from './schema';
-import { loadStructureContext, reportDates, requireEmployee, saveUnitsProduced, unitsProduced } from './service';
+import { loadReportInputs, loadStructureContext, reportDates, requireEmployee, saveUnitsProduced, unitsProduced } from './service';
 import { shareRoutes } from './share-routes';
 import { buildStatement } from './statement';
 
@@ -69,6 +69,24 @@ export function reportRoutes({ db }: AppDeps) {
     async (c) => {
       const q = c.req.valid('query');
       return c.json(await buildInteractiveFrv(db, c.get('structureId'), q.from_time, q.to_time), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/api/v1/report/inputs', tags, summary: 'Исходные данные отчётов за окно (для расчёта в браузере)',
+      description: 'Всё, из чего собираются ведомость, блочный отчёт и интерактивный отчёт: настройки и смены структурной единицы, справочник, '
+        + 'разметка, сотрудники, отметки «продукт», введённый выпуск, видеофайлы. Приложение считает по ним отчёты тем же кодом '
+        + '(@norma/core-wasm/report), что и GET /api/v1/report, /api/v2/report и /api/v2/frv, и хранит ответ для работы без сети. '
+        + 'docs/reports.md, «Расчёт в браузере».',
+      middleware: [readReports] as const,
+      request: { query: InputsQuery },
+      responses: { 200: json(ReportInputs), ...errorResponses },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      if (q.employee_id !== undefined) await requireEmployee(db, c.get('structureId'), q.employee_id);
+      return c.json(await loadReportInputs(db, c.get('structureId'), q.from_time, q.to_time, { employeeId: q.employee_id }), 200);
     },
   );
 

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { idParam, decimalInt } from '../http/params';
 import { instant } from '../http/time';
 
 /**
@@ -12,8 +13,8 @@ import { instant } from '../http/time';
 /** The longest report window. A month of one structure is the usual; two are allowed. */
 export const MAX_WINDOW_DAYS = 62;
 
-const structureId = z.coerce.number().int().positive().openapi({ example: 4, description: 'Структурная единица' });
-const employeeId = z.coerce.number().int().positive().openapi({ example: 1, description: 'Сотрудник этой структурной единицы' });
+const structureId = idParam.openapi({ example: 4, description: 'Структурная единица' });
+const employeeId = idParam.openapi({ example: 1, description: 'Сотрудник этой структурной единицы' });
 
 type Window = { from_time: number; to_time: number };
 const windowChecks = (q: Window, ctx: z.RefinementCtx) => {
@@ -41,11 +42,18 @@ export const StatementQuery = z
 export const ProductsQuery = z
   .object({
     ...windowFields,
-    employee_id: z.coerce.number().int().nonnegative().optional()
+    employee_id: decimalInt(0).optional()
       .openapi({ description: 'Сотрудник; без него или 0 — выпуск всей структурной единицы за окно', example: 1 }),
   })
   .superRefine(windowChecks);
 export const DatesQuery = z.object({ structure_id: structureId });
+export const InputsQuery = z
+  .object({
+    ...windowFields,
+    employee_id: idParam.optional()
+      .openapi({ description: 'Только разметка и отметки этого сотрудника (для ведомости); без него — вся структурная единица' }),
+  })
+  .superRefine(windowChecks);
 
 const iso = z.string().openapi({ format: 'date-time', example: '2026-11-16T05:00:00.000Z' });
 const categoryCode = z.enum(['main', 'aux', 'pz', 'service', 'move', 'rest', 'idle']).openapi({ description: 'Тип операции (код)' });
@@ -132,7 +140,7 @@ export const MeasurementValue = z.object({
   start_datetime: iso,
   len: z.number().openapi({ description: 'Длительность замера, с' }),
   status: z.enum(['accepted', 'dropped', 'zero_length']),
-  fluct_perc: z.number().openapi({ description: '(t_i − t_reg) / t_reg × 100' }),
+  fluct_perc: z.number().openapi({ description: '(t_i − t̄) / t̄ × 100, где t̄ — среднее ряда этой таблицы (Таблица 2 — очищенного, Таблица 3 — всех замеров)' }),
 });
 
 export const MeasurementRow = z.object({
@@ -151,7 +159,7 @@ export const MeasurementRow = z.object({
   fluct_max: z.number(),
   fluct_average: z.number(),
   fluct_min: z.number(),
-  fluct_ave: z.number(),
+  fluct_ave: z.number().openapi({ description: 'Среднее |колебание| ряда этой таблицы, %' }),
   time_2min: z.number(),
   coef: z.number().openapi({ description: 'Ку = t_max / t_min' }),
   standard_len: z.number(),
@@ -159,8 +167,10 @@ export const MeasurementRow = z.object({
   normative_coef: z.number().openapi({ description: 'Нормативный Ку, по которому очищен ряд' }),
   normative_source: z.enum(['threshold', 'reference']),
   accuracy_percent: z.number(),
-  required_measurements: z.number().int(),
-  enough_measurements: z.boolean(),
+  required_measurements: z.number().int().openapi({ description: 'Нужно замеров по CV ряда этой таблицы' }),
+  enough_measurements: z.boolean().openapi({ description: 'Замеров ряда этой таблицы достаточно' }),
+  dropped: z.number().int().openapi({ description: 'Замеров, исключённых при очистке' }),
+  work_kind: z.enum(['manual', 'machine']).openapi({ description: 'Ручная или машинная операция: строка справочника нормативных Ку' }),
 }).openapi('MeasurementRow');
 
 export const MeasurementTable = z.object({
@@ -227,6 +237,25 @@ export const ParetoRow = z.object({
   cumulative_percent: z.number(),
 }).openapi('ParetoRow');
 
+export const ReportDayRow = z.object({
+  date: z.string().openapi({ description: 'Дата начала смены-дня в часовом поясе организации', example: '2026-11-16' }),
+  start_datetime: iso,
+  end_datetime: iso,
+  first_start: iso.nullable().openapi({ description: 'Начало первого отрезка дня' }),
+  last_end: iso.nullable().openapi({ description: 'Конец последнего отрезка дня' }),
+  actual_day_len: z.number().openapi({ description: 'Фактическая длительность дня, с (от первого отрезка до последнего)' }),
+  observed_time: z.number(),
+  work_time: z.number(),
+  shift_time: z.number(),
+  regulated_break_time: z.number(),
+  available_time: z.number(),
+  percentage: z.number().openapi({ description: 'Загрузка дня, %' }),
+  overload: z.boolean(),
+  text: z.string().openapi({ example: '450-минутный день, недогрузка 20 минут' }),
+  product_num: z.number().nullable().openapi({ description: 'Выпуск за день по отметкам; null — выпуск введён на всё окно' }),
+  takt: z.number().nullable().openapi({ description: 'с на изделие за день' }),
+}).openapi('ReportDay');
+
 export const InputErrorRow = z.object({
   code: z.enum(['overlap', 'end_before_start']),
   message: z.string(),
@@ -261,8 +290,10 @@ export const StatementReport = z.object({
     observed_time: z.number(), shift_time: z.number(), regulated_break_time: z.number(), available_time: z.number(),
     work_time: z.number(), useful_time: z.number(), useful_percent: z.number(), covered_time: z.number(),
   }).openapi({ description: 'Баланс дня, с' }),
+  days: z.array(ReportDayRow).openapi({ description: 'Смены-дни окна (одна запись — окно в пределах дня), секунды; их суммы — показатели окна' }),
   input_errors: z.array(InputErrorRow),
-  cleaning_rule: z.string(),
+  cleaning_rule: z.string().openapi({ description: 'Правило очистки хроноряда словами' }),
+  cleaning_mode: z.enum(['one_extreme', 'both_extremes']).openapi({ description: 'Правило очистки, выбранное у структуры' }),
   reference: z.object({ source: z.string(), edition: z.string(), is_default: z.boolean() }),
   ...notices,
   details: z.record(z.string(), z.unknown()).optional()
@@ -492,6 +523,66 @@ export const ReferenceStability = z.object({
     accuracy_percent: z.number(),
   })),
 }).openapi('ReferenceStability');
+
+// ---------------------------------------------------------------- report inputs (GET /api/v1/report/inputs)
+
+const ms = z.number().openapi({ description: 'Момент, мс UTC' });
+
+/**
+ * What the reports are assembled from (@norma/core-wasm/report). Field names are those of the
+ * shared assembly code (camelCase), not of the spec: this is the engine's input, not a report.
+ */
+export const ReportInputs = z.object({
+  from: ms,
+  to: ms,
+  employeeId: z.number().int().nullable().openapi({ description: 'Задан — только разметка и отметки этого сотрудника' }),
+  structure: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    organizationId: z.number().int(),
+    timeZone: z.string(),
+    partial: z.boolean(),
+    productionType: productionType,
+    settings: z.object({
+      employee_count: z.number().nullable(),
+      employee_salary: z.number().nullable(),
+      fluct_reduction: z.number().nullable(),
+      regular_break_duration: z.number().openapi({ description: 'с' }),
+      time_series_stability_threshold: z.number().nullable(),
+      rest_in_idle: z.number().int(),
+      cleaning_rule: z.enum(['one_extreme', 'both_extremes']),
+    }).nullable(),
+    shifts: z.array(z.object({
+      name: z.string(),
+      start_time: z.string(),
+      end_time: z.string(),
+      regular_break_duration_min: z.number(),
+      breaks: z.array(z.object({ start_time: z.string(), end_time: z.string() })),
+    })),
+    reference: ReferenceStability,
+    operationTypes: z.array(z.object({ code: categoryCode, label: z.string(), color: z.string() })),
+  }),
+  segments: z.array(z.object({
+    id: z.number().int(),
+    start: ms,
+    end: ms,
+    category: categoryCode,
+    operationId: z.number().int(),
+    operationName: z.string(),
+    employeeId: z.number().int().openapi({ description: '0 — сотрудник не указан' }),
+    machinePaced: z.boolean(),
+    workplaceId: z.number().int(),
+    videoId: z.number().int().nullable(),
+  })).openapi({ description: 'Разметка окна по времени начала, затем id' }),
+  employees: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  workplaces: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  stamps: z.array(z.object({ at: ms, employeeId: z.number().int() })).openapi({ description: 'Отметки «продукт» окна' }),
+  manualUnits: z.array(z.object({ employeeId: z.number().int(), productNum: z.number(), productsDescription: z.string() }))
+    .openapi({ description: 'Выпуск, введённый вручную ровно за это окно; employeeId 0 — вся структурная единица' }),
+  videos: z.array(z.object({
+    id: z.number().int(), cameraId: z.number().int(), cameraKey: z.number().int(), filename: z.string(), start: ms, end: ms,
+  })).openapi({ description: 'Готовые видеофайлы, перекрывающие окно' }),
+}).openapi('ReportInputs');
 
 export type StatementReportBody = z.infer<typeof StatementReport>;
 export type BlockReportBody = z.infer<typeof BlockReport>;

@@ -1,49 +1,23 @@
-import type { Category, ProductionType, Segment, Shift, StructureSettings } from '@norma/core-wasm';
+import type { Category } from '@norma/core-wasm';
+import type { ReportInputs, ReportSegment, StructureContext, UnitsProduced, VideoSpan } from '@norma/core-wasm/report';
+import { sql } from 'kysely';
 import type { Db } from '../db/database';
-import type { OperationTypeCode } from '../db/schema';
 import { notFound } from '../http/errors';
-import { referenceTable, type ReferenceTable } from './reference';
-import { addDays, localDate, zonedInstant } from '../time-zone';
+import { boundedEnd, MAX_INSTANT, MAX_SEGMENT_MS, MIN_INSTANT } from '../http/time';
+import { referenceTable } from './reference';
+import { addDays, localDate } from '../time-zone';
+import { parseBreakIntervals } from '../org/settings.service';
 
 /**
  * What every report reads from the database, in one place: the structure with its settings,
- * shifts and reference table, the markups of a window as engine segments, product stamps and
- * hand-entered units. The report builders (statement.ts, blocks.ts, frv.ts) only assemble.
+ * shifts and reference table, the markups of a window as engine segments, product stamps,
+ * hand-entered units and video files — the report inputs (loadReportInputs). The reports are
+ * assembled from them by @norma/core-wasm/report, the same code the PWA runs.
  */
-
-export interface OperationType {
-  code: OperationTypeCode;
-  label: string;
-  color: string;
-}
-
-export interface ShiftRow {
-  name: string;
-  start_time: string;
-  end_time: string;
-  regular_break_duration_min: number;
-}
-
-export interface StructureContext {
-  id: number;
-  name: string;
-  organizationId: number;
-  timeZone: string;
-  partial: boolean;
-  productionType: ProductionType;
-  /** structure_settings row; null when the structure has none yet. */
-  settings: {
-    employee_count: number | null;
-    employee_salary: number | null;
-    fluct_reduction: number | null;
-    regular_break_duration: number;
-    time_series_stability_threshold: number | null;
-    rest_in_idle: number;
-  } | null;
-  shifts: ShiftRow[];
-  reference: ReferenceTable;
-  operationTypes: OperationType[];
-}
+export {
+  engineStructure, reportDays, shiftDayStarts, shiftInstances, shiftsWorked,
+  type OperationType, type ReportSegment, type ShiftInstance, type ShiftRow, type StructureContext, type UnitsProduced,
+} from '@norma/core-wasm/report';
 
 export async function loadStructureContext(db: Db, structureId: number): Promise<StructureContext> {
   const structure = await db
@@ -55,11 +29,11 @@ export async function loadStructureContext(db: Db, structureId: number): Promise
   if (!structure) throw notFound('Структурная единица не найдена');
   const [settings, shifts, reference, operationTypes] = await Promise.all([
     db.selectFrom('structure_settings')
-      .select(['employee_count', 'employee_salary', 'fluct_reduction', 'regular_break_duration', 'time_series_stability_threshold', 'rest_in_idle'])
+      .select(['employee_count', 'employee_salary', 'fluct_reduction', 'regular_break_duration', 'time_series_stability_threshold', 'rest_in_idle', 'cleaning_rule'])
       .where('structure_id', '=', structureId)
       .executeTakeFirst(),
     db.selectFrom('shifts')
-      .select(['name', 'start_time', 'end_time', 'regular_break_duration_min'])
+      .select(['name', 'start_time', 'end_time', 'regular_break_duration_min', 'break_intervals'])
       .where('structure_id', '=', structureId)
       .orderBy('position').orderBy('id')
       .execute(),
@@ -74,77 +48,24 @@ export async function loadStructureContext(db: Db, structureId: number): Promise
     partial: structure.partial === 1,
     productionType: structure.production_type,
     settings: settings ?? null,
-    shifts,
+    shifts: shifts.map(({ break_intervals, ...shift }) => ({ ...shift, breaks: parseBreakIntervals(break_intervals) })),
     reference,
     operationTypes,
   };
 }
 
-/** Minutes of regulated break of one shift: its own when entered (> 0), else the structure's. */
-function shiftBreakMinutes(shift: ShiftRow, context: StructureContext): number {
-  if (shift.regular_break_duration_min > 0) return shift.regular_break_duration_min;
-  return (context.settings?.regular_break_duration ?? 4200) / 60;
-}
-
-export interface ShiftInstance extends Shift {
-  name: string;
-  /** Local start and end as stored ("08:00:00"). */
-  startText: string;
-  endText: string;
-}
-
-/**
- * Every occurrence of the structure's shifts that overlaps [from, to), in absolute time: each
- * local day of the window (and the day before, for night shifts) gets each shift; a shift whose
- * end is not after its start ends the next day.
- */
-export function shiftInstances(context: StructureContext, from: number, to: number): ShiftInstance[] {
-  const instances: ShiftInstance[] = [];
-  if (context.shifts.length === 0) return instances;
-  const last = localDate(to, context.timeZone);
-  for (let date = addDays(localDate(from, context.timeZone), -1); date <= last; date = addDays(date, 1)) {
-    for (const shift of context.shifts) {
-      const start = zonedInstant(date, shift.start_time, context.timeZone);
-      let end = zonedInstant(date, shift.end_time, context.timeZone);
-      if (end <= start) end = zonedInstant(addDays(date, 1), shift.end_time, context.timeZone);
-      if (start < to && end > from) {
-        instances.push({ start, end, breakMinutes: shiftBreakMinutes(shift, context), name: shift.name, startText: shift.start_time, endText: shift.end_time });
-      }
-    }
-  }
-  return instances.sort((a, b) => a.start - b.start);
-}
-
-/**
- * Shifts that count for a set of segments: those holding at least one of them. An employee is
- * not held to a shift in which nobody observed him (a day not marked up yet, a day off).
- */
-export function shiftsWorked(instances: ShiftInstance[], segments: Segment[]): ShiftInstance[] {
-  return instances.filter((shift) => segments.some((s) => s.start < shift.end && s.end > shift.start));
-}
-
-/** The engine's structure settings (METHODOLOGY §1) from the database rows. */
-export function engineStructure(context: StructureContext, shifts: Shift[]): Partial<StructureSettings> {
-  const s = context.settings;
-  return {
-    partial: context.partial,
-    shifts,
-    regularBreakDuration: (s?.regular_break_duration ?? 4200) / 60,
-    timeSeriesStabilityThreshold: s?.time_series_stability_threshold ?? null,
-    fluctReduction: s?.fluct_reduction ?? 0,
-    restInIdle: (s?.rest_in_idle ?? 0) === 1,
-    productionType: context.productionType,
-    machinePaced: false,
-    employeeCount: s?.employee_count ?? 1,
-    employeeSalary: s?.employee_salary ?? 0,
-  };
-}
-
-export interface ReportSegment extends Segment {
-  id: number;
-  machinePaced: boolean;
-  workplaceId: number;
-  videoId: number | null;
+/** Instants of product stamps in [from, to), of one employee or (undefined) of all, ascending. */
+export async function productStampTimes(db: Db, structureId: number, from: number, to: number, employeeId?: number): Promise<{ at: number; employeeId: number }[]> {
+  let query = db
+    .selectFrom('video_stamps')
+    .select(['at', 'employee_id'])
+    .where('structure_id', '=', structureId)
+    .where('type', '=', 'product')
+    .where('at', '>=', from)
+    .where('at', '<', to);
+  if (employeeId !== undefined) query = query.where('employee_id', '=', employeeId);
+  const rows = await query.orderBy('at').execute();
+  return rows.map((r) => ({ at: r.at, employeeId: r.employee_id ?? 0 }));
 }
 
 /**
@@ -168,7 +89,8 @@ export async function loadSegments(db: Db, structureId: number, from: number, to
   return rows.map((row) => ({
     id: row.id,
     start: row.start_time,
-    end: row.end_time,
+    // An old row may end absurdly late (even at infinity): the engine gets at most 24 h of it.
+    end: boundedEnd(row.start_time, row.end_time),
     category: row.type as Category,
     operationId: row.operation_id,
     operationName: row.operation_name,
@@ -191,14 +113,6 @@ export async function countProductStamps(db: Db, structureId: number, from: numb
     .groupBy('employee_id')
     .execute();
   return new Map(rows.map((r) => [r.employee_id ?? 0, Number(r.n)]));
-}
-
-export interface UnitsProduced {
-  product_num: number;
-  products_description: string;
-  /** 'manual': entered for exactly this window; 'stamps': counted from product stamps. */
-  source: 'manual' | 'stamps';
-  stamp_count: number;
 }
 
 /**
@@ -256,8 +170,11 @@ export function listEmployees(db: Db, structureId: number) {
 
 /**
  * Local dates (organisation time zone) that have markups, ascending, with the employees marked
- * on each. Markups are grouped by quarter-hour in SQL (every zone offset is a multiple of 15
- * minutes), so a month of markups is a few thousand rows, not all of them.
+ * on each. SQL groups the markups by employee and quarter-hour of start (every zone offset is a
+ * multiple of 15 minutes), so a month of markups is a few thousand rows, not all of them; each
+ * group's end is taken at most 24 h after its start (MAX_SEGMENT_MS: no valid row is longer, and
+ * an old row with an absurd or infinite end counts only for its first day), and rows starting
+ * outside the calendar range are left out. The work is bounded by the rows, never by their values.
  */
 export async function reportDates(db: Db, structureId: number, timeZone: string): Promise<{ dates: string[]; employees: Record<string, number[]> }> {
   const quarter = 900_000;
@@ -265,25 +182,95 @@ export async function reportDates(db: Db, structureId: number, timeZone: string)
     .selectFrom('markups')
     .select((eb) => [
       'employee_id',
-      eb(eb.ref('start_time'), '/', quarter).as('first_quarter'),
-      eb(eb.fn.max(eb(eb.ref('end_time'), '-', 1)), '/', quarter).as('last_quarter'),
+      // MIN() of two arguments is SQLite's scalar minimum; an infinite end_time compares greater than any number.
+      sql<number>`max(min(end_time, start_time + ${MAX_SEGMENT_MS}) - 1)`.as('last_instant'),
+      eb.fn.min('start_time').as('first_instant'),
     ])
     .where('structure_id', '=', structureId)
-    .groupBy(['employee_id', (eb) => eb(eb.ref('start_time'), '/', quarter)])
+    .where('start_time', '>=', MIN_INSTANT)
+    .where('start_time', '<', MAX_INSTANT)
+    .groupBy(['employee_id', sql`start_time / ${quarter}`])
     .execute();
   const byDate = new Map<string, Set<number>>();
-  const add = (instant: number, employeeId: number | null) => {
-    const date = localDate(instant, timeZone);
+  const add = (date: string, employeeId: number | null) => {
     let set = byDate.get(date);
     if (!set) byDate.set(date, (set = new Set()));
     if (employeeId !== null) set.add(employeeId);
   };
   for (const row of rows) {
-    const first = Number(row.first_quarter) * quarter;
-    const last = Math.max(first, Math.floor(Number(row.last_quarter)) * quarter);
-    // A markup across midnight counts for every local day it touches.
-    for (let t = first; t <= last; t += quarter) add(t, row.employee_id);
+    const first = Number(row.first_instant);
+    const last = Math.min(Math.max(first, Number(row.last_instant)), first + MAX_SEGMENT_MS + quarter, MAX_INSTANT - 1);
+    // A markup across midnight counts for every local day it touches: at most three (24 h and a clock change).
+    const lastDate = localDate(last, timeZone);
+    let date = localDate(first, timeZone);
+    for (let day = 0; day < 4 && date <= lastDate; day += 1, date = addDays(date, 1)) add(date, row.employee_id);
   }
   const dates = [...byDate.keys()].sort();
   return { dates, employees: Object.fromEntries(dates.map((d) => [d, [...byDate.get(d)!].sort((a, b) => a - b)])) };
+}
+
+/**
+ * Video files of the structure's cameras (ready, with a known duration) whose span overlaps
+ * [from, to), by start time.
+ */
+export async function videosOverlapping(db: Db, structureId: number, from: number, to: number): Promise<VideoSpan[]> {
+  const rows = await db
+    .selectFrom('videos')
+    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+    .select(['videos.id', 'videos.camera_id', 'cameras.camera_key', 'videos.filename', 'videos.start_time', 'videos.duration'])
+    .where('cameras.structure_id', '=', structureId)
+    .where('videos.status', '=', 'ready')
+    .where('videos.duration', '>', 0)
+    .where('videos.start_time', '<', to)
+    .where((eb) => eb(eb('videos.start_time', '+', eb(eb.ref('videos.duration'), '*', 1000)), '>', from))
+    .orderBy('videos.start_time')
+    .orderBy('cameras.camera_key')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    cameraId: r.camera_id,
+    cameraKey: r.camera_key,
+    filename: r.filename,
+    start: r.start_time,
+    end: r.start_time + Math.round(r.duration! * 1000),
+  }));
+}
+
+/**
+ * The report inputs of a structure and window (GET /api/v1/report/inputs): what the statement,
+ * the block report and the interactive report are assembled from. `employeeId` keeps only that
+ * employee's markups and stamps (a statement); `videos: false` skips the video files (only the
+ * interactive report maps onto them).
+ */
+export async function loadReportInputs(
+  db: Db, structureId: number, from: number, to: number, options: { employeeId?: number; videos?: boolean } = {},
+): Promise<ReportInputs> {
+  const { employeeId, videos = true } = options;
+  const [structure, segments, employees, workplaces, stamps, manual, files] = await Promise.all([
+    loadStructureContext(db, structureId),
+    loadSegments(db, structureId, from, to, employeeId),
+    listEmployees(db, structureId),
+    db.selectFrom('workplaces').select(['id', 'name']).where('structure_id', '=', structureId).orderBy('id').execute(),
+    productStampTimes(db, structureId, from, to, employeeId),
+    db.selectFrom('report_products')
+      .select(['employee_id', 'product_num', 'products_description'])
+      .where('structure_id', '=', structureId)
+      .where('from_time', '=', from)
+      .where('to_time', '=', to)
+      .orderBy('employee_id')
+      .execute(),
+    videos ? videosOverlapping(db, structureId, from, to) : Promise.resolve([]),
+  ]);
+  return {
+    from,
+    to,
+    employeeId: employeeId ?? null,
+    structure,
+    segments,
+    employees,
+    workplaces,
+    stamps,
+    manualUnits: manual.map((m) => ({ employeeId: m.employee_id, productNum: m.product_num, productsDescription: m.products_description })),
+    videos: files,
+  };
 }

@@ -17,6 +17,24 @@ const round = (value: number, digits: number) => {
 };
 
 /**
+ * Rounds `values` to `digits` decimals so that they add up to `total` (already rounded): the
+ * largest-remainder method. Rounding each value on its own could leave the parts a kopeck or a
+ * thousandth of an hour off their whole.
+ */
+export function roundToTotal(values: number[], total: number, digits: number): number[] {
+  const factor = 10 ** digits;
+  const target = Math.round(total * factor);
+  const scaled = values.map((v) => v * factor);
+  // The epsilon keeps 29.999999999 (a float's 30) from flooring to 29.
+  const units = scaled.map((v) => Math.floor(v + 1e-7));
+  let left = target - units.reduce((a, b) => a + b, 0);
+  const order = scaled.map((v, i) => ({ i, fraction: v - units[i]! })).sort((a, b) => b.fraction - a.fraction || a.i - b.i);
+  for (let k = 0; left > 0 && order.length > 0; k = (k + 1) % order.length, left--) units[order[k]!.i]! += 1;
+  for (let k = order.length - 1; left < 0 && order.length > 0; k = (k - 1 + order.length) % order.length, left++) units[order[k]!.i]! -= 1;
+  return units.map((u) => u / factor);
+}
+
+/**
  * Assessor summary (spec 01 "Assessor summary", METHODOLOGY §5) over every structure of the
  * organisation. An assessor is the author of a markup; the segments they marked by hand or by
  * "fill gaps" count, clipped to the window [from, to); segments written by a model and segments
@@ -58,16 +76,34 @@ export async function assessorSummaryReport(db: Db, input: SummaryInput) {
     hourCost: input.hourCost,
     utcOffsetMinutes: zoneOffsetMs(input.from, input.timeZone) / 60_000,
   });
+  // Shown figures add up: salaries to the budget (or to the rounded sum at an hour cost), and each
+  // assessor's detail hours and costs to his hours and salary.
+  const salaryTotal = summary.hourCost === null && summary.budget !== null && summary.assessors.some((a) => a.salary > 0)
+    ? summary.budget
+    : summary.assessors.reduce((a, r) => a + r.salary, 0);
+  const salaries = roundToTotal(summary.assessors.map((a) => a.salary), salaryTotal, 2);
+  const shown = new Map(summary.assessors.map((a, i) => [a.assessorId, { hours: round(a.markupHours, 3), salary: salaries[i]! }]));
+  const detailHours = new Array<number>(summary.details.length);
+  const detailCosts = new Array<number>(summary.details.length);
+  for (const [assessorId, whole] of shown) {
+    const indices = summary.details.flatMap((d, i) => (d.assessorId === assessorId ? [i] : []));
+    const hours = roundToTotal(indices.map((i) => summary.details[i]!.markupHours), whole.hours, 3);
+    const costs = roundToTotal(indices.map((i) => summary.details[i]!.salary), whole.salary, 2);
+    indices.forEach((i, k) => {
+      detailHours[i] = hours[k]!;
+      detailCosts[i] = costs[k]!;
+    });
+  }
   return {
     assessors: summary.assessors
-      .map((a) => ({ assessor_name: a.assessorName, markup_hours: round(a.markupHours, 3), salary: round(a.salary, 2) }))
+      .map((a) => ({ assessor_name: a.assessorName, markup_hours: shown.get(a.assessorId)!.hours, salary: shown.get(a.assessorId)!.salary }))
       .sort((x, y) => x.assessor_name.localeCompare(y.assessor_name, 'ru')),
-    details: summary.details.map((d) => ({
+    details: summary.details.map((d, i) => ({
       assessor_name: d.assessorName,
       date: d.date,
       workplace_name: d.workplaceName,
-      markup_hours: round(d.markupHours, 3),
-      cost: round(d.salary, 2),
+      markup_hours: detailHours[i]!,
+      cost: detailCosts[i]!,
     })).sort((x, y) => x.date.localeCompare(y.date) || x.assessor_name.localeCompare(y.assessor_name, 'ru') || x.workplace_name.localeCompare(y.workplace_name, 'ru')),
     budget: summary.budget,
     hour_cost: summary.hourCost,

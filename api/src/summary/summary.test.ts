@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceFixture, type WorkspaceFixture } from '../org/workspace-fixture';
 import { createTestApp, type TestApp } from '../testing';
+import { roundToTotal } from './service';
 
 let t: TestApp;
 let f: WorkspaceFixture;
@@ -66,6 +67,44 @@ describe('GET /api/v1/summary', () => {
     const none = await (await f.call('GET', `${day16}&budget=&hour_cost=`, 'admin')).json();
     expect(none).toMatchObject({ budget: null, hour_cost: null });
     expect(none.assessors.map((a: { salary: number }) => a.salary)).toEqual([0, 0]);
+  });
+
+  it('rounds salaries to add up to the budget and details to add up to each salary', async () => {
+    // Hours 2 (Мария: 1.5 + 0.5) and 1 (Олег): a budget of 100 000 gives 66 666.67 and 33 333.33,
+    // Мария's details 50 000 and 16 666.67 — each rounded on its own, they would not add up.
+    const body = await (await f.call('GET', `${day16}&budget=100000`, 'admin')).json();
+    const salaries = body.assessors.map((a: { salary: number }) => a.salary);
+    expect(salaries).toEqual([66666.67, 33333.33]);
+    expect(Math.round(salaries.reduce((a: number, b: number) => a + b, 0) * 100)).toBe(10_000_000);
+    for (const a of body.assessors) {
+      const own = body.details.filter((d: { assessor_name: string }) => d.assessor_name === a.assessor_name);
+      expect(Math.round(own.reduce((sum: number, d: { cost: number }) => sum + d.cost, 0) * 100)).toBe(Math.round(a.salary * 100));
+      expect(Math.round(own.reduce((sum: number, d: { markup_hours: number }) => sum + d.markup_hours, 0) * 1000)).toBe(Math.round(a.markup_hours * 1000));
+    }
+  });
+
+  it('rounds parts by the largest remainder so they add up to their whole', () => {
+    // Each third of 100 000 rounds to 33 333.33 on its own: 99 999.99 in all.
+    expect(roundToTotal([100000 / 3, 100000 / 3, 100000 / 3], 100000, 2)).toEqual([33333.34, 33333.33, 33333.33]);
+    // 0.6667 + 0.6667 + 0.6667 h shown as 2 h: the largest remainders get the extra thousandths.
+    expect(roundToTotal([2 / 3, 2 / 3, 2 / 3], 2, 3)).toEqual([0.667, 0.667, 0.666]);
+    expect(roundToTotal([1.5, 0.5], 2, 3)).toEqual([1.5, 0.5]);
+    expect(roundToTotal([], 0, 2)).toEqual([]);
+  });
+
+  it('pays an assessor for each workplace he codes, even over the same hours', async () => {
+    const { db } = t.deps;
+    const third = (await db.insertInto('workplaces').values({ structure_id: f.structureId, name: 'Стол 3' }).returning('id').executeTakeFirstOrThrow()).id;
+    const fourth = (await db.insertInto('workplaces').values({ structure_id: f.structureId, name: 'Стол 4' }).returning('id').executeTakeFirstOrThrow()).id;
+    const row = (workplace: number) => ({
+      structure_id: f.structureId, operation_id: f.operationId, workplace_id: workplace, employee_id: null,
+      start_time: at(20, '09:00:00'), end_time: at(20, '10:00:00'), comment: null, author_id: f.users.assessor!, source: 'manual' as const, created_at: f.now, updated_at: f.now,
+    });
+    await db.insertInto('markups').values([row(f.workplaceId), row(third), row(fourth)]).execute();
+    const body = await (await f.call('GET', `${query('2026-11-20T00:00:00Z', '2026-11-21T00:00:00Z')}&hour_cost=300`, 'admin')).json();
+    // The same hour at three workplaces: 3 h of work, 900 ₽.
+    expect(body.assessors).toEqual([{ assessor_name: 'Мария Разметчица', markup_hours: 3, salary: 900 }]);
+    expect(body.details.map((d: { markup_hours: number; cost: number }) => [d.markup_hours, d.cost])).toEqual([[1, 300], [1, 300], [1, 300]]);
   });
 
   it('clips segments to the window', async () => {

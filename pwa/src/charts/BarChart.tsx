@@ -1,4 +1,5 @@
-import { SvgLegend } from './Legend';
+import { legendHeight, SvgLegend } from './Legend';
+import { useChartWidth } from './useChartWidth';
 import { CHART_FONT, GRID, INK, MUTED, niceScale, shorten } from './svg';
 
 export interface BarSeries {
@@ -28,19 +29,39 @@ export interface BarChartProps {
   testId?: string;
 }
 
+/** Height of a value label above its baseline, px (font 11–13). */
+const LABEL_ASCENT = 12;
+
+/**
+ * Baseline of a value label that would sit at `baseline`, moved so that the dashed reference line
+ * at `lineY` does not cross it: a label that would touch the line goes just above it.
+ */
+export function labelClearOfLine(baseline: number, lineY: number | null): number {
+  if (lineY === null) return baseline;
+  const touches = baseline + 3 >= lineY - 2 && baseline - LABEL_ASCENT <= lineY + 2;
+  return touches ? Math.min(baseline, lineY - 5) : baseline;
+}
+
 /**
  * Vertical bars, grouped or stacked, with an optional reference line (the 15 % allowed
  * fluctuation, the normative working time). Plain SVG so that the PDF gets it as vectors.
  */
 export function BarChart({ title, categories, series, stacked = false, reference, unit, height = 420, formatValue, valueLabels = false, testId }: BarChartProps) {
-  const width = 1000;
-  const legendWidth = 320;
-  const left = 64;
-  const right = legendWidth + 20;
+  // A phone gets its own width: the legend goes below the plot and wraps, labels keep their size.
+  const { ref, width, narrow } = useChartWidth(1000);
+  const legendItems = [...series.map((s) => ({ name: s.name, color: s.color })), ...(reference ? [{ name: reference.name, color: reference.color ?? '#b3261e' }] : [])];
+  const legendWidth = narrow ? width - 16 : 320;
+  const left = narrow ? 52 : 64;
+  const right = narrow ? 8 : legendWidth + 20;
   const top = 24;
-  const bottom = 70;
+  const band0 = (width - left - right) / Math.max(1, categories.length);
+  // Narrow bands: category names are written slanting, so they can be longer than a band.
+  const slanted = narrow && band0 < 72;
+  const bottom = slanted ? 100 : 70;
+  const plotH = narrow ? Math.min(height - top - 70, Math.max(180, Math.round(width * 0.7))) : height - top - bottom;
+  const legendTop = top + plotH + bottom;
+  const svgHeight = narrow ? legendTop + legendHeight(legendItems, legendWidth, 22) + 8 : height;
   const plotW = width - left - right;
-  const plotH = height - top - bottom;
   const totals = categories.map((_, c) => (stacked ? series.reduce((s, x) => s + Math.max(0, x.values[c] ?? 0), 0) : Math.max(0, ...series.map((x) => x.values[c] ?? 0))));
   const refValues = reference ? categories.map((_, c) => (typeof reference.values === 'number' ? reference.values : reference.values[c] ?? 0)) : [];
   const minValue = Math.min(0, ...series.flatMap((x) => x.values));
@@ -54,8 +75,10 @@ export function BarChart({ title, categories, series, stacked = false, reference
   const ticks: number[] = [];
   for (let v = -bottom0; v <= top0 + 1e-9; v += step) ticks.push(Math.round(v * 1e6) / 1e6 || 0);
   const maxLabel = Math.max(6, Math.floor(band / 8));
+  const lineYAt = (c: number) => (reference ? y(refValues[c]!) : null);
   return (
-    <svg className="chart" role="img" aria-label={title} viewBox={`0 0 ${width} ${height}`} width="100%" height={height} preserveAspectRatio="xMinYMid meet" data-testid={testId}>
+    <div ref={ref} className="chart-box">
+    <svg className="chart" role="img" aria-label={title} viewBox={`0 0 ${width} ${svgHeight}`} width="100%" height={svgHeight} preserveAspectRatio="xMinYMid meet" data-testid={testId}>
       <title>{title}</title>
       <g fontFamily={CHART_FONT} fontSize={12} fill={MUTED}>
         {ticks.map((v) => (
@@ -85,17 +108,23 @@ export function BarChart({ title, categories, series, stacked = false, reference
                     <title>{`${category} — ${s.name}: ${formatValue(value)}`}</title>
                   </rect>
                   {valueLabels && !stacked && h > 0 && (
-                    <text x={x + barW / 2 - 1} y={value >= 0 ? yTop - 4 : yTop + h + 13} textAnchor="middle" fontFamily={CHART_FONT} fontSize={11} fill={INK}>{formatValue(value)}</text>
+                    <text x={x + barW / 2 - 1} y={value >= 0 ? labelClearOfLine(yTop - 4, lineYAt(c)) : yTop + h + 13} textAnchor="middle" fontFamily={CHART_FONT} fontSize={11} fill={INK} data-testid="bar-label">{formatValue(value)}</text>
                   )}
                 </g>
               );
             })}
             {valueLabels && stacked && (
-              <text x={x0 + groupW / 2} y={y(stackBase) - 4} textAnchor="middle" fontFamily={CHART_FONT} fontSize={13} fill={INK}>{formatValue(stackBase)}</text>
+              <text x={x0 + groupW / 2} y={labelClearOfLine(y(stackBase) - 4, lineYAt(c))} textAnchor="middle" fontFamily={CHART_FONT} fontSize={13} fill={INK} data-testid="bar-label">{formatValue(stackBase)}</text>
             )}
-            <text x={left + band * c + band / 2} y={top + plotH + 18} textAnchor="middle" fontFamily={CHART_FONT} fontSize={12} fill={INK}>
-              {shorten(category, maxLabel)}
-            </text>
+            {slanted ? (
+              <text x={left + band * c + band / 2} y={top + plotH + 14} transform={`rotate(-40 ${left + band * c + band / 2} ${top + plotH + 14})`} textAnchor="end" fontFamily={CHART_FONT} fontSize={12} fill={INK}>
+                {shorten(category, 16)}
+              </text>
+            ) : (
+              <text x={left + band * c + band / 2} y={top + plotH + 18} textAnchor="middle" fontFamily={CHART_FONT} fontSize={12} fill={INK}>
+                {shorten(category, maxLabel)}
+              </text>
+            )}
             {reference && typeof reference.values !== 'number' && (
               <line x1={left + band * c + 4} x2={left + band * (c + 1) - 4} y1={y(refValues[c]!)} y2={y(refValues[c]!)} stroke={reference.color ?? '#b3261e'} strokeWidth={2.5} strokeDasharray="8 4" />
             )}
@@ -106,8 +135,10 @@ export function BarChart({ title, categories, series, stacked = false, reference
         <line x1={left} x2={left + plotW} y1={y(reference.values)} y2={y(reference.values)} stroke={reference.color ?? '#b3261e'} strokeWidth={2.5} strokeDasharray="8 4" data-testid="reference-line" />
       )}
       <line x1={left} x2={left + plotW} y1={y(0)} y2={y(0)} stroke={INK} />
-      <SvgLegend x={width - legendWidth} y={top} width={legendWidth}
-        items={[...series.map((s) => ({ name: s.name, color: s.color })), ...(reference ? [{ name: reference.name, color: reference.color ?? '#b3261e' }] : [])]} />
+      {narrow
+        ? <SvgLegend x={8} y={legendTop} width={legendWidth} items={legendItems} wrap />
+        : <SvgLegend x={width - legendWidth} y={top} width={legendWidth} items={legendItems} />}
     </svg>
+    </div>
   );
 }

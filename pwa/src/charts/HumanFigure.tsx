@@ -6,12 +6,14 @@ const FIGURE = 'M50 4a17 17 0 1 1 0 34a17 17 0 1 1 0-34Z M30 44h40a12 12 0 0 1 1
 
 /**
  * The human figure (spec 01 "human"): filled from the feet up to `percent`, one percent every
- * `stepMs` (spec 01 §9: 1 % per 50 ms). `animate={false}` draws the final state (print, PDF).
+ * `stepMs` (spec 01 §9: 1 % per 50 ms). `animate={false}` draws the final state (print, PDF), and
+ * so does a device that asks for reduced motion.
  */
 export function HumanFigure({ percent, color = '#2e7d32', height = 320, stepMs = 50, animate = true, label, testId }: {
   percent: number; color?: string; height?: number; stepMs?: number; animate?: boolean; label: string; testId?: string;
 }) {
   const target = Math.max(0, Math.min(100, percent));
+  animate &&= !(typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches);
   const [shown, setShown] = useState(animate ? 0 : target);
   const clip = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   useEffect(() => {

@@ -1,4 +1,5 @@
 import { CHART_FONT, GRID, INK, MUTED, niceScale, shorten } from './svg';
+import { useChartWidth } from './useChartWidth';
 
 export interface ParetoBar {
   name: string;
@@ -14,13 +15,16 @@ export interface ParetoBar {
 export function ParetoChart({ title, bars, unit, height = 420, formatValue, formatPercent, testId }: {
   title: string; bars: ParetoBar[]; unit: string; height?: number; formatValue: (v: number) => string; formatPercent: (p: number) => string; testId?: string;
 }) {
-  const width = 1000;
-  const left = 64;
-  const right = 56;
+  // A phone gets its own width (labels keep their size) and a plot no taller than the screen needs.
+  const { ref, width, narrow } = useChartWidth(1000);
+  const left = narrow ? 52 : 64;
+  const right = narrow ? 44 : 56;
   const top = 24;
-  const bottom = 90;
   const plotW = width - left - right;
-  const plotH = height - top - bottom;
+  const slanted = narrow && Math.min(160, plotW / Math.max(1, bars.length)) < 72;
+  const bottom = slanted ? 110 : 90;
+  const plotH = narrow ? Math.min(height - top - 90, Math.max(180, Math.round(width * 0.7))) : height - top - bottom;
+  const svgHeight = narrow ? top + plotH + bottom : height;
   const [step, max] = niceScale(Math.max(0, ...bars.map((b) => b.value)));
   const y = (v: number) => top + plotH * (1 - v / max);
   const yp = (p: number) => top + plotH * (1 - p / 100);
@@ -31,7 +35,8 @@ export function ParetoChart({ title, bars, unit, height = 420, formatValue, form
   for (let v = 0; v <= max + 1e-9; v += step) ticks.push(v);
   const points = bars.map((b, i) => `${left + offset + band * i + band / 2},${yp(b.cumulativePercent)}`).join(' ');
   return (
-    <svg className="chart" role="img" aria-label={title} viewBox={`0 0 ${width} ${height}`} width="100%" height={height} preserveAspectRatio="xMinYMid meet" data-testid={testId}>
+    <div ref={ref} className="chart-box">
+    <svg className="chart" role="img" aria-label={title} viewBox={`0 0 ${width} ${svgHeight}`} width="100%" height={svgHeight} preserveAspectRatio="xMinYMid meet" data-testid={testId}>
       <title>{title}</title>
       <g fontFamily={CHART_FONT} fontSize={12} fill={MUTED}>
         {ticks.map((v) => (
@@ -52,9 +57,15 @@ export function ParetoChart({ title, bars, unit, height = 420, formatValue, form
             <title>{`${b.name}: ${formatValue(b.value)}`}</title>
           </rect>
           <text x={left + offset + band * i + band / 2} y={y(b.value) + 16} textAnchor="middle" fontFamily={CHART_FONT} fontSize={13} fill="#fff">{y(0) - y(b.value) > 22 ? formatValue(b.value) : ''}</text>
-          <text x={left + offset + band * i + band / 2} y={top + plotH + 18} textAnchor="middle" fontFamily={CHART_FONT} fontSize={12} fill={INK}>
-            {shorten(b.name, Math.max(6, Math.floor(band / 7.5)))}
-          </text>
+          {slanted ? (
+            <text x={left + offset + band * i + band / 2} y={top + plotH + 14} transform={`rotate(-40 ${left + offset + band * i + band / 2} ${top + plotH + 14})`} textAnchor="end" fontFamily={CHART_FONT} fontSize={12} fill={INK}>
+              {shorten(b.name, 16)}
+            </text>
+          ) : (
+            <text x={left + offset + band * i + band / 2} y={top + plotH + 18} textAnchor="middle" fontFamily={CHART_FONT} fontSize={12} fill={INK}>
+              {shorten(b.name, Math.max(6, Math.floor(band / 7.5)))}
+            </text>
+          )}
         </g>
       ))}
       {bars.length > 0 && <polyline points={points} fill="none" stroke={INK} strokeWidth={2} />}
@@ -66,5 +77,6 @@ export function ParetoChart({ title, bars, unit, height = 420, formatValue, form
       ))}
       <line x1={left} x2={left + plotW} y1={y(0)} y2={y(0)} stroke={INK} />
     </svg>
+    </div>
   );
 }

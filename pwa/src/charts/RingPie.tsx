@@ -1,4 +1,5 @@
-import { SvgLegend } from './Legend';
+import { legendHeight, SvgLegend } from './Legend';
+import { useChartWidth } from './useChartWidth';
 import { CHART_FONT, INK, polar, sectorPath } from './svg';
 
 export interface PieDatum {
@@ -8,6 +9,8 @@ export interface PieDatum {
   value: number;
   /** Percent of the whole, as the API gives it. */
   percent: number;
+  /** Takes its angle but is not drawn nor listed (leaves a gap in a ring). */
+  spacer?: boolean;
 }
 
 export interface RingPieProps {
@@ -37,7 +40,7 @@ function ring(data: PieDatum[], cx: number, cy: number, r0: number, r1: number, 
     const a0 = angle;
     const a1 = angle + share * Math.PI * 2;
     angle = a1;
-    if (share <= 0) return null;
+    if (share <= 0 || d.spacer) return null;
     const mid = (a0 + a1) / 2;
     const [lx, ly] = polar(cx, cy, labelOutside ? r1 + 14 : (r0 + r1) / 2, mid);
     const anchor = labelOutside ? (Math.sin(mid) >= 0 ? 'start' : 'end') : 'middle';
@@ -61,25 +64,35 @@ function ring(data: PieDatum[], cx: number, cy: number, r0: number, r1: number, 
  * operations outside. Labels only above the §9 thresholds; the legend is part of the SVG.
  */
 export function RingPie({ title, inner, outer, labelMinPercent, outerLabelMinPercent = 0.01, height = 420, legend: legendPlace = 'right', formatValue, formatPercent, testId }: RingPieProps) {
-  const legend = [...inner, ...(outer ?? [])].filter((d) => d.value > 0);
+  const legend = [...inner, ...(outer ?? [])].filter((d) => d.value > 0 && !d.spacer);
+  const legendItems = legend.map((d) => ({ name: d.name, color: d.color, value: formatValue(d) }));
   const below = legendPlace === 'below';
   const lineHeight = below ? 24 : Math.min(26, Math.max(14, (height - 20) / Math.max(1, legend.length)));
   // Legend to the right: a wide chart. Below: a narrow one that fits half a page.
-  const pieSize = below ? Math.max(200, height - legend.length * lineHeight - 16) : height;
-  const width = below ? Math.max(pieSize, 560) : pieSize + 520;
+  const designPie = below ? Math.max(200, height - legend.length * lineHeight - 16) : height;
+  const designWidth = below ? Math.max(designPie, 560) : designPie + 520;
+  // A phone: the pie as wide as the screen allows, the legend below it, wrapped, at 13 px.
+  const { ref, width, narrow } = useChartWidth(designWidth);
+  const pieSize = narrow ? Math.min(width - 16, 340) : designPie;
+  const legendWidth = narrow ? width - 16 : 0;
+  const svgHeight = narrow ? pieSize + 8 + legendHeight(legendItems, legendWidth, 22) + 8 : height;
   const cy = pieSize / 2;
-  const cx = below ? width / 2 : pieSize / 2 + 10;
-  const radius = pieSize / 2 - (outer ? 50 : 10);
+  const cx = below || narrow ? width / 2 : pieSize / 2 + 10;
+  const radius = pieSize / 2 - (outer ? (narrow ? 44 : 50) : 10);
   const innerR1 = outer ? radius * 0.62 : radius;
-  const legendX = below ? 10 : pieSize + 50;
-  const legendY = below ? pieSize + 8 : Math.max(10, cy - (legend.length * lineHeight) / 2);
+  const legendX = below || narrow ? (narrow ? 8 : 10) : pieSize + 50;
+  const legendY = below || narrow ? pieSize + 8 : Math.max(10, cy - (legend.length * lineHeight) / 2);
   return (
-    <svg className="chart" role="img" aria-label={title} viewBox={`0 0 ${width} ${height}`} width="100%" height={below ? undefined : height} preserveAspectRatio="xMinYMid meet" data-testid={testId}>
+    <div ref={ref} className="chart-box">
+    <svg className="chart" role="img" aria-label={title} viewBox={`0 0 ${width} ${svgHeight}`} width="100%" height={below && !narrow ? undefined : svgHeight} preserveAspectRatio="xMinYMid meet" data-testid={testId}>
       <title>{title}</title>
       {ring(inner, cx, cy, radius * 0.28, innerR1, labelMinPercent, formatPercent, false)}
-      {outer && ring(outer, cx, cy, innerR1 + 2, radius, outerLabelMinPercent, formatPercent, true)}
-      <SvgLegend x={legendX} y={legendY} width={width - legendX - 10} lineHeight={lineHeight}
-        items={legend.map((d) => ({ name: d.name, color: d.color, value: formatValue(d) }))} />
+      {/* On a phone only the larger outer slices are labelled: small ones would overlap (the legend lists all). */}
+      {outer && ring(outer, cx, cy, innerR1 + 2, radius, narrow ? Math.max(outerLabelMinPercent, 3) : outerLabelMinPercent, formatPercent, true)}
+      {narrow
+        ? <SvgLegend x={legendX} y={legendY} width={legendWidth} items={legendItems} wrap />
+        : <SvgLegend x={legendX} y={legendY} width={width - legendX - 10} lineHeight={lineHeight} items={legendItems} />}
     </svg>
+    </div>
   );
 }

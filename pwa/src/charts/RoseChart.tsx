@@ -1,4 +1,5 @@
 import { CHART_FONT, polar, sectorPath } from './svg';
+import { useChartWidth } from './useChartWidth';
 
 export interface RoseSector {
   label: string;
@@ -12,17 +13,21 @@ export interface RoseSector {
 export function RoseChart({ title, sectors, height = 420, formatValue, testId }: {
   title: string; sectors: RoseSector[]; height?: number; formatValue: (v: number) => string; testId?: string;
 }) {
-  const width = 1000;
+  // A phone: a square chart as wide as the screen, so the hour labels keep their 11 px.
+  const { ref, width, narrow } = useChartWidth(1000);
+  const svgHeight = narrow ? width + 30 : height;
   const cx = width / 2;
-  const cy = height / 2;
-  const radius = height / 2 - 36;
+  const cy = narrow ? 30 + width / 2 : height / 2;
+  // Hour labels sit 18 px outside the ring and are about 34 px wide: room for them at the sides.
+  const radius = narrow ? width / 2 - 44 : height / 2 - 36;
   const max = Math.max(0, ...sectors.map((s) => s.value));
   const step = (Math.PI * 2) / Math.max(1, sectors.length);
   const r = (v: number) => (max > 0 ? radius * Math.sqrt(v / max) : 0);
   return (
-    <svg className="chart" role="img" aria-label={title} viewBox={`0 0 ${width} ${height}`} width="100%" height={height} preserveAspectRatio="xMidYMid meet" data-testid={testId}>
+    <div ref={ref} className="chart-box">
+    <svg className="chart" role="img" aria-label={title} viewBox={`0 0 ${width} ${svgHeight}`} width="100%" height={svgHeight} preserveAspectRatio="xMidYMid meet" data-testid={testId}>
       <title>{title}</title>
-      <rect x={0} y={0} width={width} height={height} rx={12} fill="#14181f" />
+      <rect x={0} y={0} width={width} height={svgHeight} rx={12} fill="#14181f" />
       {[0.25, 0.5, 0.75, 1].map((k) => (
         <circle key={k} cx={cx} cy={cy} r={radius * k} fill="none" stroke="#3a4250" />
       ))}
@@ -42,8 +47,9 @@ export function RoseChart({ title, sectors, height = 420, formatValue, testId }:
         );
       })}
       {max > 0 && (
-        <text x={24} y={32} fontFamily={CHART_FONT} fontSize={13} fill="#d9dee5">{`Наибольшее — ${formatValue(max)}`}</text>
+        <text x={narrow ? 10 : 24} y={narrow ? 20 : 32} fontFamily={CHART_FONT} fontSize={13} fill="#d9dee5">{`Наибольшее — ${formatValue(max)}`}</text>
       )}
     </svg>
+    </div>
   );
 }

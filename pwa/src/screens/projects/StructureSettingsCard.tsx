@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useSnapshot } from 'valtio';
 import { api } from '../../api/client';
+import type { StructureSettings, StructureSettingsSave } from '../../api/types';
 import { notify } from '../../state/notifications';
 import { editParameter, projectParameters, setRestInIdle, type ProjectParameters } from '../../state/projectParameters';
 import { addShift, editShift, loadShifts, projectShifts, removeShift } from '../../state/projectShifts';
@@ -9,20 +10,32 @@ import { Banner } from '../../ui/Banner';
 
 export const SAVED = 'Успешно сохранено';
 
-type ProductionType = 'mass' | 'large_series' | 'series' | 'small_series';
+type ProductionType = StructureSettings['production_type'];
+type CleaningRule = StructureSettings['cleaning_rule'];
+type BreakInterval = StructureSettings['shifts'][number]['breaks'][number];
 
-export interface StructureSettings {
-  id: number;
-  name: string;
-  partial: boolean;
-  production_type: ProductionType;
-  employee_count: number | null;
-  employee_salary: number | null;
-  flucts_reduction: number | null;
-  regular_break_duration: number;
-  time_series_stability_threshold: number | null;
-  rest_in_idle: boolean;
-  shifts: { id: number; name: string; start_time: string; end_time: string; regular_break_duration_min: number }[];
+/** Time-series cleaning rules (METHODOLOGY §3), as the report names them. */
+export const cleaningRules: Record<CleaningRule, string> = {
+  one_extreme: 'По одному крайнему замеру (дальний от медианы)',
+  both_extremes: 'Минимальный и максимальный вместе',
+};
+
+/** "10:00–10:15, 12:00–12:40" from a shift's break intervals. */
+export function breakIntervalsText(breaks: readonly BreakInterval[] | undefined): string {
+  return (breaks ?? []).map((b) => `${b.start_time.slice(0, 5)}–${b.end_time.slice(0, 5)}`).join(', ');
+}
+
+/** Break intervals from "10:00–10:15, 12:00–12:40" (dash or hyphen); null when the text is not such a list. */
+export function parseBreakIntervalsText(text: string): BreakInterval[] | null {
+  const parts = text.split(/[,;]/).map((p) => p.trim()).filter(Boolean);
+  const intervals: BreakInterval[] = [];
+  for (const part of parts) {
+    const match = /^(\d{1,2}:\d{2})\s*[-–—]\s*(\d{1,2}:\d{2})$/.exec(part);
+    if (!match) return null;
+    const pad = (t: string) => (t.length === 4 ? `0${t}` : t);
+    intervals.push({ start_time: pad(match[1]!), end_time: pad(match[2]!) });
+  }
+  return intervals;
 }
 
 export const productionTypes: Record<ProductionType, string> = {
@@ -76,6 +89,9 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
   const [loaded, setLoaded] = useState(0);
   const [partial, setPartial] = useState(false);
   const [productionType, setProductionType] = useState<ProductionType>('series');
+  const [cleaningRule, setCleaningRule] = useState<CleaningRule>('one_extreme');
+  // Break intervals as typed, one per shift row (the shift store keeps the other shift fields).
+  const [breakTexts, setBreakTexts] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
@@ -84,6 +100,8 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
     load(settings);
     setPartial(settings.partial);
     setProductionType(settings.production_type);
+    setCleaningRule(settings.cleaning_rule ?? 'one_extreme');
+    setBreakTexts(settings.shifts.map((sh) => breakIntervalsText(sh.breaks)));
     setLoaded((n) => n + 1);
   };
 
@@ -100,6 +118,12 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
       setError('Регламентированные перерывы: введите число минут');
       return;
     }
+    const breaks = projectShifts.shifts.map((_, position) => parseBreakIntervalsText(breakTexts[position] ?? ''));
+    const badBreaks = breaks.findIndex((b) => b === null);
+    if (badBreaks >= 0) {
+      setError(`Смена ${badBreaks + 1}: перерывы вводятся интервалами вида 12:00–12:30 через запятую`);
+      return;
+    }
     setBusy(true);
     try {
       const reply = await api.put<StructureSettings>(`/api/v1/structure/${structureId}`, {
@@ -111,8 +135,11 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
         rest_in_idle: p.restInIdle,
         partial,
         production_type: productionType,
-        shifts: projectShifts.shifts.map((s) => ({ name: s.name, start_time: s.timeStart, end_time: s.timeFinish, regular_break_duration_min: s.gaps })),
-      });
+        cleaning_rule: cleaningRule,
+        shifts: projectShifts.shifts.map((s, position) => ({
+          name: s.name, start_time: s.timeStart, end_time: s.timeFinish, regular_break_duration_min: s.gaps, breaks: breaks[position] ?? [],
+        })),
+      } satisfies StructureSettingsSave);
       apply(reply);
       notify('success', SAVED);
     } catch {
@@ -151,6 +178,14 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
               ))}
             </select>
           </label>
+          <label>
+            Очистка хроноряда
+            <select value={cleaningRule} onChange={(e) => setCleaningRule(e.target.value as CleaningRule)} data-testid="cleaning-rule-select">
+              {Object.entries(cleaningRules).map(([code, name]) => (
+                <option key={code} value={code}>{name}</option>
+              ))}
+            </select>
+          </label>
           <label className="switch">
             <input type="checkbox" role="switch" checked={params.restInIdle} onChange={(e) => setRestInIdle(e.target.checked)} />
             Отдых считать простоем
@@ -167,7 +202,7 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
           <table className="data-table compact shifts-table" key={`shifts-${loaded}-${shifts.shifts.length}`}>
             {shifts.shifts.length > 0 && (
               <thead>
-                <tr><th>Название</th><th>Начало</th><th>Конец</th><th>Перерывы, мин</th><th><span className="visually-hidden">Действия</span></th></tr>
+                <tr><th>Название</th><th>Начало</th><th>Конец</th><th>Перерывы, мин</th><th>Интервалы перерывов</th><th><span className="visually-hidden">Действия</span></th></tr>
               </thead>
             )}
             <tbody>
@@ -194,7 +229,22 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
                       onBlur={(e) => (e.target.value = String(projectShifts.shifts[position]?.gaps ?? 0))} />
                   </td>
                   <td>
-                    <button type="button" className="button danger secondary small" onClick={() => removeShift(position)}>
+                    <input size={22} placeholder="12:00–12:30, 15:00–15:10" aria-label={`Смена ${position + 1}: интервалы перерывов`}
+                      value={breakTexts[position] ?? ''} data-testid="shift-breaks"
+                      onChange={(e) => {
+                        const value = e.target.value;
+                        setBreakTexts((list) => {
+                          const next = [...list];
+                          next[position] = value;
+                          return next;
+                        });
+                      }} />
+                  </td>
+                  <td>
+                    <button type="button" className="button danger secondary small" onClick={() => {
+                      removeShift(position);
+                      setBreakTexts((list) => list.filter((_, i) => i !== position));
+                    }}>
                       Удалить смену
                     </button>
                   </td>
@@ -203,7 +253,11 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
             </tbody>
           </table>
         </div>
-        <p className="muted small">Перерывы смены 0 — берутся регламентированные перерывы структурной единицы.</p>
+        <p className="muted small">
+          Перерывы смены 0 — берутся регламентированные перерывы структурной единицы. Интервалы перерывов (например, 12:00–12:30,
+          15:00–15:10) задают перерывы временем: их сумма — перерывы смены, в отчёте они видны в таблице 6, а окно, которое режет смену,
+          учитывает только части интервалов внутри себя.
+        </p>
         <Banner text={error} />
         {canWrite && (
           <div className="actions">

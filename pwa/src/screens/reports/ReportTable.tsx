@@ -1,6 +1,35 @@
-import { useState, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { ExportTable } from '../../export/table';
 import { ExportButtons } from './ExportButtons';
+import './reports.css';
+
+/**
+ * Prepares a table for a phone (reports.css): with one header row, each cell gets its column's
+ * title (data-label) so that a row can be shown as a card, and the name column is the card's
+ * title; with more header rows (the observation sheets) the first column is pinned instead.
+ */
+export function labelForCards(table: HTMLTableElement): void {
+  const headRows = table.tHead?.rows ?? [];
+  if (headRows.length !== 1) {
+    table.dataset.layout = 'pinned';
+    return;
+  }
+  const titles: string[] = [];
+  for (const th of Array.from(headRows[0]!.cells)) for (let k = 0; k < th.colSpan; k++) titles.push(th.textContent?.trim() ?? '');
+  const titleColumn = titles[0] === '№' && titles.length > 1 ? 1 : 0;
+  for (const section of [...Array.from(table.tBodies), ...(table.tFoot ? [table.tFoot] : [])]) {
+    for (const row of Array.from(section.rows)) {
+      let column = 0;
+      for (const cell of Array.from(row.cells)) {
+        // A cell spanning the whole row (an empty-table message) stays unlabelled.
+        if (cell.colSpan === 1 && titles[column]) cell.dataset.label = titles[column];
+        cell.classList.toggle('card-title', column === titleColumn && cell.colSpan === 1);
+        column += cell.colSpan;
+      }
+    }
+  }
+  table.dataset.layout = 'cards';
+}
 
 export interface ReportTableProps {
   title: string;
@@ -22,6 +51,11 @@ export interface ReportTableProps {
 export function ReportTable({ title, head, body, foot, exportTable, fileBase, collapsible = false, collapsed = false, print = false, testId, className }: ReportTableProps) {
   const [open, setOpen] = useState(!collapsed);
   const shown = print || !collapsible || open;
+  const table = useRef<HTMLTableElement>(null);
+  // After every render: the rows may have changed.
+  useLayoutEffect(() => {
+    if (table.current && !print) labelForCards(table.current);
+  });
   return (
     <section className="report-table" data-testid={testId}>
       <div className="report-table-head">
@@ -39,7 +73,7 @@ export function ReportTable({ title, head, body, foot, exportTable, fileBase, co
       </div>
       {shown && (
         <div className="table-scroll">
-          <table className={`data-table compact report-data ${className ?? ''}`} data-pdf="table">
+          <table ref={table} className={`data-table compact report-data ${className ?? ''}`} data-pdf="table">
             <thead>{head}</thead>
             <tbody>{body}</tbody>
             {foot && <tfoot>{foot}</tfoot>}

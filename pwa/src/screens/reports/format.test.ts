@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hms, instantParam, minutesApostrophe, num, pct } from './format';
+import { hms, instantParam, minutesApostrophe, num, pct, productivityRiseText, wholeSecondSpan } from './format';
 
 describe('report formats (spec 01 §9)', () => {
   it('writes durations as hh:mm:ss', () => {
@@ -27,5 +27,22 @@ describe('report formats (spec 01 §9)', () => {
     expect(instantParam('2026-11-16T08%3A00%3A00%2B03%3A00')).toBe('2026-11-16T05:00:00.000Z');
     expect(instantParam('завтра')).toBeNull();
     expect(instantParam(undefined)).toBeNull();
+  });
+  it('rounds Table 4 start, end and duration the same way', () => {
+    // 09:00:00.600 → 09:00:01, 09:00:10.400 → 09:00:10: the duration shown is 9 s, not round(9.8) = 10 s.
+    const span = wholeSecondSpan('2026-11-16T06:00:00.600Z', '2026-11-16T06:00:10.400Z');
+    expect(span.start).toBe(Date.parse('2026-11-16T06:00:01.000Z'));
+    expect(span.end).toBe(Date.parse('2026-11-16T06:00:10.000Z'));
+    expect(span.seconds).toBe(9);
+    expect(wholeSecondSpan('2026-11-16T06:00:00.400Z', '2026-11-16T06:00:10.600Z').seconds).toBe(11);
+  });
+  it('explains a negative ΔП as main work giving time to owed breaks', () => {
+    expect(productivityRiseText(12.5)).toContain('Возможный рост производительности ΔП = 12,5');
+    const negative = productivityRiseText(-4.25);
+    expect(negative).toContain('ΔП = -4,3');
+    expect(negative).toContain('недостающий отдых берётся из основной работы');
+    expect(negative).not.toContain('освобождённое время');
+    expect(productivityRiseText(0)).toContain('резерва роста нет');
+    expect(productivityRiseText(null)).toContain('не считается');
   });
 });

@@ -61,3 +61,39 @@ export function instantParam(raw: string | undefined): string | null {
   const ms = Date.parse(text);
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
+
+/**
+ * A Table 4 row on a whole-second grid: start and end rounded to the nearest second, and the
+ * duration taken between the rounded instants — so that the shown start, end and duration agree
+ * (rounding each on its own left them 1 s apart on many rows).
+ */
+export function wholeSecondSpan(startIso: string, endIso: string): { start: number; end: number; seconds: number } {
+  const start = Math.round(Date.parse(startIso) / 1000) * 1000;
+  const end = Math.round(Date.parse(endIso) / 1000) * 1000;
+  return { start, end, seconds: (end - start) / 1000 };
+}
+
+/**
+ * The sentence about ΔП. A negative ΔП means rest and idle time together fall short of the
+ * regulated breaks: the norm takes the missing rest from main work, so main work shrinks.
+ */
+export function productivityRiseText(rise: number | null): string {
+  if (rise === null) return 'Возможный рост производительности не считается: нет основной работы.';
+  const value = pct(rise, 1);
+  if (rise > 0) {
+    return `Возможный рост производительности ΔП = ${value}: простои убраны, отдых сведён к регламентированным перерывам, освобождённое время отдано основной работе.`;
+  }
+  if (rise < 0) {
+    return `ΔП = ${value}: резерва роста нет. Отдыха и простоев вместе меньше регламентированных перерывов, поэтому по нормативу недостающий отдых берётся из основной работы — основная работа уменьшается: сотрудник работает в счёт положенных перерывов.`;
+  }
+  return `ΔП = ${value}: резерва роста нет — нет ни простоев, ни отдыха сверх регламентированных перерывов.`;
+}
+
+/** Russian plural of "день" ("2 дня", "5 дней"). */
+export function daysWord(n: number): string {
+  const mod10 = n % 10;
+  const mod100 = n % 100;
+  if (mod10 === 1 && mod100 !== 11) return 'день';
+  if (mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14)) return 'дня';
+  return 'дней';
+}

@@ -31,7 +31,13 @@ export interface MeasurementRow {
   t_min: number; t_reg: number; t_freq_pred: number; t_freq_fact: number; t_max: number; t_average: number; par2: number;
   fluct_max: number; fluct_average: number; fluct_min: number; fluct_ave: number; time_2min: number; coef: number; standard_len: number;
   len: number; normative_coef: number; normative_source: 'threshold' | 'reference'; accuracy_percent: number;
-  required_measurements: number; enough_measurements: boolean;
+  required_measurements: number; enough_measurements: boolean; dropped: number; work_kind: 'manual' | 'machine';
+}
+
+export interface ReportDay {
+  date: string; start_datetime: string; end_datetime: string; first_start: string | null; last_end: string | null; actual_day_len: number;
+  observed_time: number; work_time: number; shift_time: number; regulated_break_time: number; available_time: number; percentage: number;
+  overload: boolean; text: string; product_num: number | null; takt: number | null;
 }
 
 export interface MeasurementTable { max_operation_count: number; rows: MeasurementRow[] }
@@ -59,8 +65,10 @@ export interface StatementReport {
   losses: { len: number; idle_len: number; rest_len: number; percent: number; pareto: { id: number; name: string; operation_type: CategoryCode; len: number; percent: number; cumulative_percent: number }[] };
   takt: { actual_day_len: number; break_len: number; product_num: number | null; takt: number | null };
   balance: { basis: string; observed_time: number; shift_time: number; regulated_break_time: number; available_time: number; work_time: number; useful_time: number; useful_percent: number; covered_time: number };
+  days: ReportDay[];
   input_errors: { code: string; message: string; markup_id: number | null; other_markup_id: number | null; employee_id: number }[];
   cleaning_rule: string;
+  cleaning_mode: 'one_extreme' | 'both_extremes';
   reference: { source: string; edition: string; is_default: boolean };
   notice: string | null;
   notices: string[];

@@ -1,18 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useSnapshot } from 'valtio';
 import { api } from '../../api/client';
+import type { SummaryReply } from '../../api/types';
 import { login } from '../../state/login';
 import { Banner } from '../../ui/Banner';
 import { DateHourPicker } from '../projects/DateHourPicker';
 import { atHour, dmy, nextDate } from '../projects/period';
 import { localDate } from '../../format/time';
-
-export interface SummaryReply {
-  assessors: { assessor_name: string; markup_hours: number; salary: number }[];
-  details: { assessor_name: string; date: string; workplace_name: string; markup_hours: number; cost: number }[];
-  budget: number | null;
-  hour_cost: number | null;
-}
 
 /** Default total budget, roubles (spec 01 §9). */
 export const DEFAULT_BUDGET = '100000';
@@ -29,7 +23,7 @@ const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 /**
  * spec 01 "Assessor summary": a period in hourly steps, a total budget and a markup hour cost;
- * the assessors' marked hours (union of the time their segments cover) and pay, and the detail
+ * the assessors' marked hours (per workplace, the union of the time covered there) and pay, and the detail
  * by day and workplace. The figures come from the server (METHODOLOGY §5).
  */
 export function SummaryScreen() {
@@ -89,8 +83,9 @@ export function SummaryScreen() {
           <button type="submit" className="button" disabled={busy}>{busy ? 'Расчёт…' : 'Рассчитать'}</button>
         </div>
         <p className="muted small">
-          Часы — объединение времени, которое покрывают отрезки разметчика (наложения не считаются дважды). Оплата — часы × стоимость
-          часа; без стоимости часа бюджет делится пропорционально часам.
+          Часы — сумма по рабочим местам объединения времени, которое покрывают отрезки разметчика на этом месте (наложения на одном
+          месте не считаются дважды, разные места за одни часы — считаются). Оплата — часы × стоимость часа; без стоимости часа бюджет
+          делится пропорционально часам. Строки детализации в сумме дают оплату разметчика, оплаты — бюджет.
         </p>
         <Banner text={error} />
       </form>

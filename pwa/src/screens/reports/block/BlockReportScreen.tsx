@@ -1,6 +1,5 @@
 import { useRef } from 'react';
 import { Link } from 'wouter';
-import { api } from '../../../api/client';
 import { BarChart } from '../../../charts/BarChart';
 import { HumanFigure } from '../../../charts/HumanFigure';
 import { HumanProportion } from '../../../charts/HumanProportion';
@@ -9,12 +8,13 @@ import { RingPie } from '../../../charts/RingPie';
 import { RoseChart } from '../../../charts/RoseChart';
 import type { ExportTable } from '../../../export/table';
 import { CHART_HEIGHT_PX, HUMAN_FILL_STEP_MS, OUTER_RING_LABEL_MIN_PERCENT, PIE_LABEL_MIN_PERCENT, unknownBlockText } from '../constants';
-import { instantParam, num, pct } from '../format';
+import { instantParam, num, pct, productivityRiseText } from '../format';
 import { PdfDownload } from '../PdfDownload';
 import { ReportState } from '../ReportState';
 import { ReportTable } from '../ReportTable';
 import type { BlockReport, Cell, ReportBlock } from '../types';
 import { useLoad } from '../useLoad';
+import { computeBlockReport } from '../../../reports-core/compute';
 
 type Params = { structureId?: string; fromTime?: string; toTime?: string };
 
@@ -120,7 +120,7 @@ function Block({ block, print, fileBase, colors, index }: { block: ReportBlock; 
             ))}
           </div>
           <p data-pdf="text">
-            {block.productivity_rise === null ? 'Рост производительности не считается: нет основной работы.' : `Возможный рост производительности ΔП = ${pct(block.productivity_rise, 2)}.`}
+            {productivityRiseText(block.productivity_rise)}
           </p>
         </section>
       );
@@ -205,7 +205,7 @@ export function BlockReportScreen({ pdf = false, ...params }: Params & { pdf?: b
   const to = instantParam(params.toTime);
   const valid = structureId > 0 && from !== null && to !== null;
   const loaded = useLoad(valid ? `${structureId}/${from}/${to}` : null, () =>
-    api.get<BlockReport>('/api/v2/report', { structure_id: structureId, from_time: from, to_time: to }),
+    computeBlockReport({ structureId, from: from!, to: to! }),
   );
   const layout = useRef<HTMLDivElement>(null);
   const tail = `${structureId}/${encodeURIComponent(from ?? '')}/${encodeURIComponent(to ?? '')}`;

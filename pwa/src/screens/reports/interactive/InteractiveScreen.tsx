@@ -11,6 +11,8 @@ import type { FrvItem, InteractiveFrv, ResolvedShare, VideoSegment } from '../ty
 import { ReportState } from '../ReportState';
 import { useLoad } from '../useLoad';
 import { SharePanel } from './SharePanel';
+import { computeInteractiveFrv } from '../../../reports-core/compute';
+import '../reports.css';
 
 /** The file and seconds the player shows for an item: the chosen camera's first file, else any camera's. */
 export function segmentFor(item: FrvItem, cameraKey: number | null): VideoSegment | null {
@@ -73,6 +75,14 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey }: Prop
 
   const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
 
+  // The table opens at the first row a camera recorded (a day's first rows often have no footage),
+  // and again whenever the filter changes the rows.
+  const firstWithFootage = rows.findIndex((i) => i.video_segments.length > 0);
+  useEffect(() => {
+    if (firstWithFootage > 0) virtual.scrollToIndex(firstWithFootage, { align: 'start' });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rows, firstWithFootage]);
+
   const seekTo = (seconds: number) => {
     const el = player.current;
     if (!el) return;
@@ -93,6 +103,9 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey }: Prop
 
   const jump = (item: FrvItem) => {
     setSelected(item.id);
+    // The player stays in view: on a phone it sits above the table and may have scrolled away.
+    const box = videoBox.current?.getBoundingClientRect();
+    if (box && (box.top < 0 || box.bottom > window.innerHeight)) videoBox.current!.scrollIntoView({ block: 'start', behavior: 'smooth' });
     const segment = segmentFor(item, cameraKey);
     if (!segment) {
       notify('info', `Операция № ${item.number} «${item.operation_name}» не попала ни на одну запись камер`);
@@ -188,13 +201,22 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey }: Prop
               <input type="checkbox" checked={onlyWithVideo} onChange={(e) => setOnlyWithVideo(e.target.checked)} />
               только с видео
             </label>
-            <span className="muted small">{`Строк: ${rows.length}`}</span>
+            <span className="muted small" data-testid="frv-count">
+              {`Строк: ${rows.length}`}
+              {firstWithFootage > 0 && ` · с видео начиная с № ${rows[firstWithFootage]!.number}; строки без записи камер отмечены «нет видео»`}
+            </span>
           </div>
           <div ref={scroller} className="frv-scroll" style={{ height: videoHeight + INTERACTIVE_TABLE_EXTRA_PX }} data-testid="frv-scroll">
-            <table className="data-table compact frv-table">
+            {/* Fixed layout over the column's width: at 1440 px (and wider) every column shows, long names wrap or end in "…". */}
+            <table className="data-table compact frv-table" style={FRV_TABLE_STYLE} data-testid="frv-table">
+              <colgroup>
+                {FRV_COLUMN_WIDTHS.map((width, i) => <col key={i} style={{ width }} />)}
+              </colgroup>
               <thead>
                 <tr>
-                  <th>№</th><th>Операция</th><th>Тип</th><th>Начало</th><th>Конец</th><th>Длительность</th><th>Начало в видео</th><th>Конец в видео</th>
+                  {['№', 'Операция', 'Тип', 'Начало', 'Конец', 'Длительность', 'Начало в видео', 'Конец в видео'].map((title) => (
+                    <th key={title} style={WRAP}>{title}</th>
+                  ))}
                 </tr>
               </thead>
               <tbody>
@@ -204,20 +226,25 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey }: Prop
                   const type = types.get(item.operation_type);
                   const segment = segmentFor(item, cameraKey);
                   return (
-                    <tr key={item.id} ref={virtual.measureElement} data-index={v.index} className={item.id === selected ? 'selected' : undefined} data-testid="frv-row" data-item-id={item.id}>
-                      <td>{item.number}</td>
-                      <td>
+                    <tr
+                      key={item.id} ref={virtual.measureElement} data-index={v.index}
+                      className={[item.id === selected ? 'selected' : '', segment ? '' : 'frv-no-footage'].join(' ').trim() || undefined}
+                      data-testid="frv-row" data-item-id={item.id} data-footage={segment ? 'yes' : 'no'}
+                    >
+                      <td data-label="№">{item.number}</td>
+                      <td className="frv-op">
                         <button type="button" className="link-button op-jump" onClick={() => jump(item)} title={segment ? `${segment.filename}, с ${formatSeconds(segment.video_segment.start)}` : 'нет записи'}>
                           {item.operation_name}
                         </button>
+                        {!segment && <span className="no-footage-mark" data-testid="no-footage">нет видео</span>}
                         {item.employee_name && <div className="muted small">{item.employee_name}</div>}
                       </td>
-                      <td><span className="swatch" style={{ background: type?.color }} /> {type?.label ?? item.operation_type}</td>
-                      <td>{when(item.time_slot.fromm)}</td>
-                      <td>{when(item.time_slot.to)}</td>
-                      <td className="num">{hms(item.duration)}</td>
-                      <td className="num" data-testid="video-start">{segment ? formatSeconds(segment.video_segment.start) : '—'}</td>
-                      <td className="num">{segment ? formatSeconds(segment.video_segment.end) : '—'}</td>
+                      <td style={WRAP}><span className="swatch" style={{ background: type?.color }} /> {type?.label ?? item.operation_type}</td>
+                      <td data-label="с">{when(item.time_slot.fromm)}</td>
+                      <td data-label="по">{when(item.time_slot.to)}</td>
+                      <td className="num" data-label="длит.">{hms(item.duration)}</td>
+                      <td className="num" data-testid="video-start" data-label="видео с">{segment ? formatSeconds(segment.video_segment.start) : '—'}</td>
+                      <td className="num" data-label="по">{segment ? formatSeconds(segment.video_segment.end) : '—'}</td>
                     </tr>
                   );
                 })}
@@ -234,6 +261,11 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey }: Prop
   );
 }
 
+/** Interactive table columns (№, operation, type, start, end, duration, video start, video end), share of the width. */
+const FRV_COLUMN_WIDTHS = ['6%', '24%', '15%', '11%', '11%', '11%', '11%', '11%'];
+const FRV_TABLE_STYLE = { tableLayout: 'fixed', width: '100%' } as const;
+const WRAP = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
+
 // The route names its key `shareKey`: React keeps a prop named `key` to itself.
 type Params = { structureId?: string; from?: string; to?: string; shareKey?: string };
 
@@ -244,7 +276,7 @@ export function InteractiveScreen(params: Params) {
   const to = instantParam(params.to);
   const valid = structureId > 0 && from !== null && to !== null;
   const loaded = useLoad(valid ? `${structureId}/${from}/${to}` : null, () =>
-    api.get<InteractiveFrv>('/api/v2/frv', { structure_id: structureId, from_time: from, to_time: to }),
+    computeInteractiveFrv({ structureId, from: from!, to: to! }),
   );
   const title = 'Интерактивный отчёт';
   if (!valid) return <ReportState title={title} error="Неверный адрес отчёта: нужны структурная единица и моменты начала и конца (ISO 8601)." />;

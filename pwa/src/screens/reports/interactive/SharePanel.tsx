@@ -3,6 +3,11 @@ import { api } from '../../../api/client';
 import { notify } from '../../../state/notifications';
 import { LINK_COPIED } from '../constants';
 
+/** The share result floats under the button instead of taking room in the page. */
+const POPOVER = {
+  position: 'absolute', top: 'calc(100% + 0.4rem)', right: 0, zIndex: 30, boxShadow: '0 8px 24px rgba(29, 36, 48, 0.18)',
+} as const;
+
 /** The address a share key opens: the /demo/{key} screen of this PWA. */
 export function shareLink(key: string): string {
   return `${window.location.origin}/#/demo/${key}`;
@@ -51,12 +56,16 @@ export function SharePanel({ structureId, from, to }: { structureId: number; fro
   };
 
   return (
-    <div className="share-panel">
+    // The result opens over the page (a popover under the button), so the player below keeps its place.
+    <div className="share-panel" style={{ position: 'relative' }}>
       <button type="button" className="button" onClick={share} disabled={busy} data-testid="share-button">
         Поделиться
       </button>
       {shared && (
-        <div className="card share-result" data-testid="share-result">
+        <div className="card share-result" data-testid="share-result" role="dialog" aria-label="Ссылка на отчёт" style={POPOVER}>
+          <button type="button" className="link-button small" style={{ alignSelf: 'flex-end' }} onClick={() => setShared(null)} data-testid="share-close">
+            Закрыть
+          </button>
           <p className="muted small">Ссылка открывает этот интерактивный отчёт без входа, только для просмотра.</p>
           <input className="share-link" readOnly value={shared.link} aria-label="Ссылка на отчёт" data-testid="share-link" onFocus={(e) => e.currentTarget.select()} />
           <div className="qr" role="img" aria-label="QR-код ссылки" data-testid="share-qr" dangerouslySetInnerHTML={{ __html: shared.qr }} />

@@ -1,18 +1,19 @@
 import { useRef } from 'react';
 import { Link } from 'wouter';
-import { api } from '../../../api/client';
 import { BarChart } from '../../../charts/BarChart';
 import { ParetoChart } from '../../../charts/ParetoChart';
 import { RingPie } from '../../../charts/RingPie';
 import { formatDateTime } from '../../../format/time';
 import { Banner } from '../../../ui/Banner';
-import { ALLOWED_FLUCTUATION_PERCENT, EXCLUDED_FROM_AVAILABLE_TIME, PIE_LABEL_MIN_PERCENT } from '../constants';
-import { hms, instantParam, minutesApostrophe, num, pct } from '../format';
+import { ALLOWED_FLUCTUATION_PERCENT, PIE_LABEL_MIN_PERCENT } from '../constants';
+import { daysWord, hms, instantParam, minutesApostrophe, num, pct, productivityRiseText } from '../format';
 import { PdfDownload } from '../PdfDownload';
 import { ReportState } from '../ReportState';
 import type { StatementReport } from '../types';
 import { useLoad } from '../useLoad';
-import { ObservationSheet, Table1, Table4, Table5, Table6 } from './tables';
+import { availableTimePie } from './pies';
+import { DaysTable, ObservationSheet, StudyRule, Table1, Table4, Table5, Table6 } from './tables';
+import { computeStatement } from '../../../reports-core/compute';
 
 type Params = { structureId?: string; employeeId?: string; fromTime?: string; toTime?: string };
 
@@ -28,11 +29,15 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
   const typeLabel = (code: string) => report.slices.find((s) => s.type === code)?.name ?? code;
   const typeColor = (code: string) => report.slices.find((s) => s.type === code)?.color ?? '#90a4ae';
   const workSlices = report.slices.filter((s) => WORK_TYPES.includes(s.type));
-  const availableSlices = report.slices.filter((s) => s.type !== EXCLUDED_FROM_AVAILABLE_TIME);
+  const availablePie = availableTimePie(report.slices, loading.available_time * 60);
   const minutesOf = (seconds: number) => seconds / 60;
+  const workingDays = report.days.filter((d) => d.first_start !== null);
+  const multiDay = workingDays.length > 1;
   const breakText = rp.structure.partial
     ? `Для неполной структурной единицы регламентированные перерывы — 10 минут на каждый час наблюдения: ${num(loading.regulated_break_time, 0)} мин.`
-    : `Регламентированные перерывы за смену — ${num(loading.regulated_break_time, 0)} минут.`;
+    : multiDay
+      ? `Регламентированные перерывы за ${workingDays.length} ${daysWord(workingDays.length)} — ${num(loading.regulated_break_time, 0)} минут (${workingDays.map((d) => `${d.date.slice(8, 10)}.${d.date.slice(5, 7)} — ${num(d.regulated_break_time / 60, 0)}`).join(', ')}).`
+      : `Регламентированные перерывы за смену — ${num(loading.regulated_break_time, 0)} минут.`;
   const loadText = loading.overload
     ? `Загрузка ${pct(loading.percentage)} нормативного рабочего времени: сотрудник работает ${num(loading.work_time, 1)} мин при нормативных ${num(loading.available_time, 1)} мин — переработка ${num(loading.overworking, 1)} мин (${pct(loading.overworking_per)}), он работает в счёт положенных перерывов.`
     : `Загрузка ${pct(loading.percentage)} нормативного рабочего времени: сотрудник работает ${num(loading.work_time, 1)} мин при нормативных ${num(loading.available_time, 1)} мин — недогрузка ${num(loading.underload, 1)} мин (${pct(loading.underload_per)}).`;
@@ -69,6 +74,9 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
         <p data-pdf="text" className={loading.overload ? 'load-text overload' : 'load-text'} data-testid="load-text">{loading.text}</p>
         <p data-pdf="text">{loadText}</p>
         <p data-pdf="text">{breakText}</p>
+        {report.days.length > 1 && <DaysTable report={report} fileBase={fileBase} print={print} />}
+        {/* A heading right before each chart: the PDF keeps a heading on the page of the chart it precedes. */}
+        <h3 data-pdf="heading">График загрузки</h3>
         <div data-pdf="chart">
           <BarChart
             title="График загрузки" unit="мин" height={360} testId="load-chart" stacked valueLabels
@@ -84,7 +92,8 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
       </section>
 
       <ObservationSheet table={report.measurements} number={2} title="Таблица 2. Лист наблюдений (ряд после очистки)" fileBase={fileBase} print={print} testId="table-2" />
-      <p className="muted small" data-pdf="text">{`${report.cleaning_rule} Нормативы: ${report.reference.source}, редакция ${report.reference.edition}.`}</p>
+      <StudyRule report={report} fileBase={fileBase} print={print} />
+      <h3 data-pdf="heading">Колебание хроноряда</h3>
       <div data-pdf="chart">
         <BarChart
           title="Колебание хроноряда" unit="%" height={360} testId="fluctuation-chart" valueLabels
@@ -130,9 +139,7 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
             />
           </div>
           <p data-pdf="text" data-testid="productivity-rise">
-            {report.normative.productivity_rise === null
-              ? 'Возможный рост производительности не считается: нет основной работы.'
-              : `Возможный рост производительности ΔП = ${pct(report.normative.productivity_rise)}: простои убраны, отдых сведён к регламентированным перерывам, освобождённое время отдано основной работе.`}
+            {productivityRiseText(report.normative.productivity_rise)}
           </p>
         </section>
       )}
@@ -149,12 +156,17 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
           />
           <RingPie
             title="Нормативное рабочее время (без отдыха и личных надобностей)"
-            inner={availableSlices.map((s) => ({ key: s.type, name: s.name, color: s.color, value: s.len, percent: s.percent_w_day }))}
-            labelMinPercent={PIE_LABEL_MIN_PERCENT} height={640} legend="below" testId="pie-available"
+            inner={availablePie.inner} outer={availablePie.outer.length > 0 ? availablePie.outer : undefined}
+            labelMinPercent={PIE_LABEL_MIN_PERCENT} outerLabelMinPercent={0} height={640} legend="below" testId="pie-available"
             formatValue={(d) => `${minutesApostrophe(d.value)} (${pct(d.percent)})`} formatPercent={(p) => pct(p, 1)}
           />
         </div>
-        <p className="muted small">Слева — доли наблюдаемого времени, справа — доли нормативного рабочего времени; подписи у долей больше 4 %.</p>
+        <p className="muted small" data-pdf="text" data-testid="pie-available-note">
+          {'Слева — доли наблюдаемого времени, справа — доли нормативного рабочего времени T_дост (круг — 100 % T_дост); подписи у долей больше 4 %. '}
+          {availablePie.overrunSeconds > 0
+            ? `Работа и простои превышают T_дост на ${minutesApostrophe(availablePie.overrunSeconds)} мин (${pct((availablePie.overrunSeconds / (loading.available_time * 60)) * 100)}): круг справа — всё это время, 100 % T_дост кончается там, где начинается красная дуга перерасхода.`
+            : `Не использовано ${minutesApostrophe(availablePie.unusedSeconds)} мин нормативного времени — серая доля.`}
+        </p>
       </section>
 
       <section className="report-section" data-testid="pareto">
@@ -183,7 +195,11 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
             ? `Такт = (${hms(takt.actual_day_len)} − ${hms(takt.break_len)}) / ${takt.product_num ?? 0} — выпуск не указан, такт не считается`
             : `Такт = (${hms(takt.actual_day_len)} − ${hms(takt.break_len)}) / ${takt.product_num} шт. = ${num(takt.takt, 1)} с на изделие`}
         </p>
-        <p className="muted small" data-pdf="text">Регламентированные перерывы в формуле такта принимаются равными 0.</p>
+        <p className="muted small" data-pdf="text">
+          {multiDay
+            ? `Регламентированные перерывы в формуле такта принимаются равными 0. Окно длиннее дня: фактическая длительность — сумма длительностей ${workingDays.length} ${daysWord(workingDays.length)} (${workingDays.map((d) => hms(d.actual_day_len)).join(' + ')}), ночь между днями рабочим временем не считается.`
+            : 'Регламентированные перерывы в формуле такта принимаются равными 0.'}
+        </p>
       </section>
 
       <Table5 report={report} fileBase={fileBase} print={print} typeLabel={typeLabel} />
@@ -200,7 +216,7 @@ export function StatementScreen({ pdf = false, ...params }: Params & { pdf?: boo
   const to = instantParam(params.toTime);
   const valid = structureId > 0 && employeeId > 0 && from !== null && to !== null;
   const loaded = useLoad(valid ? `${structureId}/${employeeId}/${from}/${to}` : null, () =>
-    api.get<StatementReport>('/api/v1/report', { structure_id: structureId, employee_id: employeeId, from_time: from, to_time: to }),
+    computeStatement({ structureId, from: from!, to: to! }, employeeId),
   );
   const layout = useRef<HTMLDivElement>(null);
   const base = `/statement/${structureId}/${employeeId}/${encodeURIComponent(from ?? '')}/${encodeURIComponent(to ?? '')}`;

@@ -1,9 +1,9 @@
 import type { ExportTable, ExportValue } from '../../../export/table';
 import { formatTime } from '../../../format/time';
 import { MEASUREMENT_COLUMNS_SHOWN } from '../constants';
-import { hms, minutesApostrophe, num } from '../format';
+import { hms, minutesApostrophe, num, wholeSecondSpan } from '../format';
 import { ReportTable } from '../ReportTable';
-import type { MeasurementTable, StatementReport } from '../types';
+import type { MeasurementRow, MeasurementTable, StatementReport } from '../types';
 
 interface Common {
   report: StatementReport;
@@ -55,6 +55,12 @@ export function Table1({ report, fileBase, print }: Common) {
   );
 }
 
+/** Numbers of the measurements the cleaning dropped, "2, 7" ("—" when none). */
+export function droppedNumbers(row: MeasurementRow): string {
+  const numbers = row.measurements.filter((m) => m.status === 'dropped').map((m) => m.index);
+  return numbers.length > 0 ? numbers.join(', ') : '—';
+}
+
 /**
  * Tables 2 and 3: the observation sheet — the first 10 measurements, then an ellipsis (the
  * header's span is at most 11) — and its continuation. The download holds every measurement.
@@ -66,17 +72,25 @@ export function ObservationSheet({ table, number, title, fileBase, print, testId
   const span = shown + (ellipsis ? 1 : 0);
   const sheetExport = (): ExportTable => ({
     title: `Таблица ${number}. Лист наблюдений`,
-    columns: ['Операция', ...Array.from({ length: longest }, (_, i) => `Замер ${i + 1}, с`), 't min, с', 't рег, с', 'Колебание прогноз., %', 'Колебание факт., %'],
+    columns: [
+      'Операция', ...Array.from({ length: longest }, (_, i) => `Замер ${i + 1}, с`), 't min, с', 't рег, с', 'Колебание прогноз., %', 'Колебание факт., %',
+      // Table 3 holds every measurement: the download names those the cleaning dropped.
+      ...(number === 3 ? ['Исключены при очистке, № замеров'] : []),
+    ],
     rows: table.rows.map((row) => [
       row.operation.name,
       ...Array.from({ length: longest }, (_, i) => round(row.measurements[i]?.len ?? null)),
       round(row.t_min), round(row.t_reg), round(row.t_freq_pred, 2), round(row.t_freq_fact, 2),
+      ...(number === 3 ? [droppedNumbers(row)] : []),
     ]),
   });
   const continuationExport = (): ExportTable => ({
     title: `Таблица ${number}. Продолжение`,
-    columns: ['Операция', 't max, с', 't сред., с', 't min, с', 'Показатель 2, %', 'Колебание max, %', 'Колебание сред., %', 'Колебание min, %'],
-    rows: table.rows.map((row) => [row.operation.name, round(row.t_max), round(row.t_average), round(row.t_min), round(row.par2, 2), round(row.fluct_max, 2), round(row.fluct_average, 2), round(row.fluct_min, 2)]),
+    columns: ['Операция', 't max, с', 't сред., с', 't min, с', 'Показатель 2, %', 'Колебание max, %', 'Колебание сред., %', 'Колебание min, %', 'Нужно замеров', 'Замеров достаточно'],
+    rows: table.rows.map((row) => [
+      row.operation.name, round(row.t_max), round(row.t_average), round(row.t_min), round(row.par2, 2), round(row.fluct_max, 2), round(row.fluct_average, 2), round(row.fluct_min, 2),
+      row.required_measurements, row.enough_measurements ? 'да' : 'нет',
+    ]),
   });
   return (
     <>
@@ -122,7 +136,7 @@ export function ObservationSheet({ table, number, title, fileBase, print, testId
         title={`Таблица ${number} (продолжение)`} fileBase={fileBase} print={print} exportTable={continuationExport} testId={`${testId}-continuation`}
         head={
           <tr>
-            <th>Операция</th><th>t max, с</th><th>t сред., с</th><th>t min, с</th><th>Показатель 2, %</th><th>Колебание max, %</th><th>Колебание сред., %</th><th>Колебание min, %</th>
+            <th>Операция</th><th>t max, с</th><th>t сред., с</th><th>t min, с</th><th>Показатель 2, %</th><th>Колебание max, %</th><th>Колебание сред., %</th><th>Колебание min, %</th><th>Нужно замеров</th><th>Достаточно</th>
           </tr>
         }
         body={table.rows.map((row) => (
@@ -135,6 +149,8 @@ export function ObservationSheet({ table, number, title, fileBase, print, testId
             <td className="num">{num(row.fluct_max, 1)}</td>
             <td className="num">{num(row.fluct_average, 1)}</td>
             <td className="num">{num(row.fluct_min, 1)}</td>
+            <td className="num" data-testid="cont-required">{row.required_measurements}</td>
+            <td data-testid="cont-enough">{row.enough_measurements ? 'да' : 'нет'}</td>
           </tr>
         ))}
       />
@@ -148,22 +164,28 @@ export function Table4({ report, fileBase, print }: Common) {
   const exportTable = (): ExportTable => ({
     title: 'Таблица 4. Фотография рабочего дня',
     columns: ['№', 'Наименование', 'Начало', 'Конец', 'Длительность, с', 'Длительность', 'Индекс'],
-    rows: report.frv.map((r) => [r.number, r.name, formatTime(r.start_datetime, zone), formatTime(r.finish_datetime, zone), round(r.len_interval), hms(r.len_interval), r.index]),
+    rows: report.frv.map((r) => {
+      const span = wholeSecondSpan(r.start_datetime, r.finish_datetime);
+      return [r.number, r.name, formatTime(span.start, zone), formatTime(span.end, zone), round(r.len_interval), hms(span.seconds), r.index];
+    }),
   });
   return (
     <ReportTable
       title="Таблица 4. Фотография рабочего дня" fileBase={fileBase} print={print} exportTable={exportTable} testId="table-4"
       head={<tr><th>№</th><th>Наименование</th><th>Начало</th><th>Конец</th><th>Длительность</th><th>Индекс</th></tr>}
-      body={report.frv.map((r) => (
-        <tr key={r.id} data-testid="t4-row">
-          <td>{r.number}</td>
-          <td>{r.name}</td>
-          <td>{formatTime(r.start_datetime, zone)}</td>
-          <td>{formatTime(r.finish_datetime, zone)}</td>
-          <td className="num">{hms(r.len_interval)}</td>
-          <td className="num">{r.index}</td>
-        </tr>
-      ))}
+      body={report.frv.map((r) => {
+        const span = wholeSecondSpan(r.start_datetime, r.finish_datetime);
+        return (
+          <tr key={r.id} data-testid="t4-row">
+            <td>{r.number}</td>
+            <td>{r.name}</td>
+            <td>{formatTime(span.start, zone)}</td>
+            <td>{formatTime(span.end, zone)}</td>
+            <td className="num">{hms(span.seconds)}</td>
+            <td className="num">{r.index}</td>
+          </tr>
+        );
+      })}
     />
   );
 }
@@ -223,6 +245,99 @@ export function Table6({ report, fileBase, print }: Common) {
           ))
         )
       }
+    />
+  );
+}
+
+const PRODUCTION_TYPE_LABELS: Record<string, string> = {
+  mass: 'массовое', large_series: 'крупносерийное', series: 'серийное', small_series: 'мелкосерийное',
+};
+
+/** Where a row's normative Ку came from, in words. */
+export function normativeSourceText(row: MeasurementRow, report: StatementReport): string {
+  if (row.normative_source === 'threshold') return 'порог устойчивости структуры';
+  const kind = row.work_kind === 'machine' ? 'машинная работа' : 'ручная работа';
+  const production = PRODUCTION_TYPE_LABELS[report.rep_param.structure.production_type] ?? report.rep_param.structure.production_type;
+  return `справочник (${report.reference.source}, ${report.reference.edition}): ${production} производство, ${kind}`;
+}
+
+/**
+ * The rule of the time study (METHODOLOGY §3): the cleaning rule, and per operation the normative
+ * Ку used and its source, the accuracy ε, the measurement counts and whether they are enough.
+ */
+export function StudyRule({ report, fileBase, print }: Common) {
+  const accepted = report.measurements.rows;
+  const allById = new Map(report.all_measurements.rows.map((r) => [r.id, r]));
+  const ruleName = report.cleaning_mode === 'both_extremes' ? 'минимальный и максимальный замеры вместе' : 'по одному крайнему замеру';
+  const exportTable = (): ExportTable => ({
+    title: 'Правило хронометража',
+    columns: ['Операция', 'Нормативный Ку', 'Источник Ку', 'Точность ε, %', 'Замеров всего', 'Исключено', 'Принято', 'Нужно замеров', 'Замеров достаточно'],
+    rows: accepted.map((row) => [
+      row.operation.name, round(row.normative_coef, 2), normativeSourceText(row, report), round(row.accuracy_percent, 2),
+      allById.get(row.id)?.n ?? row.n, row.dropped, row.n, row.required_measurements, row.enough_measurements ? 'да' : 'нет',
+    ]),
+  });
+  return (
+    <>
+      <p data-pdf="text" className="small" data-testid="cleaning-rule">
+        {`Очистка хроноряда — ${ruleName} (выбрано в настройках структуры). ${report.cleaning_rule}`}
+      </p>
+      <ReportTable
+        title="Правило хронометража: нормативный Ку, точность и число замеров" fileBase={fileBase} print={print} exportTable={exportTable} testId="study-rule"
+        head={<tr><th>Операция</th><th>Нормативный Ку</th><th>Источник Ку</th><th>Точность ε, %</th><th>Замеров всего</th><th>Исключено</th><th>Принято</th><th>Нужно</th><th>Достаточно</th></tr>}
+        body={
+          accepted.length === 0 ? (
+            <tr><td colSpan={9} className="muted">Замеров основных операций нет</td></tr>
+          ) : (
+            accepted.map((row) => (
+              <tr key={row.id} data-testid="rule-row">
+                <td>{row.operation.name}</td>
+                <td className="num" data-testid="rule-coef">{num(row.normative_coef, 2)}</td>
+                <td data-testid="rule-source">{normativeSourceText(row, report)}</td>
+                <td className="num">{num(row.accuracy_percent, 1)}</td>
+                <td className="num">{allById.get(row.id)?.n ?? row.n}</td>
+                <td className="num">{row.dropped}</td>
+                <td className="num">{row.n}</td>
+                <td className="num" data-testid="rule-required">{row.required_measurements}</td>
+                <td data-testid="rule-enough">{row.enough_measurements ? 'да' : 'нет'}</td>
+              </tr>
+            ))
+          )
+        }
+      />
+    </>
+  );
+}
+
+/** Shift-days of a window longer than a day: each day's length, breaks, load and takt. */
+export function DaysTable({ report, fileBase, print }: Common) {
+  const zone = report.rep_param.time_zone;
+  const time = (iso: string | null) => (iso === null ? '—' : formatTime(iso, zone));
+  const exportTable = (): ExportTable => ({
+    title: 'Загрузка по сменам-дням',
+    columns: ['День', 'Начало работы', 'Конец работы', 'Длительность дня, с', 'Время смены, мин', 'Регламентированные перерывы, мин', 'Нормативное время, мин', 'Рабочее время W, мин', 'Загрузка, %', 'Итог', 'Выпуск, шт.', 'Такт, с'],
+    rows: report.days.map((d) => [
+      d.date, time(d.first_start), time(d.last_end), round(d.actual_day_len), round(d.shift_time / 60, 2), round(d.regulated_break_time / 60, 2),
+      round(d.available_time / 60, 2), round(d.work_time / 60, 2), round(d.percentage, 2), d.text, d.product_num, round(d.takt, 2),
+    ]),
+  });
+  return (
+    <ReportTable
+      title="Загрузка по сменам-дням" fileBase={fileBase} print={print} exportTable={exportTable} testId="days-table"
+      head={<tr><th>День</th><th>Работа</th><th>Длительность дня</th><th>Перерывы, мин</th><th>Норматив T_дост, мин</th><th>W, мин</th><th>Загрузка</th><th>Итог</th><th>Такт, с</th></tr>}
+      body={report.days.map((d) => (
+        <tr key={d.start_datetime} data-testid="day-row">
+          <td>{d.date.split('-').reverse().join('.')}</td>
+          <td>{`${time(d.first_start)}–${time(d.last_end)}`}</td>
+          <td className="num">{hms(d.actual_day_len)}</td>
+          <td className="num">{num(d.regulated_break_time / 60, 0)}</td>
+          <td className="num">{num(d.available_time / 60, 1)}</td>
+          <td className="num">{num(d.work_time / 60, 1)}</td>
+          <td className="num">{num(d.percentage, 1)}</td>
+          <td data-testid="day-text">{d.text}</td>
+          <td className="num">{d.takt === null ? '—' : num(d.takt, 1)}</td>
+        </tr>
+      ))}
     />
   );
 }

@@ -1,0 +1,168 @@
+/**
+ * From report inputs to engine calls: the structure's shifts as absolute intervals, shift-days,
+ * engine settings, and one rule the engine takes per call rather than per operation:
+ * machine-paced operations (operations.machine_paced) are studied with the machine-work Ку.
+ */
+import {
+  dayBalance, statement, timeStudy,
+  type DayBalance, type ReportDay, type ReportSettings, type Segment, type Shift, type Statement, type StructureSettings, type TimeStudy,
+} from '../index.ts';
+import { stabilityTableFor, type ReportSegment, type ShiftRow, type StructureContext } from './inputs.ts';
+import { addDays, localDate, zonedInstant } from './time-zone.ts';
+
+/** Minutes of regulated break of one shift: its own when entered (> 0), else the structure's. */
+function shiftBreakMinutes(shift: ShiftRow, context: StructureContext): number {
+  if (shift.regular_break_duration_min > 0) return shift.regular_break_duration_min;
+  return (context.settings?.regular_break_duration ?? 4200) / 60;
+}
+
+export interface ShiftInstance extends Shift {
+  name: string;
+  /** Local start and end as stored ("08:00:00"). */
+  startText: string;
+  endText: string;
+}
+
+/**
+ * A shift's break intervals on the shift starting at `start` (local date `date`), in absolute
+ * time: a break before the shift's start time of day lies after midnight (a night shift), and one
+ * that ends before it starts ends the next day.
+ */
+function breakInstances(date: string, start: number, shift: ShiftRow, timeZone: string): { start: number; end: number }[] {
+  return shift.breaks.map((b) => {
+    let breakDate = date;
+    let from = zonedInstant(breakDate, b.start_time, timeZone);
+    if (from < start) from = zonedInstant((breakDate = addDays(date, 1)), b.start_time, timeZone);
+    let to = zonedInstant(breakDate, b.end_time, timeZone);
+    if (to <= from) to = zonedInstant(addDays(breakDate, 1), b.end_time, timeZone);
+    return { start: from, end: to };
+  });
+}
+
+/**
+ * Every occurrence of the structure's shifts that overlaps [from, to), in absolute time: each
+ * local day of the window (and the day before, for night shifts) gets each shift; a shift whose
+ * end is not after its start ends the next day.
+ */
+export function shiftInstances(context: StructureContext, from: number, to: number): ShiftInstance[] {
+  const instances: ShiftInstance[] = [];
+  if (context.shifts.length === 0) return instances;
+  const last = localDate(to, context.timeZone);
+  for (let date = addDays(localDate(from, context.timeZone), -1); date <= last; date = addDays(date, 1)) {
+    for (const shift of context.shifts) {
+      const start = zonedInstant(date, shift.start_time, context.timeZone);
+      let end = zonedInstant(date, shift.end_time, context.timeZone);
+      if (end <= start) end = zonedInstant(addDays(date, 1), shift.end_time, context.timeZone);
+      if (start < to && end > from) {
+        const breaks = breakInstances(date, start, shift, context.timeZone);
+        instances.push({
+          start, end, breakMinutes: shiftBreakMinutes(shift, context), name: shift.name, startText: shift.start_time, endText: shift.end_time,
+          // Intervals, when the shift has them: a window that cuts the shift owes the part of them inside it.
+          ...(breaks.length > 0 ? { breaks } : {}),
+        });
+      }
+    }
+  }
+  return instances.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Starts of the shift-days of [from, to) after the first (METHODOLOGY §2): local midnights, each
+ * moved to the end of a shift that runs across it (a night shift belongs to the day it starts).
+ * An empty list: the window is one day.
+ */
+export function shiftDayStarts(context: StructureContext, from: number, to: number, instances: ShiftInstance[]): number[] {
+  const starts: number[] = [];
+  const last = localDate(to, context.timeZone);
+  for (let date = addDays(localDate(from, context.timeZone), 1); date <= last; date = addDays(date, 1)) {
+    let cut = zonedInstant(date, '00:00:00', context.timeZone);
+    for (const shift of instances) if (shift.start < cut && shift.end > cut) cut = Math.max(cut, shift.end);
+    if (cut > from && cut < to && (starts.length === 0 || cut > starts[starts.length - 1]!)) starts.push(cut);
+  }
+  return starts;
+}
+
+/**
+ * The engine's shift-days: each day's start and, when units come from stamps, the stamps that
+ * fall in it (a hand-entered total cannot be split by day: null).
+ */
+export function reportDays(from: number, dayStarts: number[], stampTimes: number[] | null): { start: number; units: number | null }[] {
+  const starts = [from, ...dayStarts];
+  return starts.map((start, k) => {
+    const end = starts[k + 1] ?? Infinity;
+    return { start, units: stampTimes === null ? null : stampTimes.filter((t) => t >= start && t < end).length };
+  });
+}
+
+/**
+ * Shifts that count for a set of segments: those holding at least one of them. An employee is
+ * not held to a shift in which nobody observed him (a day not marked up yet, a day off).
+ */
+export function shiftsWorked(instances: ShiftInstance[], segments: Segment[]): ShiftInstance[] {
+  return instances.filter((shift) => segments.some((s) => s.start < shift.end && s.end > shift.start));
+}
+
+/** The engine's structure settings (METHODOLOGY §1) from the database rows. */
+export function engineStructure(context: StructureContext, shifts: Shift[]): Partial<StructureSettings> {
+  const s = context.settings;
+  return {
+    partial: context.partial,
+    shifts,
+    regularBreakDuration: (s?.regular_break_duration ?? 4200) / 60,
+    timeSeriesStabilityThreshold: s?.time_series_stability_threshold ?? null,
+    fluctReduction: s?.fluct_reduction ?? 0,
+    restInIdle: (s?.rest_in_idle ?? 0) === 1,
+    productionType: context.productionType,
+    machinePaced: false,
+    employeeCount: s?.employee_count ?? 1,
+    employeeSalary: s?.employee_salary ?? 0,
+    cleaningRule: s?.cleaning_rule ?? 'one_extreme',
+  };
+}
+
+export function engineSettings(
+  context: StructureContext, from: number, to: number, shifts: Shift[], unitsProduced: number | null = null, days?: ReportDay[],
+): ReportSettings {
+  return {
+    from,
+    to,
+    ...(days && days.length > 1 ? { days } : {}),
+    structure: engineStructure(context, shifts),
+    unitsProduced,
+    stabilityTable: stabilityTableFor(context.reference, context.productionType, 'manual'),
+  };
+}
+
+/** Time study where machine-paced main operations use the machine rows of the reference table. */
+function withMachinePaced(study: TimeStudy, segments: ReportSegment[], settings: ReportSettings, context: StructureContext): TimeStudy {
+  const machineIds = new Set(segments.filter((s) => s.machinePaced && s.category === 'main').map((s) => s.operationId));
+  if (machineIds.size === 0) return study;
+  const machineStudy = timeStudy(
+    segments.filter((s) => machineIds.has(s.operationId)),
+    {
+      ...settings,
+      structure: { ...settings.structure, machinePaced: true },
+      stabilityTable: stabilityTableFor(context.reference, context.productionType, 'machine'),
+    },
+  );
+  const operations = [...study.operations.filter((o) => !machineIds.has(o.operationId)), ...machineStudy.operations]
+    .sort((a, b) => a.operationId - b.operationId);
+  return {
+    ...study,
+    operations,
+    maxOperationCount: operations.reduce((m, o) => Math.max(m, o.measurements.length), 0),
+  };
+}
+
+export function runStatement(segments: ReportSegment[], settings: ReportSettings, context: StructureContext): Statement {
+  const result = statement(segments as Segment[], settings);
+  return { ...result, study: withMachinePaced(result.study, segments, settings, context) };
+}
+
+export function runTimeStudy(segments: ReportSegment[], settings: ReportSettings, context: StructureContext): TimeStudy {
+  return withMachinePaced(timeStudy(segments as Segment[], settings), segments, settings, context);
+}
+
+export function runDayBalance(segments: Segment[], settings: ReportSettings): DayBalance {
+  return dayBalance(segments, settings);
+}
