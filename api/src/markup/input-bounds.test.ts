@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceFixture, type WorkspaceFixture } from '../org/workspace-fixture';
 import { createTestApp, type TestApp } from '../testing';
-import { findOutOfBoundsRows } from './bounds-check';
+import { findOutOfBoundsRows } from './bounds-check.service';
 import { SAVE_ID_OTHER_USER_MESSAGE, SAVE_ID_REUSED_MESSAGE } from './video-markups.service';
 
 /** Issue 10 items 1, 2, 6, 7: bounded instants and durations, strict ids and dates, write rights, mandatory versions. */

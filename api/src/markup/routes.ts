@@ -1,10 +1,11 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from '@hono/zod-openapi';
 import { currentUser, requireAccess, structureFrom, videoOrStructureQuery } from '../auth/access';
+import { contentDisposition } from '../http/content-disposition';
 import type { AppDeps } from '../http/env';
 import { createRouter, errorResponses, idParam, json } from '../http/openapi';
 import { VideoOrStructureQuery } from '../org/schema';
-import { periodMarkupRoutes } from './period-markups';
+import { periodMarkupRoutes } from './period-markups.routes';
 import { AvailableOperations, VideoMarkupsReply, VideoMarkupsSave } from './schema';
 import { availableOperations, readVideoMarkups, saveVideoMarkups, videoMarkupsTsv } from './video-markups.service';
 
@@ -17,7 +18,7 @@ export function markupRoutes(deps: AppDeps) {
   const { db } = deps;
   const app = createRouter();
 
-  // GET and POST /api/v1/operation_markups: the period editor (period-markups.ts).
+  // GET and POST /api/v1/operation_markups: the period editor (period-markups.routes.ts).
   app.route('/', periodMarkupRoutes(deps));
 
   app.openapi(
@@ -44,7 +45,7 @@ export function markupRoutes(deps: AppDeps) {
         const file = await videoMarkupsTsv(db, videoId, currentUser(c).timeZone);
         return c.body(file.body, 200, {
           'content-type': 'text/tab-separated-values; charset=utf-8',
-          'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+          'content-disposition': contentDisposition(file.filename),
         }) as never;
       }
       return c.json(await readVideoMarkups(db, videoId), 200);

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { idParam } from '../http/openapi';
+import { idParam } from '../http/params';
 import { instant, MAX_PERIOD_DAYS, MAX_SEGMENT_SECONDS, MAX_VIDEO_SECONDS } from '../http/time';
 
 export const PeriodQuery = z

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing';
 import { insertVideo, makeClip, videoWorld, type VideoWorld } from '../video/test-fixtures';
-import { completionPercentage, coveredSeconds } from './tasks';
-import { DUMP_COLUMNS, DUMP_NEEDS_DATE_AND_CAMERA } from './tasks-dump';
+import { completionPercentage } from './tasks.service';
+import { DUMP_COLUMNS, DUMP_NEEDS_DATE_AND_CAMERA } from './tasks-dump.service';
 
 let t: TestApp;
 let w: VideoWorld;
@@ -60,9 +60,10 @@ const names = (body: { elements: { video: { filename: string } }[] }) => body.el
 
 describe('completion percentage', () => {
   it('is the union of the segments clipped to the video, over its duration', () => {
-    expect(coveredSeconds([[0, 10], [5, 15], [20, 25], [24, 30]], 0, 100)).toBe(25);
-    expect(coveredSeconds([[-10, 5], [95, 120]], 0, 100)).toBe(10);
-    expect(coveredSeconds([[200, 300]], 0, 100)).toBe(0);
+    const ms = (spans: [number, number][]) => spans.map(([start, end]) => ({ start_time: start * 1000, end_time: end * 1000 }));
+    expect(completionPercentage(ms([[0, 10], [5, 15], [20, 25], [24, 30]]), 0, 100)).toBe(25);
+    expect(completionPercentage(ms([[-10, 5], [95, 120]]), 0, 100)).toBe(10);
+    expect(completionPercentage(ms([[200, 300]]), 0, 100)).toBe(0);
     expect(completionPercentage([{ start_time: 0, end_time: 1000 }], 0, 3)).toBe(33.3);
     expect(completionPercentage([{ start_time: 0, end_time: 5000 }], 0, null)).toBe(0);
     expect(completionPercentage([{ start_time: -5000, end_time: 50000 }], 0, 10)).toBe(100);

@@ -5,8 +5,8 @@ import type { Db } from '../db/database';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { boundedEnd, MAX_SEGMENT_SECONDS, MAX_VIDEO_SECONDS } from '../http/time';
 import { formatLocalDateTime } from '../time-zone';
-import { assertRowInStructure, structureMembers } from './structure-members';
-import { tsvField } from '../http/tsv';
+import { assertRowInStructure, structureMembers } from './structure-members.service';
+import { tsvText } from '../http/tsv';
 
 export interface VideoMarkupInput {
   id?: number;
@@ -259,16 +259,17 @@ export async function videoMarkupsTsv(db: Db, videoId: number, timeZone: string)
     .where('markups.video_id', '=', videoId)
     .orderBy('markups.start_time')
     .execute();
-  const lines = [['№', 'Операция', 'Тип', 'Рабочее место', 'Сотрудник', 'Начало, с', 'Конец, с', 'Начало', 'Конец', 'Длительность, с', 'Комментарий'].join('\t')];
-  rows.forEach((r, i) => {
-    lines.push([
-      String(i + 1), tsvField(r.operation), tsvField(r.type), tsvField(r.workplace), tsvField(r.employee),
+  const header = ['№', 'Операция', 'Тип', 'Рабочее место', 'Сотрудник', 'Начало, с', 'Конец, с', 'Начало', 'Конец', 'Длительность, с', 'Комментарий'];
+  const body = tsvText(
+    header,
+    rows.map((r, i) => [
+      i + 1, r.operation, r.type, r.workplace, r.employee,
       ((r.start_time - video.start_time) / 1000).toFixed(3), ((boundedEnd(r.start_time, r.end_time) - video.start_time) / 1000).toFixed(3),
       formatLocalDateTime(r.start_time, timeZone), formatLocalDateTime(boundedEnd(r.start_time, r.end_time), timeZone),
-      ((boundedEnd(r.start_time, r.end_time) - r.start_time) / 1000).toFixed(3), tsvField(r.comment),
-    ].join('\t'));
-  });
-  return { filename: video.filename.replace(/\.[^.]+$/, '') + '.tsv', body: lines.join('\n') + '\n' };
+      ((boundedEnd(r.start_time, r.end_time) - r.start_time) / 1000).toFixed(3), r.comment,
+    ]),
+  );
+  return { filename: video.filename.replace(/\.[^.]+$/, '') + '.tsv', body };
 }
 
 /** Operations of the structure for the markup screen, with their type colours. */

@@ -15,7 +15,7 @@ beforeAll(async () => {
   const { db } = t.deps;
   const lead = await registerUser(t.deps, { login: 'lead', password: 'secret-pass', firstName: 'Мария', lastName: 'Иванова' });
   await registerUser(t.deps, { login: 'viewer', password: 'secret-pass', firstName: 'В', lastName: 'В' }, { organizationId: lead.organizationId, role: 'viewer' });
-  const rival = await registerUser(t.deps, { login: 'rival', password: 'secret-pass', firstName: 'Р', lastName: 'Р' });
+  await registerUser(t.deps, { login: 'rival', password: 'secret-pass', firstName: 'Р', lastName: 'Р' });
   const now = Date.now();
   const structure = (await db.insertInto('structures').values({ organization_id: lead.organizationId, name: 'Участок', parent_id: null, created_at: now }).returning('id').executeTakeFirstOrThrow()).id;
   const other = (await db.insertInto('structures').values({ organization_id: lead.organizationId, name: 'Другой', parent_id: null, created_at: now }).returning('id').executeTakeFirstOrThrow()).id;

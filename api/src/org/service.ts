@@ -11,8 +11,9 @@ export function listStructures(db: Db, organizationId: number) {
     .execute();
 }
 
+/** The structure's employees by name (namesakes in the order they were added): the one list the lookups and the reports use. */
 export function listEmployees(db: Db, structureId: number) {
-  return db.selectFrom('employees').select(['id', 'name']).where('structure_id', '=', structureId).orderBy('name').execute();
+  return db.selectFrom('employees').select(['id', 'name']).where('structure_id', '=', structureId).orderBy('name').orderBy('id').execute();
 }
 
 export function listWorkplaces(db: Db, structureId: number) {

@@ -1,4 +1,4 @@
-import { actions } from './actions';
+import { shortcutActions } from './actions';
 import { OPERATION_KEYS } from './coding';
 import type { OperationOption } from './OperationRows';
 
@@ -25,7 +25,7 @@ export function HelpOverlay({ operations, onClose }: { operations: OperationOpti
           </table>
           <table className="data-table">
             <tbody>
-              {actions.map((action) => (
+              {shortcutActions().map((action) => (
                 <tr key={action.id}>
                   <td><kbd>{action.keys}</kbd></td>
                   <td>{action.label}</td>

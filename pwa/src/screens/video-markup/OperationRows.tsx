@@ -1,16 +1,12 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
-import type { NamedItem } from '../../api/types';
+import type { AvailableOperations, NamedItem } from '../../api/types';
 import type { MarkupRow } from './model';
 import type { MarkupSession } from './session';
 import { TimeInput } from './TimeInput';
 
-export interface OperationOption {
-  id: number;
-  name: string;
-  type: string;
-  color: string;
-}
+/** An operation the video may be marked with (GET /api/v1/available_operations). */
+export type OperationOption = AvailableOperations['operations'][number];
 
 interface RowsProps {
   session: MarkupSession;

@@ -6,6 +6,12 @@ import { usePlayheadSeconds, type Playhead } from './playhead';
 export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16];
 export const SEEK_STEP_SECONDS = 5;
 
+/** Play when paused, pause when playing (a refused autoplay is not an error here). */
+export function togglePlayback(video: HTMLVideoElement) {
+  if (video.paused) video.play().catch(() => {});
+  else video.pause();
+}
+
 interface PlayerProps {
   videoRef: RefObject<HTMLVideoElement | null>;
   src: string;
@@ -61,7 +67,7 @@ export function Player({ videoRef, src, playhead, startSecond, onDuration, loop 
         onPlay={() => setPlaying(true)}
         onPause={() => setPlaying(false)}
         onRateChange={(e) => setRate(e.currentTarget.playbackRate)}
-        onClick={(e) => (e.currentTarget.paused ? e.currentTarget.play().catch(() => {}) : e.currentTarget.pause())}
+        onClick={(e) => togglePlayback(e.currentTarget)}
       />
       <div className="player-controls">
         <button type="button" className="button secondary small" onClick={() => seek(-SEEK_STEP_SECONDS)} aria-label="Назад на 5 секунд">−5 с</button>
@@ -70,8 +76,7 @@ export function Player({ videoRef, src, playhead, startSecond, onDuration, loop 
           type="button"
           className="button small"
           onClick={() => {
-            const video = videoRef.current;
-            if (video) video.paused ? video.play().catch(() => {}) : video.pause();
+            if (videoRef.current) togglePlayback(videoRef.current);
           }}
         >
           {playing ? 'Пауза' : 'Пуск'}

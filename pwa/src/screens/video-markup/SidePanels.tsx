@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../../api/client';
+import type { Activity, OtherVideo, VideoMeta } from '../../api/types';
 import { formatDateTime, formatSeconds } from '../../format/time';
 import { notify } from '../../state/notifications';
 import { agreement } from './agreement';
@@ -7,19 +8,8 @@ import { timeBudget } from './budget';
 import type { MarkupRow } from './model';
 import type { OperationOption } from './OperationRows';
 
-export interface OtherVideo {
-  video_id: number;
-  video_filename: string;
-  workplace_names: string[];
-  current_second: number;
-  camera_key?: number;
-}
+export type { Activity, OtherVideo };
 
-export interface Activity {
-  happened_at: string;
-  author_name: string;
-  comment: string;
-}
 
 /** Other cameras at the same instant; choosing one saves first, then opens it at the same second. */
 export function OtherCameras({ videos, onRefresh, onSwitch }: { videos: OtherVideo[] | null; onRefresh(): void; onSwitch(video: OtherVideo): void }) {
@@ -71,7 +61,7 @@ export function VideoComment({ videoId, initial }: { videoId: number; initial: s
     setSaved(initial);
   }, [initial]);
   const save = async () => {
-    const reply = await api.post<{ comment: string }>(`/api/v1/video_meta/${videoId}`, { comment: value }).catch(() => null);
+    const reply = await api.post<VideoMeta>(`/api/v1/video_meta/${videoId}`, { comment: value }).catch(() => null);
     if (reply) {
       setSaved(reply.comment);
       notify('success', 'Комментарий к видео сохранён');

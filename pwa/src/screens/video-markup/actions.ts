@@ -23,21 +23,30 @@ export interface ActionContext {
   nudge(edge: 'start' | 'end', seconds: number): void;
   deleteSelected(): void;
   toggleHelp(): void;
+  /** Leave for the task list, asking first when there are unsaved changes. */
+  cancel(): void;
+  fillGaps(): void;
+  finish(): void;
+  openModel(): void;
+  markStands(): void;
+  downloadTsv(): void;
 }
 
 /**
  * One user command (as Excalidraw's actions): its label, shortcut and what it does. The keyboard
- * handler and the `?` help are both generated from this list.
+ * handler, the `?` help and the command bar are all generated from this list.
  */
 export interface Action {
   id: string;
   label: string;
-  /** How the shortcut is written in the help. */
-  keys: string;
-  test(event: KeyboardEvent): boolean;
+  /** How the shortcut is written in the help; none for a command with no shortcut. */
+  keys?: string;
+  test?(event: KeyboardEvent): boolean;
   perform(ctx: ActionContext, event?: KeyboardEvent): void;
   /** Runs even while typing in a field (Ctrl+S). */
   inInputs?: boolean;
+  /** A button of the command bar (above and below the editor), in list order. */
+  toolbar?: { primary?: boolean; disabledWhileBusy?: boolean };
 }
 
 const plain = (key: string) => (e: KeyboardEvent) => e.key === key && !e.ctrlKey && !e.metaKey && !e.altKey;
@@ -67,7 +76,13 @@ export const actions: Action[] = [
   { id: 'delete', label: 'Удалить выбранную операцию', keys: 'Delete', test: plain('Delete'), perform: (c) => c.deleteSelected() },
   { id: 'undo', label: 'Отменить', keys: 'Ctrl + Z', test: ctrl('z'), perform: (c) => c.session.undo() },
   { id: 'redo', label: 'Повторить', keys: 'Ctrl + Shift + Z, Ctrl + Y', test: (e) => ctrl('z', true)(e) || ctrl('y')(e), perform: (c) => c.session.redo() },
-  { id: 'save', label: 'Сохранить', keys: 'Ctrl + S', test: ctrl('s'), perform: (c) => c.save(), inInputs: true },
+  { id: 'cancel', label: 'Отмена', perform: (c) => c.cancel(), toolbar: {} },
+  { id: 'fillGaps', label: 'Заполнить пропуски', perform: (c) => c.fillGaps(), toolbar: { disabledWhileBusy: true } },
+  { id: 'model', label: 'Настроить модель', perform: (c) => c.openModel(), toolbar: {} },
+  { id: 'stands', label: 'Отметить стенды', perform: (c) => c.markStands(), toolbar: {} },
+  { id: 'tsv', label: 'Скачать TSV', perform: (c) => c.downloadTsv(), toolbar: {} },
+  { id: 'save', label: 'Сохранить', keys: 'Ctrl + S', test: ctrl('s'), perform: (c) => c.save(), inInputs: true, toolbar: { primary: true, disabledWhileBusy: true } },
+  { id: 'finish', label: 'Завершить', perform: (c) => c.finish(), toolbar: { primary: true, disabledWhileBusy: true } },
   { id: 'help', label: 'Подсказка по клавишам', keys: '?', test: plain('?'), perform: (c) => c.toggleHelp() },
 ];
 
@@ -81,13 +96,19 @@ export function runShortcut(event: KeyboardEvent, ctx: ActionContext): boolean {
   const typing = isTyping(event.target);
   for (const action of actions) {
     if (typing && !action.inInputs) continue;
-    if (!action.test(event)) continue;
+    if (!action.test?.(event)) continue;
     event.preventDefault();
     action.perform(ctx, event);
     return true;
   }
   return false;
 }
+
+/** The commands with a shortcut, as the `?` help lists them. */
+export const shortcutActions = () => actions.filter((action): action is Action & { keys: string } => action.keys !== undefined);
+
+/** The command bar's buttons, in order. */
+export const toolbarActions = () => actions.filter((action) => action.toolbar);
 
 /** Runs an action by id: on-screen buttons (touch) do exactly what their shortcut does. */
 export function performAction(id: string, ctx: ActionContext) {

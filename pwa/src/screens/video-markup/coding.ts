@@ -1,3 +1,5 @@
+// The plain TypeScript core: the same rules as the WASM one, without loading it for a key press.
+import { findGaps } from '@norma/core-wasm/reference';
 import type { MarkupSession } from './session';
 import { newKey, type MarkupRow } from './model';
 
@@ -52,17 +54,11 @@ export function endCoding(session: MarkupSession, time: number) {
   session.setCoding(null);
 }
 
-/** Uncovered intervals of [0, duration] (seconds). */
+/** Uncovered intervals of [0, duration] (seconds): core-wasm's `findGaps`, the one the API fills gaps with. */
 export function gaps(rows: readonly MarkupRow[], duration: number): [number, number][] {
-  const spans = rows.map((r) => [r.start, r.end] as const).filter(([a, b]) => b > a).sort((a, b) => a[0] - b[0]);
-  const result: [number, number][] = [];
-  let cursor = 0;
-  for (const [start, end] of spans) {
-    if (start > cursor) result.push([cursor, Math.min(start, duration)]);
-    cursor = Math.max(cursor, end);
-  }
-  if (cursor < duration) result.push([cursor, duration]);
-  return result.filter(([a, b]) => b - a > 1e-6);
+  return findGaps(rows.map((r) => ({ start: r.start, end: r.end })), 0, duration)
+    .map((gap): [number, number] => [gap.start, gap.end])
+    .filter(([a, b]) => b - a > 1e-6);
 }
 
 /** Start of the next unmarked gap after `time`, or null when none is left. */

@@ -1,3 +1,5 @@
+import type { VideoMarkupsReply, VideoMarkupsSave } from '../../api/types';
+
 /** The rows the markup screen edits: seconds from the video's start, as the API sends them. */
 export interface MarkupRow {
   /** Stable local key; saved rows start as `m{id}`. */
@@ -23,31 +25,17 @@ export interface StampRow {
   employee_id: number | null;
 }
 
-/** What the API answers for a video's markup. */
-export interface VideoMarkupsReply {
-  video_markups: {
-    id: number;
-    operation_id: number;
-    workplace_id: number;
-    employee_id: number | null;
-    start_time: number;
-    end_time: number;
-    comment: string | null;
-    source: 'manual' | 'fill_gaps' | 'model';
-    author_name: string | null;
-  }[];
-  video_stamps: { id: number; type: string; time: number; comment: string; employee_id: number | null }[];
-  version: number;
-}
+export type { VideoMarkupsReply };
 
-export interface SavePayload {
-  video_markups: { id: number; operation_id: number | null; workplace_id: number | null; employee_id: number | null; start_time: number; end_time: number; comment: string | null }[];
-  operation_markups_to_delete: number[];
-  video_stamps: { id: number; type: string; time: number; comment: string; employee_id: number | null }[];
-  video_stamps_to_delete: number[];
-  base_version: number;
-  client_save_id: string;
-}
+type MarkupBody = NonNullable<VideoMarkupsSave['video_markups']>[number];
+
+/**
+ * The save body as the editor builds it (VideoMarkupsSave of the API): a row may still lack its
+ * operation or workplace while being edited; invalidRows() keeps such a payload from being sent.
+ */
+export type SavePayload = Required<Pick<VideoMarkupsSave, 'operation_markups_to_delete' | 'video_stamps' | 'video_stamps_to_delete' | 'base_version' | 'client_save_id'>> & {
+  video_markups: (Omit<MarkupBody, 'operation_id' | 'workplace_id'> & { operation_id: number | null; workplace_id: number | null })[];
+};
 
 let counter = 0;
 export const newKey = (prefix: string) => `${prefix}${Date.now().toString(36)}-${(counter++).toString(36)}`;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runShortcut, shortcutActions, toolbarActions, type ActionContext } from './actions';
 import { agreement } from './agreement';
 import { timeBudget } from './budget';
 import { endCoding, gaps, nextGapStart, nextSegment, pressOperationKey, previousSegment } from './coding';
@@ -11,7 +12,7 @@ const reply: VideoMarkupsReply = {
     { id: 10, operation_id: 1, workplace_id: 5, employee_id: 7, start_time: 0, end_time: 10, comment: null, source: 'manual', author_name: 'М' },
     { id: 11, operation_id: 2, workplace_id: 5, employee_id: 7, start_time: 20, end_time: 30, comment: 'x', source: 'manual', author_name: 'М' },
   ],
-  video_stamps: [{ id: 3, type: 'note', time: 4, comment: '', employee_id: null }],
+  video_stamps: [{ id: 3, type: 'note', time: 4, comment: '', employee_id: null, author_name: null }],
 };
 
 describe('markup session', () => {
@@ -100,6 +101,8 @@ describe('navigation', () => {
   ] satisfies MarkupRow[];
   it('finds the gaps and the next gap after a time', () => {
     expect(gaps(rows, 40)).toEqual([[10, 15], [30, 40]]);
+    // Overlapping rows count once; rows past the end are clipped (core-wasm's findGaps).
+    expect(gaps([{ ...rows[0], start: 0, end: 12 }, { ...rows[0], key: 'c', start: 5, end: 20 }, { ...rows[1], start: 35, end: 60 }], 40)).toEqual([[20, 35]]);
     expect(nextGapStart(rows, 0, 40)).toBe(10);
     expect(nextGapStart(rows, 12, 40)).toBe(30);
     expect(nextGapStart(rows, 35, 40)).toBeNull();
@@ -192,5 +195,22 @@ describe('sorted rows under many edits', () => {
       const expected = [...session.rows].sort((a, b) => a.start - b.start || a.end - b.end || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       expect(session.rows.map((r) => r.key)).toEqual(expected.map((r) => r.key));
     }
+  });
+});
+
+describe('actions', () => {
+  it('render the command bar in order, with the commands that have no shortcut', () => {
+    expect(toolbarActions().map((a) => a.label)).toEqual(['Отмена', 'Заполнить пропуски', 'Настроить модель', 'Отметить стенды', 'Скачать TSV', 'Сохранить', 'Завершить']);
+    expect(shortcutActions().some((a) => a.id === 'finish' || a.id === 'fillGaps')).toBe(false);
+    expect(shortcutActions().find((a) => a.id === 'save')?.keys).toBe('Ctrl + S');
+  });
+
+  it('run from their keys: Enter ends the segment being coded, Ctrl+S saves', () => {
+    const calls: string[] = [];
+    const ctx = new Proxy({}, { get: (_, name) => () => calls.push(String(name)) }) as unknown as ActionContext;
+    const key = (init: KeyboardEventInit) => ({ ...init, key: init.key!, ctrlKey: !!init.ctrlKey, metaKey: false, altKey: false, shiftKey: false, target: null, preventDefault() {} }) as unknown as KeyboardEvent;
+    expect(runShortcut(key({ key: 'Enter' }), ctx)).toBe(true);
+    expect(runShortcut(key({ key: 's', ctrlKey: true }), ctx)).toBe(true);
+    expect(calls).toEqual(['endCoding', 'save']);
   });
 });

@@ -1,14 +1,10 @@
-import { createRoute, z } from '@hono/zod-openapi';
 import { sql } from 'kysely';
-import { currentUser, requireAccess, structureFrom } from '../auth/access';
 import type { SessionUser } from '../auth/service';
 import type { Db } from '../db/database';
-import type { AppDeps } from '../http/env';
 import { badRequest, conflict } from '../http/errors';
-import { createRouter, errorResponses, json } from '../http/openapi';
-import { boundedEnd, instant, MAX_SEGMENT_MS, toIso } from '../http/time';
-import { OperationMarkup, PeriodQuery } from './schema';
-import { assertRowInStructure, structureMembers } from './structure-members';
+import { boundedEnd, MAX_SEGMENT_MS, toIso } from '../http/time';
+import type { PeriodMarkupsSaveInput } from './period-markups.schema';
+import { assertRowInStructure, structureMembers } from './structure-members.service';
 
 /**
  * The structure's markup over a period (spec 01 "Operation markup editing", `/edit/...`): the
@@ -24,50 +20,13 @@ import { assertRowInStructure, structureMembers } from './structure-members';
 export const PERIOD_STALE_MESSAGE =
   'Разметку этого периода уже изменили (в другой вкладке, на экране видео или другой пользователь). Загрузите её заново и повторите правку.';
 
-const PeriodMarkupRow = OperationMarkup.extend({
-  video_id: z.number().nullable().openapi({ description: 'видео, на экране которого видна строка; null — без видео' }),
-});
-
-export const PeriodMarkupsReply = z
-  .object({
-    operation_markups: z.array(PeriodMarkupRow),
-    version: z.string().openapi({ description: 'версия строк окна: передайте её в base_version при сохранении' }),
-  })
-  .openapi('PeriodMarkups');
-
-export const PeriodMarkupsSave = z
-  .object({
-    operation_markups: z
-      .array(
-        z.object({
-          id: z.number().int().optional().openapi({ description: 'нет, 0 или -1 — новая строка' }),
-          operation_id: z.number({ error: 'operation_id: выберите операцию' }).int().positive({ error: 'operation_id: выберите операцию' }),
-          workplace_id: z.number({ error: 'workplace_id: выберите рабочее место' }).int().positive({ error: 'workplace_id: выберите рабочее место' }),
-          employee_id: z.number().int().positive().nullable().optional(),
-          start_time: instant,
-          end_time: instant,
-          comment: z.string().max(2000).nullable().optional(),
-        }),
-      )
-      .max(5000)
-      .default([]),
-    operation_markups_to_delete: z.array(z.number().int().positive()).max(5000).default([]),
-    base_version: z
-      .string({ error: 'base_version: укажите версию окна из ответа GET — без неё сохранение могло бы затереть чужие правки' })
-      .max(100)
-      .openapi({ description: 'обязательно: version из GET; другая текущая версия окна → 409' }),
-  })
-  .openapi('OperationMarkupsSave');
-
-export type PeriodMarkupsSaveInput = z.infer<typeof PeriodMarkupsSave>;
-
-interface Window {
+export interface PeriodWindow {
   structureId: number;
   from: number;
   to: number;
 }
 
-const overlapping = (db: Db, w: Window) =>
+const overlapping = (db: Db, w: PeriodWindow) =>
   db
     .selectFrom('markups')
     .where('structure_id', '=', w.structureId)
@@ -75,7 +34,7 @@ const overlapping = (db: Db, w: Window) =>
     .where('end_time', '>', w.from);
 
 /** Digest of every row overlapping the window, all fields that an edit can change. */
-async function windowVersion(db: Db, w: Window): Promise<string> {
+async function windowVersion(db: Db, w: PeriodWindow): Promise<string> {
   const rows = await overlapping(db, w)
     .select(['id', 'operation_id', 'workplace_id', 'employee_id', 'start_time', 'end_time', 'comment', 'video_id', 'updated_at'])
     .orderBy('id')
@@ -150,7 +109,7 @@ async function videoShows(db: Db, videoId: number, at: number): Promise<boolean>
  * rows moved out of their video) are linked to a video of the structure covering their start,
  * or to none.
  */
-export async function savePeriodMarkups(db: Db, user: SessionUser, w: Window, input: PeriodMarkupsSaveInput) {
+export async function savePeriodMarkups(db: Db, user: SessionUser, w: PeriodWindow, input: PeriodMarkupsSaveInput) {
   await db.transaction().execute(async (trx) => {
     const tx = trx as unknown as Db;
     const current = await windowVersion(tx, w);
@@ -218,42 +177,4 @@ export async function savePeriodMarkups(db: Db, user: SessionUser, w: Window, in
     }
   });
   return readPeriodMarkups(db, w.structureId, w.from, w.to);
-}
-
-const tags = ['Разметка'];
-
-/** GET and POST /api/v1/operation_markups. */
-export function periodMarkupRoutes({ db }: AppDeps) {
-  const app = createRouter();
-
-  app.openapi(
-    createRoute({
-      method: 'get', path: '/api/v1/operation_markups', tags,
-      summary: 'Разметка структурной единицы за период (новые сверху) и версия окна',
-      middleware: [requireAccess(db, 'workspace.read', structureFrom.query())] as const,
-      request: { query: PeriodQuery },
-      responses: { 200: json(PeriodMarkupsReply), ...errorResponses },
-    }),
-    async (c) => {
-      const { from_time, to_time } = c.req.valid('query');
-      return c.json(await readPeriodMarkups(db, c.get('structureId'), from_time, to_time), 200);
-    },
-  );
-
-  app.openapi(
-    createRoute({
-      method: 'post', path: '/api/v1/operation_markups', tags,
-      summary: 'Сохранить разметку периода (одна транзакция; 409 — разметку окна уже изменили)',
-      middleware: [requireAccess(db, 'markup.write', structureFrom.query())] as const,
-      request: { query: PeriodQuery, body: { content: { 'application/json': { schema: PeriodMarkupsSave } }, required: true } },
-      responses: { 200: json(PeriodMarkupsReply), ...errorResponses, 409: errorResponses[400] },
-    }),
-    async (c) => {
-      const { from_time, to_time } = c.req.valid('query');
-      const window = { structureId: c.get('structureId'), from: from_time, to: to_time };
-      return c.json(await savePeriodMarkups(db, currentUser(c), window, c.req.valid('json')), 200);
-    },
-  );
-
-  return app;
 }

@@ -1,8 +1,9 @@
 import type { Db } from '../db/database';
+import { contentDisposition } from '../http/content-disposition';
 import { ApiError, badRequest } from '../http/errors';
 import { boundedEnd, isCalendarDateInRange } from '../http/time';
+import { tsvText } from '../http/tsv';
 import { formatLocalDateTime, localDayBounds } from '../time-zone';
-import { tsvField } from '../http/tsv';
 
 /** The exact text of spec 01 §5 when the date or the camera is missing. */
 export const DUMP_NEEDS_DATE_AND_CAMERA = 'You need to choose a date and a camera';
@@ -27,7 +28,6 @@ export function checkDumpRequest(input: DumpRequest): { cameraKey: number; date:
   if (input.format !== undefined && input.format !== 'tsv') throw badRequest('format: поддерживается только tsv');
   return { cameraKey: Number(cameraKey), date };
 }
-
 
 /** Seconds with at most three decimals, without trailing zeros ("37", "12.5"). */
 export const seconds = (ms: number) => String(Math.round(ms) / 1000);
@@ -60,22 +60,19 @@ export async function workTimeRecord(db: Db, structureId: number, cameraKey: num
     .where('markups.start_time', '<', to)
     .orderBy('markups.start_time').orderBy('markups.id')
     .execute();
-  const lines = [DUMP_COLUMNS.join('\t')];
-  for (const row of rows) {
-    lines.push(
-      [
-        row.filename, row.operation, row.type_label, row.workplace, row.employee,
-        formatLocalDateTime(row.start_time, structure.time_zone), formatLocalDateTime(boundedEnd(row.start_time, row.end_time), structure.time_zone),
-        seconds(boundedEnd(row.start_time, row.end_time) - row.start_time), row.comment,
-      ].map(tsvField).join('\t'),
-    );
-  }
-  return { text: `${lines.join('\n')}\n`, structureName: structure.name, rows: rows.length };
+  const text = tsvText(
+    DUMP_COLUMNS,
+    rows.map((row) => [
+      row.filename, row.operation, row.type_label, row.workplace, row.employee,
+      formatLocalDateTime(row.start_time, structure.time_zone), formatLocalDateTime(boundedEnd(row.start_time, row.end_time), structure.time_zone),
+      seconds(boundedEnd(row.start_time, row.end_time) - row.start_time), row.comment,
+    ]),
+  );
+  return { text, structureName: structure.name, rows: rows.length };
 }
 
-/** `attachment` with an ASCII fallback name and the full (Cyrillic) name per RFC 6266/5987. */
+/** The record's file name in full (Cyrillic), with a plain ASCII one for clients that read only `filename`. */
 export function dumpDisposition(structureName: string, cameraKey: number, date: string): string {
-  const ascii = `worktime-camera${cameraKey}-${date}.tsv`;
   const full = `Учёт времени — ${structureName} — камера ${cameraKey} — ${date}.tsv`;
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(full)}`;
+  return contentDisposition(full, { asciiName: `worktime-camera${cameraKey}-${date}.tsv` });
 }

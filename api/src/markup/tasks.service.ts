@@ -1,3 +1,4 @@
+import { coveredSeconds } from '@norma/core-wasm';
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { conflict } from '../http/errors';
@@ -12,37 +13,15 @@ export interface TaskQuery {
   filenamePattern?: string;
 }
 
-/** Seconds of [from, to) covered by the union of intervals (seconds), clipped to [from, to). */
-export function coveredSeconds(intervals: [number, number][], from: number, to: number): number {
-  const clipped = intervals
-    .map(([start, end]) => [Math.max(start, from), Math.min(end, to)] as [number, number])
-    .filter(([start, end]) => end > start)
-    .sort((a, b) => a[0] - b[0]);
-  let covered = 0;
-  let runStart = -Infinity;
-  let runEnd = -Infinity;
-  for (const [start, end] of clipped) {
-    if (start > runEnd) {
-      if (runEnd > runStart) covered += runEnd - runStart;
-      runStart = start;
-      runEnd = end;
-    } else {
-      runEnd = Math.max(runEnd, end);
-    }
-  }
-  if (runEnd > runStart) covered += runEnd - runStart;
-  return covered;
-}
-
 /** Completion of a task: covered seconds / duration, percent with one decimal (DESIGN.md). */
 export function completionPercentage(markups: { start_time: number; end_time: number }[], videoStart: number, durationSeconds: number | null): number {
   if (!durationSeconds || durationSeconds <= 0) return 0;
-  const from = videoStart / 1000;
-  const covered = coveredSeconds(markups.map((m) => [m.start_time / 1000, m.end_time / 1000]), from, from + durationSeconds);
+  const videoEnd = videoStart + durationSeconds * 1000;
+  const covered = coveredSeconds(markups.map((m) => ({ start: Math.max(m.start_time, videoStart), end: Math.min(m.end_time, videoEnd) })));
   return Math.min(100, Math.round((covered / durationSeconds) * 1000) / 10);
 }
 
-const isAscii = (text: string) => /^[\x00-\x7f]*$/.test(text);
+const isAscii = (text: string) => /^\p{ASCII}*$/u.test(text);
 
 /**
  * The task list of a structure (spec 01 "Task list"): its ready videos, newest recordings first,

@@ -2,9 +2,9 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { currentUser, requireAccess, structureFrom } from '../auth/access';
 import type { AppDeps } from '../http/env';
 import { createRouter, errorResponses, json } from '../http/openapi';
-import { checkDumpRequest, dumpDisposition, workTimeRecord } from './tasks-dump';
-import { DumpQuery, Message, TaskIdParam, TaskList, TasksQuery, TaskVideoParam } from './tasks-schema';
-import { deleteTask, finishTask, listTasks } from './tasks';
+import { checkDumpRequest, dumpDisposition, workTimeRecord } from './tasks-dump.service';
+import { DumpQuery, Message, TaskIdParam, TaskList, TasksQuery, TaskVideoParam } from './tasks.schema';
+import { deleteTask, finishTask, listTasks } from './tasks.service';
 
 const tags = ['Задачи разметки'];
 

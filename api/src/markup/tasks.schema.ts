@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { idParam, decimalInt } from '../http/openapi';
+import { idParam, decimalInt } from '../http/params';
 
 export const TASK_PAGE_LIMIT = 100;
 

@@ -1,0 +1,51 @@
+import type { NamedItem } from '../../api/types';
+import type { Lane } from './coding';
+import type { MarkupSession } from './session';
+
+interface Props {
+  session: MarkupSession;
+  offline: { kept: boolean; progress: number | null };
+  loop: { start: number; end: number } | null;
+  lane: Lane;
+  workplaces: NamedItem[];
+  employees: NamedItem[];
+  reactionMs: number;
+  onAddOperation(): void;
+  onAddNote(): void;
+  onShare(): void;
+  onKeepOffline(): void;
+  onLane(lane: Lane): void;
+  onReactionMs(ms: number): void;
+}
+
+/** The row under the player: add, note, share, keep offline, undo/redo, the lane of new rows and the reaction offset. */
+export function MarkupTools({ session, offline, loop, lane, workplaces, employees, reactionMs, onAddOperation, onAddNote, onShare, onKeepOffline, onLane, onReactionMs }: Props) {
+  return (
+    <div className="markup-tools">
+      <button type="button" className="button" onClick={onAddOperation} aria-label="Добавить операцию">+</button>
+      <button type="button" className="button secondary" onClick={onAddNote} aria-label="Заметка на текущей секунде">⚑</button>
+      <button type="button" className="button secondary" onClick={onShare}>Поделиться</button>
+      <button type="button" className="button secondary" onClick={onKeepOffline} disabled={offline.progress !== null}>
+        {offline.progress !== null ? `Сохраняю… ${offline.progress.toFixed(0)} %` : offline.kept ? 'Убрать с устройства' : 'Сохранить для работы без сети'}
+      </button>
+      <button type="button" className="button secondary" onClick={() => session.undo()} disabled={!session.canUndo}>Отменить</button>
+      <button type="button" className="button secondary" onClick={() => session.redo()} disabled={!session.canRedo}>Повторить</button>
+      {loop && <span className="badge">повтор {loop.start.toFixed(1)}–{loop.end.toFixed(1)} с</span>}
+      <label className="inline">
+        Разметка для
+        <select aria-label="Рабочее место новых операций" value={lane.workplace_id ?? ''} onChange={(e) => { session.select(null); onLane({ ...lane, workplace_id: e.target.value ? Number(e.target.value) : null }); }}>
+          <option value="">— рабочее место —</option>
+          {workplaces.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
+        </select>
+        <select aria-label="Сотрудник новых операций" value={lane.employee_id ?? ''} onChange={(e) => { session.select(null); onLane({ ...lane, employee_id: e.target.value ? Number(e.target.value) : null }); }}>
+          <option value="">— сотрудник —</option>
+          {employees.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
+        </select>
+      </label>
+      <label className="inline">
+        Реакция, мс
+        <input type="number" min={0} max={2000} step={50} value={reactionMs} onChange={(e) => onReactionMs(Math.max(0, Number(e.target.value) || 0))} />
+      </label>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import type { MarkupSession } from './session';
+
+/** The video's stamps (products, notes): a click seeks to one, ✕ removes it. */
+export function StampList({ session, onSeek }: { session: MarkupSession; onSeek(seconds: number): void }) {
+  if (session.stamps.length === 0) return null;
+  return (
+    <section className="stamps">
+      <h2>Отметки</h2>
+      <ul className="plain-list inline-list">
+        {session.stamps.map((stamp) => (
+          <li key={stamp.key}>
+            <button type="button" className="link-button" onClick={() => onSeek(stamp.time)}>{stamp.type === 'product' ? 'Изделие' : 'Заметка'} {stamp.time.toFixed(0)} с</button>
+            <button type="button" className="link-button muted" aria-label="Удалить отметку" onClick={() => session.removeStamp(stamp.key)}>✕</button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

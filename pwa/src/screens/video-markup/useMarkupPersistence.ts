@@ -1,0 +1,223 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, ApiCallError } from '../../api/client';
+import { clearDraft, loadDraft, saveDraft, type MarkupDraft } from '../../offline/drafts';
+import { rememberMarkups } from '../../offline/apiCache';
+import { clearProblem, dropQueuedFor, enqueueSave, withOutboxLock } from '../../offline/outbox';
+import { notify } from '../../state/notifications';
+import { INVALID_MARKUP, INVALID_MARKUP_BANNER, invalidRows, SAVE_FAILED, SAVED, type SavePayload, type VideoMarkupsReply } from './model';
+import type { MarkupSession } from './session';
+
+/** A newer server version than the local edits: `draft` is set when the edits came from storage. */
+export type MarkupConflict = { server: VideoMarkupsReply | null; draft: MarkupDraft | null };
+
+const newSaveId = () => (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
+const isOffline = (err: unknown) => err instanceof ApiCallError && err.status === 0;
+
+interface PersistenceOptions {
+  videoId: number;
+  session: MarkupSession;
+  /** Ends the segment being coded: a save sends it closed. */
+  closeOpenSegment(): void;
+  /** After the server took a save (the activities panel reloads). */
+  onSaved(): void;
+}
+
+/**
+ * Everything that writes the markup: the save (to the server, or queued in the outbox without a
+ * connection), filling gaps, finishing the task, the 409 conflict and its resolution, and the
+ * local draft. The callbacks in `options` are read when a command runs, so they may change on
+ * every render.
+ */
+export function useMarkupPersistence(options: PersistenceOptions) {
+  const { videoId, session } = options;
+  const [conflict, setConflict] = useState<MarkupConflict | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [banner, setBanner] = useState<string | null>(null);
+  /** A save of this video waits in the outbox for a connection. */
+  const [queued, setQueued] = useState(false);
+  // A save or a rebase in flight: a second save (Ctrl+S pressed again) waits for it to end.
+  const inFlight = useRef(false);
+
+  // The unsaved state goes to IndexedDB on every change, so a reload or a crash loses nothing.
+  const keepDraft = useCallback(
+    () => saveDraft({ videoId, version: session.version, rows: [...session.rows], stamps: [...session.stamps], savedAt: Date.now() }),
+    [videoId, session],
+  );
+
+  /** Lays a draft left on this device over the server's markup; a draft of an older version is a conflict. */
+  const restoreDraft = useCallback(
+    async (markups: VideoMarkupsReply) => {
+      const draft = await loadDraft(videoId).catch(() => undefined);
+      if (!draft) return;
+      if (draft.version === markups.version) {
+        session.restoreDraft(draft);
+        if (session.dirty) notify('info', 'Восстановлены несохранённые изменения этого видео');
+      } else {
+        setConflict({ server: markups, draft });
+      }
+    },
+    [videoId, session],
+  );
+
+  /** Ends the segment being coded, then refuses locally (spec 01 §5) when a row is invalid. */
+  const readyToSend = (): boolean => {
+    options.closeOpenSegment();
+    if (invalidRows(session.rows).length > 0) {
+      notify('error', INVALID_MARKUP);
+      setBanner(INVALID_MARKUP_BANNER);
+      return false;
+    }
+    setBanner(null);
+    return true;
+  };
+
+  const save = async (): Promise<boolean> => {
+    if (inFlight.current) return false;
+    if (!readyToSend()) return false;
+    setBusy(true);
+    inFlight.current = true;
+    try {
+      // Under the outbox lock: a replay of this video's queued save never runs beside this save.
+      // The payload is built inside it, from the baseline left by any replay that just ended; it
+      // carries every change still queued for this video (same baseline), so it replaces them.
+      const reply = await withOutboxLock(async () => {
+        const payload: SavePayload = session.buildSavePayload(newSaveId());
+        try {
+          const saved = await api.put<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`, payload, { quiet: true });
+          await dropQueuedFor(videoId);
+          return saved;
+        } catch (err) {
+          if (isOffline(err)) await enqueueSave({ videoId, payload, queuedAt: Date.now() });
+          throw err;
+        }
+      });
+      session.acceptSaved(reply);
+      setQueued(false);
+      await clearDraft(videoId);
+      void clearProblem(videoId);
+      void rememberMarkups(videoId, reply).catch(() => {});
+      notify('success', SAVED);
+      options.onSaved();
+      return true;
+    } catch (err) {
+      if (isOffline(err)) {
+        // The draft is what the screen reopens with: written now, not after the usual pause.
+        await keepDraft().catch(() => {});
+        setQueued(true);
+        notify('info', 'Нет связи с сервером: изменения сохранены на этом устройстве и будут отправлены, когда связь появится.');
+        return true;
+      }
+      if (err instanceof ApiCallError && err.status === 409) {
+        setConflict({ server: null, draft: null });
+        notify('error', err.message);
+        return false;
+      }
+      notify('error', `${SAVE_FAILED}: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
+    } finally {
+      setBusy(false);
+      inFlight.current = false;
+    }
+  };
+
+  /** Takes the server's newer version, with or without the local changes laid over it. */
+  const resolveConflict = async (keepMine: boolean) => {
+    if (!conflict || inFlight.current) return;
+    inFlight.current = true;
+    setBusy(true);
+    try {
+      const fresh = conflict.server ?? (await api.get<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`));
+      if (keepMine) {
+        session.rebase(fresh, conflict.draft ?? undefined);
+        notify('info', 'Ваши изменения наложены на свежую версию — проверьте и сохраните');
+      } else {
+        session.loadFromServer(fresh);
+        await clearDraft(videoId);
+      }
+      setConflict(null);
+      void clearProblem(videoId);
+    } catch {
+      // Shown by the API client; the conflict stays open.
+    } finally {
+      setBusy(false);
+      inFlight.current = false;
+    }
+  };
+
+  const fillGaps = async () => {
+    if (!readyToSend()) return;
+    const before = new Set(session.rows.map((r) => r.key));
+    setBusy(true);
+    try {
+      const reply = await api.post<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`, session.buildSavePayload(newSaveId()));
+      session.acceptSaved(reply);
+      // The filled gaps are one undoable step, like any other bulk edit.
+      session.recordAdded('Заполнить пропуски', session.rows.map((r) => r.key).filter((key) => !before.has(key)));
+      await clearDraft(videoId);
+      notify('success', 'Пропуски заполнены простоем');
+    } catch {
+      // Shown by the API client.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  /** Saves, then marks the task finished; true when it is (the screen then leaves). */
+  const finish = async (): Promise<boolean> => {
+    if (!(await save())) return false;
+    try {
+      await api.post(`/api/v1/task/${videoId}/finish`, undefined, { quiet: true });
+      notify('success', 'Задача завершена');
+      return true;
+    } catch (err) {
+      notify('error', `Error: ${err instanceof Error ? err.message : JSON.stringify(err)}`);
+      return false;
+    }
+  };
+
+  /** Drops the unsaved changes, asking first; true when the screen may leave. */
+  const cancel = (): boolean => {
+    if (session.dirty && !window.confirm('Есть несохранённые изменения. Уйти без сохранения?')) return false;
+    void clearDraft(videoId);
+    return true;
+  };
+
+  return { conflict, setConflict, busy, banner, queued, setQueued, keepDraft, restoreDraft, save, resolveConflict, fillGaps, finish, cancel };
+}
+
+/**
+ * Keeps the draft in step with the session once the screen is loaded: written 300 ms after each
+ * change (cleared when nothing is unsaved), at once when the page is hidden, and the browser
+ * warns before leaving with unsaved changes.
+ */
+export function useDraftAutosave(videoId: number, session: MarkupSession, loaded: boolean, conflict: MarkupConflict | null, keepDraft: () => Promise<unknown>) {
+  useEffect(() => {
+    if (!loaded) return;
+    const timer = setTimeout(() => {
+      if (session.dirty) void keepDraft();
+      else if (!conflict) void clearDraft(videoId);
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [session.revision, loaded, videoId, session, conflict, keepDraft]);
+
+  // A field device switches apps or closes the tab at any moment: the draft is written at once then.
+  useEffect(() => {
+    if (!loaded) return;
+    const onHide = () => {
+      if (document.visibilityState === 'hidden' && session.dirty) void keepDraft();
+    };
+    document.addEventListener('visibilitychange', onHide);
+    return () => document.removeEventListener('visibilitychange', onHide);
+  }, [loaded, session, keepDraft]);
+
+  useEffect(() => {
+    const warn = (event: BeforeUnloadEvent) => {
+      if (session.dirty) {
+        event.preventDefault();
+        event.returnValue = '';
+      }
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [session]);
+}

@@ -1,0 +1,96 @@
+import { useCallback, useEffect, useState } from 'react';
+import { api } from '../../api/client';
+import type { AvailableOperations, NamedItem, VideoMeta } from '../../api/types';
+import type { VideoMarkupsReply } from './model';
+import type { OperationOption } from './OperationRows';
+import type { Playhead } from './playhead';
+import type { MarkupSession } from './session';
+import type { Activity, OtherVideo } from './SidePanels';
+
+export type { VideoMeta };
+
+export interface Lookups {
+  operations: OperationOption[];
+  workplaces: NamedItem[];
+  employees: NamedItem[];
+}
+
+interface LoadOptions {
+  /** Lays a local draft over the server's markup; awaited before the screen counts as loaded, so nothing saves or clears a draft earlier. */
+  restoreDraft(markups: VideoMarkupsReply): Promise<void>;
+  /** The video's length in seconds, when the server knows it. Both callbacks must be stable. */
+  onDuration(seconds: number): void;
+}
+
+/**
+ * Loads what the screen edits: the video's description, its markup (into the session) and the
+ * structure's operations, workplaces and employees.
+ */
+export function useVideoMarkupData(videoId: number, session: MarkupSession, { restoreDraft, onDuration }: LoadOptions) {
+  const [meta, setMeta] = useState<VideoMeta | null>(null);
+  const [lookups, setLookups] = useState<Lookups>({ operations: [], workplaces: [], employees: [] });
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [loaded, setLoaded] = useState(false);
+
+  useEffect(() => {
+    let cancelled = false;
+    (async () => {
+      try {
+        const [metaReply, markups, available, workplaces, employees] = await Promise.all([
+          api.get<VideoMeta>(`/api/v1/video_meta/${videoId}`),
+          api.get<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`),
+          api.get<AvailableOperations>('/api/v1/available_operations', { video_id: videoId }),
+          api.get<NamedItem[]>('/api/v1/workplaces', { video_id: videoId }),
+          api.get<NamedItem[]>('/api/v1/employees', { video_id: videoId }),
+        ]);
+        if (cancelled) return;
+        setMeta(metaReply);
+        if (metaReply.duration) onDuration(metaReply.duration);
+        setLookups({ operations: available.operations, workplaces, employees });
+        session.loadFromServer(markups);
+        await restoreDraft(markups);
+        if (!cancelled) setLoaded(true);
+      } catch (err) {
+        if (!cancelled) setLoadError(err instanceof Error ? err.message : String(err));
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [videoId, session, restoreDraft, onDuration]);
+
+  return { meta, lookups, loadError, loaded };
+}
+
+/** The video's last five activities (side panel), reloaded after each save. */
+export function useActivities(videoId: number) {
+  const [activities, setActivities] = useState<Activity[]>([]);
+  const reload = useCallback(
+    () => api.get<Activity[]>('/api/v1/activities', { video_id: videoId, offset: 0, limit: 5 }).then(setActivities, () => {}),
+    [videoId],
+  );
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+  return { activities, reload };
+}
+
+/** The other cameras' videos at the current second, refreshed as the playhead crosses each 5 seconds. */
+export function useOtherCameras(videoId: number, playhead: Playhead, startSecond: number) {
+  const [others, setOthers] = useState<OtherVideo[] | null>(null);
+  const [currentSecond, setCurrentSecond] = useState(startSecond);
+  // Current second refreshes every 1 second (spec 01 §9).
+  useEffect(() => {
+    const timer = setInterval(() => setCurrentSecond(Math.floor(playhead.time)), 1000);
+    return () => clearInterval(timer);
+  }, [playhead]);
+  const load = useCallback(
+    (second: number) => api.get<OtherVideo[]>('/api/v1/other_videos', { video_id: videoId, current_second: second }).then(setOthers, () => setOthers([])),
+    [videoId],
+  );
+  const othersSecond = Math.floor(currentSecond / 5) * 5;
+  useEffect(() => {
+    void load(othersSecond);
+  }, [load, othersSecond]);
+  return { others, setOthers, load };
+}
