@@ -8,7 +8,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 /** Files worth compressing (text and wasm); images and fonts (woff2 is compressed already) are not. */
 const COMPRESSIBLE = /\.(js|mjs|css|html|json|webmanifest|svg|txt|wasm)$/;
 
-/** Every file under a folder, skipping dot folders (.vite: the build manifest, never served). */
+/** Every file under a folder, skipping dot folders (.vite: the chunk graph, never served). */
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     if (entry.name.startsWith('.')) return [];
@@ -50,7 +50,7 @@ function precompress(): Plugin {
 
 /**
  * Writes dist/.vite/chunks.json: every JS chunk with the modules in it and the chunks it imports
- * (statically, i.e. loaded with it, and dynamically, i.e. on demand). tests/build/pwa-chunks.test.ts
+ * (statically, i.e. loaded with it, and dynamically, i.e. on demand). tests/first-load/pwa-chunks.test.ts
  * reads it to check which libraries each first screen loads; bench/first-load.bench.ts sums sizes.
  */
 function chunkGraph(): Plugin {
@@ -62,7 +62,15 @@ function chunkGraph(): Plugin {
       const root = `${resolve(import.meta.dirname, '..')}/`;
       const chunks = Object.values(bundle).flatMap((item) =>
         item.type === 'chunk'
-          ? [{ file: item.fileName, isEntry: item.isEntry, imports: item.imports, dynamicImports: item.dynamicImports, modules: item.moduleIds.map((id) => id.replace(root, '').replace(/^\0/, '')) }]
+          ? [
+              {
+                file: item.fileName,
+                isEntry: item.isEntry,
+                imports: item.imports,
+                dynamicImports: item.dynamicImports,
+                modules: item.moduleIds.map((id) => id.replace(root, '').replace(/^\0/, '')),
+              },
+            ]
           : [],
       );
       this.emitFile({ type: 'asset', fileName: '.vite/chunks.json', source: JSON.stringify({ chunks }, null, 1) });
@@ -113,8 +121,11 @@ function routePreload(): Plugin {
         const routes = PRELOADED_ROUTES.map(({ hash, module, shareKeyApi }) => {
           const screen = chunks.find((chunk) => chunk.moduleIds.some((id) => id.endsWith(`/${module}`)));
           if (!screen) throw new Error(`norma:route-preload: no chunk holds ${module}`);
-          const files = [...loaded([screen.fileName])].filter((file) => !withEntry.has(file)).map((file) => `/${file}`);
-          return { hash, files, api: shareKeyApi };
+          const own = [...loaded([screen.fileName])].filter((file) => !withEntry.has(file));
+          // Their style sheets too: Vite's loader waits for a chunk's CSS before the screen renders,
+          // and takes a <link rel="stylesheet"> already in the page as loaded.
+          const styles = own.flatMap((file) => [...(byFile.get(file)?.viteMetadata?.importedCss ?? [])]);
+          return { hash, files: own.map((file) => `/${file}`), styles: styles.map((file) => `/${file}`), api: shareKeyApi };
         });
         const script = `(function () {
   var routes = ${JSON.stringify(routes)};
@@ -131,6 +142,7 @@ function routePreload(): Plugin {
   for (var i = 0; i < routes.length; i++) {
     if (hash.indexOf(routes[i].hash) !== 0) continue;
     for (var j = 0; j < routes[i].files.length; j++) link('modulepreload', routes[i].files[j]);
+    for (var k = 0; k < routes[i].styles.length; k++) link('stylesheet', routes[i].styles[k]);
     var key = hash.slice(routes[i].hash.length).split(/[/?#]/)[0];
     if (routes[i].api && /^[A-Za-z0-9_-]{16,200}$/.test(key)) link('preload', routes[i].api + encodeURIComponent(key), 'fetch');
   }
@@ -143,9 +155,38 @@ function routePreload(): Plugin {
   };
 }
 
+/**
+ * What the entry loads with it: the modules reachable from index.html's script by static imports,
+ * found when the module graph is complete (buildEnd) and put into one chunk by the codeSplitting
+ * group below. Without it Rolldown, which turns its chunk merging off once any module has a
+ * top-level await (core-wasm's glue has one), cuts the entry into a dozen small files: on a phone
+ * network each is a request, and six at a time over HTTP/1.1 (about +0.5 s to the first paint).
+ */
+const shellModules = new Set<string>();
+function shellGraph(): Plugin {
+  return {
+    name: 'norma:shell-graph',
+    apply: 'build',
+    buildEnd() {
+      shellModules.clear();
+      const queue = [...this.getModuleIds()].filter((id) => this.getModuleInfo(id)?.isEntry);
+      const seen = new Set<string>();
+      while (queue.length) {
+        const id = queue.pop()!;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        // index.html, its script and src/main.tsx stay in the entry chunk (a group holding them leaves no entry).
+        if (!this.getModuleInfo(id)?.isEntry && !/\.html(\?|$)/.test(id) && !id.endsWith('/src/main.tsx')) shellModules.add(id);
+        queue.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+      }
+    },
+  };
+}
+
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [
+    shellGraph(),
     react(),
     VitePWA({
       registerType: 'autoUpdate',
@@ -188,6 +229,7 @@ export default defineConfig({
     // No source maps in dist: they are public there (10 MB of our source), and nobody reads them.
     sourcemap: false,
     chunkSizeWarningLimit: 1500,
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'shell', test: (id: string) => shellModules.has(id) }] } } },
   },
   server: { proxy: { '/api': 'http://localhost:3000' } },
 });

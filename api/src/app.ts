@@ -1,26 +1,37 @@
 import { Hono } from 'hono';
 import { adminRoutes } from './admin/routes';
 import { authRoutes } from './auth/routes';
+import { calculatorRoutes } from './calculator/routes';
 import { sessionUser } from './auth/service';
+import { compressResponses } from './http/compress';
+import { refuseCrossSiteWrites } from './http/cross-site';
 import { errorBody, handleError } from './http/errors';
 import type { AppDeps, AppEnv } from './http/env';
 import { createRouter } from './http/openapi';
+import { securityHeaders } from './http/security-headers';
+import { timeBudget } from './http/time-budget';
 import { serveApiDocs, servePwa } from './http/static';
 import { jobRoutes } from './jobs/routes';
 import { markupRoutes } from './markup/routes';
-import { taskRoutes } from './markup/tasks-routes';
+import { taskRoutes } from './markup/tasks.routes';
 import { orgRoutes } from './org/routes';
 import { videoRoutes } from './video/routes';
 import { reportRoutes } from './report/routes';
 import { summaryRoutes } from './summary/routes';
 
 /** Every domain's router, in one place so the OpenAPI document lists them all. */
-const domains = [authRoutes, orgRoutes, markupRoutes, reportRoutes, taskRoutes, videoRoutes, jobRoutes, summaryRoutes, adminRoutes];
+const domains = [authRoutes, orgRoutes, markupRoutes, reportRoutes, taskRoutes, videoRoutes, jobRoutes, summaryRoutes, adminRoutes, calculatorRoutes];
 
 /** Builds the whole HTTP app: better-auth, the /api contract, API docs and the PWA. */
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.onError(handleError);
+
+  // First, so that every answer — PWA files, API, docs, errors, 404s — carries the headers.
+  app.use('*', securityHeaders(deps.config.baseUrl));
+  app.use('*', compressResponses());
+  // Before better-auth and every route: a forged cross-site write must change nothing.
+  app.use('/api/*', refuseCrossSiteWrites(deps.config.baseUrl));
 
   app.on(['GET', 'POST'], '/api/auth/*', (c) => deps.auth.handler(c.req.raw));
 
@@ -28,6 +39,8 @@ export function createApp(deps: AppDeps) {
     c.set('user', await sessionUser(deps, c.req.raw.headers));
     await next();
   });
+  // A read that runs past its budget answers 503 instead of holding the client (http/time-budget.ts).
+  app.use('/api/*', timeBudget());
 
   const api = createRouter();
   for (const domain of domains) api.route('/', domain(deps));

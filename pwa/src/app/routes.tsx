@@ -1,27 +1,65 @@
-import type { ComponentType } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { LandingScreen } from '../screens/landing/LandingScreen';
 import { LoginScreen } from '../screens/login/LoginScreen';
-import { MethodologyScreen } from '../screens/methodology/MethodologyScreen';
 import { placeholders } from '../screens/placeholders/placeholders';
-import { MultiVideoScreen } from '../screens/multi-video/MultiVideoScreen';
-import { NewProjectScreen } from '../screens/new-project/NewProjectScreen';
-import { ProjectsScreen } from '../screens/projects/ProjectsScreen';
-import { RegistrationScreen } from '../screens/registration/RegistrationScreen';
-import { BlockReportPdfScreen, BlockReportScreen } from '../screens/reports/block/BlockReportScreen';
-import { InteractiveScreen, SharedInteractiveScreen } from '../screens/reports/interactive/InteractiveScreen';
-import { StatementPdfScreen, StatementScreen } from '../screens/reports/statement/StatementScreen';
-import { TaskListScreen } from '../screens/task-list/TaskListScreen';
-import { AdminScreen } from '../screens/admin/AdminScreen';
-import { PeriodEditScreen } from '../screens/period-edit/PeriodEditScreen';
-import { SummaryScreen } from '../screens/summary/SummaryScreen';
-import { VideoMarkupScreen } from '../screens/video-markup/VideoMarkupScreen';
+
+/** A screen takes its own route parameters as props (each screen its own names), hence `any`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Screen = ComponentType<any>;
 
 export interface AppRoute {
   path: string;
-  screen: ComponentType<any>;
+  screen: Screen;
   /** Needs a signed-in user. */
   private?: boolean;
 }
+
+/** Shown while a screen's code is on its way (a slow phone network: a second or more). */
+function ScreenLoading() {
+  return (
+    <section className="screen" aria-busy="true">
+      <p>Загрузка…</p>
+    </section>
+  );
+}
+
+/**
+ * A screen whose code is loaded when it is first opened: each screen is a chunk of its own, so
+ * the landing page, login and the shared report carry no canvas, chart, PDF or XLSX code
+ * (docs/performance.md, «Быстрая первая загрузка»).
+ */
+function lazyScreen<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): Screen {
+  const Loaded = lazy(async () => ({ default: (await load())[name] as Screen }));
+  function LazyScreen(props: Record<string, unknown>) {
+    return (
+      <Suspense fallback={<ScreenLoading />}>
+        <Loaded {...props} />
+      </Suspense>
+    );
+  }
+  LazyScreen.displayName = `Lazy(${name})`;
+  return LazyScreen;
+}
+
+// The landing page and login stay in the entry chunk: they are the first screens, and a chunk of
+// their own would cost one more round trip (about 0.6 s on a phone network) before the first paint.
+const RegistrationScreen = lazyScreen(() => import('../screens/registration/RegistrationScreen'), 'RegistrationScreen');
+const ProjectsScreen = lazyScreen(() => import('../screens/projects/ProjectsScreen'), 'ProjectsScreen');
+const NewProjectScreen = lazyScreen(() => import('../screens/new-project/NewProjectScreen'), 'NewProjectScreen');
+const SummaryScreen = lazyScreen(() => import('../screens/summary/SummaryScreen'), 'SummaryScreen');
+const TaskListScreen = lazyScreen(() => import('../screens/task-list/TaskListScreen'), 'TaskListScreen');
+const VideoMarkupScreen = lazyScreen(() => import('../screens/video-markup/VideoMarkupScreen'), 'VideoMarkupScreen');
+const MultiVideoScreen = lazyScreen(() => import('../screens/multi-video/MultiVideoScreen'), 'MultiVideoScreen');
+const PeriodEditScreen = lazyScreen(() => import('../screens/period-edit/PeriodEditScreen'), 'PeriodEditScreen');
+const StatementScreen = lazyScreen(() => import('../screens/reports/statement/StatementScreen'), 'StatementScreen');
+const StatementPdfScreen = lazyScreen(() => import('../screens/reports/statement/StatementScreen'), 'StatementPdfScreen');
+const BlockReportScreen = lazyScreen(() => import('../screens/reports/block/BlockReportScreen'), 'BlockReportScreen');
+const BlockReportPdfScreen = lazyScreen(() => import('../screens/reports/block/BlockReportScreen'), 'BlockReportPdfScreen');
+const InteractiveScreen = lazyScreen(() => import('../screens/reports/interactive/InteractiveScreen'), 'InteractiveScreen');
+const SharedInteractiveScreen = lazyScreen(() => import('../screens/reports/interactive/InteractiveScreen'), 'SharedInteractiveScreen');
+const CalculatorScreen = lazyScreen(() => import('../screens/calculator/CalculatorScreen'), 'CalculatorScreen');
+const MethodologyScreen = lazyScreen(() => import('../screens/methodology/MethodologyScreen'), 'MethodologyScreen');
+const AdminScreen = lazyScreen(() => import('../screens/admin/AdminScreen'), 'AdminScreen');
 
 /**
  * Every row of spec 01 §2 and spec 02 §2 "Full route table". Hash routes: /#/markup/7.
@@ -44,7 +82,7 @@ export const routes: AppRoute[] = [
   { path: '/pdf/report/:structureId/:fromTime/:toTime', screen: BlockReportPdfScreen, private: true },
   { path: '/interactive/:structureId/:from/:to', screen: InteractiveScreen, private: true },
   { path: '/demo/:shareKey', screen: SharedInteractiveScreen },
-  { path: '/calculator', screen: placeholders.calculator },
+  { path: '/calculator', screen: CalculatorScreen },
   { path: '/models/:videoId', screen: placeholders.models, private: true },
   { path: '/models-stand-locations/:videoId', screen: placeholders.standLocations, private: true },
   { path: '/models-stands/:structureId', screen: placeholders.stands, private: true },
