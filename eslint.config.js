@@ -33,4 +33,14 @@ export default tseslint.config(
     // others) are not on: the screens load data in effects, which those rules reject wholesale.
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  {
+    // One contract (docs/architecture.md): the PWA reads the API's types, never its code.
+    files: ['pwa/src/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ regex: '(^|/)api/src/', allowTypeImports: true, message: 'The PWA imports only types from the API (import type … from the api/types module).' }],
+      }],
+    },
+  },
 );

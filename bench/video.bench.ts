@@ -11,6 +11,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mediaTools, run } from '../workers/src/media/ffmpeg';
 import { startServer } from '../tests/support/server';
+import { startBareServer } from './support/bare';
 
 const REMUX_SECONDS = 120;
 const TRANSCODE_SECONDS = 60;
@@ -114,19 +115,34 @@ try {
     });
   }
 
-  // Seek latency on the last ingested (browser-ready) video: random 64 KiB ranges, one at a time.
-  const meta = await api<{ size_bytes: number; duration: number }>(`/api/v1/video_meta/${seekVideo}`);
-  const latencies: number[] = [];
-  for (let i = 0; i < SEEKS + 20; i++) {
-    const offset = Math.floor(Math.random() * (meta.size_bytes - SEEK_BYTES));
-    const started = performance.now();
-    const response = await fetch(`${server.url}/api/v1/video?video_id=${seekVideo}`, { headers: { cookie, range: `bytes=${offset}-${offset + SEEK_BYTES - 1}` } });
-    if (response.status !== 206) throw new Error(`Range: ${response.status}`);
-    const reader = response.body!.getReader();
-    await reader.read();
-    const firstByte = performance.now() - started;
-    while (!(await reader.read()).done);
-    if (i >= 20) latencies.push(firstByte); // the first 20 warm up
+  // Seek latency on the last ingested (browser-ready) video: random 64 KiB ranges, one at a time,
+  // from Norma (signed in, access checked) and, in the same run, from a bare Bun.file Range server
+  // on the same file: the ratio of the two p99s is what Norma's path costs (target ≤ 2).
+  const meta = await api<{ size_bytes: number; duration: number; filename: string }>(`/api/v1/video_meta/${seekVideo}`);
+  const firstBytes = async (url: string, headers: Record<string, string>) => {
+    const latencies: number[] = [];
+    for (let i = 0; i < SEEKS + 20; i++) {
+      const offset = Math.floor(Math.random() * (meta.size_bytes - SEEK_BYTES));
+      const started = performance.now();
+      const response = await fetch(url, { headers: { ...headers, range: `bytes=${offset}-${offset + SEEK_BYTES - 1}` } });
+      if (response.status !== 206) throw new Error(`Range: ${response.status}`);
+      const reader = response.body!.getReader();
+      await reader.read();
+      const firstByte = performance.now() - started;
+      while (!(await reader.read()).done);
+      if (i >= 20) latencies.push(firstByte); // the first 20 warm up
+    }
+    return latencies;
+  };
+  const latencies = await firstBytes(`${server.url}/api/v1/video?video_id=${seekVideo}`, { cookie });
+  const [stored] = [...new Bun.Glob(`**/${meta.filename}`).scanSync({ cwd: join(server.dataDir, 'objects'), absolute: true })];
+  if (!stored) throw new Error(`файл ${meta.filename} не найден в хранилище`);
+  const bare = await startBareServer('range', stored);
+  let bareLatencies: number[];
+  try {
+    bareLatencies = await firstBytes(`${bare.url}/video`, {});
+  } finally {
+    await bare.stop();
   }
   const seek = {
     case: `Range ${SEEK_BYTES / 1024} KiB at a random offset of a ${round(meta.size_bytes / 1024 ** 2, 1)} MB video, sequential, signed in`,
@@ -134,6 +150,9 @@ try {
     first_byte_p50_ms: round(percentile(latencies, 50)),
     first_byte_p99_ms: round(percentile(latencies, 99)),
     first_byte_mean_ms: round(latencies.reduce((a, b) => a + b) / latencies.length),
+    bare_first_byte_p50_ms: round(percentile(bareLatencies, 50)),
+    bare_first_byte_p99_ms: round(percentile(bareLatencies, 99)),
+    p99_ratio_to_bare: round(percentile(latencies, 99) / percentile(bareLatencies, 99)),
   };
   console.log(seek);
 

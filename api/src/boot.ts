@@ -4,7 +4,7 @@ import { createApp } from './app';
 import { createAuth } from './auth/auth';
 import type { Config } from './config';
 import { migrateToLatest } from './db/migrate';
-import { describeOutOfBounds, findOutOfBoundsRows } from './markup/bounds-check';
+import { describeOutOfBounds, findOutOfBoundsRows } from './markup/bounds-check.service';
 import type { AppDeps } from './http/env';
 import { DATABASE_FILE, openCheckedDatabase, prepareDataDir, removeOrphanUploads } from './storage/data-dir';
 import { folderObjectStore } from './storage/object-store';

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { Db } from '../db/database';
+import { precompiled, type Db } from '../db/database';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
 import type { AppEnv } from '../http/env';
 import { parseId } from '../http/openapi';
@@ -45,13 +45,16 @@ export const structureFrom = {
   },
 };
 
+// Asked on every seek of a video and on every structure-scoped call: compiled once.
+const videoStructure = precompiled((db) =>
+  db.selectFrom('videos').innerJoin('cameras', 'cameras.id', 'videos.camera_id').select('cameras.structure_id').where('videos.id', '=', 0),
+);
+const structureOfOrganization = precompiled((db) =>
+  db.selectFrom('structures').select('id').where('id', '=', 0).where('organization_id', '=', 0),
+);
+
 async function structureOfVideo(db: Db, videoId: number): Promise<number> {
-  const row = await db
-    .selectFrom('videos')
-    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
-    .select('cameras.structure_id')
-    .where('videos.id', '=', videoId)
-    .executeTakeFirst();
+  const [row] = await videoStructure(db, [videoId]);
   if (!row) throw notFound('Видео не найдено');
   return row.structure_id;
 }
@@ -62,12 +65,7 @@ export const videoOrStructureQuery: StructureLocator = (c, db) =>
 
 /** Ensures the structure exists in the user's organisation (404 otherwise, so ids do not leak). */
 export async function assertStructureInOrganization(db: Db, user: SessionUser, structureId: number): Promise<void> {
-  const row = await db
-    .selectFrom('structures')
-    .select('id')
-    .where('id', '=', structureId)
-    .where('organization_id', '=', user.organizationId)
-    .executeTakeFirst();
+  const [row] = await structureOfOrganization(db, [structureId, user.organizationId]);
   if (!row) throw notFound('Структурная единица не найдена');
 }
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { LOGIN_MAX_LENGTH, LOGIN_TOO_LONG, NAME_MAX_LENGTH, NAME_TOO_LONG, PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG } from './service';
+import { LOGIN_MAX_LENGTH, LOGIN_TOO_LONG, NAME_MAX_LENGTH, NAME_TOO_LONG, PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG } from './limits';
 
 export const LoginQuery = z.object({
   email: z.string().openapi({ description: 'Логин (или email) пользователя' }),

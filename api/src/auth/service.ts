@@ -1,5 +1,4 @@
-import { CompiledQuery, type InferResult } from 'kysely';
-import type { Db } from '../db/database';
+import { precompiled, type Db } from '../db/database';
 import type { Role } from '../db/schema';
 import { ApiError, badRequest, conflict } from '../http/errors';
 import type { Auth } from './auth';
@@ -137,8 +136,8 @@ function cookieValue(header: string | null, name: string): string | null {
   return null;
 }
 
-/** The session lookup of every request: its SQL compiled once (building it cost more than running it). */
-const sessionQuery = (db: Db) =>
+/** The user of a stored session (by its token hash), with organisation and role: every request asks. */
+const userOfSession = precompiled((db) =>
   db
     .selectFrom('session')
     .innerJoin('user', 'user.id', 'session.userId')
@@ -148,17 +147,8 @@ const sessionQuery = (db: Db) =>
       'session.expiresAt', 'user.id', 'user.username', 'user.firstName', 'user.lastName',
       'memberships.role', 'memberships.organization_id', 'organizations.name', 'organizations.time_zone',
     ])
-    .where('session.token', '=', '');
-type SessionRow = InferResult<ReturnType<typeof sessionQuery>>[number];
-const compiledSessionQueries = new WeakMap<Db, string>();
-
-/** The user of a stored session (by its token hash), with organisation and role. */
-async function userOfSession(db: Db, tokenHash: string): Promise<SessionRow | undefined> {
-  let text = compiledSessionQueries.get(db);
-  if (text === undefined) compiledSessionQueries.set(db, (text = sessionQuery(db).compile().sql));
-  const { rows } = await db.executeQuery<SessionRow>(CompiledQuery.raw(text, [tokenHash]));
-  return rows[0];
-}
+    .where('session.token', '=', ''),
+);
 
 /**
  * The signed-in user with their organisation and role, or null. The first request of a session
@@ -173,7 +163,7 @@ export async function sessionUser(deps: { db: Db; auth: Auth }, headers: Headers
   if (!checked) checkedCookies.set(deps.auth, (checked = new Map()));
   const tokenHash = checked.get(cookie);
   if (tokenHash !== undefined) {
-    const row = await userOfSession(deps.db, tokenHash);
+    const [row] = await userOfSession(deps.db, [tokenHash]);
     if (row && Date.parse(row.expiresAt) - Date.now() > facts.refreshBelowMs) {
       return {
         id: row.id, login: row.username ?? '', firstName: row.firstName, lastName: row.lastName,

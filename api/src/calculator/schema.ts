@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { PRODUCTION_TYPES } from '../report/reference';
+import { PRODUCTION_TYPES } from '@norma/core-wasm/report';
 
 /** "true"/"1" → true, "false"/"0" → false, absent → the default; anything else is a 400. */
 const flag = (fallback: boolean, description: string) =>

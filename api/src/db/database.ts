@@ -1,5 +1,5 @@
 import { Database as SqliteDatabase } from 'bun:sqlite';
-import { Kysely } from 'kysely';
+import { CompiledQuery, Kysely } from 'kysely';
 import { BunSqliteDialect } from 'kysely-bun-sqlite';
 import { isStorageFull } from '../http/errors';
 import type { DB } from './schema';
@@ -92,4 +92,18 @@ export function integrityProblem(sqlite: SqliteDatabase): string | null {
   const rows = sqlite.query('PRAGMA quick_check').values() as unknown[][];
   const first = String(rows[0]?.[0] ?? 'ok');
   return rows.length === 1 && first === 'ok' ? null : first;
+}
+
+/**
+ * A query of the hot path (every request's session, every seek's access check) built and compiled
+ * once per database: building SQL with Kysely costs more than SQLite takes to run a small query.
+ * `build` gets placeholder values; `run` passes the real ones, in the same order.
+ */
+export function precompiled<Row>(build: (db: Db) => { compile(): CompiledQuery<Row> }) {
+  const texts = new WeakMap<Db, string>();
+  return async (db: Db, parameters: readonly unknown[]): Promise<Row[]> => {
+    let text = texts.get(db);
+    if (text === undefined) texts.set(db, (text = build(db).compile().sql));
+    return (await db.executeQuery<Row>(CompiledQuery.raw(text, [...parameters]))).rows;
+  };
 }

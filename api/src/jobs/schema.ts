@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { idParam } from '../http/openapi';
+import { idParam } from '../http/params';
 
 export const JobIdParam = z.object({ id: idParam });
 

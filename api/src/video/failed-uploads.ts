@@ -1,7 +1,7 @@
 import type { Db } from '../db/database';
 import { conflict, notFound } from '../http/errors';
 import { toIso } from '../http/time';
-import { deleteTask } from '../markup/tasks';
+import { deleteTask } from '../markup/tasks.service';
 import type { ObjectStore } from '../storage/object-store';
 
 /**

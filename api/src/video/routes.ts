@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { createRoute, z } from '@hono/zod-openapi';
 import { currentUser, requireAccess, structureFrom, type StructureLocator } from '../auth/access';
+import { contentDisposition } from '../http/content-disposition';
 import { badRequest, notFound } from '../http/errors';
 import type { AppDeps } from '../http/env';
 import { createRouter, ErrorSchema, errorResponses, json, parseId } from '../http/openapi';
@@ -14,7 +15,7 @@ import {
   VideoMeta, VideoQuery, VideosAtQuery,
 } from './schema';
 import {
-  listActivities, listCameras, listCameraVideos, otherVideos, setVideoComment, setVideoDuration, videoMeta, videosAt, wholeSeconds,
+  listActivities, listCameras, listCameraVideos, otherVideos, setVideoComment, setVideoDuration, storedVideo, videoMeta, videosAt, wholeSeconds,
 } from './service';
 import { serveStoredVideo } from './stream';
 import { syncStructure } from './sync';
@@ -124,7 +125,7 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
     }),
     async (c) => {
       const { video_id } = c.req.valid('query');
-      const video = await db.selectFrom('videos').select(['storage_key', 'filename', 'status']).where('id', '=', video_id).executeTakeFirstOrThrow();
+      const video = await storedVideo(db, video_id);
       return (await serveStoredVideo(storage, video.storage_key, c.req.raw, video.filename)) as never;
     },
   );
@@ -249,7 +250,7 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
         headers: {
           'content-type': found.contentType,
           'content-length': String(found.size),
-          'content-disposition': `attachment; filename="${found.file}"`,
+          'content-disposition': contentDisposition(found.file),
         },
       }) as never;
     },

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { decimalInt, decimalNumber, idParam } from '../http/openapi';
+import { decimalInt, decimalNumber, idParam } from '../http/params';
 import { instant, MAX_VIDEO_SECONDS } from '../http/time';
 
 

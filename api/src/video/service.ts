@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/database';
+import { precompiled, type Db } from '../db/database';
 import { badRequest, notFound } from '../http/errors';
 import { MAX_VIDEO_SECONDS, toIso } from '../http/time';
 
@@ -9,6 +9,15 @@ const metaColumns = [
 ] as const;
 
 /** Video meta (spec 01 §3, spec 02 §3): name, comment, camera, structure, start instant, duration, status. */
+const storedVideoQuery = precompiled((db) => db.selectFrom('videos').select(['storage_key', 'filename', 'status']).where('id', '=', 0));
+
+/** Where a video's file is and what to call it: asked by every seek, so compiled once. */
+export async function storedVideo(db: Db, videoId: number) {
+  const [video] = await storedVideoQuery(db, [videoId]);
+  if (!video) throw notFound('Видео не найдено');
+  return video;
+}
+
 export async function videoMeta(db: Db, videoId: number) {
   const row = await db
     .selectFrom('videos')

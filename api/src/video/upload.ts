@@ -43,7 +43,7 @@ const SUFFIX_RESERVE_BYTES = 8;
 export function cleanFilename(raw: string | undefined): string {
   const name = (raw ?? '').trim();
   if (!name) throw badRequest('Не указан параметр filename');
-  if (name.length > 200 || /[/\\\x00-\x1f]/.test(name) || name === '.' || name === '..' || name.startsWith('.')) {
+  if (name.length > 200 || /[/\\\p{Cc}]/u.test(name) || name === '.' || name === '..' || name.startsWith('.')) {
     throw badRequest('filename: недопустимое имя файла');
   }
   if (extensionOf(name) !== 'mp4') throw new ApiError(400, 'bad_request', ONLY_MP4);

@@ -2,6 +2,10 @@ import { saveBlob } from '../export/download';
 import { FROM_CACHE_HEADER } from '../offline/apiCache';
 import { markOffline, markOnline } from '../state/connectivity';
 import { notify } from '../state/notifications';
+import type { ApiErrorBody } from './types';
+
+/** A failure's body as read defensively: a proxy or a crash may answer something else than the API's error shape. */
+export type FailureBody = { error?: Partial<ApiErrorBody['error']> } | undefined;
 
 /** A failed API call: the server's `{ error: { code, message } }`, or a network failure. */
 export class ApiCallError extends Error {
@@ -60,7 +64,7 @@ export async function apiCall<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path
     data = text;
   }
   if (!response.ok) {
-    const body = data as { error?: { code?: string; message?: string } } | undefined;
+    const body = data as FailureBody;
     const message = body?.error?.message ?? `Ошибка сервера (${response.status})`;
     const error = new ApiCallError(response.status, body?.error?.code ?? 'http_error', message);
     if (!options.quiet) notify('error', message);
@@ -94,7 +98,7 @@ export async function downloadFile(path: string, query: Record<string, QueryValu
   if (!response.ok) {
     let message = `Ошибка сервера (${response.status})`;
     try {
-      message = ((await response.json()) as { error?: { message?: string } }).error?.message ?? message;
+      message = ((await response.json()) as FailureBody)?.error?.message ?? message;
     } catch {}
     notify('error', message);
     throw new ApiCallError(response.status, 'http_error', message);

@@ -1,32 +1,6 @@
-/** Shapes of the API replies the PWA reads (kept in step with api/src/<domain>/schema.ts). */
-export type Role = 'admin' | 'analyst' | 'assessor' | 'viewer';
-
-export interface CurrentUser {
-  first_name: string;
-  last_name: string;
-  login: string;
-  role: Role;
-  organization: { id: number; name: string; time_zone: string };
-}
-
-export interface Message {
-  message: string;
-  first_name?: string;
-  last_name?: string;
-}
-
-export interface Structure {
-  id: number;
-  name: string;
-  parent_id: number | null;
-}
-
-export interface NamedItem {
-  id: number;
-  name: string;
-}
-
-export interface InstanceInfo {
-  demo: boolean;
-  version: string;
-}
+/**
+ * The API's request and reply types, read from its zod schemas (api/src/contract.ts): the one
+ * contract between the PWA and the API. Type-only: nothing of the API reaches the bundle. A
+ * screen that needs a narrower view derives it from these (Pick<>, indexed access), never a copy.
+ */
+export type * from '../../../api/src/contract';

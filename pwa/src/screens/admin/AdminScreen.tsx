@@ -2,12 +2,12 @@ import { useCallback, useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
 import { api } from '../../api/client';
-import type { Structure } from '../../api/types';
+import type { AdminStructure, Structure } from '../../api/types';
 import { login } from '../../state/login';
 import { structures } from '../../state/structures';
 import { Banner } from '../../ui/Banner';
 import { StaffPanel } from './StaffPanel';
-import { StructuresPanel, type AdminStructure } from './StructuresPanel';
+import { StructuresPanel } from './StructuresPanel';
 import { UsersPanel } from './UsersPanel';
 
 type Tab = 'structures' | 'users';

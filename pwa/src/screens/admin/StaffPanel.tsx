@@ -1,16 +1,8 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
-import type { NamedItem } from '../../api/types';
+import type { AdminCamera, AdminMessage, CameraCreate, NamedItem } from '../../api/types';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
-
-interface Camera {
-  id: number;
-  camera_key: number;
-  name: string;
-  storage_folder: string;
-  videos: number;
-}
 
 const KEYS = [1, 2, 3, 4];
 
@@ -27,7 +19,7 @@ function NamedRow({ item, kind, onChanged }: { item: NamedItem; kind: 'employees
   };
   const remove = async () => {
     try {
-      const reply = await api.delete<{ message: string }>(`/api/v1/admin/${kind}/${item.id}`);
+      const reply = await api.delete<AdminMessage>(`/api/v1/admin/${kind}/${item.id}`);
       notify('success', reply.message);
     } catch {
       // Shown by the API client (409: it is in the markup).
@@ -93,7 +85,7 @@ function NamedList({ structureId, kind, title, addLabel, onCountChanged }: {
   );
 }
 
-function CameraRow({ camera, onChanged }: { camera: Camera; onChanged: () => Promise<void> }) {
+function CameraRow({ camera, onChanged }: { camera: AdminCamera; onChanged: () => Promise<void> }) {
   const [draft, setDraft] = useState({ camera_key: camera.camera_key, name: camera.name, storage_folder: camera.storage_folder });
   const changed = draft.camera_key !== camera.camera_key || draft.name !== camera.name || draft.storage_folder !== camera.storage_folder;
   const save = async () => {
@@ -107,7 +99,7 @@ function CameraRow({ camera, onChanged }: { camera: Camera; onChanged: () => Pro
   };
   const remove = async () => {
     try {
-      const reply = await api.delete<{ message: string }>(`/api/v1/admin/cameras/${camera.id}`);
+      const reply = await api.delete<AdminMessage>(`/api/v1/admin/cameras/${camera.id}`);
       notify('success', reply.message);
     } catch {
       // Shown by the API client (409: it has videos).
@@ -134,12 +126,12 @@ function CameraRow({ camera, onChanged }: { camera: Camera; onChanged: () => Pro
 
 /** Cameras of a structure: key 1–4 (unique in the structure), name, storage folder of recordings. */
 function Cameras({ structureId, onCountChanged }: { structureId: number; onCountChanged: () => Promise<void> }) {
-  const [cameras, setCameras] = useState<Camera[] | null>(null);
+  const [cameras, setCameras] = useState<AdminCamera[] | null>(null);
   const [draft, setDraft] = useState({ camera_key: 1, name: '', storage_folder: '' });
   const [error, setError] = useState<string | null>(null);
   const reload = useCallback(async () => {
     try {
-      const list = await api.get<Camera[]>('/api/v1/admin/cameras', { structure_id: structureId });
+      const list = await api.get<AdminCamera[]>('/api/v1/admin/cameras', { structure_id: structureId });
       setCameras(list);
       const free = KEYS.find((k) => !list.some((c) => c.camera_key === k)) ?? 1;
       setDraft({ camera_key: free, name: `Камера ${free}`, storage_folder: `recordings/s${structureId}/cam${free}` });
@@ -162,7 +154,7 @@ function Cameras({ structureId, onCountChanged }: { structureId: number; onCount
     }
     setError(null);
     try {
-      await api.post('/api/v1/admin/cameras', { structure_id: structureId, ...draft });
+      await api.post('/api/v1/admin/cameras', { structure_id: structureId, ...draft } satisfies CameraCreate);
     } catch {
       // Shown by the API client.
     }

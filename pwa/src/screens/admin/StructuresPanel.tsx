@@ -1,21 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
+import type { AdminMessage, AdminStructure } from '../../api/types';
 import { notify } from '../../state/notifications';
 import { buildTree, type StructureNode } from '../../state/structures';
 import { Banner } from '../../ui/Banner';
 
-export interface AdminStructure {
-  id: number;
-  name: string;
-  parent_id: number | null;
-  partial: boolean;
-  production_type: string;
-  children: number;
-  employees: number;
-  workplaces: number;
-  cameras: number;
-  markups: number;
-}
 
 /** The tree flattened in display order, with depth, for lists and parent dropdowns. */
 export function flatten(list: AdminStructure[]): { item: AdminStructure; depth: number }[] {
@@ -71,7 +60,7 @@ function StructureRow({ item, depth, list, selected, onSelect, onChanged }: {
   const remove = async () => {
     setConfirming(false);
     try {
-      const reply = await api.delete<{ message: string }>(`/api/v1/admin/structures/${item.id}`);
+      const reply = await api.delete<AdminMessage>(`/api/v1/admin/structures/${item.id}`);
       notify('success', reply.message);
     } catch {
       // Shown by the API client (409 says what is left inside).

@@ -1,17 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
-import type { Role } from '../../api/types';
+import type { AdminMessage, AdminUser, AdminUsersReply, Role } from '../../api/types';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
 
-interface AdminUser {
-  id: string;
-  login: string;
-  first_name: string;
-  last_name: string;
-  role: Role;
-  is_self: boolean;
-}
 
 const blank = { login: '', first_name: '', last_name: '', password: '', role: 'assessor' as Role };
 
@@ -24,7 +16,7 @@ export function UsersPanel() {
   const [confirming, setConfirming] = useState<string | null>(null);
 
   const reload = () =>
-    api.get<{ users: AdminUser[]; roles: Record<string, string> }>('/api/v1/admin/users').then((reply) => {
+    api.get<AdminUsersReply>('/api/v1/admin/users').then((reply) => {
       setUsers(reply.users);
       setRoles(reply.roles);
     }, () => setUsers([]));
@@ -62,7 +54,7 @@ export function UsersPanel() {
   const remove = async (user: AdminUser) => {
     setConfirming(null);
     try {
-      const reply = await api.delete<{ message: string }>(`/api/v1/admin/users/${encodeURIComponent(user.id)}`);
+      const reply = await api.delete<AdminMessage>(`/api/v1/admin/users/${encodeURIComponent(user.id)}`);
       notify('success', reply.message);
     } catch {
       // Shown by the API client.

@@ -1,6 +1,11 @@
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { api } from '../../api/client';
+import type {
+  CalculatorDays as Days, CalculatorDefaults, CalculatorGearDefaults, CalculatorGearTable as GearTable, CalculatorLicense,
+  CalculatorMeasurementGraph as MeasurementGraph, CalculatorPrivateOutput as PrivateOutput, CalculatorPublicOutput as PublicOutput,
+  CalculatorSettings as SettingsReply, RequiredMeasurements,
+} from '../../api/types';
 import { login } from '../../state/login';
 import { Banner } from '../../ui/Banner';
 import { LineChart } from './LineChart';
@@ -8,26 +13,8 @@ import {
   PRODUCTION_TYPES, calculatorQuery, formatNumber, formatRub, initialForm, measurementsReady, outputsReady,
   type CalculatorForm, type ProductionType,
 } from './model';
-import { SettingsPanels, type GearSetting, type SettingsReply } from './SettingsPanels';
+import { SettingsPanels } from './SettingsPanels';
 import './calculator.css';
-
-interface RequiredMeasurements { stability_coef: number; measurements_req: number; accuracy_percent: number; cv_percent: number; short_element_max_seconds: number }
-interface PublicOutput {
-  measurements_num: number; overall_measurements: number; final_cost: number; save_per_month: number; save_per_year: number;
-  final_terms: number; cameras: number; workplaces: number; observed_workplaces: number; video_hours: number; payback_months: number | null;
-  savings_graph: { months: number[]; net: number[] };
-}
-interface Days { markups_days: number; analytics_days: number; camera_install_days: number; observation_days: number; final_terms: number }
-interface MeasurementGraph { stability_coefs: number[]; required: number[]; accuracy_percent: number; normative: { stability_coef: number; measurements_req: number } }
-interface PrivateOutput {
-  manual_measurements_hours: number; markup_hours: number; analytics_hours: number; tech_hours: number;
-  markup_price: number; analytics_price: number; tech_price: number; support_price: number; license_price: number; gear_price: number;
-  box_work_price: number; transport_price: number; direct_price: number; accountant_price: number; overhead: number; marketing_price: number;
-  taxes: number; final_cost: number; future_price: number;
-  table_cars: { name: string; trips: number; hours: number; price: number; cost: number }[];
-  table_economy: { name: string; value: number | null; unit: string }[];
-}
-interface GearTable { rows: { item: string; label: string; needed: number; owned: number; to_buy: number; price: number; cost: number }[]; total: number }
 
 interface Outputs { pub: PublicOutput; days: Days; graph: MeasurementGraph; priv: PrivateOutput | null; gear: GearTable | null }
 
@@ -62,13 +49,13 @@ export function CalculatorScreen() {
     let alive = true;
     (async () => {
       try {
-        const gear = await api.get<{ can_edit: boolean; can_view_private: boolean; gear: GearSetting[] }>('/api/v2/get_calculator_gear_defaults');
+        const gear = await api.get<CalculatorGearDefaults>('/api/v2/get_calculator_gear_defaults');
         if (!alive) return;
         setAccess({ canEdit: gear.can_edit, canViewPrivate: gear.can_view_private });
         if (!gear.can_edit) return setSettings(null);
         const [defaults, license] = await Promise.all([
-          api.get<Pick<SettingsReply, 'defaults'>>('/api/v2/get_calculator_defaults'),
-          api.get<Pick<SettingsReply, 'license'>>('/api/v2/get_calculator_license'),
+          api.get<CalculatorDefaults>('/api/v2/get_calculator_defaults'),
+          api.get<CalculatorLicense>('/api/v2/get_calculator_license'),
         ]);
         if (alive) setSettings({ ...gear, defaults: defaults.defaults, license: license.license });
       } catch (e) {

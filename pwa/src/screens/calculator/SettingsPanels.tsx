@@ -1,25 +1,8 @@
 import { useEffect, useState } from 'react';
 import { api } from '../../api/client';
+import type { CalculatorSetting as Setting, CalculatorSettings as SettingsReply } from '../../api/types';
 import { Banner } from '../../ui/Banner';
 import { changedValues } from './model';
-
-export interface Setting {
-  name: string; label: string; unit: string; value: number; default_value: number; min: number; max: number; integer: boolean;
-  updated_at: string | null; updated_by: string | null;
-}
-
-export interface GearSetting {
-  item: string; label: string; owned: number; price: number; default_price: number; owned_name: string; price_name: string;
-  updated_at: string | null; updated_by: string | null;
-}
-
-export interface SettingsReply {
-  can_edit: boolean;
-  can_view_private: boolean;
-  gear: GearSetting[];
-  defaults: Setting[];
-  license: Setting[];
-}
 
 /** A panel's fields: update name, label, the server's value, and what is typed. */
 interface Field { name: string; label: string; value: number; hint: string }

@@ -1,13 +1,15 @@
 /** The calculator form's state and rules (spec 02 §3–§5), kept apart from React so they are tested alone. */
+import type { CalculatorDefaultsUpdate, ProductionType as ApiProductionType } from '../../api/types';
 
 export const PRODUCTION_TYPES = [
   { value: 'mass', label: 'Массовое' },
   { value: 'large_series', label: 'Крупносерийное' },
   { value: 'series', label: 'Серийное' },
   { value: 'small_series', label: 'Мелкосерийное' },
-] as const;
+] as const satisfies readonly { value: ApiProductionType; label: string }[];
 
-export type ProductionType = (typeof PRODUCTION_TYPES)[number]['value'];
+/** The API's production types (ProductionTypeParam); the list above names each of them. */
+export type ProductionType = ApiProductionType;
 
 export interface CalculatorForm {
   productionType: ProductionType | null;
@@ -76,8 +78,8 @@ export interface SettingEdit {
  * The changed values to send to update_calculator_defaults (spec 02 §4: only changed ones), or
  * the Russian problems with what is typed. A field typed back to the server's value is unchanged.
  */
-export function changedValues(edits: SettingEdit[]): { changes: { name: string; new_value: number }[]; problems: string[] } {
-  const changes: { name: string; new_value: number }[] = [];
+export function changedValues(edits: SettingEdit[]): { changes: CalculatorDefaultsUpdate; problems: string[] } {
+  const changes: CalculatorDefaultsUpdate = [];
   const problems: string[] = [];
   for (const edit of edits) {
     const text = edit.text.trim().replace(',', '.');

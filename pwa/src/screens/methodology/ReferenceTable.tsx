@@ -1,26 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, ApiCallError } from '../../api/client';
+import type { ReferenceStability, ReferenceStabilityBody } from '../../api/types';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
-
-/** GET /api/v1/reference/stability (api/src/report/schema.ts "ReferenceStability"). */
-export interface ReferenceStability {
-  is_default: boolean;
-  source: string;
-  edition: string;
-  short_element_max_seconds: number;
-  updated_at: string | null;
-  updated_by: string | null;
-  rows: {
-    production_type: 'mass' | 'large_series' | 'series' | 'small_series';
-    production_type_label: string;
-    work_kind: 'manual' | 'machine';
-    work_kind_label: string;
-    coef_short: number;
-    coef_long: number;
-    accuracy_percent: number;
-  }[];
-}
 
 type Row = ReferenceStability['rows'][number];
 const PRODUCTION_TYPES: Row['production_type'][] = ['mass', 'large_series', 'series', 'small_series'];
@@ -160,7 +142,7 @@ function ReferenceEditor({ table, onDone }: { table: ReferenceStability; onDone:
 
   const save = (event: FormEvent) => {
     event.preventDefault();
-    const body = {
+    const body: ReferenceStabilityBody = {
       source: draft.source,
       edition: draft.edition,
       short_element_max_seconds: toNumber(draft.short_element_max_seconds),

@@ -1,24 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { api } from '../../api/client';
+import type { Camera, CameraVideo as ApiVideo } from '../../api/types';
 import { LeafStructureSelect } from '../../ui/LeafStructureSelect';
 import { formatTime, localDate } from '../../format/time';
 import { login } from '../../state/login';
 import { daySpan, needsSeek, videoAt, type CameraVideo } from './timeline';
-
-interface Camera {
-  id: number;
-  camera_key: number;
-  name: string;
-}
-
-interface ApiVideo {
-  id: number;
-  filename: string;
-  start_time: string;
-  duration: number | null;
-  status: string;
-}
 
 interface CameraWithVideos extends Camera {
   videos: CameraVideo[];

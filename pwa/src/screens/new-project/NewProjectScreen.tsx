@@ -1,21 +1,19 @@
 import { useEffect, useState } from 'react';
 import { api } from '../../api/client';
+import type { Camera, Job } from '../../api/types';
 import { LeafStructureSelect } from '../../ui/LeafStructureSelect';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
 import { deleteFailedVideo } from '../task-list/FailedUploads';
-import { inputModes, isMp4, NO_SUCH_MODE, ONLY_MP4, uploadRecording, type InputMode, type Job } from './upload';
+import { inputModes, isMp4, NO_SUCH_MODE, ONLY_MP4, uploadRecording, type InputMode } from './upload';
 
-interface Camera {
-  id: number;
-  camera_key: number;
-  name: string;
-}
+/** What the upload list shows of an ingest job (GET /api/v1/jobs/{id}); known as queued before the first poll. */
+type TrackedJob = Pick<Job, 'id' | 'status' | 'progress' | 'error'>;
 
 interface Tracked {
   filename: string;
   uploadPercent: number;
-  job: Job | null;
+  job: TrackedJob | null;
   error: string | null;
   /** The registered video, once the upload is through. */
   videoId: number | null;
@@ -106,7 +104,7 @@ export function NewProjectScreen() {
     const update = (change: Partial<Tracked>) => setTracked((list) => list.map((t, i) => (i === index ? { ...t, ...change } : t)));
     try {
       const reply = await uploadRecording(cameraId, file, (uploadPercent) => update({ uploadPercent }));
-      update({ uploadPercent: 100, videoId: reply.video_id, job: { id: reply.job_id, kind: 'ingest_video', status: 'queued', progress: 0, error: null, result: null } });
+      update({ uploadPercent: 100, videoId: reply.video_id, job: { id: reply.job_id, status: 'queued', progress: 0, error: null } });
       setMode('analysis');
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

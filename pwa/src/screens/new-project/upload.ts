@@ -1,3 +1,6 @@
+import type { FailureBody } from '../../api/client';
+import type { UploadResult } from '../../api/types';
+
 /** Upload of a recording and polling of its ingest job (the real progress, never a fake). */
 export const ONLY_MP4 = 'Error : Only MP4 format allowed';
 export const NO_SUCH_MODE = 'There is no such way of entering data!';
@@ -13,23 +16,8 @@ export function isMp4(filename: string): boolean {
   return /\.mp4$/i.test(filename.trim());
 }
 
-export interface Job {
-  id: number;
-  kind: string;
-  status: 'queued' | 'running' | 'success' | 'failed';
-  progress: number;
-  error: string | null;
-  result: Record<string, unknown> | null;
-}
-
-export interface UploadReply {
-  video_id: number;
-  job_id: number;
-  filename: string;
-}
-
 /** Sends the file as the request body with XMLHttpRequest, the only browser API with upload progress. */
-export function uploadRecording(cameraId: number, file: File, onProgress: (percent: number) => void): Promise<UploadReply> {
+export function uploadRecording(cameraId: number, file: File, onProgress: (percent: number) => void): Promise<UploadResult> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', `/api/v1/upload?camera_id=${cameraId}&filename=${encodeURIComponent(file.name)}`);
@@ -42,8 +30,8 @@ export function uploadRecording(cameraId: number, file: File, onProgress: (perce
       try {
         body = JSON.parse(request.responseText);
       } catch {}
-      if (request.status >= 200 && request.status < 300) resolve(body as UploadReply);
-      else reject(new Error((body as { error?: { message?: string } })?.error?.message ?? `Ошибка загрузки (${request.status})`));
+      if (request.status >= 200 && request.status < 300) resolve(body as UploadResult);
+      else reject(new Error((body as FailureBody)?.error?.message ?? `Ошибка загрузки (${request.status})`));
     };
     request.onerror = () => reject(new Error('Нет связи с сервером: загрузка прервана.'));
     request.send(file);

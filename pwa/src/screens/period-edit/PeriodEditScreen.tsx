@@ -2,12 +2,12 @@ import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
 import { api, ApiCallError } from '../../api/client';
-import type { NamedItem } from '../../api/types';
+import type { NamedItem, OperationsReply, PeriodMarkupsReply, Structure } from '../../api/types';
 import { login } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
 import { formatPicker, instantParam } from '../projects/period';
-import { INCORRECT, newRow, rowProblem, rowsFromServer, SAVED, savePayload, sortedByName, type EditRow, type ServerRow } from './rows';
+import { INCORRECT, newRow, rowProblem, rowsFromServer, SAVED, savePayload, sortedByName, type EditRow } from './rows';
 
 interface Lists {
   operations: NamedItem[];
@@ -111,7 +111,7 @@ export function PeriodEditScreen({ structureId, timeFrom, timeTo }: { structureI
 
   const loadRows = useCallback(async () => {
     if (!query) return;
-    const reply = await api.get<{ operation_markups: ServerRow[]; version: string }>('/api/v1/operation_markups', query);
+    const reply = await api.get<PeriodMarkupsReply>('/api/v1/operation_markups', query);
     setRows(rowsFromServer(reply.operation_markups, timeZone));
     setVersion(reply.version);
     setToDelete([]);
@@ -124,10 +124,10 @@ export function PeriodEditScreen({ structureId, timeFrom, timeTo }: { structureI
     if (!query) return;
     setLoadError(null);
     Promise.all([
-      api.get<{ operations: NamedItem[] }>('/api/v1/operations', { structure_id: id }),
+      api.get<OperationsReply>('/api/v1/operations', { structure_id: id }),
       api.get<NamedItem[]>('/api/v1/workplaces', { structure_id: id }),
       api.get<NamedItem[]>('/api/v1/employees', { structure_id: id }),
-      api.get<{ id: number; name: string }[]>('/api/v2/get_all_structures'),
+      api.get<Structure[]>('/api/v2/get_all_structures'),
       loadRows(),
     ]).then(
       ([operations, workplaces, employees, structures]) => {
@@ -179,7 +179,7 @@ export function PeriodEditScreen({ structureId, timeFrom, timeTo }: { structureI
     setBusy(true);
     setBanner(null);
     try {
-      const reply = await api.post<{ operation_markups: ServerRow[]; version: string }>(
+      const reply = await api.post<PeriodMarkupsReply>(
         `/api/v1/operation_markups?structure_id=${query.structure_id}&from_time=${encodeURIComponent(query.from_time)}&to_time=${encodeURIComponent(query.to_time)}`,
         savePayload(rows, toDelete, timeZone, version),
       );

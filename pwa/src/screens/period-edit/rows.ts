@@ -1,16 +1,8 @@
+import type { PeriodMarkupRow, PeriodMarkupsSave } from '../../api/types';
 import { formatPickerSeconds, parsePickerSeconds } from '../projects/period';
 
 /** A markup row as GET /api/v1/operation_markups answers it. */
-export interface ServerRow {
-  id: number;
-  operation_id: number;
-  workplace_id: number;
-  employee_id: number | null;
-  start_time: string;
-  end_time: string;
-  comment: string | null;
-  video_id: number | null;
-}
+export type ServerRow = PeriodMarkupRow;
 
 /** A row of the period editor: the chosen ids (0 — none yet) and the typed date-times. */
 export interface EditRow {
@@ -86,7 +78,7 @@ export function rowProblem(row: EditRow, timeZone: string): string | null {
 }
 
 /** The save body: changed and new rows, the ids removed and the window's version they are based on (the server requires it). */
-export function savePayload(rows: EditRow[], toDelete: number[], timeZone: string, baseVersion: string) {
+export function savePayload(rows: EditRow[], toDelete: number[], timeZone: string, baseVersion: string): PeriodMarkupsSave {
   return {
     operation_markups: rows
       .filter((r) => r.dirty)

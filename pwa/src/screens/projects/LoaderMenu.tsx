@@ -1,23 +1,16 @@
 import { useEffect, useState } from 'react';
 import { api } from '../../api/client';
-
-interface LoaderPackage {
-  platform: 'windows' | 'macos' | 'linux';
-  format: 'msi' | 'dmg' | 'deb';
-  available: boolean;
-  url: string | null;
-  size_bytes: number | null;
-}
+import type { LoaderPackage, LoaderPackages } from '../../api/types';
 
 const platformNames: Record<LoaderPackage['platform'], string> = { windows: 'Windows', macos: 'macOS', linux: 'Linux' };
 
 /** The loader download menu: what this server has, the rest marked unavailable — never a dead link. */
 export function LoaderMenu() {
-  const [info, setInfo] = useState<{ version: string; packages: LoaderPackage[] } | null>(null);
+  const [info, setInfo] = useState<LoaderPackages | null>(null);
   const [open, setOpen] = useState(false);
 
   useEffect(() => {
-    if (open && !info) api.get<{ version: string; packages: LoaderPackage[] }>('/api/v1/loader').then(setInfo, () => setOpen(false));
+    if (open && !info) api.get<LoaderPackages>('/api/v1/loader').then(setInfo, () => setOpen(false));
   }, [open, info]);
 
   return (

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { api } from '../../api/client';
+import type { OperationsReply, OperationsSave } from '../../api/types';
 import { notify } from '../../state/notifications';
 import { addOperation, editOperation, loadOperations, operations, removeOperation } from '../../state/operations';
 import { Banner } from '../../ui/Banner';
@@ -8,10 +9,6 @@ import { SAVED } from './StructureSettingsCard';
 
 export const OPERATION_NAME_MISSING = 'Не хватает имени у одной из операций!';
 
-interface OperationsReply {
-  operations: { id: number; name: string; type: string; reference_point: string; machine_paced: boolean }[];
-  operation_types: Record<string, string>;
-}
 
 function load(reply: OperationsReply) {
   loadOperations(reply.operations.map((o) => ({ id: o.id, name: o.name, referencePoint: o.reference_point, type: o.type })), reply.operation_types);
@@ -54,7 +51,7 @@ export function OperationsEditor({ structureId, canWrite }: { structureId: numbe
         structure_id: structureId,
         changed_operations: operations.list.map((o) => ({ ...(o.id === undefined ? {} : { id: o.id }), name: o.name, type: o.type, reference_point: o.referencePoint })),
         operations_to_delete: [...operations.toDelete],
-      });
+      } satisfies OperationsSave);
       load(reply);
       setDirty(false);
       notify('success', SAVED);

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { api } from '../../api/client';
-import type { NamedItem } from '../../api/types';
+import type { NamedItem, ReportDates } from '../../api/types';
 import { login } from '../../state/login';
 import { selectTime, setEmployees, structureData } from '../../state/structureData';
 import { DateHourPicker } from './DateHourPicker';
@@ -10,11 +10,6 @@ import { atHour, endDates, nextDate, periodLinks } from './period';
 /** The structure the stored period belongs to: coming back to it (e.g. from a report) keeps the period. */
 let periodStructure: number | null = null;
 
-interface ReportDates {
-  dates: string[];
-  employees: Record<string, number[]>;
-  time_zone: string;
-}
 
 /**
  * The period of a structure (spec 02 "Projects page"): employee, from and to (hourly steps, only

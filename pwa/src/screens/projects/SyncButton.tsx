@@ -1,13 +1,9 @@
 import { useState } from 'react';
 import { api } from '../../api/client';
+import type { SyncResult } from '../../api/types';
 import { notify } from '../../state/notifications';
 
 export const SYNC_NEEDS_STRUCTURE = 'Надо выбрать какую-нибудь структурную единицу!';
-
-interface SyncResult {
-  new_videos: string[];
-  queued_processing_videos: string[];
-}
 
 /** Asks the server to look for new recordings of the structure's cameras and says what it found. */
 export function SyncButton({ structureId }: { structureId: number | null }) {

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
 import { api, ApiCallError } from '../../api/client';
-import type { Message } from '../../api/types';
+import type { Message, RegistrationBody } from '../../api/types';
 import { refreshCurrentUser } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
@@ -31,7 +31,7 @@ export function RegistrationScreen() {
     try {
       const reply = await api.post<Message>(
         '/api/v2/register',
-        { login: form.login, password: form.password, first_name: form.firstName, last_name: form.lastName },
+        { login: form.login, password: form.password, first_name: form.firstName, last_name: form.lastName } satisfies RegistrationBody,
         { quiet: true },
       );
       notify('success', reply.message);

@@ -1,19 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/client';
+import type { DeletedReply, FailedVideo } from '../../api/types';
 import { formatDateTime } from '../../format/time';
 import { notify } from '../../state/notifications';
 
-export interface FailedVideo {
-  id: number;
-  filename: string;
-  error: string | null;
-  created_at: string;
-  camera_key: number;
-}
-
 /** Deletes a recording whose processing failed (DELETE /api/v1/failed_videos/{id}); true when done. */
 export async function deleteFailedVideo(videoId: number): Promise<boolean> {
-  const reply = await api.delete<{ message: string }>(`/api/v1/failed_videos/${videoId}`).catch(() => null);
+  const reply = await api.delete<DeletedReply>(`/api/v1/failed_videos/${videoId}`).catch(() => null);
   if (reply) notify('success', reply.message);
   return reply !== null;
 }

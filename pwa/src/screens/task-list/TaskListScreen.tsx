@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
 import { api } from '../../api/client';
-import type { Structure } from '../../api/types';
+import type { Structure, TaskMessage } from '../../api/types';
 import { formatDateTime } from '../../format/time';
 import { login } from '../../state/login';
 import { markup } from '../../state/markup';
@@ -28,7 +28,7 @@ function TaskStatus({ status, timeZone }: { status: TaskRow['status']; timeZone:
 function DeleteTask({ task, onDeleted }: { task: TaskRow; onDeleted: () => void }) {
   const [confirming, setConfirming] = useState(false);
   const remove = async () => {
-    const reply = await api.delete<{ message: string }>(`/api/v1/task/${task.video.id}`).catch(() => null);
+    const reply = await api.delete<TaskMessage>(`/api/v1/task/${task.video.id}`).catch(() => null);
     setConfirming(false);
     if (reply) {
       notify('success', reply.message);

@@ -1,25 +1,17 @@
 /** Shapes and constants of the task list (spec 01 §3 "Task row", §9). */
+import type { TaskList, TaskOption } from '../../api/types';
+
+export type { TaskOption, TaskRow } from '../../api/types';
+/** A page of GET /api/v1/get_tasks. */
+export type TaskPage = TaskList;
 export const TASK_PAGE_SIZE = 30;
 export const CAMERA_KEYS = [1, 2, 3, 4] as const;
-
-export type TaskOption = 'all' | 'finished' | 'unfinished';
 
 export const taskTabs: { option: TaskOption; label: string }[] = [
   { option: 'all', label: 'Все' },
   { option: 'finished', label: 'Завершённые' },
   { option: 'unfinished', label: 'Незавершённые' },
 ];
-
-export interface TaskRow {
-  video: { id: number; filename: string; comment: string };
-  status: { finished: boolean; completion_percentage: number; happened_at: string | null };
-  author: { first_name: string; last_name: string } | null;
-}
-
-export interface TaskPage {
-  elements: TaskRow[];
-  total: number;
-}
 
 export const pageOffset = (page: number) => (page - 1) * TASK_PAGE_SIZE;
 

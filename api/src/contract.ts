@@ -1,0 +1,116 @@
+/**
+ * One contract (docs/architecture.md «Один контракт»): the request and reply types of the API,
+ * read straight from its zod schemas, for the PWA. The PWA imports this file with `import type`
+ * only, so no API code reaches its bundle; a schema change that breaks a screen fails
+ * `tsc -p pwa/tsconfig.json`. Everything reachable from here must stay free of Bun and the
+ * database (the PWA typecheck has neither): schema files import zod, http/params.ts and
+ * http/time.ts, never routes or services.
+ *
+ * `Reply<S>` is what the server sends (z.output: defaults applied, transforms run);
+ * `Body<S>` is what a client may send (z.input: defaulted fields optional).
+ */
+import type { z } from '@hono/zod-openapi';
+import type * as admin from './admin/schema';
+import type * as auth from './auth/schema';
+import type * as calculator from './calculator/schema';
+import type * as jobs from './jobs/schema';
+import type * as markup from './markup/schema';
+import type * as periodMarkups from './markup/period-markups.schema';
+import type * as tasks from './markup/tasks.schema';
+import type * as org from './org/schema';
+import type * as report from './report/schema';
+import type * as summary from './summary/schema';
+import type * as video from './video/schema';
+
+export type { ErrorBody as ApiErrorBody } from './http/errors';
+
+type Reply<S extends z.ZodType> = z.output<S>;
+type Body<S extends z.ZodType> = z.input<S>;
+
+// auth
+export type CurrentUser = Reply<typeof auth.WhoAmI>;
+export type Role = CurrentUser['role'];
+export type Message = Reply<typeof auth.MessageReply>;
+export type InstanceInfo = Reply<typeof auth.InstanceInfo>;
+export type RegistrationBody = Body<typeof auth.RegistrationSchema>;
+export type LoginBody = Body<typeof auth.LoginBody>;
+
+// org
+export type Structure = Reply<typeof org.StructureSchema>;
+export type NamedItem = Reply<typeof org.NamedItem>;
+export type StructureSettings = Reply<typeof org.StructureSettingsReply>;
+export type StructureSettingsSave = Body<typeof org.StructureSettingsSave>;
+export type Operation = Reply<typeof org.OperationSchema>;
+export type OperationsReply = Reply<typeof org.OperationsReply>;
+export type OperationsSave = Body<typeof org.OperationsSave>;
+
+// admin
+export type AdminUser = Reply<typeof admin.AdminUser>;
+export type AdminUsersReply = Reply<typeof admin.AdminUsersReply>;
+export type UserCreate = Body<typeof admin.UserCreate>;
+export type AdminStructure = Reply<typeof admin.AdminStructure>;
+export type AdminCamera = Reply<typeof admin.AdminCamera>;
+export type CameraCreate = Body<typeof admin.CameraCreate>;
+export type AdminMessage = Reply<typeof admin.Message>;
+
+// markup
+export type VideoMarkupsReply = Reply<typeof markup.VideoMarkupsReply>;
+export type VideoMarkupsSave = Body<typeof markup.VideoMarkupsSave>;
+export type AvailableOperations = Reply<typeof markup.AvailableOperations>;
+export type PeriodMarkupsReply = Reply<typeof periodMarkups.PeriodMarkupsReply>;
+export type PeriodMarkupRow = Reply<typeof periodMarkups.PeriodMarkupRow>;
+export type PeriodMarkupsSave = Body<typeof periodMarkups.PeriodMarkupsSave>;
+export type TaskRow = Reply<typeof tasks.TaskRow>;
+export type TaskList = Reply<typeof tasks.TaskList>;
+export type TaskMessage = Reply<typeof tasks.Message>;
+export type TaskOption = Body<typeof tasks.TasksQuery>['option'] & string;
+
+// video
+export type SyncResult = Reply<typeof video.SyncResult>;
+export type UploadResult = Reply<typeof video.UploadResult>;
+export type UploadCheck = Reply<typeof video.UploadCheck>;
+export type VideoMeta = Reply<typeof video.VideoMeta>;
+export type OtherVideo = Reply<typeof video.OtherVideo>;
+export type Activity = Reply<typeof video.Activity>;
+export type Camera = Reply<typeof video.Camera>;
+export type CameraVideo = Reply<typeof video.CameraVideo>;
+export type CameraAt = Reply<typeof video.CameraAt>;
+export type LoaderPackages = Reply<typeof video.LoaderPackages>;
+export type LoaderPackage = LoaderPackages['packages'][number];
+export type FailedVideo = Reply<typeof video.FailedVideo>;
+export type DeletedReply = Reply<typeof video.DeletedReply>;
+
+// jobs
+export type Job = Reply<typeof jobs.Job>;
+
+// calculator
+export type ProductionType = Reply<typeof calculator.ProductionTypeParam>;
+export type RequiredMeasurements = Reply<typeof calculator.RequiredMeasurementsReply>;
+export type CalculatorPublicOutput = Reply<typeof calculator.PublicOutput>;
+export type CalculatorPrivateOutput = Reply<typeof calculator.PrivateOutput>;
+export type CalculatorGearTable = Reply<typeof calculator.GearTable>;
+export type CalculatorDays = Reply<typeof calculator.DaysReply>;
+export type CalculatorMeasurementGraph = Reply<typeof calculator.MeasurementGraph>;
+export type CalculatorDefaults = Reply<typeof calculator.DefaultsReply>;
+export type CalculatorLicense = Reply<typeof calculator.LicenseReply>;
+export type CalculatorSetting = CalculatorDefaults['defaults'][number];
+export type CalculatorGearDefaults = Reply<typeof calculator.GearDefaultsReply>;
+export type CalculatorGearSetting = CalculatorGearDefaults['gear'][number];
+export type CalculatorDefaultsUpdate = Body<typeof calculator.UpdateDefaultsBody>;
+/** POST /api/v2/update_calculator_defaults answers all three panels at once (the route extends GearDefaultsReply so). */
+export type CalculatorSettings = CalculatorGearDefaults & Pick<CalculatorDefaults, 'defaults'> & Pick<CalculatorLicense, 'license'>;
+
+// report
+export type ReportDates = Reply<typeof report.ReportDates>;
+export type Products = Reply<typeof report.Products>;
+export type ProductsBody = Body<typeof report.ProductsBody>;
+export type ReferenceStability = Reply<typeof report.ReferenceStability>;
+export type ReferenceStabilityBody = Body<typeof report.ReferenceStabilityBody>;
+export type StatementReport = Reply<typeof report.StatementReport>;
+export type BlockReport = Reply<typeof report.BlockReport>;
+export type ReportBlock = Reply<typeof report.ReportBlock>;
+export type InteractiveFrv = Reply<typeof report.InteractiveFrv>;
+export type VideoSegment = Reply<typeof report.VideoSegment>;
+
+// summary
+export type SummaryReply = Reply<typeof summary.SummaryReply>;
