@@ -7,6 +7,7 @@ import { boundedEnd, MAX_INSTANT, MAX_SEGMENT_MS, MIN_INSTANT } from '../http/ti
 import { referenceTable } from './reference';
 import { addDays, localDate } from '../time-zone';
 import { parseBreakIntervals } from '../org/settings.service';
+import { listEmployees } from '../org/service';
 
 /**
  * What every report reads from the database, in one place: the structure with its settings,
@@ -162,10 +163,6 @@ export async function requireEmployee(db: Db, structureId: number, employeeId: n
   const row = await db.selectFrom('employees').select(['id', 'name']).where('id', '=', employeeId).where('structure_id', '=', structureId).executeTakeFirst();
   if (!row) throw notFound('Сотрудник не найден в этой структурной единице');
   return row;
-}
-
-export function listEmployees(db: Db, structureId: number) {
-  return db.selectFrom('employees').select(['id', 'name']).where('structure_id', '=', structureId).orderBy('name').orderBy('id').execute();
 }
 
 /**
