@@ -38,9 +38,14 @@ export default tseslint.config(
     files: ['pwa/src/**/*.{ts,tsx}'],
     rules: {
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [{ regex: '(^|/)api/src/', allowTypeImports: true, message: 'The PWA imports only types from the API (import type … from the api/types module).' }],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '(^|/)api/src/', allowTypeImports: true, message: 'The PWA imports only types from the API (import type … from the api/types module).' },
+          ],
+        },
+      ],
     },
   },
 );

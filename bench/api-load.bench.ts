@@ -17,7 +17,10 @@ try {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ login: 'analyst', password: 'norma-demo' }),
   });
-  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const structures = (await (await fetch(`${server.url}/api/v2/get_all_structures`, { headers: { cookie } })).json()) as { id: number; name: string }[];
   const leaf = structures.find((s) => s.name === 'Участок сборки редукторов')!;
   const window = 'from_time=2026-11-16T06:00:00Z&to_time=2026-11-16T07:00:00Z';

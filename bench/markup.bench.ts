@@ -29,11 +29,34 @@ try {
 
   // An 8-hour recording (1 frame per second keeps it small) uploaded through the real ingest path.
   const file = join(scratch, 'eight-hours.mp4');
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `color=c=0x263238:s=320x180:r=1:d=${DURATION}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', file]);
+  execFileSync('ffmpeg', [
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=0x263238:s=320x180:r=1:d=${DURATION}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-g',
+    '30',
+    '-pix_fmt',
+    'yuv420p',
+    '-movflags',
+    '+faststart',
+    file,
+  ]);
   const structures = await call<{ id: number; name: string }[]>('/api/v2/get_all_structures');
   const structure = structures.find((s) => s.name === 'Участок сборки редукторов')!;
   const cameras = await call<{ id: number; camera_key: number }[]>(`/api/v1/cameras?structure_id=${structure.id}`);
-  const upload = await fetch(`${server.url}/api/v1/upload?camera_id=${cameras[0]!.id}&filename=shift-8h.mp4`, { method: 'POST', headers: { cookie }, body: Bun.file(file) });
+  const upload = await fetch(`${server.url}/api/v1/upload?camera_id=${cameras[0]!.id}&filename=shift-8h.mp4`, {
+    method: 'POST',
+    headers: { cookie },
+    body: Bun.file(file),
+  });
   const { video_id: videoId, job_id: jobId } = (await upload.json()) as { video_id: number; job_id: number };
   for (let i = 0; i < 240; i++) {
     const job = await call<{ status: string; error: string | null }>(`/api/v1/jobs/${jobId}`);
@@ -45,14 +68,28 @@ try {
   const workplaces = await call<{ id: number }[]>(`/api/v1/workplaces?video_id=${videoId}`);
   const step = DURATION / SEGMENTS;
   const rows = Array.from({ length: SEGMENTS }, (_, i) => ({
-    id: -1, operation_id: operations[i % operations.length]!.id, workplace_id: workplaces[i % 3]!.id, employee_id: null,
-    start_time: Math.round(i * step * 10) / 10, end_time: Math.round((i + 1) * step * 10) / 10, comment: null,
+    id: -1,
+    operation_id: operations[i % operations.length]!.id,
+    workplace_id: workplaces[i % 3]!.id,
+    employee_id: null,
+    start_time: Math.round(i * step * 10) / 10,
+    end_time: Math.round((i + 1) * step * 10) / 10,
+    comment: null,
   }));
 
   let t = performance.now();
-  let state = await call<{ version: number; video_markups: { id: number; start_time: number; end_time: number; operation_id: number; workplace_id: number; employee_id: number | null; comment: string | null }[] }>(
-    `/api/v1/video_markups/${videoId}`, { method: 'PUT', body: JSON.stringify({ video_markups: rows, base_version: 0 }) },
-  );
+  let state = await call<{
+    version: number;
+    video_markups: {
+      id: number;
+      start_time: number;
+      end_time: number;
+      operation_id: number;
+      workplace_id: number;
+      employee_id: number | null;
+      comment: string | null;
+    }[];
+  }>(`/api/v1/video_markups/${videoId}`, { method: 'PUT', body: JSON.stringify({ video_markups: rows, base_version: 0 }) });
   const fullSaveMs = performance.now() - t;
 
   const loads: number[] = [];
@@ -96,9 +133,12 @@ try {
   await page.locator('.markup-head h1').click();
   const keyToPaint: number[] = [];
   for (let i = 0; i < 20; i++) {
-    await page.evaluate((seconds) => {
-      (document.querySelector('video') as HTMLVideoElement).currentTime = seconds;
-    }, 60 + i * 30);
+    await page.evaluate(
+      (seconds) => {
+        (document.querySelector('video') as HTMLVideoElement).currentTime = seconds;
+      },
+      60 + i * 30,
+    );
     await page.waitForTimeout(50);
     // Arm the measurement first (an evaluate still pending would hold the key press back).
     await page.evaluate(() => {
@@ -152,13 +192,18 @@ try {
     segments: SEGMENTS,
     server: {
       full_save_ms: Math.round(fullSaveMs),
-      load_p50_ms: quantile(loads, 0.5), load_p99_ms: quantile(loads, 0.99),
-      incremental_save_p50_ms: quantile(saves, 0.5), incremental_save_p99_ms: quantile(saves, 0.99),
+      load_p50_ms: quantile(loads, 0.5),
+      load_p99_ms: quantile(loads, 0.99),
+      incremental_save_p50_ms: quantile(saves, 0.5),
+      incremental_save_p99_ms: quantile(saves, 0.99),
     },
     browser: {
-      open_p50_ms: quantile(opens, 0.5), open_max_ms: Math.round(Math.max(...opens)),
-      key_to_paint_p50_ms: quantile(keyToPaint, 0.5), key_to_paint_p99_ms: quantile(keyToPaint, 0.99),
-      timeline_frame_p50_ms: quantile(frameTimes, 0.5), timeline_frame_p99_ms: quantile(frameTimes, 0.99),
+      open_p50_ms: quantile(opens, 0.5),
+      open_max_ms: Math.round(Math.max(...opens)),
+      key_to_paint_p50_ms: quantile(keyToPaint, 0.5),
+      key_to_paint_p99_ms: quantile(keyToPaint, 0.99),
+      timeline_frame_p50_ms: quantile(frameTimes, 0.5),
+      timeline_frame_p99_ms: quantile(frameTimes, 0.99),
     },
   };
   console.log(JSON.stringify(results, null, 2));

@@ -26,7 +26,10 @@ try {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ login: 'analyst', password: 'norma-demo' }),
   });
-  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const get = (path: string) => fetch(`${server.url}${path}`, { headers: { cookie } });
   const structures = (await (await get('/api/v2/get_all_structures')).json()) as { id: number; name: string }[];
   const leaf = structures.find((s) => s.name === 'Участок сборки редукторов')!;
@@ -52,13 +55,22 @@ try {
     for (let i = 0; i < WARMUP; i++) await once();
     const times: number[] = [];
     for (let i = 0; i < REQUESTS; i++) times.push(await once());
-    const figures = { case: item.case, requests: REQUESTS, p50_ms: round(percentile(times, 50)), p95_ms: round(percentile(times, 95)), response_kb: round(bytes / 1024) };
+    const figures = {
+      case: item.case,
+      requests: REQUESTS,
+      p50_ms: round(percentile(times, 50)),
+      p95_ms: round(percentile(times, 95)),
+      response_kb: round(bytes / 1024),
+    };
     console.log(JSON.stringify(figures));
     results.push(figures);
   }
   const out = join(dirname(fileURLToPath(import.meta.url)), 'results', 'report-engine-api.json');
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, JSON.stringify({ name: 'report-engine-api', date: new Date().toISOString(), runtime: `bun ${Bun.version}`, cases: results }, null, 2) + '\n');
+  writeFileSync(
+    out,
+    JSON.stringify({ name: 'report-engine-api', date: new Date().toISOString(), runtime: `bun ${Bun.version}`, cases: results }, null, 2) + '\n',
+  );
   console.log(`written ${out}`);
 } finally {
   await server.stop();

@@ -19,7 +19,10 @@ const work = mkdtempSync(join(tmpdir(), 'norma-bench-browser-'));
 
 try {
   // 1. Bundle a page that runs the cases with both engines.
-  writeFileSync(join(work, 'index.html'), '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body><script type="module" src="./page.ts"></script></body></html>');
+  writeFileSync(
+    join(work, 'index.html'),
+    '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body><script type="module" src="./page.ts"></script></body></html>',
+  );
   writeFileSync(
     join(work, 'page.ts'),
     [
@@ -35,7 +38,11 @@ try {
     join(work, 'vite.config.mjs'),
     `export default { root: ${JSON.stringify(work)}, logLevel: 'warn', build: { target: 'es2022', outDir: ${JSON.stringify(join(work, 'dist'))}, emptyOutDir: true, minify: true }, server: { fs: { allow: [${JSON.stringify(root)}, ${JSON.stringify(work)}] } } };\n`,
   );
-  const build = Bun.spawnSync([join(root, 'node_modules', '.bin', 'vite'), 'build', '--config', join(work, 'vite.config.mjs')], { cwd: root, stdout: 'inherit', stderr: 'inherit' });
+  const build = Bun.spawnSync([join(root, 'node_modules', '.bin', 'vite'), 'build', '--config', join(work, 'vite.config.mjs')], {
+    cwd: root,
+    stdout: 'inherit',
+    stderr: 'inherit',
+  });
   if (build.exitCode !== 0) throw new Error(`vite build failed (${build.exitCode})`);
 
   // 2. Serve it on loopback.

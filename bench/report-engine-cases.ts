@@ -92,11 +92,21 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 
 /** One case: the reference once, the WASM side with objects and with columns, in one run. */
 function measure(
-  name: string, wasmObjects: () => unknown, wasmColumns: () => unknown, tsFn: () => unknown,
-  warmup: number, reps: number, log: (line: string) => void,
+  name: string,
+  wasmObjects: () => unknown,
+  wasmColumns: () => unknown,
+  tsFn: () => unknown,
+  warmup: number,
+  reps: number,
+  log: (line: string) => void,
 ): Case[] {
   const ts_ms = time(tsFn, warmup, reps);
-  return ([['objects', wasmObjects], ['columns', wasmColumns]] as const).map(([input, fn]) => {
+  return (
+    [
+      ['objects', wasmObjects],
+      ['columns', wasmColumns],
+    ] as const
+  ).map(([input, fn]) => {
     const wasm_ms = time(fn, warmup, reps);
     const result = { case: name, input, wasm_ms: round(wasm_ms), ts_ms: round(ts_ms), ratio: round(wasm_ms / ts_ms) };
     log(`${name} [wasm: ${input}]: wasm ${result.wasm_ms} ms, ts ${result.ts_ms} ms, wasm/ts ${result.ratio}`);
@@ -115,20 +125,32 @@ export function runCases(wasm: ColumnarEngine, reference: Engine, log: (line: st
   return [
     ...measure(
       'statement, one employee-month (20,000 segments)',
-      () => wasm.statement(month, monthArgs), () => wasm.statementColumns(monthColumns, monthArgs),
-      () => reference.statement(month, monthArgs), 3, 15, log,
+      () => wasm.statement(month, monthArgs),
+      () => wasm.statementColumns(monthColumns, monthArgs),
+      () => reference.statement(month, monthArgs),
+      3,
+      15,
+      log,
     ),
     // Same algorithms on both sides (the reference's cleaning re-sorts the series per dropped
     // measurement, which dominates the statement case above), so this one compares like for like.
     ...measure(
       'day balance, one employee-month (20,000 segments)',
-      () => wasm.dayBalance(month, monthArgs), () => wasm.dayBalanceColumns(monthColumns, monthArgs),
-      () => reference.dayBalance(month, monthArgs), 3, 15, log,
+      () => wasm.dayBalance(month, monthArgs),
+      () => wasm.dayBalanceColumns(monthColumns, monthArgs),
+      () => reference.dayBalance(month, monthArgs),
+      3,
+      15,
+      log,
     ),
     ...measure(
       'day balance, 1,000,000 segments',
-      () => wasm.dayBalance(big, bigArgs), () => wasm.dayBalanceColumns(bigColumns, bigArgs),
-      () => reference.dayBalance(big, bigArgs), 2, 7, log,
+      () => wasm.dayBalance(big, bigArgs),
+      () => wasm.dayBalanceColumns(bigColumns, bigArgs),
+      () => reference.dayBalance(big, bigArgs),
+      2,
+      7,
+      log,
     ),
   ];
 }

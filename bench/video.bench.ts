@@ -33,8 +33,26 @@ async function makeSource(name: string, seconds: number, codec: 'h264' | 'mpeg4'
   const path = join(work, name);
   const video = codec === 'h264' ? ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p'] : ['-c:v', 'mpeg4', '-q:v', '4'];
   await run(ffmpeg, [
-    '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=1280x720:rate=25:duration=${seconds}`,
-    '-f', 'lavfi', '-i', `sine=frequency=300:duration=${seconds}`, ...video, '-c:a', 'aac', '-b:a', '96k', '-f', 'mp4', path,
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=1280x720:rate=25:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=300:duration=${seconds}`,
+    ...video,
+    '-c:a',
+    'aac',
+    '-b:a',
+    '96k',
+    '-f',
+    'mp4',
+    path,
   ]);
   return path;
 }
@@ -53,9 +71,14 @@ const transcodeSource = await makeSource('transcode.mp4', TRANSCODE_SECONDS, 'mp
 const server = await startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '4', NORMA_SIGNIN_PER_MINUTE: '1000' });
 try {
   const login = await fetch(`${server.url}/api/v1/login`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'assessor', password: 'norma-demo' }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login: 'assessor', password: 'norma-demo' }),
   });
-  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const api = async <T>(path: string, init: RequestInit = {}) => {
     const response = await fetch(`${server.url}${path}`, { ...init, headers: { cookie, ...(init.headers ?? {}) } });
     if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
@@ -66,12 +89,21 @@ try {
   const cameras = await api<{ id: number; camera_key: number }[]>(`/api/v1/cameras?structure_id=${leaf.id}`);
   const cameraId = cameras[0]!.id;
 
-  type Job = { status: string; progress: number; error: string | null; result: { action: string; duration: number } | null; created_at: string; updated_at: string };
+  type Job = {
+    status: string;
+    progress: number;
+    error: string | null;
+    result: { action: string; duration: number } | null;
+    created_at: string;
+    updated_at: string;
+  };
   const ingest = async (path: string, name: string) => {
     const size = Bun.file(path).size;
     const uploadStarted = performance.now();
     const uploaded = await api<{ video_id: number; job_id: number }>(`/api/v1/upload?camera_id=${cameraId}&filename=${name}`, {
-      method: 'POST', body: Bun.file(path), headers: { 'content-type': 'video/mp4' },
+      method: 'POST',
+      body: Bun.file(path),
+      headers: { 'content-type': 'video/mp4' },
     });
     const uploadSeconds = (performance.now() - uploadStarted) / 1000;
     const waitStarted = performance.now();
@@ -160,7 +192,8 @@ try {
   mkdirSync(out, { recursive: true });
   writeFileSync(
     join(out, 'video.json'),
-    JSON.stringify({ name: 'video', date: new Date().toISOString(), runtime: `bun ${Bun.version}`, cpus: cpus().length, ingest: ingestCases, seek }, null, 2) + '\n',
+    JSON.stringify({ name: 'video', date: new Date().toISOString(), runtime: `bun ${Bun.version}`, cpus: cpus().length, ingest: ingestCases, seek }, null, 2) +
+      '\n',
   );
   console.log('записано bench/results/video.json');
 } finally {

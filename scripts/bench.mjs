@@ -10,7 +10,9 @@ prepare();
 const args = process.argv.slice(2);
 const check = args.includes('--check');
 const only = args.find((arg) => !arg.startsWith('--'));
-const files = readdirSync(join(root, 'bench')).filter((f) => f.endsWith('.bench.ts') && (!only || f.includes(only))).sort();
+const files = readdirSync(join(root, 'bench'))
+  .filter((f) => f.endsWith('.bench.ts') && (!only || f.includes(only)))
+  .sort();
 let failures = 0;
 for (const file of files) {
   console.log(`\n=== ${file}`);

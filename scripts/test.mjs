@@ -16,8 +16,13 @@ const report = join(reportDir, 'vitest-report.json');
 rmSync(report, { force: true });
 
 const status = run(bun, [
-  '--bun', join(root, 'node_modules', '.bin', 'vitest'), 'run', '--pool=threads',
-  '--reporter=default', '--reporter=json', `--outputFile.json=${report}`,
+  '--bun',
+  join(root, 'node_modules', '.bin', 'vitest'),
+  'run',
+  '--pool=threads',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${report}`,
   ...process.argv.slice(2),
 ]);
 

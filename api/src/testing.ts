@@ -22,14 +22,23 @@ export async function createTestApp(overrides: Partial<Config> = {}) {
     return app.request(path, { ...init, headers });
   };
   const cookieOf = (response: Response) =>
-    response.headers.getSetCookie().map((c) => c.split(';')[0]).filter((c) => !c.endsWith('=')).join('; ');
+    response.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .filter((c) => !c.endsWith('='))
+      .join('; ');
   const signIn = async (login: string, password: string) => {
     const response = await request('/api/v1/login', { method: 'POST', body: JSON.stringify({ login, password }) });
     if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
     return cookieOf(response);
   };
   return {
-    app, deps, config, request, signIn, cookieOf,
+    app,
+    deps,
+    config,
+    request,
+    signIn,
+    cookieOf,
     async cleanup() {
       await close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addDays, formatLocalDateTime, isCalendarDate, localDate, localDateTimeText, localDayBounds, localHour, localToInstant, zonedInstant, zoneOffsetMs,
+  addDays,
+  formatLocalDateTime,
+  isCalendarDate,
+  localDate,
+  localDateTimeText,
+  localDayBounds,
+  localHour,
+  localToInstant,
+  zonedInstant,
+  zoneOffsetMs,
 } from './time-zone';
 
 describe('organisation time zone', () => {

@@ -39,10 +39,7 @@ for (;;) {
   await Bun.sleep(500);
 }
 
-const workers = startWorkers(
-  { db: opened.db, storage: folderObjectStore(join(config.dataDir, 'objects')) },
-  { log: (line) => console.log(`[jobs] ${line}`) },
-);
+const workers = startWorkers({ db: opened.db, storage: folderObjectStore(join(config.dataDir, 'objects')) }, { log: (line) => console.log(`[jobs] ${line}`) });
 console.log(`Norma: фоновые задачи запущены (${workers.workerId}, данные: ${config.dataDir})`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

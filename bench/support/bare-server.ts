@@ -13,7 +13,10 @@ const app = new Hono();
 
 if (mode === 'whoami') {
   const sqlite = new Database(path, { readonly: true });
-  const lookup = sqlite.query<{ firstName: string; lastName: string; username: string; role: string; organization_id: number; name: string; time_zone: string }, [string]>(
+  const lookup = sqlite.query<
+    { firstName: string; lastName: string; username: string; role: string; organization_id: number; name: string; time_zone: string },
+    [string]
+  >(
     `SELECT u.firstName, u.lastName, u.username, m.role, m.organization_id, o.name, o.time_zone
        FROM session s JOIN user u ON u.id = s.userId JOIN memberships m ON m.user_id = u.id JOIN organizations o ON o.id = m.organization_id
       WHERE s.token = ?`,
@@ -25,7 +28,10 @@ if (mode === 'whoami') {
     const row = lookup.get(new Bun.CryptoHasher('sha256').update(token).digest('hex'));
     if (!row) return c.json({ error: { code: 'unauthorized', message: 'Вход не выполнен' } });
     return c.json({
-      first_name: row.firstName, last_name: row.lastName, login: row.username, role: row.role,
+      first_name: row.firstName,
+      last_name: row.lastName,
+      login: row.username,
+      role: row.role,
       organization: { id: row.organization_id, name: row.name, time_zone: row.time_zone },
     });
   });

@@ -17,7 +17,10 @@ async function freePort(): Promise<number> {
 /** Starts bench/support/bare-server.ts in its own process; resolves when it listens. */
 export async function startBareServer(mode: 'whoami' | 'range', path: string): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = Bun.spawn([join(root, 'node_modules', '.bin', 'bun'), join(root, 'bench', 'support', 'bare-server.ts'), mode, path, String(port)], { stdout: 'pipe', stderr: 'inherit' });
+  const child = Bun.spawn([join(root, 'node_modules', '.bin', 'bun'), join(root, 'bench', 'support', 'bare-server.ts'), mode, path, String(port)], {
+    stdout: 'pipe',
+    stderr: 'inherit',
+  });
   const reader = child.stdout.getReader();
   const { value } = await reader.read();
   if (!new TextDecoder().decode(value).includes('ready')) throw new Error(`bare ${mode} server did not start`);

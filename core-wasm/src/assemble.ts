@@ -53,8 +53,7 @@ export interface ResolvedSettings {
   days: { start: number; end: number; units: number | null }[];
 }
 
-const unitsOrNull = (units: number | null | undefined) =>
-  typeof units === 'number' && Number.isFinite(units) && units > 0 ? units : null;
+const unitsOrNull = (units: number | null | undefined) => (typeof units === 'number' && Number.isFinite(units) && units > 0 ? units : null);
 
 /**
  * The window cut at the given day starts: each day runs to the next start, the first from `from`,
@@ -87,8 +86,7 @@ const DEFAULT_STRUCTURE: StructureSettings = {
   cleaningRule: 'one_extreme',
 };
 
-const finiteOr = (value: number | null | undefined, fallback: number) =>
-  typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+const finiteOr = (value: number | null | undefined, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
 
 /** Merges defaults once and sanitises numbers, so the maths never meets NaN or Infinity. */
 export function resolveSettings(settings: ReportSettings): ResolvedSettings {
@@ -105,8 +103,7 @@ export function resolveSettings(settings: ReportSettings): ResolvedSettings {
       ...s,
       shifts: s.shifts ?? [],
       regularBreakDuration: Math.max(0, finiteOr(s.regularBreakDuration, DEFAULT_REGULAR_BREAK_MINUTES)),
-      timeSeriesStabilityThreshold:
-        typeof threshold === 'number' && Number.isFinite(threshold) && threshold >= 1 ? threshold : null,
+      timeSeriesStabilityThreshold: typeof threshold === 'number' && Number.isFinite(threshold) && threshold >= 1 ? threshold : null,
       fluctReduction: Math.min(100, Math.max(0, finiteOr(s.fluctReduction, 0))),
       employeeSalary: Math.max(0, finiteOr(s.employeeSalary, 0)),
       employeeCount: Math.max(0, finiteOr(s.employeeCount, 1)),
@@ -117,9 +114,7 @@ export function resolveSettings(settings: ReportSettings): ResolvedSettings {
   };
 }
 
-export const CATEGORY_INDEX: Readonly<Record<Category, number>> = Object.fromEntries(
-  CATEGORIES.map((c, i) => [c, i]),
-) as Record<Category, number>;
+export const CATEGORY_INDEX: Readonly<Record<Category, number>> = Object.fromEntries(CATEGORIES.map((c, i) => [c, i])) as Record<Category, number>;
 
 // ---------------------------------------------------------------- shifts and breaks
 
@@ -224,9 +219,7 @@ export function rowOf(segments: SegmentRows, i: number): Segment {
  * `endBeforeStart`, when given, lists the indices with end < start in index order (computed by
  * the caller over its columns); otherwise they are found here.
  */
-export function inputErrors(
-  segments: SegmentRows, overlapPairs: ArrayLike<number>, endBeforeStart?: ArrayLike<number>,
-): InputError[] {
+export function inputErrors(segments: SegmentRows, overlapPairs: ArrayLike<number>, endBeforeStart?: ArrayLike<number>): InputError[] {
   const errors: InputError[] = [];
   const reversed: ArrayLike<number> = endBeforeStart ?? findEndBeforeStart(segments);
   for (let r = 0; r < reversed.length; r++) {
@@ -333,8 +326,7 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
   const idle = sec(CATEGORY_INDEX.idle);
   const pool = main + rest + idle;
   const restNorm = Math.min(breakSeconds, pool);
-  const normSeconds = (c: Category) =>
-    c === 'idle' ? 0 : c === 'rest' ? restNorm : c === 'main' ? pool - restNorm : sec(CATEGORY_INDEX[c]);
+  const normSeconds = (c: Category) => (c === 'idle' ? 0 : c === 'rest' ? restNorm : c === 'main' ? pool - restNorm : sec(CATEGORY_INDEX[c]));
   const normative: NormativeCategory[] = CATEGORIES.map((category) => {
     const seconds = normSeconds(category);
     return { category, seconds, minutes: seconds / 60, percent: percentOf(seconds, observed) };
@@ -349,16 +341,10 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
       operationId: key.operationId,
       operationName: key.operationName,
       category: key.category,
-      seconds:
-        key.category === 'idle' ? agg.keyMs[k] / 1000 : key.category === 'rest' ? (agg.keyMs[k] / 1000) * restShare : 0,
+      seconds: key.category === 'idle' ? agg.keyMs[k] / 1000 : key.category === 'rest' ? (agg.keyMs[k] / 1000) * restShare : 0,
     }))
     .filter((row) => row.seconds > 0)
-    .sort(
-      (a, b) =>
-        b.seconds - a.seconds ||
-        a.operationId - b.operationId ||
-        CATEGORY_INDEX[a.category] - CATEGORY_INDEX[b.category],
-    );
+    .sort((a, b) => b.seconds - a.seconds || a.operationId - b.operationId || CATEGORY_INDEX[a.category] - CATEGORY_INDEX[b.category]);
   let running = 0;
   const pareto: ParetoRow[] = paretoBase.map((row) => {
     running += row.seconds;
@@ -409,9 +395,8 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
  */
 function dayParts(agg: DayAggregates, settings: ResolvedSettings, whole: ShiftTime): DayPart[] {
   const single = settings.days.length === 1;
-  const parts: DayAggregatePart[] = single || !agg.dayParts
-    ? [{ categoryMs: agg.categoryMs, counted: agg.counted, firstStart: agg.firstStart, lastEnd: agg.lastEnd }]
-    : agg.dayParts;
+  const parts: DayAggregatePart[] =
+    single || !agg.dayParts ? [{ categoryMs: agg.categoryMs, counted: agg.counted, firstStart: agg.firstStart, lastEnd: agg.lastEnd }] : agg.dayParts;
   return settings.days.map((day, k) => {
     const part = parts[k] ?? { categoryMs: CATEGORIES.map(() => 0), counted: 0, firstStart: 0, lastEnd: 0 };
     let observedMs = 0;
@@ -450,8 +435,20 @@ function dayParts(agg: DayAggregates, settings: ResolvedSettings, whole: ShiftTi
 export type SeriesAggregate = Omit<SeriesStats, 'standardLen'>;
 
 export const SERIES_FIELDS = [
-  'n', 'len', 'tMin', 'tMax', 'tAverage', 'time2min', 'coef', 'tReg',
-  'tFreqFact', 'tFreqPred', 'fluctMax', 'fluctMin', 'fluctAverage', 'par2',
+  'n',
+  'len',
+  'tMin',
+  'tMax',
+  'tAverage',
+  'time2min',
+  'coef',
+  'tReg',
+  'tFreqFact',
+  'tFreqPred',
+  'fluctMax',
+  'fluctMin',
+  'fluctAverage',
+  'par2',
 ] as const satisfies readonly (keyof SeriesAggregate)[];
 
 export interface OperationAggregate {
@@ -472,10 +469,7 @@ export interface OperationAggregate {
  * Normative Ку of an operation: the structure's threshold when set, else the reference table for
  * the element's typical duration (mean of its non-zero measurements, seconds).
  */
-export function normativeFor(
-  elementSeconds: number,
-  settings: ResolvedSettings,
-): { coef: number; source: 'threshold' | 'reference' } {
+export function normativeFor(elementSeconds: number, settings: ResolvedSettings): { coef: number; source: 'threshold' | 'reference' } {
   const threshold = settings.structure.timeSeriesStabilityThreshold;
   if (threshold !== null) return { coef: threshold, source: 'threshold' };
   const { productionType, machinePaced } = settings.structure;

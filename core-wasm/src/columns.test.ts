@@ -49,19 +49,17 @@ const settingsArb = fc
     threshold: fc.option(fc.double({ min: 0.5, max: 3, noNaN: true }), { nil: null }),
     unitsProduced: fc.option(fc.integer({ min: -1, max: 40 }), { nil: null }),
   })
-  .map(
-    (s): ReportSettings => ({
-      from: T0 + s.fromMin * MIN,
-      to: T0 + (s.fromMin + s.lengthMin) * MIN,
-      unitsProduced: s.unitsProduced,
-      structure: {
-        partial: s.partial,
-        shifts: [{ start: T0 + s.shiftStartMin * MIN, end: T0 + (s.shiftStartMin + s.shiftLengthMin) * MIN }],
-        restInIdle: s.restInIdle,
-        timeSeriesStabilityThreshold: s.threshold,
-      },
-    }),
-  );
+  .map((s): ReportSettings => ({
+    from: T0 + s.fromMin * MIN,
+    to: T0 + (s.fromMin + s.lengthMin) * MIN,
+    unitsProduced: s.unitsProduced,
+    structure: {
+      partial: s.partial,
+      shifts: [{ start: T0 + s.shiftStartMin * MIN, end: T0 + (s.shiftStartMin + s.shiftLengthMin) * MIN }],
+      restInIdle: s.restInIdle,
+      timeSeriesStabilityThreshold: s.threshold,
+    },
+  }));
 
 function expectSame(a: unknown, b: unknown): void {
   assertFiniteDeep(a);

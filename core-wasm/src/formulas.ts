@@ -62,10 +62,7 @@ export function cvFromStability(stabilityCoef: number): number {
 }
 
 /** Calculator form: required measurements from a normative Ку and accuracy. */
-export function requiredMeasurementsForStability(
-  stabilityCoef: number,
-  accuracyPercent: number,
-): { cvPercent: number; requiredMeasurements: number } {
+export function requiredMeasurementsForStability(stabilityCoef: number, accuracyPercent: number): { cvPercent: number; requiredMeasurements: number } {
   const cvPercent = cvFromStability(stabilityCoef);
   return { cvPercent, requiredMeasurements: requiredMeasurements(cvPercent, accuracyPercent) };
 }

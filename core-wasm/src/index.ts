@@ -234,8 +234,13 @@ function allocColumns(arena: Arena, n: number) {
  * the host side; nothing here calls the core, so the views stay valid.
  */
 function indexColumns(
-  arena: Arena, ptrs: ReturnType<typeof allocColumns>, n: number,
-  operationIds: ArrayLike<number>, nameAt: (i: number) => string, employeeIds: ArrayLike<number>, rows: SegmentRows,
+  arena: Arena,
+  ptrs: ReturnType<typeof allocColumns>,
+  n: number,
+  operationIds: ArrayLike<number>,
+  nameAt: (i: number) => string,
+  employeeIds: ArrayLike<number>,
+  rows: SegmentRows,
 ): Columns {
   const categories = arena.viewI32(ptrs.categories, n);
   const operations = arena.viewI32(ptrs.operations, n);
@@ -314,7 +319,13 @@ function writeColumns(arena: Arena, segments: Segment[]): Columns {
 /** The columnar path: one copy of each column into WASM memory. */
 function loadColumns(arena: Arena, c: SegmentColumns): Columns {
   const n = c.starts.length;
-  for (const [name, column] of [['ends', c.ends], ['categories', c.categories], ['operations', c.operations], ['employeeIds', c.employeeIds], ['ids', c.ids ?? c.starts]] as const) {
+  for (const [name, column] of [
+    ['ends', c.ends],
+    ['categories', c.categories],
+    ['operations', c.operations],
+    ['employeeIds', c.employeeIds],
+    ['ids', c.ids ?? c.starts],
+  ] as const) {
     if (column.length !== n) throw new RangeError(`Столбец ${name}: ${column.length} значений вместо ${n}`);
   }
   const ptrs = allocColumns(arena, n);
@@ -530,7 +541,17 @@ function studyPass(arena: Arena, cols: Columns, st: ResolvedSettings): Operation
     closeGroup();
     offsetView[groups] = total;
   }
-  core.studySeries(values, offsets, groups, normatives, st.structure.fluctReduction, status, fluct, stats, st.structure.cleaningRule === 'both_extremes' ? 1 : 0);
+  core.studySeries(
+    values,
+    offsets,
+    groups,
+    normatives,
+    st.structure.fluctReduction,
+    status,
+    fluct,
+    stats,
+    st.structure.cleaningRule === 'both_extremes' ? 1 : 0,
+  );
 
   const valueView = arena.viewF64(values, total);
   const offsetView = arena.viewI32(offsets, groups + 1);

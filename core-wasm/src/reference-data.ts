@@ -43,9 +43,6 @@ export function normativeStability(
 }
 
 /** Accuracy ε (percent) required of the mean for a production type. */
-export function accuracyFor(
-  productionType: ProductionType,
-  table: StabilityTable = DEFAULT_STABILITY_TABLE,
-): number {
+export function accuracyFor(productionType: ProductionType, table: StabilityTable = DEFAULT_STABILITY_TABLE): number {
   return rowFor(productionType, table).accuracyPercent;
 }

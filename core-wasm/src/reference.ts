@@ -45,8 +45,7 @@ function categoryCode(segment: Segment): number {
   return code;
 }
 
-const byTime = (a: Interval & { i: number }, b: Interval & { i: number }) =>
-  a.start - b.start || a.end - b.end || a.i - b.i;
+const byTime = (a: Interval & { i: number }, b: Interval & { i: number }) => a.start - b.start || a.end - b.end || a.i - b.i;
 
 // ---------------------------------------------------------------- coverage, gaps, overlaps
 
@@ -187,8 +186,20 @@ export function dayBalance(segments: Segment[], settings: ReportSettings): DayBa
 // ---------------------------------------------------------------- time study
 
 const EMPTY_SERIES: SeriesAggregate = {
-  n: 0, len: 0, tMin: 0, tMax: 0, tAverage: 0, time2min: 0, coef: 0, tReg: 0,
-  tFreqFact: 0, tFreqPred: 0, fluctMax: 0, fluctMin: 0, fluctAverage: 0, par2: 0,
+  n: 0,
+  len: 0,
+  tMin: 0,
+  tMax: 0,
+  tAverage: 0,
+  time2min: 0,
+  coef: 0,
+  tReg: 0,
+  tFreqFact: 0,
+  tFreqPred: 0,
+  fluctMax: 0,
+  fluctMin: 0,
+  fluctAverage: 0,
+  par2: 0,
 };
 
 function seriesStats(values: number[], fluctReduction: number): SeriesAggregate {
@@ -289,7 +300,10 @@ export function timeStudy(segments: Segment[], settings: ReportSettings): TimeSt
       const status: MeasurementStatus[] = [];
       let p = 0;
       for (const v of seconds) status.push(v > 0 ? (keep[p++] ? 'accepted' : 'dropped') : 'zero_length');
-      const accepted = seriesStats(positive.filter((_, j) => keep[j]), st.structure.fluctReduction);
+      const accepted = seriesStats(
+        positive.filter((_, j) => keep[j]),
+        st.structure.fluctReduction,
+      );
       return {
         operationId,
         operationName: name,

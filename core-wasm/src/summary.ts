@@ -21,8 +21,7 @@ import { resolveSettings } from './assemble.ts';
 /** Covered milliseconds (union) of the spans of each group; `groupOf[i]` is span i's group. */
 export type GroupedCoverage = (spans: MarkupSpan[], groupOf: Int32Array, groupCount: number) => ArrayLike<number>;
 
-const nonNegativeOrNull = (v: number | null | undefined) =>
-  typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null;
+const nonNegativeOrNull = (v: number | null | undefined) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null);
 
 function dateKey(instant: number, utcOffsetMinutes: number): string {
   return new Date(instant + utcOffsetMinutes * 60_000).toISOString().slice(0, 10);
@@ -55,11 +54,7 @@ function splitAtMidnight(spans: MarkupSpan[], utcOffsetMinutes: number): MarkupS
  * by assessor, local day and workplace; spans are cut at local midnight, so the details of an
  * assessor add up exactly to his hours (and, the pay being linear, to his salary).
  */
-export function buildAssessorSummary(
-  allSpans: MarkupSpan[],
-  options: SummaryOptions,
-  groupedCoverage: GroupedCoverage,
-): AssessorSummary {
+export function buildAssessorSummary(allSpans: MarkupSpan[], options: SummaryOptions, groupedCoverage: GroupedCoverage): AssessorSummary {
   const budget = nonNegativeOrNull(options.budget);
   const hourCost = nonNegativeOrNull(options.hourCost);
   const offset = Number.isFinite(options.utcOffsetMinutes) ? (options.utcOffsetMinutes as number) : 0;
@@ -95,8 +90,7 @@ export function buildAssessorSummary(
 
   let totalHours = 0;
   for (let a = 0; a < assessorSpans.length; a++) totalHours += assessorMs[a] / 3_600_000;
-  const pay = (hours: number) =>
-    hourCost !== null ? hours * hourCost : budget !== null && totalHours > 0 ? (budget * hours) / totalHours : 0;
+  const pay = (hours: number) => (hourCost !== null ? hours * hourCost : budget !== null && totalHours > 0 ? (budget * hours) / totalHours : 0);
 
   const assessors: AssessorRow[] = assessorSpans
     .map((span, a) => {
@@ -149,8 +143,7 @@ export function buildStaffLoad(
         status: loadStatus(balance.load.percentage),
       };
     });
-  const share = (status: StaffRow['status']) =>
-    percentOf(employees.filter((e) => e.status === status).length, employees.length);
+  const share = (status: StaffRow['status']) => percentOf(employees.filter((e) => e.status === status).length, employees.length);
   const lossSeconds = employees.reduce((acc, e) => acc + e.lossSeconds, 0);
   const salary = resolveSettings(settings).structure.employeeSalary;
   return {

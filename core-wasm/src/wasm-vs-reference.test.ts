@@ -59,32 +59,35 @@ const settingsArb = fc
     machinePaced: fc.boolean(),
     employeeSalary: fc.integer({ min: 0, max: 200_000 }),
     cleaningRule: fc.constantFrom('one_extreme', 'both_extremes' as const),
-    days: fc.option(fc.array(fc.record({ startMin: fc.integer({ min: -20, max: 200 }), units: fc.option(fc.integer({ min: -1, max: 20 }), { nil: null }) }), { maxLength: 3 }), { nil: undefined }),
+    days: fc.option(
+      fc.array(fc.record({ startMin: fc.integer({ min: -20, max: 200 }), units: fc.option(fc.integer({ min: -1, max: 20 }), { nil: null }) }), {
+        maxLength: 3,
+      }),
+      { nil: undefined },
+    ),
   })
-  .map(
-    (s): ReportSettings => ({
-      from: T0 + s.fromMin * MIN,
-      to: T0 + (s.fromMin + s.lengthMin) * MIN,
-      unitsProduced: s.unitsProduced,
-      days: s.days?.map((d) => ({ start: T0 + d.startMin * MIN, units: d.units })),
-      structure: {
-        partial: s.partial,
-        shifts: s.shifts.map((sh) => ({
-          start: T0 + sh.startMin * MIN,
-          end: T0 + (sh.startMin + sh.lengthMin) * MIN,
-          breakMinutes: sh.breakMinutes,
-          breaks: sh.breaks?.map(([b, l]) => ({ start: T0 + b * MIN, end: T0 + (b + l) * MIN })),
-        })),
-        restInIdle: s.restInIdle,
-        timeSeriesStabilityThreshold: s.threshold,
-        fluctReduction: s.fluctReduction,
-        productionType: s.productionType,
-        machinePaced: s.machinePaced,
-        employeeSalary: s.employeeSalary,
-        cleaningRule: s.cleaningRule,
-      },
-    }),
-  );
+  .map((s): ReportSettings => ({
+    from: T0 + s.fromMin * MIN,
+    to: T0 + (s.fromMin + s.lengthMin) * MIN,
+    unitsProduced: s.unitsProduced,
+    days: s.days?.map((d) => ({ start: T0 + d.startMin * MIN, units: d.units })),
+    structure: {
+      partial: s.partial,
+      shifts: s.shifts.map((sh) => ({
+        start: T0 + sh.startMin * MIN,
+        end: T0 + (sh.startMin + sh.lengthMin) * MIN,
+        breakMinutes: sh.breakMinutes,
+        breaks: sh.breaks?.map(([b, l]) => ({ start: T0 + b * MIN, end: T0 + (b + l) * MIN })),
+      })),
+      restInIdle: s.restInIdle,
+      timeSeriesStabilityThreshold: s.threshold,
+      fluctReduction: s.fluctReduction,
+      productionType: s.productionType,
+      machinePaced: s.machinePaced,
+      employeeSalary: s.employeeSalary,
+      cleaningRule: s.cleaningRule,
+    },
+  }));
 
 /** Series of measurements with frequent ties and outliers, to exercise cleaning. */
 const measurementSeriesArb = fc
@@ -136,11 +139,36 @@ describe('WASM wrapper equals the reference', () => {
         const d = reference.dayBalance(segments, settings);
         const sum = (f: (day: (typeof d.days)[number]) => number) => d.days.reduce((a, day) => a + f(day), 0);
         const near = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b));
-        expect(near(sum((day) => day.observedSeconds), d.observedSeconds)).toBe(true);
-        expect(near(sum((day) => day.workSeconds), d.workSeconds)).toBe(true);
-        expect(near(sum((day) => day.shiftSeconds), d.shiftSeconds)).toBe(true);
-        expect(near(sum((day) => day.regulatedBreakSeconds), d.regulatedBreakSeconds)).toBe(true);
-        expect(near(sum((day) => day.actualDaySeconds), d.takt.actualDaySeconds)).toBe(true);
+        expect(
+          near(
+            sum((day) => day.observedSeconds),
+            d.observedSeconds,
+          ),
+        ).toBe(true);
+        expect(
+          near(
+            sum((day) => day.workSeconds),
+            d.workSeconds,
+          ),
+        ).toBe(true);
+        expect(
+          near(
+            sum((day) => day.shiftSeconds),
+            d.shiftSeconds,
+          ),
+        ).toBe(true);
+        expect(
+          near(
+            sum((day) => day.regulatedBreakSeconds),
+            d.regulatedBreakSeconds,
+          ),
+        ).toBe(true);
+        expect(
+          near(
+            sum((day) => day.actualDaySeconds),
+            d.takt.actualDaySeconds,
+          ),
+        ).toBe(true);
         // Days partition the window, in time order.
         expect(d.days[0]!.start).toBe(Math.min(settings.from, Math.max(settings.from, settings.to)));
         for (let k = 1; k < d.days.length; k++) expect(d.days[k]!.start).toBe(d.days[k - 1]!.end);
@@ -181,16 +209,14 @@ describe('WASM wrapper equals the reference', () => {
   });
 
   it('assessor summary and staff load', () => {
-    const spanArb = fc
-      .tuple(segmentArb, fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 2 }))
-      .map(([s, assessorId, workplaceId]): MarkupSpan => ({
-        start: s.start + assessorId * 13 * 3_600_000,
-        end: s.end + assessorId * 13 * 3_600_000,
-        assessorId,
-        assessorName: `Разметчик ${assessorId}`,
-        workplaceId,
-        workplaceName: `Место ${workplaceId}`,
-      }));
+    const spanArb = fc.tuple(segmentArb, fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 2 })).map(([s, assessorId, workplaceId]): MarkupSpan => ({
+      start: s.start + assessorId * 13 * 3_600_000,
+      end: s.end + assessorId * 13 * 3_600_000,
+      assessorId,
+      assessorName: `Разметчик ${assessorId}`,
+      workplaceId,
+      workplaceName: `Место ${workplaceId}`,
+    }));
     fc.assert(
       fc.property(
         fc.array(spanArb, { maxLength: 40 }),

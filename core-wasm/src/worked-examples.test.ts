@@ -31,8 +31,7 @@ const shiftSettings: ReportSettings = {
   unitsProduced: 10,
 };
 
-const minutesOf = (b: ReturnType<typeof wasm.dayBalance>, category: string) =>
-  b.categories.find((c) => c.category === category)!;
+const minutesOf = (b: ReturnType<typeof wasm.dayBalance>, category: string) => b.categories.find((c) => c.category === category)!;
 
 describe.each([
   ['wasm', wasm],
@@ -48,9 +47,7 @@ describe.each([
 
     it('drops 20 then 5 and keeps 7, 9, 9, 10, 8, 10', () => {
       const o = op();
-      expect(o.measurements.map((m) => m.status)).toEqual([
-        'dropped', 'accepted', 'accepted', 'accepted', 'dropped', 'accepted', 'accepted', 'accepted',
-      ]);
+      expect(o.measurements.map((m) => m.status)).toEqual(['dropped', 'accepted', 'accepted', 'accepted', 'dropped', 'accepted', 'accepted', 'accepted']);
       expect(o.measurements.filter((m) => m.status === 'accepted').map((m) => m.seconds)).toEqual([7, 9, 9, 10, 8, 10]);
       expect(o.normativeCoef).toBe(1.5);
       expect(o.normativeSource).toBe('threshold');
@@ -128,7 +125,10 @@ describe.each([
       expect(both.cleaningMode).toBe('both_extremes');
       expect(both.cleaningRule).toContain('одновременно минимальный и максимальный');
       // Six measurements: dropping two would leave 4 < 5, so nothing goes (one extreme drops the 8).
-      const six = engine.timeStudy(series([2, 4, 4, 4, 4, 8]), { ...settings, structure: { timeSeriesStabilityThreshold: 1.5, cleaningRule: 'both_extremes' } });
+      const six = engine.timeStudy(series([2, 4, 4, 4, 4, 8]), {
+        ...settings,
+        structure: { timeSeriesStabilityThreshold: 1.5, cleaningRule: 'both_extremes' },
+      });
       expect(six.operations[0].measurements.every((m) => m.status === 'accepted')).toBe(true);
     });
 
@@ -242,10 +242,14 @@ describe.each([
       const twoDays = [...workedDay(), ...workedDay().map((s) => ({ ...s, id: (s.id ?? 0) + 1000, start: s.start + 24 * H, end: s.end + 24 * H }))];
       const shift = (day: number) => ({ start: at(8, 0) + day * 24 * H, end: at(12, 0) + day * 24 * H, breakMinutes: 20 });
       const settings: ReportSettings = {
-        from: at(0, 0), to: at(0, 0) + 48 * H,
+        from: at(0, 0),
+        to: at(0, 0) + 48 * H,
         structure: { ...shiftSettings.structure, shifts: [shift(0), shift(1)] },
         unitsProduced: 20,
-        days: [{ start: at(0, 0), units: 12 }, { start: at(0, 0) + 24 * H, units: 8 }],
+        days: [
+          { start: at(0, 0), units: 12 },
+          { start: at(0, 0) + 24 * H, units: 8 },
+        ],
       };
       const d = engine.dayBalance(twoDays, settings);
       // Each day: W 180 min, T_см 240, B_рег 20, T_дост 220, worked 08:00–11:55 = 235 min.
@@ -277,10 +281,7 @@ describe.each([
     it('gives a negative ΔП when rest falls short of the regulated breaks', () => {
       // Main 60 min, rest 5 min, no idle, 20 minutes owed: the norm gives rest 20 min and main
       // 65 − 20 = 45 min, so ΔП = (45 − 60) / 60 = −25 %.
-      const d = engine.dayBalance(
-        [seg([8, 0], [9, 0], 'main', 1, 'Сборка узла'), seg([9, 0], [9, 5], 'rest', 30, 'Отдых')],
-        shiftSettings,
-      );
+      const d = engine.dayBalance([seg([8, 0], [9, 0], 'main', 1, 'Сборка узла'), seg([9, 0], [9, 5], 'rest', 30, 'Отдых')], shiftSettings);
       expect(d.normative.find((n) => n.category === 'rest')!.seconds).toBe(20 * 60);
       expect(d.normative.find((n) => n.category === 'main')!.seconds).toBe(45 * 60);
       expect(d.productivityRise).toBeCloseTo(-25, 9);
@@ -314,7 +315,18 @@ describe.each([
     it('lists explicit regulated breaks in Table 6', () => {
       const d = engine.dayBalance(workedDay(), {
         ...dayWindow,
-        structure: { shifts: [{ start: at(8, 0), end: at(12, 0), breaks: [{ start: at(9, 50), end: at(10, 0) }, { start: at(11, 40), end: at(11, 50) }] }] },
+        structure: {
+          shifts: [
+            {
+              start: at(8, 0),
+              end: at(12, 0),
+              breaks: [
+                { start: at(9, 50), end: at(10, 0) },
+                { start: at(11, 40), end: at(11, 50) },
+              ],
+            },
+          ],
+        },
       });
       expect(d.regulatedBreakSeconds).toBe(20 * 60);
       expect(d.breaks.map((r) => r.type)).toEqual(['regulated', 'regulated', 'gap']);
@@ -324,10 +336,22 @@ describe.each([
       // Shift 08:00–16:00 with breaks 10:00–10:15, 12:00–12:40 and 14:30–14:45 (70 min). The window
       // 08:00–12:20 holds 15 + 20 = 35 min of them; pro rata it would be 70 × 260 / 480 = 37.9 min.
       const d = engine.dayBalance(workedDay(), {
-        from: at(8, 0), to: at(12, 20),
-        structure: { shifts: [{ start: at(8, 0), end: at(16, 0), breakMinutes: 70, breaks: [
-          { start: at(10, 0), end: at(10, 15) }, { start: at(12, 0), end: at(12, 40) }, { start: at(14, 30), end: at(14, 45) },
-        ] }] },
+        from: at(8, 0),
+        to: at(12, 20),
+        structure: {
+          shifts: [
+            {
+              start: at(8, 0),
+              end: at(16, 0),
+              breakMinutes: 70,
+              breaks: [
+                { start: at(10, 0), end: at(10, 15) },
+                { start: at(12, 0), end: at(12, 40) },
+                { start: at(14, 30), end: at(14, 45) },
+              ],
+            },
+          ],
+        },
       });
       expect(d.shiftSeconds).toBe(260 * 60);
       expect(d.regulatedBreakSeconds).toBe(35 * 60);
@@ -461,10 +485,22 @@ describe.each([
     });
 
     it('counts marked hours per workplace: four workplaces over the same hours are four times the work', () => {
-      const span = (workplaceId: number, from: number, to: number) =>
-        ({ start: from, end: to, assessorId: 7, assessorName: 'Сидорова', workplaceId, workplaceName: `Станок ${workplaceId}` });
+      const span = (workplaceId: number, from: number, to: number) => ({
+        start: from,
+        end: to,
+        assessorId: 7,
+        assessorName: 'Сидорова',
+        workplaceId,
+        workplaceName: `Станок ${workplaceId}`,
+      });
       // 09:00–11:00 at four workplaces, plus 10:00–12:00 again at workplace 1 (union there 3 h).
-      const spans = [span(1, at(9, 0), at(11, 0)), span(2, at(9, 0), at(11, 0)), span(3, at(9, 0), at(11, 0)), span(4, at(9, 0), at(11, 0)), span(1, at(10, 0), at(12, 0))];
+      const spans = [
+        span(1, at(9, 0), at(11, 0)),
+        span(2, at(9, 0), at(11, 0)),
+        span(3, at(9, 0), at(11, 0)),
+        span(4, at(9, 0), at(11, 0)),
+        span(1, at(10, 0), at(12, 0)),
+      ];
       const summary = engine.assessorSummary(spans, { hourCost: 500 });
       expect(summary.assessors[0].markupHours).toBe(3 + 2 + 2 + 2); // 9 h, not the 3 h the clock shows
       expect(summary.assessors[0].salary).toBe(4500);
@@ -474,11 +510,16 @@ describe.each([
 
     it('cuts a span at local midnight, so the details of each day add up to the hours', () => {
       // 22:00–02:00 UTC at +03:00 is 01:00–05:00 local on the 13th; at UTC, 2 h on the 12th and 2 h on the 13th.
-      const spans = [{ start: at(22, 0), end: at(26, 0), assessorId: 1, assessorName: 'Ночная', workplaceId: 1, workplaceName: 'Станок 1' },
-        { start: at(23, 0), end: at(25, 0), assessorId: 1, assessorName: 'Ночная', workplaceId: 1, workplaceName: 'Станок 1' }];
+      const spans = [
+        { start: at(22, 0), end: at(26, 0), assessorId: 1, assessorName: 'Ночная', workplaceId: 1, workplaceName: 'Станок 1' },
+        { start: at(23, 0), end: at(25, 0), assessorId: 1, assessorName: 'Ночная', workplaceId: 1, workplaceName: 'Станок 1' },
+      ];
       const utc = engine.assessorSummary(spans, { budget: 1000 });
       expect(utc.assessors[0].markupHours).toBe(4);
-      expect(utc.details.map((d) => [d.date, d.markupHours, d.salary])).toEqual([['2024-03-12', 2, 500], ['2024-03-13', 2, 500]]);
+      expect(utc.details.map((d) => [d.date, d.markupHours, d.salary])).toEqual([
+        ['2024-03-12', 2, 500],
+        ['2024-03-13', 2, 500],
+      ]);
       const moscow = engine.assessorSummary(spans, { budget: 1000, utcOffsetMinutes: 180 });
       expect(moscow.details.map((d) => [d.date, d.markupHours])).toEqual([['2024-03-13', 4]]);
     });

@@ -84,7 +84,9 @@ describe('loader installers', () => {
       expect(listing).toContain('Type = Dmg');
       expect(listing).toMatch(/Norma Loader\/norma-loader/);
       sh([sevenZip, 'x', '-y', `-o${join(scratch, 'dmg')}`, files.dmg]);
-      const binary = sh(['find', join(scratch, 'dmg'), '-name', 'norma-loader', '-type', 'f']).trim().split('\n')[0]!;
+      const binary = sh(['find', join(scratch, 'dmg'), '-name', 'norma-loader', '-type', 'f'])
+        .trim()
+        .split('\n')[0]!;
       const macho = new DataView(head(binary, 8).buffer);
       expect(macho.getUint32(0, true)).toBe(0xfeedfacf); // 64-bit Mach-O
       expect(macho.getUint32(4, true)).toBe(0x0100000c); // arm64

@@ -66,7 +66,11 @@ export class NormaClient {
       const message = await errorMessage(response);
       throw new LoaderError(`Вход не выполнен: ${message}`, retryableStatus(response.status), response.status);
     }
-    this.cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]!).filter((c) => !c.endsWith('=')).join('; ');
+    this.cookie = response.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .filter((c) => !c.endsWith('='))
+      .join('; ');
     if (!this.cookie) throw new LoaderError('Сервер не выдал сессию после входа', false);
   }
 

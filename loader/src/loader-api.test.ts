@@ -25,7 +25,10 @@ beforeAll(async () => {
     },
   });
   folder = mkdtempSync(join(tmpdir(), 'norma-loader-real-'));
-  for (const [name, seconds] of [['cam3_2026-11-16_09-00-00.mp4', 2], ['cam3_2026-11-16_09-02-30.mp4', 3]] as const) {
+  for (const [name, seconds] of [
+    ['cam3_2026-11-16_09-00-00.mp4', 2],
+    ['cam3_2026-11-16_09-02-30.mp4', 3],
+  ] as const) {
     await makeClip(join(folder, name), { seconds });
     utimesSync(join(folder, name), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
   }
@@ -44,13 +47,27 @@ describe('the loader against the real API', () => {
     expect(cameraId).toBe(w.cameraIds[2]);
     const statePath = join(folder, '.norma-loader-state.json');
     const context = async () => ({
-      folder, cameraId, client, statePath, state: await loadState(statePath), settleMs: 5_000,
-      retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 }, log: () => {},
+      folder,
+      cameraId,
+      client,
+      statePath,
+      state: await loadState(statePath),
+      settleMs: 5_000,
+      retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 },
+      log: () => {},
     });
     const first = await uploadPass(await context());
     expect(first.uploaded).toEqual(['cam3_2026-11-16_09-00-00.mp4', 'cam3_2026-11-16_09-02-30.mp4']);
-    const videos = await t.deps.db.selectFrom('videos').select(['filename', 'storage_key', 'status', 'start_time']).where('camera_id', '=', cameraId).orderBy('start_time').execute();
-    expect(videos.map((v) => v.storage_key)).toEqual(['recordings/site/cam3/cam3_2026-11-16_09-00-00.mp4', 'recordings/site/cam3/cam3_2026-11-16_09-02-30.mp4']);
+    const videos = await t.deps.db
+      .selectFrom('videos')
+      .select(['filename', 'storage_key', 'status', 'start_time'])
+      .where('camera_id', '=', cameraId)
+      .orderBy('start_time')
+      .execute();
+    expect(videos.map((v) => v.storage_key)).toEqual([
+      'recordings/site/cam3/cam3_2026-11-16_09-00-00.mp4',
+      'recordings/site/cam3/cam3_2026-11-16_09-02-30.mp4',
+    ]);
     expect(new Date(videos[0]!.start_time).toISOString()).toBe('2026-11-16T06:00:00.000Z');
 
     expect((await uploadPass(await context())).uploaded).toEqual([]);

@@ -28,7 +28,11 @@ async function main(): Promise<number> {
     console.log(VERSION);
     return 0;
   }
-  if (!(await stat(options.folder).then((s) => s.isDirectory()).catch(() => false))) {
+  if (
+    !(await stat(options.folder)
+      .then((s) => s.isDirectory())
+      .catch(() => false))
+  ) {
     console.error(`Ошибка: папки ${options.folder} нет`);
     return 2;
   }
@@ -40,14 +44,13 @@ async function main(): Promise<number> {
       stop.abort();
     });
   }
-  const retry = options.once
-    ? { attempts: 6, baseDelayMs: 2_000, maxDelayMs: 60_000 }
-    : { attempts: Infinity, baseDelayMs: 2_000, maxDelayMs: 300_000 };
+  const retry = options.once ? { attempts: 6, baseDelayMs: 2_000, maxDelayMs: 60_000 } : { attempts: Infinity, baseDelayMs: 2_000, maxDelayMs: 300_000 };
   const client = new NormaClient({ server: options.server, login: options.login, password: options.password });
 
   try {
     await withRetry(() => client.signIn(), {
-      ...retry, signal: stop.signal,
+      ...retry,
+      signal: stop.signal,
       onRetry: (error, attempt, delay) => log(`${error.message}; попытка ${attempt + 1} через ${Math.round(delay / 1000)} с`),
     });
     const cameraId = options.cameraId ?? (await withRetry(() => client.cameraId(options.structureId!, options.cameraKey!), { ...retry, signal: stop.signal }));
@@ -55,8 +58,15 @@ async function main(): Promise<number> {
     const skipped = await unsupportedFiles(options.folder);
     if (skipped.length) log(`Не MP4, не отправляются (сервер принимает только MP4): ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? '…' : ''}`);
     const context = {
-      folder: options.folder, cameraId, client, state: await loadState(options.statePath, log), statePath: options.statePath,
-      settleMs: options.settleSeconds * 1000, retry, signal: stop.signal, log,
+      folder: options.folder,
+      cameraId,
+      client,
+      state: await loadState(options.statePath, log),
+      statePath: options.statePath,
+      settleMs: options.settleSeconds * 1000,
+      retry,
+      signal: stop.signal,
+      log,
     };
     if (options.once) {
       const result = await uploadPass(context);

@@ -7,8 +7,17 @@ describe('parseOptions', () => {
   it('reads a camera by structure and number, the password from the environment, and defaults', async () => {
     const options = await parseOptions([...base, '--structure-id', '4', '--camera-key=2'], { NORMA_LOADER_PASSWORD: 'секрет-пароль' });
     expect(options).toEqual({
-      server: 'https://norma.example.com', login: 'оператор', password: 'секрет-пароль', folder: '/rec', cameraId: null, structureId: 4, cameraKey: 2,
-      statePath: '/rec/.norma-loader-state.json', once: false, intervalSeconds: 30, settleSeconds: 10,
+      server: 'https://norma.example.com',
+      login: 'оператор',
+      password: 'секрет-пароль',
+      folder: '/rec',
+      cameraId: null,
+      structureId: 4,
+      cameraKey: 2,
+      statePath: '/rec/.norma-loader-state.json',
+      once: false,
+      intervalSeconds: 30,
+      settleSeconds: 10,
     });
     expect(await parseOptions(['--help'])).toBe('help');
     expect(await parseOptions(['--version'])).toBe('version');

@@ -90,8 +90,16 @@ export async function parseOptions(argv: string[], env: Record<string, string | 
   const intervalSeconds = positive(values.interval, '--interval') ?? 30;
   const settleSeconds = values.settle === '0' ? 0 : (positive(values.settle, '--settle') ?? 10);
   return {
-    server, login, password, folder: resolve(folder), cameraId, structureId, cameraKey,
+    server,
+    login,
+    password,
+    folder: resolve(folder),
+    cameraId,
+    structureId,
+    cameraKey,
     statePath: resolve(values.state ?? join(folder, '.norma-loader-state.json')),
-    once: flags.has('once'), intervalSeconds, settleSeconds,
+    once: flags.has('once'),
+    intervalSeconds,
+    settleSeconds,
   };
 }

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { backoffDelay, LoaderError, retryableStatus, withRetry } from './retry';
 
 const options = (waits: number[], attempts = 10) => ({
-  attempts, baseDelayMs: 1000, maxDelayMs: 8000, random: () => 0.5,
+  attempts,
+  baseDelayMs: 1000,
+  maxDelayMs: 8000,
+  random: () => 0.5,
   sleep: async (ms: number) => void waits.push(ms),
 });
 
@@ -22,24 +25,34 @@ describe('withRetry', () => {
   it('gives up at once when the server refuses, and after the last attempt otherwise', async () => {
     const waits: number[] = [];
     let calls = 0;
-    await expect(withRetry(async () => {
-      calls++;
-      throw new LoaderError('Error : Only MP4 format allowed', false, 400);
-    }, options(waits))).rejects.toThrow('Only MP4');
+    await expect(
+      withRetry(async () => {
+        calls++;
+        throw new LoaderError('Error : Only MP4 format allowed', false, 400);
+      }, options(waits)),
+    ).rejects.toThrow('Only MP4');
     expect(calls).toBe(1);
     calls = 0;
-    await expect(withRetry(async () => {
-      calls++;
-      throw new LoaderError('503', true, 503);
-    }, options(waits, 3))).rejects.toThrow('503');
+    await expect(
+      withRetry(
+        async () => {
+          calls++;
+          throw new LoaderError('503', true, 503);
+        },
+        options(waits, 3),
+      ),
+    ).rejects.toThrow('503');
     expect(calls).toBe(3);
   });
 
   it('stops waiting when aborted', async () => {
     const controller = new AbortController();
-    const running = withRetry(async () => {
-      throw new LoaderError('нет связи', true);
-    }, { attempts: Infinity, baseDelayMs: 60_000, maxDelayMs: 60_000, signal: controller.signal });
+    const running = withRetry(
+      async () => {
+        throw new LoaderError('нет связи', true);
+      },
+      { attempts: Infinity, baseDelayMs: 60_000, maxDelayMs: 60_000, signal: controller.signal },
+    );
     setTimeout(() => controller.abort(), 20);
     await expect(running).rejects.toThrow('Остановлено');
   });

@@ -19,7 +19,8 @@ function fakeServer() {
       const url = new URL(request.url);
       if (url.pathname === '/api/v1/login') {
         const body = (await request.json()) as { login: string; password: string };
-        if (body.password !== 'верный-пароль') return Response.json({ error: { code: 'invalid_credentials', message: 'Неверный логин или пароль' } }, { status: 401 });
+        if (body.password !== 'верный-пароль')
+          return Response.json({ error: { code: 'invalid_credentials', message: 'Неверный логин или пароль' } }, { status: 401 });
         const session = `s${++sessionCounter}`;
         sessions.add(session);
         return new Response('{}', { headers: { 'set-cookie': `norma.session=${session}; Path=/; HttpOnly` } });
@@ -37,10 +38,15 @@ function fakeServer() {
           faults.status503--;
           return Response.json({ error: { code: 'unavailable', message: 'Сервер перезапускается' } }, { status: 503 });
         }
-        if (faults.refuse413.has(name)) return Response.json({ error: { code: 'payload_too_large', message: 'Файл больше допустимого размера (4 ГиБ)' } }, { status: 413 });
+        if (faults.refuse413.has(name))
+          return Response.json({ error: { code: 'payload_too_large', message: 'Файл больше допустимого размера (4 ГиБ)' } }, { status: 413 });
         const hash = new Bun.CryptoHasher('sha256').update(bytes).digest('hex');
         const existing = stored.get(hash);
-        if (existing) return Response.json({ error: { code: 'conflict', message: 'Эта запись уже загружена для этой камеры', details: { video_id: existing.id } } }, { status: 409 });
+        if (existing)
+          return Response.json(
+            { error: { code: 'conflict', message: 'Эта запись уже загружена для этой камеры', details: { video_id: existing.id } } },
+            { status: 409 },
+          );
         const id = stored.size + 1;
         stored.set(hash, { id, name });
         received.push(name);
@@ -79,7 +85,11 @@ async function context(overrides: Partial<UploaderContext> = {}): Promise<Upload
   const statePath = join(dir, '.norma-loader-state.json');
   const lines: string[] = [];
   return {
-    folder: dir, cameraId: 3, statePath, state: await loadState(statePath), settleMs: 5_000,
+    folder: dir,
+    cameraId: 3,
+    statePath,
+    state: await loadState(statePath),
+    settleMs: 5_000,
     client: new NormaClient({ server: server.url, login: 'оператор', password: 'верный-пароль', fetch: flakyFetch }),
     retry: { attempts: 10, baseDelayMs: 1, maxDelayMs: 5 },
     log: (line) => lines.push(line),

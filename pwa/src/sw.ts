@@ -79,7 +79,8 @@ sw.addEventListener('sync', (event) => {
   event.waitUntil(
     replayOutbox().then(async (report) => {
       // Open tabs refresh their indicator and any open markup screen.
-      for (const client of await sw.clients.matchAll({ type: 'window', includeUncontrolled: true })) client.postMessage({ type: 'norma-outbox-replayed', report });
+      for (const client of await sw.clients.matchAll({ type: 'window', includeUncontrolled: true }))
+        client.postMessage({ type: 'norma-outbox-replayed', report });
       // Still offline: a rejected promise makes the browser try the sync again later.
       if (report.some((r) => r.result === 'offline')) throw new Error('offline');
     }),

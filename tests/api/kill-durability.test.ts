@@ -23,7 +23,10 @@ let videoIds: number[];
 let operationId: number;
 let workplaceId: number;
 
-interface SavedMarkups { video_markups: { comment: string | null }[]; version: number }
+interface SavedMarkups {
+  video_markups: { comment: string | null }[];
+  version: number;
+}
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'norma-kill-'));
@@ -31,14 +34,31 @@ beforeAll(async () => {
   const { db } = deps;
   const lead = await registerUser(deps, { login: 'lead', password: PASSWORD, firstName: 'Мария', lastName: 'Иванова' });
   const now = Date.now();
-  const structure = (await db.insertInto('structures').values({ organization_id: lead.organizationId, name: 'Участок', parent_id: null, created_at: now }).returning('id').executeTakeFirstOrThrow()).id;
-  operationId = (await db.insertInto('operations').values({ structure_id: structure, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow()).id;
+  const structure = (
+    await db
+      .insertInto('structures')
+      .values({ organization_id: lead.organizationId, name: 'Участок', parent_id: null, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  operationId = (await db.insertInto('operations').values({ structure_id: structure, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow())
+    .id;
   workplaceId = (await db.insertInto('workplaces').values({ structure_id: structure, name: 'Стол 1' }).returning('id').executeTakeFirstOrThrow()).id;
-  const camera = (await db.insertInto('cameras').values({ structure_id: structure, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' }).returning('id').executeTakeFirstOrThrow()).id;
+  const camera = (
+    await db
+      .insertInto('cameras')
+      .values({ structure_id: structure, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   videoIds = [];
   for (let i = 0; i < CLIENTS; i++) {
     const start = Date.parse('2026-11-16T06:00:00Z') + i * 3_600_000;
-    const row = await db.insertInto('videos').values({ camera_id: camera, filename: `cam1_${i}.mp4`, storage_key: `rec/1/cam1_${i}.mp4`, start_time: start, duration: 3600, created_at: now }).returning('id').executeTakeFirstOrThrow();
+    const row = await db
+      .insertInto('videos')
+      .values({ camera_id: camera, filename: `cam1_${i}.mp4`, storage_key: `rec/1/cam1_${i}.mp4`, start_time: start, duration: 3600, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     videoIds.push(row.id);
   }
   await close();
@@ -66,12 +86,19 @@ describe('saves under kill -9', () => {
           const second = acknowledged.get(videoId)!.length;
           const body = {
             video_markups: [{ id: -1, operation_id: operationId, workplace_id: workplaceId, start_time: second, end_time: second + 0.5, comment }],
-            operation_markups_to_delete: [], video_stamps: [], video_stamps_to_delete: [],
-            base_version: version, client_save_id: `kill-${comment}-${crypto.randomUUID()}`,
+            operation_markups_to_delete: [],
+            video_stamps: [],
+            video_stamps_to_delete: [],
+            base_version: version,
+            client_save_id: `kill-${comment}-${crypto.randomUUID()}`,
           };
           let response: Response;
           try {
-            response = await fetch(`${server.url}/api/v1/video_markups/${videoId}`, { method: 'PUT', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+            response = await fetch(`${server.url}/api/v1/video_markups/${videoId}`, {
+              method: 'PUT',
+              headers: { cookie, 'content-type': 'application/json' },
+              body: JSON.stringify(body),
+            });
           } catch {
             return; // the server is gone: this save was never acknowledged
           }
@@ -100,7 +127,11 @@ describe('saves under kill -9', () => {
         const stored = (await readMarkups(server.url, cookie, videoId)).video_markups.map((m) => m.comment ?? '');
         const expected = acknowledged.get(videoId)!;
         count += expected.length;
-        for (const comment of expected) expect(stored.filter((c) => c === comment), `${comment} on video ${videoId}`).toHaveLength(1);
+        for (const comment of expected)
+          expect(
+            stored.filter((c) => c === comment),
+            `${comment} on video ${videoId}`,
+          ).toHaveLength(1);
       }
       expect(count).toBeGreaterThanOrEqual(ACKNOWLEDGED_BEFORE_KILL * ROUNDS);
     } finally {

@@ -39,10 +39,35 @@ function seeded(seed: number) {
 
 const HOSTILE_NUMBERS = [0, -1, 0.5, 1e12, 1e308, -1e308, 2 ** 53, 2 ** 53 + 2, 1.7976931348623157e308];
 const HOSTILE_TEXT = [
-  '0x10', '1e1', ' 16', '16 ', '+1', '-0', 'NaN', 'Infinity', '-Infinity', '9'.repeat(40), '', '%00', '\u0000',
-  '../../etc/passwd', 'ы'.repeat(300), '=HYPERLINK("http://x")', '<script>alert(1)</script>', "' OR 1=1 --",
-  '2026-02-30', '2026-02-30T00:00:00Z', '9999-12-31T23:59:59Z', '0001-01-01T00:00:00Z', '1970-01-01T00:00:00Z',
-  '2026-11-16T08:00:00', '2026-11-16T08:00:00+99:99', '[]', '{}', 'null', 'true',
+  '0x10',
+  '1e1',
+  ' 16',
+  '16 ',
+  '+1',
+  '-0',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '9'.repeat(40),
+  '',
+  '%00',
+  '\u0000',
+  '../../etc/passwd',
+  'ы'.repeat(300),
+  '=HYPERLINK("http://x")',
+  '<script>alert(1)</script>',
+  "' OR 1=1 --",
+  '2026-02-30',
+  '2026-02-30T00:00:00Z',
+  '9999-12-31T23:59:59Z',
+  '0001-01-01T00:00:00Z',
+  '1970-01-01T00:00:00Z',
+  '2026-11-16T08:00:00',
+  '2026-11-16T08:00:00+99:99',
+  '[]',
+  '{}',
+  'null',
+  'true',
 ];
 
 function resolve(schema: Schema | undefined): Schema {
@@ -155,8 +180,27 @@ beforeAll(async () => {
   f = await workspaceFixture(t);
   const { db } = t.deps;
   await db.insertInto('operations').values({ structure_id: f.structureId, name: 'Простой', type: 'idle' }).execute();
-  const camera = (await db.insertInto('cameras').values({ structure_id: f.structureId, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' }).returning('id').executeTakeFirstOrThrow()).id;
-  videoId = (await db.insertInto('videos').values({ camera_id: camera, filename: 'cam1_2026-11-16_06-00-00.mp4', storage_key: 'rec/1/cam1.mp4', start_time: Date.parse('2026-11-16T06:00:00Z'), duration: 100, created_at: f.now }).returning('id').executeTakeFirstOrThrow()).id;
+  const camera = (
+    await db
+      .insertInto('cameras')
+      .values({ structure_id: f.structureId, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  videoId = (
+    await db
+      .insertInto('videos')
+      .values({
+        camera_id: camera,
+        filename: 'cam1_2026-11-16_06-00-00.mp4',
+        storage_key: 'rec/1/cam1.mp4',
+        start_time: Date.parse('2026-11-16T06:00:00Z'),
+        duration: 100,
+        created_at: f.now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   const doc = await (await t.request('/api/openapi.json')).json();
   components = doc.components?.schemas ?? {};
   operations = [];

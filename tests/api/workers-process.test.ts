@@ -26,8 +26,20 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'norma-workers-'));
   const { deps, close } = await bootstrap({ ...configFromEnv({ DATA_DIR: dataDir }), pwaDir: undefined });
   const lead = await registerUser(deps, { login: 'lead', password: PASSWORD, firstName: 'Мария', lastName: 'Иванова' });
-  const structure = (await deps.db.insertInto('structures').values({ organization_id: lead.organizationId, name: 'Участок', parent_id: null, created_at: Date.now() }).returning('id').executeTakeFirstOrThrow()).id;
-  cameraId = (await deps.db.insertInto('cameras').values({ structure_id: structure, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' }).returning('id').executeTakeFirstOrThrow()).id;
+  const structure = (
+    await deps.db
+      .insertInto('structures')
+      .values({ organization_id: lead.organizationId, name: 'Участок', parent_id: null, created_at: Date.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  cameraId = (
+    await deps.db
+      .insertInto('cameras')
+      .values({ structure_id: structure, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   await close();
   server = await startServer({ NORMA_WORKERS: '0' }, { dataDir });
 });
@@ -44,7 +56,9 @@ describe('workers as a process of their own', () => {
     const clipPath = join(dataDir, 'clip-source.mp4');
     await makeClip(clipPath, { seconds: 3, creationTime: '2026-11-17T05:00:00Z' });
     const upload = await fetch(`${server.url}/api/v1/upload?camera_id=${cameraId}&filename=cam1_2026-11-17_10-00-00.mp4`, {
-      method: 'POST', headers: { cookie, 'content-type': 'video/mp4' }, body: Bun.file(clipPath),
+      method: 'POST',
+      headers: { cookie, 'content-type': 'video/mp4' },
+      body: Bun.file(clipPath),
     });
     expect(upload.status).toBe(200);
     const { job_id: jobId, video_id: videoId } = (await upload.json()) as { job_id: number; video_id: number };
@@ -55,7 +69,10 @@ describe('workers as a process of their own', () => {
     expect(await job()).toMatchObject({ status: 'queued', progress: 0 });
 
     worker = Bun.spawn([join(root, 'node_modules', '.bin', 'bun'), 'api/src/worker-main.ts'], {
-      cwd: root, env: { ...process.env, DATA_DIR: dataDir }, stdout: 'pipe', stderr: 'pipe',
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dataDir },
+      stdout: 'pipe',
+      stderr: 'pipe',
     });
     void (async () => {
       for await (const chunk of worker!.stdout as ReadableStream<Uint8Array>) workerLog += new TextDecoder().decode(chunk);

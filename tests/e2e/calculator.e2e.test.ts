@@ -110,7 +110,12 @@ describe('productivity calculator in Chromium', () => {
     await fillExample(page);
     await expect.poll(async () => digits(await text(page, 'calc-final-cost')), RETRY).toBe(335465);
     await page.getByTestId('calc-panel-defaults').locator('summary').click();
-    expect(await page.getByTestId('calc-panel-defaults').getByLabel(/Стоимость часа разметчика/).inputValue()).toBe('1000');
+    expect(
+      await page
+        .getByTestId('calc-panel-defaults')
+        .getByLabel(/Стоимость часа разметчика/)
+        .inputValue(),
+    ).toBe('1000');
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -12,8 +12,13 @@ let browser: Browser;
 let cookie: string;
 let packingId: number;
 
-interface Task { video: { id: number; filename: string } }
-interface Markups { video_markups: { start_time: number; end_time: number; operation_id: number }[]; version: number }
+interface Task {
+  video: { id: number; filename: string };
+}
+interface Markups {
+  video_markups: { start_time: number; end_time: number; operation_id: number }[];
+  version: number;
+}
 
 const get = async <T>(path: string): Promise<T> => {
   const response = await fetch(`${server.url}${path}`, { headers: { cookie } });
@@ -116,7 +121,11 @@ describe('field work without a network', () => {
     await expect.poll(() => again.getByTestId('sync-indicator').count(), RETRY).toBe(0);
     await expect.poll(() => again.getByTestId('offline-banner').count(), RETRY).toBe(0);
     const saved = await get<Markups>(`/api/v1/video_markups/${video.id}`);
-    expect(saved.video_markups.map((m) => [m.start_time, m.end_time])).toEqual([[0, 5], [5, 10], [10, 15]]);
+    expect(saved.video_markups.map((m) => [m.start_time, m.end_time])).toEqual([
+      [0, 5],
+      [5, 10],
+      [10, 15],
+    ]);
 
     // The markup screen opens on the sent version: nothing unsaved, nothing sent a second time.
     await openMarkup(again, video.id);
@@ -150,7 +159,12 @@ describe('field work without a network', () => {
     await cdp.send('ServiceWorker.enable');
     const registration = (await registrations).find((r) => r.scopeURL.startsWith(server.url))!;
     await worker.setOffline(false);
-    await cdp.send('ServiceWorker.dispatchSyncEvent', { origin: server.url, registrationId: registration.registrationId, tag: 'norma-outbox', lastChance: false });
+    await cdp.send('ServiceWorker.dispatchSyncEvent', {
+      origin: server.url,
+      registrationId: registration.registrationId,
+      tag: 'norma-outbox',
+      lastChance: false,
+    });
     await expect.poll(async () => (await get<Markups>(`/api/v1/video_markups/${video.id}`)).video_markups.length, RETRY).toBe(3);
 
     // The app opened afterwards has nothing left to send and nothing unsaved.
@@ -188,15 +202,25 @@ describe('field work without a network', () => {
     // «+» puts the new row at the playhead.
     await page.getByRole('button', { name: 'Назад на 5 секунд' }).tap();
     await page.getByRole('button', { name: 'Добавить операцию' }).tap();
-    await expect.poll(() => page.locator('.op-row.selected [aria-label="Начало"] input').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value).join(':')), RETRY).toMatch(/:15$/);
+    await expect
+      .poll(
+        () => page.locator('.op-row.selected [aria-label="Начало"] input').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value).join(':')),
+        RETRY,
+      )
+      .toMatch(/:15$/);
 
     // Every control used for coding is at least 44 px both ways.
     const targets = page.locator('.op-buttons button, .player-controls button, .markup-tools button, .op-row button, .op-row select, .command-bar button');
-    const small = (await targets.evaluateAll((elements) =>
-      elements.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => {
-        const box = e.getBoundingClientRect();
-        return box.width < 44 || box.height < 44 ? `${e.textContent || e.getAttribute('aria-label')}: ${box.width}×${box.height}` : '';
-      }))).filter(Boolean);
+    const small = (
+      await targets.evaluateAll((elements) =>
+        elements
+          .filter((e) => (e as HTMLElement).offsetParent !== null)
+          .map((e) => {
+            const box = e.getBoundingClientRect();
+            return box.width < 44 || box.height < 44 ? `${e.textContent || e.getAttribute('aria-label')}: ${box.width}×${box.height}` : '';
+          }),
+      )
+    ).filter(Boolean);
     expect(small).toEqual([]);
 
     // A phone held upright: a row wraps so the operation's name is not cut to a few letters.
@@ -206,7 +230,6 @@ describe('field work without a network', () => {
     const rowWidth = (await row.boundingBox())!.width;
     const operationWidth = (await row.getByLabel('Операция').boundingBox())!.width;
     expect(operationWidth).toBeGreaterThan(rowWidth * 0.6);
-
 
     await touch.close();
   });

@@ -43,7 +43,11 @@ const reports = () => [
     route: `/statement/${assemblyId}/${employeeId}/${shift.from}/${shift.to}`,
     testId: 'statement',
     api: `/api/v1/report?structure_id=${assemblyId}&employee_id=${employeeId}&from_time=${shift.from}&to_time=${shift.to}`,
-    compute: (page: Page) => page.evaluate(({ w, e }) => (window as unknown as NormaWindow).normaReports.computeStatement(w, e), { w: { structureId: assemblyId, ...shift }, e: employeeId }),
+    compute: (page: Page) =>
+      page.evaluate(({ w, e }) => (window as unknown as NormaWindow).normaReports.computeStatement(w, e), {
+        w: { structureId: assemblyId, ...shift },
+        e: employeeId,
+      }),
   },
   {
     name: 'block report',
@@ -57,7 +61,8 @@ const reports = () => [
     route: `/interactive/${assemblyId}/${day.from}/${day.to}`,
     testId: 'frv-table',
     api: `/api/v2/frv?structure_id=${assemblyId}&from_time=${day.from}&to_time=${day.to}`,
-    compute: (page: Page) => page.evaluate((w) => (window as unknown as NormaWindow).normaReports.computeInteractiveFrv(w), { structureId: assemblyId, ...day }),
+    compute: (page: Page) =>
+      page.evaluate((w) => (window as unknown as NormaWindow).normaReports.computeInteractiveFrv(w), { structureId: assemblyId, ...day }),
   },
 ];
 
@@ -118,7 +123,14 @@ describe('reports computed in the browser', () => {
       // The numbers come from the stored inputs and the stored core: the server is not reachable.
       expect(await report.compute(offline), report.name).toEqual(await get(report.api));
     }
-    expect(await offline.evaluate(() => fetch('/api/v1/whoami').then(() => 'reached', () => 'offline'))).toBe('offline');
+    expect(
+      await offline.evaluate(() =>
+        fetch('/api/v1/whoami').then(
+          () => 'reached',
+          () => 'offline',
+        ),
+      ),
+    ).toBe('offline');
     await context.setOffline(false);
     await context.close();
   });
@@ -126,17 +138,18 @@ describe('reports computed in the browser', () => {
 
 describe('reports on a 360 px phone', () => {
   /** The smallest label of every chart on the page in CSS pixels: font size × the SVG's scale. */
-  const smallestChartText = (page: Page) => page.evaluate(() => {
-    let smallest = Infinity;
-    for (const svg of document.querySelectorAll<SVGSVGElement>('svg.chart:not(.human-figure)')) {
-      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-      for (const text of svg.querySelectorAll('text')) {
-        if (!text.textContent?.trim()) continue;
-        smallest = Math.min(smallest, Number(getComputedStyle(text).fontSize.replace('px', '')) * scale);
+  const smallestChartText = (page: Page) =>
+    page.evaluate(() => {
+      let smallest = Infinity;
+      for (const svg of document.querySelectorAll<SVGSVGElement>('svg.chart:not(.human-figure)')) {
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        for (const text of svg.querySelectorAll('text')) {
+          if (!text.textContent?.trim()) continue;
+          smallest = Math.min(smallest, Number(getComputedStyle(text).fontSize.replace('px', '')) * scale);
+        }
       }
-    }
-    return smallest;
-  });
+      return smallest;
+    });
   const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
   it('charts keep 11 px labels, tables show their columns without sideways scroll, the header folds', async () => {
@@ -150,13 +163,18 @@ describe('reports on a 360 px phone', () => {
       expect(await smallestChartText(page), report.name).toBeGreaterThanOrEqual(11);
       expect(await noSidewaysScroll(page), report.name).toBe(true);
       // Card tables: every cell inside the table's own box, none behind a sideways scroll.
-      const hidden = await page.evaluate(() => [...document.querySelectorAll('.report-data[data-layout="cards"]')]
-        .filter((t) => t.parentElement!.scrollWidth > t.parentElement!.clientWidth + 1).length);
+      const hidden = await page.evaluate(
+        () =>
+          [...document.querySelectorAll('.report-data[data-layout="cards"]')].filter((t) => t.parentElement!.scrollWidth > t.parentElement!.clientWidth + 1)
+            .length,
+      );
       expect(hidden, report.name).toBe(0);
       expect(await page.locator('.site-nav').isVisible(), report.name).toBe(false);
     }
     // Legends wrap instead of being cut: no legend line ends in an ellipsis.
-    const cut = await page.evaluate(() => [...document.querySelectorAll('[data-testid="chart-legend"] text')].filter((t) => t.textContent?.endsWith('…')).length);
+    const cut = await page.evaluate(
+      () => [...document.querySelectorAll('[data-testid="chart-legend"] text')].filter((t) => t.textContent?.endsWith('…')).length,
+    );
     expect(cut).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
@@ -171,11 +189,12 @@ describe('reports on a 360 px phone', () => {
     const page = await context.newPage();
     await signInThroughPage(page, server.url, 'analyst');
     await shownText(page, reports()[2]!.route, 'frv-table');
-    const firstShown = async () => page.evaluate(() => {
-      const box = document.querySelector('[data-testid="frv-scroll"]')!.getBoundingClientRect();
-      const row = [...document.querySelectorAll<HTMLElement>('[data-testid="frv-row"]')].find((r) => r.getBoundingClientRect().bottom > box.top + 2);
-      return Number(row?.dataset.itemId);
-    });
+    const firstShown = async () =>
+      page.evaluate(() => {
+        const box = document.querySelector('[data-testid="frv-scroll"]')!.getBoundingClientRect();
+        const row = [...document.querySelectorAll<HTMLElement>('[data-testid="frv-row"]')].find((r) => r.getBoundingClientRect().bottom > box.top + 2);
+        return Number(row?.dataset.itemId);
+      });
     await expect.poll(firstShown, RETRY).toBe(api.items[first]!.id);
     expect(await noSidewaysScroll(page)).toBe(true);
     // Start, end and duration of the row are inside the screen.
@@ -186,10 +205,16 @@ describe('reports on a 360 px phone', () => {
     // Scroll the page so that the player would leave the screen, then tap the operation.
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     await row.locator('.op-jump').click();
-    await expect.poll(() => page.evaluate(() => {
-      const box = document.querySelector('.interactive-video-box')!.getBoundingClientRect();
-      return box.top >= -1 && box.bottom <= window.innerHeight + 1;
-    }), RETRY).toBe(true);
+    await expect
+      .poll(
+        () =>
+          page.evaluate(() => {
+            const box = document.querySelector('.interactive-video-box')!.getBoundingClientRect();
+            return box.top >= -1 && box.bottom <= window.innerHeight + 1;
+          }),
+        RETRY,
+      )
+      .toBe(true);
     // Rows before it say they have no footage.
     await page.getByTestId('frv-scroll').evaluate((el) => el.scrollTo(0, 0));
     await expect.poll(() => page.locator('[data-testid="frv-row"][data-footage="no"] [data-testid="no-footage"]').count(), RETRY).toBeGreaterThan(0);

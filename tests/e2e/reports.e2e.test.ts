@@ -42,25 +42,29 @@ const texts = (page: Page, testId: string) => page.getByTestId(testId).allTextCo
 
 /** Not blank: the share of pixels darker than near-white, measured in the browser's canvas. */
 async function inkShare(page: Page, png: Buffer): Promise<number> {
-  return page.evaluate(async (dataUrl) => {
-    const image = new Image();
-    image.src = dataUrl;
-    await image.decode();
-    const canvas = document.createElement('canvas');
-    canvas.width = image.width;
-    canvas.height = image.height;
-    const context = canvas.getContext('2d')!;
-    context.drawImage(image, 0, 0);
-    const { data } = context.getImageData(0, 0, image.width, image.height);
-    let ink = 0;
-    for (let i = 0; i < data.length; i += 4) if (data[i]! + data[i + 1]! + data[i + 2]! < 600) ink++;
-    return ink / (data.length / 4);
-  }, `data:image/png;base64,${png.toString('base64')}`);
+  return page.evaluate(
+    async (dataUrl) => {
+      const image = new Image();
+      image.src = dataUrl;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = image.width;
+      canvas.height = image.height;
+      const context = canvas.getContext('2d')!;
+      context.drawImage(image, 0, 0);
+      const { data } = context.getImageData(0, 0, image.width, image.height);
+      let ink = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i]! + data[i + 1]! + data[i + 2]! < 600) ink++;
+      return ink / (data.length / 4);
+    },
+    `data:image/png;base64,${png.toString('base64')}`,
+  );
 }
 
 /** Opens a /pdf route, takes the file it downloads, and checks pages, fonts and the first page. */
 async function checkPdf(context: BrowserContext, route: string, name: string, minPages: number) {
-  if (spawnSync('pdftoppm', ['-v']).error) throw new Error('Для проверки PDF нужен poppler-utils из Debian (apt-get install poppler-utils); .ci/run ставит его сам');
+  if (spawnSync('pdftoppm', ['-v']).error)
+    throw new Error('Для проверки PDF нужен poppler-utils из Debian (apt-get install poppler-utils); .ci/run ставит его сам');
   const page = await context.newPage();
   const errors = watchErrors(page);
   const download = page.waitForEvent('download', { timeout: 90_000 });
@@ -128,8 +132,12 @@ describe('statement report', () => {
     expect(span).toBe(Math.min(api.measurements.max_operation_count, 10) + (api.measurements.max_operation_count > 10 ? 1 : 0));
     expect(span).toBeLessThanOrEqual(11);
     await expect.poll(() => sheet.getByTestId('sheet-treg').allTextContents(), RETRY).toEqual(api.measurements.rows.map((r) => num(r.t_reg, 2)));
-    await expect.poll(() => page.getByTestId('table-2-continuation').getByTestId('cont-par2').allTextContents(), RETRY).toEqual(api.measurements.rows.map((r) => num(r.par2, 1)));
-    await expect.poll(() => page.getByTestId('table-3').getByTestId('sheet-treg').allTextContents(), RETRY).toEqual(api.all_measurements.rows.map((r) => num(r.t_reg, 2)));
+    await expect
+      .poll(() => page.getByTestId('table-2-continuation').getByTestId('cont-par2').allTextContents(), RETRY)
+      .toEqual(api.measurements.rows.map((r) => num(r.par2, 1)));
+    await expect
+      .poll(() => page.getByTestId('table-3').getByTestId('sheet-treg').allTextContents(), RETRY)
+      .toEqual(api.all_measurements.rows.map((r) => num(r.t_reg, 2)));
     await expect.poll(() => page.getByTestId('fluctuation-chart').getByTestId('reference-line').count(), RETRY).toBe(1);
 
     await expect.poll(() => page.getByTestId('units-produced').textContent(), RETRY).toBe(String(api.rep_param.product_num));
@@ -152,8 +160,9 @@ describe('statement report', () => {
 
     // The sections come in the spec's order.
     const order = await page.evaluate(() =>
-      ['table-1', 'load-section', 'table-2', 'table-3', 'units-section', 'balanced-work', 'table-4', 'time-use', 'pareto', 'takt', 'table-5', 'table-6']
-        .map((id) => document.querySelector(`[data-testid="${id}"]`)!.getBoundingClientRect().top + window.scrollY),
+      ['table-1', 'load-section', 'table-2', 'table-3', 'units-section', 'balanced-work', 'table-4', 'time-use', 'pareto', 'takt', 'table-5', 'table-6'].map(
+        (id) => document.querySelector(`[data-testid="${id}"]`)!.getBoundingClientRect().top + window.scrollY,
+      ),
     );
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(errors).toEqual([]);
@@ -214,7 +223,11 @@ describe('block report', () => {
         await expect.poll(() => page.getByTestId('human-total-percent').textContent(), RETRY).toBe(num(block.total.percent, 2));
         // 1 % per 50 ms up to the useful-time percent.
         const started = Date.now();
-        await page.waitForFunction((target) => Number(document.querySelector('[data-testid="human-figure"]')?.getAttribute('data-fill')) === target, Math.round(block.percent), { timeout: 15_000 });
+        await page.waitForFunction(
+          (target) => Number(document.querySelector('[data-testid="human-figure"]')?.getAttribute('data-fill')) === target,
+          Math.round(block.percent),
+          { timeout: 15_000 },
+        );
         expect(Date.now() - started).toBeGreaterThan(1000);
       }
     }
@@ -228,7 +241,9 @@ describe('block report', () => {
     // page.route cannot see requests the service worker makes for the page: without it, the page's own fetch is what gets answered.
     const context = await signedIn(undefined, { serviceWorkers: 'block' });
     const page = await context.newPage();
-    await page.route('**/api/v1/report/inputs?*', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'Сервер недоступен' } }) }));
+    await page.route('**/api/v1/report/inputs?*', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'Сервер недоступен' } }) }),
+    );
     await page.goto(`${server.url}/#/report/${assemblyId}/${day.from}/2026-11-16T22:00:00.000Z`);
     await page.getByText('Не удалось загрузить отчёт: Сервер недоступен').waitFor();
     await page.locator('.toast-error', { hasText: 'Сервер недоступен' }).waitFor();
@@ -305,10 +320,11 @@ describe('interactive report and sharing', () => {
     const page = await openInteractive(context, route());
     // At 1440 px every column of the table is inside its box, and the share result opens over the
     // page: the player does not move down.
-    const columnsInside = () => page.evaluate(() => {
-      const box = document.querySelector('[data-testid="frv-scroll"]')!.getBoundingClientRect();
-      return [...document.querySelectorAll('[data-testid="frv-table"] thead th')].every((th) => th.getBoundingClientRect().right <= box.right + 1);
-    });
+    const columnsInside = () =>
+      page.evaluate(() => {
+        const box = document.querySelector('[data-testid="frv-scroll"]')!.getBoundingClientRect();
+        return [...document.querySelectorAll('[data-testid="frv-table"] thead th')].every((th) => th.getBoundingClientRect().right <= box.right + 1);
+      });
     expect(await columnsInside()).toBe(true);
     const playerTop = () => page.evaluate(() => document.querySelector('.interactive-player')!.getBoundingClientRect().top);
     const before = await playerTop();
@@ -338,15 +354,18 @@ describe('interactive report and sharing', () => {
     expect(errors).toEqual([]);
 
     // The same key reads nothing else: another structure's report, other calls.
-    const statuses = await shared.evaluate(async ([k, other, from, to, own]) => {
-      const status = async (path: string) => (await fetch(path)).status;
-      return [
-        await status(`/api/v2/frv?structure_id=${other}&from_time=${from}&to_time=${to}&key=${k}`),
-        await status(`/api/v1/report/dates?structure_id=${own}&key=${k}`),
-        await status(`/api/v2/report?structure_id=${own}&from_time=${from}&to_time=${to}&key=${k}`),
-        await status(`/api/v2/get_all_structures?key=${k}`),
-      ];
-    }, [key, assemblyId, recorded.from, recorded.to, packingId] as const);
+    const statuses = await shared.evaluate(
+      async ([k, other, from, to, own]) => {
+        const status = async (path: string) => (await fetch(path)).status;
+        return [
+          await status(`/api/v2/frv?structure_id=${other}&from_time=${from}&to_time=${to}&key=${k}`),
+          await status(`/api/v1/report/dates?structure_id=${own}&key=${k}`),
+          await status(`/api/v2/report?structure_id=${own}&from_time=${from}&to_time=${to}&key=${k}`),
+          await status(`/api/v2/get_all_structures?key=${k}`),
+        ];
+      },
+      [key, assemblyId, recorded.from, recorded.to, packingId] as const,
+    );
     expect(statuses[0]).toBe(403);
     for (const s of statuses.slice(1)) expect([401, 403]).toContain(s);
     await visitor.close();

@@ -8,8 +8,13 @@ let browser: Browser;
 let cookie: string;
 let packingId: number;
 
-interface Task { video: { id: number; filename: string } }
-interface Markups { video_markups: { start_time: number; end_time: number; operation_id: number }[]; version: number }
+interface Task {
+  video: { id: number; filename: string };
+}
+interface Markups {
+  video_markups: { start_time: number; end_time: number; operation_id: number }[];
+  version: number;
+}
 
 const get = async <T>(path: string): Promise<T> => {
   const response = await fetch(`${server.url}${path}`, { headers: { cookie } });
@@ -19,7 +24,9 @@ const get = async <T>(path: string): Promise<T> => {
 
 /** An unmarked recording of the packing area on the second demo day, camera `key`, clip `index`. */
 async function unmarkedVideo(key: number, index = 0): Promise<number> {
-  const tasks = await get<{ elements: Task[] }>(`/api/v1/get_tasks?structure_id=${packingId}&option=all&offset=0&limit=100&filename_pattern=cam${key}_2026-11-17`);
+  const tasks = await get<{ elements: Task[] }>(
+    `/api/v1/get_tasks?structure_id=${packingId}&option=all&offset=0&limit=100&filename_pattern=cam${key}_2026-11-17`,
+  );
   const sorted = tasks.elements.map((t) => t.video).sort((a, b) => a.filename.localeCompare(b.filename));
   return sorted[index]!.id;
 }
@@ -74,7 +81,11 @@ describe('video markup in Chromium', () => {
     await page.keyboard.press('Control+s');
     await page.getByText('Successfully saved!').waitFor();
     const saved = await get<Markups>(`/api/v1/video_markups/${videoId}`);
-    expect(saved.video_markups.map((m) => [m.start_time, m.end_time])).toEqual([[0, 5], [5, 10], [10, 15]]);
+    expect(saved.video_markups.map((m) => [m.start_time, m.end_time])).toEqual([
+      [0, 5],
+      [5, 10],
+      [10, 15],
+    ]);
     expect(new Set(saved.video_markups.map((m) => m.operation_id)).size).toBe(3);
     await page.reload();
     await page.getByTestId('op-row').first().waitFor();
@@ -85,7 +96,12 @@ describe('video markup in Chromium', () => {
     await page.getByRole('button', { name: 'Заполнить пропуски' }).first().click();
     await page.getByText('Пропуски заполнены простоем').waitFor();
     const filled = await get<Markups>(`/api/v1/video_markups/${videoId}`);
-    expect(filled.video_markups.map((m) => [m.start_time, m.end_time])).toEqual([[0, 5], [5, 10], [10, 15], [15, 20]]);
+    expect(filled.video_markups.map((m) => [m.start_time, m.end_time])).toEqual([
+      [0, 5],
+      [5, 10],
+      [10, 15],
+      [15, 20],
+    ]);
 
     // Finish saves, marks the task finished and goes back to the task list.
     await page.getByRole('button', { name: 'Завершить' }).first().click();
@@ -168,9 +184,12 @@ describe('video markup in Chromium', () => {
     await pageB.getByRole('button', { name: 'Наложить мои изменения' }).click();
     await pageB.getByText('Ваши изменения наложены на свежую версию').waitFor();
     await pageB.keyboard.press('Control+s');
-    await pageB.getByText('Successfully saved!').waitFor({ timeout: 10_000 }).catch(async (e) => {
-      throw new Error(`${e.message}\n${await pageB.locator('.toasts, .banner').allTextContents()}`);
-    });
+    await pageB
+      .getByText('Successfully saved!')
+      .waitFor({ timeout: 10_000 })
+      .catch(async (e) => {
+        throw new Error(`${e.message}\n${await pageB.locator('.toasts, .banner').allTextContents()}`);
+      });
     expect((await get<Markups>(`/api/v1/video_markups/${videoId}`)).video_markups).toHaveLength(4);
     await first.close();
     await second.close();

@@ -120,7 +120,9 @@ describe('from a camera folder to a task, in Chromium', () => {
     await slider.fill(String(min + 12));
     for (const key of [1, 2, 3, 4]) await page.getByTestId(`camera-${key}`).locator('video').waitFor();
     // Each player seeks once its metadata has loaded.
-    await page.waitForFunction(() => [...document.querySelectorAll('video')].every((v) => (v as HTMLVideoElement).readyState >= 1 && (v as HTMLVideoElement).currentTime > 1));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('video')].every((v) => (v as HTMLVideoElement).readyState >= 1 && (v as HTMLVideoElement).currentTime > 1),
+    );
     const positions = await page.evaluate(() => [...document.querySelectorAll('video')].map((v) => (v as HTMLVideoElement).currentTime));
     // Camera k started (k−1)·2 s after camera 1 in 20-second demo clips, so each shows 12 − 2(k−1) s.
     expect(positions.map((p) => Math.round(p))).toEqual([12, 10, 8, 6]);
@@ -139,7 +141,9 @@ describe('from a camera folder to a task, in Chromium', () => {
     await page.getByLabel('Файл').setInputFiles(clip);
     await page.getByRole('button', { name: 'Загрузить и обработать' }).click();
     await page.getByText('Готово: запись появилась в задачах разметки').waitFor({ timeout: 60_000 });
-    const tasks = await get<{ elements: { video: { filename: string } }[] }>(`/api/v1/get_tasks?structure_id=${packingId}&option=all&offset=0&limit=100&filename_pattern=timelapse`);
+    const tasks = await get<{ elements: { video: { filename: string } }[] }>(
+      `/api/v1/get_tasks?structure_id=${packingId}&option=all&offset=0&limit=100&filename_pattern=timelapse`,
+    );
     expect(tasks.elements.map((t) => t.video.filename)).toEqual(['timelapse.mp4']);
     await page.close();
   });

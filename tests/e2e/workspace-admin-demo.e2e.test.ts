@@ -13,8 +13,20 @@ let context: BrowserContext;
 let cookie: string;
 let assemblyId: number;
 
-interface PeriodRow { id: number; operation_id: number; workplace_id: number; employee_id: number | null; start_time: string; end_time: string; comment: string | null; video_id: number | null }
-interface VideoMarkups { video_markups: { id: number; start_time: number; end_time: number; comment: string | null }[]; version: number }
+interface PeriodRow {
+  id: number;
+  operation_id: number;
+  workplace_id: number;
+  employee_id: number | null;
+  start_time: string;
+  end_time: string;
+  comment: string | null;
+  video_id: number | null;
+}
+interface VideoMarkups {
+  video_markups: { id: number; start_time: number; end_time: number; comment: string | null }[];
+  version: number;
+}
 
 const get = async <T>(path: string): Promise<T> => {
   const response = await fetch(`${server.url}${path}`, { headers: { cookie } });
@@ -106,7 +118,10 @@ describe('period markups and the video screen', () => {
     // …and the video screen itself shows it.
     const video = await context.newPage();
     await video.goto(`${server.url}/#/video/${covering.id}`);
-    await video.waitForFunction((text) => [...document.querySelectorAll('input')].some((i) => (i as HTMLInputElement).value === text), 'новая строка из редактора');
+    await video.waitForFunction(
+      (text) => [...document.querySelectorAll('input')].some((i) => (i as HTMLInputElement).value === text),
+      'новая строка из редактора',
+    );
     await video.close();
     expect(errors).toEqual([]);
     await page.close();
@@ -125,14 +140,18 @@ describe('period markups and the video screen', () => {
     const current = await get<VideoMarkups>(`/api/v1/video_markups/${onVideo.video_id}`);
     const target = current.video_markups.find((m) => m.id === onVideo.id)!;
     const saved = await fetch(`${server.url}/api/v1/video_markups/${onVideo.video_id}`, {
-      method: 'PUT', headers: { cookie, 'content-type': 'application/json' },
+      method: 'PUT',
+      headers: { cookie, 'content-type': 'application/json' },
       body: JSON.stringify({ video_markups: [{ ...target, comment: 'с экрана видео' }], base_version: current.version }),
     });
     expect(saved.status).toBe(200);
 
     await page.getByLabel('Строка 1: комментарий').fill('поверх чужой правки');
     await page.getByRole('button', { name: 'Сохранить' }).click();
-    await page.getByRole('alert').filter({ hasText: /^Данные введены некорректно$/ }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /^Данные введены некорректно$/ })
+      .waitFor();
     await toast(page, /уже изменили/);
     const after = await get<VideoMarkups>(`/api/v1/video_markups/${onVideo.video_id}`);
     expect(after.video_markups.find((m) => m.id === onVideo.id)?.comment).toBe('с экрана видео');

@@ -129,7 +129,9 @@ describe('a new organisation sets up its workspace', () => {
     await toast(page, 'Успешно сохранено');
     const saved = await get<Record<string, unknown>>(`/api/v1/structure/${structureId}`);
     expect(saved).toMatchObject({
-      employee_count: 3, regular_break_duration: 3000, rest_in_idle: true,
+      employee_count: 3,
+      regular_break_duration: 3000,
+      rest_in_idle: true,
       shifts: [expect.objectContaining({ name: 'Дневная', start_time: '08:00:00', end_time: '17:00:00', regular_break_duration_min: 60 })],
     });
 
@@ -144,8 +146,13 @@ describe('a new organisation sets up its workspace', () => {
     await editor.getByLabel('Операция 2: тип').selectOption({ label: 'Простои (нерегламентированные перерывы)' });
     await editor.getByRole('button', { name: 'Сохранить операции' }).click();
     await toast(page, 'Успешно сохранено');
-    const { operations } = await get<{ operations: { name: string; type: string; reference_point: string }[] }>(`/api/v1/operations?structure_id=${structureId}`);
-    expect(operations.map((o) => [o.name, o.type, o.reference_point])).toEqual([['Сборка узла', 'main', 'взял корпус'], ['Ожидание деталей', 'idle', '']]);
+    const { operations } = await get<{ operations: { name: string; type: string; reference_point: string }[] }>(
+      `/api/v1/operations?structure_id=${structureId}`,
+    );
+    expect(operations.map((o) => [o.name, o.type, o.reference_point])).toEqual([
+      ['Сборка узла', 'main', 'взял корпус'],
+      ['Ожидание деталей', 'idle', ''],
+    ]);
 
     // After a reload the card shows what was saved.
     await page.reload();
@@ -201,10 +208,12 @@ describe('a new organisation sets up its workspace', () => {
 
     // Unsaved changes make the browser ask before closing.
     await page.getByLabel('Строка 1: комментарий').fill('не сохранено');
-    const dialog = new Promise<string>((resolve) => page.once('dialog', (d) => {
-      resolve(d.type());
-      void d.dismiss();
-    }));
+    const dialog = new Promise<string>((resolve) =>
+      page.once('dialog', (d) => {
+        resolve(d.type());
+        void d.dismiss();
+      }),
+    );
     await page.close({ runBeforeUnload: true });
     await expect(dialog).resolves.toBe('beforeunload');
     expect(errors).toEqual([]);
@@ -282,14 +291,17 @@ describe('a new organisation sets up its workspace', () => {
     await table.waitFor();
     await expect.poll(() => table.locator('tbody tr').first().locator('td').allTextContents(), RETRY).toEqual(['Ирина Директорова', '0,75', '750,00']);
     await expect.poll(() => page.getByTestId('summary-total-hours').textContent(), RETRY).toBe('0,75');
-    await expect.poll(() => page.getByTestId('summary-details').locator('tbody tr').first().locator('td').allTextContents(), RETRY).toEqual([
-      'Ирина Директорова', DAY, 'Стол 1 (Участок сборки)', '0,75', '750,00',
-    ]);
+    await expect
+      .poll(() => page.getByTestId('summary-details').locator('tbody tr').first().locator('td').allTextContents(), RETRY)
+      .toEqual(['Ирина Директорова', DAY, 'Стол 1 (Участок сборки)', '0,75', '750,00']);
 
     // Without an hour cost the budget is split by share of hours: one assessor gets it all.
     await page.getByLabel('Стоимость часа разметки, ₽').fill('');
     await page.getByRole('button', { name: 'Рассчитать' }).click();
-    await page.getByTestId('summary-total-salary').getByText(/100\s000,00/).waitFor();
+    await page
+      .getByTestId('summary-total-salary')
+      .getByText(/100\s000,00/)
+      .waitFor();
     await expect.poll(() => table.locator('tbody td').nth(2).textContent(), RETRY).toMatch(/100\s000,00/);
     await page.getByLabel('Бюджет, ₽').fill('-5');
     await page.getByRole('button', { name: 'Рассчитать' }).click();

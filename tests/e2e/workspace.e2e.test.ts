@@ -9,16 +9,37 @@ let analyst: BrowserContext;
 
 /** One concrete address for every row of spec 01 §2 and spec 02 §2. */
 const everyRoute = [
-  '/', '/news', '/services', '/products', '/hr', '/ai', '/evan', '/report-example', '/calculator',
-  '/login', '/registration', '/demo/abc123',
-  '/projects', '/projects/4', '/project', '/summary', '/markup/4', '/video/1', '/video/1/42', '/multi-video',
+  '/',
+  '/news',
+  '/services',
+  '/products',
+  '/hr',
+  '/ai',
+  '/evan',
+  '/report-example',
+  '/calculator',
+  '/login',
+  '/registration',
+  '/demo/abc123',
+  '/projects',
+  '/projects/4',
+  '/project',
+  '/summary',
+  '/markup/4',
+  '/video/1',
+  '/video/1/42',
+  '/multi-video',
   '/edit/4/2026-11-16T05:00:00Z/2026-11-16T14:00:00Z',
   '/statement/4/1/2026-11-16T05:00:00Z/2026-11-16T14:00:00Z',
   '/statement/4/1/2026-11-16T05:00:00Z/2026-11-16T14:00:00Z/pdf',
   '/report/4/2026-11-16T05:00:00Z/2026-11-16T14:00:00Z',
   '/pdf/report/4/2026-11-16T05:00:00Z/2026-11-16T14:00:00Z',
   '/interactive/4/2026-11-16T05:00:00Z/2026-11-16T14:00:00Z',
-  '/models/1', '/models-stand-locations/1', '/models-stands/4', '/model/1', '/ciblock/map',
+  '/models/1',
+  '/models-stand-locations/1',
+  '/models-stands/4',
+  '/model/1',
+  '/ciblock/map',
 ];
 
 beforeAll(async () => {
@@ -43,8 +64,16 @@ describe('the demo analyst’s workspace', () => {
     const tree = page.getByRole('tree');
     await tree.getByRole('button', { name: 'Северный машиностроительный завод' }).waitFor();
     // Expand down to a leaf and open it.
-    await tree.getByRole('treeitem', { name: /Северный/ }).getByRole('button', { name: 'Развернуть' }).first().click();
-    await tree.getByRole('treeitem', { name: /Механосборочный цех/ }).getByRole('button', { name: 'Развернуть' }).first().click();
+    await tree
+      .getByRole('treeitem', { name: /Северный/ })
+      .getByRole('button', { name: 'Развернуть' })
+      .first()
+      .click();
+    await tree
+      .getByRole('treeitem', { name: /Механосборочный цех/ })
+      .getByRole('button', { name: 'Развернуть' })
+      .first()
+      .click();
     await tree.getByRole('button', { name: 'Участок сборки редукторов' }).click();
     await page.waitForURL(/#\/projects\/\d+$/);
     await expect.poll(() => page.getByTestId('structure-title').textContent(), RETRY).toBe('Участок сборки редукторов');
@@ -65,7 +94,9 @@ describe('every route of both specs', () => {
     for (const route of everyRoute) {
       await page.goto(`${server.url}/#${route}`);
       const heading = page.locator('main h1').first();
-      await heading.waitFor({ timeout: 5000 }).catch((e) => { throw new Error(`${route}: ${e.message}\n${errors.join('\n')}`); });
+      await heading.waitFor({ timeout: 5000 }).catch((e) => {
+        throw new Error(`${route}: ${e.message}\n${errors.join('\n')}`);
+      });
       const title = (await heading.textContent()) ?? '';
       expect(title, route).not.toBe('Страница не найдена');
       expect(title.length, route).toBeGreaterThan(2);

@@ -95,5 +95,8 @@ export async function apiSessionCookie(baseUrl: string, login: string, password 
     body: JSON.stringify({ login, password }),
   });
   if (!response.ok) throw new Error(`sign-in as ${login} failed: ${response.status} ${await response.text()}`);
-  return response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  return response.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
 }

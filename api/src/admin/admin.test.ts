@@ -21,16 +21,25 @@ describe('users and roles', () => {
     const { status, body } = await json(await f.call('GET', '/api/v1/admin/users', 'admin'));
     expect(status).toBe(200);
     expect(body.users.map((u: { login: string; role: string }) => [u.login, u.role]).sort()).toEqual([
-      ['analyst', 'analyst'], ['boss', 'admin'], ['marker', 'assessor'], ['watcher', 'viewer'],
+      ['analyst', 'analyst'],
+      ['boss', 'admin'],
+      ['marker', 'assessor'],
+      ['watcher', 'viewer'],
     ]);
     expect(body.users.find((u: { login: string }) => u.login === 'boss').is_self).toBe(true);
     expect(body.roles).toEqual({ admin: 'Администратор', analyst: 'Аналитик', assessor: 'Разметчик', viewer: 'Наблюдатель' });
   });
 
   it('creates a user who can sign in with the given role', async () => {
-    const { status, body } = await json(await f.call('POST', '/api/v1/admin/users', 'admin', {
-      login: 'Новичок', first_name: 'Пётр', last_name: 'Новиков', password: 'long-password', role: 'assessor',
-    }));
+    const { status, body } = await json(
+      await f.call('POST', '/api/v1/admin/users', 'admin', {
+        login: 'Новичок',
+        first_name: 'Пётр',
+        last_name: 'Новиков',
+        password: 'long-password',
+        role: 'assessor',
+      }),
+    );
     expect(status).toBe(200);
     expect(body).toMatchObject({ login: 'новичок', first_name: 'Пётр', last_name: 'Новиков', role: 'assessor' });
     const cookie = await t.signIn('новичок', 'long-password');
@@ -84,7 +93,15 @@ describe('users and roles', () => {
   });
 
   it('removes a user from the organisation: no sign-in, login free again, names kept', async () => {
-    const { body } = await json(await f.call('POST', '/api/v1/admin/users', 'admin', { login: 'temp', first_name: 'Вре', last_name: 'Менный', password: 'long-password', role: 'viewer' }));
+    const { body } = await json(
+      await f.call('POST', '/api/v1/admin/users', 'admin', {
+        login: 'temp',
+        first_name: 'Вре',
+        last_name: 'Менный',
+        password: 'long-password',
+        role: 'viewer',
+      }),
+    );
     const cookie = await t.signIn('temp', 'long-password');
     const removed = await json(await f.call('DELETE', `/api/v1/admin/users/${body.id}`, 'admin'));
     expect(removed).toEqual({ status: 200, body: { message: 'Пользователь удалён из организации' } });
@@ -92,14 +109,19 @@ describe('users and roles', () => {
     await expect(t.signIn('temp', 'long-password')).rejects.toThrow();
     const user = await t.deps.db.selectFrom('user').select(['firstName', 'username']).where('id', '=', body.id).executeTakeFirstOrThrow();
     expect(user).toEqual({ firstName: 'Вре', username: null });
-    expect((await f.call('POST', '/api/v1/admin/users', 'admin', { login: 'temp', first_name: 'Н', last_name: 'Н', password: 'long-password', role: 'viewer' })).status).toBe(200);
+    expect(
+      (await f.call('POST', '/api/v1/admin/users', 'admin', { login: 'temp', first_name: 'Н', last_name: 'Н', password: 'long-password', role: 'viewer' }))
+        .status,
+    ).toBe(200);
   });
 
   it('is for admins only and never touches another organisation', async () => {
     const before = await memberships();
     for (const who of ['analyst', 'assessor', 'viewer'] as const) {
       expect((await f.call('GET', '/api/v1/admin/users', who)).status).toBe(403);
-      expect((await f.call('POST', '/api/v1/admin/users', who, { login: 'x1', first_name: 'x', last_name: 'x', password: 'long-password', role: 'admin' })).status).toBe(403);
+      expect(
+        (await f.call('POST', '/api/v1/admin/users', who, { login: 'x1', first_name: 'x', last_name: 'x', password: 'long-password', role: 'admin' })).status,
+      ).toBe(403);
       expect((await f.call('PUT', `/api/v1/admin/users/${f.users.viewer}`, who, { role: 'admin' })).status).toBe(403);
     }
     expect((await f.call('GET', '/api/v1/admin/users', null)).status).toBe(401);
@@ -118,7 +140,9 @@ describe('structures', () => {
     expect(created.body).toMatchObject({ name: 'Склад', parent_id: f.rootId, children: 0, employees: 0, cameras: 0, markups: 0 });
     const root = await json(await f.call('POST', '/api/v1/admin/structures', 'admin', { name: 'Второй завод' }));
     expect(root.body.parent_id).toBeNull();
-    const moved = await json(await f.call('PUT', `/api/v1/admin/structures/${created.body.id}`, 'admin', { name: 'Склад готовой продукции', parent_id: root.body.id }));
+    const moved = await json(
+      await f.call('PUT', `/api/v1/admin/structures/${created.body.id}`, 'admin', { name: 'Склад готовой продукции', parent_id: root.body.id }),
+    );
     expect(moved.body).toMatchObject({ name: 'Склад готовой продукции', parent_id: root.body.id });
     const toRoot = await json(await f.call('PUT', `/api/v1/admin/structures/${created.body.id}`, 'admin', { parent_id: null }));
     expect(toRoot.body.parent_id).toBeNull();
@@ -167,7 +191,10 @@ describe('structures', () => {
     const empty = await (await f.call('POST', '/api/v1/admin/structures', 'admin', { name: 'Пустой', parent_id: f.rootId })).json();
     await f.call('PUT', `/api/v1/structure/${empty.id}`, 'admin', { shifts: [{ name: 'Дневная', start_time: '08:00', end_time: '17:00' }] });
     await f.call('POST', '/api/v1/operations', 'admin', { structure_id: empty.id, changed_operations: [{ name: 'Работа', type: 'main' }] });
-    expect(await json(await f.call('DELETE', `/api/v1/admin/structures/${empty.id}`, 'admin'))).toEqual({ status: 200, body: { message: 'Структурная единица удалена' } });
+    expect(await json(await f.call('DELETE', `/api/v1/admin/structures/${empty.id}`, 'admin'))).toEqual({
+      status: 200,
+      body: { message: 'Структурная единица удалена' },
+    });
     expect(await structures()).toEqual(before);
   });
 });
@@ -186,10 +213,20 @@ describe('employees and workplaces', () => {
   });
 
   it('refuses to delete one that markups name (409), and bad input; changes nothing', async () => {
-    await t.deps.db.insertInto('markups').values({
-      structure_id: f.structureId, operation_id: f.operationId, workplace_id: f.workplaceId, employee_id: f.employeeId,
-      start_time: f.now - 1000, end_time: f.now, comment: null, created_at: f.now, updated_at: f.now,
-    }).execute();
+    await t.deps.db
+      .insertInto('markups')
+      .values({
+        structure_id: f.structureId,
+        operation_id: f.operationId,
+        workplace_id: f.workplaceId,
+        employee_id: f.employeeId,
+        start_time: f.now - 1000,
+        end_time: f.now,
+        comment: null,
+        created_at: f.now,
+        updated_at: f.now,
+      })
+      .execute();
     const before = { employees: await table('employees'), workplaces: await table('workplaces') };
     const employee = await json(await f.call('DELETE', `/api/v1/admin/employees/${f.employeeId}`, 'admin'));
     expect(employee.status).toBe(409);
@@ -211,14 +248,22 @@ describe('employees and workplaces', () => {
     expect((await f.call('POST', '/api/v1/admin/employees', 'analyst', { structure_id: f.structureId, name: 'X' })).status).toBe(403);
     expect((await f.call('DELETE', `/api/v1/admin/workplaces/${f.foreignWorkplaceId}`, 'rival')).status).toBe(200);
     expect({ employees: await table('employees'), workplaces: (await table('workplaces')).filter((w) => w.id !== f.foreignWorkplaceId) }).toEqual({
-      employees: before.employees, workplaces: before.workplaces.filter((w) => w.id !== f.foreignWorkplaceId),
+      employees: before.employees,
+      workplaces: before.workplaces.filter((w) => w.id !== f.foreignWorkplaceId),
     });
   });
 });
 
 describe('cameras', () => {
   it('adds, lists, changes and deletes cameras', async () => {
-    const created = await json(await f.call('POST', '/api/v1/admin/cameras', 'admin', { structure_id: f.structureId, camera_key: 1, name: 'Камера у входа', storage_folder: '/recordings/цех/cam1/' }));
+    const created = await json(
+      await f.call('POST', '/api/v1/admin/cameras', 'admin', {
+        structure_id: f.structureId,
+        camera_key: 1,
+        name: 'Камера у входа',
+        storage_folder: '/recordings/цех/cam1/',
+      }),
+    );
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ camera_key: 1, storage_folder: 'recordings/цех/cam1', videos: 0 });
     const changed = await json(await f.call('PUT', `/api/v1/admin/cameras/${created.body.id}`, 'admin', { camera_key: 3, name: 'Камера 3' }));
@@ -229,8 +274,13 @@ describe('cameras', () => {
   });
 
   it('keeps keys 1–4 unique per structure and folders unique; refuses cameras with videos; changes nothing', async () => {
-    const cam = await (await f.call('POST', '/api/v1/admin/cameras', 'admin', { structure_id: f.structureId, camera_key: 2, name: 'Камера 2', storage_folder: 'rec/c2' })).json();
-    await t.deps.db.insertInto('videos').values({ camera_id: cam.id, filename: 'a.mp4', storage_key: 'rec/c2/a.mp4', start_time: f.now, duration: 10, created_at: f.now }).execute();
+    const cam = await (
+      await f.call('POST', '/api/v1/admin/cameras', 'admin', { structure_id: f.structureId, camera_key: 2, name: 'Камера 2', storage_folder: 'rec/c2' })
+    ).json();
+    await t.deps.db
+      .insertInto('videos')
+      .values({ camera_id: cam.id, filename: 'a.mp4', storage_key: 'rec/c2/a.mp4', start_time: f.now, duration: 10, created_at: f.now })
+      .execute();
     const before = await table('cameras');
     const cases: [string, string, unknown, number, RegExp][] = [
       ['POST', '/api/v1/admin/cameras', { structure_id: f.structureId, camera_key: 2, name: 'Дубль', storage_folder: 'rec/other' }, 409, /№ 2/],
@@ -252,7 +302,12 @@ describe('cameras', () => {
     expect((await f.call('PUT', `/api/v1/admin/cameras/${cam.id}`, 'rival', { name: 'Моя' })).status).toBe(404);
     expect((await f.call('GET', `/api/v1/admin/cameras?structure_id=${f.structureId}`, 'analyst')).status).toBe(403);
     // Another organisation may not take this folder either.
-    const rivalCam = await f.call('POST', '/api/v1/admin/cameras', 'rival', { structure_id: f.foreignId, camera_key: 1, name: 'Чужая', storage_folder: 'rec/c2' });
+    const rivalCam = await f.call('POST', '/api/v1/admin/cameras', 'rival', {
+      structure_id: f.foreignId,
+      camera_key: 1,
+      name: 'Чужая',
+      storage_folder: 'rec/c2',
+    });
     expect(rivalCam.status).toBe(409);
     expect(await table('cameras')).toEqual(before);
   });

@@ -5,9 +5,19 @@ export const ROLES = ['admin', 'analyst', 'assessor', 'viewer'] as const;
 
 const roleField = z.enum(ROLES, { error: 'role: admin, analyst, assessor или viewer' });
 const nameField = (field: string, max = 200) =>
-  z.string({ error: `${field}: ожидается строка` }).trim().min(1, { error: `${field}: не может быть пустым` }).max(max, { error: `${field}: не длиннее ${max} символов` });
+  z
+    .string({ error: `${field}: ожидается строка` })
+    .trim()
+    .min(1, { error: `${field}: не может быть пустым` })
+    .max(max, { error: `${field}: не длиннее ${max} символов` });
 
-export const UserIdParam = z.object({ id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' } }) });
+export const UserIdParam = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: 'id', in: 'path' } }),
+});
 
 export const AdminUser = z
   .object({ id: z.string(), login: z.string(), first_name: z.string(), last_name: z.string(), role: z.enum(ROLES), is_self: z.boolean() })

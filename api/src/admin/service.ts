@@ -104,15 +104,30 @@ export async function listAdminStructures(db: Db, organizationId: number) {
   const rows = await db
     .selectFrom('structures')
     .select([
-      'id', 'name', 'parent_id', 'partial', 'production_type',
+      'id',
+      'name',
+      'parent_id',
+      'partial',
+      'production_type',
       sql<number>`(SELECT count(*) FROM structures c WHERE c.parent_id = structures.id)`.as('children'),
-      count('employees', 'employees'), count('workplaces', 'workplaces'), count('cameras', 'cameras'), count('markups', 'markups'),
+      count('employees', 'employees'),
+      count('workplaces', 'workplaces'),
+      count('cameras', 'cameras'),
+      count('markups', 'markups'),
     ])
     .where('organization_id', '=', organizationId)
     .orderBy('name')
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({ ...r, partial: r.partial === 1, children: Number(r.children), employees: Number(r.employees), workplaces: Number(r.workplaces), cameras: Number(r.cameras), markups: Number(r.markups) }));
+  return rows.map((r) => ({
+    ...r,
+    partial: r.partial === 1,
+    children: Number(r.children),
+    employees: Number(r.employees),
+    workplaces: Number(r.workplaces),
+    cameras: Number(r.cameras),
+    markups: Number(r.markups),
+  }));
 }
 
 async function adminStructure(db: Db, organizationId: number, id: number) {
@@ -122,7 +137,12 @@ async function adminStructure(db: Db, organizationId: number, id: number) {
 }
 
 async function requireOwnStructure(db: Db, organizationId: number, id: number, what = 'Структурная единица не найдена') {
-  const row = await db.selectFrom('structures').select(['id', 'parent_id']).where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+  const row = await db
+    .selectFrom('structures')
+    .select(['id', 'parent_id'])
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
   if (!row) throw notFound(what);
   return row;
 }
@@ -169,7 +189,9 @@ export async function deleteStructure(db: Db, organizationId: number, id: number
   await db.transaction().execute(async (trx) => {
     const tx = trx as unknown as Db;
     const row = await adminStructure(tx, organizationId, id);
-    const stamps = Number((await tx.selectFrom('video_stamps').select(tx.fn.countAll<number>().as('n')).where('structure_id', '=', id).executeTakeFirstOrThrow()).n);
+    const stamps = Number(
+      (await tx.selectFrom('video_stamps').select(tx.fn.countAll<number>().as('n')).where('structure_id', '=', id).executeTakeFirstOrThrow()).n,
+    );
     const holds = [
       [row.children, 'дочерняя единица', 'дочерние единицы', 'дочерних единиц'],
       [row.employees, 'сотрудник', 'сотрудника', 'сотрудников'],
@@ -225,7 +247,14 @@ export async function deleteNamed(db: Db, table: NamedTable, id: number) {
 export async function listAdminCameras(db: Db, structureId: number) {
   const rows = await db
     .selectFrom('cameras')
-    .select(['id', 'structure_id', 'camera_key', 'name', 'storage_folder', sql<number>`(SELECT count(*) FROM videos v WHERE v.camera_id = cameras.id)`.as('videos')])
+    .select([
+      'id',
+      'structure_id',
+      'camera_key',
+      'name',
+      'storage_folder',
+      sql<number>`(SELECT count(*) FROM videos v WHERE v.camera_id = cameras.id)`.as('videos'),
+    ])
     .where('structure_id', '=', structureId)
     .orderBy('camera_key')
     .execute();
@@ -288,7 +317,8 @@ export async function deleteCamera(db: Db, id: number) {
   await db.transaction().execute(async (trx) => {
     const tx = trx as unknown as Db;
     const videos = Number((await tx.selectFrom('videos').select(tx.fn.countAll<number>().as('n')).where('camera_id', '=', id).executeTakeFirstOrThrow()).n);
-    if (videos > 0) throw conflict(`Камеру нельзя удалить: у неё ${videos} ${plural(videos, 'видео', 'видео', 'видео')}. Удалите видео в списке задач или оставьте камеру.`);
+    if (videos > 0)
+      throw conflict(`Камеру нельзя удалить: у неё ${videos} ${plural(videos, 'видео', 'видео', 'видео')}. Удалите видео в списке задач или оставьте камеру.`);
     await tx.deleteFrom('cameras').where('id', '=', id).execute();
   });
   return { message: 'Камера удалена' };

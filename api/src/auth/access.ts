@@ -20,38 +20,59 @@ function positiveInt(raw: string | undefined, name: string): number {
 
 /** Ways to find the structure of a request. */
 export const structureFrom = {
-  query: (name = 'structure_id'): StructureLocator => async (c) => positiveInt(c.req.query(name), name),
-  param: (name = 'id'): StructureLocator => async (c) => positiveInt(c.req.param(name), name),
+  query:
+    (name = 'structure_id'): StructureLocator =>
+    async (c) =>
+      positiveInt(c.req.query(name), name),
+  param:
+    (name = 'id'): StructureLocator =>
+    async (c) =>
+      positiveInt(c.req.param(name), name),
   /** Via a video: video → camera → structure. */
-  videoQuery: (name = 'video_id'): StructureLocator => async (c, db) => structureOfVideo(db, positiveInt(c.req.query(name), name)),
+  videoQuery:
+    (name = 'video_id'): StructureLocator =>
+    async (c, db) =>
+      structureOfVideo(db, positiveInt(c.req.query(name), name)),
   /** Via a video id in a path parameter (`/api/v1/video_meta/{videoId}`). */
-  videoParam: (name = 'videoId'): StructureLocator => async (c, db) => structureOfVideo(db, positiveInt(c.req.param(name), name)),
+  videoParam:
+    (name = 'videoId'): StructureLocator =>
+    async (c, db) =>
+      structureOfVideo(db, positiveInt(c.req.param(name), name)),
   /** Via a video id in the query or, failing that, in the JSON body (POST /api/v1/set_duration). */
-  videoQueryOrBody: (name = 'video_id'): StructureLocator => async (c, db) => {
-    let raw = c.req.query(name);
-    if (raw === undefined && (c.req.header('content-type') ?? '').includes('application/json')) {
-      const body = await c.req.json().catch(() => null);
-      const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
-      raw = value === undefined || value === null ? undefined : typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : typeof value === 'string' ? value : '-';
-    }
-    return structureOfVideo(db, positiveInt(raw, name));
-  },
+  videoQueryOrBody:
+    (name = 'video_id'): StructureLocator =>
+    async (c, db) => {
+      let raw = c.req.query(name);
+      if (raw === undefined && (c.req.header('content-type') ?? '').includes('application/json')) {
+        const body = await c.req.json().catch(() => null);
+        const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+        raw =
+          value === undefined || value === null
+            ? undefined
+            : typeof value === 'number' && Number.isSafeInteger(value)
+              ? String(value)
+              : typeof value === 'string'
+                ? value
+                : '-';
+      }
+      return structureOfVideo(db, positiveInt(raw, name));
+    },
   /** Via a camera: camera → structure. */
-  cameraQuery: (name = 'camera_id'): StructureLocator => async (c, db) => {
-    const cameraId = positiveInt(c.req.query(name), name);
-    const row = await db.selectFrom('cameras').select('structure_id').where('id', '=', cameraId).executeTakeFirst();
-    if (!row) throw notFound('Камера не найдена');
-    return row.structure_id;
-  },
+  cameraQuery:
+    (name = 'camera_id'): StructureLocator =>
+    async (c, db) => {
+      const cameraId = positiveInt(c.req.query(name), name);
+      const row = await db.selectFrom('cameras').select('structure_id').where('id', '=', cameraId).executeTakeFirst();
+      if (!row) throw notFound('Камера не найдена');
+      return row.structure_id;
+    },
 };
 
 // Asked on every seek of a video and on every structure-scoped call: compiled once.
 const videoStructure = precompiled((db) =>
   db.selectFrom('videos').innerJoin('cameras', 'cameras.id', 'videos.camera_id').select('cameras.structure_id').where('videos.id', '=', 0),
 );
-const structureOfOrganization = precompiled((db) =>
-  db.selectFrom('structures').select('id').where('id', '=', 0).where('organization_id', '=', 0),
-);
+const structureOfOrganization = precompiled((db) => db.selectFrom('structures').select('id').where('id', '=', 0).where('organization_id', '=', 0));
 
 async function structureOfVideo(db: Db, videoId: number): Promise<number> {
   const [row] = await videoStructure(db, [videoId]);

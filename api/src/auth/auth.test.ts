@@ -7,8 +7,7 @@ beforeEach(async () => {
 });
 afterEach(async () => t.cleanup());
 
-const register = (body: Record<string, string>) =>
-  t.request('/api/v2/register', { method: 'POST', body: JSON.stringify(body) });
+const register = (body: Record<string, string>) => t.request('/api/v2/register', { method: 'POST', body: JSON.stringify(body) });
 
 const count = async (table: 'user' | 'organizations' | 'memberships') =>
   Number((await t.deps.db.selectFrom(table).select(t.deps.db.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
@@ -104,8 +103,7 @@ describe('sign-in and session', () => {
   });
 
   it('rate-limits sign-in per client address', async () => {
-    const attempt = (ip: string) =>
-      t.request('/api/v1/login', { method: 'POST', ip, body: JSON.stringify({ login: 'olga', password: 'wrong-pass' }) });
+    const attempt = (ip: string) => t.request('/api/v1/login', { method: 'POST', ip, body: JSON.stringify({ login: 'olga', password: 'wrong-pass' }) });
     const ip = `192.168.77.${Math.floor(Math.random() * 250)}`;
     const statuses = [];
     for (let i = 0; i < 5; i++) statuses.push((await attempt(ip)).status);

@@ -144,8 +144,15 @@ const userOfSession = precompiled((db) =>
     .innerJoin('memberships', 'memberships.user_id', 'user.id')
     .innerJoin('organizations', 'organizations.id', 'memberships.organization_id')
     .select([
-      'session.expiresAt', 'user.id', 'user.username', 'user.firstName', 'user.lastName',
-      'memberships.role', 'memberships.organization_id', 'organizations.name', 'organizations.time_zone',
+      'session.expiresAt',
+      'user.id',
+      'user.username',
+      'user.firstName',
+      'user.lastName',
+      'memberships.role',
+      'memberships.organization_id',
+      'organizations.name',
+      'organizations.time_zone',
     ])
     .where('session.token', '=', ''),
 );
@@ -166,8 +173,14 @@ export async function sessionUser(deps: { db: Db; auth: Auth }, headers: Headers
     const [row] = await userOfSession(deps.db, [tokenHash]);
     if (row && Date.parse(row.expiresAt) - Date.now() > facts.refreshBelowMs) {
       return {
-        id: row.id, login: row.username ?? '', firstName: row.firstName, lastName: row.lastName,
-        role: row.role, organizationId: row.organization_id, organizationName: row.name, timeZone: row.time_zone,
+        id: row.id,
+        login: row.username ?? '',
+        firstName: row.firstName,
+        lastName: row.lastName,
+        role: row.role,
+        organizationId: row.organization_id,
+        organizationName: row.name,
+        timeZone: row.time_zone,
       };
     }
     checked.delete(cookie);

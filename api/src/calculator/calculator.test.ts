@@ -9,12 +9,17 @@ let ownerViewer: string;
 let otherAdmin: string;
 
 const password = 'long-password';
-const inputs = 'employees_num=20&shifts_per_day=2&business_day_num=21&hours_per_shift=8&average_salary=60000&insurance_and_pension=true&visible=true&unseen=4&production_type=series&less_10_sec=false';
+const inputs =
+  'employees_num=20&shifts_per_day=2&business_day_num=21&hours_per_shift=8&average_salary=60000&insurance_and_pension=true&visible=true&unseen=4&production_type=series&less_10_sec=false';
 
 beforeAll(async () => {
   t = await createTestApp();
   const owner = await registerUser(t.deps, { login: 'owner', password, firstName: 'Анна', lastName: 'Владелец' });
-  await registerUser(t.deps, { login: 'ownerviewer', password, firstName: 'Вера', lastName: 'Зритель' }, { organizationId: owner.organizationId, role: 'viewer' });
+  await registerUser(
+    t.deps,
+    { login: 'ownerviewer', password, firstName: 'Вера', lastName: 'Зритель' },
+    { organizationId: owner.organizationId, role: 'viewer' },
+  );
   await registerUser(t.deps, { login: 'stranger', password, firstName: 'Семён', lastName: 'Чужой' });
   ownerAdmin = await t.signIn('owner', password);
   ownerViewer = await t.signIn('ownerviewer', password);
@@ -46,7 +51,15 @@ describe('public calls, no sign-in', () => {
   it('public output and days of the worked example (docs/calculator.md)', async () => {
     const out = await get(`/api/v2/get_calculator_public_output?${inputs}`);
     expect(out.status).toBe(200);
-    expect(out.body).toMatchObject({ measurements_num: 15, overall_measurements: 750, final_cost: 285433, save_per_month: 234000, save_per_year: 2808000, final_terms: 12, cameras: 2 });
+    expect(out.body).toMatchObject({
+      measurements_num: 15,
+      overall_measurements: 750,
+      final_cost: 285433,
+      save_per_month: 234000,
+      save_per_year: 2808000,
+      final_terms: 12,
+      cameras: 2,
+    });
     const days = await get(`/api/v2/get_calculator_days?${inputs}`);
     expect(days.body).toEqual({ markups_days: 7, analytics_days: 3, camera_install_days: 1, observation_days: 1, final_terms: 12 });
     const graph = await get(`/api/v2/get_calculator_measurement_graph?${inputs}`);
@@ -58,7 +71,12 @@ describe('public calls, no sign-in', () => {
   });
 
   it('private calls need sign-in', async () => {
-    for (const path of [`/api/v2/get_calculator_private_output?${inputs}`, `/api/v2/get_calculator_gear_table?${inputs}`, '/api/v2/get_calculator_defaults', '/api/v2/get_calculator_license']) {
+    for (const path of [
+      `/api/v2/get_calculator_private_output?${inputs}`,
+      `/api/v2/get_calculator_gear_table?${inputs}`,
+      '/api/v2/get_calculator_defaults',
+      '/api/v2/get_calculator_license',
+    ]) {
       expect((await get(path)).status).toBe(401);
     }
   });
@@ -86,7 +104,12 @@ describe('who sees and edits the settings', () => {
   it('can_edit: the owner organisation’s admin only; its viewer sees private data, a second organisation’s admin does not', async () => {
     const admin = await get('/api/v2/get_calculator_gear_defaults', ownerAdmin);
     expect(admin.body).toMatchObject({ can_edit: true, can_view_private: true });
-    expect(admin.body.gear.find((g: { item: string }) => g.item === 'cameras')).toMatchObject({ owned: 0, price: 6000, owned_name: 'owned_cameras', price_name: 'cameras_price' });
+    expect(admin.body.gear.find((g: { item: string }) => g.item === 'cameras')).toMatchObject({
+      owned: 0,
+      price: 6000,
+      owned_name: 'owned_cameras',
+      price_name: 'cameras_price',
+    });
     expect((await get('/api/v2/get_calculator_gear_defaults', ownerViewer)).body).toMatchObject({ can_edit: false, can_view_private: true });
     expect((await get('/api/v2/get_calculator_gear_defaults', otherAdmin)).body).toEqual({ can_edit: false, can_view_private: false, gear: [] });
     expect((await get(`/api/v2/get_calculator_private_output?${inputs}`, ownerViewer)).body).toMatchObject({ direct_price: 228200, final_cost: 285433 });
@@ -110,12 +133,24 @@ describe('who sees and edits the settings', () => {
   it('bad updates: 400 in Russian, and a batch with one bad value changes nothing', async () => {
     const before = await stored();
     const cases: [unknown, RegExp][] = [
-      [[{ name: 'hour_markup_price', new_value: 1000 }, { name: 'no_such_thing', new_value: 1 }], /no_such_thing: нет такой настройки/],
+      [
+        [
+          { name: 'hour_markup_price', new_value: 1000 },
+          { name: 'no_such_thing', new_value: 1 },
+        ],
+        /no_such_thing: нет такой настройки/,
+      ],
       [[{ name: 'rewind_speed', new_value: 0 }], /rewind_speed: значение должно быть больше 0/],
       [[{ name: 'specialist_num', new_value: 1.5 }], /specialist_num: ожидается целое число/],
       [[{ name: 'opt_resource', new_value: 150 }], /opt_resource: значение должно быть не больше 100/],
       [[{ name: 'owned_cameras', new_value: -1 }], /owned_cameras: значение должно быть не меньше 0/],
-      [[{ name: 'insurance', new_value: 20 }, { name: 'insurance', new_value: 25 }], /insurance: значение передано дважды/],
+      [
+        [
+          { name: 'insurance', new_value: 20 },
+          { name: 'insurance', new_value: 25 },
+        ],
+        /insurance: значение передано дважды/,
+      ],
       [[], /Нет изменённых значений/],
       [[{ name: 'insurance', new_value: '20' }], /new_value/],
       [{ name: 'insurance', new_value: 20 }, /Некорректные данные/],
@@ -129,11 +164,20 @@ describe('who sees and edits the settings', () => {
   });
 
   it('the admin’s changed values persist, are stamped, and move the outputs', async () => {
-    const { status, body } = await update([
-      { name: 'hour_markup_price', new_value: 1000 }, { name: 'owned_pc', new_value: 1 }, { name: 'car_price', new_value: 2000 },
-    ], ownerAdmin);
+    const { status, body } = await update(
+      [
+        { name: 'hour_markup_price', new_value: 1000 },
+        { name: 'owned_pc', new_value: 1 },
+        { name: 'car_price', new_value: 2000 },
+      ],
+      ownerAdmin,
+    );
     expect(status).toBe(200);
-    expect(body.defaults.find((d: { name: string }) => d.name === 'hour_markup_price')).toMatchObject({ value: 1000, default_value: 500, updated_by: 'Владелец Анна' });
+    expect(body.defaults.find((d: { name: string }) => d.name === 'hour_markup_price')).toMatchObject({
+      value: 1000,
+      default_value: 500,
+      updated_by: 'Владелец Анна',
+    });
     const s = await stored();
     expect(s.defaults.map((r) => [r.name, r.value])).toEqual([['hour_markup_price', 1000]]);
     expect(s.gear.map((r) => [r.name, r.owned, r.price])).toEqual([['pc', 1, 60000]]);

@@ -1,13 +1,33 @@
 import { DEFAULT_STABILITY_TABLE, type StabilityTable } from '@norma/core-wasm';
 import { describe, expect, it } from 'vitest';
-import { calculate, days, defaultValues, gearTable, gearValues, licenseValues, measurementGraph, requiredMeasurementsFor, scope, type CalculatorInput, type Settings } from './formulas';
+import {
+  calculate,
+  days,
+  defaultValues,
+  gearTable,
+  gearValues,
+  licenseValues,
+  measurementGraph,
+  requiredMeasurementsFor,
+  scope,
+  type CalculatorInput,
+  type Settings,
+} from './formulas';
 
 const settings = (): Settings => ({ defaults: defaultValues(), gear: gearValues(), license: licenseValues() });
 
 /** The worked example of docs/calculator.md: every figure below is computed there by hand. */
 const example: CalculatorInput = {
-  production_type: 'series', less_10_sec: false, employees_num: 20, shifts_per_day: 2, business_day_num: 21, hours_per_shift: 8,
-  average_salary: 60000, insurance_and_pension: true, visible: true, unseen: 4,
+  production_type: 'series',
+  less_10_sec: false,
+  employees_num: 20,
+  shifts_per_day: 2,
+  business_day_num: 21,
+  hours_per_shift: 8,
+  average_salary: 60000,
+  insurance_and_pension: true,
+  visible: true,
+  unseen: 4,
 };
 
 describe('required measurements (METHODOLOGY §3–4, the reports’ table)', () => {
@@ -28,7 +48,10 @@ describe('required measurements (METHODOLOGY §3–4, the reports’ table)', ()
   });
 
   it('follows an organisation’s own edition of the table', () => {
-    const own: StabilityTable = { ...DEFAULT_STABILITY_TABLE, rows: DEFAULT_STABILITY_TABLE.rows.map((r) => (r.productionType === 'series' ? { ...r, manualLong: 1.5, accuracyPercent: 5 } : r)) };
+    const own: StabilityTable = {
+      ...DEFAULT_STABILITY_TABLE,
+      rows: DEFAULT_STABILITY_TABLE.rows.map((r) => (r.productionType === 'series' ? { ...r, manualLong: 1.5, accuracyPercent: 5 } : r)),
+    };
     expect(requiredMeasurementsFor(own, 'series', false)).toMatchObject({ stability_coef: 1.5, accuracy_percent: 5, measurements_req: 21 });
   });
 
@@ -45,7 +68,14 @@ describe('required measurements (METHODOLOGY §3–4, the reports’ table)', ()
 
 describe('scope, days and gear of the worked example', () => {
   it('scope: 10 workplaces, all observed, 2 cameras, 160 hours of video', () => {
-    expect(scope(example, defaultValues())).toEqual({ workplaces: 10, observedWorkplaces: 10, observedEmployees: 20, cameras: 2, videoHours: 160, newCameraVideoHours: 32 });
+    expect(scope(example, defaultValues())).toEqual({
+      workplaces: 10,
+      observedWorkplaces: 10,
+      observedEmployees: 20,
+      cameras: 2,
+      videoHours: 160,
+      newCameraVideoHours: 32,
+    });
   });
 
   it('without visible workplaces only the unseen ones (with new cameras) are observed', () => {
@@ -54,7 +84,14 @@ describe('scope, days and gear of the worked example', () => {
   });
 
   it('days: markup 80 h / (6 h × 2) → 7; analytics 20 h / 8 h → 3; installation 3 h → 1', () => {
-    expect(days(example, defaultValues())).toEqual({ markups_days: 7, analytics_days: 3, camera_install_days: 1, markupHours: 80, analyticsHours: 20, techHours: 3 });
+    expect(days(example, defaultValues())).toEqual({
+      markups_days: 7,
+      analytics_days: 3,
+      camera_install_days: 1,
+      markupHours: 80,
+      analyticsHours: 20,
+      techHours: 3,
+    });
     expect(days({ ...example, unseen: 0 }, defaultValues()).camera_install_days).toBe(0);
   });
 
@@ -77,17 +114,36 @@ describe('outputs of the worked example', () => {
 
   it('public output', () => {
     expect(result.public).toMatchObject({
-      measurements_num: 15, overall_measurements: 750, cameras: 2, final_terms: 12,
-      final_cost: 285433, save_per_month: 234000, save_per_year: 2808000, payback_months: 1.79,
+      measurements_num: 15,
+      overall_measurements: 750,
+      cameras: 2,
+      final_terms: 12,
+      final_cost: 285433,
+      save_per_month: 234000,
+      save_per_year: 2808000,
+      payback_months: 1.79,
     });
   });
 
   it('private output: every part, and final_cost is their sum', () => {
     const p = result.private;
     expect(p).toMatchObject({
-      manual_measurements_hours: 240, markup_price: 40000, analytics_price: 40000, tech_price: 3600, support_price: 18000,
-      license_price: 20800, gear_price: 97400, box_work_price: 2400, transport_price: 6000, direct_price: 228200,
-      accountant_price: 6846, overhead: 22820, marketing_price: 11410, taxes: 16157, final_cost: 285433, future_price: 20000,
+      manual_measurements_hours: 240,
+      markup_price: 40000,
+      analytics_price: 40000,
+      tech_price: 3600,
+      support_price: 18000,
+      license_price: 20800,
+      gear_price: 97400,
+      box_work_price: 2400,
+      transport_price: 6000,
+      direct_price: 228200,
+      accountant_price: 6846,
+      overhead: 22820,
+      marketing_price: 11410,
+      taxes: 16157,
+      final_cost: 285433,
+      future_price: 20000,
     });
     const parts = p.markup_price + p.analytics_price + p.tech_price + p.support_price + p.license_price + p.gear_price + p.box_work_price + p.transport_price;
     expect(parts).toBe(p.direct_price);

@@ -1,6 +1,4 @@
-import {
-  accuracyFor, normativeStability, requiredMeasurementsForStability, type ProductionType, type StabilityTable,
-} from '@norma/core-wasm';
+import { accuracyFor, normativeStability, requiredMeasurementsForStability, type ProductionType, type StabilityTable } from '@norma/core-wasm';
 
 /**
  * The productivity calculator's arithmetic (docs/calculator.md names every formula and default).
@@ -157,7 +155,15 @@ export function gearTable(input: CalculatorInput, s: Settings) {
   };
   const rows = GEAR_ITEMS.map((item) => {
     const toBuy = Math.max(0, needed[item] - s.gear[item].owned);
-    return { item, label: GEAR[item].label, needed: needed[item], owned: s.gear[item].owned, to_buy: toBuy, price: s.gear[item].price, cost: rub(toBuy * s.gear[item].price) };
+    return {
+      item,
+      label: GEAR[item].label,
+      needed: needed[item],
+      owned: s.gear[item].owned,
+      to_buy: toBuy,
+      price: s.gear[item].price,
+      cost: rub(toBuy * s.gear[item].price),
+    };
   });
   return { rows, total: rows.reduce((sum, r) => sum + r.cost, 0) };
 }
@@ -269,7 +275,13 @@ export function calculate(input: CalculatorInput, s: Settings, table: StabilityT
       ],
     },
     gear,
-    days: { markups_days: dd.markups_days, analytics_days: dd.analytics_days, camera_install_days: dd.camera_install_days, observation_days: d.observation_days, final_terms: finalTerms },
+    days: {
+      markups_days: dd.markups_days,
+      analytics_days: dd.analytics_days,
+      camera_install_days: dd.camera_install_days,
+      observation_days: d.observation_days,
+      final_terms: finalTerms,
+    },
   };
 }
 
@@ -281,6 +293,10 @@ export function measurementGraph(table: StabilityTable, productionType: Producti
   const req = requiredMeasurementsFor(table, productionType, less10Sec);
   const coefs = Array.from({ length: 20 }, (_, i) => Math.round((1.1 + i * 0.1) * 10) / 10);
   const required = coefs.map((k) => requiredMeasurementsForStability(k, req.accuracy_percent).requiredMeasurements);
-  return { stability_coefs: coefs, required, accuracy_percent: req.accuracy_percent, normative: { stability_coef: req.stability_coef, measurements_req: req.measurements_req } };
+  return {
+    stability_coefs: coefs,
+    required,
+    accuracy_percent: req.accuracy_percent,
+    normative: { stability_coef: req.stability_coef, measurements_req: req.measurements_req },
+  };
 }
-

@@ -6,8 +6,18 @@ import { createRouter, errorResponses, json } from '../http/openapi';
 import type { SessionUser } from '../auth/service';
 import { calculate, gearTable, measurementGraph, requiredMeasurementsFor, type CalculatorInput } from './formulas';
 import {
-  CalculatorQuery, DaysReply, DefaultsReply, GearDefaultsReply, GearTable, LicenseReply, MeasurementGraph, PrivateOutput, PublicOutput,
-  RequiredMeasurementsQuery, RequiredMeasurementsReply, UpdateDefaultsBody,
+  CalculatorQuery,
+  DaysReply,
+  DefaultsReply,
+  GearDefaultsReply,
+  GearTable,
+  LicenseReply,
+  MeasurementGraph,
+  PrivateOutput,
+  PublicOutput,
+  RequiredMeasurementsQuery,
+  RequiredMeasurementsReply,
+  UpdateDefaultsBody,
 } from './schema';
 import { calculatorAccess, calculatorStabilityTable, loadSettings, requirePrivate, settingsView, updateSettings } from './service';
 
@@ -22,7 +32,9 @@ export function calculatorRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v2/required_measurements', tags,
+      method: 'get',
+      path: '/api/v2/required_measurements',
+      tags,
       summary: 'Нормативный Ку и число необходимых замеров по типу производства (открыто без входа)',
       request: { query: RequiredMeasurementsQuery },
       responses: { 200: json(RequiredMeasurementsReply), ...errorResponses },
@@ -42,7 +54,9 @@ export function calculatorRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v2/get_calculator_public_output', tags,
+      method: 'get',
+      path: '/api/v2/get_calculator_public_output',
+      tags,
       summary: 'Публичный расчёт: замеры, стоимость, экономия, срок, камеры (открыто без входа)',
       request: { query: CalculatorQuery },
       responses: { 200: json(PublicOutput), ...errorResponses },
@@ -52,7 +66,9 @@ export function calculatorRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v2/get_calculator_days', tags,
+      method: 'get',
+      path: '/api/v2/get_calculator_days',
+      tags,
       summary: 'Дни этапов: установка камер, разметка, аналитика (открыто без входа)',
       request: { query: CalculatorQuery },
       responses: { 200: json(DaysReply), ...errorResponses },
@@ -62,7 +78,9 @@ export function calculatorRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v2/get_calculator_measurement_graph', tags,
+      method: 'get',
+      path: '/api/v2/get_calculator_measurement_graph',
+      tags,
       summary: 'График: сколько замеров нужно при разном Ку для точности типа производства (открыто без входа)',
       request: { query: CalculatorQuery },
       responses: { 200: json(MeasurementGraph), ...errorResponses },
@@ -75,7 +93,9 @@ export function calculatorRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v2/get_calculator_private_output', tags,
+      method: 'get',
+      path: '/api/v2/get_calculator_private_output',
+      tags,
       summary: 'Служебный расчёт: часы, статьи затрат, машины, экономика (сотрудники организации-владельца)',
       request: { query: CalculatorQuery },
       responses: { 200: json(PrivateOutput), ...errorResponses },
@@ -88,7 +108,9 @@ export function calculatorRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v2/get_calculator_gear_table', tags,
+      method: 'get',
+      path: '/api/v2/get_calculator_gear_table',
+      tags,
       summary: 'Оборудование проекта: нужно, на складе, купить, стоимость (сотрудники организации-владельца)',
       request: { query: CalculatorQuery },
       responses: { 200: json(GearTable), ...errorResponses },
@@ -101,7 +123,9 @@ export function calculatorRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v2/get_calculator_gear_defaults', tags,
+      method: 'get',
+      path: '/api/v2/get_calculator_gear_defaults',
+      tags,
       summary: 'Оборудование на складе и цены; флаги can_edit и can_view_private (без входа — оба false)',
       responses: { 200: json(GearDefaultsReply), ...errorResponses },
     }),
@@ -114,7 +138,9 @@ export function calculatorRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v2/get_calculator_defaults', tags,
+      method: 'get',
+      path: '/api/v2/get_calculator_defaults',
+      tags,
       summary: 'Значения по умолчанию калькулятора (сотрудники организации-владельца)',
       responses: { 200: json(DefaultsReply), ...errorResponses },
     }),
@@ -127,7 +153,9 @@ export function calculatorRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v2/get_calculator_license', tags,
+      method: 'get',
+      path: '/api/v2/get_calculator_license',
+      tags,
       summary: 'Лицензия и машины (сотрудники организации-владельца)',
       responses: { 200: json(LicenseReply), ...errorResponses },
     }),
@@ -140,7 +168,9 @@ export function calculatorRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'post', path: '/api/v2/update_calculator_defaults', tags,
+      method: 'post',
+      path: '/api/v2/update_calculator_defaults',
+      tags,
       summary: 'Изменить настройки калькулятора: только изменённые значения (администратор организации-владельца)',
       description: 'Имена: значения по умолчанию, настройки лицензии, owned_<оборудование> и <оборудование>_price. Всё или ничего.',
       request: { body: { content: { 'application/json': { schema: UpdateDefaultsBody } }, required: true } },

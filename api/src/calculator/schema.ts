@@ -58,7 +58,9 @@ export const RequiredMeasurementsReply = z
  */
 export const CalculatorQuery = z
   .object({
-    production_type: ProductionTypeParam.optional().transform((v) => v ?? 'series').openapi({ description: 'Тип производства; не выбран — серийное' }),
+    production_type: ProductionTypeParam.optional()
+      .transform((v) => v ?? 'series')
+      .openapi({ description: 'Тип производства; не выбран — серийное' }),
     less_10_sec: flag(false, 'Средняя операция короче 10 секунд'),
     employees_num: number(1, 100_000, 'Сотрудников', { integer: true }),
     shifts_per_day: number(1, 4, 'Смен в сутки', { integer: true }),
@@ -72,27 +74,53 @@ export const CalculatorQuery = z
   .refine((q) => q.shifts_per_day * q.hours_per_shift <= 24, { message: 'смены не помещаются в сутки', path: ['hours_per_shift'] })
   .refine((q) => q.visible || q.unseen > 0, { message: 'укажите, что рабочие места видны камерам, или число рабочих мест вне обзора', path: ['unseen'] })
   .refine((q) => q.unseen <= Math.ceil(q.employees_num / q.shifts_per_day), {
-    message: 'рабочих мест вне обзора не может быть больше, чем рабочих мест (сотрудники ÷ смены)', path: ['unseen'],
+    message: 'рабочих мест вне обзора не может быть больше, чем рабочих мест (сотрудники ÷ смены)',
+    path: ['unseen'],
   });
 
 const money = z.number().openapi({ description: '₽' });
 
 export const PublicOutput = z
   .object({
-    measurements_num: z.number().int(), overall_measurements: z.number().int(), final_cost: money, save_per_month: money, save_per_year: money,
-    final_terms: z.number().int().openapi({ description: 'Срок, рабочих дней' }), cameras: z.number().int(),
-    stability_coef: z.number(), accuracy_percent: z.number(), workplaces: z.number().int(), observed_workplaces: z.number().int(),
-    observed_employees: z.number().int(), video_hours: z.number(), payback_months: z.number().nullable(),
+    measurements_num: z.number().int(),
+    overall_measurements: z.number().int(),
+    final_cost: money,
+    save_per_month: money,
+    save_per_year: money,
+    final_terms: z.number().int().openapi({ description: 'Срок, рабочих дней' }),
+    cameras: z.number().int(),
+    stability_coef: z.number(),
+    accuracy_percent: z.number(),
+    workplaces: z.number().int(),
+    observed_workplaces: z.number().int(),
+    observed_employees: z.number().int(),
+    video_hours: z.number(),
+    payback_months: z.number().nullable(),
     savings_graph: z.object({ months: z.array(z.number()), net: z.array(z.number()) }),
   })
   .openapi('CalculatorPublicOutput');
 
 export const PrivateOutput = z
   .object({
-    manual_measurements_hours: z.number(), markup_hours: z.number(), analytics_hours: z.number(), tech_hours: z.number(),
-    markup_price: money, analytics_price: money, tech_price: money, support_price: money, license_price: money, gear_price: money,
-    box_work_price: money, transport_price: money, direct_price: money, accountant_price: money, overhead: money, marketing_price: money,
-    taxes: money, final_cost: money, future_price: money,
+    manual_measurements_hours: z.number(),
+    markup_hours: z.number(),
+    analytics_hours: z.number(),
+    tech_hours: z.number(),
+    markup_price: money,
+    analytics_price: money,
+    tech_price: money,
+    support_price: money,
+    license_price: money,
+    gear_price: money,
+    box_work_price: money,
+    transport_price: money,
+    direct_price: money,
+    accountant_price: money,
+    overhead: money,
+    marketing_price: money,
+    taxes: money,
+    final_cost: money,
+    future_price: money,
     table_cars: z.array(z.object({ name: z.string(), trips: z.number(), hours: z.number(), price: z.number(), cost: z.number() })),
     table_economy: z.array(z.object({ name: z.string(), value: z.number().nullable(), unit: z.string() })),
   })
@@ -100,29 +128,43 @@ export const PrivateOutput = z
 
 export const GearTable = z
   .object({
-    rows: z.array(z.object({ item: z.string(), label: z.string(), needed: z.number(), owned: z.number(), to_buy: z.number(), price: z.number(), cost: z.number() })),
+    rows: z.array(
+      z.object({ item: z.string(), label: z.string(), needed: z.number(), owned: z.number(), to_buy: z.number(), price: z.number(), cost: z.number() }),
+    ),
     total: money,
   })
   .openapi('CalculatorGearTable');
 
 export const DaysReply = z
   .object({
-    markups_days: z.number().int(), analytics_days: z.number().int(), camera_install_days: z.number().int(),
-    observation_days: z.number().int(), final_terms: z.number().int(),
+    markups_days: z.number().int(),
+    analytics_days: z.number().int(),
+    camera_install_days: z.number().int(),
+    observation_days: z.number().int(),
+    final_terms: z.number().int(),
   })
   .openapi('CalculatorDays');
 
 export const MeasurementGraph = z
   .object({
-    stability_coefs: z.array(z.number()), required: z.array(z.number()), accuracy_percent: z.number(),
+    stability_coefs: z.array(z.number()),
+    required: z.array(z.number()),
+    accuracy_percent: z.number(),
     normative: z.object({ stability_coef: z.number(), measurements_req: z.number() }),
   })
   .openapi('CalculatorMeasurementGraph');
 
 const stamp = { updated_at: z.string().nullable(), updated_by: z.string().nullable() };
 const Setting = z.object({
-  name: z.string(), label: z.string(), unit: z.string(), value: z.number(), default_value: z.number(),
-  min: z.number(), max: z.number(), integer: z.boolean(), ...stamp,
+  name: z.string(),
+  label: z.string(),
+  unit: z.string(),
+  value: z.number(),
+  default_value: z.number(),
+  min: z.number(),
+  max: z.number(),
+  integer: z.boolean(),
+  ...stamp,
 });
 
 export const DefaultsReply = z.object({ defaults: z.array(Setting), can_edit: z.boolean() }).openapi('CalculatorDefaults');
@@ -131,10 +173,20 @@ export const GearDefaultsReply = z
   .object({
     can_edit: z.boolean().openapi({ description: 'Администратор организации-владельца: показывать панели настроек' }),
     can_view_private: z.boolean().openapi({ description: 'Сотрудник организации-владельца: служебные расчёты' }),
-    gear: z.array(z.object({
-      item: z.string(), label: z.string(), owned: z.number(), price: z.number(), default_price: z.number(),
-      owned_name: z.string(), price_name: z.string(), ...stamp,
-    })).openapi({ description: 'Пусто, если can_view_private = false' }),
+    gear: z
+      .array(
+        z.object({
+          item: z.string(),
+          label: z.string(),
+          owned: z.number(),
+          price: z.number(),
+          default_price: z.number(),
+          owned_name: z.string(),
+          price_name: z.string(),
+          ...stamp,
+        }),
+      )
+      .openapi({ description: 'Пусто, если can_view_private = false' }),
   })
   .openapi('CalculatorGearDefaults');
 

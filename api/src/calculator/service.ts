@@ -4,8 +4,20 @@ import type { Db } from '../db/database';
 import { badRequest, forbidden, unauthorized } from '../http/errors';
 import { referenceTable, stabilityTableFor } from '../report/reference';
 import {
-  DEFAULTS, GEAR, GEAR_ITEMS, GEAR_OWNED_SPEC, GEAR_PRICE_SPEC, LICENSE, defaultValues, gearValues, licenseValues,
-  type DefaultName, type GearItem, type LicenseName, type SettingSpec, type Settings,
+  DEFAULTS,
+  GEAR,
+  GEAR_ITEMS,
+  GEAR_OWNED_SPEC,
+  GEAR_PRICE_SPEC,
+  LICENSE,
+  defaultValues,
+  gearValues,
+  licenseValues,
+  type DefaultName,
+  type GearItem,
+  type LicenseName,
+  type SettingSpec,
+  type Settings,
 } from './formulas';
 
 /**
@@ -49,7 +61,10 @@ export async function calculatorStabilityTable(db: Db, user: SessionUser | null)
   return stabilityTableFor(table, 'series', 'manual');
 }
 
-interface Stamp { updated_at: number | null; updated_by: string | null }
+interface Stamp {
+  updated_at: number | null;
+  updated_by: string | null;
+}
 
 /** Stored settings over the defaults, and who changed each stored one. */
 export async function loadSettings(db: Db): Promise<Settings & { stamps: Map<string, Stamp> }> {
@@ -62,9 +77,21 @@ export async function loadSettings(db: Db): Promise<Settings & { stamps: Map<str
   const gear = gearValues();
   const license = licenseValues();
   const stamps = new Map<string, Stamp>();
-  for (const row of defaultRows) if (row.name in DEFAULTS) { defaults[row.name as DefaultName] = row.value; stamps.set(row.name, row); }
-  for (const row of licenseRows) if (row.name in LICENSE) { license[row.name as LicenseName] = row.value; stamps.set(row.name, row); }
-  for (const row of gearRows) if (row.name in GEAR) { gear[row.name as GearItem] = { owned: row.owned, price: row.price }; stamps.set(row.name, row); }
+  for (const row of defaultRows)
+    if (row.name in DEFAULTS) {
+      defaults[row.name as DefaultName] = row.value;
+      stamps.set(row.name, row);
+    }
+  for (const row of licenseRows)
+    if (row.name in LICENSE) {
+      license[row.name as LicenseName] = row.value;
+      stamps.set(row.name, row);
+    }
+  for (const row of gearRows)
+    if (row.name in GEAR) {
+      gear[row.name as GearItem] = { owned: row.owned, price: row.price };
+      stamps.set(row.name, row);
+    }
   return { defaults, gear, license, stamps };
 }
 
@@ -80,7 +107,14 @@ const stampFields = (stamp: Stamp | undefined, who: Map<string, string>) => ({
 });
 
 const settingRow = (name: string, spec: SettingSpec, value: number, stamp: Stamp | undefined, who: Map<string, string>) => ({
-  name, label: spec.label, unit: spec.unit, value, default_value: spec.value, min: spec.min, max: spec.max, integer: spec.integer ?? false,
+  name,
+  label: spec.label,
+  unit: spec.unit,
+  value,
+  default_value: spec.value,
+  min: spec.min,
+  max: spec.max,
+  integer: spec.integer ?? false,
   ...stampFields(stamp, who),
 });
 
@@ -92,8 +126,14 @@ export async function settingsView(db: Db) {
     defaults: (Object.keys(DEFAULTS) as DefaultName[]).map((name) => settingRow(name, DEFAULTS[name], s.defaults[name], s.stamps.get(name), who)),
     license: (Object.keys(LICENSE) as LicenseName[]).map((name) => settingRow(name, LICENSE[name], s.license[name], s.stamps.get(name), who)),
     gear: GEAR_ITEMS.map((item) => ({
-      item, label: GEAR[item].label, owned: s.gear[item].owned, price: s.gear[item].price, default_price: GEAR[item].price,
-      owned_name: `owned_${item}`, price_name: `${item}_price`, ...stampFields(s.stamps.get(item), who),
+      item,
+      label: GEAR[item].label,
+      owned: s.gear[item].owned,
+      price: s.gear[item].price,
+      default_price: GEAR[item].price,
+      owned_name: `owned_${item}`,
+      price_name: `${item}_price`,
+      ...stampFields(s.stamps.get(item), who),
     })),
   };
 }
@@ -117,7 +157,8 @@ function target(name: string): Target | null {
 function checkValue(name: string, value: number, spec: SettingSpec): string | null {
   if (!Number.isFinite(value)) return `${name}: ожидается число`;
   if (spec.integer && !Number.isInteger(value)) return `${name}: ожидается целое число`;
-  if (spec.minExclusive ? value <= spec.min : value < spec.min) return `${name}: значение должно быть ${spec.minExclusive ? 'больше' : 'не меньше'} ${spec.min}`;
+  if (spec.minExclusive ? value <= spec.min : value < spec.min)
+    return `${name}: значение должно быть ${spec.minExclusive ? 'больше' : 'не меньше'} ${spec.min}`;
   if (value > spec.max) return `${name}: значение должно быть не больше ${spec.max}`;
   return null;
 }
@@ -132,10 +173,16 @@ export async function updateSettings(db: Db, userId: string, changes: { name: st
   const seen = new Set<string>();
   const targets: { t: Target; value: number }[] = [];
   for (const change of changes) {
-    if (seen.has(change.name)) { problems.push(`${change.name}: значение передано дважды`); continue; }
+    if (seen.has(change.name)) {
+      problems.push(`${change.name}: значение передано дважды`);
+      continue;
+    }
     seen.add(change.name);
     const t = target(change.name);
-    if (!t) { problems.push(`${change.name}: нет такой настройки калькулятора`); continue; }
+    if (!t) {
+      problems.push(`${change.name}: нет такой настройки калькулятора`);
+      continue;
+    }
     const problem = checkValue(change.name, change.new_value, t.spec);
     if (problem) problems.push(problem);
     else targets.push({ t, value: change.new_value });
@@ -148,12 +195,18 @@ export async function updateSettings(db: Db, userId: string, changes: { name: st
       const stamp = { updated_at: now, updated_by: userId };
       if (t.kind === 'default' || t.kind === 'license') {
         const table = t.kind === 'default' ? 'calculator_defaults' : 'calculator_license';
-        await trx.insertInto(table).values({ name: t.name, value, ...stamp })
-          .onConflict((oc) => oc.column('name').doUpdateSet({ value, ...stamp })).execute();
+        await trx
+          .insertInto(table)
+          .values({ name: t.name, value, ...stamp })
+          .onConflict((oc) => oc.column('name').doUpdateSet({ value, ...stamp }))
+          .execute();
       } else {
         const base = current[t.item];
-        await trx.insertInto('calculator_gear').values({ name: t.item, owned: base.owned, price: base.price, [t.column]: value, ...stamp })
-          .onConflict((oc) => oc.column('name').doUpdateSet({ [t.column]: value, ...stamp })).execute();
+        await trx
+          .insertInto('calculator_gear')
+          .values({ name: t.item, owned: base.owned, price: base.price, [t.column]: value, ...stamp })
+          .onConflict((oc) => oc.column('name').doUpdateSet({ [t.column]: value, ...stamp }))
+          .execute();
       }
     }
   });

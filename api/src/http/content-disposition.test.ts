@@ -21,7 +21,13 @@ describe('contentDisposition', () => {
 
 describe('tsvText', () => {
   it('writes the header and the rows, each field made safe, ending with a line break', () => {
-    const text = tsvText(['№', 'Операция', 'Начало, с'], [[1, '=HYPERLINK("x")', '-3.500'], [2, 'a\tb\nc', null]]);
+    const text = tsvText(
+      ['№', 'Операция', 'Начало, с'],
+      [
+        [1, '=HYPERLINK("x")', '-3.500'],
+        [2, 'a\tb\nc', null],
+      ],
+    );
     expect(text).toBe('№\tОперация\tНачало, с\n1\t\'=HYPERLINK("x")\t-3.500\n2\ta b c\t\n');
   });
 });

@@ -107,8 +107,7 @@ describe('cross-site requests', () => {
 
   it('accepts a write from the page of the address the request went to (a tablet opening the server by its IP)', async () => {
     t = await createTestApp();
-    const atAddress = (origin: string) =>
-      t.request('http://192.168.10.5:3000/api/v2/register', { method: 'POST', headers: { origin }, body: registration });
+    const atAddress = (origin: string) => t.request('http://192.168.10.5:3000/api/v2/register', { method: 'POST', headers: { origin }, body: registration });
     expect((await atAddress('http://192.168.10.5:4000')).status).toBe(403);
     expect(await userCount()).toBe(0);
     expect((await atAddress('http://192.168.10.5:3000')).status).toBe(200);

@@ -30,7 +30,13 @@ const waitFor = async (check: () => Promise<boolean>, what: string, ms = 10_000)
 function runner(handlers: Record<string, JobHandler>, options: { staleMs?: number; heartbeatMs?: number } = {}): JobRunner {
   const started = startJobRunner({ store: sqlJobStore(t.deps.db), handlers, pollMs: 20, ...options });
   const off = onJobEnqueued(() => started.wake());
-  return { ...started, stop: async () => { off(); await started.stop(); } };
+  return {
+    ...started,
+    stop: async () => {
+      off();
+      await started.stop();
+    },
+  };
 }
 
 describe('job queue', () => {
@@ -52,7 +58,15 @@ describe('job queue', () => {
     expect(seen).toEqual([40]);
     const response = await t.request(`/api/v1/jobs/${id}`, { cookie });
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ id, kind: 'test_echo', status: 'success', progress: 100, error: null, result: { echoed: { n: 7 } }, attempts: 1 });
+    expect(await response.json()).toMatchObject({
+      id,
+      kind: 'test_echo',
+      status: 'success',
+      progress: 100,
+      error: null,
+      result: { echoed: { n: 7 } },
+      attempts: 1,
+    });
     expect((await t.request(`/api/v1/jobs/${id}`, { cookie: rivalCookie })).status).toBe(404);
     expect((await t.request(`/api/v1/jobs/${id}`)).status).toBe(401);
     expect((await t.request('/api/v1/jobs/abc', { cookie })).status).toBe(400);
@@ -135,7 +149,10 @@ describe('job queue', () => {
     await r.stop();
     expect((await jobRow(broken)).attempts).toBe(2);
     expect((await jobRow(bad)).attempts).toBe(1);
-    expect(failed).toEqual([[broken, 'всегда ломается'], [bad, 'Файл не является видео']]);
+    expect(failed).toEqual([
+      [broken, 'всегда ломается'],
+      [bad, 'Файл не является видео'],
+    ]);
     const view = await (await t.request(`/api/v1/jobs/${bad}`, { cookie })).json();
     expect(view).toMatchObject({ status: 'failed', error: 'Файл не является видео', result: null });
   });
@@ -145,7 +162,11 @@ describe('job queue', () => {
     // A worker of a previous process took it and vanished.
     const claimed = await sqlJobStore(t.deps.db).claim('dead-worker', ['test_resume']);
     expect(claimed?.id).toBe(id);
-    await t.deps.db.updateTable('jobs').set({ locked_at: Date.now() - 120_000 }).where('id', '=', id).execute();
+    await t.deps.db
+      .updateTable('jobs')
+      .set({ locked_at: Date.now() - 120_000 })
+      .where('id', '=', id)
+      .execute();
     let ran = 0;
     const r = runner({ test_resume: { run: async () => ++ran } }, { staleMs: 60_000 });
     await waitFor(async () => (await jobRow(id)).status === 'success', 'resumed job');

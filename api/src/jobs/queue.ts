@@ -59,8 +59,7 @@ const claimed = (row: JobRow): ClaimedJob => ({
  * workers never take the same job; every later write is fenced by the claiming worker's id.
  */
 export function sqlJobStore(db: Db): JobStore {
-  const owned = (id: number, workerId: string) =>
-    db.updateTable('jobs').where('id', '=', id).where('locked_by', '=', workerId).where('status', '=', 'running');
+  const owned = (id: number, workerId: string) => db.updateTable('jobs').where('id', '=', id).where('locked_by', '=', workerId).where('status', '=', 'running');
   return {
     async claim(workerId, kinds) {
       if (kinds.length === 0) return null;
@@ -78,7 +77,9 @@ export function sqlJobStore(db: Db): JobStore {
     },
     async progress(id, workerId, percent) {
       const now = Date.now();
-      await owned(id, workerId).set({ progress: Math.round(percent * 10) / 10, locked_at: now, updated_at: now }).execute();
+      await owned(id, workerId)
+        .set({ progress: Math.round(percent * 10) / 10, locked_at: now, updated_at: now })
+        .execute();
     },
     async heartbeat(id, workerId) {
       await owned(id, workerId).set({ locked_at: Date.now() }).execute();
@@ -128,7 +129,11 @@ export function sqlJobStore(db: Db): JobStore {
           .set({
             status: again ? 'queued' : 'failed',
             error: again ? 'Обработка прервалась: задача возвращена в очередь' : 'Обработка прервалась, попытки исчерпаны',
-            locked_by: null, locked_at: null, run_after: now, progress: 0, updated_at: now,
+            locked_by: null,
+            locked_at: null,
+            run_after: now,
+            progress: 0,
+            updated_at: now,
           })
           .where('id', '=', row.id)
           .where('status', '=', 'running')

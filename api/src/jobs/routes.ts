@@ -11,7 +11,9 @@ export function jobRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/jobs/{id}', tags: ['Фоновые задачи'],
+      method: 'get',
+      path: '/api/v1/jobs/{id}',
+      tags: ['Фоновые задачи'],
       summary: 'Состояние фоновой задачи организации (обработка видео и др.): статус, прогресс 0–100, результат или ошибка',
       middleware: [requireAccess(db, 'workspace.read')] as const,
       request: { params: JobIdParam },

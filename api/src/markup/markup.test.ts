@@ -14,21 +14,45 @@ beforeAll(async () => {
   const rival = await registerUser(t.deps, { login: 'rival', password: 'secret-pass', firstName: 'Р', lastName: 'Р' });
   const { db } = t.deps;
   const now = Date.now();
-  structureId = (await db.insertInto('structures').values({ organization_id: admin.organizationId, name: 'Цех', parent_id: null, created_at: now }).returning('id').executeTakeFirstOrThrow()).id;
-  foreignId = (await db.insertInto('structures').values({ organization_id: rival.organizationId, name: 'Чужой', parent_id: null, created_at: now }).returning('id').executeTakeFirstOrThrow()).id;
-  const operation = (await db.insertInto('operations').values({ structure_id: structureId, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow()).id;
+  structureId = (
+    await db
+      .insertInto('structures')
+      .values({ organization_id: admin.organizationId, name: 'Цех', parent_id: null, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  foreignId = (
+    await db
+      .insertInto('structures')
+      .values({ organization_id: rival.organizationId, name: 'Чужой', parent_id: null, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const operation = (
+    await db.insertInto('operations').values({ structure_id: structureId, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow()
+  ).id;
   const workplace = (await db.insertInto('workplaces').values({ structure_id: structureId, name: 'Стол' }).returning('id').executeTakeFirstOrThrow()).id;
   const row = (start: string, end: string, comment: string | null = null) => ({
-    structure_id: structureId, operation_id: operation, workplace_id: workplace, employee_id: null,
-    start_time: at(start), end_time: at(end), comment, created_at: now, updated_at: now,
+    structure_id: structureId,
+    operation_id: operation,
+    workplace_id: workplace,
+    employee_id: null,
+    start_time: at(start),
+    end_time: at(end),
+    comment,
+    created_at: now,
+    updated_at: now,
   });
-  await db.insertInto('markups').values([
-    row('07:50:00', '08:05:00', 'через начало окна'),
-    row('08:10:00', '08:20:00'),
-    row('08:55:00', '09:10:00', 'через конец окна'),
-    row('09:00:00', '09:30:00', 'после окна'),
-    row('07:00:00', '08:00:00', 'до окна'),
-  ]).execute();
+  await db
+    .insertInto('markups')
+    .values([
+      row('07:50:00', '08:05:00', 'через начало окна'),
+      row('08:10:00', '08:20:00'),
+      row('08:55:00', '09:10:00', 'через конец окна'),
+      row('09:00:00', '09:30:00', 'после окна'),
+      row('07:00:00', '08:00:00', 'до окна'),
+    ])
+    .execute();
   cookie = await t.signIn('lead', 'secret-pass');
 });
 afterAll(async () => t.cleanup());
@@ -40,9 +64,7 @@ describe('GET /api/v1/operation_markups', () => {
     const response = await list(`structure_id=${structureId}&from_time=2026-11-16T08:00:00Z&to_time=2026-11-16T09:00:00Z`);
     expect(response.status).toBe(200);
     const { operation_markups: rows } = await response.json();
-    expect(rows.map((r: { start_time: string }) => r.start_time)).toEqual([
-      '2026-11-16T08:55:00.000Z', '2026-11-16T08:10:00.000Z', '2026-11-16T07:50:00.000Z',
-    ]);
+    expect(rows.map((r: { start_time: string }) => r.start_time)).toEqual(['2026-11-16T08:55:00.000Z', '2026-11-16T08:10:00.000Z', '2026-11-16T07:50:00.000Z']);
     expect(rows[0]).toMatchObject({ end_time: '2026-11-16T09:10:00.000Z', comment: 'через конец окна', employee_id: null });
   });
 

@@ -14,7 +14,9 @@ export function periodMarkupRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/operation_markups', tags,
+      method: 'get',
+      path: '/api/v1/operation_markups',
+      tags,
       summary: 'Разметка структурной единицы за период (новые сверху) и версия окна',
       middleware: [requireAccess(db, 'workspace.read', structureFrom.query())] as const,
       request: { query: PeriodQuery },
@@ -28,7 +30,9 @@ export function periodMarkupRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'post', path: '/api/v1/operation_markups', tags,
+      method: 'post',
+      path: '/api/v1/operation_markups',
+      tags,
       summary: 'Сохранить разметку периода (одна транзакция; 409 — разметку окна уже изменили)',
       middleware: [requireAccess(db, 'markup.write', structureFrom.query())] as const,
       request: { query: PeriodQuery, body: { content: { 'application/json': { schema: PeriodMarkupsSave } }, required: true } },

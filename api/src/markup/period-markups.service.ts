@@ -27,11 +27,7 @@ export interface PeriodWindow {
 }
 
 const overlapping = (db: Db, w: PeriodWindow) =>
-  db
-    .selectFrom('markups')
-    .where('structure_id', '=', w.structureId)
-    .where('start_time', '<', w.to)
-    .where('end_time', '>', w.from);
+  db.selectFrom('markups').where('structure_id', '=', w.structureId).where('start_time', '<', w.to).where('end_time', '>', w.from);
 
 /** Digest of every row overlapping the window, all fields that an edit can change. */
 async function windowVersion(db: Db, w: PeriodWindow): Promise<string> {
@@ -41,7 +37,9 @@ async function windowVersion(db: Db, w: PeriodWindow): Promise<string> {
     .execute();
   const hasher = new Bun.CryptoHasher('sha256');
   for (const r of rows) {
-    hasher.update(`${r.id}|${r.operation_id}|${r.workplace_id}|${r.employee_id}|${r.start_time}|${r.end_time}|${r.video_id}|${r.updated_at}|${r.comment ?? '\u0000'}\n`);
+    hasher.update(
+      `${r.id}|${r.operation_id}|${r.workplace_id}|${r.employee_id}|${r.start_time}|${r.end_time}|${r.video_id}|${r.updated_at}|${r.comment ?? '\u0000'}\n`,
+    );
   }
   return `${rows.length}-${hasher.digest('hex').slice(0, 24)}`;
 }
@@ -82,7 +80,11 @@ async function videoCovering(db: Db, structureId: number, at: number, workplaceI
     .innerJoin('videos', 'videos.id', 'markups.video_id')
     .select(['videos.camera_id', db.fn.countAll<number>().as('n')])
     .where('markups.workplace_id', '=', workplaceId)
-    .where('videos.camera_id', 'in', covering.map((v) => v.camera_id))
+    .where(
+      'videos.camera_id',
+      'in',
+      covering.map((v) => v.camera_id),
+    )
     .groupBy('videos.camera_id')
     .execute();
   const countOf = (cameraId: number) => Number(usage.find((u) => u.camera_id === cameraId)?.n ?? 0);
@@ -127,7 +129,12 @@ export async function savePeriodMarkups(db: Db, user: SessionUser, w: PeriodWind
     if (new Set(editedIds).size !== editedIds.length) throw badRequest('Одна и та же строка передана дважды');
     const touchedIds = [...editedIds, ...input.operation_markups_to_delete];
     const existing = touchedIds.length
-      ? await tx.selectFrom('markups').select(['id', 'video_id', 'start_time', 'end_time']).where('structure_id', '=', w.structureId).where('id', 'in', touchedIds).execute()
+      ? await tx
+          .selectFrom('markups')
+          .select(['id', 'video_id', 'start_time', 'end_time'])
+          .where('structure_id', '=', w.structureId)
+          .where('id', 'in', touchedIds)
+          .execute()
       : [];
     const byId = new Map(existing.map((r) => [r.id, r]));
     const missing = touchedIds.filter((id) => !byId.has(id));
@@ -148,8 +155,13 @@ export async function savePeriodMarkups(db: Db, user: SessionUser, w: PeriodWind
     }
     for (const row of input.operation_markups) {
       const values = {
-        operation_id: row.operation_id, workplace_id: row.workplace_id, employee_id: row.employee_id ?? null,
-        start_time: row.start_time, end_time: row.end_time, comment: row.comment?.trim() ? row.comment : null, updated_at: now,
+        operation_id: row.operation_id,
+        workplace_id: row.workplace_id,
+        employee_id: row.employee_id ?? null,
+        start_time: row.start_time,
+        end_time: row.end_time,
+        comment: row.comment?.trim() ? row.comment : null,
+        updated_at: now,
       };
       const old = row.id !== undefined && row.id > 0 ? byId.get(row.id)! : undefined;
       let videoId: number | null;
@@ -161,19 +173,43 @@ export async function savePeriodMarkups(db: Db, user: SessionUser, w: PeriodWind
       if (old?.video_id != null) videos.add(old.video_id);
       if (videoId !== null) videos.add(videoId);
       if (old) {
-        await tx.updateTable('markups').set({ ...values, video_id: videoId }).where('id', '=', old.id).execute();
+        await tx
+          .updateTable('markups')
+          .set({ ...values, video_id: videoId })
+          .where('id', '=', old.id)
+          .execute();
       } else {
-        await tx.insertInto('markups').values({
-          ...values, structure_id: w.structureId, video_id: videoId, author_id: user.id, source: 'manual', created_at: now,
-        }).execute();
+        await tx
+          .insertInto('markups')
+          .values({
+            ...values,
+            structure_id: w.structureId,
+            video_id: videoId,
+            author_id: user.id,
+            source: 'manual',
+            created_at: now,
+          })
+          .execute();
       }
     }
     if (videos.size) {
       const ids = [...videos];
-      await tx.updateTable('videos').set((eb) => ({ markup_version: eb('markup_version', '+', 1) })).where('id', 'in', ids).execute();
-      await tx.insertInto('activities').values(ids.map((video_id) => ({
-        video_id, author_id: user.id, happened_at: now, comment: 'Разметка изменена в редакторе периода',
-      }))).execute();
+      await tx
+        .updateTable('videos')
+        .set((eb) => ({ markup_version: eb('markup_version', '+', 1) }))
+        .where('id', 'in', ids)
+        .execute();
+      await tx
+        .insertInto('activities')
+        .values(
+          ids.map((video_id) => ({
+            video_id,
+            author_id: user.id,
+            happened_at: now,
+            comment: 'Разметка изменена в редакторе периода',
+          })),
+        )
+        .execute();
     }
   });
   return readPeriodMarkups(db, w.structureId, w.from, w.to);

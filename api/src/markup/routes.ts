@@ -23,7 +23,10 @@ export function markupRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/available_operations', tags, summary: 'Операции и типы отметок (по video_id или structure_id)',
+      method: 'get',
+      path: '/api/v1/available_operations',
+      tags,
+      summary: 'Операции и типы отметок (по video_id или structure_id)',
       middleware: [requireAccess(db, 'workspace.read', videoOrStructureQuery)] as const,
       request: { query: VideoOrStructureQuery },
       responses: { 200: json(AvailableOperations), ...errorResponses },
@@ -33,7 +36,9 @@ export function markupRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/video_markups/{videoId}', tags,
+      method: 'get',
+      path: '/api/v1/video_markups/{videoId}',
+      tags,
       summary: 'Разметка и отметки видео (секунды от начала); format=tsv — файл',
       middleware: [requireAccess(db, 'workspace.read', structureFrom.videoParam())] as const,
       request: { params: VideoParam, query: z.object({ format: z.enum(['json', 'tsv']).optional() }) },
@@ -54,7 +59,9 @@ export function markupRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'put', path: '/api/v1/video_markups/{videoId}', tags,
+      method: 'put',
+      path: '/api/v1/video_markups/{videoId}',
+      tags,
       summary: 'Сохранить изменённые строки разметки видео (одна транзакция; 409 при устаревшей версии)',
       middleware: [requireAccess(db, 'markup.write', structureFrom.videoParam())] as const,
       request: { params: VideoParam, ...saveBody },
@@ -65,7 +72,9 @@ export function markupRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'post', path: '/api/v1/video_markups/{videoId}', tags,
+      method: 'post',
+      path: '/api/v1/video_markups/{videoId}',
+      tags,
       summary: 'Сохранить и заполнить пропуски видео операцией простоя',
       middleware: [requireAccess(db, 'markup.write', structureFrom.videoParam())] as const,
       request: { params: VideoParam, ...saveBody },

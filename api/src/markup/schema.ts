@@ -23,10 +23,12 @@ export const OperationMarkup = z
   })
   .openapi('OperationMarkup');
 
-
 /** Seconds from a video's start: finite, 0 … max (zod refuses Infinity and NaN). */
 const seconds = (max: number, field: string) =>
-  z.number({ error: `${field}: ожидается число секунд` }).min(0, { error: `${field}: не меньше 0` }).max(max, { error: `${field}: не больше ${max} с` });
+  z
+    .number({ error: `${field}: ожидается число секунд` })
+    .min(0, { error: `${field}: не меньше 0` })
+    .max(max, { error: `${field}: не больше ${max} с` });
 
 /** A markup as the video screen sees it: seconds from the video's start. */
 export const VideoMarkup = z
@@ -36,7 +38,9 @@ export const VideoMarkup = z
     workplace_id: z.number().int().positive(),
     employee_id: z.number().int().positive().nullable().optional(),
     start_time: seconds(MAX_VIDEO_SECONDS, 'start_time').openapi({ description: 'секунды от начала видео' }),
-    end_time: seconds(MAX_VIDEO_SECONDS + MAX_SEGMENT_SECONDS, 'end_time').openapi({ description: 'секунды от начала видео; операция может продолжаться в следующем файле камеры, но не дольше суток' }),
+    end_time: seconds(MAX_VIDEO_SECONDS + MAX_SEGMENT_SECONDS, 'end_time').openapi({
+      description: 'секунды от начала видео; операция может продолжаться в следующем файле камеры, но не дольше суток',
+    }),
     comment: z.string().max(2000).nullable().optional(),
   })
   .openapi('VideoMarkup');
@@ -58,11 +62,20 @@ export const VideoMarkupsSave = z
     video_stamps: z.array(VideoStamp).max(20_000).default([]),
     video_stamps_to_delete: z.array(z.number().int().positive()).max(20_000).default([]),
     base_version: z
-      .number({ error: 'base_version: укажите версию разметки, на которой основано изменение (поле version из последнего ответа), — без неё сохранение могло бы затереть чужие правки' })
+      .number({
+        error:
+          'base_version: укажите версию разметки, на которой основано изменение (поле version из последнего ответа), — без неё сохранение могло бы затереть чужие правки',
+      })
       .int()
       .min(0)
       .openapi({ description: 'обязательно: версия, на которой основано изменение; иная текущая → 409' }),
-    client_save_id: z.string().min(8).max(64).regex(/^[\x21-\x7e]+$/, { error: 'client_save_id: только латинские буквы, цифры и знаки без пробелов' }).optional().openapi({ description: 'ключ идемпотентности для повторной отправки из офлайн-очереди' }),
+    client_save_id: z
+      .string()
+      .min(8)
+      .max(64)
+      .regex(/^[\x21-\x7e]+$/, { error: 'client_save_id: только латинские буквы, цифры и знаки без пробелов' })
+      .optional()
+      .openapi({ description: 'ключ идемпотентности для повторной отправки из офлайн-очереди' }),
   })
   .openapi('VideoMarkupsSave');
 

@@ -8,9 +8,7 @@ import { formatLocalDateTime, localDayBounds } from '../time-zone';
 /** The exact text of spec 01 §5 when the date or the camera is missing. */
 export const DUMP_NEEDS_DATE_AND_CAMERA = 'You need to choose a date and a camera';
 
-export const DUMP_COLUMNS = [
-  'Видео', 'Операция', 'Тип операции', 'Рабочее место', 'Сотрудник', 'Начало', 'Конец', 'Длительность, с', 'Комментарий',
-] as const;
+export const DUMP_COLUMNS = ['Видео', 'Операция', 'Тип операции', 'Рабочее место', 'Сотрудник', 'Начало', 'Конец', 'Длительность, с', 'Комментарий'] as const;
 
 export interface DumpRequest {
   cameraKey?: string;
@@ -38,9 +36,11 @@ export const seconds = (ms: number) => String(Math.round(ms) / 1000);
  */
 export async function workTimeRecord(db: Db, structureId: number, cameraKey: number, date: string) {
   const structure = await db
-    .selectFrom('structures').innerJoin('organizations', 'organizations.id', 'structures.organization_id')
+    .selectFrom('structures')
+    .innerJoin('organizations', 'organizations.id', 'structures.organization_id')
     .select(['structures.name', 'organizations.time_zone'])
-    .where('structures.id', '=', structureId).executeTakeFirstOrThrow();
+    .where('structures.id', '=', structureId)
+    .executeTakeFirstOrThrow();
   const [from, to] = localDayBounds(date, structure.time_zone);
   const rows = await db
     .selectFrom('markups')
@@ -51,21 +51,34 @@ export async function workTimeRecord(db: Db, structureId: number, cameraKey: num
     .innerJoin('workplaces', 'workplaces.id', 'markups.workplace_id')
     .leftJoin('employees', 'employees.id', 'markups.employee_id')
     .select([
-      'videos.filename', 'operations.name as operation', 'operation_types.label as type_label', 'workplaces.name as workplace',
-      'employees.name as employee', 'markups.start_time', 'markups.end_time', 'markups.comment',
+      'videos.filename',
+      'operations.name as operation',
+      'operation_types.label as type_label',
+      'workplaces.name as workplace',
+      'employees.name as employee',
+      'markups.start_time',
+      'markups.end_time',
+      'markups.comment',
     ])
     .where('cameras.structure_id', '=', structureId)
     .where('cameras.camera_key', '=', cameraKey)
     .where('markups.start_time', '>=', from)
     .where('markups.start_time', '<', to)
-    .orderBy('markups.start_time').orderBy('markups.id')
+    .orderBy('markups.start_time')
+    .orderBy('markups.id')
     .execute();
   const text = tsvText(
     DUMP_COLUMNS,
     rows.map((row) => [
-      row.filename, row.operation, row.type_label, row.workplace, row.employee,
-      formatLocalDateTime(row.start_time, structure.time_zone), formatLocalDateTime(boundedEnd(row.start_time, row.end_time), structure.time_zone),
-      seconds(boundedEnd(row.start_time, row.end_time) - row.start_time), row.comment,
+      row.filename,
+      row.operation,
+      row.type_label,
+      row.workplace,
+      row.employee,
+      formatLocalDateTime(row.start_time, structure.time_zone),
+      formatLocalDateTime(boundedEnd(row.start_time, row.end_time), structure.time_zone),
+      seconds(boundedEnd(row.start_time, row.end_time) - row.start_time),
+      row.comment,
     ]),
   );
   return { text, structureName: structure.name, rows: rows.length };

@@ -13,7 +13,9 @@ export function taskRoutes({ db, storage }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/get_tasks', tags,
+      method: 'get',
+      path: '/api/v1/get_tasks',
+      tags,
       summary: 'Список задач структуры (готовые видео, новые записи сверху): все / завершённые / незавершённые, поиск по имени файла',
       middleware: [requireAccess(db, 'workspace.read', structureFrom.query())] as const,
       request: { query: TasksQuery },
@@ -27,7 +29,10 @@ export function taskRoutes({ db, storage }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'delete', path: '/api/v1/task/{id}', tags, summary: 'Удалить задачу: видео и его файл (разметка остаётся, без ссылки на видео)',
+      method: 'delete',
+      path: '/api/v1/task/{id}',
+      tags,
+      summary: 'Удалить задачу: видео и его файл (разметка остаётся, без ссылки на видео)',
       middleware: [requireAccess(db, 'workspace.write', structureFrom.videoParam('id'))] as const,
       request: { params: TaskIdParam },
       responses: { 200: json(Message), ...errorResponses },
@@ -40,7 +45,10 @@ export function taskRoutes({ db, storage }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'post', path: '/api/v1/task/{videoId}/finish', tags, summary: 'Отметить задачу завершённой',
+      method: 'post',
+      path: '/api/v1/task/{videoId}/finish',
+      tags,
+      summary: 'Отметить задачу завершённой',
       middleware: [requireAccess(db, 'markup.write', structureFrom.videoParam())] as const,
       request: { params: TaskVideoParam },
       responses: { 200: json(Message), ...errorResponses },
@@ -53,7 +61,9 @@ export function taskRoutes({ db, storage }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/dump', tags,
+      method: 'get',
+      path: '/api/v1/dump',
+      tags,
       summary: 'Учёт рабочего времени камеры за дату (TSV): вся разметка видео этой камеры, начатая в этот день',
       middleware: [requireAccess(db, 'workspace.read', structureFrom.query())] as const,
       request: { query: DumpQuery },

@@ -60,8 +60,15 @@ export async function listTasks(db: Db, structureId: number, query: TaskQuery) {
     .selectFrom('videos')
     .leftJoin('user', 'user.id', 'videos.author_id')
     .select([
-      'videos.id', 'videos.filename', 'videos.comment', 'videos.start_time', 'videos.duration', 'videos.finished', 'videos.finished_at',
-      'user.firstName', 'user.lastName',
+      'videos.id',
+      'videos.filename',
+      'videos.comment',
+      'videos.start_time',
+      'videos.duration',
+      'videos.finished',
+      'videos.finished_at',
+      'user.firstName',
+      'user.lastName',
     ])
     .where('videos.id', 'in', pageIds)
     .execute();
@@ -82,7 +89,11 @@ export async function listTasks(db: Db, structureId: number, query: TaskQuery) {
       video: { id: video.id, filename: video.filename, comment: video.comment },
       status: {
         finished,
-        completion_percentage: completionPercentage(markups.filter((m) => m.video_id === id), video.start_time, video.duration),
+        completion_percentage: completionPercentage(
+          markups.filter((m) => m.video_id === id),
+          video.start_time,
+          video.duration,
+        ),
         happened_at: happenedAt === null ? null : new Date(Number(happenedAt)).toISOString(),
       },
       author: video.firstName ? { first_name: video.firstName, last_name: video.lastName ?? '' } : null,

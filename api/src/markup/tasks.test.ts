@@ -17,41 +17,81 @@ beforeAll(async () => {
   // 32 plain recordings, a minute apart, on camera 1.
   for (let i = 0; i < 32; i++) {
     const start = utc('2026-11-10T05:00:00Z') + i * 60_000;
-    bulk.push(await insertVideo(t, cam1, { filename: `cam1_2026-11-10_${String(8 + Math.floor(i / 60)).padStart(2, '0')}-${String(i % 60).padStart(2, '0')}-00.mp4`, start, duration: 60 }));
+    bulk.push(
+      await insertVideo(t, cam1, {
+        filename: `cam1_2026-11-10_${String(8 + Math.floor(i / 60)).padStart(2, '0')}-${String(i % 60).padStart(2, '0')}-00.mp4`,
+        start,
+        duration: 60,
+      }),
+    );
   }
-  ids.covered = await insertVideo(t, cam1, { filename: 'cam1_2026-11-16_09-00-00.mp4', start: utc('2026-11-16T06:00:00Z'), duration: 100, key: 'recordings/site/cam1/cam1_2026-11-16_09-00-00.mp4' });
+  ids.covered = await insertVideo(t, cam1, {
+    filename: 'cam1_2026-11-16_09-00-00.mp4',
+    start: utc('2026-11-16T06:00:00Z'),
+    duration: 100,
+    key: 'recordings/site/cam1/cam1_2026-11-16_09-00-00.mp4',
+  });
   ids.third = await insertVideo(t, cam2, { filename: 'Запись_склад.mp4', start: utc('2026-11-16T06:30:00Z'), duration: 30, comment: 'склад' });
   ids.percent = await insertVideo(t, cam2, { filename: '100%готово.mp4', start: utc('2026-11-15T06:00:00Z'), duration: 10 });
   ids.finished = await insertVideo(t, cam2, { filename: 'nounderscore.mp4', start: utc('2026-11-14T06:00:00Z'), duration: 10 });
   ids.queued = await insertVideo(t, cam2, { filename: 'cam2_queued.mp4', start: utc('2026-11-20T06:00:00Z'), duration: null, status: 'queued' });
   ids.foreign = await insertVideo(t, w.foreignCameraId, { filename: 'foreign.mp4', start: utc('2026-11-16T06:00:00Z'), duration: 10 });
   await makeClip(t.deps.storage.pathOf('recordings/site/cam1/cam1_2026-11-16_09-00-00.mp4'), { seconds: 1 });
-  await t.deps.db.updateTable('videos').set({ finished: 1, finished_at: utc('2026-11-18T12:00:00Z'), author_id: w.assessor.id }).where('id', '=', ids.finished).execute();
-  await t.deps.db.insertInto('activities').values([
-    { video_id: ids.covered, author_id: w.assessor.id, happened_at: utc('2026-11-17T10:00:00Z'), comment: 'Разметка сохранена' },
-    { video_id: ids.covered, author_id: w.assessor.id, happened_at: utc('2026-11-17T11:00:00Z'), comment: 'Разметка сохранена' },
-    { video_id: ids.finished, author_id: w.assessor.id, happened_at: utc('2026-11-19T10:00:00Z'), comment: 'Комментарий' },
-  ]).execute();
+  await t.deps.db
+    .updateTable('videos')
+    .set({ finished: 1, finished_at: utc('2026-11-18T12:00:00Z'), author_id: w.assessor.id })
+    .where('id', '=', ids.finished)
+    .execute();
+  await t.deps.db
+    .insertInto('activities')
+    .values([
+      { video_id: ids.covered, author_id: w.assessor.id, happened_at: utc('2026-11-17T10:00:00Z'), comment: 'Разметка сохранена' },
+      { video_id: ids.covered, author_id: w.assessor.id, happened_at: utc('2026-11-17T11:00:00Z'), comment: 'Разметка сохранена' },
+      { video_id: ids.finished, author_id: w.assessor.id, happened_at: utc('2026-11-19T10:00:00Z'), comment: 'Комментарий' },
+    ])
+    .execute();
   const now = Date.now();
-  const markup = (videoId: number | null, from: string, to: string, extra: Partial<{ comment: string | null; employee_id: number | null; operation_id: number; workplace_id: number }> = {}) => ({
-    structure_id: w.structureId, operation_id: w.operationIds.main, workplace_id: w.workplaceIds[0]!, employee_id: w.employeeId,
-    start_time: utc(from), end_time: utc(to), comment: null, video_id: videoId, author_id: w.assessor.id, created_at: now, updated_at: now, ...extra,
+  const markup = (
+    videoId: number | null,
+    from: string,
+    to: string,
+    extra: Partial<{ comment: string | null; employee_id: number | null; operation_id: number; workplace_id: number }> = {},
+  ) => ({
+    structure_id: w.structureId,
+    operation_id: w.operationIds.main,
+    workplace_id: w.workplaceIds[0]!,
+    employee_id: w.employeeId,
+    start_time: utc(from),
+    end_time: utc(to),
+    comment: null,
+    video_id: videoId,
+    author_id: w.assessor.id,
+    created_at: now,
+    updated_at: now,
+    ...extra,
   });
-  await t.deps.db.insertInto('markups').values([
-    // Covered video 06:00:00–06:01:40: 10 s clipped + overlap to 06:00:30, 10 s, 5 s clipped → 45 s of 100.
-    markup(ids.covered, '2026-11-16T05:59:50Z', '2026-11-16T06:00:10Z', { comment: 'через начало\tвидео' }),
-    markup(ids.covered, '2026-11-16T06:00:05Z', '2026-11-16T06:00:30Z', { operation_id: w.operationIds.idle, employee_id: null, workplace_id: w.workplaceIds[1]! }),
-    markup(ids.covered, '2026-11-16T06:01:00Z', '2026-11-16T06:01:10.5Z', { comment: 'две\nстроки' }),
-    markup(ids.covered, '2026-11-16T06:01:35Z', '2026-11-16T06:02:00Z'),
-    // The third: 10 of 30 s.
-    markup(ids.third, '2026-11-16T06:30:10Z', '2026-11-16T06:30:20Z'),
-    // On camera 1 on the local date edges: 23:30 on the 16th (in), 00:10 on the 17th (out), 23:59 on the 15th (out).
-    markup(bulk[0]!, '2026-11-16T20:30:00Z', '2026-11-16T20:31:00Z', { comment: 'поздно вечером' }),
-    markup(bulk[1]!, '2026-11-16T21:10:00Z', '2026-11-16T21:11:00Z'),
-    markup(bulk[2]!, '2026-11-15T20:59:00Z', '2026-11-15T21:00:00Z'),
-    // No video: not in a camera's record.
-    markup(null, '2026-11-16T07:00:00Z', '2026-11-16T07:05:00Z'),
-  ]).execute();
+  await t.deps.db
+    .insertInto('markups')
+    .values([
+      // Covered video 06:00:00–06:01:40: 10 s clipped + overlap to 06:00:30, 10 s, 5 s clipped → 45 s of 100.
+      markup(ids.covered, '2026-11-16T05:59:50Z', '2026-11-16T06:00:10Z', { comment: 'через начало\tвидео' }),
+      markup(ids.covered, '2026-11-16T06:00:05Z', '2026-11-16T06:00:30Z', {
+        operation_id: w.operationIds.idle,
+        employee_id: null,
+        workplace_id: w.workplaceIds[1]!,
+      }),
+      markup(ids.covered, '2026-11-16T06:01:00Z', '2026-11-16T06:01:10.5Z', { comment: 'две\nстроки' }),
+      markup(ids.covered, '2026-11-16T06:01:35Z', '2026-11-16T06:02:00Z'),
+      // The third: 10 of 30 s.
+      markup(ids.third, '2026-11-16T06:30:10Z', '2026-11-16T06:30:20Z'),
+      // On camera 1 on the local date edges: 23:30 on the 16th (in), 00:10 on the 17th (out), 23:59 on the 15th (out).
+      markup(bulk[0]!, '2026-11-16T20:30:00Z', '2026-11-16T20:31:00Z', { comment: 'поздно вечером' }),
+      markup(bulk[1]!, '2026-11-16T21:10:00Z', '2026-11-16T21:11:00Z'),
+      markup(bulk[2]!, '2026-11-15T20:59:00Z', '2026-11-15T21:00:00Z'),
+      // No video: not in a camera's record.
+      markup(null, '2026-11-16T07:00:00Z', '2026-11-16T07:05:00Z'),
+    ])
+    .execute();
 });
 afterAll(async () => t.cleanup());
 
@@ -61,8 +101,28 @@ const names = (body: { elements: { video: { filename: string } }[] }) => body.el
 describe('completion percentage', () => {
   it('is the union of the segments clipped to the video, over its duration', () => {
     const ms = (spans: [number, number][]) => spans.map(([start, end]) => ({ start_time: start * 1000, end_time: end * 1000 }));
-    expect(completionPercentage(ms([[0, 10], [5, 15], [20, 25], [24, 30]]), 0, 100)).toBe(25);
-    expect(completionPercentage(ms([[-10, 5], [95, 120]]), 0, 100)).toBe(10);
+    expect(
+      completionPercentage(
+        ms([
+          [0, 10],
+          [5, 15],
+          [20, 25],
+          [24, 30],
+        ]),
+        0,
+        100,
+      ),
+    ).toBe(25);
+    expect(
+      completionPercentage(
+        ms([
+          [-10, 5],
+          [95, 120],
+        ]),
+        0,
+        100,
+      ),
+    ).toBe(10);
     expect(completionPercentage(ms([[200, 300]]), 0, 100)).toBe(0);
     expect(completionPercentage([{ start_time: 0, end_time: 1000 }], 0, 3)).toBe(33.3);
     expect(completionPercentage([{ start_time: 0, end_time: 5000 }], 0, null)).toBe(0);
@@ -184,26 +244,51 @@ describe('GET /api/v1/dump', () => {
 
     // The expected lines, built from the markup rows themselves.
     const markups = await t.deps.db
-      .selectFrom('markups').innerJoin('videos', 'videos.id', 'markups.video_id')
-      .select(['markups.id', 'markups.start_time', 'markups.end_time', 'markups.comment', 'markups.operation_id', 'markups.workplace_id', 'markups.employee_id', 'videos.filename', 'videos.camera_id'])
-      .orderBy('markups.start_time').execute();
+      .selectFrom('markups')
+      .innerJoin('videos', 'videos.id', 'markups.video_id')
+      .select([
+        'markups.id',
+        'markups.start_time',
+        'markups.end_time',
+        'markups.comment',
+        'markups.operation_id',
+        'markups.workplace_id',
+        'markups.employee_id',
+        'videos.filename',
+        'videos.camera_id',
+      ])
+      .orderBy('markups.start_time')
+      .execute();
     const moscowDay = (ms: number) => new Date(ms + 3 * 3600_000).toISOString().slice(0, 10);
     const local = (ms: number) => new Date(ms + 3 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
     const names = {
-      operation: { [w.operationIds.main]: ['Сборка', 'Основная (оперативная) работа'], [w.operationIds.idle]: ['Ожидание', 'Простои (нерегламентированные перерывы)'] } as Record<number, [string, string]>,
+      operation: {
+        [w.operationIds.main]: ['Сборка', 'Основная (оперативная) работа'],
+        [w.operationIds.idle]: ['Ожидание', 'Простои (нерегламентированные перерывы)'],
+      } as Record<number, [string, string]>,
       workplace: Object.fromEntries(w.workplaceIds.map((id, i) => [id, `Стол № ${i + 1}`])),
     };
     const expected = markups
       .filter((m) => m.camera_id === w.cameraIds[0] && moscowDay(m.start_time) === '2026-11-16')
-      .map((m) => [
-        m.filename, names.operation[m.operation_id]![0], names.operation[m.operation_id]![1], names.workplace[m.workplace_id],
-        m.employee_id ? 'Иванов Иван' : '', local(m.start_time), local(m.end_time), String((m.end_time - m.start_time) / 1000),
-        (m.comment ?? '').replace(/[\t\n]/g, ' '),
-      ].join('\t'));
+      .map((m) =>
+        [
+          m.filename,
+          names.operation[m.operation_id]![0],
+          names.operation[m.operation_id]![1],
+          names.workplace[m.workplace_id],
+          m.employee_id ? 'Иванов Иван' : '',
+          local(m.start_time),
+          local(m.end_time),
+          String((m.end_time - m.start_time) / 1000),
+          (m.comment ?? '').replace(/[\t\n]/g, ' '),
+        ].join('\t'),
+      );
     expect(expected).toHaveLength(5);
     expect(lines.slice(1)).toEqual(expected);
     // Spot-check one line by hand: the fractional duration and the cleaned comment.
-    expect(lines[3]).toBe('cam1_2026-11-16_09-00-00.mp4\tСборка\tОсновная (оперативная) работа\tСтол № 1\tИванов Иван\t2026-11-16 09:01:00\t2026-11-16 09:01:10\t10.5\tдве строки');
+    expect(lines[3]).toBe(
+      'cam1_2026-11-16_09-00-00.mp4\tСборка\tОсновная (оперативная) работа\tСтол № 1\tИванов Иван\t2026-11-16 09:01:00\t2026-11-16 09:01:10\t10.5\tдве строки',
+    );
     expect(lines[5]).toContain('\t2026-11-16 23:30:00\t2026-11-16 23:31:00\t60\tпоздно вечером');
     for (const line of lines) expect(line.split('\t')).toHaveLength(DUMP_COLUMNS.length);
   });
@@ -219,7 +304,12 @@ describe('GET /api/v1/dump', () => {
       expect(response.status, query).toBe(400);
       expect((await response.json()).error.message, query).toBe(DUMP_NEEDS_DATE_AND_CAMERA);
     }
-    for (const query of ['camera_key=5&date=2026-11-16', 'camera_key=1&date=16.11.2026', 'camera_key=1&date=2026-02-30', 'camera_key=1&date=2026-11-16&format=csv']) {
+    for (const query of [
+      'camera_key=5&date=2026-11-16',
+      'camera_key=1&date=16.11.2026',
+      'camera_key=1&date=2026-02-30',
+      'camera_key=1&date=2026-11-16&format=csv',
+    ]) {
       expect((await dump(query)).status, query).toBe(400);
     }
     expect((await t.request(`/api/v1/dump?structure_id=${w.foreignStructureId}&camera_key=1&date=2026-11-16`, { cookie: w.cookies.viewer })).status).toBe(404);
@@ -243,7 +333,15 @@ describe('DELETE /api/v1/task/{id}', () => {
     expect(await response.json()).toEqual({ message: 'Задача удалена' });
     expect(await t.deps.db.selectFrom('videos').select('id').where('id', '=', ids.covered!).executeTakeFirst()).toBeUndefined();
     expect(await t.deps.storage.exists('recordings/site/cam1/cam1_2026-11-16_09-00-00.mp4')).toBe(false);
-    const markupsAfter = await t.deps.db.selectFrom('markups').select(['id', 'video_id']).where('id', 'in', markupsBefore.map((m) => m.id)).execute();
+    const markupsAfter = await t.deps.db
+      .selectFrom('markups')
+      .select(['id', 'video_id'])
+      .where(
+        'id',
+        'in',
+        markupsBefore.map((m) => m.id),
+      )
+      .execute();
     expect(markupsAfter.map((m) => m.video_id)).toEqual([null, null, null, null]);
     expect(await t.deps.db.selectFrom('activities').select('id').where('video_id', '=', ids.covered!).execute()).toEqual([]);
     expect((await (await tasks('')).json()).total).toBe(35);

@@ -73,7 +73,18 @@ export async function readVideoMarkups(db: Db, videoId: number) {
   const markups = await db
     .selectFrom('markups')
     .leftJoin('user', 'user.id', 'markups.author_id')
-    .select(['markups.id', 'operation_id', 'workplace_id', 'employee_id', 'markups.start_time', 'markups.end_time', 'comment', 'source', 'user.firstName', 'user.lastName'])
+    .select([
+      'markups.id',
+      'operation_id',
+      'workplace_id',
+      'employee_id',
+      'markups.start_time',
+      'markups.end_time',
+      'comment',
+      'source',
+      'user.firstName',
+      'user.lastName',
+    ])
     .where('video_id', '=', videoId)
     .orderBy('markups.start_time')
     .orderBy('markups.id')
@@ -88,12 +99,23 @@ export async function readVideoMarkups(db: Db, videoId: number) {
   const author = (first: string | null, last: string | null) => (first ? `${first} ${last ?? ''}`.trim() : null);
   return {
     video_markups: markups.map((m) => ({
-      id: m.id, operation_id: m.operation_id, workplace_id: m.workplace_id, employee_id: m.employee_id,
-      start_time: toSeconds(video, m.start_time), end_time: toSeconds(video, boundedEnd(m.start_time, m.end_time)), comment: m.comment,
-      source: m.source, author_name: author(m.firstName, m.lastName),
+      id: m.id,
+      operation_id: m.operation_id,
+      workplace_id: m.workplace_id,
+      employee_id: m.employee_id,
+      start_time: toSeconds(video, m.start_time),
+      end_time: toSeconds(video, boundedEnd(m.start_time, m.end_time)),
+      comment: m.comment,
+      source: m.source,
+      author_name: author(m.firstName, m.lastName),
     })),
     video_stamps: stamps.map((s) => ({
-      id: s.id, type: s.type, time: toSeconds(video, s.at), comment: s.comment, employee_id: s.employee_id, author_name: author(s.firstName, s.lastName),
+      id: s.id,
+      type: s.type,
+      time: toSeconds(video, s.at),
+      comment: s.comment,
+      employee_id: s.employee_id,
+      author_name: author(s.firstName, s.lastName),
     })),
     version: video.version,
   };
@@ -116,7 +138,8 @@ async function validate(db: Db, video: VideoContext, input: VideoMarkupsSaveInpu
   input.video_stamps.forEach((stamp, index) => {
     if (!stampTypes.has(stamp.type)) throw badRequest(`Неизвестный тип отметки «${stamp.type}» (отметка ${index + 1})`);
     if (stamp.time > limit) throw badRequest(`Отметка за концом видео (отметка ${index + 1})`);
-    if (stamp.employee_id != null && !members.employees.has(stamp.employee_id)) throw badRequest(`Сотрудник не из этой структурной единицы (отметка ${index + 1})`);
+    if (stamp.employee_id != null && !members.employees.has(stamp.employee_id))
+      throw badRequest(`Сотрудник не из этой структурной единицы (отметка ${index + 1})`);
   });
   const own = async (table: 'markups' | 'video_stamps', ids: number[], what: string) => {
     if (ids.length === 0) return;
@@ -135,8 +158,10 @@ function saveDigest(videoId: number, fillGaps: boolean, input: VideoMarkupsSaveI
 }
 
 const isEmptySave = (input: VideoMarkupsSaveInput) =>
-  input.video_markups.length === 0 && input.operation_markups_to_delete.length === 0 &&
-  input.video_stamps.length === 0 && input.video_stamps_to_delete.length === 0;
+  input.video_markups.length === 0 &&
+  input.operation_markups_to_delete.length === 0 &&
+  input.video_stamps.length === 0 &&
+  input.video_stamps_to_delete.length === 0;
 
 /**
  * Saves the changed rows of a video's markup in one transaction: inserts rows with id -1 (or none),
@@ -154,8 +179,10 @@ export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: numbe
     const video = await videoContext(tx, videoId);
     if (input.client_save_id) {
       const seen = await tx
-        .selectFrom('markup_saves').select(['video_id', 'user_id', 'payload_hash'])
-        .where('client_save_id', '=', input.client_save_id).executeTakeFirst();
+        .selectFrom('markup_saves')
+        .select(['video_id', 'user_id', 'payload_hash'])
+        .where('client_save_id', '=', input.client_save_id)
+        .executeTakeFirst();
       if (seen) {
         if (seen.video_id !== videoId) throw badRequest('Ключ сохранения client_save_id уже использован для другого видео');
         if (seen.user_id !== null && seen.user_id !== user.id) throw badRequest(SAVE_ID_OTHER_USER_MESSAGE);
@@ -178,13 +205,21 @@ export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: numbe
     }
     for (const row of input.video_markups) {
       const values = {
-        operation_id: row.operation_id, workplace_id: row.workplace_id, employee_id: row.employee_id ?? null,
-        start_time: toInstant(video, row.start_time), end_time: toInstant(video, row.end_time), comment: row.comment ?? null, updated_at: now,
+        operation_id: row.operation_id,
+        workplace_id: row.workplace_id,
+        employee_id: row.employee_id ?? null,
+        start_time: toInstant(video, row.start_time),
+        end_time: toInstant(video, row.end_time),
+        comment: row.comment ?? null,
+        updated_at: now,
       };
       if (row.id !== undefined && row.id > 0) {
         await tx.updateTable('markups').set(values).where('id', '=', row.id).where('video_id', '=', videoId).execute();
       } else {
-        await tx.insertInto('markups').values({ ...values, structure_id: video.structureId, video_id: videoId, author_id: user.id, source: 'manual', created_at: now }).execute();
+        await tx
+          .insertInto('markups')
+          .values({ ...values, structure_id: video.structureId, video_id: videoId, author_id: user.id, source: 'manual', created_at: now })
+          .execute();
       }
     }
     for (const stamp of input.video_stamps) {
@@ -192,7 +227,10 @@ export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: numbe
       if (stamp.id !== undefined && stamp.id > 0) {
         await tx.updateTable('video_stamps').set(values).where('id', '=', stamp.id).where('video_id', '=', videoId).execute();
       } else {
-        await tx.insertInto('video_stamps').values({ ...values, structure_id: video.structureId, video_id: videoId, author_id: user.id, created_at: now }).execute();
+        await tx
+          .insertInto('video_stamps')
+          .values({ ...values, structure_id: video.structureId, video_id: videoId, author_id: user.id, created_at: now })
+          .execute();
       }
     }
     if (fillGaps) await fillVideoGaps(tx, user, video, now);
@@ -200,11 +238,22 @@ export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: numbe
     const version = video.version + 1;
     await tx.updateTable('videos').set({ markup_version: version }).where('id', '=', videoId).execute();
     await tx.updateTable('videos').set({ author_id: user.id }).where('id', '=', videoId).where('author_id', 'is', null).execute();
-    await tx.insertInto('activities').values({ video_id: videoId, author_id: user.id, happened_at: now, comment: fillGaps ? 'Пропуски заполнены простоем' : 'Разметка сохранена' }).execute();
+    await tx
+      .insertInto('activities')
+      .values({ video_id: videoId, author_id: user.id, happened_at: now, comment: fillGaps ? 'Пропуски заполнены простоем' : 'Разметка сохранена' })
+      .execute();
     if (input.client_save_id) {
-      await tx.insertInto('markup_saves').values({
-        client_save_id: input.client_save_id, video_id: videoId, version, created_at: now, user_id: user.id, payload_hash: digest,
-      }).execute();
+      await tx
+        .insertInto('markup_saves')
+        .values({
+          client_save_id: input.client_save_id,
+          video_id: videoId,
+          version,
+          created_at: now,
+          user_id: user.id,
+          payload_hash: digest,
+        })
+        .execute();
     }
   });
   return readVideoMarkups(db, videoId);
@@ -213,8 +262,15 @@ export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: numbe
 /** DESIGN.md "Fill gaps": each uncovered interval → the idle operation, workplace and employee of its neighbour. */
 async function fillVideoGaps(db: Db, user: SessionUser, video: VideoContext, now: number) {
   if (video.duration === null) throw badRequest('Длительность видео ещё неизвестна: откройте видео, чтобы она записалась, и повторите');
-  if (!(video.duration <= MAX_VIDEO_SECONDS)) throw badRequest('Длительность видео в базе больше суток — её записали с ошибкой; исправьте её, прежде чем заполнять пропуски');
-  const idle = await db.selectFrom('operations').select('id').where('structure_id', '=', video.structureId).where('type', '=', 'idle').orderBy('id').executeTakeFirst();
+  if (!(video.duration <= MAX_VIDEO_SECONDS))
+    throw badRequest('Длительность видео в базе больше суток — её записали с ошибкой; исправьте её, прежде чем заполнять пропуски');
+  const idle = await db
+    .selectFrom('operations')
+    .select('id')
+    .where('structure_id', '=', video.structureId)
+    .where('type', '=', 'idle')
+    .orderBy('id')
+    .executeTakeFirst();
   if (!idle) throw badRequest('В структурной единице нет операции простоя (тип «idle»): добавьте её в редакторе операций');
   const rows = await db
     .selectFrom('markups')
@@ -223,7 +279,11 @@ async function fillVideoGaps(db: Db, user: SessionUser, video: VideoContext, now
     .orderBy('start_time')
     .execute();
   const end = toInstant(video, video.duration);
-  const gaps = findGaps(rows.map((r) => ({ start: r.start_time, end: boundedEnd(r.start_time, r.end_time) })), video.start, end);
+  const gaps = findGaps(
+    rows.map((r) => ({ start: r.start_time, end: boundedEnd(r.start_time, r.end_time) })),
+    video.start,
+    end,
+  );
   if (gaps.length === 0) return;
   let fallback: { workplace_id: number; employee_id: number | null } | undefined = rows[0];
   if (!fallback) {
@@ -237,9 +297,18 @@ async function fillVideoGaps(db: Db, user: SessionUser, video: VideoContext, now
     const after = rows.find((r) => r.start_time >= gap.end);
     const neighbour = before ?? after ?? fallback!;
     return {
-      structure_id: video.structureId, operation_id: idle.id, workplace_id: neighbour.workplace_id, employee_id: neighbour.employee_id,
-      start_time: gap.start, end_time: gap.end, comment: null, video_id: video.id, author_id: user.id, source: 'fill_gaps' as const,
-      created_at: now, updated_at: now,
+      structure_id: video.structureId,
+      operation_id: idle.id,
+      workplace_id: neighbour.workplace_id,
+      employee_id: neighbour.employee_id,
+      start_time: gap.start,
+      end_time: gap.end,
+      comment: null,
+      video_id: video.id,
+      author_id: user.id,
+      source: 'fill_gaps' as const,
+      created_at: now,
+      updated_at: now,
     };
   });
   await db.insertInto('markups').values(values).execute();
@@ -255,7 +324,15 @@ export async function videoMarkupsTsv(db: Db, videoId: number, timeZone: string)
     .innerJoin('operation_types', 'operation_types.code', 'operations.type')
     .innerJoin('workplaces', 'workplaces.id', 'markups.workplace_id')
     .leftJoin('employees', 'employees.id', 'markups.employee_id')
-    .select(['markups.start_time', 'markups.end_time', 'markups.comment', 'operations.name as operation', 'operation_types.label as type', 'workplaces.name as workplace', 'employees.name as employee'])
+    .select([
+      'markups.start_time',
+      'markups.end_time',
+      'markups.comment',
+      'operations.name as operation',
+      'operation_types.label as type',
+      'workplaces.name as workplace',
+      'employees.name as employee',
+    ])
     .where('markups.video_id', '=', videoId)
     .orderBy('markups.start_time')
     .execute();
@@ -263,10 +340,17 @@ export async function videoMarkupsTsv(db: Db, videoId: number, timeZone: string)
   const body = tsvText(
     header,
     rows.map((r, i) => [
-      i + 1, r.operation, r.type, r.workplace, r.employee,
-      ((r.start_time - video.start_time) / 1000).toFixed(3), ((boundedEnd(r.start_time, r.end_time) - video.start_time) / 1000).toFixed(3),
-      formatLocalDateTime(r.start_time, timeZone), formatLocalDateTime(boundedEnd(r.start_time, r.end_time), timeZone),
-      ((boundedEnd(r.start_time, r.end_time) - r.start_time) / 1000).toFixed(3), r.comment,
+      i + 1,
+      r.operation,
+      r.type,
+      r.workplace,
+      r.employee,
+      ((r.start_time - video.start_time) / 1000).toFixed(3),
+      ((boundedEnd(r.start_time, r.end_time) - video.start_time) / 1000).toFixed(3),
+      formatLocalDateTime(r.start_time, timeZone),
+      formatLocalDateTime(boundedEnd(r.start_time, r.end_time), timeZone),
+      ((boundedEnd(r.start_time, r.end_time) - r.start_time) / 1000).toFixed(3),
+      r.comment,
     ]),
   );
   return { filename: video.filename.replace(/\.[^.]+$/, '') + '.tsv', body };

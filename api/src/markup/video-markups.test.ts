@@ -14,19 +14,53 @@ beforeAll(async () => {
   t = await createTestApp();
   const { db } = t.deps;
   const lead = await registerUser(t.deps, { login: 'lead', password: 'secret-pass', firstName: 'Мария', lastName: 'Иванова' });
-  await registerUser(t.deps, { login: 'viewer', password: 'secret-pass', firstName: 'В', lastName: 'В' }, { organizationId: lead.organizationId, role: 'viewer' });
+  await registerUser(
+    t.deps,
+    { login: 'viewer', password: 'secret-pass', firstName: 'В', lastName: 'В' },
+    { organizationId: lead.organizationId, role: 'viewer' },
+  );
   await registerUser(t.deps, { login: 'rival', password: 'secret-pass', firstName: 'Р', lastName: 'Р' });
   const now = Date.now();
-  const structure = (await db.insertInto('structures').values({ organization_id: lead.organizationId, name: 'Участок', parent_id: null, created_at: now }).returning('id').executeTakeFirstOrThrow()).id;
-  const other = (await db.insertInto('structures').values({ organization_id: lead.organizationId, name: 'Другой', parent_id: null, created_at: now }).returning('id').executeTakeFirstOrThrow()).id;
-  const op = (structure_id: number, name: string, type: 'main' | 'idle') => db.insertInto('operations').values({ structure_id, name, type }).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
+  const structure = (
+    await db
+      .insertInto('structures')
+      .values({ organization_id: lead.organizationId, name: 'Участок', parent_id: null, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const other = (
+    await db
+      .insertInto('structures')
+      .values({ organization_id: lead.organizationId, name: 'Другой', parent_id: null, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const op = (structure_id: number, name: string, type: 'main' | 'idle') =>
+    db
+      .insertInto('operations')
+      .values({ structure_id, name, type })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+      .then((r) => r.id);
   const main = await op(structure, 'Сборка', 'main');
   const idle = await op(structure, 'Простой', 'idle');
   const foreignOperation = await op(other, 'Чужая', 'main');
   const workplace = (await db.insertInto('workplaces').values({ structure_id: structure, name: 'Стол 1' }).returning('id').executeTakeFirstOrThrow()).id;
   const employee = (await db.insertInto('employees').values({ structure_id: structure, name: 'Алексеев' }).returning('id').executeTakeFirstOrThrow()).id;
-  const camera = (await db.insertInto('cameras').values({ structure_id: structure, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' }).returning('id').executeTakeFirstOrThrow()).id;
-  const video = (await db.insertInto('videos').values({ camera_id: camera, filename: 'cam1.mp4', storage_key: 'rec/1/cam1.mp4', start_time: VIDEO_START, duration: 100, created_at: now }).returning('id').executeTakeFirstOrThrow()).id;
+  const camera = (
+    await db
+      .insertInto('cameras')
+      .values({ structure_id: structure, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const video = (
+    await db
+      .insertInto('videos')
+      .values({ camera_id: camera, filename: 'cam1.mp4', storage_key: 'rec/1/cam1.mp4', start_time: VIDEO_START, duration: 100, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   ids = { structure, main, idle, workplace, employee, video, foreignOperation };
   cookie = await t.signIn('lead', 'secret-pass');
   viewerCookie = await t.signIn('viewer', 'secret-pass');
@@ -47,13 +81,24 @@ const send = async (method: 'PUT' | 'POST', body: object, c = cookie) => {
   return t.request(url(), { method, cookie: c, body: JSON.stringify(based) });
 };
 const row = (start: number, end: number, extra: Record<string, unknown> = {}) => ({
-  id: -1, operation_id: ids.main, workplace_id: ids.workplace, employee_id: ids.employee, start_time: start, end_time: end, comment: null, ...extra,
+  id: -1,
+  operation_id: ids.main,
+  workplace_id: ids.workplace,
+  employee_id: ids.employee,
+  start_time: start,
+  end_time: end,
+  comment: null,
+  ...extra,
 });
 const markupCount = async () => Number((await t.deps.db.selectFrom('markups').select(t.deps.db.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
 describe('video markups', () => {
   it('saves new rows, stores absolute instants, and returns the refreshed list in seconds', async () => {
-    const response = await send('PUT', { video_markups: [row(12.5, 20), row(0, 10)], operation_markups_to_delete: [], video_stamps: [{ type: 'note', time: 4, comment: 'смотри' }] });
+    const response = await send('PUT', {
+      video_markups: [row(12.5, 20), row(0, 10)],
+      operation_markups_to_delete: [],
+      video_stamps: [{ type: 'note', time: 4, comment: 'смотри' }],
+    });
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.video_markups.map((m: { start_time: number }) => m.start_time)).toEqual([0, 12.5]);
@@ -62,15 +107,25 @@ describe('video markups', () => {
     expect(body.version).toBe(1);
     const stored = await t.deps.db.selectFrom('markups').select(['start_time', 'structure_id']).orderBy('start_time', 'desc').executeTakeFirstOrThrow();
     expect(stored).toEqual({ start_time: VIDEO_START + 12_500, structure_id: ids.structure });
-    const activity = await t.deps.db.selectFrom('activities').select('comment').where('video_id', '=', ids.video).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const activity = await t.deps.db
+      .selectFrom('activities')
+      .select('comment')
+      .where('video_id', '=', ids.video)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(activity.comment).toBe('Разметка сохранена');
   });
 
   it('updates and deletes only the rows named, leaving others untouched', async () => {
     const first = await (await send('PUT', { video_markups: [row(0, 10), row(10, 20), row(20, 30)] })).json();
     const [a, b, c] = first.video_markups;
-    const second = await (await send('PUT', { video_markups: [{ ...b, end_time: 25, comment: 'дольше' }], operation_markups_to_delete: [c.id], base_version: first.version })).json();
-    expect(second.video_markups.map((m: { id: number; end_time: number }) => [m.id, m.end_time])).toEqual([[a.id, 10], [b.id, 25]]);
+    const second = await (
+      await send('PUT', { video_markups: [{ ...b, end_time: 25, comment: 'дольше' }], operation_markups_to_delete: [c.id], base_version: first.version })
+    ).json();
+    expect(second.video_markups.map((m: { id: number; end_time: number }) => [m.id, m.end_time])).toEqual([
+      [a.id, 10],
+      [b.id, 25],
+    ]);
     expect(second.video_markups[1].comment).toBe('дольше');
   });
 
@@ -123,7 +178,13 @@ describe('video markups', () => {
     const response = await send('POST', { video_markups: [row(10, 20), row(30, 95)] });
     expect(response.status).toBe(200);
     const rows = (await response.json()).video_markups as { start_time: number; end_time: number; operation_id: number; source: string; employee_id: number }[];
-    expect(rows.map((r) => [r.start_time, r.end_time])).toEqual([[0, 10], [10, 20], [20, 30], [30, 95], [95, 100]]);
+    expect(rows.map((r) => [r.start_time, r.end_time])).toEqual([
+      [0, 10],
+      [10, 20],
+      [20, 30],
+      [30, 95],
+      [95, 100],
+    ]);
     const filled = rows.filter((r) => r.source === 'fill_gaps');
     expect(filled).toHaveLength(3);
     for (const r of filled) expect(r).toMatchObject({ operation_id: ids.idle, employee_id: ids.employee });
@@ -135,7 +196,19 @@ describe('video markups', () => {
     expect(response.headers.get('content-type')).toContain('text/tab-separated-values');
     const lines = (await response.text()).trim().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[1]!.split('\t')).toEqual(['1', 'Сборка', 'Основная (оперативная) работа', 'Стол 1', 'Алексеев', '0.000', '10.250', '2026-11-16 09:00:00', '2026-11-16 09:00:10', '10.250', 'с табуляцией']);
+    expect(lines[1]!.split('\t')).toEqual([
+      '1',
+      'Сборка',
+      'Основная (оперативная) работа',
+      'Стол 1',
+      'Алексеев',
+      '0.000',
+      '10.250',
+      '2026-11-16 09:00:00',
+      '2026-11-16 09:00:10',
+      '10.250',
+      'с табуляцией',
+    ]);
   });
 
   it('writes a text a spreadsheet would run as a formula as plain text in the TSV', async () => {

@@ -69,10 +69,9 @@ export async function saveOperations(db: Db, structureId: number, input: Operati
         .execute();
       if (used.length) {
         const list = used.map((u) => `«${ownIds.get(u.operation_id)}» (${u.n} ${plural(Number(u.n), 'отрезок', 'отрезка', 'отрезков')})`).join(', ');
-        throw conflict(
-          `Нельзя удалить операции, которые есть в разметке: ${list}. Сначала замените их в разметке на другие операции — ничего не сохранено.`,
-          { operation_ids: used.map((u) => u.operation_id) },
-        );
+        throw conflict(`Нельзя удалить операции, которые есть в разметке: ${list}. Сначала замените их в разметке на другие операции — ничего не сохранено.`, {
+          operation_ids: used.map((u) => u.operation_id),
+        });
       }
       await tx.deleteFrom('operations').where('structure_id', '=', structureId).where('id', 'in', input.operations_to_delete).execute();
     }
@@ -84,7 +83,11 @@ export async function saveOperations(db: Db, structureId: number, input: Operati
         ...(op.machine_paced === undefined ? {} : { machine_paced: op.machine_paced ? 1 : 0 }),
       };
       if (op.id !== undefined) await tx.updateTable('operations').set(values).where('id', '=', op.id).where('structure_id', '=', structureId).execute();
-      else await tx.insertInto('operations').values({ structure_id: structureId, ...values }).execute();
+      else
+        await tx
+          .insertInto('operations')
+          .values({ structure_id: structureId, ...values })
+          .execute();
     }
   });
   return readOperations(db, structureId);

@@ -11,15 +11,30 @@ let viewerCookie: string;
 beforeAll(async () => {
   t = await createTestApp();
   const admin = await registerUser(t.deps, { login: 'boss', password: 'secret-pass', firstName: 'Б', lastName: 'Б' });
-  await registerUser(t.deps, { login: 'watcher', password: 'secret-pass', firstName: 'Н', lastName: 'Н' }, { organizationId: admin.organizationId, role: 'viewer' });
+  await registerUser(
+    t.deps,
+    { login: 'watcher', password: 'secret-pass', firstName: 'Н', lastName: 'Н' },
+    { organizationId: admin.organizationId, role: 'viewer' },
+  );
   const other = await registerUser(t.deps, { login: 'rival', password: 'secret-pass', firstName: 'Р', lastName: 'Р' });
   const now = Date.now();
   const insert = (organization_id: number, name: string, parent_id: number | null = null) =>
-    t.deps.db.insertInto('structures').values({ organization_id, name, parent_id, created_at: now }).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
+    t.deps.db
+      .insertInto('structures')
+      .values({ organization_id, name, parent_id, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+      .then((r) => r.id);
   const rootId = await insert(admin.organizationId, 'Завод');
   ownStructure = await insert(admin.organizationId, 'Цех', rootId);
   foreignStructure = await insert(other.organizationId, 'Чужой цех');
-  await t.deps.db.insertInto('employees').values([{ structure_id: ownStructure, name: 'Яковлев' }, { structure_id: ownStructure, name: 'Антонов' }]).execute();
+  await t.deps.db
+    .insertInto('employees')
+    .values([
+      { structure_id: ownStructure, name: 'Яковлев' },
+      { structure_id: ownStructure, name: 'Антонов' },
+    ])
+    .execute();
   await t.deps.db.insertInto('employees').values({ structure_id: foreignStructure, name: 'Чужой' }).execute();
   cookie = await t.signIn('boss', 'secret-pass');
   viewerCookie = await t.signIn('watcher', 'secret-pass');

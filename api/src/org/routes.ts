@@ -5,7 +5,14 @@ import { badRequest } from '../http/errors';
 import { createRouter, errorResponses, json, parseId } from '../http/openapi';
 import { readOperations, saveOperations } from './operations.service';
 import {
-  IdParam, NamedItem, OperationsReply, OperationsSave, StructureQuery, StructureSchema, StructureSettingsReply, StructureSettingsSave,
+  IdParam,
+  NamedItem,
+  OperationsReply,
+  OperationsSave,
+  StructureQuery,
+  StructureSchema,
+  StructureSettingsReply,
+  StructureSettingsSave,
   VideoOrStructureQuery,
 } from './schema';
 import { listEmployees, listStructures, listWorkplaces } from './service';
@@ -18,25 +25,30 @@ const conflictResponse = { 409: errorResponses[400] };
  * `structure_id` from a JSON body (POST /api/v1/operations and the administration calls), or
  * from the query when the body has none.
  */
-export const structureFromBody = (name = 'structure_id'): StructureLocator => async (c) => {
-  let raw: unknown = c.req.query(name);
-  if (raw === undefined && (c.req.header('content-type') ?? '').includes('application/json')) {
-    const body = await c.req.json().catch(() => null);
-    raw = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
-  }
-  if (raw === undefined || raw === null || raw === '') throw badRequest(`Не указан параметр ${name}`);
-  // Decimal digits only: Number('0x10') would name structure 16.
-  const value = parseId(raw);
-  if (value === null) throw badRequest(`${name}: ожидается целое положительное число`);
-  return value;
-};
+export const structureFromBody =
+  (name = 'structure_id'): StructureLocator =>
+  async (c) => {
+    let raw: unknown = c.req.query(name);
+    if (raw === undefined && (c.req.header('content-type') ?? '').includes('application/json')) {
+      const body = await c.req.json().catch(() => null);
+      raw = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+    }
+    if (raw === undefined || raw === null || raw === '') throw badRequest(`Не указан параметр ${name}`);
+    // Decimal digits only: Number('0x10') would name structure 16.
+    const value = parseId(raw);
+    if (value === null) throw badRequest(`${name}: ожидается целое положительное число`);
+    return value;
+  };
 
 export function orgRoutes({ db }: AppDeps) {
   const app = createRouter();
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v2/get_all_structures', tags, summary: 'Все структурные единицы организации',
+      method: 'get',
+      path: '/api/v2/get_all_structures',
+      tags,
+      summary: 'Все структурные единицы организации',
       middleware: [requireAccess(db, 'workspace.read')] as const,
       responses: { 200: json(z.array(StructureSchema)), 401: errorResponses[401] },
     }),
@@ -45,7 +57,10 @@ export function orgRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/employees', tags, summary: 'Сотрудники структурной единицы (по structure_id или video_id)',
+      method: 'get',
+      path: '/api/v1/employees',
+      tags,
+      summary: 'Сотрудники структурной единицы (по structure_id или video_id)',
       middleware: [requireAccess(db, 'workspace.read', videoOrStructureQuery)] as const,
       request: { query: VideoOrStructureQuery },
       responses: { 200: json(z.array(NamedItem)), ...errorResponses },
@@ -55,7 +70,10 @@ export function orgRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/workplaces', tags, summary: 'Рабочие места структурной единицы (по structure_id или video_id)',
+      method: 'get',
+      path: '/api/v1/workplaces',
+      tags,
+      summary: 'Рабочие места структурной единицы (по structure_id или video_id)',
       middleware: [requireAccess(db, 'workspace.read', videoOrStructureQuery)] as const,
       request: { query: VideoOrStructureQuery },
       responses: { 200: json(z.array(NamedItem)), ...errorResponses },
@@ -65,7 +83,10 @@ export function orgRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/structure/{id}', tags, summary: 'Параметры отчёта структурной единицы и её смены',
+      method: 'get',
+      path: '/api/v1/structure/{id}',
+      tags,
+      summary: 'Параметры отчёта структурной единицы и её смены',
       middleware: [requireAccess(db, 'workspace.read', structureFrom.param('id'))] as const,
       request: { params: IdParam },
       responses: { 200: json(StructureSettingsReply), ...errorResponses },
@@ -75,7 +96,9 @@ export function orgRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'put', path: '/api/v1/structure/{id}', tags,
+      method: 'put',
+      path: '/api/v1/structure/{id}',
+      tags,
       summary: 'Сохранить параметры отчёта и смены (не переданное поле не меняется; shifts заменяет список целиком)',
       middleware: [requireAccess(db, 'workspace.write', structureFrom.param('id'))] as const,
       request: { params: IdParam, body: { content: { 'application/json': { schema: StructureSettingsSave } }, required: true } },
@@ -91,7 +114,10 @@ export function orgRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/operations', tags, summary: 'Операции структурной единицы и словарь типов операций',
+      method: 'get',
+      path: '/api/v1/operations',
+      tags,
+      summary: 'Операции структурной единицы и словарь типов операций',
       middleware: [requireAccess(db, 'workspace.read', structureFrom.query())] as const,
       request: { query: StructureQuery },
       responses: { 200: json(OperationsReply), ...errorResponses },
@@ -101,7 +127,9 @@ export function orgRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'post', path: '/api/v1/operations', tags,
+      method: 'post',
+      path: '/api/v1/operations',
+      tags,
       summary: 'Сохранить редактор операций: изменённые и новые операции, удаление по id (одна транзакция; 409 — операция есть в разметке)',
       middleware: [requireAccess(db, 'workspace.write', structureFromBody())] as const,
       request: { body: { content: { 'application/json': { schema: OperationsSave } }, required: true } },

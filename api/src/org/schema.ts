@@ -60,11 +60,18 @@ export const StructureSettingsReply = z
     regular_break_duration: z.number().openapi({ description: 'регламентированные перерывы, секунды' }),
     time_series_stability_threshold: z.number().nullable(),
     rest_in_idle: z.boolean(),
-    cleaning_rule: z.enum(CLEANING_RULES).openapi({ description: 'очистка хроноряда: one_extreme — по одному крайнему замеру (по умолчанию), both_extremes — минимальный и максимальный вместе' }),
-    shifts: z.array(ShiftSchema.extend({
-      id: z.number(), start_time: z.string(), end_time: z.string(), regular_break_duration_min: z.number(),
-      breaks: z.array(z.object({ start_time: z.string(), end_time: z.string() })),
-    })),
+    cleaning_rule: z
+      .enum(CLEANING_RULES)
+      .openapi({ description: 'очистка хроноряда: one_extreme — по одному крайнему замеру (по умолчанию), both_extremes — минимальный и максимальный вместе' }),
+    shifts: z.array(
+      ShiftSchema.extend({
+        id: z.number(),
+        start_time: z.string(),
+        end_time: z.string(),
+        regular_break_duration_min: z.number(),
+        breaks: z.array(z.object({ start_time: z.string(), end_time: z.string() })),
+      }),
+    ),
   })
   .openapi('StructureSettings');
 

@@ -45,9 +45,7 @@ export function breakIntervalsSeconds(shift: ShiftInput): number {
 export function parseBreakIntervals(json: string | null | undefined): BreakInterval[] {
   try {
     const list = JSON.parse(json ?? '[]') as unknown;
-    return Array.isArray(list)
-      ? list.filter((b): b is BreakInterval => typeof b?.start_time === 'string' && typeof b?.end_time === 'string')
-      : [];
+    return Array.isArray(list) ? list.filter((b): b is BreakInterval => typeof b?.start_time === 'string' && typeof b?.end_time === 'string') : [];
   } catch {
     return [];
   }
@@ -141,15 +139,21 @@ export async function saveStructureSettings(db: Db, structureId: number, input: 
       if (input.shifts.length) {
         await trx
           .insertInto('shifts')
-          .values(input.shifts.map((shift, position) => {
-            const breaks = shift.breaks ?? [];
-            return {
-              structure_id: structureId, position, name: shift.name, start_time: shift.start_time, end_time: shift.end_time,
-              // With intervals, the shift's break minutes are their sum.
-              regular_break_duration_min: breaks.length > 0 ? Math.round(breakIntervalsSeconds(shift) / 60) : shift.regular_break_duration_min,
-              break_intervals: JSON.stringify(breaks.map((b) => ({ start_time: b.start_time, end_time: b.end_time }))),
-            };
-          }))
+          .values(
+            input.shifts.map((shift, position) => {
+              const breaks = shift.breaks ?? [];
+              return {
+                structure_id: structureId,
+                position,
+                name: shift.name,
+                start_time: shift.start_time,
+                end_time: shift.end_time,
+                // With intervals, the shift's break minutes are their sum.
+                regular_break_duration_min: breaks.length > 0 ? Math.round(breakIntervalsSeconds(shift) / 60) : shift.regular_break_duration_min,
+                break_intervals: JSON.stringify(breaks.map((b) => ({ start_time: b.start_time, end_time: b.end_time }))),
+              };
+            }),
+          )
           .execute();
       }
     }
@@ -164,7 +168,8 @@ export function shiftProblem(shifts: ShiftInput[]): string | null {
     if (shift.start_time === shift.end_time) return `${name}: начало и конец совпадают`;
     const breaks = (shift.breaks ?? []).map((b, j) => ({ ...breakOffsets(shift, b), j, b }));
     for (const { from, to, length, j, b } of breaks) {
-      if (!(from < to && to <= length)) return `${name}: перерыв ${j + 1} (${b.start_time.slice(0, 5)}–${b.end_time.slice(0, 5)}) должен лежать внутри смены и кончаться позже начала`;
+      if (!(from < to && to <= length))
+        return `${name}: перерыв ${j + 1} (${b.start_time.slice(0, 5)}–${b.end_time.slice(0, 5)}) должен лежать внутри смены и кончаться позже начала`;
     }
     const sorted = [...breaks].sort((x, y) => x.from - y.from);
     for (let k = 1; k < sorted.length; k++) {

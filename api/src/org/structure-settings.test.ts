@@ -23,16 +23,32 @@ describe('GET and PUT /api/v1/structure/{id}', () => {
     const response = await f.call('GET', `/api/v1/structure/${f.structureId}`, 'viewer');
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
-      id: f.structureId, name: 'Цех', parent_id: f.rootId, partial: false, production_type: 'series',
-      employee_count: null, employee_salary: null, flucts_reduction: null, regular_break_duration: 4200,
-      time_series_stability_threshold: null, rest_in_idle: false, cleaning_rule: 'one_extreme', shifts: [],
+      id: f.structureId,
+      name: 'Цех',
+      parent_id: f.rootId,
+      partial: false,
+      production_type: 'series',
+      employee_count: null,
+      employee_salary: null,
+      flucts_reduction: null,
+      regular_break_duration: 4200,
+      time_series_stability_threshold: null,
+      rest_in_idle: false,
+      cleaning_rule: 'one_extreme',
+      shifts: [],
     });
   });
 
   it('saves settings, shifts, partial and production type; reads fluct_reduction back as flucts_reduction', async () => {
     const body = {
-      employee_count: 12, employee_salary: 60000, fluct_reduction: 20, regular_break_duration: 3600,
-      time_series_stability_threshold: 1.5, rest_in_idle: true, partial: true, production_type: 'mass',
+      employee_count: 12,
+      employee_salary: 60000,
+      fluct_reduction: 20,
+      regular_break_duration: 3600,
+      time_series_stability_threshold: 1.5,
+      rest_in_idle: true,
+      partial: true,
+      production_type: 'mass',
       shifts: [
         { name: 'Дневная', start_time: '08:00', end_time: '17:00:00', regular_break_duration_min: 60 },
         { name: 'Ночная', start_time: '20:00:00', end_time: '08:00:00', regular_break_duration_min: 0 },
@@ -42,12 +58,19 @@ describe('GET and PUT /api/v1/structure/{id}', () => {
     expect(response.status).toBe(200);
     const saved = await response.json();
     expect(saved).toMatchObject({
-      employee_count: 12, employee_salary: 60000, flucts_reduction: 20, regular_break_duration: 3600,
-      time_series_stability_threshold: 1.5, rest_in_idle: true, partial: true, production_type: 'mass',
+      employee_count: 12,
+      employee_salary: 60000,
+      flucts_reduction: 20,
+      regular_break_duration: 3600,
+      time_series_stability_threshold: 1.5,
+      rest_in_idle: true,
+      partial: true,
+      production_type: 'mass',
     });
     expect(saved).not.toHaveProperty('fluct_reduction');
     expect(saved.shifts.map((s: { name: string; start_time: string; end_time: string }) => [s.name, s.start_time, s.end_time])).toEqual([
-      ['Дневная', '08:00:00', '17:00:00'], ['Ночная', '20:00:00', '08:00:00'],
+      ['Дневная', '08:00:00', '17:00:00'],
+      ['Ночная', '20:00:00', '08:00:00'],
     ]);
     expect(await (await f.call('GET', `/api/v1/structure/${f.structureId}`, 'analyst')).json()).toEqual(saved);
   });
@@ -60,7 +83,11 @@ describe('GET and PUT /api/v1/structure/{id}', () => {
     const removed = await (await f.call('PUT', `/api/v1/structure/${f.structureId}`, 'admin', { shifts: [saved.shifts[1]] })).json();
     expect(removed.shifts.map((s: { name: string }) => s.name)).toEqual(['Ночная']);
     // Ids sent back are ignored: the list is replaced, other structures' shifts are untouched.
-    const foreignShift = await t.deps.db.insertInto('shifts').values({ structure_id: f.foreignId, name: 'Чужая', start_time: '08:00:00', end_time: '09:00:00' }).returning('id').executeTakeFirstOrThrow();
+    const foreignShift = await t.deps.db
+      .insertInto('shifts')
+      .values({ structure_id: f.foreignId, name: 'Чужая', start_time: '08:00:00', end_time: '09:00:00' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const reused = await f.call('PUT', `/api/v1/structure/${f.structureId}`, 'admin', { shifts: [{ ...removed.shifts[0], id: foreignShift.id }] });
     expect(reused.status).toBe(200);
     expect((await t.deps.db.selectFrom('shifts').select('name').where('id', '=', foreignShift.id).executeTakeFirstOrThrow()).name).toBe('Чужая');
@@ -81,8 +108,19 @@ describe('GET and PUT /api/v1/structure/{id}', () => {
       [{ shifts: [{ name: '', start_time: '08:00', end_time: '17:00' }] }, /name/],
       [{ shifts: [{ name: 'Дневная', start_time: '8 утра', end_time: '17:00' }] }, /start_time/],
       [{ shifts: [{ name: 'Дневная', start_time: '08:00', end_time: '08:00' }] }, /совпадают/],
-      [{ shifts: [{ name: 'Дневная', start_time: '08:00', end_time: '17:00' }, { name: 'дневная', start_time: '18:00', end_time: '20:00' }] }, /одинаково/],
-      [{ employee_count: 3, shifts: [{ name: 'Смена', start_time: '08:00', end_time: '17:00', regular_break_duration_min: 'час' }] }, /regular_break_duration_min/],
+      [
+        {
+          shifts: [
+            { name: 'Дневная', start_time: '08:00', end_time: '17:00' },
+            { name: 'дневная', start_time: '18:00', end_time: '20:00' },
+          ],
+        },
+        /одинаково/,
+      ],
+      [
+        { employee_count: 3, shifts: [{ name: 'Смена', start_time: '08:00', end_time: '17:00', regular_break_duration_min: 'час' }] },
+        /regular_break_duration_min/,
+      ],
     ];
     for (const [body, message] of cases) {
       const response = await f.call('PUT', `/api/v1/structure/${f.structureId}`, 'analyst', body);
@@ -118,11 +156,16 @@ describe('GET and POST /api/v1/operations', () => {
   });
 
   it('adds, edits and deletes in one save and answers the fresh list', async () => {
-    const added = await (await f.call('POST', '/api/v1/operations', 'analyst', {
-      structure_id: f.structureId,
-      changed_operations: [{ name: 'Перекур', type: 'rest', reference_point: '' }, { name: 'Уборка', type: 'service', reference_point: 'веник' }],
-      operations_to_delete: [],
-    })).json();
+    const added = await (
+      await f.call('POST', '/api/v1/operations', 'analyst', {
+        structure_id: f.structureId,
+        changed_operations: [
+          { name: 'Перекур', type: 'rest', reference_point: '' },
+          { name: 'Уборка', type: 'service', reference_point: 'веник' },
+        ],
+        operations_to_delete: [],
+      })
+    ).json();
     expect(added.operations.map((o: { name: string }) => o.name)).toEqual(['Сборка', 'Перекур', 'Уборка']);
     const smoke = added.operations[1];
     const cleaning = added.operations[2];
@@ -133,13 +176,21 @@ describe('GET and POST /api/v1/operations', () => {
     });
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body.operations.map((o: { name: string; reference_point: string }) => [o.name, o.reference_point])).toEqual([['Сборка', ''], ['Уборка места', 'начало уборки']]);
+    expect(body.operations.map((o: { name: string; reference_point: string }) => [o.name, o.reference_point])).toEqual([
+      ['Сборка', ''],
+      ['Уборка места', 'начало уборки'],
+    ]);
   });
 
   it('refuses a nameless operation with the spec text and changes nothing', async () => {
     const before = await operationsOf(f.structureId);
     const response = await f.call('POST', '/api/v1/operations', 'analyst', {
-      structure_id: f.structureId, changed_operations: [{ name: 'Новая', type: 'aux' }, { name: '   ', type: 'aux' }], operations_to_delete: [],
+      structure_id: f.structureId,
+      changed_operations: [
+        { name: 'Новая', type: 'aux' },
+        { name: '   ', type: 'aux' },
+      ],
+      operations_to_delete: [],
     });
     expect(response.status).toBe(400);
     expect((await response.json()).error.message).toBe('Не хватает имени у одной из операций!');
@@ -158,7 +209,11 @@ describe('GET and POST /api/v1/operations', () => {
       [{ structure_id: 'цех', changed_operations: [] }, 400, /structure_id/],
       [{ structure_id: f.structureId, changed_operations: [{ id: f.foreignOperationId, name: 'Моя', type: 'main' }] }, 400, /не из этой/],
       [{ structure_id: f.structureId, operations_to_delete: [f.foreignOperationId] }, 400, /не из этой/],
-      [{ structure_id: f.structureId, changed_operations: [{ id: f.operationId, name: 'A', type: 'main' }], operations_to_delete: [f.operationId] }, 400, /одновременно/],
+      [
+        { structure_id: f.structureId, changed_operations: [{ id: f.operationId, name: 'A', type: 'main' }], operations_to_delete: [f.operationId] },
+        400,
+        /одновременно/,
+      ],
       [{ structure_id: f.foreignId, changed_operations: [{ name: 'Захват', type: 'main' }] }, 404, /не найдена/],
     ];
     for (const [body, status, message] of cases) {
@@ -172,13 +227,25 @@ describe('GET and POST /api/v1/operations', () => {
 
   it('refuses (409) to delete an operation that markups use, with a clear message, and changes nothing', async () => {
     const now = Date.now();
-    await t.deps.db.insertInto('markups').values({
-      structure_id: f.structureId, operation_id: f.operationId, workplace_id: f.workplaceId, employee_id: null,
-      start_time: now - 60_000, end_time: now, comment: null, created_at: now, updated_at: now,
-    }).execute();
+    await t.deps.db
+      .insertInto('markups')
+      .values({
+        structure_id: f.structureId,
+        operation_id: f.operationId,
+        workplace_id: f.workplaceId,
+        employee_id: null,
+        start_time: now - 60_000,
+        end_time: now,
+        comment: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
     const before = await operationsOf(f.structureId);
     const response = await f.call('POST', '/api/v1/operations', 'analyst', {
-      structure_id: f.structureId, changed_operations: [{ name: 'Ещё одна', type: 'aux' }], operations_to_delete: [f.operationId],
+      structure_id: f.structureId,
+      changed_operations: [{ name: 'Ещё одна', type: 'aux' }],
+      operations_to_delete: [f.operationId],
     });
     expect(response.status).toBe(409);
     const { error } = await response.json();

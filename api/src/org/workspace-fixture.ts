@@ -22,15 +22,26 @@ export async function workspaceFixture(t: TestApp) {
   const rival = await registerUser(t.deps, { login: 'rival', password, firstName: 'Р', lastName: 'Р' });
   const now = Date.now();
   const structure = (organization_id: number, name: string, parent_id: number | null = null) =>
-    db.insertInto('structures').values({ organization_id, name, parent_id, created_at: now }).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
+    db
+      .insertInto('structures')
+      .values({ organization_id, name, parent_id, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+      .then((r) => r.id);
   const rootId = await structure(org, 'Завод');
   const structureId = await structure(org, 'Цех', rootId);
   const foreignId = await structure(rival.organizationId, 'Чужой цех');
-  const operationId = (await db.insertInto('operations').values({ structure_id: structureId, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow()).id;
+  const operationId = (
+    await db.insertInto('operations').values({ structure_id: structureId, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow()
+  ).id;
   const workplaceId = (await db.insertInto('workplaces').values({ structure_id: structureId, name: 'Стол 1' }).returning('id').executeTakeFirstOrThrow()).id;
   const employeeId = (await db.insertInto('employees').values({ structure_id: structureId, name: 'Иванов' }).returning('id').executeTakeFirstOrThrow()).id;
-  const foreignOperationId = (await db.insertInto('operations').values({ structure_id: foreignId, name: 'Чужая', type: 'main' }).returning('id').executeTakeFirstOrThrow()).id;
-  const foreignWorkplaceId = (await db.insertInto('workplaces').values({ structure_id: foreignId, name: 'Чужой стол' }).returning('id').executeTakeFirstOrThrow()).id;
+  const foreignOperationId = (
+    await db.insertInto('operations').values({ structure_id: foreignId, name: 'Чужая', type: 'main' }).returning('id').executeTakeFirstOrThrow()
+  ).id;
+  const foreignWorkplaceId = (
+    await db.insertInto('workplaces').values({ structure_id: foreignId, name: 'Чужой стол' }).returning('id').executeTakeFirstOrThrow()
+  ).id;
 
   const cookies = {
     admin: await t.signIn('boss', password),
@@ -43,8 +54,20 @@ export async function workspaceFixture(t: TestApp) {
   const call = (method: string, path: string, who: keyof typeof cookies | null, body?: unknown) =>
     t.request(path, { method, cookie: who ? cookies[who] : undefined, body: body === undefined ? undefined : JSON.stringify(body) });
   return {
-    org, rivalOrg: rival.organizationId, users, rootId, structureId, foreignId, operationId, workplaceId, employeeId,
-    foreignOperationId, foreignWorkplaceId, cookies, call, now,
+    org,
+    rivalOrg: rival.organizationId,
+    users,
+    rootId,
+    structureId,
+    foreignId,
+    operationId,
+    workplaceId,
+    employeeId,
+    foreignOperationId,
+    foreignWorkplaceId,
+    cookies,
+    call,
+    now,
   };
 }
 

@@ -26,32 +26,63 @@ describe('GET /api/v2/frv on hand-placed files of two cameras', () => {
     const user = await registerUser(t.deps, { login: 'lead', password: 'secret-pass', firstName: 'Л', lastName: 'Л' });
     const { db } = t.deps;
     const structure = async (name: string) =>
-      (await db.insertInto('structures').values({ organization_id: user.organizationId, name, parent_id: null, created_at: 0 }).returning('id').executeTakeFirstOrThrow()).id;
+      (
+        await db
+          .insertInto('structures')
+          .values({ organization_id: user.organizationId, name, parent_id: null, created_at: 0 })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
     structureId = await structure('Участок');
     const otherId = await structure('Соседний участок');
     const camera = async (structure_id: number, camera_key: number) =>
-      (await db.insertInto('cameras').values({ structure_id, camera_key, name: `Камера ${camera_key}`, storage_folder: `c${structure_id}-${camera_key}` }).returning('id').executeTakeFirstOrThrow()).id;
+      (
+        await db
+          .insertInto('cameras')
+          .values({ structure_id, camera_key, name: `Камера ${camera_key}`, storage_folder: `c${structure_id}-${camera_key}` })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
     const cam1 = await camera(structureId, 1);
     const cam2 = await camera(structureId, 2);
     const foreignCam = await camera(otherId, 1);
     const addVideo = async (camera_id: number, filename: string, start: string, duration: number, status: 'ready' | 'processing' = 'ready') =>
-      (await db.insertInto('videos').values({ camera_id, filename, storage_key: `${camera_id}/${filename}`, start_time: at(start), duration, status, created_at: 0 }).returning('id').executeTakeFirstOrThrow()).id;
+      (
+        await db
+          .insertInto('videos')
+          .values({ camera_id, filename, storage_key: `${camera_id}/${filename}`, start_time: at(start), duration, status, created_at: 0 })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
     video.cam1a = await addVideo(cam1, 'cam1_10-00-00.mp4', '2026-03-02T10:00:00', 60);
     video.cam1b = await addVideo(cam1, 'cam1_10-01-00.mp4', '2026-03-02T10:01:00', 60);
     video.cam2 = await addVideo(cam2, 'cam2_10-00-30.mp4', '2026-03-02T10:00:30', 60);
     video.processing = await addVideo(cam2, 'cam2_10-01-30.mp4', '2026-03-02T10:01:30', 60, 'processing');
     video.otherStructure = await addVideo(foreignCam, 'other.mp4', '2026-03-02T10:00:00', 600);
 
-    const operation = (await db.insertInto('operations').values({ structure_id: structureId, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow()).id;
+    const operation = (
+      await db.insertInto('operations').values({ structure_id: structureId, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow()
+    ).id;
     const workplace = (await db.insertInto('workplaces').values({ structure_id: structureId, name: 'Стол' }).returning('id').executeTakeFirstOrThrow()).id;
     const mark = (from: string, to: string) => ({
-      structure_id: structureId, operation_id: operation, workplace_id: workplace, employee_id: null,
-      start_time: at(from), end_time: at(to), comment: null, video_id: null, created_at: 0, updated_at: 0,
+      structure_id: structureId,
+      operation_id: operation,
+      workplace_id: workplace,
+      employee_id: null,
+      start_time: at(from),
+      end_time: at(to),
+      comment: null,
+      video_id: null,
+      created_at: 0,
+      updated_at: 0,
     });
-    await db.insertInto('markups').values([
-      mark('2026-03-02T10:00:40', '2026-03-02T10:01:20'), // across cam1's two files and inside cam2's
-      mark('2026-03-02T10:05:00', '2026-03-02T10:06:00'), // no file covers it
-    ]).execute();
+    await db
+      .insertInto('markups')
+      .values([
+        mark('2026-03-02T10:00:40', '2026-03-02T10:01:20'), // across cam1's two files and inside cam2's
+        mark('2026-03-02T10:05:00', '2026-03-02T10:06:00'), // no file covers it
+      ])
+      .execute();
     cookie = await t.signIn('lead', 'secret-pass');
   });
   afterAll(async () => t.cleanup());
@@ -104,11 +135,17 @@ describe('GET /api/v2/frv on the demo recordings', () => {
   it('gives each markup of the recorded minutes the files of all four cameras, in each file’s seconds', async () => {
     const from = demoInstant('2026-11-16', '09:00:00') - 5_000;
     const to = from + 30_000;
-    const response = await t.request(`/api/v2/frv?structure_id=${structureId}&from_time=${new Date(from).toISOString()}&to_time=${new Date(to).toISOString()}`, { cookie });
+    const response = await t.request(
+      `/api/v2/frv?structure_id=${structureId}&from_time=${new Date(from).toISOString()}&to_time=${new Date(to).toISOString()}`,
+      { cookie },
+    );
     const body = (await response.json()) as { items: Item[] };
-    const videos = await t.deps.db.selectFrom('videos').innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+    const videos = await t.deps.db
+      .selectFrom('videos')
+      .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
       .select(['videos.id', 'videos.start_time', 'videos.duration', 'cameras.camera_key'])
-      .where('cameras.structure_id', '=', structureId).execute();
+      .where('cameras.structure_id', '=', structureId)
+      .execute();
     let mapped = 0;
     for (const item of body.items) {
       const start = Date.parse(item.time_slot.fromm);

@@ -9,8 +9,14 @@ import type { Db } from '../db/database';
  * edition gets exactly its rows (all eight), so its reports use its methodology.
  */
 export {
-  PRODUCTION_TYPES, PRODUCTION_TYPE_LABELS, WORK_KINDS, WORK_KIND_LABELS, stabilityTableFor,
-  type ReferenceRow, type ReferenceTable, type WorkKind,
+  PRODUCTION_TYPES,
+  PRODUCTION_TYPE_LABELS,
+  WORK_KINDS,
+  WORK_KIND_LABELS,
+  stabilityTableFor,
+  type ReferenceRow,
+  type ReferenceTable,
+  type WorkKind,
 } from '@norma/core-wasm/report';
 
 export interface ReferenceInput {
@@ -29,8 +35,18 @@ export async function referenceTable(db: Db, organizationId: number): Promise<Re
     .selectFrom('reference_stability')
     .leftJoin('user', 'user.id', 'reference_stability.updated_by')
     .select([
-      'reference_stability.organization_id', 'production_type', 'work_kind', 'coef_short', 'coef_long', 'accuracy_percent',
-      'short_element_max_seconds', 'source', 'edition', 'updated_at', 'user.firstName', 'user.lastName',
+      'reference_stability.organization_id',
+      'production_type',
+      'work_kind',
+      'coef_short',
+      'coef_long',
+      'accuracy_percent',
+      'short_element_max_seconds',
+      'source',
+      'edition',
+      'updated_at',
+      'user.firstName',
+      'user.lastName',
     ])
     .where((eb) => eb.or([eb('reference_stability.organization_id', '=', organizationId), eb('reference_stability.organization_id', 'is', null)]))
     .execute();

@@ -16,39 +16,80 @@ let analyst: string;
 let viewer: string;
 let rival: string;
 let organizationId: number;
-const ids = {} as Record<'bare' | 'shifted' | 'partial' | 'night' | 'foreign' | 'worker' | 'idleWorker' | 'foreignWorker' | 'nightWorker' | 'partialWorker' | 'bareWorker', number>;
+const ids = {} as Record<
+  'bare' | 'shifted' | 'partial' | 'night' | 'foreign' | 'worker' | 'idleWorker' | 'foreignWorker' | 'nightWorker' | 'partialWorker' | 'bareWorker',
+  number
+>;
 
 const at = (local: string) => Date.parse(`${local}+03:00`);
 const iso = (local: string) => new Date(at(local)).toISOString();
 
 async function structure(orgId: number, name: string, opts: { partial?: boolean; settings?: boolean; shift?: [string, string, number] } = {}) {
   const { db } = t.deps;
-  const id = (await db.insertInto('structures').values({ organization_id: orgId, name, parent_id: null, partial: opts.partial ? 1 : 0, created_at: Date.now() }).returning('id').executeTakeFirstOrThrow()).id;
+  const id = (
+    await db
+      .insertInto('structures')
+      .values({ organization_id: orgId, name, parent_id: null, partial: opts.partial ? 1 : 0, created_at: Date.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   if (opts.settings) {
-    await db.insertInto('structure_settings').values({ structure_id: id, employee_count: 2, employee_salary: 52000, fluct_reduction: 0, regular_break_duration: 1200, time_series_stability_threshold: null, rest_in_idle: 0 }).execute();
+    await db
+      .insertInto('structure_settings')
+      .values({
+        structure_id: id,
+        employee_count: 2,
+        employee_salary: 52000,
+        fluct_reduction: 0,
+        regular_break_duration: 1200,
+        time_series_stability_threshold: null,
+        rest_in_idle: 0,
+      })
+      .execute();
   }
   if (opts.shift) {
-    await db.insertInto('shifts').values({ structure_id: id, name: 'Смена', start_time: opts.shift[0], end_time: opts.shift[1], regular_break_duration_min: opts.shift[2] }).execute();
+    await db
+      .insertInto('shifts')
+      .values({ structure_id: id, name: 'Смена', start_time: opts.shift[0], end_time: opts.shift[1], regular_break_duration_min: opts.shift[2] })
+      .execute();
   }
   const workplace = (await db.insertInto('workplaces').values({ structure_id: id, name: 'Стол' }).returning('id').executeTakeFirstOrThrow()).id;
   const operations = {} as Record<string, number>;
   const addOperation = async (name: string, type: OperationTypeCode, machine = 0) =>
-    (operations[name] = (await db.insertInto('operations').values({ structure_id: id, name, type, machine_paced: machine }).returning('id').executeTakeFirstOrThrow()).id);
+    (operations[name] = (
+      await db.insertInto('operations').values({ structure_id: id, name, type, machine_paced: machine }).returning('id').executeTakeFirstOrThrow()
+    ).id);
   const employee = async (name: string) => (await db.insertInto('employees').values({ structure_id: id, name }).returning('id').executeTakeFirstOrThrow()).id;
   const mark = (employeeId: number, operation: string, from: string, to: string) =>
-    db.insertInto('markups').values({
-      structure_id: id, operation_id: operations[operation]!, workplace_id: workplace, employee_id: employeeId,
-      start_time: at(from), end_time: at(to), comment: null, created_at: 0, updated_at: 0,
-    }).execute();
+    db
+      .insertInto('markups')
+      .values({
+        structure_id: id,
+        operation_id: operations[operation]!,
+        workplace_id: workplace,
+        employee_id: employeeId,
+        start_time: at(from),
+        end_time: at(to),
+        comment: null,
+        created_at: 0,
+        updated_at: 0,
+      })
+      .execute();
   return { id, addOperation, employee, mark };
 }
 
 /** The METHODOLOGY §7 day: shift 08:00–12:00 with 20 minutes of breaks, ten segments. */
 async function workedExample(s: Awaited<ReturnType<typeof structure>>, employeeId: number, date: string) {
   const rows: [string, string, string][] = [
-    ['Получение задания', '08:00', '08:10'], ['Сборка узла', '08:10', '09:40'], ['Наладка станка', '09:40', '09:50'],
-    ['Отдых', '09:50', '10:00'], ['Ожидание материала', '10:00', '10:30'], ['Сборка узла', '10:30', '11:30'],
-    ['Подноска деталей', '11:30', '11:35'], ['Переход к складу', '11:35', '11:40'], ['Отдых', '11:40', '11:50'],
+    ['Получение задания', '08:00', '08:10'],
+    ['Сборка узла', '08:10', '09:40'],
+    ['Наладка станка', '09:40', '09:50'],
+    ['Отдых', '09:50', '10:00'],
+    ['Ожидание материала', '10:00', '10:30'],
+    ['Сборка узла', '10:30', '11:30'],
+    ['Подноска деталей', '11:30', '11:35'],
+    ['Переход к складу', '11:35', '11:40'],
+    ['Отдых', '11:40', '11:50'],
     ['Поиск инструмента', '11:50', '11:55'],
   ];
   for (const [operation, from, to] of rows) await s.mark(employeeId, operation, `${date}T${from}:00`, `${date}T${to}:00`);
@@ -135,8 +176,10 @@ describe('the METHODOLOGY §7 worked day through the API', () => {
     expect(body.loading.behind_machine.percent).toBeCloseTo(74.468085, 5);
     expect(body.normative.productivity_rise).toBeCloseTo(23.333333, 5);
     expect(body.losses.len).toBe(35 * 60);
-    expect(body.losses.pareto.map((p: { name: string; percent: number }) => [p.name, Math.round(p.percent * 100) / 100]))
-      .toEqual([['Ожидание материала', 85.71], ['Поиск инструмента', 14.29]]);
+    expect(body.losses.pareto.map((p: { name: string; percent: number }) => [p.name, Math.round(p.percent * 100) / 100])).toEqual([
+      ['Ожидание материала', 85.71],
+      ['Поиск инструмента', 14.29],
+    ]);
     expect(body.breaks).toEqual([{ type: 'gap', start_datetime: iso('2026-03-02T11:55:00'), end_datetime: iso('2026-03-02T12:00:00'), len: 300 }]);
     const study = body.all_measurements.rows[0];
     expect([study.t_min, study.time_2min, study.coef, study.t_reg, study.required_measurements]).toEqual([3600, 5400, 1.5, 4500, 31]);
@@ -226,18 +269,34 @@ describe('regulated breaks as intervals', () => {
     await workedExample(s, worker, '2026-03-02');
     const put = (shifts: unknown) => call(`/api/v1/structure/${s.id}`, admin, { method: 'PUT', body: JSON.stringify({ shifts }) });
     const shift = (breaks: unknown, minutes = 0) => [{ name: 'Первая', start_time: '08:00', end_time: '16:00', regular_break_duration_min: minutes, breaks }];
-    const good = [{ start_time: '10:00', end_time: '10:15' }, { start_time: '12:00', end_time: '12:40' }, { start_time: '14:30', end_time: '14:45' }];
+    const good = [
+      { start_time: '10:00', end_time: '10:15' },
+      { start_time: '12:00', end_time: '12:40' },
+      { start_time: '14:30', end_time: '14:45' },
+    ];
 
     // Bad intervals: outside the shift, overlapping, or not adding up to the minutes entered.
     const outside = await put(shift([{ start_time: '07:00', end_time: '07:30' }]));
     expect(outside.status).toBe(400);
     expect(outside.body.error.message).toContain('внутри смены');
-    expect((await put(shift([{ start_time: '10:00', end_time: '10:30' }, { start_time: '10:15', end_time: '10:45' }]))).body.error.message).toContain('пересекаются');
+    expect(
+      (
+        await put(
+          shift([
+            { start_time: '10:00', end_time: '10:30' },
+            { start_time: '10:15', end_time: '10:45' },
+          ]),
+        )
+      ).body.error.message,
+    ).toContain('пересекаются');
     expect((await put(shift(good, 60))).body.error.message).toContain('70 мин');
 
     const saved = await put(shift(good));
     expect(saved.status).toBe(200);
-    expect(saved.body.shifts[0]).toMatchObject({ regular_break_duration_min: 70, breaks: good.map((b) => ({ start_time: `${b.start_time}:00`, end_time: `${b.end_time}:00` })) });
+    expect(saved.body.shifts[0]).toMatchObject({
+      regular_break_duration_min: 70,
+      breaks: good.map((b) => ({ start_time: `${b.start_time}:00`, end_time: `${b.end_time}:00` })),
+    });
 
     // Window 08:00–12:20: 15 + 20 = 35 minutes of breaks (pro rata it would be 37.9).
     const { body } = await statement(s.id, worker, '2026-03-02T08:00:00', '2026-03-02T12:20:00');
@@ -256,15 +315,30 @@ describe('regulated breaks as intervals', () => {
     await s.addOperation('Сборка узла', 'main');
     const worker = await s.employee('Ночной Олег');
     await s.mark(worker, 'Сборка узла', '2026-03-02T23:00:00', '2026-03-03T03:00:00');
-    const saved = await call(`/api/v1/structure/${s.id}`, admin, { method: 'PUT', body: JSON.stringify({ shifts: [
-      { name: 'Ночь', start_time: '22:00', end_time: '06:00', breaks: [{ start_time: '23:50', end_time: '00:20' }, { start_time: '02:00', end_time: '02:30' }] },
-    ] }) });
+    const saved = await call(`/api/v1/structure/${s.id}`, admin, {
+      method: 'PUT',
+      body: JSON.stringify({
+        shifts: [
+          {
+            name: 'Ночь',
+            start_time: '22:00',
+            end_time: '06:00',
+            breaks: [
+              { start_time: '23:50', end_time: '00:20' },
+              { start_time: '02:00', end_time: '02:30' },
+            ],
+          },
+        ],
+      }),
+    });
     expect(saved.status).toBe(200);
     expect(saved.body.shifts[0].regular_break_duration_min).toBe(60);
     const { body } = await statement(s.id, worker, '2026-03-02T22:00:00', '2026-03-03T06:00:00');
     expect(body.loading.regulated_break_time).toBe(60);
-    expect(body.breaks.filter((b: { type: string }) => b.type === 'regulated').map((b: { start_datetime: string }) => b.start_datetime))
-      .toEqual([iso('2026-03-02T23:50:00'), iso('2026-03-03T02:00:00')]);
+    expect(body.breaks.filter((b: { type: string }) => b.type === 'regulated').map((b: { start_datetime: string }) => b.start_datetime)).toEqual([
+      iso('2026-03-02T23:50:00'),
+      iso('2026-03-03T02:00:00'),
+    ]);
   });
 });
 
@@ -300,12 +374,15 @@ describe('units produced: product stamps or a hand-entered value per window', ()
   const window = () => `structure_id=${ids.shifted}&employee_id=${ids.worker}&from_time=${iso('2026-03-02T08:00:00')}&to_time=${iso('2026-03-02T12:00:00')}`;
 
   it('counts product stamps of the employee in the window', async () => {
-    await t.deps.db.insertInto('video_stamps').values([
-      { structure_id: ids.shifted, video_id: null, type: 'product', at: at('2026-03-02T09:00:00'), employee_id: ids.worker, author_id: null, created_at: 0 },
-      { structure_id: ids.shifted, video_id: null, type: 'product', at: at('2026-03-02T11:00:00'), employee_id: ids.worker, author_id: null, created_at: 0 },
-      { structure_id: ids.shifted, video_id: null, type: 'note', at: at('2026-03-02T11:00:00'), employee_id: ids.worker, author_id: null, created_at: 0 },
-      { structure_id: ids.shifted, video_id: null, type: 'product', at: at('2026-03-02T12:00:00'), employee_id: ids.worker, author_id: null, created_at: 0 },
-    ]).execute();
+    await t.deps.db
+      .insertInto('video_stamps')
+      .values([
+        { structure_id: ids.shifted, video_id: null, type: 'product', at: at('2026-03-02T09:00:00'), employee_id: ids.worker, author_id: null, created_at: 0 },
+        { structure_id: ids.shifted, video_id: null, type: 'product', at: at('2026-03-02T11:00:00'), employee_id: ids.worker, author_id: null, created_at: 0 },
+        { structure_id: ids.shifted, video_id: null, type: 'note', at: at('2026-03-02T11:00:00'), employee_id: ids.worker, author_id: null, created_at: 0 },
+        { structure_id: ids.shifted, video_id: null, type: 'product', at: at('2026-03-02T12:00:00'), employee_id: ids.worker, author_id: null, created_at: 0 },
+      ])
+      .execute();
     const { body } = await call(`/api/v1/report/products?${window()}`);
     expect(body).toEqual({ product_num: 2, products_description: '', source: 'stamps', stamp_count: 2 });
   });
@@ -356,7 +433,9 @@ describe('units produced: product stamps or a hand-entered value per window', ()
   });
 
   it('refuses an employee of another structure', async () => {
-    const { status } = await call(`/api/v1/report/products?structure_id=${ids.shifted}&employee_id=${ids.bareWorker}&from_time=${iso('2026-03-02T08:00:00')}&to_time=${iso('2026-03-02T12:00:00')}`);
+    const { status } = await call(
+      `/api/v1/report/products?structure_id=${ids.shifted}&employee_id=${ids.bareWorker}&from_time=${iso('2026-03-02T08:00:00')}&to_time=${iso('2026-03-02T12:00:00')}`,
+    );
     expect(status).toBe(404);
   });
 });
@@ -364,7 +443,8 @@ describe('units produced: product stamps or a hand-entered value per window', ()
 describe('reference data (organisation’s own edition)', () => {
   const defaults = async () => (await call('/api/v1/reference/stability', admin)).body;
   const edition = (coef: number) => ({
-    source: 'Методика предприятия, приказ № 12', edition: '2026',
+    source: 'Методика предприятия, приказ № 12',
+    edition: '2026',
     rows: (['mass', 'large_series', 'series', 'small_series'] as const).flatMap((production_type) => [
       { production_type, work_kind: 'manual', coef_short: coef, coef_long: coef, accuracy_percent: 8 },
       { production_type, work_kind: 'machine', coef_short: 1.3, coef_long: 1.15, accuracy_percent: 8 },
@@ -377,8 +457,12 @@ describe('reference data (organisation’s own edition)', () => {
     expect(table.is_default).toBe(true);
     expect(table.edition).toBe('default');
     expect(table.rows).toHaveLength(8);
-    expect(table.rows.find((r: { production_type: string; work_kind: string }) => r.production_type === 'series' && r.work_kind === 'manual'))
-      .toMatchObject({ coef_short: 2.5, coef_long: 2, accuracy_percent: 10, production_type_label: 'серийное' });
+    expect(table.rows.find((r: { production_type: string; work_kind: string }) => r.production_type === 'series' && r.work_kind === 'manual')).toMatchObject({
+      coef_short: 2.5,
+      coef_long: 2,
+      accuracy_percent: 10,
+      production_type_label: 'серийное',
+    });
   });
 
   it('is edited by admins only, validated, and nothing changes on a refusal', async () => {
@@ -415,21 +499,40 @@ describe('reference data (organisation’s own edition)', () => {
     const press = ops.find((o) => o.name === 'Штамповка')!.id;
     const workplace = (await t.deps.db.selectFrom('workplaces').select('id').where('structure_id', '=', ids.shifted).executeTakeFirstOrThrow()).id;
     const rows = [0, 1, 2, 3, 4, 5, 6].map((i) => ({
-      structure_id: ids.shifted, operation_id: press, workplace_id: workplace, employee_id: ids.worker,
-      start_time: at('2026-03-03T08:00:00') + i * 60_000, end_time: at('2026-03-03T08:00:00') + i * 60_000 + (i === 6 ? 50_000 : 30_000),
-      comment: null, created_at: 0, updated_at: 0,
+      structure_id: ids.shifted,
+      operation_id: press,
+      workplace_id: workplace,
+      employee_id: ids.worker,
+      start_time: at('2026-03-03T08:00:00') + i * 60_000,
+      end_time: at('2026-03-03T08:00:00') + i * 60_000 + (i === 6 ? 50_000 : 30_000),
+      comment: null,
+      created_at: 0,
+      updated_at: 0,
     }));
     await t.deps.db.insertInto('markups').values(rows).execute();
     const { body } = await statement(ids.shifted, ids.worker, '2026-03-03T08:00:00', '2026-03-03T12:00:00');
     const study = body.all_measurements.rows.find((r: { id: number }) => r.id === press);
     // Default machine Ку for elements over 10 s is 1.1: the 50-second outlier is dropped.
     expect(study.normative_coef).toBe(1.1);
-    expect(study.measurements.map((m: { status: string }) => m.status)).toEqual(['accepted', 'accepted', 'accepted', 'accepted', 'accepted', 'accepted', 'dropped']);
+    expect(study.measurements.map((m: { status: string }) => m.status)).toEqual([
+      'accepted',
+      'accepted',
+      'accepted',
+      'accepted',
+      'accepted',
+      'accepted',
+      'dropped',
+    ]);
   });
 });
 
 describe('bad input and access', () => {
-  const good = () => ({ structure_id: String(ids.shifted), employee_id: String(ids.worker), from_time: iso('2026-03-02T08:00:00'), to_time: iso('2026-03-02T12:00:00') });
+  const good = () => ({
+    structure_id: String(ids.shifted),
+    employee_id: String(ids.worker),
+    from_time: iso('2026-03-02T08:00:00'),
+    to_time: iso('2026-03-02T12:00:00'),
+  });
   const query = (over: Record<string, string | undefined>) =>
     new URLSearchParams(Object.entries({ ...good(), ...over }).filter(([, v]) => v !== undefined) as [string, string][]).toString();
 

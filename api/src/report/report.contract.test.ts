@@ -10,7 +10,8 @@ let cookie: string;
 let assembly: number;
 let packing: number;
 let employee: number;
-const day = (date: string) => `from_time=${new Date(demoInstant(date, '00:00:00')).toISOString()}&to_time=${new Date(demoInstant(date, '00:00:00') + 86_400_000).toISOString()}`;
+const day = (date: string) =>
+  `from_time=${new Date(demoInstant(date, '00:00:00')).toISOString()}&to_time=${new Date(demoInstant(date, '00:00:00') + 86_400_000).toISOString()}`;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -42,7 +43,9 @@ describe('GET /api/v1/report (statement)', () => {
     }
     expect(body.measurements.rows.every((r: { operation_type: string }) => r.operation_type === 'op')).toBe(true);
     expect(body.rep_param).toMatchObject({
-      worker_name: 'Алексеев Дмитрий', date: '2026-11-16', products_description: '',
+      worker_name: 'Алексеев Дмитрий',
+      date: '2026-11-16',
+      products_description: '',
       structure: { name: 'Участок сборки редукторов', shift_start_time: '08:00:00', shift_end_time: '17:00:00', partial: false },
     });
     expect(body.rep_param.product_num).toBeGreaterThan(0);
@@ -59,7 +62,9 @@ describe('GET /api/v1/report (statement)', () => {
       expect(accepted.t_min).toBeGreaterThanOrEqual(row.t_min);
       expect(accepted.coef).toBeLessThanOrEqual(row.coef);
     }
-    expect(body.all_measurements.max_operation_count).toBe(Math.max(...body.all_measurements.rows.map((r: { measurements: unknown[] }) => r.measurements.length)));
+    expect(body.all_measurements.max_operation_count).toBe(
+      Math.max(...body.all_measurements.rows.map((r: { measurements: unknown[] }) => r.measurements.length)),
+    );
     // The slow repetitions of the demo are dropped by the cleaning somewhere in the day.
     expect(body.all_measurements.rows.some((r: { measurements: { status: string }[] }) => r.measurements.some((m) => m.status === 'dropped'))).toBe(true);
   });
@@ -137,10 +142,20 @@ describe('GET /api/v1/report/dates', () => {
 describe('OpenAPI', () => {
   it('documents every report call', async () => {
     const doc = (await get('/api/openapi.json')).body;
-    for (const path of ['/api/v1/report', '/api/v2/report', '/api/v3/compute-report', '/api/v2/frv', '/api/v1/report/dates', '/api/v1/report/products', '/api/v1/reference/stability']) {
+    for (const path of [
+      '/api/v1/report',
+      '/api/v2/report',
+      '/api/v3/compute-report',
+      '/api/v2/frv',
+      '/api/v1/report/dates',
+      '/api/v1/report/products',
+      '/api/v1/reference/stability',
+    ]) {
       expect(Object.keys(doc.paths)).toContain(path);
     }
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['StatementReport', 'BlockReport', 'ReportBlock', 'InteractiveFrv', 'HeaderBlock', 'BlackDiagramBlock']));
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['StatementReport', 'BlockReport', 'ReportBlock', 'InteractiveFrv', 'HeaderBlock', 'BlackDiagramBlock']),
+    );
   });
 });
 

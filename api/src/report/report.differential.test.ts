@@ -45,16 +45,22 @@ async function handSums(employeeId: number | null, from: number, to: number) {
       AND m.start_time < ${to} AND m.end_time > ${from}
     GROUP BY o.type, o.id, m.employee_id
   `.execute(t.deps.db);
-  const { rows: [span] } = await sql<{ first: number; last: number }>`
+  const {
+    rows: [span],
+  } = await sql<{ first: number; last: number }>`
     SELECT MIN(MAX(m.start_time, ${from})) AS first, MAX(MIN(m.end_time, ${to})) AS last
     FROM markups m WHERE m.structure_id = ${structureId} ${byEmployee} AND m.start_time < ${to} AND m.end_time > ${from}
   `.execute(t.deps.db);
-  const { rows: [stamps] } = await sql<{ n: number }>`
+  const {
+    rows: [stamps],
+  } = await sql<{ n: number }>`
     SELECT COUNT(*) AS n FROM video_stamps
     WHERE structure_id = ${structureId} ${employeeId === null ? sql`` : sql`AND employee_id = ${employeeId}`}
       AND type = 'product' AND at >= ${from} AND at < ${to}
   `.execute(t.deps.db);
-  const { rows: [shift] } = await sql<{ start_time: string; end_time: string; minutes: number }>`
+  const {
+    rows: [shift],
+  } = await sql<{ start_time: string; end_time: string; minutes: number }>`
     SELECT start_time, end_time, regular_break_duration_min AS minutes FROM shifts WHERE structure_id = ${structureId}
   `.execute(t.deps.db);
   return { rows, span: span!, products: Number(stamps!.n), shift: shift! };
@@ -91,7 +97,7 @@ describe('statement totals: API = hand-written SQL', () => {
       expect(op.count).toBe(row.n);
       expect(op.ave_len).toBeCloseTo(row.ms / 1000 / row.n, 6);
       const parameter = report.parameters.find((p: { id: number }) => p.id === row.operation_id);
-      expect(parameter.percent_video).toBeCloseTo(((row.ms / 1000) / total) * 100, 6);
+      expect(parameter.percent_video).toBeCloseTo((row.ms / 1000 / total) * 100, 6);
     }
     expect(report.parameters_total.len).toBeCloseTo(total, 6);
     expect(report.parameters_total.percent_video).toBeCloseTo(100, 6);
@@ -178,7 +184,10 @@ describe('a two-day statement: each shift-day separately, then the sums', () => 
     );
     const report = (await response.json()) as any;
     const perDay = [];
-    for (const [dayFrom, dayTo] of [[from, at('2026-11-17T00:00:00')], [at('2026-11-17T00:00:00'), to]] as const) {
+    for (const [dayFrom, dayTo] of [
+      [from, at('2026-11-17T00:00:00')],
+      [at('2026-11-17T00:00:00'), to],
+    ] as const) {
       const hand = await handSums(employeeId, dayFrom, dayTo);
       const work = ['main', 'aux', 'pz', 'service', 'move'].reduce((a, type) => a + byType(hand.rows, type), 0);
       perDay.push({ hand, work, length: hand.rows.length > 0 ? (hand.span.last - hand.span.first) / 1000 : 0 });
@@ -199,7 +208,10 @@ describe('a two-day statement: each shift-day separately, then the sums', () => 
     else expect(report.loading.text).toMatch(/-минутный день/);
     // The window's figures are the sums of the days.
     expect(report.days.reduce((a: number, d: { available_time: number }) => a + d.available_time, 0)).toBeCloseTo(report.balance.available_time, 6);
-    expect(report.days.reduce((a: number, d: { regulated_break_time: number }) => a + d.regulated_break_time, 0)).toBeCloseTo(report.balance.regulated_break_time, 6);
+    expect(report.days.reduce((a: number, d: { regulated_break_time: number }) => a + d.regulated_break_time, 0)).toBeCloseTo(
+      report.balance.regulated_break_time,
+      6,
+    );
   });
 });
 
@@ -207,7 +219,10 @@ describe('block report totals: API = hand-written SQL', () => {
   it('sums observed time, losses and units of the whole structure for a day', async () => {
     const from = at('2026-11-16T00:00:00');
     const to = at('2026-11-17T00:00:00');
-    const response = await t.request(`/api/v2/report?structure_id=${structureId}&from_time=${new Date(from).toISOString()}&to_time=${new Date(to).toISOString()}`, { cookie });
+    const response = await t.request(
+      `/api/v2/report?structure_id=${structureId}&from_time=${new Date(from).toISOString()}&to_time=${new Date(to).toISOString()}`,
+      { cookie },
+    );
     const { blocks } = (await response.json()) as any;
     const hand = await handSums(null, from, to);
     const staff = blocks.find((b: { type: string; title: string }) => b.type === 'table' && b.title === 'Загрузка сотрудников');
@@ -231,7 +246,10 @@ describe('block report totals: API = hand-written SQL', () => {
   it('splits a two-day window into shift-days that add up to the staff totals', async () => {
     const from = at('2026-11-16T00:00:00');
     const to = at('2026-11-18T00:00:00');
-    const response = await t.request(`/api/v2/report?structure_id=${structureId}&from_time=${new Date(from).toISOString()}&to_time=${new Date(to).toISOString()}`, { cookie });
+    const response = await t.request(
+      `/api/v2/report?structure_id=${structureId}&from_time=${new Date(from).toISOString()}&to_time=${new Date(to).toISOString()}`,
+      { cookie },
+    );
     const { blocks } = (await response.json()) as any;
     const days = blocks.find((b: { title: string }) => b.title === 'Загрузка по сменам-дням');
     const staff = blocks.find((b: { type: string; title: string }) => b.type === 'table' && b.title === 'Загрузка сотрудников');

@@ -59,7 +59,9 @@ describe('reports assembled from GET /api/v1/report/inputs equal the API’s rep
   it('a hand-entered output reaches the inputs, so the browser shows it too', async () => {
     const employeeId = employeeIds[0]!;
     const put = await t.request(`/api/v1/report/products?${windowQuery(shift)}&employee_id=${employeeId}`, {
-      method: 'PUT', cookie, body: JSON.stringify({ product_num: 77, products_description: 'Редуктор' }),
+      method: 'PUT',
+      cookie,
+      body: JSON.stringify({ product_num: 77, products_description: 'Редуктор' }),
     });
     expect(put.status).toBe(200);
     const inputs = await getJson<ReportInputs>(`/api/v1/report/inputs?${windowQuery(shift)}&employee_id=${employeeId}`);

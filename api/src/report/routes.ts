@@ -7,8 +7,20 @@ import { buildBlockReport } from './blocks';
 import { buildInteractiveFrv } from './frv';
 import { referenceTable, resetReferenceTable, saveReferenceTable } from './reference';
 import {
-  BlockReport, DatesQuery, InputsQuery, InteractiveFrv, Products, ProductsBody, ProductsQuery, ReferenceStability, ReferenceStabilityBody,
-  ReportDates, ReportInputs, ReportWindowQuery, StatementQuery, StatementReport,
+  BlockReport,
+  DatesQuery,
+  InputsQuery,
+  InteractiveFrv,
+  Products,
+  ProductsBody,
+  ProductsQuery,
+  ReferenceStability,
+  ReferenceStabilityBody,
+  ReportDates,
+  ReportInputs,
+  ReportWindowQuery,
+  StatementQuery,
+  StatementReport,
 } from './schema';
 import { loadReportInputs, loadStructureContext, reportDates, requireEmployee, saveUnitsProduced, unitsProduced } from './service';
 import { shareRoutes } from './share-routes';
@@ -31,7 +43,10 @@ export function reportRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/report', tags, summary: 'Ведомость (отчёт по сотруднику) за окно',
+      method: 'get',
+      path: '/api/v1/report',
+      tags,
+      summary: 'Ведомость (отчёт по сотруднику) за окно',
       description: 'spec 01 §3 «Statement report». Поля и единицы — docs/api.md, раздел «Отчёты».',
       middleware: [readReports] as const,
       request: { query: StatementQuery },
@@ -46,7 +61,9 @@ export function reportRoutes({ db }: AppDeps) {
   for (const path of ['/api/v2/report', '/api/v3/compute-report'] as const) {
     app.openapi(
       createRoute({
-        method: 'get', path, tags,
+        method: 'get',
+        path,
+        tags,
         summary: path === '/api/v2/report' ? 'Блочный отчёт по структурной единице' : 'Блочный отчёт (для встраивания во фрейм)',
         middleware: [readReports] as const,
         request: { query: ReportWindowQuery },
@@ -61,7 +78,10 @@ export function reportRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v2/frv', tags, summary: 'Интерактивный отчёт: отрезки окна и их места во всех видеофайлах',
+      method: 'get',
+      path: '/api/v2/frv',
+      tags,
+      summary: 'Интерактивный отчёт: отрезки окна и их места во всех видеофайлах',
       middleware: [frvWindowAccess(db)] as const,
       request: { query: ReportWindowQuery },
       responses: { 200: json(InteractiveFrv), ...errorResponses },
@@ -74,11 +94,15 @@ export function reportRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/report/inputs', tags, summary: 'Исходные данные отчётов за окно (для расчёта в браузере)',
-      description: 'Всё, из чего собираются ведомость, блочный отчёт и интерактивный отчёт: настройки и смены структурной единицы, справочник, '
-        + 'разметка, сотрудники, отметки «продукт», введённый выпуск, видеофайлы. Приложение считает по ним отчёты тем же кодом '
-        + '(@norma/core-wasm/report), что и GET /api/v1/report, /api/v2/report и /api/v2/frv, и хранит ответ для работы без сети. '
-        + 'docs/reports.md, «Расчёт в браузере».',
+      method: 'get',
+      path: '/api/v1/report/inputs',
+      tags,
+      summary: 'Исходные данные отчётов за окно (для расчёта в браузере)',
+      description:
+        'Всё, из чего собираются ведомость, блочный отчёт и интерактивный отчёт: настройки и смены структурной единицы, справочник, ' +
+        'разметка, сотрудники, отметки «продукт», введённый выпуск, видеофайлы. Приложение считает по ним отчёты тем же кодом ' +
+        '(@norma/core-wasm/report), что и GET /api/v1/report, /api/v2/report и /api/v2/frv, и хранит ответ для работы без сети. ' +
+        'docs/reports.md, «Расчёт в браузере».',
       middleware: [readReports] as const,
       request: { query: InputsQuery },
       responses: { 200: json(ReportInputs), ...errorResponses },
@@ -92,7 +116,10 @@ export function reportRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/report/dates', tags, summary: 'Даты (в часовом поясе организации), за которые есть разметка',
+      method: 'get',
+      path: '/api/v1/report/dates',
+      tags,
+      summary: 'Даты (в часовом поясе организации), за которые есть разметка',
       middleware: [readReports] as const,
       request: { query: DatesQuery },
       responses: { 200: json(ReportDates), ...errorResponses },
@@ -105,7 +132,10 @@ export function reportRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/report/products', tags, summary: 'Выпуск продукции за окно: введённый вручную или по отметкам «продукт»',
+      method: 'get',
+      path: '/api/v1/report/products',
+      tags,
+      summary: 'Выпуск продукции за окно: введённый вручную или по отметкам «продукт»',
       middleware: [readReports] as const,
       request: { query: ProductsQuery },
       responses: { 200: json(Products), ...errorResponses },
@@ -120,7 +150,10 @@ export function reportRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'put', path: '/api/v1/report/products', tags, summary: 'Ввести выпуск продукции за окно вручную (null — вернуть подсчёт по отметкам)',
+      method: 'put',
+      path: '/api/v1/report/products',
+      tags,
+      summary: 'Ввести выпуск продукции за окно вручную (null — вернуть подсчёт по отметкам)',
       middleware: [requireAccess(db, 'workspace.write', structureFrom.query())] as const,
       request: { query: ProductsQuery, body: { content: { 'application/json': { schema: ProductsBody } }, required: true } },
       responses: { 200: json(Products), ...errorResponses },
@@ -137,7 +170,10 @@ export function reportRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/reference/stability', tags, summary: 'Справочник нормативных Ку и точности, который используют отчёты организации',
+      method: 'get',
+      path: '/api/v1/reference/stability',
+      tags,
+      summary: 'Справочник нормативных Ку и точности, который используют отчёты организации',
       middleware: [requireAccess(db, 'reports.read')] as const,
       responses: { 200: json(ReferenceStability), 401: errorResponses[401], 403: errorResponses[403] },
     }),
@@ -146,7 +182,10 @@ export function reportRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'put', path: '/api/v1/reference/stability', tags, summary: 'Сохранить свою редакцию справочника (только администратор)',
+      method: 'put',
+      path: '/api/v1/reference/stability',
+      tags,
+      summary: 'Сохранить свою редакцию справочника (только администратор)',
       middleware: [requireAccess(db, 'organization.admin')] as const,
       request: { body: { content: { 'application/json': { schema: ReferenceStabilityBody } }, required: true } },
       responses: { 200: json(ReferenceStability), ...errorResponses },
@@ -160,7 +199,10 @@ export function reportRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'delete', path: '/api/v1/reference/stability', tags, summary: 'Вернуть значения справочника по умолчанию (только администратор)',
+      method: 'delete',
+      path: '/api/v1/reference/stability',
+      tags,
+      summary: 'Вернуть значения справочника по умолчанию (только администратор)',
       middleware: [requireAccess(db, 'organization.admin')] as const,
       responses: { 200: json(ReferenceStability), 401: errorResponses[401], 403: errorResponses[403] },
     }),

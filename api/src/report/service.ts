@@ -16,8 +16,17 @@ import { listEmployees } from '../org/service';
  * assembled from them by @norma/core-wasm/report, the same code the PWA runs.
  */
 export {
-  engineStructure, reportDays, shiftDayStarts, shiftInstances, shiftsWorked,
-  type OperationType, type ReportSegment, type ShiftInstance, type ShiftRow, type StructureContext, type UnitsProduced,
+  engineStructure,
+  reportDays,
+  shiftDayStarts,
+  shiftInstances,
+  shiftsWorked,
+  type OperationType,
+  type ReportSegment,
+  type ShiftInstance,
+  type ShiftRow,
+  type StructureContext,
+  type UnitsProduced,
 } from '@norma/core-wasm/report';
 
 export async function loadStructureContext(db: Db, structureId: number): Promise<StructureContext> {
@@ -29,14 +38,25 @@ export async function loadStructureContext(db: Db, structureId: number): Promise
     .executeTakeFirst();
   if (!structure) throw notFound('Структурная единица не найдена');
   const [settings, shifts, reference, operationTypes] = await Promise.all([
-    db.selectFrom('structure_settings')
-      .select(['employee_count', 'employee_salary', 'fluct_reduction', 'regular_break_duration', 'time_series_stability_threshold', 'rest_in_idle', 'cleaning_rule'])
+    db
+      .selectFrom('structure_settings')
+      .select([
+        'employee_count',
+        'employee_salary',
+        'fluct_reduction',
+        'regular_break_duration',
+        'time_series_stability_threshold',
+        'rest_in_idle',
+        'cleaning_rule',
+      ])
       .where('structure_id', '=', structureId)
       .executeTakeFirst(),
-    db.selectFrom('shifts')
+    db
+      .selectFrom('shifts')
       .select(['name', 'start_time', 'end_time', 'regular_break_duration_min', 'break_intervals'])
       .where('structure_id', '=', structureId)
-      .orderBy('position').orderBy('id')
+      .orderBy('position')
+      .orderBy('id')
       .execute(),
     referenceTable(db, structure.organization_id),
     db.selectFrom('operation_types').select(['code', 'label', 'color']).orderBy('position').execute(),
@@ -56,7 +76,13 @@ export async function loadStructureContext(db: Db, structureId: number): Promise
 }
 
 /** Instants of product stamps in [from, to), of one employee or (undefined) of all, ascending. */
-export async function productStampTimes(db: Db, structureId: number, from: number, to: number, employeeId?: number): Promise<{ at: number; employeeId: number }[]> {
+export async function productStampTimes(
+  db: Db,
+  structureId: number,
+  from: number,
+  to: number,
+  employeeId?: number,
+): Promise<{ at: number; employeeId: number }[]> {
   let query = db
     .selectFrom('video_stamps')
     .select(['at', 'employee_id'])
@@ -79,8 +105,16 @@ export async function loadSegments(db: Db, structureId: number, from: number, to
     .selectFrom('markups')
     .innerJoin('operations', 'operations.id', 'markups.operation_id')
     .select([
-      'markups.id', 'markups.start_time', 'markups.end_time', 'markups.employee_id', 'markups.workplace_id', 'markups.video_id',
-      'markups.operation_id', 'operations.name as operation_name', 'operations.type', 'operations.machine_paced',
+      'markups.id',
+      'markups.start_time',
+      'markups.end_time',
+      'markups.employee_id',
+      'markups.workplace_id',
+      'markups.video_id',
+      'markups.operation_id',
+      'operations.name as operation_name',
+      'operations.type',
+      'operations.machine_paced',
     ])
     .where('markups.structure_id', '=', structureId)
     .where('markups.start_time', '<', to)
@@ -122,7 +156,8 @@ export async function countProductStamps(db: Db, structureId: number, from: numb
  */
 export async function unitsProduced(db: Db, structureId: number, employeeId: number, from: number, to: number): Promise<UnitsProduced> {
   const [manual, stamps] = await Promise.all([
-    db.selectFrom('report_products')
+    db
+      .selectFrom('report_products')
       .select(['product_num', 'products_description'])
       .where('structure_id', '=', structureId)
       .where('employee_id', '=', employeeId)
@@ -131,30 +166,46 @@ export async function unitsProduced(db: Db, structureId: number, employeeId: num
       .executeTakeFirst(),
     countProductStamps(db, structureId, from, to),
   ]);
-  const stampCount = employeeId === 0 ? [...stamps.values()].reduce((a, b) => a + b, 0) : stamps.get(employeeId) ?? 0;
+  const stampCount = employeeId === 0 ? [...stamps.values()].reduce((a, b) => a + b, 0) : (stamps.get(employeeId) ?? 0);
   if (manual) return { product_num: manual.product_num, products_description: manual.products_description, source: 'manual', stamp_count: stampCount };
   return { product_num: stampCount, products_description: '', source: 'stamps', stamp_count: stampCount };
 }
 
 /** Stores (or, with null, removes) the hand-entered units of a window. */
 export async function saveUnitsProduced(
-  db: Db, structureId: number, employeeId: number, from: number, to: number,
+  db: Db,
+  structureId: number,
+  employeeId: number,
+  from: number,
+  to: number,
   value: { product_num: number | null; products_description: string },
 ): Promise<void> {
   if (value.product_num === null) {
-    await db.deleteFrom('report_products')
-      .where('structure_id', '=', structureId).where('employee_id', '=', employeeId)
-      .where('from_time', '=', from).where('to_time', '=', to)
+    await db
+      .deleteFrom('report_products')
+      .where('structure_id', '=', structureId)
+      .where('employee_id', '=', employeeId)
+      .where('from_time', '=', from)
+      .where('to_time', '=', to)
       .execute();
     return;
   }
   await db
     .insertInto('report_products')
-    .values({ structure_id: structureId, employee_id: employeeId, from_time: from, to_time: to, product_num: value.product_num, products_description: value.products_description })
-    .onConflict((oc) => oc.columns(['structure_id', 'employee_id', 'from_time', 'to_time']).doUpdateSet({
-      product_num: value.product_num!,
+    .values({
+      structure_id: structureId,
+      employee_id: employeeId,
+      from_time: from,
+      to_time: to,
+      product_num: value.product_num,
       products_description: value.products_description,
-    }))
+    })
+    .onConflict((oc) =>
+      oc.columns(['structure_id', 'employee_id', 'from_time', 'to_time']).doUpdateSet({
+        product_num: value.product_num!,
+        products_description: value.products_description,
+      }),
+    )
     .execute();
 }
 
@@ -240,7 +291,11 @@ export async function videosOverlapping(db: Db, structureId: number, from: numbe
  * interactive report maps onto them).
  */
 export async function loadReportInputs(
-  db: Db, structureId: number, from: number, to: number, options: { employeeId?: number; videos?: boolean } = {},
+  db: Db,
+  structureId: number,
+  from: number,
+  to: number,
+  options: { employeeId?: number; videos?: boolean } = {},
 ): Promise<ReportInputs> {
   const { employeeId, videos = true } = options;
   const [structure, segments, employees, workplaces, stamps, manual, files] = await Promise.all([
@@ -249,7 +304,8 @@ export async function loadReportInputs(
     listEmployees(db, structureId),
     db.selectFrom('workplaces').select(['id', 'name']).where('structure_id', '=', structureId).orderBy('id').execute(),
     productStampTimes(db, structureId, from, to, employeeId),
-    db.selectFrom('report_products')
+    db
+      .selectFrom('report_products')
       .select(['employee_id', 'product_num', 'products_description'])
       .where('structure_id', '=', structureId)
       .where('from_time', '=', from)

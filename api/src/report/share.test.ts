@@ -16,16 +16,38 @@ beforeAll(async () => {
   w = await videoWorld(t);
   const { db } = t.deps;
   await makeClip(t.deps.storage.pathOf(clipKey), { seconds: 4, faststart: true });
-  video.inWindow = await insertVideo(t, w.cameraIds[0]!, { filename: 'cam1_2026-11-16_09-00-00.mp4', start: at('2026-11-16T09:00:00'), duration: 4, key: clipKey });
+  video.inWindow = await insertVideo(t, w.cameraIds[0]!, {
+    filename: 'cam1_2026-11-16_09-00-00.mp4',
+    start: at('2026-11-16T09:00:00'),
+    duration: 4,
+    key: clipKey,
+  });
   video.laterSameDay = await insertVideo(t, w.cameraIds[0]!, { filename: 'cam1_2026-11-16_11-00-00.mp4', start: at('2026-11-16T11:00:00'), duration: 4 });
   video.noMarkup = await insertVideo(t, w.cameraIds[1]!, { filename: 'cam2_2026-11-16_09-30-00.mp4', start: at('2026-11-16T09:30:00'), duration: 4 });
-  const otherCamera = (await db.insertInto('cameras').values({ structure_id: w.otherStructureId, camera_key: 1, name: 'К', storage_folder: 'other/cam1' }).returning('id').executeTakeFirstOrThrow()).id;
+  const otherCamera = (
+    await db
+      .insertInto('cameras')
+      .values({ structure_id: w.otherStructureId, camera_key: 1, name: 'К', storage_folder: 'other/cam1' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   video.otherStructure = await insertVideo(t, otherCamera, { filename: 'other.mp4', start: at('2026-11-16T09:00:00'), duration: 4 });
   const mark = (from: string, to: string) => ({
-    structure_id: w.structureId, operation_id: w.operationIds.main, workplace_id: w.workplaceIds[0]!, employee_id: w.employeeId,
-    start_time: at(from), end_time: at(to), comment: null, video_id: null, created_at: 0, updated_at: 0,
+    structure_id: w.structureId,
+    operation_id: w.operationIds.main,
+    workplace_id: w.workplaceIds[0]!,
+    employee_id: w.employeeId,
+    start_time: at(from),
+    end_time: at(to),
+    comment: null,
+    video_id: null,
+    created_at: 0,
+    updated_at: 0,
   });
-  await db.insertInto('markups').values([mark('2026-11-16T09:00:01', '2026-11-16T09:00:03'), mark('2026-11-16T11:00:00', '2026-11-16T11:00:03')]).execute();
+  await db
+    .insertInto('markups')
+    .values([mark('2026-11-16T09:00:01', '2026-11-16T09:00:03'), mark('2026-11-16T11:00:00', '2026-11-16T11:00:03')])
+    .execute();
 });
 afterAll(async () => t.cleanup());
 
@@ -50,7 +72,11 @@ describe('POST /api/v1/generate_hash and GET /api/v1/resolve_hash/{key}', () => 
     const resolved = await t.request(`/api/v1/resolve_hash/${hash}`);
     expect(resolved.status).toBe(200);
     expect(await resolved.json()).toEqual({
-      structure_id: w.structureId, from_time: window.from, to_time: window.to, structure_name: 'Участок', time_zone: 'Europe/Moscow',
+      structure_id: w.structureId,
+      from_time: window.from,
+      to_time: window.to,
+      structure_name: 'Участок',
+      time_zone: 'Europe/Moscow',
     });
   });
 
@@ -120,7 +146,9 @@ describe('what a share key opens', () => {
       expect([401, 403], path).toContain(response.status);
     }
     const sneak = await t.request('/api/v1/generate_hash', {
-      method: 'POST', headers: { [SHARE_KEY_HEADER]: key }, body: JSON.stringify({ structure_id: w.structureId, from_time: window.from, to_time: window.to }),
+      method: 'POST',
+      headers: { [SHARE_KEY_HEADER]: key },
+      body: JSON.stringify({ structure_id: w.structureId, from_time: window.from, to_time: window.to }),
     });
     expect(sneak.status).toBe(401);
   });

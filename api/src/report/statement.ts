@@ -10,7 +10,12 @@ export { NOTICES, reportNotices, statementBody, typeInfo, type StatementInput } 
  * @norma/core-wasm/report from the report inputs (his markups and stamps), as in the PWA.
  */
 export async function buildStatement(
-  db: Db, structureId: number, employeeId: number, from: number, to: number, withDetails = false,
+  db: Db,
+  structureId: number,
+  employeeId: number,
+  from: number,
+  to: number,
+  withDetails = false,
 ): Promise<StatementReportBody> {
   await requireEmployee(db, structureId, employeeId);
   const inputs = await loadReportInputs(db, structureId, from, to, { employeeId, videos: false });

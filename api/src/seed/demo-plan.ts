@@ -76,7 +76,10 @@ export const demoLeaves: DemoLeaf[] = [
     move: { name: 'Переход на склад комплектующих', type: 'move', referencePoint: 'Рабочий отошёл от стола', seconds: [45, 150] },
     rest: { name: 'Отдых и личные надобности', type: 'rest', referencePoint: 'Рабочий покинул участок', seconds: [420, 780] },
     idle: { name: 'Ожидание комплектующих', type: 'idle', referencePoint: 'Нет деталей в таре', seconds: [90, 420] },
-    markedDays: [[0, 1, 2], [0, 1]],
+    markedDays: [
+      [0, 1, 2],
+      [0, 1],
+    ],
   },
   {
     slug: 'packing',

@@ -44,7 +44,8 @@ describe('demo organisation', () => {
       .selectFrom('markups')
       .innerJoin('operations', 'operations.id', 'markups.operation_id')
       .select(['markups.employee_id', 'markups.start_time', 'markups.end_time', 'operations.type', 'operations.name', 'markups.video_id'])
-      .orderBy('markups.employee_id').orderBy('markups.start_time')
+      .orderBy('markups.employee_id')
+      .orderBy('markups.start_time')
       .execute();
     expect(markups.length).toBeGreaterThan(2000);
     for (let i = 1; i < markups.length; i++) {
@@ -53,7 +54,10 @@ describe('demo organisation', () => {
       expect(current.end_time).toBeGreaterThan(current.start_time);
       if (previous.employee_id === current.employee_id) expect(current.start_time).toBeGreaterThanOrEqual(previous.end_time);
     }
-    const mainCounts = Map.groupBy(markups.filter((m) => m.type === 'main'), (m) => m.name);
+    const mainCounts = Map.groupBy(
+      markups.filter((m) => m.type === 'main'),
+      (m) => m.name,
+    );
     for (const list of mainCounts.values()) expect(list.length).toBeGreaterThan(100);
     const products = await t.deps.db.selectFrom('video_stamps').select('type').where('type', '=', 'product').execute();
     expect(products.length).toBeGreaterThan(300);
@@ -75,9 +79,11 @@ describe('demo organisation', () => {
 
   it('stores real H.264 MP4 videos with overlapping spans on all four cameras', async () => {
     const videos = await t.deps.db
-      .selectFrom('videos').innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+      .selectFrom('videos')
+      .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
       .select(['videos.storage_key', 'videos.start_time', 'videos.duration', 'cameras.camera_key', 'cameras.structure_id'])
-      .orderBy('videos.start_time').execute();
+      .orderBy('videos.start_time')
+      .execute();
     // 2 leaves × 4 cameras × 2 days × 3 clips, less the 4 left for a sync to find.
     expect(videos.length).toBe(44);
     const info = await probe(t.deps.storage.pathOf(videos[0]!.storage_key));

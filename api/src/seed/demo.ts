@@ -5,8 +5,21 @@ import { registerUser } from '../auth/service';
 import type { Db } from '../db/database';
 import type { AppDeps } from '../http/env';
 import {
-  DEMO_PASSWORD, DEMO_SHIFT, DEMO_TIME_ZONE, DEMO_UTC_OFFSET_MINUTES, demoDays, demoLeaves, demoTree, demoUsers,
-  isUnregisteredDemoClip, planClips, planWorkerDay, type DemoLeaf, type DemoOperation, type PlannedClip, type PlannedSegment,
+  DEMO_PASSWORD,
+  DEMO_SHIFT,
+  DEMO_TIME_ZONE,
+  DEMO_UTC_OFFSET_MINUTES,
+  demoDays,
+  demoLeaves,
+  demoTree,
+  demoUsers,
+  isUnregisteredDemoClip,
+  planClips,
+  planWorkerDay,
+  type DemoLeaf,
+  type DemoOperation,
+  type PlannedClip,
+  type PlannedSegment,
 } from './demo-plan';
 import { seededRandom } from './random';
 
@@ -107,12 +120,19 @@ export async function seedDemo(deps: AppDeps, options: SeedOptions = {}): Promis
   const userIds: Record<string, string> = {};
   try {
     for (const user of demoUsers) {
-      const created = await registerUser(deps, { login: user.login, password: DEMO_PASSWORD, firstName: user.firstName, lastName: user.lastName }, { organizationId: org.id, role: user.role });
+      const created = await registerUser(
+        deps,
+        { login: user.login, password: DEMO_PASSWORD, firstName: user.firstName, lastName: user.lastName },
+        { organizationId: org.id, role: user.role },
+      );
       userIds[user.login] = created.id;
     }
     await db.transaction().execute((trx) => writeOrganization(trx as unknown as Db, deps, org.id, userIds, days, clips, renderVideos));
   } catch (err) {
-    await db.deleteFrom('user').where('id', 'in', Object.values(userIds).length ? Object.values(userIds) : ['']).execute();
+    await db
+      .deleteFrom('user')
+      .where('id', 'in', Object.values(userIds).length ? Object.values(userIds) : [''])
+      .execute();
     await db.deleteFrom('organizations').where('id', '=', org.id).execute();
     throw err;
   }
@@ -120,47 +140,80 @@ export async function seedDemo(deps: AppDeps, options: SeedOptions = {}): Promis
 }
 
 async function writeOrganization(
-  db: Db, deps: AppDeps, organizationId: number, userIds: Record<string, string>,
-  days: Map<string, PlannedSegment[]>, clips: PlannedClip[], withVideos: boolean,
+  db: Db,
+  deps: AppDeps,
+  organizationId: number,
+  userIds: Record<string, string>,
+  days: Map<string, PlannedSegment[]>,
+  clips: PlannedClip[],
+  withVideos: boolean,
 ) {
   const now = Date.now();
   const assessorId = userIds.assessor!;
   const structure = (name: string, parentId: number | null) =>
-    db.insertInto('structures').values({ organization_id: organizationId, parent_id: parentId, name, created_at: now }).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
+    db
+      .insertInto('structures')
+      .values({ organization_id: organizationId, parent_id: parentId, name, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+      .then((r) => r.id);
   const rootId = await structure(demoTree.root, null);
   const workshopId = await structure(demoTree.workshop, rootId);
   await structure(demoTree.emptyWorkshop, rootId);
 
   for (const [leafIndex, leaf] of demoLeaves.entries()) {
     const leafId = await structure(leaf.name, workshopId);
-    await db.insertInto('structure_settings').values({
-      structure_id: leafId, employee_count: 3, employee_salary: 68000, fluct_reduction: 30,
-      regular_break_duration: DEMO_SHIFT.breakMinutes * 60, time_series_stability_threshold: null, rest_in_idle: 0,
-    }).execute();
-    await db.insertInto('shifts').values({
-      structure_id: leafId, position: 0, name: DEMO_SHIFT.name, start_time: DEMO_SHIFT.start, end_time: DEMO_SHIFT.end,
-      regular_break_duration_min: DEMO_SHIFT.breakMinutes,
-    }).execute();
+    await db
+      .insertInto('structure_settings')
+      .values({
+        structure_id: leafId,
+        employee_count: 3,
+        employee_salary: 68000,
+        fluct_reduction: 30,
+        regular_break_duration: DEMO_SHIFT.breakMinutes * 60,
+        time_series_stability_threshold: null,
+        rest_in_idle: 0,
+      })
+      .execute();
+    await db
+      .insertInto('shifts')
+      .values({
+        structure_id: leafId,
+        position: 0,
+        name: DEMO_SHIFT.name,
+        start_time: DEMO_SHIFT.start,
+        end_time: DEMO_SHIFT.end,
+        regular_break_duration_min: DEMO_SHIFT.breakMinutes,
+      })
+      .execute();
 
     const operationIds = new Map<DemoOperation, number>();
     for (const operation of [...leaf.cycle, leaf.aux, leaf.pz, leaf.service, leaf.move, leaf.rest, leaf.idle]) {
-      const row = await db.insertInto('operations')
+      const row = await db
+        .insertInto('operations')
         .values({ structure_id: leafId, name: operation.name, type: operation.type, reference_point: operation.referencePoint })
-        .returning('id').executeTakeFirstOrThrow();
+        .returning('id')
+        .executeTakeFirstOrThrow();
       operationIds.set(operation, row.id);
     }
     const employeeIds: number[] = [];
     const workplaceIds: number[] = [];
     for (let i = 0; i < 3; i++) {
-      employeeIds.push((await db.insertInto('employees').values({ structure_id: leafId, name: leaf.employees[i]! }).returning('id').executeTakeFirstOrThrow()).id);
-      workplaceIds.push((await db.insertInto('workplaces').values({ structure_id: leafId, name: leaf.workplaces[i]! }).returning('id').executeTakeFirstOrThrow()).id);
+      employeeIds.push(
+        (await db.insertInto('employees').values({ structure_id: leafId, name: leaf.employees[i]! }).returning('id').executeTakeFirstOrThrow()).id,
+      );
+      workplaceIds.push(
+        (await db.insertInto('workplaces').values({ structure_id: leafId, name: leaf.workplaces[i]! }).returning('id').executeTakeFirstOrThrow()).id,
+      );
     }
     const cameraIds: number[] = [];
     for (let key = 1; key <= 4; key++) {
       const name = key === 4 ? 'Камера 4 (обзорная)' : `Камера ${key} (${leaf.workplaces[key - 1]})`;
-      const row = await db.insertInto('cameras')
+      const row = await db
+        .insertInto('cameras')
         .values({ structure_id: leafId, camera_key: key, name, storage_folder: `recordings/${leaf.slug}/cam${key}` })
-        .returning('id').executeTakeFirstOrThrow();
+        .returning('id')
+        .executeTakeFirstOrThrow();
       cameraIds.push(row.id);
     }
 
@@ -179,26 +232,42 @@ async function writeOrganization(
         const file = deps.storage.file(key);
         const bytes = new Uint8Array(await file.arrayBuffer());
         const workerMarked = clip.cameraKey <= 3 && marked(clip.dayIndex, clip.cameraKey - 1);
-        const row = await db.insertInto('videos').values({
-          camera_id: cameraIds[clip.cameraKey - 1]!, filename: clip.filename, storage_key: key,
-          content_hash: new Bun.CryptoHasher('sha256').update(bytes).digest('hex'), size_bytes: bytes.byteLength,
-          start_time: clip.startMs, duration: clip.durationSeconds, status: 'ready',
-          comment: workerMarked ? 'Разметка завершена' : '',
-          author_id: workerMarked ? assessorId : null,
-          finished: workerMarked ? 1 : 0, finished_at: workerMarked ? clip.startMs + 86_400_000 : null, created_at: now,
-        }).returning('id').executeTakeFirstOrThrow();
+        const row = await db
+          .insertInto('videos')
+          .values({
+            camera_id: cameraIds[clip.cameraKey - 1]!,
+            filename: clip.filename,
+            storage_key: key,
+            content_hash: new Bun.CryptoHasher('sha256').update(bytes).digest('hex'),
+            size_bytes: bytes.byteLength,
+            start_time: clip.startMs,
+            duration: clip.durationSeconds,
+            status: 'ready',
+            comment: workerMarked ? 'Разметка завершена' : '',
+            author_id: workerMarked ? assessorId : null,
+            finished: workerMarked ? 1 : 0,
+            finished_at: workerMarked ? clip.startMs + 86_400_000 : null,
+            created_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
         videoIdOf.set(`${clip.cameraKey}/${clip.dayIndex}/${clip.clipIndex}`, row.id);
         if (workerMarked) {
-          await db.insertInto('activities').values([
-            { video_id: row.id, author_id: assessorId, happened_at: clip.startMs + 80_000_000, comment: 'Разметка сохранена' },
-            { video_id: row.id, author_id: assessorId, happened_at: clip.startMs + 86_400_000, comment: 'Задача завершена' },
-          ]).execute();
+          await db
+            .insertInto('activities')
+            .values([
+              { video_id: row.id, author_id: assessorId, happened_at: clip.startMs + 80_000_000, comment: 'Разметка сохранена' },
+              { video_id: row.id, author_id: assessorId, happened_at: clip.startMs + 86_400_000, comment: 'Задача завершена' },
+            ])
+            .execute();
         }
       }
     }
     const videoAt = (cameraKey: number, dayIndex: number, instant: number) => {
-      const clip = clips.find((c) => c.cameraKey === cameraKey && c.dayIndex === dayIndex && instant >= c.startMs && instant < c.startMs + c.durationSeconds * 1000);
-      return clip ? videoIdOf.get(`${cameraKey}/${dayIndex}/${clip.clipIndex}`) ?? null : null;
+      const clip = clips.find(
+        (c) => c.cameraKey === cameraKey && c.dayIndex === dayIndex && instant >= c.startMs && instant < c.startMs + c.durationSeconds * 1000,
+      );
+      return clip ? (videoIdOf.get(`${cameraKey}/${dayIndex}/${clip.clipIndex}`) ?? null) : null;
     };
 
     const markupRows = [];
@@ -209,14 +278,28 @@ async function writeOrganization(
         for (const segment of days.get(`${leaf.slug}/${dayIndex}/${employeeIndex}`) ?? []) {
           const videoId = videoAt(employeeIndex + 1, dayIndex, segment.start);
           markupRows.push({
-            structure_id: leafId, operation_id: operationIds.get(segment.operation)!, workplace_id: workplaceIds[employeeIndex]!,
-            employee_id: employeeIds[employeeIndex]!, start_time: segment.start, end_time: segment.end, comment: null,
-            video_id: videoId, author_id: assessorId, created_at: now, updated_at: now,
+            structure_id: leafId,
+            operation_id: operationIds.get(segment.operation)!,
+            workplace_id: workplaceIds[employeeIndex]!,
+            employee_id: employeeIds[employeeIndex]!,
+            start_time: segment.start,
+            end_time: segment.end,
+            comment: null,
+            video_id: videoId,
+            author_id: assessorId,
+            created_at: now,
+            updated_at: now,
           });
           if (segment.product) {
             stampRows.push({
-              structure_id: leafId, video_id: videoAt(employeeIndex + 1, dayIndex, segment.end), type: 'product', at: segment.end,
-              comment: '', employee_id: employeeIds[employeeIndex]!, author_id: assessorId, created_at: now,
+              structure_id: leafId,
+              video_id: videoAt(employeeIndex + 1, dayIndex, segment.end),
+              type: 'product',
+              at: segment.end,
+              comment: '',
+              employee_id: employeeIds[employeeIndex]!,
+              author_id: assessorId,
+              created_at: now,
             });
           }
         }

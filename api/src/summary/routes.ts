@@ -9,7 +9,9 @@ export function summaryRoutes({ db }: AppDeps) {
   const app = createRouter();
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/summary', tags: ['Сводка'],
+      method: 'get',
+      path: '/api/v1/summary',
+      tags: ['Сводка'],
       summary: 'Сводка по разметчикам организации: размеченные часы и оплата за период (администратор, аналитик)',
       middleware: [requireAccess(db, 'workspace.write')] as const,
       request: { query: SummaryQuery },
@@ -19,7 +21,12 @@ export function summaryRoutes({ db }: AppDeps) {
       const user = currentUser(c);
       const q = c.req.valid('query');
       const reply = await assessorSummaryReport(db, {
-        organizationId: user.organizationId, timeZone: user.timeZone, from: q.from_time, to: q.to_time, budget: q.budget, hourCost: q.hour_cost,
+        organizationId: user.organizationId,
+        timeZone: user.timeZone,
+        from: q.from_time,
+        to: q.to_time,
+        budget: q.budget,
+        hourCost: q.hour_cost,
       });
       return c.json(reply, 200);
     },

@@ -48,7 +48,16 @@ export async function assessorSummaryReport(db: Db, input: SummaryInput) {
     .innerJoin('structures', 'structures.id', 'markups.structure_id')
     .innerJoin('user', 'user.id', 'markups.author_id')
     .innerJoin('workplaces', 'workplaces.id', 'markups.workplace_id')
-    .select(['markups.start_time', 'markups.end_time', 'markups.author_id', 'user.firstName', 'user.lastName', 'markups.workplace_id', 'workplaces.name as workplace_name', 'structures.name as structure_name'])
+    .select([
+      'markups.start_time',
+      'markups.end_time',
+      'markups.author_id',
+      'user.firstName',
+      'user.lastName',
+      'markups.workplace_id',
+      'workplaces.name as workplace_name',
+      'structures.name as structure_name',
+    ])
     .where('structures.organization_id', '=', input.organizationId)
     .where('markups.source', '!=', 'model')
     .where('markups.start_time', '<', input.to)
@@ -78,17 +87,30 @@ export async function assessorSummaryReport(db: Db, input: SummaryInput) {
   });
   // Shown figures add up: salaries to the budget (or to the rounded sum at an hour cost), and each
   // assessor's detail hours and costs to his hours and salary.
-  const salaryTotal = summary.hourCost === null && summary.budget !== null && summary.assessors.some((a) => a.salary > 0)
-    ? summary.budget
-    : summary.assessors.reduce((a, r) => a + r.salary, 0);
-  const salaries = roundToTotal(summary.assessors.map((a) => a.salary), salaryTotal, 2);
+  const salaryTotal =
+    summary.hourCost === null && summary.budget !== null && summary.assessors.some((a) => a.salary > 0)
+      ? summary.budget
+      : summary.assessors.reduce((a, r) => a + r.salary, 0);
+  const salaries = roundToTotal(
+    summary.assessors.map((a) => a.salary),
+    salaryTotal,
+    2,
+  );
   const shown = new Map(summary.assessors.map((a, i) => [a.assessorId, { hours: round(a.markupHours, 3), salary: salaries[i]! }]));
   const detailHours = new Array<number>(summary.details.length);
   const detailCosts = new Array<number>(summary.details.length);
   for (const [assessorId, whole] of shown) {
     const indices = summary.details.flatMap((d, i) => (d.assessorId === assessorId ? [i] : []));
-    const hours = roundToTotal(indices.map((i) => summary.details[i]!.markupHours), whole.hours, 3);
-    const costs = roundToTotal(indices.map((i) => summary.details[i]!.salary), whole.salary, 2);
+    const hours = roundToTotal(
+      indices.map((i) => summary.details[i]!.markupHours),
+      whole.hours,
+      3,
+    );
+    const costs = roundToTotal(
+      indices.map((i) => summary.details[i]!.salary),
+      whole.salary,
+      2,
+    );
     indices.forEach((i, k) => {
       detailHours[i] = hours[k]!;
       detailCosts[i] = costs[k]!;
@@ -98,13 +120,18 @@ export async function assessorSummaryReport(db: Db, input: SummaryInput) {
     assessors: summary.assessors
       .map((a) => ({ assessor_name: a.assessorName, markup_hours: shown.get(a.assessorId)!.hours, salary: shown.get(a.assessorId)!.salary }))
       .sort((x, y) => x.assessor_name.localeCompare(y.assessor_name, 'ru')),
-    details: summary.details.map((d, i) => ({
-      assessor_name: d.assessorName,
-      date: d.date,
-      workplace_name: d.workplaceName,
-      markup_hours: detailHours[i]!,
-      cost: detailCosts[i]!,
-    })).sort((x, y) => x.date.localeCompare(y.date) || x.assessor_name.localeCompare(y.assessor_name, 'ru') || x.workplace_name.localeCompare(y.workplace_name, 'ru')),
+    details: summary.details
+      .map((d, i) => ({
+        assessor_name: d.assessorName,
+        date: d.date,
+        workplace_name: d.workplaceName,
+        markup_hours: detailHours[i]!,
+        cost: detailCosts[i]!,
+      }))
+      .sort(
+        (x, y) =>
+          x.date.localeCompare(y.date) || x.assessor_name.localeCompare(y.assessor_name, 'ru') || x.workplace_name.localeCompare(y.workplace_name, 'ru'),
+      ),
     budget: summary.budget,
     hour_cost: summary.hourCost,
   };

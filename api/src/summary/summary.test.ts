@@ -13,27 +13,51 @@ beforeAll(async () => {
   t = await createTestApp();
   f = await workspaceFixture(t);
   const { db } = t.deps;
-  const secondWorkplace = (await db.insertInto('workplaces').values({ structure_id: f.structureId, name: 'Стол 2' }).returning('id').executeTakeFirstOrThrow()).id;
+  const secondWorkplace = (await db.insertInto('workplaces').values({ structure_id: f.structureId, name: 'Стол 2' }).returning('id').executeTakeFirstOrThrow())
+    .id;
   const row = (author: string, start: number, end: number, workplace = f.workplaceId, source: 'manual' | 'fill_gaps' | 'model' = 'manual') => ({
-    structure_id: f.structureId, operation_id: f.operationId, workplace_id: workplace, employee_id: null,
-    start_time: start, end_time: end, comment: null, author_id: author, source, created_at: f.now, updated_at: f.now,
+    structure_id: f.structureId,
+    operation_id: f.operationId,
+    workplace_id: workplace,
+    employee_id: null,
+    start_time: start,
+    end_time: end,
+    comment: null,
+    author_id: author,
+    source,
+    created_at: f.now,
+    updated_at: f.now,
   });
-  await db.insertInto('markups').values([
-    // Мария (assessor): 09:00–10:00 and 09:30–10:30 overlap → 1.5 h on Стол 1 on the 16th…
-    row(f.users.assessor!, at(16, '09:00:00'), at(16, '10:00:00')),
-    row(f.users.assessor!, at(16, '09:30:00'), at(16, '10:30:00')),
-    // …and 0.5 h on Стол 2 on the 17th (Moscow time: 12:00–12:30).
-    row(f.users.assessor!, at(17, '09:00:00'), at(17, '09:30:00'), secondWorkplace),
-    // Олег (analyst): 1 h by "fill gaps".
-    row(f.users.analyst!, at(16, '11:00:00'), at(16, '12:00:00'), f.workplaceId, 'fill_gaps'),
-    // A model's segments are nobody's paid work.
-    row(f.users.analyst!, at(16, '13:00:00'), at(16, '17:00:00'), f.workplaceId, 'model'),
-  ]).execute();
+  await db
+    .insertInto('markups')
+    .values([
+      // Мария (assessor): 09:00–10:00 and 09:30–10:30 overlap → 1.5 h on Стол 1 on the 16th…
+      row(f.users.assessor!, at(16, '09:00:00'), at(16, '10:00:00')),
+      row(f.users.assessor!, at(16, '09:30:00'), at(16, '10:30:00')),
+      // …and 0.5 h on Стол 2 on the 17th (Moscow time: 12:00–12:30).
+      row(f.users.assessor!, at(17, '09:00:00'), at(17, '09:30:00'), secondWorkplace),
+      // Олег (analyst): 1 h by "fill gaps".
+      row(f.users.analyst!, at(16, '11:00:00'), at(16, '12:00:00'), f.workplaceId, 'fill_gaps'),
+      // A model's segments are nobody's paid work.
+      row(f.users.analyst!, at(16, '13:00:00'), at(16, '17:00:00'), f.workplaceId, 'model'),
+    ])
+    .execute();
   // Another organisation's markups never show.
-  await db.insertInto('markups').values({
-    structure_id: f.foreignId, operation_id: f.foreignOperationId, workplace_id: f.foreignWorkplaceId, employee_id: null,
-    start_time: at(16, '09:00:00'), end_time: at(16, '18:00:00'), comment: null, author_id: null, created_at: f.now, updated_at: f.now,
-  }).execute();
+  await db
+    .insertInto('markups')
+    .values({
+      structure_id: f.foreignId,
+      operation_id: f.foreignOperationId,
+      workplace_id: f.foreignWorkplaceId,
+      employee_id: null,
+      start_time: at(16, '09:00:00'),
+      end_time: at(16, '18:00:00'),
+      comment: null,
+      author_id: null,
+      created_at: f.now,
+      updated_at: f.now,
+    })
+    .execute();
 });
 afterAll(async () => t.cleanup());
 
@@ -97,14 +121,30 @@ describe('GET /api/v1/summary', () => {
     const third = (await db.insertInto('workplaces').values({ structure_id: f.structureId, name: 'Стол 3' }).returning('id').executeTakeFirstOrThrow()).id;
     const fourth = (await db.insertInto('workplaces').values({ structure_id: f.structureId, name: 'Стол 4' }).returning('id').executeTakeFirstOrThrow()).id;
     const row = (workplace: number) => ({
-      structure_id: f.structureId, operation_id: f.operationId, workplace_id: workplace, employee_id: null,
-      start_time: at(20, '09:00:00'), end_time: at(20, '10:00:00'), comment: null, author_id: f.users.assessor!, source: 'manual' as const, created_at: f.now, updated_at: f.now,
+      structure_id: f.structureId,
+      operation_id: f.operationId,
+      workplace_id: workplace,
+      employee_id: null,
+      start_time: at(20, '09:00:00'),
+      end_time: at(20, '10:00:00'),
+      comment: null,
+      author_id: f.users.assessor!,
+      source: 'manual' as const,
+      created_at: f.now,
+      updated_at: f.now,
     });
-    await db.insertInto('markups').values([row(f.workplaceId), row(third), row(fourth)]).execute();
+    await db
+      .insertInto('markups')
+      .values([row(f.workplaceId), row(third), row(fourth)])
+      .execute();
     const body = await (await f.call('GET', `${query('2026-11-20T00:00:00Z', '2026-11-21T00:00:00Z')}&hour_cost=300`, 'admin')).json();
     // The same hour at three workplaces: 3 h of work, 900 ₽.
     expect(body.assessors).toEqual([{ assessor_name: 'Мария Разметчица', markup_hours: 3, salary: 900 }]);
-    expect(body.details.map((d: { markup_hours: number; cost: number }) => [d.markup_hours, d.cost])).toEqual([[1, 300], [1, 300], [1, 300]]);
+    expect(body.details.map((d: { markup_hours: number; cost: number }) => [d.markup_hours, d.cost])).toEqual([
+      [1, 300],
+      [1, 300],
+      [1, 300],
+    ]);
   });
 
   it('clips segments to the window', async () => {

@@ -16,7 +16,10 @@ describe('checkRequestSize', () => {
   it('refuses a declared length over the limit with our JSON 413: the upload limit for uploads, 64 MiB otherwise', async () => {
     const upload = checkRequestSize(post('/api/v1/upload?camera_id=1', { 'content-length': '20001' }), 20_000);
     expect('refuse' in upload && upload.refuse.status).toBe(413);
-    expect('refuse' in upload && (await upload.refuse.json()).error).toEqual({ code: 'payload_too_large', message: 'Файл больше допустимого размера (19.5 КиБ)' });
+    expect('refuse' in upload && (await upload.refuse.json()).error).toEqual({
+      code: 'payload_too_large',
+      message: 'Файл больше допустимого размера (19.5 КиБ)',
+    });
     expect('body' in checkRequestSize(post('/api/v1/upload', { 'content-length': '20000' }), 20_000)).toBe(true);
     const login = checkRequestSize(post('/api/v1/login', { 'content-length': String(OTHER_BODY_MAX_BYTES + 1) }), 4 * 1024 ** 3);
     expect('refuse' in login && (await login.refuse.json()).error.message).toBe('Тело запроса больше допустимого размера (64 МиБ)');

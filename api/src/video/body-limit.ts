@@ -6,7 +6,11 @@ export const UPLOAD_PATH = '/api/v1/upload';
 
 /** "4 ГиБ", "512 МиБ", "10 КиБ" */
 export function humanBytes(bytes: number): string {
-  const units = [['ГиБ', 1024 ** 3], ['МиБ', 1024 ** 2], ['КиБ', 1024]] as const;
+  const units = [
+    ['ГиБ', 1024 ** 3],
+    ['МиБ', 1024 ** 2],
+    ['КиБ', 1024],
+  ] as const;
   for (const [unit, size] of units) if (bytes >= size) return `${Math.round((bytes / size) * 10) / 10} ${unit}`;
   return `${bytes} Б`;
 }

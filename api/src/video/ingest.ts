@@ -40,7 +40,11 @@ export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
           // (with its error, until deleted in the task list). A file found in a camera folder is the
           // recorder's and may still be being written, so it stays.
           const uploaded = await db
-            .selectFrom('activities').select('id').where('video_id', '=', video.id).where('comment', '=', UPLOADED_ACTIVITY).executeTakeFirst();
+            .selectFrom('activities')
+            .select('id')
+            .where('video_id', '=', video.id)
+            .where('comment', '=', UPLOADED_ACTIVITY)
+            .executeTakeFirst();
           if (uploaded) {
             await storage.remove(video.storage_key);
             throw new PermanentJobError(`${err.message}. Файл удалён с сервера`);
@@ -85,7 +89,11 @@ export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
           // Another container (.mkv, .avi…): the result is an .mp4 beside it, the original goes.
           const stem = video.filename.replace(/\.[^.]+$/, '');
           storageKey = await freeStorageKey(db, storage, folder, fitFileName(`${stem}.mp4`, 8));
-          await db.updateTable('videos').set({ storage_key: storageKey, filename: storageKey.slice(folder.length + 1) }).where('id', '=', video.id).execute();
+          await db
+            .updateTable('videos')
+            .set({ storage_key: storageKey, filename: storageKey.slice(folder.length + 1) })
+            .where('id', '=', video.id)
+            .execute();
           await storage.move(workKey, storageKey);
           await storage.remove(video.storage_key);
         }

@@ -36,8 +36,7 @@ beforeAll(async () => {
 afterAll(async () => t.cleanup());
 
 const sync = (query: string, cookie = w.cookies.assessor) => t.request(`/api/v1/sync_videos?${query}`, { cookie });
-const videoRows = () =>
-  t.deps.db.selectFrom('videos').selectAll().orderBy('id').execute();
+const videoRows = () => t.deps.db.selectFrom('videos').selectAll().orderBy('id').execute();
 
 describe('GET /api/v1/sync_videos', () => {
   it('refuses without a structure with the spec text, and checks access', async () => {
@@ -104,7 +103,10 @@ describe('ingest_video jobs', () => {
       return response.json();
     };
     for (const [name, action] of [
-      ['cam1_2026-11-16_09-00-00.mp4', 'none'], ['cam2_2026-11-16_09-00-03.mp4', 'remux'], ['lecture.mp4', 'transcode'], ['clip.mp4', 'transcode'],
+      ['cam1_2026-11-16_09-00-00.mp4', 'none'],
+      ['cam2_2026-11-16_09-00-03.mp4', 'remux'],
+      ['lecture.mp4', 'transcode'],
+      ['clip.mp4', 'transcode'],
     ] as const) {
       const row = byName[name]!;
       expect(row.status, name).toBe('ready');
@@ -156,7 +158,12 @@ describe('POST /api/v1/upload', () => {
     const result = await response.json();
     expect(result).toMatchObject({ filename: 'cam2_2026-11-17_10-00-00.mp4' });
     const row = await t.deps.db.selectFrom('videos').selectAll().where('id', '=', result.video_id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ storage_key: 'recordings/site/cam2/cam2_2026-11-17_10-00-00.mp4', status: 'queued', job_id: result.job_id, size_bytes: clip.length });
+    expect(row).toMatchObject({
+      storage_key: 'recordings/site/cam2/cam2_2026-11-17_10-00-00.mp4',
+      status: 'queued',
+      job_id: result.job_id,
+      size_bytes: clip.length,
+    });
     expect(new Date(row.start_time).toISOString()).toBe('2026-11-17T07:00:00.000Z');
     expect(new Uint8Array(await t.deps.storage.file(row.storage_key).arrayBuffer())).toEqual(clip);
     const queued = await (await t.request(`/api/v1/jobs/${result.job_id}`, { cookie: w.cookies.assessor })).json();
@@ -202,9 +209,13 @@ describe('POST /api/v1/upload', () => {
     expect(wrong.status).toBe(400);
     expect((await wrong.json()).error.message).toBe(ONLY_MP4);
     for (const [query, status] of [
-      [`filename=a.mp4`, 400], [`camera_id=abc&filename=a.mp4`, 400], [`camera_id=${w.cameraIds[1]}`, 400],
-      [`camera_id=${w.cameraIds[1]}&filename=../escape.mp4`, 400], [`camera_id=${w.cameraIds[1]}&filename=.hidden.mp4`, 400],
-      [`camera_id=${w.foreignCameraId}&filename=a.mp4`, 404], [`camera_id=987654&filename=a.mp4`, 404],
+      [`filename=a.mp4`, 400],
+      [`camera_id=abc&filename=a.mp4`, 400],
+      [`camera_id=${w.cameraIds[1]}`, 400],
+      [`camera_id=${w.cameraIds[1]}&filename=../escape.mp4`, 400],
+      [`camera_id=${w.cameraIds[1]}&filename=.hidden.mp4`, 400],
+      [`camera_id=${w.foreignCameraId}&filename=a.mp4`, 404],
+      [`camera_id=987654&filename=a.mp4`, 404],
     ] as const) {
       expect((await upload(query, clip)).status, query).toBe(status);
     }
@@ -272,7 +283,10 @@ describe('upload size limit', () => {
 
   it('answers 413 in JSON to a declared size over the limit and to a streamed body that grows past it, keeping nothing', async () => {
     const declared = await small.request(`/api/v1/upload?camera_id=${cameraId}&filename=big.mp4`, {
-      method: 'POST', cookie, body: new Uint8Array(20_000), headers: { 'content-type': 'video/mp4' },
+      method: 'POST',
+      cookie,
+      body: new Uint8Array(20_000),
+      headers: { 'content-type': 'video/mp4' },
     });
     expect(declared.status).toBe(413);
     expect((await declared.json()).error.code).toBe('payload_too_large');
@@ -285,7 +299,11 @@ describe('upload size limit', () => {
       },
     });
     const streamed = await small.request(`/api/v1/upload?camera_id=${cameraId}&filename=big.mp4`, {
-      method: 'POST', cookie, body: stream, headers: { 'content-type': 'video/mp4' }, duplex: 'half',
+      method: 'POST',
+      cookie,
+      body: stream,
+      headers: { 'content-type': 'video/mp4' },
+      duplex: 'half',
     } as RequestInit);
     expect(streamed.status).toBe(413);
     expect((await streamed.json()).error.message).toContain('больше допустимого размера');

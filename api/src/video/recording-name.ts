@@ -25,8 +25,12 @@ export function startFromName(name: string): (LocalParts & { camera: number }) |
   const [camera, year, month, day, hour, minute, second] = match.slice(1).map(Number) as number[];
   const check = new Date(Date.UTC(year!, month! - 1, day!, hour!, minute!, second!));
   if (
-    check.getUTCFullYear() !== year || check.getUTCMonth() !== month! - 1 || check.getUTCDate() !== day ||
-    check.getUTCHours() !== hour || check.getUTCMinutes() !== minute || check.getUTCSeconds() !== second
+    check.getUTCFullYear() !== year ||
+    check.getUTCMonth() !== month! - 1 ||
+    check.getUTCDate() !== day ||
+    check.getUTCHours() !== hour ||
+    check.getUTCMinutes() !== minute ||
+    check.getUTCSeconds() !== second
   ) {
     return null;
   }

@@ -27,8 +27,13 @@ export function cameraContext(db: Db) {
     .innerJoin('structures', 'structures.id', 'cameras.structure_id')
     .innerJoin('organizations', 'organizations.id', 'structures.organization_id')
     .select([
-      'cameras.id', 'cameras.structure_id', 'cameras.camera_key', 'cameras.name', 'cameras.storage_folder',
-      'structures.organization_id', 'organizations.time_zone',
+      'cameras.id',
+      'cameras.structure_id',
+      'cameras.camera_key',
+      'cameras.name',
+      'cameras.storage_folder',
+      'structures.organization_id',
+      'organizations.time_zone',
     ]);
 }
 
@@ -38,9 +43,7 @@ export type StartSource = 'file_name' | 'creation_time' | 'file_time';
  * When a recording began: the local time in its name (`cam1_2026-11-16_09-00-00.mp4`, in the
  * organisation's zone), else the container's creation time (ffprobe), else the file's time.
  */
-export async function recordingStart(
-  path: string, name: string, timeZone: string, fileTime: number,
-): Promise<{ instant: number; source: StartSource }> {
+export async function recordingStart(path: string, name: string, timeZone: string, fileTime: number): Promise<{ instant: number; source: StartSource }> {
   const local = startFromName(name);
   if (local) return { instant: localToInstant(local, timeZone), source: 'file_name' };
   try {

@@ -10,12 +10,43 @@ import { loaderPackageFile, loaderPackages } from './loader-packages';
 import { cameraContext } from './registration';
 import { deleteFailedVideo, listFailedVideos } from './failed-uploads';
 import {
-  Activity, ActivitiesQuery, Camera, CameraAt, CameraQuery, CameraVideo, CommentBody, DeletedReply, FailedVideo, LoaderPackages, OtherVideo, OtherVideosQuery,
-  SetDurationQuery, SetDurationReply, StructureQuery, SyncQuery, SyncResult, UploadCheck, UploadCheckQuery, UploadQuery, UploadResult, VideoIdParam,
-  VideoMeta, VideoQuery, VideosAtQuery,
+  Activity,
+  ActivitiesQuery,
+  Camera,
+  CameraAt,
+  CameraQuery,
+  CameraVideo,
+  CommentBody,
+  DeletedReply,
+  FailedVideo,
+  LoaderPackages,
+  OtherVideo,
+  OtherVideosQuery,
+  SetDurationQuery,
+  SetDurationReply,
+  StructureQuery,
+  SyncQuery,
+  SyncResult,
+  UploadCheck,
+  UploadCheckQuery,
+  UploadQuery,
+  UploadResult,
+  VideoIdParam,
+  VideoMeta,
+  VideoQuery,
+  VideosAtQuery,
 } from './schema';
 import {
-  listActivities, listCameras, listCameraVideos, otherVideos, setVideoComment, setVideoDuration, storedVideo, videoMeta, videosAt, wholeSeconds,
+  listActivities,
+  listCameras,
+  listCameraVideos,
+  otherVideos,
+  setVideoComment,
+  setVideoDuration,
+  storedVideo,
+  videoMeta,
+  videosAt,
+  wholeSeconds,
 } from './service';
 import { serveStoredVideo } from './stream';
 import { syncStructure } from './sync';
@@ -39,7 +70,9 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/sync_videos', tags,
+      method: 'get',
+      path: '/api/v1/sync_videos',
+      tags,
       summary: 'Найти новые записи в папках камер структуры, зарегистрировать их и поставить в очередь обработки',
       middleware: [requireAccess(db, 'markup.write', syncStructureLocator)] as const,
       request: { query: SyncQuery },
@@ -50,12 +83,15 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'post', path: '/api/v1/upload', tags,
+      method: 'post',
+      path: '/api/v1/upload',
+      tags,
       summary: 'Загрузить запись камеры (тело запроса — сам файл MP4); ответ — id видео и задачи обработки',
       middleware: [requireAccess(db, 'markup.write', structureFrom.cameraQuery())] as const,
       request: { query: UploadQuery, body: { content: { 'video/mp4': { schema: z.string().openapi({ format: 'binary' }) } } } },
       responses: {
-        200: json(UploadResult), ...errorResponses,
+        200: json(UploadResult),
+        ...errorResponses,
         409: { description: 'Эта запись уже загружена для камеры', content: { 'application/json': { schema: ErrorSchema } } },
         413: { description: 'Файл больше допустимого размера', content: { 'application/json': { schema: ErrorSchema } } },
       },
@@ -65,7 +101,12 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
       const camera = await cameraContext(db).where('cameras.id', '=', camera_id).executeTakeFirstOrThrow();
       const length = c.req.header('content-length');
       const result = await receiveUpload(db, storage, {
-        camera, filename, body: c.req.raw.body, declaredBytes: length ? Number(length) : null, maxBytes: config.uploadMaxBytes, authorId: currentUser(c).id,
+        camera,
+        filename,
+        body: c.req.raw.body,
+        declaredBytes: length ? Number(length) : null,
+        maxBytes: config.uploadMaxBytes,
+        authorId: currentUser(c).id,
       });
       return c.json(result, 200);
     },
@@ -73,7 +114,9 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/failed_videos', tags,
+      method: 'get',
+      path: '/api/v1/failed_videos',
+      tags,
       summary: 'Записи структуры, которые не удалось обработать (не видео, повреждены), с причиной; новые сверху',
       middleware: [requireAccess(db, 'workspace.read', structureFrom.query())] as const,
       request: { query: StructureQuery },
@@ -84,11 +127,17 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'delete', path: '/api/v1/failed_videos/{videoId}', tags,
+      method: 'delete',
+      path: '/api/v1/failed_videos/{videoId}',
+      tags,
       summary: 'Удалить запись, которую не удалось обработать (строку и оставшийся файл); другие видео — 409',
       middleware: [requireAccess(db, 'markup.write', structureFrom.videoParam())] as const,
       request: { params: VideoIdParam },
-      responses: { 200: json(DeletedReply), ...errorResponses, 409: { description: 'Видео обработано или ещё в обработке', content: { 'application/json': { schema: ErrorSchema } } } },
+      responses: {
+        200: json(DeletedReply),
+        ...errorResponses,
+        409: { description: 'Видео обработано или ещё в обработке', content: { 'application/json': { schema: ErrorSchema } } },
+      },
     }),
     async (c) => {
       await deleteFailedVideo(db, storage, c.req.valid('param').videoId);
@@ -98,7 +147,9 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/upload_check', tags,
+      method: 'get',
+      path: '/api/v1/upload_check',
+      tags,
       summary: 'Есть ли у камеры запись с таким содержимым (SHA-256): загрузчик спрашивает до отправки файла',
       middleware: [requireAccess(db, 'markup.write', structureFrom.cameraQuery())] as const,
       request: { query: UploadCheckQuery },
@@ -113,13 +164,17 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/video', tags,
+      method: 'get',
+      path: '/api/v1/video',
+      tags,
       summary: 'Файл видео (MP4) с поддержкой HTTP Range: 206 для диапазона, 200 целиком, 416 для диапазона вне файла',
       middleware: [videoPlayAccess(db)] as const,
       request: { query: VideoQuery },
       responses: {
-        200: binary('video/mp4', 'Файл целиком'), 206: binary('video/mp4', 'Запрошенный диапазон байтов'),
-        304: { description: 'Не изменился (If-None-Match)' }, 416: { description: 'Диапазон вне файла', content: { 'application/json': { schema: ErrorSchema } } },
+        200: binary('video/mp4', 'Файл целиком'),
+        206: binary('video/mp4', 'Запрошенный диапазон байтов'),
+        304: { description: 'Не изменился (If-None-Match)' },
+        416: { description: 'Диапазон вне файла', content: { 'application/json': { schema: ErrorSchema } } },
         ...errorResponses,
       },
     }),
@@ -132,7 +187,10 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/video_meta/{videoId}', tags, summary: 'Сведения о видео',
+      method: 'get',
+      path: '/api/v1/video_meta/{videoId}',
+      tags,
+      summary: 'Сведения о видео',
       middleware: [videoReadAccess(db, structureFrom.videoParam())] as const,
       request: { params: VideoIdParam },
       responses: { 200: json(VideoMeta), ...errorResponses },
@@ -142,7 +200,10 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'post', path: '/api/v1/video_meta/{videoId}', tags, summary: 'Изменить комментарий к видео',
+      method: 'post',
+      path: '/api/v1/video_meta/{videoId}',
+      tags,
+      summary: 'Изменить комментарий к видео',
       middleware: [requireAccess(db, 'markup.write', structureFrom.videoParam())] as const,
       request: { params: VideoIdParam, body: { content: { 'application/json': { schema: CommentBody } }, required: true } },
       responses: { 200: json(VideoMeta), ...errorResponses },
@@ -152,8 +213,11 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'post', path: '/api/v1/set_duration', tags,
-      summary: 'Длительность видео в целых секундах, прочитанная браузером (video_id и duration — в теле JSON или в строке запроса; не больше суток и не больше длительности файла)',
+      method: 'post',
+      path: '/api/v1/set_duration',
+      tags,
+      summary:
+        'Длительность видео в целых секундах, прочитанная браузером (video_id и duration — в теле JSON или в строке запроса; не больше суток и не больше длительности файла)',
       // A write: the duration bounds every later save and gap filling, so only those who mark up may set it.
       middleware: [requireAccess(db, 'markup.write', structureFrom.videoQueryOrBody())] as const,
       request: { query: SetDurationQuery },
@@ -171,7 +235,9 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/other_videos', tags,
+      method: 'get',
+      path: '/api/v1/other_videos',
+      tags,
       summary: 'Видео других камер той же структуры, идущие в тот же момент, и секунда этого момента в каждом',
       middleware: [videoReadAccess(db)] as const,
       request: { query: OtherVideosQuery },
@@ -185,7 +251,10 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/activities', tags, summary: 'Последние действия с видео (новые сверху)',
+      method: 'get',
+      path: '/api/v1/activities',
+      tags,
+      summary: 'Последние действия с видео (новые сверху)',
       middleware: [videoReadAccess(db)] as const,
       request: { query: ActivitiesQuery },
       responses: { 200: json(z.array(Activity)), ...errorResponses },
@@ -198,7 +267,10 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/videos', tags, summary: 'Видео камеры (по времени начала)',
+      method: 'get',
+      path: '/api/v1/videos',
+      tags,
+      summary: 'Видео камеры (по времени начала)',
       middleware: [requireAccess(db, 'workspace.read', structureFrom.cameraQuery())] as const,
       request: { query: CameraQuery },
       responses: { 200: json(z.array(CameraVideo)), ...errorResponses },
@@ -208,7 +280,10 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/cameras', tags, summary: 'Камеры структурной единицы',
+      method: 'get',
+      path: '/api/v1/cameras',
+      tags,
+      summary: 'Камеры структурной единицы',
       middleware: [requireAccess(db, 'workspace.read', structureFrom.query())] as const,
       request: { query: StructureQuery },
       responses: { 200: json(z.array(Camera)), ...errorResponses },
@@ -218,7 +293,9 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/videos_at', tags,
+      method: 'get',
+      path: '/api/v1/videos_at',
+      tags,
       summary: 'Для синхронного плеера: по каждой камере структуры — видео, идущее в момент at, и секунда в нём',
       middleware: [requireAccess(db, 'workspace.read', structureFrom.query())] as const,
       request: { query: VideosAtQuery },
@@ -229,7 +306,10 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/loader', tags: ['Загрузчик'], summary: 'Установщики загрузчика записей: какие есть на сервере',
+      method: 'get',
+      path: '/api/v1/loader',
+      tags: ['Загрузчик'],
+      summary: 'Установщики загрузчика записей: какие есть на сервере',
       middleware: [requireAccess(db, 'workspace.read')] as const,
       responses: { 200: json(LoaderPackages), 401: errorResponses[401] },
     }),
@@ -238,7 +318,10 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/loader/{file}', tags: ['Загрузчик'], summary: 'Скачать установщик загрузчика',
+      method: 'get',
+      path: '/api/v1/loader/{file}',
+      tags: ['Загрузчик'],
+      summary: 'Скачать установщик загрузчика',
       middleware: [requireAccess(db, 'workspace.read')] as const,
       request: { params: z.object({ file: z.string() }) },
       responses: { 200: binary('application/octet-stream', 'Файл установщика'), 401: errorResponses[401], 404: errorResponses[404] },

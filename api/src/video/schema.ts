@@ -2,7 +2,6 @@ import { z } from '@hono/zod-openapi';
 import { decimalInt, decimalNumber, idParam } from '../http/params';
 import { instant, MAX_VIDEO_SECONDS } from '../http/time';
 
-
 const positiveId = idParam;
 const isoString = z.string().openapi({ format: 'date-time' });
 

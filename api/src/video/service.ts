@@ -4,8 +4,19 @@ import { badRequest, notFound } from '../http/errors';
 import { MAX_VIDEO_SECONDS, toIso } from '../http/time';
 
 const metaColumns = [
-  'videos.id', 'videos.filename', 'videos.comment', 'videos.camera_id', 'cameras.camera_key', 'cameras.structure_id',
-  'videos.start_time', 'videos.duration', 'videos.status', 'videos.error', 'videos.job_id', 'videos.finished', 'videos.size_bytes',
+  'videos.id',
+  'videos.filename',
+  'videos.comment',
+  'videos.camera_id',
+  'cameras.camera_key',
+  'cameras.structure_id',
+  'videos.start_time',
+  'videos.duration',
+  'videos.status',
+  'videos.error',
+  'videos.job_id',
+  'videos.finished',
+  'videos.size_bytes',
 ] as const;
 
 /** Video meta (spec 01 §3, spec 02 §3): name, comment, camera, structure, start instant, duration, status. */
@@ -32,7 +43,10 @@ export async function videoMeta(db: Db, videoId: number) {
 export async function setVideoComment(db: Db, videoId: number, comment: string, authorId: string) {
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('videos').set({ comment }).where('id', '=', videoId).execute();
-    await trx.insertInto('activities').values({ video_id: videoId, author_id: authorId, happened_at: Date.now(), comment: 'Изменён комментарий к видео' }).execute();
+    await trx
+      .insertInto('activities')
+      .values({ video_id: videoId, author_id: authorId, happened_at: Date.now(), comment: 'Изменён комментарий к видео' })
+      .execute();
   });
   return videoMeta(db, videoId);
 }
@@ -73,8 +87,7 @@ export function wholeSeconds(raw: unknown, name: string, max = MAX_VIDEO_SECONDS
   return value;
 }
 
-const coversInstant = (instant: number) =>
-  sql<boolean>`videos.start_time <= ${instant} AND videos.start_time + videos.duration * 1000 > ${instant}`;
+const coversInstant = (instant: number) => sql<boolean>`videos.start_time <= ${instant} AND videos.start_time + videos.duration * 1000 > ${instant}`;
 
 /**
  * Videos of the structure's other cameras whose span covers the instant `current_second` of this
@@ -82,30 +95,42 @@ const coversInstant = (instant: number) =>
  */
 export async function otherVideos(db: Db, videoId: number, currentSecond: number) {
   const video = await db
-    .selectFrom('videos').innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+    .selectFrom('videos')
+    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
     .select(['videos.start_time', 'videos.camera_id', 'cameras.structure_id'])
-    .where('videos.id', '=', videoId).executeTakeFirst();
+    .where('videos.id', '=', videoId)
+    .executeTakeFirst();
   if (!video) throw notFound('Видео не найдено');
   const instant = video.start_time + Math.round(currentSecond * 1000);
   const rows = await db
-    .selectFrom('videos').innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+    .selectFrom('videos')
+    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
     .select(['videos.id', 'videos.filename', 'videos.start_time', 'cameras.camera_key'])
     .where('cameras.structure_id', '=', video.structure_id)
     .where('videos.camera_id', '!=', video.camera_id)
     .where('videos.status', '=', 'ready')
     .where('videos.duration', 'is not', null)
     .where(coversInstant(instant))
-    .orderBy('cameras.camera_key').orderBy('videos.start_time', 'desc').orderBy('videos.id')
+    .orderBy('cameras.camera_key')
+    .orderBy('videos.start_time', 'desc')
+    .orderBy('videos.id')
     .execute();
   if (rows.length === 0) return [];
   const linked = await db
-    .selectFrom('markups').innerJoin('workplaces', 'workplaces.id', 'markups.workplace_id')
+    .selectFrom('markups')
+    .innerJoin('workplaces', 'workplaces.id', 'markups.workplace_id')
     .select(['markups.video_id', 'workplaces.name'])
-    .where('markups.video_id', 'in', rows.map((r) => r.id))
+    .where(
+      'markups.video_id',
+      'in',
+      rows.map((r) => r.id),
+    )
     .groupBy(['markups.video_id', 'workplaces.id'])
     .orderBy('workplaces.name')
     .execute();
-  const allWorkplaces = (await db.selectFrom('workplaces').select('name').where('structure_id', '=', video.structure_id).orderBy('name').execute()).map((w) => w.name);
+  const allWorkplaces = (await db.selectFrom('workplaces').select('name').where('structure_id', '=', video.structure_id).orderBy('name').execute()).map(
+    (w) => w.name,
+  );
   return rows.map((row) => {
     const names = linked.filter((l) => l.video_id === row.id).map((l) => l.name);
     return {
@@ -125,8 +150,10 @@ export async function listActivities(db: Db, videoId: number, offset: number, li
     .leftJoin('user', 'user.id', 'activities.author_id')
     .select(['activities.happened_at', 'activities.comment', 'user.firstName', 'user.lastName'])
     .where('activities.video_id', '=', videoId)
-    .orderBy('activities.happened_at', 'desc').orderBy('activities.id', 'desc')
-    .offset(offset).limit(limit)
+    .orderBy('activities.happened_at', 'desc')
+    .orderBy('activities.id', 'desc')
+    .offset(offset)
+    .limit(limit)
     .execute();
   return rows.map((row) => ({
     happened_at: toIso(row.happened_at),
@@ -141,8 +168,12 @@ export async function listCameras(db: Db, structureId: number) {
 
 export async function listCameraVideos(db: Db, cameraId: number) {
   const rows = await db
-    .selectFrom('videos').select(['id', 'filename', 'start_time', 'duration', 'status'])
-    .where('camera_id', '=', cameraId).orderBy('start_time').orderBy('id').execute();
+    .selectFrom('videos')
+    .select(['id', 'filename', 'start_time', 'duration', 'status'])
+    .where('camera_id', '=', cameraId)
+    .orderBy('start_time')
+    .orderBy('id')
+    .execute();
   return rows.map((row) => ({ ...row, start_time: toIso(row.start_time) }));
 }
 
@@ -150,13 +181,15 @@ export async function listCameraVideos(db: Db, cameraId: number) {
 export async function videosAt(db: Db, structureId: number, at: number) {
   const cameras = await listCameras(db, structureId);
   const playing = await db
-    .selectFrom('videos').innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+    .selectFrom('videos')
+    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
     .select(['videos.id', 'videos.camera_id', 'videos.filename', 'videos.start_time'])
     .where('cameras.structure_id', '=', structureId)
     .where('videos.status', '=', 'ready')
     .where('videos.duration', 'is not', null)
     .where(coversInstant(at))
-    .orderBy('videos.start_time', 'desc').orderBy('videos.id', 'desc')
+    .orderBy('videos.start_time', 'desc')
+    .orderBy('videos.id', 'desc')
     .execute();
   return cameras.map((camera) => {
     const video = playing.find((v) => v.camera_id === camera.id);

@@ -18,8 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.cleanup());
 
-const get = (headers: Record<string, string> = {}, cookie = w.cookies.viewer, id = videoId) =>
-  t.request(`/api/v1/video?video_id=${id}`, { cookie, headers });
+const get = (headers: Record<string, string> = {}, cookie = w.cookies.viewer, id = videoId) => t.request(`/api/v1/video?video_id=${id}`, { cookie, headers });
 const body = async (response: Response) => new Uint8Array(await response.arrayBuffer());
 
 describe('parseRange', () => {

@@ -13,7 +13,10 @@ export type ByteRange = { start: number; end: number };
 export function parseRange(header: string, size: number): ByteRange | 'unsatisfiable' | null {
   const match = /^\s*bytes\s*=\s*(.+)$/i.exec(header);
   if (!match) return null;
-  const specs = match[1]!.split(',').map((s) => s.trim()).filter(Boolean);
+  const specs = match[1]!
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (specs.length !== 1) return null;
   const spec = /^(\d*)\s*-\s*(\d*)$/.exec(specs[0]!);
   if (!spec || (spec[1] === '' && spec[2] === '')) return null;
@@ -65,7 +68,8 @@ export async function serveStoredVideo(storage: ObjectStore, key: string, reques
   const rangeHeader = request.headers.get('range');
   const ifRange = request.headers.get('if-range');
   // If-Range: the range only applies to the representation the client already has part of.
-  const rangeApplies = rangeHeader !== null && (ifRange === null || (ifRange.startsWith('"') || ifRange.startsWith('W/') ? ifRange === etag : ifRange === lastModified));
+  const rangeApplies =
+    rangeHeader !== null && (ifRange === null || (ifRange.startsWith('"') || ifRange.startsWith('W/') ? ifRange === etag : ifRange === lastModified));
   const file = storage.file(key);
   if (rangeApplies) {
     const range = parseRange(rangeHeader!, size);

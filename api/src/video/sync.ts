@@ -37,7 +37,9 @@ export async function syncStructure(db: Db, storage: ObjectStore, structureId: n
       (await db.selectFrom('videos').select('storage_key').where('storage_key', 'like', `${folder}/%`).execute()).map((r) => r.storage_key),
     );
     const knownHashes = new Set(
-      (await db.selectFrom('videos').select('content_hash').where('camera_id', '=', camera.id).where('content_hash', 'is not', null).execute()).map((r) => r.content_hash!),
+      (await db.selectFrom('videos').select('content_hash').where('camera_id', '=', camera.id).where('content_hash', 'is not', null).execute()).map(
+        (r) => r.content_hash!,
+      ),
     );
     for (const file of files) {
       if (knownKeys.has(file.key)) continue;
@@ -51,8 +53,14 @@ export async function syncStructure(db: Db, storage: ObjectStore, structureId: n
       const start = await recordingStart(storage.pathOf(file.key), filename, camera.time_zone, file.modifiedAt);
       try {
         await registerRecording(db, {
-          camera, storageKey: file.key, filename, contentHash, sizeBytes: file.size, startTime: start.instant,
-          authorId: options.authorId ?? null, activity: 'Запись найдена при синхронизации',
+          camera,
+          storageKey: file.key,
+          filename,
+          contentHash,
+          sizeBytes: file.size,
+          startTime: start.instant,
+          authorId: options.authorId ?? null,
+          activity: 'Запись найдена при синхронизации',
         });
       } catch (err) {
         // Another sync registered it a moment ago.

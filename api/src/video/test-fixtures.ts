@@ -9,18 +9,58 @@ import type { TestApp } from '../testing';
 export async function videoWorld(t: TestApp) {
   const { db } = t.deps;
   const admin = await registerUser(t.deps, { login: 'lead', password: 'secret-pass', firstName: 'Анна', lastName: 'Ведущая' });
-  const assessor = await registerUser(t.deps, { login: 'marker', password: 'secret-pass', firstName: 'Мария', lastName: 'Разметчица' }, { organizationId: admin.organizationId, role: 'assessor' });
-  await registerUser(t.deps, { login: 'watcher', password: 'secret-pass', firstName: 'Пётр', lastName: 'Наблюдатель' }, { organizationId: admin.organizationId, role: 'viewer' });
+  const assessor = await registerUser(
+    t.deps,
+    { login: 'marker', password: 'secret-pass', firstName: 'Мария', lastName: 'Разметчица' },
+    { organizationId: admin.organizationId, role: 'assessor' },
+  );
+  await registerUser(
+    t.deps,
+    { login: 'watcher', password: 'secret-pass', firstName: 'Пётр', lastName: 'Наблюдатель' },
+    { organizationId: admin.organizationId, role: 'viewer' },
+  );
   const rival = await registerUser(t.deps, { login: 'rival', password: 'secret-pass', firstName: 'Р', lastName: 'Р' });
   const now = Date.now();
-  const structureId = (await db.insertInto('structures').values({ organization_id: admin.organizationId, name: 'Участок', parent_id: null, created_at: now }).returning('id').executeTakeFirstOrThrow()).id;
-  const otherStructureId = (await db.insertInto('structures').values({ organization_id: admin.organizationId, name: 'Другой участок', parent_id: null, created_at: now }).returning('id').executeTakeFirstOrThrow()).id;
-  const foreignStructureId = (await db.insertInto('structures').values({ organization_id: rival.organizationId, name: 'Чужой', parent_id: null, created_at: now }).returning('id').executeTakeFirstOrThrow()).id;
+  const structureId = (
+    await db
+      .insertInto('structures')
+      .values({ organization_id: admin.organizationId, name: 'Участок', parent_id: null, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const otherStructureId = (
+    await db
+      .insertInto('structures')
+      .values({ organization_id: admin.organizationId, name: 'Другой участок', parent_id: null, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const foreignStructureId = (
+    await db
+      .insertInto('structures')
+      .values({ organization_id: rival.organizationId, name: 'Чужой', parent_id: null, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   const cameraIds: number[] = [];
   for (let key = 1; key <= 4; key++) {
-    cameraIds.push((await db.insertInto('cameras').values({ structure_id: structureId, camera_key: key, name: `Камера ${key}`, storage_folder: `recordings/site/cam${key}` }).returning('id').executeTakeFirstOrThrow()).id);
+    cameraIds.push(
+      (
+        await db
+          .insertInto('cameras')
+          .values({ structure_id: structureId, camera_key: key, name: `Камера ${key}`, storage_folder: `recordings/site/cam${key}` })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
   }
-  const foreignCameraId = (await db.insertInto('cameras').values({ structure_id: foreignStructureId, camera_key: 1, name: 'Чужая камера', storage_folder: 'recordings/rival/cam1' }).returning('id').executeTakeFirstOrThrow()).id;
+  const foreignCameraId = (
+    await db
+      .insertInto('cameras')
+      .values({ structure_id: foreignStructureId, camera_key: 1, name: 'Чужая камера', storage_folder: 'recordings/rival/cam1' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   const workplaceIds = [];
   for (const name of ['Стол № 1', 'Стол № 2', 'Стол № 3']) {
     workplaceIds.push((await db.insertInto('workplaces').values({ structure_id: structureId, name }).returning('id').executeTakeFirstOrThrow()).id);
@@ -28,13 +68,29 @@ export async function videoWorld(t: TestApp) {
   const employeeId = (await db.insertInto('employees').values({ structure_id: structureId, name: 'Иванов Иван' }).returning('id').executeTakeFirstOrThrow()).id;
   const operationIds = {
     main: (await db.insertInto('operations').values({ structure_id: structureId, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow()).id,
-    idle: (await db.insertInto('operations').values({ structure_id: structureId, name: 'Ожидание', type: 'idle' }).returning('id').executeTakeFirstOrThrow()).id,
+    idle: (await db.insertInto('operations').values({ structure_id: structureId, name: 'Ожидание', type: 'idle' }).returning('id').executeTakeFirstOrThrow())
+      .id,
   };
-  const foreignOperation = (await db.insertInto('operations').values({ structure_id: foreignStructureId, name: 'Чужая', type: 'main' }).returning('id').executeTakeFirstOrThrow()).id;
-  const foreignWorkplace = (await db.insertInto('workplaces').values({ structure_id: foreignStructureId, name: 'Чужой стол' }).returning('id').executeTakeFirstOrThrow()).id;
+  const foreignOperation = (
+    await db.insertInto('operations').values({ structure_id: foreignStructureId, name: 'Чужая', type: 'main' }).returning('id').executeTakeFirstOrThrow()
+  ).id;
+  const foreignWorkplace = (
+    await db.insertInto('workplaces').values({ structure_id: foreignStructureId, name: 'Чужой стол' }).returning('id').executeTakeFirstOrThrow()
+  ).id;
   return {
-    admin, assessor, rival, structureId, otherStructureId, foreignStructureId, cameraIds, foreignCameraId, workplaceIds, employeeId, operationIds,
-    foreignOperation, foreignWorkplace,
+    admin,
+    assessor,
+    rival,
+    structureId,
+    otherStructureId,
+    foreignStructureId,
+    cameraIds,
+    foreignCameraId,
+    workplaceIds,
+    employeeId,
+    operationIds,
+    foreignOperation,
+    foreignWorkplace,
     cookies: {
       admin: await t.signIn('lead', 'secret-pass'),
       assessor: await t.signIn('marker', 'secret-pass'),
@@ -48,13 +104,23 @@ export type VideoWorld = Awaited<ReturnType<typeof videoWorld>>;
 
 /** Inserts a ready video row directly (for calls that only read rows); no file unless `key` is stored. */
 export async function insertVideo(
-  t: TestApp, cameraId: number, values: { filename: string; start: number; duration: number | null; status?: 'queued' | 'processing' | 'ready' | 'failed'; key?: string; comment?: string },
+  t: TestApp,
+  cameraId: number,
+  values: { filename: string; start: number; duration: number | null; status?: 'queued' | 'processing' | 'ready' | 'failed'; key?: string; comment?: string },
 ) {
   const row = await t.deps.db
     .insertInto('videos')
     .values({
-      camera_id: cameraId, filename: values.filename, storage_key: values.key ?? `recordings/rows/${cameraId}/${values.filename}`, content_hash: null,
-      size_bytes: null, start_time: values.start, duration: values.duration, status: values.status ?? 'ready', comment: values.comment ?? '', created_at: Date.now(),
+      camera_id: cameraId,
+      filename: values.filename,
+      storage_key: values.key ?? `recordings/rows/${cameraId}/${values.filename}`,
+      content_hash: null,
+      size_bytes: null,
+      start_time: values.start,
+      duration: values.duration,
+      status: values.status ?? 'ready',
+      comment: values.comment ?? '',
+      created_at: Date.now(),
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -98,15 +98,25 @@ export async function receiveUpload(db: Db, storage: ObjectStore, input: UploadI
     if (bytes === 0) throw badRequest('Пустой файл');
     const contentHash = hasher.digest('hex');
     const duplicate = await db
-      .selectFrom('videos').select('id').where('camera_id', '=', input.camera.id).where('content_hash', '=', contentHash).executeTakeFirst();
+      .selectFrom('videos')
+      .select('id')
+      .where('camera_id', '=', input.camera.id)
+      .where('content_hash', '=', contentHash)
+      .executeTakeFirst();
     if (duplicate) throw conflict('Эта запись уже загружена для этой камеры', { video_id: duplicate.id });
     const key = await freeStorageKey(db, storage, folder, filename);
     await storage.move(partKey, key);
     try {
       const start = await recordingStart(storage.pathOf(key), filename, input.camera.time_zone, Date.now());
       const { videoId, jobId } = await registerRecording(db, {
-        camera: input.camera, storageKey: key, filename: key.slice(folder.length + 1), contentHash, sizeBytes: bytes,
-        startTime: start.instant, authorId: input.authorId, activity: UPLOADED_ACTIVITY,
+        camera: input.camera,
+        storageKey: key,
+        filename: key.slice(folder.length + 1),
+        contentHash,
+        sizeBytes: bytes,
+        startTime: start.instant,
+        authorId: input.authorId,
+        activity: UPLOADED_ACTIVITY,
       });
       kept = true;
       return { video_id: videoId, job_id: jobId, filename: key.slice(folder.length + 1) };
@@ -124,5 +134,10 @@ export async function receiveUpload(db: Db, storage: ObjectStore, input: UploadI
 
 /** Is this content already a video of the camera? (The loader asks before sending a large file.) */
 export async function findByContent(db: Db, cameraId: number, contentHash: string) {
-  return db.selectFrom('videos').select(['id', 'filename', 'status']).where('camera_id', '=', cameraId).where('content_hash', '=', contentHash).executeTakeFirst();
+  return db
+    .selectFrom('videos')
+    .select(['id', 'filename', 'status'])
+    .where('camera_id', '=', cameraId)
+    .where('content_hash', '=', contentHash)
+    .executeTakeFirst();
 }

@@ -22,20 +22,41 @@ beforeAll(async () => {
   ids.queuedOnCam2 = await insertVideo(t, cam2, { filename: 'cam2-queued.mp4', start: at('06:00:00'), duration: 150, status: 'queued' });
   ids.c = await insertVideo(t, cam3, { filename: 'cam3_2026-11-16_09-02-00.mp4', start: at('06:02:00'), duration: 150 });
   ids.d = await insertVideo(t, cam4, { filename: 'cam4_2026-11-16_08-59-00.mp4', start: at('05:59:00'), duration: 60 });
-  const elsewhere = (await t.deps.db.insertInto('cameras').values({ structure_id: w.otherStructureId, camera_key: 2, name: 'Соседняя', storage_folder: 'x' }).returning('id').executeTakeFirstOrThrow()).id;
+  const elsewhere = (
+    await t.deps.db
+      .insertInto('cameras')
+      .values({ structure_id: w.otherStructureId, camera_key: 2, name: 'Соседняя', storage_folder: 'x' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   ids.elsewhere = await insertVideo(t, elsewhere, { filename: 'other-structure.mp4', start: at('06:00:00'), duration: 150 });
   ids.foreign = await insertVideo(t, w.foreignCameraId, { filename: 'foreign.mp4', start: at('06:00:00'), duration: 150 });
   const now = Date.now();
-  await t.deps.db.insertInto('markups').values({
-    structure_id: w.structureId, operation_id: w.operationIds.main, workplace_id: w.workplaceIds[1]!, employee_id: null,
-    start_time: at('06:00:05'), end_time: at('06:00:20'), comment: null, video_id: ids.b, author_id: null, created_at: now, updated_at: now,
-  }).execute();
-  await t.deps.db.insertInto('activities').values([
-    { video_id: ids.a, author_id: w.assessor.id, happened_at: at('07:00:00'), comment: 'Разметка сохранена' },
-    { video_id: ids.a, author_id: null, happened_at: at('06:30:00'), comment: 'Запись найдена при синхронизации' },
-    ...[1, 2, 3, 4, 5].map((n) => ({ video_id: ids.a!, author_id: w.admin.id, happened_at: at(`08:0${n}:00`), comment: `Действие ${n}` })),
-    { video_id: ids.b, author_id: w.admin.id, happened_at: at('09:00:00'), comment: 'Чужое для видео A' },
-  ]).execute();
+  await t.deps.db
+    .insertInto('markups')
+    .values({
+      structure_id: w.structureId,
+      operation_id: w.operationIds.main,
+      workplace_id: w.workplaceIds[1]!,
+      employee_id: null,
+      start_time: at('06:00:05'),
+      end_time: at('06:00:20'),
+      comment: null,
+      video_id: ids.b,
+      author_id: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  await t.deps.db
+    .insertInto('activities')
+    .values([
+      { video_id: ids.a, author_id: w.assessor.id, happened_at: at('07:00:00'), comment: 'Разметка сохранена' },
+      { video_id: ids.a, author_id: null, happened_at: at('06:30:00'), comment: 'Запись найдена при синхронизации' },
+      ...[1, 2, 3, 4, 5].map((n) => ({ video_id: ids.a!, author_id: w.admin.id, happened_at: at(`08:0${n}:00`), comment: `Действие ${n}` })),
+      { video_id: ids.b, author_id: w.admin.id, happened_at: at('09:00:00'), comment: 'Чужое для видео A' },
+    ])
+    .execute();
 });
 afterAll(async () => {
   await t.cleanup();
@@ -52,8 +73,15 @@ describe('video meta', () => {
     const response = await get(`/api/v1/video_meta/${ids.a}`);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({
-      id: ids.a, filename: 'cam1_2026-11-16_09-00-00.mp4', comment: 'первая', camera_id: w.cameraIds[0], camera_key: 1,
-      structure_id: w.structureId, start_time: '2026-11-16T06:00:00.000Z', duration: 150, status: 'ready',
+      id: ids.a,
+      filename: 'cam1_2026-11-16_09-00-00.mp4',
+      comment: 'первая',
+      camera_id: w.cameraIds[0],
+      camera_key: 1,
+      structure_id: w.structureId,
+      start_time: '2026-11-16T06:00:00.000Z',
+      duration: 150,
+      status: 'ready',
     });
     expect((await get(`/api/v1/video_meta/${ids.foreign}`)).status).toBe(404);
     expect((await get('/api/v1/video_meta/abc')).status).toBe(400);
@@ -128,7 +156,13 @@ describe('GET /api/v1/other_videos', () => {
     const later = await (await get(`/api/v1/other_videos?video_id=${ids.a}&current_second=140.5`)).json();
     expect(later).toEqual([
       expect.objectContaining({ video_id: ids.b, current_second: 137.5 }),
-      { video_id: ids.c, video_filename: 'cam3_2026-11-16_09-02-00.mp4', workplace_names: ['Стол № 1', 'Стол № 2', 'Стол № 3'], current_second: 20.5, camera_key: 3 },
+      {
+        video_id: ids.c,
+        video_filename: 'cam3_2026-11-16_09-02-00.mp4',
+        workplace_names: ['Стол № 1', 'Стол № 2', 'Стол № 3'],
+        current_second: 20.5,
+        camera_key: 3,
+      },
     ]);
     // At A's first second: B has not begun, the fourth camera's clip has just ended (end exclusive),
     // and the second camera's queued video is not playable yet.
@@ -186,9 +220,33 @@ describe('cameras and their videos', () => {
     const response = await get(`/api/v1/videos_at?structure_id=${w.structureId}&at=2026-11-16T09:02:10%2B03:00`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual([
-      { camera_id: w.cameraIds[0], camera_key: 1, camera_name: 'Камера 1', video_id: ids.a, filename: 'cam1_2026-11-16_09-00-00.mp4', second: 130, start_time: '2026-11-16T06:00:00.000Z' },
-      { camera_id: w.cameraIds[1], camera_key: 2, camera_name: 'Камера 2', video_id: ids.b, filename: 'cam2_2026-11-16_09-00-03.mp4', second: 127, start_time: '2026-11-16T06:00:03.000Z' },
-      { camera_id: w.cameraIds[2], camera_key: 3, camera_name: 'Камера 3', video_id: ids.c, filename: 'cam3_2026-11-16_09-02-00.mp4', second: 10, start_time: '2026-11-16T06:02:00.000Z' },
+      {
+        camera_id: w.cameraIds[0],
+        camera_key: 1,
+        camera_name: 'Камера 1',
+        video_id: ids.a,
+        filename: 'cam1_2026-11-16_09-00-00.mp4',
+        second: 130,
+        start_time: '2026-11-16T06:00:00.000Z',
+      },
+      {
+        camera_id: w.cameraIds[1],
+        camera_key: 2,
+        camera_name: 'Камера 2',
+        video_id: ids.b,
+        filename: 'cam2_2026-11-16_09-00-03.mp4',
+        second: 127,
+        start_time: '2026-11-16T06:00:03.000Z',
+      },
+      {
+        camera_id: w.cameraIds[2],
+        camera_key: 3,
+        camera_name: 'Камера 3',
+        video_id: ids.c,
+        filename: 'cam3_2026-11-16_09-02-00.mp4',
+        second: 10,
+        start_time: '2026-11-16T06:02:00.000Z',
+      },
       { camera_id: w.cameraIds[3], camera_key: 4, camera_name: 'Камера 4', video_id: null, filename: null, second: null, start_time: null },
     ]);
     expect((await get(`/api/v1/videos_at?structure_id=${w.structureId}`)).status).toBe(400);
@@ -207,9 +265,23 @@ describe('loader packages', () => {
     expect(await response.json()).toEqual({
       version: '1.0.0',
       packages: [
-        { platform: 'windows', format: 'msi', file: 'norma-loader-1.0.0-x64.msi', available: true, url: '/api/v1/loader/norma-loader-1.0.0-x64.msi', size_bytes: 10 },
+        {
+          platform: 'windows',
+          format: 'msi',
+          file: 'norma-loader-1.0.0-x64.msi',
+          available: true,
+          url: '/api/v1/loader/norma-loader-1.0.0-x64.msi',
+          size_bytes: 10,
+        },
         { platform: 'macos', format: 'dmg', file: 'norma-loader-1.0.0-arm64.dmg', available: false, url: null, size_bytes: null },
-        { platform: 'linux', format: 'deb', file: 'norma-loader_1.0.0_amd64.deb', available: true, url: '/api/v1/loader/norma-loader_1.0.0_amd64.deb', size_bytes: 9 },
+        {
+          platform: 'linux',
+          format: 'deb',
+          file: 'norma-loader_1.0.0_amd64.deb',
+          available: true,
+          url: '/api/v1/loader/norma-loader_1.0.0_amd64.deb',
+          size_bytes: 9,
+        },
       ],
     });
     const deb = await get('/api/v1/loader/norma-loader_1.0.0_amd64.deb');

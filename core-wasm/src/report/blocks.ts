@@ -103,11 +103,21 @@ function operationSlices(context: StructureContext, staff: EmployeeResult[], who
   return [...merged.values()]
     .filter((r) => r.seconds > 0)
     .sort((a, b) => CATEGORIES.indexOf(a.category) - CATEGORIES.indexOf(b.category) || a.id - b.id)
-    .map((r) => ({ key: String(r.id), type: r.category, name: r.name, color: typeInfo(context, r.category).color, value: min(r.seconds), percent: pct(r.seconds, whole) }));
+    .map((r) => ({
+      key: String(r.id),
+      type: r.category,
+      name: r.name,
+      color: typeInfo(context, r.category).color,
+      value: min(r.seconds),
+      percent: pct(r.seconds, whole),
+    }));
 }
 
 /** Pareto of the structure: each employee's losses by operation (engine), merged and re-ranked. */
-function paretoBars(staff: EmployeeResult[], total: number): { key: string; name: string; type: Category; value: number; percent: number; cumulative_percent: number }[] {
+function paretoBars(
+  staff: EmployeeResult[],
+  total: number,
+): { key: string; name: string; type: Category; value: number; percent: number; cumulative_percent: number }[] {
   const merged = new Map<string, { id: number; name: string; category: Category; seconds: number }>();
   for (const e of staff) {
     for (const row of e.balance.losses.pareto) {
@@ -122,7 +132,14 @@ function paretoBars(staff: EmployeeResult[], total: number): { key: string; name
     .sort((a, b) => b.seconds - a.seconds || a.id - b.id)
     .map((row) => {
       running += row.seconds;
-      return { key: String(row.id), name: row.name, type: row.category, value: min(row.seconds), percent: pct(row.seconds, total), cumulative_percent: pct(running, total) };
+      return {
+        key: String(row.id),
+        name: row.name,
+        type: row.category,
+        value: min(row.seconds),
+        percent: pct(row.seconds, total),
+        cumulative_percent: pct(running, total),
+      };
     });
 }
 
@@ -131,13 +148,19 @@ function paretoBars(staff: EmployeeResult[], total: number): { key: string; name
  * engine (a day balance of each hour), rest counts as a loss in the share the period's balance
  * gives it (rest above the norm, or all rest with rest_in_idle).
  */
-function lossesByHour(segments: ReportSegment[], from: number, to: number, timeZone: string, restShare: number): { hour: number; label: string; value: number; idle: number; rest: number }[] {
+function lossesByHour(
+  segments: ReportSegment[],
+  from: number,
+  to: number,
+  timeZone: string,
+  restShare: number,
+): { hour: number; label: string; value: number; idle: number; rest: number }[] {
   const idle = new Array<number>(24).fill(0);
   const rest = new Array<number>(24).fill(0);
   const lossy = segments.filter((s) => s.category === 'idle' || s.category === 'rest').sort((a, b) => a.start - b.start);
   if (lossy.length > 0) {
     const longest = lossy.reduce((m, s) => Math.max(m, s.end - s.start), 0);
-    let t = from - ((from + zoneOffsetMs(from, timeZone)) % HOUR + HOUR) % HOUR;
+    let t = from - ((((from + zoneOffsetMs(from, timeZone)) % HOUR) + HOUR) % HOUR);
     let lo = 0;
     for (; t < to; t += HOUR) {
       const start = Math.max(t, from);
@@ -161,19 +184,27 @@ function lossesByHour(segments: ReportSegment[], from: number, to: number, timeZ
   }));
 }
 
-function summaryText(context: StructureContext, period: string, staff: EmployeeResult[], totals: Totals, units: number, money: number, rise: number | null): string {
+function summaryText(
+  context: StructureContext,
+  period: string,
+  staff: EmployeeResult[],
+  totals: Totals,
+  units: number,
+  money: number,
+  rise: number | null,
+): string {
   const parts = [`${context.name}, ${period}.`];
   if (staff.length === 0) {
     parts.push('Разметки за этот период нет: показатели равны нулю.');
     return parts.join(' ');
   }
   const count = (status: LoadStatus) => staff.filter((e) => e.status === status).length;
-  parts.push(`Размечено ${staff.length} ${plural(staff.length, 'сотрудник', 'сотрудника', 'сотрудников')}, наблюдаемое время — ${formatDuration(totals.observed)}.`);
+  parts.push(
+    `Размечено ${staff.length} ${plural(staff.length, 'сотрудник', 'сотрудника', 'сотрудников')}, наблюдаемое время — ${formatDuration(totals.observed)}.`,
+  );
   const load = share(totals.work, totals.available);
   const diff = totals.work - totals.available;
-  const loadWords = totals.available > 0
-    ? diff > 0 ? `, переработка ${formatDuration(diff)}` : diff < 0 ? `, недогрузка ${formatDuration(-diff)}` : ''
-    : '';
+  const loadWords = totals.available > 0 ? (diff > 0 ? `, переработка ${formatDuration(diff)}` : diff < 0 ? `, недогрузка ${formatDuration(-diff)}` : '') : '';
   parts.push(
     `Загрузка ${formatPercent(load)}${loadWords}: перегружены — ${count('overloaded')}, сбалансированы — ${count('balanced')}, недогружены — ${count('underloaded')}.`,
   );
@@ -187,12 +218,16 @@ function summaryText(context: StructureContext, period: string, staff: EmployeeR
     parts.push(`Если убрать простои и свести отдых к регламентированным перерывам, основная работа может вырасти на ${formatPercent(rise)}.`);
   } else if (rise !== null && rise < 0) {
     // Rest and idle fall short of the owed breaks: the norm takes that time from main work.
-    parts.push(`Резерва роста производительности нет (ΔП = ${formatPercent(rise)}): отдыха и простоев меньше регламентированных перерывов, по нормативу недостающий отдых берётся из основной работы.`);
+    parts.push(
+      `Резерва роста производительности нет (ΔП = ${formatPercent(rise)}): отдыха и простоев меньше регламентированных перерывов, по нормативу недостающий отдых берётся из основной работы.`,
+    );
   }
   parts.push(`Выпуск — ${formatNumber(units, 0)} шт.`);
   const days = staff[0]?.balance.days.length ?? 0;
   if (days > 1) {
-    parts.push(`Окно длиннее дня — ${days} ${daysWord(days)}: перерывы, нормативное время и загрузка считаются по каждому дню отдельно (таблица «Загрузка по сменам-дням»), ночь между днями рабочим временем не считается.`);
+    parts.push(
+      `Окно длиннее дня — ${days} ${daysWord(days)}: перерывы, нормативное время и загрузка считаются по каждому дню отдельно (таблица «Загрузка по сменам-дням»), ночь между днями рабочим временем не считается.`,
+    );
   }
   return parts.join(' ');
 }
@@ -228,18 +263,21 @@ function staffTable(staff: EmployeeResult[], totals: Totals, units: number, mone
       units: e.units,
       money_lost: round2(e.moneyLost),
     })),
-    total: staff.length === 0 ? null : {
-      name: 'Итого',
-      observed: min(totals.observed),
-      work: min(totals.work),
-      available: min(totals.available),
-      useful_percent: pct(totals.useful, totals.observed),
-      losses: min(totals.losses),
-      load: pct(totals.work, totals.available),
-      status: null,
-      units,
-      money_lost: round2(money),
-    },
+    total:
+      staff.length === 0
+        ? null
+        : {
+            name: 'Итого',
+            observed: min(totals.observed),
+            work: min(totals.work),
+            available: min(totals.available),
+            useful_percent: pct(totals.useful, totals.observed),
+            losses: min(totals.losses),
+            load: pct(totals.work, totals.available),
+            status: null,
+            units,
+            money_lost: round2(money),
+          },
   };
 }
 
@@ -285,10 +323,20 @@ function daysTable(context: StructureContext, staff: EmployeeResult[], totals: T
       { key: 'units', title: 'Выпуск по отметкам', unit: 'шт.' },
     ],
     rows,
-    total: rows.length === 0 ? null : {
-      date: 'Итого', employees: null, observed: total('observed'), breaks: total('breaks'), available: total('available'), work: total('work'),
-      load: pct(totals.work, totals.available), day_length: total('day_length'), units: null,
-    },
+    total:
+      rows.length === 0
+        ? null
+        : {
+            date: 'Итого',
+            employees: null,
+            observed: total('observed'),
+            breaks: total('breaks'),
+            available: total('available'),
+            work: total('work'),
+            load: pct(totals.work, totals.available),
+            day_length: total('day_length'),
+            units: null,
+          },
   };
 }
 
@@ -393,7 +441,12 @@ export function assembleBlockReport(inputs: ReportInputs): { blocks: ReportBlock
   const restTotal = totals.categories[CATEGORIES.indexOf('rest')]!;
   const period = `${localDateTimeText(from, context.timeZone)} — ${localDateTimeText(to, context.timeZone)}`;
   const errors = staff.reduce((n, e) => n + e.balance.inputErrors.length, 0);
-  const notices = reportNotices(context, segments.length, staff.some((e) => e.balance.basis === 'shifts') || staff.length === 0 ? 'shifts' : 'observed', errors);
+  const notices = reportNotices(
+    context,
+    segments.length,
+    staff.some((e) => e.balance.basis === 'shifts') || staff.length === 0 ? 'shifts' : 'observed',
+    errors,
+  );
 
   const blocks: ReportBlock[] = [
     {

@@ -4,8 +4,17 @@
  * machine-paced operations (operations.machine_paced) are studied with the machine-work Ку.
  */
 import {
-  dayBalance, statement, timeStudy,
-  type DayBalance, type ReportDay, type ReportSettings, type Segment, type Shift, type Statement, type StructureSettings, type TimeStudy,
+  dayBalance,
+  statement,
+  timeStudy,
+  type DayBalance,
+  type ReportDay,
+  type ReportSettings,
+  type Segment,
+  type Shift,
+  type Statement,
+  type StructureSettings,
+  type TimeStudy,
 } from '../index.ts';
 import { stabilityTableFor, type ReportSegment, type ShiftRow, type StructureContext } from './inputs.ts';
 import { addDays, localDate, zonedInstant } from './time-zone.ts';
@@ -56,7 +65,12 @@ export function shiftInstances(context: StructureContext, from: number, to: numb
       if (start < to && end > from) {
         const breaks = breakInstances(date, start, shift, context.timeZone);
         instances.push({
-          start, end, breakMinutes: shiftBreakMinutes(shift, context), name: shift.name, startText: shift.start_time, endText: shift.end_time,
+          start,
+          end,
+          breakMinutes: shiftBreakMinutes(shift, context),
+          name: shift.name,
+          startText: shift.start_time,
+          endText: shift.end_time,
           // Intervals, when the shift has them: a window that cuts the shift owes the part of them inside it.
           ...(breaks.length > 0 ? { breaks } : {}),
         });
@@ -121,7 +135,12 @@ export function engineStructure(context: StructureContext, shifts: Shift[]): Par
 }
 
 export function engineSettings(
-  context: StructureContext, from: number, to: number, shifts: Shift[], unitsProduced: number | null = null, days?: ReportDay[],
+  context: StructureContext,
+  from: number,
+  to: number,
+  shifts: Shift[],
+  unitsProduced: number | null = null,
+  days?: ReportDay[],
 ): ReportSettings {
   return {
     from,
@@ -145,8 +164,9 @@ function withMachinePaced(study: TimeStudy, segments: ReportSegment[], settings:
       stabilityTable: stabilityTableFor(context.reference, context.productionType, 'machine'),
     },
   );
-  const operations = [...study.operations.filter((o) => !machineIds.has(o.operationId)), ...machineStudy.operations]
-    .sort((a, b) => a.operationId - b.operationId);
+  const operations = [...study.operations.filter((o) => !machineIds.has(o.operationId)), ...machineStudy.operations].sort(
+    (a, b) => a.operationId - b.operationId,
+  );
   return {
     ...study,
     operations,

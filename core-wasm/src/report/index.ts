@@ -4,7 +4,16 @@
  */
 export * from './inputs.ts';
 export * from './engine.ts';
-export { NOTICES, reportNotices, typeInfo, statementBody, assembleStatement, UnknownEmployeeError, type StatementInput, type StatementReportData } from './statement.ts';
+export {
+  NOTICES,
+  reportNotices,
+  typeInfo,
+  statementBody,
+  assembleStatement,
+  UnknownEmployeeError,
+  type StatementInput,
+  type StatementReportData,
+} from './statement.ts';
 export { STATUS_LABELS, assembleBlockReport, type ReportBlock } from './blocks.ts';
 export { assembleInteractiveFrv, type FrvItem } from './frv.ts';
 export * from './text.ts';

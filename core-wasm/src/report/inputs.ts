@@ -188,7 +188,7 @@ export interface UnitsProduced {
  */
 export function unitsProducedOf(inputs: ReportInputs, employeeId: number): UnitsProduced {
   const stamps = stampCounts(inputs);
-  const stampCount = employeeId === 0 ? [...stamps.values()].reduce((a, b) => a + b, 0) : stamps.get(employeeId) ?? 0;
+  const stampCount = employeeId === 0 ? [...stamps.values()].reduce((a, b) => a + b, 0) : (stamps.get(employeeId) ?? 0);
   const manual = inputs.manualUnits.find((m) => m.employeeId === employeeId);
   if (manual) return { product_num: manual.productNum, products_description: manual.productsDescription, source: 'manual', stamp_count: stampCount };
   return { product_num: stampCount, products_description: '', source: 'stamps', stamp_count: stampCount };

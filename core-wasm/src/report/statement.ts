@@ -16,8 +16,10 @@ const MINUTE = 60;
 export const NOTICES = {
   noMarkups: 'За выбранный период нет разметки: показатели равны нулю.',
   noShifts: 'У структурной единицы не заданы смены: время смены принято равным наблюдаемому, регламентированные перерывы — 10 минут на каждый час.',
-  noShiftInWindow: 'В выбранный период не попала ни одна смена с разметкой: время смены принято равным наблюдаемому, регламентированные перерывы — 10 минут на каждый час.',
-  noSettings: 'Параметры отчёта структурной единицы не заданы: использованы значения по умолчанию (регламентированные перерывы 70 минут на смену, без сокращения колебаний).',
+  noShiftInWindow:
+    'В выбранный период не попала ни одна смена с разметкой: время смены принято равным наблюдаемому, регламентированные перерывы — 10 минут на каждый час.',
+  noSettings:
+    'Параметры отчёта структурной единицы не заданы: использованы значения по умолчанию (регламентированные перерывы 70 минут на смену, без сокращения колебаний).',
   partial: 'Неполная структура: баланс дня считается по наблюдаемому времени, диаграммы нормативного баланса не показываются.',
   inputErrors: (n: number) =>
     `В разметке ${n} ${plural(n, 'ошибка', 'ошибки', 'ошибок')} ввода (пересечения отрезков одного сотрудника или конец раньше начала): такие отрезки считаются как есть.`,
@@ -257,7 +259,12 @@ export function statementBody({ context, employee, from, to, result, units, segm
       rest_len: loss.restSeconds,
       percent: loss.percent,
       pareto: loss.pareto.map((p) => ({
-        id: p.operationId, name: p.operationName, operation_type: p.category, len: p.seconds, percent: p.percent, cumulative_percent: p.cumulativePercent,
+        id: p.operationId,
+        name: p.operationName,
+        operation_type: p.category,
+        len: p.seconds,
+        percent: p.percent,
+        cumulative_percent: p.cumulativePercent,
       })),
     },
     takt: {
@@ -296,7 +303,11 @@ export function statementBody({ context, employee, from, to, result, units, segm
       takt: d.taktSeconds,
     })),
     input_errors: balance.inputErrors.map((e) => ({
-      code: e.code, message: e.message, markup_id: e.segmentId, other_markup_id: e.otherSegmentId, employee_id: e.employeeId,
+      code: e.code,
+      message: e.message,
+      markup_id: e.segmentId,
+      other_markup_id: e.otherSegmentId,
+      employee_id: e.employeeId,
     })),
     cleaning_rule: study.cleaningRule,
     cleaning_mode: study.cleaningMode,
@@ -324,12 +335,20 @@ export function assembleStatement(inputs: ReportInputs, employeeId: number, with
   const all = shiftInstances(context, from, to);
   const worked = shiftsWorked(all, segments);
   const dayStarts = shiftDayStarts(context, from, to, all);
-  const stamps = dayStarts.length > 0 && units.source === 'stamps'
-    ? inputs.stamps.filter((s) => s.employeeId === employeeId).map((s) => s.at)
-    : null;
+  const stamps = dayStarts.length > 0 && units.source === 'stamps' ? inputs.stamps.filter((s) => s.employeeId === employeeId).map((s) => s.at) : null;
   const days = reportDays(from, dayStarts, stamps);
   const result = runStatement(segments, engineSettings(context, from, to, worked, units.product_num, days), context);
-  return statementBody({ context, employee: { id: employee.id, name: employee.name }, from, to, result, units, segments, shifts: { worked, all }, withDetails });
+  return statementBody({
+    context,
+    employee: { id: employee.id, name: employee.name },
+    from,
+    to,
+    result,
+    units,
+    segments,
+    shifts: { worked, all },
+    withDetails,
+  });
 }
 
 export type StatementReportData = ReturnType<typeof assembleStatement>;

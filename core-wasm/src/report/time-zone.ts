@@ -10,7 +10,14 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   if (!format) {
     try {
       format = new Intl.DateTimeFormat('en-US', {
-        timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
       });
     } catch {
       // An unknown zone name must not break a report or a sync: fall back to UTC.

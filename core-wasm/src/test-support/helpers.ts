@@ -42,8 +42,7 @@ export function assertFiniteDeep(value: unknown, path = '$'): void {
   }
 }
 
-const close = (a: number, b: number) =>
-  a === b || Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)) || (Math.abs(a) < 1e-9 && Math.abs(b) < 1e-9);
+const close = (a: number, b: number) => a === b || Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)) || (Math.abs(a) < 1e-9 && Math.abs(b) < 1e-9);
 
 /** Path of the first difference between two results (numbers equal within 1e-9 relative), or null. */
 export function firstDifference(a: unknown, b: unknown, path = '$'): string | null {

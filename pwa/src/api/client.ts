@@ -9,7 +9,11 @@ export type FailureBody = { error?: Partial<ApiErrorBody['error']> } | undefined
 
 /** A failed API call: the server's `{ error: { code, message } }`, or a network failure. */
 export class ApiCallError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -106,6 +110,6 @@ export async function downloadFile(path: string, query: Record<string, QueryValu
   const disposition = response.headers.get('content-disposition') ?? '';
   const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
   const plain = /filename="?([^";]+)"?/i.exec(disposition)?.[1];
-  const name = encoded ? decodeURIComponent(encoded) : plain ?? fallbackName;
+  const name = encoded ? decodeURIComponent(encoded) : (plain ?? fallbackName);
   saveBlob(await response.blob(), name);
 }

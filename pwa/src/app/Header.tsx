@@ -23,10 +23,20 @@ function SyncIndicator() {
       </Link>
     );
   }
-  if (status.sending) return <span className="sync-indicator" data-testid="sync-indicator" role="status">Отправка…</span>;
+  if (status.sending)
+    return (
+      <span className="sync-indicator" data-testid="sync-indicator" role="status">
+        Отправка…
+      </span>
+    );
   if (status.pending === 0) return null;
   return (
-    <Link href={`/video/${status.pendingVideos[0]}`} className="sync-indicator sync-pending" data-testid="sync-indicator" title="Сохранения разметки ждут связи с сервером и уйдут сами">
+    <Link
+      href={`/video/${status.pendingVideos[0]}`}
+      className="sync-indicator sync-pending"
+      data-testid="sync-indicator"
+      title="Сохранения разметки ждут связи с сервером и уйдут сами"
+    >
       Не отправлено: {status.pending}
     </Link>
   );
@@ -50,7 +60,10 @@ export function Header() {
   const [demo, setDemo] = useState(false);
 
   useEffect(() => {
-    api.get<InstanceInfo>('/api/v1/instance').then((info) => setDemo(info.demo), () => setDemo(false));
+    api.get<InstanceInfo>('/api/v1/instance').then(
+      (info) => setDemo(info.demo),
+      () => setDemo(false),
+    );
   }, []);
 
   const toContact = () => {

@@ -11,7 +11,8 @@ import { notify } from '../state/notifications';
  */
 export async function logout(navigate: (to: string) => void) {
   const pending = (await queuedSaves().catch(() => [])).length;
-  if (pending > 0 && !window.confirm(`Не отправлено сохранений разметки: ${pending}. Они останутся на устройстве и уйдут после следующего входа. Выйти?`)) return;
+  if (pending > 0 && !window.confirm(`Не отправлено сохранений разметки: ${pending}. Они останутся на устройстве и уйдут после следующего входа. Выйти?`))
+    return;
   try {
     const reply = await api.get<Message>('/api/v1/leave', undefined, { quiet: true });
     notify('info', reply.message);

@@ -16,7 +16,17 @@ export interface ProportionGroup {
  * Shares of staff (spec 01 "human_proportion"): twenty small figures coloured by group in
  * proportion, and a line per group with its count and percent.
  */
-export function HumanProportion({ title, groups, formatPercent, testId }: { title: string; groups: ProportionGroup[]; formatPercent: (p: number) => string; testId?: string }) {
+export function HumanProportion({
+  title,
+  groups,
+  formatPercent,
+  testId,
+}: {
+  title: string;
+  groups: ProportionGroup[];
+  formatPercent: (p: number) => string;
+  testId?: string;
+}) {
   const figures = 20;
   const counts = groups.map((g) => Math.round((g.percent / 100) * figures));
   const colors = groups.flatMap((g, i) => Array.from({ length: counts[i]! }, () => g.color)).slice(0, figures);
@@ -30,22 +40,50 @@ export function HumanProportion({ title, groups, formatPercent, testId }: { titl
   const rowHeight = 76 * (pitch / 40);
   const figuresHeight = 10 + Math.ceil(figures / perRow) * rowHeight;
   const maxChars = Math.max(16, Math.floor((width - 42) / 9));
-  const lines = groups.map((g) => (narrow ? wrapText(`${g.name} (${g.range}): ${g.count} — ${formatPercent(g.percent)}`, maxChars) : [`${g.name} (${g.range}): ${g.count} — ${formatPercent(g.percent)}`]));
+  const lines = groups.map((g) =>
+    narrow
+      ? wrapText(`${g.name} (${g.range}): ${g.count} — ${formatPercent(g.percent)}`, maxChars)
+      : [`${g.name} (${g.range}): ${g.count} — ${formatPercent(g.percent)}`],
+  );
   const top = narrow ? figuresHeight + 20 : 100;
   const offsets = lines.reduce<number[]>((acc, l, i) => [...acc, (acc[i] ?? 0) + l.length * 20 + 6], [0]);
   const height = narrow ? top + offsets[groups.length]! : 110 + groups.length * 26;
   return (
     <div ref={ref} className="chart-box">
-      <svg className="chart" role="img" aria-label={title} viewBox={`0 0 ${width} ${height}`} width="100%" height={height} preserveAspectRatio="xMinYMin meet" data-testid={testId}>
+      <svg
+        className="chart"
+        role="img"
+        aria-label={title}
+        viewBox={`0 0 ${width} ${height}`}
+        width="100%"
+        height={height}
+        preserveAspectRatio="xMinYMin meet"
+        data-testid={testId}
+      >
         <title>{title}</title>
         {colors.map((color, i) => (
-          <path key={i} d={SMALL_FIGURE} transform={`translate(${(narrow ? 10 : 20) + (i % perRow) * pitch},${10 + Math.floor(i / perRow) * rowHeight}) scale(${scale})`} fill={color} />
+          <path
+            key={i}
+            d={SMALL_FIGURE}
+            transform={`translate(${(narrow ? 10 : 20) + (i % perRow) * pitch},${10 + Math.floor(i / perRow) * rowHeight}) scale(${scale})`}
+            fill={color}
+          />
         ))}
         {groups.map((g, i) => (
-          <g key={g.name} transform={`translate(${narrow ? 10 : 20},${top + (narrow ? offsets[i]! : i * 26)})`} fontFamily={CHART_FONT} fontSize={14} fill={INK}>
+          <g
+            key={g.name}
+            transform={`translate(${narrow ? 10 : 20},${top + (narrow ? offsets[i]! : i * 26)})`}
+            fontFamily={CHART_FONT}
+            fontSize={14}
+            fill={INK}
+          >
             <rect width={14} height={14} y={-11} rx={3} fill={g.color} />
             <text x={22}>
-              {lines[i]!.map((line, k) => <tspan key={k} x={22} dy={k === 0 ? 0 : 20}>{line}</tspan>)}
+              {lines[i]!.map((line, k) => (
+                <tspan key={k} x={22} dy={k === 0 ? 0 : 20}>
+                  {line}
+                </tspan>
+              ))}
             </text>
           </g>
         ))}

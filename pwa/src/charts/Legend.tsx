@@ -48,7 +48,21 @@ export function legendHeight(items: LegendItem[], width: number, lineHeight: num
  * A legend drawn inside a chart's SVG (so that it goes into the PDF with the chart). `wrap`: long
  * texts wrap onto more lines (a phone) instead of being cut with an ellipsis.
  */
-export function SvgLegend({ items, x, y, width, lineHeight = 22, wrap = false }: { items: LegendItem[]; x: number; y: number; width: number; lineHeight?: number; wrap?: boolean }) {
+export function SvgLegend({
+  items,
+  x,
+  y,
+  width,
+  lineHeight = 22,
+  wrap = false,
+}: {
+  items: LegendItem[];
+  x: number;
+  y: number;
+  width: number;
+  lineHeight?: number;
+  wrap?: boolean;
+}) {
   if (wrap) {
     const wrapped = legendLines(items, width);
     let top = y;
@@ -62,7 +76,11 @@ export function SvgLegend({ items, x, y, width, lineHeight = 22, wrap = false }:
             <g key={`${item.name}-${i}`} transform={`translate(${x},${at})`}>
               <rect width={14} height={14} rx={3} fill={item.color} />
               <text x={20} y={12}>
-                {lines.map((line, k) => <tspan key={k} x={20} dy={k === 0 ? 0 : lineHeight - 4}>{line}</tspan>)}
+                {lines.map((line, k) => (
+                  <tspan key={k} x={20} dy={k === 0 ? 0 : lineHeight - 4}>
+                    {line}
+                  </tspan>
+                ))}
               </text>
             </g>
           );
@@ -76,7 +94,9 @@ export function SvgLegend({ items, x, y, width, lineHeight = 22, wrap = false }:
       {items.map((item, i) => (
         <g key={`${item.name}-${i}`} transform={`translate(${x},${y + i * lineHeight})`}>
           <rect width={14} height={14} rx={3} fill={item.color} />
-          <text x={20} y={12}>{shorten(itemText(item), maxChars)}</text>
+          <text x={20} y={12}>
+            {shorten(itemText(item), maxChars)}
+          </text>
         </g>
       ))}
     </g>

@@ -32,7 +32,16 @@ export interface RingPieProps {
   testId?: string;
 }
 
-function ring(data: PieDatum[], cx: number, cy: number, r0: number, r1: number, minPercent: number, formatPercent: (p: number) => string, labelOutside: boolean) {
+function ring(
+  data: PieDatum[],
+  cx: number,
+  cy: number,
+  r0: number,
+  r1: number,
+  minPercent: number,
+  formatPercent: (p: number) => string,
+  labelOutside: boolean,
+) {
   const total = data.reduce((sum, d) => sum + Math.max(0, d.value), 0);
   let angle = 0;
   return data.map((d, i) => {
@@ -63,7 +72,18 @@ function ring(data: PieDatum[], cx: number, cy: number, r0: number, r1: number, 
  * A ring pie (spec 01 "diagram (ring pie)", the time-use pies): one ring, or types inside and
  * operations outside. Labels only above the §9 thresholds; the legend is part of the SVG.
  */
-export function RingPie({ title, inner, outer, labelMinPercent, outerLabelMinPercent = 0.01, height = 420, legend: legendPlace = 'right', formatValue, formatPercent, testId }: RingPieProps) {
+export function RingPie({
+  title,
+  inner,
+  outer,
+  labelMinPercent,
+  outerLabelMinPercent = 0.01,
+  height = 420,
+  legend: legendPlace = 'right',
+  formatValue,
+  formatPercent,
+  testId,
+}: RingPieProps) {
   const legend = [...inner, ...(outer ?? [])].filter((d) => d.value > 0 && !d.spacer);
   const legendItems = legend.map((d) => ({ name: d.name, color: d.color, value: formatValue(d) }));
   const below = legendPlace === 'below';
@@ -84,15 +104,26 @@ export function RingPie({ title, inner, outer, labelMinPercent, outerLabelMinPer
   const legendY = below || narrow ? pieSize + 8 : Math.max(10, cy - (legend.length * lineHeight) / 2);
   return (
     <div ref={ref} className="chart-box">
-    <svg className="chart" role="img" aria-label={title} viewBox={`0 0 ${width} ${svgHeight}`} width="100%" height={below && !narrow ? undefined : svgHeight} preserveAspectRatio="xMinYMid meet" data-testid={testId}>
-      <title>{title}</title>
-      {ring(inner, cx, cy, radius * 0.28, innerR1, labelMinPercent, formatPercent, false)}
-      {/* On a phone only the larger outer slices are labelled: small ones would overlap (the legend lists all). */}
-      {outer && ring(outer, cx, cy, innerR1 + 2, radius, narrow ? Math.max(outerLabelMinPercent, 3) : outerLabelMinPercent, formatPercent, true)}
-      {narrow
-        ? <SvgLegend x={legendX} y={legendY} width={legendWidth} items={legendItems} wrap />
-        : <SvgLegend x={legendX} y={legendY} width={width - legendX - 10} lineHeight={lineHeight} items={legendItems} />}
-    </svg>
+      <svg
+        className="chart"
+        role="img"
+        aria-label={title}
+        viewBox={`0 0 ${width} ${svgHeight}`}
+        width="100%"
+        height={below && !narrow ? undefined : svgHeight}
+        preserveAspectRatio="xMinYMid meet"
+        data-testid={testId}
+      >
+        <title>{title}</title>
+        {ring(inner, cx, cy, radius * 0.28, innerR1, labelMinPercent, formatPercent, false)}
+        {/* On a phone only the larger outer slices are labelled: small ones would overlap (the legend lists all). */}
+        {outer && ring(outer, cx, cy, innerR1 + 2, radius, narrow ? Math.max(outerLabelMinPercent, 3) : outerLabelMinPercent, formatPercent, true)}
+        {narrow ? (
+          <SvgLegend x={legendX} y={legendY} width={legendWidth} items={legendItems} wrap />
+        ) : (
+          <SvgLegend x={legendX} y={legendY} width={width - legendX - 10} lineHeight={lineHeight} items={legendItems} />
+        )}
+      </svg>
     </div>
   );
 }

@@ -12,6 +12,11 @@ export function saveBlob(blob: Blob, fileName: string): void {
 
 /** A file name without characters file systems refuse. */
 export function safeFileName(name: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what file names must not hold
-  return name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').replace(/\s+/g, ' ').trim().slice(0, 150) || 'отчёт';
+  return (
+    name
+      .replace(/[\\/:*?"<>|\p{Cc}]+/gu, '_')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 150) || 'отчёт'
+  );
 }

@@ -3,7 +3,15 @@ import { toCsv, toXlsx } from './table';
 
 describe('CSV export', () => {
   it('starts with a BOM, separates with semicolons, writes decimal commas and quotes what needs it', () => {
-    const csv = toCsv({ title: 'Т', columns: ['Операция', 'Длительность, с'], rows: [['Сборка; редуктора', 12.5], ['Затяжка "крепежа"', null], ['Итого', 3]] });
+    const csv = toCsv({
+      title: 'Т',
+      columns: ['Операция', 'Длительность, с'],
+      rows: [
+        ['Сборка; редуктора', 12.5],
+        ['Затяжка "крепежа"', null],
+        ['Итого', 3],
+      ],
+    });
     expect(csv.startsWith('\ufeff')).toBe(true);
     expect(csv.slice(1).split('\r\n')).toEqual(['Операция;Длительность, с', '"Сборка; редуктора";12,5', '"Затяжка ""крепежа""";', 'Итого;3', '']);
   });
@@ -20,7 +28,10 @@ describe('formulas in exports', () => {
     expect(lines[5]).toBe("'\tотступ;-3,5");
     expect(lines.at(-2)).toBe('Сборка;-1');
     // No field of the file starts with a formula character any more.
-    const fields = csv.slice(1).split(/;|\r\n/).map((f) => f.replace(/^"/, ''));
+    const fields = csv
+      .slice(1)
+      .split(/;|\r\n/)
+      .map((f) => f.replace(/^"/, ''));
     expect(fields.filter((f) => /^[=+@]/.test(f))).toEqual([]);
   });
 

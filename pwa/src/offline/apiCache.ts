@@ -45,5 +45,8 @@ export async function clearApiCache(): Promise<void> {
 export async function rememberMarkups(videoId: number, reply: unknown): Promise<void> {
   if (!('caches' in globalThis)) return;
   const cache = await caches.open(API_CACHE);
-  await cache.put(new URL(`/api/v1/video_markups/${videoId}`, location.origin).href, new Response(JSON.stringify(reply), { headers: { 'content-type': 'application/json' } }));
+  await cache.put(
+    new URL(`/api/v1/video_markups/${videoId}`, location.origin).href,
+    new Response(JSON.stringify(reply), { headers: { 'content-type': 'application/json' } }),
+  );
 }

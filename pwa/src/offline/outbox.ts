@@ -70,7 +70,10 @@ export async function recordProblem(problem: OutboxProblem) {
 export async function clearProblem(videoId: number) {
   const list = await outboxProblems();
   if (!list.some((p) => p.videoId === videoId)) return;
-  await set(PROBLEMS, list.filter((p) => p.videoId !== videoId));
+  await set(
+    PROBLEMS,
+    list.filter((p) => p.videoId !== videoId),
+  );
   notifyChange();
 }
 
@@ -113,7 +116,13 @@ export async function flushOutbox(send: (item: OutboxItem) => Promise<ReplayOutc
       if (outcome.result !== 'offline') {
         await dropQueued(item.videoId, item.payload.client_save_id);
         if (outcome.result === 'sent') await clearProblem(item.videoId);
-        else await recordProblem({ videoId: item.videoId, kind: outcome.result === 'conflict' ? 'conflict' : 'rejected', message: outcome.message ?? '', at: Date.now() });
+        else
+          await recordProblem({
+            videoId: item.videoId,
+            kind: outcome.result === 'conflict' ? 'conflict' : 'rejected',
+            message: outcome.message ?? '',
+            at: Date.now(),
+          });
       }
       // Still under the lock: an open markup screen moves to the new version before its own next save.
       onOutcome?.(outcome);

@@ -3,10 +3,26 @@ import type { MarkupRow, VideoMarkupsReply } from '../screens/video-markup/model
 import { carryOverAfterSave } from './replay';
 
 const row = (key: string, id: number, start: number, end: number, operation_id = 1): MarkupRow => ({
-  key, id, operation_id, workplace_id: 7, employee_id: null, start, end, comment: '', source: 'manual',
+  key,
+  id,
+  operation_id,
+  workplace_id: 7,
+  employee_id: null,
+  start,
+  end,
+  comment: '',
+  source: 'manual',
 });
 const serverRow = (id: number, start: number, end: number, operation_id = 1) => ({
-  id, operation_id, workplace_id: 7, employee_id: null, start_time: start, end_time: end, comment: null, source: 'manual' as const, author_name: null,
+  id,
+  operation_id,
+  workplace_id: 7,
+  employee_id: null,
+  start_time: start,
+  end_time: end,
+  comment: null,
+  source: 'manual' as const,
+  author_name: null,
 });
 
 describe('carrying local markup over a sent queued save', () => {
@@ -16,7 +32,11 @@ describe('carrying local markup over a sent queued save', () => {
     const reply: VideoMarkupsReply = { video_markups: [serverRow(40, 0, 5), serverRow(41, 5, 10)], video_stamps: [], version: 3 };
     const carried = carryOverAfterSave(local, reply);
     expect(carried.version).toBe(3);
-    expect(carried.rows.map((r) => [r.id, r.start, r.end])).toEqual([[40, 0, 5], [-1, 5, 11], [-1, 10, 15]]);
+    expect(carried.rows.map((r) => [r.id, r.start, r.end])).toEqual([
+      [40, 0, 5],
+      [-1, 5, 11],
+      [-1, 10, 15],
+    ]);
     expect(carried.rows[0]!.key).toBe('m40');
   });
 

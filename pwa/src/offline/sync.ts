@@ -61,7 +61,11 @@ function report(outcomes: ReplayOutcome[]) {
     for (const listener of replayListeners) handled = listener(outcome) || handled;
     if (handled) continue;
     if (outcome.result === 'sent') notify('success', `Отложенное сохранение разметки видео № ${outcome.videoId} отправлено`);
-    else if (outcome.result === 'conflict') notify('error', `Отложенное сохранение видео № ${outcome.videoId} не принято: разметка изменилась на сервере. Откройте видео, чтобы решить, какую версию оставить.`);
+    else if (outcome.result === 'conflict')
+      notify(
+        'error',
+        `Отложенное сохранение видео № ${outcome.videoId} не принято: разметка изменилась на сервере. Откройте видео, чтобы решить, какую версию оставить.`,
+      );
     else notify('error', `Отложенное сохранение видео № ${outcome.videoId} не принято: ${outcome.message ?? ''}. Откройте видео, чтобы исправить.`);
   }
 }

@@ -16,7 +16,15 @@ describe('client-state defaults (spec 02 §3, §9)', () => {
 });
 
 describe('operations store (spec 02 §4)', () => {
-  beforeEach(() => loadOperations([{ id: 5, name: 'Сборка', referencePoint: 'старт', type: 'main' }, { id: 6, name: 'Отдых', referencePoint: '', type: 'rest' }], { main: 'Основная', rest: 'Отдых' }));
+  beforeEach(() =>
+    loadOperations(
+      [
+        { id: 5, name: 'Сборка', referencePoint: 'старт', type: 'main' },
+        { id: 6, name: 'Отдых', referencePoint: '', type: 'rest' },
+      ],
+      { main: 'Основная', rest: 'Отдых' },
+    ),
+  );
 
   it('load replaces the list and clears the delete list', () => {
     removeOperation(0);
@@ -84,7 +92,10 @@ describe('parameters store (spec 02 §4, §5)', () => {
 
 describe('structure data', () => {
   it('selects the first employee after an update, or 0 when there is none', () => {
-    setEmployees([{ id: 9, name: 'Б' }, { id: 3, name: 'А' }]);
+    setEmployees([
+      { id: 9, name: 'Б' },
+      { id: 3, name: 'А' },
+    ]);
     expect(structureData.selectedEmployee).toBe(9);
     setEmployees([]);
     expect(structureData.selectedEmployee).toBe(0);

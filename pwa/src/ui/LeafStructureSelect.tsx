@@ -15,7 +15,9 @@ export function LeafStructureSelect({ value, onChange }: { value: number | null;
       <select value={value ?? ''} onChange={(e) => onChange(e.target.value ? Number(e.target.value) : null)}>
         <option value="">— выберите —</option>
         {leaves.map((s) => (
-          <option key={s.id} value={s.id}>{s.name}</option>
+          <option key={s.id} value={s.id}>
+            {s.name}
+          </option>
         ))}
       </select>
     </label>

@@ -35,7 +35,13 @@ const FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 
 /** Where a worker stands for each category, in a row of the frame (x only; y is the row's). */
 const anchorX: Record<Category, number> = {
-  main: 150, idle: 150, service: 250, pz: 330, aux: 470, move: 380, rest: 700,
+  main: 150,
+  idle: 150,
+  service: 250,
+  pz: 330,
+  aux: 470,
+  move: 380,
+  rest: 700,
 };
 
 const num = (value: number) => (Math.round(value * 1000) / 1000).toString();
@@ -52,12 +58,24 @@ function xExpression(segments: ActorSegment[], duration: number): string {
     const here = anchorX[s.category];
     let piece: string;
     switch (s.category) {
-      case 'main': piece = `${here}+28*sin(t*3.1)`; break;
-      case 'aux': piece = `${here}+18*sin(t*1.7)`; break;
-      case 'service': piece = `${here}+10*sin(t*5)`; break;
-      case 'pz': piece = `${here}+6*sin(t*0.9)`; break;
-      case 'idle': piece = `${here}`; break;
-      case 'rest': piece = `${anchorX.rest}`; break;
+      case 'main':
+        piece = `${here}+28*sin(t*3.1)`;
+        break;
+      case 'aux':
+        piece = `${here}+18*sin(t*1.7)`;
+        break;
+      case 'service':
+        piece = `${here}+10*sin(t*5)`;
+        break;
+      case 'pz':
+        piece = `${here}+6*sin(t*0.9)`;
+        break;
+      case 'idle':
+        piece = `${here}`;
+        break;
+      case 'rest':
+        piece = `${anchorX.rest}`;
+        break;
       case 'move': {
         const fromX = i > 0 ? anchorX[visible[i - 1]!.category] : anchorX.aux;
         const toX = i + 1 < visible.length ? anchorX[visible[i + 1]!.category] : anchorX.main;
@@ -122,7 +140,22 @@ export async function renderDemoClip(clip: DemoClip, output: string, cacheDir?: 
     const scale = clip.actors.length === 1 ? 1 : 0.6;
     inputs.push('-f', 'lavfi', '-i', `color=c=${actor.color}:s=${Math.round(36 * scale)}x${Math.round(56 * scale)}:r=${FPS}:d=${clip.durationSeconds}`);
   });
-  const encode = ['-map', '[out]', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '28', '-g', String(FPS * 2), '-pix_fmt', 'yuv420p', '-movflags', '+faststart'];
+  const encode = [
+    '-map',
+    '[out]',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '28',
+    '-g',
+    String(FPS * 2),
+    '-pix_fmt',
+    'yuv420p',
+    '-movflags',
+    '+faststart',
+  ];
   await mkdir(dirname(output), { recursive: true });
   let cached: string | null = null;
   if (cacheDir) {

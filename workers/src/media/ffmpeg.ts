@@ -66,8 +66,15 @@ export async function probe(file: string): Promise<ProbeResult> {
   const data = JSON.parse(out) as {
     format: { duration?: string; format_name: string; tags?: Record<string, string> };
     streams: {
-      codec_type: string; codec_name: string; width?: number; height?: number; pix_fmt?: string; profile?: string;
-      duration?: string; disposition?: { attached_pic?: number }; tags?: Record<string, string>;
+      codec_type: string;
+      codec_name: string;
+      width?: number;
+      height?: number;
+      pix_fmt?: string;
+      profile?: string;
+      duration?: string;
+      disposition?: { attached_pic?: number };
+      tags?: Record<string, string>;
     }[];
   };
   // A cover picture is a "video" stream too; the recording is the first real one.

@@ -24,8 +24,16 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const info = (overrides: Partial<ProbeResult>): ProbeResult => ({
-  durationSeconds: 10, videoCodec: 'h264', audioCodec: null, formatName: 'mov,mp4,m4a,3gp,3g2,mj2', creationTime: null,
-  width: 640, height: 360, pixelFormat: 'yuv420p', videoProfile: 'High', ...overrides,
+  durationSeconds: 10,
+  videoCodec: 'h264',
+  audioCodec: null,
+  formatName: 'mov,mp4,m4a,3gp,3g2,mj2',
+  creationTime: null,
+  width: 640,
+  height: 360,
+  pixelFormat: 'yuv420p',
+  videoProfile: 'High',
+  ...overrides,
 });
 
 describe('mp4Layout', () => {
@@ -121,10 +129,11 @@ describe('inspectRecording and convertForBrowser on real files', () => {
     await makeClip(input, { video: 'mpeg4', seconds: 30, size: '640x360', fps: 25 });
     const controller = new AbortController();
     const output = file('long.out.mp4');
-    const running = convertForBrowser(
-      { action: 'transcode', video: 'h264', audio: 'none', reasons: [] }, input, output,
-      { durationSeconds: 30, signal: controller.signal, onProgress: () => controller.abort() },
-    );
+    const running = convertForBrowser({ action: 'transcode', video: 'h264', audio: 'none', reasons: [] }, input, output, {
+      durationSeconds: 30,
+      signal: controller.signal,
+      onProgress: () => controller.abort(),
+    });
     await expect(running).rejects.toThrow('остановлена');
     expect(await Bun.file(output).exists()).toBe(false);
     expect(await Bun.file(`${output}.part`).exists()).toBe(false);

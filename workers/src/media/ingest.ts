@@ -55,13 +55,39 @@ export interface ConvertOptions {
 
 /** ffmpeg arguments that turn `input` into a browser-ready MP4 at `output` according to `plan`. */
 export function convertArguments(plan: BrowserPlan, input: string, output: string): string[] {
-  const args = ['-hide_banner', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1', '-y', '-i', input, '-map', '0:v:0', '-map', '0:a:0?', '-map_metadata', '0'];
+  const args = [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostats',
+    '-progress',
+    'pipe:1',
+    '-y',
+    '-i',
+    input,
+    '-map',
+    '0:v:0',
+    '-map',
+    '0:a:0?',
+    '-map_metadata',
+    '0',
+  ];
   if (plan.video === 'copy') args.push('-c:v', 'copy');
   else {
     args.push(
-      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '23',
+      '-pix_fmt',
+      'yuv420p',
       // Even dimensions (4:2:0) and a keyframe every 2 s, so that seeking anywhere is quick.
-      '-vf', 'scale=trunc(iw/2)*2:trunc(ih/2)*2', '-force_key_frames', 'expr:gte(t,n_forced*2)',
+      '-vf',
+      'scale=trunc(iw/2)*2:trunc(ih/2)*2',
+      '-force_key_frames',
+      'expr:gte(t,n_forced*2)',
     );
   }
   if (plan.audio === 'copy') args.push('-c:a', 'copy');
@@ -149,6 +175,11 @@ export class NotAVideoError extends Error {}
 
 function shortReason(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
-  const last = text.split('\n').map((l) => l.trim()).filter(Boolean).pop() ?? text;
+  const last =
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .pop() ?? text;
   return last.replace(/^.*?: /, '').slice(0, 300);
 }

@@ -8,13 +8,13 @@ import { sql, type Kysely } from 'kysely';
  * card replaces as a whole.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql.raw(
-    `ALTER TABLE structure_settings ADD COLUMN cleaning_rule TEXT NOT NULL DEFAULT 'one_extreme'
+  await sql
+    .raw(
+      `ALTER TABLE structure_settings ADD COLUMN cleaning_rule TEXT NOT NULL DEFAULT 'one_extreme'
        CHECK (cleaning_rule IN ('one_extreme', 'both_extremes'))`,
-  ).execute(db);
-  await sql.raw(
-    `ALTER TABLE shifts ADD COLUMN break_intervals TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(break_intervals))`,
-  ).execute(db);
+    )
+    .execute(db);
+  await sql.raw(`ALTER TABLE shifts ADD COLUMN break_intervals TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(break_intervals))`).execute(db);
 }
 
 export async function down(): Promise<void> {

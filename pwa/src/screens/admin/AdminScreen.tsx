@@ -54,7 +54,13 @@ export function AdminScreen() {
         {organizationName} · <Link href="/projects">к проектам</Link>
       </p>
       <div className="tabs" role="tablist">
-        <button type="button" role="tab" aria-selected={tab === 'structures'} className={`tab${tab === 'structures' ? ' active' : ''}`} onClick={() => setTab('structures')}>
+        <button
+          type="button"
+          role="tab"
+          aria-selected={tab === 'structures'}
+          className={`tab${tab === 'structures' ? ' active' : ''}`}
+          onClick={() => setTab('structures')}
+        >
           Структура и камеры
         </button>
         <button type="button" role="tab" aria-selected={tab === 'users'} className={`tab${tab === 'users' ? ' active' : ''}`} onClick={() => setTab('users')}>

@@ -29,14 +29,24 @@ function NamedRow({ item, kind, onChanged }: { item: NamedItem; kind: 'employees
   return (
     <li className="inline-edit">
       <input aria-label={`Название: ${item.name}`} value={name} onChange={(e) => setName(e.target.value)} />
-      <button type="button" className="button secondary small" disabled={!name.trim() || name.trim() === item.name} onClick={() => void rename()}>Переименовать</button>
-      <button type="button" className="button danger secondary small" onClick={() => void remove()} aria-label={`Удалить «${item.name}»`}>Удалить</button>
+      <button type="button" className="button secondary small" disabled={!name.trim() || name.trim() === item.name} onClick={() => void rename()}>
+        Переименовать
+      </button>
+      <button type="button" className="button danger secondary small" onClick={() => void remove()} aria-label={`Удалить «${item.name}»`}>
+        Удалить
+      </button>
     </li>
   );
 }
 
 /** Employees or workplaces of a structure: add, rename, delete (not when the markup names them). */
-function NamedList({ structureId, kind, title, addLabel, onCountChanged }: {
+function NamedList({
+  structureId,
+  kind,
+  title,
+  addLabel,
+  onCountChanged,
+}: {
   structureId: number;
   kind: 'employees' | 'workplaces';
   title: string;
@@ -75,11 +85,15 @@ function NamedList({ structureId, kind, title, addLabel, onCountChanged }: {
       <h3>{title}</h3>
       {items?.length === 0 && <p className="muted small">Пока нет.</p>}
       <ul className="plain-list">
-        {items?.map((item) => <NamedRow key={`${item.id}-${item.name}`} item={item} kind={kind} onChanged={changed} />)}
+        {items?.map((item) => (
+          <NamedRow key={`${item.id}-${item.name}`} item={item} kind={kind} onChanged={changed} />
+        ))}
       </ul>
       <form className="inline-edit" onSubmit={add}>
         <input aria-label={addLabel} placeholder={addLabel} value={name} onChange={(e) => setName(e.target.value)} />
-        <button type="submit" className="button small" disabled={!name.trim()}>Добавить</button>
+        <button type="submit" className="button small" disabled={!name.trim()}>
+          Добавить
+        </button>
       </form>
     </div>
   );
@@ -109,16 +123,36 @@ function CameraRow({ camera, onChanged }: { camera: AdminCamera; onChanged: () =
   return (
     <tr>
       <td>
-        <select aria-label={`Камера ${camera.name}: номер`} value={draft.camera_key} onChange={(e) => setDraft({ ...draft, camera_key: Number(e.target.value) })}>
-          {KEYS.map((k) => <option key={k} value={k}>{k}</option>)}
+        <select
+          aria-label={`Камера ${camera.name}: номер`}
+          value={draft.camera_key}
+          onChange={(e) => setDraft({ ...draft, camera_key: Number(e.target.value) })}
+        >
+          {KEYS.map((k) => (
+            <option key={k} value={k}>
+              {k}
+            </option>
+          ))}
         </select>
       </td>
-      <td><input aria-label={`Камера ${camera.name}: название`} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} /></td>
-      <td><input aria-label={`Камера ${camera.name}: папка`} value={draft.storage_folder} onChange={(e) => setDraft({ ...draft, storage_folder: e.target.value })} /></td>
+      <td>
+        <input aria-label={`Камера ${camera.name}: название`} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
+      </td>
+      <td>
+        <input
+          aria-label={`Камера ${camera.name}: папка`}
+          value={draft.storage_folder}
+          onChange={(e) => setDraft({ ...draft, storage_folder: e.target.value })}
+        />
+      </td>
       <td className="number">{camera.videos}</td>
       <td className="row-actions">
-        <button type="button" className="button secondary small" disabled={!changed} onClick={() => void save()}>Сохранить</button>
-        <button type="button" className="button danger secondary small" onClick={() => void remove()}>Удалить</button>
+        <button type="button" className="button secondary small" disabled={!changed} onClick={() => void save()}>
+          Сохранить
+        </button>
+        <button type="button" className="button danger secondary small" onClick={() => void remove()}>
+          Удалить
+        </button>
       </td>
     </tr>
   );
@@ -166,9 +200,21 @@ function Cameras({ structureId, onCountChanged }: { structureId: number; onCount
       {cameras && cameras.length > 0 && (
         <div className="table-scroll">
           <table className="data-table compact">
-            <thead><tr><th>№</th><th>Название</th><th>Папка хранилища</th><th>Видео</th><th><span className="visually-hidden">Действия</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th>№</th>
+                <th>Название</th>
+                <th>Папка хранилища</th>
+                <th>Видео</th>
+                <th>
+                  <span className="visually-hidden">Действия</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
-              {cameras.map((c) => <CameraRow key={`${c.id}-${c.camera_key}-${c.name}-${c.storage_folder}`} camera={c} onChanged={changed} />)}
+              {cameras.map((c) => (
+                <CameraRow key={`${c.id}-${c.camera_key}-${c.name}-${c.storage_folder}`} camera={c} onChanged={changed} />
+              ))}
             </tbody>
           </table>
         </div>
@@ -179,12 +225,24 @@ function Cameras({ structureId, onCountChanged }: { structureId: number; onCount
           <label>
             Номер
             <select value={draft.camera_key} onChange={(e) => setDraft({ ...draft, camera_key: Number(e.target.value) })}>
-              {KEYS.map((k) => <option key={k} value={k} disabled={cameras.some((c) => c.camera_key === k)}>{k}</option>)}
+              {KEYS.map((k) => (
+                <option key={k} value={k} disabled={cameras.some((c) => c.camera_key === k)}>
+                  {k}
+                </option>
+              ))}
             </select>
           </label>
-          <label>Название камеры<input value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} /></label>
-          <label>Папка хранилища<input value={draft.storage_folder} onChange={(e) => setDraft({ ...draft, storage_folder: e.target.value })} /></label>
-          <button type="submit" className="button small">Добавить камеру</button>
+          <label>
+            Название камеры
+            <input value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
+          </label>
+          <label>
+            Папка хранилища
+            <input value={draft.storage_folder} onChange={(e) => setDraft({ ...draft, storage_folder: e.target.value })} />
+          </label>
+          <button type="submit" className="button small">
+            Добавить камеру
+          </button>
         </form>
       )}
       <p className="muted small">Загрузчик и синхронизация ищут записи камеры в её папке хранилища; папка не может совпадать с папкой другой камеры.</p>

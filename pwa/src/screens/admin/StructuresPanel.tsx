@@ -5,7 +5,6 @@ import { notify } from '../../state/notifications';
 import { buildTree, type StructureNode } from '../../state/structures';
 import { Banner } from '../../ui/Banner';
 
-
 /** The tree flattened in display order, with depth, for lists and parent dropdowns. */
 export function flatten(list: AdminStructure[]): { item: AdminStructure; depth: number }[] {
   const byId = new Map(list.map((s) => [s.id, s]));
@@ -35,7 +34,14 @@ export function subtreeIds(list: AdminStructure[], id: number): Set<number> {
   return ids;
 }
 
-function StructureRow({ item, depth, list, selected, onSelect, onChanged }: {
+function StructureRow({
+  item,
+  depth,
+  list,
+  selected,
+  onSelect,
+  onChanged,
+}: {
   item: AdminStructure;
   depth: number;
   list: AdminStructure[];
@@ -78,7 +84,9 @@ function StructureRow({ item, depth, list, selected, onSelect, onChanged }: {
   return (
     <tr className={selected ? 'selected' : undefined} data-testid="admin-structure-row">
       <td style={{ paddingLeft: `${0.75 + depth * 1.25}rem` }}>
-        <button type="button" className="link-button tree-pick" aria-pressed={selected} onClick={onSelect}>{item.name}</button>
+        <button type="button" className="link-button tree-pick" aria-pressed={selected} onClick={onSelect}>
+          {item.name}
+        </button>
       </td>
       <td>
         <span className="inline-edit">
@@ -91,7 +99,12 @@ function StructureRow({ item, depth, list, selected, onSelect, onChanged }: {
       <td>
         <select aria-label={`Родитель «${item.name}»`} value={item.parent_id ?? 0} onChange={(e) => void change({ parent_id: Number(e.target.value) || null })}>
           <option value={0}>— корень —</option>
-          {parents.map(({ item: p, depth: d }) => <option key={p.id} value={p.id}>{'\u00a0\u00a0'.repeat(d)}{p.name}</option>)}
+          {parents.map(({ item: p, depth: d }) => (
+            <option key={p.id} value={p.id}>
+              {'\u00a0\u00a0'.repeat(d)}
+              {p.name}
+            </option>
+          ))}
         </select>
       </td>
       <td className="muted small">{holds.length ? holds.join(', ') : 'пусто'}</td>
@@ -99,8 +112,12 @@ function StructureRow({ item, depth, list, selected, onSelect, onChanged }: {
         {confirming ? (
           <span className="confirm">
             Удалить «{item.name}»?
-            <button type="button" className="button danger small" onClick={() => void remove()}>Да</button>
-            <button type="button" className="button secondary small" onClick={() => setConfirming(false)}>Нет</button>
+            <button type="button" className="button danger small" onClick={() => void remove()}>
+              Да
+            </button>
+            <button type="button" className="button secondary small" onClick={() => setConfirming(false)}>
+              Нет
+            </button>
           </span>
         ) : (
           <button type="button" className="button danger secondary small" onClick={() => setConfirming(true)} title="Удалить можно только пустую единицу">
@@ -113,7 +130,12 @@ function StructureRow({ item, depth, list, selected, onSelect, onChanged }: {
 }
 
 /** The structure tree: create, rename, move (no cycles), delete when empty; pick one to edit its staff. */
-export function StructuresPanel({ list, selectedId, onSelect, onChanged }: {
+export function StructuresPanel({
+  list,
+  selectedId,
+  onSelect,
+  onChanged,
+}: {
   list: AdminStructure[];
   selectedId: number | null;
   onSelect: (id: number) => void;
@@ -150,11 +172,27 @@ export function StructuresPanel({ list, selectedId, onSelect, onChanged }: {
         <div className="table-scroll">
           <table className="data-table compact">
             <thead>
-              <tr><th>Единица</th><th>Название</th><th>Входит в</th><th>Содержит</th><th><span className="visually-hidden">Удалить</span></th></tr>
+              <tr>
+                <th>Единица</th>
+                <th>Название</th>
+                <th>Входит в</th>
+                <th>Содержит</th>
+                <th>
+                  <span className="visually-hidden">Удалить</span>
+                </th>
+              </tr>
             </thead>
             <tbody>
               {rows.map(({ item, depth }) => (
-                <StructureRow key={`${item.id}-${item.name}`} item={item} depth={depth} list={list} selected={item.id === selectedId} onSelect={() => onSelect(item.id)} onChanged={onChanged} />
+                <StructureRow
+                  key={`${item.id}-${item.name}`}
+                  item={item}
+                  depth={depth}
+                  list={list}
+                  selected={item.id === selectedId}
+                  onSelect={() => onSelect(item.id)}
+                  onChanged={onChanged}
+                />
               ))}
             </tbody>
           </table>
@@ -163,15 +201,25 @@ export function StructuresPanel({ list, selectedId, onSelect, onChanged }: {
       <form className="admin-form" onSubmit={create} aria-label="Новая структурная единица">
         <h3>Новая структурная единица</h3>
         <div className="row">
-          <label>Название<input value={name} onChange={(e) => setName(e.target.value)} /></label>
+          <label>
+            Название
+            <input value={name} onChange={(e) => setName(e.target.value)} />
+          </label>
           <label>
             Входит в
             <select value={parent} onChange={(e) => setParent(Number(e.target.value))}>
               <option value={0}>— корень —</option>
-              {rows.map(({ item, depth }) => <option key={item.id} value={item.id}>{'\u00a0\u00a0'.repeat(depth)}{item.name}</option>)}
+              {rows.map(({ item, depth }) => (
+                <option key={item.id} value={item.id}>
+                  {'\u00a0\u00a0'.repeat(depth)}
+                  {item.name}
+                </option>
+              ))}
             </select>
           </label>
-          <button type="submit" className="button">Создать</button>
+          <button type="submit" className="button">
+            Создать
+          </button>
         </div>
         <Banner text={error} />
       </form>

@@ -4,7 +4,6 @@ import type { AdminMessage, AdminUser, AdminUsersReply, Role } from '../../api/t
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
 
-
 const blank = { login: '', first_name: '', last_name: '', password: '', role: 'assessor' as Role };
 
 /** Users of the organisation: create with a role, change the role, remove from the organisation. */
@@ -16,10 +15,13 @@ export function UsersPanel() {
   const [confirming, setConfirming] = useState<string | null>(null);
 
   const reload = () =>
-    api.get<AdminUsersReply>('/api/v1/admin/users').then((reply) => {
-      setUsers(reply.users);
-      setRoles(reply.roles);
-    }, () => setUsers([]));
+    api.get<AdminUsersReply>('/api/v1/admin/users').then(
+      (reply) => {
+        setUsers(reply.users);
+        setRoles(reply.roles);
+      },
+      () => setUsers([]),
+    );
   useEffect(() => {
     void reload();
   }, []);
@@ -70,27 +72,49 @@ export function UsersPanel() {
         <div className="table-scroll">
           <table className="data-table compact" data-testid="users-table">
             <thead>
-              <tr><th>Логин</th><th>Имя</th><th>Роль</th><th><span className="visually-hidden">Действия</span></th></tr>
+              <tr>
+                <th>Логин</th>
+                <th>Имя</th>
+                <th>Роль</th>
+                <th>
+                  <span className="visually-hidden">Действия</span>
+                </th>
+              </tr>
             </thead>
             <tbody>
               {users.map((user) => (
                 <tr key={user.id}>
-                  <td>{user.login}{user.is_self && <span className="muted"> (вы)</span>}</td>
-                  <td>{user.first_name} {user.last_name}</td>
+                  <td>
+                    {user.login}
+                    {user.is_self && <span className="muted"> (вы)</span>}
+                  </td>
+                  <td>
+                    {user.first_name} {user.last_name}
+                  </td>
                   <td>
                     <select aria-label={`Роль ${user.login}`} value={user.role} onChange={(e) => void changeRole(user, e.target.value as Role)}>
-                      {Object.entries(roles).map(([code, label]) => <option key={code} value={code}>{label}</option>)}
+                      {Object.entries(roles).map(([code, label]) => (
+                        <option key={code} value={code}>
+                          {label}
+                        </option>
+                      ))}
                     </select>
                   </td>
                   <td>
                     {user.is_self ? null : confirming === user.id ? (
                       <span className="confirm">
                         Удалить {user.login} из организации?
-                        <button type="button" className="button danger small" onClick={() => void remove(user)}>Да, удалить</button>
-                        <button type="button" className="button secondary small" onClick={() => setConfirming(null)}>Нет</button>
+                        <button type="button" className="button danger small" onClick={() => void remove(user)}>
+                          Да, удалить
+                        </button>
+                        <button type="button" className="button secondary small" onClick={() => setConfirming(null)}>
+                          Нет
+                        </button>
                       </span>
                     ) : (
-                      <button type="button" className="button danger secondary small" onClick={() => setConfirming(user.id)}>Удалить</button>
+                      <button type="button" className="button danger secondary small" onClick={() => setConfirming(user.id)}>
+                        Удалить
+                      </button>
                     )}
                   </td>
                 </tr>
@@ -102,17 +126,35 @@ export function UsersPanel() {
       <form className="admin-form" onSubmit={create} aria-label="Новый пользователь">
         <h3>Новый пользователь</h3>
         <div className="row">
-          <label>Логин<input value={form.login} onChange={(e) => setForm({ ...form, login: e.target.value })} autoComplete="off" /></label>
-          <label>Имя<input value={form.first_name} onChange={(e) => setForm({ ...form, first_name: e.target.value })} /></label>
-          <label>Фамилия<input value={form.last_name} onChange={(e) => setForm({ ...form, last_name: e.target.value })} /></label>
-          <label>Пароль<input type="password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} autoComplete="new-password" /></label>
+          <label>
+            Логин
+            <input value={form.login} onChange={(e) => setForm({ ...form, login: e.target.value })} autoComplete="off" />
+          </label>
+          <label>
+            Имя
+            <input value={form.first_name} onChange={(e) => setForm({ ...form, first_name: e.target.value })} />
+          </label>
+          <label>
+            Фамилия
+            <input value={form.last_name} onChange={(e) => setForm({ ...form, last_name: e.target.value })} />
+          </label>
+          <label>
+            Пароль
+            <input type="password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} autoComplete="new-password" />
+          </label>
           <label>
             Роль
             <select aria-label="Роль нового пользователя" value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })}>
-              {Object.entries(roles).map(([code, label]) => <option key={code} value={code}>{label}</option>)}
+              {Object.entries(roles).map(([code, label]) => (
+                <option key={code} value={code}>
+                  {label}
+                </option>
+              ))}
             </select>
           </label>
-          <button type="submit" className="button">Создать пользователя</button>
+          <button type="submit" className="button">
+            Создать пользователя
+          </button>
         </div>
         <p className="muted small">Пароль — не короче 8 символов. Передайте логин и пароль человеку лично.</p>
         <Banner text={error} />

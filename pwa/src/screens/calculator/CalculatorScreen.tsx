@@ -2,21 +2,41 @@ import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { api } from '../../api/client';
 import type {
-  CalculatorDays as Days, CalculatorDefaults, CalculatorGearDefaults, CalculatorGearTable as GearTable, CalculatorLicense,
-  CalculatorMeasurementGraph as MeasurementGraph, CalculatorPrivateOutput as PrivateOutput, CalculatorPublicOutput as PublicOutput,
-  CalculatorSettings as SettingsReply, RequiredMeasurements,
+  CalculatorDays as Days,
+  CalculatorDefaults,
+  CalculatorGearDefaults,
+  CalculatorGearTable as GearTable,
+  CalculatorLicense,
+  CalculatorMeasurementGraph as MeasurementGraph,
+  CalculatorPrivateOutput as PrivateOutput,
+  CalculatorPublicOutput as PublicOutput,
+  CalculatorSettings as SettingsReply,
+  RequiredMeasurements,
 } from '../../api/types';
 import { login } from '../../state/login';
 import { Banner } from '../../ui/Banner';
 import { LineChart } from './LineChart';
 import {
-  PRODUCTION_TYPES, calculatorQuery, formatNumber, formatRub, initialForm, measurementsReady, outputsReady,
-  type CalculatorForm, type ProductionType,
+  PRODUCTION_TYPES,
+  calculatorQuery,
+  formatNumber,
+  formatRub,
+  initialForm,
+  measurementsReady,
+  outputsReady,
+  type CalculatorForm,
+  type ProductionType,
 } from './model';
 import { SettingsPanels } from './SettingsPanels';
 import './calculator.css';
 
-interface Outputs { pub: PublicOutput; days: Days; graph: MeasurementGraph; priv: PrivateOutput | null; gear: GearTable | null }
+interface Outputs {
+  pub: PublicOutput;
+  days: Days;
+  graph: MeasurementGraph;
+  priv: PrivateOutput | null;
+  gear: GearTable | null;
+}
 
 /** Waiting after the last keystroke before asking the server, so typing "120" is one request, not three. */
 const TYPING_PAUSE_MS = 400;
@@ -62,7 +82,9 @@ export function CalculatorScreen() {
         if (alive) setError(failureText('Не удалось загрузить настройки калькулятора', e));
       }
     })();
-    return () => { alive = false; };
+    return () => {
+      alive = false;
+    };
   }, [checked, loggedIn]);
 
   // §5: required measurements only when a production type is chosen.
@@ -70,10 +92,13 @@ export function CalculatorScreen() {
   useEffect(() => {
     if (!measurementsReady({ ...initialForm, productionType })) return setRequired(null);
     let alive = true;
-    api.get<RequiredMeasurements>('/api/v2/required_measurements', { production_type: productionType!, less_10_sec: less10Sec })
+    api
+      .get<RequiredMeasurements>('/api/v2/required_measurements', { production_type: productionType!, less_10_sec: less10Sec })
       .then((r) => alive && setRequired(r))
       .catch((e) => alive && setError(failureText('Не удалось получить число замеров', e)));
-    return () => { alive = false; };
+    return () => {
+      alive = false;
+    };
   }, [productionType, less10Sec]);
 
   // §5: outputs only when the company inputs are complete.
@@ -107,7 +132,10 @@ export function CalculatorScreen() {
         if (alive) setBusy(false);
       }
     }, TYPING_PAUSE_MS);
-    return () => { alive = false; clearTimeout(timer); };
+    return () => {
+      alive = false;
+      clearTimeout(timer);
+    };
   }, [form, access.canViewPrivate, settingsVersion]);
 
   const numberField = (key: keyof CalculatorForm, label: string, hint?: string) => (
@@ -122,8 +150,8 @@ export function CalculatorScreen() {
     <section className="screen calculator">
       <h1>Калькулятор производительности</h1>
       <p className="muted">
-        Сколько стоит анализ работы по видео и сколько он может сэкономить. Число замеров считается по той же методике и тем же
-        справочникам, что и отчёты (<a href="#/methodology">методика</a>).
+        Сколько стоит анализ работы по видео и сколько он может сэкономить. Число замеров считается по той же методике и тем же справочникам, что и отчёты (
+        <a href="#/methodology">методика</a>).
       </p>
 
       <form className="card calculator-form" onSubmit={(e) => e.preventDefault()}>
@@ -132,9 +160,17 @@ export function CalculatorScreen() {
           <div className="row">
             <label>
               Тип производства
-              <select name="production_type" value={form.productionType ?? ''} onChange={(e) => set('productionType', (e.target.value || null) as ProductionType | null)}>
+              <select
+                name="production_type"
+                value={form.productionType ?? ''}
+                onChange={(e) => set('productionType', (e.target.value || null) as ProductionType | null)}
+              >
                 <option value="">— выберите —</option>
-                {PRODUCTION_TYPES.map((t) => <option key={t.value} value={t.value}>{t.label}</option>)}
+                {PRODUCTION_TYPES.map((t) => (
+                  <option key={t.value} value={t.value}>
+                    {t.label}
+                  </option>
+                ))}
               </select>
             </label>
             <label className="switch">
@@ -144,8 +180,8 @@ export function CalculatorScreen() {
           </div>
           {required ? (
             <p data-testid="calc-required">
-              Нормативный коэффициент устойчивости Ку = <strong data-testid="calc-stability">{formatNumber(required.stability_coef)}</strong>,
-              точность ε = {formatNumber(required.accuracy_percent)} %, нужно замеров на операцию:{' '}
+              Нормативный коэффициент устойчивости Ку = <strong data-testid="calc-stability">{formatNumber(required.stability_coef)}</strong>, точность ε ={' '}
+              {formatNumber(required.accuracy_percent)} %, нужно замеров на операцию:{' '}
               <strong data-testid="calc-measurements-req">{required.measurements_req}</strong>
             </p>
           ) : (
@@ -164,7 +200,13 @@ export function CalculatorScreen() {
           </div>
           <div className="row">
             <label className="switch">
-              <input type="checkbox" role="switch" name="insurance_and_pension" checked={form.insuranceAndPension} onChange={(e) => set('insuranceAndPension', e.target.checked)} />
+              <input
+                type="checkbox"
+                role="switch"
+                name="insurance_and_pension"
+                checked={form.insuranceAndPension}
+                onChange={(e) => set('insuranceAndPension', e.target.checked)}
+              />
               Учитывать страховые и пенсионные взносы
             </label>
             <label className="switch">
@@ -176,8 +218,8 @@ export function CalculatorScreen() {
         </fieldset>
         {!outputsReady(form) && (
           <p className="muted small" data-testid="calc-incomplete">
-            Заполните число сотрудников, смен, рабочих дней, часов в смене и зарплату; рабочие места должны быть видны камерам или укажите
-            число мест вне обзора.
+            Заполните число сотрудников, смен, рабочих дней, часов в смене и зарплату; рабочие места должны быть видны камерам или укажите число мест вне
+            обзора.
           </p>
         )}
         <Banner text={error} />
@@ -194,22 +236,37 @@ export function CalculatorScreen() {
             <Figure label="Экономия в год" value={formatRub(outputs.pub.save_per_year)} testId="calc-save-year" />
             <Figure label="Срок, рабочих дней" value={String(outputs.pub.final_terms)} testId="calc-terms" />
             <Figure label="Камер установить" value={String(outputs.pub.cameras)} testId="calc-cameras" />
-            <Figure label="Окупаемость, мес." value={outputs.pub.payback_months === null ? '—' : formatNumber(outputs.pub.payback_months)} testId="calc-payback" />
+            <Figure
+              label="Окупаемость, мес."
+              value={outputs.pub.payback_months === null ? '—' : formatNumber(outputs.pub.payback_months)}
+              testId="calc-payback"
+            />
           </div>
           <p className="muted small">
-            Рабочих мест {outputs.pub.workplaces}, наблюдаем {outputs.pub.observed_workplaces}; видео {formatNumber(outputs.pub.video_hours)} ч.
-            Этапы: установка камер {outputs.days.camera_install_days} дн., наблюдение {outputs.days.observation_days} дн., разметка{' '}
-            {outputs.days.markups_days} дн., аналитика {outputs.days.analytics_days} дн.
+            Рабочих мест {outputs.pub.workplaces}, наблюдаем {outputs.pub.observed_workplaces}; видео {formatNumber(outputs.pub.video_hours)} ч. Этапы:
+            установка камер {outputs.days.camera_install_days} дн., наблюдение {outputs.days.observation_days} дн., разметка {outputs.days.markups_days} дн.,
+            аналитика {outputs.days.analytics_days} дн.
           </p>
           <div className="calculator-charts">
             <LineChart
-              title="Экономия нарастающим итогом за вычетом стоимости анализа" xLabel="Месяц" yLabel="₽" series="Чистая экономия"
-              x={outputs.pub.savings_graph.months} y={outputs.pub.savings_graph.net} formatY={formatRub} testId="calc-savings-graph"
+              title="Экономия нарастающим итогом за вычетом стоимости анализа"
+              xLabel="Месяц"
+              yLabel="₽"
+              series="Чистая экономия"
+              x={outputs.pub.savings_graph.months}
+              y={outputs.pub.savings_graph.net}
+              formatY={formatRub}
+              testId="calc-savings-graph"
             />
             <LineChart
               title={`Сколько замеров нужно при разном Ку (ε = ${formatNumber(outputs.graph.accuracy_percent)} %; норматив Ку ${formatNumber(outputs.graph.normative.stability_coef)} → ${outputs.graph.normative.measurements_req})`}
-              xLabel="Ку" yLabel="Замеров" series="Замеров на операцию" color="#c0392b"
-              x={outputs.graph.stability_coefs} y={outputs.graph.required} testId="calc-measurement-graph"
+              xLabel="Ку"
+              yLabel="Замеров"
+              series="Замеров на операцию"
+              color="#c0392b"
+              x={outputs.graph.stability_coefs}
+              y={outputs.graph.required}
+              testId="calc-measurement-graph"
             />
           </div>
           {outputs.priv && <PrivateTables priv={outputs.priv} gear={outputs.gear} />}
@@ -217,7 +274,13 @@ export function CalculatorScreen() {
       )}
 
       {access.canEdit && settings && (
-        <SettingsPanels settings={settings} onSaved={(reply) => { setSettings(reply); setSettingsVersion((v) => v + 1); }} />
+        <SettingsPanels
+          settings={settings}
+          onSaved={(reply) => {
+            setSettings(reply);
+            setSettingsVersion((v) => v + 1);
+          }}
+        />
       )}
     </section>
   );
@@ -227,7 +290,9 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
   return (
     <div className="card calculator-figure">
       <div className="muted small">{label}</div>
-      <div className="calculator-value" data-testid={testId}>{value}</div>
+      <div className="calculator-value" data-testid={testId}>
+        {value}
+      </div>
     </div>
   );
 }
@@ -235,48 +300,127 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
 /** Members of the owner organisation: the cost structure, cars, economy and gear. */
 function PrivateTables({ priv, gear }: { priv: PrivateOutput; gear: GearTable | null }) {
   const costs: [string, number][] = [
-    ['Разметка', priv.markup_price], ['Аналитика', priv.analytics_price], ['Установка камер', priv.tech_price],
-    ['Сопровождение проекта', priv.support_price], ['Лицензии (конвертация и разметка)', priv.license_price], ['Оборудование', priv.gear_price],
-    ['Сборка боксов', priv.box_work_price], ['Транспорт', priv.transport_price], ['Прямые затраты', priv.direct_price],
-    ['Бухгалтерия', priv.accountant_price], ['Накладные расходы', priv.overhead], ['Маркетинг', priv.marketing_price], ['Налоги', priv.taxes],
+    ['Разметка', priv.markup_price],
+    ['Аналитика', priv.analytics_price],
+    ['Установка камер', priv.tech_price],
+    ['Сопровождение проекта', priv.support_price],
+    ['Лицензии (конвертация и разметка)', priv.license_price],
+    ['Оборудование', priv.gear_price],
+    ['Сборка боксов', priv.box_work_price],
+    ['Транспорт', priv.transport_price],
+    ['Прямые затраты', priv.direct_price],
+    ['Бухгалтерия', priv.accountant_price],
+    ['Накладные расходы', priv.overhead],
+    ['Маркетинг', priv.marketing_price],
+    ['Налоги', priv.taxes],
   ];
   return (
     <section data-testid="calc-private">
       <h2>Служебный расчёт</h2>
       <p className="muted small">
-        Часы: разметка {formatNumber(priv.markup_hours)}, аналитика {formatNumber(priv.analytics_hours)}, техник {formatNumber(priv.tech_hours)};
-        ручной хронометраж на месте занял бы {formatNumber(priv.manual_measurements_hours)} ч. Сопровождение после проекта: {formatRub(priv.future_price)} в месяц.
+        Часы: разметка {formatNumber(priv.markup_hours)}, аналитика {formatNumber(priv.analytics_hours)}, техник {formatNumber(priv.tech_hours)}; ручной
+        хронометраж на месте занял бы {formatNumber(priv.manual_measurements_hours)} ч. Сопровождение после проекта: {formatRub(priv.future_price)} в месяц.
       </p>
       <div className="table-scroll">
         <table className="data-table compact">
-          <thead><tr><th>Статья</th><th>₽</th></tr></thead>
-          <tbody>{costs.map(([name, value]) => <tr key={name}><td>{name}</td><td className="number">{formatRub(value)}</td></tr>)}</tbody>
-          <tfoot><tr><th>Итого</th><th className="number" data-testid="calc-private-total">{formatRub(priv.final_cost)}</th></tr></tfoot>
+          <thead>
+            <tr>
+              <th>Статья</th>
+              <th>₽</th>
+            </tr>
+          </thead>
+          <tbody>
+            {costs.map(([name, value]) => (
+              <tr key={name}>
+                <td>{name}</td>
+                <td className="number">{formatRub(value)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th>Итого</th>
+              <th className="number" data-testid="calc-private-total">
+                {formatRub(priv.final_cost)}
+              </th>
+            </tr>
+          </tfoot>
         </table>
       </div>
       {gear && (
         <div className="table-scroll">
           <table className="data-table compact" data-testid="calc-gear-table">
-            <thead><tr><th>Оборудование</th><th>Нужно</th><th>На складе</th><th>Купить</th><th>Цена</th><th>Стоимость</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Оборудование</th>
+                <th>Нужно</th>
+                <th>На складе</th>
+                <th>Купить</th>
+                <th>Цена</th>
+                <th>Стоимость</th>
+              </tr>
+            </thead>
             <tbody>
               {gear.rows.map((r) => (
-                <tr key={r.item}><td>{r.label}</td><td className="number">{r.needed}</td><td className="number">{r.owned}</td><td className="number">{r.to_buy}</td><td className="number">{formatRub(r.price)}</td><td className="number">{formatRub(r.cost)}</td></tr>
+                <tr key={r.item}>
+                  <td>{r.label}</td>
+                  <td className="number">{r.needed}</td>
+                  <td className="number">{r.owned}</td>
+                  <td className="number">{r.to_buy}</td>
+                  <td className="number">{formatRub(r.price)}</td>
+                  <td className="number">{formatRub(r.cost)}</td>
+                </tr>
               ))}
             </tbody>
-            <tfoot><tr><th colSpan={5}>Итого</th><th className="number">{formatRub(gear.total)}</th></tr></tfoot>
+            <tfoot>
+              <tr>
+                <th colSpan={5}>Итого</th>
+                <th className="number">{formatRub(gear.total)}</th>
+              </tr>
+            </tfoot>
           </table>
         </div>
       )}
       <div className="table-scroll">
         <table className="data-table compact">
-          <thead><tr><th>Машины</th><th>Выездов</th><th>Часов</th><th>₽/ч</th><th>Стоимость</th></tr></thead>
-          <tbody>{priv.table_cars.map((r) => <tr key={r.name}><td>{r.name}</td><td className="number">{r.trips}</td><td className="number">{formatNumber(r.hours)}</td><td className="number">{formatRub(r.price)}</td><td className="number">{formatRub(r.cost)}</td></tr>)}</tbody>
+          <thead>
+            <tr>
+              <th>Машины</th>
+              <th>Выездов</th>
+              <th>Часов</th>
+              <th>₽/ч</th>
+              <th>Стоимость</th>
+            </tr>
+          </thead>
+          <tbody>
+            {priv.table_cars.map((r) => (
+              <tr key={r.name}>
+                <td>{r.name}</td>
+                <td className="number">{r.trips}</td>
+                <td className="number">{formatNumber(r.hours)}</td>
+                <td className="number">{formatRub(r.price)}</td>
+                <td className="number">{formatRub(r.cost)}</td>
+              </tr>
+            ))}
+          </tbody>
         </table>
       </div>
       <div className="table-scroll">
         <table className="data-table compact">
-          <thead><tr><th>Экономика</th><th>Значение</th></tr></thead>
-          <tbody>{priv.table_economy.map((r) => <tr key={r.name}><td>{r.name}</td><td className="number">{r.value === null ? '—' : `${formatNumber(r.value)} ${r.unit}`}</td></tr>)}</tbody>
+          <thead>
+            <tr>
+              <th>Экономика</th>
+              <th>Значение</th>
+            </tr>
+          </thead>
+          <tbody>
+            {priv.table_economy.map((r) => (
+              <tr key={r.name}>
+                <td>{r.name}</td>
+                <td className="number">{r.value === null ? '—' : `${formatNumber(r.value)} ${r.unit}`}</td>
+              </tr>
+            ))}
+          </tbody>
         </table>
       </div>
     </section>

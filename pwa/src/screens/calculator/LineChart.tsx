@@ -29,10 +29,7 @@ export function LineChart({ title, xLabel, yLabel, x, y, series, color = '#1f5fa
         width,
         height: 260,
         scales: { x: { time: false } },
-        axes: [
-          { label: xLabel },
-          { label: yLabel, size: 90, values: (_u, values) => values.map((v) => format(v)) },
-        ],
+        axes: [{ label: xLabel }, { label: yLabel, size: 90, values: (_u, values) => values.map((v) => format(v)) }],
         series: [{ label: xLabel }, { label: series, stroke: color, width: 2, points: { show: true }, value: (_u, v) => (v === null ? '—' : format(v)) }],
       },
       [x, y],

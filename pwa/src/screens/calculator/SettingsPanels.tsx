@@ -5,7 +5,12 @@ import { Banner } from '../../ui/Banner';
 import { changedValues } from './model';
 
 /** A panel's fields: update name, label, the server's value, and what is typed. */
-interface Field { name: string; label: string; value: number; hint: string }
+interface Field {
+  name: string;
+  label: string;
+  value: number;
+  hint: string;
+}
 
 /** "по умолчанию 500; изменено 22.11.2026, 19:02:00, Смирнова Ирина" — the default, and who changed it last. */
 function hintText(defaultValue: number, s: { updated_at: string | null; updated_by: string | null }) {
@@ -41,16 +46,27 @@ function SettingsPanel({ title, testId, fields, onSaved }: { title: string; test
 
   return (
     <details className="card calculator-panel" data-testid={testId}>
-      <summary><strong>{title}</strong></summary>
+      <summary>
+        <strong>{title}</strong>
+      </summary>
       <div className="table-scroll">
         <table className="data-table compact">
           <tbody>
             {fields.map((f) => (
               <tr key={f.name}>
-                <td><label htmlFor={`calc-setting-${f.name}`}>{f.label}</label><div className="muted small">{f.name}</div></td>
                 <td>
-                  <input id={`calc-setting-${f.name}`} name={f.name} inputMode="decimal" size={10}
-                    value={texts[f.name] ?? ''} onChange={(e) => setTexts({ ...texts, [f.name]: e.target.value })} />
+                  <label htmlFor={`calc-setting-${f.name}`}>{f.label}</label>
+                  <div className="muted small">{f.name}</div>
+                </td>
+                <td>
+                  <input
+                    id={`calc-setting-${f.name}`}
+                    name={f.name}
+                    inputMode="decimal"
+                    size={10}
+                    value={texts[f.name] ?? ''}
+                    onChange={(e) => setTexts({ ...texts, [f.name]: e.target.value })}
+                  />
                 </td>
                 <td className="muted small">{f.hint}</td>
               </tr>
@@ -59,7 +75,9 @@ function SettingsPanel({ title, testId, fields, onSaved }: { title: string; test
         </table>
       </div>
       <div className="row-actions">
-        <button type="button" className="button" disabled={busy} onClick={save}>{busy ? 'Сохранение…' : 'Сохранить'}</button>
+        <button type="button" className="button" disabled={busy} onClick={save}>
+          {busy ? 'Сохранение…' : 'Сохранить'}
+        </button>
       </div>
       {message && <Banner kind={message.kind} text={message.text} />}
     </details>
@@ -77,10 +95,12 @@ export function SettingsPanels({ settings, onSaved }: { settings: SettingsReply;
   useEffect(() => {
     setDefaults(settingFields(settings.defaults));
     setLicense(settingFields(settings.license));
-    setGear(settings.gear.flatMap((g) => [
-      { name: g.owned_name, label: `${g.label}: на складе, шт.`, value: g.owned, hint: hintText(0, g) },
-      { name: g.price_name, label: `${g.label}: цена, ₽`, value: g.price, hint: hintText(g.default_price, g) },
-    ]));
+    setGear(
+      settings.gear.flatMap((g) => [
+        { name: g.owned_name, label: `${g.label}: на складе, шт.`, value: g.owned, hint: hintText(0, g) },
+        { name: g.price_name, label: `${g.label}: цена, ₽`, value: g.price, hint: hintText(g.default_price, g) },
+      ]),
+    );
   }, [settings]);
   return (
     <section className="calculator-admin" data-testid="calc-admin">

@@ -26,24 +26,43 @@ describe('calculator form rules (spec 02 §5, §9)', () => {
 
   it('sends the inputs under the API’s names', () => {
     expect(calculatorQuery({ ...complete, productionType: 'mass', less10Sec: true, unseen: '' })).toEqual({
-      production_type: 'mass', less_10_sec: true, employees_num: '20', shifts_per_day: '2', business_day_num: '21', hours_per_shift: '8',
-      average_salary: '60000', insurance_and_pension: true, visible: true, unseen: '0',
+      production_type: 'mass',
+      less_10_sec: true,
+      employees_num: '20',
+      shifts_per_day: '2',
+      business_day_num: '21',
+      hours_per_shift: '8',
+      average_salary: '60000',
+      insurance_and_pension: true,
+      visible: true,
+      unseen: '0',
     });
   });
 });
 
 describe('administrator edits (spec 02 §4: only changed values)', () => {
   it('sends only the values that differ from the server’s, reading a decimal comma', () => {
-    expect(changedValues([
-      { name: 'rewind_speed', value: 2, text: '2' },
-      { name: 'hour_markup_price', value: 500, text: '1000' },
-      { name: 'camera_install_hours', value: 1.5, text: '1,75' },
-      { name: 'insurance', value: 30, text: ' 30.0 ' },
-    ])).toEqual({ changes: [{ name: 'hour_markup_price', new_value: 1000 }, { name: 'camera_install_hours', new_value: 1.75 }], problems: [] });
+    expect(
+      changedValues([
+        { name: 'rewind_speed', value: 2, text: '2' },
+        { name: 'hour_markup_price', value: 500, text: '1000' },
+        { name: 'camera_install_hours', value: 1.5, text: '1,75' },
+        { name: 'insurance', value: 30, text: ' 30.0 ' },
+      ]),
+    ).toEqual({
+      changes: [
+        { name: 'hour_markup_price', new_value: 1000 },
+        { name: 'camera_install_hours', new_value: 1.75 },
+      ],
+      problems: [],
+    });
   });
 
   it('names what is not a number and sends nothing for it', () => {
-    const { changes, problems } = changedValues([{ name: 'car_price', value: 1500, text: 'дорого' }, { name: 'conv', value: 30, text: '' }]);
+    const { changes, problems } = changedValues([
+      { name: 'car_price', value: 1500, text: 'дорого' },
+      { name: 'conv', value: 30, text: '' },
+    ]);
     expect(changes).toEqual([]);
     expect(problems).toEqual(['car_price: «дорого» — не число', 'conv: введите число']);
   });

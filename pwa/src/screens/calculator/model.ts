@@ -83,9 +83,15 @@ export function changedValues(edits: SettingEdit[]): { changes: CalculatorDefaul
   const problems: string[] = [];
   for (const edit of edits) {
     const text = edit.text.trim().replace(',', '.');
-    if (text === '') { problems.push(`${edit.name}: введите число`); continue; }
+    if (text === '') {
+      problems.push(`${edit.name}: введите число`);
+      continue;
+    }
     const value = Number(text);
-    if (!Number.isFinite(value)) { problems.push(`${edit.name}: «${edit.text}» — не число`); continue; }
+    if (!Number.isFinite(value)) {
+      problems.push(`${edit.name}: «${edit.text}» — не число`);
+      continue;
+    }
     if (value !== edit.value) changes.push({ name: edit.name, new_value: value });
   }
   return { changes, problems };

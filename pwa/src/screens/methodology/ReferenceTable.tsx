@@ -177,7 +177,11 @@ function ReferenceEditor({ table, onDone }: { table: ReferenceStability; onDone:
         </label>
         <label>
           Короткий элемент — до, с
-          <input inputMode="decimal" value={draft.short_element_max_seconds} onChange={(e) => setDraft({ ...draft, short_element_max_seconds: e.target.value })} />
+          <input
+            inputMode="decimal"
+            value={draft.short_element_max_seconds}
+            onChange={(e) => setDraft({ ...draft, short_element_max_seconds: e.target.value })}
+          />
         </label>
       </div>
       <div className="table-scroll">
@@ -219,10 +223,16 @@ function ReferenceEditor({ table, onDone }: { table: ReferenceStability; onDone:
       </div>
       <Banner text={error} />
       <div className="actions">
-        <button type="submit" className="button" disabled={busy}>Сохранить</button>
-        <button type="button" className="button secondary" disabled={busy} onClick={() => onDone(null)}>Отмена</button>
+        <button type="submit" className="button" disabled={busy}>
+          Сохранить
+        </button>
+        <button type="button" className="button secondary" disabled={busy} onClick={() => onDone(null)}>
+          Отмена
+        </button>
         {!table.is_default && (
-          <button type="button" className="button secondary" disabled={busy} onClick={reset}>Вернуть значения по умолчанию</button>
+          <button type="button" className="button secondary" disabled={busy} onClick={reset}>
+            Вернуть значения по умолчанию
+          </button>
         )}
       </div>
     </form>

@@ -88,10 +88,7 @@ export function MultiVideoScreen() {
     if (days.length && !days.includes(day)) setDay(days[0]!);
   }, [days, day]);
 
-  const span = useMemo(
-    () => daySpan(cameras.flatMap((c) => c.videos).filter((v) => localDate(v.start, timeZone) === day)),
-    [cameras, day, timeZone],
-  );
+  const span = useMemo(() => daySpan(cameras.flatMap((c) => c.videos).filter((v) => localDate(v.start, timeZone) === day)), [cameras, day, timeZone]);
 
   useEffect(() => {
     if (span) setInstant(span.from);
@@ -125,7 +122,9 @@ export function MultiVideoScreen() {
           День
           <select value={day} onChange={(e) => setDay(e.target.value)} disabled={days.length === 0}>
             {days.map((d) => (
-              <option key={d} value={d}>{d.split('-').reverse().join('.')}</option>
+              <option key={d} value={d}>
+                {d.split('-').reverse().join('.')}
+              </option>
             ))}
           </select>
         </label>

@@ -118,7 +118,14 @@ export function NewProjectScreen() {
       <h1>Новый проект</h1>
       <div className="tabs" role="tablist">
         {inputModes.map((item) => (
-          <button key={item.mode} type="button" role="tab" aria-selected={mode === item.mode} className={mode === item.mode ? 'tab active' : 'tab'} onClick={() => setMode(item.mode)}>
+          <button
+            key={item.mode}
+            type="button"
+            role="tab"
+            aria-selected={mode === item.mode}
+            className={mode === item.mode ? 'tab active' : 'tab'}
+            onClick={() => setMode(item.mode)}
+          >
             {item.label}
           </button>
         ))}
@@ -133,7 +140,9 @@ export function NewProjectScreen() {
               <select value={cameraId ?? ''} onChange={(e) => setCameraId(e.target.value ? Number(e.target.value) : null)} disabled={cameras.length === 0}>
                 <option value="">—</option>
                 {cameras.map((c) => (
-                  <option key={c.id} value={c.id}>{c.camera_key}: {c.name}</option>
+                  <option key={c.id} value={c.id}>
+                    {c.camera_key}: {c.name}
+                  </option>
                 ))}
               </select>
             </label>
@@ -141,18 +150,25 @@ export function NewProjectScreen() {
               Файл
               <input type="file" accept="video/mp4,.mp4" onChange={(e) => chooseFile(e.target.files?.[0] ?? null)} />
             </label>
-            <button type="button" className="button" onClick={start}>Загрузить и обработать</button>
+            <button type="button" className="button" onClick={start}>
+              Загрузить и обработать
+            </button>
           </div>
           <Banner text={error} />
         </section>
       ) : mode === 'cloud' ? (
         <section className="card">
-          <p>Подключение облачного диска пока недоступно. Чтобы записи с компьютера видеорегистратора приходили сами, установите загрузчик (кнопка «Загрузчик» на странице проектов).</p>
+          <p>
+            Подключение облачного диска пока недоступно. Чтобы записи с компьютера видеорегистратора приходили сами, установите загрузчик (кнопка «Загрузчик» на
+            странице проектов).
+          </p>
         </section>
       ) : mode === 'analysis' ? (
         <section className="card">
           <h2>Анализ файлов</h2>
-          {tracked.length === 0 ? <p className="muted">Загрузите файл на вкладке «Таймлапс MP4» — здесь будет виден ход его обработки.</p> : (
+          {tracked.length === 0 ? (
+            <p className="muted">Загрузите файл на вкладке «Таймлапс MP4» — здесь будет виден ход его обработки.</p>
+          ) : (
             <ul className="jobs">
               {tracked.map((item, i) => (
                 <JobProgress key={i} item={item} onDelete={() => removeFailed(i)} />

@@ -16,7 +16,15 @@ interface Lists {
 }
 
 /** One row of the editor; drawn again only when its own data changes. */
-const PeriodRow = memo(function PeriodRow({ row, n, lists, canWrite, problem, onUpdate, onRemove }: {
+const PeriodRow = memo(function PeriodRow({
+  row,
+  n,
+  lists,
+  canWrite,
+  problem,
+  onUpdate,
+  onRemove,
+}: {
   row: EditRow;
   n: number;
   lists: Lists;
@@ -29,40 +37,84 @@ const PeriodRow = memo(function PeriodRow({ row, n, lists, canWrite, problem, on
     <tr data-testid="period-row" className={problem ? 'invalid-row' : undefined}>
       <td>{n}</td>
       <td>
-        <select aria-label={`Строка ${n}: операция`} value={row.operationId} disabled={!canWrite}
+        <select
+          aria-label={`Строка ${n}: операция`}
+          value={row.operationId}
+          disabled={!canWrite}
           className={row.dirty && !row.operationId ? 'invalid' : undefined}
-          onChange={(e) => onUpdate(row.key, { operationId: Number(e.target.value) })}>
+          onChange={(e) => onUpdate(row.key, { operationId: Number(e.target.value) })}
+        >
           <option value={0}>—</option>
-          {lists.operations.map((o) => <option key={o.id} value={o.id}>{o.name}</option>)}
+          {lists.operations.map((o) => (
+            <option key={o.id} value={o.id}>
+              {o.name}
+            </option>
+          ))}
         </select>
       </td>
       <td>
-        <select aria-label={`Строка ${n}: рабочее место`} value={row.workplaceId} disabled={!canWrite}
+        <select
+          aria-label={`Строка ${n}: рабочее место`}
+          value={row.workplaceId}
+          disabled={!canWrite}
           className={row.dirty && !row.workplaceId ? 'invalid' : undefined}
-          onChange={(e) => onUpdate(row.key, { workplaceId: Number(e.target.value) })}>
+          onChange={(e) => onUpdate(row.key, { workplaceId: Number(e.target.value) })}
+        >
           <option value={0}>—</option>
-          {lists.workplaces.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
+          {lists.workplaces.map((w) => (
+            <option key={w.id} value={w.id}>
+              {w.name}
+            </option>
+          ))}
         </select>
       </td>
       <td>
-        <select aria-label={`Строка ${n}: сотрудник`} value={row.employeeId} disabled={!canWrite}
-          onChange={(e) => onUpdate(row.key, { employeeId: Number(e.target.value) })}>
+        <select
+          aria-label={`Строка ${n}: сотрудник`}
+          value={row.employeeId}
+          disabled={!canWrite}
+          onChange={(e) => onUpdate(row.key, { employeeId: Number(e.target.value) })}
+        >
           <option value={0}>—</option>
-          {lists.employees.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
+          {lists.employees.map((w) => (
+            <option key={w.id} value={w.id}>
+              {w.name}
+            </option>
+          ))}
         </select>
       </td>
       <td>
-        <input aria-label={`Строка ${n}: начало`} value={row.startText} disabled={!canWrite} size={19} placeholder="дд-мм-гггг чч:мм:сс"
-          onChange={(e) => onUpdate(row.key, { startText: e.target.value })} />
+        <input
+          aria-label={`Строка ${n}: начало`}
+          value={row.startText}
+          disabled={!canWrite}
+          size={19}
+          placeholder="дд-мм-гггг чч:мм:сс"
+          onChange={(e) => onUpdate(row.key, { startText: e.target.value })}
+        />
       </td>
       <td>
-        <input aria-label={`Строка ${n}: конец`} value={row.endText} disabled={!canWrite} size={19} placeholder="дд-мм-гггг чч:мм:сс"
-          onChange={(e) => onUpdate(row.key, { endText: e.target.value })} />
-        {problem && <div className="time-warning" role="note">{problem}</div>}
+        <input
+          aria-label={`Строка ${n}: конец`}
+          value={row.endText}
+          disabled={!canWrite}
+          size={19}
+          placeholder="дд-мм-гггг чч:мм:сс"
+          onChange={(e) => onUpdate(row.key, { endText: e.target.value })}
+        />
+        {problem && (
+          <div className="time-warning" role="note">
+            {problem}
+          </div>
+        )}
       </td>
       <td>
-        <input aria-label={`Строка ${n}: комментарий`} value={row.comment} disabled={!canWrite}
-          onChange={(e) => onUpdate(row.key, { comment: e.target.value })} />
+        <input
+          aria-label={`Строка ${n}: комментарий`}
+          value={row.comment}
+          disabled={!canWrite}
+          onChange={(e) => onUpdate(row.key, { comment: e.target.value })}
+        />
       </td>
       <td>{row.videoId !== null ? <a href={`#/video/${row.videoId}`}>№ {row.videoId}</a> : <span className="muted">—</span>}</td>
       <td>
@@ -220,7 +272,11 @@ export function PeriodEditScreen({ structureId, timeFrom, timeTo }: { structureI
     <section className="screen period-edit">
       <div className="markup-head">
         <h1>{title}</h1>
-        {unsaved && <span className="badge unsaved" data-testid="unsaved">есть несохранённые изменения</span>}
+        {unsaved && (
+          <span className="badge unsaved" data-testid="unsaved">
+            есть несохранённые изменения
+          </span>
+        )}
       </div>
       <p>
         <Link href={`/projects/${id}`}>{structureName || `Структурная единица № ${id}`}</Link>
@@ -254,13 +310,31 @@ export function PeriodEditScreen({ structureId, timeFrom, timeTo }: { structureI
           <table className="data-table compact period-table">
             <thead>
               <tr>
-                <th>№</th><th>Операция</th><th>Рабочее место</th><th>Сотрудник</th><th>Начало</th><th>Конец</th><th>Комментарий</th><th>Видео</th>
-                <th><span className="visually-hidden">Удалить</span></th>
+                <th>№</th>
+                <th>Операция</th>
+                <th>Рабочее место</th>
+                <th>Сотрудник</th>
+                <th>Начало</th>
+                <th>Конец</th>
+                <th>Комментарий</th>
+                <th>Видео</th>
+                <th>
+                  <span className="visually-hidden">Удалить</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {rows.slice(0, shown).map((row, index) => (
-                <PeriodRow key={row.key} row={row} n={index + 1} lists={lists} canWrite={canWrite} problem={problems.get(row.key) ?? null} onUpdate={update} onRemove={remove} />
+                <PeriodRow
+                  key={row.key}
+                  row={row}
+                  n={index + 1}
+                  lists={lists}
+                  canWrite={canWrite}
+                  problem={problems.get(row.key) ?? null}
+                  onUpdate={update}
+                  onRemove={remove}
+                />
               ))}
             </tbody>
           </table>

@@ -3,8 +3,26 @@ import { newRow, rowProblem, rowsFromServer, savePayload, sortedByName } from '.
 
 const tz = 'Europe/Moscow';
 const server = [
-  { id: 1, operation_id: 5, workplace_id: 2, employee_id: null, start_time: '2026-11-16T05:00:00.000Z', end_time: '2026-11-16T05:01:00.000Z', comment: null, video_id: 9 },
-  { id: 2, operation_id: 5, workplace_id: 2, employee_id: 4, start_time: '2026-11-16T06:00:00.000Z', end_time: '2026-11-16T06:00:30.000Z', comment: 'второй', video_id: null },
+  {
+    id: 1,
+    operation_id: 5,
+    workplace_id: 2,
+    employee_id: null,
+    start_time: '2026-11-16T05:00:00.000Z',
+    end_time: '2026-11-16T05:01:00.000Z',
+    comment: null,
+    video_id: 9,
+  },
+  {
+    id: 2,
+    operation_id: 5,
+    workplace_id: 2,
+    employee_id: 4,
+    start_time: '2026-11-16T06:00:00.000Z',
+    end_time: '2026-11-16T06:00:30.000Z',
+    comment: 'второй',
+    video_id: null,
+  },
 ];
 
 describe('period editor rows (spec 01 "Operation markup editing", §4)', () => {
@@ -19,7 +37,15 @@ describe('period editor rows (spec 01 "Operation markup editing", §4)', () => {
   it('starts a new row at now, empty, prefilling a workplace or employee only when there is one', () => {
     const now = Date.parse('2026-11-16T07:00:00Z');
     const row = newRow(now, [{ id: 3 }], [{ id: 1 }, { id: 2 }], tz);
-    expect(row).toMatchObject({ operationId: 0, workplaceId: 3, employeeId: 0, comment: '', startText: '16-11-2026 10:00:00', endText: '16-11-2026 10:00:00', dirty: true });
+    expect(row).toMatchObject({
+      operationId: 0,
+      workplaceId: 3,
+      employeeId: 0,
+      comment: '',
+      startText: '16-11-2026 10:00:00',
+      endText: '16-11-2026 10:00:00',
+      dirty: true,
+    });
     expect(rowProblem(row, tz)).toBe('не выбрана операция');
     expect(rowProblem({ ...row, operationId: 5 }, tz)).toBe('начало должно быть раньше конца');
     expect(rowProblem({ ...row, operationId: 5, endText: '16-11-2026 10:05:00' }, tz)).toBeNull();
@@ -31,7 +57,17 @@ describe('period editor rows (spec 01 "Operation markup editing", §4)', () => {
     rows[1] = { ...rows[1]!, comment: 'исправлено', dirty: true };
     const payload = savePayload(rows, [7], tz, '2-abc');
     expect(payload).toEqual({
-      operation_markups: [{ id: 1, operation_id: 5, workplace_id: 2, employee_id: null, start_time: '2026-11-16T05:00:00.000Z', end_time: '2026-11-16T05:01:00.000Z', comment: 'исправлено' }],
+      operation_markups: [
+        {
+          id: 1,
+          operation_id: 5,
+          workplace_id: 2,
+          employee_id: null,
+          start_time: '2026-11-16T05:00:00.000Z',
+          end_time: '2026-11-16T05:01:00.000Z',
+          comment: 'исправлено',
+        },
+      ],
       operation_markups_to_delete: [7],
       base_version: '2-abc',
     });

@@ -8,7 +8,14 @@ const HOURS = Array.from({ length: 24 }, (_, h) => h);
  * and an hour. With `dates`, only those dates can be chosen (a list); without, any date can be
  * typed as dd-MM-yyyy. The value is an instant (ms) in the organisation's time zone.
  */
-export function DateHourPicker({ label, value, onChange, timeZone, dates, testId }: {
+export function DateHourPicker({
+  label,
+  value,
+  onChange,
+  timeZone,
+  dates,
+  testId,
+}: {
   label: string;
   value: number | null;
   onChange: (instant: number) => void;

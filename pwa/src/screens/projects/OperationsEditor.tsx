@@ -9,9 +9,11 @@ import { SAVED } from './StructureSettingsCard';
 
 export const OPERATION_NAME_MISSING = 'Не хватает имени у одной из операций!';
 
-
 function load(reply: OperationsReply) {
-  loadOperations(reply.operations.map((o) => ({ id: o.id, name: o.name, referencePoint: o.reference_point, type: o.type })), reply.operation_types);
+  loadOperations(
+    reply.operations.map((o) => ({ id: o.id, name: o.name, referencePoint: o.reference_point, type: o.type })),
+    reply.operation_types,
+  );
 }
 
 /**
@@ -49,7 +51,12 @@ export function OperationsEditor({ structureId, canWrite }: { structureId: numbe
     try {
       const reply = await api.post<OperationsReply>('/api/v1/operations', {
         structure_id: structureId,
-        changed_operations: operations.list.map((o) => ({ ...(o.id === undefined ? {} : { id: o.id }), name: o.name, type: o.type, reference_point: o.referencePoint })),
+        changed_operations: operations.list.map((o) => ({
+          ...(o.id === undefined ? {} : { id: o.id }),
+          name: o.name,
+          type: o.type,
+          reference_point: o.referencePoint,
+        })),
         operations_to_delete: [...operations.toDelete],
       } satisfies OperationsSave);
       load(reply);
@@ -62,7 +69,13 @@ export function OperationsEditor({ structureId, canWrite }: { structureId: numbe
     }
   };
 
-  if (failed) return <section className="card"><h2>Операции</h2><Banner text="Не удалось загрузить операции." /></section>;
+  if (failed)
+    return (
+      <section className="card">
+        <h2>Операции</h2>
+        <Banner text="Не удалось загрузить операции." />
+      </section>
+    );
   const types = Object.entries(state.operationTypes);
 
   return (
@@ -74,25 +87,45 @@ export function OperationsEditor({ structureId, canWrite }: { structureId: numbe
           <div className="table-scroll">
             <table className="data-table compact">
               <thead>
-                <tr><th>Название</th><th>Тип</th><th>Точка отсчёта</th><th><span className="visually-hidden">Действия</span></th></tr>
+                <tr>
+                  <th>Название</th>
+                  <th>Тип</th>
+                  <th>Точка отсчёта</th>
+                  <th>
+                    <span className="visually-hidden">Действия</span>
+                  </th>
+                </tr>
               </thead>
               <tbody>
                 {state.list.map((op, index) => (
                   <tr key={op.id ?? `new-${index}`} data-testid="operation-row">
                     <td>
-                      <input aria-label={`Операция ${index + 1}: название`} value={op.name} className={op.name.trim() ? undefined : 'invalid'}
-                        onChange={(e) => change(() => editOperation(index, { name: e.target.value }))} />
+                      <input
+                        aria-label={`Операция ${index + 1}: название`}
+                        value={op.name}
+                        className={op.name.trim() ? undefined : 'invalid'}
+                        onChange={(e) => change(() => editOperation(index, { name: e.target.value }))}
+                      />
                     </td>
                     <td>
-                      <select aria-label={`Операция ${index + 1}: тип`} value={op.type} onChange={(e) => change(() => editOperation(index, { type: e.target.value }))}>
+                      <select
+                        aria-label={`Операция ${index + 1}: тип`}
+                        value={op.type}
+                        onChange={(e) => change(() => editOperation(index, { type: e.target.value }))}
+                      >
                         {types.map(([code, label]) => (
-                          <option key={code} value={code}>{label}</option>
+                          <option key={code} value={code}>
+                            {label}
+                          </option>
                         ))}
                       </select>
                     </td>
                     <td>
-                      <input aria-label={`Операция ${index + 1}: точка отсчёта`} value={op.referencePoint}
-                        onChange={(e) => change(() => editOperation(index, { referencePoint: e.target.value }))} />
+                      <input
+                        aria-label={`Операция ${index + 1}: точка отсчёта`}
+                        value={op.referencePoint}
+                        onChange={(e) => change(() => editOperation(index, { referencePoint: e.target.value }))}
+                      />
                     </td>
                     <td>
                       <button type="button" className="button danger secondary small" onClick={() => change(() => removeOperation(index))}>
@@ -109,7 +142,9 @@ export function OperationsEditor({ structureId, canWrite }: { structureId: numbe
         {state.toDelete.length > 0 && <p className="muted small">Будут удалены при сохранении: {state.toDelete.length}</p>}
         {canWrite && (
           <div className="actions">
-            <button type="button" className="button secondary" onClick={() => change(addOperation)}>Добавить операцию</button>
+            <button type="button" className="button secondary" onClick={() => change(addOperation)}>
+              Добавить операцию
+            </button>
             <button type="button" className="button" onClick={save} disabled={busy}>
               {busy ? 'Сохранение…' : 'Сохранить операции'}
             </button>

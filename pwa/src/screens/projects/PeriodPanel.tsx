@@ -10,7 +10,6 @@ import { atHour, endDates, nextDate, periodLinks } from './period';
 /** The structure the stored period belongs to: coming back to it (e.g. from a report) keeps the period. */
 let periodStructure: number | null = null;
 
-
 /**
  * The period of a structure (spec 02 "Projects page"): employee, from and to (hourly steps, only
  * dates with reports), the edit link and the three report links.
@@ -101,14 +100,22 @@ export function PeriodPanel({ structureId }: { structureId: number }) {
       {!loading && from !== null && to !== null && to <= from && <p className="field-error">Конец периода должен быть позже начала.</p>}
       {links && (
         <nav className="report-links" aria-label="Отчёты за период">
-          <a className="button secondary" href={links.edit}>Редактировать разметку</a>
+          <a className="button secondary" href={links.edit}>
+            Редактировать разметку
+          </a>
           {links.statement ? (
-            <a className="button" href={links.statement}>Отчёт (старый)</a>
+            <a className="button" href={links.statement}>
+              Отчёт (старый)
+            </a>
           ) : (
             <span className="muted">Отчёт-ведомость: нет сотрудника</span>
           )}
-          <a className="button" href={links.report}>Отчёт (новый)</a>
-          <a className="button" href={links.interactive}>Интерактивный отчёт</a>
+          <a className="button" href={links.report}>
+            Отчёт (новый)
+          </a>
+          <a className="button" href={links.interactive}>
+            Интерактивный отчёт
+          </a>
         </nav>
       )}
     </section>

@@ -12,7 +12,13 @@ import { PeriodPanel } from './PeriodPanel';
 import { StructureSettingsCard } from './StructureSettingsCard';
 import { SyncButton } from './SyncButton';
 
-function TreeNode({ node, expanded, toggle, activeId, onSelect }: {
+function TreeNode({
+  node,
+  expanded,
+  toggle,
+  activeId,
+  onSelect,
+}: {
   node: StructureNode;
   expanded: Set<number>;
   toggle: (id: number) => void;
@@ -83,12 +89,26 @@ export function ProjectsScreen({ structureId }: { structureId?: string }) {
   return (
     <div className="projects">
       <div className="toolbar">
-        <Link href="/calculator" className="button secondary">Калькулятор</Link>
+        <Link href="/calculator" className="button secondary">
+          Калькулятор
+        </Link>
         <LoaderMenu />
-        <Link href="/ciblock/map" className="button secondary">Редактор карты</Link>
-        {canWrite && <Link href="/summary" className="button secondary">Сводка по разметчикам</Link>}
-        {role === 'admin' && <Link href="/admin" className="button secondary">Администрирование</Link>}
-        <button type="button" className="button secondary" onClick={() => logout(navigate)}>Выход</button>
+        <Link href="/ciblock/map" className="button secondary">
+          Редактор карты
+        </Link>
+        {canWrite && (
+          <Link href="/summary" className="button secondary">
+            Сводка по разметчикам
+          </Link>
+        )}
+        {role === 'admin' && (
+          <Link href="/admin" className="button secondary">
+            Администрирование
+          </Link>
+        )}
+        <button type="button" className="button secondary" onClick={() => logout(navigate)}>
+          Выход
+        </button>
       </div>
       <div className="projects-body">
         <nav className="tree card" aria-labelledby="tree-title">
@@ -107,7 +127,9 @@ export function ProjectsScreen({ structureId }: { structureId?: string }) {
               <>
                 <h2 data-testid="structure-title">{active.name}</h2>
                 <div className="actions">
-                  <Link href={`/markup/${active.id}`} className="button">Разметка</Link>
+                  <Link href={`/markup/${active.id}`} className="button">
+                    Разметка
+                  </Link>
                   <SyncButton structureId={active.id} />
                 </div>
                 <PeriodPanel key={active.id} structureId={active.id} />

@@ -27,7 +27,10 @@ export function breakIntervalsText(breaks: readonly BreakInterval[] | undefined)
 
 /** Break intervals from "10:00–10:15, 12:00–12:40" (dash or hyphen); null when the text is not such a list. */
 export function parseBreakIntervalsText(text: string): BreakInterval[] | null {
-  const parts = text.split(/[,;]/).map((p) => p.trim()).filter(Boolean);
+  const parts = text
+    .split(/[,;]/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   const intervals: BreakInterval[] = [];
   for (const part of parts) {
     const match = /^(\d{1,2}:\d{2})\s*[-–—]\s*(\d{1,2}:\d{2})$/.exec(part);
@@ -67,7 +70,12 @@ function load(settings: StructureSettings) {
     restInIdle: settings.rest_in_idle,
   } satisfies ProjectParameters);
   loadShifts(settings.shifts.map((s) => ({ index: s.id, gaps: s.regular_break_duration_min, name: s.name, timeStart: s.start_time, timeFinish: s.end_time })));
-  reportGenerator.shifts = settings.shifts.map(({ name, start_time, end_time, regular_break_duration_min }) => ({ name, start_time, end_time, regular_break_duration_min }));
+  reportGenerator.shifts = settings.shifts.map(({ name, start_time, end_time, regular_break_duration_min }) => ({
+    name,
+    start_time,
+    end_time,
+    regular_break_duration_min,
+  }));
 }
 
 const numericFields: { key: Exclude<keyof ProjectParameters, 'restInIdle'>; label: string; hint?: string }[] = [
@@ -137,7 +145,11 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
         production_type: productionType,
         cleaning_rule: cleaningRule,
         shifts: projectShifts.shifts.map((s, position) => ({
-          name: s.name, start_time: s.timeStart, end_time: s.timeFinish, regular_break_duration_min: s.gaps, breaks: breaks[position] ?? [],
+          name: s.name,
+          start_time: s.timeStart,
+          end_time: s.timeFinish,
+          regular_break_duration_min: s.gaps,
+          breaks: breaks[position] ?? [],
         })),
       } satisfies StructureSettingsSave);
       apply(reply);
@@ -151,7 +163,13 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
 
   const shown = (value: number | undefined) => (value === undefined ? '' : String(value));
 
-  if (failed) return <section className="card"><h2>Параметры отчёта</h2><Banner text="Не удалось загрузить параметры структурной единицы." /></section>;
+  if (failed)
+    return (
+      <section className="card">
+        <h2>Параметры отчёта</h2>
+        <Banner text="Не удалось загрузить параметры структурной единицы." />
+      </section>
+    );
 
   return (
     <form className="card settings-card" onSubmit={save} aria-labelledby="settings-title" data-testid="settings-card">
@@ -174,7 +192,9 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
             Тип производства
             <select value={productionType} onChange={(e) => setProductionType(e.target.value as ProductionType)}>
               {Object.entries(productionTypes).map(([code, name]) => (
-                <option key={code} value={code}>{name}</option>
+                <option key={code} value={code}>
+                  {name}
+                </option>
               ))}
             </select>
           </label>
@@ -182,7 +202,9 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
             Очистка хроноряда
             <select value={cleaningRule} onChange={(e) => setCleaningRule(e.target.value as CleaningRule)} data-testid="cleaning-rule-select">
               {Object.entries(cleaningRules).map(([code, name]) => (
-                <option key={code} value={code}>{name}</option>
+                <option key={code} value={code}>
+                  {name}
+                </option>
               ))}
             </select>
           </label>
@@ -202,35 +224,66 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
           <table className="data-table compact shifts-table" key={`shifts-${loaded}-${shifts.shifts.length}`}>
             {shifts.shifts.length > 0 && (
               <thead>
-                <tr><th>Название</th><th>Начало</th><th>Конец</th><th>Перерывы, мин</th><th>Интервалы перерывов</th><th><span className="visually-hidden">Действия</span></th></tr>
+                <tr>
+                  <th>Название</th>
+                  <th>Начало</th>
+                  <th>Конец</th>
+                  <th>Перерывы, мин</th>
+                  <th>Интервалы перерывов</th>
+                  <th>
+                    <span className="visually-hidden">Действия</span>
+                  </th>
+                </tr>
               </thead>
             )}
             <tbody>
               {shifts.shifts.map((shift, position) => (
                 <tr key={`${position}-${shift.index}`} data-testid="shift-row">
                   <td>
-                    <input aria-label={`Смена ${position + 1}: название`} defaultValue={shift.name}
+                    <input
+                      aria-label={`Смена ${position + 1}: название`}
+                      defaultValue={shift.name}
                       onChange={(e) => editShift(position, { name: e.target.value })}
-                      onBlur={(e) => (e.target.value = projectShifts.shifts[position]?.name ?? '')} />
+                      onBlur={(e) => (e.target.value = projectShifts.shifts[position]?.name ?? '')}
+                    />
                   </td>
                   <td>
-                    <input type="time" step={60} aria-label={`Смена ${position + 1}: начало`} defaultValue={shift.timeStart.slice(0, 5)}
+                    <input
+                      type="time"
+                      step={60}
+                      aria-label={`Смена ${position + 1}: начало`}
+                      defaultValue={shift.timeStart.slice(0, 5)}
                       onChange={(e) => editShift(position, { timeStart: e.target.value })}
-                      onBlur={(e) => (e.target.value = (projectShifts.shifts[position]?.timeStart ?? '').slice(0, 5))} />
+                      onBlur={(e) => (e.target.value = (projectShifts.shifts[position]?.timeStart ?? '').slice(0, 5))}
+                    />
                   </td>
                   <td>
-                    <input type="time" step={60} aria-label={`Смена ${position + 1}: конец`} defaultValue={shift.timeFinish.slice(0, 5)}
+                    <input
+                      type="time"
+                      step={60}
+                      aria-label={`Смена ${position + 1}: конец`}
+                      defaultValue={shift.timeFinish.slice(0, 5)}
                       onChange={(e) => editShift(position, { timeFinish: e.target.value })}
-                      onBlur={(e) => (e.target.value = (projectShifts.shifts[position]?.timeFinish ?? '').slice(0, 5))} />
+                      onBlur={(e) => (e.target.value = (projectShifts.shifts[position]?.timeFinish ?? '').slice(0, 5))}
+                    />
                   </td>
                   <td>
-                    <input inputMode="numeric" size={5} aria-label={`Смена ${position + 1}: перерывы, мин`} defaultValue={String(shift.gaps)}
+                    <input
+                      inputMode="numeric"
+                      size={5}
+                      aria-label={`Смена ${position + 1}: перерывы, мин`}
+                      defaultValue={String(shift.gaps)}
                       onChange={(e) => editShift(position, { gaps: e.target.value })}
-                      onBlur={(e) => (e.target.value = String(projectShifts.shifts[position]?.gaps ?? 0))} />
+                      onBlur={(e) => (e.target.value = String(projectShifts.shifts[position]?.gaps ?? 0))}
+                    />
                   </td>
                   <td>
-                    <input size={22} placeholder="12:00–12:30, 15:00–15:10" aria-label={`Смена ${position + 1}: интервалы перерывов`}
-                      value={breakTexts[position] ?? ''} data-testid="shift-breaks"
+                    <input
+                      size={22}
+                      placeholder="12:00–12:30, 15:00–15:10"
+                      aria-label={`Смена ${position + 1}: интервалы перерывов`}
+                      value={breakTexts[position] ?? ''}
+                      data-testid="shift-breaks"
                       onChange={(e) => {
                         const value = e.target.value;
                         setBreakTexts((list) => {
@@ -238,13 +291,18 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
                           next[position] = value;
                           return next;
                         });
-                      }} />
+                      }}
+                    />
                   </td>
                   <td>
-                    <button type="button" className="button danger secondary small" onClick={() => {
-                      removeShift(position);
-                      setBreakTexts((list) => list.filter((_, i) => i !== position));
-                    }}>
+                    <button
+                      type="button"
+                      className="button danger secondary small"
+                      onClick={() => {
+                        removeShift(position);
+                        setBreakTexts((list) => list.filter((_, i) => i !== position));
+                      }}
+                    >
                       Удалить смену
                     </button>
                   </td>
@@ -254,15 +312,18 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
           </table>
         </div>
         <p className="muted small">
-          Перерывы смены 0 — берутся регламентированные перерывы структурной единицы. Интервалы перерывов (например, 12:00–12:30,
-          15:00–15:10) задают перерывы временем: их сумма — перерывы смены, в отчёте они видны в таблице 6, а окно, которое режет смену,
-          учитывает только части интервалов внутри себя.
+          Перерывы смены 0 — берутся регламентированные перерывы структурной единицы. Интервалы перерывов (например, 12:00–12:30, 15:00–15:10) задают перерывы
+          временем: их сумма — перерывы смены, в отчёте они видны в таблице 6, а окно, которое режет смену, учитывает только части интервалов внутри себя.
         </p>
         <Banner text={error} />
         {canWrite && (
           <div className="actions">
-            <button type="button" className="button secondary" onClick={addShift}>Добавить смену</button>
-            <button type="submit" className="button" disabled={busy}>{busy ? 'Сохранение…' : 'Сохранить параметры'}</button>
+            <button type="button" className="button secondary" onClick={addShift}>
+              Добавить смену
+            </button>
+            <button type="submit" className="button" disabled={busy}>
+              {busy ? 'Сохранение…' : 'Сохранить параметры'}
+            </button>
           </div>
         )}
       </fieldset>

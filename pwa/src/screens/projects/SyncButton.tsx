@@ -34,7 +34,9 @@ export function SyncButton({ structureId }: { structureId: number | null }) {
       </button>
       {result && result.new_videos.length > 0 && (
         <div className="sync-result" data-testid="sync-result">
-          <p>Новые записи ({result.new_videos.length}), поставлены в обработку: {result.queued_processing_videos.length}</p>
+          <p>
+            Новые записи ({result.new_videos.length}), поставлены в обработку: {result.queued_processing_videos.length}
+          </p>
           <ul>
             {result.new_videos.map((name) => (
               <li key={name}>{name}</li>

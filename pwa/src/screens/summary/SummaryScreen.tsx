@@ -80,12 +80,14 @@ export function SummaryScreen() {
             Стоимость часа разметки, ₽
             <input inputMode="numeric" value={hourCost} onChange={(e) => setHourCost(e.target.value)} size={8} />
           </label>
-          <button type="submit" className="button" disabled={busy}>{busy ? 'Расчёт…' : 'Рассчитать'}</button>
+          <button type="submit" className="button" disabled={busy}>
+            {busy ? 'Расчёт…' : 'Рассчитать'}
+          </button>
         </div>
         <p className="muted small">
-          Часы — сумма по рабочим местам объединения времени, которое покрывают отрезки разметчика на этом месте (наложения на одном
-          месте не считаются дважды, разные места за одни часы — считаются). Оплата — часы × стоимость часа; без стоимости часа бюджет
-          делится пропорционально часам. Строки детализации в сумме дают оплату разметчика, оплаты — бюджет.
+          Часы — сумма по рабочим местам объединения времени, которое покрывают отрезки разметчика на этом месте (наложения на одном месте не считаются дважды,
+          разные места за одни часы — считаются). Оплата — часы × стоимость часа; без стоимости часа бюджет делится пропорционально часам. Строки детализации в
+          сумме дают оплату разметчика, оплаты — бюджет.
         </p>
         <Banner text={error} />
       </form>
@@ -99,7 +101,11 @@ export function SummaryScreen() {
             <div className="table-scroll">
               <table className="data-table" data-testid="summary-assessors">
                 <thead>
-                  <tr><th>Разметчик</th><th>Размечено, ч</th><th>Оплата, ₽</th></tr>
+                  <tr>
+                    <th>Разметчик</th>
+                    <th>Размечено, ч</th>
+                    <th>Оплата, ₽</th>
+                  </tr>
                 </thead>
                 <tbody>
                   {result.assessors.map((a, i) => (
@@ -113,8 +119,12 @@ export function SummaryScreen() {
                 <tfoot>
                   <tr>
                     <th>Итого</th>
-                    <th className="number" data-testid="summary-total-hours">{hours.format(sum(result.assessors.map((a) => a.markup_hours)))}</th>
-                    <th className="number" data-testid="summary-total-salary">{money.format(sum(result.assessors.map((a) => a.salary)))}</th>
+                    <th className="number" data-testid="summary-total-hours">
+                      {hours.format(sum(result.assessors.map((a) => a.markup_hours)))}
+                    </th>
+                    <th className="number" data-testid="summary-total-salary">
+                      {money.format(sum(result.assessors.map((a) => a.salary)))}
+                    </th>
                   </tr>
                 </tfoot>
               </table>
@@ -126,7 +136,13 @@ export function SummaryScreen() {
               <div className="table-scroll">
                 <table className="data-table compact" data-testid="summary-details">
                   <thead>
-                    <tr><th>Разметчик</th><th>Дата</th><th>Рабочее место</th><th>Размечено, ч</th><th>Стоимость, ₽</th></tr>
+                    <tr>
+                      <th>Разметчик</th>
+                      <th>Дата</th>
+                      <th>Рабочее место</th>
+                      <th>Размечено, ч</th>
+                      <th>Стоимость, ₽</th>
+                    </tr>
                   </thead>
                   <tbody>
                     {result.details.map((d, i) => (

@@ -45,8 +45,12 @@ function DeleteTask({ task, onDeleted }: { task: TaskRow; onDeleted: () => void 
   return (
     <span className="confirm">
       Удалить «{task.video.filename}»?
-      <button type="button" className="button danger" onClick={remove}>Да, удалить</button>
-      <button type="button" className="button secondary" onClick={() => setConfirming(false)}>Нет</button>
+      <button type="button" className="button danger" onClick={remove}>
+        Да, удалить
+      </button>
+      <button type="button" className="button secondary" onClick={() => setConfirming(false)}>
+        Нет
+      </button>
     </span>
   );
 }
@@ -62,13 +66,20 @@ export function TaskListScreen({ structureId }: { structureId: string }) {
   const [structureName, setStructureName] = useState<string>('');
 
   useEffect(() => {
-    api.get<Structure[]>('/api/v2/get_all_structures').then((list) => setStructureName(list.find((s) => s.id === id)?.name ?? ''), () => {});
+    api.get<Structure[]>('/api/v2/get_all_structures').then(
+      (list) => setStructureName(list.find((s) => s.id === id)?.name ?? ''),
+      () => {},
+    );
   }, [id]);
 
   const load = useCallback(() => {
     api
       .get<TaskPage>('/api/v1/get_tasks', {
-        structure_id: id, option, offset: pageOffset(paging.currentPage), limit: TASK_PAGE_SIZE, filename_pattern: paging.searchPattern,
+        structure_id: id,
+        option,
+        offset: pageOffset(paging.currentPage),
+        limit: TASK_PAGE_SIZE,
+        filename_pattern: paging.searchPattern,
       })
       .then(setData, () => setData({ elements: [], total: 0 }));
   }, [id, option, paging.currentPage, paging.searchPattern]);
@@ -93,14 +104,23 @@ export function TaskListScreen({ structureId }: { structureId: string }) {
       <h1>Задачи разметки{structureName ? `: ${structureName}` : ''}</h1>
       <div className="tabs" role="tablist">
         {taskTabs.map((tab) => (
-          <button key={tab.option} type="button" role="tab" aria-selected={option === tab.option} className={option === tab.option ? 'tab active' : 'tab'} onClick={() => chooseTab(tab.option)}>
+          <button
+            key={tab.option}
+            type="button"
+            role="tab"
+            aria-selected={option === tab.option}
+            className={option === tab.option ? 'tab active' : 'tab'}
+            onClick={() => chooseTab(tab.option)}
+          >
             {tab.label}
           </button>
         ))}
       </div>
       <form className="row search" role="search" onSubmit={submitSearch}>
         <input type="search" aria-label="Поиск по имени файла" placeholder="Имя файла" value={search} onChange={(e) => setSearch(e.target.value)} />
-        <button type="submit" className="button secondary">Найти</button>
+        <button type="submit" className="button secondary">
+          Найти
+        </button>
       </form>
       <WorkTimeRecord structureId={id} />
       <FailedUploads structureId={id} timeZone={timeZone} refreshKey={data} />
@@ -125,10 +145,14 @@ export function TaskListScreen({ structureId }: { structureId: string }) {
                 <tr key={task.video.id} data-testid="task-row">
                   <td>{task.video.filename}</td>
                   <td>{task.video.comment}</td>
-                  <td><TaskStatus status={task.status} timeZone={timeZone} /></td>
+                  <td>
+                    <TaskStatus status={task.status} timeZone={timeZone} />
+                  </td>
                   <td>{task.author ? `${task.author.first_name} ${task.author.last_name}` : '—'}</td>
                   <td className="row-actions">
-                    <Link href={`/video/${task.video.id}`} className="button">Открыть</Link>
+                    <Link href={`/video/${task.video.id}`} className="button">
+                      Открыть
+                    </Link>
                     <DeleteTask task={task} onDeleted={load} />
                   </td>
                 </tr>

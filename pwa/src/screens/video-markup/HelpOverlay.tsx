@@ -9,16 +9,20 @@ export function HelpOverlay({ operations, onClose }: { operations: OperationOpti
       <div className="card help" onClick={(e) => e.stopPropagation()}>
         <h2 id="help-title">Клавиши разметки</h2>
         <p className="muted">
-          Клавиша операции начинает её на текущем моменте; клавиша следующей операции завершает текущую и начинает новую —
-          так смену можно разметить прямо во время просмотра. Enter завершает текущую.
+          Клавиша операции начинает её на текущем моменте; клавиша следующей операции завершает текущую и начинает новую — так смену можно разметить прямо во
+          время просмотра. Enter завершает текущую.
         </p>
         <div className="help-columns">
           <table className="data-table">
             <tbody>
               {operations.slice(0, OPERATION_KEYS.length).map((operation, i) => (
                 <tr key={operation.id}>
-                  <td><kbd>{OPERATION_KEYS[i]!.toUpperCase()}</kbd></td>
-                  <td><span className="swatch" style={{ background: operation.color }} /> {operation.name}</td>
+                  <td>
+                    <kbd>{OPERATION_KEYS[i]!.toUpperCase()}</kbd>
+                  </td>
+                  <td>
+                    <span className="swatch" style={{ background: operation.color }} /> {operation.name}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -27,14 +31,18 @@ export function HelpOverlay({ operations, onClose }: { operations: OperationOpti
             <tbody>
               {shortcutActions().map((action) => (
                 <tr key={action.id}>
-                  <td><kbd>{action.keys}</kbd></td>
+                  <td>
+                    <kbd>{action.keys}</kbd>
+                  </td>
                   <td>{action.label}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
-        <button type="button" className="button" onClick={onClose}>Закрыть</button>
+        <button type="button" className="button" onClick={onClose}>
+          Закрыть
+        </button>
       </div>
     </div>
   );

@@ -19,27 +19,77 @@ interface Props {
 }
 
 /** The row under the player: add, note, share, keep offline, undo/redo, the lane of new rows and the reaction offset. */
-export function MarkupTools({ session, offline, loop, lane, workplaces, employees, reactionMs, onAddOperation, onAddNote, onShare, onKeepOffline, onLane, onReactionMs }: Props) {
+export function MarkupTools({
+  session,
+  offline,
+  loop,
+  lane,
+  workplaces,
+  employees,
+  reactionMs,
+  onAddOperation,
+  onAddNote,
+  onShare,
+  onKeepOffline,
+  onLane,
+  onReactionMs,
+}: Props) {
   return (
     <div className="markup-tools">
-      <button type="button" className="button" onClick={onAddOperation} aria-label="Добавить операцию">+</button>
-      <button type="button" className="button secondary" onClick={onAddNote} aria-label="Заметка на текущей секунде">⚑</button>
-      <button type="button" className="button secondary" onClick={onShare}>Поделиться</button>
+      <button type="button" className="button" onClick={onAddOperation} aria-label="Добавить операцию">
+        +
+      </button>
+      <button type="button" className="button secondary" onClick={onAddNote} aria-label="Заметка на текущей секунде">
+        ⚑
+      </button>
+      <button type="button" className="button secondary" onClick={onShare}>
+        Поделиться
+      </button>
       <button type="button" className="button secondary" onClick={onKeepOffline} disabled={offline.progress !== null}>
         {offline.progress !== null ? `Сохраняю… ${offline.progress.toFixed(0)} %` : offline.kept ? 'Убрать с устройства' : 'Сохранить для работы без сети'}
       </button>
-      <button type="button" className="button secondary" onClick={() => session.undo()} disabled={!session.canUndo}>Отменить</button>
-      <button type="button" className="button secondary" onClick={() => session.redo()} disabled={!session.canRedo}>Повторить</button>
-      {loop && <span className="badge">повтор {loop.start.toFixed(1)}–{loop.end.toFixed(1)} с</span>}
+      <button type="button" className="button secondary" onClick={() => session.undo()} disabled={!session.canUndo}>
+        Отменить
+      </button>
+      <button type="button" className="button secondary" onClick={() => session.redo()} disabled={!session.canRedo}>
+        Повторить
+      </button>
+      {loop && (
+        <span className="badge">
+          повтор {loop.start.toFixed(1)}–{loop.end.toFixed(1)} с
+        </span>
+      )}
       <label className="inline">
         Разметка для
-        <select aria-label="Рабочее место новых операций" value={lane.workplace_id ?? ''} onChange={(e) => { session.select(null); onLane({ ...lane, workplace_id: e.target.value ? Number(e.target.value) : null }); }}>
+        <select
+          aria-label="Рабочее место новых операций"
+          value={lane.workplace_id ?? ''}
+          onChange={(e) => {
+            session.select(null);
+            onLane({ ...lane, workplace_id: e.target.value ? Number(e.target.value) : null });
+          }}
+        >
           <option value="">— рабочее место —</option>
-          {workplaces.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
+          {workplaces.map((w) => (
+            <option key={w.id} value={w.id}>
+              {w.name}
+            </option>
+          ))}
         </select>
-        <select aria-label="Сотрудник новых операций" value={lane.employee_id ?? ''} onChange={(e) => { session.select(null); onLane({ ...lane, employee_id: e.target.value ? Number(e.target.value) : null }); }}>
+        <select
+          aria-label="Сотрудник новых операций"
+          value={lane.employee_id ?? ''}
+          onChange={(e) => {
+            session.select(null);
+            onLane({ ...lane, employee_id: e.target.value ? Number(e.target.value) : null });
+          }}
+        >
           <option value="">— сотрудник —</option>
-          {employees.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
+          {employees.map((w) => (
+            <option key={w.id} value={w.id}>
+              {w.name}
+            </option>
+          ))}
         </select>
       </label>
       <label className="inline">

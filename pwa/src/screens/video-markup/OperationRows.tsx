@@ -22,7 +22,14 @@ function CommentInput({ value, onCommit }: { value: string; onCommit(value: stri
   const [draft, setDraft] = useState(value);
   useEffect(() => setDraft(value), [value]);
   return (
-    <input className="comment" aria-label="Комментарий" placeholder="Комментарий" value={draft} onChange={(e) => setDraft(e.target.value)} onBlur={() => draft !== value && onCommit(draft)} />
+    <input
+      className="comment"
+      aria-label="Комментарий"
+      placeholder="Комментарий"
+      value={draft}
+      onChange={(e) => setDraft(e.target.value)}
+      onBlur={() => draft !== value && onCommit(draft)}
+    />
   );
 }
 
@@ -76,26 +83,70 @@ export function OperationRows({ session, rows, selectedKey, operations, workplac
               style={{ position: 'absolute', top: 0, left: 0, right: 0, height: rowHeight, transform: `translateY(${item.start}px)` }}
               onFocus={() => session.selectedKey !== row.key && session.select(row.key)}
             >
-              <button type="button" className="row-number" style={{ borderLeftColor: operation?.color ?? '#d9dee5' }} onClick={() => { session.select(row.key); onSeek(row.start); }} title="Перейти к началу">
+              <button
+                type="button"
+                className="row-number"
+                style={{ borderLeftColor: operation?.color ?? '#d9dee5' }}
+                onClick={() => {
+                  session.select(row.key);
+                  onSeek(row.start);
+                }}
+                title="Перейти к началу"
+              >
                 {item.index + 1}
               </button>
-              <select aria-label="Операция" value={row.operation_id ?? ''} className={row.operation_id === null ? 'invalid' : ''} onChange={(e) => session.updateRow(row.key, { operation_id: e.target.value ? Number(e.target.value) : null })}>
+              <select
+                aria-label="Операция"
+                value={row.operation_id ?? ''}
+                className={row.operation_id === null ? 'invalid' : ''}
+                onChange={(e) => session.updateRow(row.key, { operation_id: e.target.value ? Number(e.target.value) : null })}
+              >
                 <option value="">— операция —</option>
-                {operations.map((o) => <option key={o.id} value={o.id}>{o.name}</option>)}
+                {operations.map((o) => (
+                  <option key={o.id} value={o.id}>
+                    {o.name}
+                  </option>
+                ))}
               </select>
-              <select aria-label="Рабочее место" value={row.workplace_id ?? ''} className={row.workplace_id === null ? 'invalid' : ''} onChange={(e) => session.updateRow(row.key, { workplace_id: e.target.value ? Number(e.target.value) : null })}>
+              <select
+                aria-label="Рабочее место"
+                value={row.workplace_id ?? ''}
+                className={row.workplace_id === null ? 'invalid' : ''}
+                onChange={(e) => session.updateRow(row.key, { workplace_id: e.target.value ? Number(e.target.value) : null })}
+              >
                 <option value="">— рабочее место —</option>
-                {workplaces.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
+                {workplaces.map((w) => (
+                  <option key={w.id} value={w.id}>
+                    {w.name}
+                  </option>
+                ))}
               </select>
-              <select aria-label="Сотрудник" value={row.employee_id ?? ''} onChange={(e) => session.updateRow(row.key, { employee_id: e.target.value ? Number(e.target.value) : null })}>
+              <select
+                aria-label="Сотрудник"
+                value={row.employee_id ?? ''}
+                onChange={(e) => session.updateRow(row.key, { employee_id: e.target.value ? Number(e.target.value) : null })}
+              >
                 <option value="">— сотрудник —</option>
-                {employees.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
+                {employees.map((w) => (
+                  <option key={w.id} value={w.id}>
+                    {w.name}
+                  </option>
+                ))}
               </select>
               <TimeInput label="Начало" value={row.start} invalid={bad} onCommit={(start) => session.updateRow(row.key, { start })} />
               <TimeInput label="Конец" value={row.end} invalid={bad} onCommit={(end) => session.updateRow(row.key, { end })} />
-              <span className="time-warning" role={bad ? 'alert' : undefined}>{bad ? 'Начало не раньше конца' : ''}</span>
+              <span className="time-warning" role={bad ? 'alert' : undefined}>
+                {bad ? 'Начало не раньше конца' : ''}
+              </span>
               <CommentInput value={row.comment} onCommit={(comment) => session.updateRow(row.key, { comment })} />
-              <button type="button" className="button secondary small danger" aria-label={`Удалить операцию ${item.index + 1}`} onClick={() => session.removeRow(row.key)}>✕</button>
+              <button
+                type="button"
+                className="button secondary small danger"
+                aria-label={`Удалить операцию ${item.index + 1}`}
+                onClick={() => session.removeRow(row.key)}
+              >
+                ✕
+              </button>
             </div>
           );
         })}

@@ -70,8 +70,12 @@ export function Player({ videoRef, src, playhead, startSecond, onDuration, loop 
         onClick={(e) => togglePlayback(e.currentTarget)}
       />
       <div className="player-controls">
-        <button type="button" className="button secondary small" onClick={() => seek(-SEEK_STEP_SECONDS)} aria-label="Назад на 5 секунд">−5 с</button>
-        <button type="button" className="button secondary small" onClick={() => seek(-1)} aria-label="Назад на 1 секунду">−1 с</button>
+        <button type="button" className="button secondary small" onClick={() => seek(-SEEK_STEP_SECONDS)} aria-label="Назад на 5 секунд">
+          −5 с
+        </button>
+        <button type="button" className="button secondary small" onClick={() => seek(-1)} aria-label="Назад на 1 секунду">
+          −1 с
+        </button>
         <button
           type="button"
           className="button small"
@@ -81,12 +85,24 @@ export function Player({ videoRef, src, playhead, startSecond, onDuration, loop 
         >
           {playing ? 'Пауза' : 'Пуск'}
         </button>
-        <button type="button" className="button secondary small" onClick={() => seek(1)} aria-label="Вперёд на 1 секунду">+1 с</button>
-        <button type="button" className="button secondary small" onClick={() => seek(SEEK_STEP_SECONDS)} aria-label="Вперёд на 5 секунд">+5 с</button>
-        <output className="clock" data-testid="player-clock">{formatSeconds(second)}.{Math.round((second % 1) * 10)}</output>
+        <button type="button" className="button secondary small" onClick={() => seek(1)} aria-label="Вперёд на 1 секунду">
+          +1 с
+        </button>
+        <button type="button" className="button secondary small" onClick={() => seek(SEEK_STEP_SECONDS)} aria-label="Вперёд на 5 секунд">
+          +5 с
+        </button>
+        <output className="clock" data-testid="player-clock">
+          {formatSeconds(second)}.{Math.round((second % 1) * 10)}
+        </output>
         <span className="speeds" role="group" aria-label="Скорость">
           {SPEEDS.map((speed) => (
-            <button key={speed} type="button" className={speed === rate ? 'speed active' : 'speed'} aria-pressed={speed === rate} onClick={() => setSpeed(speed)}>
+            <button
+              key={speed}
+              type="button"
+              className={speed === rate ? 'speed active' : 'speed'}
+              aria-pressed={speed === rate}
+              onClick={() => setSpeed(speed)}
+            >
               x{speed}
             </button>
           ))}

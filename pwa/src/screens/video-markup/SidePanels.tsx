@@ -10,21 +10,27 @@ import type { OperationOption } from './OperationRows';
 
 export type { Activity, OtherVideo };
 
-
 /** Other cameras at the same instant; choosing one saves first, then opens it at the same second. */
 export function OtherCameras({ videos, onRefresh, onSwitch }: { videos: OtherVideo[] | null; onRefresh(): void; onSwitch(video: OtherVideo): void }) {
   return (
     <section className="card side">
       <div className="side-head">
         <h2>Другие камеры</h2>
-        <button type="button" className="button secondary small" onClick={onRefresh}>Обновить</button>
+        <button type="button" className="button secondary small" onClick={onRefresh}>
+          Обновить
+        </button>
       </div>
-      {videos === null ? <p className="muted">Загрузка…</p> : videos.length === 0 ? <p className="muted">В этот момент другие камеры не писали.</p> : (
+      {videos === null ? (
+        <p className="muted">Загрузка…</p>
+      ) : videos.length === 0 ? (
+        <p className="muted">В этот момент другие камеры не писали.</p>
+      ) : (
         <ul className="plain-list">
           {videos.map((v) => (
             <li key={v.video_id}>
               <button type="button" className="link-button other-camera" onClick={() => onSwitch(v)}>
-                {v.camera_key ? `Камера ${v.camera_key}: ` : ''}{v.video_filename} · {formatSeconds(v.current_second)}
+                {v.camera_key ? `Камера ${v.camera_key}: ` : ''}
+                {v.video_filename} · {formatSeconds(v.current_second)}
               </button>
               {v.workplace_names.length > 0 && <div className="muted small">{v.workplace_names.join(', ')}</div>}
             </li>
@@ -39,7 +45,9 @@ export function Activities({ items, timeZone }: { items: Activity[]; timeZone: s
   return (
     <section className="card side">
       <h2>Последние действия</h2>
-      {items.length === 0 ? <p className="muted">Пока ничего.</p> : (
+      {items.length === 0 ? (
+        <p className="muted">Пока ничего.</p>
+      ) : (
         <ul className="plain-list">
           {items.map((a, i) => (
             <li key={i}>
@@ -71,7 +79,9 @@ export function VideoComment({ videoId, initial }: { videoId: number; initial: s
     <section className="card side">
       <h2>Комментарий к видео</h2>
       <textarea aria-label="Комментарий к видео" value={value} rows={3} onChange={(e) => setValue(e.target.value)} />
-      <button type="button" className="button secondary small" disabled={value === saved} onClick={save}>Сохранить комментарий</button>
+      <button type="button" className="button secondary small" disabled={value === saved} onClick={save}>
+        Сохранить комментарий
+      </button>
     </section>
   );
 }
@@ -82,10 +92,20 @@ export function MarkupHelper() {
   return (
     <section className="card side">
       <h2>Помощник разметки</h2>
-      <button type="button" className="button secondary small" onClick={() => setMessage('Для этой камеры ещё нет обученной модели. Обучите её на экране «Настроить модель», и помощник будет размечать видимый участок сам.')}>
+      <button
+        type="button"
+        className="button secondary small"
+        onClick={() =>
+          setMessage('Для этой камеры ещё нет обученной модели. Обучите её на экране «Настроить модель», и помощник будет размечать видимый участок сам.')
+        }
+      >
         Анализ
       </button>
-      {message && <p className="muted small" role="status">{message}</p>}
+      {message && (
+        <p className="muted small" role="status">
+          {message}
+        </p>
+      )}
     </section>
   );
 }
@@ -97,16 +117,27 @@ export function TimeBudgetPanel({ rows, duration, operations }: { rows: readonly
   return (
     <section className="card">
       <h2>Бюджет времени видео</h2>
-      {lines.length === 0 ? <p className="muted">Нет размеченных операций.</p> : (
+      {lines.length === 0 ? (
+        <p className="muted">Нет размеченных операций.</p>
+      ) : (
         <div className="table-scroll">
           <table className="data-table compact" data-testid="time-budget">
             <thead>
-              <tr><th>Операция</th><th>Раз</th><th>Всего</th><th>Среднее, с</th><th>Ст. откл., с</th><th>Доля видео</th></tr>
+              <tr>
+                <th>Операция</th>
+                <th>Раз</th>
+                <th>Всего</th>
+                <th>Среднее, с</th>
+                <th>Ст. откл., с</th>
+                <th>Доля видео</th>
+              </tr>
             </thead>
             <tbody>
               {lines.map((line) => (
                 <tr key={line.operationId}>
-                  <td><span className="swatch" style={{ background: name(line.operationId)?.color }} /> {name(line.operationId)?.name ?? `№ ${line.operationId}`}</td>
+                  <td>
+                    <span className="swatch" style={{ background: name(line.operationId)?.color }} /> {name(line.operationId)?.name ?? `№ ${line.operationId}`}
+                  </td>
                   <td>{line.occurrences}</td>
                   <td>{formatSeconds(line.totalSeconds)}</td>
                   <td>{line.meanSeconds.toFixed(1)}</td>
@@ -123,18 +154,35 @@ export function TimeBudgetPanel({ rows, duration, operations }: { rows: readonly
 }
 
 /** Agreement between two assessors who marked the same video: Cohen's kappa and where they differ. */
-export function AgreementPanel({ rows, duration, operations, onSeek }: { rows: readonly MarkupRow[]; duration: number; operations: OperationOption[]; onSeek(seconds: number): void }) {
+export function AgreementPanel({
+  rows,
+  duration,
+  operations,
+  onSeek,
+}: {
+  rows: readonly MarkupRow[];
+  duration: number;
+  operations: OperationOption[];
+  onSeek(seconds: number): void;
+}) {
   const authors = useMemo(() => [...new Set(rows.map((r) => r.author_name).filter((a): a is string => !!a))], [rows]);
   const [pair, setPair] = useState<[string, string] | null>(null);
   useEffect(() => {
     if (authors.length >= 2 && (!pair || !authors.includes(pair[0]) || !authors.includes(pair[1]))) setPair([authors[0]!, authors[1]!]);
   }, [authors, pair]);
   const result = useMemo(
-    () => (pair ? agreement(rows.filter((r) => r.author_name === pair[0]), rows.filter((r) => r.author_name === pair[1]), duration) : null),
+    () =>
+      pair
+        ? agreement(
+            rows.filter((r) => r.author_name === pair[0]),
+            rows.filter((r) => r.author_name === pair[1]),
+            duration,
+          )
+        : null,
     [rows, pair, duration],
   );
   if (authors.length < 2 || !pair || !result) return null;
-  const name = (id: number | null) => (id === null ? 'не размечено' : operations.find((o) => o.id === id)?.name ?? `№ ${id}`);
+  const name = (id: number | null) => (id === null ? 'не размечено' : (operations.find((o) => o.id === id)?.name ?? `№ ${id}`));
   return (
     <section className="card">
       <h2>Согласованность разметчиков</h2>
@@ -146,7 +194,10 @@ export function AgreementPanel({ rows, duration, operations, onSeek }: { rows: r
         <ul className="plain-list">
           {result.disagreements.slice(0, 50).map((d) => (
             <li key={d.start}>
-              <button type="button" className="link-button" onClick={() => onSeek(d.start)}>{formatSeconds(d.start)}–{formatSeconds(d.end)}</button>: {name(d.a)} / {name(d.b)}
+              <button type="button" className="link-button" onClick={() => onSeek(d.start)}>
+                {formatSeconds(d.start)}–{formatSeconds(d.end)}
+              </button>
+              : {name(d.a)} / {name(d.b)}
             </li>
           ))}
         </ul>

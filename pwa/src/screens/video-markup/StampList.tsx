@@ -9,8 +9,12 @@ export function StampList({ session, onSeek }: { session: MarkupSession; onSeek(
       <ul className="plain-list inline-list">
         {session.stamps.map((stamp) => (
           <li key={stamp.key}>
-            <button type="button" className="link-button" onClick={() => onSeek(stamp.time)}>{stamp.type === 'product' ? 'Изделие' : 'Заметка'} {stamp.time.toFixed(0)} с</button>
-            <button type="button" className="link-button muted" aria-label="Удалить отметку" onClick={() => session.removeStamp(stamp.key)}>✕</button>
+            <button type="button" className="link-button" onClick={() => onSeek(stamp.time)}>
+              {stamp.type === 'product' ? 'Изделие' : 'Заметка'} {stamp.time.toFixed(0)} с
+            </button>
+            <button type="button" className="link-button muted" aria-label="Удалить отметку" onClick={() => session.removeStamp(stamp.key)}>
+              ✕
+            </button>
           </li>
         ))}
       </ul>

@@ -194,7 +194,7 @@ export function Timeline(props: TimelineProps) {
 
   const selected = selectedKey ? rows.find((r) => r.key === selectedKey) : undefined;
   const coding = codingKey ? rows.find((r) => r.key === codingKey) : undefined;
-  const selectedLane = selected ? laneIndex.get(laneOf(selected)) ?? 0 : 0;
+  const selectedLane = selected ? (laneIndex.get(laneOf(selected)) ?? 0) : 0;
   const handle = (edge: 'start' | 'end') => {
     if (!selected || selected.key === codingKey) return null;
     const at = x(edge === 'start' ? selected.start : selected.end);
@@ -222,9 +222,15 @@ export function Timeline(props: TimelineProps) {
   return (
     <div className="timeline" ref={container} data-testid="timeline">
       <div className="timeline-tools">
-        <button type="button" className="button secondary small" onClick={() => zoom(0.5, width / 2)} aria-label="Приблизить">+</button>
-        <button type="button" className="button secondary small" onClick={() => zoom(2, width / 2)} aria-label="Отдалить">−</button>
-        <button type="button" className="button secondary small" onClick={() => setView({ from: 0, to: Math.max(duration, MIN_SPAN) })}>Всё видео</button>
+        <button type="button" className="button secondary small" onClick={() => zoom(0.5, width / 2)} aria-label="Приблизить">
+          +
+        </button>
+        <button type="button" className="button secondary small" onClick={() => zoom(2, width / 2)} aria-label="Отдалить">
+          −
+        </button>
+        <button type="button" className="button secondary small" onClick={() => setView({ from: 0, to: Math.max(duration, MIN_SPAN) })}>
+          Всё видео
+        </button>
         <input
           type="range"
           aria-label="Прокрутка шкалы"
@@ -235,7 +241,9 @@ export function Timeline(props: TimelineProps) {
           onChange={(e) => pan(Number(e.target.value) - view.from)}
           disabled={span >= duration}
         />
-        <span className="muted">{formatSeconds(view.from)} – {formatSeconds(view.to)}</span>
+        <span className="muted">
+          {formatSeconds(view.from)} – {formatSeconds(view.to)}
+        </span>
       </div>
       <Stage
         width={width}
@@ -301,12 +309,19 @@ export function Timeline(props: TimelineProps) {
               listening={false}
             />
           )}
-          {stamps.filter((s) => s.time >= view.from && s.time <= view.to).map((stamp) => (
-            <Group key={stamp.key} listening={false}>
-              <Line points={[x(stamp.time), RULER, x(stamp.time), height]} stroke={stamp.type === 'product' ? '#2e7d32' : '#f9a825'} strokeWidth={1} dash={[3, 3]} />
-              <Rect x={x(stamp.time)} y={height - STAMPS + 2} width={8} height={8} fill={stamp.type === 'product' ? '#2e7d32' : '#f9a825'} />
-            </Group>
-          ))}
+          {stamps
+            .filter((s) => s.time >= view.from && s.time <= view.to)
+            .map((stamp) => (
+              <Group key={stamp.key} listening={false}>
+                <Line
+                  points={[x(stamp.time), RULER, x(stamp.time), height]}
+                  stroke={stamp.type === 'product' ? '#2e7d32' : '#f9a825'}
+                  strokeWidth={1}
+                  dash={[3, 3]}
+                />
+                <Rect x={x(stamp.time)} y={height - STAMPS + 2} width={8} height={8} fill={stamp.type === 'product' ? '#2e7d32' : '#f9a825'} />
+              </Group>
+            ))}
           {handle('start')}
           {handle('end')}
         </Layer>

@@ -167,40 +167,76 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
   // The statistics panels follow a frame later: a key press paints its segment first.
   const deferredRows = useDeferredValue(session.rows);
 
-  if (loadError) return <section className="screen"><h1>Видео № {videoId}</h1><Banner text={`Не удалось открыть видео: ${loadError}`} /></section>;
-  if (!meta) return <section className="screen"><h1>Видео № {videoId}</h1><p className="muted">Загрузка…</p></section>;
+  if (loadError)
+    return (
+      <section className="screen">
+        <h1>Видео № {videoId}</h1>
+        <Banner text={`Не удалось открыть видео: ${loadError}`} />
+      </section>
+    );
+  if (!meta)
+    return (
+      <section className="screen">
+        <h1>Видео № {videoId}</h1>
+        <p className="muted">Загрузка…</p>
+      </section>
+    );
 
   const knownDuration = duration || meta.duration || 0;
   return (
     <div className="video-markup">
       <div className="markup-head">
         <h1>{meta.filename}</h1>
-        <span className="muted">Камера {meta.camera_key} · начало записи {formatDateTime(meta.start_time, timeZone)}</span>
-        {session.dirty && <span className="badge unsaved" data-testid="unsaved">не сохранено</span>}
+        <span className="muted">
+          Камера {meta.camera_key} · начало записи {formatDateTime(meta.start_time, timeZone)}
+        </span>
+        {session.dirty && (
+          <span className="badge unsaved" data-testid="unsaved">
+            не сохранено
+          </span>
+        )}
         {persistence.queued && <span className="badge">ждёт отправки</span>}
-        <button type="button" className="button secondary small" onClick={() => setHelp(true)}>Клавиши (?)</button>
+        <button type="button" className="button secondary small" onClick={() => setHelp(true)}>
+          Клавиши (?)
+        </button>
       </div>
       <CommandBar position="top" ctx={ctx} busy={persistence.busy} />
       <Banner text={persistence.banner} />
       {persistence.conflict && <ConflictBanner busy={persistence.busy} onResolve={(keepMine) => void persistence.resolveConflict(keepMine)} />}
       <div className="markup-body">
         <div className="markup-main">
-          <Player videoRef={videoRef} src={`/api/v1/video?video_id=${videoId}`} playhead={playhead} startSecond={startSecond} loop={loop}
+          <Player
+            videoRef={videoRef}
+            src={`/api/v1/video?video_id=${videoId}`}
+            playhead={playhead}
+            startSecond={startSecond}
+            loop={loop}
             onDuration={(seconds) => {
               setDuration(seconds);
               const whole = Math.round(seconds);
               // A write (markup.write): a viewer is refused, quietly — it is only a hint for the server.
-              if (whole > 0 && meta.duration === null) void api.post('/api/v1/set_duration', { video_id: videoId, duration: whole }, { quiet: true }).catch(() => {});
+              if (whole > 0 && meta.duration === null)
+                void api.post('/api/v1/set_duration', { video_id: videoId, duration: whole }, { quiet: true }).catch(() => {});
             }}
           />
           <MarkupTools
-            session={session} offline={keptOffline.offline} loop={loop} lane={coding.lane} workplaces={lookups.workplaces} employees={lookups.employees}
-            reactionMs={coding.reactionMs} onAddOperation={addOperation} onAddNote={addNote} onShare={() => void share()}
-            onKeepOffline={() => void keptOffline.toggle()} onLane={coding.setLane} onReactionMs={coding.setReactionMs}
+            session={session}
+            offline={keptOffline.offline}
+            loop={loop}
+            lane={coding.lane}
+            workplaces={lookups.workplaces}
+            employees={lookups.employees}
+            reactionMs={coding.reactionMs}
+            onAddOperation={addOperation}
+            onAddNote={addNote}
+            onShare={() => void share()}
+            onKeepOffline={() => void keptOffline.toggle()}
+            onLane={coding.setLane}
+            onReactionMs={coding.setReactionMs}
           />
           <OperationButtons
             operations={lookups.operations}
-            codingOperationId={session.codingKey ? session.row(session.codingKey)?.operation_id ?? null : null}
+            codingOperationId={session.codingKey ? (session.row(session.codingKey)?.operation_id ?? null) : null}
             onPress={pressOperation}
             onStop={() => performAction('endCoding', ctx)}
           />
@@ -219,13 +255,25 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
             onSelect={(key) => session.select(key)}
             onEdge={(key, edge, seconds) => session.updateRow(key, edge === 'start' ? { start: seconds } : { end: seconds }, 'Сдвинуть границу')}
           />
-          <OperationRows session={session} rows={session.rows} selectedKey={session.selectedKey} operations={lookups.operations} workplaces={lookups.workplaces} employees={lookups.employees} onSeek={player.seek} />
+          <OperationRows
+            session={session}
+            rows={session.rows}
+            selectedKey={session.selectedKey}
+            operations={lookups.operations}
+            workplaces={lookups.workplaces}
+            employees={lookups.employees}
+            onSeek={player.seek}
+          />
           <StampList session={session} onSeek={player.seek} />
           <TimeBudgetPanel rows={deferredRows} duration={knownDuration} operations={lookups.operations} />
           <AgreementPanel rows={deferredRows} duration={knownDuration} operations={lookups.operations} onSeek={player.seek} />
         </div>
         <aside className="markup-side">
-          <OtherCameras videos={otherCameras.others} onRefresh={() => void otherCameras.load(Math.floor(player.time()))} onSwitch={(v) => void switchCamera(v)} />
+          <OtherCameras
+            videos={otherCameras.others}
+            onRefresh={() => void otherCameras.load(Math.floor(player.time()))}
+            onSwitch={(v) => void switchCamera(v)}
+          />
           <Activities items={activities} timeZone={timeZone} />
           <VideoComment videoId={videoId} initial={meta.comment} />
           <MarkupHelper />

@@ -50,14 +50,29 @@ export interface Action {
 }
 
 const plain = (key: string) => (e: KeyboardEvent) => e.key === key && !e.ctrlKey && !e.metaKey && !e.altKey;
-const ctrl = (key: string, shift = false) => (e: KeyboardEvent) => (e.ctrlKey || e.metaKey) && e.key.toLowerCase() === key && e.shiftKey === shift;
+const ctrl =
+  (key: string, shift = false) =>
+  (e: KeyboardEvent) =>
+    (e.ctrlKey || e.metaKey) && e.key.toLowerCase() === key && e.shiftKey === shift;
 
 export const actions: Action[] = [
   { id: 'play', label: 'Пуск / пауза', keys: 'Пробел', test: plain(' '), perform: (c) => c.player.togglePlay() },
   { id: 'back5', label: 'Назад на 5 с', keys: '←', test: (e) => plain('ArrowLeft')(e) && !e.shiftKey, perform: (c) => c.player.seek(c.player.time() - 5) },
   { id: 'forward5', label: 'Вперёд на 5 с', keys: '→', test: (e) => plain('ArrowRight')(e) && !e.shiftKey, perform: (c) => c.player.seek(c.player.time() + 5) },
-  { id: 'back1', label: 'Назад на 1 с', keys: 'Shift + ←', test: (e) => e.key === 'ArrowLeft' && e.shiftKey && !e.ctrlKey, perform: (c) => c.player.seek(c.player.time() - 1) },
-  { id: 'forward1', label: 'Вперёд на 1 с', keys: 'Shift + →', test: (e) => e.key === 'ArrowRight' && e.shiftKey && !e.ctrlKey, perform: (c) => c.player.seek(c.player.time() + 1) },
+  {
+    id: 'back1',
+    label: 'Назад на 1 с',
+    keys: 'Shift + ←',
+    test: (e) => e.key === 'ArrowLeft' && e.shiftKey && !e.ctrlKey,
+    perform: (c) => c.player.seek(c.player.time() - 1),
+  },
+  {
+    id: 'forward1',
+    label: 'Вперёд на 1 с',
+    keys: 'Shift + →',
+    test: (e) => e.key === 'ArrowRight' && e.shiftKey && !e.ctrlKey,
+    perform: (c) => c.player.seek(c.player.time() + 1),
+  },
   { id: 'frameBack', label: 'Кадр назад', keys: ',', test: plain(','), perform: (c) => c.player.seek(c.player.time() - c.player.frame()) },
   { id: 'frameForward', label: 'Кадр вперёд', keys: '.', test: plain('.'), perform: (c) => c.player.seek(c.player.time() + c.player.frame()) },
   { id: 'slower', label: 'Медленнее', keys: '[', test: plain('['), perform: (c) => c.player.stepRate(-1) },
@@ -69,10 +84,34 @@ export const actions: Action[] = [
   { id: 'next', label: 'К следующей операции', keys: 'K', test: (e) => plain('k')(e) || plain('K')(e), perform: (c) => c.nextSegment() },
   { id: 'gap', label: 'К следующему неразмеченному месту', keys: 'G', test: (e) => plain('g')(e) || plain('G')(e), perform: (c) => c.nextGap() },
   { id: 'loop', label: 'Повтор выбранной операции', keys: 'L', test: (e) => plain('l')(e) || plain('L')(e), perform: (c) => c.toggleLoop() },
-  { id: 'startEarlier', label: 'Начало раньше на 0,1 с (Shift — на 1 с)', keys: 'A', test: (e) => e.key.toLowerCase() === 'a' && !e.ctrlKey && !e.metaKey, perform: (c, e) => c.nudge('start', -1 * (e?.shiftKey ? 1 : 0.1)) },
-  { id: 'startLater', label: 'Начало позже на 0,1 с (Shift — на 1 с)', keys: 'S', test: (e) => e.key.toLowerCase() === 's' && !e.ctrlKey && !e.metaKey, perform: (c, e) => c.nudge('start', 1 * (e?.shiftKey ? 1 : 0.1)) },
-  { id: 'endEarlier', label: 'Конец раньше на 0,1 с (Shift — на 1 с)', keys: 'D', test: (e) => e.key.toLowerCase() === 'd' && !e.ctrlKey && !e.metaKey, perform: (c, e) => c.nudge('end', -1 * (e?.shiftKey ? 1 : 0.1)) },
-  { id: 'endLater', label: 'Конец позже на 0,1 с (Shift — на 1 с)', keys: 'F', test: (e) => e.key.toLowerCase() === 'f' && !e.ctrlKey && !e.metaKey, perform: (c, e) => c.nudge('end', 1 * (e?.shiftKey ? 1 : 0.1)) },
+  {
+    id: 'startEarlier',
+    label: 'Начало раньше на 0,1 с (Shift — на 1 с)',
+    keys: 'A',
+    test: (e) => e.key.toLowerCase() === 'a' && !e.ctrlKey && !e.metaKey,
+    perform: (c, e) => c.nudge('start', -1 * (e?.shiftKey ? 1 : 0.1)),
+  },
+  {
+    id: 'startLater',
+    label: 'Начало позже на 0,1 с (Shift — на 1 с)',
+    keys: 'S',
+    test: (e) => e.key.toLowerCase() === 's' && !e.ctrlKey && !e.metaKey,
+    perform: (c, e) => c.nudge('start', 1 * (e?.shiftKey ? 1 : 0.1)),
+  },
+  {
+    id: 'endEarlier',
+    label: 'Конец раньше на 0,1 с (Shift — на 1 с)',
+    keys: 'D',
+    test: (e) => e.key.toLowerCase() === 'd' && !e.ctrlKey && !e.metaKey,
+    perform: (c, e) => c.nudge('end', -1 * (e?.shiftKey ? 1 : 0.1)),
+  },
+  {
+    id: 'endLater',
+    label: 'Конец позже на 0,1 с (Shift — на 1 с)',
+    keys: 'F',
+    test: (e) => e.key.toLowerCase() === 'f' && !e.ctrlKey && !e.metaKey,
+    perform: (c, e) => c.nudge('end', 1 * (e?.shiftKey ? 1 : 0.1)),
+  },
   { id: 'delete', label: 'Удалить выбранную операцию', keys: 'Delete', test: plain('Delete'), perform: (c) => c.deleteSelected() },
   { id: 'undo', label: 'Отменить', keys: 'Ctrl + Z', test: ctrl('z'), perform: (c) => c.session.undo() },
   { id: 'redo', label: 'Повторить', keys: 'Ctrl + Shift + Z, Ctrl + Y', test: (e) => ctrl('z', true)(e) || ctrl('y')(e), perform: (c) => c.session.redo() },
@@ -81,7 +120,15 @@ export const actions: Action[] = [
   { id: 'model', label: 'Настроить модель', perform: (c) => c.openModel(), toolbar: {} },
   { id: 'stands', label: 'Отметить стенды', perform: (c) => c.markStands(), toolbar: {} },
   { id: 'tsv', label: 'Скачать TSV', perform: (c) => c.downloadTsv(), toolbar: {} },
-  { id: 'save', label: 'Сохранить', keys: 'Ctrl + S', test: ctrl('s'), perform: (c) => c.save(), inInputs: true, toolbar: { primary: true, disabledWhileBusy: true } },
+  {
+    id: 'save',
+    label: 'Сохранить',
+    keys: 'Ctrl + S',
+    test: ctrl('s'),
+    perform: (c) => c.save(),
+    inInputs: true,
+    toolbar: { primary: true, disabledWhileBusy: true },
+  },
   { id: 'finish', label: 'Завершить', perform: (c) => c.finish(), toolbar: { primary: true, disabledWhileBusy: true } },
   { id: 'help', label: 'Подсказка по клавишам', keys: '?', test: plain('?'), perform: (c) => c.toggleHelp() },
 ];

@@ -29,7 +29,11 @@ export function timeBudget(rows: readonly MarkupRow[], durationSeconds: number):
       const mean = total / n;
       const variance = n > 1 ? durations.reduce((acc, d) => acc + (d - mean) ** 2, 0) / (n - 1) : 0;
       return {
-        operationId, occurrences: n, totalSeconds: total, meanSeconds: mean, sdSeconds: Math.sqrt(variance),
+        operationId,
+        occurrences: n,
+        totalSeconds: total,
+        meanSeconds: mean,
+        sdSeconds: Math.sqrt(variance),
         sharePercent: durationSeconds > 0 ? (total / durationSeconds) * 100 : 0,
       };
     })

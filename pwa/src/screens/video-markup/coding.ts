@@ -36,8 +36,15 @@ export function pressOperationKey(session: MarkupSession, operationId: number, t
     }
   }
   const row: MarkupRow = {
-    key: newKey('k'), id: -1, operation_id: operationId,
-    workplace_id: laneToUse.workplace_id, employee_id: laneToUse.employee_id, start: startAt, end: startAt, comment: '', source: 'manual',
+    key: newKey('k'),
+    id: -1,
+    operation_id: operationId,
+    workplace_id: laneToUse.workplace_id,
+    employee_id: laneToUse.employee_id,
+    start: startAt,
+    end: startAt,
+    comment: '',
+    source: 'manual',
   };
   changes.push({ key: row.key, before: null, after: row });
   session.apply(open ? 'Следующая операция' : 'Начать операцию', changes);
@@ -56,7 +63,11 @@ export function endCoding(session: MarkupSession, time: number) {
 
 /** Uncovered intervals of [0, duration] (seconds): core-wasm's `findGaps`, the one the API fills gaps with. */
 export function gaps(rows: readonly MarkupRow[], duration: number): [number, number][] {
-  return findGaps(rows.map((r) => ({ start: r.start, end: r.end })), 0, duration)
+  return findGaps(
+    rows.map((r) => ({ start: r.start, end: r.end })),
+    0,
+    duration,
+  )
     .map((gap): [number, number] => [gap.start, gap.end])
     .filter(([a, b]) => b - a > 1e-6);
 }

@@ -33,7 +33,9 @@ type MarkupBody = NonNullable<VideoMarkupsSave['video_markups']>[number];
  * The save body as the editor builds it (VideoMarkupsSave of the API): a row may still lack its
  * operation or workplace while being edited; invalidRows() keeps such a payload from being sent.
  */
-export type SavePayload = Required<Pick<VideoMarkupsSave, 'operation_markups_to_delete' | 'video_stamps' | 'video_stamps_to_delete' | 'base_version' | 'client_save_id'>> & {
+export type SavePayload = Required<
+  Pick<VideoMarkupsSave, 'operation_markups_to_delete' | 'video_stamps' | 'video_stamps_to_delete' | 'base_version' | 'client_save_id'>
+> & {
   video_markups: (Omit<MarkupBody, 'operation_id' | 'workplace_id'> & { operation_id: number | null; workplace_id: number | null })[];
 };
 
@@ -43,8 +45,16 @@ export const newKey = (prefix: string) => `${prefix}${Date.now().toString(36)}-$
 export function rowsFromReply(reply: VideoMarkupsReply): { rows: MarkupRow[]; stamps: StampRow[] } {
   return {
     rows: reply.video_markups.map((m) => ({
-      key: `m${m.id}`, id: m.id, operation_id: m.operation_id, workplace_id: m.workplace_id, employee_id: m.employee_id,
-      start: m.start_time, end: m.end_time, comment: m.comment ?? '', source: m.source, author_name: m.author_name,
+      key: `m${m.id}`,
+      id: m.id,
+      operation_id: m.operation_id,
+      workplace_id: m.workplace_id,
+      employee_id: m.employee_id,
+      start: m.start_time,
+      end: m.end_time,
+      comment: m.comment ?? '',
+      source: m.source,
+      author_name: m.author_name,
     })),
     stamps: reply.video_stamps.map((s) => ({ key: `s${s.id}`, id: s.id, type: s.type, time: s.time, comment: s.comment, employee_id: s.employee_id })),
   };
@@ -54,8 +64,12 @@ export function rowsFromReply(reply: VideoMarkupsReply): { rows: MarkupRow[]; st
 export const byStart = (a: MarkupRow, b: MarkupRow) => a.start - b.start || a.end - b.end || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
 export const sameRow = (a: MarkupRow, b: MarkupRow) =>
-  a.operation_id === b.operation_id && a.workplace_id === b.workplace_id && a.employee_id === b.employee_id &&
-  a.start === b.start && a.end === b.end && a.comment === b.comment;
+  a.operation_id === b.operation_id &&
+  a.workplace_id === b.workplace_id &&
+  a.employee_id === b.employee_id &&
+  a.start === b.start &&
+  a.end === b.end &&
+  a.comment === b.comment;
 
 export const sameStamp = (a: StampRow, b: StampRow) => a.type === b.type && a.time === b.time && a.comment === b.comment && a.employee_id === b.employee_id;
 

@@ -1,8 +1,5 @@
 import { History, type Change } from './history';
-import {
-  byStart, newKey, rowsFromReply, sameRow, sameStamp,
-  type MarkupRow, type SavePayload, type StampRow, type VideoMarkupsReply,
-} from './model';
+import { byStart, newKey, rowsFromReply, sameRow, sameStamp, type MarkupRow, type SavePayload, type StampRow, type VideoMarkupsReply } from './model';
 
 type Item = { kind: 'row'; row: MarkupRow } | { kind: 'stamp'; stamp: StampRow };
 
@@ -117,7 +114,10 @@ export class MarkupSession {
    * locally (and the next save deletes them).
    */
   recordAdded(label: string, keys: string[]) {
-    const changes = keys.map((key) => this.rowByKey.get(key)).filter((r): r is MarkupRow => !!r).map((row) => ({ key: row.key, before: null, after: { kind: 'row' as const, row } }));
+    const changes = keys
+      .map((key) => this.rowByKey.get(key))
+      .filter((r): r is MarkupRow => !!r)
+      .map((row) => ({ key: row.key, before: null, after: { kind: 'row' as const, row } }));
     this.history.record({ label, changes });
     this.emit();
   }
@@ -148,8 +148,16 @@ export class MarkupSession {
       this.history.record({
         label,
         changes: [
-          ...rowChanges.map((c) => ({ key: c.key, before: c.before && { kind: 'row' as const, row: c.before }, after: c.after && { kind: 'row' as const, row: c.after } })),
-          ...stampChanges.map((c) => ({ key: c.key, before: c.before && { kind: 'stamp' as const, stamp: c.before }, after: c.after && { kind: 'stamp' as const, stamp: c.after } })),
+          ...rowChanges.map((c) => ({
+            key: c.key,
+            before: c.before && { kind: 'row' as const, row: c.before },
+            after: c.after && { kind: 'row' as const, row: c.after },
+          })),
+          ...stampChanges.map((c) => ({
+            key: c.key,
+            before: c.before && { kind: 'stamp' as const, stamp: c.before },
+            after: c.after && { kind: 'stamp' as const, stamp: c.after },
+          })),
         ],
       });
     }
@@ -166,8 +174,10 @@ export class MarkupSession {
     const stampChanges: Change<StampRow>[] = [];
     for (const c of entry.changes) {
       const kind = (c.after ?? c.before)!.kind;
-      if (kind === 'row') rowChanges.push({ key: c.key, before: c.before?.kind === 'row' ? c.before.row : null, after: c.after?.kind === 'row' ? c.after.row : null });
-      else stampChanges.push({ key: c.key, before: c.before?.kind === 'stamp' ? c.before.stamp : null, after: c.after?.kind === 'stamp' ? c.after.stamp : null });
+      if (kind === 'row')
+        rowChanges.push({ key: c.key, before: c.before?.kind === 'row' ? c.before.row : null, after: c.after?.kind === 'row' ? c.after.row : null });
+      else
+        stampChanges.push({ key: c.key, before: c.before?.kind === 'stamp' ? c.before.stamp : null, after: c.after?.kind === 'stamp' ? c.after.stamp : null });
     }
     this.apply('', rowChanges, stampChanges, { record: false });
     return true;
@@ -183,7 +193,18 @@ export class MarkupSession {
   }
 
   addRow(values: Partial<MarkupRow>, label = 'Добавить операцию'): MarkupRow {
-    const row: MarkupRow = { key: newKey('n'), id: -1, operation_id: null, workplace_id: null, employee_id: null, start: 0, end: 0, comment: '', source: 'manual', ...values };
+    const row: MarkupRow = {
+      key: newKey('n'),
+      id: -1,
+      operation_id: null,
+      workplace_id: null,
+      employee_id: null,
+      start: 0,
+      end: 0,
+      comment: '',
+      source: 'manual',
+      ...values,
+    };
     this.apply(label, [{ key: row.key, before: null, after: row }]);
     return row;
   }
@@ -227,7 +248,15 @@ export class MarkupSession {
   buildSavePayload(clientSaveId: string): SavePayload {
     const video_markups = this.rows
       .filter((r) => r.id < 0 || !this.savedRows.has(r.id) || !sameRow(this.savedRows.get(r.id)!, r))
-      .map((r) => ({ id: r.id, operation_id: r.operation_id, workplace_id: r.workplace_id, employee_id: r.employee_id, start_time: r.start, end_time: r.end, comment: r.comment || null }));
+      .map((r) => ({
+        id: r.id,
+        operation_id: r.operation_id,
+        workplace_id: r.workplace_id,
+        employee_id: r.employee_id,
+        start_time: r.start,
+        end_time: r.end,
+        comment: r.comment || null,
+      }));
     const currentIds = new Set(this.rows.map((r) => r.id));
     const operation_markups_to_delete = [...this.savedRows.keys()].filter((id) => !currentIds.has(id));
     const video_stamps = this.stamps

@@ -11,7 +11,13 @@ import type { Lookups } from './useVideoMarkupData';
  * chosen in "Разметка для", which starts as the lane of the video's last row, or the only
  * workplace/employee (spec 01 §4) — and the moment, less the reaction offset while playing.
  */
-export function useCodingInput(session: MarkupSession, lookups: Lookups, loaded: boolean, videoRef: RefObject<HTMLVideoElement | null>, player: PlayerControls) {
+export function useCodingInput(
+  session: MarkupSession,
+  lookups: Lookups,
+  loaded: boolean,
+  videoRef: RefObject<HTMLVideoElement | null>,
+  player: PlayerControls,
+) {
   const [lane, setLane] = useState<Lane>({ workplace_id: null, employee_id: null });
   useEffect(() => {
     if (!loaded) return;

@@ -152,7 +152,10 @@ export function useMarkupPersistence(options: PersistenceOptions) {
       const reply = await api.post<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`, session.buildSavePayload(newSaveId()));
       session.acceptSaved(reply);
       // The filled gaps are one undoable step, like any other bulk edit.
-      session.recordAdded('Заполнить пропуски', session.rows.map((r) => r.key).filter((key) => !before.has(key)));
+      session.recordAdded(
+        'Заполнить пропуски',
+        session.rows.map((r) => r.key).filter((key) => !before.has(key)),
+      );
       await clearDraft(videoId);
       notify('success', 'Пропуски заполнены простоем');
     } catch {

@@ -24,7 +24,10 @@ interface ReplayOptions {
  */
 export function useQueuedSaveReplay({ videoId, session, setQueued, setConflict, onSent }: ReplayOptions) {
   useEffect(() => {
-    void queuedSaves().then((items) => setQueued(items.some((i) => i.videoId === videoId)), () => {});
+    void queuedSaves().then(
+      (items) => setQueued(items.some((i) => i.videoId === videoId)),
+      () => {},
+    );
     return onSaveReplayed((outcome) => {
       if (outcome.videoId !== videoId) return false;
       setQueued(false);
@@ -56,7 +59,10 @@ export function useQueuedSaveReplay({ videoId, session, setQueued, setConflict, 
 export function useKeptOffline(videoId: number, structureId: number | undefined) {
   const [offline, setOffline] = useState<{ kept: boolean; progress: number | null }>({ kept: false, progress: null });
   useEffect(() => {
-    isKeptOffline(videoId).then((kept) => setOffline({ kept, progress: null }), () => {});
+    isKeptOffline(videoId).then(
+      (kept) => setOffline({ kept, progress: null }),
+      () => {},
+    );
   }, [videoId]);
 
   const toggle = async () => {

@@ -24,7 +24,10 @@ describe('markup session', () => {
     session.removeRow('m10');
     expect(session.rows.map((r) => r.start)).toEqual([12, 20]);
     const payload = session.buildSavePayload('abc');
-    expect(payload.video_markups.map((m) => [m.id, m.start_time])).toEqual([[-1, 12], [11, 20]]);
+    expect(payload.video_markups.map((m) => [m.id, m.start_time])).toEqual([
+      [-1, 12],
+      [11, 20],
+    ]);
     expect(payload.operation_markups_to_delete).toEqual([10]);
     expect(payload.video_stamps).toEqual([]);
     expect(payload.base_version).toBe(3);
@@ -53,7 +56,14 @@ describe('markup session', () => {
     const session = new MarkupSession(reply);
     const row = session.addRow({ operation_id: 1, workplace_id: 5, employee_id: 7, start: 40, end: 50 });
     session.select(row.key);
-    session.acceptSaved({ ...reply, version: 4, video_markups: [...reply.video_markups, { id: 12, operation_id: 1, workplace_id: 5, employee_id: 7, start_time: 40, end_time: 50, comment: null, source: 'manual', author_name: 'М' }] });
+    session.acceptSaved({
+      ...reply,
+      version: 4,
+      video_markups: [
+        ...reply.video_markups,
+        { id: 12, operation_id: 1, workplace_id: 5, employee_id: 7, start_time: 40, end_time: 50, comment: null, source: 'manual', author_name: 'М' },
+      ],
+    });
     expect(session.row(row.key)?.id).toBe(12);
     expect(session.selectedKey).toBe(row.key);
     expect(session.dirty).toBe(false);
@@ -80,7 +90,11 @@ describe('keyboard coding', () => {
     pressOperationKey(session, 2, 5.5, lane);
     pressOperationKey(session, 3, 9, lane);
     endCoding(session, 12);
-    expect(session.rows.map((r) => [r.operation_id, r.start, r.end])).toEqual([[1, 2, 5.5], [2, 5.5, 9], [3, 9, 12]]);
+    expect(session.rows.map((r) => [r.operation_id, r.start, r.end])).toEqual([
+      [1, 2, 5.5],
+      [2, 5.5, 9],
+      [3, 9, 12],
+    ]);
     expect(session.codingKey).toBeNull();
     expect(invalidRows(session.rows)).toEqual([]);
   });
@@ -100,9 +114,21 @@ describe('navigation', () => {
     { key: 'b', id: 2, operation_id: 1, workplace_id: 1, employee_id: null, start: 15, end: 30, comment: '' },
   ] satisfies MarkupRow[];
   it('finds the gaps and the next gap after a time', () => {
-    expect(gaps(rows, 40)).toEqual([[10, 15], [30, 40]]);
+    expect(gaps(rows, 40)).toEqual([
+      [10, 15],
+      [30, 40],
+    ]);
     // Overlapping rows count once; rows past the end are clipped (core-wasm's findGaps).
-    expect(gaps([{ ...rows[0], start: 0, end: 12 }, { ...rows[0], key: 'c', start: 5, end: 20 }, { ...rows[1], start: 35, end: 60 }], 40)).toEqual([[20, 35]]);
+    expect(
+      gaps(
+        [
+          { ...rows[0], start: 0, end: 12 },
+          { ...rows[0], key: 'c', start: 5, end: 20 },
+          { ...rows[1], start: 35, end: 60 },
+        ],
+        40,
+      ),
+    ).toEqual([[20, 35]]);
     expect(nextGapStart(rows, 0, 40)).toBe(10);
     expect(nextGapStart(rows, 12, 40)).toBe(30);
     expect(nextGapStart(rows, 35, 40)).toBeNull();
@@ -117,7 +143,16 @@ describe('navigation', () => {
 });
 
 describe('time budget and agreement', () => {
-  const row = (op: number, start: number, end: number): MarkupRow => ({ key: `${op}-${start}`, id: 1, operation_id: op, workplace_id: 1, employee_id: null, start, end, comment: '' });
+  const row = (op: number, start: number, end: number): MarkupRow => ({
+    key: `${op}-${start}`,
+    id: 1,
+    operation_id: op,
+    workplace_id: 1,
+    employee_id: null,
+    start,
+    end,
+    comment: '',
+  });
   it('sums per operation with mean, sample sd and share of the video', () => {
     const [first, second] = timeBudget([row(1, 0, 10), row(1, 10, 30), row(2, 30, 35)], 50);
     expect(first).toMatchObject({ operationId: 1, occurrences: 2, totalSeconds: 30, meanSeconds: 15, sharePercent: 60 });
@@ -147,11 +182,18 @@ describe('rebase after a conflict', () => {
     // Meanwhile someone else added row 12 and saved (version 4).
     session.rebase({
       version: 4,
-      video_markups: [...reply.video_markups, { id: 12, operation_id: 2, workplace_id: 5, employee_id: 7, start_time: 50, end_time: 55, comment: null, source: 'manual', author_name: 'Д' }],
+      video_markups: [
+        ...reply.video_markups,
+        { id: 12, operation_id: 2, workplace_id: 5, employee_id: 7, start_time: 50, end_time: 55, comment: null, source: 'manual', author_name: 'Д' },
+      ],
       video_stamps: reply.video_stamps,
     });
     expect(session.version).toBe(4);
-    expect(session.rows.map((r) => [r.id, r.start, r.comment])).toEqual([[11, 20, 'мой'], [-1, 40, ''], [12, 50, '']]);
+    expect(session.rows.map((r) => [r.id, r.start, r.comment])).toEqual([
+      [11, 20, 'мой'],
+      [-1, 40, ''],
+      [12, 50, ''],
+    ]);
     const payload = session.buildSavePayload('x');
     expect(payload.operation_markups_to_delete).toEqual([10]);
     expect(payload.base_version).toBe(4);
@@ -162,8 +204,18 @@ describe('fill gaps as one undoable step', () => {
   it('undo removes the rows the server added, and the next save deletes them', () => {
     const session = new MarkupSession(reply);
     const before = new Set(session.rows.map((r) => r.key));
-    session.acceptSaved({ ...reply, version: 4, video_markups: [...reply.video_markups, { id: 13, operation_id: 9, workplace_id: 5, employee_id: 7, start_time: 10, end_time: 20, comment: null, source: 'fill_gaps', author_name: 'М' }] });
-    session.recordAdded('Заполнить пропуски', session.rows.map((r) => r.key).filter((key) => !before.has(key)));
+    session.acceptSaved({
+      ...reply,
+      version: 4,
+      video_markups: [
+        ...reply.video_markups,
+        { id: 13, operation_id: 9, workplace_id: 5, employee_id: 7, start_time: 10, end_time: 20, comment: null, source: 'fill_gaps', author_name: 'М' },
+      ],
+    });
+    session.recordAdded(
+      'Заполнить пропуски',
+      session.rows.map((r) => r.key).filter((key) => !before.has(key)),
+    );
     expect(session.rows).toHaveLength(3);
     session.undo();
     expect(session.rows.map((r) => r.id)).toEqual([10, 11]);
@@ -175,7 +227,7 @@ describe('sorted rows under many edits', () => {
   it('stays sorted by start exactly as a full sort would, through adds, moves, removes and undo', () => {
     const session = new MarkupSession(reply);
     let seed = 7;
-    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     const keys: string[] = ['m10', 'm11'];
     for (let i = 0; i < 400; i++) {
       const roll = random();
@@ -200,7 +252,15 @@ describe('sorted rows under many edits', () => {
 
 describe('actions', () => {
   it('render the command bar in order, with the commands that have no shortcut', () => {
-    expect(toolbarActions().map((a) => a.label)).toEqual(['Отмена', 'Заполнить пропуски', 'Настроить модель', 'Отметить стенды', 'Скачать TSV', 'Сохранить', 'Завершить']);
+    expect(toolbarActions().map((a) => a.label)).toEqual([
+      'Отмена',
+      'Заполнить пропуски',
+      'Настроить модель',
+      'Отметить стенды',
+      'Скачать TSV',
+      'Сохранить',
+      'Завершить',
+    ]);
     expect(shortcutActions().some((a) => a.id === 'finish' || a.id === 'fillGaps')).toBe(false);
     expect(shortcutActions().find((a) => a.id === 'save')?.keys).toBe('Ctrl + S');
   });
@@ -208,7 +268,17 @@ describe('actions', () => {
   it('run from their keys: Enter ends the segment being coded, Ctrl+S saves', () => {
     const calls: string[] = [];
     const ctx = new Proxy({}, { get: (_, name) => () => calls.push(String(name)) }) as unknown as ActionContext;
-    const key = (init: KeyboardEventInit) => ({ ...init, key: init.key!, ctrlKey: !!init.ctrlKey, metaKey: false, altKey: false, shiftKey: false, target: null, preventDefault() {} }) as unknown as KeyboardEvent;
+    const key = (init: KeyboardEventInit) =>
+      ({
+        ...init,
+        key: init.key!,
+        ctrlKey: !!init.ctrlKey,
+        metaKey: false,
+        altKey: false,
+        shiftKey: false,
+        target: null,
+        preventDefault() {},
+      }) as unknown as KeyboardEvent;
     expect(runShortcut(key({ key: 'Enter' }), ctx)).toBe(true);
     expect(runShortcut(key({ key: 's', ctrlKey: true }), ctx)).toBe(true);
     expect(calls).toEqual(['endCoding', 'save']);
