@@ -111,6 +111,11 @@ export type BlockReport = Reply<typeof report.BlockReport>;
 export type ReportBlock = Reply<typeof report.ReportBlock>;
 export type InteractiveFrv = Reply<typeof report.InteractiveFrv>;
 export type VideoSegment = Reply<typeof report.VideoSegment>;
+export type ReportInputsReply = Reply<typeof report.ReportInputs>;
+export type ShareHash = Reply<typeof report.ShareHash>;
+export type ResolvedShare = Reply<typeof report.ResolvedShare>;
+/** POST /api/v1/generate_hash: the structure and window the key opens. */
+export type ShareBody = Body<typeof report.ReportWindowQuery>;
 
 // summary
 export type SummaryReply = Reply<typeof summary.SummaryReply>;

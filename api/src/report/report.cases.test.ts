@@ -370,6 +370,79 @@ describe('the statement states its time-study rule', () => {
   });
 });
 
+describe('a window longer than a day: Table 6 looks for gaps inside the shifts only', () => {
+  it('lists no night between shift-days, nor the hours before and after the shift', async () => {
+    // Shift 08:00–12:00, the §7 day marked on 2 and 3 March: 08:00–11:55 covered each day.
+    const s = await structure(organizationId, 'Участок двух дней', { settings: true, shift: ['08:00:00', '12:00:00', 20] });
+    await exampleOperations(s);
+    const worker = await s.employee('Два Дня');
+    await workedExample(s, worker, '2026-03-02');
+    await workedExample(s, worker, '2026-03-03');
+    const gap = (date: string) => ({ type: 'gap', start_datetime: iso(`${date}T11:55:00`), end_datetime: iso(`${date}T12:00:00`), len: 300 });
+
+    // Two days: 5 unmarked minutes at the end of each shift; the 20 hours from 12:00 to 08:00 are not a gap.
+    const two = (await statement(s.id, worker, '2026-03-02T00:00:00', '2026-03-04T00:00:00')).body;
+    expect(two.days).toHaveLength(2);
+    expect(two.breaks).toEqual([gap('2026-03-02'), gap('2026-03-03')]);
+    // One day from midnight to midnight: the shift's gap only, as in a window of the shift itself.
+    const one = (await statement(s.id, worker, '2026-03-02T00:00:00', '2026-03-03T00:00:00')).body;
+    expect(one.breaks).toEqual([gap('2026-03-02')]);
+    // A window that cuts the shift: the gap is cut with it (11:55–11:58).
+    const cut = (await statement(s.id, worker, '2026-03-02T07:00:00', '2026-03-02T11:58:00')).body;
+    expect(cut.breaks).toEqual([{ type: 'gap', start_datetime: iso('2026-03-02T11:55:00'), end_datetime: iso('2026-03-02T11:58:00'), len: 180 }]);
+  });
+
+  it('without shifts, looks from the first segment to the last of each day', async () => {
+    // No shifts: each day's range is 08:00–11:55, fully covered, so no gaps at all (before: the nights and the ends of the window).
+    const s = await structure(organizationId, 'Участок двух дней без смен');
+    await exampleOperations(s);
+    const worker = await s.employee('Без Смен');
+    await workedExample(s, worker, '2026-03-02');
+    await s.mark(worker, 'Сборка узла', '2026-03-03T09:00:00', '2026-03-03T09:30:00');
+    await s.mark(worker, 'Сборка узла', '2026-03-03T10:00:00', '2026-03-03T10:20:00');
+    const { body } = await statement(s.id, worker, '2026-03-02T00:00:00', '2026-03-04T00:00:00');
+    expect(body.loading.basis).toBe('observed');
+    // Day 2: 09:30–10:00 between its two segments is the only gap.
+    expect(body.breaks).toEqual([{ type: 'gap', start_datetime: iso('2026-03-03T09:30:00'), end_datetime: iso('2026-03-03T10:00:00'), len: 1800 }]);
+  });
+});
+
+describe('the block report names its time-study rule', () => {
+  it('states the cleaning rule and gives the source of each operation’s normative Ку', async () => {
+    const s = await structure(organizationId, 'Участок с правилом', { settings: true, shift: ['08:00:00', '12:00:00', 20] });
+    await exampleOperations(s);
+    await s.addOperation('Штамповка', 'main', 1);
+    const worker = await s.employee('Правило Павел');
+    await workedExample(s, worker, '2026-03-02');
+    await s.mark(worker, 'Штамповка', '2026-03-02T12:00:00', '2026-03-02T12:01:00');
+    const read = async () =>
+      (await call(`/api/v2/report?structure_id=${s.id}&from_time=${iso('2026-03-02T00:00:00')}&to_time=${iso('2026-03-03T00:00:00')}`)).body.blocks;
+    const rule = (blocks: any[]) => blocks.find((b) => b.type === 'paragraph' && b.title === 'Правило хронометража');
+    const table = (blocks: any[]) => blocks.find((b) => b.type === 'table' && b.title === 'Хронометраж основных операций');
+
+    const before = await read();
+    expect(rule(before).text).toMatch(/^Очистка хроноряда — по одному крайнему замеру \(выбрано в настройках структуры\)\. Пока коэффициент/);
+    // The rule stands right before the table it explains.
+    expect(before.indexOf(table(before))).toBe(before.indexOf(rule(before)) + 1);
+    expect(table(before).columns.map((c: { key: string }) => c.key)).toContain('normative_source');
+    const sources = Object.fromEntries(table(before).rows.map((r: { name: string; normative_source: string }) => [r.name, r.normative_source]));
+    // Series production by default; «Штамповка» is machine-paced, so the machine rows apply.
+    const reference = 'справочник (Значения по умолчанию Norma (METHODOLOGY §4), default): серийное производство';
+    expect(sources).toEqual({ 'Сборка узла': `${reference}, ручная работа`, Штамповка: `${reference}, машинная работа` });
+
+    const put = await call(`/api/v1/structure/${s.id}`, admin, {
+      method: 'PUT',
+      body: JSON.stringify({ cleaning_rule: 'both_extremes', time_series_stability_threshold: 1.5 }),
+    });
+    expect(put.status).toBe(200);
+    const after = await read();
+    expect(rule(after).text).toContain('Очистка хроноряда — минимальный и максимальный замеры вместе');
+    expect(rule(after).text).toContain('одновременно минимальный и максимальный');
+    const row = table(after).rows.find((r: { name: string }) => r.name === 'Сборка узла');
+    expect(row).toMatchObject({ normative_coef: 1.5, normative_source: 'порог устойчивости структуры' });
+  });
+});
+
 describe('units produced: product stamps or a hand-entered value per window', () => {
   const window = () => `structure_id=${ids.shifted}&employee_id=${ids.worker}&from_time=${iso('2026-03-02T08:00:00')}&to_time=${iso('2026-03-02T12:00:00')}`;
 

@@ -66,6 +66,17 @@ async function handSums(employeeId: number | null, from: number, to: number) {
   return { rows, span: span!, products: Number(stamps!.n), shift: shift! };
 }
 
+/** Seconds of one employee's markups inside [from, to). */
+async function markedInside(employeeId: number, from: number, to: number): Promise<number> {
+  const {
+    rows: [row],
+  } = await sql<{ ms: number | null }>`
+    SELECT SUM(MIN(m.end_time, ${to}) - MAX(m.start_time, ${from})) AS ms FROM markups m
+    WHERE m.structure_id = ${structureId} AND m.employee_id = ${employeeId} AND m.start_time < ${to} AND m.end_time > ${from}
+  `.execute(t.deps.db);
+  return (row?.ms ?? 0) / 1000;
+}
+
 const at = (local: string) => Date.parse(`${local}+03:00`);
 const byType = (rows: OperationSums[], type: string) => rows.filter((r) => r.type === type).reduce((a, r) => a + r.ms, 0) / 1000;
 
@@ -137,11 +148,14 @@ describe('statement totals: API = hand-written SQL', () => {
     expect(report.rep_param.product_num).toBe(hand.products);
     expect(report.takt.takt).toBeCloseTo((hand.span.last - hand.span.first) / 1000 / hand.products, 6);
 
-    // Table 4 and Table 6: every segment once, the rest of the window unmarked.
+    // Table 4: every segment once.
     expect(report.frv).toHaveLength(hand.rows.reduce((a, r) => a + r.n, 0));
     expect(report.frv.reduce((a: number, r: { len_interval: number }) => a + r.len_interval, 0)).toBeCloseTo(total, 6);
+    // Table 6: gaps are looked for inside the shift only (METHODOLOGY §2), so the hours of the
+    // window before and after the shift are not counted: the shift's time in the window less the
+    // marked time inside it (a demo employee's markups do not overlap).
     const gaps = report.breaks.filter((b: { type: string }) => b.type === 'gap').reduce((a: number, b: { len: number }) => a + b.len, 0);
-    expect(gaps).toBeCloseTo((to - from) / 1000 - total, 6);
+    expect(gaps).toBeCloseTo(inside - (await markedInside(employeeId, Math.max(shiftStart, from), Math.min(shiftEnd, to))), 6);
 
     // Table 3: every measurement of each main operation.
     for (const row of hand.rows.filter((r) => r.type === 'main')) {
@@ -212,6 +226,19 @@ describe('a two-day statement: each shift-day separately, then the sums', () => 
       report.balance.regulated_break_time,
       6,
     );
+    // Table 6 looks for gaps inside each day's shift (08:00–17:00) only: the night between the
+    // days is not working time, so it is never a gap, and the gaps are each shift less its markups.
+    let unmarked = 0;
+    for (const date of ['2026-11-16', '2026-11-17']) {
+      const shiftStart = at(`${date}T${whole.shift.start_time}`);
+      const shiftEnd = at(`${date}T${whole.shift.end_time}`);
+      unmarked += (shiftEnd - shiftStart) / 1000 - (await markedInside(employeeId, shiftStart, shiftEnd));
+    }
+    const gaps = report.breaks.filter((b: { type: string }) => b.type === 'gap');
+    expect(gaps.reduce((a: number, b: { len: number }) => a + b.len, 0)).toBeCloseTo(unmarked, 6);
+    const nightStart = at(`2026-11-16T${whole.shift.end_time}`);
+    const nightEnd = at(`2026-11-17T${whole.shift.start_time}`);
+    for (const b of gaps) expect(Date.parse(b.end_datetime) <= nightStart || Date.parse(b.start_datetime) >= nightEnd).toBe(true);
   });
 });
 

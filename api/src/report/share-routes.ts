@@ -7,24 +7,19 @@ import { badRequest, forbidden, notFound } from '../http/errors';
 import { toIso } from '../http/time';
 import { createRouter, errorResponses, json, parseId } from '../http/openapi';
 import { MessageReply } from '../auth/schema';
-import { ReportWindowQuery } from './schema';
+import { ReportWindowQuery, ResolvedShare, ShareHash } from './schema';
 
 const tags = ['Отчёты'];
 
 export const LINK_REVOKED = 'Ссылка отозвана';
 
-const ShareHash = z.object({ hash: z.string().openapi({ description: 'Ключ: 192 случайных бита, base64url', example: 'q3Xw…' }) }).openapi('ShareHash');
-
-/** spec 01 §3 "Share hash: structure_id, from_time, to_time" (+ what the shared screen shows). */
-const ResolvedShare = z.object({
-  structure_id: z.number(),
-  from_time: z.string().openapi({ format: 'date-time' }),
-  to_time: z.string().openapi({ format: 'date-time' }),
-  structure_name: z.string(),
-  time_zone: z.string().openapi({ description: 'Часовой пояс организации: в нём показываются время и даты отчёта' }),
-}).openapi('ResolvedShare');
-
-const KeyParam = z.object({ key: z.string().min(1).max(200).openapi({ param: { name: 'key', in: 'path' } }) });
+const KeyParam = z.object({
+  key: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: 'key', in: 'path' } }),
+});
 
 /** structure_id of a JSON body (POST /api/v1/generate_hash). */
 const structureFromBody: StructureLocator = async (c) => {
@@ -44,7 +39,9 @@ export function shareRoutes({ db }: { db: Db }) {
 
   app.openapi(
     createRoute({
-      method: 'post', path: '/api/v1/generate_hash', tags,
+      method: 'post',
+      path: '/api/v1/generate_hash',
+      tags,
       summary: 'Создать ключ «поделиться»: интерактивный отчёт этого окна без входа, только чтение',
       middleware: [requireAccess(db, 'reports.read', structureFromBody)] as const,
       request: { body: { content: { 'application/json': { schema: ReportWindowQuery } }, required: true } },
@@ -53,17 +50,27 @@ export function shareRoutes({ db }: { db: Db }) {
     async (c) => {
       const body = c.req.valid('json');
       const key = newShareKey();
-      await db.insertInto('share_keys').values({
-        key: hashShareKey(key), structure_id: c.get('structureId'), from_time: body.from_time, to_time: body.to_time,
-        created_by: currentUser(c).id, created_at: Date.now(), revoked_at: null,
-      }).execute();
+      await db
+        .insertInto('share_keys')
+        .values({
+          key: hashShareKey(key),
+          structure_id: c.get('structureId'),
+          from_time: body.from_time,
+          to_time: body.to_time,
+          created_by: currentUser(c).id,
+          created_at: Date.now(),
+          revoked_at: null,
+        })
+        .execute();
       return c.json({ hash: key }, 200);
     },
   );
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/v1/resolve_hash/{key}', tags,
+      method: 'get',
+      path: '/api/v1/resolve_hash/{key}',
+      tags,
       summary: 'Что открывает ключ: структурная единица и окно (без входа)',
       request: { params: KeyParam },
       responses: { 200: json(ResolvedShare), 404: errorResponses[404] },
@@ -77,16 +84,24 @@ export function shareRoutes({ db }: { db: Db }) {
         .select(['structures.name', 'organizations.time_zone'])
         .where('structures.id', '=', grant.structureId)
         .executeTakeFirstOrThrow();
-      return c.json({
-        structure_id: grant.structureId, from_time: toIso(grant.from), to_time: toIso(grant.to),
-        structure_name: structure.name, time_zone: structure.time_zone,
-      }, 200);
+      return c.json(
+        {
+          structure_id: grant.structureId,
+          from_time: toIso(grant.from),
+          to_time: toIso(grant.to),
+          structure_name: structure.name,
+          time_zone: structure.time_zone,
+        },
+        200,
+      );
     },
   );
 
   app.openapi(
     createRoute({
-      method: 'delete', path: '/api/v1/share/{key}', tags,
+      method: 'delete',
+      path: '/api/v1/share/{key}',
+      tags,
       summary: 'Отозвать ключ «поделиться» (его создатель или администратор организации)',
       middleware: [requireAccess(db, 'reports.read')] as const,
       request: { params: KeyParam },

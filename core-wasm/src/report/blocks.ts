@@ -6,7 +6,7 @@ import { daysWord, loadStatus, moneyLost } from '../common-exports.ts';
 import { CATEGORIES, USEFUL_CATEGORIES } from '../types.ts';
 import type { Category, DayBalance, LoadStatus, TimeStudy } from '../types.ts';
 import { engineSettings, reportDays, runDayBalance, runTimeStudy, shiftDayStarts, shiftInstances, shiftsWorked } from './engine.ts';
-import { manualUnitsMap, stampCounts, toIso, type ReportInputs, type ReportSegment, type StructureContext } from './inputs.ts';
+import { manualUnitsMap, PRODUCTION_TYPE_LABELS, stampCounts, toIso, type ReportInputs, type ReportSegment, type StructureContext } from './inputs.ts';
 import { reportNotices, typeInfo } from './statement.ts';
 import { formatDuration, formatNumber, formatPercent, formatRoubles, plural, round2 } from './text.ts';
 import { localDate, localDateTimeText, localHour, zoneOffsetMs } from './time-zone.ts';
@@ -340,7 +340,32 @@ function daysTable(context: StructureContext, staff: EmployeeResult[], totals: T
   };
 }
 
-function operationTable(study: TimeStudy): TableBlock {
+/** The cleaning rule in words, as the statement names it above its «Правило хронометража». */
+export function cleaningRuleName(mode: TimeStudy['cleaningMode']): string {
+  return mode === 'both_extremes' ? 'минимальный и максимальный замеры вместе' : 'по одному крайнему замеру';
+}
+
+/** The time-study rule of the block report (METHODOLOGY §3): the cleaning rule the series were cleaned by. */
+function studyRuleParagraph(study: TimeStudy): ReportBlock {
+  return {
+    type: 'paragraph',
+    title: 'Правило хронометража',
+    text: `Очистка хроноряда — ${cleaningRuleName(study.cleaningMode)} (выбрано в настройках структуры). ${study.cleaningRule} Нормативный Ку каждой операции и его источник — в таблице «Хронометраж основных операций».`,
+    tone: 'normal',
+  };
+}
+
+/**
+ * Where an operation's normative Ку came from, in the statement's words: the structure's
+ * stability threshold, or the reference table (source, edition, production type, kind of work).
+ */
+export function normativeSourceText(context: StructureContext, source: 'threshold' | 'reference', machine: boolean): string {
+  if (source === 'threshold') return 'порог устойчивости структуры';
+  const production = PRODUCTION_TYPE_LABELS[context.productionType] ?? context.productionType;
+  return `справочник (${context.reference.source}, ${context.reference.edition}): ${production} производство, ${machine ? 'машинная работа' : 'ручная работа'}`;
+}
+
+function operationTable(context: StructureContext, study: TimeStudy, machineIds: Set<number>): TableBlock {
   return {
     type: 'table',
     title: 'Хронометраж основных операций',
@@ -356,6 +381,7 @@ function operationTable(study: TimeStudy): TableBlock {
       { key: 't_reg', title: 't рег (норма)', unit: 'с' },
       { key: 'coef', title: 'Ку', unit: null },
       { key: 'normative_coef', title: 'Нормативный Ку', unit: null },
+      { key: 'normative_source', title: 'Источник Ку', unit: null },
       { key: 'par2', title: 'Показатель 2 (CV)', unit: '%' },
       { key: 't_freq_fact', title: 'Колебание факт.', unit: '%' },
       { key: 'required_measurements', title: 'Нужно замеров', unit: 'шт.' },
@@ -372,6 +398,7 @@ function operationTable(study: TimeStudy): TableBlock {
       t_reg: round2(op.accepted.tReg),
       coef: round2(op.accepted.coef),
       normative_coef: round2(op.normativeCoef),
+      normative_source: normativeSourceText(context, op.normativeSource, machineIds.has(op.operationId)),
       par2: round2(op.accepted.par2),
       t_freq_fact: round2(op.accepted.tFreqFact),
       required_measurements: op.requiredMeasurements,
@@ -523,7 +550,8 @@ export function assembleBlockReport(inputs: ReportInputs): { blocks: ReportBlock
       sectors: lossesByHour(segments, from, to, context.timeZone, restTotal > 0 ? totals.restLoss / restTotal : 0),
       total: min(totals.losses),
     },
-    operationTable(study),
+    studyRuleParagraph(study),
+    operationTable(context, study, new Set(segments.filter((s) => s.machinePaced && s.category === 'main').map((s) => s.operationId))),
   );
   return { blocks };
 }

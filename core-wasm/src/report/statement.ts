@@ -4,7 +4,7 @@
  * docs/api.md ("Отчёты").
  */
 import { CATEGORIES } from '../types.ts';
-import type { Category, OperationStudy, SeriesStats, Statement } from '../types.ts';
+import type { BreakRow, Category, DayPart, Interval, OperationStudy, SeriesStats, Statement } from '../types.ts';
 import { engineSettings, reportDays, runStatement, shiftDayStarts, shiftInstances, shiftsWorked, type ShiftInstance } from './engine.ts';
 import { toIso, unitsProducedOf, type ReportInputs, type ReportSegment, type StructureContext, type UnitsProduced } from './inputs.ts';
 import { plural } from './text.ts';
@@ -103,6 +103,40 @@ function titleShift(context: StructureContext, worked: ShiftInstance[], all: Shi
   if (chosen) return { name: chosen.name, start: chosen.startText, end: chosen.endText };
   const first = context.shifts[0];
   return first ? { name: first.name, start: first.start_time, end: first.end_time } : null;
+}
+
+/**
+ * Where Table 6 looks for unmarked time (METHODOLOGY §2): inside the shift times of each shift-day
+ * (the structure's shifts in the window), or, for a partial structure or a window without shifts,
+ * from the first segment to the last of each shift-day. So the night between shift-days is never a
+ * gap. Overlapping ranges are merged, so no gap is listed twice.
+ */
+export function gapRanges(context: StructureContext, shifts: ShiftInstance[], days: DayPart[], from: number, to: number): Interval[] {
+  const ranges: Interval[] =
+    !context.partial && shifts.length > 0
+      ? shifts.map((s) => ({ start: Math.max(s.start, from), end: Math.min(s.end, to) }))
+      : days.flatMap((d) => (d.firstStart !== null && d.lastEnd !== null ? [{ start: d.firstStart, end: d.lastEnd }] : []));
+  const merged: Interval[] = [];
+  for (const r of ranges.filter((x) => x.end > x.start).sort((a, b) => a.start - b.start)) {
+    const last = merged[merged.length - 1];
+    if (last && r.start <= last.end) last.end = Math.max(last.end, r.end);
+    else merged.push({ ...r });
+  }
+  return merged;
+}
+
+/** Table 6: regulated breaks as they are, unmarked gaps of the window cut to the gap ranges. */
+export function tableSixRows(rows: BreakRow[], ranges: Interval[]): BreakRow[] {
+  return rows
+    .flatMap((row) => {
+      if (row.type !== 'gap') return [row];
+      return ranges.flatMap((r) => {
+        const start = Math.max(row.start, r.start);
+        const end = Math.min(row.end, r.end);
+        return end > start ? [{ type: 'gap' as const, start, end, seconds: (end - start) / 1000 }] : [];
+      });
+    })
+    .sort((a, b) => a.start - b.start || a.end - b.end || a.type.localeCompare(b.type));
 }
 
 export interface StatementInput {
@@ -225,7 +259,12 @@ export function statementBody({ context, employee, from, to, result, units, segm
       products_source: units.source,
       stamp_count: units.stamp_count,
     },
-    breaks: balance.breaks.map((b) => ({ type: b.type, start_datetime: toIso(b.start), end_datetime: toIso(b.end), len: b.seconds })),
+    breaks: tableSixRows(balance.breaks, gapRanges(context, shifts.all, balance.days, from, to)).map((b) => ({
+      type: b.type,
+      start_datetime: toIso(b.start),
+      end_datetime: toIso(b.end),
+      len: b.seconds,
+    })),
     slices: balance.categories.map((c) => ({
       index: c.index,
       type: c.category,

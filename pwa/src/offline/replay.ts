@@ -1,4 +1,5 @@
 import { rowsFromReply, sameRow, sameStamp, type MarkupRow, type StampRow, type VideoMarkupsReply } from '../screens/video-markup/model';
+import type { FailureBody } from '../api/client';
 import { rememberMarkups } from './apiCache';
 import { loadDraft, saveDraft } from './drafts';
 import { flushOutbox, type OutboxItem, type ReplayOutcome } from './outbox';
@@ -44,7 +45,7 @@ export async function sendQueuedSave(item: OutboxItem): Promise<ReplayOutcome> {
   } catch {
     return { ...base, result: 'offline' };
   }
-  const body = (await response.json().catch(() => undefined)) as (VideoMarkupsReply & { error?: { message?: string } }) | undefined;
+  const body = (await response.json().catch(() => undefined)) as (VideoMarkupsReply & NonNullable<FailureBody>) | undefined;
   if (response.ok && body) {
     // The stored draft of that video moves to the new version, keeping only later edits.
     const draft = await loadDraft(item.videoId).catch(() => undefined);

@@ -24,8 +24,12 @@ export function ExportButtons({ table, fileBase }: { table: () => ExportTable; f
   };
   return (
     <span className="export-buttons no-print">
-      <button type="button" className="button secondary small" onClick={xlsx} disabled={busy}>XLSX</button>
-      <button type="button" className="button secondary small" onClick={csv}>CSV</button>
+      <button type="button" className="button secondary small" onClick={xlsx} disabled={busy}>
+        XLSX
+      </button>
+      <button type="button" className="button secondary small" onClick={csv}>
+        CSV
+      </button>
     </span>
   );
 }

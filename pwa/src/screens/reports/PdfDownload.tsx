@@ -8,7 +8,9 @@ import { notify } from '../../state/notifications';
  * it and downloads it; the button downloads it again.
  */
 export function PdfDownload({ layout, ready, fileName }: { layout: RefObject<HTMLElement | null>; ready: boolean; fileName: string }) {
-  const [state, setState] = useState<{ kind: 'waiting' } | { kind: 'building' } | { kind: 'done'; pages: number; blob: Blob } | { kind: 'failed'; message: string }>({ kind: 'waiting' });
+  const [state, setState] = useState<
+    { kind: 'waiting' } | { kind: 'building' } | { kind: 'done'; pages: number; blob: Blob } | { kind: 'failed'; message: string }
+  >({ kind: 'waiting' });
   const started = useRef(false);
   const name = `${safeFileName(fileName)}.pdf`;
 
@@ -47,7 +49,9 @@ export function PdfDownload({ layout, ready, fileName }: { layout: RefObject<HTM
       {state.kind === 'done' && (
         <>
           <span>{`PDF готов: ${state.pages} стр.`}</span>
-          <button type="button" className="button" onClick={() => saveBlob(state.blob, name)}>Скачать PDF</button>
+          <button type="button" className="button" onClick={() => saveBlob(state.blob, name)}>
+            Скачать PDF
+          </button>
         </>
       )}
       {state.kind === 'failed' && <span className="banner banner-error">{`Не удалось построить PDF: ${state.message}`}</span>}

@@ -5,7 +5,11 @@ export function ReportState({ title, loading, error }: { title: string; loading?
   return (
     <section className="screen report-state">
       <h1>{title}</h1>
-      {loading && <p className="muted" role="status">{loading}</p>}
+      {loading && (
+        <p className="muted" role="status">
+          {loading}
+        </p>
+      )}
       {error && <Banner text={error} />}
     </section>
   );

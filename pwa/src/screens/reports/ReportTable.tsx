@@ -48,7 +48,19 @@ export interface ReportTableProps {
 }
 
 /** A titled report table with XLSX/CSV downloads; optionally collapsible (block report). */
-export function ReportTable({ title, head, body, foot, exportTable, fileBase, collapsible = false, collapsed = false, print = false, testId, className }: ReportTableProps) {
+export function ReportTable({
+  title,
+  head,
+  body,
+  foot,
+  exportTable,
+  fileBase,
+  collapsible = false,
+  collapsed = false,
+  print = false,
+  testId,
+  className,
+}: ReportTableProps) {
   const [open, setOpen] = useState(!collapsed);
   const shown = print || !collapsible || open;
   const table = useRef<HTMLTableElement>(null);

@@ -34,7 +34,19 @@ function typeColors(blocks: ReportBlock[]): Map<string, string> {
   return colors;
 }
 
-function Block({ block, print, fileBase, colors, index }: { block: ReportBlock; print: boolean; fileBase: string; colors: Map<string, string>; index: number }) {
+function Block({
+  block,
+  print,
+  fileBase,
+  colors,
+  index,
+}: {
+  block: ReportBlock;
+  print: boolean;
+  fileBase: string;
+  colors: Map<string, string>;
+  index: number;
+}) {
   const testId = `block-${index}-${block.type}`;
   switch (block.type) {
     case 'header':
@@ -48,7 +60,9 @@ function Block({ block, print, fileBase, colors, index }: { block: ReportBlock; 
       return (
         <section className={block.tone === 'notice' ? 'report-section banner banner-info' : 'report-section'} data-testid={testId}>
           {block.title && <h2 data-pdf="heading">{block.title}</h2>}
-          <p data-pdf="text" className="paragraph-text">{block.text}</p>
+          <p data-pdf="text" className="paragraph-text">
+            {block.text}
+          </p>
         </section>
       );
     case 'table': {
@@ -60,15 +74,40 @@ function Block({ block, print, fileBase, colors, index }: { block: ReportBlock; 
       });
       return (
         <ReportTable
-          title={block.title} fileBase={fileBase} print={print} exportTable={exportTable} testId={testId}
-          collapsible={block.collapsible} collapsed={block.collapsed}
-          head={<tr>{block.columns.map((c) => <th key={c.key}>{header(c)}</th>)}</tr>}
+          title={block.title}
+          fileBase={fileBase}
+          print={print}
+          exportTable={exportTable}
+          testId={testId}
+          collapsible={block.collapsible}
+          collapsed={block.collapsed}
+          head={
+            <tr>
+              {block.columns.map((c) => (
+                <th key={c.key}>{header(c)}</th>
+              ))}
+            </tr>
+          }
           body={block.rows.map((row, r) => (
             <tr key={r} data-testid="block-table-row">
-              {block.columns.map((c) => <td key={c.key} className={typeof row[c.key] === 'number' ? 'num' : undefined}>{cellText(row[c.key] ?? null)}</td>)}
+              {block.columns.map((c) => (
+                <td key={c.key} className={typeof row[c.key] === 'number' ? 'num' : undefined}>
+                  {cellText(row[c.key] ?? null)}
+                </td>
+              ))}
             </tr>
           ))}
-          foot={block.total ? <tr>{block.columns.map((c) => <td key={c.key} className={typeof block.total![c.key] === 'number' ? 'num' : undefined}>{cellText(block.total![c.key] ?? null)}</td>)}</tr> : undefined}
+          foot={
+            block.total ? (
+              <tr>
+                {block.columns.map((c) => (
+                  <td key={c.key} className={typeof block.total![c.key] === 'number' ? 'num' : undefined}>
+                    {cellText(block.total![c.key] ?? null)}
+                  </td>
+                ))}
+              </tr>
+            ) : undefined
+          }
         />
       );
     }
@@ -78,9 +117,14 @@ function Block({ block, print, fileBase, colors, index }: { block: ReportBlock; 
           <h2 data-pdf="heading">{block.title}</h2>
           <div data-pdf="chart">
             <RingPie
-              title={block.title} inner={block.inner} outer={block.outer} labelMinPercent={block.label_min_percent}
-              outerLabelMinPercent={OUTER_RING_LABEL_MIN_PERCENT} height={CHART_HEIGHT_PX}
-              formatValue={(d) => `${minutesValue(d.value)} (${pct(d.percent, 2)})`} formatPercent={(p) => pct(p, 1)}
+              title={block.title}
+              inner={block.inner}
+              outer={block.outer}
+              labelMinPercent={block.label_min_percent}
+              outerLabelMinPercent={OUTER_RING_LABEL_MIN_PERCENT}
+              height={CHART_HEIGHT_PX}
+              formatValue={(d) => `${minutesValue(d.value)} (${pct(d.percent, 2)})`}
+              formatPercent={(p) => pct(p, 1)}
             />
           </div>
           <p className="muted small" data-pdf="text">{`Всего ${minutesValue(block.total)}. Внутри — типы операций, снаружи — операции.`}</p>
@@ -95,9 +139,17 @@ function Block({ block, print, fileBase, colors, index }: { block: ReportBlock; 
           ) : (
             <div data-pdf="chart">
               <ParetoChart
-                title={block.title} unit={block.unit} height={CHART_HEIGHT_PX}
-                bars={block.bars.map((b) => ({ name: b.name, color: colors.get(b.type) ?? '#90a4ae', value: b.value, cumulativePercent: b.cumulative_percent }))}
-                formatValue={(v) => num(v, 1)} formatPercent={(p) => pct(p, 0)}
+                title={block.title}
+                unit={block.unit}
+                height={CHART_HEIGHT_PX}
+                bars={block.bars.map((b) => ({
+                  name: b.name,
+                  color: colors.get(b.type) ?? '#90a4ae',
+                  value: b.value,
+                  cumulativePercent: b.cumulative_percent,
+                }))}
+                formatValue={(v) => num(v, 1)}
+                formatPercent={(p) => pct(p, 0)}
               />
             </div>
           )}
@@ -113,15 +165,18 @@ function Block({ block, print, fileBase, colors, index }: { block: ReportBlock; 
               <figure key={side.title} className="chart-figure">
                 <figcaption>{side.title}</figcaption>
                 <RingPie
-                  title={side.title} inner={side.slices} labelMinPercent={PIE_LABEL_MIN_PERCENT} height={CHART_HEIGHT_PX} legend="below"
-                  formatValue={(d) => `${minutesValue(d.value)} (${pct(d.percent, 2)})`} formatPercent={(p) => pct(p, 1)}
+                  title={side.title}
+                  inner={side.slices}
+                  labelMinPercent={PIE_LABEL_MIN_PERCENT}
+                  height={CHART_HEIGHT_PX}
+                  legend="below"
+                  formatValue={(d) => `${minutesValue(d.value)} (${pct(d.percent, 2)})`}
+                  formatPercent={(p) => pct(p, 1)}
                 />
               </figure>
             ))}
           </div>
-          <p data-pdf="text">
-            {productivityRiseText(block.productivity_rise)}
-          </p>
+          <p data-pdf="text">{productivityRiseText(block.productivity_rise)}</p>
         </section>
       );
     case 'human':
@@ -130,16 +185,50 @@ function Block({ block, print, fileBase, colors, index }: { block: ReportBlock; 
           <h2 data-pdf="heading">{block.title}</h2>
           <div className="human-block">
             <div data-pdf="chart">
-              <HumanFigure percent={block.percent} animate={!print} stepMs={HUMAN_FILL_STEP_MS} height={400} label={`${block.title}: ${pct(block.percent, 2)}`} testId="human-figure" />
+              <HumanFigure
+                percent={block.percent}
+                animate={!print}
+                stepMs={HUMAN_FILL_STEP_MS}
+                height={400}
+                label={`${block.title}: ${pct(block.percent, 2)}`}
+                testId="human-figure"
+              />
             </div>
             <ReportTable
-              title={`${block.title}: состав`} fileBase={fileBase} print={print} testId={`${testId}-table`}
-              exportTable={() => ({ title: block.title, columns: ['Вид работы', 'Время, мин', 'Доля наблюдаемого времени, %'], rows: [...block.rows.map((r) => [r.name, r.value, r.percent]), ['Итого', block.total.value, block.total.percent]] })}
-              head={<tr><th>Вид работы</th><th>Время, мин</th><th>Доля, %</th></tr>}
+              title={`${block.title}: состав`}
+              fileBase={fileBase}
+              print={print}
+              testId={`${testId}-table`}
+              exportTable={() => ({
+                title: block.title,
+                columns: ['Вид работы', 'Время, мин', 'Доля наблюдаемого времени, %'],
+                rows: [...block.rows.map((r) => [r.name, r.value, r.percent]), ['Итого', block.total.value, block.total.percent]],
+              })}
+              head={
+                <tr>
+                  <th>Вид работы</th>
+                  <th>Время, мин</th>
+                  <th>Доля, %</th>
+                </tr>
+              }
               body={block.rows.map((r) => (
-                <tr key={r.key}><td><span className="swatch" style={{ background: r.color }} /> {r.name}</td><td className="num">{num(r.value, 2)}</td><td className="num">{num(r.percent, 2)}</td></tr>
+                <tr key={r.key}>
+                  <td>
+                    <span className="swatch" style={{ background: r.color }} /> {r.name}
+                  </td>
+                  <td className="num">{num(r.value, 2)}</td>
+                  <td className="num">{num(r.percent, 2)}</td>
+                </tr>
               ))}
-              foot={<tr><td>Итого</td><td className="num">{num(block.total.value, 2)}</td><td className="num" data-testid="human-total-percent">{num(block.total.percent, 2)}</td></tr>}
+              foot={
+                <tr>
+                  <td>Итого</td>
+                  <td className="num">{num(block.total.value, 2)}</td>
+                  <td className="num" data-testid="human-total-percent">
+                    {num(block.total.percent, 2)}
+                  </td>
+                </tr>
+              }
             />
           </div>
         </section>
@@ -160,8 +249,13 @@ function Block({ block, print, fileBase, colors, index }: { block: ReportBlock; 
           <h2 data-pdf="heading">{block.title}</h2>
           <div data-pdf="chart">
             <BarChart
-              title={block.title} unit={block.unit} height={CHART_HEIGHT_PX} stacked={block.stacked} valueLabels
-              categories={block.categories} series={block.series}
+              title={block.title}
+              unit={block.unit}
+              height={CHART_HEIGHT_PX}
+              stacked={block.stacked}
+              valueLabels
+              categories={block.categories}
+              series={block.series}
               reference={block.reference_line ? { name: block.reference_line.name, values: block.reference_line.values } : null}
               formatValue={(v) => num(v, 0)}
             />
@@ -180,7 +274,11 @@ function Block({ block, print, fileBase, colors, index }: { block: ReportBlock; 
       );
     default: {
       const type = (block as { type: string }).type;
-      return <p className="banner banner-error" role="alert" data-pdf="text" data-testid="unknown-block">{unknownBlockText(type)}</p>;
+      return (
+        <p className="banner banner-error" role="alert" data-pdf="text" data-testid="unknown-block">
+          {unknownBlockText(type)}
+        </p>
+      );
     }
   }
 }
@@ -204,9 +302,7 @@ export function BlockReportScreen({ pdf = false, ...params }: Params & { pdf?: b
   const from = instantParam(params.fromTime);
   const to = instantParam(params.toTime);
   const valid = structureId > 0 && from !== null && to !== null;
-  const loaded = useLoad(valid ? `${structureId}/${from}/${to}` : null, () =>
-    computeBlockReport({ structureId, from: from!, to: to! }),
-  );
+  const loaded = useLoad(valid ? `${structureId}/${from}/${to}` : null, () => computeBlockReport({ structureId, from: from!, to: to! }));
   const layout = useRef<HTMLDivElement>(null);
   const tail = `${structureId}/${encodeURIComponent(from ?? '')}/${encodeURIComponent(to ?? '')}`;
 
@@ -225,7 +321,9 @@ export function BlockReportScreen({ pdf = false, ...params }: Params & { pdf?: b
             <PdfDownload layout={layout} ready fileName={fileName} />
           </>
         ) : (
-          <Link href={`/pdf/report/${tail}`} className="button">PDF</Link>
+          <Link href={`/pdf/report/${tail}`} className="button">
+            PDF
+          </Link>
         )}
       </div>
       <div ref={layout}>

@@ -127,8 +127,17 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey }: Prop
     rows: rows.map((i) => {
       const s = segmentFor(i, cameraKey);
       return [
-        i.number, i.operation_name, i.employee_name, i.workplace_name, types.get(i.operation_type)?.label ?? i.operation_type,
-        when(i.time_slot.fromm), when(i.time_slot.to), i.duration, s?.filename ?? null, s?.video_segment.start ?? null, s?.video_segment.end ?? null,
+        i.number,
+        i.operation_name,
+        i.employee_name,
+        i.workplace_name,
+        types.get(i.operation_type)?.label ?? i.operation_type,
+        when(i.time_slot.fromm),
+        when(i.time_slot.to),
+        i.duration,
+        s?.filename ?? null,
+        s?.video_segment.start ?? null,
+        s?.video_segment.end ?? null,
       ];
     }),
   });
@@ -138,7 +147,10 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey }: Prop
       <header className="report-title interactive-head">
         <div>
           <h1>{`Интерактивный отчёт: ${frv.structure.name}`}</h1>
-          <p className="muted" data-testid="interactive-period">{`${formatDateTime(frv.requested_slot.fromm, zone)} — ${formatDateTime(frv.requested_slot.to, zone)}`}</p>
+          <p
+            className="muted"
+            data-testid="interactive-period"
+          >{`${formatDateTime(frv.requested_slot.fromm, zone)} — ${formatDateTime(frv.requested_slot.to, zone)}`}</p>
           {shareKey && <p className="badge">Просмотр по ссылке: только чтение</p>}
         </div>
         {!shareKey && <SharePanel structureId={structureId} from={from} to={to} />}
@@ -173,13 +185,23 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey }: Prop
             {cameras.length > 0 && (
               <div className="speeds" role="group" aria-label="Камера">
                 {cameras.map((key) => (
-                  <button key={key} type="button" className={key === cameraKey ? 'speed active' : 'speed'} aria-pressed={key === cameraKey} onClick={() => chooseCamera(key)}>
+                  <button
+                    key={key}
+                    type="button"
+                    className={key === cameraKey ? 'speed active' : 'speed'}
+                    aria-pressed={key === cameraKey}
+                    onClick={() => chooseCamera(key)}
+                  >
                     {`Камера ${key}`}
                   </button>
                 ))}
               </div>
             )}
-            {video && <span className="muted small" data-testid="video-file">{video.filename}</span>}
+            {video && (
+              <span className="muted small" data-testid="video-file">
+                {video.filename}
+              </span>
+            )}
           </div>
         </div>
         <section className="interactive-table">
@@ -193,7 +215,11 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey }: Prop
                 Сотрудник
                 <select value={employee} onChange={(e) => setEmployee(e.target.value)}>
                   <option value="">все</option>
-                  {employees.map((name) => <option key={name} value={name}>{name}</option>)}
+                  {employees.map((name) => (
+                    <option key={name} value={name}>
+                      {name}
+                    </option>
+                  ))}
                 </select>
               </label>
             )}
@@ -210,12 +236,16 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey }: Prop
             {/* Fixed layout over the column's width: at 1440 px (and wider) every column shows, long names wrap or end in "…". */}
             <table className="data-table compact frv-table" style={FRV_TABLE_STYLE} data-testid="frv-table">
               <colgroup>
-                {FRV_COLUMN_WIDTHS.map((width, i) => <col key={i} style={{ width }} />)}
+                {FRV_COLUMN_WIDTHS.map((width, i) => (
+                  <col key={i} style={{ width }} />
+                ))}
               </colgroup>
               <thead>
                 <tr>
                   {['№', 'Операция', 'Тип', 'Начало', 'Конец', 'Длительность', 'Начало в видео', 'Конец в видео'].map((title) => (
-                    <th key={title} style={WRAP}>{title}</th>
+                    <th key={title} style={WRAP}>
+                      {title}
+                    </th>
                   ))}
                 </tr>
               </thead>
@@ -227,24 +257,45 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey }: Prop
                   const segment = segmentFor(item, cameraKey);
                   return (
                     <tr
-                      key={item.id} ref={virtual.measureElement} data-index={v.index}
+                      key={item.id}
+                      ref={virtual.measureElement}
+                      data-index={v.index}
                       className={[item.id === selected ? 'selected' : '', segment ? '' : 'frv-no-footage'].join(' ').trim() || undefined}
-                      data-testid="frv-row" data-item-id={item.id} data-footage={segment ? 'yes' : 'no'}
+                      data-testid="frv-row"
+                      data-item-id={item.id}
+                      data-footage={segment ? 'yes' : 'no'}
                     >
                       <td data-label="№">{item.number}</td>
                       <td className="frv-op">
-                        <button type="button" className="link-button op-jump" onClick={() => jump(item)} title={segment ? `${segment.filename}, с ${formatSeconds(segment.video_segment.start)}` : 'нет записи'}>
+                        <button
+                          type="button"
+                          className="link-button op-jump"
+                          onClick={() => jump(item)}
+                          title={segment ? `${segment.filename}, с ${formatSeconds(segment.video_segment.start)}` : 'нет записи'}
+                        >
                           {item.operation_name}
                         </button>
-                        {!segment && <span className="no-footage-mark" data-testid="no-footage">нет видео</span>}
+                        {!segment && (
+                          <span className="no-footage-mark" data-testid="no-footage">
+                            нет видео
+                          </span>
+                        )}
                         {item.employee_name && <div className="muted small">{item.employee_name}</div>}
                       </td>
-                      <td style={WRAP}><span className="swatch" style={{ background: type?.color }} /> {type?.label ?? item.operation_type}</td>
+                      <td style={WRAP}>
+                        <span className="swatch" style={{ background: type?.color }} /> {type?.label ?? item.operation_type}
+                      </td>
                       <td data-label="с">{when(item.time_slot.fromm)}</td>
                       <td data-label="по">{when(item.time_slot.to)}</td>
-                      <td className="num" data-label="длит.">{hms(item.duration)}</td>
-                      <td className="num" data-testid="video-start" data-label="видео с">{segment ? formatSeconds(segment.video_segment.start) : '—'}</td>
-                      <td className="num" data-label="по">{segment ? formatSeconds(segment.video_segment.end) : '—'}</td>
+                      <td className="num" data-label="длит.">
+                        {hms(item.duration)}
+                      </td>
+                      <td className="num" data-testid="video-start" data-label="видео с">
+                        {segment ? formatSeconds(segment.video_segment.start) : '—'}
+                      </td>
+                      <td className="num" data-label="по">
+                        {segment ? formatSeconds(segment.video_segment.end) : '—'}
+                      </td>
                     </tr>
                   );
                 })}
@@ -275,9 +326,7 @@ export function InteractiveScreen(params: Params) {
   const from = instantParam(params.from);
   const to = instantParam(params.to);
   const valid = structureId > 0 && from !== null && to !== null;
-  const loaded = useLoad(valid ? `${structureId}/${from}/${to}` : null, () =>
-    computeInteractiveFrv({ structureId, from: from!, to: to! }),
-  );
+  const loaded = useLoad(valid ? `${structureId}/${from}/${to}` : null, () => computeInteractiveFrv({ structureId, from: from!, to: to! }));
   const title = 'Интерактивный отчёт';
   if (!valid) return <ReportState title={title} error="Неверный адрес отчёта: нужны структурная единица и моменты начала и конца (ISO 8601)." />;
   if (loaded.state === 'loading') return <ReportState title={title} loading="Загружаем интерактивный отчёт…" />;

@@ -1,11 +1,16 @@
 import { useState } from 'react';
 import { api } from '../../../api/client';
+import type { Message, ShareBody, ShareHash } from '../../../api/types';
 import { notify } from '../../../state/notifications';
 import { LINK_COPIED } from '../constants';
 
 /** The share result floats under the button instead of taking room in the page. */
 const POPOVER = {
-  position: 'absolute', top: 'calc(100% + 0.4rem)', right: 0, zIndex: 30, boxShadow: '0 8px 24px rgba(29, 36, 48, 0.18)',
+  position: 'absolute',
+  top: 'calc(100% + 0.4rem)',
+  right: 0,
+  zIndex: 30,
+  boxShadow: '0 8px 24px rgba(29, 36, 48, 0.18)',
 } as const;
 
 /** The address a share key opens: the /demo/{key} screen of this PWA. */
@@ -26,7 +31,8 @@ export function SharePanel({ structureId, from, to }: { structureId: number; fro
   const share = async () => {
     setBusy(true);
     try {
-      const { hash } = await api.post<{ hash: string }>('/api/v1/generate_hash', { structure_id: structureId, from_time: from, to_time: to });
+      const body = { structure_id: structureId, from_time: from, to_time: to } satisfies ShareBody;
+      const { hash } = await api.post<ShareHash>('/api/v1/generate_hash', body);
       const link = shareLink(hash);
       const { default: QRCode } = await import('qrcode');
       const qr = await QRCode.toString(link, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
@@ -48,7 +54,7 @@ export function SharePanel({ structureId, from, to }: { structureId: number; fro
 
   const revoke = async () => {
     if (!shared) return;
-    const reply = await api.delete<{ message: string }>(`/api/v1/share/${shared.key}`).catch(() => null);
+    const reply = await api.delete<Message>(`/api/v1/share/${shared.key}`).catch(() => null);
     if (reply) {
       notify('success', reply.message);
       setRevoked(true);
@@ -67,12 +73,21 @@ export function SharePanel({ structureId, from, to }: { structureId: number; fro
             Закрыть
           </button>
           <p className="muted small">Ссылка открывает этот интерактивный отчёт без входа, только для просмотра.</p>
-          <input className="share-link" readOnly value={shared.link} aria-label="Ссылка на отчёт" data-testid="share-link" onFocus={(e) => e.currentTarget.select()} />
+          <input
+            className="share-link"
+            readOnly
+            value={shared.link}
+            aria-label="Ссылка на отчёт"
+            data-testid="share-link"
+            onFocus={(e) => e.currentTarget.select()}
+          />
           <div className="qr" role="img" aria-label="QR-код ссылки" data-testid="share-qr" dangerouslySetInnerHTML={{ __html: shared.qr }} />
           {revoked ? (
             <p className="muted">Ссылка отозвана и больше ничего не открывает.</p>
           ) : (
-            <button type="button" className="button danger secondary small" onClick={revoke}>Отозвать ссылку</button>
+            <button type="button" className="button danger secondary small" onClick={revoke}>
+              Отозвать ссылку
+            </button>
           )}
         </div>
       )}

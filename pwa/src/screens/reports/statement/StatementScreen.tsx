@@ -51,12 +51,23 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
           {`Период: ${formatDateTime(rp.from_time, zone)} — ${formatDateTime(rp.to_time, zone)}`}
         </p>
         <dl className="report-facts" data-pdf="text">
-          <div><dt>Место:</dt> <dd data-testid="statement-place">{rp.structure.name}</dd></div>
-          <div><dt>Смена:</dt> <dd>{`${rp.structure.shift_name ? `${rp.structure.shift_name}, ` : ''}начало ${hhmm(rp.structure.shift_start_time)}, окончание ${hhmm(rp.structure.shift_end_time)}`}</dd></div>
-          <div><dt>Сотрудник:</dt> <dd data-testid="statement-worker">{rp.worker_name}</dd></div>
+          <div>
+            <dt>Место:</dt> <dd data-testid="statement-place">{rp.structure.name}</dd>
+          </div>
+          <div>
+            <dt>Смена:</dt>{' '}
+            <dd>{`${rp.structure.shift_name ? `${rp.structure.shift_name}, ` : ''}начало ${hhmm(rp.structure.shift_start_time)}, окончание ${hhmm(rp.structure.shift_end_time)}`}</dd>
+          </div>
+          <div>
+            <dt>Сотрудник:</dt> <dd data-testid="statement-worker">{rp.worker_name}</dd>
+          </div>
         </dl>
         {!print && pdfHref && (
-          <p className="no-print"><Link href={pdfHref} className="button">PDF</Link></p>
+          <p className="no-print">
+            <Link href={pdfHref} className="button">
+              PDF
+            </Link>
+          </p>
         )}
       </header>
 
@@ -71,7 +82,9 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
 
       <section className="report-section" data-testid="load-section">
         <h2 data-pdf="heading">Загрузка</h2>
-        <p data-pdf="text" className={loading.overload ? 'load-text overload' : 'load-text'} data-testid="load-text">{loading.text}</p>
+        <p data-pdf="text" className={loading.overload ? 'load-text overload' : 'load-text'} data-testid="load-text">
+          {loading.text}
+        </p>
         <p data-pdf="text">{loadText}</p>
         <p data-pdf="text">{breakText}</p>
         {report.days.length > 1 && <DaysTable report={report} fileBase={fileBase} print={print} />}
@@ -79,7 +92,12 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
         <h3 data-pdf="heading">График загрузки</h3>
         <div data-pdf="chart">
           <BarChart
-            title="График загрузки" unit="мин" height={360} testId="load-chart" stacked valueLabels
+            title="График загрузки"
+            unit="мин"
+            height={360}
+            testId="load-chart"
+            stacked
+            valueLabels
             categories={['Рабочее время W', 'Нормативное рабочее время']}
             series={[
               ...workSlices.map((s) => ({ name: s.name, color: s.color, values: [minutesOf(s.len), 0] })),
@@ -91,12 +109,23 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
         </div>
       </section>
 
-      <ObservationSheet table={report.measurements} number={2} title="Таблица 2. Лист наблюдений (ряд после очистки)" fileBase={fileBase} print={print} testId="table-2" />
+      <ObservationSheet
+        table={report.measurements}
+        number={2}
+        title="Таблица 2. Лист наблюдений (ряд после очистки)"
+        fileBase={fileBase}
+        print={print}
+        testId="table-2"
+      />
       <StudyRule report={report} fileBase={fileBase} print={print} />
       <h3 data-pdf="heading">Колебание хроноряда</h3>
       <div data-pdf="chart">
         <BarChart
-          title="Колебание хроноряда" unit="%" height={360} testId="fluctuation-chart" valueLabels
+          title="Колебание хроноряда"
+          unit="%"
+          height={360}
+          testId="fluctuation-chart"
+          valueLabels
           categories={report.measurements.rows.map((r) => r.operation.name)}
           series={[
             { name: 'Колебание фактическое', color: '#2f5d8c', values: report.measurements.rows.map((r) => r.t_freq_fact) },
@@ -107,7 +136,14 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
         />
       </div>
 
-      <ObservationSheet table={report.all_measurements} number={3} title="Таблица 3. Лист наблюдений (все замеры)" fileBase={fileBase} print={print} testId="table-3" />
+      <ObservationSheet
+        table={report.all_measurements}
+        number={3}
+        title="Таблица 3. Лист наблюдений (все замеры)"
+        fileBase={fileBase}
+        print={print}
+        testId="table-3"
+      />
 
       <section className="report-section" data-testid="units-section">
         <h2 data-pdf="heading">Выпуск продукции</h2>
@@ -123,7 +159,12 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
           <h2 data-pdf="heading">Диаграмма 2.1. Сбалансированная работа, мин</h2>
           <div data-pdf="chart">
             <BarChart
-              title="Диаграмма 2.1. Сбалансированная работа, мин" unit="мин" height={380} stacked valueLabels testId="diagram-2-1"
+              title="Диаграмма 2.1. Сбалансированная работа, мин"
+              unit="мин"
+              height={380}
+              stacked
+              valueLabels
+              testId="diagram-2-1"
               categories={['Фактически', 'По нормативу']}
               series={report.normative.rows.map((r) => ({ name: r.name, color: r.color, values: [minutesOf(r.len_fact), minutesOf(r.len_norm)] }))}
               formatValue={(v) => num(v, 0)}
@@ -132,7 +173,12 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
           <h2 data-pdf="heading">Диаграмма 2.2. Сбалансированная работа, %</h2>
           <div data-pdf="chart">
             <BarChart
-              title="Диаграмма 2.2. Сбалансированная работа, %" unit="%" height={380} stacked valueLabels testId="diagram-2-2"
+              title="Диаграмма 2.2. Сбалансированная работа, %"
+              unit="%"
+              height={380}
+              stacked
+              valueLabels
+              testId="diagram-2-2"
               categories={['Фактически', 'По нормативу']}
               series={report.normative.rows.map((r) => ({ name: r.name, color: r.color, values: [r.percent_fact, r.percent_norm] }))}
               formatValue={(v) => num(v, 0)}
@@ -150,15 +196,26 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
         <h2 data-pdf="heading">Использование времени</h2>
         <div className="chart-pair" data-pdf="chart">
           <RingPie
-            title="Наблюдаемое время" inner={report.slices.map((s) => ({ key: s.type, name: s.name, color: s.color, value: s.len, percent: s.percent }))}
-            labelMinPercent={PIE_LABEL_MIN_PERCENT} height={640} legend="below" testId="pie-observed"
-            formatValue={(d) => `${minutesApostrophe(d.value)} (${pct(d.percent)})`} formatPercent={(p) => pct(p, 1)}
+            title="Наблюдаемое время"
+            inner={report.slices.map((s) => ({ key: s.type, name: s.name, color: s.color, value: s.len, percent: s.percent }))}
+            labelMinPercent={PIE_LABEL_MIN_PERCENT}
+            height={640}
+            legend="below"
+            testId="pie-observed"
+            formatValue={(d) => `${minutesApostrophe(d.value)} (${pct(d.percent)})`}
+            formatPercent={(p) => pct(p, 1)}
           />
           <RingPie
             title="Нормативное рабочее время (без отдыха и личных надобностей)"
-            inner={availablePie.inner} outer={availablePie.outer.length > 0 ? availablePie.outer : undefined}
-            labelMinPercent={PIE_LABEL_MIN_PERCENT} outerLabelMinPercent={0} height={640} legend="below" testId="pie-available"
-            formatValue={(d) => `${minutesApostrophe(d.value)} (${pct(d.percent)})`} formatPercent={(p) => pct(p, 1)}
+            inner={availablePie.inner}
+            outer={availablePie.outer.length > 0 ? availablePie.outer : undefined}
+            labelMinPercent={PIE_LABEL_MIN_PERCENT}
+            outerLabelMinPercent={0}
+            height={640}
+            legend="below"
+            testId="pie-available"
+            formatValue={(d) => `${minutesApostrophe(d.value)} (${pct(d.percent)})`}
+            formatPercent={(p) => pct(p, 1)}
           />
         </div>
         <p className="muted small" data-pdf="text" data-testid="pie-available-note">
@@ -176,9 +233,18 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
         ) : (
           <div data-pdf="chart">
             <ParetoChart
-              title="Парето потерь" unit="мин" height={380} testId="pareto-chart"
-              bars={report.losses.pareto.map((p) => ({ name: p.name, color: typeColor(p.operation_type), value: minutesOf(p.len), cumulativePercent: p.cumulative_percent }))}
-              formatValue={(v) => num(v, 1)} formatPercent={(p) => pct(p, 0)}
+              title="Парето потерь"
+              unit="мин"
+              height={380}
+              testId="pareto-chart"
+              bars={report.losses.pareto.map((p) => ({
+                name: p.name,
+                color: typeColor(p.operation_type),
+                value: minutesOf(p.len),
+                cumulativePercent: p.cumulative_percent,
+              }))}
+              formatValue={(v) => num(v, 1)}
+              formatPercent={(p) => pct(p, 0)}
             />
           </div>
         )}

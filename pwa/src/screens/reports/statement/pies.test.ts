@@ -3,7 +3,13 @@ import type { Slice } from '../types';
 import { availableTimePie } from './pies';
 
 const slice = (type: Slice['type'], minutes: number, availableMinutes: number): Slice => ({
-  index: 0, type, name: type, color: '#000', len: minutes * 60, percent: 0, percent_w_day: (minutes / availableMinutes) * 100,
+  index: 0,
+  type,
+  name: type,
+  color: '#000',
+  len: minutes * 60,
+  percent: 0,
+  percent_w_day: (minutes / availableMinutes) * 100,
 });
 
 describe('the normative-time pie draws what its labels say', () => {

@@ -18,26 +18,58 @@ export function Table1({ report, fileBase, print }: Common) {
   const total = report.parameters_total;
   const exportTable = (): ExportTable => ({
     title: 'Таблица 1. Основные показатели',
-    columns: ['№', 'Операция', 'Доля длительности замера, %', 'Длительность, с', "Длительность, мин'с", 'Среднее, с', 'Второе после минимального, с', 'Коэффициент устойчивости'],
+    columns: [
+      '№',
+      'Операция',
+      'Доля длительности замера, %',
+      'Длительность, с',
+      "Длительность, мин'с",
+      'Среднее, с',
+      'Второе после минимального, с',
+      'Коэффициент устойчивости',
+    ],
     rows: [
-      ...report.parameters.map((p, i): ExportValue[] => [i + 1, p.name, round(p.percent_video, 2), round(p.len), minutesApostrophe(p.len), round(p.ave_len), round(p.time_2min), round(p.coef)]),
+      ...report.parameters.map((p, i): ExportValue[] => [
+        i + 1,
+        p.name,
+        round(p.percent_video, 2),
+        round(p.len),
+        minutesApostrophe(p.len),
+        round(p.ave_len),
+        round(p.time_2min),
+        round(p.coef),
+      ]),
       ['', 'Итого', round(total.percent_video, 2), round(total.len), minutesApostrophe(total.len), null, null, null],
     ],
   });
   return (
     <ReportTable
-      title="Таблица 1. Анализ основных показателей" fileBase={fileBase} print={print} exportTable={exportTable} testId="table-1"
+      title="Таблица 1. Анализ основных показателей"
+      fileBase={fileBase}
+      print={print}
+      exportTable={exportTable}
+      testId="table-1"
       head={
         <tr>
-          <th>№</th><th>Операция</th><th>Доля длительности замера, %</th><th>Длительность, мин</th><th>Среднее, с</th><th>Второе после минимального, с</th><th>Коэффициент устойчивости</th>
+          <th>№</th>
+          <th>Операция</th>
+          <th>Доля длительности замера, %</th>
+          <th>Длительность, мин</th>
+          <th>Среднее, с</th>
+          <th>Второе после минимального, с</th>
+          <th>Коэффициент устойчивости</th>
         </tr>
       }
       body={report.parameters.map((p, i) => (
         <tr key={p.id} data-testid="t1-row">
           <td>{i + 1}</td>
           <td>{p.name}</td>
-          <td className="num" data-testid="t1-percent">{num(p.percent_video, 1)}</td>
-          <td className="num" data-testid="t1-len">{minutesApostrophe(p.len)}</td>
+          <td className="num" data-testid="t1-percent">
+            {num(p.percent_video, 1)}
+          </td>
+          <td className="num" data-testid="t1-len">
+            {minutesApostrophe(p.len)}
+          </td>
           <td className="num">{num(p.ave_len, 1)}</td>
           <td className="num">{num(p.time_2min, 1)}</td>
           <td className="num">{num(p.coef, 2)}</td>
@@ -45,10 +77,17 @@ export function Table1({ report, fileBase, print }: Common) {
       ))}
       foot={
         <tr data-testid="t1-total">
-          <td /><td>Итого</td>
-          <td className="num" data-testid="t1-total-percent">{num(total.percent_video, 1)}</td>
-          <td className="num" data-testid="t1-total-len">{minutesApostrophe(total.len)}</td>
-          <td /><td /><td />
+          <td />
+          <td>Итого</td>
+          <td className="num" data-testid="t1-total-percent">
+            {num(total.percent_video, 1)}
+          </td>
+          <td className="num" data-testid="t1-total-len">
+            {minutesApostrophe(total.len)}
+          </td>
+          <td />
+          <td />
+          <td />
         </tr>
       }
     />
@@ -65,7 +104,21 @@ export function droppedNumbers(row: MeasurementRow): string {
  * Tables 2 and 3: the observation sheet — the first 10 measurements, then an ellipsis (the
  * header's span is at most 11) — and its continuation. The download holds every measurement.
  */
-export function ObservationSheet({ table, number, title, fileBase, print, testId }: { table: MeasurementTable; number: 2 | 3; title: string; fileBase: string; print: boolean; testId: string }) {
+export function ObservationSheet({
+  table,
+  number,
+  title,
+  fileBase,
+  print,
+  testId,
+}: {
+  table: MeasurementTable;
+  number: 2 | 3;
+  title: string;
+  fileBase: string;
+  print: boolean;
+  testId: string;
+}) {
   const longest = table.max_operation_count;
   const shown = Math.min(longest, MEASUREMENT_COLUMNS_SHOWN);
   const ellipsis = longest > MEASUREMENT_COLUMNS_SHOWN;
@@ -73,40 +126,78 @@ export function ObservationSheet({ table, number, title, fileBase, print, testId
   const sheetExport = (): ExportTable => ({
     title: `Таблица ${number}. Лист наблюдений`,
     columns: [
-      'Операция', ...Array.from({ length: longest }, (_, i) => `Замер ${i + 1}, с`), 't min, с', 't рег, с', 'Колебание прогноз., %', 'Колебание факт., %',
+      'Операция',
+      ...Array.from({ length: longest }, (_, i) => `Замер ${i + 1}, с`),
+      't min, с',
+      't рег, с',
+      'Колебание прогноз., %',
+      'Колебание факт., %',
       // Table 3 holds every measurement: the download names those the cleaning dropped.
       ...(number === 3 ? ['Исключены при очистке, № замеров'] : []),
     ],
     rows: table.rows.map((row) => [
       row.operation.name,
       ...Array.from({ length: longest }, (_, i) => round(row.measurements[i]?.len ?? null)),
-      round(row.t_min), round(row.t_reg), round(row.t_freq_pred, 2), round(row.t_freq_fact, 2),
+      round(row.t_min),
+      round(row.t_reg),
+      round(row.t_freq_pred, 2),
+      round(row.t_freq_fact, 2),
       ...(number === 3 ? [droppedNumbers(row)] : []),
     ]),
   });
   const continuationExport = (): ExportTable => ({
     title: `Таблица ${number}. Продолжение`,
-    columns: ['Операция', 't max, с', 't сред., с', 't min, с', 'Показатель 2, %', 'Колебание max, %', 'Колебание сред., %', 'Колебание min, %', 'Нужно замеров', 'Замеров достаточно'],
+    columns: [
+      'Операция',
+      't max, с',
+      't сред., с',
+      't min, с',
+      'Показатель 2, %',
+      'Колебание max, %',
+      'Колебание сред., %',
+      'Колебание min, %',
+      'Нужно замеров',
+      'Замеров достаточно',
+    ],
     rows: table.rows.map((row) => [
-      row.operation.name, round(row.t_max), round(row.t_average), round(row.t_min), round(row.par2, 2), round(row.fluct_max, 2), round(row.fluct_average, 2), round(row.fluct_min, 2),
-      row.required_measurements, row.enough_measurements ? 'да' : 'нет',
+      row.operation.name,
+      round(row.t_max),
+      round(row.t_average),
+      round(row.t_min),
+      round(row.par2, 2),
+      round(row.fluct_max, 2),
+      round(row.fluct_average, 2),
+      round(row.fluct_min, 2),
+      row.required_measurements,
+      row.enough_measurements ? 'да' : 'нет',
     ]),
   });
   return (
     <>
       <ReportTable
-        title={title} fileBase={fileBase} print={print} exportTable={sheetExport} testId={testId} className="observation-sheet"
+        title={title}
+        fileBase={fileBase}
+        print={print}
+        exportTable={sheetExport}
+        testId={testId}
+        className="observation-sheet"
         head={
           <>
             <tr>
               <th rowSpan={2}>Операция</th>
-              {span > 0 && <th colSpan={span} data-testid="measurements-header">Замеры, с</th>}
+              {span > 0 && (
+                <th colSpan={span} data-testid="measurements-header">
+                  Замеры, с
+                </th>
+              )}
               <th rowSpan={2}>t min, с</th>
               <th rowSpan={2}>t рег, с</th>
               <th colSpan={2}>Колебание, %</th>
             </tr>
             <tr>
-              {Array.from({ length: shown }, (_, i) => <th key={i}>{i + 1}</th>)}
+              {Array.from({ length: shown }, (_, i) => (
+                <th key={i}>{i + 1}</th>
+              ))}
               {ellipsis && <th>…</th>}
               <th>прогноз.</th>
               <th>факт.</th>
@@ -119,37 +210,66 @@ export function ObservationSheet({ table, number, title, fileBase, print, testId
             {Array.from({ length: shown }, (_, i) => {
               const m = row.measurements[i];
               return (
-                <td key={i} className={`num ${m && m.status !== 'accepted' ? 'dropped' : ''}`} title={m && m.status === 'dropped' ? 'исключён при очистке ряда' : undefined}>
+                <td
+                  key={i}
+                  className={`num ${m && m.status !== 'accepted' ? 'dropped' : ''}`}
+                  title={m && m.status === 'dropped' ? 'исключён при очистке ряда' : undefined}
+                >
                   {m ? num(m.len, 1) : ''}
                 </td>
               );
             })}
             {ellipsis && <td className="num">{row.measurements.length > shown ? '…' : ''}</td>}
-            <td className="num" data-testid="sheet-tmin">{num(row.t_min, 1)}</td>
-            <td className="num" data-testid="sheet-treg">{num(row.t_reg, 2)}</td>
+            <td className="num" data-testid="sheet-tmin">
+              {num(row.t_min, 1)}
+            </td>
+            <td className="num" data-testid="sheet-treg">
+              {num(row.t_reg, 2)}
+            </td>
             <td className="num">{num(row.t_freq_pred, 1)}</td>
-            <td className="num" data-testid="sheet-fact">{num(row.t_freq_fact, 1)}</td>
+            <td className="num" data-testid="sheet-fact">
+              {num(row.t_freq_fact, 1)}
+            </td>
           </tr>
         ))}
       />
       <ReportTable
-        title={`Таблица ${number} (продолжение)`} fileBase={fileBase} print={print} exportTable={continuationExport} testId={`${testId}-continuation`}
+        title={`Таблица ${number} (продолжение)`}
+        fileBase={fileBase}
+        print={print}
+        exportTable={continuationExport}
+        testId={`${testId}-continuation`}
         head={
           <tr>
-            <th>Операция</th><th>t max, с</th><th>t сред., с</th><th>t min, с</th><th>Показатель 2, %</th><th>Колебание max, %</th><th>Колебание сред., %</th><th>Колебание min, %</th><th>Нужно замеров</th><th>Достаточно</th>
+            <th>Операция</th>
+            <th>t max, с</th>
+            <th>t сред., с</th>
+            <th>t min, с</th>
+            <th>Показатель 2, %</th>
+            <th>Колебание max, %</th>
+            <th>Колебание сред., %</th>
+            <th>Колебание min, %</th>
+            <th>Нужно замеров</th>
+            <th>Достаточно</th>
           </tr>
         }
         body={table.rows.map((row) => (
           <tr key={row.id}>
             <td>{row.operation.name}</td>
             <td className="num">{num(row.t_max, 1)}</td>
-            <td className="num" data-testid="cont-tavg">{num(row.t_average, 2)}</td>
+            <td className="num" data-testid="cont-tavg">
+              {num(row.t_average, 2)}
+            </td>
             <td className="num">{num(row.t_min, 1)}</td>
-            <td className="num" data-testid="cont-par2">{num(row.par2, 1)}</td>
+            <td className="num" data-testid="cont-par2">
+              {num(row.par2, 1)}
+            </td>
             <td className="num">{num(row.fluct_max, 1)}</td>
             <td className="num">{num(row.fluct_average, 1)}</td>
             <td className="num">{num(row.fluct_min, 1)}</td>
-            <td className="num" data-testid="cont-required">{row.required_measurements}</td>
+            <td className="num" data-testid="cont-required">
+              {row.required_measurements}
+            </td>
             <td data-testid="cont-enough">{row.enough_measurements ? 'да' : 'нет'}</td>
           </tr>
         ))}
@@ -171,8 +291,21 @@ export function Table4({ report, fileBase, print }: Common) {
   });
   return (
     <ReportTable
-      title="Таблица 4. Фотография рабочего дня" fileBase={fileBase} print={print} exportTable={exportTable} testId="table-4"
-      head={<tr><th>№</th><th>Наименование</th><th>Начало</th><th>Конец</th><th>Длительность</th><th>Индекс</th></tr>}
+      title="Таблица 4. Фотография рабочего дня"
+      fileBase={fileBase}
+      print={print}
+      exportTable={exportTable}
+      testId="table-4"
+      head={
+        <tr>
+          <th>№</th>
+          <th>Наименование</th>
+          <th>Начало</th>
+          <th>Конец</th>
+          <th>Длительность</th>
+          <th>Индекс</th>
+        </tr>
+      }
       body={report.frv.map((r) => {
         const span = wholeSecondSpan(r.start_datetime, r.finish_datetime);
         return (
@@ -195,12 +328,36 @@ export function Table5({ report, fileBase, print, typeLabel }: Common & { typeLa
   const exportTable = (): ExportTable => ({
     title: 'Таблица 5. Обзор операций',
     columns: ['№', 'Операция', 'Тип', 'Отрезков', 'Длительность, с', "Длительность, мин'с", 'Средняя, с', 'Доля, %'],
-    rows: report.operations.map((o, i) => [i + 1, o.name, typeLabel(o.operation_type), o.count, round(o.len), minutesApostrophe(o.len), round(o.ave_len), round(o.percent_video, 2)]),
+    rows: report.operations.map((o, i) => [
+      i + 1,
+      o.name,
+      typeLabel(o.operation_type),
+      o.count,
+      round(o.len),
+      minutesApostrophe(o.len),
+      round(o.ave_len),
+      round(o.percent_video, 2),
+    ]),
   });
   return (
     <ReportTable
-      title="Таблица 5. Обзор операций" fileBase={fileBase} print={print} exportTable={exportTable} testId="table-5"
-      head={<tr><th>№</th><th>Операция</th><th>Тип</th><th>Отрезков</th><th>Длительность</th><th>Длительность, мин</th><th>Средняя, с</th><th>Доля, %</th></tr>}
+      title="Таблица 5. Обзор операций"
+      fileBase={fileBase}
+      print={print}
+      exportTable={exportTable}
+      testId="table-5"
+      head={
+        <tr>
+          <th>№</th>
+          <th>Операция</th>
+          <th>Тип</th>
+          <th>Отрезков</th>
+          <th>Длительность</th>
+          <th>Длительность, мин</th>
+          <th>Средняя, с</th>
+          <th>Доля, %</th>
+        </tr>
+      }
       body={report.operations.map((o, i) => (
         <tr key={o.id} data-testid="t5-row">
           <td>{i + 1}</td>
@@ -228,11 +385,27 @@ export function Table6({ report, fileBase, print }: Common) {
   });
   return (
     <ReportTable
-      title="Таблица 6. Регламентированные перерывы и неразмеченные промежутки" fileBase={fileBase} print={print} exportTable={exportTable} testId="table-6"
-      head={<tr><th>№</th><th>Вид</th><th>Начало</th><th>Конец</th><th>Длительность</th></tr>}
+      title="Таблица 6. Регламентированные перерывы и неразмеченные промежутки"
+      fileBase={fileBase}
+      print={print}
+      exportTable={exportTable}
+      testId="table-6"
+      head={
+        <tr>
+          <th>№</th>
+          <th>Вид</th>
+          <th>Начало</th>
+          <th>Конец</th>
+          <th>Длительность</th>
+        </tr>
+      }
       body={
         report.breaks.length === 0 ? (
-          <tr><td colSpan={5} className="muted">Перерывов и неразмеченных промежутков нет</td></tr>
+          <tr>
+            <td colSpan={5} className="muted">
+              Перерывов и неразмеченных промежутков нет
+            </td>
+          </tr>
         ) : (
           report.breaks.map((b, i) => (
             <tr key={`${b.start_datetime}-${i}`} data-testid="t6-row">
@@ -250,7 +423,10 @@ export function Table6({ report, fileBase, print }: Common) {
 }
 
 const PRODUCTION_TYPE_LABELS: Record<string, string> = {
-  mass: 'массовое', large_series: 'крупносерийное', series: 'серийное', small_series: 'мелкосерийное',
+  mass: 'массовое',
+  large_series: 'крупносерийное',
+  series: 'серийное',
+  small_series: 'мелкосерийное',
 };
 
 /** Where a row's normative Ку came from, in words. */
@@ -273,8 +449,15 @@ export function StudyRule({ report, fileBase, print }: Common) {
     title: 'Правило хронометража',
     columns: ['Операция', 'Нормативный Ку', 'Источник Ку', 'Точность ε, %', 'Замеров всего', 'Исключено', 'Принято', 'Нужно замеров', 'Замеров достаточно'],
     rows: accepted.map((row) => [
-      row.operation.name, round(row.normative_coef, 2), normativeSourceText(row, report), round(row.accuracy_percent, 2),
-      allById.get(row.id)?.n ?? row.n, row.dropped, row.n, row.required_measurements, row.enough_measurements ? 'да' : 'нет',
+      row.operation.name,
+      round(row.normative_coef, 2),
+      normativeSourceText(row, report),
+      round(row.accuracy_percent, 2),
+      allById.get(row.id)?.n ?? row.n,
+      row.dropped,
+      row.n,
+      row.required_measurements,
+      row.enough_measurements ? 'да' : 'нет',
     ]),
   });
   return (
@@ -283,22 +466,46 @@ export function StudyRule({ report, fileBase, print }: Common) {
         {`Очистка хроноряда — ${ruleName} (выбрано в настройках структуры). ${report.cleaning_rule}`}
       </p>
       <ReportTable
-        title="Правило хронометража: нормативный Ку, точность и число замеров" fileBase={fileBase} print={print} exportTable={exportTable} testId="study-rule"
-        head={<tr><th>Операция</th><th>Нормативный Ку</th><th>Источник Ку</th><th>Точность ε, %</th><th>Замеров всего</th><th>Исключено</th><th>Принято</th><th>Нужно</th><th>Достаточно</th></tr>}
+        title="Правило хронометража: нормативный Ку, точность и число замеров"
+        fileBase={fileBase}
+        print={print}
+        exportTable={exportTable}
+        testId="study-rule"
+        head={
+          <tr>
+            <th>Операция</th>
+            <th>Нормативный Ку</th>
+            <th>Источник Ку</th>
+            <th>Точность ε, %</th>
+            <th>Замеров всего</th>
+            <th>Исключено</th>
+            <th>Принято</th>
+            <th>Нужно</th>
+            <th>Достаточно</th>
+          </tr>
+        }
         body={
           accepted.length === 0 ? (
-            <tr><td colSpan={9} className="muted">Замеров основных операций нет</td></tr>
+            <tr>
+              <td colSpan={9} className="muted">
+                Замеров основных операций нет
+              </td>
+            </tr>
           ) : (
             accepted.map((row) => (
               <tr key={row.id} data-testid="rule-row">
                 <td>{row.operation.name}</td>
-                <td className="num" data-testid="rule-coef">{num(row.normative_coef, 2)}</td>
+                <td className="num" data-testid="rule-coef">
+                  {num(row.normative_coef, 2)}
+                </td>
                 <td data-testid="rule-source">{normativeSourceText(row, report)}</td>
                 <td className="num">{num(row.accuracy_percent, 1)}</td>
                 <td className="num">{allById.get(row.id)?.n ?? row.n}</td>
                 <td className="num">{row.dropped}</td>
                 <td className="num">{row.n}</td>
-                <td className="num" data-testid="rule-required">{row.required_measurements}</td>
+                <td className="num" data-testid="rule-required">
+                  {row.required_measurements}
+                </td>
                 <td data-testid="rule-enough">{row.enough_measurements ? 'да' : 'нет'}</td>
               </tr>
             ))
@@ -315,16 +522,55 @@ export function DaysTable({ report, fileBase, print }: Common) {
   const time = (iso: string | null) => (iso === null ? '—' : formatTime(iso, zone));
   const exportTable = (): ExportTable => ({
     title: 'Загрузка по сменам-дням',
-    columns: ['День', 'Начало работы', 'Конец работы', 'Длительность дня, с', 'Время смены, мин', 'Регламентированные перерывы, мин', 'Нормативное время, мин', 'Рабочее время W, мин', 'Загрузка, %', 'Итог', 'Выпуск, шт.', 'Такт, с'],
+    columns: [
+      'День',
+      'Начало работы',
+      'Конец работы',
+      'Длительность дня, с',
+      'Время смены, мин',
+      'Регламентированные перерывы, мин',
+      'Нормативное время, мин',
+      'Рабочее время W, мин',
+      'Загрузка, %',
+      'Итог',
+      'Выпуск, шт.',
+      'Такт, с',
+    ],
     rows: report.days.map((d) => [
-      d.date, time(d.first_start), time(d.last_end), round(d.actual_day_len), round(d.shift_time / 60, 2), round(d.regulated_break_time / 60, 2),
-      round(d.available_time / 60, 2), round(d.work_time / 60, 2), round(d.percentage, 2), d.text, d.product_num, round(d.takt, 2),
+      d.date,
+      time(d.first_start),
+      time(d.last_end),
+      round(d.actual_day_len),
+      round(d.shift_time / 60, 2),
+      round(d.regulated_break_time / 60, 2),
+      round(d.available_time / 60, 2),
+      round(d.work_time / 60, 2),
+      round(d.percentage, 2),
+      d.text,
+      d.product_num,
+      round(d.takt, 2),
     ]),
   });
   return (
     <ReportTable
-      title="Загрузка по сменам-дням" fileBase={fileBase} print={print} exportTable={exportTable} testId="days-table"
-      head={<tr><th>День</th><th>Работа</th><th>Длительность дня</th><th>Перерывы, мин</th><th>Норматив T_дост, мин</th><th>W, мин</th><th>Загрузка</th><th>Итог</th><th>Такт, с</th></tr>}
+      title="Загрузка по сменам-дням"
+      fileBase={fileBase}
+      print={print}
+      exportTable={exportTable}
+      testId="days-table"
+      head={
+        <tr>
+          <th>День</th>
+          <th>Работа</th>
+          <th>Длительность дня</th>
+          <th>Перерывы, мин</th>
+          <th>Норматив T_дост, мин</th>
+          <th>W, мин</th>
+          <th>Загрузка</th>
+          <th>Итог</th>
+          <th>Такт, с</th>
+        </tr>
+      }
       body={report.days.map((d) => (
         <tr key={d.start_datetime} data-testid="day-row">
           <td>{d.date.split('-').reverse().join('.')}</td>
