@@ -1,3 +1,4 @@
+import { ChartFrame, ValueGrid } from './ChartFrame';
 import { legendHeight, SvgLegend } from './Legend';
 import { useChartWidth } from './useChartWidth';
 import { CHART_FONT, GRID, INK, MUTED, niceScale, shorten } from './svg';
@@ -93,128 +94,109 @@ export function BarChart({
   const maxLabel = Math.max(6, Math.floor(band / 8));
   const lineYAt = (c: number) => (reference ? y(refValues[c]!) : null);
   return (
-    <div ref={ref} className="chart-box">
-      <svg
-        className="chart"
-        role="img"
-        aria-label={title}
-        viewBox={`0 0 ${width} ${svgHeight}`}
-        width="100%"
-        height={svgHeight}
-        preserveAspectRatio="xMinYMid meet"
-        data-testid={testId}
-      >
-        <title>{title}</title>
-        <g fontFamily={CHART_FONT} fontSize={12} fill={MUTED}>
-          {ticks.map((v) => (
-            <g key={v}>
-              <line x1={left} x2={left + plotW} y1={y(v)} y2={y(v)} stroke={GRID} />
-              <text x={left - 6} y={y(v) + 4} textAnchor="end">
-                {formatValue(v)}
+    <ChartFrame boxRef={ref} title={title} width={width} height={svgHeight} testId={testId}>
+      <g fontFamily={CHART_FONT} fontSize={12} fill={MUTED}>
+        <ValueGrid ticks={ticks} y={y} left={left} plotWidth={plotW} format={formatValue} stroke={GRID} />
+        <text x={left} y={14} fill={INK}>
+          {unit}
+        </text>
+      </g>
+      {categories.map((category, c) => {
+        let stackBase = 0;
+        const x0 = left + band * c + (band - groupW) / 2;
+        return (
+          <g key={`${category}-${c}`}>
+            {series.map((s, i) => {
+              const value = s.values[c] ?? 0;
+              const from = stacked ? stackBase : 0;
+              const to = from + value;
+              if (stacked) stackBase = to;
+              const x = stacked ? x0 : x0 + i * barW;
+              const yTop = y(Math.max(from, to));
+              const h = Math.abs(y(from) - y(to));
+              return (
+                <g key={s.name}>
+                  <rect x={x} y={yTop} width={Math.max(1, barW - 2)} height={Math.max(0, h)} fill={s.color}>
+                    <title>{`${category} — ${s.name}: ${formatValue(value)}`}</title>
+                  </rect>
+                  {valueLabels && !stacked && h > 0 && (
+                    <text
+                      x={x + barW / 2 - 1}
+                      y={value >= 0 ? labelClearOfLine(yTop - 4, lineYAt(c)) : yTop + h + 13}
+                      textAnchor="middle"
+                      fontFamily={CHART_FONT}
+                      fontSize={11}
+                      fill={INK}
+                      data-testid="bar-label"
+                    >
+                      {formatValue(value)}
+                    </text>
+                  )}
+                </g>
+              );
+            })}
+            {valueLabels && stacked && (
+              <text
+                x={x0 + groupW / 2}
+                y={labelClearOfLine(y(stackBase) - 4, lineYAt(c))}
+                textAnchor="middle"
+                fontFamily={CHART_FONT}
+                fontSize={13}
+                fill={INK}
+                data-testid="bar-label"
+              >
+                {formatValue(stackBase)}
               </text>
-            </g>
-          ))}
-          <text x={left} y={14} fill={INK}>
-            {unit}
-          </text>
-        </g>
-        {categories.map((category, c) => {
-          let stackBase = 0;
-          const x0 = left + band * c + (band - groupW) / 2;
-          return (
-            <g key={`${category}-${c}`}>
-              {series.map((s, i) => {
-                const value = s.values[c] ?? 0;
-                const from = stacked ? stackBase : 0;
-                const to = from + value;
-                if (stacked) stackBase = to;
-                const x = stacked ? x0 : x0 + i * barW;
-                const yTop = y(Math.max(from, to));
-                const h = Math.abs(y(from) - y(to));
-                return (
-                  <g key={s.name}>
-                    <rect x={x} y={yTop} width={Math.max(1, barW - 2)} height={Math.max(0, h)} fill={s.color}>
-                      <title>{`${category} — ${s.name}: ${formatValue(value)}`}</title>
-                    </rect>
-                    {valueLabels && !stacked && h > 0 && (
-                      <text
-                        x={x + barW / 2 - 1}
-                        y={value >= 0 ? labelClearOfLine(yTop - 4, lineYAt(c)) : yTop + h + 13}
-                        textAnchor="middle"
-                        fontFamily={CHART_FONT}
-                        fontSize={11}
-                        fill={INK}
-                        data-testid="bar-label"
-                      >
-                        {formatValue(value)}
-                      </text>
-                    )}
-                  </g>
-                );
-              })}
-              {valueLabels && stacked && (
-                <text
-                  x={x0 + groupW / 2}
-                  y={labelClearOfLine(y(stackBase) - 4, lineYAt(c))}
-                  textAnchor="middle"
-                  fontFamily={CHART_FONT}
-                  fontSize={13}
-                  fill={INK}
-                  data-testid="bar-label"
-                >
-                  {formatValue(stackBase)}
-                </text>
-              )}
-              {slanted ? (
-                <text
-                  x={left + band * c + band / 2}
-                  y={top + plotH + 14}
-                  transform={`rotate(-40 ${left + band * c + band / 2} ${top + plotH + 14})`}
-                  textAnchor="end"
-                  fontFamily={CHART_FONT}
-                  fontSize={12}
-                  fill={INK}
-                >
-                  {shorten(category, 16)}
-                </text>
-              ) : (
-                <text x={left + band * c + band / 2} y={top + plotH + 18} textAnchor="middle" fontFamily={CHART_FONT} fontSize={12} fill={INK}>
-                  {shorten(category, maxLabel)}
-                </text>
-              )}
-              {reference && typeof reference.values !== 'number' && (
-                <line
-                  x1={left + band * c + 4}
-                  x2={left + band * (c + 1) - 4}
-                  y1={y(refValues[c]!)}
-                  y2={y(refValues[c]!)}
-                  stroke={reference.color ?? '#b3261e'}
-                  strokeWidth={2.5}
-                  strokeDasharray="8 4"
-                />
-              )}
-            </g>
-          );
-        })}
-        {reference && typeof reference.values === 'number' && (
-          <line
-            x1={left}
-            x2={left + plotW}
-            y1={y(reference.values)}
-            y2={y(reference.values)}
-            stroke={reference.color ?? '#b3261e'}
-            strokeWidth={2.5}
-            strokeDasharray="8 4"
-            data-testid="reference-line"
-          />
-        )}
-        <line x1={left} x2={left + plotW} y1={y(0)} y2={y(0)} stroke={INK} />
-        {narrow ? (
-          <SvgLegend x={8} y={legendTop} width={legendWidth} items={legendItems} wrap />
-        ) : (
-          <SvgLegend x={width - legendWidth} y={top} width={legendWidth} items={legendItems} />
-        )}
-      </svg>
-    </div>
+            )}
+            {slanted ? (
+              <text
+                x={left + band * c + band / 2}
+                y={top + plotH + 14}
+                transform={`rotate(-40 ${left + band * c + band / 2} ${top + plotH + 14})`}
+                textAnchor="end"
+                fontFamily={CHART_FONT}
+                fontSize={12}
+                fill={INK}
+              >
+                {shorten(category, 16)}
+              </text>
+            ) : (
+              <text x={left + band * c + band / 2} y={top + plotH + 18} textAnchor="middle" fontFamily={CHART_FONT} fontSize={12} fill={INK}>
+                {shorten(category, maxLabel)}
+              </text>
+            )}
+            {reference && typeof reference.values !== 'number' && (
+              <line
+                x1={left + band * c + 4}
+                x2={left + band * (c + 1) - 4}
+                y1={y(refValues[c]!)}
+                y2={y(refValues[c]!)}
+                stroke={reference.color ?? '#b3261e'}
+                strokeWidth={2.5}
+                strokeDasharray="8 4"
+              />
+            )}
+          </g>
+        );
+      })}
+      {reference && typeof reference.values === 'number' && (
+        <line
+          x1={left}
+          x2={left + plotW}
+          y1={y(reference.values)}
+          y2={y(reference.values)}
+          stroke={reference.color ?? '#b3261e'}
+          strokeWidth={2.5}
+          strokeDasharray="8 4"
+          data-testid="reference-line"
+        />
+      )}
+      <line x1={left} x2={left + plotW} y1={y(0)} y2={y(0)} stroke={INK} />
+      {narrow ? (
+        <SvgLegend x={8} y={legendTop} width={legendWidth} items={legendItems} wrap />
+      ) : (
+        <SvgLegend x={width - legendWidth} y={top} width={legendWidth} items={legendItems} />
+      )}
+    </ChartFrame>
   );
 }

@@ -1,3 +1,4 @@
+import { ChartFrame } from './ChartFrame';
 import { wrapText } from './Legend';
 import { CHART_FONT, INK } from './svg';
 import { useChartWidth } from './useChartWidth';
@@ -49,45 +50,27 @@ export function HumanProportion({
   const offsets = lines.reduce<number[]>((acc, l, i) => [...acc, (acc[i] ?? 0) + l.length * 20 + 6], [0]);
   const height = narrow ? top + offsets[groups.length]! : 110 + groups.length * 26;
   return (
-    <div ref={ref} className="chart-box">
-      <svg
-        className="chart"
-        role="img"
-        aria-label={title}
-        viewBox={`0 0 ${width} ${height}`}
-        width="100%"
-        height={height}
-        preserveAspectRatio="xMinYMin meet"
-        data-testid={testId}
-      >
-        <title>{title}</title>
-        {colors.map((color, i) => (
-          <path
-            key={i}
-            d={SMALL_FIGURE}
-            transform={`translate(${(narrow ? 10 : 20) + (i % perRow) * pitch},${10 + Math.floor(i / perRow) * rowHeight}) scale(${scale})`}
-            fill={color}
-          />
-        ))}
-        {groups.map((g, i) => (
-          <g
-            key={g.name}
-            transform={`translate(${narrow ? 10 : 20},${top + (narrow ? offsets[i]! : i * 26)})`}
-            fontFamily={CHART_FONT}
-            fontSize={14}
-            fill={INK}
-          >
-            <rect width={14} height={14} y={-11} rx={3} fill={g.color} />
-            <text x={22}>
-              {lines[i]!.map((line, k) => (
-                <tspan key={k} x={22} dy={k === 0 ? 0 : 20}>
-                  {line}
-                </tspan>
-              ))}
-            </text>
-          </g>
-        ))}
-      </svg>
-    </div>
+    <ChartFrame boxRef={ref} title={title} width={width} height={height} align="xMinYMin" testId={testId}>
+      {colors.map((color, i) => (
+        <path
+          key={i}
+          d={SMALL_FIGURE}
+          transform={`translate(${(narrow ? 10 : 20) + (i % perRow) * pitch},${10 + Math.floor(i / perRow) * rowHeight}) scale(${scale})`}
+          fill={color}
+        />
+      ))}
+      {groups.map((g, i) => (
+        <g key={g.name} transform={`translate(${narrow ? 10 : 20},${top + (narrow ? offsets[i]! : i * 26)})`} fontFamily={CHART_FONT} fontSize={14} fill={INK}>
+          <rect width={14} height={14} y={-11} rx={3} fill={g.color} />
+          <text x={22}>
+            {lines[i]!.map((line, k) => (
+              <tspan key={k} x={22} dy={k === 0 ? 0 : 20}>
+                {line}
+              </tspan>
+            ))}
+          </text>
+        </g>
+      ))}
+    </ChartFrame>
   );
 }

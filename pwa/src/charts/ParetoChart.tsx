@@ -1,3 +1,4 @@
+import { ChartFrame, ValueGrid } from './ChartFrame';
 import { CHART_FONT, GRID, INK, MUTED, niceScale, shorten } from './svg';
 import { useChartWidth } from './useChartWidth';
 
@@ -49,73 +50,54 @@ export function ParetoChart({
   for (let v = 0; v <= max + 1e-9; v += step) ticks.push(v);
   const points = bars.map((b, i) => `${left + offset + band * i + band / 2},${yp(b.cumulativePercent)}`).join(' ');
   return (
-    <div ref={ref} className="chart-box">
-      <svg
-        className="chart"
-        role="img"
-        aria-label={title}
-        viewBox={`0 0 ${width} ${svgHeight}`}
-        width="100%"
-        height={svgHeight}
-        preserveAspectRatio="xMinYMid meet"
-        data-testid={testId}
-      >
-        <title>{title}</title>
-        <g fontFamily={CHART_FONT} fontSize={12} fill={MUTED}>
-          {ticks.map((v) => (
-            <g key={v}>
-              <line x1={left} x2={left + plotW} y1={y(v)} y2={y(v)} stroke={GRID} />
-              <text x={left - 6} y={y(v) + 4} textAnchor="end">
-                {formatValue(v)}
-              </text>
-            </g>
-          ))}
-          {[0, 20, 40, 60, 80, 100].map((p) => (
-            <text key={p} x={left + plotW + 6} y={yp(p) + 4}>{`${p}\u00a0%`}</text>
-          ))}
-          <text x={left} y={14} fill={INK}>
-            {unit}
+    <ChartFrame boxRef={ref} title={title} width={width} height={svgHeight} testId={testId}>
+      <g fontFamily={CHART_FONT} fontSize={12} fill={MUTED}>
+        <ValueGrid ticks={ticks} y={y} left={left} plotWidth={plotW} format={formatValue} stroke={GRID} />
+        {[0, 20, 40, 60, 80, 100].map((p) => (
+          <text key={p} x={left + plotW + 6} y={yp(p) + 4}>{`${p}\u00a0%`}</text>
+        ))}
+        <text x={left} y={14} fill={INK}>
+          {unit}
+        </text>
+      </g>
+      <line x1={left} x2={left + plotW} y1={yp(80)} y2={yp(80)} stroke="#b3261e" strokeDasharray="6 4" />
+      {bars.map((b, i) => (
+        <g key={`${b.name}-${i}`}>
+          <rect x={left + offset + band * i + band * 0.15} y={y(b.value)} width={band * 0.7} height={Math.max(0, y(0) - y(b.value))} fill={b.color}>
+            <title>{`${b.name}: ${formatValue(b.value)}`}</title>
+          </rect>
+          <text x={left + offset + band * i + band / 2} y={y(b.value) + 16} textAnchor="middle" fontFamily={CHART_FONT} fontSize={13} fill="#fff">
+            {y(0) - y(b.value) > 22 ? formatValue(b.value) : ''}
+          </text>
+          {slanted ? (
+            <text
+              x={left + offset + band * i + band / 2}
+              y={top + plotH + 14}
+              transform={`rotate(-40 ${left + offset + band * i + band / 2} ${top + plotH + 14})`}
+              textAnchor="end"
+              fontFamily={CHART_FONT}
+              fontSize={12}
+              fill={INK}
+            >
+              {shorten(b.name, 16)}
+            </text>
+          ) : (
+            <text x={left + offset + band * i + band / 2} y={top + plotH + 18} textAnchor="middle" fontFamily={CHART_FONT} fontSize={12} fill={INK}>
+              {shorten(b.name, Math.max(6, Math.floor(band / 7.5)))}
+            </text>
+          )}
+        </g>
+      ))}
+      {bars.length > 0 && <polyline points={points} fill="none" stroke={INK} strokeWidth={2} />}
+      {bars.map((b, i) => (
+        <g key={`p-${i}`}>
+          <circle cx={left + offset + band * i + band / 2} cy={yp(b.cumulativePercent)} r={4} fill={INK} />
+          <text x={left + offset + band * i + band / 2 + 6} y={yp(b.cumulativePercent) - 6} fontFamily={CHART_FONT} fontSize={11} fill={INK}>
+            {formatPercent(b.cumulativePercent)}
           </text>
         </g>
-        <line x1={left} x2={left + plotW} y1={yp(80)} y2={yp(80)} stroke="#b3261e" strokeDasharray="6 4" />
-        {bars.map((b, i) => (
-          <g key={`${b.name}-${i}`}>
-            <rect x={left + offset + band * i + band * 0.15} y={y(b.value)} width={band * 0.7} height={Math.max(0, y(0) - y(b.value))} fill={b.color}>
-              <title>{`${b.name}: ${formatValue(b.value)}`}</title>
-            </rect>
-            <text x={left + offset + band * i + band / 2} y={y(b.value) + 16} textAnchor="middle" fontFamily={CHART_FONT} fontSize={13} fill="#fff">
-              {y(0) - y(b.value) > 22 ? formatValue(b.value) : ''}
-            </text>
-            {slanted ? (
-              <text
-                x={left + offset + band * i + band / 2}
-                y={top + plotH + 14}
-                transform={`rotate(-40 ${left + offset + band * i + band / 2} ${top + plotH + 14})`}
-                textAnchor="end"
-                fontFamily={CHART_FONT}
-                fontSize={12}
-                fill={INK}
-              >
-                {shorten(b.name, 16)}
-              </text>
-            ) : (
-              <text x={left + offset + band * i + band / 2} y={top + plotH + 18} textAnchor="middle" fontFamily={CHART_FONT} fontSize={12} fill={INK}>
-                {shorten(b.name, Math.max(6, Math.floor(band / 7.5)))}
-              </text>
-            )}
-          </g>
-        ))}
-        {bars.length > 0 && <polyline points={points} fill="none" stroke={INK} strokeWidth={2} />}
-        {bars.map((b, i) => (
-          <g key={`p-${i}`}>
-            <circle cx={left + offset + band * i + band / 2} cy={yp(b.cumulativePercent)} r={4} fill={INK} />
-            <text x={left + offset + band * i + band / 2 + 6} y={yp(b.cumulativePercent) - 6} fontFamily={CHART_FONT} fontSize={11} fill={INK}>
-              {formatPercent(b.cumulativePercent)}
-            </text>
-          </g>
-        ))}
-        <line x1={left} x2={left + plotW} y1={y(0)} y2={y(0)} stroke={INK} />
-      </svg>
-    </div>
+      ))}
+      <line x1={left} x2={left + plotW} y1={y(0)} y2={y(0)} stroke={INK} />
+    </ChartFrame>
   );
 }

@@ -1,3 +1,4 @@
+import { ChartFrame } from './ChartFrame';
 import { legendHeight, SvgLegend } from './Legend';
 import { useChartWidth } from './useChartWidth';
 import { CHART_FONT, INK, polar, sectorPath } from './svg';
@@ -103,27 +104,15 @@ export function RingPie({
   const legendX = below || narrow ? (narrow ? 8 : 10) : pieSize + 50;
   const legendY = below || narrow ? pieSize + 8 : Math.max(10, cy - (legend.length * lineHeight) / 2);
   return (
-    <div ref={ref} className="chart-box">
-      <svg
-        className="chart"
-        role="img"
-        aria-label={title}
-        viewBox={`0 0 ${width} ${svgHeight}`}
-        width="100%"
-        height={below && !narrow ? undefined : svgHeight}
-        preserveAspectRatio="xMinYMid meet"
-        data-testid={testId}
-      >
-        <title>{title}</title>
-        {ring(inner, cx, cy, radius * 0.28, innerR1, labelMinPercent, formatPercent, false)}
-        {/* On a phone only the larger outer slices are labelled: small ones would overlap (the legend lists all). */}
-        {outer && ring(outer, cx, cy, innerR1 + 2, radius, narrow ? Math.max(outerLabelMinPercent, 3) : outerLabelMinPercent, formatPercent, true)}
-        {narrow ? (
-          <SvgLegend x={legendX} y={legendY} width={legendWidth} items={legendItems} wrap />
-        ) : (
-          <SvgLegend x={legendX} y={legendY} width={width - legendX - 10} lineHeight={lineHeight} items={legendItems} />
-        )}
-      </svg>
-    </div>
+    <ChartFrame boxRef={ref} title={title} width={width} height={svgHeight} fitWidth={below && !narrow} testId={testId}>
+      {ring(inner, cx, cy, radius * 0.28, innerR1, labelMinPercent, formatPercent, false)}
+      {/* On a phone only the larger outer slices are labelled: small ones would overlap (the legend lists all). */}
+      {outer && ring(outer, cx, cy, innerR1 + 2, radius, narrow ? Math.max(outerLabelMinPercent, 3) : outerLabelMinPercent, formatPercent, true)}
+      {narrow ? (
+        <SvgLegend x={legendX} y={legendY} width={legendWidth} items={legendItems} wrap />
+      ) : (
+        <SvgLegend x={legendX} y={legendY} width={width - legendX - 10} lineHeight={lineHeight} items={legendItems} />
+      )}
+    </ChartFrame>
   );
 }
