@@ -12,6 +12,7 @@ import { securityHeaders } from './http/security-headers';
 import { timeBudget } from './http/time-budget';
 import { serveApiDocs, servePwa } from './http/static';
 import { jobRoutes } from './jobs/routes';
+import { mapRoutes } from './map/routes';
 import { markupRoutes } from './markup/routes';
 import { taskRoutes } from './markup/tasks.routes';
 import { orgRoutes } from './org/routes';
@@ -20,7 +21,19 @@ import { reportRoutes } from './report/routes';
 import { summaryRoutes } from './summary/routes';
 
 /** Every domain's router, in one place so the OpenAPI document lists them all. */
-const domains = [authRoutes, orgRoutes, markupRoutes, reportRoutes, taskRoutes, videoRoutes, jobRoutes, summaryRoutes, adminRoutes, calculatorRoutes];
+const domains = [
+  authRoutes,
+  orgRoutes,
+  markupRoutes,
+  reportRoutes,
+  taskRoutes,
+  videoRoutes,
+  jobRoutes,
+  summaryRoutes,
+  adminRoutes,
+  calculatorRoutes,
+  mapRoutes,
+];
 
 /** Builds the whole HTTP app: better-auth, the /api contract, API docs and the PWA. */
 export function createApp(deps: AppDeps) {

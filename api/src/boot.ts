@@ -7,7 +7,7 @@ import { migrateToLatest } from './db/migrate';
 import { describeOutOfBounds, findOutOfBoundsRows } from './markup/bounds-check.service';
 import type { AppDeps } from './http/env';
 import { DATABASE_FILE, openCheckedDatabase, prepareDataDir, removeOrphanUploads } from './storage/data-dir';
-import { folderObjectStore } from './storage/object-store';
+import { objectStoreFor } from './storage/open-store';
 
 /** Reads the session-signing secret from DATA_DIR, creating a random one on first start. */
 async function loadSecret(config: Config): Promise<string> {
@@ -33,7 +33,7 @@ export async function bootstrap(config: Config) {
   // Rows stored before the input bounds existed are reported (and read clamped), never changed.
   const outOfBounds = describeOutOfBounds(await findOutOfBoundsRows(opened.db));
   if (outOfBounds) console.warn(`[api] ${outOfBounds}`);
-  const storage = folderObjectStore(join(config.dataDir, 'objects'));
+  const storage = objectStoreFor(config);
   // Uploads cut off by a stop of the server (nothing else writes these files).
   await removeOrphanUploads(storage);
   const deps: AppDeps = { db: opened.db, auth, config, storage };

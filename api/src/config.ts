@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export interface Config {
   port: number;
@@ -27,6 +27,24 @@ export interface Config {
   loaderDir: string;
   /** Run background jobs (video ingest) in this process; NORMA_WORKERS=0 turns them off. */
   workers: boolean;
+  /** A PMTiles archive to serve as the map's basemap (NORMA_BASEMAP, e.g. a full city); absent: the built-in Natural Earth one (docs/map.md). */
+  basemapFile?: string;
+  /** Objects in an S3-compatible bucket instead of DATA_DIR/objects when NORMA_S3_BUCKET is set (storage/s3-object-store.ts, docs/deployment.md). */
+  s3?: S3Config;
+}
+
+export interface S3Config {
+  bucket: string;
+  endpoint?: string;
+  region?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** Key prefix inside the bucket (NORMA_S3_PREFIX). */
+  prefix?: string;
+  /** NORMA_S3_VIRTUAL_HOSTED=1: bucket in the host name instead of the path. */
+  virtualHostedStyle: boolean;
+  /** This process's work files and downloads for ffprobe (NORMA_S3_CACHE_DIR, default DATA_DIR/s3-cache). */
+  cacheDir: string;
 }
 
 export function configFromEnv(env: Record<string, string | undefined> = process.env): Config {
@@ -46,5 +64,18 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     uploadMaxBytes: Number(env.NORMA_UPLOAD_MAX_BYTES ?? 4 * 1024 ** 3),
     loaderDir: resolve(env.NORMA_LOADER_DIR ?? 'loader/dist'),
     workers: env.NORMA_WORKERS !== '0',
+    basemapFile: env.NORMA_BASEMAP ? resolve(env.NORMA_BASEMAP) : undefined,
+    s3: env.NORMA_S3_BUCKET
+      ? {
+          bucket: env.NORMA_S3_BUCKET,
+          endpoint: env.NORMA_S3_ENDPOINT || undefined,
+          region: env.NORMA_S3_REGION || undefined,
+          accessKeyId: env.NORMA_S3_ACCESS_KEY_ID || undefined,
+          secretAccessKey: env.NORMA_S3_SECRET_ACCESS_KEY || undefined,
+          prefix: env.NORMA_S3_PREFIX || undefined,
+          virtualHostedStyle: env.NORMA_S3_VIRTUAL_HOSTED === '1',
+          cacheDir: resolve(env.NORMA_S3_CACHE_DIR ?? join(env.DATA_DIR ?? 'data', 's3-cache')),
+        }
+      : undefined,
   };
 }

@@ -14,6 +14,7 @@ import type * as admin from './admin/schema';
 import type * as auth from './auth/schema';
 import type * as calculator from './calculator/schema';
 import type * as jobs from './jobs/schema';
+import type * as map from './map/schema';
 import type * as markup from './markup/schema';
 import type * as periodMarkups from './markup/period-markups.schema';
 import type * as tasks from './markup/tasks.schema';
@@ -119,3 +120,27 @@ export type ShareBody = Body<typeof report.ReportWindowQuery>;
 
 // summary
 export type SummaryReply = Reply<typeof summary.SummaryReply>;
+
+// map (spec 02 §2–§4, §7)
+export type MapFeature = Reply<typeof map.Feature>;
+export type MapFeatureCollection = Reply<typeof map.FeatureCollection>;
+export type MapFeatureType = MapFeature['properties']['type'];
+export type MapProject = Reply<typeof map.MapProject>;
+export type MapProjectsListReply = Reply<typeof map.MapProjectsListReply>;
+export type MapProjectMetaReply = Reply<typeof map.MapProjectMetaReply>;
+export type MapProjectCreateBody = Body<typeof map.ProjectCreateBody>;
+export type MapProjectDeleteBody = Body<typeof map.ProjectDeleteBody>;
+export type MapProjectSetBody = Body<typeof map.ProjectSetBody>;
+export type MapAlgoTag = Reply<typeof map.AlgoBody>['algo_tag'];
+export type MapAlgoBody = Body<typeof map.AlgoBody>;
+export type MapAlgoReply = Reply<typeof map.MapAlgoReply>;
+export type DwgBuildBody = Body<typeof map.DwgBuildBody>;
+export type DwgBuildReply = Reply<typeof map.DwgBuildReply>;
+export type DwgStatusReply = Reply<typeof map.DwgStatusReply>;
+export type DwgOutputUrlReply = Reply<typeof map.DwgOutputUrlReply>;
+export type GisHtmlMenuBody = Body<typeof map.GisMenuBody>;
+export type GisHtmlMenuReply = Reply<typeof map.GisMenuReply>;
+export type HtmlMenuBody = Body<typeof map.HtmlMenuBody>;
+export type HtmlMenuReply = Reply<typeof map.HtmlMenuReply>;
+export type MapTypeInfo = Reply<typeof map.MapTypeInfo>;
+export type MapTypeStyle = Reply<typeof map.TypeStyle>;

@@ -4,7 +4,7 @@ import { configFromEnv } from './config';
 import { pendingMigrations } from './db/migrate';
 import { startWorkers } from './jobs/workers';
 import { DATABASE_FILE, openCheckedDatabase, StartupError } from './storage/data-dir';
-import { folderObjectStore } from './storage/object-store';
+import { objectStoreFor } from './storage/open-store';
 
 /**
  * The background jobs (video ingest and the rest of the queue) as a process of their own, beside
@@ -39,7 +39,7 @@ for (;;) {
   await Bun.sleep(500);
 }
 
-const workers = startWorkers({ db: opened.db, storage: folderObjectStore(join(config.dataDir, 'objects')) }, { log: (line) => console.log(`[jobs] ${line}`) });
+const workers = startWorkers({ db: opened.db, storage: objectStoreFor(config) }, { log: (line) => console.log(`[jobs] ${line}`) });
 console.log(`Norma: фоновые задачи запущены (${workers.workerId}, данные: ${config.dataDir})`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

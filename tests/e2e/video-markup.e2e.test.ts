@@ -134,7 +134,8 @@ describe('video markup in Chromium', () => {
     const other = page.locator('.other-camera', { hasText: 'Камера 2' });
     await other.waitFor();
     await other.click();
-    await page.waitForURL((url) => /#\/video\/\d+\/\d+$/.test(url.href) && !url.href.includes(`/video/${videoId}/`));
+    // A hash change is a same-document navigation: wait for the URL, not for a page load event.
+    await page.waitForURL((url) => /#\/video\/\d+\/\d+$/.test(url.href) && !url.href.includes(`/video/${videoId}/`), { waitUntil: 'commit' });
     const [, targetId, second] = /#\/video\/(\d+)\/(\d+)$/.exec(page.url())!;
     expect(Number(targetId)).not.toBe(videoId);
     const target = await get<{ start_time: string; camera_key: number }>(`/api/v1/video_meta/${targetId}`);

@@ -7,6 +7,7 @@ import * as videoPipeline from './migrations/0002_video_pipeline';
 import * as report from './migrations/0003_report';
 import * as reportRules from './migrations/0006_report_rules';
 import * as calculator from './migrations/0007_calculator';
+import * as map from './migrations/0010_map';
 
 /** Versioned migrations, in order. Add a file and a line here; never edit an applied one. */
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0005_markup_save_owner': markupSaveOwner,
   '0006_report_rules': reportRules,
   '0007_calculator': calculator,
+  '0010_map': map,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -35,3 +37,6 @@ export async function pendingMigrations(db: Db): Promise<string[]> {
   const known = await migrator(db).getMigrations();
   return known.filter((m) => m.executedAt === undefined).map((m) => m.name);
 }
+
+/** Names of every migration this code knows (a backup with others comes from a newer version). */
+export const knownMigrationNames = (): string[] => Object.keys(migrations);

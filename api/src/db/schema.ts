@@ -298,6 +298,9 @@ export interface MapProjectsTable {
   general_feature_collection: Generated<string>;
   drawing_feature_collection: Generated<string>;
   updated_at: number;
+  /** 0010: the golden standard (a FeatureCollection as JSON) and the running algorithm's job. */
+  golden_feature_collection: string | null;
+  job_id: number | null;
 }
 
 export interface JobsTable {
@@ -363,6 +366,8 @@ export interface DB {
   movable_locations: MovableLocationsTable;
   map_projects: MapProjectsTable;
   map_last_project: { user_id: string; project_id: number };
+  /** 0010: the local cadastral registry (GET /api/v1/gis/code). */
+  cadastral_parcels: { number: string; geometry: string; source: Generated<string>; updated_at: number };
   /** updated_at/updated_by: migration 0007. */
   calculator_defaults: { name: string; value: number; updated_at: number | null; updated_by: string | null };
   calculator_gear: { name: string; owned: number; price: number; updated_at: number | null; updated_by: string | null };

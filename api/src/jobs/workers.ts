@@ -1,5 +1,7 @@
 import { startJobRunner, type JobRunner, type RunnerOptions } from '@norma/workers/jobs';
 import type { AppDeps } from '../http/env';
+import { mapAlgoHandler, mapExportHandler } from '../map/jobs';
+import { MAP_ALGO_JOB, MAP_EXPORT_JOB } from '../map/service';
 import { ingestVideoHandler } from '../video/ingest';
 import { INGEST_JOB } from '../video/registration';
 import { onJobEnqueued, sqlJobStore } from './queue';
@@ -12,7 +14,11 @@ import { onJobEnqueued, sqlJobStore } from './queue';
 export function startWorkers(deps: Pick<AppDeps, 'db' | 'storage'>, options: Partial<Omit<RunnerOptions, 'store' | 'handlers'>> = {}): JobRunner {
   const runner = startJobRunner({
     store: sqlJobStore(deps.db),
-    handlers: { [INGEST_JOB]: ingestVideoHandler(deps.db, deps.storage) },
+    handlers: {
+      [INGEST_JOB]: ingestVideoHandler(deps.db, deps.storage),
+      [MAP_ALGO_JOB]: mapAlgoHandler(deps.db),
+      [MAP_EXPORT_JOB]: mapExportHandler(deps.db, deps.storage),
+    },
     ...options,
   });
   const unsubscribe = onJobEnqueued(() => runner.wake());

@@ -30,7 +30,7 @@ export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
       if (!video) throw new PermanentJobError('Видео удалено до обработки');
       await setStatus(video.id, 'processing', null);
       if (!(await storage.exists(video.storage_key))) throw new PermanentJobError('Файл записи не найден в хранилище');
-      const path = storage.pathOf(video.storage_key);
+      const path = await storage.local(video.storage_key);
       let inspected;
       try {
         inspected = await inspectRecording(path);

@@ -45,16 +45,19 @@ function etagMatches(header: string | undefined, etag: string): boolean {
  * 416 for an unsatisfiable range. The bytes are streamed from the file, never read whole.
  */
 export async function serveStoredVideo(storage: ObjectStore, key: string, request: Request, downloadName: string): Promise<Response> {
-  let info;
+  let info: { size: number; modifiedAt: number } | null;
   try {
     // Synchronous: a local stat takes microseconds, a trip through the thread pool far longer (every seek pays it).
-    info = statSync(storage.pathOf(key));
+    // A bucket answers a HEAD request instead (its file(key).slice is a Range request).
+    const local = storage.isLocal ? statSync(storage.pathOf(key)) : null;
+    info = local ? { size: local.size, modifiedAt: local.mtimeMs } : await storage.stat(key);
+    if (!info) throw new Error('no such object');
   } catch {
     return Response.json(errorBody('not_found', 'Файл видео не найден в хранилище'), { status: 404 });
   }
   const size = info.size;
-  const etag = `"${size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;
-  const lastModified = new Date(Math.floor(info.mtimeMs / 1000) * 1000).toUTCString();
+  const etag = `"${size.toString(36)}-${Math.floor(info.modifiedAt).toString(36)}"`;
+  const lastModified = new Date(Math.floor(info.modifiedAt / 1000) * 1000).toUTCString();
   const headers = new Headers({
     'accept-ranges': 'bytes',
     etag,
@@ -71,6 +74,8 @@ export async function serveStoredVideo(storage: ObjectStore, key: string, reques
   const rangeApplies =
     rangeHeader !== null && (ifRange === null || (ifRange.startsWith('"') || ifRange.startsWith('W/') ? ifRange === etag : ifRange === lastModified));
   const file = storage.file(key);
+  // A bucket's file is no Response body with headers in Bun: its stream is (a slice's stream is a Range GET).
+  const body = (blob: Blob) => (storage.isLocal ? blob : blob.stream());
   if (rangeApplies) {
     const range = parseRange(rangeHeader!, size);
     if (range === 'unsatisfiable') {
@@ -81,9 +86,9 @@ export async function serveStoredVideo(storage: ObjectStore, key: string, reques
     if (range) {
       headers.set('content-range', `bytes ${range.start}-${range.end}/${size}`);
       headers.set('content-length', String(range.end - range.start + 1));
-      return new Response(file.slice(range.start, range.end + 1), { status: 206, headers });
+      return new Response(body(file.slice(range.start, range.end + 1)), { status: 206, headers });
     }
   }
   headers.set('content-length', String(size));
-  return new Response(file, { status: 200, headers });
+  return new Response(body(file), { status: 200, headers });
 }

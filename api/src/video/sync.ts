@@ -50,7 +50,7 @@ export async function syncStructure(db: Db, storage: ObjectStore, structureId: n
       // The same recording copied again under another name is not a new video.
       if (knownHashes.has(contentHash)) continue;
       const filename = baseName(file.key);
-      const start = await recordingStart(storage.pathOf(file.key), filename, camera.time_zone, file.modifiedAt);
+      const start = await recordingStart(await storage.local(file.key), filename, camera.time_zone, file.modifiedAt);
       try {
         await registerRecording(db, {
           camera,

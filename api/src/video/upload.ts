@@ -107,7 +107,7 @@ export async function receiveUpload(db: Db, storage: ObjectStore, input: UploadI
     const key = await freeStorageKey(db, storage, folder, filename);
     await storage.move(partKey, key);
     try {
-      const start = await recordingStart(storage.pathOf(key), filename, input.camera.time_zone, Date.now());
+      const start = await recordingStart(await storage.local(key), filename, input.camera.time_zone, Date.now());
       const { videoId, jobId } = await registerRecording(db, {
         camera: input.camera,
         storageKey: key,

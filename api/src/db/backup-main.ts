@@ -1,0 +1,28 @@
+import { resolve } from 'node:path';
+import { configFromEnv } from '../config';
+import { DATABASE_FILE } from '../storage/data-dir';
+import { BackupError, backupDatabase, restoreDatabase } from './backup';
+
+/**
+ * `npm run backup -- <file>` and `npm run restore -- <file> [--force]` (scripts/backup.mjs, scripts/restore.mjs):
+ * the database of DATA_DIR. Objects are backed up separately (docs/deployment.md, «Резервные копии»).
+ */
+const [command, ...args] = process.argv.slice(2);
+const force = args.includes('--force');
+const file = args.find((a) => !a.startsWith('--'));
+const config = configFromEnv();
+try {
+  if (!file) throw new BackupError(`Укажите файл: npm run ${command ?? 'backup'} -- <файл>`);
+  if (command === 'backup') {
+    const { bytes } = backupDatabase(resolve(config.dataDir, DATABASE_FILE), resolve(file));
+    console.log(`Резервная копия базы: ${resolve(file)} (${(bytes / 1024 / 1024).toFixed(1)} МиБ). Объекты копируются отдельно (docs/deployment.md).`);
+  } else if (command === 'restore') {
+    const { previous } = await restoreDatabase(resolve(file), config.dataDir, { force });
+    console.log(`База ${resolve(config.dataDir, DATABASE_FILE)} восстановлена из ${resolve(file)}.${previous ? ` Прежняя сохранена как ${previous}.` : ''}`);
+  } else {
+    throw new BackupError('Команда: backup или restore');
+  }
+} catch (err) {
+  console.error(err instanceof BackupError ? err.message : err);
+  process.exit(1);
+}

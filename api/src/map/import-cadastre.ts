@@ -1,0 +1,25 @@
+/**
+ * Loads cadastral parcels into the local registry from a GeoJSON file (docs/map.md «ГИС и кадастр»):
+ *   DATA_DIR=data bun api/src/map/import-cadastre.ts parcels.geojson
+ * Each feature: a Polygon with its number in `cadastral_number` (or `number`, `cad_num`).
+ */
+import { readFileSync } from 'node:fs';
+import { bootstrap } from '../boot';
+import { configFromEnv } from '../config';
+import { importParcels } from './menus';
+
+const file = process.argv[2];
+if (!file) {
+  console.error('Укажите файл GeoJSON: bun api/src/map/import-cadastre.ts участки.geojson');
+  process.exit(2);
+}
+const { deps, close } = await bootstrap(configFromEnv());
+try {
+  const count = await importParcels(deps.db, JSON.parse(readFileSync(file, 'utf8')));
+  console.log(`Загружено участков: ${count}`);
+} catch (err) {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exitCode = 1;
+} finally {
+  close();
+}

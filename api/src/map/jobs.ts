@@ -1,0 +1,81 @@
+import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/jobs';
+import { AlgoInputError, runAlgorithm, writeDxf, type AlgoTag, type GeoCollection } from '@norma/workers/map';
+import type { Db } from '../db/database';
+import type { ObjectStore } from '../storage/object-store';
+import { drawingOf, DWG_UNAVAILABLE, parseCollection, projectRow } from './service';
+
+interface AlgoPayload {
+  project_id: number;
+  algo_tag: AlgoTag;
+}
+interface ExportPayload {
+  project_id: number;
+  format: 'dxf' | 'dwg';
+}
+
+/**
+ * Runs a map algorithm (workers/src/map/algorithms.ts) on a project and stores the generated
+ * network and info labels; the project stops processing when the job ends, whichever way.
+ */
+export function mapAlgoHandler(db: Db): JobHandler {
+  const release = async (job: ClaimedJob) => {
+    const { project_id } = job.payload as AlgoPayload;
+    await db.updateTable('map_projects').set({ is_processing: 0, job_id: null }).where('id', '=', project_id).where('job_id', '=', job.id).execute();
+  };
+  return {
+    async run({ job, progress }) {
+      const { project_id, algo_tag } = job.payload as AlgoPayload;
+      const row = await projectRow(db, project_id);
+      if (!row) throw new PermanentJobError('Проект карты удалён');
+      const drawn = parseCollection(row.drawn_feature_collection);
+      let out;
+      try {
+        out = runAlgorithm(
+          algo_tag,
+          {
+            drawn: drawn as GeoCollection,
+            general: parseCollection(row.general_feature_collection) as GeoCollection,
+            golden: row.golden_feature_collection ? (parseCollection(row.golden_feature_collection) as GeoCollection) : null,
+          },
+          progress,
+        );
+      } catch (err) {
+        if (err instanceof AlgoInputError) throw new PermanentJobError(err.message);
+        throw err;
+      }
+      const general = out.general as unknown as ReturnType<typeof parseCollection>;
+      await db
+        .updateTable('map_projects')
+        .set({
+          general_feature_collection: JSON.stringify(general),
+          info_feature_collection: JSON.stringify(out.info),
+          drawing_feature_collection: JSON.stringify(drawingOf(drawn, general)),
+          is_processing: 0,
+          job_id: null,
+          updated_at: Date.now(),
+        })
+        .where('id', '=', project_id)
+        .execute();
+      return { metrics: out.metrics, details: out.details };
+    },
+    failed: release,
+  };
+}
+
+/** Writes the project drawing as DXF into the object store (exports/map/<job>.dxf); the result names the key and the file. */
+export function mapExportHandler(db: Db, storage: ObjectStore): JobHandler {
+  return {
+    async run({ job, progress }) {
+      const { project_id, format } = job.payload as ExportPayload;
+      if (format === 'dwg') throw new PermanentJobError(DWG_UNAVAILABLE);
+      const row = await projectRow(db, project_id);
+      if (!row) throw new PermanentJobError('Проект карты удалён');
+      const drawing = drawingOf(parseCollection(row.drawn_feature_collection), parseCollection(row.general_feature_collection));
+      if (drawing.features.length === 0) throw new PermanentJobError('Проект пуст: нарисуйте что-нибудь перед выгрузкой');
+      const dxf = writeDxf(drawing as GeoCollection, parseCollection(row.info_feature_collection) as GeoCollection, (share) => progress(5 + share * 85));
+      const key = `exports/map/${job.id}.dxf`;
+      await storage.put(key, dxf.text);
+      return { key, filename: 'output.dxf', counts: dxf.counts, crs: dxf.projection.definition };
+    },
+  };
+}

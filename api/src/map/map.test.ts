@@ -1,0 +1,324 @@
+import { PMTiles } from 'pmtiles';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import DxfParser from 'dxf-parser';
+import { registerUser } from '../auth/service';
+import { startWorkers } from '../jobs/workers';
+import { createTestApp, type TestApp } from '../testing';
+
+let t: TestApp;
+let admin: string;
+let viewer: string;
+let stranger: string;
+const password = 'long-password';
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const owner = await registerUser(t.deps, { login: 'planner', password, firstName: 'Пётр', lastName: 'Планировщик' });
+  await registerUser(t.deps, { login: 'watcher', password, firstName: 'Вера', lastName: 'Зритель' }, { organizationId: owner.organizationId, role: 'viewer' });
+  await registerUser(t.deps, { login: 'outsider', password, firstName: 'Семён', lastName: 'Чужой' });
+  admin = await t.signIn('planner', password);
+  viewer = await t.signIn('watcher', password);
+  stranger = await t.signIn('outsider', password);
+});
+afterAll(async () => t.cleanup());
+
+const call = async (method: 'GET' | 'POST', path: string, cookie?: string, body?: unknown) => {
+  const response = await t.request(path, { method, cookie, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+};
+const projectsRows = () => t.deps.db.selectFrom('map_projects').selectAll().orderBy('id').execute();
+
+const square = (lon: number, lat: number, d = 0.01) => ({
+  type: 'Feature',
+  geometry: {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [lon, lat],
+        [lon + d, lat],
+        [lon + d, lat + d],
+        [lon, lat + d],
+        [lon, lat],
+      ],
+    ],
+  },
+  properties: { type: 'area', type_id: 10 },
+});
+const road = {
+  type: 'Feature',
+  geometry: {
+    type: 'LineString',
+    coordinates: [
+      [30.3, 59.93],
+      [30.31, 59.93],
+    ],
+  },
+  properties: { type: 'road', type_id: 1, sides_count: 2, is_fixed: true },
+};
+
+describe('projects', () => {
+  it('has no current project before one is created', async () => {
+    expect((await call('GET', '/api/v1/projects/list', admin)).body).toEqual({ projects: [], current_id: null });
+    expect((await call('GET', '/api/v1/projects/last/meta', admin)).status).toBe(404);
+    expect((await call('GET', '/api/v1/projects/last/get', admin)).status).toBe(404);
+  });
+
+  it('needs sign-in, and a viewer may read but not create', async () => {
+    expect((await call('GET', '/api/v1/projects/list')).status).toBe(401);
+    expect((await call('POST', '/api/v1/projects/create', viewer, { name: 'x' })).status).toBe(403);
+    expect(await projectsRows()).toHaveLength(0);
+  });
+
+  it('refuses a bad name and creates nothing', async () => {
+    for (const body of [{}, { name: '   ' }, { name: 'x'.repeat(201) }, { name: 5 }]) {
+      const { status, body: reply } = await call('POST', '/api/v1/projects/create', admin, body);
+      expect(status).toBe(400);
+      expect(reply.error.message).toMatch(/name/);
+    }
+    expect(await projectsRows()).toHaveLength(0);
+  });
+
+  it('creates projects, the new one becomes current, and saves a drawing', async () => {
+    const first = await call('POST', '/api/v1/projects/create', admin, { name: 'Квартал «Север»' });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      name: 'Квартал «Север»',
+      is_processing: false,
+      golden: null,
+      drawn_feature_collection: { type: 'FeatureCollection', features: [] },
+    });
+    const second = await call('POST', '/api/v1/projects/create', admin, { name: 'Второй' });
+    const list = await call('GET', '/api/v1/projects/list', admin);
+    expect(list.body).toEqual({
+      projects: [
+        { id: first.body.id, name: 'Квартал «Север»' },
+        { id: second.body.id, name: 'Второй' },
+      ],
+      current_id: second.body.id,
+    });
+
+    const saved = await call('POST', '/api/v1/projects/last/save', admin, { type: 'FeatureCollection', features: [square(30.3, 59.93), road] });
+    expect(saved.status).toBe(200);
+    expect(saved.body.drawn_feature_collection.features).toHaveLength(2);
+    expect(saved.body.drawing_feature_collection.features).toHaveLength(2);
+    const meta = await call('GET', '/api/v1/projects/last/meta', admin);
+    expect(meta.body).toMatchObject({ id: second.body.id, feature_counts: { area: 1, road: 1, zone: 0, object: 0, block: 0, info: 0 }, is_processing: false });
+
+    // The viewer of the same organisation sees the projects; the other organisation sees none.
+    expect((await call('GET', '/api/v1/projects/list', viewer)).body.projects).toHaveLength(2);
+    expect((await call('GET', '/api/v1/projects/list', stranger)).body).toEqual({ projects: [], current_id: null });
+    expect((await call('POST', '/api/v1/projects/last/set', stranger, { project_id: first.body.id })).status).toBe(404);
+  });
+
+  it('refuses malformed drawings and keeps the stored one', async () => {
+    const before = (await projectsRows()).map((r) => r.drawn_feature_collection);
+    const bad = [
+      { type: 'FeatureCollection' },
+      { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [200, 10] }, properties: { type: 'object' } }] },
+      { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'LineString', coordinates: [[1, 2]] }, properties: { type: 'road' } }] },
+      { type: 'FeatureCollection', features: [{ ...square(30, 60), properties: { type: 'block' } }] },
+      { type: 'FeatureCollection', features: [{ ...square(30, 60), properties: { type: 'lake' } }] },
+      '{"type":',
+    ];
+    for (const body of bad) expect((await call('POST', '/api/v1/projects/last/save', admin, body)).status).toBe(400);
+    expect((await call('POST', '/api/v1/projects/last/save', viewer, { type: 'FeatureCollection', features: [] })).status).toBe(403);
+    expect((await projectsRows()).map((r) => r.drawn_feature_collection)).toEqual(before);
+  });
+
+  it('switches the current project per user and deletes only when more than one exists', async () => {
+    const [first, second] = await projectsRows();
+    expect((await call('POST', '/api/v1/projects/last/set', admin, { project_id: first.id })).body.name).toBe('Квартал «Север»');
+    expect((await call('GET', '/api/v1/projects/list', admin)).body.current_id).toBe(first.id);
+    // Another user's current project is their own.
+    expect((await call('GET', '/api/v1/projects/list', viewer)).body.current_id).toBe(first.id);
+    await call('POST', '/api/v1/projects/last/set', viewer, { project_id: second.id });
+    expect((await call('GET', '/api/v1/projects/list', admin)).body.current_id).toBe(first.id);
+
+    expect((await call('POST', '/api/v1/projects/delete', admin, { delete_id: first.id, new_id: first.id })).status).toBe(400);
+    expect((await call('POST', '/api/v1/projects/delete', admin, { delete_id: first.id, new_id: 99999 })).status).toBe(404);
+    expect((await call('POST', '/api/v1/projects/delete', stranger, { delete_id: first.id, new_id: second.id })).status).toBe(400);
+    expect(await projectsRows()).toHaveLength(2);
+    const deleted = await call('POST', '/api/v1/projects/delete', admin, { delete_id: first.id, new_id: second.id });
+    expect(deleted.body).toEqual({ projects: [{ id: second.id, name: 'Второй' }], current_id: second.id });
+    const last = await call('POST', '/api/v1/projects/delete', admin, { delete_id: second.id, new_id: second.id });
+    expect(last.status).toBe(400);
+    expect(await projectsRows()).toHaveLength(1);
+  });
+
+  it('stores the golden standard, clears, and queues an algorithm that marks the project processing', async () => {
+    const golden = await call('POST', '/api/v1/projects/last/golden', admin);
+    expect(golden.status).toBe(200);
+    expect(golden.body.golden.features).toHaveLength(2);
+    const cleared = await call('POST', '/api/v1/projects/last/clear', admin);
+    expect(cleared.body.drawn_feature_collection.features).toHaveLength(0);
+    expect(cleared.body.golden.features).toHaveLength(2);
+    expect((await call('POST', '/api/v1/projects/last/golden', admin)).status).toBe(400);
+
+    expect((await call('POST', '/api/v1/projects/last/algo', admin, { algo_tag: 'road_gen_magic' })).status).toBe(400);
+    const queued = await call('POST', '/api/v1/projects/last/algo', admin, { algo_tag: 'road_gen_grid' });
+    expect(queued.status).toBe(200);
+    const job = await t.deps.db.selectFrom('jobs').selectAll().where('id', '=', queued.body.job_id).executeTakeFirstOrThrow();
+    expect(JSON.parse(job.payload)).toMatchObject({ algo_tag: 'road_gen_grid' });
+    expect((await call('GET', '/api/v1/projects/last/meta', admin)).body).toMatchObject({ is_processing: true, job_id: queued.body.job_id });
+    // While processing nothing else changes the project.
+    expect((await call('POST', '/api/v1/projects/last/save', admin, { type: 'FeatureCollection', features: [] })).status).toBe(409);
+    expect((await call('POST', '/api/v1/projects/last/algo', admin, { algo_tag: 'road_gen_grid' })).status).toBe(409);
+    await t.deps.db.updateTable('map_projects').set({ is_processing: 0, job_id: null }).execute();
+    await t.deps.db.deleteFrom('jobs').execute();
+  });
+});
+
+describe('menus and GIS', () => {
+  it('html_menu gives the escaped form, the types and the styles', async () => {
+    const { status, body } = await call('POST', '/api/v1/html_menu', viewer, { type: 'road', type_id: 2, name: '<script>' });
+    expect(status).toBe(200);
+    expect(body.meta).toEqual({ width: 240 });
+    expect(body.html_menu).toContain('<option value="2" selected>Районная улица</option>');
+    expect(body.html_menu).toContain('name="sides_count"');
+    expect(body.html_menu).not.toContain('<script>');
+    expect(body.styles['1']).toMatchObject({ name: 'Магистральная улица', color: expect.stringMatching(/^#/) });
+    const roadTypes = body.types.filter((x: { feature_type: string }) => x.feature_type === 'road');
+    expect(roadTypes.every((x: { sides_count?: number; is_fixed?: boolean }) => x.sides_count !== undefined && x.is_fixed !== undefined)).toBe(true);
+    expect(body.types.find((x: { feature_type: string }) => x.feature_type === 'zone').capacity).toBeGreaterThan(0);
+    expect(body.types.find((x: { feature_type: string }) => x.feature_type === 'area').block_spacing).toBeGreaterThan(0);
+    const zone = await call('POST', '/api/v1/html_menu', viewer, { type: 'zone', capacity: 321 });
+    expect(zone.body.html_menu).toContain('value="321"');
+    expect((await call('POST', '/api/v1/html_menu', viewer, { type: 'lake' })).status).toBe(400);
+    expect((await call('POST', '/api/v1/html_menu', undefined, { type: 'road' })).status).toBe(401);
+  });
+
+  it('gis html_menu, a polygon by coordinates, and Russian 400s on bad rows', async () => {
+    expect((await call('POST', '/api/v1/gis/html_menu', viewer, { type: 'coords' })).body).toMatchObject({
+      meta: { width: 240 },
+      html_menu: expect.stringContaining('textarea'),
+    });
+    expect((await call('POST', '/api/v1/gis/html_menu', viewer, { type: 'xyz' })).status).toBe(400);
+    const params = encodeURIComponent('30.30\t59.93\n30.32\t59.93\n30.32\t59.94\n');
+    const { status, body } = await call('GET', `/api/v1/gis/coords?params=${params}`, viewer);
+    expect(status).toBe(200);
+    expect(body.features).toHaveLength(1);
+    expect(body.features[0].properties.type).toBe('area');
+    expect(body.features[0].geometry.coordinates[0]).toEqual([
+      [30.3, 59.93],
+      [30.32, 59.93],
+      [30.32, 59.94],
+      [30.3, 59.93],
+    ]);
+    for (const bad of ['30.3\t59.9', '30.3\tabc\n1\t2\n3\t4', '300\t10\n1\t2\n3\t4', '1\t1\n1\t1\n1\t1']) {
+      const reply = await call('GET', `/api/v1/gis/coords?params=${encodeURIComponent(bad)}`, viewer);
+      expect(reply.status).toBe(400);
+      expect(reply.body.error.message).toMatch(/[а-я]/);
+    }
+  });
+
+  it('finds demo parcels by cadastral number, refuses unknown ones, imports GeoJSON (admin only)', async () => {
+    const found = await call('GET', `/api/v1/gis/code?params=${encodeURIComponent('78:31:0001001:1\n78:31:0001001:2')}`, viewer);
+    expect(found.status).toBe(200);
+    expect(found.body.features.map((f: { properties: { cadastral_number: string } }) => f.properties.cadastral_number)).toEqual([
+      '78:31:0001001:1',
+      '78:31:0001001:2',
+    ]);
+    const unknown = await call('GET', `/api/v1/gis/code?params=${encodeURIComponent('77:01:0000001:1')}`, viewer);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toBe('Участок с кадастровым номером 77:01:0000001:1 не найден');
+    expect((await call('GET', '/api/v1/gis/code?params=abc', viewer)).status).toBe(400);
+
+    const parcels = { type: 'FeatureCollection', features: [{ ...square(37.6, 55.7), properties: { cadastral_number: '77:01:0000001:1' } }] };
+    expect((await call('POST', '/api/v1/gis/cadastre/import', viewer, parcels)).status).toBe(403);
+    const bad = { type: 'FeatureCollection', features: [{ ...square(37.6, 55.7), properties: {} }] };
+    expect((await call('POST', '/api/v1/gis/cadastre/import', admin, bad)).status).toBe(400);
+    expect((await call('POST', '/api/v1/gis/cadastre/import', admin, parcels)).body).toEqual({ imported: 1 });
+    expect((await call('GET', `/api/v1/gis/code?params=${encodeURIComponent('77:01:0000001:1')}`, viewer)).status).toBe(200);
+  });
+});
+
+describe('basemap', () => {
+  it('serves a PMTiles v3 archive with HTTP Range that the pmtiles reader opens', async () => {
+    const whole = await t.request('/api/v1/map/basemap.pmtiles');
+    expect(whole.status).toBe(200);
+    const bytes = new Uint8Array(await whole.arrayBuffer());
+    const head = await t.request('/api/v1/map/basemap.pmtiles', { headers: { range: 'bytes=0-126' } });
+    expect(head.status).toBe(206);
+    expect(head.headers.get('content-range')).toBe(`bytes 0-126/${bytes.byteLength}`);
+    expect(new TextDecoder().decode((await head.arrayBuffer()).slice(0, 7))).toBe('PMTiles');
+    expect((await t.request('/api/v1/map/basemap.pmtiles', { headers: { range: `bytes=${bytes.byteLength + 5}-` } })).status).toBe(416);
+
+    const source = {
+      getKey: () => 'basemap',
+      getBytes: async (offset: number, length: number) => {
+        const r = await t.request('/api/v1/map/basemap.pmtiles', { headers: { range: `bytes=${offset}-${offset + length - 1}` } });
+        return { data: await r.arrayBuffer() };
+      },
+    };
+    const archive = new PMTiles(source);
+    const header = await archive.getHeader();
+    expect(header).toMatchObject({ specVersion: 3, tileType: 1, minZoom: 0, maxZoom: 6 });
+    // Saint Petersburg at zoom 6 is on land: the tile exists.
+    expect((await archive.getZxy(6, 37, 18))?.data.byteLength).toBeGreaterThan(0);
+
+    const style = await call('GET', '/api/v1/map/style.json');
+    expect(style.body.sources.basemap.url).toMatch(/^pmtiles:\/\/http:\/\/localhost(:\d+)?\/api\/v1\/map\/basemap\.pmtiles$/);
+    expect(style.body.zoom).toBe(12);
+    expect(JSON.stringify(style.body)).not.toMatch(/glyphs|sprite|https:/);
+  });
+});
+
+describe('algorithm and CAD export jobs', () => {
+  it('generates a grid in the worker, then exports DXF that downloads and parses back', async () => {
+    await call('POST', '/api/v1/projects/create', admin, { name: 'Сетка' });
+    const rows = encodeURIComponent('30.30\t59.93\n30.32\t59.93\n30.32\t59.94\n30.30\t59.94');
+    const area = (await call('GET', `/api/v1/gis/coords?params=${rows}`, admin)).body;
+    await call('POST', '/api/v1/projects/last/save', admin, area);
+    const { body: queued } = await call('POST', '/api/v1/projects/last/algo', admin, { algo_tag: 'road_gen_grid' });
+    const runner = startWorkers(t.deps, { pollMs: 20 });
+    try {
+      await runner.drain();
+      const job = await call('GET', `/api/v1/jobs/${queued.job_id}`, admin);
+      expect(job.body.status).toBe('success');
+      const project = (await call('GET', '/api/v1/projects/last/get', admin)).body;
+      expect(project.is_processing).toBe(false);
+      const blocks = project.general_feature_collection.features.filter((f: { properties: { type: string } }) => f.properties.type === 'block');
+      const roads = project.general_feature_collection.features.filter((f: { properties: { type: string } }) => f.properties.type === 'road');
+      expect(blocks.length).toBeGreaterThan(20);
+      expect(project.drawing_feature_collection.features).toHaveLength(1 + blocks.length + roads.length);
+      expect(project.info_feature_collection.features[0].properties.html_short).toMatch(/^Сетка улиц: \d+ кв\./);
+      const meta = (await call('GET', '/api/v1/projects/last/meta', admin)).body;
+      expect(meta.feature_counts).toMatchObject({ area: 1, block: blocks.length, road: roads.length, info: 1 });
+
+      // An algorithm that cannot run on this input fails the job with the reason and frees the project.
+      await call('POST', '/api/v1/projects/last/clear', admin);
+      const { body: bad } = await call('POST', '/api/v1/projects/last/algo', admin, { algo_tag: 'block_min_circle_cover' });
+      await runner.drain();
+      expect((await call('GET', `/api/v1/jobs/${bad.job_id}`, admin)).body).toMatchObject({ status: 'failed', error: expect.stringMatching(/кварталы/) });
+      expect((await call('GET', '/api/v1/projects/last/meta', admin)).body.is_processing).toBe(false);
+
+      await call('POST', '/api/v1/projects/last/save', admin, area);
+      await call('POST', '/api/v1/projects/last/algo', admin, { algo_tag: 'road_gen_grid' });
+      await runner.drain();
+      expect((await call('POST', '/api/v1/dwg/build', viewer, '{"format":"pdf"}')).status).toBe(400);
+      const dwg = await call('POST', '/api/v1/dwg/build', admin, { format: 'dwg' });
+      expect(dwg.status).toBe(400);
+      expect(dwg.body.error.message).toBe('Выгрузка в DWG пока недоступна: выберите DXF');
+      const { body: build } = await call('POST', '/api/v1/dwg/build', admin, { format: 'dxf' });
+      expect((await call('GET', `/api/v1/dwg/output_url?work_item_id=${build.work_item_id}`, admin)).status).toBe(400);
+      await runner.drain();
+      expect((await call('GET', `/api/v1/dwg/status?work_item_id=${build.work_item_id}`, admin)).body.status).toBe('success');
+      // Another organisation sees no such work item.
+      expect((await call('GET', `/api/v1/dwg/status?work_item_id=${build.work_item_id}`, stranger)).status).toBe(404);
+      const { body: link } = await call('GET', `/api/v1/dwg/output_url?work_item_id=${build.work_item_id}`, admin);
+      expect(link.filename).toBe('output.dxf');
+      const file = await t.request(link.url, { cookie: admin });
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-disposition')).toContain('output.dxf');
+      const parsed = new DxfParser().parseSync(await file.text())!;
+      const byLayer: Record<string, number> = {};
+      for (const e of parsed.entities) byLayer[e.layer] = (byLayer[e.layer] ?? 0) + 1;
+      expect(byLayer['Кварталы_Квартал']).toBe(blocks.length);
+      expect((byLayer['Дороги_Районная_улица'] ?? 0) + (byLayer['Дороги_Местный_проезд'] ?? 0)).toBe(roads.length);
+      expect((await t.request(link.url, { cookie: stranger })).status).toBe(404);
+    } finally {
+      await runner.stop();
+    }
+  });
+});

@@ -1,0 +1,334 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { currentUser, requireAccess } from '../auth/access';
+import type { AppDeps } from '../http/env';
+import { badRequest, notFound } from '../http/errors';
+import { createRouter, errorResponses, json } from '../http/openapi';
+import { basemapResponse, mapStyle } from './basemap';
+import { featureMenu, gisMenu, importParcels, MENU_WIDTH, polygonFromCoords, polygonsFromCodes, typeList, typeStyles } from './menus';
+import {
+  AlgoBody,
+  CadastreImportReply,
+  DrawnCollection,
+  DwgBuildBody,
+  DwgBuildReply,
+  DwgOutputUrlReply,
+  DwgStatusReply,
+  FeatureCollection,
+  GisMenuBody,
+  GisMenuReply,
+  GisQuery,
+  HtmlMenuBody,
+  HtmlMenuReply,
+  MapAlgoReply,
+  MapProject,
+  MapProjectMetaReply,
+  MapProjectsListReply,
+  ProjectCreateBody,
+  ProjectDeleteBody,
+  ProjectSetBody,
+  WorkItemQuery,
+} from './schema';
+import {
+  clearProject,
+  createProject,
+  deleteProject,
+  exportJob,
+  listProjects,
+  meta,
+  projectView,
+  requireCurrent,
+  saveDrawn,
+  saveGolden,
+  setCurrent,
+  startAlgo,
+  startExport,
+} from './service';
+import { contentDisposition } from '../http/content-disposition';
+
+const tags = ['Карта'];
+const body = <T extends z.ZodType>(schema: T) => ({ body: { content: { 'application/json': { schema } }, required: true } });
+
+/**
+ * Spec 02 §7 "Map projects and drawing": projects of the user's organisation, the current ("last")
+ * project per user, drawing saves, algorithm runs, golden standard, CAD export, GIS helpers and
+ * the offline basemap (docs/map.md). Reading needs any role; changing needs workspace.write.
+ */
+export function mapRoutes({ db, storage, config }: AppDeps) {
+  const app = createRouter();
+  const read = requireAccess(db, 'workspace.read');
+  const write = requireAccess(db, 'workspace.write');
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/projects/list',
+      tags,
+      summary: 'Проекты карты организации и текущий проект',
+      middleware: [read] as const,
+      responses: { 200: json(MapProjectsListReply), ...errorResponses },
+    }),
+    async (c) => c.json(await listProjects(db, currentUser(c)), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/projects/last/meta',
+      tags,
+      summary: 'Сводка текущего проекта (404, если проектов нет)',
+      middleware: [read] as const,
+      responses: { 200: json(MapProjectMetaReply), ...errorResponses },
+    }),
+    async (c) => c.json(await meta(db, currentUser(c)), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/projects/last/get',
+      tags,
+      summary: 'Текущий проект целиком (GeoJSON)',
+      middleware: [read] as const,
+      responses: { 200: json(MapProject), ...errorResponses },
+    }),
+    async (c) => c.json(projectView(await requireCurrent(db, currentUser(c))), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/v1/projects/create',
+      tags,
+      summary: 'Создать проект и сделать его текущим',
+      middleware: [write] as const,
+      request: body(ProjectCreateBody),
+      responses: { 200: json(MapProject), ...errorResponses },
+    }),
+    async (c) => c.json(await createProject(db, currentUser(c), c.req.valid('json').name), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/v1/projects/delete',
+      tags,
+      summary: 'Удалить проект (только когда их больше одного); new_id становится текущим',
+      middleware: [write] as const,
+      request: body(ProjectDeleteBody),
+      responses: { 200: json(MapProjectsListReply), ...errorResponses },
+    }),
+    async (c) => {
+      const { delete_id, new_id } = c.req.valid('json');
+      return c.json(await deleteProject(db, currentUser(c), delete_id, new_id), 200);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/v1/projects/last/set',
+      tags,
+      summary: 'Сделать проект текущим',
+      middleware: [read] as const,
+      request: body(ProjectSetBody),
+      responses: { 200: json(MapProject), ...errorResponses },
+    }),
+    async (c) => c.json(await setCurrent(db, currentUser(c), c.req.valid('json').project_id), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/v1/projects/last/save',
+      tags,
+      summary: 'Сохранить нарисованное (GeoJSON FeatureCollection: area, road, zone, object)',
+      middleware: [write] as const,
+      request: body(DrawnCollection),
+      responses: { 200: json(MapProject), ...errorResponses },
+    }),
+    async (c) => c.json(await saveDrawn(db, currentUser(c), c.req.valid('json')), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/v1/projects/last/clear',
+      tags,
+      summary: 'Удалить всё нарисованное и построенное',
+      middleware: [write] as const,
+      responses: { 200: json(MapProject), ...errorResponses },
+    }),
+    async (c) => c.json(await clearProject(db, currentUser(c)), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/v1/projects/last/golden',
+      tags,
+      summary: 'Сохранить текущую сеть как эталон',
+      middleware: [write] as const,
+      responses: { 200: json(MapProject), ...errorResponses },
+    }),
+    async (c) => c.json(await saveGolden(db, currentUser(c)), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/v1/projects/last/algo',
+      tags,
+      summary: 'Запустить алгоритм построения или оптимизации сети (задача; проект обрабатывается до её конца)',
+      middleware: [write] as const,
+      request: body(AlgoBody),
+      responses: { 200: json(MapAlgoReply), ...errorResponses },
+    }),
+    async (c) => c.json({ job_id: await startAlgo(db, currentUser(c), c.req.valid('json').algo_tag) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/v1/dwg/build',
+      tags,
+      summary: 'Подготовить чертёж текущего проекта (DXF; format=dwg — DWG, когда он доступен)',
+      middleware: [read] as const,
+      request: { body: { content: { 'application/json': { schema: DwgBuildBody } }, required: false } },
+      responses: { 200: json(DwgBuildReply), ...errorResponses },
+    }),
+    async (c) => {
+      const raw = (c.req.header('content-type') ?? '').includes('application/json') ? c.req.valid('json') : {};
+      return c.json({ work_item_id: await startExport(db, currentUser(c), raw?.format ?? 'dxf') }, 200);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/dwg/status',
+      tags,
+      summary: 'Состояние подготовки чертежа',
+      middleware: [read] as const,
+      request: { query: WorkItemQuery },
+      responses: { 200: json(DwgStatusReply), ...errorResponses },
+    }),
+    async (c) => {
+      const job = await exportJob(db, currentUser(c), c.req.valid('query').work_item_id);
+      return c.json({ status: job.status, progress: job.progress, ...(job.error ? { error: job.error } : {}) }, 200);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/dwg/output_url',
+      tags,
+      summary: 'Ссылка на готовый чертёж',
+      middleware: [read] as const,
+      request: { query: WorkItemQuery },
+      responses: { 200: json(DwgOutputUrlReply), ...errorResponses },
+    }),
+    async (c) => {
+      const id = c.req.valid('query').work_item_id;
+      const job = await exportJob(db, currentUser(c), id);
+      if (job.status !== 'success' || !job.result) throw badRequest('Чертёж ещё не готов');
+      const { filename } = JSON.parse(job.result) as { filename: string };
+      return c.json({ url: `/api/v1/dwg/download?work_item_id=${id}`, filename }, 200);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/dwg/download',
+      tags,
+      summary: 'Скачать готовый чертёж',
+      middleware: [read] as const,
+      request: { query: WorkItemQuery },
+      responses: {
+        200: { description: 'Файл чертежа', content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } },
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const job = await exportJob(db, currentUser(c), c.req.valid('query').work_item_id);
+      if (job.status !== 'success' || !job.result) throw badRequest('Чертёж ещё не готов');
+      const { key, filename } = JSON.parse(job.result) as { key: string; filename: string };
+      if (!(await storage.exists(key))) throw notFound('Файл чертежа не найден в хранилище');
+      return new Response(storage.file(key), {
+        headers: { 'content-type': filename.endsWith('.dwg') ? 'application/acad' : 'application/dxf', 'content-disposition': contentDisposition(filename) },
+      }) as never;
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/v1/gis/html_menu',
+      tags,
+      summary: 'Форма ввода полигона по координатам или кадастровому номеру',
+      middleware: [read] as const,
+      request: body(GisMenuBody),
+      responses: { 200: json(GisMenuReply), ...errorResponses },
+    }),
+    async (c) => c.json({ html_menu: gisMenu(c.req.valid('json').type), meta: { width: MENU_WIDTH } }, 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/gis/coords',
+      tags,
+      summary: 'Полигон по точкам «долгота<TAB>широта», по одной в строке',
+      middleware: [read] as const,
+      request: { query: GisQuery },
+      responses: { 200: json(FeatureCollection), ...errorResponses },
+    }),
+    async (c) => c.json(polygonFromCoords(c.req.valid('query').params), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/gis/code',
+      tags,
+      summary: 'Полигоны участков по кадастровым номерам (по одному в строке) из кадастрового реестра',
+      middleware: [read] as const,
+      request: { query: GisQuery },
+      responses: { 200: json(FeatureCollection), ...errorResponses },
+    }),
+    async (c) => c.json(await polygonsFromCodes(db, c.req.valid('query').params), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/v1/gis/cadastre/import',
+      tags,
+      summary: 'Загрузить участки в кадастровый реестр из GeoJSON (номер в свойстве cadastral_number или number); администратор',
+      middleware: [requireAccess(db, 'organization.admin')] as const,
+      request: body(z.object({ type: z.literal('FeatureCollection'), features: z.array(z.unknown()).max(100_000) })),
+      responses: { 200: json(CadastreImportReply), ...errorResponses },
+    }),
+    async (c) => c.json({ imported: await importParcels(db, c.req.valid('json')) }, 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/v1/html_menu',
+      tags,
+      summary: 'Форма свойств объекта карты, типы и стили по type_id',
+      middleware: [read] as const,
+      request: body(HtmlMenuBody),
+      responses: { 200: json(HtmlMenuReply), ...errorResponses },
+    }),
+    async (c) => c.json({ html_menu: featureMenu(c.req.valid('json')), meta: { width: MENU_WIDTH }, styles: typeStyles(), types: typeList() }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/map/basemap.pmtiles',
+      tags,
+      summary: 'Подложка карты — архив PMTiles v3 (HTTP Range)',
+      responses: { 200: { description: 'Архив целиком' }, 206: { description: 'Диапазон байтов' }, ...errorResponses },
+    }),
+    async (c) => (await basemapResponse(config, c.req.raw)) as never,
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/map/style.json',
+      tags,
+      summary: 'Стиль maplibre для подложки (без шрифтов и спрайтов из интернета)',
+      responses: { 200: { description: 'Стиль maplibre' } },
+    }),
+    async (c) => c.json(mapStyle(new URL(c.req.url).origin), 200),
+  );
+  return app;
+}

@@ -1,0 +1,155 @@
+import { z } from '@hono/zod-openapi';
+import { decimalInt } from '../http/params';
+
+/*
+ * Map editor (spec 02 §2–§4, §7, §9). GeoJSON in EPSG:4326 (lon, lat). Kept free of Bun and the
+ * database: the PWA typechecks against these types through api/src/contract.ts.
+ */
+
+export const FEATURE_TYPES = ['area', 'road', 'zone', 'object', 'block', 'info'] as const;
+export const DRAWN_TYPES = ['area', 'road', 'zone', 'object'] as const;
+export const ALGO_TAGS = ['road_gen_grid', 'road_gen_voronoi', 'road_subdivide', 'block_min_circle_cover', 'road_greed_types', 'road_greed_remove'] as const;
+
+/** Most features in one drawn collection and most vertices in one geometry: a save is one JSON body. */
+export const MAX_FEATURES = 20_000;
+export const MAX_VERTICES = 200_000;
+
+const lon = z.number().min(-180).max(180);
+const lat = z.number().min(-90).max(90);
+const Position = z.tuple([lon, lat]).rest(z.number()).openapi({ description: '[долгота, широта] (EPSG:4326)' });
+const Ring = z.array(Position).min(4, { message: 'кольцо полигона — не меньше 4 точек' });
+
+export const Geometry = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('Point'), coordinates: Position }),
+    z.object({ type: z.literal('LineString'), coordinates: z.array(Position).min(2, { message: 'линия — не меньше 2 точек' }) }),
+    z.object({ type: z.literal('Polygon'), coordinates: z.array(Ring).min(1) }),
+    z.object({ type: z.literal('MultiPolygon'), coordinates: z.array(z.array(Ring).min(1)).min(1) }),
+    z.object({ type: z.literal('MultiLineString'), coordinates: z.array(z.array(Position).min(2)).min(1) }),
+  ])
+  .openapi('MapGeometry');
+
+export const FeatureProperties = z
+  .object({
+    type: z.enum(FEATURE_TYPES, { message: `ожидается один из типов: ${FEATURE_TYPES.join(', ')}` }),
+    type_id: z.number().int().min(0).max(1_000_000).optional(),
+    name: z.string().max(500).optional(),
+    sides_count: z.number().int().min(1).max(2).optional(),
+    is_fixed: z.boolean().optional(),
+    capacity: z.number().min(0).max(1_000_000_000).optional(),
+    radius: z.number().min(0).max(100_000).optional().openapi({ description: 'Радиус обслуживания (зона, объект), м' }),
+    html_short: z.string().max(20_000).optional(),
+    html_full: z.string().max(200_000).optional(),
+  })
+  .catchall(z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]))
+  .openapi('MapFeatureProperties');
+
+export const Feature = z
+  .object({
+    type: z.literal('Feature'),
+    id: z.union([z.string().max(200), z.number()]).optional(),
+    geometry: Geometry,
+    properties: FeatureProperties,
+  })
+  .openapi('MapFeature');
+
+export const FeatureCollection = z
+  .object({
+    type: z.literal('FeatureCollection'),
+    features: z.array(Feature).max(MAX_FEATURES, { message: `не больше ${MAX_FEATURES} объектов` }),
+  })
+  .openapi('MapFeatureCollection');
+
+/** What the user may save: drawn features only (area, road, zone, object). */
+export const DrawnCollection = FeatureCollection.refine((fc) => fc.features.every((f) => (DRAWN_TYPES as readonly string[]).includes(f.properties.type)), {
+  message: `сохраняются только нарисованные объекты: ${DRAWN_TYPES.join(', ')}`,
+  path: ['features'],
+}).openapi('MapDrawnCollection');
+
+export const MapProject = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    is_processing: z.boolean(),
+    drawn_feature_collection: FeatureCollection,
+    info_feature_collection: FeatureCollection,
+    general_feature_collection: FeatureCollection,
+    drawing_feature_collection: FeatureCollection,
+    golden: FeatureCollection.nullable(),
+    updated_at: z.number().int().openapi({ description: 'Последнее изменение, мс Unix' }),
+  })
+  .openapi('MapProject');
+
+export const MapProjectsListReply = z
+  .object({
+    projects: z.array(z.object({ id: z.number().int(), name: z.string() })),
+    current_id: z.number().int().nullable(),
+  })
+  .openapi('MapProjectsList');
+
+export const FeatureCounts = z.object(
+  Object.fromEntries(FEATURE_TYPES.map((t) => [t, z.number().int()])) as Record<(typeof FEATURE_TYPES)[number], z.ZodNumber>,
+);
+
+export const MapProjectMetaReply = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    is_processing: z.boolean(),
+    updated_at: z.number().int(),
+    feature_counts: FeatureCounts,
+    job_id: z.number().int().nullable().openapi({ description: 'Задача алгоритма, идущая сейчас' }),
+  })
+  .openapi('MapProjectMeta');
+
+const projectName = z
+  .string({ error: 'укажите название проекта' })
+  .trim()
+  .min(1, { message: 'укажите название проекта' })
+  .max(200, { message: 'название проекта — не длиннее 200 символов' });
+
+export const ProjectCreateBody = z.object({ name: projectName }).openapi('MapProjectCreate');
+export const ProjectDeleteBody = z.object({ delete_id: decimalInt(1), new_id: decimalInt(1) }).openapi('MapProjectDelete');
+export const ProjectSetBody = z.object({ project_id: decimalInt(1) }).openapi('MapProjectSet');
+
+export const AlgoBody = z.object({ algo_tag: z.enum(ALGO_TAGS, { message: `ожидается один из алгоритмов: ${ALGO_TAGS.join(', ')}` }) }).openapi('MapAlgo');
+export const MapAlgoReply = z.object({ job_id: z.number().int() }).openapi('MapAlgoReply');
+
+export const DwgBuildBody = z.object({ format: z.enum(['dxf', 'dwg']).optional() }).openapi('DwgBuild');
+export const DwgBuildReply = z.object({ work_item_id: z.number().int() }).openapi('DwgBuildReply');
+export const WorkItemQuery = z.object({ work_item_id: decimalInt(1) });
+export const DwgStatusReply = z
+  .object({ status: z.enum(['queued', 'running', 'success', 'failed']), error: z.string().optional(), progress: z.number().optional() })
+  .openapi('DwgStatus');
+export const DwgOutputUrlReply = z.object({ url: z.string(), filename: z.string() }).openapi('DwgOutputUrl');
+
+export const MenuMeta = z.object({ width: z.number().int() });
+
+export const GisMenuBody = z.object({ type: z.enum(['coords', 'code'], { message: 'ожидается coords или code' }) });
+export const GisMenuReply = z.object({ html_menu: z.string(), meta: MenuMeta }).openapi('GisHtmlMenu');
+export const GisQuery = z.object({ params: z.string({ error: 'укажите строки' }).max(200_000, { message: 'слишком длинный запрос' }) });
+
+export const TypeStyle = z.object({ name: z.string(), color: z.string(), width: z.number().optional(), fill_opacity: z.number().optional() });
+export const MapTypeInfo = z.object({
+  type_id: z.number().int(),
+  name: z.string(),
+  feature_type: z.enum(FEATURE_TYPES),
+  sides_count: z.number().int().optional(),
+  is_fixed: z.boolean().optional(),
+  capacity: z.number().optional(),
+  radius: z.number().optional(),
+  block_spacing: z.number().optional(),
+  block_max_area: z.number().optional(),
+});
+export const HtmlMenuBody = z
+  .object({
+    type: z.enum(FEATURE_TYPES, { message: `ожидается один из типов: ${FEATURE_TYPES.join(', ')}` }),
+    type_id: z.number().int().min(0).max(1_000_000).optional(),
+  })
+  .catchall(z.unknown())
+  .openapi('HtmlMenuBody');
+export const HtmlMenuReply = z
+  .object({ html_menu: z.string(), meta: MenuMeta, styles: z.record(z.string(), TypeStyle), types: z.array(MapTypeInfo) })
+  .openapi('HtmlMenuReply');
+
+export const CadastreImportReply = z.object({ imported: z.number().int() }).openapi('CadastreImport');

@@ -1,0 +1,217 @@
+import type { Selectable } from 'kysely';
+import type { SessionUser } from '../auth/service';
+import type { Db } from '../db/database';
+import type { MapProjectsTable } from '../db/schema';
+import { badRequest, conflict, notFound } from '../http/errors';
+import { enqueueJob } from '../jobs/queue';
+import type { z } from '@hono/zod-openapi';
+import type { FeatureCollection, MapProject, MapProjectMetaReply, MapProjectsListReply } from './schema';
+import { FEATURE_TYPES } from './schema';
+
+type FC = z.output<typeof FeatureCollection>;
+type Row = Selectable<MapProjectsTable>;
+
+export const MAP_ALGO_JOB = 'map.algo';
+export const MAP_EXPORT_JOB = 'map.export';
+
+export const emptyCollection = (): FC => ({ type: 'FeatureCollection', features: [] });
+const parse = (text: string | null): FC => (text ? (JSON.parse(text) as FC) : emptyCollection());
+
+/** What export and preview draw: the drawn features and the generated ones (no info labels). */
+export const drawingOf = (drawn: FC, general: FC): FC => ({ type: 'FeatureCollection', features: [...drawn.features, ...general.features] });
+
+export function projectView(row: Row): z.output<typeof MapProject> {
+  return {
+    id: row.id,
+    name: row.name,
+    is_processing: row.is_processing === 1,
+    drawn_feature_collection: parse(row.drawn_feature_collection),
+    info_feature_collection: parse(row.info_feature_collection),
+    general_feature_collection: parse(row.general_feature_collection),
+    drawing_feature_collection: parse(row.drawing_feature_collection),
+    golden: row.golden_feature_collection ? parse(row.golden_feature_collection) : null,
+    updated_at: row.updated_at,
+  };
+}
+
+export async function listProjects(db: Db, user: SessionUser): Promise<z.output<typeof MapProjectsListReply>> {
+  const projects = await db.selectFrom('map_projects').select(['id', 'name']).where('organization_id', '=', user.organizationId).orderBy('id').execute();
+  const current = await currentRow(db, user);
+  return { projects, current_id: current?.id ?? null };
+}
+
+/**
+ * The user's current project: the one stored for them if it is still in their organisation,
+ * else the organisation's first one (then remembered), else none.
+ */
+export async function currentRow(db: Db, user: SessionUser): Promise<Row | undefined> {
+  const stored = await db
+    .selectFrom('map_last_project')
+    .innerJoin('map_projects', 'map_projects.id', 'map_last_project.project_id')
+    .selectAll('map_projects')
+    .where('map_last_project.user_id', '=', user.id)
+    .where('map_projects.organization_id', '=', user.organizationId)
+    .executeTakeFirst();
+  if (stored) return stored;
+  const first = await db.selectFrom('map_projects').selectAll().where('organization_id', '=', user.organizationId).orderBy('id').limit(1).executeTakeFirst();
+  if (first) await remember(db, user, first.id);
+  return first;
+}
+
+export async function requireCurrent(db: Db, user: SessionUser): Promise<Row> {
+  const row = await currentRow(db, user);
+  if (!row) throw notFound('Нет текущего проекта карты: создайте проект');
+  return row;
+}
+
+async function remember(db: Db, user: SessionUser, projectId: number) {
+  await db
+    .insertInto('map_last_project')
+    .values({ user_id: user.id, project_id: projectId })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ project_id: projectId }))
+    .execute();
+}
+
+async function projectInOrganization(db: Db, user: SessionUser, id: number): Promise<Row> {
+  const row = await db.selectFrom('map_projects').selectAll().where('id', '=', id).where('organization_id', '=', user.organizationId).executeTakeFirst();
+  if (!row) throw notFound('Проект карты не найден');
+  return row;
+}
+
+export async function createProject(db: Db, user: SessionUser, name: string) {
+  const row = await db
+    .insertInto('map_projects')
+    .values({ organization_id: user.organizationId, name, updated_at: Date.now() })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await remember(db, user, row.id);
+  return projectView(row);
+}
+
+/** Spec 02 §5: deleting is allowed only when more than one project exists; new_id becomes current. */
+export async function deleteProject(db: Db, user: SessionUser, deleteId: number, newId: number) {
+  if (deleteId === newId) throw badRequest('Новый текущий проект должен отличаться от удаляемого');
+  await db.transaction().execute(async (trx) => {
+    const count = await trx
+      .selectFrom('map_projects')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('organization_id', '=', user.organizationId)
+      .executeTakeFirstOrThrow();
+    if (Number(count.n) <= 1) throw badRequest('Нельзя удалить единственный проект');
+    const doomed = await projectInOrganization(trx, user, deleteId);
+    await projectInOrganization(trx, user, newId);
+    if (doomed.is_processing) throw conflict('Проект обрабатывается: дождитесь окончания');
+    await trx.deleteFrom('map_projects').where('id', '=', deleteId).execute();
+    await remember(trx, user, newId);
+  });
+  return listProjects(db, user);
+}
+
+export async function setCurrent(db: Db, user: SessionUser, projectId: number) {
+  const row = await projectInOrganization(db, user, projectId);
+  await remember(db, user, row.id);
+  return projectView(row);
+}
+
+export async function meta(db: Db, user: SessionUser): Promise<z.output<typeof MapProjectMetaReply>> {
+  const row = await requireCurrent(db, user);
+  const counts = Object.fromEntries(FEATURE_TYPES.map((t) => [t, 0])) as Record<(typeof FEATURE_TYPES)[number], number>;
+  for (const fc of [row.drawn_feature_collection, row.general_feature_collection, row.info_feature_collection])
+    for (const f of parse(fc).features) if (f.properties.type in counts) counts[f.properties.type] += 1;
+  return { id: row.id, name: row.name, is_processing: row.is_processing === 1, updated_at: row.updated_at, feature_counts: counts, job_id: row.job_id };
+}
+
+async function writable(db: Db, user: SessionUser): Promise<Row> {
+  const row = await requireCurrent(db, user);
+  if (row.is_processing) throw conflict('Проект обрабатывается: дождитесь окончания алгоритма');
+  return row;
+}
+
+/** Saves the drawn features; the generated network stays (an algorithm run replaces it). */
+export async function saveDrawn(db: Db, user: SessionUser, drawn: FC) {
+  const row = await writable(db, user);
+  const general = parse(row.general_feature_collection);
+  const updated = await db
+    .updateTable('map_projects')
+    .set({ drawn_feature_collection: JSON.stringify(drawn), drawing_feature_collection: JSON.stringify(drawingOf(drawn, general)), updated_at: Date.now() })
+    .where('id', '=', row.id)
+    .where('is_processing', '=', 0)
+    .returningAll()
+    .executeTakeFirst();
+  if (!updated) throw conflict('Проект обрабатывается: дождитесь окончания алгоритма');
+  return projectView(updated);
+}
+
+export async function clearProject(db: Db, user: SessionUser) {
+  const row = await writable(db, user);
+  const empty = JSON.stringify(emptyCollection());
+  const updated = await db
+    .updateTable('map_projects')
+    .set({
+      drawn_feature_collection: empty,
+      general_feature_collection: empty,
+      info_feature_collection: empty,
+      drawing_feature_collection: empty,
+      updated_at: Date.now(),
+    })
+    .where('id', '=', row.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return projectView(updated);
+}
+
+/** Stores the current drawing (drawn + generated) as the golden standard of the project. */
+export async function saveGolden(db: Db, user: SessionUser) {
+  const row = await writable(db, user);
+  const drawing = drawingOf(parse(row.drawn_feature_collection), parse(row.general_feature_collection));
+  if (drawing.features.length === 0) throw badRequest('Нечего сохранять как эталон: проект пуст');
+  const updated = await db
+    .updateTable('map_projects')
+    .set({ golden_feature_collection: JSON.stringify(drawing), is_golden: 1, updated_at: Date.now() })
+    .where('id', '=', row.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return projectView(updated);
+}
+
+/** Queues an algorithm run; the project is processing until the job ends (either way). */
+export async function startAlgo(db: Db, user: SessionUser, algoTag: string): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const row = await writable(trx, user);
+    const jobId = await enqueueJob(trx, {
+      kind: MAP_ALGO_JOB,
+      payload: { project_id: row.id, algo_tag: algoTag },
+      organizationId: user.organizationId,
+      maxAttempts: 1,
+    });
+    await trx.updateTable('map_projects').set({ is_processing: 1, job_id: jobId }).where('id', '=', row.id).execute();
+    return jobId;
+  });
+}
+
+/** The DWG writer (AutoCAD 2000) is not made yet: asking for DWG is refused at once, nothing queued (docs/map.md). */
+export const DWG_UNAVAILABLE = 'Выгрузка в DWG пока недоступна: выберите DXF';
+
+export async function startExport(db: Db, user: SessionUser, format: 'dxf' | 'dwg'): Promise<number> {
+  if (format === 'dwg') throw badRequest(DWG_UNAVAILABLE);
+  const row = await requireCurrent(db, user);
+  return enqueueJob(db, { kind: MAP_EXPORT_JOB, payload: { project_id: row.id, format }, organizationId: user.organizationId, maxAttempts: 2 });
+}
+
+export async function exportJob(db: Db, user: SessionUser, jobId: number) {
+  const job = await db
+    .selectFrom('jobs')
+    .select(['status', 'error', 'result', 'progress'])
+    .where('id', '=', jobId)
+    .where('kind', '=', MAP_EXPORT_JOB)
+    .where('organization_id', '=', user.organizationId)
+    .executeTakeFirst();
+  if (!job) throw notFound('Задача выгрузки не найдена');
+  return job;
+}
+
+export async function projectRow(db: Db, id: number): Promise<Row | undefined> {
+  return db.selectFrom('map_projects').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export { parse as parseCollection };

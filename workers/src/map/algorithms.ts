@@ -1,0 +1,456 @@
+import { Delaunay } from 'd3-delaunay';
+import { mapType, ROAD_BY_CLASS, typesOf } from './catalog';
+import { bbox, centroid, clip, dist, inside, mainAngle, polyArea, prng, rect, rotatePoly, segmentDistance, type Poly, type XY } from './geo';
+import {
+  edgeUsage,
+  metrics,
+  pairDistances,
+  readNetwork,
+  roadGraph,
+  sample,
+  shortestPath,
+  pathLength,
+  SAMPLE_BLOCKS,
+  type Block,
+  type GeoCollection,
+  type GeoFeature,
+  type Metrics,
+  type Network,
+  type Road,
+} from './network';
+
+export const ALGO_TAGS = ['road_gen_grid', 'road_gen_voronoi', 'road_subdivide', 'block_min_circle_cover', 'road_greed_types', 'road_greed_remove'] as const;
+export type AlgoTag = (typeof ALGO_TAGS)[number];
+
+/** road_greed_remove: a sampled block-to-block trip may grow at most this much over the network before removal. */
+export const MAX_DETOUR_GROWTH = 1.5;
+/** road_greed_remove: an edge is a candidate only if going around it costs at most this many times its length. */
+export const LOCAL_DETOUR = 3.5;
+/** road_subdivide: at most this many halvings of one block. */
+export const MAX_SUBDIVISION_DEPTH = 12;
+
+export const ALGO_NAMES: Record<AlgoTag, string> = {
+  road_gen_grid: 'Сетка улиц',
+  road_gen_voronoi: 'Улицы по ячейкам Вороного',
+  road_subdivide: 'Деление крупных кварталов (дерево)',
+  block_min_circle_cover: 'Покрытие кварталов зонами обслуживания',
+  road_greed_types: 'Классы дорог по нагрузке',
+  road_greed_remove: 'Удаление лишних дорог',
+};
+
+export interface AlgoInput {
+  drawn: GeoCollection;
+  general: GeoCollection;
+  golden?: GeoCollection | null;
+}
+
+export interface AlgoOutput {
+  general: GeoCollection;
+  info: GeoCollection;
+  metrics: Metrics;
+  /** Figures of the run itself (zones placed, roads removed, …). */
+  details: Record<string, number | string>;
+}
+
+/** Runs one algorithm on a project. Deterministic: the same input gives the same output. */
+export function runAlgorithm(tag: AlgoTag, input: AlgoInput, progress: (percent: number) => void = () => {}): AlgoOutput {
+  const net = readNetwork(input.drawn, input.general);
+  if (net.areas.length === 0 && (tag === 'road_gen_grid' || tag === 'road_gen_voronoi'))
+    throw new AlgoInputError('Нарисуйте хотя бы одну территорию (полигон)');
+  const details: Record<string, number | string> = {};
+  let result: Network;
+  if (tag === 'road_gen_grid') result = generate(net, (area, i) => gridBlocks(area.poly, area.type.block_spacing!, i));
+  else if (tag === 'road_gen_voronoi') result = generate(net, (area, i) => voronoiBlocks(area.poly, area.type.block_max_area!, i));
+  else if (tag === 'road_subdivide') result = subdivide(net, details);
+  else if (tag === 'block_min_circle_cover') result = circleCover(net, details);
+  else if (tag === 'road_greed_types') result = greedTypes(net, details);
+  else result = greedRemove(net, details, progress);
+  progress(90);
+  const g = roadGraph(result);
+  const m = metrics(result, g);
+  const golden = input.golden ? metrics(readNetwork(input.golden, { type: 'FeatureCollection', features: [] }, result.projection)) : null;
+  return { general: writeGeneral(result), info: infoCollection(tag, result, m, golden, details), metrics: m, details };
+}
+
+export class AlgoInputError extends Error {}
+
+// ——— generators ———
+
+/** Grid cells of `spacing` aligned with the area's longest edge, clipped to the area. */
+export function gridBlocks(poly: Poly, spacing: number, areaIndex: number): Block[] {
+  const about = centroid(poly);
+  const angle = mainAngle(poly);
+  const local = rotatePoly(poly, -angle, about);
+  const [minX, minY, maxX, maxY] = bbox(local);
+  const blocks: Block[] = [];
+  for (let x = minX; x < maxX - 1e-6; x += spacing)
+    for (let y = minY; y < maxY - 1e-6; y += spacing)
+      for (const piece of clip(rect(x, y, Math.min(x + spacing, maxX), Math.min(y + spacing, maxY)), local))
+        blocks.push({ poly: rotatePoly(piece, angle, about), area: areaIndex });
+  return blocks;
+}
+
+/** Voronoi cells of seeded points (one per block_max_area of the area, at least two) clipped to the area. */
+export function voronoiBlocks(poly: Poly, blockArea: number, areaIndex: number): Block[] {
+  const count = Math.max(2, Math.round(polyArea(poly) / blockArea));
+  const [minX, minY, maxX, maxY] = bbox(poly);
+  const random = prng(0x5eed + areaIndex * 7919);
+  const points: XY[] = [];
+  for (let tries = 0; points.length < count && tries < count * 200; tries++) {
+    const p: XY = [minX + random() * (maxX - minX), minY + random() * (maxY - minY)];
+    if (inside(p, poly, 0)) points.push(p);
+  }
+  const voronoi = Delaunay.from(points).voronoi([minX - 1, minY - 1, maxX + 1, maxY + 1]);
+  const blocks: Block[] = [];
+  for (let i = 0; i < points.length; i++) {
+    const cell = voronoi.cellPolygon(i);
+    if (!cell) continue;
+    for (const piece of clip([cell.map((p) => [p[0], p[1]] as XY)], poly)) blocks.push({ poly: piece, area: areaIndex });
+  }
+  return blocks;
+}
+
+/** Replaces the generated network with the blocks of each area and the roads along their edges, joined to the drawn roads. */
+function generate(net: Network, blocksOf: (area: Network['areas'][number], index: number) => Block[]): Network {
+  const blocks = net.areas.flatMap((area, i) => blocksOf(area, i));
+  const drawnRoads = net.roads.filter((r) => r.drawn);
+  const out: Network = { ...net, blocks, roads: [...drawnRoads, ...roadsAlongBlocks(blocks, net)], zones: net.zones.filter((z) => !z.generated) };
+  out.roads.push(...connectors(out, drawnRoads));
+  return out;
+}
+
+const round = (p: XY) => `${Math.round(p[0] * 10)},${Math.round(p[1] * 10)}`;
+
+/**
+ * Every block edge once, noded: an edge is cut wherever another block's corner lies on it (a
+ * T-junction), so neighbouring blocks share nodes and no street is counted twice. On an area's
+ * outline a district street (class 2), inside a local one (class 3).
+ */
+export function roadsAlongBlocks(blocks: Block[], net: Network): Road[] {
+  const CELL = 25;
+  const cellKey = (x: number, y: number) => `${Math.floor(x / CELL)},${Math.floor(y / CELL)}`;
+  const vertices = new Map<string, XY>();
+  for (const b of blocks) for (const ring of b.poly) for (const p of ring) vertices.set(round(p), p);
+  const buckets = new Map<string, XY[]>();
+  for (const p of vertices.values()) {
+    const k = cellKey(p[0], p[1]);
+    const list = buckets.get(k);
+    if (list) list.push(p);
+    else buckets.set(k, [p]);
+  }
+  const seen = new Set<string>();
+  const roads: Road[] = [];
+  const push = (a: XY, c: XY, area: number) => {
+    const k = [round(a), round(c)].sort().join('|');
+    if (seen.has(k) || round(a) === round(c)) return;
+    seen.add(k);
+    const outline = net.areas[area];
+    const mid: XY = [(a[0] + c[0]) / 2, (a[1] + c[1]) / 2];
+    const onOutline = outline ? outline.poly.some((r) => r.some((p, j) => j + 1 < r.length && segmentDistance(mid, p, r[j + 1]) < 0.5)) : false;
+    roads.push({ a, b: c, type_id: ROAD_BY_CLASS[onOutline ? 2 : 3].type_id, fixed: false, drawn: false });
+  };
+  for (const b of blocks)
+    for (const ring of b.poly)
+      for (let i = 0; i + 1 < ring.length; i++) {
+        const [a, c] = [ring[i], ring[i + 1]];
+        const len = dist(a, c);
+        if (len < 0.05) continue;
+        const cuts: Array<[number, XY]> = [];
+        const [x0, x1] = [Math.min(a[0], c[0]) - 0.1, Math.max(a[0], c[0]) + 0.1];
+        const [y0, y1] = [Math.min(a[1], c[1]) - 0.1, Math.max(a[1], c[1]) + 0.1];
+        for (let cx = Math.floor(x0 / CELL); cx <= Math.floor(x1 / CELL); cx++)
+          for (let cy = Math.floor(y0 / CELL); cy <= Math.floor(y1 / CELL); cy++)
+            for (const p of buckets.get(`${cx},${cy}`) ?? [])
+              if (dist(p, a) > 0.05 && dist(p, c) > 0.05 && segmentDistance(p, a, c) < 0.05)
+                cuts.push([((p[0] - a[0]) * (c[0] - a[0]) + (p[1] - a[1]) * (c[1] - a[1])) / (len * len), p]);
+        cuts.sort((m, n) => m[0] - n[0]);
+        let from = a;
+        for (const [, p] of cuts) {
+          push(from, p, b.area);
+          from = p;
+        }
+        push(from, c, b.area);
+      }
+  return roads;
+}
+
+/** Joins each drawn road end to the nearest generated node within 1.5 block spacings (a local street). */
+function connectors(net: Network, drawnRoads: Road[]): Road[] {
+  const generated = net.roads.filter((r) => !r.drawn);
+  if (generated.length === 0 || drawnRoads.length === 0) return [];
+  const nodes = [...new Map(generated.flatMap((r) => [r.a, r.b]).map((p) => [round(p), p])).values()];
+  const limit = 1.5 * Math.max(...net.areas.map((a) => a.type.block_spacing ?? 150), 150);
+  const out: Road[] = [];
+  for (const end of drawnRoads.flatMap((r) => [r.a, r.b])) {
+    let best: XY | null = null;
+    let bestD = Infinity;
+    for (const n of nodes) {
+      const d = dist(n, end);
+      if (d < bestD) [best, bestD] = [n, d];
+    }
+    if (best && bestD > 0.1 && bestD <= limit) out.push({ a: end, b: best, type_id: ROAD_BY_CLASS[3].type_id, fixed: false, drawn: false });
+  }
+  return out;
+}
+
+/** Halves every block larger than its area type's limit across its longer side, recursively. */
+function subdivide(net: Network, details: Record<string, number | string>): Network {
+  const start: Block[] = net.blocks.length > 0 ? net.blocks : net.areas.map((a, i) => ({ poly: a.poly, area: i }));
+  if (start.length === 0) throw new AlgoInputError('Нет кварталов и территорий для деления');
+  const limitOf = (b: Block) => (net.areas[b.area]?.type ?? mapType('area')).block_max_area!;
+  const out: Block[] = [];
+  let splits = 0;
+  const split = (b: Block, depth: number) => {
+    // 0.1 % slack: a grid block of exactly the limit is not split for a rounding error.
+    if (polyArea(b.poly) <= limitOf(b) * 1.001 || depth >= MAX_SUBDIVISION_DEPTH) return void out.push(b);
+    const about = centroid(b.poly);
+    const angle = mainAngle(b.poly);
+    const local = rotatePoly(b.poly, -angle, about);
+    const [minX, minY, maxX, maxY] = bbox(local);
+    const halves =
+      maxX - minX >= maxY - minY
+        ? [rect(minX - 1, minY - 1, about[0], maxY + 1), rect(about[0], minY - 1, maxX + 1, maxY + 1)]
+        : [rect(minX - 1, minY - 1, maxX + 1, about[1]), rect(minX - 1, about[1], maxX + 1, maxY + 1)];
+    const pieces = halves.flatMap((h) => clip(h, local));
+    if (pieces.length < 2) return void out.push(b);
+    splits += 1;
+    for (const piece of pieces) split({ poly: rotatePoly(piece, angle, about), area: b.area }, depth + 1);
+  };
+  for (const b of start) split(b, 0);
+  details.splits = splits;
+  // Streets are re-derived from the new blocks (classes start afresh); the user's roads stay.
+  const drawnRoads = net.roads.filter((r) => r.drawn);
+  const result: Network = { ...net, blocks: out, roads: [...drawnRoads, ...roadsAlongBlocks(out, net)] };
+  result.roads.push(...connectors(result, drawnRoads));
+  return result;
+}
+
+/**
+ * Greedy set cover: candidate centres are the block centroids; each step places the zone that
+ * covers most uncovered blocks (ties: the lower index). Drawn zones count as placed. The greedy
+ * choice uses at most H(k) ≤ 1 + ln k times the fewest zones possible over these candidates
+ * (k — the most blocks one zone covers).
+ */
+function circleCover(net: Network, details: Record<string, number | string>): Network {
+  if (net.blocks.length === 0) throw new AlgoInputError('Сначала постройте кварталы (сетка, Вороной или дерево)');
+  const drawnZones = net.zones.filter((z) => !z.generated);
+  const type = mapType('zone', drawnZones[0]?.type_id ?? typesOf('zone')[0].type_id);
+  const radius = type.radius!;
+  const centroids = net.blocks.map((b) => centroid(b.poly));
+  const uncovered = new Set(centroids.map((_, i) => i).filter((i) => !drawnZones.some((z) => dist(z.center, centroids[i]) <= z.radius)));
+  // Which blocks each candidate covers (a grid of buckets keeps this near-linear).
+  const cell = radius;
+  const buckets = new Map<string, number[]>();
+  centroids.forEach((c, i) => {
+    const k = `${Math.floor(c[0] / cell)},${Math.floor(c[1] / cell)}`;
+    buckets.set(k, [...(buckets.get(k) ?? []), i]);
+  });
+  const covers = centroids.map((c) => {
+    const [cx, cy] = [Math.floor(c[0] / cell), Math.floor(c[1] / cell)];
+    const out: number[] = [];
+    for (let dx = -1; dx <= 1; dx++)
+      for (let dy = -1; dy <= 1; dy++) for (const j of buckets.get(`${cx + dx},${cy + dy}`) ?? []) if (dist(c, centroids[j]) <= radius) out.push(j);
+    return out;
+  });
+  const placed: number[] = [];
+  while (uncovered.size > 0) {
+    let best = -1;
+    let bestGain = 0;
+    for (let i = 0; i < covers.length; i++) {
+      let gain = 0;
+      for (const j of covers[i]) if (uncovered.has(j)) gain++;
+      if (gain > bestGain) [best, bestGain] = [i, gain];
+    }
+    placed.push(best);
+    for (const j of covers[best]) uncovered.delete(j);
+  }
+  const k = Math.max(...covers.map((c) => c.length));
+  details.zones_placed = placed.length;
+  details.zone_type = type.name;
+  details.greedy_bound = `не больше ${(1 + Math.log(k)).toFixed(2).replace('.', ',')}× от минимума`;
+  return { ...net, zones: [...drawnZones, ...placed.map((i) => ({ center: centroids[i], radius, type_id: type.type_id, generated: true }))] };
+}
+
+/** Classes by load: the share of sampled block-to-block shortest paths along each road; top 10 % main, next 30 % district. */
+function greedTypes(net: Network, details: Record<string, number | string>): Network {
+  if (net.blocks.length < 2 || net.roads.length === 0) throw new AlgoInputError('Нужны дороги и хотя бы два квартала');
+  const g = roadGraph(net);
+  const picked = sample(net.blocks.length, SAMPLE_BLOCKS);
+  const usage = edgeUsage(g, picked, sample(net.blocks.length, SAMPLE_BLOCKS * 4));
+  const loadOf = (i: number) => {
+    const r = net.roads[i];
+    const e = g.graph.edge(round(r.a), round(r.b));
+    return e ? (usage.get(e) ?? 0) : 0;
+  };
+  // The user's own roads keep their types: only generated, not fixed ones are classed.
+  const movable = net.roads.map((r, i) => i).filter((i) => !net.roads[i].fixed && !net.roads[i].drawn);
+  const ranked = [...movable].sort((a, b) => loadOf(b) - loadOf(a) || a - b);
+  const roads = net.roads.map((r) => ({ ...r }));
+  ranked.forEach((i, rank) => {
+    const cls = rank < ranked.length * 0.1 && loadOf(i) > 0 ? 1 : rank < ranked.length * 0.4 && loadOf(i) > 0 ? 2 : 3;
+    roads[i].type_id = ROAD_BY_CLASS[cls].type_id;
+  });
+  details.paths_sampled = picked.length * Math.min(net.blocks.length, SAMPLE_BLOCKS * 4);
+  return { ...net, roads };
+}
+
+/**
+ * Drops the least loaded generated roads while (1) the network stays connected — an edge goes only
+ * if a way around it exists, at most LOCAL_DETOUR times its length — and (2) no sampled
+ * block-to-block trip grows more than MAX_DETOUR_GROWTH times; removals that break (2) are undone
+ * (the longest prefix of the removal order that keeps it is kept, found by bisection).
+ */
+function greedRemove(net: Network, details: Record<string, number | string>, progress: (p: number) => void): Network {
+  if (net.blocks.length < 2 || net.roads.length === 0) throw new AlgoInputError('Нужны дороги и хотя бы два квартала');
+  const g = roadGraph(net);
+  const picked = sample(net.blocks.length, SAMPLE_BLOCKS);
+  const before = pairDistances(g, picked, picked);
+  const usage = edgeUsage(g, picked, picked);
+  const candidates = g.graph
+    .edges()
+    .filter((e) => {
+      const r = net.roads[g.graph.getEdgeAttribute(e, 'road')];
+      return !r.drawn && !r.fixed;
+    })
+    .sort((a, b) => (usage.get(a) ?? 0) - (usage.get(b) ?? 0) || g.graph.getEdgeAttribute(a, 'road') - g.graph.getEdgeAttribute(b, 'road'));
+  const removed: Array<{ u: string; v: string; attr: { length: number; road: number } }> = [];
+  candidates.forEach((e, i) => {
+    if (i % 200 === 0) progress(10 + (60 * i) / candidates.length);
+    const [u, v] = g.graph.extremities(e);
+    const attr = g.graph.getEdgeAttributes(e);
+    g.graph.dropEdge(e);
+    const around = pathLength(g.graph, shortestPath(g.graph, u, v));
+    if (around <= LOCAL_DETOUR * attr.length) removed.push({ u, v, attr });
+    else g.graph.addEdge(u, v, attr);
+  });
+  const fits = () => {
+    const after = pairDistances(g, picked, picked);
+    for (const [pair, d0] of before) if (Number.isFinite(d0) && (after.get(pair) ?? Infinity) > MAX_DETOUR_GROWTH * d0 + 1e-6) return false;
+    return true;
+  };
+  // Bisection over how many of the removals to keep; the graph holds the first `kept` removed.
+  let kept = removed.length;
+  const setKept = (n: number) => {
+    for (let i = n; i < kept; i++) g.graph.addEdge(removed[i].u, removed[i].v, removed[i].attr);
+    for (let i = kept; i < n; i++) g.graph.dropEdge(removed[i].u, removed[i].v);
+    kept = n;
+  };
+  if (!fits()) {
+    let [lo, hi] = [0, removed.length];
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      setKept(mid);
+      if (fits()) lo = mid;
+      else hi = mid - 1;
+    }
+    setKept(lo);
+  }
+  const gone = new Set(removed.slice(0, kept).map((r) => r.attr.road));
+  details.roads_removed = gone.size;
+  details.max_detour_growth = MAX_DETOUR_GROWTH;
+  return { ...net, roads: net.roads.filter((_, i) => !gone.has(i)) };
+}
+
+// ——— output ———
+
+function writeGeneral(net: Network): GeoCollection {
+  const p = net.projection;
+  const ll = (xy: XY) => p.inverse(xy).map((v) => Math.round(v * 1e7) / 1e7);
+  const features: GeoFeature[] = [];
+  for (const r of net.roads)
+    if (!r.drawn) {
+      const type = mapType('road', r.type_id);
+      features.push({
+        type: 'Feature',
+        geometry: { type: 'LineString', coordinates: [ll(r.a), ll(r.b)] },
+        properties: { type: 'road', type_id: type.type_id, sides_count: type.sides_count, is_fixed: r.fixed },
+      });
+    }
+  net.blocks.forEach((b, i) =>
+    features.push({
+      type: 'Feature',
+      geometry: { type: 'Polygon', coordinates: b.poly.map((ring) => ring.map(ll)) },
+      properties: { type: 'block', type_id: mapType('block').type_id, area_index: b.area, area_m2: Math.round(polyArea(b.poly)), name: `Квартал ${i + 1}` },
+    }),
+  );
+  for (const z of net.zones)
+    if (z.generated) {
+      const ring: XY[] = [];
+      for (let k = 0; k <= 48; k++)
+        ring.push([z.center[0] + z.radius * Math.cos((2 * Math.PI * k) / 48), z.center[1] + z.radius * Math.sin((2 * Math.PI * k) / 48)]);
+      ring[48] = ring[0];
+      features.push({
+        type: 'Feature',
+        geometry: { type: 'Polygon', coordinates: [ring.map(ll)] },
+        properties: { type: 'zone', type_id: z.type_id, radius: z.radius, is_fixed: false },
+      });
+    }
+  return { type: 'FeatureCollection', features };
+}
+
+const num = (v: number, digits = 0) =>
+  v
+    .toFixed(digits)
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ' ')
+    .replace('.', ',');
+const km = (m: number) => `${num(m / 1000, 2)} км`;
+const pct = (v: number | null) => (v === null ? '—' : `${num(v * 100, 1)} %`);
+const ratio = (v: number | null) => (v === null ? '—' : num(v, 2));
+const signed = (v: number, f: (x: number) => string) => (v > 0 ? '+' : v < 0 ? '−' : '±') + f(Math.abs(v));
+
+function metricLines(m: Metrics): string[] {
+  return [
+    `Дороги: ${km(m.road_length_total_m)} (${Object.entries(m.road_length_m)
+      .map(([cls, length]) => `${ROAD_BY_CLASS[Number(cls)]?.name ?? cls} — ${km(length)}`)
+      .join(', ')})`,
+    `Кварталов: ${m.block_count}; площадь: мин. ${num(m.block_area_m2.min)} м², медиана ${num(m.block_area_m2.median)} м², макс. ${num(m.block_area_m2.max)} м²`,
+    `Охват зонами обслуживания: ${pct(m.coverage)}`,
+    `Коэффициент непрямолинейности: средний ${ratio(m.detour_mean)}, наибольший ${ratio(m.detour_max)}`,
+    `Кварталов, достижимых по дорогам: ${m.reachable_blocks} из ${m.block_count}`,
+  ];
+}
+
+function infoCollection(tag: AlgoTag, net: Network, m: Metrics, golden: Metrics | null, details: Record<string, number | string>): GeoCollection {
+  const lines = [
+    ...metricLines(m),
+    ...Object.entries(details).map(([k, v]) => `${DETAIL_NAMES[k] ?? k}: ${typeof v === 'number' ? num(v, Number.isInteger(v) ? 0 : 2) : v}`),
+  ];
+  if (golden) {
+    lines.push('Отличие от эталона:');
+    lines.push(`— длина дорог ${signed(m.road_length_total_m - golden.road_length_total_m, km)}`);
+    lines.push(`— кварталов ${signed(m.block_count - golden.block_count, (v) => num(v))}`);
+    if (m.coverage !== null && golden.coverage !== null) lines.push(`— охват ${signed(m.coverage - golden.coverage, (v) => `${num(v * 100, 1)} п. п.`)}`);
+    if (m.detour_mean !== null && golden.detour_mean !== null)
+      lines.push(`— непрямолинейность ${signed(m.detour_mean - golden.detour_mean, (v) => num(v, 2))}`);
+  }
+  const anchor: XY = net.areas.length ? centroid(net.areas[0].poly) : net.blocks.length ? centroid(net.blocks[0].poly) : [0, 0];
+  const short = `${ALGO_NAMES[tag]}: ${m.block_count} кв., ${km(m.road_length_total_m)}`;
+  return {
+    type: 'FeatureCollection',
+    features: [
+      {
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: net.projection.inverse(anchor) },
+        properties: {
+          type: 'info',
+          type_id: mapType('info').type_id,
+          algo_tag: tag,
+          html_short: escapeHtml(short),
+          html_full: lines.map(escapeHtml).join('<br>'),
+        },
+      },
+    ],
+  };
+}
+
+const DETAIL_NAMES: Record<string, string> = {
+  splits: 'Делений кварталов',
+  zones_placed: 'Размещено зон',
+  zone_type: 'Тип зоны',
+  greedy_bound: 'Оценка жадного выбора',
+  paths_sampled: 'Учтено кратчайших путей',
+  roads_removed: 'Удалено участков дорог',
+  max_detour_growth: 'Допустимый рост пути',
+};
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);

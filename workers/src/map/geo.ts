@@ -1,0 +1,150 @@
+import { featureCollection, intersect, polygon as turfPolygon } from '@turf/turf';
+import proj4 from 'proj4';
+
+/** A point in projected metres (x east, y north). */
+export type XY = [number, number];
+/** A polygon in projected metres: rings, the first the outline, each closed. */
+export type Poly = XY[][];
+
+export interface Projection {
+  forward(lonLat: number[]): XY;
+  inverse(xy: XY): [number, number];
+  /** The proj4 definition (written into the DXF header comment and docs). */
+  definition: string;
+}
+
+/**
+ * A local transverse Mercator centred on the drawing: metres with a scale error under 0.01 % within
+ * ±60 km of the centre — the district sizes the editor deals with (docs/map.md «Координаты»).
+ */
+export function localProjection(lon: number, lat: number): Projection {
+  const definition = `+proj=tmerc +lat_0=${lat.toFixed(6)} +lon_0=${lon.toFixed(6)} +k=1 +x_0=0 +y_0=0 +ellps=WGS84 +units=m +no_defs`;
+  const converter = proj4('EPSG:4326', definition);
+  return {
+    definition,
+    forward: (p) => converter.forward([p[0], p[1]]) as XY,
+    inverse: (xy) => converter.inverse(xy) as [number, number],
+  };
+}
+
+/** The projection centred on the middle of the bounding box of all positions given. */
+export function projectionFor(positions: Iterable<number[]>): Projection {
+  let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const [x, y] of positions) {
+    minX = Math.min(minX, x);
+    minY = Math.min(minY, y);
+    maxX = Math.max(maxX, x);
+    maxY = Math.max(maxY, y);
+  }
+  if (!Number.isFinite(minX)) return localProjection(30.3141, 59.9386);
+  return localProjection((minX + maxX) / 2, (minY + maxY) / 2);
+}
+
+export const dist = (a: XY, b: XY) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+
+/** Signed shoelace area of a ring, m² (positive counter-clockwise). */
+export function ringArea(ring: XY[]): number {
+  let sum = 0;
+  for (let i = 0; i + 1 < ring.length; i++) sum += ring[i][0] * ring[i + 1][1] - ring[i + 1][0] * ring[i][1];
+  return sum / 2;
+}
+
+export const polyArea = (poly: Poly) => Math.abs(ringArea(poly[0])) - poly.slice(1).reduce((s, r) => s + Math.abs(ringArea(r)), 0);
+
+/** Area-weighted centroid of the outline. */
+export function centroid(poly: Poly): XY {
+  const ring = poly[0];
+  let [cx, cy, a] = [0, 0, 0];
+  for (let i = 0; i + 1 < ring.length; i++) {
+    const f = ring[i][0] * ring[i + 1][1] - ring[i + 1][0] * ring[i][1];
+    cx += (ring[i][0] + ring[i + 1][0]) * f;
+    cy += (ring[i][1] + ring[i + 1][1]) * f;
+    a += f;
+  }
+  if (Math.abs(a) < 1e-9) return [ring.reduce((s, p) => s + p[0], 0) / ring.length, ring.reduce((s, p) => s + p[1], 0) / ring.length];
+  return [cx / (3 * a), cy / (3 * a)];
+}
+
+export function bbox(poly: Poly): [number, number, number, number] {
+  let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const [x, y] of poly[0]) {
+    minX = Math.min(minX, x);
+    minY = Math.min(minY, y);
+    maxX = Math.max(maxX, x);
+    maxY = Math.max(maxY, y);
+  }
+  return [minX, minY, maxX, maxY];
+}
+
+const closeRing = (ring: XY[]): XY[] => {
+  const [a, b] = [ring[0], ring[ring.length - 1]];
+  return a[0] === b[0] && a[1] === b[1] ? ring : [...ring, a];
+};
+
+/** The intersection of two polygons (turf, planar in metres): zero or more polygons. */
+export function clip(subject: Poly, mask: Poly): Poly[] {
+  const result = intersect(featureCollection([turfPolygon(subject.map(closeRing)), turfPolygon(mask.map(closeRing))]));
+  if (!result) return [];
+  const g = result.geometry;
+  const polys = g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
+  return polys.map((p) => p.map((r) => r.map((q) => [q[0], q[1]] as XY))).filter((p) => polyArea(p) > 1);
+}
+
+export const rect = (minX: number, minY: number, maxX: number, maxY: number): Poly => [
+  [
+    [minX, minY],
+    [maxX, minY],
+    [maxX, maxY],
+    [minX, maxY],
+    [minX, minY],
+  ],
+];
+
+export const rotate = (p: XY, angle: number, about: XY = [0, 0]): XY => {
+  const [c, s] = [Math.cos(angle), Math.sin(angle)];
+  const [x, y] = [p[0] - about[0], p[1] - about[1]];
+  return [about[0] + x * c - y * s, about[1] + x * s + y * c];
+};
+export const rotatePoly = (poly: Poly, angle: number, about: XY): Poly => poly.map((r) => r.map((p) => rotate(p, angle, about)));
+
+/** Direction of the longest outline edge, radians: grids and splits align with the area. */
+export function mainAngle(poly: Poly): number {
+  const ring = poly[0];
+  let [best, angle] = [0, 0];
+  for (let i = 0; i + 1 < ring.length; i++) {
+    const length = dist(ring[i], ring[i + 1]);
+    if (length > best + 1e-9) [best, angle] = [length, Math.atan2(ring[i + 1][1] - ring[i][1], ring[i + 1][0] - ring[i][0])];
+  }
+  return angle;
+}
+
+/** Point in polygon (even-odd over all rings); points on the boundary within `tolerance` m count as inside. */
+export function inside(p: XY, poly: Poly, tolerance = 0.5): boolean {
+  let isIn = false;
+  for (const ring of poly)
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      const [a, b] = [ring[i], ring[j]];
+      if (segmentDistance(p, a, b) <= tolerance) return true;
+      if (a[1] > p[1] !== b[1] > p[1] && p[0] < ((b[0] - a[0]) * (p[1] - a[1])) / (b[1] - a[1]) + a[0]) isIn = !isIn;
+    }
+  return isIn;
+}
+
+export function segmentDistance(p: XY, a: XY, b: XY): number {
+  const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
+  const len2 = dx * dx + dy * dy;
+  const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2));
+  return Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
+}
+
+/** A small deterministic PRNG (mulberry32): seeded points are the same for the same input. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

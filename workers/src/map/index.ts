@@ -1,0 +1,16 @@
+export * from './catalog';
+export { buildBasemap, BASEMAP_MAX_ZOOM, INITIAL_VIEW } from './basemap';
+export { writePmtiles, zxyToTileId } from './pmtiles';
+export {
+  ALGO_TAGS,
+  ALGO_NAMES,
+  AlgoInputError,
+  runAlgorithm,
+  MAX_DETOUR_GROWTH,
+  LOCAL_DETOUR,
+  type AlgoTag,
+  type AlgoInput,
+  type AlgoOutput,
+} from './algorithms';
+export { metrics, readNetwork, roadGraph, type GeoCollection, type GeoFeature, type Metrics } from './network';
+export { writeDxf, layerOf, LABEL_LAYER, type DxfResult } from './dxf';
