@@ -243,7 +243,9 @@ export function mapRoutes({ db, storage, config }: AppDeps) {
       if (job.status !== 'success' || !job.result) throw badRequest('Чертёж ещё не готов');
       const { key, filename } = JSON.parse(job.result) as { key: string; filename: string };
       if (!(await storage.exists(key))) throw notFound('Файл чертежа не найден в хранилище');
-      return new Response(storage.file(key), {
+      // A bucket's file is no Response body in Bun; its stream is (as in video/stream.ts).
+      const file = storage.file(key);
+      return new Response(storage.isLocal ? file : file.stream(), {
         headers: { 'content-type': filename.endsWith('.dwg') ? 'application/acad' : 'application/dxf', 'content-disposition': contentDisposition(filename) },
       }) as never;
     },

@@ -98,4 +98,31 @@ describe('the app on an S3 bucket', () => {
     const video = await t.deps.db.selectFrom('videos').selectAll().where('storage_key', '=', key).executeTakeFirst();
     expect(video).toMatchObject({ filename: 'cam1_2026-11-16_09-00-00.mp4', size_bytes: clip.length });
   }, 60_000);
+
+  it('stores a map drawing in the bucket and sends it back from there', async () => {
+    const cookie = w.cookies.admin;
+    const post = (path: string, body: unknown) => t.request(path, { method: 'POST', cookie, body: JSON.stringify(body) });
+    expect((await post('/api/v1/projects/create', { name: 'Бакет' })).status).toBe(200);
+    const ring = [
+      [30.3, 59.93],
+      [30.31, 59.93],
+      [30.31, 59.94],
+      [30.3, 59.94],
+      [30.3, 59.93],
+    ];
+    const area = { type: 'Feature', geometry: { type: 'Polygon', coordinates: [ring] }, properties: { type: 'area', type_id: 10 } };
+    expect((await post('/api/v1/projects/last/save', { type: 'FeatureCollection', features: [area] })).status).toBe(200);
+    const build = await post('/api/v1/dwg/build', { format: 'dxf' });
+    expect(build.status).toBe(200);
+    const { work_item_id: id } = (await build.json()) as { work_item_id: number };
+    const runner = startWorkers(t.deps, { pollMs: 20 });
+    await runner.drain();
+    await runner.stop();
+    expect(await (await t.request(`/api/v1/dwg/status?work_item_id=${id}`, { cookie })).json()).toMatchObject({ status: 'success' });
+    const stored = fake.objects.get(`norma/exports/map/${id}.dxf`);
+    expect(stored).toBeDefined();
+    const download = await t.request(`/api/v1/dwg/download?work_item_id=${id}`, { cookie });
+    expect(download.status).toBe(200);
+    expect(new Uint8Array(await download.arrayBuffer())).toEqual(stored!.bytes);
+  }, 60_000);
 });
