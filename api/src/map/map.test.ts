@@ -286,6 +286,23 @@ describe('algorithm and CAD export jobs', () => {
       const meta = (await call('GET', '/api/v1/projects/last/meta', admin)).body;
       expect(meta.feature_counts).toMatchObject({ area: 1, block: blocks.length, road: roads.length, info: 1 });
 
+      // Undo/redo restores a snapshot's generated network and labels with the drawn features.
+      const empty = { type: 'FeatureCollection', features: [] };
+      const undone = await call('POST', '/api/v1/projects/last/save', admin, {
+        ...area,
+        restore: { general_feature_collection: empty, info_feature_collection: empty },
+      });
+      expect(undone.body.general_feature_collection.features).toHaveLength(0);
+      expect(undone.body.info_feature_collection.features).toHaveLength(0);
+      expect(undone.body.drawing_feature_collection.features).toHaveLength(1);
+      const redone = await call('POST', '/api/v1/projects/last/save', admin, {
+        ...area,
+        restore: { general_feature_collection: project.general_feature_collection, info_feature_collection: project.info_feature_collection },
+      });
+      expect(redone.body.general_feature_collection).toEqual(project.general_feature_collection);
+      expect(redone.body.drawing_feature_collection.features).toHaveLength(1 + blocks.length + roads.length);
+      expect(redone.body.drawn_feature_collection).toEqual(area);
+
       // An algorithm that cannot run on this input fails the job with the reason and frees the project.
       await call('POST', '/api/v1/projects/last/clear', admin);
       const { body: bad } = await call('POST', '/api/v1/projects/last/algo', admin, { algo_tag: 'block_min_circle_cover' });

@@ -60,11 +60,19 @@ export const FeatureCollection = z
   })
   .openapi('MapFeatureCollection');
 
-/** What the user may save: drawn features only (area, road, zone, object). */
-export const DrawnCollection = FeatureCollection.refine((fc) => fc.features.every((f) => (DRAWN_TYPES as readonly string[]).includes(f.properties.type)), {
-  message: `сохраняются только нарисованные объекты: ${DRAWN_TYPES.join(', ')}`,
-  path: ['features'],
-}).openapi('MapDrawnCollection');
+/**
+ * Undo/redo (spec 02 §4) restores a whole snapshot: the save then also carries the generated
+ * network and the labels the snapshot had (they are not drawn, so the save cannot rebuild them).
+ */
+export const RestoreSnapshot = z.object({ general_feature_collection: FeatureCollection, info_feature_collection: FeatureCollection });
+
+/** What the user may save: drawn features only (area, road, zone, object); `restore` — see RestoreSnapshot. */
+export const DrawnCollection = FeatureCollection.extend({ restore: RestoreSnapshot.optional() })
+  .refine((fc) => fc.features.every((f) => (DRAWN_TYPES as readonly string[]).includes(f.properties.type)), {
+    message: `сохраняются только нарисованные объекты: ${DRAWN_TYPES.join(', ')}`,
+    path: ['features'],
+  })
+  .openapi('MapDrawnCollection');
 
 export const MapProject = z
   .object({

@@ -127,13 +127,25 @@ async function writable(db: Db, user: SessionUser): Promise<Row> {
   return row;
 }
 
-/** Saves the drawn features; the generated network stays (an algorithm run replaces it). */
-export async function saveDrawn(db: Db, user: SessionUser, drawn: FC) {
+/**
+ * Saves the drawn features; the generated network stays (an algorithm run replaces it), unless
+ * undo/redo restores a snapshot's own network and labels (`restore`).
+ */
+export async function saveDrawn(db: Db, user: SessionUser, body: FC & { restore?: { general_feature_collection: FC; info_feature_collection: FC } }) {
   const row = await writable(db, user);
-  const general = parse(row.general_feature_collection);
+  const drawn: FC = { type: 'FeatureCollection', features: body.features };
+  const general = body.restore ? body.restore.general_feature_collection : parse(row.general_feature_collection);
+  const restored = body.restore
+    ? { general_feature_collection: JSON.stringify(general), info_feature_collection: JSON.stringify(body.restore.info_feature_collection) }
+    : {};
   const updated = await db
     .updateTable('map_projects')
-    .set({ drawn_feature_collection: JSON.stringify(drawn), drawing_feature_collection: JSON.stringify(drawingOf(drawn, general)), updated_at: Date.now() })
+    .set({
+      drawn_feature_collection: JSON.stringify(drawn),
+      drawing_feature_collection: JSON.stringify(drawingOf(drawn, general)),
+      ...restored,
+      updated_at: Date.now(),
+    })
     .where('id', '=', row.id)
     .where('is_processing', '=', 0)
     .returningAll()
