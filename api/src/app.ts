@@ -18,6 +18,7 @@ import { taskRoutes } from './markup/tasks.routes';
 import { orgRoutes } from './org/routes';
 import { videoRoutes } from './video/routes';
 import { reportRoutes } from './report/routes';
+import { siteRoutes } from './site/routes';
 import { summaryRoutes } from './summary/routes';
 
 /** Every domain's router, in one place so the OpenAPI document lists them all. */
@@ -33,6 +34,7 @@ const domains = [
   adminRoutes,
   calculatorRoutes,
   mapRoutes,
+  siteRoutes,
 ];
 
 /** Builds the whole HTTP app: better-auth, the /api contract, API docs and the PWA. */

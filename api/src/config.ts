@@ -31,6 +31,25 @@ export interface Config {
   basemapFile?: string;
   /** Objects in an S3-compatible bucket instead of DATA_DIR/objects when NORMA_S3_BUCKET is set (storage/s3-object-store.ts, docs/deployment.md). */
   s3?: S3Config;
+  /** Public site (docs/site.md): robot check, contact requests and their mail notice. */
+  site: SiteConfig;
+}
+
+export interface SiteConfig {
+  /** Upper bound of the robot check's work (NORMA_ALTCHA_MAXNUMBER): the counter a browser must reach, drawn from [max/2, max]. */
+  altchaMaxNumber: number;
+  /** How long a robot-check challenge stays valid, seconds (NORMA_ALTCHA_EXPIRE_SECONDS). */
+  altchaExpireSeconds: number;
+  /** Contact requests allowed per client address per hour (NORMA_FEEDBACK_PER_HOUR). */
+  feedbackPerHour: number;
+  /** The mailbox the contact form names when sending fails (NORMA_CONTACT_EMAIL). */
+  contactEmail: string;
+  /** SMTP server for new-request notices, e.g. smtp://user:pass@mail.local:587 (NORMA_SMTP_URL); absent: no mail. */
+  smtpUrl?: string;
+  /** Who gets the notices (NORMA_FEEDBACK_TO, comma-separated). */
+  feedbackTo?: string;
+  /** Sender of the notices (NORMA_SMTP_FROM). */
+  smtpFrom: string;
 }
 
 export interface S3Config {
@@ -77,5 +96,14 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
           cacheDir: resolve(env.NORMA_S3_CACHE_DIR ?? join(env.DATA_DIR ?? 'data', 's3-cache')),
         }
       : undefined,
+    site: {
+      altchaMaxNumber: Number(env.NORMA_ALTCHA_MAXNUMBER ?? 20_000),
+      altchaExpireSeconds: Number(env.NORMA_ALTCHA_EXPIRE_SECONDS ?? 600),
+      feedbackPerHour: Number(env.NORMA_FEEDBACK_PER_HOUR ?? 10),
+      contactEmail: env.NORMA_CONTACT_EMAIL || 'info@norma.local',
+      smtpUrl: env.NORMA_SMTP_URL || undefined,
+      feedbackTo: env.NORMA_FEEDBACK_TO || undefined,
+      smtpFrom: env.NORMA_SMTP_FROM || 'Norma <noreply@norma.local>',
+    },
   };
 }

@@ -20,6 +20,7 @@ import type * as periodMarkups from './markup/period-markups.schema';
 import type * as tasks from './markup/tasks.schema';
 import type * as org from './org/schema';
 import type * as report from './report/schema';
+import type * as site from './site/schema';
 import type * as summary from './summary/schema';
 import type * as video from './video/schema';
 
@@ -144,3 +145,12 @@ export type HtmlMenuBody = Body<typeof map.HtmlMenuBody>;
 export type HtmlMenuReply = Reply<typeof map.HtmlMenuReply>;
 export type MapTypeInfo = Reply<typeof map.MapTypeInfo>;
 export type MapTypeStyle = Reply<typeof map.TypeStyle>;
+
+// site (spec 01 §1, §2 contact form, §5, §7 feedback, §8; docs/site.md)
+export type FeedbackBody = Body<typeof site.FeedbackBody>;
+export type FeedbackReply = Reply<typeof site.FeedbackReply>;
+export type SiteInfo = Reply<typeof site.SiteInfo>;
+export type FeedbackItem = Reply<typeof site.FeedbackItem>;
+export type FeedbackList = Reply<typeof site.FeedbackList>;
+export type FeedbackListQuery = Body<typeof site.FeedbackListQuery>;
+export type FeedbackHandledBody = Body<typeof site.FeedbackHandledBody>;

@@ -8,6 +8,7 @@ import * as report from './migrations/0003_report';
 import * as reportRules from './migrations/0006_report_rules';
 import * as calculator from './migrations/0007_calculator';
 import * as map from './migrations/0010_map';
+import * as site from './migrations/0011_site';
 
 /** Versioned migrations, in order. Add a file and a line here; never edit an applied one. */
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0006_report_rules': reportRules,
   '0007_calculator': calculator,
   '0010_map': map,
+  '0011_site': site,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -218,6 +218,9 @@ export interface FeedbackTable {
   phone_number: string | null;
   comment: string | null;
   created_at: number;
+  /** 0011: marked handled by an administrator (docs/site.md). */
+  handled_at: number | null;
+  handled_by: string | null;
 }
 
 export interface VideoAreasTable {
@@ -355,6 +358,8 @@ export interface DB {
   reference_stability: ReferenceStabilityTable;
   share_keys: ShareKeysTable;
   feedback: FeedbackTable;
+  /** 0011: robot-check challenges already spent, kept until they expire. */
+  captcha_used: { challenge_id: string; expires_at: number };
   video_areas: VideoAreasTable;
   models: ModelsTable;
   model_operations: { model_id: number; operation_id: number };
