@@ -60,6 +60,8 @@ const SharedInteractiveScreen = lazyScreen(() => import('../screens/reports/inte
 const CalculatorScreen = lazyScreen(() => import('../screens/calculator/CalculatorScreen'), 'CalculatorScreen');
 const MethodologyScreen = lazyScreen(() => import('../screens/methodology/MethodologyScreen'), 'MethodologyScreen');
 const AdminScreen = lazyScreen(() => import('../screens/admin/AdminScreen'), 'AdminScreen');
+// maplibre, pmtiles and Terra Draw load with this screen only.
+const MapScreen = lazyScreen(() => import('../screens/map/MapScreen'), 'MapScreen');
 
 /**
  * Every row of spec 01 §2 and spec 02 §2 "Full route table". Hash routes: /#/markup/7.
@@ -87,7 +89,7 @@ export const routes: AppRoute[] = [
   { path: '/models-stand-locations/:videoId', screen: placeholders.standLocations, private: true },
   { path: '/models-stands/:structureId', screen: placeholders.stands, private: true },
   { path: '/model/:modelId', screen: placeholders.model, private: true },
-  { path: '/ciblock/map', screen: placeholders.map, private: true },
+  { path: '/ciblock/map', screen: MapScreen, private: true },
   { path: '/news', screen: placeholders.news },
   { path: '/services', screen: placeholders.services },
   { path: '/products', screen: placeholders.products },

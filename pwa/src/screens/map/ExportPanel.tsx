@@ -1,0 +1,77 @@
+import { useEffect, useRef, useState } from 'react';
+import { api, ApiCallError } from '../../api/client';
+import type { DwgBuildBody, DwgBuildReply, DwgOutputUrlReply, DwgStatusReply } from '../../api/types';
+import { Banner } from '../../ui/Banner';
+import { POLL_MS } from './useMapProject';
+
+type Format = NonNullable<DwgBuildBody['format']>;
+type State = { kind: 'idle' } | { kind: 'building'; format: Format } | { kind: 'ready'; url: string; filename: string } | { kind: 'failed'; text: string };
+
+const FORMATS: Array<{ format: Format; label: string }> = [
+  { format: 'dwg', label: 'Подготовить DWG' },
+  { format: 'dxf', label: 'Подготовить DXF' },
+];
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/**
+ * CAD export (spec 02 §4 "Dwg build"): start the build, poll its status every second until
+ * 'success', then fetch the link; a spinner meanwhile, then a link named after the real file
+ * (output.dwg or output.dxf). A refused format or a failed build shows the server's reason.
+ */
+export function ExportPanel() {
+  const [state, setState] = useState<State>({ kind: 'idle' });
+  const alive = useRef(true);
+  useEffect(() => {
+    alive.current = true;
+    return () => {
+      alive.current = false;
+    };
+  }, []);
+
+  async function build(format: Format) {
+    setState({ kind: 'building', format });
+    try {
+      const { work_item_id } = await api.post<DwgBuildReply>('/api/v1/dwg/build', { format });
+      let status: DwgStatusReply;
+      do {
+        await sleep(POLL_MS);
+        if (!alive.current) return;
+        status = await api.get<DwgStatusReply>('/api/v1/dwg/status', { work_item_id });
+      } while (status.status !== 'success' && status.status !== 'failed');
+      if (status.status === 'failed') {
+        setState({ kind: 'failed', text: `Чертёж не подготовлен: ${status.error ?? 'причина не указана'}` });
+        return;
+      }
+      const { url, filename } = await api.get<DwgOutputUrlReply>('/api/v1/dwg/output_url', { work_item_id });
+      if (alive.current) setState({ kind: 'ready', url, filename });
+    } catch (error) {
+      // The API client has shown it as a message too; here it stays beside the buttons.
+      if (alive.current) setState({ kind: 'failed', text: error instanceof ApiCallError ? error.message : String(error) });
+    }
+  }
+
+  return (
+    <section className="map-export" aria-label="Чертёж">
+      <h2>Чертёж</h2>
+      <div className="map-export-buttons">
+        {FORMATS.map(({ format, label }) => (
+          <button key={format} type="button" className="button secondary" disabled={state.kind === 'building'} onClick={() => void build(format)}>
+            {label}
+          </button>
+        ))}
+      </div>
+      {state.kind === 'building' && (
+        <p role="status" className="map-export-progress">
+          <span className="map-spinner" aria-hidden="true" /> Чертёж {state.format.toUpperCase()} готовится…
+        </p>
+      )}
+      {state.kind === 'ready' && (
+        <a className="map-download" href={state.url} download={state.filename} data-testid="map-download">
+          Скачать {state.filename}
+        </a>
+      )}
+      {state.kind === 'failed' && <Banner text={state.text} />}
+    </section>
+  );
+}

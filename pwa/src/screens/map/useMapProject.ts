@@ -1,0 +1,236 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api } from '../../api/client';
+import type {
+  HtmlMenuReply,
+  Job,
+  MapAlgoReply,
+  MapAlgoTag,
+  MapFeature,
+  MapFeatureCollection,
+  MapProject,
+  MapProjectMetaReply,
+  MapProjectsListReply,
+} from '../../api/types';
+import { notify } from '../../state/notifications';
+import { canRedo, canUndo, emptyHistory, pushSnapshot, redo, startHistory, undo, type SnapshotHistory } from './history';
+
+/** What one history step restores: the drawn features, the generated network and the labels. */
+export interface Snapshot {
+  drawn: MapFeatureCollection;
+  general: MapFeatureCollection;
+  info: MapFeatureCollection;
+}
+
+/** How often a running algorithm is checked (the export's polling interval, spec 02 §4). */
+export const POLL_MS = 1000;
+
+const snapshotOf = (p: MapProject): Snapshot => ({ drawn: p.drawn_feature_collection, general: p.general_feature_collection, info: p.info_feature_collection });
+const collection = (features: MapFeature[]): MapFeatureCollection => ({ type: 'FeatureCollection', features });
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** What the screen is waiting for (shown as the busy state). */
+export type Busy = null | 'loading' | 'saving' | 'processing';
+
+/**
+ * The map screen's data (spec 02 §4, §7 "Map projects and drawing"): the projects, the current
+ * project, the type catalogue, saves, algorithm runs as jobs, and undo/redo over 10 snapshots.
+ * `loaded` is the project as last changed on the server's side (opened, an algorithm, undo/redo,
+ * delete all): what the map must redraw. A save of the drawing itself changes `project` only.
+ */
+export function useMapProject() {
+  const [projects, setProjects] = useState<MapProjectsListReply | null>(null);
+  const [project, setProject] = useState<MapProject | null>(null);
+  const [catalogue, setCatalogue] = useState<Pick<HtmlMenuReply, 'styles' | 'types'> | null>(null);
+  const [history, setHistory] = useState<SnapshotHistory<Snapshot>>(emptyHistory);
+  const [busy, setBusy] = useState<Busy>('loading');
+  const [loaded, setLoaded] = useState<MapProject | null>(null);
+  const alive = useRef(true);
+
+  const show = useCallback((next: MapProject, reload: boolean) => {
+    setProject(next);
+    if (reload) setLoaded(next);
+  }, []);
+
+  /** Runs a call with the busy state; a failure is already shown by the API client and ends as null. */
+  const withBusy = useCallback(async <T>(kind: Busy, call: () => Promise<T>): Promise<T | null> => {
+    setBusy(kind);
+    try {
+      return await call();
+    } catch {
+      return null;
+    } finally {
+      if (alive.current) setBusy(null);
+    }
+  }, []);
+
+  /** Waits for the project's algorithm job to end, then reloads the project; a failed job's reason is shown. */
+  const waitForJob = useCallback(async (jobId: number | null) => {
+    let meta: MapProjectMetaReply;
+    do {
+      await sleep(POLL_MS);
+      if (!alive.current) return null;
+      meta = await api.get<MapProjectMetaReply>('/api/v1/projects/last/meta');
+    } while (meta.is_processing);
+    if (jobId !== null) {
+      const job = await api.get<Job>(`/api/v1/jobs/${jobId}`);
+      if (job.status === 'failed') notify('error', `Алгоритм не выполнен: ${job.error ?? 'причина не указана'}`);
+    }
+    return api.get<MapProject>('/api/v1/projects/last/get');
+  }, []);
+
+  const open = useCallback(
+    async (next: MapProject | null) => {
+      if (!next) {
+        setProject(null);
+        setLoaded(null);
+        setHistory(emptyHistory());
+        return;
+      }
+      show(next, true);
+      setHistory(startHistory(snapshotOf(next)));
+      if (next.is_processing) {
+        const meta = await api.get<MapProjectMetaReply>('/api/v1/projects/last/meta');
+        const done = await waitForJob(meta.job_id);
+        if (done && alive.current) {
+          show(done, true);
+          setHistory(startHistory(snapshotOf(done)));
+        }
+      }
+    },
+    [show, waitForJob],
+  );
+
+  const loadList = useCallback(async () => {
+    const list = await api.get<MapProjectsListReply>('/api/v1/projects/list');
+    if (alive.current) setProjects(list);
+    return list;
+  }, []);
+
+  useEffect(() => {
+    alive.current = true;
+    void withBusy('loading', async () => {
+      const [list, menu] = await Promise.all([loadList(), api.post<HtmlMenuReply>('/api/v1/html_menu', { type: 'area' })]);
+      if (!alive.current) return;
+      setCatalogue({ styles: menu.styles, types: menu.types });
+      await open(list.current_id === null ? null : await api.get<MapProject>('/api/v1/projects/last/get'));
+    });
+    return () => {
+      alive.current = false;
+    };
+  }, [loadList, open, withBusy]);
+
+  /** A new state from the server that the history records (a save, an algorithm, delete all). */
+  const record = useCallback(
+    (next: MapProject, reload: boolean) => {
+      show(next, reload);
+      setHistory((h) => pushSnapshot(h, snapshotOf(next)));
+    },
+    [show],
+  );
+
+  const saveDrawn = useCallback(
+    (features: MapFeature[]) =>
+      withBusy('saving', async () => {
+        const saved = await api.post<MapProject>('/api/v1/projects/last/save', collection(features));
+        record(saved, false);
+        return saved;
+      }),
+    [record, withBusy],
+  );
+
+  const runAlgorithm = useCallback(
+    (tag: MapAlgoTag) =>
+      withBusy('processing', async () => {
+        const { job_id } = await api.post<MapAlgoReply>('/api/v1/projects/last/algo', { algo_tag: tag });
+        setProject((p) => (p ? { ...p, is_processing: true } : p));
+        const done = await waitForJob(job_id);
+        if (done && alive.current) record(done, true);
+      }),
+    [record, waitForJob, withBusy],
+  );
+
+  const clearAll = useCallback(
+    () => withBusy('saving', async () => record(await api.post<MapProject>('/api/v1/projects/last/clear'), true)),
+    [record, withBusy],
+  );
+
+  /** Undo/redo re-save the snapshot (drawn features with its network and labels) and reload (spec 02 §4). */
+  const restore = useCallback(
+    (step: typeof undo) =>
+      withBusy('saving', async () => {
+        const moved = step(history);
+        if (!moved) return;
+        const { drawn, general, info } = moved.snapshot;
+        const saved = await api.post<MapProject>('/api/v1/projects/last/save', {
+          ...drawn,
+          restore: { general_feature_collection: general, info_feature_collection: info },
+        });
+        setHistory(moved.history);
+        show(saved, true);
+      }),
+    [history, show, withBusy],
+  );
+
+  const createProject = useCallback(
+    (name: string) =>
+      withBusy('loading', async () => {
+        const created = await api.post<MapProject>('/api/v1/projects/create', { name });
+        await loadList();
+        await open(created);
+        return created;
+      }),
+    [loadList, open, withBusy],
+  );
+
+  const selectProject = useCallback(
+    (id: number) =>
+      withBusy('loading', async () => {
+        await open(await api.post<MapProject>('/api/v1/projects/last/set', { project_id: id }));
+        await loadList();
+      }),
+    [loadList, open, withBusy],
+  );
+
+  const deleteProject = useCallback(
+    () =>
+      withBusy('loading', async () => {
+        const current = projects?.current_id;
+        const other = projects?.projects.find((p) => p.id !== current);
+        if (current == null || !other) return;
+        const list = await api.post<MapProjectsListReply>('/api/v1/projects/delete', { delete_id: current, new_id: other.id });
+        setProjects(list);
+        await open(await api.get<MapProject>('/api/v1/projects/last/get'));
+      }),
+    [open, projects, withBusy],
+  );
+
+  const saveGolden = useCallback(
+    () =>
+      withBusy('saving', async () => {
+        show(await api.post<MapProject>('/api/v1/projects/last/golden'), false);
+        notify('success', 'Текущая сеть сохранена как эталон');
+      }),
+    [show, withBusy],
+  );
+
+  return {
+    projects,
+    project,
+    catalogue,
+    busy: busy ?? (project?.is_processing ? 'processing' : null),
+    loaded,
+    canUndo: canUndo(history),
+    canRedo: canRedo(history),
+    saveDrawn,
+    runAlgorithm,
+    clearAll,
+    undo: () => restore(undo),
+    redo: () => restore(redo),
+    createProject,
+    selectProject,
+    deleteProject,
+    saveGolden,
+  };
+}
+
+export type MapProjectState = ReturnType<typeof useMapProject>;

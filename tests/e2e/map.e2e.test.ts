@@ -1,0 +1,235 @@
+import { readFileSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
+import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
+
+/**
+ * The map editor /ciblock/map in Chromium (spec 02 "Map editor", issue 15): an analyst of a fresh
+ * organisation opens the offline basemap, creates a project, draws an area by coordinates, builds
+ * a street grid, undoes and redoes it, exports DXF; a viewer of the same organisation sees it
+ * read-only.
+ */
+let server: RunningServer;
+let browser: Browser;
+let analyst: BrowserContext;
+let page: Page;
+let errors: string[];
+let cookie: string;
+const password = 'map-editor-secret';
+/** Basemap archive answers seen by the page: status and whether a Range was asked. */
+const basemapAnswers: Array<{ status: number; range: boolean }> = [];
+
+async function post(path: string, body: unknown, withCookie?: string) {
+  const response = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.url, ...(withCookie ? { cookie: withCookie } : {}) },
+    body: JSON.stringify(body),
+  });
+  expect(response.status, `${path}: ${await response.clone().text()}`).toBe(200);
+  return response.json();
+}
+
+interface Feature {
+  properties: { type: string };
+}
+interface Project {
+  name: string;
+  drawn_feature_collection: { features: Feature[] };
+  general_feature_collection: { features: Feature[] };
+}
+const current = async (): Promise<Project> => (await fetch(`${server.url}/api/v1/projects/last/get`, { headers: { cookie } })).json();
+const countOf = (features: Feature[], type: string) => features.filter((f) => f.properties.type === type).length;
+const shown = async (type: string) => Number(await page.getByTestId(`map-count-${type}`).textContent());
+const side = () => page.getByTestId('map-side');
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  await post('/api/v2/register', { login: 'gorplan', password, first_name: 'Анна', last_name: 'Градова' });
+  const admin = await apiSessionCookie(server.url, 'gorplan', password);
+  await post('/api/v1/admin/users', { login: 'planner', password, first_name: 'Пётр', last_name: 'Планов', role: 'analyst' }, admin);
+  await post('/api/v1/admin/users', { login: 'watcher', password, first_name: 'Вера', last_name: 'Смотрова', role: 'viewer' }, admin);
+  cookie = await apiSessionCookie(server.url, 'planner', password);
+
+  analyst = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
+  page = await analyst.newPage();
+  errors = watchErrors(page, { allowHttpErrors: true });
+  page.on('response', (response) => {
+    if (response.url().includes('/api/v1/map/basemap.pmtiles')) basemapAnswers.push({ status: response.status(), range: !!response.request().headers().range });
+  });
+  await signInThroughPage(page, server.url, 'planner', password);
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('map editor in Chromium', () => {
+  it('renders the offline basemap from the PMTiles archive, read with HTTP Range', async () => {
+    await page.goto(`${server.url}/#/ciblock/map`);
+    await page.getByRole('heading', { name: 'Редактор карты' }).waitFor();
+    await page.locator('[data-testid=map-canvas][data-map-loaded=true]').waitFor({ timeout: 30_000 });
+    await page.locator('canvas.maplibregl-canvas').waitFor();
+    await expect.poll(() => basemapAnswers.some((a) => a.status === 206 && a.range), RETRY).toBe(true);
+    // Nothing from another origin: the style has no glyphs or sprites.
+    expect(basemapAnswers.every((a) => a.status === 206 || a.status === 200 || a.status === 304)).toBe(true);
+    await expect.poll(() => page.getByTestId('map-info').textContent(), RETRY).toMatch(/Проектов нет/);
+  });
+
+  it('creates a project; with one project delete is disabled', async () => {
+    await side().getByRole('button', { name: 'Создать проект' }).click();
+    await side().getByLabel('Название проекта').fill('Северный квартал');
+    await side().getByRole('button', { name: 'Создать', exact: true }).click();
+    await expect.poll(() => page.getByTestId('map-project-name').textContent(), RETRY).toBe('Северный квартал');
+    await expect.poll(() => side().getByRole('button', { name: 'Удалить проект' }).isDisabled(), RETRY).toBe(true);
+    expect((await current()).name).toBe('Северный квартал');
+  });
+
+  it('a feature not saved in its popup is not kept', async () => {
+    await page.getByRole('button', { name: 'Объект', exact: true }).click();
+    const box = (await page.getByTestId('map-canvas').boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    const popup = page.getByTestId('map-popup');
+    await popup.getByRole('heading', { name: 'Объект' }).waitFor();
+    expect(await popup.evaluate((el) => (el.querySelector('.maplibregl-popup-content') as HTMLElement).getBoundingClientRect().width)).toBe(240);
+    await popup.getByRole('button', { name: 'Закрыть' }).click();
+    await expect.poll(() => popup.count(), RETRY).toBe(0);
+    expect((await current()).drawn_feature_collection.features).toHaveLength(0);
+    expect(await shown('object')).toBe(0);
+    await page.getByRole('button', { name: 'Изменить', exact: true }).click();
+  });
+
+  it('draws an area by coordinates (a refused row shows its message) and keeps it once saved in the popup', async () => {
+    await page.getByRole('button', { name: 'Полигон по координатам' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Полигон по координатам' });
+    const rows = dialog.locator('textarea[name=params]');
+    await rows.fill('30.30\t59.93\n30.318\t59.93');
+    await dialog.getByRole('button', { name: 'Построить' }).click();
+    await expect.poll(() => dialog.getByRole('alert').textContent(), RETRY).toMatch(/Нужно не меньше трёх точек/);
+    await page.locator('.toast', { hasText: 'Нужно не меньше трёх точек' }).first().waitFor();
+
+    // About a kilometre square near the initial view.
+    await rows.fill('30.30\t59.93\n30.318\t59.93\n30.318\t59.939\n30.30\t59.939');
+    await dialog.getByRole('button', { name: 'Построить' }).click();
+    const popup = page.getByTestId('map-popup');
+    await popup.getByRole('heading', { name: 'Территория' }).waitFor();
+    await popup.getByLabel('Тип').selectOption({ label: 'Жилая застройка' });
+    await popup.getByRole('button', { name: 'Сохранить' }).click();
+    await expect.poll(async () => (await current()).drawn_feature_collection.features.map((f) => f.properties), RETRY).toEqual([
+      expect.objectContaining({ type: 'area', type_id: 10 }),
+    ]);
+    await expect.poll(() => shown('area'), RETRY).toBe(1);
+    expect(await popup.count()).toBe(0);
+  });
+
+  it('generates a grid, shows busy meanwhile, then roads, blocks and the info label', async () => {
+    await page.locator('summary', { hasText: 'Построить дороги' }).click();
+    await page.getByRole('group', { name: 'Построить дороги' }).getByRole('button', { name: 'Сетка' }).click();
+    await page.getByTestId('map-busy').waitFor();
+    await expect.poll(() => page.getByTestId('map-busy').count(), { ...RETRY, timeout: 60_000 }).toBe(0);
+    const project = await current();
+    const roads = countOf(project.general_feature_collection.features, 'road');
+    const blocks = countOf(project.general_feature_collection.features, 'block');
+    expect(roads).toBeGreaterThan(10);
+    expect(blocks).toBeGreaterThan(5);
+    await expect.poll(() => shown('road'), RETRY).toBe(roads);
+    expect(await shown('block')).toBe(blocks);
+    const label = page.getByTestId('map-label').first();
+    await expect.poll(() => label.textContent(), RETRY).toMatch(/^Сетка улиц: \d+ кв\./);
+    await label.hover();
+    await expect.poll(() => page.getByTestId('map-full-text').textContent(), RETRY).toMatch(/Кварталов/);
+  });
+
+  it('undo removes the built network (server and screen), redo brings it back; no move past the end', async () => {
+    const built = await current();
+    const roads = countOf(built.general_feature_collection.features, 'road');
+    const undo = page.getByRole('button', { name: 'Отменить' });
+    const redo = page.getByRole('button', { name: 'Повторить' });
+    expect(await redo.isDisabled()).toBe(true);
+    await undo.click();
+    await expect.poll(async () => (await current()).general_feature_collection.features.length, RETRY).toBe(0);
+    await expect.poll(() => shown('road'), RETRY).toBe(0);
+    expect(await shown('block')).toBe(0);
+    expect(await shown('area')).toBe(1);
+    expect((await current()).drawn_feature_collection.features).toHaveLength(1);
+    await expect.poll(() => page.getByTestId('map-label').count(), RETRY).toBe(0);
+
+    await page.keyboard.press('Control+Shift+Z');
+    await expect.poll(async () => countOf((await current()).general_feature_collection.features, 'road'), RETRY).toBe(roads);
+    await expect.poll(() => shown('road'), RETRY).toBe(roads);
+    await expect.poll(() => redo.isDisabled(), RETRY).toBe(true);
+    // At the end a redo changes nothing.
+    await page.keyboard.press('Control+Shift+Z');
+    expect(countOf((await current()).general_feature_collection.features, 'road')).toBe(roads);
+
+    // Back to the empty project and no further: undo is disabled at the start.
+    await page.keyboard.press('Control+Z');
+    await expect.poll(() => shown('road'), RETRY).toBe(0);
+    await expect.poll(() => undo.isDisabled(), RETRY).toBe(false);
+    await undo.click();
+    await expect.poll(() => shown('area'), RETRY).toBe(0);
+    await expect.poll(() => undo.isDisabled(), RETRY).toBe(true);
+    expect((await current()).drawn_feature_collection.features).toHaveLength(0);
+    await redo.click();
+    await expect.poll(() => shown('area'), RETRY).toBe(1);
+    await redo.click();
+    await expect.poll(() => shown('road'), RETRY).toBe(roads);
+  });
+
+  it('exports DXF with a spinner, then a download link; a refused DWG shows the server’s reason', async () => {
+    await side().getByRole('button', { name: 'Подготовить DWG' }).click();
+    // DWG is refused until its writer lands; then its link names output.dwg.
+    const dwgOutcome = side().getByRole('alert').or(side().getByRole('link', { name: 'Скачать output.dwg' }));
+    await dwgOutcome.first().waitFor({ timeout: 30_000 });
+    if (await side().getByRole('alert').count()) expect(await side().getByRole('alert').textContent()).toMatch(/DWG/);
+
+    await side().getByRole('button', { name: 'Подготовить DXF' }).click();
+    await side().getByRole('status').filter({ hasText: 'готовится' }).waitFor();
+    const link = side().getByRole('link', { name: 'Скачать output.dxf' });
+    await link.waitFor({ timeout: 30_000 });
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toBe('output.dxf');
+    const text = readFileSync((await download.path())!, 'utf8');
+    expect(text).toMatch(/^\s*0\r?\nSECTION/);
+    expect(text.length).toBeGreaterThan(10_000);
+    expect(text).toContain('Дороги_');
+  });
+
+  it('a second project can be deleted; then delete is disabled again', async () => {
+    await side().getByRole('button', { name: 'Создать проект' }).click();
+    await side().getByLabel('Название проекта').fill('Второй');
+    await side().getByRole('button', { name: 'Создать', exact: true }).click();
+    await expect.poll(() => page.getByTestId('map-project-name').textContent(), RETRY).toBe('Второй');
+    const remove = side().getByRole('button', { name: 'Удалить проект' });
+    await expect.poll(() => remove.isDisabled(), RETRY).toBe(false);
+    await remove.click();
+    await expect.poll(() => page.getByTestId('map-project-name').textContent(), RETRY).toBe('Северный квартал');
+    await expect.poll(() => remove.isDisabled(), RETRY).toBe(true);
+    expect(await side().getByRole('combobox', { name: 'Проект' }).locator('option').count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('a viewer sees the map read-only: no drawing tools, algorithms, undo or project changes', async () => {
+    const viewer = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const view = await viewer.newPage();
+    const viewErrors = watchErrors(view);
+    await signInThroughPage(view, server.url, 'watcher', password);
+    await view.goto(`${server.url}/#/ciblock/map`);
+    await view.locator('[data-testid=map-canvas][data-map-loaded=true]').waitFor({ timeout: 30_000 });
+    await expect.poll(() => view.getByTestId('map-project-name').textContent(), RETRY).toBe('Северный квартал');
+    await view.getByText('Только просмотр').waitFor();
+    const toolbar = view.getByRole('toolbar', { name: 'Инструменты карты' });
+    for (const name of ['Территория', 'Дорога', 'Зона', 'Объект', 'Полигон по координатам', 'Удалить всё', 'Отменить', 'Повторить'])
+      expect(await toolbar.getByRole('button', { name, exact: true }).count(), name).toBe(0);
+    expect(await toolbar.getByText('Построить дороги').count()).toBe(0);
+    expect(await toolbar.getByText('Оптимизировать').count()).toBe(0);
+    const viewSide = view.getByTestId('map-side');
+    expect(await viewSide.getByRole('button', { name: 'Создать проект' }).count()).toBe(0);
+    expect(await viewSide.getByRole('button', { name: 'Удалить проект' }).count()).toBe(0);
+    expect(await viewSide.getByRole('button', { name: 'Сохранить как эталон' }).count()).toBe(0);
+    await viewSide.getByRole('button', { name: 'Подготовить DXF' }).waitFor();
+    expect(await view.getByTestId('map-count-road').textContent()).not.toBe('0');
+    expect(viewErrors).toEqual([]);
+    await viewer.close();
+  });
+});
