@@ -16,6 +16,23 @@ export interface DxfResult {
   counts: Record<string, number>;
 }
 
+/** One CAD entity in projected metres: what both the DXF and the DWG writer draw. */
+export type CadEntity =
+  | { kind: 'line'; layer: string; from: XY; to: XY }
+  | { kind: 'polyline'; layer: string; points: XY[]; closed: boolean }
+  | { kind: 'circle'; layer: string; center: XY; radius: number }
+  /** Centred labels are centred on `at` both ways; the others start at it on the baseline. */
+  | { kind: 'text'; layer: string; at: XY; height: number; text: string; centered: boolean };
+
+/** The drawing as CAD layers (name and ACI colour) and entities: one source for DXF and DWG. */
+export interface CadPlan {
+  projection: Projection;
+  layers: Array<{ name: string; aci: number }>;
+  entities: CadEntity[];
+  /** Entities per layer. */
+  counts: Record<string, number>;
+}
+
 function* positions(value: unknown): Generator<number[]> {
   if (Array.isArray(value) && typeof value[0] === 'number') yield value as number[];
   else if (Array.isArray(value)) for (const v of value) yield* positions(v);
@@ -32,36 +49,34 @@ const stripHtml = (html: string) =>
     .replace(/&amp;/g, '&');
 
 /**
- * The project drawing as DXF (AutoCAD 2007, UTF-8, written by `dxf-writer`) in a local transverse
- * Mercator in metres centred on the drawing: a layer per feature type and type (road class) with its
- * colour, areas and blocks as closed polylines, roads as polylines, zones as circles, labels in
- * Cyrillic on their own layer (docs/map.md «Выгрузка в CAD»).
+ * The project drawing in a local transverse Mercator in metres centred on the drawing: a layer per
+ * feature type and type (road class) with its colour, areas and blocks as closed polylines, roads as
+ * polylines (two-point ones as lines), zones and objects as circles, labels in Cyrillic on their own
+ * layer (docs/map.md «Выгрузка в CAD»).
  */
-export function writeDxf(
+export function planCad(
   drawing: GeoCollection,
   info: GeoCollection = { type: 'FeatureCollection', features: [] },
   onProgress: (share: number) => void = () => {},
-): DxfResult {
+): CadPlan {
   const projection = projectionFor(
     (function* () {
       for (const f of drawing.features) yield* positions(f.geometry.coordinates);
     })(),
   );
-  const d = new Drawing();
-  d.setUnits('Meters');
-  for (const t of MAP_TYPES) d.addLayer(layerOf(t), t.aci, 'CONTINUOUS');
-  d.addLayer(LABEL_LAYER, 7, 'CONTINUOUS');
+  const layers = [...MAP_TYPES.map((t) => ({ name: layerOf(t), aci: t.aci })), { name: LABEL_LAYER, aci: 7 }];
+  const entities: CadEntity[] = [];
   const counts: Record<string, number> = {};
-  const add = (layer: string, n = 1) => (counts[layer] = (counts[layer] ?? 0) + n);
+  const add = (e: CadEntity) => {
+    entities.push(e);
+    counts[e.layer] = (counts[e.layer] ?? 0) + 1;
+  };
   const xy = (p: number[]): XY => {
     const [x, y] = projection.forward(p);
     return [Math.round(x * 1000) / 1000, Math.round(y * 1000) / 1000];
   };
   const label = (at: XY, text: string, height: number) => {
-    if (!text) return;
-    d.setActiveLayer(LABEL_LAYER);
-    d.drawText(at[0], at[1], height, 0, text.slice(0, 250), 'center', 'middle');
-    add(LABEL_LAYER);
+    if (text) add({ kind: 'text', layer: LABEL_LAYER, at, height, text: text.slice(0, 250), centered: true });
   };
   const polygons = (f: GeoFeature): Poly[] =>
     (f.geometry.type === 'Polygon'
@@ -84,41 +99,53 @@ export function writeDxf(
     if (!(kind in PREFIX) || kind === 'info') return;
     const type = mapType(kind, f.properties.type_id);
     const layer = layerOf(type);
-    d.setActiveLayer(layer);
     const name = typeof f.properties.name === 'string' ? f.properties.name : '';
     if (kind === 'road')
       for (const line of lines(f)) {
-        if (line.length === 2) d.drawLine(line[0][0], line[0][1], line[1][0], line[1][1]);
-        else d.drawPolyline(line, false);
-        add(layer);
+        if (line.length === 2) add({ kind: 'line', layer, from: line[0], to: line[1] });
+        else add({ kind: 'polyline', layer, points: line, closed: false });
       }
     else if (kind === 'zone' && typeof f.properties.radius === 'number' && f.geometry.type === 'Polygon') {
       const c = centroid(polygons(f)[0]);
-      d.drawCircle(c[0], c[1], f.properties.radius);
-      add(layer);
+      add({ kind: 'circle', layer, center: c, radius: f.properties.radius });
       label(c, type.name, 12);
     } else if (f.geometry.type === 'Point') {
       const p = xy(f.geometry.coordinates as number[]);
       const r = typeof f.properties.radius === 'number' && f.properties.radius > 0 ? f.properties.radius : 3;
-      d.drawCircle(p[0], p[1], r);
-      add(layer);
+      add({ kind: 'circle', layer, center: p, radius: r });
       label([p[0], p[1] + r + 4], name || type.name, 4);
     } else
       for (const poly of polygons(f)) {
-        for (const ring of poly) {
-          d.drawPolyline(ring.slice(0, -1), true);
-          add(layer);
-        }
+        for (const ring of poly) add({ kind: 'polyline', layer, points: ring.slice(0, -1), closed: true });
         if (kind !== 'block' || name) label(centroid(poly), name || type.name, kind === 'block' ? 6 : 15);
       }
   });
   for (const f of info.features)
     if (f.geometry.type === 'Point' && typeof f.properties.html_short === 'string') {
-      d.setActiveLayer(layerOf(mapType('info')));
       const p = xy(f.geometry.coordinates as number[]);
-      d.drawText(p[0], p[1], 10, 0, stripHtml(f.properties.html_short).slice(0, 250));
-      add(layerOf(mapType('info')));
+      add({ kind: 'text', layer: layerOf(mapType('info')), at: p, height: 10, text: stripHtml(f.properties.html_short).slice(0, 250), centered: false });
     }
   onProgress(1);
-  return { text: d.toDxfString(), projection, counts };
+  return { projection, layers, entities, counts };
+}
+
+/** The project drawing (planCad) as DXF: AutoCAD 2007, UTF-8, written by `dxf-writer`. */
+export function writeDxf(
+  drawing: GeoCollection,
+  info: GeoCollection = { type: 'FeatureCollection', features: [] },
+  onProgress: (share: number) => void = () => {},
+): DxfResult {
+  const plan = planCad(drawing, info, onProgress);
+  const d = new Drawing();
+  d.setUnits('Meters');
+  for (const l of plan.layers) d.addLayer(l.name, l.aci, 'CONTINUOUS');
+  for (const e of plan.entities) {
+    d.setActiveLayer(e.layer);
+    if (e.kind === 'line') d.drawLine(e.from[0], e.from[1], e.to[0], e.to[1]);
+    else if (e.kind === 'polyline') d.drawPolyline(e.points, e.closed);
+    else if (e.kind === 'circle') d.drawCircle(e.center[0], e.center[1], e.radius);
+    else if (e.centered) d.drawText(e.at[0], e.at[1], e.height, 0, e.text, 'center', 'middle');
+    else d.drawText(e.at[0], e.at[1], e.height, 0, e.text);
+  }
+  return { text: d.toDxfString(), projection: plan.projection, counts: plan.counts };
 }

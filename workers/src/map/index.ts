@@ -13,4 +13,5 @@ export {
   type AlgoOutput,
 } from './algorithms';
 export { metrics, readNetwork, roadGraph, type GeoCollection, type GeoFeature, type Metrics } from './network';
-export { writeDxf, layerOf, LABEL_LAYER, type DxfResult } from './dxf';
+export { writeDxf, planCad, layerOf, LABEL_LAYER, type DxfResult, type CadPlan, type CadEntity } from './dxf';
+export { writeDwg, type DwgResult } from './dwg';

@@ -1,0 +1,27 @@
+import { planCad } from './dxf';
+import { writeR2000, type DwgOptions } from './dwg/r2000';
+import type { Projection } from './geo';
+import type { GeoCollection } from './network';
+
+export interface DwgResult {
+  bytes: Uint8Array;
+  projection: Projection;
+  /** Entities written per layer. */
+  counts: Record<string, number>;
+}
+
+/**
+ * The project drawing as AutoCAD 2000 DWG (AC1015, code page ANSI_1251): the same layers, colours,
+ * entities and labels as the DXF (planCad), written by our own R2000 writer (docs/map.md «DWG»).
+ */
+export function writeDwg(
+  drawing: GeoCollection,
+  info: GeoCollection = { type: 'FeatureCollection', features: [] },
+  onProgress: (share: number) => void = () => {},
+  options: DwgOptions = {},
+): DwgResult {
+  const plan = planCad(drawing, info, (share) => onProgress(share * 0.8));
+  const bytes = writeR2000(plan.layers, plan.entities, options);
+  onProgress(1);
+  return { bytes, projection: plan.projection, counts: plan.counts };
+}
