@@ -1,8 +1,8 @@
 import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/jobs';
-import { AlgoInputError, runAlgorithm, writeDxf, type AlgoTag, type GeoCollection } from '@norma/workers/map';
+import { AlgoInputError, runAlgorithm, writeDwg, writeDxf, type AlgoTag, type GeoCollection } from '@norma/workers/map';
 import type { Db } from '../db/database';
 import type { ObjectStore } from '../storage/object-store';
-import { drawingOf, DWG_UNAVAILABLE, parseCollection, projectRow } from './service';
+import { drawingOf, parseCollection, projectRow } from './service';
 
 interface AlgoPayload {
   project_id: number;
@@ -62,20 +62,22 @@ export function mapAlgoHandler(db: Db): JobHandler {
   };
 }
 
-/** Writes the project drawing as DXF into the object store (exports/map/<job>.dxf); the result names the key and the file. */
+/** Writes the project drawing as DXF or DWG into the object store (exports/map/<job>.dxf|.dwg); the result names the key and the file. */
 export function mapExportHandler(db: Db, storage: ObjectStore): JobHandler {
   return {
     async run({ job, progress }) {
       const { project_id, format } = job.payload as ExportPayload;
-      if (format === 'dwg') throw new PermanentJobError(DWG_UNAVAILABLE);
       const row = await projectRow(db, project_id);
       if (!row) throw new PermanentJobError('Проект карты удалён');
       const drawing = drawingOf(parseCollection(row.drawn_feature_collection), parseCollection(row.general_feature_collection));
       if (drawing.features.length === 0) throw new PermanentJobError('Проект пуст: нарисуйте что-нибудь перед выгрузкой');
-      const dxf = writeDxf(drawing as GeoCollection, parseCollection(row.info_feature_collection) as GeoCollection, (share) => progress(5 + share * 85));
-      const key = `exports/map/${job.id}.dxf`;
-      await storage.put(key, dxf.text);
-      return { key, filename: 'output.dxf', counts: dxf.counts, crs: dxf.projection.definition };
+      const info = parseCollection(row.info_feature_collection) as GeoCollection;
+      const onShare = (share: number) => progress(5 + share * 85);
+      const out = format === 'dwg' ? writeDwg(drawing as GeoCollection, info, onShare) : writeDxf(drawing as GeoCollection, info, onShare);
+      const data = 'bytes' in out ? out.bytes : out.text;
+      const key = `exports/map/${job.id}.${format}`;
+      await storage.put(key, data);
+      return { key, filename: `output.${format}`, counts: out.counts, crs: out.projection.definition };
     },
   };
 }

@@ -4,6 +4,8 @@ import DxfParser from 'dxf-parser';
 import { registerUser } from '../auth/service';
 import { startWorkers } from '../jobs/workers';
 import { createTestApp, type TestApp } from '../testing';
+// Test-only LibreDWG reader (GPL, devDependency): reads back the DWG the export writes.
+import { readDwg } from '../../../workers/src/map/dwg/read-back';
 
 let t: TestApp;
 let admin: string;
@@ -265,7 +267,7 @@ describe('basemap', () => {
 });
 
 describe('algorithm and CAD export jobs', () => {
-  it('generates a grid in the worker, then exports DXF that downloads and parses back', async () => {
+  it('generates a grid in the worker, then exports DXF and DWG that download and read back', async () => {
     await call('POST', '/api/v1/projects/create', admin, { name: 'Сетка' });
     const rows = encodeURIComponent('30.30\t59.93\n30.32\t59.93\n30.32\t59.94\n30.30\t59.94');
     const area = (await call('GET', `/api/v1/gis/coords?params=${rows}`, admin)).body;
@@ -314,9 +316,6 @@ describe('algorithm and CAD export jobs', () => {
       await call('POST', '/api/v1/projects/last/algo', admin, { algo_tag: 'road_gen_grid' });
       await runner.drain();
       expect((await call('POST', '/api/v1/dwg/build', viewer, '{"format":"pdf"}')).status).toBe(400);
-      const dwg = await call('POST', '/api/v1/dwg/build', admin, { format: 'dwg' });
-      expect(dwg.status).toBe(400);
-      expect(dwg.body.error.message).toBe('Выгрузка в DWG пока недоступна: выберите DXF');
       const { body: build } = await call('POST', '/api/v1/dwg/build', admin, { format: 'dxf' });
       expect((await call('GET', `/api/v1/dwg/output_url?work_item_id=${build.work_item_id}`, admin)).status).toBe(400);
       await runner.drain();
@@ -334,6 +333,26 @@ describe('algorithm and CAD export jobs', () => {
       expect(byLayer['Кварталы_Квартал']).toBe(blocks.length);
       expect((byLayer['Дороги_Районная_улица'] ?? 0) + (byLayer['Дороги_Местный_проезд'] ?? 0)).toBe(roads.length);
       expect((await t.request(link.url, { cookie: stranger })).status).toBe(404);
+
+      // DWG (AutoCAD 2000): same layers and entities, read back by LibreDWG.
+      const { body: dwgBuild } = await call('POST', '/api/v1/dwg/build', admin, { format: 'dwg' });
+      await runner.drain();
+      expect((await call('GET', `/api/v1/dwg/status?work_item_id=${dwgBuild.work_item_id}`, admin)).body.status).toBe('success');
+      const { body: dwgLink } = await call('GET', `/api/v1/dwg/output_url?work_item_id=${dwgBuild.work_item_id}`, admin);
+      expect(dwgLink.filename).toBe('output.dwg');
+      const dwgFile = await t.request(dwgLink.url, { cookie: admin });
+      expect(dwgFile.status).toBe(200);
+      expect(dwgFile.headers.get('content-type')).toBe('application/acad');
+      expect(dwgFile.headers.get('content-disposition')).toContain('output.dwg');
+      const bytes = new Uint8Array(await dwgFile.arrayBuffer());
+      expect(new TextDecoder().decode(bytes.subarray(0, 6))).toBe('AC1015');
+      const read = await readDwg(bytes);
+      expect(read.error).toBe(0);
+      const dwgByLayer: Record<string, number> = {};
+      for (const e of read.db!.entities) dwgByLayer[e.layer] = (dwgByLayer[e.layer] ?? 0) + 1;
+      expect(dwgByLayer).toEqual(byLayer);
+      expect(read.db!.tables.LAYER.entries.find((l) => l.name === 'Кварталы_Квартал')?.colorIndex).toBe(40);
+      expect((await t.request(dwgLink.url, { cookie: stranger })).status).toBe(404);
     } finally {
       await runner.stop();
     }

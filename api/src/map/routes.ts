@@ -182,7 +182,7 @@ export function mapRoutes({ db, storage, config }: AppDeps) {
       method: 'post',
       path: '/api/v1/dwg/build',
       tags,
-      summary: 'Подготовить чертёж текущего проекта (DXF; format=dwg — DWG, когда он доступен)',
+      summary: 'Подготовить чертёж текущего проекта (DXF по умолчанию; format=dwg — DWG AutoCAD 2000)',
       middleware: [read] as const,
       request: { body: { content: { 'application/json': { schema: DwgBuildBody } }, required: false } },
       responses: { 200: json(DwgBuildReply), ...errorResponses },

@@ -201,11 +201,8 @@ export async function startAlgo(db: Db, user: SessionUser, algoTag: string): Pro
   });
 }
 
-/** The DWG writer (AutoCAD 2000) is not made yet: asking for DWG is refused at once, nothing queued (docs/map.md). */
-export const DWG_UNAVAILABLE = 'Выгрузка в DWG пока недоступна: выберите DXF';
-
+/** Queues a CAD export of the current project: DXF or DWG (AutoCAD 2000), docs/map.md «Выгрузка в CAD». */
 export async function startExport(db: Db, user: SessionUser, format: 'dxf' | 'dwg'): Promise<number> {
-  if (format === 'dwg') throw badRequest(DWG_UNAVAILABLE);
   const row = await requireCurrent(db, user);
   return enqueueJob(db, { kind: MAP_EXPORT_JOB, payload: { project_id: row.id, format }, organizationId: user.organizationId, maxAttempts: 2 });
 }
