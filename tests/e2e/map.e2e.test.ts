@@ -115,9 +115,9 @@ describe('map editor in Chromium', () => {
     await popup.getByRole('heading', { name: 'Территория' }).waitFor();
     await popup.getByLabel('Тип').selectOption({ label: 'Жилая застройка' });
     await popup.getByRole('button', { name: 'Сохранить' }).click();
-    await expect.poll(async () => (await current()).drawn_feature_collection.features.map((f) => f.properties), RETRY).toEqual([
-      expect.objectContaining({ type: 'area', type_id: 10 }),
-    ]);
+    await expect
+      .poll(async () => (await current()).drawn_feature_collection.features.map((f) => f.properties), RETRY)
+      .toEqual([expect.objectContaining({ type: 'area', type_id: 10 })]);
     await expect.poll(() => shown('area'), RETRY).toBe(1);
     expect(await popup.count()).toBe(0);
   });
@@ -179,7 +179,9 @@ describe('map editor in Chromium', () => {
   it('exports DXF with a spinner, then a download link; a refused DWG shows the server’s reason', async () => {
     await side().getByRole('button', { name: 'Подготовить DWG' }).click();
     // DWG is refused until its writer lands; then its link names output.dwg.
-    const dwgOutcome = side().getByRole('alert').or(side().getByRole('link', { name: 'Скачать output.dwg' }));
+    const dwgOutcome = side()
+      .getByRole('alert')
+      .or(side().getByRole('link', { name: 'Скачать output.dwg' }));
     await dwgOutcome.first().waitFor({ timeout: 30_000 });
     if (await side().getByRole('alert').count()) expect(await side().getByRole('alert').textContent()).toMatch(/DWG/);
 
@@ -206,6 +208,35 @@ describe('map editor in Chromium', () => {
     await expect.poll(() => page.getByTestId('map-project-name').textContent(), RETRY).toBe('Северный квартал');
     await expect.poll(() => remove.isDisabled(), RETRY).toBe(true);
     expect(await side().getByRole('combobox', { name: 'Проект' }).locator('option').count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('the zone tool draws a circle zone with its radius; removal mode opens no popup and removes it', async () => {
+    const box = (await page.getByTestId('map-canvas').boundingBox())!;
+    const center = { x: box.x + box.width - 60, y: box.y + 60 };
+    await page.getByRole('button', { name: 'Зона', exact: true }).click();
+    await page.mouse.click(center.x, center.y);
+    await page.mouse.move(center.x + 15, center.y, { steps: 3 });
+    await page.mouse.move(center.x + 30, center.y, { steps: 3 });
+    await page.mouse.click(center.x + 30, center.y);
+    const popup = page.getByTestId('map-popup');
+    await popup.getByRole('heading', { name: 'Зона обслуживания' }).waitFor();
+    await popup.getByLabel('Тип').selectOption({ label: 'Детский сад' });
+    await popup.getByRole('button', { name: 'Сохранить' }).click();
+    await expect.poll(() => shown('zone'), RETRY).toBe(1);
+    const zone = (await current()).drawn_feature_collection.features.find((f) => f.properties.type === 'zone') as unknown as {
+      properties: { type_id: number; radius: number; capacity: number };
+    };
+    expect(zone.properties).toMatchObject({ type_id: 21, capacity: expect.any(Number) });
+    expect(zone.properties.radius).toBeGreaterThan(0);
+
+    await page.getByRole('button', { name: 'Удалить объект' }).click();
+    await page.mouse.click(center.x, center.y);
+    await expect.poll(() => shown('zone'), RETRY).toBe(0);
+    expect(await popup.count()).toBe(0);
+    expect(countOf((await current()).drawn_feature_collection.features, 'zone')).toBe(0);
+    expect(countOf((await current()).drawn_feature_collection.features, 'area')).toBe(1);
+    await page.getByRole('button', { name: 'Изменить', exact: true }).click();
     expect(errors).toEqual([]);
   });
 

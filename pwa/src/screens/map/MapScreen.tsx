@@ -71,6 +71,8 @@ export function MapScreen() {
   /** Drawn features the tools cannot hold (shown read-only, saved back as they are). */
   const fixedDrawn = useRef<MapFeature[]>([]);
   const popup = useRef<maplibregl.Popup | null>(null);
+  /** The project the view was last fitted to. */
+  const fitted = useRef<number | null>(null);
 
   // The map, once.
   useEffect(() => {
@@ -204,6 +206,12 @@ export function MapScreen() {
       return [new maplibregl.Marker({ element }).setLngLat(f.geometry.coordinates as [number, number]).addTo(map)];
     });
     setHovered(null);
+    // A project opened: show the whole of it (the initial view stays for an empty one).
+    if (loaded && fitted.current !== loaded.id) {
+      fitted.current = loaded.id;
+      const box = bounds(loaded.drawing_feature_collection.features);
+      if (box) map.fitBounds(box, { padding: 80, maxZoom: 16, duration: 0 });
+    }
     return () => markers.forEach((m) => m.remove());
   }, [map, drawing, catalogue, loaded]);
 

@@ -26,46 +26,44 @@ export function SidePanel({ state, canWrite }: { state: MapProjectState; canWrit
   return (
     <aside className="map-side" aria-label="Меню проекта" data-testid="map-side">
       <h2>Проект</h2>
-      <div className="map-project-row">
-        <select
-          className="map-project-select"
-          aria-label="Проект"
-          value={projects?.current_id ?? ''}
-          disabled={busy !== null || list.length === 0}
-          onChange={(e) => void state.selectProject(Number(e.target.value))}
-        >
-          {list.length === 0 && <option value="">Проектов нет</option>}
-          {list.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
-        </select>
-        {canWrite && (
-          <>
-            <button
-              type="button"
-              className="button secondary map-square"
-              aria-label="Удалить проект"
-              title={canDelete ? 'Удалить проект' : 'Удалить можно, только когда проектов больше одного'}
-              disabled={!canDelete || busy !== null}
-              onClick={() => void state.deleteProject()}
-            >
-              −
-            </button>
-            <button
-              type="button"
-              className="button secondary map-square"
-              aria-label="Создать проект"
-              aria-expanded={creating}
-              title="Создать проект"
-              onClick={() => setCreating((c) => !c)}
-            >
-              +
-            </button>
-          </>
-        )}
-      </div>
+      <select
+        className="map-project-select"
+        aria-label="Проект"
+        value={projects?.current_id ?? ''}
+        disabled={busy !== null || list.length === 0}
+        onChange={(e) => void state.selectProject(Number(e.target.value))}
+      >
+        {list.length === 0 && <option value="">Проектов нет</option>}
+        {list.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.name}
+          </option>
+        ))}
+      </select>
+      {canWrite && (
+        <div className="map-project-row">
+          <button
+            type="button"
+            className="button secondary map-square"
+            aria-label="Удалить проект"
+            title={canDelete ? 'Удалить проект' : 'Удалить можно, только когда проектов больше одного'}
+            disabled={!canDelete || busy !== null}
+            onClick={() => void state.deleteProject()}
+          >
+            −
+          </button>
+          <button
+            type="button"
+            className="button secondary map-square"
+            aria-label="Создать проект"
+            aria-expanded={creating}
+            title="Создать проект"
+            onClick={() => setCreating((c) => !c)}
+          >
+            +
+          </button>
+        </div>
+      )}
       {creating && (
         <form className="map-create" aria-label="Новый проект" onSubmit={(e) => void create(e)}>
           <label>
