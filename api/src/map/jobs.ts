@@ -1,5 +1,5 @@
 import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/jobs';
-import { AlgoInputError, runAlgorithm, writeDwg, writeDxf, type AlgoTag, type GeoCollection } from '@norma/workers/map';
+import { AlgoInputError, DwgLimitError, runAlgorithm, writeDwg, writeDxf, type AlgoTag, type GeoCollection } from '@norma/workers/map';
 import type { Db } from '../db/database';
 import type { ObjectStore } from '../storage/object-store';
 import { drawingOf, parseCollection, projectRow } from './service';
@@ -73,7 +73,13 @@ export function mapExportHandler(db: Db, storage: ObjectStore): JobHandler {
       if (drawing.features.length === 0) throw new PermanentJobError('Проект пуст: нарисуйте что-нибудь перед выгрузкой');
       const info = parseCollection(row.info_feature_collection) as GeoCollection;
       const onShare = (share: number) => progress(5 + share * 85);
-      const out = format === 'dwg' ? writeDwg(drawing as GeoCollection, info, onShare) : writeDxf(drawing as GeoCollection, info, onShare);
+      let out;
+      try {
+        out = format === 'dwg' ? writeDwg(drawing as GeoCollection, info, onShare) : writeDxf(drawing as GeoCollection, info, onShare);
+      } catch (err) {
+        if (err instanceof DwgLimitError) throw new PermanentJobError(err.message);
+        throw err;
+      }
       const data = 'bytes' in out ? out.bytes : out.text;
       const key = `exports/map/${job.id}.${format}`;
       await storage.put(key, data);

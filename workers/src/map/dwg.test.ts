@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mapType, typesOf } from './catalog';
 import { LABEL_LAYER, layerOf, planCad, type CadEntity } from './dxf';
-import { writeDwg } from './dwg';
+import { DwgLimitError, writeDwg } from './dwg';
 import { BitWriter, modularChar, modularShort } from './dwg/bit-writer';
 import { encodeCp1251 } from './dwg/cp1251';
 import { crc16 } from './dwg/crc';
@@ -233,5 +233,14 @@ describe('DWG export (AutoCAD 2000)', () => {
     expect(error).toBe(0);
     expect(db!.entities.filter((e) => e.type === 'CIRCLE')).toHaveLength(1500);
     expect(db!.entities.filter((e) => e.type === 'TEXT')).toHaveLength(1500);
+  });
+});
+
+describe('DWG limits', () => {
+  it('refuses a polyline over the format’s vertex limit with a message for the user', () => {
+    const coords = Array.from({ length: 20_001 }, (_, i) => [30.3 + i * 1e-6, 59.93 + (i % 2) * 1e-6]);
+    expect(() => writeDwg({ type: 'FeatureCollection', features: [feature('road', { type: 'LineString', coordinates: coords }, { type_id: 3 })] })).toThrow(
+      DwgLimitError,
+    );
   });
 });

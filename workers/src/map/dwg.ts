@@ -3,6 +3,8 @@ import { writeR2000, type DwgOptions } from './dwg/r2000';
 import type { Projection } from './geo';
 import type { GeoCollection } from './network';
 
+export { DwgLimitError } from './dwg/r2000';
+
 export interface DwgResult {
   bytes: Uint8Array;
   projection: Projection;

@@ -14,4 +14,4 @@ export {
 } from './algorithms';
 export { metrics, readNetwork, roadGraph, type GeoCollection, type GeoFeature, type Metrics } from './network';
 export { writeDxf, planCad, layerOf, LABEL_LAYER, type DxfResult, type CadPlan, type CadEntity } from './dxf';
-export { writeDwg, type DwgResult } from './dwg';
+export { writeDwg, DwgLimitError, type DwgResult } from './dwg';

@@ -23,6 +23,9 @@ type XY = readonly [number, number];
 /** LibreDWG and AutoCAD refuse a lightweight polyline with more vertices. */
 export const MAX_POLYLINE_VERTICES = 20_000;
 
+/** The drawing does not fit the format's limits (the message is for the user). */
+export class DwgLimitError extends Error {}
+
 const SENTINEL = {
   headerEnd: [0x95, 0xa0, 0x4e, 0x28, 0x99, 0x82, 0x1a, 0xe5, 0x5e, 0x41, 0xe0, 0x5f, 0x9d, 0x3a, 0x4d, 0x00],
   varsBegin: [0xcf, 0x7b, 0x1f, 0x23, 0xfd, 0xde, 0x38, 0xa9, 0x5f, 0x7c, 0x68, 0xb8, 0x4e, 0x6d, 0x33, 0x5f],
@@ -509,7 +512,7 @@ export function writeR2000(layers: DwgLayer[], entities: DwgEntity[], options: D
     const layer = layerHandle.get(e.layer);
     if (layer === undefined) throw new Error(`DWG: unknown layer ${e.layer}`);
     if (e.kind === 'polyline' && (e.points.length < 2 || e.points.length > MAX_POLYLINE_VERTICES))
-      throw new Error(`DWG: a polyline has ${e.points.length} vertices (2–${MAX_POLYLINE_VERTICES})`);
+      throw new DwgLimitError(`В DWG полилиния может иметь от 2 до ${MAX_POLYLINE_VERTICES} вершин, а здесь ${e.points.length}: выгрузите DXF`);
     const [type, data, refs] = entityData(e);
     add(entityHandles[i], object(type, entityHandles[i], data, refs, { entmode: 2, layer, prev: entityHandles[i - 1] ?? 0, next: entityHandles[i + 1] ?? 0 }));
   });
