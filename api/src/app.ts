@@ -20,6 +20,7 @@ import { videoRoutes } from './video/routes';
 import { reportRoutes } from './report/routes';
 import { siteRoutes } from './site/routes';
 import { summaryRoutes } from './summary/routes';
+import { visionRoutes } from './vision/routes';
 
 /** Every domain's router, in one place so the OpenAPI document lists them all. */
 const domains = [
@@ -35,6 +36,7 @@ const domains = [
   calculatorRoutes,
   mapRoutes,
   siteRoutes,
+  visionRoutes,
 ];
 
 /** Builds the whole HTTP app: better-auth, the /api contract, API docs and the PWA. */

@@ -23,6 +23,7 @@ import type * as report from './report/schema';
 import type * as site from './site/schema';
 import type * as summary from './summary/schema';
 import type * as video from './video/schema';
+import type * as vision from './vision/schema';
 
 export type { ErrorBody as ApiErrorBody } from './http/errors';
 
@@ -154,3 +155,32 @@ export type FeedbackItem = Reply<typeof site.FeedbackItem>;
 export type FeedbackList = Reply<typeof site.FeedbackList>;
 export type FeedbackListQuery = Body<typeof site.FeedbackListQuery>;
 export type FeedbackHandledBody = Body<typeof site.FeedbackHandledBody>;
+
+// vision (spec 02 §3, §5, §7 "Models, areas, locations"; docs/vision.md)
+export type VisionModel = Reply<typeof vision.ModelItem>;
+export type VisionModelsReply = Reply<typeof vision.ModelsReply>;
+export type VisionDeletedReply = Reply<typeof vision.DeletedReply>;
+export type MarkerTrainingBody = Body<typeof vision.TrainingBody>;
+export type MarkerTrainingReply = Reply<typeof vision.TrainingReply>;
+export type MarkerApplyingBody = Body<typeof vision.ApplyingBody>;
+export type MarkerApplyingReply = Reply<typeof vision.ApplyingReply>;
+export type VideoArea = Reply<typeof vision.VideoArea>;
+export type VideoAreasReply = Reply<typeof vision.VideoAreasReply>;
+export type VideoAreaBody = Body<typeof vision.VideoAreaBody>;
+export type Stand = Reply<typeof vision.Stand>;
+export type StandsReply = Reply<typeof vision.StandsReply>;
+export type StandsBody = Body<typeof vision.StandsBody>;
+export type Movable = Reply<typeof vision.Movable>;
+export type MovablesReply = Reply<typeof vision.MovablesReply>;
+export type MovablesBody = Body<typeof vision.MovablesBody>;
+export type StandLocation = Reply<typeof vision.StandLocation>;
+export type StandLocationsReply = Reply<typeof vision.StandLocationsReply>;
+export type StandLocationBody = Body<typeof vision.StandLocationBody>;
+export type MovableLocation = Reply<typeof vision.MovableLocation>;
+export type MovableLocationsReply = Reply<typeof vision.MovableLocationsReply>;
+export type MovableLocationBody = Body<typeof vision.MovableLocationBody>;
+export type AbsoluteLocation = Reply<typeof vision.AbsoluteLocation>;
+export type AbsoluteLocationsReply = Reply<typeof vision.AbsoluteLocationsReply>;
+export type AbsoluteLocationBody = Body<typeof vision.AbsoluteLocationBody>;
+export type HumansReply = Reply<typeof vision.HumansReply>;
+export type VisionMessages = typeof vision.VISION_MESSAGES;

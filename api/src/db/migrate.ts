@@ -9,6 +9,7 @@ import * as reportRules from './migrations/0006_report_rules';
 import * as calculator from './migrations/0007_calculator';
 import * as map from './migrations/0010_map';
 import * as site from './migrations/0011_site';
+import * as vision from './migrations/0012_vision';
 
 /** Versioned migrations, in order. Add a file and a line here; never edit an applied one. */
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0007_calculator': calculator,
   '0010_map': map,
   '0011_site': site,
+  '0012_vision': vision,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -247,6 +247,12 @@ export interface ModelsTable {
   trained_at: number | null;
   report: Generated<string>;
   created_at: number;
+  /** 0012: training job and its error, last applying job and time, feature specification (JSON). */
+  job_id: number | null;
+  error: string | null;
+  apply_job_id: number | null;
+  applied_at: number | null;
+  spec: string | null;
 }
 
 export interface StandsTable {

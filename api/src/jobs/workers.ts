@@ -4,6 +4,8 @@ import { mapAlgoHandler, mapExportHandler } from '../map/jobs';
 import { MAP_ALGO_JOB, MAP_EXPORT_JOB } from '../map/service';
 import { ingestVideoHandler } from '../video/ingest';
 import { INGEST_JOB } from '../video/registration';
+import { visionApplyHandler, visionTrainHandler } from '../vision/jobs';
+import { VISION_APPLY_JOB, VISION_TRAIN_JOB } from '../vision/service';
 import { onJobEnqueued, sqlJobStore } from './queue';
 
 /**
@@ -18,6 +20,8 @@ export function startWorkers(deps: Pick<AppDeps, 'db' | 'storage'>, options: Par
       [INGEST_JOB]: ingestVideoHandler(deps.db, deps.storage),
       [MAP_ALGO_JOB]: mapAlgoHandler(deps.db),
       [MAP_EXPORT_JOB]: mapExportHandler(deps.db, deps.storage),
+      [VISION_TRAIN_JOB]: visionTrainHandler(deps.db, deps.storage),
+      [VISION_APPLY_JOB]: visionApplyHandler(deps.db, deps.storage),
     },
     ...options,
   });

@@ -1,0 +1,297 @@
+import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/jobs';
+import { probe } from '@norma/workers/media';
+import { applyOperationModel, ModelLoadError, reportText, trainOperationModel, type LabelSpan, type VisionSpec } from '@norma/workers/vision';
+import type { Db } from '../db/database';
+import type { ObjectStore } from '../storage/object-store';
+import { modelKey } from './service';
+
+interface TrainPayload {
+  model_id: number;
+}
+interface ApplyPayload {
+  model_id: number;
+  video_id: number;
+  start_second: number;
+  end_second: number;
+}
+
+const modelIdOf = (job: ClaimedJob) => Number((job.payload as TrainPayload | null)?.model_id);
+
+/** Video file, its organisation and its picture size (ffprobe). */
+async function videoSource(db: Db, storage: ObjectStore, videoId: number | null) {
+  const video =
+    videoId === null
+      ? undefined
+      : await db
+          .selectFrom('videos')
+          .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+          .innerJoin('structures', 'structures.id', 'cameras.structure_id')
+          .select([
+            'videos.id',
+            'videos.filename',
+            'videos.storage_key',
+            'videos.start_time',
+            'videos.duration',
+            'cameras.structure_id',
+            'structures.organization_id',
+          ])
+          .where('videos.id', '=', videoId)
+          .executeTakeFirst();
+  if (!video) throw new PermanentJobError('Видео удалено');
+  if (!(await storage.exists(video.storage_key))) throw new PermanentJobError('Файл видео не найден в хранилище');
+  const file = await storage.local(video.storage_key);
+  const info = await probe(file);
+  if (!info.width || !info.height) throw new PermanentJobError('В файле нет видеодорожки');
+  return { ...video, file, width: info.width, height: info.height };
+}
+
+/**
+ * Mirrors job progress into models.completion_percentage (the /models progress bar) and notices a
+ * model deleted meanwhile: `signal` then aborts, as it does when the runner stops.
+ */
+function modelWatch(db: Db, modelId: number, runnerSignal: AbortSignal, report: (percent: number) => void) {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  runnerSignal.addEventListener('abort', onAbort, { once: true });
+  let gone = false;
+  let lastWrite = 0;
+  let writing = false;
+  return {
+    signal: controller.signal,
+    get gone() {
+      return gone;
+    },
+    progress(percent: number, column: 'completion_percentage' | null) {
+      report(percent);
+      if (writing || Date.now() - lastWrite < 500) return;
+      writing = true;
+      lastWrite = Date.now();
+      const update = db.updateTable('models').where('id', '=', modelId);
+      (column ? update.set({ completion_percentage: Math.round(percent * 10) / 10 }) : update.set({ id: modelId }))
+        .executeTakeFirst()
+        .then((result) => {
+          if (Number(result.numUpdatedRows) === 0) {
+            gone = true;
+            controller.abort();
+          }
+        })
+        .catch(() => {})
+        .finally(() => (writing = false));
+    },
+    done: () => runnerSignal.removeEventListener('abort', onAbort),
+  };
+}
+
+/**
+ * vision.train: features of the marked span, labels from the markups of the chosen operations at
+ * the model's workplace (other time is the background), classifier, ONNX into the object store
+ * (models/<organisation>/<model>.onnx, overwritten by a rerun: restart-safe), report into the row.
+ */
+export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
+  return {
+    async run({ job, signal, progress }) {
+      const modelId = modelIdOf(job);
+      const model = await db.selectFrom('models').selectAll().where('id', '=', modelId).executeTakeFirst();
+      if (!model) throw new PermanentJobError('Модель удалена до обучения');
+      await db.updateTable('models').set({ completion_percentage: 0, error: null }).where('id', '=', modelId).execute();
+      const video = await videoSource(db, storage, model.marked_video_id);
+      const areas = await db
+        .selectFrom('video_areas')
+        .innerJoin('model_video_areas', 'model_video_areas.video_area_id', 'video_areas.id')
+        .select(['video_areas.id', 'name', 'x1', 'y1', 'x2', 'y2'])
+        .where('model_video_areas.model_id', '=', modelId)
+        .orderBy('video_areas.id')
+        .execute();
+      if (areas.length === 0) throw new PermanentJobError('Области модели удалены: выберите области и обучите заново');
+      const operations = await db
+        .selectFrom('operations')
+        .innerJoin('model_operations', 'model_operations.operation_id', 'operations.id')
+        .select(['operations.id', 'operations.name'])
+        .where('model_operations.model_id', '=', modelId)
+        .orderBy('operations.id')
+        .execute();
+      if (operations.length === 0 || model.workplace_id === null) throw new PermanentJobError('Операции или рабочее место модели удалены');
+      const startInstant = video.start_time + model.start_second * 1000;
+      const endInstant = video.start_time + model.end_second * 1000;
+      const markups = await db
+        .selectFrom('markups')
+        .select(['operation_id', 'start_time', 'end_time'])
+        .where('structure_id', '=', video.structure_id)
+        .where('workplace_id', '=', model.workplace_id)
+        .where(
+          'operation_id',
+          'in',
+          operations.map((o) => o.id),
+        )
+        .where('start_time', '<', endInstant)
+        .where('end_time', '>', startInstant)
+        .orderBy('start_time')
+        .execute();
+      const spans: LabelSpan[] = markups.map((m) => ({
+        classIndex: 1 + operations.findIndex((o) => o.id === m.operation_id),
+        startSecond: (m.start_time - video.start_time) / 1000,
+        endSecond: (m.end_time - video.start_time) / 1000,
+      }));
+      const watch = modelWatch(db, modelId, signal, progress);
+      let out;
+      try {
+        out = await trainOperationModel({
+          video: { file: video.file, width: video.width, height: video.height },
+          startSecond: model.start_second,
+          endSecond: model.end_second,
+          areas: areas.map((a) => ({ id: a.id, name: a.name, rect: { x1: a.x1, y1: a.y1, x2: a.x2, y2: a.y2 } })),
+          classes: [{ operationId: null, name: 'Фон (прочее)' }, ...operations.map((o) => ({ operationId: o.id, name: o.name }))],
+          spans,
+          signal: watch.signal,
+          progress: (p) => watch.progress(p * 0.98, 'completion_percentage'),
+        });
+      } catch (err) {
+        if (watch.gone) throw new PermanentJobError('Модель удалена: обучение остановлено');
+        if (signal.aborted) return null;
+        if (err instanceof Error && /нет разметки|Слишком мало|ни одного кадра/.test(err.message)) throw new PermanentJobError(err.message);
+        throw err;
+      } finally {
+        watch.done();
+      }
+      const key = modelKey(video.organization_id, modelId);
+      await storage.put(key, out.onnx);
+      const report = reportText(out.report, out.spec, { videoName: video.filename, startSecond: model.start_second, endSecond: model.end_second });
+      const updated = await db
+        .updateTable('models')
+        .set({ object_storage_key: key, completion_percentage: 100, trained_at: Date.now(), report, spec: JSON.stringify(out.spec), error: null })
+        .where('id', '=', modelId)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) {
+        await storage.remove(key);
+        throw new PermanentJobError('Модель удалена: обучение остановлено');
+      }
+      progress(100);
+      const heldOut = out.spec.classes.map((c, i) => {
+        const m = out.report.evaluation.perClass[i]!;
+        return { operation_id: c.operationId, precision: m.precision, recall: m.recall, f1: m.f1, steps: m.support };
+      });
+      return { model_id: modelId, object_storage_key: key, steps: out.report.steps, validation_steps: out.report.validationSteps, held_out: heldOut };
+    },
+    async failed(job, message) {
+      await db.updateTable('models').set({ error: message }).where('id', '=', modelIdOf(job)).execute();
+    },
+  };
+}
+
+/**
+ * vision.apply: runs the stored ONNX model over the span, smooths, and writes the segments as
+ * markups of the model (source 'model', no human author). The model's own earlier markups in
+ * that span are replaced, so a rerun after a restart leaves the same result.
+ */
+export function visionApplyHandler(db: Db, storage: ObjectStore): JobHandler {
+  return {
+    async run({ job, signal, progress }) {
+      const payload = job.payload as ApplyPayload;
+      const model = await db.selectFrom('models').selectAll().where('id', '=', payload.model_id).executeTakeFirst();
+      if (!model) throw new PermanentJobError('Модель удалена');
+      if (!model.object_storage_key || !model.spec) throw new PermanentJobError('Модель не обучена');
+      if (model.workplace_id === null) throw new PermanentJobError('Рабочее место модели удалено');
+      if (!(await storage.exists(model.object_storage_key))) throw new PermanentJobError('Файл модели не найден в хранилище');
+      const spec = JSON.parse(model.spec) as VisionSpec;
+      const video = await videoSource(db, storage, payload.video_id);
+      const bytes = new Uint8Array(await storage.file(model.object_storage_key).arrayBuffer());
+      const watch = modelWatch(db, model.id, signal, progress);
+      let out;
+      try {
+        out = await applyOperationModel({
+          video: { file: video.file, width: video.width, height: video.height },
+          startSecond: payload.start_second,
+          endSecond: payload.end_second,
+          onnx: bytes,
+          spec,
+          signal: watch.signal,
+          progress: (p) => watch.progress(p * 0.97, null),
+        });
+      } catch (err) {
+        if (err instanceof ModelLoadError) throw new PermanentJobError(err.message);
+        if (watch.gone) throw new PermanentJobError('Модель удалена: применение остановлено');
+        if (signal.aborted) return null;
+        throw err;
+      } finally {
+        watch.done();
+      }
+      const startInstant = video.start_time + Math.round(payload.start_second * 1000);
+      const endInstant = video.start_time + Math.round(payload.end_second * 1000);
+      const existing = new Set(
+        (
+          await db
+            .selectFrom('operations')
+            .select('id')
+            .where('structure_id', '=', video.structure_id)
+            .where(
+              'id',
+              'in',
+              spec.classes.map((c) => c.operationId ?? 0),
+            )
+            .execute()
+        ).map((o) => o.id),
+      );
+      const segments = out.segments.filter((s) => existing.has(s.operationId));
+      const written = await db.transaction().execute(async (trx) => {
+        const still = await trx.selectFrom('models').select('id').where('id', '=', model.id).executeTakeFirst();
+        if (!still) throw new PermanentJobError('Модель удалена: применение остановлено');
+        const now = Date.now();
+        const earlier = await trx
+          .selectFrom('markups')
+          .selectAll()
+          .where('model_id', '=', model.id)
+          .where('video_id', '=', video.id)
+          .where('start_time', '<', endInstant)
+          .where('end_time', '>', startInstant)
+          .execute();
+        for (const row of earlier) {
+          // Parts outside the span stay: only the span is recomputed.
+          if (row.start_time < startInstant)
+            await trx.updateTable('markups').set({ end_time: startInstant, updated_at: now }).where('id', '=', row.id).execute();
+          if (row.end_time > endInstant) {
+            const { id: _id, ...rest } = row;
+            await trx
+              .insertInto('markups')
+              .values({ ...rest, start_time: endInstant, updated_at: now })
+              .execute();
+          }
+          if (row.start_time >= startInstant) await trx.deleteFrom('markups').where('id', '=', row.id).execute();
+        }
+        if (segments.length)
+          await trx
+            .insertInto('markups')
+            .values(
+              segments.map((s) => ({
+                structure_id: video.structure_id,
+                operation_id: s.operationId,
+                workplace_id: model.workplace_id!,
+                employee_id: null,
+                start_time: video.start_time + Math.round(s.startSecond * 1000),
+                end_time: video.start_time + Math.round(s.endSecond * 1000),
+                comment: `Модель ${model.id}`,
+                video_id: video.id,
+                author_id: null,
+                source: 'model' as const,
+                model_id: model.id,
+                created_at: now,
+                updated_at: now,
+              })),
+            )
+            .execute();
+        await trx.updateTable('models').set({ applied_at: now }).where('id', '=', model.id).execute();
+        await trx
+          .updateTable('videos')
+          .set((eb) => ({ markup_version: eb('markup_version', '+', 1) }))
+          .where('id', '=', video.id)
+          .execute();
+        await trx
+          .insertInto('activities')
+          .values({ video_id: video.id, author_id: null, happened_at: now, comment: `Разметка моделью «${model.name}»: ${segments.length} отрезков` })
+          .execute();
+        return segments.length;
+      });
+      progress(100);
+      return { model_id: model.id, video_id: video.id, steps: out.steps, markups: written, start_second: payload.start_second, end_second: payload.end_second };
+    },
+  };
+}

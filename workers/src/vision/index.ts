@@ -1,0 +1,34 @@
+/** Vision (issue 14; docs/vision.md): frame decoding, area features, the classifier, ONNX, smoothing, people on a frame. */
+export { argmaxRows, predict, seededRandom, trainClassifier, type Classifier, type TrainOptions, type TrainResult } from './classifier';
+export { evaluateLabels, permutationImportance, type ClassMetrics, type Evaluation } from './evaluate';
+export { AreaFeatureExtractor, FEATURES_PER_AREA, featureNames, toWorkRect, type FeatureMatrix, type PixelRect, type SourceRect } from './features';
+export { decodeFrames, FrameDecodeError, samplingArguments, workSize, type Sampling } from './frames';
+export {
+  BACKGROUND_DETECTOR,
+  detectByBackground,
+  detectByOnnx,
+  findBlobs,
+  foregroundMask,
+  medianBackground,
+  ONNX_DETECTOR,
+  ONNX_DETECTOR_CONTRACT,
+  type DetectedHuman,
+} from './humans';
+export { exportOnnx, INPUT_NAME, ONNX_OPSET, OUTPUT_NAME, readOnnxMetadata } from './onnx-export';
+export { loadClassifier, ModelLoadError, type OnnxClassifier } from './onnx-runtime';
+export {
+  applyOperationModel,
+  DEFAULT_FPS,
+  DEFAULT_SMOOTHING,
+  extractSpanFeatures,
+  reportText,
+  stepLabels,
+  trainOperationModel,
+  type AppliedSegment,
+  type LabelSpan,
+  type TrainingReport,
+  type VisionArea,
+  type VisionClass,
+  type VisionSpec,
+} from './pipeline';
+export { segmentsOf, smoothPredictions, type Segment, type SmoothingOptions } from './smoothing';
