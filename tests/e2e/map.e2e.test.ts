@@ -176,7 +176,7 @@ describe('map editor in Chromium', () => {
     await expect.poll(() => shown('road'), RETRY).toBe(roads);
   });
 
-  it('exports DXF with a spinner, then a download link; a refused DWG shows the server’s reason', async () => {
+  it('exports DXF with a spinner, then a download link; DWG gives output.dwg or shows the server’s refusal', async () => {
     await side().getByRole('button', { name: 'Подготовить DWG' }).click();
     // DWG is refused until its writer lands; then its link names output.dwg.
     const dwgOutcome = side()
@@ -195,6 +195,13 @@ describe('map editor in Chromium', () => {
     expect(text).toMatch(/^\s*0\r?\nSECTION/);
     expect(text.length).toBeGreaterThan(10_000);
     expect(text).toContain('Дороги_');
+  });
+
+  it('saves the current network as the golden standard', async () => {
+    await side().getByRole('button', { name: 'Сохранить как эталон' }).click();
+    await page.locator('.toast', { hasText: 'Текущая сеть сохранена как эталон' }).waitFor();
+    const golden = ((await current()) as Project & { golden: { features: Feature[] } | null }).golden;
+    expect(countOf(golden?.features ?? [], 'road')).toBeGreaterThan(10);
   });
 
   it('a second project can be deleted; then delete is disabled again', async () => {
