@@ -6,6 +6,8 @@ import type { InstanceInfo } from '../api/types';
 import { outboxStatus } from '../offline/sync';
 import { connectivity } from '../state/connectivity';
 import { login } from '../state/login';
+import { ExternalLink } from '../screens/site/ExternalLink';
+import { EXTERNAL } from '../screens/site/links';
 import { logout } from './logout';
 
 /**
@@ -90,6 +92,7 @@ export function Header() {
         <button type="button" className="link-button" onClick={toContact}>
           Связаться с нами
         </button>
+        <ExternalLink href={EXTERNAL.tracker}>Трекер задач</ExternalLink>
       </nav>
       <div className="site-user">
         <SyncIndicator />

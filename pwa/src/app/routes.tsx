@@ -60,6 +60,16 @@ const SharedInteractiveScreen = lazyScreen(() => import('../screens/reports/inte
 const CalculatorScreen = lazyScreen(() => import('../screens/calculator/CalculatorScreen'), 'CalculatorScreen');
 const MethodologyScreen = lazyScreen(() => import('../screens/methodology/MethodologyScreen'), 'MethodologyScreen');
 const AdminScreen = lazyScreen(() => import('../screens/admin/AdminScreen'), 'AdminScreen');
+// The public pages besides the landing (docs/site.md), a chunk each.
+const ProductsScreen = lazyScreen(() => import('../screens/site/ProductsScreen'), 'ProductsScreen');
+const HrScreen = lazyScreen(() => import('../screens/site/HrScreen'), 'HrScreen');
+const AiScreen = lazyScreen(() => import('../screens/site/AiScreen'), 'AiScreen');
+const EvanScreen = lazyScreen(() => import('../screens/site/EvanScreen'), 'EvanScreen');
+const DemoScreen = lazyScreen(() => import('../screens/site/DemoScreen'), 'DemoScreen');
+const ReportExampleScreen = lazyScreen(() => import('../screens/site/ReportExampleScreen'), 'ReportExampleScreen');
+const NewsScreen = lazyScreen(() => import('../screens/site/NewsScreen'), 'NewsScreen');
+const ServicesScreen = lazyScreen(() => import('../screens/site/ServicesScreen'), 'ServicesScreen');
+const LegalScreen = lazyScreen(() => import('../screens/site/LegalScreen'), 'LegalScreen');
 // maplibre, pmtiles and Terra Draw load with this screen only.
 const MapScreen = lazyScreen(() => import('../screens/map/MapScreen'), 'MapScreen');
 
@@ -90,13 +100,17 @@ export const routes: AppRoute[] = [
   { path: '/models-stands/:structureId', screen: placeholders.stands, private: true },
   { path: '/model/:modelId', screen: placeholders.model, private: true },
   { path: '/ciblock/map', screen: MapScreen, private: true },
-  { path: '/news', screen: placeholders.news },
-  { path: '/services', screen: placeholders.services },
-  { path: '/products', screen: placeholders.products },
-  { path: '/hr', screen: placeholders.hr },
-  { path: '/ai', screen: placeholders.ai },
-  { path: '/evan', screen: placeholders.evan },
-  { path: '/report-example', screen: placeholders.reportExample },
+  { path: '/news', screen: NewsScreen },
+  { path: '/services', screen: ServicesScreen },
+  { path: '/products', screen: ProductsScreen },
+  { path: '/hr', screen: HrScreen },
+  { path: '/ai', screen: AiScreen },
+  { path: '/evan', screen: EvanScreen },
+  { path: '/report-example', screen: ReportExampleScreen },
+  /** The demo page of spec 01 §1 (the route table names none; /demo/{key} is the shared report). */
+  { path: '/demo', screen: DemoScreen },
+  /** Legal documents (spec 01 §1): privacy, terms, consent. */
+  { path: '/legal/:doc', screen: LegalScreen },
   { path: '/methodology', screen: MethodologyScreen },
   /** Administration of the organisation (not in the specs; admin role). */
   { path: '/admin', screen: AdminScreen, private: true },

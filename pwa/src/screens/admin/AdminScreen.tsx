@@ -6,11 +6,12 @@ import type { AdminStructure, Structure } from '../../api/types';
 import { login } from '../../state/login';
 import { structures } from '../../state/structures';
 import { Banner } from '../../ui/Banner';
+import { FeedbackPanel } from './FeedbackPanel';
 import { StaffPanel } from './StaffPanel';
 import { StructuresPanel } from './StructuresPanel';
 import { UsersPanel } from './UsersPanel';
 
-type Tab = 'structures' | 'users';
+type Tab = 'structures' | 'users' | 'feedback';
 
 /**
  * Administration of the organisation (admin role): the structure tree with its employees,
@@ -66,8 +67,18 @@ export function AdminScreen() {
         <button type="button" role="tab" aria-selected={tab === 'users'} className={`tab${tab === 'users' ? ' active' : ''}`} onClick={() => setTab('users')}>
           Пользователи
         </button>
+        <button
+          type="button"
+          role="tab"
+          aria-selected={tab === 'feedback'}
+          className={`tab${tab === 'feedback' ? ' active' : ''}`}
+          onClick={() => setTab('feedback')}
+        >
+          Заявки с сайта
+        </button>
       </div>
       {tab === 'users' && <UsersPanel />}
+      {tab === 'feedback' && <FeedbackPanel />}
       {tab === 'structures' && (
         <>
           {list === null ? (

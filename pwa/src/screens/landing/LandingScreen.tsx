@@ -1,71 +1,139 @@
 import { Link } from 'wouter';
+import { ASSETS, img } from '../site/links';
+import { usePageMeta } from '../site/meta';
+import { SERVICES } from '../site/services';
+import { SiteFooter } from '../site/SiteFooter';
+import '../site/site.css';
+import { ContactForm } from './ContactForm';
 
-const services = [
-  'Инструмент аналитики эффективности мероприятий',
-  'Трекер задач',
-  'Калькулятор оценки ресурсов',
-  'Калькулятор смен',
-  'Платформа автоматизированного анализа производительности труда',
-  'Оценка персонала',
-  'Нормирование труда',
-  'Организация HR-процессов',
-  'Разработка систем оплаты труда',
-  'Мотивация',
-  'Обучение',
-  'Корпоративная культура',
-  'HR-консалтинг',
+/** Client reviews shown as logos (spec 01 §1): wordmarks of our own drawing (docs/site.md). */
+const CLIENTS = [
+  { file: 'client-1', name: 'Северный прокат' },
+  { file: 'client-2', name: 'ТехноЛес' },
+  { file: 'client-3', name: 'Кварц Логистик' },
+  { file: 'client-4', name: 'АгроВектор' },
+  { file: 'client-5', name: 'МедЛайн Сервис' },
+  { file: 'client-6', name: 'Городские сети' },
 ];
 
-/** spec 01 "/": mission, why us, services, ending in the contact form and footer. */
+/** Spec 01 §9 «Marketing claims». */
+const FACTS = [
+  { value: '21 000+', text: 'сотрудников в исследованиях' },
+  { value: '12', text: 'отраслей' },
+  { value: '>95 %', text: 'точность анализа' },
+  { value: '50+', text: 'научных публикаций' },
+  { value: '1 квартал', text: 'до первых результатов' },
+];
+
+/** Spec 01 §1 «/»: mission, why us, who we are, the platform, reviews, services, booklets, the contact form and the footer. */
 export function LandingScreen() {
+  usePageMeta(
+    'Анализ рабочего времени по видео',
+    'Norma измеряет, как расходуется рабочее время, по видео с рабочих мест: фотография рабочего дня, хронометраж, нормирование труда и HR-аналитика.',
+  );
   return (
-    <div className="landing">
-      <section className="hero">
-        <h1>Норма рабочего времени — по видео, а не на глаз</h1>
-        <p>
-          Norma измеряет, как расходуется рабочее время, по записям камер на рабочих местах: разметчики отмечают операции, модели размечают остальное, а
-          платформа строит фотографию рабочего дня, хронометраж, загрузку персонала и нормы.
-        </p>
-        <div className="actions">
-          <Link href="/login" className="button">
-            Войти в платформу
-          </Link>
-          <Link href="/calculator" className="button secondary">
-            Рассчитать эффект
-          </Link>
+    <div className="landing site-page">
+      <section className="hero" aria-labelledby="mission">
+        <div className="hero-text">
+          <h1 id="mission">Норма рабочего времени — по видео, а не на глаз</h1>
+          <p>
+            Наша миссия — чтобы каждая норма и каждое решение о персонале опирались на измерения, а не на мнения. Norma измеряет, как расходуется рабочее время,
+            по записям камер на рабочих местах: разметчики отмечают операции, модели размечают остальное, а платформа строит фотографию рабочего дня,
+            хронометраж, загрузку персонала и нормы.
+          </p>
+          <div className="actions">
+            <button type="button" className="button accent" onClick={scrollToContact}>
+              Оставить заявку
+            </button>
+            <Link href="/products" className="button secondary">
+              Наши продукты
+            </Link>
+            <Link href="/demo" className="button secondary">
+              Демонстрация
+            </Link>
+          </div>
         </div>
       </section>
-      <section className="why">
-        <h2>Почему мы</h2>
+
+      <section aria-labelledby="why-us">
+        <h2 id="why-us">Почему мы</h2>
         <ul className="facts">
-          <li>
-            <strong>21 000+</strong> сотрудников в исследованиях
-          </li>
-          <li>
-            <strong>12</strong> отраслей
-          </li>
-          <li>
-            <strong>&gt;95 %</strong> точность разметки
-          </li>
-          <li>
-            <strong>50+</strong> научных публикаций
-          </li>
-          <li>Первые результаты — в течение квартала</li>
+          {FACTS.map((fact) => (
+            <li key={fact.text}>
+              <strong>{fact.value}</strong> {fact.text}
+            </li>
+          ))}
         </ul>
+        <p>
+          Мы не продаём «универсальные» нормы: каждую считаем по видео вашего производства и проверяем устойчивость хронометражных рядов. Экономия на
+          оптимизации трудовых ресурсов — 15 %, эффективность HR-специалистов выше на 75 %.
+        </p>
       </section>
-      <section>
-        <h2>Услуги</h2>
-        <ul className="services">
-          {services.map((service) => (
-            <li key={service}>{service}</li>
+
+      <section aria-labelledby="who-we-are" className="two-columns">
+        <div>
+          <h2 id="who-we-are">Кто мы</h2>
+          <p>
+            Команда нормировщиков, HR-консультантов, инженеров и исследователей, которая с 2016 года изучает труд на производствах, складах, в сервисе и
+            медицине. Методики опубликованы в рецензируемых журналах и проверены на проектах в 12 отраслях.
+          </p>
+        </div>
+        <div>
+          <h2 id="platform">Платформа</h2>
+          <p>
+            Norma работает в вашем контуре, в том числе в закрытой сети: видео с камер загружается на сервер, разметчики и модели отмечают операции, аналитики
+            получают фотографию рабочего дня, хронометраж, сводки загрузки и отчёты в PDF и Excel. Ссылка «только для чтения» показывает отчёт руководителю без
+            входа в систему.
+          </p>
+        </div>
+      </section>
+
+      <section aria-labelledby="reviews">
+        <h2 id="reviews">Нам доверяют</h2>
+        <ul className="client-logos">
+          {CLIENTS.map((client) => (
+            <li key={client.file}>
+              <img src={img(client.file)} alt={client.name} width={180} height={60} loading="lazy" decoding="async" />
+            </li>
           ))}
         </ul>
       </section>
-      <section id="contact" className="contact">
-        <h2>Связаться с нами</h2>
-        <p className="muted">Форма обратной связи с проверкой «я не робот» появится здесь в следующем выпуске.</p>
+
+      <section aria-labelledby="services">
+        <h2 id="services">Услуги</h2>
+        <ul className="services">
+          {SERVICES.map((service) => (
+            <li key={service.title}>{service.title}</li>
+          ))}
+        </ul>
+        <p>
+          <Link href="/services">Подробнее об услугах и проектах</Link>
+        </p>
       </section>
-      <footer className="site-footer">© 2016–2023 Norma</footer>
+
+      <section aria-labelledby="booklets">
+        <h2 id="booklets">Буклеты</h2>
+        <div className="actions">
+          <a className="button secondary" href={ASSETS.bookletRu} download>
+            Буклет (PDF, русский)
+          </a>
+          <a className="button secondary" href={ASSETS.bookletEn} download lang="en">
+            Booklet (PDF, English)
+          </a>
+        </div>
+      </section>
+
+      <section id="contact" className="contact" aria-labelledby="contact-title">
+        <h2 id="contact-title">Связаться с нами</h2>
+        <p className="muted">Расскажите о задаче — покажем Norma на вашем видео или площадке.</p>
+        <ContactForm />
+      </section>
+      <SiteFooter />
     </div>
   );
+}
+
+/** Hash routing leaves no room for a #fragment: scroll instead of navigating. */
+function scrollToContact() {
+  document.getElementById('contact')?.scrollIntoView({ behavior: 'smooth' });
 }
