@@ -204,11 +204,19 @@ describe('map editor in Chromium', () => {
     expect(countOf(golden?.features ?? [], 'road')).toBeGreaterThan(10);
   });
 
-  it('a second project can be deleted; then delete is disabled again', async () => {
+  it('a second project: a failed algorithm shows its reason; it can be deleted, then delete is disabled again', async () => {
     await side().getByRole('button', { name: 'Создать проект' }).click();
     await side().getByLabel('Название проекта').fill('Второй');
     await side().getByRole('button', { name: 'Создать', exact: true }).click();
     await expect.poll(() => page.getByTestId('map-project-name').textContent(), RETRY).toBe('Второй');
+    // An algorithm that cannot run on an empty project: the failed job's reason is shown.
+    await page.locator('summary', { hasText: 'Построить дороги' }).click();
+    await page.getByRole('group', { name: 'Построить дороги' }).getByRole('button', { name: 'Зоны' }).click();
+    await page
+      .locator('.toast', { hasText: /^Алгоритм не выполнен: .+/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.getByTestId('map-busy').count(), RETRY).toBe(0);
     const remove = side().getByRole('button', { name: 'Удалить проект' });
     await expect.poll(() => remove.isDisabled(), RETRY).toBe(false);
     await remove.click();
@@ -236,6 +244,16 @@ describe('map editor in Chromium', () => {
     };
     expect(zone.properties).toMatchObject({ type_id: 21, capacity: expect.any(Number) });
     expect(zone.properties.radius).toBeGreaterThan(0);
+
+    // A kept feature's popup shows its saved properties; closing it keeps the feature.
+    await page.getByRole('button', { name: 'Изменить', exact: true }).click();
+    await page.mouse.click(center.x, center.y);
+    await popup.getByRole('heading', { name: 'Зона обслуживания' }).waitFor();
+    expect(await popup.getByLabel('Тип').locator('option:checked').textContent()).toBe('Детский сад');
+    await popup.getByRole('button', { name: 'Закрыть' }).click();
+    await expect.poll(() => popup.count(), RETRY).toBe(0);
+    expect(countOf((await current()).drawn_feature_collection.features, 'zone')).toBe(1);
+    expect(await shown('zone')).toBe(1);
 
     await page.getByRole('button', { name: 'Удалить объект' }).click();
     await page.mouse.click(center.x, center.y);

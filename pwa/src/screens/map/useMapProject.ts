@@ -71,11 +71,13 @@ export function useMapProject() {
       if (!alive.current) return null;
       meta = await api.get<MapProjectMetaReply>('/api/v1/projects/last/meta');
     } while (meta.is_processing);
+    let failed = false;
     if (jobId !== null) {
       const job = await api.get<Job>(`/api/v1/jobs/${jobId}`);
-      if (job.status === 'failed') notify('error', `Алгоритм не выполнен: ${job.error ?? 'причина не указана'}`);
+      failed = job.status === 'failed';
+      if (failed) notify('error', `Алгоритм не выполнен: ${job.error ?? 'причина не указана'}`);
     }
-    return api.get<MapProject>('/api/v1/projects/last/get');
+    return { project: await api.get<MapProject>('/api/v1/projects/last/get'), failed };
   }, []);
 
   const open = useCallback(
@@ -92,8 +94,8 @@ export function useMapProject() {
         const meta = await api.get<MapProjectMetaReply>('/api/v1/projects/last/meta');
         const done = await waitForJob(meta.job_id);
         if (done && alive.current) {
-          show(done, true);
-          setHistory(startHistory(snapshotOf(done)));
+          show(done.project, true);
+          setHistory(startHistory(snapshotOf(done.project)));
         }
       }
     },
@@ -144,9 +146,13 @@ export function useMapProject() {
         const { job_id } = await api.post<MapAlgoReply>('/api/v1/projects/last/algo', { algo_tag: tag });
         setProject((p) => (p ? { ...p, is_processing: true } : p));
         const done = await waitForJob(job_id);
-        if (done && alive.current) record(done, true);
+        // A failed run changed nothing: no history step for it.
+        if (done && alive.current) {
+          if (done.failed) show(done.project, true);
+          else record(done.project, true);
+        }
       }),
-    [record, waitForJob, withBusy],
+    [record, show, waitForJob, withBusy],
   );
 
   const clearAll = useCallback(
