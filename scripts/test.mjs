@@ -12,27 +12,46 @@ const partial = process.argv.length > 2;
 const failedChecks = partial ? [] : runChecks();
 const reportDir = join(root, 'node_modules', '.cache', 'norma-test');
 mkdirSync(reportDir, { recursive: true });
-const report = join(reportDir, 'vitest-report.json');
+// One report per test command: two runs at once (two terminals) must not read each other's counts.
+const report = join(reportDir, `vitest-report-${process.pid}.json`);
+
+/** One vitest run; its counts from the JSON report (no report: vitest did not get as far as running, one failure). */
+function vitest(args, env = {}) {
+  rmSync(report, { force: true });
+  const status = run(
+    bun,
+    [
+      '--bun',
+      join(root, 'node_modules', '.bin', 'vitest'),
+      'run',
+      '--pool=threads',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+      ...args,
+    ],
+    {
+      env: { ...process.env, ...env },
+    },
+  );
+  const results = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')) : null;
+  // A file that fails to load has no failed test but a failed suite: count it once.
+  let failed = results ? results.numFailedTests || results.numFailedTestSuites || 0 : 1;
+  if (status !== 0 && failed === 0) failed = 1;
+  return { status, passed: results?.numPassedTests ?? 0, failed, skipped: (results?.numPendingTests ?? 0) + (results?.numTodoTests ?? 0) };
+}
+
+const runs = [vitest(process.argv.slice(2))];
+// The whole run also repeats the API suite on PostgreSQL (a cluster of its own, tests/support/postgres.ts).
+if (!partial) {
+  console.log('→ API на PostgreSQL');
+  runs.push(vitest(['api/src', 'tests/api/openapi-fuzz.test.ts'], { NORMA_TEST_DATABASE: 'postgres' }));
+}
+let passed = runs.reduce((sum, r) => sum + r.passed, 0);
+let failed = runs.reduce((sum, r) => sum + r.failed, 0);
+const skipped = runs.reduce((sum, r) => sum + r.skipped, 0);
+const status = runs.some((r) => r.status !== 0) ? 1 : 0;
 rmSync(report, { force: true });
-
-const status = run(bun, [
-  '--bun',
-  join(root, 'node_modules', '.bin', 'vitest'),
-  'run',
-  '--pool=threads',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${report}`,
-  ...process.argv.slice(2),
-]);
-
-// No report means vitest did not get as far as running: count that as one failure.
-const results = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')) : null;
-let passed = results?.numPassedTests ?? 0;
-// A file that fails to load has no failed test but a failed suite: count it once.
-let failed = results ? results.numFailedTests || results.numFailedTestSuites || 0 : 1;
-const skipped = (results?.numPendingTests ?? 0) + (results?.numTodoTests ?? 0);
-if (status !== 0 && failed === 0) failed = 1;
 if (!partial) {
   passed += checks.length - failedChecks.length;
   failed += failedChecks.length;

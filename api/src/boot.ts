@@ -6,7 +6,7 @@ import type { Config } from './config';
 import { migrateToLatest } from './db/migrate';
 import { describeOutOfBounds, findOutOfBoundsRows } from './markup/bounds-check.service';
 import type { AppDeps } from './http/env';
-import { DATABASE_FILE, openCheckedDatabase, prepareDataDir, removeOrphanUploads } from './storage/data-dir';
+import { openConfiguredDatabase, prepareDataDir, removeOrphanUploads } from './storage/data-dir';
 import { objectStoreFor } from './storage/open-store';
 
 /** Reads the session-signing secret from DATA_DIR, creating a random one on first start. */
@@ -25,7 +25,7 @@ async function loadSecret(config: Config): Promise<string> {
  */
 export async function bootstrap(config: Config) {
   await prepareDataDir(config);
-  const opened = openCheckedDatabase(join(config.dataDir, DATABASE_FILE));
+  const opened = openConfiguredDatabase(config);
   const auth = createAuth({ db: opened.db, baseUrl: config.baseUrl, secret: await loadSecret(config), signInPerMinute: config.signInPerMinute });
   const { runMigrations } = await getMigrations(auth.options);
   await runMigrations();

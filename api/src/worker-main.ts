@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { configFromEnv } from './config';
 import { pendingMigrations } from './db/migrate';
 import { startWorkers } from './jobs/workers';
-import { DATABASE_FILE, openCheckedDatabase, StartupError } from './storage/data-dir';
+import type { OpenedDatabase } from './db/database';
+import { DATABASE_FILE, openConfiguredDatabase, StartupError } from './storage/data-dir';
 import { objectStoreFor } from './storage/open-store';
 
 /**
@@ -14,13 +15,13 @@ import { objectStoreFor } from './storage/open-store';
 const config = configFromEnv();
 const databaseFile = join(config.dataDir, DATABASE_FILE);
 // The server creates the installation; a worker only joins one (never starts an empty database).
-if (!existsSync(databaseFile)) {
+if (!config.databaseUrl && !existsSync(databaseFile)) {
   console.error(`Фоновые задачи: нет базы ${databaseFile}. Сначала запустите сервер (npm start) с тем же DATA_DIR.`);
   process.exit(1);
 }
-let opened: ReturnType<typeof openCheckedDatabase>;
+let opened: OpenedDatabase;
 try {
-  opened = openCheckedDatabase(databaseFile);
+  opened = openConfiguredDatabase(config);
 } catch (err) {
   console.error(err instanceof StartupError ? err.message : err);
   process.exit(1);

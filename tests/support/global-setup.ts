@@ -1,14 +1,25 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startPostgresCluster, type PostgresCluster } from './postgres';
 
-/** Gives this test run its own folder of started servers (tests/support/server.ts writes their pids). */
-export function setup() {
+let postgres: PostgresCluster | undefined;
+
+/**
+ * Gives this test run its own folder of started servers (tests/support/server.ts writes their pids)
+ * and, with NORMA_TEST_DATABASE=postgres, a PostgreSQL cluster for the API tests (api/src/testing.ts).
+ */
+export async function setup() {
   process.env.NORMA_TEST_SERVERS_DIR = mkdtempSync(join(tmpdir(), 'norma-test-servers-'));
+  if (process.env.NORMA_TEST_DATABASE === 'postgres') {
+    postgres = await startPostgresCluster();
+    process.env.NORMA_TEST_POSTGRES_URL = postgres.baseUrl;
+  }
 }
 
 /** Ends the servers a test file started and never stopped (its beforeAll failed before afterAll could). */
 export function teardown() {
+  postgres?.stop();
   const folder = process.env.NORMA_TEST_SERVERS_DIR;
   if (!folder) return;
   for (const pid of readdirSync(folder)) {

@@ -1,6 +1,7 @@
 import { betterAuth } from 'better-auth';
 import { username } from 'better-auth/plugins';
 import type { Db } from '../db/database';
+import { isPostgres } from '../db/postgres';
 import { hashedSessionTokens } from './session-tokens';
 
 export const CLIENT_IP_HEADER = 'x-norma-client-ip';
@@ -23,7 +24,7 @@ export function createAuth({ db, baseUrl, secret, signInPerMinute }: AuthOptions
     baseURL: baseUrl,
     basePath: '/api/auth',
     secret,
-    database: { db, type: 'sqlite' },
+    database: { db, type: isPostgres(db) ? 'postgres' : 'sqlite' },
     // Not used by the PWA, and each one is a hole here: update-user lets a user rename their own
     // login (a viewer became «аdmin» with a Cyrillic «а») and set unbounded names; is-username-available
     // answers anyone, signed in or not, whether a login exists; change-email would change the identity.

@@ -8,7 +8,8 @@ export type Db = Kysely<DB>;
 
 export interface OpenedDatabase {
   db: Db;
-  sqlite: SqliteDatabase;
+  /** The SQLite handle (integrity check, backups); absent on PostgreSQL (db/postgres.ts). */
+  sqlite?: SqliteDatabase;
   close(): Promise<void>;
 }
 
@@ -19,7 +20,7 @@ const fullCounts = new WeakMap<Db, { count: number }>();
  * Opens (creating if needed) the SQLite file in WAL mode with foreign keys on.
  * One file per organisation install; tests open one file each.
  */
-export function openDatabase(file: string): OpenedDatabase {
+export function openDatabase(file: string): OpenedDatabase & { sqlite: SqliteDatabase } {
   const sqlite = new SqliteDatabase(file, { create: true, strict: true });
   sqlite.exec('PRAGMA journal_mode = WAL');
   sqlite.exec('PRAGMA foreign_keys = ON');

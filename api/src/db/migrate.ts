@@ -1,5 +1,6 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './database';
+import { isPostgres, postgresDdl, syncIdentitySequences } from './postgres';
 import * as init from './migrations/0001_init';
 import * as markupSaves from './migrations/0004_markup_saves';
 import * as markupSaveOwner from './migrations/0005_markup_save_owner';
@@ -27,12 +28,20 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-const migrator = (db: Db) => new Migrator({ db, provider, migrationTableName: 'norma_migrations', migrationLockTableName: 'norma_migrations_lock' });
+// On PostgreSQL the same migration files run with their DDL rewritten (db/postgres.ts).
+const migrator = (db: Db) =>
+  new Migrator({
+    db: isPostgres(db) ? db.withPlugin(postgresDdl) : db,
+    provider,
+    migrationTableName: 'norma_migrations',
+    migrationLockTableName: 'norma_migrations_lock',
+  });
 
 /** Applies every pending migration; throws (and applies nothing more) on the first failure. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const { error, results } = await migrator(db).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (isPostgres(db)) await syncIdentitySequences(db);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 

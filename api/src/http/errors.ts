@@ -33,7 +33,8 @@ export const diskFull = () => new ApiError(507, 'insufficient_storage', DISK_FUL
 export function isStorageFull(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = (err as { code?: unknown }).code;
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return true;
+  // 53100: PostgreSQL's disk_full.
+  if (code === 'SQLITE_FULL' || code === '53100' || code === 'ENOSPC' || code === 'EDQUOT') return true;
   return /database or disk is full|no space left on device/i.test(err.message);
 }
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { retryDelayMs, type ClaimedJob, type JobStore } from '@norma/workers/jobs';
 import type { Db } from '../db/database';
+import { isPostgres } from '../db/postgres';
 import type { Selectable } from 'kysely';
 import type { JobsTable } from '../db/schema';
 
@@ -59,6 +60,9 @@ const claimed = (row: JobRow): ClaimedJob => ({
  * workers never take the same job; every later write is fenced by the claiming worker's id.
  */
 export function sqlJobStore(db: Db): JobStore {
+  // PostgreSQL: workers in other processes skip a row another claim has locked instead of waiting for it.
+  // SQLite has one writer at a time, so the UPDATE alone is the lock.
+  const skipLocked = sql.raw(isPostgres(db) ? ' FOR UPDATE SKIP LOCKED' : '');
   const owned = (id: number, workerId: string) => db.updateTable('jobs').where('id', '=', id).where('locked_by', '=', workerId).where('status', '=', 'running');
   return {
     async claim(workerId, kinds) {
@@ -69,7 +73,7 @@ export function sqlJobStore(db: Db): JobStore {
           progress = 0, updated_at = ${now}
         WHERE id = (
           SELECT id FROM jobs WHERE status = 'queued' AND run_after <= ${now} AND kind IN (${sql.join(kinds)})
-          ORDER BY run_after, id LIMIT 1
+          ORDER BY run_after, id LIMIT 1${skipLocked}
         ) AND status = 'queued'
         RETURNING id, kind, payload, attempts, max_attempts`.execute(db);
       const row = result.rows[0];
@@ -109,7 +113,7 @@ export function sqlJobStore(db: Db): JobStore {
     async release(id, workerId) {
       const now = Date.now();
       await owned(id, workerId)
-        .set({ status: 'queued', attempts: sql`max(attempts - 1, 0)`, progress: 0, locked_by: null, locked_at: null, run_after: now, updated_at: now })
+        .set({ status: 'queued', attempts: sql`CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END`, progress: 0, locked_by: null, locked_at: null, run_after: now, updated_at: now })
         .execute();
     },
     async requeueStale(olderThanMs) {

@@ -1,6 +1,7 @@
 import { coveredSeconds } from '@norma/core-wasm';
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import { isPostgres } from '../db/postgres';
 import { conflict } from '../http/errors';
 import type { ObjectStore } from '../storage/object-store';
 
@@ -40,8 +41,9 @@ export async function listTasks(db: Db, structureId: number, query: TaskQuery) {
   let total: number;
   let pageIds: number[];
   if (pattern === '' || isAscii(pattern)) {
-    // SQLite's LIKE ignores case for ASCII letters, which is exact here.
-    if (pattern) base = base.where(sql<boolean>`videos.filename LIKE ${`%${pattern.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`} ESCAPE '\\'`);
+    // SQLite's LIKE ignores case for ASCII letters, which is exact here; PostgreSQL's ILIKE does the same.
+    const like = sql.raw(isPostgres(db) ? 'ILIKE' : 'LIKE');
+    if (pattern) base = base.where(sql<boolean>`videos.filename ${like} ${`%${pattern.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`} ESCAPE '\\'`);
     total = Number((await base.select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
     pageIds = (
       await base.select('videos.id').orderBy('videos.start_time', 'desc').orderBy('videos.id', 'desc').offset(query.offset).limit(query.limit).execute()

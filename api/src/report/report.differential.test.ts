@@ -2,7 +2,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoIfEmpty } from '../seed/demo';
 import { DEMO_PASSWORD } from '../seed/demo-plan';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, testsOnPostgres, type TestApp } from '../testing';
+
+// A segment clipped to the window: SQLite's two-argument MIN/MAX are PostgreSQL's LEAST/GREATEST.
+const clipEnd = (to: number) => (testsOnPostgres() ? sql`LEAST(m.end_time, ${to})` : sql`MIN(m.end_time, ${to})`);
+const clipStart = (from: number) => (testsOnPostgres() ? sql`GREATEST(m.start_time, ${from})` : sql`MAX(m.start_time, ${from})`);
 
 /**
  * The statement of a demo employee-day computed twice: by the API (engine) and here, by
@@ -36,10 +40,10 @@ async function handSums(employeeId: number | null, from: number, to: number) {
   const byEmployee = employeeId === null ? sql`` : sql`AND m.employee_id = ${employeeId}`;
   const { rows } = await sql<OperationSums & { employee_id: number }>`
     SELECT o.type AS type, o.id AS operation_id, m.employee_id AS employee_id,
-           SUM(MIN(m.end_time, ${to}) - MAX(m.start_time, ${from})) AS ms,
+           SUM(${clipEnd(to)} - ${clipStart(from)}) AS ms,
            COUNT(*) AS n,
-           MIN(MIN(m.end_time, ${to}) - MAX(m.start_time, ${from})) AS min_ms,
-           MAX(MIN(m.end_time, ${to}) - MAX(m.start_time, ${from})) AS max_ms
+           MIN(${clipEnd(to)} - ${clipStart(from)}) AS min_ms,
+           MAX(${clipEnd(to)} - ${clipStart(from)}) AS max_ms
     FROM markups m JOIN operations o ON o.id = m.operation_id
     WHERE m.structure_id = ${structureId} ${byEmployee}
       AND m.start_time < ${to} AND m.end_time > ${from}
@@ -48,7 +52,7 @@ async function handSums(employeeId: number | null, from: number, to: number) {
   const {
     rows: [span],
   } = await sql<{ first: number; last: number }>`
-    SELECT MIN(MAX(m.start_time, ${from})) AS first, MAX(MIN(m.end_time, ${to})) AS last
+    SELECT MIN(${clipStart(from)}) AS first, MAX(${clipEnd(to)}) AS last
     FROM markups m WHERE m.structure_id = ${structureId} ${byEmployee} AND m.start_time < ${to} AND m.end_time > ${from}
   `.execute(t.deps.db);
   const {
@@ -71,7 +75,7 @@ async function markedInside(employeeId: number, from: number, to: number): Promi
   const {
     rows: [row],
   } = await sql<{ ms: number | null }>`
-    SELECT SUM(MIN(m.end_time, ${to}) - MAX(m.start_time, ${from})) AS ms FROM markups m
+    SELECT SUM(${clipEnd(to)} - ${clipStart(from)}) AS ms FROM markups m
     WHERE m.structure_id = ${structureId} AND m.employee_id = ${employeeId} AND m.start_time < ${to} AND m.end_time > ${from}
   `.execute(t.deps.db);
   return (row?.ms ?? 0) / 1000;
@@ -166,7 +170,7 @@ describe('statement totals: API = hand-written SQL', () => {
       expect(all.t_average).toBeCloseTo(row.ms / 1000 / row.n, 6);
       // Table 3 is checked over its own series: every measurement, not the cleaned ones.
       const { rows: lens } = await sql<{ ms: number }>`
-        SELECT MIN(m.end_time, ${to}) - MAX(m.start_time, ${from}) AS ms FROM markups m
+        SELECT ${clipEnd(to)} - ${clipStart(from)} AS ms FROM markups m
         WHERE m.structure_id = ${structureId} AND m.employee_id = ${employeeId} AND m.operation_id = ${row.operation_id}
           AND m.start_time < ${to} AND m.end_time > ${from}
       `.execute(t.deps.db);

@@ -230,8 +230,9 @@ export async function reportDates(db: Db, structureId: number, timeZone: string)
     .selectFrom('markups')
     .select((eb) => [
       'employee_id',
-      // MIN() of two arguments is SQLite's scalar minimum; an infinite end_time compares greater than any number.
-      sql<number>`max(min(end_time, start_time + ${MAX_SEGMENT_MS}) - 1)`.as('last_instant'),
+      // The smaller of the two (written as CASE: SQLite and PostgreSQL name the scalar minimum differently);
+      // an infinite end_time compares greater than any number.
+      sql<number>`max(CASE WHEN end_time < start_time + ${MAX_SEGMENT_MS} THEN end_time ELSE start_time + ${MAX_SEGMENT_MS} END - 1)`.as('last_instant'),
       eb.fn.min('start_time').as('first_instant'),
     ])
     .where('structure_id', '=', structureId)

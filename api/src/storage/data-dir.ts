@@ -2,6 +2,7 @@ import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config';
 import { integrityProblem, openDatabase, type OpenedDatabase } from '../db/database';
+import { openPostgres } from '../db/postgres';
 import type { ObjectStore } from './object-store';
 
 export const DATABASE_FILE = 'norma.sqlite';
@@ -73,6 +74,8 @@ export async function prepareDataDir(config: Config): Promise<void> {
     throw new StartupError(`Нет записи в папку данных ${dir}: ${fsReason(err)}.`);
   }
 
+  // On PostgreSQL the database is not in DATA_DIR: nothing here can tell a lost one.
+  if (config.databaseUrl) return;
   const database = join(dir, DATABASE_FILE);
   const file = await exists(database);
   if (file && file.size === 0 && !config.firstRun) {
@@ -93,7 +96,7 @@ export async function prepareDataDir(config: Config): Promise<void> {
 
 /** Opens the database and runs `PRAGMA quick_check`; a file SQLite cannot read is a StartupError. */
 export function openCheckedDatabase(file: string): OpenedDatabase {
-  let opened: OpenedDatabase | null = null;
+  let opened: ReturnType<typeof openDatabase> | null = null;
   try {
     opened = openDatabase(file);
     const problem = integrityProblem(opened.sqlite);
@@ -115,4 +118,9 @@ export async function removeOrphanUploads(storage: ObjectStore): Promise<string[
   const orphans = (await storage.workFiles()).filter((key) => /(^|\/)\.upload-[^/]*\.part$/.test(key));
   for (const key of orphans) await storage.remove(key);
   return orphans;
+}
+
+/** The installation's database: PostgreSQL when DATABASE_URL is set, else the checked SQLite file in DATA_DIR. */
+export function openConfiguredDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl'>): OpenedDatabase {
+  return config.databaseUrl ? openPostgres(config.databaseUrl) : openCheckedDatabase(join(config.dataDir, DATABASE_FILE));
 }

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { inDependencyOrder, isPostgres } from '../postgres';
 
 /**
  * The whole data model of spec 01 §3 and spec 02 §3.
@@ -332,7 +333,8 @@ const statements = [
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const statement of statements) await sql.raw(statement).execute(db);
+  // PostgreSQL needs referenced tables first (SQLite runs the statements as written).
+  for (const statement of isPostgres(db) ? inDependencyOrder(statements) : statements) await sql.raw(statement).execute(db);
 }
 
 export async function down(): Promise<void> {
