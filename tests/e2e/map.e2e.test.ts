@@ -176,14 +176,15 @@ describe('map editor in Chromium', () => {
     await expect.poll(() => shown('road'), RETRY).toBe(roads);
   });
 
-  it('exports DXF with a spinner, then a download link; DWG gives output.dwg or shows the server’s refusal', async () => {
+  it('exports DWG and DXF, each with a spinner and then a download link named for its file', async () => {
     await side().getByRole('button', { name: 'Подготовить DWG' }).click();
-    // DWG is refused until its writer lands; then its link names output.dwg.
-    const dwgOutcome = side()
-      .getByRole('alert')
-      .or(side().getByRole('link', { name: 'Скачать output.dwg' }));
-    await dwgOutcome.first().waitFor({ timeout: 30_000 });
-    if (await side().getByRole('alert').count()) expect(await side().getByRole('alert').textContent()).toMatch(/DWG/);
+    const dwgLink = side().getByRole('link', { name: 'Скачать output.dwg' });
+    await dwgLink.waitFor({ timeout: 30_000 });
+    const [dwg] = await Promise.all([page.waitForEvent('download'), dwgLink.click()]);
+    expect(dwg.suggestedFilename()).toBe('output.dwg');
+    const dwgBytes = readFileSync((await dwg.path())!);
+    expect(dwgBytes.subarray(0, 6).toString('latin1')).toBe('AC1015');
+    expect(dwgBytes.length).toBeGreaterThan(10_000);
 
     await side().getByRole('button', { name: 'Подготовить DXF' }).click();
     await side().getByRole('status').filter({ hasText: 'готовится' }).waitFor();
