@@ -100,7 +100,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
         }
       : undefined,
     site: {
-      altchaMaxNumber: Number(env.NORMA_ALTCHA_MAXNUMBER ?? 20_000),
+      altchaMaxNumber: Number(env.NORMA_ALTCHA_MAXNUMBER ?? 5_000),
       altchaExpireSeconds: Number(env.NORMA_ALTCHA_EXPIRE_SECONDS ?? 600),
       feedbackPerHour: Number(env.NORMA_FEEDBACK_PER_HOUR ?? 10),
       contactEmail: env.NORMA_CONTACT_EMAIL || 'info@norma.local',
