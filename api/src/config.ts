@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { parseTrustedProxies } from './http/client-address';
 
 export interface Config {
   port: number;
@@ -19,6 +20,8 @@ export interface Config {
   signInPerMinute: number;
   /** Self-registration attempts allowed per client address per hour (NORMA_REGISTER_PER_HOUR). */
   registerPerHour: number;
+  /** Reverse proxies whose X-Forwarded-For names the client (NORMA_TRUSTED_PROXY; http/client-address.ts). */
+  trustedProxies: string[];
   /** Folder with the built PWA (index.html, assets); absent in API-only tests. */
   pwaDir?: string;
   /** Largest accepted upload (POST /api/v1/upload), bytes; 4 GiB by default. */
@@ -81,6 +84,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     demoVideoSeconds: Number(env.NORMA_DEMO_VIDEO_SECONDS ?? 150),
     signInPerMinute: Number(env.NORMA_SIGNIN_PER_MINUTE ?? 10),
     registerPerHour: Number(env.NORMA_REGISTER_PER_HOUR ?? 10),
+    trustedProxies: parseTrustedProxies(env.NORMA_TRUSTED_PROXY),
     pwaDir: resolve(env.NORMA_PWA_DIR ?? 'pwa/dist'),
     uploadMaxBytes: Number(env.NORMA_UPLOAD_MAX_BYTES ?? 4 * 1024 ** 3),
     loaderDir: resolve(env.NORMA_LOADER_DIR ?? 'loader/dist'),

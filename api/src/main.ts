@@ -3,6 +3,7 @@ import { bootstrap } from './boot';
 import { configFromEnv } from './config';
 import { startWorkers } from './jobs/workers';
 import { checkRequestSize } from './video/body-limit';
+import { clientAddress } from './http/client-address';
 import { defaultVideoCacheDir, seedDemoIfEmpty } from './seed/demo';
 import { isStorageFull } from './http/errors';
 import { StartupError } from './storage/data-dir';
@@ -40,8 +41,10 @@ const serve = () =>
     fetch(request, server) {
       const size = checkRequestSize(request, config.uploadMaxBytes);
       if ('refuse' in size) return size.refuse;
-      // The client address is set here (over whatever the client sent), for sign-in rate limiting.
-      request.headers.set(CLIENT_IP_HEADER, server.requestIP(request)?.address ?? 'unknown');
+      // The client address is set here (over whatever the client sent), for sign-in rate limiting;
+      // behind a trusted reverse proxy it comes from X-Forwarded-For (NORMA_TRUSTED_PROXY).
+      const peer = server.requestIP(request)?.address;
+      request.headers.set(CLIENT_IP_HEADER, clientAddress(peer, request.headers.get('x-forwarded-for'), config.trustedProxies));
       // Most requests go on as they came; only a body cut off at the size limit needs a new one,
       // built around the stream (`new Request(request, …)` would read a whole upload into memory).
       if (size.body === request.body) return app.fetch(request);

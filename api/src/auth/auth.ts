@@ -62,6 +62,10 @@ export function createAuth({ db, baseUrl, secret, signInPerMinute }: AuthOptions
     ],
     rateLimit: {
       enabled: true,
+      // Several API processes share one PostgreSQL: their sign-in counters must be one (better-auth's
+      // `rateLimit` table, created by getMigrations; one conditional UPDATE per attempt). SQLite has one
+      // API process, whose memory is enough and costs no write per call.
+      storage: isPostgres(db) ? 'database' : 'memory',
       window: 60,
       max: 300,
       customRules: { '/sign-in/username': { window: 60, max: signInPerMinute } },

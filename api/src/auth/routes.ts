@@ -4,8 +4,8 @@ import { storageFullCount } from '../db/database';
 import { ApiError, badRequest, diskFull, errorBody } from '../http/errors';
 import type { AppDeps, AppEnv } from '../http/env';
 import { createRouter, ErrorSchema, errorResponses, json } from '../http/openapi';
-import { perAddressLimiter } from '../http/rate-limit';
 import { CLIENT_IP_HEADER } from './auth';
+import { sharedRateLimiter } from './rate-limits';
 import { LoginBody, LoginQuery, MessageReply, RegistrationSchema, WhoAmI, InstanceInfo } from './schema';
 import { registerUser, type SessionUser } from './service';
 
@@ -49,11 +49,11 @@ async function signIn(deps: AppDeps, c: Context<AppEnv>, login: string, password
 }
 
 type RegistrationInput = { login: string; password: string; first_name: string; last_name: string };
-type Limiter = ReturnType<typeof perAddressLimiter>;
+type Limiter = ReturnType<typeof sharedRateLimiter>;
 
 async function register(deps: AppDeps, c: Context<AppEnv>, limiter: Limiter, input: RegistrationInput) {
   // better-auth's rate limiter never sees this path (signUpEmail is called directly), so it has its own.
-  if (!limiter.take(c.req.header(CLIENT_IP_HEADER) ?? 'unknown')) {
+  if (!(await limiter.take(c.req.header(CLIENT_IP_HEADER) ?? 'unknown'))) {
     throw new ApiError(429, 'rate_limited', 'Слишком много регистраций с этого адреса. Попробуйте снова через час.');
   }
   await registerUser(deps, { login: input.login, password: input.password, firstName: input.first_name, lastName: input.last_name });
@@ -83,7 +83,7 @@ function whoAmIReply(user: SessionUser) {
 
 export function authRoutes(deps: AppDeps) {
   const app = createRouter();
-  const registrations = perAddressLimiter({ max: deps.config.registerPerHour, windowMs: 60 * 60 * 1000 });
+  const registrations = sharedRateLimiter(deps.db, { scope: 'register', max: deps.config.registerPerHour, windowMs: 60 * 60 * 1000 });
 
   app.openapi(
     createRoute({

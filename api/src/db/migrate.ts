@@ -11,6 +11,7 @@ import * as calculator from './migrations/0007_calculator';
 import * as map from './migrations/0010_map';
 import * as site from './migrations/0011_site';
 import * as vision from './migrations/0012_vision';
+import * as rateLimits from './migrations/0013_rate_limits';
 
 /** Versioned migrations, in order. Add a file and a line here; never edit an applied one. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0010_map': map,
   '0011_site': site,
   '0012_vision': vision,
+  '0013_rate_limits': rateLimits,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

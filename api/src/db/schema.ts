@@ -366,6 +366,8 @@ export interface DB {
   feedback: FeedbackTable;
   /** 0011: robot-check challenges already spent, kept until they expire. */
   captcha_used: { challenge_id: string; expires_at: number };
+  /** 0013: per-address counters shared by every API process (auth/rate-limits.ts). */
+  rate_limits: { scope: string; address: string; window_start: number; hits: number };
   video_areas: VideoAreasTable;
   models: ModelsTable;
   model_operations: { model_id: number; operation_id: number };

@@ -4,6 +4,7 @@ import type { Db } from '../db/database';
 import { badRequest, conflict } from '../http/errors';
 import { boundedEnd, MAX_SEGMENT_MS, toIso } from '../http/time';
 import type { PeriodMarkupsSaveInput } from './period-markups.schema';
+import { lockStructureForSave } from './save-lock';
 import { assertRowInStructure, structureMembers } from './structure-members.service';
 
 /**
@@ -114,6 +115,7 @@ async function videoShows(db: Db, videoId: number, at: number): Promise<boolean>
 export async function savePeriodMarkups(db: Db, user: SessionUser, w: PeriodWindow, input: PeriodMarkupsSaveInput) {
   await db.transaction().execute(async (trx) => {
     const tx = trx as unknown as Db;
+    await lockStructureForSave(tx, w.structureId);
     const current = await windowVersion(tx, w);
     if (current !== input.base_version) throw conflict(PERIOD_STALE_MESSAGE, { current_version: current });
     const members = await structureMembers(tx, w.structureId);

@@ -5,6 +5,7 @@ import type { Db } from '../db/database';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { boundedEnd, MAX_SEGMENT_SECONDS, MAX_VIDEO_SECONDS } from '../http/time';
 import { formatLocalDateTime } from '../time-zone';
+import { lockStructureForSave } from './save-lock';
 import { assertRowInStructure, structureMembers } from './structure-members.service';
 import { tsvText } from '../http/tsv';
 
@@ -176,6 +177,8 @@ export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: numbe
   const digest = saveDigest(videoId, fillGaps, input);
   await db.transaction().execute(async (trx) => {
     const tx = trx as unknown as Db;
+    // Versions are read after the lock: a save that waited sees the one it waited for (save-lock.ts).
+    await lockStructureForSave(tx, (await videoContext(tx, videoId)).structureId);
     const video = await videoContext(tx, videoId);
     if (input.client_save_id) {
       const seen = await tx

@@ -149,6 +149,14 @@ describe('video markups', () => {
     expect(await markupCount()).toBe(1);
   });
 
+  it('saves on one version sent at once: one is applied, the others get 409 (PostgreSQL too: save-lock.ts)', async () => {
+    const base = await currentVersion();
+    const replies = await Promise.all([0, 20, 40, 60].map((start) => send('PUT', { video_markups: [row(start, start + 5)], base_version: base })));
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
+    expect(await markupCount()).toBe(1);
+    expect(await currentVersion()).toBe(base + 1);
+  });
+
   it('refuses invalid rows with 400, names the row, and saves none of the batch', async () => {
     const cases: [object, RegExp][] = [
       [{ video_markups: [row(0, 10), row(15, 15)] }, /раньше конца \(строка 2\)/],

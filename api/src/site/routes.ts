@@ -3,8 +3,8 @@ import { CLIENT_IP_HEADER } from '../auth/auth';
 import type { AppDeps } from '../http/env';
 import { ApiError } from '../http/errors';
 import { createRouter, ErrorSchema, errorResponses, json } from '../http/openapi';
-import { perAddressLimiter } from '../http/rate-limit';
-import { createCaptcha } from './captcha';
+import { sharedRateLimiter } from '../auth/rate-limits';
+import { captchaKey, createCaptcha } from './captcha';
 import { CaptchaChallenge, FeedbackBody, FeedbackHandledBody, FeedbackIdParam, FeedbackList, FeedbackListQuery, FeedbackReply, SiteInfo } from './schema';
 import { feedbackMailer, listFeedback, markFeedbackHandled, receiveFeedback, requireFeedbackReader } from './service';
 
@@ -18,10 +18,10 @@ export const FEEDBACK_THANKS = 'Thank you! Our specialist will contact you short
  * The public site's calls (spec 01 §7 «POST /api/v3/feedback»; docs/site.md): the robot check's
  * challenge, the contact form, and the administrators' list of received requests.
  */
-export function siteRoutes({ db, config }: AppDeps) {
+export function siteRoutes({ db, config, auth }: AppDeps) {
   const app = createRouter();
-  const captcha = createCaptcha(config.site);
-  const requests = perAddressLimiter({ max: config.site.feedbackPerHour, windowMs: 60 * 60 * 1000 });
+  const captcha = createCaptcha(config.site, captchaKey(auth.options.secret!));
+  const requests = sharedRateLimiter(db, { scope: 'feedback', max: config.site.feedbackPerHour, windowMs: 60 * 60 * 1000 });
   const mail = feedbackMailer(config.site);
 
   app.openapi(
@@ -64,7 +64,7 @@ export function siteRoutes({ db, config }: AppDeps) {
     }),
     async (c) => {
       const { altcha, ...input } = c.req.valid('json');
-      if (!requests.take(c.req.header(CLIENT_IP_HEADER) ?? 'unknown')) {
+      if (!(await requests.take(c.req.header(CLIENT_IP_HEADER) ?? 'unknown'))) {
         throw new ApiError(429, 'rate_limited', 'Слишком много заявок с этого адреса. Попробуйте снова через час.');
       }
       const id = await receiveFeedback(db, captcha, altcha, input);
