@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { createChallenge, randomInt, verifySolution, type Challenge, type Payload } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import type { SiteConfig } from '../config';
@@ -22,10 +23,15 @@ export interface Captcha {
 }
 
 /**
- * The HMAC secret lives in this process only: a restart voids the challenges handed out (the
- * widget then asks for a new one), and nothing secret is written anywhere.
+ * The challenges' HMAC key, derived from the installation's session secret (NORMA_AUTH_SECRET or
+ * DATA_DIR/auth-secret): every API process of an installation verifies what any of them issued, and
+ * the session secret itself is never used as is.
  */
-export function createCaptcha(config: SiteConfig, secret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')): Captcha {
+export function captchaKey(sessionSecret: string): string {
+  return createHmac('sha256', sessionSecret).update('norma-altcha-v1').digest('hex');
+}
+
+export function createCaptcha(config: SiteConfig, secret: string): Captcha {
   const max = Math.max(2, Math.floor(config.altchaMaxNumber));
   return {
     challenge: () =>

@@ -4,7 +4,7 @@ import type { AppDeps } from '../http/env';
 import { ApiError } from '../http/errors';
 import { createRouter, ErrorSchema, errorResponses, json } from '../http/openapi';
 import { sharedRateLimiter } from '../auth/rate-limits';
-import { createCaptcha } from './captcha';
+import { captchaKey, createCaptcha } from './captcha';
 import { CaptchaChallenge, FeedbackBody, FeedbackHandledBody, FeedbackIdParam, FeedbackList, FeedbackListQuery, FeedbackReply, SiteInfo } from './schema';
 import { feedbackMailer, listFeedback, markFeedbackHandled, receiveFeedback, requireFeedbackReader } from './service';
 
@@ -18,9 +18,9 @@ export const FEEDBACK_THANKS = 'Thank you! Our specialist will contact you short
  * The public site's calls (spec 01 §7 «POST /api/v3/feedback»; docs/site.md): the robot check's
  * challenge, the contact form, and the administrators' list of received requests.
  */
-export function siteRoutes({ db, config }: AppDeps) {
+export function siteRoutes({ db, config, auth }: AppDeps) {
   const app = createRouter();
-  const captcha = createCaptcha(config.site);
+  const captcha = createCaptcha(config.site, captchaKey(auth.options.secret!));
   const requests = sharedRateLimiter(db, { scope: 'feedback', max: config.site.feedbackPerHour, windowMs: 60 * 60 * 1000 });
   const mail = feedbackMailer(config.site);
 

@@ -149,6 +149,21 @@ describe('robot check and the contact form (POST /api/v3/feedback)', () => {
     }
   });
 
+  it('a challenge issued by one API process is accepted by another of the same installation (same session secret), not by a stranger', async () => {
+    const [issuer, other, stranger] = await Promise.all([
+      createTestApp({ site: site(), authSecret: 'installation-secret' }),
+      createTestApp({ site: site(), authSecret: 'installation-secret' }),
+      createTestApp({ site: site(), authSecret: 'another-installation' }),
+    ]);
+    try {
+      const altcha = await solved(issuer);
+      expect((await send({ name: 'Анна', email: 'anna@company.ru', altcha }, { app: stranger })).status).toBe(400);
+      expect((await send({ name: 'Анна', email: 'anna@company.ru', altcha }, { app: other })).status).toBe(200);
+    } finally {
+      await Promise.all([issuer.cleanup(), other.cleanup(), stranger.cleanup()]);
+    }
+  });
+
   it('refuses bad fields with the spec prompts and stores nothing', async () => {
     const before = (await rows()).length;
     const noName = await send({ name: '   ', email: 'a@b.ru', altcha: await solved() }, { ip: nextIp() });
