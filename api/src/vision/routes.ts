@@ -1,4 +1,4 @@
-import { createRoute, type z } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { currentUser, requireAccess, structureFrom, videoOrStructureQuery } from '../auth/access';
 import type { AppDeps, AppEnv } from '../http/env';
@@ -75,6 +75,23 @@ export function visionRoutes({ db, storage }: AppDeps) {
       responses: { 200: json(ModelItem), ...errorResponses },
     }),
     async (c) => c.json(await vision.getModel(db, currentUser(c), c.req.valid('param').id), 200),
+  );
+  app.openapi(
+    createRoute({
+      ...route('get', '/api/v1/model/{id}/onnx', 'Файл ONNX обученной модели (вывод в браузере; описание признаков — в метаданных norma_vision_spec)', read),
+      request: { params: IdParam },
+      responses: {
+        200: { description: 'Файл ONNX', content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } },
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const file = await vision.modelFile(db, storage, currentUser(c), c.req.valid('param').id);
+      // A bucket's file is no Response body in Bun; its stream is (as in video/stream.ts).
+      return new Response(storage.isLocal ? file : file.stream(), {
+        headers: { 'content-type': 'application/octet-stream', 'cache-control': 'private, no-cache' },
+      }) as never;
+    },
   );
   app.openapi(
     createRoute({

@@ -167,6 +167,14 @@ export async function getModel(db: Db, user: SessionUser, modelId: number) {
   return item!;
 }
 
+/** The model's ONNX file for the browser (docs/vision.md «Экраны и вывод в браузере»): the same bytes the applying job runs. */
+export async function modelFile(db: Db, storage: ObjectStore, user: SessionUser, modelId: number) {
+  const row = await modelRowOf(db, user, modelId);
+  if (!row.object_storage_key) throw badRequest('Модель ещё не обучена');
+  if (!(await storage.exists(row.object_storage_key))) throw notFound('Файл модели не найден в хранилище');
+  return storage.file(row.object_storage_key);
+}
+
 /** Deletes a model and its file. A training or applying job still running notices and stops; markups it wrote stay (no longer linked). */
 export async function deleteModel(db: Db, storage: ObjectStore, user: SessionUser, modelId: number) {
   const row = await modelRowOf(db, user, modelId);

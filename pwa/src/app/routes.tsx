@@ -1,7 +1,6 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { LandingScreen } from '../screens/landing/LandingScreen';
 import { LoginScreen } from '../screens/login/LoginScreen';
-import { placeholders } from '../screens/placeholders/placeholders';
 
 /** A screen takes its own route parameters as props (each screen its own names), hence `any`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -72,6 +71,11 @@ const ServicesScreen = lazyScreen(() => import('../screens/site/ServicesScreen')
 const LegalScreen = lazyScreen(() => import('../screens/site/LegalScreen'), 'LegalScreen');
 // maplibre, pmtiles and Terra Draw load with this screen only.
 const MapScreen = lazyScreen(() => import('../screens/map/MapScreen'), 'MapScreen');
+// Vision (docs/vision.md): onnxruntime-web loads with these screens only, in a worker, when a model is chosen.
+const ModelsScreen = lazyScreen(() => import('../screens/models/ModelsScreen'), 'ModelsScreen');
+const ModelScreen = lazyScreen(() => import('../screens/models/ModelScreen'), 'ModelScreen');
+const StandLocationsScreen = lazyScreen(() => import('../screens/stands/StandLocationsScreen'), 'StandLocationsScreen');
+const StandsScreen = lazyScreen(() => import('../screens/stands/StandsScreen'), 'StandsScreen');
 
 /**
  * Every row of spec 01 §2 and spec 02 §2 "Full route table". Hash routes: /#/markup/7.
@@ -95,10 +99,10 @@ export const routes: AppRoute[] = [
   { path: '/interactive/:structureId/:from/:to', screen: InteractiveScreen, private: true },
   { path: '/demo/:shareKey', screen: SharedInteractiveScreen },
   { path: '/calculator', screen: CalculatorScreen },
-  { path: '/models/:videoId', screen: placeholders.models, private: true },
-  { path: '/models-stand-locations/:videoId', screen: placeholders.standLocations, private: true },
-  { path: '/models-stands/:structureId', screen: placeholders.stands, private: true },
-  { path: '/model/:modelId', screen: placeholders.model, private: true },
+  { path: '/models/:videoId', screen: ModelsScreen, private: true },
+  { path: '/models-stand-locations/:videoId', screen: StandLocationsScreen, private: true },
+  { path: '/models-stands/:structureId', screen: StandsScreen, private: true },
+  { path: '/model/:modelId', screen: ModelScreen, private: true },
   { path: '/ciblock/map', screen: MapScreen, private: true },
   { path: '/news', screen: NewsScreen },
   { path: '/services', screen: ServicesScreen },

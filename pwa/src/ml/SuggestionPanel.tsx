@@ -1,0 +1,48 @@
+import type { VisionModel } from '../api/types';
+import type { LiveSuggestionState } from './useLiveSuggestion';
+
+interface SuggestionPanelProps {
+  models: VisionModel[];
+  modelId: number | null;
+  onModel(id: number | null): void;
+  state: LiveSuggestionState;
+  /** What accepting does, shown beside the suggestion (e.g. the key). */
+  hint?: string;
+}
+
+const BACKEND_TEXT = { webgpu: 'WebGPU', wasm: 'WebAssembly' } as const;
+
+/** The choice of a trained model of this camera and its live suggestion of the current operation. */
+export function SuggestionPanel({ models, modelId, onModel, state, hint }: SuggestionPanelProps) {
+  const stored = models.filter((m) => m.meta.object_storage_key);
+  return (
+    <div className="vision-suggestion" data-testid="suggestion-panel">
+      <label className="inline">
+        Подсказка модели
+        <select value={modelId ?? ''} onChange={(e) => onModel(e.target.value ? Number(e.target.value) : null)} aria-label="Модель для подсказки">
+          <option value="">— выключена —</option>
+          {stored.map((m) => (
+            <option key={m.meta.id} value={m.meta.id}>
+              {m.meta.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      {state.status === 'loading' && <span className="muted">Модель загружается…</span>}
+      {state.status === 'error' && <span className="field-error">{state.error}</span>}
+      {state.status === 'ready' && (
+        <span data-testid="suggestion" data-backend={state.backend ?? ''}>
+          {state.suggestion ? (
+            <>
+              <strong>{state.suggestion.name}</strong> ({Math.round(state.suggestion.probability * 100)}%)
+              {hint && state.suggestion.operationId !== null ? <span className="muted"> · {hint}</span> : null}
+            </>
+          ) : (
+            <span className="muted">Запустите видео: подсказка появится через секунду</span>
+          )}
+          <span className="muted"> · вывод в браузере: {state.backend ? BACKEND_TEXT[state.backend] : ''}</span>
+        </span>
+      )}
+    </div>
+  );
+}

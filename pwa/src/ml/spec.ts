@@ -1,0 +1,29 @@
+import type { SourceRect } from '../../../workers/src/vision/features';
+import { readOnnxMetadata } from './onnx-metadata';
+
+/**
+ * What the browser needs of a model's feature description (`norma_vision_spec` inside the ONNX
+ * file, written by workers/src/vision/pipeline.ts as `VisionSpec`): how to sample frames, which
+ * areas to measure and what each output class means.
+ */
+export interface BrowserVisionSpec {
+  featureVersion: number;
+  fps: number;
+  work: { width: number; height: number };
+  source: { width: number; height: number };
+  areas: { id: number; name: string; rect: SourceRect }[];
+  /** Index 0 is the background (operationId null). */
+  classes: { operationId: number | null; name: string }[];
+}
+
+/** The feature version this browser code computes (workers' FEATURE_VERSION). */
+export const SUPPORTED_FEATURE_VERSION = 1;
+
+export function specOfOnnx(bytes: Uint8Array): BrowserVisionSpec {
+  const raw = readOnnxMetadata(bytes).norma_vision_spec;
+  if (!raw) throw new Error('В файле модели нет описания признаков (norma_vision_spec)');
+  const spec = JSON.parse(raw) as BrowserVisionSpec;
+  if (spec.featureVersion !== SUPPORTED_FEATURE_VERSION)
+    throw new Error(`Модель считает признаки версии ${spec.featureVersion}, браузер — ${SUPPORTED_FEATURE_VERSION}`);
+  return spec;
+}

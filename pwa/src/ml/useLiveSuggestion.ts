@@ -1,0 +1,123 @@
+import { type RefObject, useEffect, useState } from 'react';
+import { api } from '../api/client';
+import type { VisionModel, VisionModelsReply } from '../api/types';
+import type { BrowserModel, InferenceBackend } from './inference';
+
+export interface Suggestion {
+  /** Index into the model's classes (0: background). */
+  classIndex: number;
+  operationId: number | null;
+  name: string;
+  probability: number;
+  /** The video second the suggestion is for. */
+  second: number;
+}
+
+export interface LiveSuggestionState {
+  status: 'off' | 'loading' | 'ready' | 'error';
+  backend: InferenceBackend | null;
+  error: string | null;
+  suggestion: Suggestion | null;
+}
+
+const OFF: LiveSuggestionState = { status: 'off', backend: null, error: null, suggestion: null };
+
+/**
+ * Suggests the current operation during playback with a trained model run in the browser: the
+ * model's ONNX file is fetched once, the player's picture is sampled at the model's rate
+ * (5 per second of video time) and the worker answers the class of the step about half a second
+ * back (the centre of its one-second motion window). The inference code loads only when a model is chosen.
+ */
+export function useLiveSuggestion(videoRef: RefObject<HTMLVideoElement | null>, modelId: number | null): LiveSuggestionState {
+  const [state, setState] = useState<LiveSuggestionState>(OFF);
+
+  useEffect(() => {
+    if (modelId === null) {
+      setState(OFF);
+      return;
+    }
+    let model: BrowserModel | null = null;
+    let stopped = false;
+    let frame = 0;
+    setState({ ...OFF, status: 'loading' });
+    (async () => {
+      try {
+        const { BrowserModel } = await import('./inference');
+        model = await BrowserModel.open(modelId);
+        if (stopped) return model.close();
+        const opened = model;
+        setState({ status: 'ready', backend: opened.backend, error: null, suggestion: null });
+        const step = 1 / opened.spec.fps;
+        const canvas = document.createElement('canvas');
+        let context: CanvasRenderingContext2D | null = null;
+        let last = -Infinity;
+        let busy = false;
+        const tick = () => {
+          frame = requestAnimationFrame(tick);
+          const video = videoRef.current;
+          if (busy || !video || video.readyState < 2 || !video.videoWidth) return;
+          const now = video.currentTime;
+          // Next step of the model's grid, or a seek backwards.
+          if (now >= last && now - last < step - 1e-3) return;
+          last = now;
+          if (canvas.width !== video.videoWidth || canvas.height !== video.videoHeight) {
+            canvas.width = video.videoWidth;
+            canvas.height = video.videoHeight;
+            context = canvas.getContext('2d', { willReadFrequently: true });
+          }
+          if (!context) return;
+          context.drawImage(video, 0, 0);
+          busy = true;
+          opened
+            .live(context.getImageData(0, 0, canvas.width, canvas.height), now)
+            .then(({ second, probabilities }) => {
+              if (stopped || !probabilities) return;
+              let best = 0;
+              for (let i = 1; i < probabilities.length; i++) if (probabilities[i]! > probabilities[best]!) best = i;
+              const cls = opened.spec.classes[best];
+              setState((s) => ({
+                ...s,
+                suggestion: {
+                  classIndex: best,
+                  operationId: cls?.operationId ?? null,
+                  name: cls?.name ?? `Класс ${best}`,
+                  probability: probabilities[best]!,
+                  second,
+                },
+              }));
+            })
+            .catch((err: unknown) => {
+              if (!stopped) setState((s) => ({ ...s, status: 'error', error: err instanceof Error ? err.message : String(err) }));
+            })
+            .finally(() => {
+              busy = false;
+            });
+        };
+        frame = requestAnimationFrame(tick);
+      } catch (err) {
+        if (!stopped) setState({ ...OFF, status: 'error', error: err instanceof Error ? err.message : String(err) });
+      }
+    })();
+    return () => {
+      stopped = true;
+      cancelAnimationFrame(frame);
+      model?.close();
+    };
+  }, [videoRef, modelId]);
+
+  return state;
+}
+
+/** The camera's models for the suggestion choice (quiet: the markup screen works without them). */
+export function useCameraModels(videoId: number): VisionModel[] {
+  const [models, setModels] = useState<VisionModel[]>([]);
+  useEffect(() => {
+    // Offline there is nothing to run a suggestion with (the model file is not kept on the device).
+    if (!navigator.onLine) return;
+    api.get<VisionModelsReply>('/api/v1/models', { video_id: videoId }, { quiet: true }).then(
+      (reply) => setModels(reply.models),
+      () => setModels([]),
+    );
+  }, [videoId]);
+  return models;
+}

@@ -1,0 +1,115 @@
+import { type FormEvent, useState } from 'react';
+import { api } from '../../api/client';
+import type { VideoArea, VideoAreaBody, VisionDeletedReply } from '../../api/types';
+import { notify } from '../../state/notifications';
+import type { FrameRect } from './FrameCanvas';
+import { VISION_TEXT } from './messages';
+
+interface AreasPanelProps {
+  cameraId: number;
+  areas: VideoArea[];
+  rect: FrameRect | null;
+  canWrite: boolean;
+  onChanged(): void;
+  onAdded(): void;
+}
+
+/** Video areas of the camera (spec 02): the table with delete and the add form whose corners come from the rectangle on the frame. */
+export function AreasPanel({ cameraId, areas, rect, canWrite, onChanged, onAdded }: AreasPanelProps) {
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const add = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!name.trim()) return notify('error', VISION_TEXT.needAreaName);
+    if (!rect || rect.x2 <= rect.x1 || rect.y2 <= rect.y1) return notify('error', VISION_TEXT.needAreaRectangle);
+    const body: VideoAreaBody = { camera_id: cameraId, name: name.trim(), ...rect };
+    setBusy(true);
+    try {
+      await api.post<VideoArea>('/api/v1/video-area', body);
+      notify('success', `Область «${name.trim()}» добавлена`);
+      setName('');
+      onAdded();
+    } catch {
+      // Shown by the API client.
+    } finally {
+      setBusy(false);
+    }
+    onChanged();
+  };
+
+  const remove = async (area: VideoArea) => {
+    try {
+      await api.delete<VisionDeletedReply>(`/api/v1/video-area/${area.id}`);
+    } catch {
+      // Shown by the API client (404: «Этой области нет в списке!»).
+    }
+    onChanged();
+  };
+
+  return (
+    <section className="card" aria-labelledby="areas-title">
+      <h2 id="areas-title">Области видео</h2>
+      <div className="table-scroll">
+        <table className="data-table compact" data-testid="areas-table">
+          <thead>
+            <tr>
+              <th>Имя</th>
+              <th>x1</th>
+              <th>y1</th>
+              <th>x2</th>
+              <th>y2</th>
+              <th>
+                <span className="visually-hidden">Действия</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {areas.length === 0 && (
+              <tr>
+                <td colSpan={6} className="muted">
+                  Областей пока нет.
+                </td>
+              </tr>
+            )}
+            {areas.map((a) => (
+              <tr key={a.id} data-testid="area-row">
+                <td>{a.name}</td>
+                <td className="number">{a.x1}</td>
+                <td className="number">{a.y1}</td>
+                <td className="number">{a.x2}</td>
+                <td className="number">{a.y2}</td>
+                <td>
+                  {canWrite && (
+                    <button type="button" className="button danger secondary small" onClick={() => void remove(a)} aria-label={`Удалить область ${a.name}`}>
+                      Удалить
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {canWrite && (
+        <form className="vision-form" onSubmit={add} aria-label="Новая область" data-testid="area-form">
+          <div className="row">
+            <label className="grow">
+              Имя области
+              <input value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
+            </label>
+            {(['x1', 'y1', 'x2', 'y2'] as const).map((key) => (
+              <label key={key} className="narrow">
+                {key}
+                <input readOnly value={rect ? rect[key] : ''} aria-label={`Область ${key}`} />
+              </label>
+            ))}
+          </div>
+          <button type="submit" className="button" disabled={busy}>
+            Добавить область
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,138 @@
+import { useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { Link } from 'wouter';
+import type { NamedItem, VideoArea, VisionModel } from '../../api/types';
+import { formatDateTime } from '../../format/time';
+import { login } from '../../state/login';
+
+interface ModelsTableProps {
+  models: VisionModel[];
+  operations: NamedItem[];
+  areas: VideoArea[];
+  canWrite: boolean;
+  onApply(model: VisionModel): void;
+  onDelete(model: VisionModel): void;
+}
+
+const STATUS_TEXT: Record<VisionModel['meta']['status'], string> = {
+  queued: 'в очереди',
+  training: 'обучается',
+  trained: 'обучена',
+  failed: 'ошибка',
+};
+const APPLY_TEXT = { queued: 'применение в очереди', running: 'применяется', success: 'применена', failed: 'применение не удалось' } as const;
+
+/** The models of the camera (spec 02 «Model training screen»): progress, key, choices, times, apply and delete. */
+export function ModelsTable({ models, operations, areas, canWrite, onApply, onDelete }: ModelsTableProps) {
+  const { timeZone } = useSnapshot(login);
+  const [confirming, setConfirming] = useState<number | null>(null);
+  const nameOf = (list: { id: number; name: string }[], id: number) => list.find((x) => x.id === id)?.name ?? `№ ${id}`;
+  const when = (iso: string | null) => (iso ? formatDateTime(iso, timeZone) : '—');
+  return (
+    <div className="table-scroll">
+      <table className="data-table compact vision-models" data-testid="models-table">
+        <thead>
+          <tr>
+            <th>№</th>
+            <th>Название</th>
+            <th>Комментарий</th>
+            <th>Ход обучения</th>
+            <th>Ключ модели</th>
+            <th>Рабочее место</th>
+            <th>Операции</th>
+            <th>Области</th>
+            <th>Обучена / применена</th>
+            <th>
+              <span className="visually-hidden">Действия</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {models.length === 0 && (
+            <tr>
+              <td colSpan={10} className="muted">
+                Моделей этой камеры пока нет.
+              </td>
+            </tr>
+          )}
+          {models.map(({ meta, workplace_name }) => {
+            const stored = Boolean(meta.object_storage_key);
+            const percent = Math.max(0, Math.min(100, meta.completion_percentage));
+            return (
+              <tr key={meta.id} data-testid="model-row" data-model-id={meta.id} data-stored={stored}>
+                <td>{meta.id}</td>
+                <td>
+                  <Link href={`/model/${meta.id}`}>{meta.name}</Link>
+                </td>
+                <td>{meta.comment}</td>
+                <td>
+                  <div
+                    className={`vision-progress ${stored ? 'success' : 'info'}`}
+                    role="progressbar"
+                    aria-valuemin={0}
+                    aria-valuemax={100}
+                    aria-valuenow={percent}
+                    aria-label={`Ход обучения модели ${meta.id}`}
+                    data-testid="model-progress"
+                  >
+                    <div style={{ width: `${percent}%` }} />
+                    <span>{percent.toFixed(1)}%</span>
+                  </div>
+                  <small className="muted">{STATUS_TEXT[meta.status]}</small>
+                  {meta.error && <small className="field-error">{meta.error}</small>}
+                </td>
+                <td className="vision-key">{meta.object_storage_key ?? '—'}</td>
+                <td>{workplace_name ?? '—'}</td>
+                <td>{meta.operation_ids.map((id) => nameOf(operations, id)).join(', ')}</td>
+                <td>{meta.video_area_ids.map((id) => nameOf(areas, id)).join(', ')}</td>
+                <td>
+                  {when(meta.trained_at)} / {when(meta.applied_at)}
+                  {meta.apply_status && (
+                    <small className={meta.apply_status === 'failed' ? 'field-error' : 'muted'} data-testid="apply-status">
+                      {APPLY_TEXT[meta.apply_status]}
+                      {meta.apply_status === 'running' && meta.apply_progress !== null ? ` ${meta.apply_progress.toFixed(1)}%` : ''}
+                      {meta.apply_error ? `: ${meta.apply_error}` : ''}
+                    </small>
+                  )}
+                </td>
+                <td>
+                  {canWrite && (
+                    <span className="row-actions">
+                      {stored && (
+                        <button type="button" className="button small" onClick={() => onApply({ meta, workplace_name })}>
+                          Применить
+                        </button>
+                      )}
+                      {confirming === meta.id ? (
+                        <span className="confirm">
+                          Удалить модель {meta.id}?
+                          <button
+                            type="button"
+                            className="button danger small"
+                            onClick={() => {
+                              setConfirming(null);
+                              onDelete({ meta, workplace_name });
+                            }}
+                          >
+                            Да, удалить
+                          </button>
+                          <button type="button" className="button secondary small" onClick={() => setConfirming(null)}>
+                            Нет
+                          </button>
+                        </span>
+                      ) : (
+                        <button type="button" className="button danger secondary small" onClick={() => setConfirming(meta.id)}>
+                          Удалить
+                        </button>
+                      )}
+                    </span>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

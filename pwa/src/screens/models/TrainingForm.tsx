@@ -1,0 +1,120 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { api } from '../../api/client';
+import type { MarkerTrainingBody, MarkerTrainingReply, NamedItem, VideoArea } from '../../api/types';
+import { notify } from '../../state/notifications';
+import { VISION_TEXT } from './messages';
+
+interface TrainingFormProps {
+  videoId: number;
+  duration: number | null;
+  workplaces: NamedItem[];
+  operations: NamedItem[];
+  areas: VideoArea[];
+  onStarted(): void;
+}
+
+const chosen = (select: HTMLSelectElement) => [...select.selectedOptions].map((o) => Number(o.value));
+
+/** The last row of the models table (spec 02): span, comment, workplace, operations, areas and «Начать обучение». */
+export function TrainingForm({ videoId, duration, workplaces, operations, areas, onStarted }: TrainingFormProps) {
+  const [start, setStart] = useState('0');
+  const [end, setEnd] = useState(duration ? String(Math.floor(duration)) : '');
+  const [comment, setComment] = useState('');
+  const [workplaceId, setWorkplaceId] = useState('');
+  const [operationIds, setOperationIds] = useState<number[]>([]);
+  const [areaIds, setAreaIds] = useState<number[]>([]);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (duration) setEnd((current) => current || String(Math.floor(duration)));
+  }, [duration]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!workplaceId) {
+      notify('error', VISION_TEXT.chooseWorkplace);
+      return;
+    }
+    const body: MarkerTrainingBody = {
+      workplace_id: Number(workplaceId),
+      operation_ids: operationIds,
+      marked_video_id: videoId,
+      video_area_ids: areaIds,
+      start_second: Number(start),
+      end_second: Number(end),
+      comment,
+    };
+    setBusy(true);
+    try {
+      const reply = await api.post<MarkerTrainingReply>('/api/v1/start_marker_training', body);
+      notify('success', `Обучение поставлено в очередь: модель № ${reply.model_id}`);
+      setComment('');
+      onStarted();
+    } catch {
+      // Shown by the API client.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="vision-form" onSubmit={submit} aria-label="Обучение модели" data-testid="training-form">
+      <h3>Обучить модель</h3>
+      <div className="row">
+        <label>
+          Начало, с
+          <input type="number" min={0} step={0.1} value={start} onChange={(e) => setStart(e.target.value)} required />
+        </label>
+        <label>
+          Конец, с
+          <input type="number" min={0} step={0.1} value={end} onChange={(e) => setEnd(e.target.value)} required />
+        </label>
+        <label className="grow">
+          Комментарий
+          <input value={comment} maxLength={2000} onChange={(e) => setComment(e.target.value)} />
+        </label>
+        <label>
+          Рабочее место
+          <select value={workplaceId} onChange={(e) => setWorkplaceId(e.target.value)}>
+            <option value="">— выберите —</option>
+            {workplaces.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <div className="row">
+        <label className="grow">
+          Операции
+          <select
+            multiple
+            value={operationIds.map(String)}
+            onChange={(e) => setOperationIds(chosen(e.currentTarget))}
+            size={Math.min(6, Math.max(3, operations.length))}
+          >
+            {operations.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="grow">
+          Области видео
+          <select multiple value={areaIds.map(String)} onChange={(e) => setAreaIds(chosen(e.currentTarget))} size={Math.min(6, Math.max(3, areas.length))}>
+            {areas.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <button type="submit" className="button" disabled={busy}>
+        Начать обучение
+      </button>
+    </form>
+  );
+}

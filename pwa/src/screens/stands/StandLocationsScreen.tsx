@@ -1,0 +1,318 @@
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { Link } from 'wouter';
+import { api } from '../../api/client';
+import type {
+  HumansReply,
+  MovableLocation,
+  MovableLocationBody,
+  MovableLocationsReply,
+  MovablesReply,
+  Stand,
+  StandLocation,
+  StandLocationBody,
+  StandLocationsReply,
+  StandsReply,
+  VideoMeta,
+  VisionDeletedReply,
+} from '../../api/types';
+import { formatSeconds } from '../../format/time';
+import { login } from '../../state/login';
+import { notify } from '../../state/notifications';
+import { Banner } from '../../ui/Banner';
+import { FrameCanvas, type FrameMark, type FrameRect } from '../models/FrameCanvas';
+import { FramePlayer, type CapturedFrame } from '../models/FramePlayer';
+import { VISION_TEXT } from '../models/messages';
+import '../models/vision.css';
+
+/** Spec 02 §9: a stand located only at a moment is drawn within this many seconds of it. */
+export const CHECKPOINT_WINDOW_SECONDS = 2;
+/** Spec 02 §9 marker sizes (screen pixels). */
+const STAND_MARK = 8;
+const HUMAN_MARK = 6;
+
+const complete = (r: FrameRect | null): r is FrameRect => r !== null && r.x2 > r.x1 && r.y2 > r.y1;
+
+/**
+ * /models-stand-locations/{videoId} (spec 02 «Location marking screen»): stand points and movable
+ * rectangles on the camera's frame, with the people the server finds on that frame.
+ */
+export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: string }) {
+  const videoId = Number(videoIdParam);
+  const { role } = useSnapshot(login);
+  const canWrite = role === 'admin' || role === 'analyst';
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const [meta, setMeta] = useState<VideoMeta | null>(null);
+  const [stands, setStands] = useState<Stand[]>([]);
+  const [standLocations, setStandLocations] = useState<StandLocation[]>([]);
+  const [movables, setMovables] = useState<MovablesReply['movables']>([]);
+  const [movableLocations, setMovableLocations] = useState<MovableLocation[]>([]);
+  const [humans, setHumans] = useState<HumansReply | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [frame, setFrame] = useState<CapturedFrame | null>(null);
+  const [rect, setRect] = useState<FrameRect | null>(null);
+  const [standId, setStandId] = useState('');
+  const [onlyNow, setOnlyNow] = useState(false);
+  const [movableId, setMovableId] = useState('');
+  const [newMovable, setNewMovable] = useState('');
+
+  const reload = useCallback(async () => {
+    try {
+      const [standReply, points, objects, boxes] = await Promise.all([
+        api.get<StandsReply>('/api/v1/all_stands', { video_id: videoId }),
+        api.get<StandLocationsReply>('/api/v1/stand_locations', { video_id: videoId }),
+        api.get<MovablesReply>('/api/v1/movables', { video_id: videoId }),
+        api.get<MovableLocationsReply>('/api/v1/movable_locations', { video_id: videoId }),
+      ]);
+      setStands(standReply.stands);
+      setStandLocations(points.stand_locations);
+      setMovables(objects.movables);
+      setMovableLocations(boxes.movable_locations);
+    } catch (err) {
+      setLoadError(err instanceof Error ? err.message : String(err));
+    }
+  }, [videoId]);
+
+  useEffect(() => {
+    api
+      .get<VideoMeta>(`/api/v1/video_meta/${videoId}`, undefined, { quiet: true })
+      .then(setMeta, (err: unknown) => setLoadError(err instanceof Error ? err.message : String(err)));
+    void reload();
+  }, [videoId, reload]);
+
+  const onFrame = (captured: CapturedFrame) => {
+    setFrame(captured);
+    setHumans(null);
+    api.get<HumansReply>('/api/v1/humans', { video_id: videoId, second: captured.second.toFixed(2) }).then(setHumans, () => {});
+  };
+
+  const addStandLocation = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!standId) return notify('error', VISION_TEXT.chooseStand);
+    if (!frame || !complete(rect)) return notify('error', VISION_TEXT.needPoint);
+    // Spec 02 §5: the point is the centre of the drawn rectangle, rounded up.
+    const body: StandLocationBody = {
+      stand_id: Number(standId),
+      camera_id: meta!.camera_id,
+      x: Math.ceil((rect.x1 + rect.x2) / 2),
+      y: Math.ceil((rect.y1 + rect.y2) / 2),
+      checkpoint_time: onlyNow ? Number(frame.second.toFixed(2)) : null,
+    };
+    try {
+      await api.post<StandLocation>('/api/v1/stand_location', body);
+      setRect(null);
+    } catch {
+      // Shown by the API client.
+    }
+    await reload();
+  };
+
+  const addMovableLocation = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!movableId) return notify('error', VISION_TEXT.chooseObject);
+    if (!frame || !complete(rect)) return notify('error', VISION_TEXT.needRectangle);
+    const body: MovableLocationBody = { movable_id: Number(movableId), camera_id: meta!.camera_id, ...rect, checkpoint_time: Number(frame.second.toFixed(2)) };
+    try {
+      await api.post<MovableLocation>('/api/v1/movable_location', body);
+      setRect(null);
+    } catch {
+      // Shown by the API client.
+    }
+    await reload();
+  };
+
+  const addMovable = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!newMovable.trim()) return notify('error', VISION_TEXT.needName);
+    try {
+      const reply = await api.post<MovablesReply>('/api/v1/movables', { changed_movables: [{ name: newMovable.trim() }] });
+      setMovables(reply.movables);
+      setNewMovable('');
+    } catch {
+      // Shown by the API client.
+    }
+  };
+
+  const remove = async (path: string) => {
+    try {
+      await api.delete<VisionDeletedReply>(path);
+    } catch {
+      // Shown by the API client (404: «Этой локации нет в списке!»).
+    }
+    await reload();
+  };
+
+  if (loadError) {
+    return (
+      <section className="screen">
+        <h1>Разметка расположений</h1>
+        <Banner text={loadError} />
+      </section>
+    );
+  }
+  const second = frame?.second ?? null;
+  const marks: FrameMark[] = [
+    ...standLocations
+      .filter((l) => l.checkpoint_time === null || (second !== null && Math.abs(l.checkpoint_time - second) <= CHECKPOINT_WINDOW_SECONDS))
+      .map((l) => ({ key: `s${l.id}`, x: l.x, y: l.y, size: STAND_MARK, color: 'red', label: `stand-mark ${l.name}` })),
+    ...(humans?.humans ?? []).map((h, i) => ({ key: `h${i}`, x: h.location.x, y: h.location.y, size: HUMAN_MARK, color: 'blue', label: 'human-mark' })),
+  ];
+  const boxes = movableLocations
+    .filter((l) => l.checkpoint_time === null || (second !== null && Math.abs(l.checkpoint_time - second) <= CHECKPOINT_WINDOW_SECONDS))
+    .map((l) => ({ key: `m${l.id}`, x1: l.x1, y1: l.y1, x2: l.x2, y2: l.y2, color: '#b36b00' }));
+  const moment = (t: number | null) => (t === null ? '—' : formatSeconds(t));
+
+  return (
+    <section className="screen vision-screen">
+      <h1>Разметка расположений по видео «{meta?.filename ?? videoId}»</h1>
+      <p className="muted">
+        <Link href={`/models/${videoId}`}>к моделям</Link>
+        {meta && (
+          <>
+            {' '}
+            · <Link href={`/models-stands/${meta.structure_id}`}>стенды и базисы</Link>
+          </>
+        )}
+        {humans && (
+          <span data-testid="humans-found">
+            {' '}
+            · на кадре найдено: {humans.humans.length} ({humans.detector === 'onnx-person-detector' ? 'детектор людей' : 'вычитание фона: всё, что движется'})
+          </span>
+        )}
+      </p>
+      <div className="vision-media">
+        <FramePlayer videoRef={videoRef} videoId={videoId} onFrame={onFrame} speeds />
+        <FrameCanvas frame={frame} rect={rect} onRect={setRect} marks={marks} boxes={boxes} />
+      </div>
+
+      <section className="card" aria-labelledby="stand-locations-title">
+        <h2 id="stand-locations-title">Расположения стендов</h2>
+        <table className="data-table compact" data-testid="stand-locations-table">
+          <thead>
+            <tr>
+              <th>Имя</th>
+              <th>x</th>
+              <th>y</th>
+              <th>Момент</th>
+              <th>
+                <span className="visually-hidden">Действия</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {standLocations.map((l) => (
+              <tr key={l.id} data-testid="stand-location-row">
+                <td>{l.name}</td>
+                <td className="number">{l.x}</td>
+                <td className="number">{l.y}</td>
+                <td>{moment(l.checkpoint_time)}</td>
+                <td>
+                  {canWrite && (
+                    <button type="button" className="button danger secondary small" onClick={() => void remove(`/api/v1/stand_location/remove/${l.id}`)}>
+                      Удалить
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {canWrite && (
+          <form className="vision-form" onSubmit={addStandLocation} aria-label="Новое расположение стенда" data-testid="stand-location-form">
+            <div className="row">
+              <label>
+                Стенд или базис
+                <select value={standId} onChange={(e) => setStandId(e.target.value)}>
+                  <option value="">— выберите —</option>
+                  {stands.map((s) => (
+                    <option key={s.id} value={s.id}>
+                      {s.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="inline">
+                <input type="checkbox" checked={onlyNow} onChange={(e) => setOnlyNow(e.target.checked)} />
+                Стенд здесь только в этот момент
+              </label>
+            </div>
+            <button type="submit" className="button">
+              Добавить точку стенда
+            </button>
+          </form>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="movable-locations-title">
+        <h2 id="movable-locations-title">Расположения подвижных объектов</h2>
+        <table className="data-table compact" data-testid="movable-locations-table">
+          <thead>
+            <tr>
+              <th>Имя</th>
+              <th>x1</th>
+              <th>y1</th>
+              <th>x2</th>
+              <th>y2</th>
+              <th>Момент</th>
+              <th>
+                <span className="visually-hidden">Действия</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {movableLocations.map((l) => (
+              <tr key={l.id} data-testid="movable-location-row">
+                <td>{l.name}</td>
+                <td className="number">{l.x1}</td>
+                <td className="number">{l.y1}</td>
+                <td className="number">{l.x2}</td>
+                <td className="number">{l.y2}</td>
+                <td>{moment(l.checkpoint_time)}</td>
+                <td>
+                  {canWrite && (
+                    <button type="button" className="button danger secondary small" onClick={() => void remove(`/api/v1/movable_location/remove/${l.id}`)}>
+                      Удалить
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {canWrite && (
+          <>
+            <form className="vision-form" onSubmit={addMovableLocation} aria-label="Новое расположение объекта" data-testid="movable-location-form">
+              <div className="row">
+                <label>
+                  Объект
+                  <select value={movableId} onChange={(e) => setMovableId(e.target.value)}>
+                    <option value="">— выберите —</option>
+                    {movables.map((m) => (
+                      <option key={m.id} value={m.id}>
+                        {m.name}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              </div>
+              <button type="submit" className="button">
+                Добавить прямоугольник объекта
+              </button>
+            </form>
+            <form className="vision-form" onSubmit={addMovable} aria-label="Новый подвижный объект">
+              <div className="row">
+                <label className="grow">
+                  Новый подвижный объект
+                  <input value={newMovable} maxLength={200} onChange={(e) => setNewMovable(e.target.value)} />
+                </label>
+              </div>
+              <button type="submit" className="button secondary">
+                Добавить объект
+              </button>
+            </form>
+          </>
+        )}
+      </section>
+    </section>
+  );
+}

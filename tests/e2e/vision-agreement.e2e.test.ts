@@ -1,0 +1,183 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { applyOperationModel, decodeFrames, trainOperationModel, type VisionSpec } from '@norma/workers/vision';
+import { makeSceneClip, SCENE_AREAS, sceneSchedule, type SceneOperation } from '@norma/workers/vision-scene';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grayWorkFrame } from '../../pwa/src/ml/gray';
+import { launchBrowser, watchErrors } from '../support/browser';
+import { startServer, type RunningServer } from '../support/server';
+
+/**
+ * The browser runs a model exactly as the server does (docs/vision.md «Экраны и вывод в браузере»):
+ * the same frames of the synthetic scene (decoded here with ffmpeg, as the applying job decodes
+ * them) go to the PWA's built inference worker in Chromium and through the server's path in Bun
+ * (workers/src/vision: features, onnxruntime-web); class probabilities agree to 1e-4.
+ */
+const SECONDS = 16;
+const OPERATIONS: Exclude<SceneOperation, 'idle'>[] = ['A', 'B', 'C'];
+const dist = resolve(import.meta.dirname, '..', '..', 'pwa', 'dist');
+let dir: string;
+let clip: string;
+let spec: VisionSpec;
+let onnx: Uint8Array;
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+let workerUrl: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'norma-vision-agreement-'));
+  clip = join(dir, 'scene.mp4');
+  const schedule = sceneSchedule(SECONDS);
+  await makeSceneClip(clip, schedule, { fps: 10 });
+  const trained = await trainOperationModel({
+    video: { file: clip, width: 640, height: 360 },
+    startSecond: 0,
+    endSecond: SECONDS,
+    areas: [
+      { id: 1, name: 'Левая', rect: SCENE_AREAS.left },
+      { id: 2, name: 'Правая', rect: SCENE_AREAS.right },
+    ],
+    classes: [{ operationId: null, name: 'Фон (прочее)' }, ...OPERATIONS.map((o, i) => ({ operationId: i + 1, name: o }))],
+    spans: schedule
+      .filter((s) => s.operation !== 'idle')
+      .map((s) => ({ classIndex: OPERATIONS.indexOf(s.operation as 'A') + 1, startSecond: s.startSecond, endSecond: s.endSecond })),
+    train: { maxEpochs: 60 },
+  });
+  spec = trained.spec;
+  onnx = trained.onnx;
+  const worker = readdirSync(join(dist, 'assets')).find((f) => /^inference\.worker-.*\.js$/.test(f));
+  if (!worker) throw new Error('pwa/dist has no inference worker: build the PWA');
+  workerUrl = `/assets/${worker}`;
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  page = await browser.newPage();
+  await page.goto(server.url);
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const base64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+
+/** Sends requests to the built worker in the page (served from our origin, under our CSP) and returns the replies. */
+async function inPage(
+  model: Uint8Array,
+  requests: { type: 'frames'; frames: string[] } | { type: 'live'; frames: string[]; width: number; height: number; fps: number },
+) {
+  return page.evaluate(
+    async ({ url, model, requests }) => {
+      const decode = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0)).buffer;
+      const worker = new Worker(url, { type: 'module' });
+      let next = 0;
+      const call = (message: Record<string, unknown>, transfer: Transferable[] = []) =>
+        new Promise<Record<string, unknown>>((done, fail) => {
+          const id = next++;
+          worker.onmessage = (event) => (event.data.type === 'error' ? fail(new Error(event.data.message)) : done(event.data));
+          worker.onerror = (event) => fail(new Error(event.message));
+          worker.postMessage({ ...message, id }, transfer);
+        });
+      try {
+        const loaded = await call({ type: 'load', model: decode(model) });
+        if (requests.type === 'frames') {
+          const frames = requests.frames.map(decode);
+          const reply = await call({ type: 'frames', frames }, frames);
+          return { backend: loaded.backend as string, rows: reply.rows as number, data: [...(reply.data as Float32Array)], live: [] };
+        }
+        const live: { second: number; probabilities: number[] | null }[] = [];
+        for (let i = 0; i < requests.frames.length; i++) {
+          const reply = await call({
+            type: 'live',
+            rgba: decode(requests.frames[i]!),
+            width: requests.width,
+            height: requests.height,
+            second: i / requests.fps,
+          });
+          live.push({ second: reply.second as number, probabilities: reply.probabilities ? [...(reply.probabilities as Float32Array)] : null });
+        }
+        return { backend: loaded.backend as string, rows: 0, data: [], live };
+      } finally {
+        worker.terminate();
+      }
+    },
+    { url: workerUrl, model: base64(model), requests },
+  );
+}
+
+describe('browser and server inference agree', () => {
+  it('gives the same class probabilities for the same frames (wasm backend in headless Chromium)', async () => {
+    const errors = watchErrors(page);
+    const frames: Uint8Array[] = [];
+    await decodeFrames(clip, { startSecond: 0, endSecond: SECONDS, fps: spec.fps, width: spec.work.width, height: spec.work.height }, (f) => {
+      frames.push(f.slice());
+    });
+    // The server's own path: ffmpeg, features, onnxruntime-web in Bun.
+    const server = await applyOperationModel({ video: { file: clip, width: 640, height: 360 }, startSecond: 0, endSecond: SECONDS, onnx, spec });
+    const browserRun = await inPage(onnx, { type: 'frames', frames: frames.map(base64) });
+    expect(browserRun.backend).toBe('wasm');
+    expect(browserRun.rows).toBe(server.steps);
+    expect(browserRun.data).toHaveLength(server.probabilities.length);
+    let worst = 0;
+    for (let i = 0; i < server.probabilities.length; i++) worst = Math.max(worst, Math.abs(browserRun.data[i]! - server.probabilities[i]!));
+    expect(worst).toBeLessThan(1e-4);
+    // Not a trivial model: it tells the operations apart.
+    const classes = spec.classes.length;
+    const predicted = new Set(
+      Array.from({ length: server.steps }, (_, r) => browserRun.data.slice(r * classes, (r + 1) * classes).reduce((b, v, i, a) => (v > a[b]! ? i : b), 0)),
+    );
+    expect(predicted.size).toBeGreaterThan(2);
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('live playback: full-size frames scaled in the browser give the server features and the same suggestions', async () => {
+    const span = 6;
+    const gray: Uint8Array[] = [];
+    const rgba: Uint8Array[] = [];
+    const sampling = { startSecond: 0, endSecond: span, fps: spec.fps };
+    await decodeFrames(clip, { ...sampling, width: spec.work.width, height: spec.work.height }, (f) => {
+      gray.push(f.slice());
+    });
+    // The full-size picture as a browser canvas holds it: gray RGB (R = G = B), so the luma is the
+    // gray level exactly and what is checked is the area scaling and the live window.
+    await decodeFrames(clip, { ...sampling, width: 640, height: 360 }, (f) => {
+      const out = new Uint8Array(640 * 360 * 4);
+      for (let i = 0, j = 0; i < f.length; i++, j += 4) {
+        out[j] = out[j + 1] = out[j + 2] = f[i]!;
+        out[j + 3] = 255;
+      }
+      rgba.push(out);
+    });
+    expect(rgba).toHaveLength(gray.length);
+    // Area scaling as ffmpeg's flags=area, up to rounding.
+    let far = 0;
+    let sum = 0;
+    for (let f = 0; f < gray.length; f++) {
+      const mine = grayWorkFrame(rgba[f]!, 640, 360, spec.work.width, spec.work.height);
+      for (let i = 0; i < mine.length; i++) {
+        const d = Math.abs(mine[i]! - gray[f]![i]!);
+        sum += d;
+        if (d > 1) far++;
+      }
+    }
+    expect(sum / (gray.length * gray[0]!.length)).toBeLessThan(0.3);
+    expect(far).toBe(0);
+
+    const server = await applyOperationModel({ video: { file: clip, width: 640, height: 360 }, startSecond: 0, endSecond: span, onnx, spec });
+    const run = await inPage(onnx, { type: 'live', frames: rgba.map(base64), width: 640, height: 360, fps: spec.fps });
+    const classes = spec.classes.length;
+    const answered = run.live.filter((l) => l.probabilities);
+    expect(answered.length).toBeGreaterThan(gray.length / 2);
+    let agree = 0;
+    for (const { second, probabilities } of answered) {
+      const step = Math.round(second * spec.fps);
+      const expected = Array.from(server.probabilities.slice(step * classes, (step + 1) * classes));
+      const argmax = (a: number[]) => a.reduce((b, v, i) => (v > a[b]! ? i : b), 0);
+      if (argmax(expected) === argmax(probabilities!)) agree++;
+      for (let c = 0; c < classes; c++) expect(Math.abs(probabilities![c]! - expected[c]!)).toBeLessThan(0.02);
+    }
+    expect(agree / answered.length).toBeGreaterThan(0.9);
+  }, 120_000);
+});

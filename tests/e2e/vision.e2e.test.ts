@@ -1,0 +1,166 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
+import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
+
+/**
+ * Issue 14 in Chromium (docs/vision.md): an analyst opens /models/{videoId} of a marked demo video,
+ * adds an area by dragging on the current frame (both §5 texts first), trains a model and waits
+ * for it to be stored, reads its report, sees its suggestion run in the browser, applies it and
+ * deletes it after confirming.
+ */
+let server: RunningServer;
+let browser: Browser;
+let cookie: string;
+let videoId: number;
+let workplaceId: number;
+let operationNames: string[];
+const SLOW = { timeout: 120_000, interval: 250 } as const;
+
+interface Markups {
+  video_markups: { workplace_id: number; operation_id: number; start_time: number; end_time: number }[];
+}
+
+const get = async <T>(path: string): Promise<T> => {
+  const response = await fetch(`${server.url}${path}`, { headers: { cookie } });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+};
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20' }), launchBrowser()]);
+  cookie = await apiSessionCookie(server.url, 'analyst');
+  const structures = await get<{ id: number; name: string }[]>('/api/v2/get_all_structures');
+  const packing = structures.find((s) => s.name === 'Участок упаковки')!;
+  const tasks = await get<{ elements: { video: { id: number } }[] }>(`/api/v1/get_tasks?structure_id=${packing.id}&option=all&offset=0&limit=100`);
+  const operations = await get<{ operations: { id: number; name: string }[] }>(`/api/v1/available_operations?structure_id=${packing.id}`);
+  // A video with markup inside its 20 seconds (the demo marks a few): its workplace and operations.
+  for (const { video } of tasks.elements) {
+    const markups = await get<Markups>(`/api/v1/video_markups/${video.id}`);
+    const rows = markups.video_markups.filter((m) => m.start_time < 20 && m.end_time > 0);
+    const place = rows[0]?.workplace_id;
+    const ids = [...new Set(rows.filter((m) => m.workplace_id === place).map((m) => m.operation_id))];
+    if (place && ids.length > 0) {
+      videoId = video.id;
+      workplaceId = place;
+      operationNames = ids.map((id) => operations.operations.find((o) => o.id === id)!.name);
+      break;
+    }
+  }
+  if (!videoId) throw new Error('no marked demo video');
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function openModels(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  await signInThroughPage(page, server.url, 'analyst');
+  await page.goto(`${server.url}/#/models/${videoId}`);
+  await page.getByTestId('models-table').waitFor();
+  await page.waitForFunction(() => (document.querySelector('video')?.readyState ?? 0) >= 2);
+  return page;
+}
+
+const toast = (page: Page, text: string | RegExp) => page.locator('.toast').filter({ hasText: text });
+
+describe('models screen in Chromium', () => {
+  it('adds an area on the frame, trains, reports, suggests in the browser, applies and deletes a model', async () => {
+    const page = await openModels();
+    const errors = watchErrors(page, { allowHttpErrors: true });
+
+    // §5: a name first, then a frame with a rectangle.
+    const areaForm = page.getByTestId('area-form');
+    await areaForm.getByRole('button', { name: 'Добавить область' }).click();
+    await toast(page, 'Надо заполнить имя области').waitFor();
+    await areaForm.getByLabel('Имя области').fill('Вся сцена');
+    await areaForm.getByRole('button', { name: 'Добавить область' }).click();
+    await toast(page, 'Надо получить кадр и обвести хотя бы один прямоугольник').waitFor();
+    // Error messages stay until closed; closed, they no longer cover the frame.
+    for (const text of ['Надо заполнить имя области', 'Надо получить кадр и обвести хотя бы один прямоугольник'])
+      await toast(page, text).getByRole('button', { name: 'Закрыть' }).click();
+
+    await page.getByRole('button', { name: 'Текущий кадр' }).click();
+    const stage = page.getByTestId('frame-canvas').locator('canvas').first();
+    await stage.waitFor();
+    // The form's buttons scrolled the page: bring the frame back before pressing on it.
+    await stage.scrollIntoViewIfNeeded();
+    const box = (await stage.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.1);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.6, { steps: 5 });
+    await page.mouse.up();
+    // The corners in source pixels (the 640-wide demo frame shown at the canvas's width).
+    await expect.poll(() => areaForm.getByLabel('Область x2').inputValue(), RETRY).not.toBe('');
+    const corner = async (key: string) => Number(await areaForm.getByLabel(`Область ${key}`).inputValue());
+    expect(await corner('x2')).toBeGreaterThan(await corner('x1'));
+    expect(await corner('y2')).toBeGreaterThan(await corner('y1'));
+    await areaForm.getByRole('button', { name: 'Добавить область' }).click();
+    await expect.poll(() => page.getByTestId('area-row').filter({ hasText: 'Вся сцена' }).count(), RETRY).toBe(1);
+
+    // Training: the workplace is required (§5), then the model id is announced.
+    const form = page.getByTestId('training-form');
+    await form.getByLabel('Операции').selectOption(operationNames);
+    await form.getByLabel('Области видео').selectOption({ label: 'Вся сцена' });
+    await form.getByLabel('Конец, с').fill('20');
+    await form.getByRole('button', { name: 'Начать обучение' }).click();
+    await toast(page, 'Выберите рабочее место для разметки').waitFor();
+    await toast(page, 'Выберите рабочее место для разметки').getByRole('button', { name: 'Закрыть' }).click();
+    await form.getByLabel('Рабочее место').selectOption(String(workplaceId));
+    await form.getByRole('button', { name: 'Начать обучение' }).click();
+    const started = toast(page, /модель № \d+/);
+    await started.waitFor();
+    const modelId = Number(/модель № (\d+)/.exec((await started.textContent())!)![1]);
+    const row = page.locator(`[data-testid="model-row"][data-model-id="${modelId}"]`);
+    await row.waitFor();
+
+    // The bar polls until the job is done: 100.0 % and green once the file is stored.
+    await expect.poll(() => row.getAttribute('data-stored'), SLOW).toBe('true');
+    await expect.poll(() => row.getByTestId('model-progress').textContent(), RETRY).toBe('100.0%');
+    expect(await row.getByTestId('model-progress').getAttribute('class')).toContain('success');
+    expect(await row.locator('.vision-key').textContent()).toMatch(new RegExp(`^models/\\d+/${modelId}\\.onnx$`));
+
+    // The browser runs the same file (wasm here: headless Chromium has no WebGPU adapter).
+    await page.getByLabel('Модель для подсказки').selectOption(String(modelId));
+    const suggestion = page.getByTestId('suggestion');
+    await expect.poll(() => suggestion.getAttribute('data-backend'), SLOW).toBe('wasm');
+    await page.evaluate(() => {
+      const video = document.querySelector('video')!;
+      video.currentTime = 0;
+      return video.play();
+    });
+    await expect.poll(() => suggestion.locator('strong').count(), SLOW).toBe(1);
+    const suggested = await suggestion.locator('strong').textContent();
+    expect(['Фон (прочее)', ...operationNames]).toContain(suggested);
+    await page.evaluate(() => document.querySelector('video')!.pause());
+
+    // Apply: the alert names the model and the video.
+    await row.getByRole('button', { name: 'Применить' }).click();
+    await toast(page, /Модель «.+» применяется к видео «.+»/).waitFor();
+    await expect.poll(() => row.getByTestId('apply-status').textContent(), SLOW).toBe('применена');
+
+    // The report on /model/{id}.
+    const report = await get<{ meta: { name: string; report: string } }>(`/api/v1/model/${modelId}`);
+    expect(report.meta.report.length).toBeGreaterThan(50);
+    const details = await page.context().newPage();
+    await details.goto(`${server.url}/#/model/${modelId}`);
+    await expect.poll(() => details.getByTestId('model-name').textContent(), RETRY).toBe(report.meta.name);
+    await expect.poll(() => details.getByTestId('model-report').inputValue(), RETRY).toBe(report.meta.report);
+    expect(await details.getByTestId('model-report').getAttribute('readonly')).not.toBeNull();
+    await details.close();
+
+    // Delete asks first; «Нет» keeps the model, «Да, удалить» removes it.
+    await row.getByRole('button', { name: 'Удалить' }).click();
+    await row.getByText(`Удалить модель ${modelId}?`).waitFor();
+    await row.getByRole('button', { name: 'Нет' }).click();
+    expect(await row.count()).toBe(1);
+    await row.getByRole('button', { name: 'Удалить' }).click();
+    await row.getByRole('button', { name: 'Да, удалить' }).click();
+    await expect.poll(() => row.count(), RETRY).toBe(0);
+    expect((await fetch(`${server.url}/api/v1/model/${modelId}`, { headers: { cookie } })).status).toBe(404);
+
+    expect(errors).toEqual([]);
+  }, 300_000);
+});
