@@ -136,6 +136,25 @@ describe('models screen in Chromium', () => {
     expect(['Фон (прочее)', ...operationNames]).toContain(suggested);
     await page.evaluate(() => document.querySelector('video')!.pause());
 
+    // The markup screen offers the same suggestion; M (listed in the key help) codes the suggested operation.
+    const markup = await page.context().newPage();
+    await markup.goto(`${server.url}/#/video/${videoId}`);
+    await markup.getByLabel('Модель для подсказки').selectOption(String(modelId));
+    await expect.poll(() => markup.getByTestId('suggestion').getAttribute('data-backend'), SLOW).toBe('wasm');
+    await markup.getByRole('button', { name: 'Клавиши (?)' }).click();
+    await markup.getByText('Принять подсказку модели').waitFor();
+    await markup.getByRole('dialog').getByRole('button', { name: 'Закрыть' }).click();
+    await markup.evaluate(() => document.querySelector('video')!.play());
+    await expect.poll(() => markup.getByTestId('suggestion').locator('strong').count(), SLOW).toBe(1);
+    await markup.evaluate(() => document.querySelector('video')!.pause());
+    const rowsBefore = await markup.getByTestId('op-row').count();
+    const said = (await markup.getByTestId('suggestion').locator('strong').textContent())!;
+    await markup.locator('.markup-head h1').click();
+    await markup.keyboard.press('m');
+    if (said === 'Фон (прочее)') await toast(markup, 'Модель сейчас не подсказывает операцию').waitFor();
+    else await expect.poll(() => markup.getByTestId('op-row').count(), RETRY).toBe(rowsBefore + 1);
+    await markup.close();
+
     // Apply: the alert names the model and the video.
     await row.getByRole('button', { name: 'Применить' }).click();
     await toast(page, /Модель «.+» применяется к видео «.+»/).waitFor();

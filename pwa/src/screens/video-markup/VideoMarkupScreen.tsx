@@ -3,6 +3,8 @@ import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import { api, downloadFile } from '../../api/client';
 import { formatDateTime } from '../../format/time';
+import { SuggestionPanel } from '../../ml/SuggestionPanel';
+import { useCameraModels, useLiveSuggestion } from '../../ml/useLiveSuggestion';
 import { login } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
@@ -49,6 +51,10 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
   const player = usePlayerControls(videoRef, playhead, duration);
   const [help, setHelp] = useState(false);
   const [loop, setLoop] = useState<{ start: number; end: number } | null>(null);
+  // A trained model of this camera suggests the current operation; M accepts it (docs/vision.md).
+  const cameraModels = useCameraModels(videoId);
+  const [suggestModel, setSuggestModel] = useState<number | null>(null);
+  const suggestion = useLiveSuggestion(videoRef, suggestModel);
 
   const closeOpenSegment = () => {
     if (session.codingKey) endCoding(session, player.time());
@@ -142,6 +148,11 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
     finish: () => void persistence.finish().then((finished) => finished && backToTasks()),
     openModel: () => navigate(`/models/${videoId}`),
     markStands: () => navigate(`/models-stand-locations/${videoId}`),
+    acceptSuggestion: () => {
+      const operationId = suggestion.suggestion?.operationId;
+      if (operationId != null && operationById.has(operationId)) pressOperation(operationId);
+      else notify('info', suggestModel === null ? 'Выберите модель для подсказки' : 'Модель сейчас не подсказывает операцию');
+    },
     downloadTsv: () => void downloadFile(`/api/v1/video_markups/${videoId}`, { format: 'tsv' }, `${meta?.filename}.tsv`).catch(() => {}),
   };
   const pressOperation = (operationId: number) => pressOperationKey(session, operationId, coding.keyTime(), coding.defaultLane());
@@ -219,6 +230,9 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
                 void api.post('/api/v1/set_duration', { video_id: videoId, duration: whole }, { quiet: true }).catch(() => {});
             }}
           />
+          {cameraModels.some((m) => m.meta.object_storage_key) && (
+            <SuggestionPanel models={cameraModels} modelId={suggestModel} onModel={setSuggestModel} state={suggestion} hint="M — принять" />
+          )}
           <MarkupTools
             session={session}
             offline={keptOffline.offline}

@@ -30,6 +30,8 @@ export interface ActionContext {
   openModel(): void;
   markStands(): void;
   downloadTsv(): void;
+  /** Codes the operation the chosen model suggests for this moment (docs/vision.md). */
+  acceptSuggestion(): void;
 }
 
 /**
@@ -111,6 +113,13 @@ export const actions: Action[] = [
     keys: 'F',
     test: (e) => e.key.toLowerCase() === 'f' && !e.ctrlKey && !e.metaKey,
     perform: (c, e) => c.nudge('end', 1 * (e?.shiftKey ? 1 : 0.1)),
+  },
+  {
+    id: 'suggestion',
+    label: 'Принять подсказку модели',
+    keys: 'M',
+    test: (e) => plain('m')(e) || plain('M')(e),
+    perform: (c) => c.acceptSuggestion(),
   },
   { id: 'delete', label: 'Удалить выбранную операцию', keys: 'Delete', test: plain('Delete'), perform: (c) => c.deleteSelected() },
   { id: 'undo', label: 'Отменить', keys: 'Ctrl + Z', test: ctrl('z'), perform: (c) => c.session.undo() },
