@@ -1,4 +1,4 @@
-// `npm run restore -- <file>`: restore of the SQLite database in DATA_DIR (api/src/db/backup.ts; docs/deployment.md).
+// `npm run restore -- <file>`: restore of the SQLite database in DATA_DIR, or into an empty PostgreSQL one with DATABASE_URL (api/src/db/backup*.ts; docs/deployment.md).
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { bun, ensureInstalled, root } from './lib.mjs';
