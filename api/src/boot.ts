@@ -34,8 +34,9 @@ export async function bootstrap(config: Config) {
   const outOfBounds = describeOutOfBounds(await findOutOfBoundsRows(opened.db));
   if (outOfBounds) console.warn(`[api] ${outOfBounds}`);
   const storage = objectStoreFor(config);
-  // Uploads cut off by a stop of the server (nothing else writes these files).
-  await removeOrphanUploads(storage);
+  // Uploads cut off by a stop of the server. With PostgreSQL other API processes may share the folder
+  // and be receiving some: only files idle for ten minutes are theirs no longer.
+  await removeOrphanUploads(storage, { idleMs: config.databaseUrl ? 10 * 60_000 : 0 });
   const deps: AppDeps = { db: opened.db, auth, config, storage };
   return { deps, app: createApp(deps), close: () => opened.close() };
 }

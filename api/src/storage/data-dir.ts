@@ -113,10 +113,23 @@ export function openCheckedDatabase(file: string): OpenedDatabase {
   }
 }
 
-/** Upload work files (`.upload-….part`) left by a server that stopped mid-upload; returns their keys. */
-export async function removeOrphanUploads(storage: ObjectStore): Promise<string[]> {
-  const orphans = (await storage.workFiles()).filter((key) => /(^|\/)\.upload-[^/]*\.part$/.test(key));
-  for (const key of orphans) await storage.remove(key);
+/**
+ * Upload work files (`.upload-….part`) left by a server that stopped mid-upload; returns their keys.
+ * With `idleMs` (several API processes on one shared folder) only files nobody has written for that
+ * long: a neighbour may be receiving the others (an upload in progress writes at least every two
+ * minutes, the server's idle timeout). A bucket's work files are in each process's own cache.
+ */
+export async function removeOrphanUploads(storage: ObjectStore, { idleMs = 0 }: { idleMs?: number } = {}): Promise<string[]> {
+  const orphans: string[] = [];
+  for (const key of await storage.workFiles()) {
+    if (!/(^|\/)\.upload-[^/]*\.part$/.test(key)) continue;
+    if (idleMs > 0 && storage.isLocal) {
+      const written = (await stat(storage.pathOf(key)).catch(() => null))?.mtimeMs;
+      if (written === undefined || written > Date.now() - idleMs) continue;
+    }
+    await storage.remove(key);
+    orphans.push(key);
+  }
   return orphans;
 }
 
