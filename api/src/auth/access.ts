@@ -7,8 +7,14 @@ import { isSharePermission, roleAllows, type Permission } from './roles';
 import { requireShareAccess, shareKeyOf } from './share-keys';
 import type { SessionUser } from './service';
 
-/** Finds which structure a request is about; returns its id or throws a 400. */
-export type StructureLocator = (c: Context<AppEnv>, db: Db) => Promise<number>;
+/** A structure found together with its organisation, so that the access check needs no second query. */
+export interface LocatedStructure {
+  structureId: number;
+  organizationId: number;
+}
+
+/** Finds which structure a request is about; returns its id (or id and organisation) or throws a 400. */
+export type StructureLocator = (c: Context<AppEnv>, db: Db) => Promise<number | LocatedStructure>;
 
 function positiveInt(raw: string | undefined, name: string): number {
   if (raw === undefined || raw === '') throw badRequest(`Не указан параметр ${name}`);
@@ -32,12 +38,12 @@ export const structureFrom = {
   videoQuery:
     (name = 'video_id'): StructureLocator =>
     async (c, db) =>
-      structureOfVideo(db, positiveInt(c.req.query(name), name)),
+      structureOfVideo(c, db, positiveInt(c.req.query(name), name)),
   /** Via a video id in a path parameter (`/api/v1/video_meta/{videoId}`). */
   videoParam:
     (name = 'videoId'): StructureLocator =>
     async (c, db) =>
-      structureOfVideo(db, positiveInt(c.req.param(name), name)),
+      structureOfVideo(c, db, positiveInt(c.req.param(name), name)),
   /** Via a video id in the query or, failing that, in the JSON body (POST /api/v1/set_duration). */
   videoQueryOrBody:
     (name = 'video_id'): StructureLocator =>
@@ -55,7 +61,7 @@ export const structureFrom = {
                 ? value
                 : '-';
       }
-      return structureOfVideo(db, positiveInt(raw, name));
+      return structureOfVideo(c, db, positiveInt(raw, name));
     },
   /** Via a camera: camera → structure. */
   cameraQuery:
@@ -68,26 +74,45 @@ export const structureFrom = {
     },
 };
 
-// Asked on every seek of a video and on every structure-scoped call: compiled once.
+// Asked on every seek of a video and on every structure-scoped call: compiled once. The video's
+// structure, its organisation and its file in one read; the file is kept for the route (`storedVideo`).
 const videoStructure = precompiled((db) =>
-  db.selectFrom('videos').innerJoin('cameras', 'cameras.id', 'videos.camera_id').select('cameras.structure_id').where('videos.id', '=', 0),
+  db
+    .selectFrom('videos')
+    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+    .innerJoin('structures', 'structures.id', 'cameras.structure_id')
+    .select(['cameras.structure_id', 'structures.organization_id', 'videos.storage_key', 'videos.filename'])
+    .where('videos.id', '=', 0),
 );
 const structureOfOrganization = precompiled((db) => db.selectFrom('structures').select('id').where('id', '=', 0).where('organization_id', '=', 0));
 
-async function structureOfVideo(db: Db, videoId: number): Promise<number> {
+async function structureOfVideo(c: Context<AppEnv>, db: Db, videoId: number): Promise<LocatedStructure> {
   const [row] = await videoStructure(db, [videoId]);
   if (!row) throw notFound('Видео не найдено');
-  return row.structure_id;
+  c.set('storedVideo', { id: videoId, storage_key: row.storage_key, filename: row.filename });
+  return { structureId: row.structure_id, organizationId: row.organization_id };
 }
 
 /** `video_id` when given, else `structure_id` (spec calls that accept either). */
 export const videoOrStructureQuery: StructureLocator = (c, db) =>
   c.req.query('video_id') !== undefined ? structureFrom.videoQuery()(c, db) : structureFrom.query()(c, db);
 
+const STRUCTURE_NOT_FOUND = 'Структурная единица не найдена';
+
 /** Ensures the structure exists in the user's organisation (404 otherwise, so ids do not leak). */
 export async function assertStructureInOrganization(db: Db, user: SessionUser, structureId: number): Promise<void> {
   const [row] = await structureOfOrganization(db, [structureId, user.organizationId]);
-  if (!row) throw notFound('Структурная единица не найдена');
+  if (!row) throw notFound(STRUCTURE_NOT_FOUND);
+}
+
+/** The structure a locator found, checked against the user's organisation (404 otherwise). */
+async function structureOfUser(db: Db, user: SessionUser, located: number | LocatedStructure): Promise<number> {
+  if (typeof located === 'number') {
+    await assertStructureInOrganization(db, user, located);
+    return located;
+  }
+  if (located.organizationId !== user.organizationId) throw notFound(STRUCTURE_NOT_FOUND);
+  return located.structureId;
 }
 
 /**
@@ -107,11 +132,7 @@ export function requireAccess(db: Db, permission: Permission, locate?: Structure
     const user = c.get('user');
     if (!user) throw unauthorized();
     if (!roleAllows(user.role, permission)) throw forbidden();
-    if (locate) {
-      const structureId = await locate(c, db);
-      await assertStructureInOrganization(db, user, structureId);
-      c.set('structureId', structureId);
-    }
+    if (locate) c.set('structureId', await structureOfUser(db, user, await locate(c, db)));
     await next();
   };
 }

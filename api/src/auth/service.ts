@@ -163,7 +163,7 @@ const userOfSession = precompiled((db) =>
  * directly until it is due for extension, which better-auth then does.
  */
 export async function sessionUser(deps: { db: Db; auth: Auth }, headers: Headers): Promise<SessionUser | null> {
-  const facts = await factsOf(deps.auth);
+  const facts = sessionFacts.get(deps.auth) ?? (await factsOf(deps.auth));
   const cookie = cookieValue(headers.get('cookie'), facts.cookieName);
   if (!cookie) return null;
   let checked = checkedCookies.get(deps.auth);

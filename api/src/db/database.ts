@@ -1,4 +1,4 @@
-import { Database as SqliteDatabase } from 'bun:sqlite';
+import { Database as SqliteDatabase, type SQLQueryBindings, type Statement } from 'bun:sqlite';
 import { CompiledQuery, Kysely } from 'kysely';
 import { BunSqliteDialect } from 'kysely-bun-sqlite';
 import { isStorageFull } from '../http/errors';
@@ -36,14 +36,40 @@ export function openDatabase(file: string): OpenedDatabase & { sqlite: SqliteDat
     },
   });
   fullCounts.set(db, full);
+  const reader: Reader = { file };
+  if (file !== ':memory:' && file !== '') readers.set(db, reader);
   return {
     db,
     sqlite,
     async close() {
+      readers.delete(db);
+      reader.sqlite?.close();
       await db.destroy();
       sqlite.close();
     },
   };
+}
+
+/**
+ * A second, read-only connection to the same file, opened on first use, for the hot path's reads
+ * (`precompiled`): they run synchronously, without Kysely's connection queue and its promises, and
+ * — unlike a read on the main connection — never see another request's open, uncommitted
+ * transaction. In WAL mode every statement reads the latest committed state.
+ */
+interface Reader {
+  file: string;
+  sqlite?: SqliteDatabase;
+}
+const readers = new WeakMap<Db, Reader>();
+
+function readerOf(db: Db): SqliteDatabase | null {
+  const reader = readers.get(db);
+  if (!reader) return null;
+  if (!reader.sqlite) {
+    reader.sqlite = new SqliteDatabase(reader.file, { readonly: true, strict: true });
+    reader.sqlite.exec('PRAGMA busy_timeout = 5000');
+  }
+  return reader.sqlite;
 }
 
 /** Prepared statements kept per database; Kysely builds few distinct SQL texts, lists aside. */
@@ -96,15 +122,22 @@ export function integrityProblem(sqlite: SqliteDatabase): string | null {
 }
 
 /**
- * A query of the hot path (every request's session, every seek's access check) built and compiled
+ * A read of the hot path (every request's session, every seek's access check) built and compiled
  * once per database: building SQL with Kysely costs more than SQLite takes to run a small query.
- * `build` gets placeholder values; `run` passes the real ones, in the same order.
+ * `build` gets placeholder values; the returned function passes the real ones, in the same order.
+ * On a SQLite file the rows come at once from a statement prepared once on the read-only
+ * connection (`readerOf`); inside a transaction (`trx`) and on PostgreSQL they come through Kysely.
  */
 export function precompiled<Row>(build: (db: Db) => { compile(): CompiledQuery<Row> }) {
   const texts = new WeakMap<Db, string>();
-  return async (db: Db, parameters: readonly unknown[]): Promise<Row[]> => {
+  const statements = new WeakMap<SqliteDatabase, Statement<Row, SQLQueryBindings[]>>();
+  return (db: Db, parameters: readonly SQLQueryBindings[]): Row[] | Promise<Row[]> => {
     let text = texts.get(db);
     if (text === undefined) texts.set(db, (text = build(db).compile().sql));
-    return (await db.executeQuery<Row>(CompiledQuery.raw(text, [...parameters]))).rows;
+    const reader = readerOf(db);
+    if (!reader) return db.executeQuery<Row>(CompiledQuery.raw(text, [...parameters])).then((result) => result.rows);
+    let statement = statements.get(reader);
+    if (!statement) statements.set(reader, (statement = reader.prepare<Row, SQLQueryBindings[]>(text)));
+    return statement.all(...parameters);
   };
 }

@@ -105,9 +105,10 @@ export function compressResponses({ threshold = 1024 }: { threshold?: number } =
   return async (c, next) => {
     await next();
     const res = c.res;
-    if (c.req.method === 'HEAD' || !res.body || res.status < 200 || res.status === 204 || res.status === 206 || res.status === 304) return;
+    // Cheapest tests first; `res.body` last: reading it wraps a file or string body in a stream object.
+    if (res.status < 200 || res.status === 204 || res.status === 206 || res.status === 304 || c.req.method === 'HEAD') return;
     if (res.headers.has('content-encoding') || res.headers.has('content-range')) return;
-    if (!COMPRESSIBLE_TYPE.test(res.headers.get('content-type') ?? '')) return;
+    if (!COMPRESSIBLE_TYPE.test(res.headers.get('content-type') ?? '') || !res.body) return;
     if (/(^|,)\s*no-transform\s*(,|$)/i.test(res.headers.get('cache-control') ?? '')) return;
     // The answer depends on Accept-Encoding from here on, even when this one goes out as it is.
     varyOnEncoding(res.headers);

@@ -17,5 +17,7 @@ export interface AppEnv {
     user: SessionUser | null;
     /** Set by requireAccess when the route is structure-scoped. */
     structureId: number;
+    /** The file of the video the access check read (auth/access.ts), so that a seek reads it once. */
+    storedVideo: { id: number; storage_key: string; filename: string };
   };
 }

@@ -34,6 +34,17 @@ describe('timeBudget', () => {
     release();
   });
 
+  it('cuts off every read that outlives its budget, however many wait at once, and lets the quick ones through', async () => {
+    const { app, release } = appWithBudget();
+    const answers = await Promise.all([app.request('/slow'), app.request('/quick'), app.request('/slow'), app.request('/quick'), app.request('/slow')]);
+    expect(answers.map((r) => r.status)).toEqual([503, 200, 503, 200, 503]);
+    release();
+    // Once nothing waits, a later slow read is still cut off (the shared timer starts again).
+    const { app: again, release: releaseAgain } = appWithBudget();
+    expect((await again.request('/slow')).status).toBe(503);
+    releaseAgain();
+  });
+
   it('lets a read that answers in time through, and never cuts a write short', async () => {
     const { app, release, writeFinished } = appWithBudget();
     expect((await app.request('/quick')).status).toBe(200);

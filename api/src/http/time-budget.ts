@@ -17,15 +17,43 @@ export const TIME_BUDGET_MESSAGE = 'Сервер не успел ответит�
  * left alone: a 503 for a write that then commits would be a lie.
  */
 export function timeBudget(budgetMs = READ_TIME_BUDGET_MS): MiddlewareHandler<AppEnv> {
+  // One timer for every read in flight, not one per request: most reads finish in microseconds,
+  // and arming and clearing a timer each time costs about as much as the read. The timer ticks a
+  // tenth of the budget (at most a second), so a read is cut off between budgetMs and 1.1 × budgetMs;
+  // it stops once nothing is waiting.
+  const waiting = new Set<{ deadline: number; expire: () => void }>();
+  const tickMs = Math.max(1, Math.min(1000, budgetMs / 10));
+  let timer: ReturnType<typeof setInterval> | null = null;
+  const sweep = () => {
+    const now = performance.now();
+    for (const entry of waiting) {
+      if (entry.deadline > now) continue;
+      waiting.delete(entry);
+      entry.expire();
+    }
+    if (waiting.size === 0 && timer) {
+      clearInterval(timer);
+      timer = null;
+    }
+  };
   return async (c, next) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<'expired'>((resolve) => {
-      timer = setTimeout(() => resolve('expired'), budgetMs);
-    });
+    let expire!: () => void;
+    const expired = new Promise<'expired'>((resolve) => (expire = () => resolve('expired')));
+    const entry = { deadline: performance.now() + budgetMs, expire };
+    waiting.add(entry);
+    if (!timer) {
+      timer = setInterval(sweep, tickMs);
+      timer.unref();
+    }
     const done = next().then(() => 'done' as const);
-    // The handler's own failure is not ours to judge: it still reaches onError through `done`.
-    const outcome = await Promise.race([done, expired]).finally(() => clearTimeout(timer));
+    let outcome: 'done' | 'expired';
+    try {
+      // The handler's own failure is not ours to judge: it still reaches onError through `done`.
+      outcome = await Promise.race([done, expired]);
+    } finally {
+      waiting.delete(entry);
+    }
     if (outcome === 'expired') {
       done.catch(() => {});
       return c.json(errorBody('time_budget_exceeded', TIME_BUDGET_MESSAGE), 503, { 'retry-after': '5' });

@@ -180,7 +180,9 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
     }),
     async (c) => {
       const { video_id } = c.req.valid('query');
-      const video = await storedVideo(db, video_id);
+      // A signed-in user's access check read the file already; a share key's did not.
+      const checked = c.get('storedVideo');
+      const video = checked?.id === video_id ? checked : await storedVideo(db, video_id);
       return (await serveStoredVideo(storage, video.storage_key, c.req.raw, video.filename)) as never;
     },
   );

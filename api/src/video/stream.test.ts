@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { registerUser } from '../auth/service';
 import { createTestApp, type TestApp } from '../testing';
 import { parseRange } from './stream';
 import { insertVideo, makeClip, videoWorld, type VideoWorld } from './test-fixtures';
@@ -105,6 +107,65 @@ describe('GET /api/v1/video', () => {
     const response = await t.request(`/api/v1/video?video_id=${videoId}`, { method: 'HEAD', cookie: w.cookies.viewer });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-length')).toBe(String(bytes.length));
+  });
+
+  it('carries the security headers on 206, 304 and 416 answers too', async () => {
+    const etag = (await get()).headers.get('etag')!;
+    for (const response of [await get({ range: 'bytes=0-9' }), await get({ 'if-none-match': etag }), await get({ range: `bytes=${bytes.length}-` })]) {
+      expect(response.headers.get('content-security-policy'), String(response.status)).toContain("default-src 'self'");
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('referrer-policy')).toBe('same-origin');
+      expect(response.headers.get('content-encoding')).toBeNull();
+    }
+  });
+
+  it('refuses the very next Range request after a sign-out or a removed membership', async () => {
+    const member = await registerUser(
+      t.deps,
+      { login: 'seeker', password: 'secret-pass', firstName: 'С', lastName: 'П' },
+      { organizationId: w.admin.organizationId, role: 'viewer' },
+    );
+    const first = await t.signIn('seeker', 'secret-pass');
+    expect((await get({ range: 'bytes=0-9' }, first)).status).toBe(206);
+    expect((await t.request('/api/v1/leave', { cookie: first })).status).toBe(200);
+    expect((await get({ range: 'bytes=0-9' }, first)).status).toBe(401);
+
+    const second = await t.signIn('seeker', 'secret-pass');
+    expect((await get({ range: 'bytes=10-19' }, second)).status).toBe(206);
+    await t.deps.db.deleteFrom('memberships').where('user_id', '=', member.id).execute();
+    expect((await get({ range: 'bytes=10-19' }, second)).status).toBe(401);
+  });
+
+  it('refuses a video whose camera moved to another organisation on the next request', async () => {
+    const key = 'recordings/site/cam3/moved.mp4';
+    await makeClip(t.deps.storage.pathOf(key), { seconds: 1, faststart: true });
+    const moved = await insertVideo(t, w.cameraIds[2]!, { filename: 'moved.mp4', start: Date.parse('2026-11-16T10:00:00Z'), duration: 1, key });
+    expect((await get({ range: 'bytes=0-9' }, w.cookies.viewer, moved)).status).toBe(206);
+    await t.deps.db.updateTable('cameras').set({ structure_id: w.foreignStructureId }).where('id', '=', w.cameraIds[2]!).execute();
+    try {
+      const refused = await get({ range: 'bytes=0-9' }, w.cookies.viewer, moved);
+      expect(refused.status).toBe(404);
+      expect((await refused.json()).error.message).toBe('Структурная единица не найдена');
+    } finally {
+      await t.deps.db.updateTable('cameras').set({ structure_id: w.structureId }).where('id', '=', w.cameraIds[2]!).execute();
+    }
+  });
+
+  it('gives a replaced file a new ETag and length at once', async () => {
+    const key = 'recordings/site/cam4/replaced.mp4';
+    const path = t.deps.storage.pathOf(key);
+    await makeClip(path, { seconds: 1, faststart: true });
+    const id = await insertVideo(t, w.cameraIds[3]!, { filename: 'replaced.mp4', start: Date.parse('2026-11-16T11:00:00Z'), duration: 1, key });
+    const before = await get({}, w.cookies.viewer, id);
+    expect(before.status).toBe(200);
+    const etag = before.headers.get('etag')!;
+    writeFileSync(path, new Uint8Array(1234).fill(7));
+    const after = await get({ 'if-none-match': etag }, w.cookies.viewer, id);
+    expect(after.status).toBe(200);
+    expect(after.headers.get('etag')).not.toBe(etag);
+    expect(after.headers.get('content-length')).toBe('1234');
+    expect(await body(after)).toEqual(new Uint8Array(1234).fill(7));
   });
 
   it('checks access: 401 without a session, 404 for another organisation, 400 for a bad id, 404 for a missing file', async () => {

@@ -39,10 +39,52 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === bare);
 }
 
+/** What the answers about one stored file share: validators and the fixed headers, built once per version of the file. */
+interface FileFacts {
+  size: number;
+  modifiedAt: number;
+  downloadName: string;
+  etag: string;
+  lastModified: string;
+  /** The headers of every answer about this file but 416, without Content-Range and Content-Length. */
+  headers: Record<string, string>;
+}
+
+/** Per storage key; a changed size, modification time or name builds new facts. Bounded: cleared when full. */
+const factsByKey = new Map<string, FileFacts>();
+const FACTS_MAX = 1000;
+
+function factsOf(key: string, size: number, modifiedAt: number, downloadName: string): FileFacts {
+  const known = factsByKey.get(key);
+  if (known && known.size === size && known.modifiedAt === modifiedAt && known.downloadName === downloadName) return known;
+  const etag = `"${size.toString(36)}-${Math.floor(modifiedAt).toString(36)}"`;
+  const lastModified = new Date(Math.floor(modifiedAt / 1000) * 1000).toUTCString();
+  const facts: FileFacts = {
+    size,
+    modifiedAt,
+    downloadName,
+    etag,
+    lastModified,
+    headers: {
+      'accept-ranges': 'bytes',
+      etag,
+      'last-modified': lastModified,
+      'content-type': 'video/mp4',
+      'cache-control': 'private, no-cache',
+      'content-disposition': contentDisposition(downloadName, { inline: true }),
+    },
+  };
+  if (factsByKey.size >= FACTS_MAX) factsByKey.clear();
+  factsByKey.set(key, facts);
+  return facts;
+}
+
 /**
  * Serves a stored video with HTTP Range, so that the browser can seek anywhere at once:
  * 206 + Content-Range for a range, 200 for the whole file, 304 for a matching If-None-Match,
  * 416 for an unsatisfiable range. The bytes are streamed from the file, never read whole.
+ * The file is stat-ed on every request (a replaced file gets a new ETag at once); the strings
+ * derived from its size, time and name are reused while they stay the same.
  */
 export async function serveStoredVideo(storage: ObjectStore, key: string, request: Request, downloadName: string): Promise<Response> {
   let info: { size: number; modifiedAt: number } | null;
@@ -55,17 +97,7 @@ export async function serveStoredVideo(storage: ObjectStore, key: string, reques
   } catch {
     return Response.json(errorBody('not_found', 'Файл видео не найден в хранилище'), { status: 404 });
   }
-  const size = info.size;
-  const etag = `"${size.toString(36)}-${Math.floor(info.modifiedAt).toString(36)}"`;
-  const lastModified = new Date(Math.floor(info.modifiedAt / 1000) * 1000).toUTCString();
-  const headers = new Headers({
-    'accept-ranges': 'bytes',
-    etag,
-    'last-modified': lastModified,
-    'content-type': 'video/mp4',
-    'cache-control': 'private, no-cache',
-    'content-disposition': contentDisposition(downloadName, { inline: true }),
-  });
+  const { size, etag, lastModified, headers } = factsOf(key, info.size, info.modifiedAt, downloadName);
   if (etagMatches(request.headers.get('if-none-match') ?? undefined, etag)) return new Response(null, { status: 304, headers });
 
   const rangeHeader = request.headers.get('range');
@@ -79,16 +111,17 @@ export async function serveStoredVideo(storage: ObjectStore, key: string, reques
   if (rangeApplies) {
     const range = parseRange(rangeHeader!, size);
     if (range === 'unsatisfiable') {
-      headers.set('content-range', `bytes */${size}`);
-      headers.set('content-type', 'application/json');
-      return new Response(JSON.stringify(errorBody('range_not_satisfiable', `Запрошенный диапазон вне файла (размер ${size} байт)`)), { status: 416, headers });
+      return new Response(JSON.stringify(errorBody('range_not_satisfiable', `Запрошенный диапазон вне файла (размер ${size} байт)`)), {
+        status: 416,
+        headers: { ...headers, 'content-range': `bytes */${size}`, 'content-type': 'application/json' },
+      });
     }
     if (range) {
-      headers.set('content-range', `bytes ${range.start}-${range.end}/${size}`);
-      headers.set('content-length', String(range.end - range.start + 1));
-      return new Response(body(file.slice(range.start, range.end + 1)), { status: 206, headers });
+      return new Response(body(file.slice(range.start, range.end + 1)), {
+        status: 206,
+        headers: { ...headers, 'content-range': `bytes ${range.start}-${range.end}/${size}`, 'content-length': String(range.end - range.start + 1) },
+      });
     }
   }
-  headers.set('content-length', String(size));
-  return new Response(body(file), { status: 200, headers });
+  return new Response(body(file), { status: 200, headers: { ...headers, 'content-length': String(size) } });
 }
