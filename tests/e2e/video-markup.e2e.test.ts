@@ -131,9 +131,17 @@ describe('video markup in Chromium', () => {
     const page = await openVideo(context, videoId, 10);
     await page.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement).currentTime >= 9.9);
     const meta = await get<{ start_time: string }>(`/api/v1/video_meta/${videoId}`);
+    // The list as of the playhead now (the first one may be from before the seek finished under load).
+    await page.getByRole('button', { name: 'Обновить' }).click();
     const other = page.locator('.other-camera', { hasText: 'Камера 2' });
     await other.waitFor();
     await other.click();
+    // A refusal (the other camera no longer covers this second) is shown as a toast: fail with its text.
+    await page
+      .waitForURL((url) => !url.href.includes(`/video/${videoId}/`), { waitUntil: 'commit' })
+      .catch(async (e: Error) => {
+        throw new Error(`${e.message}; toasts: ${(await page.locator('.toast').allTextContents()).join(' | ')}`);
+      });
     // A hash change is a same-document navigation: wait for the URL, not for a page load event.
     await page.waitForURL((url) => /#\/video\/\d+\/\d+$/.test(url.href) && !url.href.includes(`/video/${videoId}/`), { waitUntil: 'commit' });
     const [, targetId, second] = /#\/video\/(\d+)\/(\d+)$/.exec(page.url())!;
