@@ -6,7 +6,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startServer } from '../tests/support/server';
-import { startBareServer } from './support/bare';
+import { cpuMillisecondsOf, startBareServer } from './support/bare';
 
 const CONNECTIONS = 16;
 const DURATION_S = 8;
@@ -21,6 +21,7 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 const round2 = (value: number) => Math.round(value * 100) / 100;
+const numeric = (url: string) => url.replace('//localhost:', '//127.0.0.1:');
 
 const server = await startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '4', NORMA_SIGNIN_PER_MINUTE: '1000' });
 try {
@@ -48,14 +49,20 @@ try {
   try {
     const check = (await (await fetch(`${bare.url}/whoami`, { headers: { cookie } })).json()) as { role?: string };
     if (check.role !== 'analyst') throw new Error(`bare whoami answered ${JSON.stringify(check)}`);
-    const targets = { norma: `${server.url}/api/v1/whoami`, bare: `${bare.url}/whoami` };
+    // The same host form for both (a name lookup per request would fall on one of them only).
+    const targets = { norma: { url: `${numeric(server.url)}/api/v1/whoami`, pid: server.pid }, bare: { url: `${bare.url}/whoami`, pid: bare.pid } };
     const burst = (url: string, duration: number) => autocannon({ url, connections: CONNECTIONS, duration, headers: { cookie } });
-    for (const url of Object.values(targets)) await burst(url, WARMUP_S);
+    for (const { url } of Object.values(targets)) await burst(url, WARMUP_S);
     const bursts: Record<keyof typeof targets, autocannon.Result[]> = { norma: [], bare: [] };
+    const cpuMs: Record<keyof typeof targets, number> = { norma: 0, bare: 0 };
     const roundRatios: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? (['norma', 'bare'] as const) : (['bare', 'norma'] as const);
-      for (const name of order) bursts[name].push(await burst(targets[name], BURST_S));
+      for (const name of order) {
+        const cpuBefore = cpuMillisecondsOf(targets[name].pid);
+        bursts[name].push(await burst(targets[name].url, BURST_S));
+        cpuMs[name] += cpuMillisecondsOf(targets[name].pid) - cpuBefore;
+      }
       roundRatios.push(bursts.norma[round]!.requests.average / bursts.bare[round]!.requests.average);
     }
     const summary = (name: keyof typeof targets, label: string) => {
@@ -71,6 +78,8 @@ try {
         requests_per_second_rounds: runs.map((r) => Math.round(r.requests.average)),
         latency_p50_ms: median(runs.map((r) => r.latency.p50)),
         latency_p99_ms: median(runs.map((r) => r.latency.p99)),
+        /** Server CPU time (user + system, all threads) per answered request. */
+        server_cpu_us_per_request: Math.round((cpuMs[name] * 1000) / runs.reduce((sum, r) => sum + r.requests.total, 0)),
         non_2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
         errors: runs.reduce((sum, r) => sum + r.errors, 0),
       };
@@ -82,11 +91,15 @@ try {
       ratio_to_bare: round2(median(roundRatios)),
       ratio_to_bare_rounds: roundRatios.map(round2),
       ratio_of_totals: round2(norma.requests_per_second / baseline.requests_per_second),
+      // What the throughput ratio would be with a core each to themselves: bare CPU per request / Norma's.
+      cpu_ratio_to_bare: round2(baseline.server_cpu_us_per_request / norma.server_cpu_us_per_request),
       load_average: loadavg().map((value) => Math.round(value * 10) / 10),
     });
     results.push(baseline);
     console.log(results[0], results[1]);
-    console.log(`whoami: Norma / bare = ${results[0]!.ratio_to_bare} (median of ${ROUNDS} rounds; totals ${results[0]!.ratio_of_totals})`);
+    console.log(
+      `whoami: Norma / bare = ${results[0]!.ratio_to_bare} (median of ${ROUNDS} rounds; totals ${results[0]!.ratio_of_totals}; CPU per request ${results[0]!.cpu_ratio_to_bare})`,
+    );
   } finally {
     await bare.stop();
   }

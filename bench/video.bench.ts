@@ -157,7 +157,8 @@ try {
   try {
     [latencies, bareLatencies] = await interleavedSeeks(
       [
-        { url: `${server.url}/api/v1/video?video_id=${seekVideo}`, headers: { cookie } },
+        // The same host form as the bare server's (a name lookup per request would fall on one side only).
+        { url: `${server.url.replace('//localhost:', '//127.0.0.1:')}/api/v1/video?video_id=${seekVideo}`, headers: { cookie } },
         { url: `${bare.url}/video`, headers: {} },
       ],
       { size: meta.size_bytes, bytes: SEEK_BYTES, pairs: SEEKS, warmup: SEEK_WARMUP },

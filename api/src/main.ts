@@ -39,15 +39,16 @@ const serve = () =>
     // Sizes are checked by checkRequestSize (JSON 413); Bun's own limit would answer with an empty 413.
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     fetch(request, server) {
-      const size = checkRequestSize(request, config.uploadMaxBytes);
-      if ('refuse' in size) return size.refuse;
+      // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 §6.3): nothing to limit.
+      const size = request.headers.has('content-length') || request.headers.has('transfer-encoding') ? checkRequestSize(request, config.uploadMaxBytes) : null;
+      if (size && 'refuse' in size) return size.refuse;
       // The client address is set here (over whatever the client sent), for sign-in rate limiting;
       // behind a trusted reverse proxy it comes from X-Forwarded-For (NORMA_TRUSTED_PROXY).
       const peer = server.requestIP(request)?.address;
       request.headers.set(CLIENT_IP_HEADER, clientAddress(peer, request.headers.get('x-forwarded-for'), config.trustedProxies));
       // Most requests go on as they came; only a body cut off at the size limit needs a new one,
       // built around the stream (`new Request(request, …)` would read a whole upload into memory).
-      if (size.body === request.body) return app.fetch(request);
+      if (!size || size.body === request.body) return app.fetch(request);
       return app.fetch(
         new Request(request.url, { method: request.method, headers: request.headers, body: size.body, signal: request.signal, duplex: 'half' } as RequestInit),
       );

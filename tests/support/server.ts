@@ -25,6 +25,8 @@ const serverPidDir = process.env.NORMA_TEST_SERVERS_DIR;
 export interface RunningServer {
   url: string;
   dataDir: string;
+  /** The server's process id (benchmarks read its CPU time). */
+  pid: number;
   output: () => string;
   stop(): Promise<void>;
   /** Ends the process at once (SIGKILL), as a power cut or the OOM killer would; keeps the data folder. */
@@ -74,6 +76,7 @@ export async function startServer(env: Record<string, string> = {}, options: { d
   return {
     url,
     dataDir,
+    pid: child.pid,
     output: () => log,
     async stop() {
       child.kill();

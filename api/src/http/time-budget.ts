@@ -18,9 +18,9 @@ export const TIME_BUDGET_MESSAGE = 'Сервер не успел ответит�
  */
 export function timeBudget(budgetMs = READ_TIME_BUDGET_MS): MiddlewareHandler<AppEnv> {
   // One timer for every read in flight, not one per request: most reads finish in microseconds,
-  // and arming and clearing a timer each time costs about as much as the read. The timer ticks a
-  // tenth of the budget (at most a second), so a read is cut off between budgetMs and 1.1 × budgetMs;
-  // it stops once nothing is waiting.
+  // and arming and clearing a timer each time costs about as much as the read. The timer ticks every
+  // tenth of the budget (at most every second), so a read is cut off at most one tick after its
+  // budget ends; it stops once nothing is waiting.
   const waiting = new Set<{ deadline: number; expire: () => void }>();
   const tickMs = Math.max(1, Math.min(1000, budgetMs / 10));
   let timer: ReturnType<typeof setInterval> | null = null;
@@ -38,25 +38,25 @@ export function timeBudget(budgetMs = READ_TIME_BUDGET_MS): MiddlewareHandler<Ap
   };
   return async (c, next) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
-    let expire!: () => void;
-    const expired = new Promise<'expired'>((resolve) => (expire = () => resolve('expired')));
-    const entry = { deadline: performance.now() + budgetMs, expire };
+    const entry = { deadline: performance.now() + budgetMs, expire: () => {} };
+    let done!: Promise<void>;
+    // One promise settles with whichever comes first: the handler's answer or the budget's end.
+    // The handler's own failure is not ours to judge: it still reaches onError through it.
+    const outcome = new Promise<'done' | 'expired'>((resolve, reject) => {
+      entry.expire = () => resolve('expired');
+      done = next().then(() => resolve('done'), reject);
+    });
     waiting.add(entry);
     if (!timer) {
       timer = setInterval(sweep, tickMs);
       timer.unref();
     }
-    const done = next().then(() => 'done' as const);
-    let outcome: 'done' | 'expired';
     try {
-      // The handler's own failure is not ours to judge: it still reaches onError through `done`.
-      outcome = await Promise.race([done, expired]);
+      if ((await outcome) === 'done') return;
     } finally {
       waiting.delete(entry);
     }
-    if (outcome === 'expired') {
-      done.catch(() => {});
-      return c.json(errorBody('time_budget_exceeded', TIME_BUDGET_MESSAGE), 503, { 'retry-after': '5' });
-    }
+    done.catch(() => {});
+    return c.json(errorBody('time_budget_exceeded', TIME_BUDGET_MESSAGE), 503, { 'retry-after': '5' });
   };
 }
