@@ -113,7 +113,15 @@ export function sqlJobStore(db: Db): JobStore {
     async release(id, workerId) {
       const now = Date.now();
       await owned(id, workerId)
-        .set({ status: 'queued', attempts: sql`CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END`, progress: 0, locked_by: null, locked_at: null, run_after: now, updated_at: now })
+        .set({
+          status: 'queued',
+          attempts: sql`CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END`,
+          progress: 0,
+          locked_by: null,
+          locked_at: null,
+          run_after: now,
+          updated_at: now,
+        })
         .execute();
     },
     async requeueStale(olderThanMs) {
