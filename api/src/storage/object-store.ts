@@ -70,6 +70,24 @@ export async function localWorkFiles(root: string): Promise<string[]> {
   return found.sort();
 }
 
+/** A file written chunk by chunk (creating its folder); `afterClose` runs once, after the file is closed. */
+export async function localFileWriter(path: string, afterClose?: () => Promise<void>): Promise<ObjectWriter> {
+  await mkdir(dirname(path), { recursive: true });
+  const handle = await open(path, 'w');
+  let closed = false;
+  return {
+    async write(chunk) {
+      await handle.write(chunk);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await handle.close();
+      await afterClose?.();
+    },
+  };
+}
+
 export function folderObjectStore(root: string): ObjectStore {
   const pathOf = (key: string) => keyPath(root, key);
   return {
@@ -85,22 +103,7 @@ export function folderObjectStore(root: string): ObjectStore {
       await mkdir(dirname(path), { recursive: true });
       await Bun.write(path, data);
     },
-    async create(key) {
-      const path = pathOf(key);
-      await mkdir(dirname(path), { recursive: true });
-      const handle = await open(path, 'w');
-      let closed = false;
-      return {
-        async write(chunk) {
-          await handle.write(chunk);
-        },
-        async close() {
-          if (closed) return;
-          closed = true;
-          await handle.close();
-        },
-      };
-    },
+    create: (key) => localFileWriter(pathOf(key)),
     file: (key) => Bun.file(pathOf(key)),
     exists: (key) => Bun.file(pathOf(key)).exists(),
     async size(key) {

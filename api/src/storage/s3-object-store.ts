@@ -1,6 +1,6 @@
-import { mkdir, open, rename, rm, stat, utimes } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { keyPath, localWorkFiles, type ObjectStore, type StoredObject } from './object-store';
+import { keyPath, localFileWriter, localWorkFiles, type ObjectStore, type StoredObject } from './object-store';
 
 /** Where the bucket is (NORMA_S3_* in config.ts); credentials left out fall back to Bun's S3_* / AWS_* variables. */
 export interface S3StoreOptions {
@@ -101,20 +101,7 @@ export function s3ObjectStore(options: S3StoreOptions): ObjectStore {
       // Written to the cache first (an upload is never whole in memory), sent to the bucket on close
       // (Bun's client sends a large file as a multipart upload).
       const path = pathOf(key);
-      await mkdir(dirname(path), { recursive: true });
-      const handle = await open(path, 'w');
-      let closed = false;
-      return {
-        async write(chunk) {
-          await handle.write(chunk);
-        },
-        async close() {
-          if (closed) return;
-          closed = true;
-          await handle.close();
-          if (!isWorkKey(key)) await upload(key, path);
-        },
-      };
+      return localFileWriter(path, isWorkKey(key) ? undefined : () => upload(key, path));
     },
     file: (key) => (isWorkKey(key) ? Bun.file(pathOf(key)) : client.file(remote(key))),
     async exists(key) {
