@@ -8,12 +8,15 @@ interface SuggestionPanelProps {
   state: LiveSuggestionState;
   /** What accepting does, shown beside the suggestion (e.g. the key). */
   hint?: string;
+  /** Whether every settled suggestion is coded as the video plays (the markup screen). */
+  follow?: boolean;
+  onFollow?(on: boolean): void;
 }
 
 const BACKEND_TEXT = { webgpu: 'WebGPU', wasm: 'WebAssembly' } as const;
 
 /** The choice of a trained model of this camera and its live suggestion of the current operation. */
-export function SuggestionPanel({ models, modelId, onModel, state, hint }: SuggestionPanelProps) {
+export function SuggestionPanel({ models, modelId, onModel, state, hint, follow, onFollow }: SuggestionPanelProps) {
   const stored = models.filter((m) => m.meta.object_storage_key);
   return (
     <div className="vision-suggestion" data-testid="suggestion-panel">
@@ -28,6 +31,12 @@ export function SuggestionPanel({ models, modelId, onModel, state, hint }: Sugge
           ))}
         </select>
       </label>
+      {onFollow && modelId !== null && (
+        <label className="inline" title="Каждая устоявшаяся подсказка кодируется с того момента, где модель её увидела; ошибку исправляет клавиша операции">
+          <input type="checkbox" checked={follow ?? false} onChange={(e) => onFollow(e.target.checked)} />
+          Размечать по подсказкам (Shift+M)
+        </label>
+      )}
       {state.status === 'loading' && <span className="muted">Модель загружается…</span>}
       {state.status === 'error' && <span className="field-error">{state.error}</span>}
       {state.status === 'ready' && (

@@ -14,6 +14,8 @@ export interface BrowserVisionSpec {
   areas: { id: number; name: string; rect: SourceRect }[];
   /** Index 0 is the background (operationId null). */
   classes: { operationId: number | null; name: string }[];
+  /** How the applying job smooths (live following uses the same rules, suggestion-follower.ts). */
+  smoothing: { minSegmentSeconds: number; hysteresis: number };
 }
 
 /** The feature version this browser code computes (workers' FEATURE_VERSION). */

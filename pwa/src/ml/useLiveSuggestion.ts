@@ -1,7 +1,8 @@
-import { type RefObject, useEffect, useState } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import { api } from '../api/client';
 import type { VisionModel, VisionModelsReply } from '../api/types';
 import type { BrowserModel, InferenceBackend } from './inference';
+import { SuggestionFollower } from './suggestion-follower';
 
 export interface Suggestion {
   /** Index into the model's classes (0: background). */
@@ -20,6 +21,13 @@ export interface LiveSuggestionState {
   suggestion: Suggestion | null;
 }
 
+/** A suggestion that has settled (held the applying job's minimum segment), from the second its run began. */
+export interface SettledChange {
+  operationId: number | null;
+  name: string;
+  onsetSecond: number;
+}
+
 const OFF: LiveSuggestionState = { status: 'off', backend: null, error: null, suggestion: null };
 
 /**
@@ -27,9 +35,19 @@ const OFF: LiveSuggestionState = { status: 'off', backend: null, error: null, su
  * model's ONNX file is fetched once, the player's picture is sampled at the model's rate
  * (5 per second of video time) and the worker answers the class of the step about half a second
  * back (the centre of its one-second motion window). The inference code loads only when a model is chosen.
+ * `onSettled` hears each change of the suggestion once it has settled (suggestion-follower.ts).
  */
-export function useLiveSuggestion(videoRef: RefObject<HTMLVideoElement | null>, modelId: number | null): LiveSuggestionState {
+export function useLiveSuggestion(
+  videoRef: RefObject<HTMLVideoElement | null>,
+  modelId: number | null,
+  onSettled?: (change: SettledChange) => void,
+): LiveSuggestionState {
   const [state, setState] = useState<LiveSuggestionState>(OFF);
+  // The latest callback, without restarting the model when the screen re-renders.
+  const settledRef = useRef(onSettled);
+  useEffect(() => {
+    settledRef.current = onSettled;
+  });
 
   useEffect(() => {
     if (modelId === null) {
@@ -48,6 +66,11 @@ export function useLiveSuggestion(videoRef: RefObject<HTMLVideoElement | null>, 
         const opened = model;
         setState({ status: 'ready', backend: opened.backend, error: null, suggestion: null });
         const step = 1 / opened.spec.fps;
+        const follower = new SuggestionFollower({
+          minSteps: Math.max(1, Math.round(opened.spec.smoothing.minSegmentSeconds * opened.spec.fps)),
+          hysteresis: opened.spec.smoothing.hysteresis,
+          stepSeconds: step,
+        });
         const canvas = document.createElement('canvas');
         let context: CanvasRenderingContext2D | null = null;
         let last = -Infinity;
@@ -75,6 +98,15 @@ export function useLiveSuggestion(videoRef: RefObject<HTMLVideoElement | null>, 
               let best = 0;
               for (let i = 1; i < probabilities.length; i++) if (probabilities[i]! > probabilities[best]!) best = i;
               const cls = opened.spec.classes[best];
+              const change = follower.push(second, probabilities);
+              if (change) {
+                const settled = opened.spec.classes[change.classIndex];
+                settledRef.current?.({
+                  operationId: settled?.operationId ?? null,
+                  name: settled?.name ?? `Класс ${change.classIndex}`,
+                  onsetSecond: change.onsetSecond,
+                });
+              }
               setState((s) => ({
                 ...s,
                 suggestion: {

@@ -4,7 +4,7 @@ import { useLocation } from 'wouter';
 import { api, downloadFile } from '../../api/client';
 import { formatDateTime } from '../../format/time';
 import { SuggestionPanel } from '../../ml/SuggestionPanel';
-import { useCameraModels, useLiveSuggestion } from '../../ml/useLiveSuggestion';
+import { useCameraModels, useLiveSuggestion, type SettledChange } from '../../ml/useLiveSuggestion';
 import { login } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
@@ -51,10 +51,14 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
   const player = usePlayerControls(videoRef, playhead, duration);
   const [help, setHelp] = useState(false);
   const [loop, setLoop] = useState<{ start: number; end: number } | null>(null);
-  // A trained model of this camera suggests the current operation; M accepts it (docs/vision.md).
+  // A trained model of this camera suggests the current operation; M accepts it, and with «Размечать
+  // по подсказкам» (Shift+M) every settled suggestion is coded as it plays (docs/vision.md).
   const cameraModels = useCameraModels(videoId);
   const [suggestModel, setSuggestModel] = useState<number | null>(null);
-  const suggestion = useLiveSuggestion(videoRef, suggestModel);
+  const [followSuggestions, setFollowSuggestions] = useState(false);
+  const suggestion = useLiveSuggestion(videoRef, suggestModel, (change) => {
+    if (followSuggestions && !videoRef.current?.paused) followSuggestion(change);
+  });
 
   const closeOpenSegment = () => {
     if (session.codingKey) endCoding(session, player.time());
@@ -148,6 +152,10 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
     finish: () => void persistence.finish().then((finished) => finished && backToTasks()),
     openModel: () => navigate(`/models/${videoId}`),
     markStands: () => navigate(`/models-stand-locations/${videoId}`),
+    toggleFollowSuggestions: () => {
+      if (suggestModel === null) return notify('info', 'Выберите модель для подсказки');
+      setFollowSuggestions((on) => !on);
+    },
     acceptSuggestion: () => {
       const operationId = suggestion.suggestion?.operationId;
       if (operationId != null && operationById.has(operationId)) pressOperation(operationId);
@@ -156,6 +164,15 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
     downloadTsv: () => void downloadFile(`/api/v1/video_markups/${videoId}`, { format: 'tsv' }, `${meta?.filename}.tsv`).catch(() => {}),
   };
   const pressOperation = (operationId: number) => pressOperationKey(session, operationId, coding.keyTime(), coding.defaultLane());
+  /** A settled suggestion coded from the second the model saw it begin; the segment already coded as it is left alone. */
+  const followSuggestion = (change: SettledChange) => {
+    const open = session.codingKey ? session.row(session.codingKey) : null;
+    if (change.operationId === null) {
+      if (open) endCoding(session, change.onsetSecond);
+    } else if (operationById.has(change.operationId) && open?.operation_id !== change.operationId) {
+      pressOperationKey(session, change.operationId, change.onsetSecond, coding.defaultLane());
+    }
+  };
   useMarkupKeyboard(ctx, lookups.operations, pressOperation);
 
   const operationById = useMemo(() => new Map(lookups.operations.map((o) => [o.id, o])), [lookups.operations]);
@@ -231,7 +248,18 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
             }}
           />
           {cameraModels.some((m) => m.meta.object_storage_key) && (
-            <SuggestionPanel models={cameraModels} modelId={suggestModel} onModel={setSuggestModel} state={suggestion} hint="M — принять" />
+            <SuggestionPanel
+              models={cameraModels}
+              modelId={suggestModel}
+              onModel={(id) => {
+                setSuggestModel(id);
+                if (id === null) setFollowSuggestions(false);
+              }}
+              state={suggestion}
+              hint="M — принять"
+              follow={followSuggestions}
+              onFollow={setFollowSuggestions}
+            />
           )}
           <MarkupTools
             session={session}

@@ -32,6 +32,8 @@ export interface ActionContext {
   downloadTsv(): void;
   /** Codes the operation the chosen model suggests for this moment (docs/vision.md). */
   acceptSuggestion(): void;
+  /** Turns on or off coding every settled suggestion as the video plays. */
+  toggleFollowSuggestions(): void;
 }
 
 /**
@@ -113,6 +115,13 @@ export const actions: Action[] = [
     keys: 'F',
     test: (e) => e.key.toLowerCase() === 'f' && !e.ctrlKey && !e.metaKey,
     perform: (c, e) => c.nudge('end', 1 * (e?.shiftKey ? 1 : 0.1)),
+  },
+  {
+    id: 'followSuggestions',
+    label: 'Размечать по подсказкам модели (вкл./выкл.)',
+    keys: 'Shift + M',
+    test: (e) => e.key.toLowerCase() === 'm' && e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey,
+    perform: (c) => c.toggleFollowSuggestions(),
   },
   {
     id: 'suggestion',

@@ -1,0 +1,324 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { makeSceneClip, SCENE_AREAS, sceneOperationAt, sceneSchedule, type SceneOperation, type SceneSegment } from '@norma/workers/vision-scene';
+import { registerUser } from '../../api/src/auth/service';
+import { bootstrap } from '../../api/src/boot';
+import { configFromEnv } from '../../api/src/config';
+import { signInThroughPage } from './browser';
+import { apiSessionCookie, startServer, type RunningServer } from './server';
+
+/**
+ * Coding a video with and without the model's suggestions (issue 14, docs/vision.md «Сколько
+ * нажатий экономит подсказка»), shared by the e2e test and `bench/vision-keys.bench.ts`.
+ *
+ * The synthetic scene (workers/src/vision/synthetic.ts, real 25 fps H.264) is stored three times
+ * on one camera: a model is trained through the API on the first half of the first copy, marked
+ * as the scene's schedule says; then a simulated assessor codes the second half of another copy
+ * on the real markup screen in Chromium — once by operation keys alone, once with «Размечать по
+ * подсказкам» on, correcting the model only where it is wrong — and every key press is counted.
+ */
+
+const PASSWORD = 'secret-pass';
+const START = Date.UTC(2024, 2, 4, 6, 0, 0);
+export const SCENE_OPERATION_NAMES: Record<Exclude<SceneOperation, 'idle'>, string> = {
+  A: 'Сборка с движением',
+  B: 'Контроль на месте',
+  C: 'Работа справа',
+};
+
+export interface CodingScene {
+  server: RunningServer;
+  schedule: SceneSegment[];
+  /** The span coded: the second half, seconds. */
+  from: number;
+  to: number;
+  /** Copies of the clip that nobody has marked: one per coding run. */
+  freshVideoIds: number[];
+  modelId: number;
+  trainingSeconds: number;
+  cleanup(): Promise<void>;
+}
+
+/** Stores the scene, marks the first half of one copy, trains a model on it through the API and waits until it is stored. */
+export async function prepareCodingScene(seconds: number, copies = 2): Promise<CodingScene> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'norma-vision-coding-'));
+  const schedule = sceneSchedule(seconds);
+  const half = seconds / 2;
+  const { deps, close } = await bootstrap({ ...configFromEnv({ DATA_DIR: dataDir }), pwaDir: undefined });
+  const { db, storage } = deps;
+  const lead = await registerUser(deps, { login: 'lead', password: PASSWORD, firstName: 'Мария', lastName: 'Иванова' });
+  const now = Date.now();
+  const structureId = (
+    await db
+      .insertInto('structures')
+      .values({ organization_id: lead.organizationId, name: 'Сборочный участок', parent_id: null, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const cameraId = (
+    await db
+      .insertInto('cameras')
+      .values({ structure_id: structureId, camera_key: 1, name: 'Камера 1', storage_folder: 'recordings/scene' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const workplaceId = (await db.insertInto('workplaces').values({ structure_id: structureId, name: 'Стол № 1' }).returning('id').executeTakeFirstOrThrow()).id;
+  const operationIds: Record<string, number> = {};
+  for (const [scene, name] of Object.entries(SCENE_OPERATION_NAMES)) {
+    operationIds[scene] = (
+      await db.insertInto('operations').values({ structure_id: structureId, name, type: 'main' }).returning('id').executeTakeFirstOrThrow()
+    ).id;
+  }
+  const firstKey = 'recordings/scene/scene-0.mp4';
+  await makeSceneClip(storage.pathOf(firstKey), schedule, { fps: 25 });
+  const videoIds: number[] = [];
+  for (let copy = 0; copy <= copies; copy++) {
+    const key = `recordings/scene/scene-${copy}.mp4`;
+    if (copy > 0) {
+      mkdirSync(dirname(storage.pathOf(key)), { recursive: true });
+      copyFileSync(storage.pathOf(firstKey), storage.pathOf(key));
+    }
+    const start = START + copy * 3_600_000;
+    const video = await db
+      .insertInto('videos')
+      .values({
+        camera_id: cameraId,
+        filename: `cam1_scene_${copy}.mp4`,
+        storage_key: key,
+        content_hash: null,
+        size_bytes: null,
+        start_time: start,
+        duration: seconds,
+        status: 'ready',
+        comment: '',
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    videoIds.push(video.id);
+  }
+  for (const segment of schedule) {
+    if (segment.operation === 'idle' || segment.startSecond >= half) continue;
+    await db
+      .insertInto('markups')
+      .values({
+        structure_id: structureId,
+        operation_id: operationIds[segment.operation]!,
+        workplace_id: workplaceId,
+        start_time: START + segment.startSecond * 1000,
+        end_time: START + Math.min(half, segment.endSecond) * 1000,
+        video_id: videoIds[0]!,
+        author_id: lead.id,
+        source: 'manual',
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  }
+  const areaIds = [];
+  for (const [name, rect] of [
+    ['Левая', SCENE_AREAS.left],
+    ['Правая', SCENE_AREAS.right],
+  ] as const) {
+    areaIds.push(
+      (
+        await db
+          .insertInto('video_areas')
+          .values({ camera_id: cameraId, name, ...rect })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+  }
+  await close();
+
+  const server = await startServer({}, { dataDir });
+  const cleanup = async () => {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const cookie = await apiSessionCookie(server.url, 'lead', PASSWORD);
+    const started = performance.now();
+    const training = await fetch(`${server.url}/api/v1/start_marker_training`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        workplace_id: workplaceId,
+        operation_ids: Object.values(operationIds),
+        marked_video_id: videoIds[0],
+        video_area_ids: areaIds,
+        start_second: 0,
+        end_second: half,
+        comment: 'первая половина сцены',
+      }),
+    });
+    if (!training.ok) throw new Error(`training: ${training.status} ${await training.text()}`);
+    const { model_id: modelId } = (await training.json()) as { model_id: number };
+    for (;;) {
+      const reply = (await (await fetch(`${server.url}/api/v1/model/${modelId}`, { headers: { cookie } })).json()) as {
+        meta: { status: string; error: string | null };
+      };
+      if (reply.meta.status === 'trained') break;
+      if (reply.meta.status === 'failed') throw new Error(`training failed: ${reply.meta.error}`);
+      if (performance.now() - started > 300_000) throw new Error('training did not finish in 5 minutes');
+      await Bun.sleep(250);
+    }
+    return {
+      server,
+      schedule,
+      from: half,
+      to: seconds,
+      freshVideoIds: videoIds.slice(1),
+      modelId,
+      trainingSeconds: (performance.now() - started) / 1000,
+      cleanup,
+    };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
+
+export interface CodingRun {
+  mode: 'keys' | 'suggestions';
+  /** Key presses during coding, the play and save keys included. */
+  keys: number;
+  /** One-off set-up clicks before playing (choosing the model, the follow switch). */
+  setupClicks: number;
+  /** Share of the span's 0.1 s steps whose saved coding equals the truth (no operation for idle). */
+  agreement: number;
+  /** Coded segments saved in the span. */
+  segments: number;
+  /** Truth segments in the span. */
+  truthSegments: number;
+  /** Each key, with the video second it was pressed at. */
+  log: { second: number; key: string }[];
+}
+
+/** What the assessor sees, read at once: the playhead and the operation being coded (the pressed operation button). */
+const look = (page: Page) =>
+  page.evaluate(() => {
+    const video = document.querySelector('video');
+    const pressed = document.querySelector('[data-testid="op-buttons"] button[aria-pressed="true"] .op-button-name');
+    return { second: video?.currentTime ?? 0, ended: !!video?.ended, coding: pressed?.textContent ?? null };
+  });
+
+/**
+ * The simulated assessor codes [from, to) of `videoId` on the markup screen. It knows the truth (it
+ * sees the video) and reacts `reactionSeconds` after each change. By keys: at every change it presses
+ * the new operation's key (Enter for idle). With suggestions: it chooses the model, turns on
+ * «Размечать по подсказкам» and presses a key only when the operation being coded has differed from
+ * what it sees for `patienceSeconds` (the model's settling time), to correct it.
+ */
+export async function codeSpan(
+  browser: Browser,
+  scene: CodingScene,
+  videoId: number,
+  mode: CodingRun['mode'],
+  { reactionSeconds = 0.5, patienceSeconds = 2 } = {},
+): Promise<CodingRun> {
+  const { server, schedule, from, to } = scene;
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  try {
+    await signInThroughPage(page, server.url, 'lead', PASSWORD);
+    await page.goto(`${server.url}/#/video/${videoId}/${from}`);
+    await page.getByTestId('op-buttons').waitFor({ timeout: 30_000 });
+    await page.waitForFunction((at) => {
+      const video = document.querySelector('video');
+      return !!video && video.readyState >= 2 && Math.abs(video.currentTime - at) < 0.5;
+    }, from);
+    // The key of each operation, as its button shows it.
+    const keyOf: Record<string, string> = {};
+    for (const [scene, name] of Object.entries(SCENE_OPERATION_NAMES)) {
+      keyOf[scene] = (await page.getByTestId('op-buttons').getByRole('button', { name }).locator('kbd').textContent())!.trim();
+    }
+    keyOf.idle = 'Enter';
+    const nameOf = (operation: SceneOperation) => (operation === 'idle' ? null : SCENE_OPERATION_NAMES[operation]);
+
+    let setupClicks = 0;
+    if (mode === 'suggestions') {
+      await page.getByLabel('Модель для подсказки').selectOption(String(scene.modelId));
+      setupClicks++;
+      await page.getByTestId('suggestion').waitFor({ timeout: 60_000 });
+      await page.getByLabel(/Размечать по подсказкам/).check();
+      setupClicks++;
+      // Keys go to the screen, not to the switch.
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    }
+
+    const log: CodingRun['log'] = [];
+    const press = async (key: string, second: number) => {
+      log.push({ second, key });
+      await page.keyboard.press(key);
+    };
+    await press('Space', from);
+    const truth = (second: number) => sceneOperationAt(schedule, second);
+    // By keys: the changes to react to, the first segment's start included.
+    const changes = schedule
+      .filter((s) => s.endSecond > from && s.startSecond < to)
+      .map((s) => ({ at: Math.max(from, s.startSecond), operation: s.operation }));
+    let nextChange = 0;
+    let wrongSince: number | null = null;
+    for (;;) {
+      const seen = await look(page);
+      if (seen.ended || seen.second >= to - 0.05) break;
+      const t = seen.second;
+      if (mode === 'keys') {
+        while (nextChange < changes.length && t >= changes[nextChange]!.at + reactionSeconds) {
+          const { operation } = changes[nextChange++]!;
+          // Idle at the very start: nothing is being coded yet, nothing to press.
+          if (operation === 'idle' && seen.coding === null) continue;
+          await press(keyOf[operation]!, t);
+        }
+      } else {
+        const expected = nameOf(truth(t - reactionSeconds));
+        if (seen.coding === expected) wrongSince = null;
+        else if (wrongSince === null) wrongSince = t;
+        else if (t - wrongSince >= patienceSeconds) {
+          await press(keyOf[truth(t - reactionSeconds)]!, t);
+          wrongSince = null;
+        }
+      }
+      await Bun.sleep(40);
+    }
+    const last = await look(page);
+    if (last.coding !== null) await press('Enter', last.second);
+    await press('Control+s', last.second);
+
+    const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    let rows: { operation_id: number; start_time: number; end_time: number; operation_name?: string }[] = [];
+    const deadline = performance.now() + 30_000;
+    while (rows.length === 0 && performance.now() < deadline) {
+      const reply = (await (await fetch(`${server.url}/api/v1/video_markups/${videoId}`, { headers: { cookie } })).json()) as { video_markups: typeof rows };
+      rows = reply.video_markups;
+      if (rows.length === 0) await Bun.sleep(250);
+    }
+    if (rows.length === 0) throw new Error(`${mode}: nothing was saved`);
+    const operations = (await (await fetch(`${server.url}/api/v1/available_operations?video_id=${videoId}`, { headers: { cookie } })).json()) as {
+      operations: { id: number; name: string }[];
+    };
+    const name = new Map(operations.operations.map((o) => [o.id, o.name]));
+    let agree = 0;
+    let steps = 0;
+    for (let t = from + 0.05; t < to; t += 0.1) {
+      const coded = rows.find((r) => r.start_time <= t && t < r.end_time);
+      if ((coded ? name.get(coded.operation_id) : null) === nameOf(truth(t))) agree++;
+      steps++;
+    }
+    return {
+      mode,
+      keys: log.length,
+      setupClicks,
+      agreement: agree / steps,
+      segments: rows.filter((r) => r.end_time > from).length,
+      truthSegments: schedule.filter((s) => s.operation !== 'idle' && s.endSecond > from).length,
+      log,
+    };
+  } finally {
+    await context.close();
+  }
+}
