@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client';
 import type { VideoArea, VideoAreaBody, VisionDeletedReply } from '../../api/types';
 import { notify } from '../../state/notifications';
+import { coordinateColumns, LocationTable } from '../../ui/LocationTable';
 import type { FrameRect } from './FrameCanvas';
 import { VISION_TEXT } from './messages';
 
@@ -50,47 +51,16 @@ export function AreasPanel({ cameraId, areas, rect, canWrite, onChanged, onAdded
   return (
     <section className="card" aria-labelledby="areas-title">
       <h2 id="areas-title">Области видео</h2>
-      <div className="table-scroll">
-        <table className="data-table compact" data-testid="areas-table">
-          <thead>
-            <tr>
-              <th>Имя</th>
-              <th>x1</th>
-              <th>y1</th>
-              <th>x2</th>
-              <th>y2</th>
-              <th>
-                <span className="visually-hidden">Действия</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {areas.length === 0 && (
-              <tr>
-                <td colSpan={6} className="muted">
-                  Областей пока нет.
-                </td>
-              </tr>
-            )}
-            {areas.map((a) => (
-              <tr key={a.id} data-testid="area-row">
-                <td>{a.name}</td>
-                <td className="number">{a.x1}</td>
-                <td className="number">{a.y1}</td>
-                <td className="number">{a.x2}</td>
-                <td className="number">{a.y2}</td>
-                <td>
-                  {canWrite && (
-                    <button type="button" className="button danger secondary small" onClick={() => void remove(a)} aria-label={`Удалить область ${a.name}`}>
-                      Удалить
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <LocationTable
+        rows={areas}
+        columns={coordinateColumns('x1', 'y1', 'x2', 'y2')}
+        empty="Областей пока нет."
+        canWrite={canWrite}
+        noun="область"
+        onDelete={(area) => void remove(area)}
+        testId="areas-table"
+        rowTestId="area-row"
+      />
       {canWrite && (
         <form className="vision-form" onSubmit={add} aria-label="Новая область" data-testid="area-form">
           <div className="row">

@@ -20,6 +20,7 @@ import { formatSeconds } from '../../format/time';
 import { login } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
+import { coordinateColumns, LocationTable } from '../../ui/LocationTable';
 import { FrameCanvas, type FrameMark, type FrameRect } from '../models/FrameCanvas';
 import { FramePlayer, type CapturedFrame } from '../models/FramePlayer';
 import { VISION_TEXT } from '../models/messages';
@@ -30,6 +31,7 @@ export const CHECKPOINT_WINDOW_SECONDS = 2;
 /** Spec 02 §9 marker sizes (screen pixels). */
 const STAND_MARK = 8;
 const HUMAN_MARK = 6;
+const CHOSEN_POINT_COLOR = '#ff9800';
 
 const complete = (r: FrameRect | null): r is FrameRect => r !== null && r.x2 > r.x1 && r.y2 > r.y1;
 
@@ -89,7 +91,8 @@ export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: strin
   const addStandLocation = async (event: FormEvent) => {
     event.preventDefault();
     if (!standId) return notify('error', VISION_TEXT.chooseStand);
-    if (!frame || !complete(rect)) return notify('error', VISION_TEXT.needPoint);
+    // A click on the frame is a rectangle of no size: its centre is the point (spec 02: «click a point on the frame»).
+    if (!frame || !rect) return notify('error', VISION_TEXT.needPoint);
     // Spec 02 §5: the point is the centre of the drawn rectangle, rounded up.
     const body: StandLocationBody = {
       stand_id: Number(standId),
@@ -155,12 +158,19 @@ export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: strin
     ...standLocations
       .filter((l) => l.checkpoint_time === null || (second !== null && Math.abs(l.checkpoint_time - second) <= CHECKPOINT_WINDOW_SECONDS))
       .map((l) => ({ key: `s${l.id}`, x: l.x, y: l.y, size: STAND_MARK, color: 'red', label: `stand-mark ${l.name}` })),
+    // A clicked point (a rectangle of no size) is too small to see as the outline: marked until saved.
+    ...(rect && rect.x1 === rect.x2 && rect.y1 === rect.y2
+      ? [{ key: 'chosen', x: rect.x1, y: rect.y1, size: STAND_MARK, color: CHOSEN_POINT_COLOR, label: 'chosen-point' }]
+      : []),
     ...(humans?.humans ?? []).map((h, i) => ({ key: `h${i}`, x: h.location.x, y: h.location.y, size: HUMAN_MARK, color: 'blue', label: 'human-mark' })),
   ];
   const boxes = movableLocations
     .filter((l) => l.checkpoint_time === null || (second !== null && Math.abs(l.checkpoint_time - second) <= CHECKPOINT_WINDOW_SECONDS))
     .map((l) => ({ key: `m${l.id}`, x1: l.x1, y1: l.y1, x2: l.x2, y2: l.y2, color: '#b36b00' }));
-  const moment = (t: number | null) => (t === null ? '—' : formatSeconds(t));
+  const momentColumn = {
+    title: 'Момент',
+    value: (l: { checkpoint_time: number | null }) => (l.checkpoint_time === null ? '—' : formatSeconds(l.checkpoint_time)),
+  };
 
   return (
     <section className="screen vision-screen">
@@ -187,55 +197,26 @@ export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: strin
 
       <section className="card" aria-labelledby="stand-locations-title">
         <h2 id="stand-locations-title">Расположения стендов</h2>
-        <table className="data-table compact" data-testid="stand-locations-table">
-          <thead>
-            <tr>
-              <th>Имя</th>
-              <th>x</th>
-              <th>y</th>
-              <th>Момент</th>
-              <th>
-                <span className="visually-hidden">Действия</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {standLocations.map((l) => (
-              <tr key={l.id} data-testid="stand-location-row">
-                <td>{l.name}</td>
-                <td className="number">{l.x}</td>
-                <td className="number">{l.y}</td>
-                <td>{moment(l.checkpoint_time)}</td>
-                <td>
-                  {canWrite && (
-                    <button type="button" className="button danger secondary small" onClick={() => void remove(`/api/v1/stand_location/remove/${l.id}`)}>
-                      Удалить
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <LocationTable
+          rows={standLocations}
+          columns={[...coordinateColumns('x', 'y'), momentColumn]}
+          empty="Точек стендов на этой камере пока нет."
+          canWrite={canWrite}
+          noun="точку стенда"
+          onDelete={(l) => void remove(`/api/v1/stand_location/remove/${l.id}`)}
+          testId="stand-locations-table"
+          rowTestId="stand-location-row"
+        />
         {canWrite && (
           <form className="vision-form" onSubmit={addStandLocation} aria-label="Новое расположение стенда" data-testid="stand-location-form">
             <div className="row">
-              <label>
-                Стенд или базис
-                <select value={standId} onChange={(e) => setStandId(e.target.value)}>
-                  <option value="">— выберите —</option>
-                  {stands.map((s) => (
-                    <option key={s.id} value={s.id}>
-                      {s.name}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <NamedSelect label="Стенд или базис" value={standId} options={stands} onChange={setStandId} />
               <label className="inline">
                 <input type="checkbox" checked={onlyNow} onChange={(e) => setOnlyNow(e.target.checked)} />
                 Стенд здесь только в этот момент
               </label>
             </div>
+            <p className="muted small">Нажмите на кадр в месте стенда (или обведите его: точкой станет центр прямоугольника).</p>
             <button type="submit" className="button">
               Добавить точку стенда
             </button>
@@ -245,55 +226,21 @@ export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: strin
 
       <section className="card" aria-labelledby="movable-locations-title">
         <h2 id="movable-locations-title">Расположения подвижных объектов</h2>
-        <table className="data-table compact" data-testid="movable-locations-table">
-          <thead>
-            <tr>
-              <th>Имя</th>
-              <th>x1</th>
-              <th>y1</th>
-              <th>x2</th>
-              <th>y2</th>
-              <th>Момент</th>
-              <th>
-                <span className="visually-hidden">Действия</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {movableLocations.map((l) => (
-              <tr key={l.id} data-testid="movable-location-row">
-                <td>{l.name}</td>
-                <td className="number">{l.x1}</td>
-                <td className="number">{l.y1}</td>
-                <td className="number">{l.x2}</td>
-                <td className="number">{l.y2}</td>
-                <td>{moment(l.checkpoint_time)}</td>
-                <td>
-                  {canWrite && (
-                    <button type="button" className="button danger secondary small" onClick={() => void remove(`/api/v1/movable_location/remove/${l.id}`)}>
-                      Удалить
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <LocationTable
+          rows={movableLocations}
+          columns={[...coordinateColumns('x1', 'y1', 'x2', 'y2'), momentColumn]}
+          empty="Прямоугольников объектов на этой камере пока нет."
+          canWrite={canWrite}
+          noun="прямоугольник объекта"
+          onDelete={(l) => void remove(`/api/v1/movable_location/remove/${l.id}`)}
+          testId="movable-locations-table"
+          rowTestId="movable-location-row"
+        />
         {canWrite && (
           <>
             <form className="vision-form" onSubmit={addMovableLocation} aria-label="Новое расположение объекта" data-testid="movable-location-form">
               <div className="row">
-                <label>
-                  Объект
-                  <select value={movableId} onChange={(e) => setMovableId(e.target.value)}>
-                    <option value="">— выберите —</option>
-                    {movables.map((m) => (
-                      <option key={m.id} value={m.id}>
-                        {m.name}
-                      </option>
-                    ))}
-                  </select>
-                </label>
+                <NamedSelect label="Объект" value={movableId} options={movables} onChange={setMovableId} />
               </div>
               <button type="submit" className="button">
                 Добавить прямоугольник объекта
@@ -314,5 +261,32 @@ export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: strin
         )}
       </section>
     </section>
+  );
+}
+
+/** A choice among named things (stands, objects); '' until one is chosen. */
+function NamedSelect({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  options: readonly { id: number; name: string }[];
+  onChange(id: string): void;
+}) {
+  return (
+    <label>
+      {label}
+      <select value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">— выберите —</option>
+        {options.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.name}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -5,6 +5,7 @@ import { useSnapshot } from 'valtio';
 import { login } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
+import { coordinateColumns, LocationTable } from '../../ui/LocationTable';
 import { VISION_TEXT } from '../models/messages';
 import '../models/vision.css';
 
@@ -96,45 +97,16 @@ export function StandsScreen({ structureId: structureIdParam }: { structureId: s
     <section className="screen vision-screen">
       <h1>Стенды и базисы</h1>
       <p className="muted">Стенды и базисы общие для организации; точка базиса (x, y) задаётся для этой структуры.</p>
-      <div className="table-scroll">
-        <table className="data-table compact" data-testid="stands-table">
-          <thead>
-            <tr>
-              <th>Имя</th>
-              <th>Тип</th>
-              <th>x</th>
-              <th>y</th>
-              <th>
-                <span className="visually-hidden">Действия</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {stands?.length === 0 && (
-              <tr>
-                <td colSpan={5} className="muted">
-                  Стендов пока нет.
-                </td>
-              </tr>
-            )}
-            {stands?.map((s) => (
-              <tr key={s.id} data-testid="stand-row">
-                <td>{s.name}</td>
-                <td>{KIND_TEXT[s.kind]}</td>
-                <td className="number">{s.x ?? ''}</td>
-                <td className="number">{s.y ?? ''}</td>
-                <td>
-                  {canWrite && (
-                    <button type="button" className="button danger secondary small" onClick={() => void remove(s)} aria-label={`Удалить ${s.name}`}>
-                      Удалить
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <LocationTable
+        rows={stands}
+        columns={[{ title: 'Тип', value: (s) => KIND_TEXT[s.kind] }, ...coordinateColumns('x', 'y')]}
+        empty="Стендов пока нет."
+        canWrite={canWrite}
+        noun={(s) => KIND_TEXT[s.kind].toLowerCase()}
+        onDelete={(stand) => void remove(stand)}
+        testId="stands-table"
+        rowTestId="stand-row"
+      />
       {canWrite && (
         <form className="vision-form" onSubmit={add} aria-label="Новый стенд или базис" data-testid="stand-form">
           <div className="row">
