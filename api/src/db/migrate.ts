@@ -12,6 +12,7 @@ import * as map from './migrations/0010_map';
 import * as site from './migrations/0011_site';
 import * as vision from './migrations/0012_vision';
 import * as rateLimits from './migrations/0013_rate_limits';
+import * as jobCancel from './migrations/0014_job_cancel';
 
 /** Versioned migrations, in order. Add a file and a line here; never edit an applied one. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0011_site': site,
   '0012_vision': vision,
   '0013_rate_limits': rateLimits,
+  '0014_job_cancel': jobCancel,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

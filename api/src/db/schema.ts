@@ -316,7 +316,8 @@ export interface JobsTable {
   id: Generated<number>;
   kind: string;
   payload: Generated<string>;
-  status: Generated<'queued' | 'running' | 'success' | 'failed'>;
+  /** 0014: 'cancelled' (POST /api/v1/jobs/{id}/cancel). */
+  status: Generated<'queued' | 'running' | 'success' | 'failed' | 'cancelled'>;
   progress: Generated<number>;
   attempts: Generated<number>;
   max_attempts: Generated<number>;

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PermanentJobError, retryDelayMs, startJobRunner, type JobHandler, type JobRunner } from '@norma/workers/jobs';
 import { registerUser } from '../auth/service';
 import { createTestApp, type TestApp } from '../testing';
-import { enqueueJob, onJobEnqueued, sqlJobStore } from './queue';
+import { VISION_APPLY_JOB } from '../vision/service';
+import { CANCEL_MESSAGES } from './cancel';
+import { enqueueJob, finishJob, onJobEnqueued, sqlJobStore } from './queue';
 
 let t: TestApp;
 let cookie: string;
@@ -198,5 +200,74 @@ describe('job queue', () => {
     expect(await jobRow(id)).toMatchObject({ status: 'running', attempts: 1 });
     await r.stop();
     expect(await jobRow(id)).toMatchObject({ status: 'queued', attempts: 0, locked_by: null });
+  });
+
+  describe('cancel', () => {
+    const cancel = (id: number | string, who = cookie) => t.request(`/api/v1/jobs/${id}/cancel`, { method: 'POST', cookie: who });
+
+    it('stops a running job: cancelled at once, the handler aborted at its next progress write, its fenced result refused', async () => {
+      let finishedAfterCancel: boolean | null = null;
+      const hooks: string[] = [];
+      let progressed = false;
+      const r = runner({
+        // A cancellable kind; the handler is a stand-in that reports progress until it is aborted.
+        [VISION_APPLY_JOB]: {
+          async run({ job, workerId, signal, progress }) {
+            for (let step = 1; !signal.aborted; step++) {
+              progress(step % 100);
+              progressed = true;
+              await Bun.sleep(30);
+            }
+            finishedAfterCancel = await finishJob(t.deps.db, job.id, workerId, { late: true });
+            return null;
+          },
+          async failed() {
+            hooks.push('failed');
+          },
+          async retrying() {
+            hooks.push('retrying');
+          },
+        },
+      });
+      const id = await enqueueJob(t.deps.db, { kind: VISION_APPLY_JOB, payload: {}, organizationId });
+      await waitFor(async () => progressed && (await jobRow(id)).progress > 0, 'progress');
+      expect((await cancel(id, rivalCookie)).status).toBe(404);
+      const response = await cancel(id);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ id, status: 'cancelled', error: 'Задача отменена' });
+      await waitFor(async () => finishedAfterCancel !== null, 'the handler to stop');
+      await r.stop();
+      expect(finishedAfterCancel).toBe(false);
+      expect(hooks).toEqual([]);
+      expect(await jobRow(id)).toMatchObject({ status: 'cancelled', attempts: 1, locked_by: null, result: null });
+      // Finished now: a second cancel is a conflict.
+      const again = await cancel(id);
+      expect(again.status).toBe(409);
+      expect((await again.json()).error.message).toBe(CANCEL_MESSAGES.finished);
+    });
+
+    it('a queued job cancelled never runs; other kinds, finished jobs and bad ids are refused', async () => {
+      let ran = 0;
+      const queued = await enqueueJob(t.deps.db, { kind: VISION_APPLY_JOB, payload: {}, organizationId });
+      expect((await cancel(queued)).status).toBe(200);
+      const r = runner({ [VISION_APPLY_JOB]: { run: async () => ++ran } });
+      await r.drain();
+      await r.stop();
+      expect(ran).toBe(0);
+      expect((await jobRow(queued)).status).toBe('cancelled');
+
+      const ingestLike = await enqueueJob(t.deps.db, { kind: 'test_not_cancellable', payload: {}, organizationId });
+      const refused = await cancel(ingestLike);
+      expect(refused.status).toBe(409);
+      expect((await refused.json()).error.message).toBe(CANCEL_MESSAGES.notCancellable);
+      expect((await jobRow(ingestLike)).status).toBe('queued');
+      await t.deps.db.deleteFrom('jobs').where('id', '=', ingestLike).execute();
+
+      expect((await cancel('abc')).status).toBe(400);
+      const missing = await cancel(999_999);
+      expect(missing.status).toBe(404);
+      expect((await missing.json()).error.message).toBe(CANCEL_MESSAGES.missing);
+      expect((await t.request(`/api/v1/jobs/${queued}/cancel`, { method: 'POST' })).status).toBe(401);
+    });
   });
 });

@@ -81,12 +81,14 @@ export function sqlJobStore(db: Db): JobStore {
     },
     async progress(id, workerId, percent) {
       const now = Date.now();
-      await owned(id, workerId)
+      const updated = await owned(id, workerId)
         .set({ progress: Math.round(percent * 10) / 10, locked_at: now, updated_at: now })
-        .execute();
+        .executeTakeFirst();
+      return Number(updated.numUpdatedRows) > 0;
     },
     async heartbeat(id, workerId) {
-      await owned(id, workerId).set({ locked_at: Date.now() }).execute();
+      const updated = await owned(id, workerId).set({ locked_at: Date.now() }).executeTakeFirst();
+      return Number(updated.numUpdatedRows) > 0;
     },
     async succeed(id, workerId, result) {
       const now = Date.now();
@@ -98,7 +100,7 @@ export function sqlJobStore(db: Db): JobStore {
       const now = Date.now();
       const row = await db.selectFrom('jobs').select(['attempts', 'max_attempts']).where('id', '=', id).executeTakeFirst();
       const again = retry && row !== undefined && row.attempts < row.max_attempts;
-      await owned(id, workerId)
+      const updated = await owned(id, workerId)
         .set({
           status: again ? 'queued' : 'failed',
           run_after: again ? now + retryDelayMs(row!.attempts) : now,
@@ -107,7 +109,8 @@ export function sqlJobStore(db: Db): JobStore {
           locked_at: null,
           updated_at: now,
         })
-        .execute();
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return 'lost';
       return again ? 'retrying' : 'failed';
     },
     async release(id, workerId) {
@@ -158,10 +161,29 @@ export function sqlJobStore(db: Db): JobStore {
   };
 }
 
+/**
+ * Finishes the claimed job inside the caller's transaction, together with the handler's own
+ * writes (a model stored, markups written): a job cancelled meanwhile is not overwritten and the
+ * caller rolls back. False when the job is no longer this worker's running job.
+ */
+export async function finishJob(db: Db, id: number, workerId: string, result: unknown): Promise<boolean> {
+  const now = Date.now();
+  const updated = await db
+    .updateTable('jobs')
+    .set({ status: 'success', progress: 100, result: JSON.stringify(result ?? null), error: null, locked_by: null, locked_at: null, updated_at: now })
+    .where('id', '=', id)
+    .where('locked_by', '=', workerId)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
+}
+
+export const CANCELLED_MESSAGE = 'Задача отменена';
+
 export interface JobView {
   id: number;
   kind: string;
-  status: 'queued' | 'running' | 'success' | 'failed';
+  status: 'queued' | 'running' | 'success' | 'failed' | 'cancelled';
   progress: number;
   error: string | null;
   result: unknown;
@@ -181,9 +203,9 @@ export async function findJob(db: Db, id: number, organizationId: number): Promi
     kind: row.kind,
     status: row.status,
     progress: row.progress,
-    error: row.status === 'failed' ? row.error : null,
+    error: row.status === 'failed' || row.status === 'cancelled' ? row.error : null,
     // A job waiting for its retry keeps the last attempt's error visible here.
-    last_error: row.status === 'failed' ? null : row.error,
+    last_error: row.status === 'failed' || row.status === 'cancelled' ? null : row.error,
     result: row.result === null ? null : JSON.parse(row.result),
     attempts: row.attempts,
     max_attempts: row.max_attempts,

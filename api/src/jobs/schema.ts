@@ -7,9 +7,9 @@ export const Job = z
   .object({
     id: z.number(),
     kind: z.string(),
-    status: z.enum(['queued', 'running', 'success', 'failed']),
+    status: z.enum(['queued', 'running', 'success', 'failed', 'cancelled']).openapi({ description: 'cancelled — отменена (POST /api/v1/jobs/{id}/cancel)' }),
     progress: z.number().openapi({ description: '0–100' }),
-    error: z.string().nullable().openapi({ description: 'Причина сбоя (только у status = failed)' }),
+    error: z.string().nullable().openapi({ description: 'Причина сбоя (у status = failed) или «Задача отменена» (у cancelled)' }),
     result: z.unknown().nullable(),
     attempts: z.number(),
     max_attempts: z.number(),

@@ -15,6 +15,7 @@ import { onJobEnqueued, sqlJobStore } from './queue';
  */
 export function startWorkers(deps: Pick<AppDeps, 'db' | 'storage'>, options: Partial<Omit<RunnerOptions, 'store' | 'handlers'>> = {}): JobRunner {
   const runner = startJobRunner({
+    ...lockTimingFromEnv(process.env),
     store: sqlJobStore(deps.db),
     handlers: {
       [INGEST_JOB]: ingestVideoHandler(deps.db, deps.storage),
@@ -35,4 +36,15 @@ export function startWorkers(deps: Pick<AppDeps, 'db' | 'storage'>, options: Par
       await runner.stop();
     },
   };
+}
+
+/**
+ * NORMA_JOB_STALE_SECONDS: after how long without a lock renewal a running job counts as lost (its
+ * worker died) and goes back to the queue (default 60 s). Heartbeats come four times as often.
+ */
+export function lockTimingFromEnv(env: Record<string, string | undefined>): Pick<RunnerOptions, 'staleMs' | 'heartbeatMs'> {
+  const seconds = Number(env.NORMA_JOB_STALE_SECONDS);
+  if (!env.NORMA_JOB_STALE_SECONDS || !Number.isFinite(seconds) || seconds <= 0) return {};
+  const staleMs = seconds * 1000;
+  return { staleMs, heartbeatMs: Math.min(10_000, staleMs / 4) };
 }

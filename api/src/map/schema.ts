@@ -127,7 +127,7 @@ export const DwgBuildBody = z.object({ format: z.enum(['dxf', 'dwg']).optional()
 export const DwgBuildReply = z.object({ work_item_id: z.number().int() }).openapi('DwgBuildReply');
 export const WorkItemQuery = z.object({ work_item_id: decimalInt(1) });
 export const DwgStatusReply = z
-  .object({ status: z.enum(['queued', 'running', 'success', 'failed']), error: z.string().optional(), progress: z.number().optional() })
+  .object({ status: z.enum(['queued', 'running', 'success', 'failed', 'cancelled']), error: z.string().optional(), progress: z.number().optional() })
   .openapi('DwgStatus');
 export const DwgOutputUrlReply = z.object({ url: z.string(), filename: z.string() }).openapi('DwgOutputUrl');
 

@@ -2,6 +2,7 @@ import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/work
 import { probe } from '@norma/workers/media';
 import { applyOperationModel, ModelLoadError, reportText, trainOperationModel, type LabelSpan, type VisionSpec } from '@norma/workers/vision';
 import type { Db } from '../db/database';
+import { finishJob } from '../jobs/queue';
 import type { ObjectStore } from '../storage/object-store';
 import { modelKey } from './service';
 
@@ -16,6 +17,21 @@ interface ApplyPayload {
 }
 
 const modelIdOf = (job: ClaimedJob) => Number((job.payload as TrainPayload | null)?.model_id);
+
+/** Thrown inside a result transaction when the job was cancelled meanwhile: the writes roll back. */
+class JobCancelled extends Error {}
+
+/**
+ * After a training or applying job was cancelled (api/src/jobs/cancel.ts): a model that never got
+ * stored keeps no file (a worker killed between writing it and recording it would leave one).
+ * Applying writes its markups in the transaction that finishes the job, so it leaves nothing.
+ */
+export async function visionCancelled(db: Db, storage: ObjectStore, job: { organizationId: number; payload: unknown }): Promise<void> {
+  const modelId = Number((job.payload as TrainPayload | null)?.model_id);
+  if (!Number.isInteger(modelId)) return;
+  const model = await db.selectFrom('models').select('object_storage_key').where('id', '=', modelId).executeTakeFirst();
+  if (model && !model.object_storage_key) await storage.remove(modelKey(job.organizationId, modelId));
+}
 
 /** Video file, its organisation and its picture size (ffprobe). */
 async function videoSource(db: Db, storage: ObjectStore, videoId: number | null) {
@@ -89,7 +105,7 @@ function modelWatch(db: Db, modelId: number, runnerSignal: AbortSignal, report: 
  */
 export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
   return {
-    async run({ job, signal, progress }) {
+    async run({ job, workerId, signal, progress }) {
       const modelId = modelIdOf(job);
       const model = await db.selectFrom('models').selectAll().where('id', '=', modelId).executeTakeFirst();
       if (!model) throw new PermanentJobError('Модель удалена до обучения');
@@ -153,27 +169,41 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
       } finally {
         watch.done();
       }
+      if (signal.aborted) return null;
       const key = modelKey(video.organization_id, modelId);
-      await storage.put(key, out.onnx);
       const report = reportText(out.report, out.spec, { videoName: video.filename, startSecond: model.start_second, endSecond: model.end_second });
-      const updated = await db
-        .updateTable('models')
-        .set({ object_storage_key: key, completion_percentage: 100, trained_at: Date.now(), report, spec: JSON.stringify(out.spec), error: null })
-        .where('id', '=', modelId)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) {
-        await storage.remove(key);
-        throw new PermanentJobError('Модель удалена: обучение остановлено');
-      }
-      progress(100);
       const heldOut = out.spec.classes.map((c, i) => {
         const m = out.report.evaluation.perClass[i]!;
         return { operation_id: c.operationId, precision: m.precision, recall: m.recall, f1: m.f1, steps: m.support };
       });
-      return { model_id: modelId, object_storage_key: key, steps: out.report.steps, validation_steps: out.report.validationSteps, held_out: heldOut };
+      const result = { model_id: modelId, object_storage_key: key, steps: out.report.steps, validation_steps: out.report.validationSteps, held_out: heldOut };
+      // The file first (a rerun overwrites the same key), then the model row and the job's success
+      // in one transaction: a job cancelled or a model deleted meanwhile gets neither, and no file.
+      await storage.put(key, out.onnx);
+      try {
+        await db.transaction().execute(async (trx) => {
+          if (!(await finishJob(trx, job.id, workerId, result))) throw new JobCancelled();
+          const updated = await trx
+            .updateTable('models')
+            .set({ object_storage_key: key, completion_percentage: 100, trained_at: Date.now(), report, spec: JSON.stringify(out.spec), error: null })
+            .where('id', '=', modelId)
+            .executeTakeFirst();
+          if (Number(updated.numUpdatedRows) === 0) throw new PermanentJobError('Модель удалена: обучение остановлено');
+        });
+      } catch (err) {
+        await storage.remove(key);
+        if (err instanceof JobCancelled) return null;
+        throw err;
+      }
+      progress(100);
+      return result;
     },
     async failed(job, message) {
-      await db.updateTable('models').set({ error: message }).where('id', '=', modelIdOf(job)).execute();
+      const modelId = modelIdOf(job);
+      await db.updateTable('models').set({ error: message }).where('id', '=', modelId).execute();
+      // Attempts spent after a worker died between writing the file and recording it: no orphan file.
+      const organizationId = (await db.selectFrom('jobs').select('organization_id').where('id', '=', job.id).executeTakeFirst())?.organization_id;
+      if (organizationId != null) await visionCancelled(db, storage, { organizationId, payload: job.payload });
     },
   };
 }
@@ -185,7 +215,7 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
  */
 export function visionApplyHandler(db: Db, storage: ObjectStore): JobHandler {
   return {
-    async run({ job, signal, progress }) {
+    async run({ job, workerId, signal, progress }) {
       const payload = job.payload as ApplyPayload;
       const model = await db.selectFrom('models').selectAll().where('id', '=', payload.model_id).executeTakeFirst();
       if (!model) throw new PermanentJobError('Модель удалена');
@@ -232,66 +262,99 @@ export function visionApplyHandler(db: Db, storage: ObjectStore): JobHandler {
         ).map((o) => o.id),
       );
       const segments = out.segments.filter((s) => existing.has(s.operationId));
-      const written = await db.transaction().execute(async (trx) => {
-        const still = await trx.selectFrom('models').select('id').where('id', '=', model.id).executeTakeFirst();
-        if (!still) throw new PermanentJobError('Модель удалена: применение остановлено');
-        const now = Date.now();
-        const earlier = await trx
-          .selectFrom('markups')
-          .selectAll()
-          .where('model_id', '=', model.id)
-          .where('video_id', '=', video.id)
-          .where('start_time', '<', endInstant)
-          .where('end_time', '>', startInstant)
-          .execute();
-        for (const row of earlier) {
-          // Parts outside the span stay: only the span is recomputed.
-          if (row.start_time < startInstant)
-            await trx.updateTable('markups').set({ end_time: startInstant, updated_at: now }).where('id', '=', row.id).execute();
-          if (row.end_time > endInstant) {
-            const { id: _id, ...rest } = row;
-            await trx
-              .insertInto('markups')
-              .values({ ...rest, start_time: endInstant, updated_at: now })
-              .execute();
-          }
-          if (row.start_time >= startInstant) await trx.deleteFrom('markups').where('id', '=', row.id).execute();
-        }
-        if (segments.length)
-          await trx
-            .insertInto('markups')
-            .values(
-              segments.map((s) => ({
-                structure_id: video.structure_id,
-                operation_id: s.operationId,
-                workplace_id: model.workplace_id!,
-                employee_id: null,
-                start_time: video.start_time + Math.round(s.startSecond * 1000),
-                end_time: video.start_time + Math.round(s.endSecond * 1000),
-                comment: `Модель ${model.id}`,
-                video_id: video.id,
-                author_id: null,
-                source: 'model' as const,
-                model_id: model.id,
-                created_at: now,
-                updated_at: now,
-              })),
-            )
-            .execute();
-        await trx.updateTable('models').set({ applied_at: now }).where('id', '=', model.id).execute();
-        await trx
-          .updateTable('videos')
-          .set((eb) => ({ markup_version: eb('markup_version', '+', 1) }))
-          .where('id', '=', video.id)
-          .execute();
-        await trx
-          .insertInto('activities')
-          .values({ video_id: video.id, author_id: null, happened_at: now, comment: `Разметка моделью «${model.name}»: ${segments.length} отрезков` })
-          .execute();
-        return segments.length;
-      });
+      const result = {
+        model_id: model.id,
+        video_id: video.id,
+        steps: out.steps,
+        markups: segments.length,
+        start_second: payload.start_second,
+        end_second: payload.end_second,
+      };
+      if (signal.aborted) return null;
+      // The markups and the job's success commit together: a cancelled job writes none, and a
+      // worker killed before the commit leaves none, so the rerun after a restart starts clean.
+      const done = await db
+        .transaction()
+        .execute(async (trx) => {
+          const still = await trx.selectFrom('models').select('id').where('id', '=', model.id).executeTakeFirst();
+          if (!still) throw new PermanentJobError('Модель удалена: применение остановлено');
+          if (!(await finishJob(trx, job.id, workerId, result))) throw new JobCancelled();
+          await writeModelMarkups(trx, model, video, segments, startInstant, endInstant);
+          return true;
+        })
+        .catch((err) => {
+          if (err instanceof JobCancelled) return false;
+          throw err;
+        });
+      if (!done) return null;
       progress(100);
-      return { model_id: model.id, video_id: video.id, steps: out.steps, markups: written, start_second: payload.start_second, end_second: payload.end_second };
+      return result;
     },
   };
+}
+
+/**
+ * Replaces the model's markups on the video inside [startInstant, endInstant) with the segments
+ * (source 'model', no human author); parts of earlier ones outside the span stay.
+ */
+async function writeModelMarkups(
+  trx: Db,
+  model: { id: number; name: string; workplace_id: number | null },
+  video: { id: number; structure_id: number; start_time: number },
+  segments: { operationId: number; startSecond: number; endSecond: number }[],
+  startInstant: number,
+  endInstant: number,
+) {
+  const now = Date.now();
+  const earlier = await trx
+    .selectFrom('markups')
+    .selectAll()
+    .where('model_id', '=', model.id)
+    .where('video_id', '=', video.id)
+    .where('start_time', '<', endInstant)
+    .where('end_time', '>', startInstant)
+    .execute();
+  for (const row of earlier) {
+    // Parts outside the span stay: only the span is recomputed.
+    if (row.start_time < startInstant) await trx.updateTable('markups').set({ end_time: startInstant, updated_at: now }).where('id', '=', row.id).execute();
+    if (row.end_time > endInstant) {
+      const { id: _id, ...rest } = row;
+      await trx
+        .insertInto('markups')
+        .values({ ...rest, start_time: endInstant, updated_at: now })
+        .execute();
+    }
+    if (row.start_time >= startInstant) await trx.deleteFrom('markups').where('id', '=', row.id).execute();
+  }
+  if (segments.length)
+    await trx
+      .insertInto('markups')
+      .values(
+        segments.map((s) => ({
+          structure_id: video.structure_id,
+          operation_id: s.operationId,
+          workplace_id: model.workplace_id!,
+          employee_id: null,
+          start_time: video.start_time + Math.round(s.startSecond * 1000),
+          end_time: video.start_time + Math.round(s.endSecond * 1000),
+          comment: `Модель ${model.id}`,
+          video_id: video.id,
+          author_id: null,
+          source: 'model' as const,
+          model_id: model.id,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  await trx.updateTable('models').set({ applied_at: now }).where('id', '=', model.id).execute();
+  await trx
+    .updateTable('videos')
+    .set((eb) => ({ markup_version: eb('markup_version', '+', 1) }))
+    .where('id', '=', video.id)
+    .execute();
+  await trx
+    .insertInto('activities')
+    .values({ video_id: video.id, author_id: null, happened_at: now, comment: `Разметка моделью «${model.name}»: ${segments.length} отрезков` })
+    .execute();
 }

@@ -62,11 +62,11 @@ export const ModelMeta = z.object({
   start_second: z.number(),
   end_second: z.number(),
   applied_at: z.string().nullable().openapi({ description: 'Когда применена последний раз (ISO 8601)' }),
-  status: z.enum(['queued', 'training', 'trained', 'failed']).openapi({ description: 'Состояние обучения' }),
+  status: z.enum(['queued', 'training', 'trained', 'failed', 'cancelled']).openapi({ description: 'Состояние обучения (cancelled — обучение отменено)' }),
   error: z.string().nullable(),
   job_id: z.number().int().nullable(),
   apply_job_id: z.number().int().nullable(),
-  apply_status: z.enum(['queued', 'running', 'success', 'failed']).nullable(),
+  apply_status: z.enum(['queued', 'running', 'success', 'failed', 'cancelled']).nullable(),
   apply_progress: z.number().nullable(),
   apply_error: z.string().nullable(),
 });

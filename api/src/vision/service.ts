@@ -4,7 +4,7 @@ import type { SessionUser } from '../auth/service';
 import type { Db } from '../db/database';
 import type { ModelsTable } from '../db/schema';
 import { ApiError, badRequest, notFound } from '../http/errors';
-import { enqueueJob } from '../jobs/queue';
+import { CANCELLED_MESSAGE, enqueueJob } from '../jobs/queue';
 import type { ObjectStore } from '../storage/object-store';
 import {
   VISION_MESSAGES as M,
@@ -44,52 +44,54 @@ export interface VideoInOrganization {
   status: string;
 }
 
-export async function videoOf(db: Db, user: SessionUser, videoId: number): Promise<VideoInOrganization> {
-  const row = await db
-    .selectFrom('videos')
-    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
-    .innerJoin('structures', 'structures.id', 'cameras.structure_id')
-    .select([
-      'videos.id',
-      'videos.camera_id',
-      'cameras.structure_id',
-      'videos.filename',
-      'videos.storage_key',
-      'videos.start_time',
-      'videos.duration',
-      'videos.status',
-    ])
-    .where('videos.id', '=', videoId)
-    .where('structures.organization_id', '=', user.organizationId)
-    .executeTakeFirst();
-  if (!row) throw notFound('Видео не найдено');
-  return row;
+/** The row a lookup found, else the 404 with `message`: the one shape of every scoped lookup here. */
+async function found<T>(row: Promise<T | undefined>, message: string): Promise<T> {
+  const value = await row;
+  if (value === undefined) throw notFound(message);
+  return value;
 }
 
-async function cameraOf(db: Db, user: SessionUser, cameraId: number): Promise<{ structure_id: number }> {
-  const row = await db
+/** Ids of the cameras of the user's organisation: videos, models and areas belong to one through their camera. */
+const ownCameras = (db: Db, user: SessionUser) =>
+  db
     .selectFrom('cameras')
     .innerJoin('structures', 'structures.id', 'cameras.structure_id')
-    .select('cameras.structure_id')
-    .where('cameras.id', '=', cameraId)
-    .where('structures.organization_id', '=', user.organizationId)
-    .executeTakeFirst();
-  if (!row) throw notFound('Камера не найдена');
-  return row;
+    .select('cameras.id')
+    .where('structures.organization_id', '=', user.organizationId);
+
+export async function videoOf(db: Db, user: SessionUser, videoId: number): Promise<VideoInOrganization> {
+  return found(
+    db
+      .selectFrom('videos')
+      .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+      .select([
+        'videos.id',
+        'videos.camera_id',
+        'cameras.structure_id',
+        'videos.filename',
+        'videos.storage_key',
+        'videos.start_time',
+        'videos.duration',
+        'videos.status',
+      ])
+      .where('videos.id', '=', videoId)
+      .where('videos.camera_id', 'in', ownCameras(db, user))
+      .executeTakeFirst(),
+    'Видео не найдено',
+  );
 }
 
-async function modelRowOf(db: Db, user: SessionUser, modelId: number): Promise<ModelRow> {
-  const row = await db
-    .selectFrom('models')
-    .innerJoin('cameras', 'cameras.id', 'models.camera_id')
-    .innerJoin('structures', 'structures.id', 'cameras.structure_id')
-    .selectAll('models')
-    .where('models.id', '=', modelId)
-    .where('structures.organization_id', '=', user.organizationId)
-    .executeTakeFirst();
-  if (!row) throw notFound(M.modelMissing);
-  return row;
-}
+const cameraOf = (db: Db, user: SessionUser, cameraId: number): Promise<{ structure_id: number }> =>
+  found(
+    db.selectFrom('cameras').select('structure_id').where('id', '=', cameraId).where('id', 'in', ownCameras(db, user)).executeTakeFirst(),
+    'Камера не найдена',
+  );
+
+const modelRowOf = (db: Db, user: SessionUser, modelId: number): Promise<ModelRow> =>
+  found(db.selectFrom('models').selectAll().where('id', '=', modelId).where('camera_id', 'in', ownCameras(db, user)).executeTakeFirst(), M.modelMissing);
+
+const areaOf = (db: Db, user: SessionUser, areaId: number): Promise<{ id: number }> =>
+  found(db.selectFrom('video_areas').select('id').where('id', '=', areaId).where('camera_id', 'in', ownCameras(db, user)).executeTakeFirst(), M.areaMissing);
 
 function span(start: number, end: number, duration: number | null) {
   if (!(end > start)) throw badRequest('Конец отрезка должен быть позже начала');
@@ -118,13 +120,15 @@ async function modelItems(db: Db, rows: ModelRow[]): Promise<In<typeof ModelItem
     const applying = job(r.apply_job_id);
     const status = r.object_storage_key
       ? 'trained'
-      : training?.status === 'failed' || r.error
-        ? 'failed'
-        : training?.status === 'running'
-          ? 'training'
-          : training?.status === 'success'
-            ? 'trained'
-            : 'queued';
+      : training?.status === 'cancelled'
+        ? 'cancelled'
+        : training?.status === 'failed' || r.error
+          ? 'failed'
+          : training?.status === 'running'
+            ? 'training'
+            : training?.status === 'success'
+              ? 'trained'
+              : 'queued';
     return {
       meta: {
         id: r.id,
@@ -175,10 +179,23 @@ export async function modelFile(db: Db, storage: ObjectStore, user: SessionUser,
   return storage.file(row.object_storage_key);
 }
 
-/** Deletes a model and its file. A training or applying job still running notices and stops; markups it wrote stay (no longer linked). */
+/**
+ * Deletes a model and its file. Its queued or running training and applying jobs are cancelled
+ * (a running one stops at its next progress write); markups it wrote stay (no longer linked).
+ */
 export async function deleteModel(db: Db, storage: ObjectStore, user: SessionUser, modelId: number) {
   const row = await modelRowOf(db, user, modelId);
-  await db.deleteFrom('models').where('id', '=', row.id).execute();
+  const jobIds = [row.job_id, row.apply_job_id].filter((id): id is number => id !== null);
+  await db.transaction().execute(async (trx) => {
+    if (jobIds.length)
+      await trx
+        .updateTable('jobs')
+        .set({ status: 'cancelled', error: CANCELLED_MESSAGE, locked_by: null, locked_at: null, updated_at: Date.now() })
+        .where('id', 'in', jobIds)
+        .where('status', 'in', ['queued', 'running'])
+        .execute();
+    await trx.deleteFrom('models').where('id', '=', row.id).execute();
+  });
   await storage.remove(row.object_storage_key ?? modelKey(user.organizationId, row.id));
   return { deleted: row.id };
 }
@@ -321,15 +338,7 @@ export async function addArea(db: Db, user: SessionUser, body: In<typeof VideoAr
 }
 
 export async function deleteArea(db: Db, user: SessionUser, areaId: number) {
-  const row = await db
-    .selectFrom('video_areas')
-    .innerJoin('cameras', 'cameras.id', 'video_areas.camera_id')
-    .innerJoin('structures', 'structures.id', 'cameras.structure_id')
-    .select('video_areas.id')
-    .where('video_areas.id', '=', areaId)
-    .where('structures.organization_id', '=', user.organizationId)
-    .executeTakeFirst();
-  if (!row) throw notFound(M.areaMissing);
+  const row = await areaOf(db, user, areaId);
   await db.deleteFrom('video_areas').where('id', '=', row.id).execute();
   return { deleted: row.id };
 }

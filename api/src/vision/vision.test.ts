@@ -4,6 +4,7 @@ import { startWorkers } from '../jobs/workers';
 import { createTestApp, type TestApp } from '../testing';
 import { insertVideo, videoWorld, type VideoWorld } from '../video/test-fixtures';
 import { VISION_MESSAGES } from './schema';
+import { modelKey } from './service';
 
 /**
  * Issue 14 end to end over the API: a synthetic 640×360 video whose operations are visually
@@ -216,6 +217,53 @@ describe('training and applying', () => {
     await runner.drain();
     await runner.stop();
     expect((await modelMarkups()).map((r) => [r.operation_id, r.start_time, r.end_time])).toEqual(before);
+  });
+
+  const cancelJob = (id: number, who: keyof VideoWorld['cookies']) => call('POST', `/api/v1/jobs/${id}/cancel`, who);
+  const progressOf = async (id: number) => (await jobOf(id)).progress;
+
+  it('cancels a running training: the job and the model show it, no model file is left; viewer 403, rival 404', async () => {
+    const started = await call('POST', '/api/v1/start_marker_training', 'admin', { ...training(), comment: 'отменят' });
+    const jobId: number = started.body.job_id;
+    const runner = startWorkers(t.deps, { pollMs: 50 });
+    await expect.poll(() => progressOf(jobId), { timeout: 30_000, interval: 20 }).toBeGreaterThan(0);
+    expect((await cancelJob(jobId, 'viewer')).status).toBe(403);
+    expect((await cancelJob(jobId, 'rival')).status).toBe(404);
+    const cancelled = await cancelJob(jobId, 'admin');
+    expect(cancelled).toMatchObject({ status: 200, body: { id: jobId, status: 'cancelled' } });
+    await runner.drain();
+    await runner.stop();
+    expect(await jobOf(jobId)).toMatchObject({ status: 'cancelled', attempts: 1, result: null });
+    const meta = (await call('GET', `/api/v1/model/${started.body.model_id}`, 'viewer')).body.meta;
+    expect(meta).toMatchObject({ status: 'cancelled', object_storage_key: null, trained_at: null });
+    expect(await t.deps.storage.exists(modelKey(w.admin.organizationId, started.body.model_id))).toBe(false);
+    const finished = await cancelJob(jobId, 'admin');
+    expect(finished.status).toBe(409);
+    await call('DELETE', `/api/v1/model/${started.body.model_id}`, 'admin');
+  });
+
+  it('deleting a model cancels its queued training', async () => {
+    const started = await call('POST', '/api/v1/start_marker_training', 'admin', training());
+    expect((await call('DELETE', `/api/v1/model/${started.body.model_id}`, 'admin')).status).toBe(200);
+    expect((await jobOf(started.body.job_id)).status).toBe('cancelled');
+  });
+
+  it('cancels a running applying: the model’s markups stay as they were', async () => {
+    const before = await modelMarkups();
+    const started = await call('POST', '/api/v1/start_marker_applying', 'admin', {
+      model_id: modelId,
+      unmarked_video_id: videoId,
+      start_second: 0,
+      end_second: SECONDS,
+    });
+    const runner = startWorkers(t.deps, { pollMs: 50 });
+    await expect.poll(() => progressOf(started.body.job_id), { timeout: 30_000, interval: 20 }).toBeGreaterThan(0);
+    expect((await cancelJob(started.body.job_id, 'admin')).status).toBe(200);
+    await runner.drain();
+    await runner.stop();
+    expect((await jobOf(started.body.job_id)).status).toBe('cancelled');
+    expect(await modelMarkups()).toEqual(before);
+    expect((await call('GET', `/api/v1/model/${modelId}`, 'viewer')).body.meta).toMatchObject({ status: 'trained', apply_status: 'cancelled' });
   });
 
   it('a corrupt model file fails the applying job with a clear error and changes no markups', async () => {

@@ -16,12 +16,18 @@ export interface ClaimedJob {
  */
 export interface JobStore {
   claim(workerId: string, kinds: string[]): Promise<ClaimedJob | null>;
-  /** Progress 0–100; also renews the lock. */
-  progress(id: number, workerId: string, percent: number): Promise<void>;
-  heartbeat(id: number, workerId: string): Promise<void>;
+  /**
+   * Progress 0–100; also renews the lock. Both answer false once the job is no longer this
+   * worker's running job (cancelled, or taken over after a stale lock): the runner then aborts it.
+   */
+  progress(id: number, workerId: string, percent: number): Promise<boolean>;
+  heartbeat(id: number, workerId: string): Promise<boolean>;
   succeed(id: number, workerId: string, result: unknown): Promise<void>;
-  /** Records a failure: back to the queue with a delay while attempts remain and `retry`, else failed. */
-  fail(id: number, workerId: string, message: string, retry: boolean): Promise<'retrying' | 'failed'>;
+  /**
+   * Records a failure: back to the queue with a delay while attempts remain and `retry`, else
+   * failed; 'lost' when the job is no longer this worker's (cancelled meanwhile): nothing written.
+   */
+  fail(id: number, workerId: string, message: string, retry: boolean): Promise<'retrying' | 'failed' | 'lost'>;
   /** Gives a job back untouched (shutdown): its attempt does not count. */
   release(id: number, workerId: string): Promise<void>;
   /** Re-queues jobs whose worker stopped renewing its lock; returns those that ran out of attempts. */
@@ -30,7 +36,9 @@ export interface JobStore {
 
 export interface JobContext {
   job: ClaimedJob;
-  /** Aborted when the runner stops: kill child processes and return. */
+  /** The claim's owner: a handler that writes its result itself fences that write with it (the job may be cancelled meanwhile). */
+  workerId: string;
+  /** Aborted when the runner stops or the job was cancelled: kill child processes and return. */
   signal: AbortSignal;
   /** Reports progress 0–100 (throttled to the store). */
   progress(percent: number): void;
@@ -56,7 +64,7 @@ export interface RunnerOptions {
   pollMs?: number;
   /** How often a running job renews its lock, ms (default 10 s). */
   heartbeatMs?: number;
-  /** A running job whose lock is older than this is taken to be lost and re-queued, ms (default 60 s). */
+  /** A running job whose lock is older than this is taken to be lost and re-queued, ms (default 60 s; NORMA_JOB_STALE_SECONDS in the API). */
   staleMs?: number;
   log?: (line: string) => void;
 }
@@ -97,19 +105,34 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
     const handler = handlers[job.kind]!;
     let lastWrite = 0;
     let pending: number | null = null;
+    // Set when the store says the job is no longer ours (cancelled or taken over): stop, write nothing.
+    let lost = false;
+    const still = (owned: boolean) => {
+      if (owned || lost) return;
+      lost = true;
+      log(`задача ${job.id} (${job.kind}) отменена или передана другому процессу: останавливается`);
+      controller.abort();
+    };
     const flush = () => {
       if (pending === null) return;
       const percent = pending;
       pending = null;
       lastWrite = Date.now();
-      store.progress(job.id, workerId, percent).catch((err) => log(`задача ${job.id}: прогресс не записан: ${err}`));
+      store
+        .progress(job.id, workerId, percent)
+        .then(still)
+        .catch((err) => log(`задача ${job.id}: прогресс не записан: ${err}`));
     };
     const beat = setInterval(() => {
-      store.heartbeat(job.id, workerId).catch((err) => log(`задача ${job.id}: блокировка не продлена: ${err}`));
+      store
+        .heartbeat(job.id, workerId)
+        .then(still)
+        .catch((err) => log(`задача ${job.id}: блокировка не продлена: ${err}`));
     }, heartbeatMs);
     try {
       const result = await handler.run({
         job,
+        workerId,
         signal: controller.signal,
         progress(percent) {
           pending = Math.max(0, Math.min(100, percent));
@@ -131,6 +154,7 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
       const message = err instanceof Error ? err.message : String(err);
       const permanent = err instanceof PermanentJobError;
       const outcome = await store.fail(job.id, workerId, message, !permanent).catch(() => 'failed' as const);
+      if (outcome === 'lost') return;
       log(`задача ${job.id} (${job.kind}): ${outcome === 'retrying' ? 'повтор позже' : 'ошибка'} — ${message}`);
       const hook = outcome === 'retrying' ? handler.retrying : handler.failed;
       await hook?.call(handler, job, message).catch((hookErr) => log(`задача ${job.id}: ${hookErr}`));

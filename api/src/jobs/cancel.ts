@@ -1,0 +1,45 @@
+import type { Db } from '../db/database';
+import { conflict, notFound } from '../http/errors';
+import type { ObjectStore } from '../storage/object-store';
+import { visionCancelled } from '../vision/jobs';
+import { VISION_APPLY_JOB, VISION_TRAIN_JOB } from '../vision/service';
+import { CANCELLED_MESSAGE, findJob, type JobView } from './queue';
+
+/** Cleans up after a cancelled job of a kind (the job's own writes are fenced; leftovers such as a file are not). */
+type CancelCleanup = (db: Db, storage: ObjectStore, job: { organizationId: number; payload: unknown }) => Promise<void>;
+
+/**
+ * The kinds a user may cancel (docs/api.md «Фоновые задачи»): model training and applying. Video
+ * ingest and the map's jobs are not: a half-processed video or map has no state to fall back to.
+ */
+const CANCELLABLE: Record<string, CancelCleanup> = {
+  [VISION_TRAIN_JOB]: visionCancelled,
+  [VISION_APPLY_JOB]: visionCancelled,
+};
+
+export const CANCEL_MESSAGES = {
+  missing: 'Задача не найдена',
+  notCancellable: 'Эту задачу отменить нельзя: отменяются только обучение и применение моделей',
+  finished: 'Задача уже завершена: отменять нечего',
+} as const;
+
+/**
+ * POST /api/v1/jobs/{id}/cancel: a queued or running job of the organisation becomes 'cancelled'
+ * at once. A running handler notices at its next progress or heartbeat write (the store answers that
+ * the job is no longer its own), stops its ffmpeg and writes nothing more (finishJob is fenced).
+ */
+export async function cancelJob(db: Db, storage: ObjectStore, organizationId: number, id: number): Promise<JobView> {
+  const row = await db.selectFrom('jobs').select(['kind', 'payload']).where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+  if (!row) throw notFound(CANCEL_MESSAGES.missing);
+  const cleanup = CANCELLABLE[row.kind];
+  if (!cleanup) throw conflict(CANCEL_MESSAGES.notCancellable);
+  const updated = await db
+    .updateTable('jobs')
+    .set({ status: 'cancelled', error: CANCELLED_MESSAGE, locked_by: null, locked_at: null, updated_at: Date.now() })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) throw conflict(CANCEL_MESSAGES.finished);
+  await cleanup(db, storage, { organizationId, payload: JSON.parse(row.payload) });
+  return (await findJob(db, id, organizationId))!;
+}
