@@ -1,6 +1,6 @@
 import { onnx } from 'onnx-proto';
 import { decodeFrames } from './frames';
-import { ModelLoadError, ort } from './onnx-runtime';
+import { configureOnnxRuntime, ModelLoadError, ort } from './onnx-runtime';
 
 /**
  * People on a frame (GET /api/v1/humans). No pretrained person detector can be downloaded here, so
@@ -160,6 +160,7 @@ export async function detectByOnnx(bytes: Uint8Array, video: SourceVideo, second
   } catch (err) {
     throw new ModelLoadError(`Детектор людей не подходит (${ONNX_DETECTOR_CONTRACT}): ${err instanceof Error ? err.message : err}`);
   }
+  configureOnnxRuntime();
   let session: ort.InferenceSession;
   try {
     session = await ort.InferenceSession.create(bytes);
@@ -179,7 +180,15 @@ export async function detectByOnnx(bytes: Uint8Array, video: SourceVideo, second
     const pixels = width * height;
     const planar = new Float32Array(3 * pixels);
     for (let i = 0; i < pixels; i++) for (let c = 0; c < 3; c++) planar[c * pixels + i] = rgb[i * 3 + c]! / 255;
-    const output = (await session.run({ [inputName]: new ort.Tensor('float32', planar, [1, 3, height, width]) }))[session.outputNames[0]!]!;
+    let output: ort.Tensor;
+    try {
+      output = (await session.run({ [inputName]: new ort.Tensor('float32', planar, [1, 3, height, width]) }))[session.outputNames[0]!]!;
+    } catch (err) {
+      throw new ModelLoadError(`Детектор людей не выполнился: ${err instanceof Error ? err.message.split('\n')[0] : err}`);
+    }
+    const dims = output.dims;
+    if (output.type !== 'float32' || dims.at(-1) !== 5 || !(dims.length === 2 || (dims.length === 3 && dims[0] === 1)))
+      throw new ModelLoadError(`Детектор людей ответил не так (${ONNX_DETECTOR_CONTRACT}): ${output.type} [${dims.join(', ')}]`);
     const data = output.data as Float32Array;
     const sx = video.width / width;
     const sy = video.height / height;

@@ -9,7 +9,8 @@ export class ModelLoadError extends Error {}
 const BATCH_ROWS = 4096;
 
 let configured = false;
-function configure() {
+/** Called before any session is made (classifier or detector). */
+export function configureOnnxRuntime() {
   if (configured) return;
   configured = true;
   // The wasm backend, one thread: it loads from node_modules (no network) in Bun, Node and the browser alike.
@@ -26,7 +27,7 @@ export interface OnnxClassifier {
 
 /** Opens an operation classifier (onnx-export.ts) with onnxruntime-web; a bad file gives ModelLoadError. */
 export async function loadClassifier(bytes: Uint8Array, expect?: { inputs: number; classes: number }): Promise<OnnxClassifier> {
-  configure();
+  configureOnnxRuntime();
   let session: ort.InferenceSession;
   try {
     session = await ort.InferenceSession.create(bytes);

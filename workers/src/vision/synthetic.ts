@@ -3,6 +3,8 @@ import { dirname } from 'node:path';
 import { mediaTools, run } from '../media/ffmpeg';
 import { seededRandom } from './classifier';
 
+export { sceneBoxDetector, type SceneDetectorOptions } from './scene-detector';
+
 /**
  * A synthetic workplace video with known ground truth (tests and the benchmark): a noisy gray
  * scene with two areas. Operation A: a red box moving in the left area; B: the red box standing
