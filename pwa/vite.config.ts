@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { createServer, defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 /** Files worth compressing (text and wasm); images and fonts (woff2 is compressed already) are not. */
@@ -96,11 +96,15 @@ const PRELOADED_ROUTES = [{ hash: '#/demo/', module: 'src/screens/reports/intera
 
 /**
  * Adds a tiny script to index.html (a file, not inline: the Content-Security-Policy allows no
- * inline scripts) that runs as soon as it arrives, in parallel with the entry chunk, and for a
- * route of PRELOADED_ROUTES starts loading that screen's chunks (modulepreload, the links Vite's
- * own loader looks for, so nothing loads twice) and the share key's first API read (a fetch
- * preload the screen's fetch() picks up). Saves about 0.7 s on the shared report's first load
- * (docs/performance.md, «Быстрая первая загрузка»).
+ * inline scripts) that runs before the page's body is parsed, while the style sheet and the entry
+ * chunk load. It marks <html> with `at-landing` where the landing page prerendered into index.html
+ * is to be shown (norma:prerender-landing below: elsewhere index.html's style keeps it hidden, so a
+ * deep link or the installed app never flashes the landing page). For a route of PRELOADED_ROUTES
+ * it starts loading that screen's chunks (modulepreload, the links Vite's own loader looks for, so
+ * nothing loads twice) and the share key's first API read (a fetch preload the screen's fetch()
+ * picks up). Saves about 0.7 s on the shared report's first load (docs/performance.md, «Быстрая
+ * первая загрузка»). It blocks the parser, but is fetched beside the style sheet, which blocks the
+ * first paint anyway.
  */
 function routePreload(): Plugin {
   return {
@@ -139,6 +143,8 @@ function routePreload(): Plugin {
         const script = `(function () {
   var routes = ${JSON.stringify(routes)};
   var hash = location.hash;
+  // src/main.tsx hydrates the prerendered landing page on the same condition: wouter's hash location is '/', and online.
+  if ('/' + hash.replace(/^#?\\/?/, '') === '/' && navigator.onLine !== false) document.documentElement.classList.add('at-landing');
   function link(rel, href, as) {
     var element = document.createElement('link');
     element.rel = rel;
@@ -158,7 +164,58 @@ function routePreload(): Plugin {
 })();
 `;
         const fileName = this.getFileName(this.emitFile({ type: 'asset', name: 'route-preload.js', source: script }));
-        html.source = String(html.source).replace('</title>', `</title>\n    <script async src="/${fileName}"></script>`);
+        html.source = String(html.source).replace('</title>', `</title>\n    <script src="/${fileName}"></script>`);
+      },
+    },
+  };
+}
+
+/** Text for HTML: element content and attribute values in double quotes. */
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * Renders the landing page ('/' for a visitor who is not signed in) into index.html at build time:
+ * src/prerender.tsx (react-dom/server, the same App tree) loaded through a Vite SSR loader, its HTML
+ * put into <div id="root" data-prerendered>, the page's title and description into <head>. The first
+ * paint then waits for the HTML and the style sheet, not for the JS bundle; src/main.tsx hydrates
+ * the page (docs/site.md, «Быстрая главная»). Runs before vite-plugin-pwa precaches index.html and
+ * before norma:precompress.
+ */
+function prerenderLanding(): Plugin {
+  return {
+    name: 'norma:prerender-landing',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle: {
+      order: 'post',
+      async handler(_options, bundle) {
+        const html = bundle['index.html'];
+        if (!html || html.type !== 'asset') throw new Error('norma:prerender-landing: no index.html in the bundle');
+        const server = await createServer({
+          configFile: false,
+          root: import.meta.dirname,
+          logLevel: 'error',
+          appType: 'custom',
+          server: { middlewareMode: true, hmr: false, ws: false },
+          optimizeDeps: { noDiscovery: true, include: [] },
+        });
+        try {
+          const { renderLanding } = (await server.ssrLoadModule('/src/prerender.tsx')) as typeof import('./src/prerender');
+          const page = renderLanding();
+          const before = String(html.source);
+          const after = before
+            .replace(`<title>${escapeHtml(page.defaults.title)}</title>`, `<title>${escapeHtml(page.title)}</title>`)
+            .replace(
+              `<meta name="description" content="${escapeHtml(page.defaults.description)}" />`,
+              `<meta name="description" content="${escapeHtml(page.description)}" />`,
+            )
+            .replace('<div id="root"></div>', `<div id="root" data-prerendered>${page.html}</div>`);
+          if (!after.includes(page.title) || !after.includes(page.description) || !after.includes('data-prerendered'))
+            throw new Error('norma:prerender-landing: index.html lacks the default title, description or an empty #root');
+          html.source = after;
+        } finally {
+          await server.close();
+        }
       },
     },
   };
@@ -227,6 +284,7 @@ export default defineConfig({
       },
     }),
     routePreload(),
+    prerenderLanding(),
     chunkGraph(),
     precompress(),
   ],

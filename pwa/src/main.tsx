@@ -2,14 +2,38 @@ import '@fontsource/montserrat/400.css';
 import '@fontsource/montserrat/500.css';
 import '@fontsource/montserrat/700.css';
 import './styles.css';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { startTransition, StrictMode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { registerServiceWorker } from './app/serviceWorker';
+import { resetPageMeta } from './screens/site/meta';
 
-createRoot(document.getElementById('root')!).render(
+const root = document.getElementById('root')!;
+const app = (
   <StrictMode>
     <App />
-  </StrictMode>,
+  </StrictMode>
 );
+
+// index.html holds the landing page rendered at build time (src/prerender.tsx; docs/site.md
+// «Быстрая главная»). Its first client render is the same HTML only on '/' (wouter's hash location:
+// '', '#' and '#/' are '/') and online (offline the header shows the banner): then it is hydrated.
+// Anywhere else the prerendered page is dropped (the route-preload script kept it hidden) and the
+// app renders from scratch, with index.html's own title and description. Hydration runs as a
+// transition: React then works in slices of a few milliseconds instead of one long task that would
+// hold up a phone's main thread (Lighthouse's total blocking time); a click or a key press on the
+// page before it is done hydrates at once and is not lost.
+const atLanding = `/${location.hash.replace(/^#?\/?/, '')}` === '/' && navigator.onLine !== false;
+if (root.hasAttribute('data-prerendered') && atLanding) {
+  startTransition(() => {
+    hydrateRoot(root, app);
+  });
+} else {
+  if (root.hasAttribute('data-prerendered')) {
+    root.replaceChildren();
+    root.removeAttribute('data-prerendered');
+    resetPageMeta();
+  }
+  createRoot(root).render(app);
+}
 registerServiceWorker();

@@ -25,12 +25,16 @@ const FACTS = [
   { value: '1 квартал', text: 'до первых результатов' },
 ];
 
+/** The landing page's title and description (also written into index.html by the prerender: src/prerender.tsx). */
+export const LANDING_META = {
+  title: 'Анализ рабочего времени по видео',
+  description:
+    'Norma измеряет, как расходуется рабочее время, по видео с рабочих мест: фотография рабочего дня, хронометраж, нормирование труда и HR-аналитика.',
+};
+
 /** Spec 01 §1 «/»: mission, why us, who we are, the platform, reviews, services, booklets, the contact form and the footer. */
 export function LandingScreen() {
-  usePageMeta(
-    'Анализ рабочего времени по видео',
-    'Norma измеряет, как расходуется рабочее время, по видео с рабочих мест: фотография рабочего дня, хронометраж, нормирование труда и HR-аналитика.',
-  );
+  usePageMeta(LANDING_META.title, LANDING_META.description);
   return (
     <div className="landing site-page">
       <section className="hero" aria-labelledby="mission">
