@@ -306,6 +306,31 @@ describe('stand screens in Chromium', () => {
     await page.context().close();
   }, 180_000);
 
+  it('deletes a video area on /models/{videoId} after confirming (the same table and button)', async () => {
+    const { camera_id } = await get<{ camera_id: number }>(`/api/v1/video_meta/${videoId}`);
+    const created = await fetch(`${server.url}/api/v1/video-area`, {
+      method: 'POST',
+      headers: { cookie, origin: server.url, 'content-type': 'application/json' },
+      body: JSON.stringify({ camera_id, name: 'Область на удаление', x1: 10, y1: 20, x2: 110, y2: 120 }),
+    });
+    expect(created.status).toBe(200);
+    const areas = async () => (await get<{ video_areas: { name: string }[] }>(`/api/v1/video-areas?video_id=${videoId}`)).video_areas;
+    const page = await open(`/models/${videoId}`);
+    const errors = watchErrors(page);
+    const row = page.getByTestId('area-row').filter({ hasText: 'Область на удаление' });
+    await expect.poll(async () => (await row.locator('td').allTextContents()).slice(0, 5), RETRY).toEqual(['Область на удаление', '10', '20', '110', '120']);
+    await row.getByRole('button', { name: 'Удалить' }).click();
+    await row.getByText('Удалить область «Область на удаление»?').waitFor();
+    await row.getByRole('button', { name: 'Нет' }).click();
+    expect(await areas()).toHaveLength(1);
+    await row.getByRole('button', { name: 'Удалить' }).click();
+    await row.getByRole('button', { name: 'Да, удалить' }).click();
+    await expect.poll(() => row.count(), RETRY).toBe(0);
+    expect(await areas()).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+
   it('lets a viewer see but change nothing', async () => {
     const page = await open(`/models-stand-locations/${videoId}`, 'viewer');
     const errors = watchErrors(page);
