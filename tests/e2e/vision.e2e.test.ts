@@ -1,5 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSceneClip, SCENE_AREAS, sceneSchedule } from '@norma/workers/vision-scene';
+import { registerUser } from '../../api/src/auth/service';
+import { bootstrap } from '../../api/src/boot';
+import { configFromEnv } from '../../api/src/config';
 import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 
@@ -7,7 +14,8 @@ import { apiSessionCookie, startServer, type RunningServer } from '../support/se
  * Issue 14 in Chromium (docs/vision.md): an analyst opens /models/{videoId} of a marked demo video,
  * adds an area by dragging on the current frame (both §5 texts first), trains a model and waits
  * for it to be stored, reads its report, sees its suggestion run in the browser, applies it and
- * deletes it after confirming.
+ * deletes it after confirming. Then, beside an API without workers (the training stays queued),
+ * cancels a training after confirming, and sees the refusal when the job ended meanwhile.
  */
 let server: RunningServer;
 let browser: Browser;
@@ -182,4 +190,137 @@ describe('models screen in Chromium', () => {
 
     expect(errors).toEqual([]);
   }, 300_000);
+});
+
+describe('cancelling a training in Chromium', () => {
+  const PASSWORD = 'secret-pass';
+  let quiet: RunningServer;
+  let dataDir: string;
+  let leadCookie: string;
+  let body: Record<string, unknown>;
+  let sceneVideoId: number;
+
+  beforeAll(async () => {
+    // No workers: a training stays queued until it is cancelled.
+    dataDir = mkdtempSync(join(tmpdir(), 'norma-vision-cancel-'));
+    const { deps, close } = await bootstrap({ ...configFromEnv({ DATA_DIR: dataDir }), pwaDir: undefined });
+    const { db, storage } = deps;
+    const lead = await registerUser(deps, { login: 'lead', password: PASSWORD, firstName: 'Мария', lastName: 'Иванова' });
+    const structureId = (
+      await db
+        .insertInto('structures')
+        .values({ organization_id: lead.organizationId, name: 'Участок', parent_id: null, created_at: Date.now() })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const cameraId = (
+      await db
+        .insertInto('cameras')
+        .values({ structure_id: structureId, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const place = (await db.insertInto('workplaces').values({ structure_id: structureId, name: 'Стол' }).returning('id').executeTakeFirstOrThrow()).id;
+    const operation = (
+      await db.insertInto('operations').values({ structure_id: structureId, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow()
+    ).id;
+    const start = Date.UTC(2026, 2, 3, 6, 0, 0);
+    const key = 'recordings/rec/1/scene.mp4';
+    await makeSceneClip(storage.pathOf(key), sceneSchedule(6), { fps: 10 });
+    sceneVideoId = (
+      await db
+        .insertInto('videos')
+        .values({
+          camera_id: cameraId,
+          filename: 'scene.mp4',
+          storage_key: key,
+          content_hash: null,
+          size_bytes: null,
+          start_time: start,
+          duration: 6,
+          status: 'ready',
+          comment: '',
+          created_at: Date.now(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    await db
+      .insertInto('markups')
+      .values({
+        structure_id: structureId,
+        operation_id: operation,
+        workplace_id: place,
+        start_time: start,
+        end_time: start + 3000,
+        video_id: sceneVideoId,
+        author_id: lead.id,
+        source: 'manual',
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      })
+      .execute();
+    const area = (
+      await db
+        .insertInto('video_areas')
+        .values({ camera_id: cameraId, name: 'Левая', ...SCENE_AREAS.left })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    await close();
+    body = { workplace_id: place, operation_ids: [operation], marked_video_id: sceneVideoId, video_area_ids: [area], start_second: 0, end_second: 6 };
+    quiet = await startServer({ NORMA_WORKERS: '0' }, { dataDir });
+    leadCookie = await apiSessionCookie(quiet.url, 'lead', PASSWORD);
+  }, 120_000);
+  afterAll(async () => {
+    await quiet?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const train = async () => {
+    const response = await fetch(`${quiet.url}/api/v1/start_marker_training`, {
+      method: 'POST',
+      headers: { cookie: leadCookie, 'content-type': 'application/json', origin: quiet.url },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as { model_id: number; job_id: number };
+  };
+  const jobStatus = async (id: number) =>
+    ((await (await fetch(`${quiet.url}/api/v1/jobs/${id}`, { headers: { cookie: leadCookie } })).json()) as { status: string }).status;
+
+  it('cancels a queued training after confirming; a job that ended meanwhile is refused with a message', async () => {
+    const first = await train();
+    const second = await train();
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const page = await context.newPage();
+    const errors = watchErrors(page, { allowHttpErrors: true });
+    await signInThroughPage(page, quiet.url, 'lead', PASSWORD);
+    await page.goto(`${quiet.url}/#/models/${sceneVideoId}`);
+    const row = (id: number) => page.locator(`[data-testid="model-row"][data-model-id="${id}"]`);
+    await row(first.model_id).getByText('в очереди').waitFor();
+
+    // «Нет» keeps the job; «Да, отменить» cancels it: the toast, the row and the job say so.
+    await row(first.model_id).getByRole('button', { name: 'Отменить' }).click();
+    await row(first.model_id).getByText(`Отменить обучение модели ${first.model_id}?`).waitFor();
+    await row(first.model_id).getByRole('button', { name: 'Нет' }).click();
+    expect(await jobStatus(first.job_id)).toBe('queued');
+    await row(first.model_id).getByRole('button', { name: 'Отменить' }).click();
+    await row(first.model_id).getByRole('button', { name: 'Да, отменить' }).click();
+    await toast(page, `Обучение модели № ${first.model_id} отменено`).waitFor();
+    await row(first.model_id).getByText('обучение отменено').waitFor();
+    expect(await row(first.model_id).getByRole('button', { name: 'Отменить' }).count()).toBe(0);
+    expect(await row(first.model_id).getByTestId('model-progress').getAttribute('class')).toContain('info');
+    expect(await jobStatus(first.job_id)).toBe('cancelled');
+
+    // Asked, but the job ends elsewhere before «Да»: the refusal is shown, nothing breaks.
+    await row(second.model_id).getByRole('button', { name: 'Отменить' }).click();
+    const elsewhere = await fetch(`${quiet.url}/api/v1/jobs/${second.job_id}/cancel`, { method: 'POST', headers: { cookie: leadCookie, origin: quiet.url } });
+    expect(elsewhere.status).toBe(200);
+    await row(second.model_id).getByRole('button', { name: 'Да, отменить' }).click();
+    await toast(page, 'Задача уже завершена: отменять нечего').waitFor();
+    await row(second.model_id).getByText('обучение отменено').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
 });

@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { api } from '../../api/client';
 import type {
   AvailableOperations,
+  Job,
   MarkerApplyingReply,
   NamedItem,
   VideoArea,
@@ -114,6 +115,15 @@ export function ModelsScreen({ videoId: videoIdParam }: { videoId: string }) {
     }
     await loadModels();
   };
+  const cancel = async ({ meta: model }: VisionModel, jobId: number) => {
+    try {
+      await api.post<Job>(`/api/v1/jobs/${jobId}/cancel`);
+      notify('success', model.job_id === jobId ? `Обучение модели № ${model.id} отменено` : `Применение модели № ${model.id} отменено`);
+    } catch {
+      // Shown by the API client (409: the job finished meanwhile).
+    }
+    await loadModels();
+  };
   const remove = async ({ meta: model }: VisionModel) => {
     try {
       await api.delete<VisionDeletedReply>(`/api/v1/model/${model.id}`);
@@ -169,6 +179,7 @@ export function ModelsScreen({ videoId: videoIdParam }: { videoId: string }) {
             canWrite={canWrite}
             onApply={(m) => void apply(m)}
             onDelete={(m) => void remove(m)}
+            onCancel={(m, jobId) => void cancel(m, jobId)}
           />
         )}
         {canWrite && meta && (

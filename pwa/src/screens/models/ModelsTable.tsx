@@ -12,6 +12,8 @@ interface ModelsTableProps {
   canWrite: boolean;
   onApply(model: VisionModel): void;
   onDelete(model: VisionModel): void;
+  /** Cancels the model's queued or running training or applying job (POST /api/v1/jobs/{id}/cancel). */
+  onCancel(model: VisionModel, jobId: number): void;
 }
 
 const STATUS_TEXT: Record<VisionModel['meta']['status'], string> = {
@@ -19,13 +21,29 @@ const STATUS_TEXT: Record<VisionModel['meta']['status'], string> = {
   training: 'обучается',
   trained: 'обучена',
   failed: 'ошибка',
+  cancelled: 'обучение отменено',
 };
-const APPLY_TEXT = { queued: 'применение в очереди', running: 'применяется', success: 'применена', failed: 'применение не удалось' } as const;
+const APPLY_TEXT = {
+  queued: 'применение в очереди',
+  running: 'применяется',
+  success: 'применена',
+  failed: 'применение не удалось',
+  cancelled: 'применение отменено',
+} as const;
 
-/** The models of the camera (spec 02 «Model training screen»): progress, key, choices, times, apply and delete. */
-export function ModelsTable({ models, operations, areas, canWrite, onApply, onDelete }: ModelsTableProps) {
+/** The job a «Отменить» button stops: the training while it waits or runs, else the applying. */
+function cancellableJob({ meta }: VisionModel): number | null {
+  if ((meta.status === 'queued' || meta.status === 'training') && meta.job_id !== null) return meta.job_id;
+  if ((meta.apply_status === 'queued' || meta.apply_status === 'running') && meta.apply_job_id !== null) return meta.apply_job_id;
+  return null;
+}
+
+/** The models of the camera (spec 02 «Model training screen»): progress, key, choices, times, apply, delete and cancelling a running job. */
+export function ModelsTable({ models, operations, areas, canWrite, onApply, onDelete, onCancel }: ModelsTableProps) {
   const { timeZone } = useSnapshot(login);
   const [confirming, setConfirming] = useState<number | null>(null);
+  // The job asked about stays asked about while the table refreshes: if it finished meanwhile, «Да» says so.
+  const [confirmingCancel, setConfirmingCancel] = useState<{ modelId: number; jobId: number; training: boolean } | null>(null);
   const nameOf = (list: { id: number; name: string }[], id: number) => list.find((x) => x.id === id)?.name ?? `№ ${id}`;
   const when = (iso: string | null) => (iso ? formatDateTime(iso, timeZone) : '—');
   return (
@@ -57,6 +75,8 @@ export function ModelsTable({ models, operations, areas, canWrite, onApply, onDe
           )}
           {models.map(({ meta, workplace_name }) => {
             const stored = Boolean(meta.object_storage_key);
+            const cancelJob = cancellableJob({ meta, workplace_name });
+            const asking = confirmingCancel?.modelId === meta.id ? confirmingCancel : null;
             const percent = Math.max(0, Math.min(100, meta.completion_percentage));
             return (
               <tr key={meta.id} data-testid="model-row" data-model-id={meta.id} data-stored={stored}>
@@ -98,6 +118,34 @@ export function ModelsTable({ models, operations, areas, canWrite, onApply, onDe
                 <td>
                   {canWrite && (
                     <span className="row-actions">
+                      {asking ? (
+                        <span className="confirm">
+                          Отменить {asking.training ? 'обучение' : 'применение'} модели {meta.id}?
+                          <button
+                            type="button"
+                            className="button danger small"
+                            onClick={() => {
+                              setConfirmingCancel(null);
+                              onCancel({ meta, workplace_name }, asking.jobId);
+                            }}
+                          >
+                            Да, отменить
+                          </button>
+                          <button type="button" className="button secondary small" onClick={() => setConfirmingCancel(null)}>
+                            Нет
+                          </button>
+                        </span>
+                      ) : (
+                        cancelJob !== null && (
+                          <button
+                            type="button"
+                            className="button secondary small"
+                            onClick={() => setConfirmingCancel({ modelId: meta.id, jobId: cancelJob, training: cancelJob === meta.job_id })}
+                          >
+                            Отменить
+                          </button>
+                        )
+                      )}
                       {stored && (
                         <button type="button" className="button small" onClick={() => onApply({ meta, workplace_name })}>
                           Применить
