@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser';
-import { codeSpan, prepareCodingScene, type CodingScene } from '../support/vision-coding';
+import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
+import { codeSpan, prepareCodingScene, SCENE_OPERATION_NAMES, type CodingScene } from '../support/vision-coding';
+import { sceneOperationAt } from '@norma/workers/vision-scene';
 
 /**
  * Issue 14: models save assessors key presses. A model trained through the API on the first half
@@ -13,7 +14,7 @@ let scene: CodingScene;
 let browser: Browser;
 
 beforeAll(async () => {
-  [scene, browser] = await Promise.all([prepareCodingScene(60), launchBrowser()]);
+  [scene, browser] = await Promise.all([prepareCodingScene(60, 3), launchBrowser()]);
 }, 360_000);
 afterAll(async () => {
   await browser?.close();
@@ -24,7 +25,7 @@ describe('coding with the model’s suggestions', () => {
   it('takes fewer key presses than coding by keys, and codes the span as well', async () => {
     const byKeys = await codeSpan(browser, scene, scene.freshVideoIds[0]!, 'keys');
     const withSuggestions = await codeSpan(browser, scene, scene.freshVideoIds[1]!, 'suggestions');
-    const summary = JSON.stringify({ byKeys: { ...byKeys, log: undefined }, withSuggestions: { ...withSuggestions, log: withSuggestions.log } });
+    const summary = JSON.stringify({ byKeys: { ...byKeys, log: undefined, trace: undefined }, withSuggestions, truth: scene.schedule });
     // The assessor by keys presses one key per change of the truth, plus play, stop and save.
     expect(byKeys.keys, summary).toBeGreaterThanOrEqual(byKeys.truthSegments);
     expect(byKeys.agreement, summary).toBeGreaterThan(0.85);
@@ -32,4 +33,50 @@ describe('coding with the model’s suggestions', () => {
     expect(withSuggestions.agreement, summary).toBeGreaterThan(0.8);
     expect(withSuggestions.keys + withSuggestions.setupClicks, summary).toBeLessThan(byKeys.keys);
   }, 300_000);
+
+  it('«Анализ» of the markup helper marks the whole video with the model for review; a corrected segment becomes the reviewer’s', async () => {
+    const videoId = scene.freshVideoIds[2]!;
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await signInThroughPage(page, scene.server.url, 'lead', 'secret-pass');
+    await page.goto(`${scene.server.url}/#/video/${videoId}`);
+    // The camera's models have loaded once the suggestion choice shows.
+    await page.getByTestId('suggestion-panel').waitFor({ timeout: 30_000 });
+    const helper = page.getByTestId('markup-helper');
+    await helper.getByRole('button', { name: 'Анализ' }).click();
+    const status = helper.getByRole('status');
+    await status.filter({ hasText: /разметила отрезков: \d+/ }).waitFor({ timeout: 120_000 });
+    const count = Number((await status.textContent())!.match(/отрезков: (\d+)/)![1]);
+    expect(count).toBeGreaterThanOrEqual(5);
+    await expect.poll(() => page.locator('.row-number.from-model').count(), RETRY).toBe(count);
+
+    // What the model marked agrees with the scene's truth (0.1 s steps over the whole video).
+    const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const get = async <T>(path: string) => (await (await fetch(`${scene.server.url}${path}`, { headers: { cookie } })).json()) as T;
+    const { operations } = await get<{ operations: { id: number; name: string }[] }>(`/api/v1/available_operations?video_id=${videoId}`);
+    const names = new Map(operations.map((o) => [o.id, o.name]));
+    const saved = await get<{ video_markups: { id: number; operation_id: number; start_time: number; end_time: number; source: string }[] }>(
+      `/api/v1/video_markups/${videoId}`,
+    );
+    let agree = 0;
+    let steps = 0;
+    for (let t = 0.05; t < scene.to; t += 0.1, steps++) {
+      const coded = saved.video_markups.find((m) => m.start_time <= t && t < m.end_time);
+      const truth = sceneOperationAt(scene.schedule, t);
+      if ((coded ? names.get(coded.operation_id) : null) === (truth === 'idle' ? null : SCENE_OPERATION_NAMES[truth])) agree++;
+    }
+    expect(agree / steps).toBeGreaterThan(0.85);
+
+    // The reviewer corrects the first segment's end and saves: it is theirs, the rest stay the model's.
+    const firstRow = page.getByTestId('op-row').first();
+    await firstRow.getByRole('button', { name: '1', exact: true }).click();
+    await page.keyboard.press('d');
+    await page.keyboard.press('Control+s');
+    await expect.poll(() => page.locator('.row-number.from-model').count(), RETRY).toBe(count - 1);
+    const after = await get<typeof saved>(`/api/v1/video_markups/${videoId}`);
+    expect(after.video_markups.filter((m) => m.source === 'manual')).toHaveLength(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 240_000);
 });

@@ -196,6 +196,8 @@ export interface CodingRun {
   truthSegments: number;
   /** Each key, with the video second it was pressed at. */
   log: { second: number; key: string }[];
+  /** What the assessor saw change: the suggestion shown and the operation being coded (for a failure's message). */
+  trace: string[];
 }
 
 /** What the assessor sees, read at once: the playhead and the operation being coded (the pressed operation button). */
@@ -203,7 +205,8 @@ const look = (page: Page) =>
   page.evaluate(() => {
     const video = document.querySelector('video');
     const pressed = document.querySelector('[data-testid="op-buttons"] button[aria-pressed="true"] .op-button-name');
-    return { second: video?.currentTime ?? 0, ended: !!video?.ended, coding: pressed?.textContent ?? null };
+    const suggestion = document.querySelector('[data-testid="suggestion"] strong');
+    return { second: video?.currentTime ?? 0, ended: !!video?.ended, coding: pressed?.textContent ?? null, suggestion: suggestion?.textContent ?? null };
   });
 
 /**
@@ -263,8 +266,12 @@ export async function codeSpan(
       .map((s) => ({ at: Math.max(from, s.startSecond), operation: s.operation }));
     let nextChange = 0;
     let wrongSince: number | null = null;
+    const trace: string[] = [];
+    let lastSeen = '';
     for (;;) {
       const seen = await look(page);
+      const shown = `${seen.suggestion ?? '—'} / ${seen.coding ?? '—'}`;
+      if (shown !== lastSeen) trace.push(`${seen.second.toFixed(1)} ${(lastSeen = shown)}`);
       if (seen.ended || seen.second >= to - 0.05) break;
       const t = seen.second;
       if (mode === 'keys') {
@@ -317,6 +324,7 @@ export async function codeSpan(
       segments: rows.filter((r) => r.end_time > from).length,
       truthSegments: schedule.filter((s) => s.operation !== 'idle' && s.endSecond > from).length,
       log,
+      trace,
     };
   } finally {
     await context.close();

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import { findGaps } from '@norma/core-wasm';
 import type { SessionUser } from '../auth/service';
 import type { Db } from '../db/database';
@@ -217,7 +218,17 @@ export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: numbe
         updated_at: now,
       };
       if (row.id !== undefined && row.id > 0) {
-        await tx.updateTable('markups').set(values).where('id', '=', row.id).where('video_id', '=', videoId).execute();
+        // A model's segment a person has corrected is theirs from now on (reviewed, docs/vision.md).
+        await tx
+          .updateTable('markups')
+          .set({
+            ...values,
+            source: sql<'manual' | 'fill_gaps' | 'model'>`CASE WHEN source = 'model' THEN 'manual' ELSE source END`,
+            author_id: sql<string | null>`CASE WHEN source = 'model' THEN ${user.id} ELSE author_id END`,
+          })
+          .where('id', '=', row.id)
+          .where('video_id', '=', videoId)
+          .execute();
       } else {
         await tx
           .insertInto('markups')

@@ -129,6 +129,17 @@ describe('video markups', () => {
     expect(second.video_markups[1].comment).toBe('дольше');
   });
 
+  it('makes a model’s segment the reviewer’s once they correct it, and leaves the model’s others alone', async () => {
+    const first = await (await send('PUT', { video_markups: [row(0, 10), row(10, 20)] })).json();
+    await t.deps.db.updateTable('markups').set({ source: 'model', author_id: null }).execute();
+    const [a, b] = first.video_markups;
+    const reply = await (await send('PUT', { video_markups: [{ ...a, end_time: 9 }] })).json();
+    expect(reply.video_markups.map((m: { id: number; source: string; author_name: string | null }) => [m.id, m.source, m.author_name])).toEqual([
+      [a.id, 'manual', 'Мария Иванова'],
+      [b.id, 'model', null],
+    ]);
+  });
+
   it('refuses a save based on an older version with 409 and changes nothing', async () => {
     const first = await (await send('PUT', { video_markups: [row(0, 10)] })).json();
     await send('PUT', { video_markups: [row(10, 20)], base_version: first.version });

@@ -101,9 +101,15 @@ async function handle(request: WorkerRequest): Promise<WorkerReply> {
   }
 }
 
+// One request at a time, in order: playback sends the next frame before the last one's answer (so a
+// slow answer does not stretch the sampling), and one session must not run twice at once.
+let queue: Promise<void> = Promise.resolve();
 scope.onmessage = (event: MessageEvent<WorkerRequest>) => {
-  handle(event.data).then(
-    (reply) => scope.postMessage(reply, reply.type === 'probabilities' ? [reply.data.buffer] : []),
-    (err: unknown) => scope.postMessage({ id: event.data.id, type: 'error', message: err instanceof Error ? err.message : String(err) } satisfies WorkerReply),
+  queue = queue.then(() =>
+    handle(event.data).then(
+      (reply) => scope.postMessage(reply, reply.type === 'probabilities' ? [reply.data.buffer] : []),
+      (err: unknown) =>
+        scope.postMessage({ id: event.data.id, type: 'error', message: err instanceof Error ? err.message : String(err) } satisfies WorkerReply),
+    ),
   );
 };

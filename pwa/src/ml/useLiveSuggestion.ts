@@ -74,11 +74,14 @@ export function useLiveSuggestion(
         const canvas = document.createElement('canvas');
         let context: CanvasRenderingContext2D | null = null;
         let last = -Infinity;
-        let busy = false;
+        // Frames are sent on the model's grid without waiting for answers (the worker queues them);
+        // only when this many are unanswered is a step skipped, which the worker takes as a gap.
+        const MAX_IN_FLIGHT = 4;
+        let inFlight = 0;
         const tick = () => {
           frame = requestAnimationFrame(tick);
           const video = videoRef.current;
-          if (busy || !video || video.readyState < 2 || !video.videoWidth) return;
+          if (inFlight >= MAX_IN_FLIGHT || !video || video.readyState < 2 || !video.videoWidth) return;
           const now = video.currentTime;
           // Next step of the model's grid, or a seek backwards.
           if (now >= last && now - last < step - 1e-3) return;
@@ -90,7 +93,7 @@ export function useLiveSuggestion(
           }
           if (!context) return;
           context.drawImage(video, 0, 0);
-          busy = true;
+          inFlight++;
           opened
             .live(context.getImageData(0, 0, canvas.width, canvas.height), now)
             .then(({ second, probabilities }) => {
@@ -122,7 +125,7 @@ export function useLiveSuggestion(
               if (!stopped) setState((s) => ({ ...s, status: 'error', error: err instanceof Error ? err.message : String(err) }));
             })
             .finally(() => {
-              busy = false;
+              inFlight--;
             });
         };
         frame = requestAnimationFrame(tick);

@@ -85,13 +85,13 @@ export function OperationRows({ session, rows, selectedKey, operations, workplac
             >
               <button
                 type="button"
-                className="row-number"
+                className={`row-number${row.source === 'model' ? ' from-model' : ''}`}
                 style={{ borderLeftColor: operation?.color ?? '#d9dee5' }}
                 onClick={() => {
                   session.select(row.key);
                   onSeek(row.start);
                 }}
-                title="Перейти к началу"
+                title={row.source === 'model' ? 'Разметила модель — проверьте. Перейти к началу' : 'Перейти к началу'}
               >
                 {item.index + 1}
               </button>

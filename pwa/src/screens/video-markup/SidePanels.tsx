@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../../api/client';
-import type { Activity, OtherVideo, VideoMeta } from '../../api/types';
+import type { Activity, OtherVideo, VideoMeta, VisionModel } from '../../api/types';
 import { formatDateTime, formatSeconds } from '../../format/time';
 import { notify } from '../../state/notifications';
 import { agreement } from './agreement';
@@ -86,24 +86,49 @@ export function VideoComment({ videoId, initial }: { videoId: number; initial: s
   );
 }
 
-/** The markup helper: runs the camera's trained model on the visible span, or says there is none. */
-export function MarkupHelper() {
-  const [message, setMessage] = useState<string | null>(null);
+/**
+ * The markup helper (issue 14): «Анализ» applies the camera's trained model to the whole video and
+ * loads its segments for review; without a trained model it says how to get one.
+ */
+export function MarkupHelper({ models, onAnalyse }: { models: VisionModel[]; onAnalyse(modelId: number): Promise<string> }) {
+  const trained = models.filter((m) => m.meta.object_storage_key);
+  const [modelId, setModelId] = useState<number | null>(null);
+  const chosen = modelId ?? trained.at(-1)?.meta.id ?? null;
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ text: string; error?: boolean } | null>(null);
+  const analyse = async () => {
+    if (chosen === null) {
+      setMessage({ text: 'Для этой камеры ещё нет обученной модели. Обучите её на экране «Настроить модель», и помощник будет размечать видео сам.' });
+      return;
+    }
+    setBusy(true);
+    setMessage({ text: 'Модель размечает видео…' });
+    try {
+      setMessage({ text: await onAnalyse(chosen) });
+    } catch (err) {
+      setMessage({ text: `Анализ не выполнен: ${err instanceof Error ? err.message : String(err)}`, error: true });
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
-    <section className="card side">
+    <section className="card side" data-testid="markup-helper">
       <h2>Помощник разметки</h2>
-      <button
-        type="button"
-        className="button secondary small"
-        onClick={() =>
-          setMessage('Для этой камеры ещё нет обученной модели. Обучите её на экране «Настроить модель», и помощник будет размечать видимый участок сам.')
-        }
-      >
+      {trained.length > 1 && (
+        <select aria-label="Модель помощника" value={chosen ?? ''} onChange={(e) => setModelId(Number(e.target.value))}>
+          {trained.map((m) => (
+            <option key={m.meta.id} value={m.meta.id}>
+              {m.meta.name}
+            </option>
+          ))}
+        </select>
+      )}
+      <button type="button" className="button secondary small" disabled={busy} onClick={() => void analyse()}>
         Анализ
       </button>
       {message && (
-        <p className="muted small" role="status">
-          {message}
+        <p className={message.error ? 'field-error small' : 'muted small'} role={message.error ? 'alert' : 'status'}>
+          {message.text}
         </p>
       )}
     </section>

@@ -5,6 +5,7 @@ import { api, downloadFile } from '../../api/client';
 import { formatDateTime } from '../../format/time';
 import { SuggestionPanel } from '../../ml/SuggestionPanel';
 import { useCameraModels, useLiveSuggestion, type SettledChange } from '../../ml/useLiveSuggestion';
+import type { Job, MarkerApplyingReply } from '../../api/types';
 import { login } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
@@ -14,7 +15,7 @@ import { CommandBar } from './CommandBar';
 import { ConflictBanner } from './ConflictBanner';
 import { HelpOverlay } from './HelpOverlay';
 import { MarkupTools } from './MarkupTools';
-import { LINK_COPIED, NO_LONGER_AT_SECOND, type MarkupRow } from './model';
+import { LINK_COPIED, NO_LONGER_AT_SECOND, type MarkupRow, type VideoMarkupsReply } from './model';
 import { OperationButtons } from './OperationButtons';
 import { OperationRows } from './OperationRows';
 import { Player } from './Player';
@@ -90,6 +91,31 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
     } catch (err) {
       notify('error', `Error: ${err instanceof Error ? err.message : String(err)}`);
     }
+  };
+
+  /**
+   * «Анализ»: the model marks the whole video (the applying job, as on the models screen) and its
+   * segments load into the editor for review; unsaved work is saved first, so nothing is lost.
+   */
+  const analyse = async (modelId: number): Promise<string> => {
+    if (session.codingKey) closeOpenSegment();
+    if (session.dirty && !(await persistence.save())) throw new Error('сначала сохраните разметку');
+    const started = await api.post<MarkerApplyingReply>('/api/v1/start_marker_applying', {
+      model_id: modelId,
+      unmarked_video_id: videoId,
+      start_second: 0,
+      end_second: Math.max(1, Math.floor(player.duration())),
+    });
+    for (;;) {
+      const job = await api.get<Job>(`/api/v1/jobs/${started.job_id}`);
+      if (job.status === 'success') break;
+      if (job.status !== 'queued' && job.status !== 'running') throw new Error(job.error ?? 'задача не выполнена');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const markups = await api.get<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`);
+    session.loadFromServer(markups);
+    const count = markups.video_markups.filter((m) => m.source === 'model').length;
+    return `Модель «${started.model_name}» разметила отрезков: ${count}. Они отмечены пунктиром — проверьте их: J и K переходят по отрезкам, ошибку исправьте в строке или удалите.`;
   };
 
   const share = async () => {
@@ -318,7 +344,7 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
           />
           <Activities items={activities} timeZone={timeZone} />
           <VideoComment videoId={videoId} initial={meta.comment} />
-          <MarkupHelper />
+          <MarkupHelper models={cameraModels} onAnalyse={analyse} />
         </aside>
       </div>
       <CommandBar position="bottom" ctx={ctx} busy={persistence.busy} />
