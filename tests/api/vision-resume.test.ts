@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadClassifier } from '@norma/workers/vision';
-import { makeSceneClip, SCENE_AREAS, sceneSchedule } from '@norma/workers/vision-scene';
-import { registerUser } from '../../api/src/auth/service';
-import { bootstrap } from '../../api/src/boot';
-import { configFromEnv } from '../../api/src/config';
+import { SCENE_PASSWORD, seedSceneWorld } from '../support/scene-world';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 
 /**
@@ -18,12 +14,9 @@ import { apiSessionCookie, startServer, type RunningServer } from '../support/se
  */
 
 const root = resolve(import.meta.dirname, '..', '..');
-const PASSWORD = 'secret-pass';
 const SECONDS = 40;
 const TRAIN_END = 28;
-const START = Date.UTC(2026, 2, 3, 6, 0, 0);
 const STALE_SECONDS = 4;
-const schedule = sceneSchedule(SECONDS, 5);
 
 let dataDir: string;
 let server: RunningServer;
@@ -36,82 +29,12 @@ const workers = new Set<ReturnType<typeof Bun.spawn>>();
 let workerLog = '';
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'norma-vision-resume-'));
-  const { deps, close } = await bootstrap({ ...configFromEnv({ DATA_DIR: dataDir }), pwaDir: undefined });
-  const { db, storage } = deps;
-  const lead = await registerUser(deps, { login: 'lead', password: PASSWORD, firstName: 'Мария', lastName: 'Иванова' });
-  const structureId = (
-    await db
-      .insertInto('structures')
-      .values({ organization_id: lead.organizationId, name: 'Участок', parent_id: null, created_at: Date.now() })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  const cameraId = (
-    await db
-      .insertInto('cameras')
-      .values({ structure_id: structureId, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  workplaceId = (await db.insertInto('workplaces').values({ structure_id: structureId, name: 'Стол' }).returning('id').executeTakeFirstOrThrow()).id;
-  const op = async (name: string) =>
-    (await db.insertInto('operations').values({ structure_id: structureId, name, type: 'main' }).returning('id').executeTakeFirstOrThrow()).id;
-  const byScene = { A: await op('Сборка'), B: await op('Контроль'), C: await op('Справа') };
-  operationIds = Object.values(byScene);
-  const key = 'recordings/rec/1/scene.mp4';
-  await makeSceneClip(storage.pathOf(key), schedule, { fps: 10 });
-  videoId = (
-    await db
-      .insertInto('videos')
-      .values({
-        camera_id: cameraId,
-        filename: 'scene.mp4',
-        storage_key: key,
-        content_hash: null,
-        size_bytes: null,
-        start_time: START,
-        duration: SECONDS,
-        status: 'ready',
-        comment: '',
-        created_at: Date.now(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  const now = Date.now();
-  for (const segment of schedule) {
-    if (segment.operation === 'idle' || segment.startSecond >= TRAIN_END) continue;
-    await db
-      .insertInto('markups')
-      .values({
-        structure_id: structureId,
-        operation_id: byScene[segment.operation],
-        workplace_id: workplaceId,
-        start_time: START + segment.startSecond * 1000,
-        end_time: START + Math.min(TRAIN_END, segment.endSecond) * 1000,
-        video_id: videoId,
-        author_id: lead.id,
-        source: 'manual',
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-  }
-  areaIds = [];
-  for (const [name, rect] of Object.entries(SCENE_AREAS))
-    areaIds.push(
-      (
-        await db
-          .insertInto('video_areas')
-          .values({ camera_id: cameraId, name, ...rect })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id,
-    );
-  await close();
+  const world = await seedSceneWorld({ seconds: SECONDS, fps: 10, seed: 5, markedUntil: TRAIN_END });
+  ({ dataDir, workplaceId, areaIds } = world);
+  videoId = world.videoIds[0]!;
+  operationIds = Object.values(world.operationIds);
   server = await startServer({ NORMA_WORKERS: '0' }, { dataDir });
-  cookie = await apiSessionCookie(server.url, 'lead', PASSWORD);
+  cookie = await apiSessionCookie(server.url, 'lead', SCENE_PASSWORD);
 }, 120_000);
 afterAll(async () => {
   for (const worker of workers) {

@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
-import { codeSpan, prepareCodingScene, SCENE_OPERATION_NAMES, type CodingScene } from '../support/vision-coding';
+import { SCENE_OPERATION_NAMES } from '../support/scene-world';
+import { codeSpan, prepareCodingScene, type CodingScene } from '../support/vision-coding';
 import { sceneOperationAt } from '@norma/workers/vision-scene';
 
 /**

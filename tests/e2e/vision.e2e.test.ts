@@ -1,13 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeSceneClip, SCENE_AREAS, sceneSchedule } from '@norma/workers/vision-scene';
-import { registerUser } from '../../api/src/auth/service';
-import { bootstrap } from '../../api/src/boot';
-import { configFromEnv } from '../../api/src/config';
 import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
+import { SCENE_PASSWORD as PASSWORD, seedSceneWorld } from '../support/scene-world';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 
 /**
@@ -193,7 +188,6 @@ describe('models screen in Chromium', () => {
 });
 
 describe('cancelling a training in Chromium', () => {
-  const PASSWORD = 'secret-pass';
   let quiet: RunningServer;
   let dataDir: string;
   let leadCookie: string;
@@ -202,73 +196,17 @@ describe('cancelling a training in Chromium', () => {
 
   beforeAll(async () => {
     // No workers: a training stays queued until it is cancelled.
-    dataDir = mkdtempSync(join(tmpdir(), 'norma-vision-cancel-'));
-    const { deps, close } = await bootstrap({ ...configFromEnv({ DATA_DIR: dataDir }), pwaDir: undefined });
-    const { db, storage } = deps;
-    const lead = await registerUser(deps, { login: 'lead', password: PASSWORD, firstName: 'Мария', lastName: 'Иванова' });
-    const structureId = (
-      await db
-        .insertInto('structures')
-        .values({ organization_id: lead.organizationId, name: 'Участок', parent_id: null, created_at: Date.now() })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
-    const cameraId = (
-      await db
-        .insertInto('cameras')
-        .values({ structure_id: structureId, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
-    const place = (await db.insertInto('workplaces').values({ structure_id: structureId, name: 'Стол' }).returning('id').executeTakeFirstOrThrow()).id;
-    const operation = (
-      await db.insertInto('operations').values({ structure_id: structureId, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow()
-    ).id;
-    const start = Date.UTC(2026, 2, 3, 6, 0, 0);
-    const key = 'recordings/rec/1/scene.mp4';
-    await makeSceneClip(storage.pathOf(key), sceneSchedule(6), { fps: 10 });
-    sceneVideoId = (
-      await db
-        .insertInto('videos')
-        .values({
-          camera_id: cameraId,
-          filename: 'scene.mp4',
-          storage_key: key,
-          content_hash: null,
-          size_bytes: null,
-          start_time: start,
-          duration: 6,
-          status: 'ready',
-          comment: '',
-          created_at: Date.now(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
-    await db
-      .insertInto('markups')
-      .values({
-        structure_id: structureId,
-        operation_id: operation,
-        workplace_id: place,
-        start_time: start,
-        end_time: start + 3000,
-        video_id: sceneVideoId,
-        author_id: lead.id,
-        source: 'manual',
-        created_at: Date.now(),
-        updated_at: Date.now(),
-      })
-      .execute();
-    const area = (
-      await db
-        .insertInto('video_areas')
-        .values({ camera_id: cameraId, name: 'Левая', ...SCENE_AREAS.left })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
-    await close();
-    body = { workplace_id: place, operation_ids: [operation], marked_video_id: sceneVideoId, video_area_ids: [area], start_second: 0, end_second: 6 };
+    const world = await seedSceneWorld({ seconds: 6, fps: 10, markedUntil: 6 });
+    dataDir = world.dataDir;
+    sceneVideoId = world.videoIds[0]!;
+    body = {
+      workplace_id: world.workplaceId,
+      operation_ids: Object.values(world.operationIds),
+      marked_video_id: sceneVideoId,
+      video_area_ids: world.areaIds,
+      start_second: 0,
+      end_second: 6,
+    };
     quiet = await startServer({ NORMA_WORKERS: '0' }, { dataDir });
     leadCookie = await apiSessionCookie(quiet.url, 'lead', PASSWORD);
   }, 120_000);

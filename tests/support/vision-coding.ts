@@ -1,12 +1,8 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { makeSceneClip, SCENE_AREAS, sceneOperationAt, sceneSchedule, type SceneOperation, type SceneSegment } from '@norma/workers/vision-scene';
-import { registerUser } from '../../api/src/auth/service';
-import { bootstrap } from '../../api/src/boot';
-import { configFromEnv } from '../../api/src/config';
+import { sceneOperationAt, type SceneOperation, type SceneSegment } from '@norma/workers/vision-scene';
 import { signInThroughPage } from './browser';
+import { SCENE_OPERATION_NAMES, SCENE_PASSWORD, seedSceneWorld } from './scene-world';
 import { apiSessionCookie, startServer, type RunningServer } from './server';
 
 /**
@@ -19,14 +15,6 @@ import { apiSessionCookie, startServer, type RunningServer } from './server';
  * on the real markup screen in Chromium — once by operation keys alone, once with «Размечать по
  * подсказкам» on, correcting the model only where it is wrong — and every key press is counted.
  */
-
-const PASSWORD = 'secret-pass';
-const START = Date.UTC(2024, 2, 4, 6, 0, 0);
-export const SCENE_OPERATION_NAMES: Record<Exclude<SceneOperation, 'idle'>, string> = {
-  A: 'Сборка с движением',
-  B: 'Контроль на месте',
-  C: 'Работа справа',
-};
 
 export interface CodingScene {
   server: RunningServer;
@@ -41,115 +29,26 @@ export interface CodingScene {
   cleanup(): Promise<void>;
 }
 
-/** Stores the scene, marks the first half of one copy, trains a model on it through the API and waits until it is stored. */
-export async function prepareCodingScene(seconds: number, copies = 2): Promise<CodingScene> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'norma-vision-coding-'));
-  const schedule = sceneSchedule(seconds);
+/** Stores the scene (real 25 fps), marks the first half of one copy, trains a model on it through the API and waits until it is stored. */
+export async function prepareCodingScene(seconds: number, freshCopies = 2): Promise<CodingScene> {
   const half = seconds / 2;
-  const { deps, close } = await bootstrap({ ...configFromEnv({ DATA_DIR: dataDir }), pwaDir: undefined });
-  const { db, storage } = deps;
-  const lead = await registerUser(deps, { login: 'lead', password: PASSWORD, firstName: 'Мария', lastName: 'Иванова' });
-  const now = Date.now();
-  const structureId = (
-    await db
-      .insertInto('structures')
-      .values({ organization_id: lead.organizationId, name: 'Сборочный участок', parent_id: null, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  const cameraId = (
-    await db
-      .insertInto('cameras')
-      .values({ structure_id: structureId, camera_key: 1, name: 'Камера 1', storage_folder: 'recordings/scene' })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  const workplaceId = (await db.insertInto('workplaces').values({ structure_id: structureId, name: 'Стол № 1' }).returning('id').executeTakeFirstOrThrow()).id;
-  const operationIds: Record<string, number> = {};
-  for (const [scene, name] of Object.entries(SCENE_OPERATION_NAMES)) {
-    operationIds[scene] = (
-      await db.insertInto('operations').values({ structure_id: structureId, name, type: 'main' }).returning('id').executeTakeFirstOrThrow()
-    ).id;
-  }
-  const firstKey = 'recordings/scene/scene-0.mp4';
-  await makeSceneClip(storage.pathOf(firstKey), schedule, { fps: 25 });
-  const videoIds: number[] = [];
-  for (let copy = 0; copy <= copies; copy++) {
-    const key = `recordings/scene/scene-${copy}.mp4`;
-    if (copy > 0) {
-      mkdirSync(dirname(storage.pathOf(key)), { recursive: true });
-      copyFileSync(storage.pathOf(firstKey), storage.pathOf(key));
-    }
-    const start = START + copy * 3_600_000;
-    const video = await db
-      .insertInto('videos')
-      .values({
-        camera_id: cameraId,
-        filename: `cam1_scene_${copy}.mp4`,
-        storage_key: key,
-        content_hash: null,
-        size_bytes: null,
-        start_time: start,
-        duration: seconds,
-        status: 'ready',
-        comment: '',
-        created_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    videoIds.push(video.id);
-  }
-  for (const segment of schedule) {
-    if (segment.operation === 'idle' || segment.startSecond >= half) continue;
-    await db
-      .insertInto('markups')
-      .values({
-        structure_id: structureId,
-        operation_id: operationIds[segment.operation]!,
-        workplace_id: workplaceId,
-        start_time: START + segment.startSecond * 1000,
-        end_time: START + Math.min(half, segment.endSecond) * 1000,
-        video_id: videoIds[0]!,
-        author_id: lead.id,
-        source: 'manual',
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-  }
-  const areaIds = [];
-  for (const [name, rect] of [
-    ['Левая', SCENE_AREAS.left],
-    ['Правая', SCENE_AREAS.right],
-  ] as const) {
-    areaIds.push(
-      (
-        await db
-          .insertInto('video_areas')
-          .values({ camera_id: cameraId, name, ...rect })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id,
-    );
-  }
-  await close();
-
-  const server = await startServer({}, { dataDir });
+  const world = await seedSceneWorld({ seconds, fps: 25, copies: freshCopies + 1, markedUntil: half });
+  const server = await startServer({}, { dataDir: world.dataDir });
   const cleanup = async () => {
     await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(world.dataDir, { recursive: true, force: true });
   };
   try {
-    const cookie = await apiSessionCookie(server.url, 'lead', PASSWORD);
+    const cookie = await apiSessionCookie(server.url, 'lead', SCENE_PASSWORD);
     const started = performance.now();
     const training = await fetch(`${server.url}/api/v1/start_marker_training`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json' },
       body: JSON.stringify({
-        workplace_id: workplaceId,
-        operation_ids: Object.values(operationIds),
-        marked_video_id: videoIds[0],
-        video_area_ids: areaIds,
+        workplace_id: world.workplaceId,
+        operation_ids: Object.values(world.operationIds),
+        marked_video_id: world.videoIds[0],
+        video_area_ids: world.areaIds,
         start_second: 0,
         end_second: half,
         comment: 'первая половина сцены',
@@ -168,10 +67,10 @@ export async function prepareCodingScene(seconds: number, copies = 2): Promise<C
     }
     return {
       server,
-      schedule,
+      schedule: world.schedule,
       from: half,
       to: seconds,
-      freshVideoIds: videoIds.slice(1),
+      freshVideoIds: world.videoIds.slice(1),
       modelId,
       trainingSeconds: (performance.now() - started) / 1000,
       cleanup,
@@ -227,7 +126,7 @@ export async function codeSpan(
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
   try {
-    await signInThroughPage(page, server.url, 'lead', PASSWORD);
+    await signInThroughPage(page, server.url, 'lead', SCENE_PASSWORD);
     await page.goto(`${server.url}/#/video/${videoId}/${from}`);
     await page.getByTestId('op-buttons').waitFor({ timeout: 30_000 });
     await page.waitForFunction((at) => {

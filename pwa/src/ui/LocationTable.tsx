@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ConfirmDeleteButton } from './ConfirmDeleteButton';
+import { ConfirmButton } from './ConfirmButton';
 
 export interface LocationColumn<T> {
   title: string;
@@ -27,7 +27,7 @@ export const coordinateColumns = <K extends string>(...keys: K[]): LocationColum
   keys.map((key) => ({ title: key, value: (row) => row[key] ?? '', number: true }));
 
 function DeleteRow<T extends { name: string }>({ row, noun, onDelete }: { row: T; noun: string; onDelete(row: T): void }) {
-  return <ConfirmDeleteButton question={`Удалить ${noun} «${row.name}»?`} label={`Удалить ${noun} ${row.name}`} onConfirm={() => onDelete(row)} />;
+  return <ConfirmButton question={`Удалить ${noun} «${row.name}»?`} label={`Удалить ${noun} ${row.name}`} onConfirm={() => onDelete(row)} />;
 }
 
 /** Named places with their coordinates (video areas, stands, stand and object locations), each with a delete that asks first. */

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ConfirmButton } from '../../ui/ConfirmButton';
 import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
 import type { NamedItem, VideoArea, VisionModel } from '../../api/types';
@@ -41,7 +42,6 @@ function cancellableJob({ meta }: VisionModel): number | null {
 /** The models of the camera (spec 02 «Model training screen»): progress, key, choices, times, apply, delete and cancelling a running job. */
 export function ModelsTable({ models, operations, areas, canWrite, onApply, onDelete, onCancel }: ModelsTableProps) {
   const { timeZone } = useSnapshot(login);
-  const [confirming, setConfirming] = useState<number | null>(null);
   // The job asked about stays asked about while the table refreshes: if it finished meanwhile, «Да» says so.
   const [confirmingCancel, setConfirmingCancel] = useState<{ modelId: number; jobId: number; training: boolean } | null>(null);
   const nameOf = (list: { id: number; name: string }[], id: number) => list.find((x) => x.id === id)?.name ?? `№ ${id}`;
@@ -151,28 +151,7 @@ export function ModelsTable({ models, operations, areas, canWrite, onApply, onDe
                           Применить
                         </button>
                       )}
-                      {confirming === meta.id ? (
-                        <span className="confirm">
-                          Удалить модель {meta.id}?
-                          <button
-                            type="button"
-                            className="button danger small"
-                            onClick={() => {
-                              setConfirming(null);
-                              onDelete({ meta, workplace_name });
-                            }}
-                          >
-                            Да, удалить
-                          </button>
-                          <button type="button" className="button secondary small" onClick={() => setConfirming(null)}>
-                            Нет
-                          </button>
-                        </span>
-                      ) : (
-                        <button type="button" className="button danger secondary small" onClick={() => setConfirming(meta.id)}>
-                          Удалить
-                        </button>
-                      )}
+                      <ConfirmButton question={`Удалить модель ${meta.id}?`} onConfirm={() => onDelete({ meta, workplace_name })} />
                     </span>
                   )}
                 </td>
