@@ -2,7 +2,9 @@
  * Lighthouse on the public pages (issue 17, docs/performance.md «Lighthouse»): Lighthouse 11.7.1 with
  * its default mobile preset (simulated slow 4G and a 4× slower CPU) against the real server, driving
  * Debian's Chromium (CHROME_PATH=/usr/bin/chromium). Each page RUNS times; the median score per
- * category is kept (the landing page must stay at 90 or more in performance, accessibility and SEO).
+ * category is kept (the landing page must stay at 90 or more in performance, accessibility and SEO),
+ * and every run with the machine's load average when it started (the CPU is shared: Lighthouse
+ * multiplies the time the page's tasks take here by 4, so a busy machine costs points).
  *   node_modules/.bin/bun bench/lighthouse.bench.ts   (build the PWA first: node scripts/build.mjs)
  * Writes bench/results/lighthouse.json.
  */
@@ -11,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { startServer } from '../tests/support/server.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -63,12 +65,23 @@ try {
     const scores: Record<string, number[]> = Object.fromEntries(CATEGORIES.map((c) => [c, []]));
     const metrics: Record<string, number[]> = Object.fromEntries(METRICS.map((m) => [m, []]));
     const failing = new Set<string>();
+    const each: Record<string, number>[] = [];
     for (let run = 0; run < RUNS; run++) {
+      const load = loadavg()[0]!;
       const lhr = lighthouse(url);
       benchmarkIndex.push(lhr.environment.benchmarkIndex);
       if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
       for (const category of CATEGORIES) scores[category]!.push(Math.round((lhr.categories[category]?.score ?? 0) * 100));
       for (const metric of METRICS) metrics[metric]!.push(lhr.audits[metric]?.numericValue ?? NaN);
+      each.push({
+        performance: scores.performance!.at(-1)!,
+        fcp_ms: Math.round(metrics['first-contentful-paint']!.at(-1)!),
+        lcp_ms: Math.round(metrics['largest-contentful-paint']!.at(-1)!),
+        tbt_ms: Math.round(metrics['total-blocking-time']!.at(-1)!),
+        load_average_1min: Number(load.toFixed(2)),
+        benchmark_index: Math.round(lhr.environment.benchmarkIndex),
+      });
+      console.log(`  ${route} #${run + 1}: ${JSON.stringify(each.at(-1))}`);
       for (const category of CATEGORIES)
         for (const ref of lhr.categories[category]?.auditRefs ?? []) {
           const audit = lhr.audits[ref.id];
@@ -85,6 +98,7 @@ try {
       metrics_ms: Object.fromEntries(
         METRICS.map((m) => [m, m === 'cumulative-layout-shift' ? Number(median(metrics[m]!).toFixed(3)) : Math.round(median(metrics[m]!))]),
       ),
+      each_run: each,
       below_90_audits: [...failing].sort(),
     };
     pages.push(summary);
