@@ -67,8 +67,9 @@ const base64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset
 async function inPage(
   model: Uint8Array,
   requests: { type: 'frames'; frames: string[] } | { type: 'live'; frames: string[]; width: number; height: number; fps: number },
+  on: Page = page,
 ) {
-  return page.evaluate(
+  return on.evaluate(
     async ({ url, model, requests }) => {
       const decode = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0)).buffer;
       const worker = new Worker(url, { type: 'module' });
@@ -108,16 +109,17 @@ async function inPage(
 }
 
 describe('browser and server inference agree', () => {
-  it('gives the same class probabilities for the same frames (wasm backend in headless Chromium)', async () => {
-    const errors = watchErrors(page);
+  /** The same frames through the built worker in `on` and through the server's path: the worst difference of a class probability. */
+  async function compareFrames(on: Page, backend: 'wasm' | 'webgpu') {
+    const errors = watchErrors(on);
     const frames: Uint8Array[] = [];
     await decodeFrames(clip, { startSecond: 0, endSecond: SECONDS, fps: spec.fps, width: spec.work.width, height: spec.work.height }, (f) => {
       frames.push(f.slice());
     });
     // The server's own path: ffmpeg, features, onnxruntime-web in Bun.
     const server = await applyOperationModel({ video: { file: clip, width: 640, height: 360 }, startSecond: 0, endSecond: SECONDS, onnx, spec });
-    const browserRun = await inPage(onnx, { type: 'frames', frames: frames.map(base64) });
-    expect(browserRun.backend).toBe('wasm');
+    const browserRun = await inPage(onnx, { type: 'frames', frames: frames.map(base64) }, on);
+    expect(browserRun.backend).toBe(backend);
     expect(browserRun.rows).toBe(server.steps);
     expect(browserRun.data).toHaveLength(server.probabilities.length);
     let worst = 0;
@@ -130,7 +132,20 @@ describe('browser and server inference agree', () => {
     );
     expect(predicted.size).toBeGreaterThan(2);
     expect(errors).toEqual([]);
-  }, 120_000);
+  }
+
+  it('gives the same class probabilities for the same frames (wasm backend in headless Chromium)', () => compareFrames(page, 'wasm'), 120_000);
+
+  it('gives the same class probabilities on the WebGPU backend when the browser has an adapter (Chromium’s software one here)', async () => {
+    const gpuBrowser = await launchBrowser({ softwareWebGpu: true });
+    try {
+      const gpuPage = await gpuBrowser.newPage();
+      await gpuPage.goto(server.url);
+      await compareFrames(gpuPage, 'webgpu');
+    } finally {
+      await gpuBrowser.close();
+    }
+  }, 180_000);
 
   it('live playback: full-size frames scaled in the browser give the server features and the same suggestions', async () => {
     const span = 6;

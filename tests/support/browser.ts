@@ -7,10 +7,23 @@ import { chromium, type Browser, type Page } from 'playwright-core';
  */
 export const RETRY = { timeout: 15_000, interval: 100 } as const;
 
-export function launchBrowser(): Promise<Browser> {
+/**
+ * `softwareWebGpu`: a WebGPU adapter on the CPU (Chromium's SwiftShader; no GPU is used or needed),
+ * so the WebGPU path of browser inference runs on any machine (docs/vision.md).
+ */
+export function launchBrowser({ softwareWebGpu = false } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      ...(softwareWebGpu ? ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader'] : []),
+    ],
   });
 }
 
