@@ -4,6 +4,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { createServer, defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import type { LandingPrerenderer } from './src/prerendered-landing';
 
 /** Files worth compressing (text and wasm); images and fonts (woff2 is compressed already) are not. */
 const COMPRESSIBLE = /\.(js|mjs|css|html|json|webmanifest|svg|txt|wasm)$/;
@@ -200,7 +201,7 @@ function prerenderLanding(): Plugin {
           optimizeDeps: { noDiscovery: true, include: [] },
         });
         try {
-          const { renderLanding } = (await server.ssrLoadModule('/src/prerender.tsx')) as typeof import('./src/prerender');
+          const { renderLanding } = (await server.ssrLoadModule('/src/prerender.tsx')) as LandingPrerenderer;
           const page = renderLanding();
           const before = String(html.source);
           const after = before

@@ -7,9 +7,10 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { App } from './app/App';
 import { LANDING_META } from './screens/landing/LandingScreen';
+import type { PrerenderedLanding } from './prerendered-landing';
 import { DEFAULT_DESCRIPTION, DEFAULT_TITLE, pageTitle } from './screens/site/meta';
 
-export function renderLanding() {
+export function renderLanding(): PrerenderedLanding {
   return {
     html: renderToString(
       <StrictMode>

@@ -1,0 +1,15 @@
+/**
+ * What the build's prerender (src/prerender.tsx) gives pwa/vite.config.ts: the landing page's HTML
+ * and head texts. A file of its own, without JSX or the DOM, so the config's typecheck reads only this.
+ */
+export interface PrerenderedLanding {
+  html: string;
+  title: string;
+  description: string;
+  /** The texts index.html carries, replaced by the landing page's. */
+  defaults: { title: string; description: string };
+}
+
+export interface LandingPrerenderer {
+  renderLanding(): PrerenderedLanding;
+}
