@@ -87,7 +87,7 @@ async function landingRun(browser: Browser, url: string, identity = false) {
       polling: 100,
     });
     const firstPaint = Number(await fcp.jsonValue());
-    await page.getByRole('link', { name: /Войти/ }).first().waitFor({ timeout: 60_000 });
+    await page.getByRole('link', { name: 'Вход', exact: true }).first().waitFor({ timeout: 60_000 });
     await page.waitForLoadState('networkidle', { timeout: 60_000 });
     return { first_contentful_paint_ms: firstPaint, js: await scriptBytes(page) };
   } finally {
