@@ -114,7 +114,10 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
     }
     const markups = await api.get<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`);
     // Edits made while the model ran are not thrown away: the next save meets the model's version (409) and the conflict banner takes over.
-    if (session.dirty) throw new Error('разметку меняли, пока модель работала. Сохраните её: сервер сообщит о новой версии, и вы сможете наложить свои изменения на разметку модели');
+    if (session.dirty)
+      throw new Error(
+        'разметку меняли, пока модель работала. Сохраните её: сервер сообщит о новой версии, и вы сможете наложить свои изменения на разметку модели',
+      );
     session.loadFromServer(markups);
     const count = markups.video_markups.filter((m) => m.source === 'model').length;
     return `Модель «${started.model_name}» разметила отрезков: ${count}. Они отмечены пунктиром — проверьте их: J и K переходят по отрезкам, ошибку исправьте в строке или удалите.`;
