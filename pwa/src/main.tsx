@@ -6,7 +6,11 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { registerServiceWorker } from './app/serviceWorker';
+import { guardRequestsWhileSignOutPending } from './offline/signOut';
 import { resetPageMeta } from './screens/site/meta';
+
+// Before the first request: a sign-out made without a network reaches the server before anything else (offline/signOut.ts).
+guardRequestsWhileSignOutPending();
 
 const root = document.getElementById('root')!;
 const app = (

@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
 import { Route, Router, Switch } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
+import { settlePendingSignOut } from '../offline/signOut';
 import { askPersistentStorage, startOutboxSync } from '../offline/sync';
-import { refreshCurrentUser } from '../state/login';
+import { followSignOutInOtherTabs, refreshCurrentUser } from '../state/login';
 import { Toasts } from '../ui/Toasts';
 import { Header, OfflineBanner } from './Header';
 import { RequireLogin } from './RequireLogin';
@@ -21,6 +22,10 @@ function NotFound() {
 
 export function App() {
   useEffect(() => {
+    // A sign-out made without a network ends the server session as soon as there is one, even if the app then asks nothing.
+    void settlePendingSignOut();
+    window.addEventListener('online', () => void settlePendingSignOut());
+    followSignOutInOtherTabs();
     void refreshCurrentUser().then((signedIn) => {
       // Queued saves, drafts and kept videos must survive storage pressure on a field device.
       if (signedIn) void askPersistentStorage();

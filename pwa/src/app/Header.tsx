@@ -11,6 +11,26 @@ import { EXTERNAL } from '../screens/site/links';
 import { logout } from './logout';
 
 /**
+ * Saves queued on this device by someone else (a shared tablet): only that they wait, never what
+ * they hold or whose they are; they go when their author signs in again.
+ */
+function OthersSavesNotice() {
+  const { othersPending } = useSnapshot(outboxStatus);
+  const { loggedIn } = useSnapshot(login);
+  if (othersPending === 0) return null;
+  return (
+    <span
+      className="sync-indicator"
+      data-testid="others-saves"
+      role="status"
+      title="Сохранения разметки, сделанные на этом устройстве другим пользователем, отправятся, когда он снова войдёт. Их содержимое доступно только ему."
+    >
+      {loggedIn ? `Сохранения другого пользователя ждут его входа: ${othersPending}` : `Сохранения ждут входа автора: ${othersPending}`}
+    </span>
+  );
+}
+
+/**
  * Saves waiting on this device and their state; a refused one links to its markup screen, where
  * the conflict dialog (or the restored draft) shows what to do.
  */
@@ -95,6 +115,7 @@ export function Header() {
         <ExternalLink href={EXTERNAL.tracker}>Трекер задач</ExternalLink>
       </nav>
       <div className="site-user">
+        <OthersSavesNotice />
         <SyncIndicator />
         {user.loggedIn ? (
           <>

@@ -1,28 +1,35 @@
-import { api, ApiCallError } from '../api/client';
-import type { Message } from '../api/types';
-import { queuedSaves } from '../offline/outbox';
-import { signedOutOnDevice } from '../state/login';
+import { ownedBy, queuedSaves } from '../offline/outbox';
+import { markPendingSignOut, settlePendingSignOut } from '../offline/signOut';
+import { login, signedOutOnDevice } from '../state/login';
 import { notify } from '../state/notifications';
 
+export const SIGNED_OUT = 'Вы вышли из системы';
+export const SIGNED_OUT_OFFLINE =
+  'Нет связи с сервером: вы вышли на этом устройстве. Сеанс на сервере будет завершён первым же запросом, когда связь появится; до тех пор приложение не отправляет ничего от вашего имени.';
+
 /**
- * Asks the server, shows its reply, drops the names, the identity kept for offline work and the
- * cached reads, and goes to the start page (spec 02). Without a connection the device forgets the
- * user all the same (the server session ends at the next sign-out or when it expires).
+ * Signs out (spec 02): the names, the identity kept for offline work and the cached reads go at
+ * once, with or without a connection. The session cookie cannot be removed by a script, so the
+ * sign-out is first written down on the device (offline/signOut.ts): until the server has ended
+ * the session, nothing else is sent with that cookie, and the next person on the device signs
+ * in with their own password. The user's queued saves stay for their next sign-in.
  */
 export async function logout(navigate: (to: string) => void) {
-  const pending = (await queuedSaves().catch(() => [])).length;
-  if (pending > 0 && !window.confirm(`Не отправлено сохранений разметки: ${pending}. Они останутся на устройстве и уйдут после следующего входа. Выйти?`))
+  const owner = login.userLogin;
+  const pending = (await queuedSaves().catch(() => [])).filter((i) => ownedBy(i, owner)).length;
+  if (
+    pending > 0 &&
+    !window.confirm(`Не отправлено ваших сохранений разметки: ${pending}. Они останутся на устройстве и уйдут после вашего следующего входа. Выйти?`)
+  )
     return;
   try {
-    const reply = await api.get<Message>('/api/v1/leave', undefined, { quiet: true });
-    notify('info', reply.message);
+    await markPendingSignOut();
   } catch (err) {
-    if (!(err instanceof ApiCallError && err.status === 0)) {
-      notify('error', err instanceof Error ? err.message : String(err));
-      return;
-    }
-    notify('info', 'Нет связи с сервером: вы вышли на этом устройстве.');
+    // Without the record the old session could be used again after a reload: do not pretend it ended.
+    notify('error', `Не удалось выйти: хранилище устройства недоступно (${err instanceof Error ? err.message : String(err)})`);
+    return;
   }
   signedOutOnDevice();
   navigate('/');
+  notify('info', (await settlePendingSignOut()) ? SIGNED_OUT : SIGNED_OUT_OFFLINE);
 }

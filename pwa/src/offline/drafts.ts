@@ -1,7 +1,11 @@
 import { del, get, set } from 'idb-keyval';
 import type { MarkupRow, StampRow } from '../screens/video-markup/model';
 
-/** Unsaved markup of a video, kept in IndexedDB so a reload or a closed tab loses nothing. */
+/**
+ * Unsaved markup of a video, kept in IndexedDB so a reload or a closed tab loses nothing. Each user
+ * of the device has their own (`owner`, the login): someone else signing in on a shared tablet
+ * never sees or saves the previous user's edits.
+ */
 export interface MarkupDraft {
   videoId: number;
   /** The server version the draft was based on. */
@@ -9,10 +13,20 @@ export interface MarkupDraft {
   rows: MarkupRow[];
   stamps: StampRow[];
   savedAt: number;
+  owner?: string;
 }
 
-const key = (videoId: number) => `norma:draft:video:${videoId}`;
+const key = (videoId: number, owner: string) => `norma:draft:${encodeURIComponent(owner)}:video:${videoId}`;
+/** Where drafts were kept before they had owners; such a draft goes with whoever opens the video. */
+const legacyKey = (videoId: number) => `norma:draft:video:${videoId}`;
 
-export const loadDraft = (videoId: number) => get<MarkupDraft>(key(videoId));
-export const saveDraft = (draft: MarkupDraft) => set(key(draft.videoId), draft);
-export const clearDraft = (videoId: number) => del(key(videoId));
+export async function loadDraft(videoId: number, owner: string): Promise<MarkupDraft | undefined> {
+  return (await get<MarkupDraft>(key(videoId, owner))) ?? (await get<MarkupDraft>(legacyKey(videoId)));
+}
+export async function saveDraft(draft: MarkupDraft & { owner: string }) {
+  await set(key(draft.videoId, draft.owner), draft);
+  await del(legacyKey(draft.videoId));
+}
+export async function clearDraft(videoId: number, owner: string) {
+  await Promise.all([del(key(videoId, owner)), del(legacyKey(videoId))]);
+}

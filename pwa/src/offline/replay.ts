@@ -3,6 +3,7 @@ import type { FailureBody } from '../api/client';
 import { rememberMarkups } from './apiCache';
 import { loadDraft, saveDraft } from './drafts';
 import { flushOutbox, type OutboxItem, type ReplayOutcome } from './outbox';
+import { settlePendingSignOut } from './signOut';
 
 /**
  * Local markup (a draft, or the open screen's rows) carried over to the server's version after its
@@ -31,8 +32,8 @@ export function carryOverAfterSave(local: { rows: readonly MarkupRow[]; stamps: 
   return { version: reply.version, rows, stamps };
 }
 
-/** Sends one queued save as it was queued; plain fetch, so the service worker can run it too. */
-export async function sendQueuedSave(item: OutboxItem): Promise<ReplayOutcome> {
+/** Sends one queued save of `owner` as it was queued; plain fetch, so the service worker can run it too. */
+export async function sendQueuedSave(item: OutboxItem, owner: string): Promise<ReplayOutcome> {
   const base = { videoId: item.videoId, clientSaveId: item.payload.client_save_id };
   let response: Response;
   try {
@@ -48,9 +49,9 @@ export async function sendQueuedSave(item: OutboxItem): Promise<ReplayOutcome> {
   const body = (await response.json().catch(() => undefined)) as (VideoMarkupsReply & NonNullable<FailureBody>) | undefined;
   if (response.ok && body) {
     // The stored draft of that video moves to the new version, keeping only later edits.
-    const draft = await loadDraft(item.videoId).catch(() => undefined);
+    const draft = await loadDraft(item.videoId, owner).catch(() => undefined);
     if (draft && draft.version === item.payload.base_version) {
-      await saveDraft({ ...draft, ...carryOverAfterSave(draft, body), savedAt: Date.now() });
+      await saveDraft({ ...draft, ...carryOverAfterSave(draft, body), savedAt: Date.now(), owner });
     }
     await rememberMarkups(item.videoId, body).catch(() => {});
     return { ...base, result: 'sent', reply: body };
@@ -61,4 +62,31 @@ export async function sendQueuedSave(item: OutboxItem): Promise<ReplayOutcome> {
   return { ...base, result: response.status === 409 ? 'conflict' : 'rejected', message };
 }
 
-export const replayOutbox = (onOutcome?: (outcome: ReplayOutcome) => void) => flushOutbox(sendQueuedSave, onOutcome);
+/** The server could not be asked who is signed in (no network, or a sign-out still waits for it). */
+export class ReplayUnreachable extends Error {}
+
+/** The login of the session the browser's cookie stands for now, null when nobody is signed in. */
+async function sessionOwner(): Promise<string | null> {
+  let response: Response;
+  try {
+    response = await fetch('/api/v1/whoami', { credentials: 'same-origin', cache: 'no-store' });
+  } catch {
+    throw new ReplayUnreachable('offline');
+  }
+  if (!response.ok) throw new ReplayUnreachable(`whoami ${response.status}`);
+  const body = (await response.json().catch(() => null)) as { login?: unknown } | null;
+  return typeof body?.login === 'string' ? body.login : null;
+}
+
+/**
+ * One round of the outbox, in a page or in the service worker: a pending sign-out reaches the
+ * server first, then only the saves of the user signed in now are sent (asked of the server, not
+ * taken from the device's memory, so a save never goes out under someone else's cookie). Throws
+ * ReplayUnreachable when the server cannot be asked.
+ */
+export async function replayOutbox(onOutcome?: (outcome: ReplayOutcome) => void): Promise<ReplayOutcome[]> {
+  if (!(await settlePendingSignOut())) throw new ReplayUnreachable('sign-out pending');
+  const owner = await sessionOwner();
+  if (owner === null) return [];
+  return flushOutbox((item) => sendQueuedSave(item, owner), owner, onOutcome);
+}

@@ -1,8 +1,9 @@
-import { proxy } from 'valtio';
+import { proxy, subscribe } from 'valtio';
 import { markOffline, markOnline, onBackOnline } from '../state/connectivity';
+import { login } from '../state/login';
 import { notify } from '../state/notifications';
 import { OUTBOX_SYNC_TAG } from './apiCache';
-import { onOutboxChange, outboxProblems, queuedSaves, type OutboxProblem, type ReplayOutcome } from './outbox';
+import { onOutboxChange, outboxProblems, ownedBy, queuedSaves, type OutboxProblem, type ReplayOutcome } from './outbox';
 import { replayOutbox } from './replay';
 
 /**
@@ -11,7 +12,10 @@ import { replayOutbox } from './replay';
  * the browser has it. The header's indicator reads `outboxStatus`.
  */
 export const outboxStatus = proxy({
+  /** Saves of the signed-in user waiting to be sent. */
   pending: 0,
+  /** Saves queued here by other users (or, signed out, by anyone): they wait for their owner's sign-in. */
+  othersPending: 0,
   /** Videos whose saves wait, oldest first (the indicator links to the first). */
   pendingVideos: [] as number[],
   sending: false,
@@ -30,12 +34,16 @@ export function onSaveReplayed(listener: ReplayListener) {
   };
 }
 
+/** Counts what waits, split by owner: the signed-in user is shown only their own saves and problems. */
 async function refreshStatus() {
   const [items, problems] = await Promise.all([queuedSaves(), outboxProblems()]);
-  outboxStatus.pending = items.length;
-  outboxStatus.pendingVideos = items.map((i) => i.videoId);
-  outboxStatus.problems = problems;
-  if (items.length > 0) void requestBackgroundSync();
+  const owner = login.loggedIn ? login.userLogin : null;
+  const mine = owner === null ? [] : items.filter((i) => ownedBy(i, owner));
+  outboxStatus.pending = mine.length;
+  outboxStatus.othersPending = items.length - mine.length;
+  outboxStatus.pendingVideos = mine.map((i) => i.videoId);
+  outboxStatus.problems = owner === null ? [] : problems.filter((p) => ownedBy(p, owner));
+  if (mine.length > 0) void requestBackgroundSync();
 }
 
 /** Lets the browser send the outbox when the network is back, even if every tab is closed. */
@@ -76,11 +84,14 @@ let round: Promise<void> | null = null;
 export function syncNow(): Promise<void> {
   round ??= (async () => {
     try {
-      if ((await queuedSaves()).length === 0) return;
+      // Only the signed-in user's saves can go (the replay asks the server who that is).
+      const owner = login.loggedIn ? login.userLogin : null;
+      if (owner === null || !(await queuedSaves()).some((i) => ownedBy(i, owner))) return;
       outboxStatus.sending = true;
       await replayOutbox((outcome) => report([outcome]));
     } catch {
-      // IndexedDB unavailable: nothing was queued either.
+      // IndexedDB unavailable (nothing was queued either), or the server cannot be asked who is
+      // signed in: the next round tries again.
     } finally {
       outboxStatus.sending = false;
       round = null;
@@ -96,6 +107,15 @@ export function startOutboxSync() {
   if (started) return;
   started = true;
   onOutboxChange(() => void refreshStatus().catch(() => {}));
+  // Someone signed in or out: the indicator shows the new user's saves, and theirs go out now.
+  let owner = login.loggedIn ? login.userLogin : null;
+  subscribe(login, () => {
+    const now = login.loggedIn ? login.userLogin : null;
+    if (now === owner) return;
+    owner = now;
+    void refreshStatus().catch(() => {});
+    if (now !== null) void syncNow();
+  });
   void syncNow();
   onBackOnline(() => void syncNow());
   window.addEventListener('online', () => void syncNow());

@@ -2,12 +2,15 @@ import { proxy } from 'valtio';
 import { api, ApiCallError } from '../api/client';
 import type { CurrentUser } from '../api/types';
 import { clearApiCache } from '../offline/apiCache';
+import { PENDING_SIGN_OUT_KEY, signOutPending } from '../offline/signOut';
 
 /** spec 02 §3 "login": loggedIn flag, firstName, lastName (plus what the header and guards need). */
 export const login = proxy({
   loggedIn: false,
   firstName: '',
   lastName: '',
+  /** The account's login: whose queued saves and drafts on this device are this user's. */
+  userLogin: '',
   role: null as CurrentUser['role'] | null,
   organizationName: '',
   /** IANA zone of the organisation: every date and time is shown in it. */
@@ -63,6 +66,7 @@ export function setLoggedIn(user: CurrentUser) {
   login.loggedIn = true;
   login.firstName = user.first_name;
   login.lastName = user.last_name;
+  login.userLogin = user.login;
   login.role = user.role;
   login.organizationName = user.organization.name;
   login.timeZone = user.organization.time_zone;
@@ -74,6 +78,7 @@ export function setLoggedOut() {
   login.loggedIn = false;
   login.firstName = '';
   login.lastName = '';
+  login.userLogin = '';
   login.role = null;
   login.organizationName = '';
   login.checked = true;
@@ -93,7 +98,8 @@ export async function refreshCurrentUser(): Promise<boolean> {
     }
   } catch (err) {
     if (err instanceof ApiCallError && err.status === 0) {
-      const kept = storedIdentity();
+      // A sign-out the server has not heard of yet: nobody is signed in on this device.
+      const kept = (await signOutPending()) ? null : storedIdentity();
       if (kept) {
         setLoggedIn(kept);
         return true;
@@ -105,4 +111,11 @@ export async function refreshCurrentUser(): Promise<boolean> {
   }
   signedOutOnDevice();
   return false;
+}
+
+/** A sign-out in another tab of this device signs this one out too, at once (not at its next request). */
+export function followSignOutInOtherTabs() {
+  window.addEventListener('storage', (event) => {
+    if (event.key === PENDING_SIGN_OUT_KEY && event.newValue !== null && login.loggedIn) signedOutOnDevice();
+  });
 }

@@ -3,6 +3,7 @@ import { api, ApiCallError } from '../../api/client';
 import { clearDraft, loadDraft, saveDraft, type MarkupDraft } from '../../offline/drafts';
 import { rememberMarkups } from '../../offline/apiCache';
 import { clearProblem, dropQueuedFor, enqueueSave, withOutboxLock } from '../../offline/outbox';
+import { login } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { INVALID_MARKUP, INVALID_MARKUP_BANNER, invalidRows, SAVE_FAILED, SAVED, type SavePayload, type VideoMarkupsReply } from './model';
 import type { MarkupSession } from './session';
@@ -12,6 +13,8 @@ export type MarkupConflict = { server: VideoMarkupsReply | null; draft: MarkupDr
 
 const newSaveId = () => (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
 const isOffline = (err: unknown) => err instanceof ApiCallError && err.status === 0;
+/** Whose drafts and queued saves these are: the signed-in user's (the screen is behind the sign-in). */
+const owner = () => login.userLogin;
 
 interface PersistenceOptions {
   videoId: number;
@@ -40,14 +43,14 @@ export function useMarkupPersistence(options: PersistenceOptions) {
 
   // The unsaved state goes to IndexedDB on every change, so a reload or a crash loses nothing.
   const keepDraft = useCallback(
-    () => saveDraft({ videoId, version: session.version, rows: [...session.rows], stamps: [...session.stamps], savedAt: Date.now() }),
+    () => saveDraft({ videoId, version: session.version, rows: [...session.rows], stamps: [...session.stamps], savedAt: Date.now(), owner: owner() }),
     [videoId, session],
   );
 
   /** Lays a draft left on this device over the server's markup; a draft of an older version is a conflict. */
   const restoreDraft = useCallback(
     async (markups: VideoMarkupsReply) => {
-      const draft = await loadDraft(videoId).catch(() => undefined);
+      const draft = await loadDraft(videoId, owner()).catch(() => undefined);
       if (!draft) return;
       if (draft.version === markups.version) {
         session.restoreDraft(draft);
@@ -84,17 +87,17 @@ export function useMarkupPersistence(options: PersistenceOptions) {
         const payload: SavePayload = session.buildSavePayload(newSaveId());
         try {
           const saved = await api.put<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`, payload, { quiet: true });
-          await dropQueuedFor(videoId);
+          await dropQueuedFor(videoId, owner());
           return saved;
         } catch (err) {
-          if (isOffline(err)) await enqueueSave({ videoId, payload, queuedAt: Date.now() });
+          if (isOffline(err)) await enqueueSave({ videoId, payload, queuedAt: Date.now(), owner: owner() });
           throw err;
         }
       });
       session.acceptSaved(reply);
       setQueued(false);
-      await clearDraft(videoId);
-      void clearProblem(videoId);
+      await clearDraft(videoId, owner());
+      void clearProblem(videoId, owner());
       void rememberMarkups(videoId, reply).catch(() => {});
       notify('success', SAVED);
       options.onSaved();
@@ -132,10 +135,10 @@ export function useMarkupPersistence(options: PersistenceOptions) {
         notify('info', 'Ваши изменения наложены на свежую версию — проверьте и сохраните');
       } else {
         session.loadFromServer(fresh);
-        await clearDraft(videoId);
+        await clearDraft(videoId, owner());
       }
       setConflict(null);
-      void clearProblem(videoId);
+      void clearProblem(videoId, owner());
     } catch {
       // Shown by the API client; the conflict stays open.
     } finally {
@@ -156,7 +159,7 @@ export function useMarkupPersistence(options: PersistenceOptions) {
         'Заполнить пропуски',
         session.rows.map((r) => r.key).filter((key) => !before.has(key)),
       );
-      await clearDraft(videoId);
+      await clearDraft(videoId, owner());
       notify('success', 'Пропуски заполнены простоем');
     } catch {
       // Shown by the API client.
@@ -181,7 +184,7 @@ export function useMarkupPersistence(options: PersistenceOptions) {
   /** Drops the unsaved changes, asking first; true when the screen may leave. */
   const cancel = (): boolean => {
     if (session.dirty && !window.confirm('Есть несохранённые изменения. Уйти без сохранения?')) return false;
-    void clearDraft(videoId);
+    void clearDraft(videoId, owner());
     return true;
   };
 
@@ -198,7 +201,7 @@ export function useDraftAutosave(videoId: number, session: MarkupSession, loaded
     if (!loaded) return;
     const timer = setTimeout(() => {
       if (session.dirty) void keepDraft();
-      else if (!conflict) void clearDraft(videoId);
+      else if (!conflict) void clearDraft(videoId, owner());
     }, 300);
     return () => clearTimeout(timer);
   }, [session.revision, loaded, videoId, session, conflict, keepDraft]);

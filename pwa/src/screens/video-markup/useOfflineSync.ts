@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
-import { queuedSaves } from '../../offline/outbox';
+import { ownedBy, queuedSaves } from '../../offline/outbox';
 import { carryOverAfterSave } from '../../offline/replay';
 import { onSaveReplayed } from '../../offline/sync';
 import { forgetOffline, isKeptOffline, keepOffline } from '../../offline/videoCache';
+import { login } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { SAVE_FAILED, SAVED } from './model';
 import type { MarkupSession } from './session';
@@ -25,7 +26,7 @@ interface ReplayOptions {
 export function useQueuedSaveReplay({ videoId, session, setQueued, setConflict, onSent }: ReplayOptions) {
   useEffect(() => {
     void queuedSaves().then(
-      (items) => setQueued(items.some((i) => i.videoId === videoId)),
+      (items) => setQueued(items.some((i) => i.videoId === videoId && ownedBy(i, login.userLogin))),
       () => {},
     );
     return onSaveReplayed((outcome) => {
