@@ -80,24 +80,28 @@ function report(outcomes: ReplayOutcome[]) {
 
 let round: Promise<void> | null = null;
 
+async function sendRound() {
+  try {
+    // Only the signed-in user's saves can go (the replay asks the server who that is).
+    const owner = login.loggedIn ? login.userLogin : null;
+    if (owner === null || !(await queuedSaves()).some((i) => ownedBy(i, owner))) return;
+    outboxStatus.sending = true;
+    await replayOutbox((outcome) => report([outcome]));
+  } catch {
+    // IndexedDB unavailable (nothing was queued either), or the server cannot be asked who is
+    // signed in: the next round tries again.
+  } finally {
+    outboxStatus.sending = false;
+    await refreshStatus().catch(() => {});
+  }
+}
+
 /** One round of sending; rounds never overlap (and the lock keeps tabs and the worker apart). */
 export function syncNow(): Promise<void> {
-  round ??= (async () => {
-    try {
-      // Only the signed-in user's saves can go (the replay asks the server who that is).
-      const owner = login.loggedIn ? login.userLogin : null;
-      if (owner === null || !(await queuedSaves()).some((i) => ownedBy(i, owner))) return;
-      outboxStatus.sending = true;
-      await replayOutbox((outcome) => report([outcome]));
-    } catch {
-      // IndexedDB unavailable (nothing was queued either), or the server cannot be asked who is
-      // signed in: the next round tries again.
-    } finally {
-      outboxStatus.sending = false;
-      round = null;
-      await refreshStatus().catch(() => {});
-    }
-  })();
+  // Cleared in a later microtask, always after the assignment (a round may end without waiting on anything).
+  round ??= sendRound().finally(() => {
+    round = null;
+  });
   return round;
 }
 

@@ -1,0 +1,175 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, RETRY, signInThroughPage } from '../support/browser';
+import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
+
+/**
+ * A shared tablet (issue 24): signing out without a network really signs out, and a save queued
+ * offline is sent only in the session of the user who made it.
+ */
+let server: RunningServer;
+let browser: Browser;
+let cookie: string;
+let packingId: number;
+
+interface Markups {
+  video_markups: { start_time: number; end_time: number; author_name: string | null }[];
+  version: number;
+}
+
+const get = async <T>(path: string, withCookie = cookie): Promise<T> => {
+  const response = await fetch(`${server.url}${path}`, { headers: { cookie: withCookie } });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+};
+
+/** A video without markup on the first page of the task list. */
+async function unmarkedVideo(): Promise<number> {
+  const tasks = await get<{ elements: { video: { id: number } }[] }>(`/api/v1/get_tasks?structure_id=${packingId}&option=all&offset=0&limit=30`);
+  for (const { video } of tasks.elements) {
+    if ((await get<Markups>(`/api/v1/video_markups/${video.id}`)).video_markups.length === 0) return video.id;
+  }
+  throw new Error('no unmarked video on the first page');
+}
+
+/** The browser's cookies for the server, as a Cookie header: what the device would send. */
+async function deviceCookie(context: BrowserContext): Promise<string> {
+  return (await context.cookies(server.url)).map((c) => `${c.name}=${c.value}`).join('; ');
+}
+
+/** A context where Background Sync is refused: the page's own rounds send the outbox (offline-field covers the worker's). */
+async function tabletContext(): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  return context;
+}
+
+async function signInControlled(page: Page, login: string) {
+  await signInThroughPage(page, server.url, login);
+  // clientsClaim: the first session is controlled, so the app shell opens offline afterwards.
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: RETRY.timeout });
+}
+
+async function signOut(page: Page) {
+  await page.getByRole('button', { name: 'Выход' }).first().click();
+  await page.waitForURL(`${server.url}/#/`);
+  await page.getByRole('link', { name: 'Вход' }).waitFor();
+}
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20' }), launchBrowser()]);
+  cookie = await apiSessionCookie(server.url, 'analyst');
+  const structures = await get<{ id: number; name: string }[]>('/api/v2/get_all_structures');
+  packingId = structures.find((s) => s.name === 'Участок упаковки')!.id;
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('signing out on a shared tablet without a network', () => {
+  it('signs out for good: the old session is never used again and ends on the server first thing', async () => {
+    const context = await tabletContext();
+    const page = await context.newPage();
+    await signInControlled(page, 'assessor');
+    const oldCookie = await deviceCookie(context);
+    expect((await get<{ login: string }>('/api/v1/whoami', oldCookie)).login).toBe('assessor');
+
+    await context.setOffline(true);
+    await signOut(page);
+    await page.getByText('вы вышли на этом устройстве').waitFor();
+
+    // Reloaded offline: the sign-in screen, not the previous user's workspace.
+    await page.goto(`${server.url}/#/projects`);
+    await page.waitForURL(/#\/login$/);
+    await page.getByRole('heading', { name: 'Вход' }).waitFor();
+    expect(await page.getByTestId('user-name').count()).toBe(0);
+    // The cookie is still in the browser (a script cannot remove it): the app must refuse it.
+    expect(await deviceCookie(context)).toBe(oldCookie);
+
+    // Back online and reloaded: the sign-out goes first, everything after it is anonymous.
+    const apiCalls: { path: string; status: number; body: string }[] = [];
+    context.on('response', (response) => {
+      const url = new URL(response.url());
+      if (!url.pathname.startsWith('/api/')) return;
+      const entry = { path: url.pathname, status: response.status(), body: '' };
+      apiCalls.push(entry);
+      response.text().then(
+        (text) => (entry.body = text),
+        () => {},
+      );
+    });
+    await context.setOffline(false);
+    await page.reload();
+    await page.waitForURL(/#\/login$/);
+    await page.getByRole('heading', { name: 'Вход' }).waitFor();
+    await expect.poll(() => apiCalls.some((c) => c.path === '/api/v1/whoami' && c.body !== ''), RETRY).toBe(true);
+    expect(apiCalls[0]?.path).toBe('/api/v1/leave');
+    expect(apiCalls[0]?.status).toBe(200);
+    const whoami = apiCalls.find((c) => c.path === '/api/v1/whoami')!;
+    expect(JSON.parse(whoami.body)).toMatchObject({ error: { code: 'unauthorized' } });
+    expect(await page.getByTestId('user-name').count()).toBe(0);
+
+    // The server session is over: the old cookie opens nothing.
+    const refused = await fetch(`${server.url}/api/v2/get_all_structures`, { headers: { cookie: oldCookie } });
+    expect(refused.status).toBe(401);
+    expect(await get<{ error?: unknown }>('/api/v1/whoami', oldCookie)).toHaveProperty('error');
+    await context.close();
+  });
+
+  it('keeps a queued save for its owner: not sent as the next user, sent once when its owner signs in again', async () => {
+    const context = await tabletContext();
+    const videoId = await unmarkedVideo();
+    const page = await context.newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    await signInControlled(page, 'assessor');
+    await page.goto(`${server.url}/#/video/${videoId}`);
+    await page.locator('video').waitFor();
+    await page.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement).readyState >= 1);
+
+    // Offline: three segments coded and saved on the device; then the assessor signs out.
+    await context.setOffline(true);
+    await page.getByLabel('Рабочее место новых операций').selectOption({ index: 1 });
+    await page.locator('.markup-head h1').click();
+    for (const key of ['1', 'ArrowRight', '2', 'ArrowRight', '3', 'ArrowRight', 'Enter']) await page.keyboard.press(key);
+    await expect.poll(() => page.getByTestId('op-row').count(), RETRY).toBe(3);
+    await page.keyboard.press('Control+s');
+    await page.getByText('Нет связи с сервером: изменения сохранены на этом устройстве').waitFor();
+    await expect.poll(() => page.getByTestId('sync-indicator').textContent(), RETRY).toBe('Не отправлено: 1');
+    await signOut(page);
+    await expect.poll(() => page.getByTestId('others-saves').textContent(), RETRY).toBe('Сохранения ждут входа автора: 1');
+
+    // The analyst signs in on the same tablet, online: told that someone else's saves wait, not what they hold.
+    await context.setOffline(false);
+    await signInThroughPage(page, server.url, 'analyst');
+    await expect.poll(() => page.getByTestId('user-name').textContent(), RETRY).toBe('Олег Петров');
+    await expect.poll(() => page.getByTestId('others-saves').textContent(), RETRY).toBe('Сохранения другого пользователя ждут его входа: 1');
+    expect(await page.getByTestId('sync-indicator').count()).toBe(0);
+    // The video opens on the server's (empty) markup: the assessor's edits are neither shown nor offered.
+    await page.goto(`${server.url}/#/video/${videoId}`);
+    await page.locator('video').waitFor();
+    await page.getByLabel('Рабочее место новых операций').waitFor();
+    await expect.poll(() => page.getByTestId('others-saves').count(), RETRY).toBe(1);
+    expect(await page.getByTestId('op-row').count()).toBe(0);
+    expect(await page.getByTestId('unsaved').count()).toBe(0);
+    const untouched = await get<Markups>(`/api/v1/video_markups/${videoId}`);
+    expect(untouched.video_markups).toEqual([]);
+
+    // The analyst leaves, the assessor comes back: her save goes, once, as hers.
+    await signOut(page);
+    await page.getByText('Вы вышли из системы').waitFor();
+    await signInThroughPage(page, server.url, 'assessor');
+
+    await expect.poll(async () => (await get<Markups>(`/api/v1/video_markups/${videoId}`)).video_markups.length, RETRY).toBe(3);
+    await expect.poll(() => page.getByTestId('sync-indicator').count(), RETRY).toBe(0);
+    expect(await page.getByTestId('others-saves').count()).toBe(0);
+    const saved = await get<Markups>(`/api/v1/video_markups/${videoId}`);
+    expect(saved.video_markups.map((m) => [m.start_time, m.end_time, m.author_name])).toEqual([
+      [0, 5, 'Мария Иванова'],
+      [5, 10, 'Мария Иванова'],
+      [10, 15, 'Мария Иванова'],
+    ]);
+    expect(saved.version).toBe(untouched.version + 1);
+    await context.close();
+  });
+});
