@@ -74,6 +74,8 @@ registerRoute(
 );
 
 // Background Sync: the browser wakes the worker when the network is back, even with no tab open.
+// The replay ends a sign-out made offline first and sends only the signed-in user's saves; when
+// the server cannot be asked, it rejects and the browser tries again later.
 sw.addEventListener('sync', (event) => {
   if (event.tag !== OUTBOX_SYNC_TAG) return;
   event.waitUntil(
