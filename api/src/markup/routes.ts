@@ -6,6 +6,7 @@ import type { AppDeps } from '../http/env';
 import { createRouter, errorResponses, idParam, json } from '../http/openapi';
 import { VideoOrStructureQuery } from '../org/schema';
 import { periodMarkupRoutes } from './period-markups.routes';
+import { saveOwnerMatches } from './save-owner';
 import { AvailableOperations, VideoMarkupsReply, VideoMarkupsSave } from './schema';
 import { availableOperations, readVideoMarkups, saveVideoMarkups, videoMarkupsTsv } from './video-markups.service';
 
@@ -63,7 +64,8 @@ export function markupRoutes(deps: AppDeps) {
       path: '/api/v1/video_markups/{videoId}',
       tags,
       summary: 'Сохранить изменённые строки разметки видео (одна транзакция; 409 при устаревшей версии)',
-      middleware: [requireAccess(db, 'markup.write', structureFrom.videoParam())] as const,
+      description: 'Заголовок x-norma-save-owner (логин в кодировке URI) — чьё это отложенное сохранение; другой пользователь получает 403.',
+      middleware: [requireAccess(db, 'markup.write', structureFrom.videoParam()), saveOwnerMatches] as const,
       request: { params: VideoParam, ...saveBody },
       responses: { 200: json(VideoMarkupsReply), ...errorResponses, 409: errorResponses[400] },
     }),

@@ -40,7 +40,8 @@ export async function sendQueuedSave(item: OutboxItem, owner: string): Promise<R
     response = await fetch(`/api/v1/video_markups/${item.videoId}`, {
       method: 'PUT',
       credentials: 'same-origin',
-      headers: { 'content-type': 'application/json' },
+      // The server refuses it if someone else has signed in meanwhile (api/src/markup/save-owner.ts).
+      headers: { 'content-type': 'application/json', 'x-norma-save-owner': encodeURIComponent(owner) },
       body: JSON.stringify(item.payload),
     });
   } catch {
@@ -57,8 +58,8 @@ export async function sendQueuedSave(item: OutboxItem, owner: string): Promise<R
     return { ...base, result: 'sent', reply: body };
   }
   const message = body?.error?.message ?? `Ошибка сервера (${response.status})`;
-  // Signed out meanwhile, or the server is down: the save waits for a later round, never dropped.
-  if (response.status === 401 || response.status >= 500) return { ...base, result: 'offline', message };
+  // Signed out meanwhile, someone else signed in, or the server is down: the save waits for a later round, never dropped.
+  if (response.status === 401 || response.status >= 500 || body?.error?.code === 'save_owner_mismatch') return { ...base, result: 'offline', message };
   return { ...base, result: response.status === 409 ? 'conflict' : 'rejected', message };
 }
 
