@@ -56,6 +56,42 @@ async function signOut(page: Page) {
   await page.getByRole('link', { name: 'Вход' }).waitFor();
 }
 
+/** Opens the video online, goes offline, codes three segments (0–5, 5–10, 10–15 s) and saves: the save is queued. */
+async function queueSaveOffline(context: BrowserContext, page: Page, videoId: number) {
+  await page.goto(`${server.url}/#/video/${videoId}`);
+  await page.locator('video').waitFor();
+  await page.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement).readyState >= 1);
+  await context.setOffline(true);
+  await page.getByLabel('Рабочее место новых операций').selectOption({ index: 1 });
+  await page.locator('.markup-head h1').click();
+  for (const key of ['1', 'ArrowRight', '2', 'ArrowRight', '3', 'ArrowRight', 'Enter']) await page.keyboard.press(key);
+  await expect.poll(() => page.getByTestId('op-row').count(), RETRY).toBe(3);
+  await page.keyboard.press('Control+s');
+  await page.getByText('Нет связи с сервером: изменения сохранены на этом устройстве').waitFor();
+  await expect.poll(() => page.getByTestId('sync-indicator').textContent(), RETRY).toBe('Не отправлено: 1');
+}
+
+/**
+ * Fires the service worker's Background Sync through DevTools, as the browser does when its
+ * network returns (an emulated network change does not); resolves when the worker has finished.
+ */
+async function dispatchOutboxSync(context: BrowserContext) {
+  const blank = await context.newPage();
+  const cdp = await context.newCDPSession(blank);
+  const registrations = new Promise<{ registrationId: string; scopeURL: string }[]>((resolve) =>
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => resolve(event.registrations as { registrationId: string; scopeURL: string }[])),
+  );
+  await cdp.send('ServiceWorker.enable');
+  const registration = (await registrations).find((r) => r.scopeURL.startsWith(server.url))!;
+  await cdp.send('ServiceWorker.dispatchSyncEvent', {
+    origin: server.url,
+    registrationId: registration.registrationId,
+    tag: 'norma-outbox',
+    lastChance: false,
+  });
+  await blank.close();
+}
+
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20' }), launchBrowser()]);
   cookie = await apiSessionCookie(server.url, 'analyst');
@@ -123,19 +159,8 @@ describe('signing out on a shared tablet without a network', () => {
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
     await signInControlled(page, 'assessor');
-    await page.goto(`${server.url}/#/video/${videoId}`);
-    await page.locator('video').waitFor();
-    await page.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement).readyState >= 1);
-
     // Offline: three segments coded and saved on the device; then the assessor signs out.
-    await context.setOffline(true);
-    await page.getByLabel('Рабочее место новых операций').selectOption({ index: 1 });
-    await page.locator('.markup-head h1').click();
-    for (const key of ['1', 'ArrowRight', '2', 'ArrowRight', '3', 'ArrowRight', 'Enter']) await page.keyboard.press(key);
-    await expect.poll(() => page.getByTestId('op-row').count(), RETRY).toBe(3);
-    await page.keyboard.press('Control+s');
-    await page.getByText('Нет связи с сервером: изменения сохранены на этом устройстве').waitFor();
-    await expect.poll(() => page.getByTestId('sync-indicator').textContent(), RETRY).toBe('Не отправлено: 1');
+    await queueSaveOffline(context, page, videoId);
     await signOut(page);
     await expect.poll(() => page.getByTestId('others-saves').textContent(), RETRY).toBe('Сохранения ждут входа автора: 1');
 
@@ -170,6 +195,51 @@ describe('signing out on a shared tablet without a network', () => {
       [10, 15, 'Мария Иванова'],
     ]);
     expect(saved.version).toBe(untouched.version + 1);
+    await context.close();
+  });
+
+  it('the service worker’s Background Sync ends the pending sign-out first and sends nobody else’s save', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const videoId = await unmarkedVideo();
+    const page = await context.newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    await signInControlled(page, 'assessor');
+    const oldCookie = await deviceCookie(context);
+    await queueSaveOffline(context, page, videoId);
+    await signOut(page);
+    await page.close();
+
+    // No tab of the app is open when the network returns; the worker is the first to talk to the server.
+    const apiCalls: string[] = [];
+    context.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/api/')) apiCalls.push(url.pathname);
+    });
+    await context.setOffline(false);
+    await dispatchOutboxSync(context);
+    await expect.poll(async () => (await fetch(`${server.url}/api/v2/get_all_structures`, { headers: { cookie: oldCookie } })).status, RETRY).toBe(401);
+    expect(apiCalls[0]).toBe('/api/v1/leave');
+    // Nobody is signed in now: the assessor's save waits for her.
+    expect((await get<Markups>(`/api/v1/video_markups/${videoId}`)).video_markups).toEqual([]);
+    expect(apiCalls).not.toContain(`/api/v1/video_markups/${videoId}`);
+
+    // The analyst signs in and the worker syncs again: still not sent in his session.
+    const analyst = await context.newPage();
+    await signInThroughPage(analyst, server.url, 'analyst');
+    await expect.poll(() => analyst.getByTestId('others-saves').textContent(), RETRY).toBe('Сохранения другого пользователя ждут его входа: 1');
+    // The worker tells open tabs when its round is over (sw.ts): counted here, so the check below follows that round.
+    await analyst.evaluate(() => {
+      const scope = window as unknown as { normaRounds: number };
+      scope.normaRounds = 0;
+      navigator.serviceWorker.addEventListener('message', (event: MessageEvent<{ type?: string }>) => {
+        if (event.data?.type === 'norma-outbox-replayed') scope.normaRounds += 1;
+      });
+    });
+    await dispatchOutboxSync(context);
+    await expect.poll(() => analyst.evaluate(() => (window as unknown as { normaRounds: number }).normaRounds), RETRY).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => analyst.getByTestId('others-saves').count(), RETRY).toBe(1);
+    expect((await get<Markups>(`/api/v1/video_markups/${videoId}`)).video_markups).toEqual([]);
+    expect(apiCalls).not.toContain(`/api/v1/video_markups/${videoId}`);
     await context.close();
   });
 });
