@@ -36,6 +36,7 @@ import {
   PARTIAL_BREAK_SECONDS_PER_HOUR,
   loadText,
   multiDayLoadText,
+  NO_OBSERVATIONS_TEXT,
   overlapLength,
   percentOf,
   requiredMeasurements,
@@ -47,19 +48,21 @@ export interface ResolvedSettings {
   from: number;
   to: number;
   structure: StructureSettings;
-  unitsProduced: number | null;
+  /** Units produced in the window: a count, 0 when there are none (METHODOLOGY §6). */
+  unitsProduced: number;
   table: StabilityTable;
   /** Shift-days partitioning [from, to), in time order; one day when none were given. */
   days: { start: number; end: number; units: number | null }[];
 }
 
-const unitsOrNull = (units: number | null | undefined) => (typeof units === 'number' && Number.isFinite(units) && units > 0 ? units : null);
+/** Output is a count (METHODOLOGY §6): the value given, 0 when there is none. */
+const unitsCount = (units: number | null | undefined) => (typeof units === 'number' && Number.isFinite(units) && units > 0 ? units : 0);
 
 /**
  * The window cut at the given day starts: each day runs to the next start, the first from `from`,
  * the last to `to`, so the days always partition the window.
  */
-function resolveDays(settings: ReportSettings, from: number, to: number, unitsProduced: number | null): ResolvedSettings['days'] {
+function resolveDays(settings: ReportSettings, from: number, to: number, unitsProduced: number): ResolvedSettings['days'] {
   const starts = (settings.days ?? [])
     .filter((d) => Number.isFinite(d.start) && d.start > from && d.start < to)
     .sort((a, b) => a.start - b.start)
@@ -92,7 +95,7 @@ const finiteOr = (value: number | null | undefined, fallback: number) => (typeof
 export function resolveSettings(settings: ReportSettings): ResolvedSettings {
   const s = { ...DEFAULT_STRUCTURE, ...(settings.structure ?? {}) };
   const threshold = s.timeSeriesStabilityThreshold;
-  const units = unitsOrNull(settings.unitsProduced);
+  const units = unitsCount(settings.unitsProduced);
   const from = finiteOr(settings.from, 0);
   const to = Math.max(from, finiteOr(settings.to, from));
   return {
@@ -200,6 +203,8 @@ export interface DayAggregates {
 
 export interface DayAggregatePart {
   categoryMs: ArrayLike<number>;
+  /** Per operation key (as DayAggregates.keys), ms inside the day. */
+  keyMs?: ArrayLike<number>;
   counted: number;
   firstStart: number;
   lastEnd: number;
@@ -317,7 +322,7 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
     overworkingPer: overload ? percentOf(work - available, available) : 0,
     underload: underloaded ? (available - work) / 60 : 0,
     underloadPer: underloaded ? percentOf(available - work, available) : 0,
-    text: loadText(work, available),
+    text: '',
   };
 
   // Normative balance: idle → 0, rest → B_reg, the freed (or missing) time goes to main work.
@@ -333,15 +338,17 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
   });
   const productivityRise = main > 0 ? ((normSeconds('main') - main) / main) * 100 : null;
 
-  const restLoss = structure.restInIdle ? rest : Math.max(0, rest - breakSeconds);
+  // Rest above the regulated breaks, per shift-day and summed: never netted across days (§6).
+  const days = dayParts(agg, settings, shift);
+  const restLoss = days.reduce((acc, d) => acc + d.restLossSeconds, 0);
   const lossSeconds = idle + restLoss;
-  const restShare = rest > 0 ? restLoss / rest : 0;
+  const restLossOfKey = restLossByKey(agg, days, rest, restLoss);
   const paretoBase = agg.keys
     .map((key, k) => ({
       operationId: key.operationId,
       operationName: key.operationName,
       category: key.category,
-      seconds: key.category === 'idle' ? agg.keyMs[k] / 1000 : key.category === 'rest' ? (agg.keyMs[k] / 1000) * restShare : 0,
+      seconds: key.category === 'idle' ? agg.keyMs[k] / 1000 : key.category === 'rest' ? restLossOfKey(k) : 0,
     }))
     .filter((row) => row.seconds > 0)
     .sort((a, b) => b.seconds - a.seconds || a.operationId - b.operationId || CATEGORY_INDEX[a.category] - CATEGORY_INDEX[b.category]);
@@ -351,7 +358,6 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
     return { ...row, percent: percentOf(row.seconds, lossSeconds), cumulativePercent: percentOf(running, lossSeconds) };
   });
 
-  const days = dayParts(agg, settings, shift);
   // The actual working day of each shift-day, summed: the nights between days are not working time.
   const actualDaySeconds = days.reduce((acc, d) => acc + d.actualDaySeconds, 0);
   const units = settings.unitsProduced;
@@ -359,10 +365,11 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
     actualDaySeconds,
     breakSeconds: 0,
     units,
-    seconds: units !== null && actualDaySeconds > 0 ? actualDaySeconds / units : null,
+    seconds: units > 0 && actualDaySeconds > 0 ? actualDaySeconds / units : null,
   };
   const activeDays = days.filter((d) => d.firstStart !== null).length;
   if (activeDays > 1) load.text = multiDayLoadText(activeDays, work, available);
+  else load.text = loadText(work, available, observed);
 
   const gapRows: BreakRow[] = agg.gaps.map((g) => ({ type: 'gap', start: g.start, end: g.end, seconds: (g.end - g.start) / 1000 }));
 
@@ -408,6 +415,7 @@ function dayParts(agg: DayAggregates, settings: ResolvedSettings, whole: ShiftTi
     const available = Math.max(0, shiftSeconds - breakSeconds);
     const loadPercent = percentOf(work, available);
     const actual = part.counted > 0 ? (part.lastEnd - part.firstStart) / 1000 : 0;
+    const rest = part.categoryMs[CATEGORY_INDEX.rest] / 1000;
     const units = single ? settings.unitsProduced : day.units;
     return {
       start: day.start,
@@ -419,7 +427,11 @@ function dayParts(agg: DayAggregates, settings: ResolvedSettings, whole: ShiftTi
       availableSeconds: available,
       loadPercent,
       overload: loadPercent > 100,
-      text: loadText(work, available),
+      // A day without observation is not part of his window (§6): said as such, not as «нет смен».
+      text: part.counted > 0 ? loadText(work, available, observedMs / 1000) : NO_OBSERVATIONS_TEXT,
+      observed: part.counted > 0,
+      restSeconds: rest,
+      restLossSeconds: settings.structure.restInIdle ? rest : Math.max(0, rest - breakSeconds),
       firstStart: part.counted > 0 ? part.firstStart : null,
       lastEnd: part.counted > 0 ? part.lastEnd : null,
       actualDaySeconds: actual,
@@ -427,6 +439,23 @@ function dayParts(agg: DayAggregates, settings: ResolvedSettings, whole: ShiftTi
       taktSeconds: units !== null && units > 0 && actual > 0 ? actual / units : null,
     };
   });
+}
+
+/**
+ * Rest loss of each operation key: its rest in each shift-day times that day's share of rest
+ * above the day's breaks, so the Pareto's rest rows add up to the per-day excesses.
+ */
+function restLossByKey(agg: DayAggregates, days: DayPart[], rest: number, restLoss: number): (k: number) => number {
+  const parts = agg.dayParts;
+  if (days.length === 1 || !parts || parts.some((p) => !p.keyMs)) {
+    const share = rest > 0 ? restLoss / rest : 0;
+    return (k) => (agg.keyMs[k] / 1000) * share;
+  }
+  return (k) =>
+    days.reduce((acc, d, i) => {
+      const share = d.restSeconds > 0 ? d.restLossSeconds / d.restSeconds : 0;
+      return acc + (parts[i]!.keyMs![k] / 1000) * share;
+    }, 0);
 }
 
 // ---------------------------------------------------------------- time study

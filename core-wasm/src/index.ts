@@ -395,7 +395,13 @@ function dayPass(arena: Arena, cols: Columns, st: ResolvedSettings): DayPass {
     dayParts = st.days.map((day) => {
       core.categorySums(cols.starts, cols.ends, cols.categories, cols.opKeys, n, day.start, day.end, keyTotal, dayOut, keyMs, keyCount);
       const v = arena.viewF64(dayOut, 10);
-      return { categoryMs: v.slice(0, CATEGORIES.length), counted: v[9], firstStart: v[7], lastEnd: v[8] };
+      return {
+        categoryMs: v.slice(0, CATEGORIES.length),
+        keyMs: arena.viewF64(keyMs, keyTotal).slice(),
+        counted: v[9],
+        firstStart: v[7],
+        lastEnd: v[8],
+      };
     });
     // keyMs / keyCount hold the last day now: take the window's sums again.
     core.categorySums(cols.starts, cols.ends, cols.categories, cols.opKeys, n, st.from, st.to, keyTotal, out, keyMs, keyCount);

@@ -109,22 +109,24 @@ export function detectOverlaps(segments: Segment[]): InputError[] {
 
 // ---------------------------------------------------------------- day balance
 
-/** Category sums, count, first start and last end of the segments clipped to one shift-day. */
-function dayPart(segments: Segment[], from: number, to: number): DayAggregatePart {
+/** Category and key sums, count, first start and last end of the segments clipped to one shift-day. */
+function dayPart(segments: Segment[], keyOf: number[], keyTotal: number, from: number, to: number): DayAggregatePart {
   const categoryMs = CATEGORIES.map(() => 0);
+  const keyMs = new Array<number>(keyTotal).fill(0);
   let counted = 0;
   let firstStart = Infinity;
   let lastEnd = -Infinity;
-  for (const s of segments) {
+  segments.forEach((s, i) => {
     const start = Math.max(s.start, from);
     const end = Math.min(s.end, to);
-    if (!(end > start)) continue;
+    if (!(end > start)) return;
     categoryMs[categoryCode(s)] += end - start;
+    keyMs[keyOf[i]] += end - start;
     counted += 1;
     firstStart = Math.min(firstStart, start);
     lastEnd = Math.max(lastEnd, end);
-  }
-  return { categoryMs, counted, firstStart: counted > 0 ? firstStart : 0, lastEnd: counted > 0 ? lastEnd : 0 };
+  });
+  return { categoryMs, keyMs, counted, firstStart: counted > 0 ? firstStart : 0, lastEnd: counted > 0 ? lastEnd : 0 };
 }
 
 function dayAggregates(segments: Segment[], st: ResolvedSettings): DayAggregates {
@@ -137,6 +139,7 @@ function dayAggregates(segments: Segment[], st: ResolvedSettings): DayAggregates
   let firstStart = Infinity;
   let lastEnd = -Infinity;
   const clipped: Interval[] = [];
+  const keyOf: number[] = [];
   for (const s of segments) {
     const code = categoryCode(s);
     const name = `${s.operationId}|${s.category}`;
@@ -148,6 +151,7 @@ function dayAggregates(segments: Segment[], st: ResolvedSettings): DayAggregates
       keyMs.push(0);
       keyCount.push(0);
     }
+    keyOf.push(k);
     const start = Math.max(s.start, st.from);
     const end = Math.min(s.end, st.to);
     if (!(end > start)) continue;
@@ -160,7 +164,7 @@ function dayAggregates(segments: Segment[], st: ResolvedSettings): DayAggregates
     clipped.push({ start, end });
   }
   return {
-    dayParts: st.days.length > 1 ? st.days.map((day) => dayPart(segments, day.start, day.end)) : undefined,
+    dayParts: st.days.length > 1 ? st.days.map((day) => dayPart(segments, keyOf, keys.length, day.start, day.end)) : undefined,
     categoryMs,
     counted,
     firstStart: counted > 0 ? firstStart : 0,

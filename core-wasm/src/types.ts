@@ -200,7 +200,8 @@ export interface Takt {
   actualDaySeconds: number;
   /** Regulated breaks subtracted; 0 as the specification says. */
   breakSeconds: number;
-  units: number | null;
+  /** Units produced: a count, 0 when there are none (never null). */
+  units: number;
   /** Seconds per unit; null when there are no units or no day. */
   seconds: number | null;
 }
@@ -238,13 +239,19 @@ export interface DayPart {
   /** W / T_avail × 100 of the day. */
   loadPercent: number;
   overload: boolean;
-  /** e.g. "450-минутный день, недогрузка 20 минут". */
+  /** e.g. "450-минутный день, недогрузка 20 минут"; «нет наблюдений» for a day without any. */
   text: string;
+  /** False when the employee has no observation that day: the day adds nothing to his window. */
+  observed: boolean;
+  /** Rest of the day, and the part of it above the day's regulated breaks (all of it with rest_in_idle). */
+  restSeconds: number;
+  restLossSeconds: number;
   /** First segment start and last segment end inside the day; null without segments. */
   firstStart: number | null;
   lastEnd: number | null;
   /** lastEnd − firstStart, seconds (0 without segments). */
   actualDaySeconds: number;
+  /** Units that day; null only when a hand-entered total of the window cannot be split by day. */
   units: number | null;
   taktSeconds: number | null;
 }
