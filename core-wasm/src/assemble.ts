@@ -524,7 +524,7 @@ export function buildTimeStudy(segments: SegmentRows, ops: OperationAggregate[],
         seconds: op.seconds[i],
         status: op.status[i],
         fluctPerc: op.fluctPerc[i],
-        fluctPercAll: op.seconds[i] > 0 && all.tReg > 0 ? ((op.seconds[i] - all.tReg) / all.tReg) * 100 : 0,
+        fluctPercAll: op.seconds[i] > 0 && op.status[i] !== 'cut' && all.tReg > 0 ? ((op.seconds[i] - all.tReg) / all.tReg) * 100 : 0,
       };
     });
     return {

@@ -49,7 +49,8 @@ export * from './types.ts';
 export * from './common-exports.ts';
 export { loadCore } from './wasm.ts';
 
-const MEASUREMENT_STATUS: readonly MeasurementStatus[] = ['accepted', 'dropped', 'zero_length'];
+const MEASUREMENT_STATUS: readonly MeasurementStatus[] = ['accepted', 'dropped', 'zero_length', 'cut'];
+const STATUS_CUT = 3;
 
 // ---------------------------------------------------------------- columns
 
@@ -519,6 +520,7 @@ function studyPass(arena: Arena, cols: Columns, st: ResolvedSettings): Operation
     const starts = arena.viewF64(cols.starts, n);
     const ends = arena.viewF64(cols.ends, n);
     const valueView = arena.viewF64(values, total);
+    const statusView = arena.viewI32(status, total);
     const offsetView = arena.viewI32(offsets, groups + 1);
     const normView = arena.viewF64(normatives, groups);
     let g = -1;
@@ -539,7 +541,10 @@ function studyPass(arena: Arena, cols: Columns, st: ResolvedSettings): Operation
       }
       const seconds = Math.max(0, Math.min(ends[i], to) - Math.max(starts[i], from)) / 1000;
       valueView[j] = seconds;
-      if (seconds > 0) {
+      // A segment cut by the window is listed with its inside part but is not a measurement.
+      const cut = starts[i] < from || ends[i] > to;
+      statusView[j] = cut ? STATUS_CUT : 0;
+      if (seconds > 0 && !cut) {
         positiveSum += seconds;
         positiveCount++;
       }

@@ -297,13 +297,15 @@ export function timeStudy(segments: Segment[], settings: ReportSettings): TimeSt
     .map(([operationId, { name, items }]) => {
       items.sort((a, b) => a.s.start - b.s.start || a.s.end - b.s.end || a.i - b.i);
       const seconds = items.map(({ s }) => Math.max(0, Math.min(s.end, st.to) - Math.max(s.start, st.from)) / 1000);
-      const positive = seconds.filter((v) => v > 0);
+      // A segment cut by the window counts in the balance, but a cut piece is not a cycle (§3).
+      const cut = items.map(({ s }) => s.start < st.from || s.end > st.to);
+      const positive = seconds.filter((v, j) => v > 0 && !cut[j]);
       const elementSeconds = positive.length > 0 ? positive.reduce((a, b) => a + b, 0) / positive.length : 0;
       const norm = normativeFor(elementSeconds, st);
       const keep = clean(positive, norm.coef, st.structure.cleaningRule === 'both_extremes');
       const status: MeasurementStatus[] = [];
       let p = 0;
-      for (const v of seconds) status.push(v > 0 ? (keep[p++] ? 'accepted' : 'dropped') : 'zero_length');
+      seconds.forEach((v, j) => status.push(cut[j] ? 'cut' : v > 0 ? (keep[p++] ? 'accepted' : 'dropped') : 'zero_length'));
       const accepted = seriesStats(
         positive.filter((_, j) => keep[j]),
         st.structure.fluctReduction,
@@ -316,7 +318,7 @@ export function timeStudy(segments: Segment[], settings: ReportSettings): TimeSt
         segmentIndices: items.map(({ i }) => i),
         seconds,
         status,
-        fluctPerc: seconds.map((v) => (v > 0 && accepted.tReg > 0 ? ((v - accepted.tReg) / accepted.tReg) * 100 : 0)),
+        fluctPerc: seconds.map((v, j) => (v > 0 && !cut[j] && accepted.tReg > 0 ? ((v - accepted.tReg) / accepted.tReg) * 100 : 0)),
         accepted,
         all: seriesStats(positive, st.structure.fluctReduction),
       };

@@ -97,4 +97,25 @@ describe.each([
     expect(d.load.percentage).toBe(100);
     expect(d.load.text).toBe('220-минутный день, переработки и недогрузки нет');
   });
+
+  it('lists segments cut by the window as cut, not as measurements, while the balance counts their inside part', () => {
+    const t = (hh: number, mm: number, ss: number) => at(hh, mm, ss);
+    const segments = [
+      seg(t(7, 59, 50), t(8, 0, 10), 'main', 1, 'Сборка узла'), // cut by the start: 10 s inside
+      seg(t(8, 0, 10), t(8, 0, 20), 'main', 1, 'Сборка узла'),
+      seg(t(8, 0, 20), t(8, 0, 32), 'main', 1, 'Сборка узла'),
+      seg(t(8, 59, 55), t(9, 0, 5), 'main', 1, 'Сборка узла'), // cut by the end: 5 s inside
+    ];
+    const settings = { from: at(8, 0), to: at(9, 0) };
+    const o = engine.timeStudy(segments, settings).operations[0]!;
+    expect(o.measurements.map((m) => [m.status, m.seconds, m.fluctPerc, m.fluctPercAll])).toEqual([
+      ['cut', 10, 0, 0],
+      ['accepted', 10, (-1 / 11) * 100, (-1 / 11) * 100],
+      ['accepted', 12, (1 / 11) * 100, (1 / 11) * 100],
+      ['cut', 5, 0, 0],
+    ]);
+    expect(o.accepted).toMatchObject({ n: 2, tMin: 10, tMax: 12, tReg: 11, len: 22 });
+    expect(o.all).toMatchObject({ n: 2, tMin: 10, tReg: 11, standardLen: 22 });
+    expect(engine.dayBalance(segments, settings).categories.find((c) => c.category === 'main')!.seconds).toBe(37);
+  });
 });

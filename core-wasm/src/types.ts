@@ -311,7 +311,8 @@ export interface SeriesStats {
   standardLen: number;
 }
 
-export type MeasurementStatus = 'accepted' | 'dropped' | 'zero_length';
+/** 'cut': a segment cut by the window — listed with its part inside, never a measurement (METHODOLOGY §3). */
+export type MeasurementStatus = 'accepted' | 'dropped' | 'zero_length' | 'cut';
 
 export interface Measurement {
   /** 1-based position in the chronological series. */
