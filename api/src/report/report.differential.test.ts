@@ -161,20 +161,25 @@ describe('statement totals: API = hand-written SQL', () => {
     const gaps = report.breaks.filter((b: { type: string }) => b.type === 'gap').reduce((a: number, b: { len: number }) => a + b.len, 0);
     expect(gaps).toBeCloseTo(inside - (await markedInside(employeeId, Math.max(shiftStart, from), Math.min(shiftEnd, to))), 6);
 
-    // Table 3: every measurement of each main operation.
+    // Table 3: every segment of each main operation in the window is listed; those cut by the
+    // window are marked cut and are not measurements (METHODOLOGY §3).
     for (const row of hand.rows.filter((r) => r.type === 'main')) {
       const all = report.all_measurements.rows.find((r: { id: number }) => r.id === row.operation_id);
       expect(all.measurements).toHaveLength(row.n);
-      expect(all.t_min).toBeCloseTo(row.min_ms / 1000, 6);
-      expect(all.t_max).toBeCloseTo(row.max_ms / 1000, 6);
-      expect(all.t_average).toBeCloseTo(row.ms / 1000 / row.n, 6);
       // Table 3 is checked over its own series: every measurement, not the cleaned ones.
       const { rows: lens } = await sql<{ ms: number }>`
-        SELECT ${clipEnd(to)} - ${clipStart(from)} AS ms FROM markups m
+        SELECT m.end_time - m.start_time AS ms FROM markups m
         WHERE m.structure_id = ${structureId} AND m.employee_id = ${employeeId} AND m.operation_id = ${row.operation_id}
-          AND m.start_time < ${to} AND m.end_time > ${from}
+          AND m.start_time >= ${from} AND m.end_time <= ${to} AND m.end_time > m.start_time
       `.execute(t.deps.db);
-      const values = lens.map((l) => l.ms / 1000);
+      const values = lens.map((l) => Number(l.ms) / 1000);
+      expect(all.measurements.filter((m: { status: string }) => m.status === 'cut').length).toBe(
+        row.n - values.length - all.measurements.filter((m: { status: string }) => m.status === 'zero_length').length,
+      );
+      expect(all.n).toBe(values.length);
+      expect(all.t_min).toBeCloseTo(Math.min(...values), 6);
+      expect(all.t_max).toBeCloseTo(Math.max(...values), 6);
+      expect(all.t_average).toBeCloseTo(values.reduce((a, v) => a + v, 0) / values.length, 6);
       const mean = values.reduce((a, v) => a + v, 0) / values.length;
       const fluctAve = (values.reduce((a, v) => a + Math.abs(v - mean), 0) / values.length / mean) * 100;
       expect(all.fluct_ave).toBeCloseTo(fluctAve, 6);
@@ -183,7 +188,7 @@ describe('statement totals: API = hand-written SQL', () => {
       const required = Math.max(5, Math.ceil(((1.96 * cv) / all.accuracy_percent) ** 2));
       expect(all.required_measurements).toBe(required);
       expect(all.enough_measurements).toBe(values.length >= required);
-      for (const m of all.measurements) {
+      for (const m of all.measurements.filter((x: { status: string }) => x.status !== 'cut')) {
         expect(m.fluct_perc).toBeCloseTo(((m.len - mean) / mean) * 100, 6);
         expect(m.fluct_perc).toBeLessThanOrEqual(all.fluct_max + 1e-9);
       }
