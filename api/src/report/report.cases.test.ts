@@ -199,9 +199,12 @@ describe('clear empty reports, never a 500', () => {
     expect(body.loading.percentage).toBe(0);
     expect(body.loading.overload).toBe(false);
     expect(body.rep_param.product_num).toBe(0);
+    expect(body.takt.product_num).toBe(0);
     expect(body.takt.takt).toBeNull();
     expect(body.notices).toContain(NOTICES.noMarkups);
-    expect(body.breaks).toEqual([{ type: 'gap', start_datetime: iso('2026-03-02T08:00:00'), end_datetime: iso('2026-03-02T12:00:00'), len: 14400 }]);
+    // METHODOLOGY §6: a shift without any observation of him is not his window — no gap, «нет наблюдений».
+    expect(body.breaks).toEqual([]);
+    expect(body.loading.text).toBe('Нормативное время не определено: нет наблюдений.');
     expect(JSON.stringify(body)).not.toMatch(/NaN|Infinity/);
   });
 
@@ -404,6 +407,50 @@ describe('a window longer than a day: Table 6 looks for gaps inside the shifts o
     expect(body.loading.basis).toBe('observed');
     // Day 2: 09:30–10:00 between its two segments is the only gap.
     expect(body.breaks).toEqual([{ type: 'gap', start_datetime: iso('2026-03-03T09:30:00'), end_datetime: iso('2026-03-03T10:00:00'), len: 1800 }]);
+  });
+});
+
+describe('report edges (METHODOLOGY §6)', () => {
+  it('a shift-day without observation reads «нет наблюдений» and has no gaps; output is 0, not null', async () => {
+    const s = await structure(organizationId, 'Участок с пропущенным днём', { settings: true, shift: ['08:00:00', '12:00:00', 20] });
+    await exampleOperations(s);
+    const worker = await s.employee('Один День');
+    await s.mark(worker, 'Сборка узла', '2026-03-02T08:00:00', '2026-03-02T11:00:00');
+    await s.mark(worker, 'Подноска деталей', '2026-03-02T11:00:00', '2026-03-02T12:00:00');
+    const { status, body } = await statement(s.id, worker, '2026-03-02T00:00:00', '2026-03-04T00:00:00');
+    expect(status).toBe(200);
+    expect(body.days.map((d: { text: string; available_time: number }) => [d.text, d.available_time])).toEqual([
+      ['240-минутный день, переработка 20 минут', 220 * 60],
+      ['нет наблюдений', 0],
+    ]);
+    // The shift of 3 March, not observed, is no gap; the window is one day of his.
+    expect(body.breaks).toEqual([]);
+    expect(body.loading.text).toBe('240-минутный день, переработка 20 минут');
+    expect(body.rep_param.product_num).toBe(0);
+    expect(body.takt).toMatchObject({ product_num: 0, takt: null });
+    expect(body.days.map((d: { product_num: number | null }) => d.product_num)).toEqual([0, 0]);
+  });
+
+  it('places each employee’s own rest above his breaks in the hours of his rest (losses by hour)', async () => {
+    // Shift 08:00–12:00, 20 minutes owed each. A rests 09:00–09:40 (20 min above), B 10:00–10:10 (none above).
+    // Spread over the structure (20 of 50 rest minutes) it would have been 16 min at 09 and 4 min at 10.
+    const s = await structure(organizationId, 'Участок с отдыхом', { settings: true, shift: ['08:00:00', '12:00:00', 20] });
+    await exampleOperations(s);
+    const a = await s.employee('Анна Отдых');
+    const b = await s.employee('Борис Работа');
+    await s.mark(a, 'Сборка узла', '2026-03-02T08:00:00', '2026-03-02T09:00:00');
+    await s.mark(a, 'Отдых', '2026-03-02T09:00:00', '2026-03-02T09:40:00');
+    await s.mark(a, 'Сборка узла', '2026-03-02T09:40:00', '2026-03-02T12:00:00');
+    await s.mark(b, 'Сборка узла', '2026-03-02T08:00:00', '2026-03-02T10:00:00');
+    await s.mark(b, 'Отдых', '2026-03-02T10:00:00', '2026-03-02T10:10:00');
+    await s.mark(b, 'Сборка узла', '2026-03-02T10:10:00', '2026-03-02T12:00:00');
+    const { status, body } = await call(`/api/v2/report?structure_id=${s.id}&from_time=${iso('2026-03-02T00:00:00')}&to_time=${iso('2026-03-03T00:00:00')}`);
+    expect(status).toBe(200);
+    const rose = body.blocks.find((x: { type: string }) => x.type === 'black_diagram');
+    const hour = (h: number) => rose.sectors.find((x: { hour: number }) => x.hour === h);
+    expect(hour(9)).toMatchObject({ value: 20, rest: 20, idle: 0 });
+    expect(hour(10)).toMatchObject({ value: 0, rest: 0 });
+    expect(rose.total).toBe(20);
   });
 });
 

@@ -259,7 +259,8 @@ export function statementBody({ context, employee, from, to, result, units, segm
       products_source: units.source,
       stamp_count: units.stamp_count,
     },
-    breaks: tableSixRows(balance.breaks, gapRanges(context, shifts.all, balance.days, from, to)).map((b) => ({
+    // Gaps only inside the shifts he was observed in: a shift-day without observation is not his (§6).
+    breaks: tableSixRows(balance.breaks, gapRanges(context, shifts.worked, balance.days, from, to)).map((b) => ({
       type: b.type,
       start_datetime: toIso(b.start),
       end_datetime: toIso(b.end),
