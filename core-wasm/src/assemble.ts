@@ -25,6 +25,7 @@ import {
   type ReportSettings,
   type SeriesStats,
   type Segment,
+  type ShiftObservation,
   type StabilityTable,
   type StructureSettings,
   type TimeStudy,
@@ -126,46 +127,87 @@ interface ShiftTime {
   shiftMs: number;
   breakMs: number;
   regulatedRows: BreakRow[];
+  /** The shifts the employee was observed in, with their observed parts. */
+  shifts: ShiftObservation[];
 }
 
 /**
- * T_shift and B_reg of the window. A shift cut by the window owes the same share of its break
- * (explicit break intervals are cut exactly). With a partial structure, or when no shift falls in
- * the window, T_shift = T_obs and B_reg = 10 minutes per observed hour.
+ * First start and last end of the segments inside one shift (cut to the window): the observed
+ * part of the shift (METHODOLOGY §6). `counted` 0: the employee was not observed in it.
  */
-function shiftTime(structure: StructureSettings, from: number, to: number, observedMs: number, basis?: ShiftTime['basis']): ShiftTime {
+export interface ShiftSpan {
+  counted: number;
+  firstStart: number;
+  lastEnd: number;
+}
+
+/**
+ * T_shift and B_reg of the window. Each shift counts over its observed part (METHODOLOGY §6): from
+ * the shift start or the first observation, whichever is later, to the shift end or the last
+ * observation, whichever is earlier, within [from, to); a shift without observation counts not
+ * at all. Its break is owed pro rata of that part (explicit break intervals: the part of them
+ * inside it). With a partial structure, or when no shift was observed, T_shift = T_obs and
+ * B_reg = 10 minutes per observed hour. Without `spans` every shift counts whole.
+ */
+function shiftTime(
+  structure: StructureSettings,
+  from: number,
+  to: number,
+  observedMs: number,
+  spans: readonly ShiftSpan[] | undefined,
+  basis?: ShiftTime['basis'],
+): ShiftTime {
   let shiftMs = 0;
   let breakMs = 0;
   const regulatedRows: BreakRow[] = [];
+  const shifts: ShiftObservation[] = [];
   if (!structure.partial) {
-    for (const shift of structure.shifts) {
+    structure.shifts.forEach((shift, i) => {
       const length = shift.end - shift.start;
-      const inside = overlapLength(shift.start, shift.end, from, to);
-      if (!(length > 0) || !(inside > 0)) continue;
+      const rangeStart = Math.max(shift.start, from);
+      const rangeEnd = Math.min(shift.end, to);
+      const span = spans?.[i];
+      if (span && !(span.counted > 0)) return;
+      const partStart = span ? Math.max(rangeStart, span.firstStart) : rangeStart;
+      const partEnd = span ? Math.min(rangeEnd, span.lastEnd) : rangeEnd;
+      const inside = partEnd - partStart;
+      if (!(length > 0) || !(inside > 0)) return;
       shiftMs += inside;
+      let owed = 0;
       if (shift.breaks && shift.breaks.length > 0) {
         for (const b of shift.breaks) {
-          const start = Math.max(b.start, shift.start, from);
-          const end = Math.min(b.end, shift.end, to);
+          const start = Math.max(b.start, partStart);
+          const end = Math.min(b.end, partEnd);
           if (end > start) {
-            breakMs += end - start;
+            owed += end - start;
             regulatedRows.push({ type: 'regulated', start, end, seconds: (end - start) / 1000 });
           }
         }
       } else {
         const minutes = Math.max(0, finiteOr(shift.breakMinutes, structure.regularBreakDuration));
-        breakMs += minutes * 60_000 * (inside / length);
+        owed = minutes * 60_000 * (inside / length);
       }
-    }
+      breakMs += owed;
+      shifts.push({
+        start: rangeStart,
+        end: rangeEnd,
+        observedStart: partStart,
+        observedEnd: partEnd,
+        partlyObserved: partStart > rangeStart || partEnd < rangeEnd,
+        shiftSeconds: inside / 1000,
+        regulatedBreakSeconds: owed / 1000,
+      });
+    });
   }
   // A shift-day follows the window's basis: a day of a shift-based window without a worked shift
   // has no normative time, rather than an observed-time basis of its own.
-  if (basis === 'shifts' || (basis === undefined && shiftMs > 0)) return { basis: 'shifts', shiftMs, breakMs, regulatedRows };
+  if (basis === 'shifts' || (basis === undefined && shiftMs > 0)) return { basis: 'shifts', shiftMs, breakMs, regulatedRows, shifts };
   return {
     basis: 'observed',
     shiftMs: observedMs,
     breakMs: (observedMs / 3_600_000) * PARTIAL_BREAK_SECONDS_PER_HOUR * 1000,
     regulatedRows: [],
+    shifts: [],
   };
 }
 
@@ -199,6 +241,8 @@ export interface DayAggregates {
    * first start and last end of the segments clipped to that day.
    */
   dayParts?: DayAggregatePart[];
+  /** Per shift of `settings.structure.shifts`: the segments inside it (cut to the window). */
+  shiftSpans?: ShiftSpan[];
 }
 
 export interface DayAggregatePart {
@@ -274,7 +318,7 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
   const sec = (code: number) => agg.categoryMs[code] / 1000;
   const observedMs = Array.from({ length: CATEGORIES.length }, (_, c) => agg.categoryMs[c]).reduce((a, b) => a + b, 0);
   const observed = observedMs / 1000;
-  const shift = shiftTime(structure, settings.from, settings.to, observedMs);
+  const shift = shiftTime(structure, settings.from, settings.to, observedMs, agg.shiftSpans);
   const shiftSeconds = shift.shiftMs / 1000;
   const breakSeconds = shift.breakMs / 1000;
   const available = Math.max(0, shiftSeconds - breakSeconds);
@@ -393,6 +437,7 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
     breaks: [...shift.regulatedRows, ...gapRows].sort(byTimeThenType),
     inputErrors: inputErrors(segments, agg.overlapPairs, agg.endBeforeStart),
     days,
+    shifts: shift.shifts,
   };
 }
 
@@ -409,7 +454,7 @@ function dayParts(agg: DayAggregates, settings: ResolvedSettings, whole: ShiftTi
     let observedMs = 0;
     for (let c = 0; c < CATEGORIES.length; c++) observedMs += part.categoryMs[c];
     const work = WORK_CATEGORIES.reduce((acc, c) => acc + part.categoryMs[CATEGORY_INDEX[c]] / 1000, 0);
-    const shift = single ? whole : shiftTime(settings.structure, day.start, day.end, observedMs, whole.basis);
+    const shift = single ? whole : shiftTime(settings.structure, day.start, day.end, observedMs, agg.shiftSpans, whole.basis);
     const shiftSeconds = shift.shiftMs / 1000;
     const breakSeconds = shift.breakMs / 1000;
     const available = Math.max(0, shiftSeconds - breakSeconds);
@@ -430,6 +475,7 @@ function dayParts(agg: DayAggregates, settings: ResolvedSettings, whole: ShiftTi
       // A day without observation is not part of his window (§6): said as such, not as «нет смен».
       text: part.counted > 0 ? loadText(work, available, observedMs / 1000) : NO_OBSERVATIONS_TEXT,
       observed: part.counted > 0,
+      partlyObserved: shift.shifts.some((x) => x.partlyObserved),
       restSeconds: rest,
       restLossSeconds: settings.structure.restInIdle ? rest : Math.max(0, rest - breakSeconds),
       firstStart: part.counted > 0 ? part.firstStart : null,

@@ -407,6 +407,17 @@ function dayPass(arena: Arena, cols: Columns, st: ResolvedSettings): DayPass {
     // keyMs / keyCount hold the last day now: take the window's sums again.
     core.categorySums(cols.starts, cols.ends, cols.categories, cols.opKeys, n, st.from, st.to, keyTotal, out, keyMs, keyCount);
   }
+  // Shifts: the segments inside each (cut to the window) give its observed part (METHODOLOGY §6).
+  const shiftOut = arena.f64(10);
+  const shiftKeyMs = arena.f64(keyTotal);
+  const shiftKeyCount = arena.f64(keyTotal);
+  const shiftSpans = st.structure.shifts.map((shift) => {
+    const from = Math.max(shift.start, st.from);
+    const to = Math.min(shift.end, st.to);
+    core.categorySums(cols.starts, cols.ends, cols.categories, cols.opKeys, n, from, to, keyTotal, shiftOut, shiftKeyMs, shiftKeyCount);
+    const v = arena.viewF64(shiftOut, 10);
+    return { counted: v[9], firstStart: v[7], lastEnd: v[8] };
+  });
   const sums = arena.viewF64(out, 10);
   const gapView = arena.viewF64(gaps, 2 * gapCount);
   const gapList: Interval[] = new Array(gapCount);
@@ -415,6 +426,7 @@ function dayPass(arena: Arena, cols: Columns, st: ResolvedSettings): DayPass {
   return {
     agg: {
       dayParts,
+      shiftSpans,
       categoryMs: sums.slice(0, CATEGORIES.length),
       counted,
       firstStart: sums[7],

@@ -165,6 +165,7 @@ function dayAggregates(segments: Segment[], st: ResolvedSettings): DayAggregates
   }
   return {
     dayParts: st.days.length > 1 ? st.days.map((day) => dayPart(segments, keyOf, keys.length, day.start, day.end)) : undefined,
+    shiftSpans: st.structure.shifts.map((shift) => dayPart(segments, keyOf, keys.length, Math.max(shift.start, st.from), Math.min(shift.end, st.to))),
     categoryMs,
     counted,
     firstStart: counted > 0 ? firstStart : 0,

@@ -118,4 +118,55 @@ describe.each([
     expect(o.all).toMatchObject({ n: 2, tMin: 10, tReg: 11, standardLen: 22 });
     expect(engine.dayBalance(segments, settings).categories.find((c) => c.category === 'main')!.seconds).toBe(37);
   });
+
+  it('balances a shift observed only in part over the observed part, its break pro rata, and says so', () => {
+    // Shift 08:00–16:00 (480 min, 60 min of break); observed 10:00–12:00: main 100 min, idle 20 min.
+    // T_см = 120, B_рег = 60 × 120 / 480 = 15, T_дост = 105, W = 100 → 95.24 %.
+    const segments = [seg([10, 0], [11, 40], 'main', 1, 'Сборка узла'), seg([11, 40], [12, 0], 'idle', 40, 'Ожидание материала')];
+    const window = { from: at(0, 0), to: at(0, 0) + day(1) };
+    const d = engine.dayBalance(segments, { ...window, structure: { shifts: [{ start: at(8, 0), end: at(16, 0), breakMinutes: 60 }] } });
+    expect([d.shiftSeconds, d.regulatedBreakSeconds, d.availableSeconds]).toEqual([120 * 60, 15 * 60, 105 * 60]);
+    expect(d.load.percentage).toBeCloseTo((100 / 105) * 100, 9);
+    expect(d.load.text).toBe('100-минутный день, недогрузка 5 минут');
+    expect(d.shifts).toEqual([
+      {
+        start: at(8, 0),
+        end: at(16, 0),
+        observedStart: at(10, 0),
+        observedEnd: at(12, 0),
+        partlyObserved: true,
+        shiftSeconds: 7200,
+        regulatedBreakSeconds: 900,
+      },
+    ]);
+    expect(d.days[0]!.partlyObserved).toBe(true);
+    // Break intervals: the part of them inside the observed part (11:30–11:45), not the 13:00 one.
+    const withIntervals = engine.dayBalance(segments, {
+      ...window,
+      structure: {
+        shifts: [
+          {
+            start: at(8, 0),
+            end: at(16, 0),
+            breaks: [
+              { start: at(11, 30), end: at(11, 45) },
+              { start: at(13, 0), end: at(13, 45) },
+            ],
+          },
+        ],
+      },
+    });
+    expect(withIntervals.regulatedBreakSeconds).toBe(15 * 60);
+    // Observed from its start to its end: the whole shift, not partly observed.
+    const whole = engine.dayBalance([seg([8, 0], [16, 0], 'main', 1, 'Сборка узла')], {
+      ...window,
+      structure: { shifts: [{ start: at(8, 0), end: at(16, 0), breakMinutes: 60 }] },
+    });
+    expect([whole.shiftSeconds, whole.regulatedBreakSeconds, whole.shifts[0]!.partlyObserved, whole.days[0]!.partlyObserved]).toEqual([
+      480 * 60,
+      60 * 60,
+      false,
+      false,
+    ]);
+  });
 });

@@ -243,6 +243,8 @@ export interface DayPart {
   text: string;
   /** False when the employee has no observation that day: the day adds nothing to his window. */
   observed: boolean;
+  /** A shift of the day was observed only in part and is balanced over that part. */
+  partlyObserved: boolean;
   /** Rest of the day, and the part of it above the day's regulated breaks (all of it with rest_in_idle). */
   restSeconds: number;
   restLossSeconds: number;
@@ -254,6 +256,19 @@ export interface DayPart {
   /** Units that day; null only when a hand-entered total of the window cannot be split by day. */
   units: number | null;
   taktSeconds: number | null;
+}
+
+/** A shift the employee was observed in (METHODOLOGY §6), cut to the window. */
+export interface ShiftObservation {
+  start: number;
+  end: number;
+  /** The observed part: later of the shift start and the first observation, earlier of the shift end and the last one. */
+  observedStart: number;
+  observedEnd: number;
+  /** The observed part is shorter than the shift: balanced over that part, its break pro rata. */
+  partlyObserved: boolean;
+  shiftSeconds: number;
+  regulatedBreakSeconds: number;
 }
 
 export interface DayBalance {
@@ -282,6 +297,8 @@ export interface DayBalance {
   inputErrors: InputError[];
   /** The window's shift-days; their sums are the window's figures. One entry for one day. */
   days: DayPart[];
+  /** The shifts he was observed in and their observed parts (empty on an observed-time basis). */
+  shifts: ShiftObservation[];
 }
 
 // ---------------------------------------------------------------- time study (§3)

@@ -484,6 +484,12 @@ export function assembleBlockReport(inputs: ReportInputs): { blocks: ReportBlock
     errors,
   );
 
+  const partly = staff.filter((e) => e.balance.shifts.some((x) => x.partlyObserved));
+  if (partly.length > 0) {
+    notices.push(
+      `Смены наблюдались не целиком у ${partly.length} ${plural(partly.length, 'сотрудника', 'сотрудников', 'сотрудников')} (${partly.map((e) => e.name).join(', ')}): баланс такой смены посчитан по наблюдаемой части, регламентированные перерывы — пропорционально этой части.`,
+    );
+  }
   const blocks: ReportBlock[] = [
     {
       type: 'header',
