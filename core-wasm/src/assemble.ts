@@ -38,7 +38,6 @@ import {
   loadText,
   multiDayLoadText,
   NO_OBSERVATIONS_TEXT,
-  overlapLength,
   percentOf,
   requiredMeasurements,
 } from './formulas.ts';
