@@ -220,7 +220,7 @@ export function ObservationSheet({
               return (
                 <td
                   key={i}
-                  className={`num ${m && m.status !== 'accepted' ? 'dropped' : ''}`}
+                  className={`num ${!m || m.status === 'accepted' ? '' : m.status === 'cut' ? 'cut' : 'dropped'}`}
                   title={m ? MEASUREMENT_TITLES[m.status] : undefined}
                   data-status={m?.status}
                 >
