@@ -15,6 +15,7 @@ const CLEANING_MIN_REMAINING = 5;
 const STATUS_ACCEPTED = 0;
 const STATUS_DROPPED = 1;
 const STATUS_ZERO = 2;
+const STATUS_CUT = 3; // cut by the window: listed, never a measurement (METHODOLOGY §3)
 const SORT_BY_KEY_TIME = 0;
 const SORT_BY_VALUE = 1;
 const INSERTION_RUN = 24;
@@ -330,7 +331,7 @@ export function findOverlaps(starts: usize, ends: usize, employees: usize, n: i3
 // ---------------------------------------------------------------- time study (§3)
 
 /**
- * Statistics of one series (status == wanted, or != STATUS_ZERO when wanted < 0) in
+ * Statistics of one series (status == wanted, or accepted and dropped when wanted < 0) in
  * chronological order; min, max and second minimum come from the sorted indices [a, b).
  */
 function seriesStats(
@@ -345,7 +346,7 @@ function seriesStats(
   let sum: f64 = 0;
   for (let j = lo; j < hi; j++) {
     const s = getI32(status, j);
-    if (wanted >= 0 ? s == wanted : s != STATUS_ZERO) sum += getF64(values, j);
+    if (wanted >= 0 ? s == wanted : s == STATUS_ACCEPTED || s == STATUS_DROPPED) sum += getF64(values, j);
   }
   const mean = sum / <f64>n;
   let fluctMax = -Infinity;
@@ -354,7 +355,7 @@ function seriesStats(
   let squares: f64 = 0;
   for (let j = lo; j < hi; j++) {
     const s = getI32(status, j);
-    if (!(wanted >= 0 ? s == wanted : s != STATUS_ZERO)) continue;
+    if (!(wanted >= 0 ? s == wanted : s == STATUS_ACCEPTED || s == STATUS_DROPPED)) continue;
     const v = getF64(values, j);
     const f = ((v - mean) / mean) * 100;
     if (f > fluctMax) fluctMax = f;
@@ -382,7 +383,8 @@ function seriesStats(
 /**
  * Cleaning and statistics of every operation's series. `values` holds measurements (seconds)
  * grouped by operation, chronological inside a group; group g is [offsets[g], offsets[g+1]).
- * Writes per value a status (0 accepted, 1 dropped by cleaning, 2 zero length) and fluct_perc
+ * Values whose status the caller set to 3 (cut by the window) are kept out of every series.
+ * Writes per other value a status (0 accepted, 1 dropped by cleaning, 2 zero length) and fluct_perc
  * against the accepted t_reg; per group 14 accepted-series then 14 all-series fields.
  * bothExtremes != 0: the cleaning drops the minimum and the maximum together.
  */
@@ -397,6 +399,7 @@ export function studySeries(
     const hi = getI32(offsets, g + 1);
     let m = 0;
     for (let j = lo; j < hi; j++) {
+      if (getI32(status, j) == STATUS_CUT) continue;
       if (getF64(values, j) > 0) {
         setI32(sorted, lo + m, j);
         m++;
@@ -437,7 +440,7 @@ export function studySeries(
     const tReg = getF64(acceptedOut, 7);
     for (let j = lo; j < hi; j++) {
       const v = getF64(values, j);
-      setF64(fluct, j, v > 0 && tReg > 0 ? ((v - tReg) / tReg) * 100 : 0);
+      setF64(fluct, j, v > 0 && tReg > 0 && getI32(status, j) != STATUS_CUT ? ((v - tReg) / tReg) * 100 : 0);
     }
   }
   heap.free(sorted);

@@ -25,6 +25,7 @@ import {
   type ReportSettings,
   type SeriesStats,
   type Segment,
+  type ShiftObservation,
   type StabilityTable,
   type StructureSettings,
   type TimeStudy,
@@ -36,7 +37,7 @@ import {
   PARTIAL_BREAK_SECONDS_PER_HOUR,
   loadText,
   multiDayLoadText,
-  overlapLength,
+  NO_OBSERVATIONS_TEXT,
   percentOf,
   requiredMeasurements,
 } from './formulas.ts';
@@ -47,19 +48,21 @@ export interface ResolvedSettings {
   from: number;
   to: number;
   structure: StructureSettings;
-  unitsProduced: number | null;
+  /** Units produced in the window: a count, 0 when there are none (METHODOLOGY §6). */
+  unitsProduced: number;
   table: StabilityTable;
   /** Shift-days partitioning [from, to), in time order; one day when none were given. */
   days: { start: number; end: number; units: number | null }[];
 }
 
-const unitsOrNull = (units: number | null | undefined) => (typeof units === 'number' && Number.isFinite(units) && units > 0 ? units : null);
+/** Output is a count (METHODOLOGY §6): the value given, 0 when there is none. */
+const unitsCount = (units: number | null | undefined) => (typeof units === 'number' && Number.isFinite(units) && units > 0 ? units : 0);
 
 /**
  * The window cut at the given day starts: each day runs to the next start, the first from `from`,
  * the last to `to`, so the days always partition the window.
  */
-function resolveDays(settings: ReportSettings, from: number, to: number, unitsProduced: number | null): ResolvedSettings['days'] {
+function resolveDays(settings: ReportSettings, from: number, to: number, unitsProduced: number): ResolvedSettings['days'] {
   const starts = (settings.days ?? [])
     .filter((d) => Number.isFinite(d.start) && d.start > from && d.start < to)
     .sort((a, b) => a.start - b.start)
@@ -92,7 +95,7 @@ const finiteOr = (value: number | null | undefined, fallback: number) => (typeof
 export function resolveSettings(settings: ReportSettings): ResolvedSettings {
   const s = { ...DEFAULT_STRUCTURE, ...(settings.structure ?? {}) };
   const threshold = s.timeSeriesStabilityThreshold;
-  const units = unitsOrNull(settings.unitsProduced);
+  const units = unitsCount(settings.unitsProduced);
   const from = finiteOr(settings.from, 0);
   const to = Math.max(from, finiteOr(settings.to, from));
   return {
@@ -123,46 +126,87 @@ interface ShiftTime {
   shiftMs: number;
   breakMs: number;
   regulatedRows: BreakRow[];
+  /** The shifts the employee was observed in, with their observed parts. */
+  shifts: ShiftObservation[];
 }
 
 /**
- * T_shift and B_reg of the window. A shift cut by the window owes the same share of its break
- * (explicit break intervals are cut exactly). With a partial structure, or when no shift falls in
- * the window, T_shift = T_obs and B_reg = 10 minutes per observed hour.
+ * First start and last end of the segments inside one shift (cut to the window): the observed
+ * part of the shift (METHODOLOGY §6). `counted` 0: the employee was not observed in it.
  */
-function shiftTime(structure: StructureSettings, from: number, to: number, observedMs: number, basis?: ShiftTime['basis']): ShiftTime {
+export interface ShiftSpan {
+  counted: number;
+  firstStart: number;
+  lastEnd: number;
+}
+
+/**
+ * T_shift and B_reg of the window. Each shift counts over its observed part (METHODOLOGY §6): from
+ * the shift start or the first observation, whichever is later, to the shift end or the last
+ * observation, whichever is earlier, within [from, to); a shift without observation counts not
+ * at all. Its break is owed pro rata of that part (explicit break intervals: the part of them
+ * inside it). With a partial structure, or when no shift was observed, T_shift = T_obs and
+ * B_reg = 10 minutes per observed hour. Without `spans` every shift counts whole.
+ */
+function shiftTime(
+  structure: StructureSettings,
+  from: number,
+  to: number,
+  observedMs: number,
+  spans: readonly ShiftSpan[] | undefined,
+  basis?: ShiftTime['basis'],
+): ShiftTime {
   let shiftMs = 0;
   let breakMs = 0;
   const regulatedRows: BreakRow[] = [];
+  const shifts: ShiftObservation[] = [];
   if (!structure.partial) {
-    for (const shift of structure.shifts) {
+    structure.shifts.forEach((shift, i) => {
       const length = shift.end - shift.start;
-      const inside = overlapLength(shift.start, shift.end, from, to);
-      if (!(length > 0) || !(inside > 0)) continue;
+      const rangeStart = Math.max(shift.start, from);
+      const rangeEnd = Math.min(shift.end, to);
+      const span = spans?.[i];
+      if (span && !(span.counted > 0)) return;
+      const partStart = span ? Math.max(rangeStart, span.firstStart) : rangeStart;
+      const partEnd = span ? Math.min(rangeEnd, span.lastEnd) : rangeEnd;
+      const inside = partEnd - partStart;
+      if (!(length > 0) || !(inside > 0)) return;
       shiftMs += inside;
+      let owed = 0;
       if (shift.breaks && shift.breaks.length > 0) {
         for (const b of shift.breaks) {
-          const start = Math.max(b.start, shift.start, from);
-          const end = Math.min(b.end, shift.end, to);
+          const start = Math.max(b.start, partStart);
+          const end = Math.min(b.end, partEnd);
           if (end > start) {
-            breakMs += end - start;
+            owed += end - start;
             regulatedRows.push({ type: 'regulated', start, end, seconds: (end - start) / 1000 });
           }
         }
       } else {
         const minutes = Math.max(0, finiteOr(shift.breakMinutes, structure.regularBreakDuration));
-        breakMs += minutes * 60_000 * (inside / length);
+        owed = minutes * 60_000 * (inside / length);
       }
-    }
+      breakMs += owed;
+      shifts.push({
+        start: rangeStart,
+        end: rangeEnd,
+        observedStart: partStart,
+        observedEnd: partEnd,
+        partlyObserved: partStart > rangeStart || partEnd < rangeEnd,
+        shiftSeconds: inside / 1000,
+        regulatedBreakSeconds: owed / 1000,
+      });
+    });
   }
   // A shift-day follows the window's basis: a day of a shift-based window without a worked shift
   // has no normative time, rather than an observed-time basis of its own.
-  if (basis === 'shifts' || (basis === undefined && shiftMs > 0)) return { basis: 'shifts', shiftMs, breakMs, regulatedRows };
+  if (basis === 'shifts' || (basis === undefined && shiftMs > 0)) return { basis: 'shifts', shiftMs, breakMs, regulatedRows, shifts };
   return {
     basis: 'observed',
     shiftMs: observedMs,
     breakMs: (observedMs / 3_600_000) * PARTIAL_BREAK_SECONDS_PER_HOUR * 1000,
     regulatedRows: [],
+    shifts: [],
   };
 }
 
@@ -196,10 +240,14 @@ export interface DayAggregates {
    * first start and last end of the segments clipped to that day.
    */
   dayParts?: DayAggregatePart[];
+  /** Per shift of `settings.structure.shifts`: the segments inside it (cut to the window). */
+  shiftSpans?: ShiftSpan[];
 }
 
 export interface DayAggregatePart {
   categoryMs: ArrayLike<number>;
+  /** Per operation key (as DayAggregates.keys), ms inside the day. */
+  keyMs?: ArrayLike<number>;
   counted: number;
   firstStart: number;
   lastEnd: number;
@@ -269,7 +317,7 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
   const sec = (code: number) => agg.categoryMs[code] / 1000;
   const observedMs = Array.from({ length: CATEGORIES.length }, (_, c) => agg.categoryMs[c]).reduce((a, b) => a + b, 0);
   const observed = observedMs / 1000;
-  const shift = shiftTime(structure, settings.from, settings.to, observedMs);
+  const shift = shiftTime(structure, settings.from, settings.to, observedMs, agg.shiftSpans);
   const shiftSeconds = shift.shiftMs / 1000;
   const breakSeconds = shift.breakMs / 1000;
   const available = Math.max(0, shiftSeconds - breakSeconds);
@@ -317,7 +365,7 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
     overworkingPer: overload ? percentOf(work - available, available) : 0,
     underload: underloaded ? (available - work) / 60 : 0,
     underloadPer: underloaded ? percentOf(available - work, available) : 0,
-    text: loadText(work, available),
+    text: '',
   };
 
   // Normative balance: idle → 0, rest → B_reg, the freed (or missing) time goes to main work.
@@ -333,15 +381,17 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
   });
   const productivityRise = main > 0 ? ((normSeconds('main') - main) / main) * 100 : null;
 
-  const restLoss = structure.restInIdle ? rest : Math.max(0, rest - breakSeconds);
+  // Rest above the regulated breaks, per shift-day and summed: never netted across days (§6).
+  const days = dayParts(agg, settings, shift);
+  const restLoss = days.reduce((acc, d) => acc + d.restLossSeconds, 0);
   const lossSeconds = idle + restLoss;
-  const restShare = rest > 0 ? restLoss / rest : 0;
+  const restLossOfKey = restLossByKey(agg, days, rest, restLoss);
   const paretoBase = agg.keys
     .map((key, k) => ({
       operationId: key.operationId,
       operationName: key.operationName,
       category: key.category,
-      seconds: key.category === 'idle' ? agg.keyMs[k] / 1000 : key.category === 'rest' ? (agg.keyMs[k] / 1000) * restShare : 0,
+      seconds: key.category === 'idle' ? agg.keyMs[k] / 1000 : key.category === 'rest' ? restLossOfKey(k) : 0,
     }))
     .filter((row) => row.seconds > 0)
     .sort((a, b) => b.seconds - a.seconds || a.operationId - b.operationId || CATEGORY_INDEX[a.category] - CATEGORY_INDEX[b.category]);
@@ -351,7 +401,6 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
     return { ...row, percent: percentOf(row.seconds, lossSeconds), cumulativePercent: percentOf(running, lossSeconds) };
   });
 
-  const days = dayParts(agg, settings, shift);
   // The actual working day of each shift-day, summed: the nights between days are not working time.
   const actualDaySeconds = days.reduce((acc, d) => acc + d.actualDaySeconds, 0);
   const units = settings.unitsProduced;
@@ -359,10 +408,11 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
     actualDaySeconds,
     breakSeconds: 0,
     units,
-    seconds: units !== null && actualDaySeconds > 0 ? actualDaySeconds / units : null,
+    seconds: units > 0 && actualDaySeconds > 0 ? actualDaySeconds / units : null,
   };
   const activeDays = days.filter((d) => d.firstStart !== null).length;
   if (activeDays > 1) load.text = multiDayLoadText(activeDays, work, available);
+  else load.text = loadText(work, available, observed);
 
   const gapRows: BreakRow[] = agg.gaps.map((g) => ({ type: 'gap', start: g.start, end: g.end, seconds: (g.end - g.start) / 1000 }));
 
@@ -386,6 +436,7 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
     breaks: [...shift.regulatedRows, ...gapRows].sort(byTimeThenType),
     inputErrors: inputErrors(segments, agg.overlapPairs, agg.endBeforeStart),
     days,
+    shifts: shift.shifts,
   };
 }
 
@@ -402,12 +453,13 @@ function dayParts(agg: DayAggregates, settings: ResolvedSettings, whole: ShiftTi
     let observedMs = 0;
     for (let c = 0; c < CATEGORIES.length; c++) observedMs += part.categoryMs[c];
     const work = WORK_CATEGORIES.reduce((acc, c) => acc + part.categoryMs[CATEGORY_INDEX[c]] / 1000, 0);
-    const shift = single ? whole : shiftTime(settings.structure, day.start, day.end, observedMs, whole.basis);
+    const shift = single ? whole : shiftTime(settings.structure, day.start, day.end, observedMs, agg.shiftSpans, whole.basis);
     const shiftSeconds = shift.shiftMs / 1000;
     const breakSeconds = shift.breakMs / 1000;
     const available = Math.max(0, shiftSeconds - breakSeconds);
     const loadPercent = percentOf(work, available);
     const actual = part.counted > 0 ? (part.lastEnd - part.firstStart) / 1000 : 0;
+    const rest = part.categoryMs[CATEGORY_INDEX.rest] / 1000;
     const units = single ? settings.unitsProduced : day.units;
     return {
       start: day.start,
@@ -419,7 +471,12 @@ function dayParts(agg: DayAggregates, settings: ResolvedSettings, whole: ShiftTi
       availableSeconds: available,
       loadPercent,
       overload: loadPercent > 100,
-      text: loadText(work, available),
+      // A day without observation is not part of his window (§6): said as such, not as «нет смен».
+      text: part.counted > 0 ? loadText(work, available, observedMs / 1000) : NO_OBSERVATIONS_TEXT,
+      observed: part.counted > 0,
+      partlyObserved: shift.shifts.some((x) => x.partlyObserved),
+      restSeconds: rest,
+      restLossSeconds: settings.structure.restInIdle ? rest : Math.max(0, rest - breakSeconds),
       firstStart: part.counted > 0 ? part.firstStart : null,
       lastEnd: part.counted > 0 ? part.lastEnd : null,
       actualDaySeconds: actual,
@@ -427,6 +484,23 @@ function dayParts(agg: DayAggregates, settings: ResolvedSettings, whole: ShiftTi
       taktSeconds: units !== null && units > 0 && actual > 0 ? actual / units : null,
     };
   });
+}
+
+/**
+ * Rest loss of each operation key: its rest in each shift-day times that day's share of rest
+ * above the day's breaks, so the Pareto's rest rows add up to the per-day excesses.
+ */
+function restLossByKey(agg: DayAggregates, days: DayPart[], rest: number, restLoss: number): (k: number) => number {
+  const parts = agg.dayParts;
+  if (days.length === 1 || !parts || parts.some((p) => !p.keyMs)) {
+    const share = rest > 0 ? restLoss / rest : 0;
+    return (k) => (agg.keyMs[k] / 1000) * share;
+  }
+  return (k) =>
+    days.reduce((acc, d, i) => {
+      const share = d.restSeconds > 0 ? d.restLossSeconds / d.restSeconds : 0;
+      return acc + (parts[i]!.keyMs![k] / 1000) * share;
+    }, 0);
 }
 
 // ---------------------------------------------------------------- time study
@@ -495,7 +569,7 @@ export function buildTimeStudy(segments: SegmentRows, ops: OperationAggregate[],
         seconds: op.seconds[i],
         status: op.status[i],
         fluctPerc: op.fluctPerc[i],
-        fluctPercAll: op.seconds[i] > 0 && all.tReg > 0 ? ((op.seconds[i] - all.tReg) / all.tReg) * 100 : 0,
+        fluctPercAll: op.seconds[i] > 0 && op.status[i] !== 'cut' && all.tReg > 0 ? ((op.seconds[i] - all.tReg) / all.tReg) * 100 : 0,
       };
     });
     return {

@@ -89,8 +89,13 @@ export function minutesWord(n: number): string {
 }
 
 /** Statement sentence about load, e.g. "461-минутный день, переработка 11 минут". */
-export function loadText(workSeconds: number, availableSeconds: number): string {
-  if (!(availableSeconds > 0)) return 'Нормативное время не определено: нет смен и нет наблюдений.';
+/** What a report says of a shift-day without any observation of the employee (METHODOLOGY §6). */
+export const NO_OBSERVATIONS_TEXT = 'нет наблюдений';
+
+export function loadText(workSeconds: number, availableSeconds: number, observedSeconds = workSeconds): string {
+  // No observation: the day is not part of his window — «нет наблюдений», never «нет смен».
+  if (!(observedSeconds > 0) && !(availableSeconds > 0)) return `Нормативное время не определено: ${NO_OBSERVATIONS_TEXT}.`;
+  if (!(availableSeconds > 0)) return 'Нормативное время не определено: наблюдения вне смен.';
   const day = Math.round(workSeconds / 60);
   const diff = Math.round(Math.abs(workSeconds - availableSeconds) / 60);
   if (workSeconds === availableSeconds) return `${day}-минутный день, переработки и недогрузки нет`;

@@ -49,7 +49,8 @@ export * from './types.ts';
 export * from './common-exports.ts';
 export { loadCore } from './wasm.ts';
 
-const MEASUREMENT_STATUS: readonly MeasurementStatus[] = ['accepted', 'dropped', 'zero_length'];
+const MEASUREMENT_STATUS: readonly MeasurementStatus[] = ['accepted', 'dropped', 'zero_length', 'cut'];
+const STATUS_CUT = 3;
 
 // ---------------------------------------------------------------- columns
 
@@ -395,11 +396,28 @@ function dayPass(arena: Arena, cols: Columns, st: ResolvedSettings): DayPass {
     dayParts = st.days.map((day) => {
       core.categorySums(cols.starts, cols.ends, cols.categories, cols.opKeys, n, day.start, day.end, keyTotal, dayOut, keyMs, keyCount);
       const v = arena.viewF64(dayOut, 10);
-      return { categoryMs: v.slice(0, CATEGORIES.length), counted: v[9], firstStart: v[7], lastEnd: v[8] };
+      return {
+        categoryMs: v.slice(0, CATEGORIES.length),
+        keyMs: arena.viewF64(keyMs, keyTotal).slice(),
+        counted: v[9],
+        firstStart: v[7],
+        lastEnd: v[8],
+      };
     });
     // keyMs / keyCount hold the last day now: take the window's sums again.
     core.categorySums(cols.starts, cols.ends, cols.categories, cols.opKeys, n, st.from, st.to, keyTotal, out, keyMs, keyCount);
   }
+  // Shifts: the segments inside each (cut to the window) give its observed part (METHODOLOGY §6).
+  const shiftOut = arena.f64(10);
+  const shiftKeyMs = arena.f64(keyTotal);
+  const shiftKeyCount = arena.f64(keyTotal);
+  const shiftSpans = st.structure.shifts.map((shift) => {
+    const from = Math.max(shift.start, st.from);
+    const to = Math.min(shift.end, st.to);
+    core.categorySums(cols.starts, cols.ends, cols.categories, cols.opKeys, n, from, to, keyTotal, shiftOut, shiftKeyMs, shiftKeyCount);
+    const v = arena.viewF64(shiftOut, 10);
+    return { counted: v[9], firstStart: v[7], lastEnd: v[8] };
+  });
   const sums = arena.viewF64(out, 10);
   const gapView = arena.viewF64(gaps, 2 * gapCount);
   const gapList: Interval[] = new Array(gapCount);
@@ -408,6 +426,7 @@ function dayPass(arena: Arena, cols: Columns, st: ResolvedSettings): DayPass {
   return {
     agg: {
       dayParts,
+      shiftSpans,
       categoryMs: sums.slice(0, CATEGORIES.length),
       counted,
       firstStart: sums[7],
@@ -513,6 +532,7 @@ function studyPass(arena: Arena, cols: Columns, st: ResolvedSettings): Operation
     const starts = arena.viewF64(cols.starts, n);
     const ends = arena.viewF64(cols.ends, n);
     const valueView = arena.viewF64(values, total);
+    const statusView = arena.viewI32(status, total);
     const offsetView = arena.viewI32(offsets, groups + 1);
     const normView = arena.viewF64(normatives, groups);
     let g = -1;
@@ -533,7 +553,10 @@ function studyPass(arena: Arena, cols: Columns, st: ResolvedSettings): Operation
       }
       const seconds = Math.max(0, Math.min(ends[i], to) - Math.max(starts[i], from)) / 1000;
       valueView[j] = seconds;
-      if (seconds > 0) {
+      // A segment cut by the window is listed with its inside part but is not a measurement.
+      const cut = starts[i] < from || ends[i] > to;
+      statusView[j] = cut ? STATUS_CUT : 0;
+      if (seconds > 0 && !cut) {
         positiveSum += seconds;
         positiveCount++;
       }

@@ -109,22 +109,24 @@ export function detectOverlaps(segments: Segment[]): InputError[] {
 
 // ---------------------------------------------------------------- day balance
 
-/** Category sums, count, first start and last end of the segments clipped to one shift-day. */
-function dayPart(segments: Segment[], from: number, to: number): DayAggregatePart {
+/** Category and key sums, count, first start and last end of the segments clipped to one shift-day. */
+function dayPart(segments: Segment[], keyOf: number[], keyTotal: number, from: number, to: number): DayAggregatePart {
   const categoryMs = CATEGORIES.map(() => 0);
+  const keyMs = new Array<number>(keyTotal).fill(0);
   let counted = 0;
   let firstStart = Infinity;
   let lastEnd = -Infinity;
-  for (const s of segments) {
+  segments.forEach((s, i) => {
     const start = Math.max(s.start, from);
     const end = Math.min(s.end, to);
-    if (!(end > start)) continue;
+    if (!(end > start)) return;
     categoryMs[categoryCode(s)] += end - start;
+    keyMs[keyOf[i]] += end - start;
     counted += 1;
     firstStart = Math.min(firstStart, start);
     lastEnd = Math.max(lastEnd, end);
-  }
-  return { categoryMs, counted, firstStart: counted > 0 ? firstStart : 0, lastEnd: counted > 0 ? lastEnd : 0 };
+  });
+  return { categoryMs, keyMs, counted, firstStart: counted > 0 ? firstStart : 0, lastEnd: counted > 0 ? lastEnd : 0 };
 }
 
 function dayAggregates(segments: Segment[], st: ResolvedSettings): DayAggregates {
@@ -137,6 +139,7 @@ function dayAggregates(segments: Segment[], st: ResolvedSettings): DayAggregates
   let firstStart = Infinity;
   let lastEnd = -Infinity;
   const clipped: Interval[] = [];
+  const keyOf: number[] = [];
   for (const s of segments) {
     const code = categoryCode(s);
     const name = `${s.operationId}|${s.category}`;
@@ -148,6 +151,7 @@ function dayAggregates(segments: Segment[], st: ResolvedSettings): DayAggregates
       keyMs.push(0);
       keyCount.push(0);
     }
+    keyOf.push(k);
     const start = Math.max(s.start, st.from);
     const end = Math.min(s.end, st.to);
     if (!(end > start)) continue;
@@ -160,7 +164,8 @@ function dayAggregates(segments: Segment[], st: ResolvedSettings): DayAggregates
     clipped.push({ start, end });
   }
   return {
-    dayParts: st.days.length > 1 ? st.days.map((day) => dayPart(segments, day.start, day.end)) : undefined,
+    dayParts: st.days.length > 1 ? st.days.map((day) => dayPart(segments, keyOf, keys.length, day.start, day.end)) : undefined,
+    shiftSpans: st.structure.shifts.map((shift) => dayPart(segments, keyOf, keys.length, Math.max(shift.start, st.from), Math.min(shift.end, st.to))),
     categoryMs,
     counted,
     firstStart: counted > 0 ? firstStart : 0,
@@ -293,13 +298,15 @@ export function timeStudy(segments: Segment[], settings: ReportSettings): TimeSt
     .map(([operationId, { name, items }]) => {
       items.sort((a, b) => a.s.start - b.s.start || a.s.end - b.s.end || a.i - b.i);
       const seconds = items.map(({ s }) => Math.max(0, Math.min(s.end, st.to) - Math.max(s.start, st.from)) / 1000);
-      const positive = seconds.filter((v) => v > 0);
+      // A segment cut by the window counts in the balance, but a cut piece is not a cycle (§3).
+      const cut = items.map(({ s }) => s.start < st.from || s.end > st.to);
+      const positive = seconds.filter((v, j) => v > 0 && !cut[j]);
       const elementSeconds = positive.length > 0 ? positive.reduce((a, b) => a + b, 0) / positive.length : 0;
       const norm = normativeFor(elementSeconds, st);
       const keep = clean(positive, norm.coef, st.structure.cleaningRule === 'both_extremes');
       const status: MeasurementStatus[] = [];
       let p = 0;
-      for (const v of seconds) status.push(v > 0 ? (keep[p++] ? 'accepted' : 'dropped') : 'zero_length');
+      seconds.forEach((v, j) => status.push(cut[j] ? 'cut' : v > 0 ? (keep[p++] ? 'accepted' : 'dropped') : 'zero_length'));
       const accepted = seriesStats(
         positive.filter((_, j) => keep[j]),
         st.structure.fluctReduction,
@@ -312,7 +319,7 @@ export function timeStudy(segments: Segment[], settings: ReportSettings): TimeSt
         segmentIndices: items.map(({ i }) => i),
         seconds,
         status,
-        fluctPerc: seconds.map((v) => (v > 0 && accepted.tReg > 0 ? ((v - accepted.tReg) / accepted.tReg) * 100 : 0)),
+        fluctPerc: seconds.map((v, j) => (v > 0 && !cut[j] && accepted.tReg > 0 ? ((v - accepted.tReg) / accepted.tReg) * 100 : 0)),
         accepted,
         all: seriesStats(positive, st.structure.fluctReduction),
       };

@@ -200,7 +200,8 @@ export interface Takt {
   actualDaySeconds: number;
   /** Regulated breaks subtracted; 0 as the specification says. */
   breakSeconds: number;
-  units: number | null;
+  /** Units produced: a count, 0 when there are none (never null). */
+  units: number;
   /** Seconds per unit; null when there are no units or no day. */
   seconds: number | null;
 }
@@ -238,15 +239,36 @@ export interface DayPart {
   /** W / T_avail × 100 of the day. */
   loadPercent: number;
   overload: boolean;
-  /** e.g. "450-минутный день, недогрузка 20 минут". */
+  /** e.g. "450-минутный день, недогрузка 20 минут"; «нет наблюдений» for a day without any. */
   text: string;
+  /** False when the employee has no observation that day: the day adds nothing to his window. */
+  observed: boolean;
+  /** A shift of the day was observed only in part and is balanced over that part. */
+  partlyObserved: boolean;
+  /** Rest of the day, and the part of it above the day's regulated breaks (all of it with rest_in_idle). */
+  restSeconds: number;
+  restLossSeconds: number;
   /** First segment start and last segment end inside the day; null without segments. */
   firstStart: number | null;
   lastEnd: number | null;
   /** lastEnd − firstStart, seconds (0 without segments). */
   actualDaySeconds: number;
+  /** Units that day; null only when a hand-entered total of the window cannot be split by day. */
   units: number | null;
   taktSeconds: number | null;
+}
+
+/** A shift the employee was observed in (METHODOLOGY §6), cut to the window. */
+export interface ShiftObservation {
+  start: number;
+  end: number;
+  /** The observed part: later of the shift start and the first observation, earlier of the shift end and the last one. */
+  observedStart: number;
+  observedEnd: number;
+  /** The observed part is shorter than the shift: balanced over that part, its break pro rata. */
+  partlyObserved: boolean;
+  shiftSeconds: number;
+  regulatedBreakSeconds: number;
 }
 
 export interface DayBalance {
@@ -275,6 +297,8 @@ export interface DayBalance {
   inputErrors: InputError[];
   /** The window's shift-days; their sums are the window's figures. One entry for one day. */
   days: DayPart[];
+  /** The shifts he was observed in and their observed parts (empty on an observed-time basis). */
+  shifts: ShiftObservation[];
 }
 
 // ---------------------------------------------------------------- time study (§3)
@@ -304,7 +328,8 @@ export interface SeriesStats {
   standardLen: number;
 }
 
-export type MeasurementStatus = 'accepted' | 'dropped' | 'zero_length';
+/** 'cut': a segment cut by the window — listed with its part inside, never a measurement (METHODOLOGY §3). */
+export type MeasurementStatus = 'accepted' | 'dropped' | 'zero_length' | 'cut';
 
 export interface Measurement {
   /** 1-based position in the chronological series. */

@@ -169,6 +169,22 @@ describe('WASM wrapper equals the reference', () => {
             d.takt.actualDaySeconds,
           ),
         ).toBe(true);
+        // Rest above the breaks is the sum of the days' excesses (METHODOLOGY §6).
+        expect(
+          near(
+            sum((day) => day.restLossSeconds),
+            d.losses.restSeconds,
+          ),
+        ).toBe(true);
+        // Each observed part lies in its shift; on a shift basis they make T_см.
+        for (const x of d.shifts) expect(x.start <= x.observedStart && x.observedStart < x.observedEnd && x.observedEnd <= x.end).toBe(true);
+        if (d.basis === 'shifts')
+          expect(
+            near(
+              d.shifts.reduce((a, x) => a + x.shiftSeconds, 0),
+              d.shiftSeconds,
+            ),
+          ).toBe(true);
         // Days partition the window, in time order.
         expect(d.days[0]!.start).toBe(Math.min(settings.from, Math.max(settings.from, settings.to)));
         for (let k = 1; k < d.days.length; k++) expect(d.days[k]!.start).toBe(d.days[k - 1]!.end);

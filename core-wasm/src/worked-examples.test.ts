@@ -155,14 +155,28 @@ describe.each([
       const d = b();
       expect(d.basis).toBe('shifts');
       expect(d.observedSeconds).toBe(235 * 60);
-      expect(d.shiftSeconds).toBe(240 * 60);
-      expect(d.regulatedBreakSeconds).toBe(20 * 60);
-      expect(d.availableSeconds).toBe(220 * 60);
+      // Observed 08:00–11:55 of the 08:00–12:00 shift: balanced over that part (METHODOLOGY §6),
+      // its 20-minute break pro rata: 20 × 235 / 240 = 19 min 35 s.
+      expect(d.shiftSeconds).toBe(235 * 60);
+      expect(d.regulatedBreakSeconds).toBe(1175);
+      expect(d.availableSeconds).toBe(12_925); // 215 min 25 s
+      expect(d.shifts).toEqual([
+        {
+          start: at(8, 0),
+          end: at(12, 0),
+          observedStart: at(8, 0),
+          observedEnd: at(11, 55),
+          partlyObserved: true,
+          shiftSeconds: 14_100,
+          regulatedBreakSeconds: 1175,
+        },
+      ]);
+      expect(d.days[0]!.partlyObserved).toBe(true);
       expect(d.workSeconds).toBe(180 * 60);
       expect(minutesOf(d, 'main').minutes).toBe(150);
       expect(minutesOf(d, 'main').percentVideo).toBeCloseTo(63.83, 2); // 150 / 235
-      expect(minutesOf(d, 'main').percentDay).toBeCloseTo(62.5, 2); // 150 / 240
-      expect(minutesOf(d, 'main').percentWDay).toBeCloseTo(68.18, 2); // 150 / 220
+      expect(minutesOf(d, 'main').percentDay).toBeCloseTo(63.83, 2); // 150 / 235
+      expect(minutesOf(d, 'main').percentWDay).toBeCloseTo(69.63, 2); // 9000 / 12 925
       expect(minutesOf(d, 'idle').minutes).toBe(35);
       expect(minutesOf(d, 'rest').minutes).toBe(20);
       expect(d.categories.map((c) => c.minutes)).toEqual([150, 5, 10, 10, 5, 20, 35]);
@@ -170,11 +184,11 @@ describe.each([
 
     it('states the load and the underload', () => {
       const { load } = b();
-      expect(load.percentage).toBeCloseTo(81.82, 2); // 180 / 220
+      expect(load.percentage).toBeCloseTo(83.56, 2); // 10 800 / 12 925
       expect(load.overload).toBe(false);
-      expect(load.underload).toBe(40);
-      expect(load.underloadPer).toBeCloseTo(18.18, 2);
-      expect(load.text).toBe('180-минутный день, недогрузка 40 минут');
+      expect(load.underload).toBeCloseTo(2125 / 60, 9); // 35 min 25 s
+      expect(load.underloadPer).toBeCloseTo(16.44, 2);
+      expect(load.text).toBe('180-минутный день, недогрузка 35 минут');
     });
 
     it('gives useful time, the normative balance and ΔП', () => {
@@ -182,21 +196,24 @@ describe.each([
       expect(d.usefulSeconds).toBe(175 * 60);
       expect(d.usefulPercent).toBeCloseTo(74.47, 2); // 175 / 235
       const norm = Object.fromEntries(d.normative.map((c) => [c.category, c.minutes]));
-      expect(norm).toEqual({ main: 185, aux: 5, pz: 10, service: 10, move: 5, rest: 20, idle: 0 });
-      expect(d.productivityRise).toBeCloseTo(23.33, 2); // (185 − 150) / 150
+      // Rest → B_reg 19 min 35 s; main 150 + 35 idle + 25 s of rest above the break.
+      expect(norm).toEqual({ main: 11_125 / 60, aux: 5, pz: 10, service: 10, move: 5, rest: 1175 / 60, idle: 0 });
+      expect(d.productivityRise).toBeCloseTo(23.61, 2); // (11 125 − 9 000) / 9 000
     });
 
     it('lists losses with a Pareto', () => {
       const { losses } = b();
-      expect(losses.seconds).toBe(35 * 60);
-      expect(losses.restSeconds).toBe(0); // rest 20 = B_reg 20
-      expect(losses.percent).toBeCloseTo(14.89, 2); // 35 / 235
-      expect(losses.pareto.map((r) => [r.operationName, r.seconds / 60])).toEqual([
-        ['Ожидание материала', 30],
-        ['Поиск инструмента', 5],
+      expect(losses.seconds).toBe(2125);
+      expect(losses.restSeconds).toBe(25); // rest 1200 s − B_reg 1175 s
+      expect(losses.percent).toBeCloseTo(15.07, 2); // 2125 / 14 100
+      expect(losses.pareto.map((r) => [r.operationName, r.seconds])).toEqual([
+        ['Ожидание материала', 1800],
+        ['Поиск инструмента', 300],
+        ['Отдых', 25],
       ]);
-      expect(losses.pareto[0].percent).toBeCloseTo(85.71, 2);
-      expect(losses.pareto[1].cumulativePercent).toBeCloseTo(100, 9);
+      expect(losses.pareto[0].percent).toBeCloseTo(84.71, 2);
+      expect(losses.pareto[1].cumulativePercent).toBeCloseTo(98.82, 2);
+      expect(losses.pareto[2].cumulativePercent).toBeCloseTo(100, 9);
     });
 
     it('counts all rest as a loss with rest_in_idle', () => {
@@ -252,21 +269,21 @@ describe.each([
         ],
       };
       const d = engine.dayBalance(twoDays, settings);
-      // Each day: W 180 min, T_см 240, B_рег 20, T_дост 220, worked 08:00–11:55 = 235 min.
+      // Each day: W 180 min, observed 08:00–11:55 of the shift: T_см 235, B_рег 1175 s, T_дост 12 925 s.
       expect(d.days).toHaveLength(2);
       for (const day of d.days) {
         expect(day.workSeconds).toBe(180 * 60);
-        expect(day.shiftSeconds).toBe(240 * 60);
-        expect(day.regulatedBreakSeconds).toBe(20 * 60);
-        expect(day.availableSeconds).toBe(220 * 60);
+        expect(day.shiftSeconds).toBe(235 * 60);
+        expect(day.regulatedBreakSeconds).toBe(1175);
+        expect(day.availableSeconds).toBe(12_925);
         expect(day.actualDaySeconds).toBe(235 * 60);
-        expect(day.text).toBe('180-минутный день, недогрузка 40 минут');
+        expect(day.text).toBe('180-минутный день, недогрузка 35 минут');
       }
       expect(d.days.map((day) => day.taktSeconds)).toEqual([(235 * 60) / 12, (235 * 60) / 8]); // 1175 s, 1762.5 s
       // The window: the sums of the days, and a sentence about two days, not one long day.
-      expect(d.availableSeconds).toBe(440 * 60);
-      expect(d.regulatedBreakSeconds).toBe(40 * 60);
-      expect(d.load.text).toBe('2 дня: 360 минут работы при нормативных 440 минутах, недогрузка 80 минут');
+      expect(d.availableSeconds).toBe(25_850);
+      expect(d.regulatedBreakSeconds).toBe(2350);
+      expect(d.load.text).toBe('2 дня: 360 минут работы при нормативных 431 минуте, недогрузка 71 минута');
       // Takt = (235 + 235) min / 20 = 1410 s; without days the night would make it (24 h + 235 min) / 20 = 5025 s.
       expect(d.takt.actualDaySeconds).toBe(470 * 60);
       expect(d.takt.seconds).toBe(1410);
@@ -281,7 +298,10 @@ describe.each([
     it('gives a negative ΔП when rest falls short of the regulated breaks', () => {
       // Main 60 min, rest 5 min, no idle, 20 minutes owed: the norm gives rest 20 min and main
       // 65 − 20 = 45 min, so ΔП = (45 − 60) / 60 = −25 %.
-      const d = engine.dayBalance([seg([8, 0], [9, 0], 'main', 1, 'Сборка узла'), seg([9, 0], [9, 5], 'rest', 30, 'Отдых')], shiftSettings);
+      const d = engine.dayBalance([seg([8, 0], [9, 0], 'main', 1, 'Сборка узла'), seg([9, 0], [9, 5], 'rest', 30, 'Отдых')], {
+        ...shiftSettings,
+        structure: { ...shiftSettings.structure, shifts: [{ start: at(8, 0), end: at(9, 5), breakMinutes: 20 }] },
+      });
       expect(d.normative.find((n) => n.category === 'rest')!.seconds).toBe(20 * 60);
       expect(d.normative.find((n) => n.category === 'main')!.seconds).toBe(45 * 60);
       expect(d.productivityRise).toBeCloseTo(-25, 9);
@@ -308,8 +328,15 @@ describe.each([
         ...dayWindow,
         structure: { shifts: [{ start: at(8, 0), end: at(16, 0) }] },
       });
-      expect(d.shiftSeconds).toBe(240 * 60); // half of the 8-hour shift is in the window
-      expect(d.regulatedBreakSeconds).toBe(35 * 60); // half of 70 minutes
+      // The window holds half of the 8-hour shift; he is observed 08:00–11:55 of it: 235 of 480 minutes.
+      expect(d.shiftSeconds).toBe(235 * 60);
+      expect(d.regulatedBreakSeconds).toBeCloseTo(70 * 60 * (235 / 480), 9); // 34 min 16 s of 70
+      const full = engine.dayBalance([...workedDay(), seg([11, 55], [12, 0], 'aux', 50, 'Подноска деталей')], {
+        ...dayWindow,
+        structure: { shifts: [{ start: at(8, 0), end: at(16, 0) }] },
+      });
+      expect(full.shiftSeconds).toBe(240 * 60); // observed to the window's end: half of the shift
+      expect(full.regulatedBreakSeconds).toBe(35 * 60); // half of 70 minutes
     });
 
     it('lists explicit regulated breaks in Table 6', () => {
@@ -335,7 +362,8 @@ describe.each([
     it('owes the part of the break intervals inside a window that cuts the shift, not a pro-rata share', () => {
       // Shift 08:00–16:00 with breaks 10:00–10:15, 12:00–12:40 and 14:30–14:45 (70 min). The window
       // 08:00–12:20 holds 15 + 20 = 35 min of them; pro rata it would be 70 × 260 / 480 = 37.9 min.
-      const d = engine.dayBalance(workedDay(), {
+      // Observed to 12:20 (a segment 12:10–12:20), so the observed part is the window's.
+      const d = engine.dayBalance([...workedDay(), seg([12, 10], [12, 20], 'aux', 50, 'Подноска деталей')], {
         from: at(8, 0),
         to: at(12, 20),
         structure: {
@@ -358,17 +386,17 @@ describe.each([
       expect(d.availableSeconds).toBe(225 * 60);
       expect(d.breaks).toEqual([
         { type: 'regulated', start: at(10, 0), end: at(10, 15), seconds: 900 },
-        { type: 'gap', start: at(11, 55), end: at(12, 20), seconds: 1500 },
+        { type: 'gap', start: at(11, 55), end: at(12, 10), seconds: 900 },
         { type: 'regulated', start: at(12, 0), end: at(12, 20), seconds: 1200 },
       ]);
     });
 
     it('counts money lost over the month fund of a 40-hour week', () => {
       const staff = engine.staffLoad(workedDay(), shiftSettings);
-      // 35 min of losses = 0.5833 h × 52 000 ₽ / 173.33 h = 175 ₽
-      expect(staff.moneyLost).toBeCloseTo(175, 9);
+      // 2125 s of losses = 0.5903 h × 52 000 ₽ / 173.33 h = 177.08 ₽
+      expect(staff.moneyLost).toBeCloseTo(177.0833333, 6);
       expect(staff.employees).toHaveLength(1);
-      expect(staff.employees[0].status).toBe('underloaded'); // 81.8 % < 85 %
+      expect(staff.employees[0].status).toBe('underloaded'); // 83.6 % < 85 %
       expect(staff.underloadedPercent).toBe(100);
     });
 
@@ -387,12 +415,16 @@ describe.each([
       expect(engine.dayBalance(workedDay(), { ...shiftSettings, unitsProduced: undefined }).takt.seconds).toBeNull();
     });
 
-    it('reports an empty window as zeros, a whole-window gap and no NaN', () => {
+    it('reports an empty window as zeros, a whole-window unmarked interval and no NaN', () => {
       const s = engine.statement([], shiftSettings);
       assertFiniteDeep(s);
       expect(s.balance.observedSeconds).toBe(0);
       expect(s.balance.load.percentage).toBeCloseTo(0, 12);
-      expect(s.balance.load.underload).toBe(220);
+      // A shift without observation is not his (METHODOLOGY §6): no normative time, no underload.
+      expect(s.balance.availableSeconds).toBe(0);
+      expect(s.balance.load.underload).toBe(0);
+      expect(s.balance.load.text).toBe('Нормативное время не определено: нет наблюдений.');
+      expect(s.balance.shifts).toEqual([]);
       expect(s.balance.productivityRise).toBeNull();
       expect(s.balance.takt).toEqual({ actualDaySeconds: 0, breakSeconds: 0, units: 10, seconds: null });
       expect(s.balance.breaks).toEqual([{ type: 'gap', start: at(8, 0), end: at(12, 0), seconds: 14_400 }]);
@@ -529,16 +561,21 @@ describe.each([
         ...dayWindow,
         structure: { shifts: [{ start: at(8, 0), end: at(12, 0), breakMinutes: 40 }] }, // T_avail = 200 min
       };
+      // Each observed over the whole shift (idle to its end), so each is held to the full 200 minutes.
       const segments = [
         seg([8, 0], [11, 40], 'main', 1, 'Сборка узла', 1), // 220 / 200 = 110 %
         seg([8, 0], [11, 0], 'main', 1, 'Сборка узла', 2), // 180 / 200 = 90 %
         seg([8, 0], [9, 0], 'main', 1, 'Сборка узла', 3), // 60 / 200 = 30 %
         seg([8, 0], [11, 20], 'main', 1, 'Сборка узла', 4), // 200 / 200 = 100 %
+        seg([11, 40], [12, 0], 'idle', 40, 'Ожидание материала', 1),
+        seg([11, 0], [12, 0], 'idle', 40, 'Ожидание материала', 2),
+        seg([9, 0], [12, 0], 'idle', 40, 'Ожидание материала', 3),
+        seg([11, 20], [12, 0], 'idle', 40, 'Ожидание материала', 4),
       ];
       const staff = engine.staffLoad(segments, settings);
       expect(staff.employees.map((e) => e.status)).toEqual(['overloaded', 'balanced', 'underloaded', 'balanced']);
       expect([staff.overloadedPercent, staff.balancedPercent, staff.underloadedPercent]).toEqual([25, 50, 25]);
-      const over = engine.dayBalance([segments[0]], settings).load;
+      const over = engine.dayBalance([segments[0], segments[4]], settings).load;
       expect(over).toMatchObject({ overload: true, overworking: 20, overworkingPer: 10 });
       expect(over.text).toBe('220-минутный день, переработка 20 минут');
     });

@@ -168,19 +168,24 @@ describe('the METHODOLOGY §7 worked day through the API', () => {
     const { status, body } = await statement(ids.shifted, ids.worker, '2026-03-02T08:00:00', '2026-03-02T12:00:00');
     expect(status).toBe(200);
     expect(body.loading.all_time).toBeCloseTo(235, 9);
-    expect(body.loading.shift_time).toBeCloseTo(240, 9);
-    expect(body.loading.available_time).toBeCloseTo(220, 9);
+    // Observed 08:00–11:55 of the shift: balanced over that part, 20 × 235 / 240 minutes of breaks.
+    expect(body.loading.shift_time).toBeCloseTo(235, 9);
+    expect(body.loading.regulated_break_time).toBeCloseTo(1175 / 60, 9);
+    expect(body.loading.available_time).toBeCloseTo(12_925 / 60, 9);
     expect(body.loading.work_time).toBeCloseTo(180, 9);
-    expect(body.loading.percentage).toBeCloseTo(81.818181, 5);
-    expect(body.loading.text).toBe('180-минутный день, недогрузка 40 минут');
+    expect(body.loading.percentage).toBeCloseTo(83.558994, 5);
+    expect(body.loading.text).toBe('180-минутный день, недогрузка 35 минут');
     expect(body.loading.behind_machine.percent).toBeCloseTo(74.468085, 5);
-    expect(body.normative.productivity_rise).toBeCloseTo(23.333333, 5);
-    expect(body.losses.len).toBe(35 * 60);
+    expect(body.normative.productivity_rise).toBeCloseTo(23.611111, 5);
+    expect(body.losses.len).toBe(2125);
     expect(body.losses.pareto.map((p: { name: string; percent: number }) => [p.name, Math.round(p.percent * 100) / 100])).toEqual([
-      ['Ожидание материала', 85.71],
-      ['Поиск инструмента', 14.29],
+      ['Ожидание материала', 84.71],
+      ['Поиск инструмента', 14.12],
+      ['Отдых', 1.18],
     ]);
-    expect(body.breaks).toEqual([{ type: 'gap', start_datetime: iso('2026-03-02T11:55:00'), end_datetime: iso('2026-03-02T12:00:00'), len: 300 }]);
+    // 11:55–12:00 was not observed: not part of his window, so no gap (METHODOLOGY §6).
+    expect(body.breaks).toEqual([]);
+    expect(body.notices).toContain(NOTICES.partlyObserved(['02.03.2026 08:00–12:00, наблюдение 08:00–11:55']));
     const study = body.all_measurements.rows[0];
     expect([study.t_min, study.time_2min, study.coef, study.t_reg, study.required_measurements]).toEqual([3600, 5400, 1.5, 4500, 31]);
     expect(body.rep_param.structure).toMatchObject({ shift_start_time: '08:00:00', shift_end_time: '12:00:00', partial: false });
@@ -199,9 +204,12 @@ describe('clear empty reports, never a 500', () => {
     expect(body.loading.percentage).toBe(0);
     expect(body.loading.overload).toBe(false);
     expect(body.rep_param.product_num).toBe(0);
+    expect(body.takt.product_num).toBe(0);
     expect(body.takt.takt).toBeNull();
     expect(body.notices).toContain(NOTICES.noMarkups);
-    expect(body.breaks).toEqual([{ type: 'gap', start_datetime: iso('2026-03-02T08:00:00'), end_datetime: iso('2026-03-02T12:00:00'), len: 14400 }]);
+    // METHODOLOGY §6: a shift without any observation of him is not his window — no gap, «нет наблюдений».
+    expect(body.breaks).toEqual([]);
+    expect(body.loading.text).toBe('Нормативное время не определено: нет наблюдений.');
     expect(JSON.stringify(body)).not.toMatch(/NaN|Infinity/);
   });
 
@@ -246,8 +254,10 @@ describe('shifts and input errors', () => {
   it('a night shift 22:00–06:00 counts across midnight', async () => {
     const { body } = await statement(ids.night, ids.nightWorker, '2026-03-02T20:00:00', '2026-03-03T08:00:00');
     expect(body.loading.basis).toBe('shifts');
-    expect(body.loading.shift_time).toBe(480);
-    expect(body.loading.regulated_break_time).toBe(40);
+    // Observed 23:00–01:40 of the 480-minute shift: 160 minutes, 40 × 160 / 480 minutes of breaks.
+    expect(body.loading.shift_time).toBe(160);
+    expect(body.loading.regulated_break_time).toBeCloseTo(40 / 3, 9);
+    expect(body.notices).toContain(NOTICES.partlyObserved(['02.03.2026 22:00–06:00, наблюдение 23:00–01:40']));
     expect(body.rep_param.structure).toMatchObject({ shift_start_time: '22:00:00', shift_end_time: '06:00:00' });
   });
 
@@ -267,6 +277,8 @@ describe('regulated breaks as intervals', () => {
     await exampleOperations(s);
     const worker = await s.employee('Интервалов Иван');
     await workedExample(s, worker, '2026-03-02');
+    // Observed on to the shift's end, so the windows below cut an observed shift.
+    await s.mark(worker, 'Сборка узла', '2026-03-02T12:10:00', '2026-03-02T16:00:00');
     const put = (shifts: unknown) => call(`/api/v1/structure/${s.id}`, admin, { method: 'PUT', body: JSON.stringify({ shifts }) });
     const shift = (breaks: unknown, minutes = 0) => [{ name: 'Первая', start_time: '08:00', end_time: '16:00', regular_break_duration_min: minutes, breaks }];
     const good = [
@@ -378,18 +390,22 @@ describe('a window longer than a day: Table 6 looks for gaps inside the shifts o
     const worker = await s.employee('Два Дня');
     await workedExample(s, worker, '2026-03-02');
     await workedExample(s, worker, '2026-03-03');
-    const gap = (date: string) => ({ type: 'gap', start_datetime: iso(`${date}T11:55:00`), end_datetime: iso(`${date}T12:00:00`), len: 300 });
+    // Observed to the shift's end each day (11:58–12:00 marked), so 11:55–11:58 is a gap inside the observed part.
+    for (const date of ['2026-03-02', '2026-03-03']) await s.mark(worker, 'Переход к складу', `${date}T11:58:00`, `${date}T12:00:00`);
+    const gap = (date: string) => ({ type: 'gap', start_datetime: iso(`${date}T11:55:00`), end_datetime: iso(`${date}T11:58:00`), len: 180 });
 
-    // Two days: 5 unmarked minutes at the end of each shift; the 20 hours from 12:00 to 08:00 are not a gap.
+    // Two days: 3 unmarked minutes near the end of each shift; the 20 hours from 12:00 to 08:00 are not a gap.
     const two = (await statement(s.id, worker, '2026-03-02T00:00:00', '2026-03-04T00:00:00')).body;
     expect(two.days).toHaveLength(2);
     expect(two.breaks).toEqual([gap('2026-03-02'), gap('2026-03-03')]);
     // One day from midnight to midnight: the shift's gap only, as in a window of the shift itself.
     const one = (await statement(s.id, worker, '2026-03-02T00:00:00', '2026-03-03T00:00:00')).body;
     expect(one.breaks).toEqual([gap('2026-03-02')]);
-    // A window that cuts the shift: the gap is cut with it (11:55–11:58).
-    const cut = (await statement(s.id, worker, '2026-03-02T07:00:00', '2026-03-02T11:58:00')).body;
-    expect(cut.breaks).toEqual([{ type: 'gap', start_datetime: iso('2026-03-02T11:55:00'), end_datetime: iso('2026-03-02T11:58:00'), len: 180 }]);
+    // A window that cuts the shift at 11:59: the gap is inside it (the observed part runs to 11:59).
+    const cut = (await statement(s.id, worker, '2026-03-02T07:00:00', '2026-03-02T11:59:00')).body;
+    expect(cut.breaks).toEqual([gap('2026-03-02')]);
+    // A window ending at 11:57: observed to 11:55 only, so the unobserved end is no gap.
+    expect((await statement(s.id, worker, '2026-03-02T07:00:00', '2026-03-02T11:57:00')).body.breaks).toEqual([]);
   });
 
   it('without shifts, looks from the first segment to the last of each day', async () => {
@@ -404,6 +420,50 @@ describe('a window longer than a day: Table 6 looks for gaps inside the shifts o
     expect(body.loading.basis).toBe('observed');
     // Day 2: 09:30–10:00 between its two segments is the only gap.
     expect(body.breaks).toEqual([{ type: 'gap', start_datetime: iso('2026-03-03T09:30:00'), end_datetime: iso('2026-03-03T10:00:00'), len: 1800 }]);
+  });
+});
+
+describe('report edges (METHODOLOGY §6)', () => {
+  it('a shift-day without observation reads «нет наблюдений» and has no gaps; output is 0, not null', async () => {
+    const s = await structure(organizationId, 'Участок с пропущенным днём', { settings: true, shift: ['08:00:00', '12:00:00', 20] });
+    await exampleOperations(s);
+    const worker = await s.employee('Один День');
+    await s.mark(worker, 'Сборка узла', '2026-03-02T08:00:00', '2026-03-02T11:00:00');
+    await s.mark(worker, 'Подноска деталей', '2026-03-02T11:00:00', '2026-03-02T12:00:00');
+    const { status, body } = await statement(s.id, worker, '2026-03-02T00:00:00', '2026-03-04T00:00:00');
+    expect(status).toBe(200);
+    expect(body.days.map((d: { text: string; available_time: number }) => [d.text, d.available_time])).toEqual([
+      ['240-минутный день, переработка 20 минут', 220 * 60],
+      ['нет наблюдений', 0],
+    ]);
+    // The shift of 3 March, not observed, is no gap; the window is one day of his.
+    expect(body.breaks).toEqual([]);
+    expect(body.loading.text).toBe('240-минутный день, переработка 20 минут');
+    expect(body.rep_param.product_num).toBe(0);
+    expect(body.takt).toMatchObject({ product_num: 0, takt: null });
+    expect(body.days.map((d: { product_num: number | null }) => d.product_num)).toEqual([0, 0]);
+  });
+
+  it('places each employee’s own rest above his breaks in the hours of his rest (losses by hour)', async () => {
+    // Shift 08:00–12:00, 20 minutes owed each. A rests 09:00–09:40 (20 min above), B 10:00–10:10 (none above).
+    // Spread over the structure (20 of 50 rest minutes) it would have been 16 min at 09 and 4 min at 10.
+    const s = await structure(organizationId, 'Участок с отдыхом', { settings: true, shift: ['08:00:00', '12:00:00', 20] });
+    await exampleOperations(s);
+    const a = await s.employee('Анна Отдых');
+    const b = await s.employee('Борис Работа');
+    await s.mark(a, 'Сборка узла', '2026-03-02T08:00:00', '2026-03-02T09:00:00');
+    await s.mark(a, 'Отдых', '2026-03-02T09:00:00', '2026-03-02T09:40:00');
+    await s.mark(a, 'Сборка узла', '2026-03-02T09:40:00', '2026-03-02T12:00:00');
+    await s.mark(b, 'Сборка узла', '2026-03-02T08:00:00', '2026-03-02T10:00:00');
+    await s.mark(b, 'Отдых', '2026-03-02T10:00:00', '2026-03-02T10:10:00');
+    await s.mark(b, 'Сборка узла', '2026-03-02T10:10:00', '2026-03-02T12:00:00');
+    const { status, body } = await call(`/api/v2/report?structure_id=${s.id}&from_time=${iso('2026-03-02T00:00:00')}&to_time=${iso('2026-03-03T00:00:00')}`);
+    expect(status).toBe(200);
+    const rose = body.blocks.find((x: { type: string }) => x.type === 'black_diagram');
+    const hour = (h: number) => rose.sectors.find((x: { hour: number }) => x.hour === h);
+    expect(hour(9)).toMatchObject({ value: 20, rest: 20, idle: 0 });
+    expect(hour(10)).toMatchObject({ value: 0, rest: 0 });
+    expect(rose.total).toBe(20);
   });
 });
 

@@ -37,8 +37,10 @@ describe('GET /api/v1/report (statement)', () => {
     expect(shapeProblems(body, STATEMENT_REPORT)).toEqual([]);
     // The document the OpenAPI reference is built from describes the reply as it is.
     expect(StatementReport.safeParse(body).error?.issues ?? []).toEqual([]);
-    // Non-empty where the demo day has data, so the shape checks above saw real rows.
-    for (const list of [body.operations, body.parameters, body.frv, body.measurements.rows, body.all_measurements.rows, body.breaks, body.slices]) {
+    // Non-empty where the demo day has data, so the shape checks above saw real rows. (Table 6,
+    // `breaks`, may be empty: the demo day is marked without holes inside its observed part, and
+    // the unobserved ends of a shift are no gaps — METHODOLOGY §6; its rows are checked in report.cases.)
+    for (const list of [body.operations, body.parameters, body.frv, body.measurements.rows, body.all_measurements.rows, body.slices]) {
       expect(list.length).toBeGreaterThan(0);
     }
     expect(body.measurements.rows.every((r: { operation_type: string }) => r.operation_type === 'op')).toBe(true);
@@ -49,7 +51,10 @@ describe('GET /api/v1/report (statement)', () => {
       structure: { name: 'Участок сборки редукторов', shift_start_time: '08:00:00', shift_end_time: '17:00:00', partial: false },
     });
     expect(body.rep_param.product_num).toBeGreaterThan(0);
-    expect(body.notice).toBeNull();
+    // The demo day is marked within the shift but not from its very start to its very end: the
+    // statement says it was balanced over the observed part (METHODOLOGY §6), and nothing else.
+    expect(body.notices).toEqual([expect.stringMatching(/^Смена наблюдалась не целиком: 16\.11\.2026 08:00–17:00, наблюдение \d\d:\d\d–\d\d:\d\d\./)]);
+    expect(body.notice).toBe(body.notices[0]);
   });
 
   it('keeps Table 2 (cleaned series) and Table 3 (all measurements) consistent', async () => {

@@ -81,6 +81,24 @@ async function markedInside(employeeId: number, from: number, to: number): Promi
   return (row?.ms ?? 0) / 1000;
 }
 
+/**
+ * The observed part of one employee's shift inside the window (METHODOLOGY §6): from the later of
+ * the shift start and his first observation to the earlier of the shift end and his last one.
+ * Null when he was not observed in it.
+ */
+async function observedPart(employeeId: number, shiftStart: number, shiftEnd: number, from: number, to: number) {
+  const lo = Math.max(shiftStart, from);
+  const hi = Math.min(shiftEnd, to);
+  const {
+    rows: [row],
+  } = await sql<{ first: number | null; last: number | null }>`
+    SELECT MIN(${clipStart(lo)}) AS first, MAX(${clipEnd(hi)}) AS last FROM markups m
+    WHERE m.structure_id = ${structureId} AND m.employee_id = ${employeeId} AND m.start_time < ${hi} AND m.end_time > ${lo}
+  `.execute(t.deps.db);
+  if (row?.first === null || row?.first === undefined || row.last === null) return null;
+  return { start: Number(row.first), end: Number(row.last) };
+}
+
 const at = (local: string) => Date.parse(`${local}+03:00`);
 const byType = (rows: OperationSums[], type: string) => rows.filter((r) => r.type === type).reduce((a, r) => a + r.ms, 0) / 1000;
 
@@ -129,10 +147,12 @@ describe('statement totals: API = hand-written SQL', () => {
     expect(report.loading.rest_time).toBeCloseTo(minutes('rest'), 6);
     expect(report.loading.idle_time).toBeCloseTo(minutes('idle'), 6);
 
-    // Shift 08:00–17:00 Moscow, 70 minutes of breaks, cut by the window in proportion.
+    // Shift 08:00–17:00 Moscow, 70 minutes of breaks, counted over its observed part in the
+    // window, the breaks in proportion (METHODOLOGY §6).
     const shiftStart = at(`${date}T${hand.shift.start_time}`);
     const shiftEnd = at(`${date}T${hand.shift.end_time}`);
-    const inside = (Math.min(shiftEnd, to) - Math.max(shiftStart, from)) / 1000;
+    const part = (await observedPart(employeeId, shiftStart, shiftEnd, from, to))!;
+    const inside = (part.end - part.start) / 1000;
     const breaks = hand.shift.minutes * 60 * (inside / ((shiftEnd - shiftStart) / 1000));
     const available = inside - breaks;
     const work = ['main', 'aux', 'pz', 'service', 'move'].reduce((a, type) => a + byType(hand.rows, type), 0);
@@ -159,22 +179,27 @@ describe('statement totals: API = hand-written SQL', () => {
     // window before and after the shift are not counted: the shift's time in the window less the
     // marked time inside it (a demo employee's markups do not overlap).
     const gaps = report.breaks.filter((b: { type: string }) => b.type === 'gap').reduce((a: number, b: { len: number }) => a + b.len, 0);
-    expect(gaps).toBeCloseTo(inside - (await markedInside(employeeId, Math.max(shiftStart, from), Math.min(shiftEnd, to))), 6);
+    expect(gaps).toBeCloseTo(inside - (await markedInside(employeeId, part.start, part.end)), 6);
 
-    // Table 3: every measurement of each main operation.
+    // Table 3: every segment of each main operation in the window is listed; those cut by the
+    // window are marked cut and are not measurements (METHODOLOGY §3).
     for (const row of hand.rows.filter((r) => r.type === 'main')) {
       const all = report.all_measurements.rows.find((r: { id: number }) => r.id === row.operation_id);
       expect(all.measurements).toHaveLength(row.n);
-      expect(all.t_min).toBeCloseTo(row.min_ms / 1000, 6);
-      expect(all.t_max).toBeCloseTo(row.max_ms / 1000, 6);
-      expect(all.t_average).toBeCloseTo(row.ms / 1000 / row.n, 6);
       // Table 3 is checked over its own series: every measurement, not the cleaned ones.
       const { rows: lens } = await sql<{ ms: number }>`
-        SELECT ${clipEnd(to)} - ${clipStart(from)} AS ms FROM markups m
+        SELECT m.end_time - m.start_time AS ms FROM markups m
         WHERE m.structure_id = ${structureId} AND m.employee_id = ${employeeId} AND m.operation_id = ${row.operation_id}
-          AND m.start_time < ${to} AND m.end_time > ${from}
+          AND m.start_time >= ${from} AND m.end_time <= ${to} AND m.end_time > m.start_time
       `.execute(t.deps.db);
-      const values = lens.map((l) => l.ms / 1000);
+      const values = lens.map((l) => Number(l.ms) / 1000);
+      expect(all.measurements.filter((m: { status: string }) => m.status === 'cut').length).toBe(
+        row.n - values.length - all.measurements.filter((m: { status: string }) => m.status === 'zero_length').length,
+      );
+      expect(all.n).toBe(values.length);
+      expect(all.t_min).toBeCloseTo(Math.min(...values), 6);
+      expect(all.t_max).toBeCloseTo(Math.max(...values), 6);
+      expect(all.t_average).toBeCloseTo(values.reduce((a, v) => a + v, 0) / values.length, 6);
       const mean = values.reduce((a, v) => a + v, 0) / values.length;
       const fluctAve = (values.reduce((a, v) => a + Math.abs(v - mean), 0) / values.length / mean) * 100;
       expect(all.fluct_ave).toBeCloseTo(fluctAve, 6);
@@ -183,7 +208,7 @@ describe('statement totals: API = hand-written SQL', () => {
       const required = Math.max(5, Math.ceil(((1.96 * cv) / all.accuracy_percent) ** 2));
       expect(all.required_measurements).toBe(required);
       expect(all.enough_measurements).toBe(values.length >= required);
-      for (const m of all.measurements) {
+      for (const m of all.measurements.filter((x: { status: string }) => x.status !== 'cut')) {
         expect(m.fluct_perc).toBeCloseTo(((m.len - mean) / mean) * 100, 6);
         expect(m.fluct_perc).toBeLessThanOrEqual(all.fluct_max + 1e-9);
       }
@@ -234,9 +259,8 @@ describe('a two-day statement: each shift-day separately, then the sums', () => 
     // days is not working time, so it is never a gap, and the gaps are each shift less its markups.
     let unmarked = 0;
     for (const date of ['2026-11-16', '2026-11-17']) {
-      const shiftStart = at(`${date}T${whole.shift.start_time}`);
-      const shiftEnd = at(`${date}T${whole.shift.end_time}`);
-      unmarked += (shiftEnd - shiftStart) / 1000 - (await markedInside(employeeId, shiftStart, shiftEnd));
+      const part = await observedPart(employeeId, at(`${date}T${whole.shift.start_time}`), at(`${date}T${whole.shift.end_time}`), from, to);
+      if (part) unmarked += (part.end - part.start) / 1000 - (await markedInside(employeeId, part.start, part.end));
     }
     const gaps = report.breaks.filter((b: { type: string }) => b.type === 'gap');
     expect(gaps.reduce((a: number, b: { len: number }) => a + b.len, 0)).toBeCloseTo(unmarked, 6);
@@ -261,11 +285,15 @@ describe('block report totals: API = hand-written SQL', () => {
     expect(staff.total.units).toBe(hand.products);
     const ids = [...new Set(hand.rows.map((r) => (r as OperationSums & { employee_id: number }).employee_id))];
     expect(staff.rows.map((r: { employee_id: number }) => r.employee_id).sort()).toEqual(ids.sort());
-    // Losses of each employee: idle + rest above his 70 minutes.
+    // Losses of each employee: idle + rest above his breaks, 70 minutes pro rata of the observed part of his shift.
     let losses = 0;
+    const shiftStart = at(`2026-11-16T${hand.shift.start_time}`);
+    const shiftEnd = at(`2026-11-16T${hand.shift.end_time}`);
     for (const id of ids) {
       const own = hand.rows.filter((r) => (r as OperationSums & { employee_id: number }).employee_id === id);
-      losses += byType(own, 'idle') + Math.max(0, byType(own, 'rest') - 70 * 60);
+      const part = await observedPart(id, shiftStart, shiftEnd, from, to);
+      const owed = part ? hand.shift.minutes * 60 * ((part.end - part.start) / (shiftEnd - shiftStart)) : 0;
+      losses += byType(own, 'idle') + Math.max(0, byType(own, 'rest') - owed);
     }
     expect(blocks.find((b: { type: string }) => b.type === 'pareto').total).toBeCloseTo(losses / 60, 1);
     const rose = blocks.find((b: { type: string }) => b.type === 'black_diagram');

@@ -145,7 +145,9 @@ export const MeasurementValue = z.object({
   id: z.number().nullable().openapi({ description: 'id отрезка разметки' }),
   start_datetime: iso,
   len: z.number().openapi({ description: 'Длительность замера, с' }),
-  status: z.enum(['accepted', 'dropped', 'zero_length']),
+  status: z
+    .enum(['accepted', 'dropped', 'zero_length', 'cut'])
+    .openapi({ description: 'cut: отрезок обрезан границей окна — в балансе учтён, замером не считается' }),
   fluct_perc: z.number().openapi({ description: '(t_i − t̄) / t̄ × 100, где t̄ — среднее ряда этой таблицы (Таблица 2 — очищенного, Таблица 3 — всех замеров)' }),
 });
 

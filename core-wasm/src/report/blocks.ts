@@ -144,35 +144,38 @@ function paretoBars(
 }
 
 /**
- * Losses by local hour of day (the rose chart): idle time and rest per hour are cut by the
- * engine (a day balance of each hour), rest counts as a loss in the share the period's balance
- * gives it (rest above the norm, or all rest with rest_in_idle).
+ * Losses by local hour of day (the rose chart, METHODOLOGY §6): idle time where it was, and each
+ * employee's rest above his regulated breaks of each shift-day placed in the hours where that
+ * day's rest of his was (his day's excess share of each rest minute), never spread over the
+ * structure. So the sectors add up to the structure's losses.
  */
 function lossesByHour(
-  segments: ReportSegment[],
+  staff: EmployeeResult[],
+  segmentsOf: Map<number, ReportSegment[]>,
   from: number,
   to: number,
   timeZone: string,
-  restShare: number,
 ): { hour: number; label: string; value: number; idle: number; rest: number }[] {
   const idle = new Array<number>(24).fill(0);
   const rest = new Array<number>(24).fill(0);
-  const lossy = segments.filter((s) => s.category === 'idle' || s.category === 'rest').sort((a, b) => a.start - b.start);
-  if (lossy.length > 0) {
-    const longest = lossy.reduce((m, s) => Math.max(m, s.end - s.start), 0);
-    let t = from - ((((from + zoneOffsetMs(from, timeZone)) % HOUR) + HOUR) % HOUR);
-    let lo = 0;
-    for (; t < to; t += HOUR) {
-      const start = Math.max(t, from);
-      const end = Math.min(t + HOUR, to);
-      while (lo < lossy.length && lossy[lo]!.start < start - longest) lo++;
-      const inHour: ReportSegment[] = [];
-      for (let i = lo; i < lossy.length && lossy[i]!.start < end; i++) if (lossy[i]!.end > start) inHour.push(lossy[i]!);
-      if (inHour.length === 0) continue;
-      const balance = runDayBalance(inHour, { from: start, to: end, structure: { partial: true } });
-      const hour = localHour(start, timeZone);
-      idle[hour] = idle[hour]! + balance.categories[CATEGORIES.indexOf('idle')]!.seconds;
-      rest[hour] = rest[hour]! + balance.categories[CATEGORIES.indexOf('rest')]!.seconds * restShare;
+  const hourStart = (t: number) => t - ((((t + zoneOffsetMs(t, timeZone)) % HOUR) + HOUR) % HOUR);
+  for (const e of staff) {
+    const days = e.balance.days;
+    for (const s of segmentsOf.get(e.id) ?? []) {
+      if (s.category !== 'idle' && s.category !== 'rest') continue;
+      for (const day of days) {
+        const share = s.category === 'idle' ? 1 : day.restSeconds > 0 ? day.restLossSeconds / day.restSeconds : 0;
+        const start = Math.max(s.start, day.start, from);
+        const end = Math.min(s.end, day.end, to);
+        if (!(end > start) || share === 0) continue;
+        for (let t = hourStart(start); t < end; t += HOUR) {
+          const inside = Math.min(end, t + HOUR) - Math.max(start, t);
+          if (!(inside > 0)) continue;
+          const hour = localHour(Math.max(start, t), timeZone);
+          const target = s.category === 'idle' ? idle : rest;
+          target[hour] = target[hour]! + (inside / 1000) * share;
+        }
+      }
     }
   }
   return idle.map((idleSeconds, hour) => ({
@@ -204,7 +207,14 @@ function summaryText(
   );
   const load = share(totals.work, totals.available);
   const diff = totals.work - totals.available;
-  const loadWords = totals.available > 0 ? (diff > 0 ? `, переработка ${formatDuration(diff)}` : diff < 0 ? `, недогрузка ${formatDuration(-diff)}` : '') : '';
+  const loadWords =
+    totals.available > 0
+      ? diff > 0
+        ? `, переработка ${formatDuration(diff)}`
+        : diff < 0
+          ? `, недогрузка ${formatDuration(-diff)}`
+          : ', переработки и недогрузки нет'
+      : '';
   parts.push(
     `Загрузка ${formatPercent(load)}${loadWords}: перегружены — ${count('overloaded')}, сбалансированы — ${count('balanced')}, недогружены — ${count('underloaded')}.`,
   );
@@ -465,7 +475,6 @@ export function assembleBlockReport(inputs: ReportInputs): { blocks: ReportBlock
   const money = moneyLost(totals.losses, salary);
   const main = totals.categories[CATEGORIES.indexOf('main')]!;
   const rise = main > 0 ? ((totals.normative[CATEGORIES.indexOf('main')]! - main) / main) * 100 : null;
-  const restTotal = totals.categories[CATEGORIES.indexOf('rest')]!;
   const period = `${localDateTimeText(from, context.timeZone)} — ${localDateTimeText(to, context.timeZone)}`;
   const errors = staff.reduce((n, e) => n + e.balance.inputErrors.length, 0);
   const notices = reportNotices(
@@ -475,6 +484,12 @@ export function assembleBlockReport(inputs: ReportInputs): { blocks: ReportBlock
     errors,
   );
 
+  const partly = staff.filter((e) => e.balance.shifts.some((x) => x.partlyObserved));
+  if (partly.length > 0) {
+    notices.push(
+      `Смены наблюдались не целиком у ${partly.length} ${plural(partly.length, 'сотрудника', 'сотрудников', 'сотрудников')} (${partly.map((e) => e.name).join(', ')}): баланс такой смены посчитан по наблюдаемой части, регламентированные перерывы — пропорционально этой части.`,
+    );
+  }
   const blocks: ReportBlock[] = [
     {
       type: 'header',
@@ -547,7 +562,7 @@ export function assembleBlockReport(inputs: ReportInputs): { blocks: ReportBlock
       type: 'black_diagram',
       title: 'Потери по часам суток',
       unit: 'мин',
-      sectors: lossesByHour(segments, from, to, context.timeZone, restTotal > 0 ? totals.restLoss / restTotal : 0),
+      sectors: lossesByHour(staff, byEmployee, from, to, context.timeZone),
       total: min(totals.losses),
     },
     studyRuleParagraph(study),

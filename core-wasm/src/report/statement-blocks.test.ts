@@ -80,15 +80,12 @@ describe('Table 6 of a window longer than a day', () => {
   it('lists the unmarked time of each day’s shift, never the night between the days', () => {
     const report = assembleStatement(inputs(context(), twoDays(), '2026-03-02T00:00:00', '2026-03-04T00:00:00'), 7);
     expect(report.days).toHaveLength(2);
-    // Not 00:00–08:00, not 12:00 (2 March) – 08:00 (3 March), not 12:00–24:00 of 3 March.
-    expect(report.breaks).toEqual([
-      gap('2026-03-02T10:30:00', '2026-03-02T10:45:00'),
-      gap('2026-03-02T11:50:00', '2026-03-02T12:00:00'),
-      gap('2026-03-03T08:00:00', '2026-03-03T08:30:00'),
-      gap('2026-03-03T11:00:00', '2026-03-03T12:00:00'),
-    ]);
-    // 15 + 10 + 30 + 60 minutes = the two shifts (480 min) less the marked 365 minutes.
-    expect(report.breaks.reduce((a, b) => a + b.len, 0)).toBe((480 - 365) * 60);
+    // Not 00:00–08:00, not 12:00 (2 March) – 08:00 (3 March), not 12:00–24:00 of 3 March; and not
+    // the unobserved ends of the shifts (11:50–12:00, 08:00–08:30, 11:00–12:00: METHODOLOGY §6).
+    expect(report.breaks).toEqual([gap('2026-03-02T10:30:00', '2026-03-02T10:45:00')]);
+    // 15 minutes = the observed parts of the shifts (08:00–11:50 and 08:30–11:00, 380 min) less the marked 365.
+    expect(report.breaks.reduce((a, b) => a + b.len, 0)).toBe((380 - 365) * 60);
+    expect(report.notices.some((n) => n.includes('наблюдение 08:30–11:00'))).toBe(true);
   });
 
   it('without shifts, looks between the first and the last segment of each day', () => {

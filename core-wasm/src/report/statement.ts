@@ -4,11 +4,11 @@
  * docs/api.md ("Отчёты").
  */
 import { CATEGORIES } from '../types.ts';
-import type { BreakRow, Category, DayPart, Interval, OperationStudy, SeriesStats, Statement } from '../types.ts';
+import type { BreakRow, Category, DayPart, Interval, OperationStudy, SeriesStats, ShiftObservation, Statement } from '../types.ts';
 import { engineSettings, reportDays, runStatement, shiftDayStarts, shiftInstances, shiftsWorked, type ShiftInstance } from './engine.ts';
 import { toIso, unitsProducedOf, type ReportInputs, type ReportSegment, type StructureContext, type UnitsProduced } from './inputs.ts';
 import { plural } from './text.ts';
-import { localDate } from './time-zone.ts';
+import { localDate, localDateTimeText } from './time-zone.ts';
 
 const MINUTE = 60;
 
@@ -21,6 +21,8 @@ export const NOTICES = {
   noSettings:
     'Параметры отчёта структурной единицы не заданы: использованы значения по умолчанию (регламентированные перерывы 70 минут на смену, без сокращения колебаний).',
   partial: 'Неполная структура: баланс дня считается по наблюдаемому времени, диаграммы нормативного баланса не показываются.',
+  partlyObserved: (shifts: string[]) =>
+    `${shifts.length === 1 ? 'Смена наблюдалась' : 'Смены наблюдались'} не целиком: ${shifts.join('; ')}. Баланс такой смены посчитан по наблюдаемой части (от начала смены или первого наблюдения — что позже — до конца смены или последнего наблюдения — что раньше), регламентированные перерывы — пропорционально этой части.`,
   inputErrors: (n: number) =>
     `В разметке ${n} ${plural(n, 'ошибка', 'ошибки', 'ошибок')} ввода (пересечения отрезков одного сотрудника или конец раньше начала): такие отрезки считаются как есть.`,
 };
@@ -97,6 +99,12 @@ function measurementTable(operations: OperationStudy[], which: 'accepted' | 'all
   return { max_operation_count: rows.reduce((m, r) => Math.max(m, r.measurements.length), 0), rows };
 }
 
+/** "02.03.2026 08:00–12:00, наблюдение 08:00–11:55": a partly observed shift in the statement's words. */
+export function partlyObservedText(shift: ShiftObservation, timeZone: string): string {
+  const time = (t: number) => localDateTimeText(t, timeZone).slice(11);
+  return `${localDateTimeText(shift.start, timeZone)}–${time(shift.end)}, наблюдение ${time(shift.observedStart)}–${time(shift.observedEnd)}`;
+}
+
 /** The shift shown in the title: the first worked shift of the window, else the first one that overlaps it, else the first. */
 function titleShift(context: StructureContext, worked: ShiftInstance[], all: ShiftInstance[]) {
   const chosen = worked[0] ?? all[0];
@@ -106,12 +114,13 @@ function titleShift(context: StructureContext, worked: ShiftInstance[], all: Shi
 }
 
 /**
- * Where Table 6 looks for unmarked time (METHODOLOGY §2): inside the shift times of each shift-day
- * (the structure's shifts in the window), or, for a partial structure or a window without shifts,
+ * Where Table 6 looks for unmarked time (METHODOLOGY §2, §6): inside the shifts he was observed in,
+ * over their observed parts (a shift without observation, or the unobserved ends of a shift, are
+ * not his window), or, for a partial structure or a window without shifts,
  * from the first segment to the last of each shift-day. So the night between shift-days is never a
  * gap. Overlapping ranges are merged, so no gap is listed twice.
  */
-export function gapRanges(context: StructureContext, shifts: ShiftInstance[], days: DayPart[], from: number, to: number): Interval[] {
+export function gapRanges(context: StructureContext, shifts: Interval[], days: DayPart[], from: number, to: number): Interval[] {
   const ranges: Interval[] =
     !context.partial && shifts.length > 0
       ? shifts.map((s) => ({ start: Math.max(s.start, from), end: Math.min(s.end, to) }))
@@ -185,6 +194,8 @@ export function statementBody({ context, employee, from, to, result, units, segm
   });
 
   const notices = reportNotices(context, segments.length, balance.basis, balance.inputErrors.length);
+  const partly = balance.shifts.filter((x) => x.partlyObserved);
+  if (partly.length > 0) notices.push(NOTICES.partlyObserved(partly.map((x) => partlyObservedText(x, context.timeZone))));
   const shift = titleShift(context, shifts.worked, shifts.all);
   const loss = balance.losses;
 
@@ -259,7 +270,17 @@ export function statementBody({ context, employee, from, to, result, units, segm
       products_source: units.source,
       stamp_count: units.stamp_count,
     },
-    breaks: tableSixRows(balance.breaks, gapRanges(context, shifts.all, balance.days, from, to)).map((b) => ({
+    // Gaps only inside the observed parts of his shifts: what was not observed is not his window (§6).
+    breaks: tableSixRows(
+      balance.breaks,
+      gapRanges(
+        context,
+        balance.shifts.map((x) => ({ start: x.observedStart, end: x.observedEnd })),
+        balance.days,
+        from,
+        to,
+      ),
+    ).map((b) => ({
       type: b.type,
       start_datetime: toIso(b.start),
       end_datetime: toIso(b.end),

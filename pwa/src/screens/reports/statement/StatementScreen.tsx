@@ -40,7 +40,9 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
       : `Регламентированные перерывы за смену — ${num(loading.regulated_break_time, 0)} минут.`;
   const loadText = loading.overload
     ? `Загрузка ${pct(loading.percentage)} нормативного рабочего времени: сотрудник работает ${num(loading.work_time, 1)} мин при нормативных ${num(loading.available_time, 1)} мин — переработка ${num(loading.overworking, 1)} мин (${pct(loading.overworking_per)}), он работает в счёт положенных перерывов.`
-    : `Загрузка ${pct(loading.percentage)} нормативного рабочего времени: сотрудник работает ${num(loading.work_time, 1)} мин при нормативных ${num(loading.available_time, 1)} мин — недогрузка ${num(loading.underload, 1)} мин (${pct(loading.underload_per)}).`;
+    : loading.available_time > 0 && loading.work_time === loading.available_time
+      ? `Загрузка ${pct(loading.percentage)} нормативного рабочего времени: сотрудник работает ${num(loading.work_time, 1)} мин при нормативных ${num(loading.available_time, 1)} мин — переработки и недогрузки нет.`
+      : `Загрузка ${pct(loading.percentage)} нормативного рабочего времени: сотрудник работает ${num(loading.work_time, 1)} мин при нормативных ${num(loading.available_time, 1)} мин — недогрузка ${num(loading.underload, 1)} мин (${pct(loading.underload_per)}).`;
   const takt = report.takt;
 
   return (

@@ -94,6 +94,14 @@ export function Table1({ report, fileBase, print }: Common) {
   );
 }
 
+/** Why a cell of the observation sheet is not an accepted measurement (its tooltip). */
+const MEASUREMENT_TITLES: Record<MeasurementRow['measurements'][number]['status'], string | undefined> = {
+  accepted: undefined,
+  dropped: 'исключён при очистке ряда',
+  zero_length: 'нулевая длительность: не замер',
+  cut: 'обрезан границей периода: в балансе учтён, замером не считается',
+};
+
 /** Numbers of the measurements the cleaning dropped, "2, 7" ("—" when none). */
 export function droppedNumbers(row: MeasurementRow): string {
   const numbers = row.measurements.filter((m) => m.status === 'dropped').map((m) => m.index);
@@ -212,8 +220,9 @@ export function ObservationSheet({
               return (
                 <td
                   key={i}
-                  className={`num ${m && m.status !== 'accepted' ? 'dropped' : ''}`}
-                  title={m && m.status === 'dropped' ? 'исключён при очистке ряда' : undefined}
+                  className={`num ${!m || m.status === 'accepted' ? '' : m.status === 'cut' ? 'cut' : 'dropped'}`}
+                  title={m ? MEASUREMENT_TITLES[m.status] : undefined}
+                  data-status={m?.status}
                 >
                   {m ? num(m.len, 1) : ''}
                 </td>
