@@ -16,3 +16,18 @@ export function encodeCp1251(text: string): Uint8Array {
   }
   return new Uint8Array(out);
 }
+
+/**
+ * A string as an R2000 DWG stores it for every reader: ASCII as is, everything else as AutoCAD's
+ * «\U+XXXX» escape. The code page alone is not enough: libdxfrw (LibreCAD, QGIS) decodes R2000
+ * strings as Windows-1252 whatever the header says, but AutoCAD, LibreDWG and libdxfrw all read
+ * the escape.
+ */
+export function encodeDwgText(text: string): Uint8Array {
+  let out = '';
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    out += c < 0x80 ? ch : c <= 0xffff ? `\\U+${c.toString(16).toUpperCase().padStart(4, '0')}` : '?';
+  }
+  return new Uint8Array([...out].map((ch) => ch.charCodeAt(0)));
+}
