@@ -1,6 +1,7 @@
 import { Delaunay } from 'd3-delaunay';
 import { mapType, ROAD_BY_CLASS, typesOf } from './catalog';
-import { bbox, centroid, clip, dist, inside, mainAngle, polyArea, prng, rect, rotatePoly, segmentDistance, type Poly, type XY } from './geo';
+import { defaultCrs, type ProjectCrs } from './crs';
+import { bbox, centroid, clip, dist, inside, localProjection, mainAngle, polyArea, prng, rect, rotatePoly, segmentDistance, type Poly, type XY } from './geo';
 import {
   edgeUsage,
   metrics,
@@ -42,6 +43,8 @@ export interface AlgoInput {
   drawn: GeoCollection;
   general: GeoCollection;
   golden?: GeoCollection | null;
+  /** The project's coordinate reference: its anchor is the centre of the metres the algorithm works in. */
+  crs?: ProjectCrs | null;
 }
 
 export interface AlgoOutput {
@@ -54,7 +57,9 @@ export interface AlgoOutput {
 
 /** Runs one algorithm on a project. Deterministic: the same input gives the same output. */
 export function runAlgorithm(tag: AlgoTag, input: AlgoInput, progress: (percent: number) => void = () => {}): AlgoOutput {
-  const net = readNetwork(input.drawn, input.general);
+  // Metres around the project's fixed anchor (else the drawn features' centre): never moved by what an earlier run generated.
+  const crs = input.crs ?? defaultCrs(input.drawn);
+  const net = readNetwork(input.drawn, input.general, crs ? localProjection(crs.lon, crs.lat) : undefined);
   if (net.areas.length === 0 && (tag === 'road_gen_grid' || tag === 'road_gen_voronoi'))
     throw new AlgoInputError('Нарисуйте хотя бы одну территорию (полигон)');
   const details: Record<string, number | string> = {};

@@ -31,3 +31,13 @@ export function encodeDwgText(text: string): Uint8Array {
   }
   return new Uint8Array([...out].map((ch) => ch.charCodeAt(0)));
 }
+
+/** Text for a Windows-1251 file: characters outside the code page as «\U+XXXX» (AutoCAD, libdxfrw, GDAL and ezdxf decode it). */
+export function escapeOutsideCp1251(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    out += c < 0x80 || CODE.has(ch) ? ch : c <= 0xffff ? `\\U+${c.toString(16).toUpperCase().padStart(4, '0')}` : '?';
+  }
+  return out;
+}

@@ -546,7 +546,7 @@ export function writeR2000(layers: DwgLayer[], entities: DwgEntity[], options: D
       handseed,
       layerControlEntries: allLayers.length,
       extents: [minX, minY, maxX, maxY],
-      created: options.created ?? new Date(),
+      created: options.created ?? new Date(Date.UTC(2000, 0, 1)), // the same file for the same drawing
       guid: options.guid ?? '{00000000-0000-0000-0000-000000000000}',
     }),
     SENTINEL.varsEnd,
