@@ -1,6 +1,6 @@
 /**
- * Windows-1251: AutoCAD 2000 keeps strings in the drawing code page ($DWGCODEPAGE ANSI_1251), not
- * Unicode. Characters outside the code page become «?».
+ * Windows-1251, the code page of the DXF export ($DWGCODEPAGE ANSI_1251): characters outside it
+ * become «?» here, so the DXF writer escapes them first (escapeOutsideCp1251).
  */
 const HIGH =
   'ЂЃ‚ѓ„…†‡€‰Љ‹ЊЌЋЏђ‘’“”•–—\uFFFD™љ›њќћџ\u00A0ЎўЈ¤Ґ¦§Ё©Є«¬\u00AD®Ї°±Ііґµ¶·ё№є»јЅѕї' + 'АБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯабвгдежзийклмнопрстуфхцчшщъыьэюя';
