@@ -4,6 +4,7 @@
 #                      acknowledged with Enter and reported as «notice»)
 #   opened <title>   — the main window shows the file's name
 #   stderr <line>    — what LibreCAD printed that speaks of an error
+#   no-display       — LibreCAD found no X display (the caller runs it again)
 # It waits on state: it polls the window list until the main window names the file (or gives up
 # after the deadline, then prints «timeout»). Usage: librecad-open.sh FILE HOME_DIR [SCREENSHOT.png]
 set -u
@@ -46,6 +47,9 @@ if [ -n "$opened" ]; then
     case "$title" in LibreCAD*) ;; *) echo "dialog $title" ;; esac
   done
   echo "opened $opened"
+elif grep -q -i -E 'platform plugin|cannot connect to X|could not connect to display' "$home/librecad.log"; then
+  # xvfb-run -a can lose a race for a display number with another X server starting at once.
+  echo "no-display"
 else
   echo "timeout"
 fi
