@@ -192,10 +192,20 @@ describe('map editor in Chromium', () => {
     await link.waitFor({ timeout: 30_000 });
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     expect(download.suggestedFilename()).toBe('output.dxf');
-    const text = readFileSync((await download.path())!, 'utf8');
+    // AutoCAD 2000 DXF in Windows-1251 ($DWGCODEPAGE ANSI_1251).
+    const text = new TextDecoder('windows-1251').decode(readFileSync((await download.path())!));
     expect(text).toMatch(/^\s*0\r?\nSECTION/);
     expect(text.length).toBeGreaterThan(10_000);
     expect(text).toContain('Дороги_');
+    expect(text).toContain('ANSI_1251');
+
+    // The project's coordinate reference: shown on the map, written beside the drawing as a .prj.
+    await expect.poll(() => page.getByTestId('map-crs').textContent(), RETRY).toMatch(/^Координаты чертежа: Местная поперечная Меркатора, центр/);
+    const prjLink = side().getByTestId('map-download-prj');
+    await expect.poll(() => prjLink.textContent(), RETRY).toBe('Скачать output.prj (система координат)');
+    const [prj] = await Promise.all([page.waitForEvent('download'), prjLink.click()]);
+    expect(prj.suggestedFilename()).toBe('output.prj');
+    expect(readFileSync((await prj.path())!, 'utf8')).toMatch(/^PROJCS\["Norma local transverse Mercator"/);
   });
 
   it('saves the current network as the golden standard', async () => {

@@ -310,6 +310,8 @@ export interface MapProjectsTable {
   /** 0010: the golden standard (a FeatureCollection as JSON) and the running algorithm's job. */
   golden_feature_collection: string | null;
   job_id: number | null;
+  /** 0016: the project's coordinate reference, JSON { kind, lon, lat, zone? } (null: nothing drawn yet). */
+  crs: string | null;
 }
 
 export interface JobsTable {

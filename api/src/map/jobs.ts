@@ -2,7 +2,7 @@ import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/work
 import { AlgoInputError, DwgLimitError, runAlgorithm, writeDwg, writeDxf, type AlgoTag, type GeoCollection } from '@norma/workers/map';
 import type { Db } from '../db/database';
 import type { ObjectStore } from '../storage/object-store';
-import { drawingOf, parseCollection, projectRow } from './service';
+import { drawingOf, parseCollection, projectCrs, projectRow } from './service';
 
 interface AlgoPayload {
   project_id: number;
@@ -36,6 +36,7 @@ export function mapAlgoHandler(db: Db): JobHandler {
             drawn: drawn as GeoCollection,
             general: parseCollection(row.general_feature_collection) as GeoCollection,
             golden: row.golden_feature_collection ? (parseCollection(row.golden_feature_collection) as GeoCollection) : null,
+            crs: projectCrs(row),
           },
           progress,
         );
@@ -62,7 +63,11 @@ export function mapAlgoHandler(db: Db): JobHandler {
   };
 }
 
-/** Writes the project drawing as DXF or DWG into the object store (exports/map/<job>.dxf|.dwg); the result names the key and the file. */
+/**
+ * Writes the project drawing as DXF or DWG, in the project's coordinate reference, into the object
+ * store (exports/map/<job>.dxf|.dwg) with the reference's WKT beside it (<job>.prj). The same project
+ * state gives the same bytes: the DWG's dates come from the project's last change, not the clock.
+ */
 export function mapExportHandler(db: Db, storage: ObjectStore): JobHandler {
   return {
     async run({ job, progress }) {
@@ -71,19 +76,35 @@ export function mapExportHandler(db: Db, storage: ObjectStore): JobHandler {
       if (!row) throw new PermanentJobError('Проект карты удалён');
       const drawing = drawingOf(parseCollection(row.drawn_feature_collection), parseCollection(row.general_feature_collection));
       if (drawing.features.length === 0) throw new PermanentJobError('Проект пуст: нарисуйте что-нибудь перед выгрузкой');
+      const crs = projectCrs(row);
+      // A project from before 0016: its reference is fixed now, so the next export uses the same one.
+      if (!row.crs && crs)
+        await db
+          .updateTable('map_projects')
+          .set({ crs: JSON.stringify(crs) })
+          .where('id', '=', row.id)
+          .where('crs', 'is', null)
+          .execute();
       const info = parseCollection(row.info_feature_collection) as GeoCollection;
       const onShare = (share: number) => progress(5 + share * 85);
       let out;
       try {
-        out = format === 'dwg' ? writeDwg(drawing as GeoCollection, info, onShare) : writeDxf(drawing as GeoCollection, info, onShare);
+        out =
+          format === 'dwg'
+            ? writeDwg(drawing as GeoCollection, info, onShare, { created: new Date(row.updated_at), guid: projectGuid(row.id) }, crs)
+            : writeDxf(drawing as GeoCollection, info, onShare, crs);
       } catch (err) {
         if (err instanceof DwgLimitError) throw new PermanentJobError(err.message);
         throw err;
       }
-      const data = 'bytes' in out ? out.bytes : out.text;
       const key = `exports/map/${job.id}.${format}`;
-      await storage.put(key, data);
-      return { key, filename: `output.${format}`, counts: out.counts, crs: out.projection.definition };
+      const prjKey = `exports/map/${job.id}.prj`;
+      await storage.put(key, out.bytes);
+      await storage.put(prjKey, out.projection.wkt);
+      return { key, filename: `output.${format}`, prj_key: prjKey, counts: out.counts, crs: out.projection.definition, crs_name: out.projection.name };
     },
   };
 }
+
+/** The drawing's GUID, the same for every export of one project. */
+const projectGuid = (id: number) => `{${id.toString(16).toUpperCase().padStart(8, '0')}-0000-4000-8000-000000000000}`;

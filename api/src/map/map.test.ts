@@ -6,6 +6,7 @@ import { startWorkers } from '../jobs/workers';
 import { createTestApp, type TestApp } from '../testing';
 // Test-only LibreDWG reader (GPL, devDependency): reads back the DWG the export writes.
 import { readDwg } from '../../../workers/src/map/dwg/read-back';
+import { mapType } from '@norma/workers/map';
 
 let t: TestApp;
 let admin: string;
@@ -327,7 +328,8 @@ describe('algorithm and CAD export jobs', () => {
       const file = await t.request(link.url, { cookie: admin });
       expect(file.status).toBe(200);
       expect(file.headers.get('content-disposition')).toContain('output.dxf');
-      const parsed = new DxfParser().parseSync(await file.text())!;
+      // AutoCAD 2000 DXF in Windows-1251, as its $DWGCODEPAGE says.
+      const parsed = new DxfParser().parseSync(new TextDecoder('windows-1251').decode(await file.arrayBuffer()))!;
       const byLayer: Record<string, number> = {};
       for (const e of parsed.entities) byLayer[e.layer] = (byLayer[e.layer] ?? 0) + 1;
       expect(byLayer['Кварталы_Квартал']).toBe(blocks.length);
@@ -351,8 +353,64 @@ describe('algorithm and CAD export jobs', () => {
       const dwgByLayer: Record<string, number> = {};
       for (const e of read.db!.entities) dwgByLayer[e.layer] = (dwgByLayer[e.layer] ?? 0) + 1;
       expect(dwgByLayer).toEqual(byLayer);
-      expect(read.db!.tables.LAYER.entries.find((l) => l.name === 'Кварталы_Квартал')?.colorIndex).toBe(40);
+      expect(read.db!.tables.LAYER.entries.find((l) => l.name === 'Кварталы_Квартал')?.colorIndex).toBe(mapType('block').aci);
       expect((await t.request(dwgLink.url, { cookie: stranger })).status).toBe(404);
+    } finally {
+      await runner.stop();
+    }
+  });
+  it('keeps one coordinate reference per project: exports overlay across algorithm runs, re-exports are byte-identical, a national grid can be picked', async () => {
+    await call('POST', '/api/v1/projects/create', admin, { name: 'Привязка' });
+    const fresh = (await call('GET', '/api/v1/projects/last/get', admin)).body;
+    expect(fresh.crs).toBeNull();
+    expect((await call('POST', '/api/v1/projects/last/crs', admin, { kind: 'sk42' })).status).toBe(400);
+    const drawn = { type: 'FeatureCollection', features: [square(30.3, 59.93, 0.012), road] };
+    const saved = (await call('POST', '/api/v1/projects/last/save', admin, drawn)).body;
+    expect(saved.crs).toMatchObject({ kind: 'local', zone: null, epsg: null });
+    expect(saved.crs.definition).toContain('+proj=tmerc');
+    expect(saved.crs_options.map((o: { kind: string }) => o.kind)).toEqual(['local', 'sk42', 'utm']);
+    // Moving the drawing later does not move the reference chosen with the first one.
+    const moved = { type: 'FeatureCollection', features: [square(30.3, 59.93, 0.012), square(30.35, 59.95, 0.01), road] };
+    expect((await call('POST', '/api/v1/projects/last/save', admin, moved)).body.crs).toEqual(saved.crs);
+
+    const runner = startWorkers(t.deps, { pollMs: 20 });
+    const exportDxf = async () => {
+      const { body: build } = await call('POST', '/api/v1/dwg/build', admin, { format: 'dxf' });
+      await runner.drain();
+      const { body: link } = await call('GET', `/api/v1/dwg/output_url?work_item_id=${build.work_item_id}`, admin);
+      const bytes = new Uint8Array(await (await t.request(link.url, { cookie: admin })).arrayBuffer());
+      const prj = await (await t.request(link.prj_url, { cookie: admin })).text();
+      const dxf = new DxfParser().parseSync(new TextDecoder('windows-1251').decode(bytes))!;
+      const outline = dxf.entities.find((e) => e.layer === 'Территории_Жилая_застройка') as unknown as { vertices: Array<{ x: number; y: number }> };
+      return { bytes, prj, first: outline.vertices[0], link };
+    };
+    try {
+      await call('POST', '/api/v1/projects/last/algo', admin, { algo_tag: 'road_gen_grid' });
+      await runner.drain();
+      const a = await exportDxf();
+      const b = await exportDxf();
+      expect(b.bytes).toEqual(a.bytes); // the same project state, the same file
+      expect(a.link.prj_filename).toBe('output.prj');
+      expect(a.prj).toContain('PROJECTION["Transverse_Mercator"]');
+      await call('POST', '/api/v1/projects/last/algo', admin, { algo_tag: 'block_min_circle_cover' });
+      await runner.drain();
+      const c = await exportDxf();
+      expect(c.bytes).not.toEqual(a.bytes);
+      // The territory's corner stays where it was (to the millimetre the file keeps).
+      expect(c.first).toEqual(a.first);
+
+      const picked = await call('POST', '/api/v1/projects/last/crs', admin, { kind: 'sk42' });
+      expect(picked.status).toBe(200);
+      expect(picked.body.crs).toMatchObject({ kind: 'sk42', zone: 6, epsg: 28406 });
+      expect(picked.body.crs.name).toBe('СК-42, зона Гаусса–Крюгера 6');
+      expect((await call('POST', '/api/v1/projects/last/crs', viewer, { kind: 'utm' })).status).toBe(403);
+      expect((await call('POST', '/api/v1/projects/last/crs', admin, { kind: 'msk' })).status).toBe(400);
+      const d = await exportDxf();
+      // Gauss–Krüger zone 6: eastings carry the zone number (6 500 000 m at the central meridian 33° E).
+      expect(d.first.x).toBeGreaterThan(6_300_000);
+      expect(d.first.x).toBeLessThan(6_500_000);
+      expect(d.first.y).toBeGreaterThan(6_600_000);
+      expect(d.prj).toContain('AUTHORITY["EPSG","28406"]');
     } finally {
       await runner.stop();
     }

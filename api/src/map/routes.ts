@@ -8,6 +8,8 @@ import { featureMenu, gisMenu, importParcels, MENU_WIDTH, polygonFromCoords, pol
 import {
   AlgoBody,
   CadastreImportReply,
+  CrsBody,
+  DwgDownloadQuery,
   DrawnCollection,
   DwgBuildBody,
   DwgBuildReply,
@@ -39,6 +41,7 @@ import {
   requireCurrent,
   saveDrawn,
   saveGolden,
+  setCrs,
   setCurrent,
   startAlgo,
   startExport,
@@ -156,6 +159,18 @@ export function mapRoutes({ db, storage, config }: AppDeps) {
   app.openapi(
     createRoute({
       method: 'post',
+      path: '/api/v1/projects/last/crs',
+      tags,
+      summary: 'Выбрать систему координат чертежа: местная (по умолчанию), СК-42 (зона Гаусса–Крюгера) или UTM',
+      middleware: [write] as const,
+      request: body(CrsBody),
+      responses: { 200: json(MapProject), ...errorResponses },
+    }),
+    async (c) => c.json(await setCrs(db, currentUser(c), c.req.valid('json').kind), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
       path: '/api/v1/projects/last/golden',
       tags,
       summary: 'Сохранить текущую сеть как эталон',
@@ -221,8 +236,9 @@ export function mapRoutes({ db, storage, config }: AppDeps) {
       const id = c.req.valid('query').work_item_id;
       const job = await exportJob(db, currentUser(c), id);
       if (job.status !== 'success' || !job.result) throw badRequest('Чертёж ещё не готов');
-      const { filename } = JSON.parse(job.result) as { filename: string };
-      return c.json({ url: `/api/v1/dwg/download?work_item_id=${id}`, filename }, 200);
+      const { filename, prj_key } = JSON.parse(job.result) as { filename: string; prj_key?: string };
+      const prj = prj_key ? { prj_url: `/api/v1/dwg/download?work_item_id=${id}&file=prj`, prj_filename: 'output.prj' } : {};
+      return c.json({ url: `/api/v1/dwg/download?work_item_id=${id}`, filename, ...prj }, 200);
     },
   );
   app.openapi(
@@ -230,23 +246,29 @@ export function mapRoutes({ db, storage, config }: AppDeps) {
       method: 'get',
       path: '/api/v1/dwg/download',
       tags,
-      summary: 'Скачать готовый чертёж',
+      summary: 'Скачать готовый чертёж (file=prj — его файл .prj с системой координат)',
       middleware: [read] as const,
-      request: { query: WorkItemQuery },
+      request: { query: DwgDownloadQuery },
       responses: {
         200: { description: 'Файл чертежа', content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } },
         ...errorResponses,
       },
     }),
     async (c) => {
-      const job = await exportJob(db, currentUser(c), c.req.valid('query').work_item_id);
+      const query = c.req.valid('query');
+      const job = await exportJob(db, currentUser(c), query.work_item_id);
       if (job.status !== 'success' || !job.result) throw badRequest('Чертёж ещё не готов');
-      const { key, filename } = JSON.parse(job.result) as { key: string; filename: string };
+      const result = JSON.parse(job.result) as { key: string; filename: string; prj_key?: string };
+      if (query.file === 'prj' && !result.prj_key) throw notFound('У этого чертежа нет файла .prj');
+      const [key, filename] = query.file === 'prj' ? [result.prj_key!, 'output.prj'] : [result.key, result.filename];
       if (!(await storage.exists(key))) throw notFound('Файл чертежа не найден в хранилище');
       // A bucket's file is no Response body in Bun; its stream is (as in video/stream.ts).
       const file = storage.file(key);
       return new Response(storage.isLocal ? file : file.stream(), {
-        headers: { 'content-type': filename.endsWith('.dwg') ? 'application/acad' : 'application/dxf', 'content-disposition': contentDisposition(filename) },
+        headers: {
+          'content-type': filename.endsWith('.dwg') ? 'application/acad' : filename.endsWith('.prj') ? 'text/plain; charset=utf-8' : 'application/dxf',
+          'content-disposition': contentDisposition(filename),
+        },
       }) as never;
     },
   );

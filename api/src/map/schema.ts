@@ -74,6 +74,24 @@ export const DrawnCollection = FeatureCollection.extend({ restore: RestoreSnapsh
   })
   .openapi('MapDrawnCollection');
 
+/** Coordinate references a project may use (workers/src/map/crs.ts; docs/map.md «Система координат проекта»). */
+export const CRS_KINDS = ['local', 'sk42', 'utm'] as const;
+export const ProjectCrsView = z
+  .object({
+    kind: z.enum(CRS_KINDS),
+    zone: z.number().int().nullable(),
+    lon: z.number().openapi({ description: 'Привязка (центр первого рисунка), долгота' }),
+    lat: z.number(),
+    name: z.string().openapi({ description: 'Название системы координат, как в файле' }),
+    definition: z.string().openapi({ description: 'Определение proj4' }),
+    epsg: z.number().int().nullable(),
+  })
+  .openapi('MapProjectCrs');
+export const CrsOption = z.object({ kind: z.enum(CRS_KINDS), name: z.string() });
+export const CrsBody = z
+  .object({ kind: z.enum(CRS_KINDS, { message: `ожидается одна из систем координат: ${CRS_KINDS.join(', ')}` }) })
+  .openapi('MapProjectCrsSet');
+
 export const MapProject = z
   .object({
     id: z.number().int(),
@@ -84,6 +102,8 @@ export const MapProject = z
     general_feature_collection: FeatureCollection,
     drawing_feature_collection: FeatureCollection,
     golden: FeatureCollection.nullable(),
+    crs: ProjectCrsView.nullable().openapi({ description: 'Система координат чертежа; null — пока ничего не нарисовано' }),
+    crs_options: z.array(CrsOption).openapi({ description: 'Системы координат, которые можно выбрать для этого проекта' }),
     updated_at: z.number().int().openapi({ description: 'Последнее изменение, мс Unix' }),
   })
   .openapi('MapProject');
@@ -129,7 +149,15 @@ export const WorkItemQuery = z.object({ work_item_id: decimalInt(1) });
 export const DwgStatusReply = z
   .object({ status: z.enum(['queued', 'running', 'success', 'failed', 'cancelled']), error: z.string().optional(), progress: z.number().optional() })
   .openapi('DwgStatus');
-export const DwgOutputUrlReply = z.object({ url: z.string(), filename: z.string() }).openapi('DwgOutputUrl');
+export const DwgOutputUrlReply = z
+  .object({
+    url: z.string(),
+    filename: z.string(),
+    prj_url: z.string().optional().openapi({ description: 'Файл .prj (WKT системы координат) для того же чертежа' }),
+    prj_filename: z.string().optional(),
+  })
+  .openapi('DwgOutputUrl');
+export const DwgDownloadQuery = WorkItemQuery.extend({ file: z.enum(['drawing', 'prj'], { message: 'ожидается drawing или prj' }).optional() });
 
 export const MenuMeta = z.object({ width: z.number().int() });
 

@@ -5,6 +5,7 @@ import type { MapProjectsTable } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { enqueueJob } from '../jobs/queue';
 import type { z } from '@hono/zod-openapi';
+import { CRS_KINDS as WORKER_CRS_KINDS, crsOfKind, crsProjection, defaultCrs, type CrsKind, type ProjectCrs } from '@norma/workers/map';
 import type { FeatureCollection, MapProject, MapProjectMetaReply, MapProjectsListReply } from './schema';
 import { FEATURE_TYPES } from './schema';
 
@@ -20,8 +21,24 @@ const parse = (text: string | null): FC => (text ? (JSON.parse(text) as FC) : em
 /** What export and preview draw: the drawn features and the generated ones (no info labels). */
 export const drawingOf = (drawn: FC, general: FC): FC => ({ type: 'FeatureCollection', features: [...drawn.features, ...general.features] });
 
+/** The project's stored coordinate reference, else (nothing stored yet) the default for its drawn features. */
+export function projectCrs(row: Pick<Row, 'crs' | 'drawn_feature_collection'>): ProjectCrs | null {
+  if (row.crs) return JSON.parse(row.crs) as ProjectCrs;
+  return defaultCrs(parse(row.drawn_feature_collection));
+}
+
+function crsView(crs: ProjectCrs | null) {
+  if (!crs) return { crs: null, crs_options: [] };
+  const p = crsProjection(crs);
+  return {
+    crs: { kind: p.crs.kind, zone: p.crs.zone ?? null, lon: p.crs.lon, lat: p.crs.lat, name: p.name, definition: p.definition, epsg: p.epsg },
+    crs_options: WORKER_CRS_KINDS.map((kind) => ({ kind, name: crsProjection(crsOfKind(kind, crs.lon, crs.lat)).name })),
+  };
+}
+
 export function projectView(row: Row): z.output<typeof MapProject> {
   return {
+    ...crsView(row.crs ? (JSON.parse(row.crs) as ProjectCrs) : null),
     id: row.id,
     name: row.name,
     is_processing: row.is_processing === 1,
@@ -138,11 +155,14 @@ export async function saveDrawn(db: Db, user: SessionUser, body: FC & { restore?
   const restored = body.restore
     ? { general_feature_collection: JSON.stringify(general), info_feature_collection: JSON.stringify(body.restore.info_feature_collection) }
     : {};
+  // The first drawing fixes the project's coordinate reference; later saves never move it.
+  const crs = row.crs ?? (drawn.features.length > 0 ? JSON.stringify(defaultCrs(drawn)) : null);
   const updated = await db
     .updateTable('map_projects')
     .set({
       drawn_feature_collection: JSON.stringify(drawn),
       drawing_feature_collection: JSON.stringify(drawingOf(drawn, general)),
+      crs,
       ...restored,
       updated_at: Date.now(),
     })
@@ -166,6 +186,23 @@ export async function clearProject(db: Db, user: SessionUser) {
       drawing_feature_collection: empty,
       updated_at: Date.now(),
     })
+    .where('id', '=', row.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return projectView(updated);
+}
+
+/**
+ * The analyst picks the project's coordinate reference: the local grid or a national one (СК-42
+ * Gauss–Krüger or UTM, the zone of the project's anchor). The anchor itself never moves.
+ */
+export async function setCrs(db: Db, user: SessionUser, kind: CrsKind) {
+  const row = await writable(db, user);
+  const current = projectCrs(row);
+  if (!current) throw badRequest('Сначала нарисуйте что-нибудь: система координат привязывается к рисунку');
+  const updated = await db
+    .updateTable('map_projects')
+    .set({ crs: JSON.stringify(crsOfKind(kind, current.lon, current.lat)), updated_at: Date.now() })
     .where('id', '=', row.id)
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -1,6 +1,7 @@
 import { Delaunay } from 'd3-delaunay';
 import { mapType, ROAD_BY_CLASS, typesOf } from './catalog';
-import { bbox, centroid, clip, dist, inside, mainAngle, polyArea, prng, rect, rotatePoly, segmentDistance, type Poly, type XY } from './geo';
+import { defaultCrs, type ProjectCrs } from './crs';
+import { bbox, centroid, clip, dist, inside, localProjection, mainAngle, polyArea, prng, rect, rotatePoly, segmentDistance, type Poly, type XY } from './geo';
 import {
   edgeUsage,
   metrics,
@@ -42,6 +43,8 @@ export interface AlgoInput {
   drawn: GeoCollection;
   general: GeoCollection;
   golden?: GeoCollection | null;
+  /** The project's coordinate reference: its anchor is the centre of the metres the algorithm works in. */
+  crs?: ProjectCrs | null;
 }
 
 export interface AlgoOutput {
@@ -54,7 +57,9 @@ export interface AlgoOutput {
 
 /** Runs one algorithm on a project. Deterministic: the same input gives the same output. */
 export function runAlgorithm(tag: AlgoTag, input: AlgoInput, progress: (percent: number) => void = () => {}): AlgoOutput {
-  const net = readNetwork(input.drawn, input.general);
+  // Metres around the project's fixed anchor (else the drawn features' centre): never moved by what an earlier run generated.
+  const crs = input.crs ?? defaultCrs(input.drawn);
+  const net = readNetwork(input.drawn, input.general, crs ? localProjection(crs.lon, crs.lat) : undefined);
   if (net.areas.length === 0 && (tag === 'road_gen_grid' || tag === 'road_gen_voronoi'))
     throw new AlgoInputError('Нарисуйте хотя бы одну территорию (полигон)');
   const details: Record<string, number | string> = {};
@@ -113,11 +118,83 @@ export function voronoiBlocks(poly: Poly, blockArea: number, areaIndex: number):
 /** Replaces the generated network with the blocks of each area and the roads along their edges, joined to the drawn roads. */
 function generate(net: Network, blocksOf: (area: Network['areas'][number], index: number) => Block[]): Network {
   const blocks = net.areas.flatMap((area, i) => blocksOf(area, i));
-  const drawnRoads = net.roads.filter((r) => r.drawn);
-  const out: Network = { ...net, blocks, roads: [...drawnRoads, ...roadsAlongBlocks(blocks, net)], zones: net.zones.filter((z) => !z.generated) };
-  out.roads.push(...connectors(out, drawnRoads));
-  return out;
+  return { ...net, blocks, roads: streets(net, blocks), zones: net.zones.filter((z) => !z.generated) };
 }
+
+/** The user's roads, then the streets along the blocks and the connectors to the user's road ends, none on top of another road. */
+function streets(net: Network, blocks: Block[]): Road[] {
+  const drawnRoads = net.roads.filter((r) => r.drawn);
+  const along = withoutOverlaps(drawnRoads, roadsAlongBlocks(blocks, net));
+  const joined = [...drawnRoads, ...along];
+  return [...joined, ...withoutOverlaps(joined, connectors({ ...net, roads: joined }, drawnRoads))];
+}
+
+/** Two segments closer than this (m) to one line and sharing more than this length overlap. */
+const OVERLAP_TOLERANCE = 0.05;
+
+/**
+ * The candidate segments less every stretch that lies on an existing road or on a candidate kept
+ * before it (collinear within OVERLAP_TOLERANCE): what remains is cut at the ends of the road it
+ * met, at that road's own points, so the graph joins there. Each metre of street is then drawn and
+ * counted once (docs/map.md «Алгоритмы»).
+ */
+export function withoutOverlaps(existing: Road[], candidates: Road[]): Road[] {
+  const CELL = 50;
+  const grid = new Map<string, Road[]>();
+  const cells = (r: Road) => {
+    const keys: string[] = [];
+    const [x0, x1] = [Math.min(r.a[0], r.b[0]) - OVERLAP_TOLERANCE, Math.max(r.a[0], r.b[0]) + OVERLAP_TOLERANCE];
+    const [y0, y1] = [Math.min(r.a[1], r.b[1]) - OVERLAP_TOLERANCE, Math.max(r.a[1], r.b[1]) + OVERLAP_TOLERANCE];
+    for (let cx = Math.floor(x0 / CELL); cx <= Math.floor(x1 / CELL); cx++)
+      for (let cy = Math.floor(y0 / CELL); cy <= Math.floor(y1 / CELL); cy++) keys.push(`${cx},${cy}`);
+    return keys;
+  };
+  const index = (r: Road) => {
+    for (const k of cells(r)) {
+      const list = grid.get(k);
+      if (list) list.push(r);
+      else grid.set(k, [r]);
+    }
+  };
+  existing.forEach(index);
+  const kept: Road[] = [];
+  for (const road of candidates) {
+    const len = dist(road.a, road.b);
+    if (len < OVERLAP_TOLERANCE) continue;
+    const near = new Set<Road>();
+    for (const k of cells(road)) for (const other of grid.get(k) ?? []) near.add(other);
+    // Covered stretches as parameters along the candidate, with the other road's points at their ends.
+    const covered: Array<[number, XY, number, XY]> = [];
+    for (const other of near) {
+      // The shorter segment's ends against the longer one's line: a tiny angle over a long road is no offset.
+      const [short, long] = dist(other.a, other.b) < len ? [other, road] : [road, other];
+      if (lineDistance(short.a, long.a, long.b) > OVERLAP_TOLERANCE || lineDistance(short.b, long.a, long.b) > OVERLAP_TOLERANCE) continue;
+      const ta = param(other.a, road.a, road.b, len);
+      const tb = param(other.b, road.a, road.b, len);
+      const [t0, p0, t1, p1] = ta <= tb ? [ta, other.a, tb, other.b] : [tb, other.b, ta, other.a];
+      if (Math.min(t1, 1) - Math.max(t0, 0) > OVERLAP_TOLERANCE / len) covered.push([t0, p0, t1, p1]);
+    }
+    covered.sort((m, n) => m[0] - n[0]);
+    let [from, fromPoint]: [number, XY] = [0, road.a];
+    const pieces: Array<[XY, XY]> = [];
+    for (const [t0, p0, t1, p1] of covered) {
+      if ((t0 - from) * len > OVERLAP_TOLERANCE) pieces.push([fromPoint, t0 >= 1 ? road.b : p0]);
+      if (t1 > from) [from, fromPoint] = [t1, t1 >= 1 ? road.b : p1];
+    }
+    if ((1 - from) * len > OVERLAP_TOLERANCE) pieces.push([fromPoint, road.b]);
+    for (const [a, b] of pieces) {
+      const piece: Road = { ...road, a, b };
+      kept.push(piece);
+      index(piece);
+    }
+  }
+  return kept;
+}
+
+/** Distance from p to the infinite line through a and b. */
+const lineDistance = (p: XY, a: XY, b: XY) => Math.abs((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])) / dist(a, b);
+/** Where p projects onto a→b: 0 at a, 1 at b. */
+const param = (p: XY, a: XY, b: XY, len: number) => ((p[0] - a[0]) * (b[0] - a[0]) + (p[1] - a[1]) * (b[1] - a[1])) / (len * len);
 
 const round = (p: XY) => `${Math.round(p[0] * 10)},${Math.round(p[1] * 10)}`;
 
@@ -174,14 +251,20 @@ export function roadsAlongBlocks(blocks: Block[], net: Network): Road[] {
   return roads;
 }
 
-/** Joins each drawn road end to the nearest generated node within 1.5 block spacings (a local street). */
+/**
+ * Joins each end of the drawn roads (a point only one drawn segment reaches: a polyline's inner
+ * vertices are no ends) to the nearest generated node within 1.5 block spacings (a local street).
+ */
 function connectors(net: Network, drawnRoads: Road[]): Road[] {
   const generated = net.roads.filter((r) => !r.drawn);
   if (generated.length === 0 || drawnRoads.length === 0) return [];
   const nodes = [...new Map(generated.flatMap((r) => [r.a, r.b]).map((p) => [round(p), p])).values()];
   const limit = 1.5 * Math.max(...net.areas.map((a) => a.type.block_spacing ?? 150), 150);
+  const degree = new Map<string, number>();
+  for (const p of drawnRoads.flatMap((r) => [r.a, r.b])) degree.set(round(p), (degree.get(round(p)) ?? 0) + 1);
+  const ends = [...new Map(drawnRoads.flatMap((r) => [r.a, r.b]).map((p) => [round(p), p])).values()].filter((p) => degree.get(round(p)) === 1);
   const out: Road[] = [];
-  for (const end of drawnRoads.flatMap((r) => [r.a, r.b])) {
+  for (const end of ends) {
     let best: XY | null = null;
     let bestD = Infinity;
     for (const n of nodes) {
@@ -219,10 +302,7 @@ function subdivide(net: Network, details: Record<string, number | string>): Netw
   for (const b of start) split(b, 0);
   details.splits = splits;
   // Streets are re-derived from the new blocks (classes start afresh); the user's roads stay.
-  const drawnRoads = net.roads.filter((r) => r.drawn);
-  const result: Network = { ...net, blocks: out, roads: [...drawnRoads, ...roadsAlongBlocks(out, net)] };
-  result.roads.push(...connectors(result, drawnRoads));
-  return result;
+  return { ...net, blocks: out, roads: streets(net, out) };
 }
 
 /**

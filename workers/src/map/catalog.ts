@@ -30,7 +30,11 @@ export interface MapType {
   road_class?: number;
   /** Roads: carriageway width, m (CAD export). */
   road_width?: number;
-  /** DXF colour index (AutoCAD ACI). */
+  /**
+   * DXF colour index (AutoCAD ACI). Chosen so that the layers differ as rendered (pairwise CIE76
+   * ΔE ≥ 20 between their ACI RGB values) and read on white and on black (contrast ≥ 2.5 to both);
+   * docs/map.md «Цвета слоёв».
+   */
   aci: number;
 }
 
@@ -69,10 +73,10 @@ export const MAP_TYPES: readonly MapType[] = [
     is_fixed: false,
     road_class: 3,
     road_width: 12,
-    aci: 2,
+    aci: 52,
   },
-  { type_id: 10, name: 'Жилая застройка', feature_type: 'area', color: '#fee391', fill_opacity: 0.3, block_spacing: 150, block_max_area: 25_000, aci: 50 },
-  { type_id: 11, name: 'Промышленная зона', feature_type: 'area', color: '#bdbdbd', fill_opacity: 0.3, block_spacing: 300, block_max_area: 90_000, aci: 8 },
+  { type_id: 10, name: 'Жилая застройка', feature_type: 'area', color: '#fee391', fill_opacity: 0.3, block_spacing: 150, block_max_area: 25_000, aci: 44 },
+  { type_id: 11, name: 'Промышленная зона', feature_type: 'area', color: '#bdbdbd', fill_opacity: 0.3, block_spacing: 300, block_max_area: 90_000, aci: 15 },
   {
     type_id: 12,
     name: 'Общественно-деловая зона',
@@ -81,7 +85,7 @@ export const MAP_TYPES: readonly MapType[] = [
     fill_opacity: 0.3,
     block_spacing: 200,
     block_max_area: 40_000,
-    aci: 5,
+    aci: 150,
   },
   {
     type_id: 14,
@@ -91,16 +95,16 @@ export const MAP_TYPES: readonly MapType[] = [
     fill_opacity: 0.3,
     block_spacing: 100,
     block_max_area: 10_000,
-    aci: 32,
+    aci: 223,
   },
-  { type_id: 13, name: 'Парк', feature_type: 'area', color: '#a1d99b', fill_opacity: 0.3, block_spacing: 400, block_max_area: 160_000, aci: 3 },
+  { type_id: 13, name: 'Парк', feature_type: 'area', color: '#a1d99b', fill_opacity: 0.3, block_spacing: 400, block_max_area: 160_000, aci: 94 },
   { type_id: 20, name: 'Школа', feature_type: 'zone', color: '#756bb1', fill_opacity: 0.2, capacity: 1000, radius: 500, is_fixed: false, aci: 6 },
-  { type_id: 21, name: 'Детский сад', feature_type: 'zone', color: '#e377c2', fill_opacity: 0.2, capacity: 250, radius: 300, is_fixed: false, aci: 210 },
-  { type_id: 22, name: 'Поликлиника', feature_type: 'zone', color: '#3182bd', fill_opacity: 0.2, capacity: 20_000, radius: 1000, is_fixed: false, aci: 150 },
-  { type_id: 30, name: 'Здание', feature_type: 'object', color: '#636363', is_fixed: true, aci: 7 },
-  { type_id: 31, name: 'Остановка транспорта', feature_type: 'object', color: '#31a354', is_fixed: true, aci: 94 },
-  { type_id: 40, name: 'Квартал', feature_type: 'block', color: '#fdae6b', fill_opacity: 0.15, aci: 40 },
-  { type_id: 50, name: 'Сведения', feature_type: 'info', color: '#252525', aci: 7 },
+  { type_id: 21, name: 'Детский сад', feature_type: 'zone', color: '#e377c2', fill_opacity: 0.2, capacity: 250, radius: 300, is_fixed: false, aci: 22 },
+  { type_id: 22, name: 'Поликлиника', feature_type: 'zone', color: '#3182bd', fill_opacity: 0.2, capacity: 20_000, radius: 1000, is_fixed: false, aci: 132 },
+  { type_id: 30, name: 'Здание', feature_type: 'object', color: '#636363', is_fixed: true, aci: 253 },
+  { type_id: 31, name: 'Остановка транспорта', feature_type: 'object', color: '#31a354', is_fixed: true, aci: 180 },
+  { type_id: 40, name: 'Квартал', feature_type: 'block', color: '#fdae6b', fill_opacity: 0.15, aci: 212 },
+  { type_id: 50, name: 'Сведения', feature_type: 'info', color: '#252525', aci: 230 },
 ];
 
 const byId = new Map(MAP_TYPES.map((t) => [t.type_id, t]));

@@ -3,7 +3,7 @@ import { mapType, typesOf } from './catalog';
 import { LABEL_LAYER, layerOf, planCad, type CadEntity } from './dxf';
 import { DwgLimitError, writeDwg } from './dwg';
 import { BitWriter, modularChar, modularShort } from './dwg/bit-writer';
-import { encodeCp1251 } from './dwg/cp1251';
+import { encodeCp1251, encodeDwgText, escapeOutsideCp1251 } from './dwg/cp1251';
 import { crc16 } from './dwg/crc';
 import { LIBREDWG_CRITICAL, readDwg } from './dwg/read-back';
 import type { GeoCollection, GeoFeature } from './network';
@@ -72,6 +72,12 @@ describe('DWG bit codes (Open Design Specification, chapter 2)', () => {
     const decoded = new TextDecoder('windows-1251').decode(high.filter((b) => b !== 0x98));
     expect([...encodeCp1251(decoded)]).toEqual([...high.filter((b) => b !== 0x98)]);
     expect(encodeCp1251('漢')).toEqual(new Uint8Array([0x3f]));
+  });
+
+  it('writes DWG strings as ASCII with \\U+XXXX escapes (libdxfrw reads R2000 strings as Windows-1252) and DXF text in Windows-1251', () => {
+    expect(new TextDecoder().decode(encodeDwgText('Школа № 1'))).toBe('\\U+0428\\U+043A\\U+043E\\U+043B\\U+0430 \\U+2116 1');
+    expect([...encodeDwgText('Line 7')]).toEqual([...new TextEncoder().encode('Line 7')]);
+    expect(escapeOutsideCp1251('Дом № 5 — 漢')).toBe('Дом № 5 — \\U+6F22');
   });
 });
 

@@ -1,13 +1,13 @@
 import { planCad } from './dxf';
 import { writeR2000, type DwgOptions } from './dwg/r2000';
-import type { Projection } from './geo';
+import type { CrsProjection, ProjectCrs } from './crs';
 import type { GeoCollection } from './network';
 
 export { DwgLimitError } from './dwg/r2000';
 
 export interface DwgResult {
   bytes: Uint8Array;
-  projection: Projection;
+  projection: CrsProjection;
   /** Entities written per layer. */
   counts: Record<string, number>;
 }
@@ -21,8 +21,9 @@ export function writeDwg(
   info: GeoCollection = { type: 'FeatureCollection', features: [] },
   onProgress: (share: number) => void = () => {},
   options: DwgOptions = {},
+  crs: ProjectCrs | null = null,
 ): DwgResult {
-  const plan = planCad(drawing, info, (share) => onProgress(share * 0.8));
+  const plan = planCad(drawing, info, (share) => onProgress(share * 0.8), crs);
   const bytes = writeR2000(plan.layers, plan.entities, options);
   onProgress(1);
   return { bytes, projection: plan.projection, counts: plan.counts };

@@ -1,17 +1,25 @@
 import Drawing from 'dxf-writer';
+import Handle from 'dxf-writer/src/Handle.js';
 import { MAP_TYPES, mapType, type MapFeatureType, type MapType } from './catalog';
-import { centroid, projectionFor, type Poly, type Projection, type XY } from './geo';
+import { crsProjection, defaultCrs, localCrs, type CrsProjection, type ProjectCrs } from './crs';
+import { encodeCp1251, escapeOutsideCp1251 } from './dwg/cp1251';
+import { centroid, dist, type Poly, type XY } from './geo';
 import type { GeoCollection, GeoFeature } from './network';
 
 const PREFIX: Record<MapFeatureType, string> = { area: 'Территории', road: 'Дороги', zone: 'Зоны', object: 'Объекты', block: 'Кварталы', info: 'Сведения' };
 export const LABEL_LAYER = 'Подписи';
+/** Labels: dark slate blue, apart from every type colour (catalog.ts `aci`). */
+export const LABEL_ACI = 165;
 
 /** The DXF layer of a type: kind and type name, e.g. «Дороги_Магистральная_улица» (no characters DXF forbids). */
 export const layerOf = (type: MapType) => `${PREFIX[type.feature_type]}_${type.name}`.replace(/[<>/\\":;?*|=`,.]/g, '').replace(/\s+/g, '_');
 
 export interface DxfResult {
+  /** The DXF as text (Windows-1251 characters; the others as «\U+XXXX»). */
   text: string;
-  projection: Projection;
+  /** The file: `text` in Windows-1251, as $DWGCODEPAGE says. */
+  bytes: Uint8Array;
+  projection: CrsProjection;
   /** Entities written per layer. */
   counts: Record<string, number>;
 }
@@ -26,16 +34,11 @@ export type CadEntity =
 
 /** The drawing as CAD layers (name and ACI colour) and entities: one source for DXF and DWG. */
 export interface CadPlan {
-  projection: Projection;
+  projection: CrsProjection;
   layers: Array<{ name: string; aci: number }>;
   entities: CadEntity[];
   /** Entities per layer. */
   counts: Record<string, number>;
-}
-
-function* positions(value: unknown): Generator<number[]> {
-  if (Array.isArray(value) && typeof value[0] === 'number') yield value as number[];
-  else if (Array.isArray(value)) for (const v of value) yield* positions(v);
 }
 
 const stripHtml = (html: string) =>
@@ -48,23 +51,31 @@ const stripHtml = (html: string) =>
     .replace(/&#39;/g, "'")
     .replace(/&amp;/g, '&');
 
+/** Where a road's name goes: the middle of its longest segment. */
+function roadLabelPoint(line: XY[]): XY {
+  let [best, at]: [number, XY] = [-1, line[0]];
+  for (let i = 0; i + 1 < line.length; i++) {
+    const length = dist(line[i], line[i + 1]);
+    if (length > best) [best, at] = [length, [(line[i][0] + line[i + 1][0]) / 2, (line[i][1] + line[i + 1][1]) / 2]];
+  }
+  return [Math.round(at[0] * 1000) / 1000, Math.round(at[1] * 1000) / 1000];
+}
+
 /**
- * The project drawing in a local transverse Mercator in metres centred on the drawing: a layer per
- * feature type and type (road class) with its colour, areas and blocks as closed polylines, roads as
- * polylines (two-point ones as lines), zones and objects as circles, labels in Cyrillic on their own
- * layer (docs/map.md «Выгрузка в CAD»).
+ * The project drawing in metres of the project's coordinate reference (`crs`; without one, a local
+ * transverse Mercator at the drawing's centre): a layer per feature type and type (road class) with
+ * its colour, areas and blocks as closed polylines, roads as polylines (two-point ones as lines),
+ * zones and objects as circles, names (zones, roads, objects, areas, named blocks) as Cyrillic
+ * labels on their own layer (docs/map.md «Выгрузка в CAD»).
  */
 export function planCad(
   drawing: GeoCollection,
   info: GeoCollection = { type: 'FeatureCollection', features: [] },
   onProgress: (share: number) => void = () => {},
+  crs: ProjectCrs | null = null,
 ): CadPlan {
-  const projection = projectionFor(
-    (function* () {
-      for (const f of drawing.features) yield* positions(f.geometry.coordinates);
-    })(),
-  );
-  const layers = [...MAP_TYPES.map((t) => ({ name: layerOf(t), aci: t.aci })), { name: LABEL_LAYER, aci: 7 }];
+  const projection = crsProjection(crs ?? defaultCrs(drawing) ?? localCrs(30.3141, 59.9386));
+  const layers = [...MAP_TYPES.map((t) => ({ name: layerOf(t), aci: t.aci })), { name: LABEL_LAYER, aci: LABEL_ACI }];
   const entities: CadEntity[] = [];
   const counts: Record<string, number> = {};
   const add = (e: CadEntity) => {
@@ -100,15 +111,17 @@ export function planCad(
     const type = mapType(kind, f.properties.type_id);
     const layer = layerOf(type);
     const name = typeof f.properties.name === 'string' ? f.properties.name : '';
-    if (kind === 'road')
-      for (const line of lines(f)) {
+    if (kind === 'road') {
+      const all = lines(f);
+      for (const line of all) {
         if (line.length === 2) add({ kind: 'line', layer, from: line[0], to: line[1] });
         else add({ kind: 'polyline', layer, points: line, closed: false });
       }
-    else if (kind === 'zone' && typeof f.properties.radius === 'number' && f.geometry.type === 'Polygon') {
+      if (name && all.length > 0) label(roadLabelPoint(all[0]), name, 6);
+    } else if (kind === 'zone' && typeof f.properties.radius === 'number' && f.geometry.type === 'Polygon') {
       const c = centroid(polygons(f)[0]);
       add({ kind: 'circle', layer, center: c, radius: f.properties.radius });
-      label(c, type.name, 12);
+      label(c, name || type.name, 12);
     } else if (f.geometry.type === 'Point') {
       const p = xy(f.geometry.coordinates as number[]);
       const r = typeof f.properties.radius === 'number' && f.properties.radius > 0 ? f.properties.radius : 3;
@@ -129,23 +142,54 @@ export function planCad(
   return { projection, layers, entities, counts };
 }
 
-/** The project drawing (planCad) as DXF: AutoCAD 2007, UTF-8, written by `dxf-writer`. */
+/** The XRECORD «NORMA_CRS» in the named object dictionary: the coordinate reference, readable by programs (ezdxf, AutoCAD's API). */
+function crsRecord(projection: CrsProjection) {
+  return {
+    handle: Handle.next(),
+    ownerObjectHandle: '0',
+    tags(manager: { push(code: number, value: string | number): void }) {
+      manager.push(0, 'XRECORD');
+      manager.push(5, this.handle);
+      manager.push(330, this.ownerObjectHandle);
+      manager.push(100, 'AcDbXrecord');
+      manager.push(280, 1);
+      manager.push(1, escapeOutsideCp1251(projection.name));
+      manager.push(1, projection.definition);
+      manager.push(90, projection.epsg ?? 0);
+    },
+  };
+}
+
+/**
+ * The project drawing (planCad) as DXF, written by `dxf-writer`: AutoCAD 2000 (AC1015) in
+ * Windows-1251 ($DWGCODEPAGE ANSI_1251), which GDAL, LibreCAD and ezdxf decode without being told
+ * (GDAL reads an AutoCAD 2007 UTF-8 file as Windows-1252). The same project state gives the same
+ * bytes: handles start afresh for every file and nothing depends on the clock.
+ */
 export function writeDxf(
   drawing: GeoCollection,
   info: GeoCollection = { type: 'FeatureCollection', features: [] },
   onProgress: (share: number) => void = () => {},
+  crs: ProjectCrs | null = null,
 ): DxfResult {
-  const plan = planCad(drawing, info, onProgress);
+  const plan = planCad(drawing, info, onProgress, crs);
+  Handle.seed = 0;
   const d = new Drawing();
+  const header = d.header.bind(d) as unknown as (name: string, values: Array<[number, string]>) => void;
+  header('ACADVER', [[1, 'AC1015']]);
+  header('DWGCODEPAGE', [[3, 'ANSI_1251']]);
   d.setUnits('Meters');
-  for (const l of plan.layers) d.addLayer(l.name, l.aci, 'CONTINUOUS');
+  const record = crsRecord(plan.projection);
+  (d as unknown as { dictionary: { addChildDictionary(name: string, child: unknown): void } }).dictionary.addChildDictionary('NORMA_CRS', record);
+  for (const l of plan.layers) d.addLayer(escapeOutsideCp1251(l.name), l.aci, 'CONTINUOUS');
   for (const e of plan.entities) {
-    d.setActiveLayer(e.layer);
+    d.setActiveLayer(escapeOutsideCp1251(e.layer));
     if (e.kind === 'line') d.drawLine(e.from[0], e.from[1], e.to[0], e.to[1]);
     else if (e.kind === 'polyline') d.drawPolyline(e.points, e.closed);
     else if (e.kind === 'circle') d.drawCircle(e.center[0], e.center[1], e.radius);
-    else if (e.centered) d.drawText(e.at[0], e.at[1], e.height, 0, e.text, 'center', 'middle');
-    else d.drawText(e.at[0], e.at[1], e.height, 0, e.text);
+    else if (e.centered) d.drawText(e.at[0], e.at[1], e.height, 0, escapeOutsideCp1251(e.text), 'center', 'middle');
+    else d.drawText(e.at[0], e.at[1], e.height, 0, escapeOutsideCp1251(e.text));
   }
-  return { text: d.toDxfString(), projection: plan.projection, counts: plan.counts };
+  const text = d.toDxfString();
+  return { text, bytes: encodeCp1251(text), projection: plan.projection, counts: plan.counts };
 }

@@ -9,7 +9,7 @@ export type Poly = XY[][];
 export interface Projection {
   forward(lonLat: number[]): XY;
   inverse(xy: XY): [number, number];
-  /** The proj4 definition (written into the DXF header comment and docs). */
+  /** The proj4 definition (the export writes it into the DXF's NORMA_CRS record and the job result). */
   definition: string;
 }
 

@@ -13,5 +13,6 @@ export {
   type AlgoOutput,
 } from './algorithms';
 export { metrics, readNetwork, roadGraph, type GeoCollection, type GeoFeature, type Metrics } from './network';
-export { writeDxf, planCad, layerOf, LABEL_LAYER, type DxfResult, type CadPlan, type CadEntity } from './dxf';
+export { CRS_KINDS, crsOfKind, crsProjection, defaultCrs, localCrs, type CrsKind, type CrsProjection, type ProjectCrs } from './crs';
+export { writeDxf, planCad, layerOf, LABEL_LAYER, LABEL_ACI, type DxfResult, type CadPlan, type CadEntity } from './dxf';
 export { writeDwg, DwgLimitError, type DwgResult } from './dwg';

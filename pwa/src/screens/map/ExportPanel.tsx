@@ -5,7 +5,11 @@ import { Banner } from '../../ui/Banner';
 import { POLL_MS } from './useMapProject';
 
 type Format = NonNullable<DwgBuildBody['format']>;
-type State = { kind: 'idle' } | { kind: 'building'; format: Format } | { kind: 'ready'; url: string; filename: string } | { kind: 'failed'; text: string };
+type State =
+  | { kind: 'idle' }
+  | { kind: 'building'; format: Format }
+  | { kind: 'ready'; url: string; filename: string; prj?: { url: string; filename: string } }
+  | { kind: 'failed'; text: string };
 
 const FORMATS: Array<{ format: Format; label: string }> = [
   { format: 'dwg', label: 'Подготовить DWG' },
@@ -43,8 +47,9 @@ export function ExportPanel() {
         setState({ kind: 'failed', text: `Чертёж не подготовлен: ${status.error ?? 'причина не указана'}` });
         return;
       }
-      const { url, filename } = await api.get<DwgOutputUrlReply>('/api/v1/dwg/output_url', { work_item_id });
-      if (alive.current) setState({ kind: 'ready', url, filename });
+      const { url, filename, prj_url, prj_filename } = await api.get<DwgOutputUrlReply>('/api/v1/dwg/output_url', { work_item_id });
+      const prj = prj_url && prj_filename ? { url: prj_url, filename: prj_filename } : undefined;
+      if (alive.current) setState({ kind: 'ready', url, filename, prj });
     } catch (error) {
       // The API client has shown it as a message too; here it stays beside the buttons.
       if (alive.current) setState({ kind: 'failed', text: error instanceof ApiCallError ? error.message : String(error) });
@@ -69,6 +74,11 @@ export function ExportPanel() {
       {state.kind === 'ready' && (
         <a className="map-download" href={state.url} download={state.filename} data-testid="map-download">
           Скачать {state.filename}
+        </a>
+      )}
+      {state.kind === 'ready' && state.prj && (
+        <a className="map-download" href={state.prj.url} download={state.prj.filename} data-testid="map-download-prj">
+          Скачать {state.prj.filename} (система координат)
         </a>
       )}
       {state.kind === 'failed' && <Banner text={state.text} />}

@@ -305,6 +305,9 @@ export function MapScreen() {
                     </li>
                   ))}
                 </ul>
+                <p className="map-crs" data-testid="map-crs" title={project.crs?.definition}>
+                  Координаты чертежа: {project.crs ? project.crs.name : 'задаются первым рисунком'}
+                </p>
               </>
             ) : (
               state.projects && <span>Проектов нет{canWrite ? ': создайте проект в меню (+)' : ''}</span>

@@ -1,11 +1,12 @@
 import { BitWriter, modularChar, modularShort } from './bit-writer';
-import { encodeCp1251 } from './cp1251';
+import { encodeDwgText } from './cp1251';
 import { crc16 } from './crc';
 import type { CadEntity } from '../dxf';
 
 /**
  * An AutoCAD 2000 (AC1015) DWG file written from the Open Design Specification for .dwg files: file
- * header with section locators, header variables, classes (none needed), objects and the object map.
+ * header with section locators, header variables, classes (the ones every AutoCAD 2000 file carries),
+ * objects and the object map.
  * The objects are the minimum a drawing needs — the nine table controls, layer «0», linetypes
  * ByBlock/ByLayer/Continuous, text style Standard, *Model_Space and *Paper_Space with their
  * BLOCK/ENDBLK, the named object dictionary — plus our layers and entities (docs/map.md «DWG»).
@@ -99,7 +100,7 @@ const LW_BYLAYER = 29;
 const LW_DEFAULT = 31;
 const ACI_BYLAYER = 256;
 
-const text = (s: string) => encodeCp1251(s);
+const text = (s: string) => encodeDwgText(s);
 
 interface EntityCommon {
   /** 0 — owner handle given, 2 — model space. */
@@ -372,6 +373,27 @@ function section(begin: number[], data: Uint8Array, end: number[]): Uint8Array {
   return new Uint8Array([...begin, ...sized, crc & 0xff, crc >> 8, ...end]);
 }
 
+/**
+ * The classes section. No object here uses a class, but AutoCAD 2000 files always list some, and
+ * libdxfrw (the reader inside LibreCAD and QGIS) reads an empty section past its end: its loop runs
+ * while the position is under «size − 1», an unsigned number that wraps for size 0.
+ */
+const CLASSES: Array<{ cpp: string; dxf: string; proxyFlags: number; entity: boolean }> = [
+  { cpp: 'AcDbDictionaryWithDefault', dxf: 'ACDBDICTIONARYWDFLT', proxyFlags: 0, entity: false },
+  { cpp: 'AcDbPlaceHolder', dxf: 'ACDBPLACEHOLDER', proxyFlags: 0, entity: false },
+  { cpp: 'AcDbLayout', dxf: 'LAYOUT', proxyFlags: 0, entity: false },
+];
+
+function classEntries(): Uint8Array {
+  const w = new BitWriter();
+  CLASSES.forEach((c, i) => {
+    w.BS(500 + i).BS(c.proxyFlags); // class number, proxy capability flags
+    w.T(text('ObjectDBX Classes')).T(text(c.cpp)).T(text(c.dxf));
+    w.B(0).BS(c.entity ? 0x1f2 : 0x1f3); // not a zombie; item class id: entity or object
+  });
+  return w.align().bytes();
+}
+
 /** Object map: pages of at most 2032 bytes (RS big-endian size, handle/offset deltas in modular chars, big-endian CRC), then an empty page. */
 function objectMap(entries: Array<[number, number]>): Uint8Array {
   const out: number[] = [];
@@ -524,12 +546,12 @@ export function writeR2000(layers: DwgLayer[], entities: DwgEntity[], options: D
       handseed,
       layerControlEntries: allLayers.length,
       extents: [minX, minY, maxX, maxY],
-      created: options.created ?? new Date(),
+      created: options.created ?? new Date(Date.UTC(2000, 0, 1)), // the same file for the same drawing
       guid: options.guid ?? '{00000000-0000-0000-0000-000000000000}',
     }),
     SENTINEL.varsEnd,
   );
-  const classes = section(SENTINEL.classesBegin, new Uint8Array(0), SENTINEL.classesEnd);
+  const classes = section(SENTINEL.classesBegin, classEntries(), SENTINEL.classesEnd);
   const SECTIONS = 3;
   const fileHeaderSize = 0x19 + SECTIONS * 9 + 2 + 16;
   const varsAt = fileHeaderSize;
