@@ -49,7 +49,7 @@ function runCase(name: string): Record<string, unknown> {
     const features = [...big.features, ...general.features].slice(0, 20_000);
     const start = performance.now();
     const dxf = writeDxf(fc(features));
-    return { features: features.length, ms: performance.now() - start, bytes: Buffer.byteLength(dxf.text) };
+    return { features: features.length, ms: performance.now() - start, bytes: dxf.bytes.length };
   }
   const tag = name as AlgoTag;
   // Generators start from the bare district; the tree subdivides the uneven Voronoi blocks; the rest start from the 1,000-block grid.
