@@ -21,8 +21,9 @@ const rebuild = [
      source TEXT NOT NULL DEFAULT 'import',
      updated_at INTEGER NOT NULL
    )`,
-  `INSERT INTO cadastral_parcels_scoped (organization_id, number, geometry, source, updated_at)
-   SELECT NULL, number, geometry, source, updated_at FROM cadastral_parcels`,
+  // organization_id left out: NULL, the shared registry.
+  `INSERT INTO cadastral_parcels_scoped (number, geometry, source, updated_at)
+   SELECT number, geometry, source, updated_at FROM cadastral_parcels`,
   `DROP TABLE cadastral_parcels`,
   `ALTER TABLE cadastral_parcels_scoped RENAME TO cadastral_parcels`,
   `CREATE UNIQUE INDEX cadastral_parcels_by_organization ON cadastral_parcels(organization_id, number) WHERE organization_id IS NOT NULL`,
