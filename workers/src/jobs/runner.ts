@@ -120,6 +120,7 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
   };
 
   const execute = async (job: ClaimedJob, token: string, controller: AbortController) => {
+    // Every write below is fenced by this claim's token, not just by the worker.
     const workerId = token;
     const handler = handlers[job.kind]!;
     let lastWrite = 0;
