@@ -248,8 +248,11 @@ describe('malformed requests over every OpenAPI operation', () => {
   }, 300_000);
 });
 
-/** Attempt counters of the rate limits: a refused request is counted there on purpose (auth/rate-limits.ts, better-auth's on PostgreSQL). */
-const ATTEMPT_COUNTERS = new Set(['rate_limits', 'rateLimit']);
+/**
+ * Attempt counters of the rate limits: a refused request is counted there on purpose (auth/rate-limits.ts,
+ * better-auth's on PostgreSQL, and the sign-in lockout's wrong passwords, auth/lockout.ts).
+ */
+const ATTEMPT_COUNTERS = new Set(['rate_limits', 'rateLimit', 'sign_in_failures']);
 
 /** SHA-256 over every row of every table but the attempt counters, in rowid order (PostgreSQL: md5 of each table's rows, in one round trip). */
 async function tableChecksum(): Promise<string> {

@@ -294,7 +294,8 @@ describe('two API processes and two worker processes on one PostgreSQL and one b
     const [api1, api2] = apis as [RunningServer, RunningServer];
     const client = '203.0.113.77';
     const statuses: number[] = [];
-    for (let i = 0; i < 10; i++) statuses.push((await signIn(api1, 'lead', 'wrong-password', client)).status);
+    // A login of its own each time: the per-login lockout (auth/lockout.ts) must not answer first.
+    for (let i = 0; i < 10; i++) statuses.push((await signIn(api1, `nobody-${i}`, 'wrong-password', client)).status);
     expect(statuses).toEqual(Array(10).fill(401));
     const eleventh = await signIn(api2, 'lead', PASSWORD, client);
     expect(eleventh.status).toBe(429);
@@ -302,5 +303,12 @@ describe('two API processes and two worker processes on one PostgreSQL and one b
     // Writing another address in front of its own does not make the client someone else; another client is not affected.
     expect((await signIn(api2, 'lead', PASSWORD, `10.20.30.40, ${client}`)).status).toBe(429);
     expect((await signIn(api2, 'lead', PASSWORD, '198.51.100.5')).status).toBe(200);
+    // The lockout per login and address is one for both APIs too: wrong passwords sent to either add up.
+    const guesser = '203.0.113.78';
+    const guesses: number[] = [];
+    for (let i = 0; i < 5; i++) guesses.push((await signIn(i % 2 ? api2 : api1, 'lead', 'wrong-password', guesser)).status);
+    expect(guesses).toEqual([401, 401, 401, 401, 429]);
+    expect((await signIn(api1, 'lead', PASSWORD, guesser)).status).toBe(429);
+    expect((await signIn(api1, 'lead', PASSWORD, '198.51.100.6')).status).toBe(200);
   });
 });

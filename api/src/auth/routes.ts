@@ -5,12 +5,17 @@ import { ApiError, badRequest, diskFull, errorBody } from '../http/errors';
 import type { AppDeps, AppEnv } from '../http/env';
 import { createRouter, ErrorSchema, errorResponses, json } from '../http/openapi';
 import { CLIENT_IP_HEADER } from './auth';
+import { lockMessage, signInLockout } from './lockout';
 import { sharedRateLimiter } from './rate-limits';
 import { LoginBody, LoginQuery, MessageReply, RegistrationSchema, WhoAmI, InstanceInfo } from './schema';
 import { registerUser, type SessionUser } from './service';
 
 const tags = ['Вход и регистрация'];
 const registrationConflict = { description: 'Логин занят или слишком похож на существующий', content: { 'application/json': { schema: ErrorSchema } } };
+const signInLocked = {
+  description: 'Вход с этого адреса для логина временно закрыт: много неверных паролей',
+  content: { 'application/json': { schema: ErrorSchema } },
+};
 const tooManyRegistrations = { description: 'Слишком много регистраций с этого адреса за час', content: { 'application/json': { schema: ErrorSchema } } };
 
 /**
@@ -38,14 +43,29 @@ function withCookies(target: Response, source: Response): Response {
 
 async function signIn(deps: AppDeps, c: Context<AppEnv>, login: string, password: string): Promise<Response> {
   if (!login.trim() || !password) throw new ApiError(400, 'bad_request', 'Введите логин и пароль');
+  // Locked per login and address (auth/lockout.ts): refused before the password is checked.
+  const address = c.req.header(CLIENT_IP_HEADER) ?? 'unknown';
+  const lockout = signInLockout(deps.db);
+  const locked = await lockout.lockedFor(login, address);
+  if (locked > 0) throw lockedOut(c, locked);
   const fullBefore = storageFullCount(deps.db);
   const reply = await callAuth(deps, c, '/sign-in/username', { username: login.trim(), password });
   if (reply.status === 429) throw new ApiError(429, 'rate_limited', 'Слишком много попыток входа. Подождите минуту и попробуйте снова.');
   // better-auth answers a failed session write with a bare 500: a full disk must not read as a wrong password.
   if (reply.status >= 500 && storageFullCount(deps.db) > fullBefore) throw diskFull();
+  if (reply.status === 401) {
+    const delay = await lockout.failed(login, address);
+    if (delay > 0) throw lockedOut(c, delay);
+  }
   if (!reply.ok) throw new ApiError(401, 'invalid_credentials', 'Неверный логин или пароль');
+  await lockout.succeeded(login, address);
   const { user } = (await reply.json()) as { user: { firstName: string; lastName: string } };
   return withCookies(c.json({ message: `Добро пожаловать, ${user.firstName} ${user.lastName}!`, first_name: user.firstName, last_name: user.lastName }), reply);
+}
+
+function lockedOut(c: Context<AppEnv>, ms: number): ApiError {
+  c.header('retry-after', String(Math.ceil(ms / 1000)));
+  return new ApiError(429, 'rate_limited', lockMessage(ms));
 }
 
 type RegistrationInput = { login: string; password: string; first_name: string; last_name: string };
@@ -108,7 +128,7 @@ export function authRoutes(deps: AppDeps) {
       tags,
       summary: 'Вход (устаревший вызов: пароль в строке запроса). PWA использует POST.',
       request: { query: LoginQuery },
-      responses: { 200: json(MessageReply), 400: errorResponses[400], 401: errorResponses[401] },
+      responses: { 200: json(MessageReply), 400: errorResponses[400], 401: errorResponses[401], 429: signInLocked },
     }),
     (c) => {
       const { email, password } = c.req.valid('query');
@@ -124,7 +144,7 @@ export function authRoutes(deps: AppDeps) {
       summary: 'Вход по логину и паролю',
       middleware: [jsonBodyOnly] as const,
       request: { body: { required: true, content: { 'application/json': { schema: LoginBody } } } },
-      responses: { 200: json(MessageReply), 400: errorResponses[400], 401: errorResponses[401] },
+      responses: { 200: json(MessageReply), 400: errorResponses[400], 401: errorResponses[401], 429: signInLocked },
     }),
     (c) => {
       const { login, password } = c.req.valid('json');

@@ -29,7 +29,7 @@ export function openDatabase(file: string): OpenedDatabase & { sqlite: SqliteDat
   sqlite.exec('PRAGMA synchronous = FULL');
   const full = { count: 0 };
   const db = new Kysely<DB>({
-    dialect: new BunSqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new ImmediateTransactionsDialect({ database: withStatementCache(sqlite) }),
     // Counts SQLITE_FULL on every query, including better-auth's, which answers them with a bare 500.
     log(event) {
       if (event.level === 'error' && isStorageFull(event.error)) full.count += 1;
@@ -48,6 +48,24 @@ export function openDatabase(file: string): OpenedDatabase & { sqlite: SqliteDat
       sqlite.close();
     },
   };
+}
+
+/**
+ * Kysely's SQLite transactions begin DEFERRED: a save reads first, and its first write then has to
+ * upgrade the read lock. If another connection (`npm run workers`, a second process) holds the write
+ * lock at that moment, SQLite answers SQLITE_BUSY at once — it does not call the busy handler for an
+ * upgrade, which could deadlock — so the 5 s busy_timeout was never waited (issue 24: a save failed
+ * with «database is locked» after 0.06 s while a backup and a worker ran). BEGIN IMMEDIATE takes the
+ * write lock first, and waiting for it does honour busy_timeout. Every transaction here writes.
+ */
+class ImmediateTransactionsDialect extends BunSqliteDialect {
+  override createDriver() {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
 }
 
 /**

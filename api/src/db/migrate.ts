@@ -13,6 +13,7 @@ import * as site from './migrations/0011_site';
 import * as vision from './migrations/0012_vision';
 import * as rateLimits from './migrations/0013_rate_limits';
 import * as jobCancel from './migrations/0014_job_cancel';
+import * as hardeningScope from './migrations/0015_hardening_scope';
 import * as mapCrs from './migrations/0016_map_crs';
 
 /** Versioned migrations, in order. Add a file and a line here; never edit an applied one. */
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0012_vision': vision,
   '0013_rate_limits': rateLimits,
   '0014_job_cancel': jobCancel,
+  '0015_hardening_scope': hardeningScope,
   '0016_map_crs': mapCrs,
 };
 

@@ -131,6 +131,8 @@ export interface VideosTable {
   /** 0002: the ingest job that processes this video, and why processing failed. */
   job_id: Generated<number | null>;
   error: Generated<string | null>;
+  /** 0015: why the recording is damaged (truncated, decode errors), or null. */
+  damage: Generated<string | null>;
 }
 
 export interface MarkupsTable {
@@ -382,11 +384,13 @@ export interface DB {
   movable_locations: MovableLocationsTable;
   map_projects: MapProjectsTable;
   map_last_project: { user_id: string; project_id: number };
-  /** 0010: the local cadastral registry (GET /api/v1/gis/code). */
-  cadastral_parcels: { number: string; geometry: string; source: Generated<string>; updated_at: number };
+  /** 0010: the local cadastral registry (GET /api/v1/gis/code); 0015: organization_id (NULL: the shared registry). */
+  cadastral_parcels: { id: Generated<number>; organization_id: number | null; number: string; geometry: string; source: Generated<string>; updated_at: number };
   /** updated_at/updated_by: migration 0007. */
   calculator_defaults: { name: string; value: number; updated_at: number | null; updated_by: string | null };
   calculator_gear: { name: string; owned: number; price: number; updated_at: number | null; updated_by: string | null };
   calculator_license: { name: string; value: number; updated_at: number | null; updated_by: string | null };
   jobs: JobsTable;
+  /** 0015: failed sign-ins per login and client address (auth/lockout.ts). */
+  sign_in_failures: { login: string; address: string; failures: number; locked_until: number; updated_at: number };
 }

@@ -177,6 +177,59 @@ describe('job queue', () => {
     expect(await jobRow(id)).toMatchObject({ attempts: 2, locked_by: null });
   });
 
+  it('a worker whose event loop stalls past the stale period keeps its job: taken once, never by itself (issue 24)', async () => {
+    // A busy machine: the handler blocks the loop for longer than the stale period, again and again, so
+    // the runner's own stale check and its heartbeats come due together when the loop wakes.
+    const runs: number[] = [];
+    const busy = (ms: number) => {
+      const until = Date.now() + ms;
+      while (Date.now() < until);
+    };
+    const r = runner(
+      {
+        test_stall: {
+          async run({ job, progress }) {
+            runs.push(job.attempts);
+            for (let round = 1; round <= 4; round++) {
+              busy(450);
+              await Bun.sleep(1);
+              progress(round * 20);
+            }
+            return { attempts: job.attempts };
+          },
+        },
+      },
+      { staleMs: 300, heartbeatMs: 75 },
+    );
+    const id = await enqueueJob(t.deps.db, { kind: 'test_stall', payload: {}, organizationId });
+    await waitFor(async () => ['success', 'failed'].includes((await jobRow(id)).status), 'the job to end', 30_000);
+    await r.drain();
+    await r.stop();
+    expect(runs).toEqual([1]);
+    expect(await jobRow(id)).toMatchObject({ status: 'success', attempts: 1, progress: 100 });
+  });
+
+  it('fences every write by the claim: an older claim of the same worker can neither renew, finish nor fail the job', async () => {
+    const store = sqlJobStore(t.deps.db);
+    const id = await enqueueJob(t.deps.db, { kind: 'test_fence', payload: {}, organizationId });
+    const first = await store.claim('worker-a#1', ['test_fence']);
+    expect(first?.id).toBe(id);
+    await t.deps.db
+      .updateTable('jobs')
+      .set({ locked_at: Date.now() - 120_000 })
+      .where('id', '=', id)
+      .execute();
+    expect(await store.requeueStale(60_000)).toEqual([]);
+    const second = await store.claim('worker-a#2', ['test_fence']);
+    expect(second).toMatchObject({ id, attempts: 2 });
+    expect(await store.heartbeat(id, 'worker-a#1')).toBe(false);
+    expect(await store.progress(id, 'worker-a#1', 50)).toBe(false);
+    expect(await finishJob(t.deps.db, id, 'worker-a#1', { stale: true })).toBe(false);
+    expect(await store.fail(id, 'worker-a#1', 'stale', true)).toBe('lost');
+    expect(await jobRow(id)).toMatchObject({ status: 'running', locked_by: 'worker-a#2', attempts: 2 });
+    expect(await finishJob(t.deps.db, id, 'worker-a#2', { ok: true })).toBe(true);
+  });
+
   it('keeps a long job alive with heartbeats and gives it back on stop without counting the attempt', async () => {
     let started = false;
     const r = runner(

@@ -316,7 +316,7 @@ describe('algorithm and CAD export jobs', () => {
       await call('POST', '/api/v1/projects/last/save', admin, area);
       await call('POST', '/api/v1/projects/last/algo', admin, { algo_tag: 'road_gen_grid' });
       await runner.drain();
-      expect((await call('POST', '/api/v1/dwg/build', viewer, '{"format":"pdf"}')).status).toBe(400);
+      expect((await call('POST', '/api/v1/dwg/build', admin, '{"format":"pdf"}')).status).toBe(400);
       const { body: build } = await call('POST', '/api/v1/dwg/build', admin, { format: 'dxf' });
       expect((await call('GET', `/api/v1/dwg/output_url?work_item_id=${build.work_item_id}`, admin)).status).toBe(400);
       await runner.drain();

@@ -1,4 +1,5 @@
 import { MAP_TYPES, mapType, typesOf, type MapFeatureType } from '@norma/workers/map';
+import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { badRequest } from '../http/errors';
 import type { z } from '@hono/zod-openapi';
@@ -121,14 +122,25 @@ export interface CadastreProvider {
   lookup(number: string): Promise<{ type: 'Polygon'; coordinates: number[][][] } | null>;
 }
 
-export async function polygonsFromCodes(db: Db, params: string, provider?: CadastreProvider) {
+/**
+ * Polygons of the parcels, looked up for one organisation: its own imported parcel first, else the
+ * shared registry (no organisation: the demo parcels and the operator's import-cadastre.ts).
+ */
+export async function polygonsFromCodes(db: Db, organizationId: number, params: string, provider?: CadastreProvider) {
   const numbers = rowsOf(params);
   if (numbers.length === 0) throw badRequest('Укажите кадастровый номер');
   if (numbers.length > 100) throw badRequest('Не больше 100 кадастровых номеров за раз');
   const polygons = [];
   for (const number of numbers) {
     if (!CADASTRAL_NUMBER.test(number)) throw badRequest(`«${number.slice(0, 40)}» — не кадастровый номер (пример: 78:31:0001001:1)`);
-    const row = await db.selectFrom('cadastral_parcels').select('geometry').where('number', '=', number).executeTakeFirst();
+    const row = await db
+      .selectFrom('cadastral_parcels')
+      .select('geometry')
+      .where('number', '=', number)
+      .where((eb) => eb.or([eb('organization_id', '=', organizationId), eb('organization_id', 'is', null)]))
+      .orderBy(sql`organization_id IS NULL`)
+      .limit(1)
+      .executeTakeFirst();
     const geometry = row ? JSON.parse(row.geometry) : provider ? await provider.lookup(number) : null;
     if (!geometry) throw badRequest(`Участок с кадастровым номером ${number} не найден`);
     polygons.push(geometry);
@@ -136,8 +148,12 @@ export async function polygonsFromCodes(db: Db, params: string, provider?: Cadas
   return areaCollection(polygons, numbers);
 }
 
-/** Imports parcels from a GeoJSON FeatureCollection whose features carry a cadastral number (`cadastral_number` or `number`). */
-export async function importParcels(db: Db, collection: unknown): Promise<number> {
+/**
+ * Imports parcels from a GeoJSON FeatureCollection whose features carry a cadastral number (`cadastral_number`
+ * or `number`) into one organisation's registry, or with `organizationId` null into the shared one (the
+ * operator's import-cadastre.ts only: an organisation never writes what another one reads).
+ */
+export async function importParcels(db: Db, organizationId: number | null, collection: unknown): Promise<number> {
   const features = (collection as { features?: unknown })?.features;
   if (!Array.isArray(features)) throw badRequest('Ожидается GeoJSON FeatureCollection');
   const rows = features.map((f, i) => {
@@ -160,12 +176,19 @@ export async function importParcels(db: Db, collection: unknown): Promise<number
     return { number, geometry: JSON.stringify({ type: 'Polygon', coordinates: geometry.coordinates }), source: 'import', updated_at: Date.now() };
   });
   await db.transaction().execute(async (trx) => {
-    for (const row of rows)
-      await trx
-        .insertInto('cadastral_parcels')
-        .values(row)
-        .onConflict((oc) => oc.column('number').doUpdateSet({ geometry: row.geometry, source: row.source, updated_at: row.updated_at }))
-        .execute();
+    for (const row of rows) {
+      const updated = await trx
+        .updateTable('cadastral_parcels')
+        .set({ geometry: row.geometry, source: row.source, updated_at: row.updated_at })
+        .where('number', '=', row.number)
+        .where('organization_id', organizationId === null ? 'is' : '=', organizationId)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0)
+        await trx
+          .insertInto('cadastral_parcels')
+          .values({ ...row, organization_id: organizationId })
+          .execute();
+    }
   });
   return rows.length;
 }

@@ -198,7 +198,8 @@ export function mapRoutes({ db, storage, config }: AppDeps) {
       path: '/api/v1/dwg/build',
       tags,
       summary: 'Подготовить чертёж текущего проекта (DXF по умолчанию; format=dwg — DWG AutoCAD 2000)',
-      middleware: [read] as const,
+      // Starts a job: never for a viewer (issue 24).
+      middleware: [write] as const,
       request: { body: { content: { 'application/json': { schema: DwgBuildBody } }, required: false } },
       responses: { 200: json(DwgBuildReply), ...errorResponses },
     }),
@@ -307,19 +308,19 @@ export function mapRoutes({ db, storage, config }: AppDeps) {
       request: { query: GisQuery },
       responses: { 200: json(FeatureCollection), ...errorResponses },
     }),
-    async (c) => c.json(await polygonsFromCodes(db, c.req.valid('query').params), 200),
+    async (c) => c.json(await polygonsFromCodes(db, currentUser(c).organizationId, c.req.valid('query').params), 200),
   );
   app.openapi(
     createRoute({
       method: 'post',
       path: '/api/v1/gis/cadastre/import',
       tags,
-      summary: 'Загрузить участки в кадастровый реестр из GeoJSON (номер в свойстве cadastral_number или number); администратор',
+      summary: 'Загрузить участки в кадастровый реестр своей организации из GeoJSON (номер в свойстве cadastral_number или number); администратор',
       middleware: [requireAccess(db, 'organization.admin')] as const,
       request: body(z.object({ type: z.literal('FeatureCollection'), features: z.array(z.unknown()).max(100_000) })),
       responses: { 200: json(CadastreImportReply), ...errorResponses },
     }),
-    async (c) => c.json({ imported: await importParcels(db, c.req.valid('json')) }, 200),
+    async (c) => c.json({ imported: await importParcels(db, currentUser(c).organizationId, c.req.valid('json')) }, 200),
   );
   app.openapi(
     createRoute({

@@ -59,7 +59,8 @@ export async function listProjects(db: Db, user: SessionUser): Promise<z.output<
 
 /**
  * The user's current project: the one stored for them if it is still in their organisation,
- * else the organisation's first one (then remembered), else none.
+ * else the organisation's first one, else none. A read writes nothing (issue 24: GET projects/list
+ * wrote); the first one is current until the user picks another (setCurrent) or creates one.
  */
 export async function currentRow(db: Db, user: SessionUser): Promise<Row | undefined> {
   const stored = await db
@@ -71,7 +72,6 @@ export async function currentRow(db: Db, user: SessionUser): Promise<Row | undef
     .executeTakeFirst();
   if (stored) return stored;
   const first = await db.selectFrom('map_projects').selectAll().where('organization_id', '=', user.organizationId).orderBy('id').limit(1).executeTakeFirst();
-  if (first) await remember(db, user, first.id);
   return first;
 }
 

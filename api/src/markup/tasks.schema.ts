@@ -13,7 +13,12 @@ export const TasksQuery = z.object({
 
 export const TaskRow = z
   .object({
-    video: z.object({ id: z.number(), filename: z.string(), comment: z.string() }),
+    video: z.object({
+      id: z.number(),
+      filename: z.string(),
+      comment: z.string(),
+      damage: z.string().nullable().openapi({ description: 'Почему запись повреждена, иначе null' }),
+    }),
     status: z.object({
       finished: z.boolean(),
       completion_percentage: z.number().openapi({ description: 'Покрытие видео разметкой, % (0–100, один знак)' }),

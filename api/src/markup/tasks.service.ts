@@ -65,6 +65,7 @@ export async function listTasks(db: Db, structureId: number, query: TaskQuery) {
       'videos.id',
       'videos.filename',
       'videos.comment',
+      'videos.damage',
       'videos.start_time',
       'videos.duration',
       'videos.finished',
@@ -88,7 +89,7 @@ export async function listTasks(db: Db, structureId: number, query: TaskQuery) {
     const lastActivity = latest.find((a) => a.video_id === id)?.at ?? null;
     const happenedAt = finished && video.finished_at !== null ? video.finished_at : lastActivity;
     return {
-      video: { id: video.id, filename: video.filename, comment: video.comment },
+      video: { id: video.id, filename: video.filename, comment: video.comment, damage: video.damage },
       status: {
         finished,
         completion_percentage: completionPercentage(

@@ -148,7 +148,7 @@ describe('GET /api/v1/get_tasks', () => {
     const body = await (await tasks('limit=4')).json();
     const [third, covered, percent, finished] = body.elements;
     expect(covered).toEqual({
-      video: { id: ids.covered, filename: 'cam1_2026-11-16_09-00-00.mp4', comment: '' },
+      video: { id: ids.covered, filename: 'cam1_2026-11-16_09-00-00.mp4', comment: '', damage: null },
       status: { finished: false, completion_percentage: 45.5, happened_at: '2026-11-17T11:00:00.000Z' },
       author: null,
     });
@@ -156,7 +156,7 @@ describe('GET /api/v1/get_tasks', () => {
     expect(third.video.comment).toBe('склад');
     expect(percent.status.completion_percentage).toBe(0);
     expect(finished).toEqual({
-      video: { id: ids.finished, filename: 'nounderscore.mp4', comment: '' },
+      video: { id: ids.finished, filename: 'nounderscore.mp4', comment: '', damage: null },
       status: { finished: true, completion_percentage: 0, happened_at: '2026-11-18T12:00:00.000Z' },
       author: { first_name: 'Мария', last_name: 'Разметчица' },
     });

@@ -1,4 +1,4 @@
-import { convertForBrowser, inspectRecording, NotAVideoError } from '@norma/workers/ingest';
+import { checkIntegrity, convertForBrowser, inspectRecording, NotAVideoError } from '@norma/workers/ingest';
 import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/jobs';
 import type { Db } from '../db/database';
 import { fitFileName } from '../storage/file-names';
@@ -17,7 +17,9 @@ const videoIdOf = (job: ClaimedJob) => Number((job.payload as IngestPayload | nu
  * The `ingest_video` job: probes the recording; when the browser cannot play it at once (not
  * H.264/AAC in MP4, or the index at the end) rewrites it — remux with faststart, or transcode to
  * H.264 — in an ffmpeg child process with progress; records the duration; marks the video ready.
- * A file that is not a video fails at once with a clear message (no retries).
+ * A file that is not a video fails at once with a clear message (no retries). A damaged one (cut
+ * short, unreadable packets: workers/src/media/integrity.ts) becomes ready with what can be played,
+ * its duration the readable one, and `damage` saying why — never silently shortened (issue 24).
  */
 export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
   const setStatus = (videoId: number, status: 'queued' | 'processing' | 'failed', error: string | null) =>
@@ -53,6 +55,9 @@ export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
         }
         throw err;
       }
+      const integrity = await checkIntegrity(path, inspected.info.durationSeconds);
+      if (integrity.damage && integrity.readableSeconds <= 0) throw new PermanentJobError(integrity.damage);
+      let damage = integrity.damage;
       progress(2);
       const { plan } = inspected;
       let info = inspected.info;
@@ -77,6 +82,10 @@ export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
           await storage.remove(workKey);
           throw new Error(`После обработки файл всё ещё не готов для браузера: ${converted.plan.reasons.join('; ')}`);
         }
+        // The rewrite keeps what could be read: shorter than declared is damage, even if reading it raised no error.
+        const lost = info.durationSeconds - converted.info.durationSeconds;
+        if (!damage && lost > Math.max(1, info.durationSeconds * 0.01))
+          damage = `Запись повреждена: после обработки ${converted.info.durationSeconds.toFixed(1)} с вместо заявленных ${info.durationSeconds.toFixed(1)} с`;
         info = converted.info;
         const still = await db.selectFrom('videos').select('id').where('id', '=', video.id).executeTakeFirst();
         if (!still) {
@@ -98,15 +107,18 @@ export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
           await storage.remove(video.storage_key);
         }
       }
-      const duration = Math.round(info.durationSeconds * 1000) / 1000;
+      // Served as is, a cut file plays only its readable part: that is its duration.
+      const playable = plan.action === 'none' ? Math.min(info.durationSeconds, integrity.readableSeconds) : info.durationSeconds;
+      const duration = Math.round(playable * 1000) / 1000;
       const size = await storage.size(storageKey);
-      await db.updateTable('videos').set({ status: 'ready', duration, size_bytes: size, error: null }).where('id', '=', video.id).execute();
+      await db.updateTable('videos').set({ status: 'ready', duration, size_bytes: size, error: null, damage }).where('id', '=', video.id).execute();
       progress(100);
       return {
         video_id: video.id,
         action: plan.action,
         reasons: plan.reasons,
         duration,
+        damage,
         storage_key: storageKey,
         video_codec: info.videoCodec,
         audio_codec: info.audioCodec,

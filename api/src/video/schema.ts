@@ -39,6 +39,7 @@ export const VideoMeta = z
     duration: z.number().nullable(),
     status: z.enum(['queued', 'processing', 'ready', 'failed']),
     error: z.string().nullable(),
+    damage: z.string().nullable().openapi({ description: 'Почему запись повреждена (обрезана, не читается), иначе null' }),
     job_id: z.number().nullable(),
     finished: z.boolean(),
     size_bytes: z.number().nullable(),

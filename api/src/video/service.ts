@@ -14,6 +14,7 @@ const metaColumns = [
   'videos.duration',
   'videos.status',
   'videos.error',
+  'videos.damage',
   'videos.job_id',
   'videos.finished',
   'videos.size_bytes',

@@ -12,7 +12,8 @@ export interface ClaimedJob {
 
 /**
  * The queue as the runner sees it. The API implements it over its `jobs` table (api/src/jobs/);
- * every write is fenced by `workerId`, so a job taken over after a stale lock is not clobbered.
+ * every write is fenced by `workerId` — the claim's token, new for every claim (`<worker>#<n>`) — so a
+ * job taken over after a stale lock, even by the same worker, is not clobbered by the older claim.
  */
 export interface JobStore {
   claim(workerId: string, kinds: string[]): Promise<ClaimedJob | null>;
@@ -36,7 +37,10 @@ export interface JobStore {
 
 export interface JobContext {
   job: ClaimedJob;
-  /** The claim's owner: a handler that writes its result itself fences that write with it (the job may be cancelled meanwhile). */
+  /**
+   * The claim's token (this worker's id and the claim's number): a handler that writes its result itself
+   * fences that write with it (the job may be cancelled or taken over meanwhile).
+   */
   workerId: string;
   /** Aborted when the runner stops or the job was cancelled: kill child processes and return. */
   signal: AbortSignal;
@@ -93,7 +97,7 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
   const log = options.log ?? (() => {});
   const workerId = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
   const kinds = Object.keys(handlers);
-  const running = new Map<number, { controller: AbortController; done: Promise<void> }>();
+  const running = new Map<number, { controller: AbortController; token: string; done: Promise<void> }>();
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let ticking: Promise<void> | null = null;
@@ -101,7 +105,23 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
   let idleWaiters: (() => void)[] = [];
   let queueEmpty = false;
 
-  const execute = async (job: ClaimedJob, controller: AbortController) => {
+  let claims = 0;
+  /** Each claim gets its own token (stored in locked_by): a later claim of the same job by this worker fences the earlier one out. */
+  const claimToken = () => `${workerId}#${++claims}`;
+  /** Renews the locks of this worker's running jobs (before a stale check: a stalled loop must not take back its own jobs). */
+  const renewOwnLocks = async () => {
+    for (const [id, entry] of running) {
+      const owned = await store.heartbeat(id, entry.token).catch((err) => {
+        log(`задача ${id}: блокировка не продлена: ${err}`);
+        return true;
+      });
+      if (!owned) entry.controller.abort();
+    }
+  };
+
+  const execute = async (job: ClaimedJob, token: string, controller: AbortController) => {
+    // Every write below is fenced by this claim's token, not just by the worker.
+    const workerId = token;
     const handler = handlers[job.kind]!;
     let lastWrite = 0;
     let pending: number | null = null;
@@ -165,6 +185,7 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
 
   const tick = async () => {
     if (Date.now() - lastStaleCheck >= Math.min(staleMs / 2, 30_000)) {
+      await renewOwnLocks();
       lastStaleCheck = Date.now();
       const lost = await store.requeueStale(staleMs).catch(() => []);
       for (const job of lost) {
@@ -173,15 +194,16 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
       }
     }
     while (!stopped && running.size < concurrency) {
-      const job = await store.claim(workerId, kinds);
+      const token = claimToken();
+      const job = await store.claim(token, kinds);
       if (!job) {
         queueEmpty = true;
         break;
       }
       queueEmpty = false;
       const controller = new AbortController();
-      const entry = { controller, done: Promise.resolve() };
-      entry.done = execute(job, controller).finally(() => {
+      const entry = { controller, token, done: Promise.resolve() };
+      entry.done = execute(job, token, controller).finally(() => {
         running.delete(job.id);
         schedule(0);
       });

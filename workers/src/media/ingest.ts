@@ -4,6 +4,7 @@ import { mediaTools, probe, type ProbeResult } from './ffmpeg';
 import { mp4Layout, type Mp4Layout } from './mp4-layout';
 
 export { mp4Layout, type Mp4Layout } from './mp4-layout';
+export { checkIntegrity, type Integrity } from './integrity';
 
 /** What it takes to make a recording play (and seek) in Chromium at once. */
 export interface BrowserPlan {

@@ -11,6 +11,7 @@ import { Pagination } from '../../ui/Pagination';
 import { pageOffset, TASK_PAGE_SIZE, taskTabs, type TaskOption, type TaskPage, type TaskRow } from './tasks';
 import { FailedUploads } from './FailedUploads';
 import { WorkTimeRecord } from './WorkTimeRecord';
+import { DamagedRecording } from '../../ui/DamagedRecording';
 
 function TaskStatus({ status, timeZone }: { status: TaskRow['status']; timeZone: string }) {
   return (
@@ -143,7 +144,10 @@ export function TaskListScreen({ structureId }: { structureId: string }) {
             <tbody>
               {data.elements.map((task) => (
                 <tr key={task.video.id} data-testid="task-row">
-                  <td>{task.video.filename}</td>
+                  <td>
+                    {task.video.filename}
+                    {task.video.damage && <DamagedRecording reason={task.video.damage} compact />}
+                  </td>
                   <td>{task.video.comment}</td>
                   <td>
                     <TaskStatus status={task.status} timeZone={timeZone} />

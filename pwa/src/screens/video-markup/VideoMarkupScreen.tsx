@@ -29,6 +29,7 @@ import { useCodingInput, useMarkupKeyboard } from './useCodingInput';
 import { useDraftAutosave, useMarkupPersistence } from './useMarkupPersistence';
 import { useKeptOffline, useQueuedSaveReplay } from './useOfflineSync';
 import { useActivities, useOtherCameras, useVideoMarkupData } from './useVideoMarkupData';
+import { DamagedRecording } from '../../ui/DamagedRecording';
 
 /**
  * spec 01 "Video markup": the assessor's screen. Keyed by the video, so switching to another
@@ -249,6 +250,7 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
         <span className="muted">
           Камера {meta.camera_key} · начало записи {formatDateTime(meta.start_time, timeZone)}
         </span>
+        {meta.damage && <DamagedRecording reason={meta.damage} />}
         {session.dirty && (
           <span className="badge unsaved" data-testid="unsaved">
             не сохранено

@@ -1,0 +1,87 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeClip } from '@norma/workers/test-clips';
+import { registerUser } from '../../api/src/auth/service';
+import { bootstrap } from '../../api/src/boot';
+import { configFromEnv } from '../../api/src/config';
+import { launchBrowser, signInThroughPage, watchErrors } from '../support/browser';
+import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
+
+/** Issue 24: an upload cut in half (an interrupted copy) is processed, and the screens say it is damaged and why. */
+
+const PASSWORD = 'secret-pass';
+let dataDir: string;
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+let cookie: string;
+let structureId: number;
+let cameraId: number;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'norma-damaged-'));
+  const { deps, close } = await bootstrap({ ...configFromEnv({ DATA_DIR: dataDir }), pwaDir: undefined });
+  const lead = await registerUser(deps, { login: 'lead', password: PASSWORD, firstName: 'Мария', lastName: 'Иванова' });
+  structureId = (
+    await deps.db
+      .insertInto('structures')
+      .values({ organization_id: lead.organizationId, name: 'Участок', parent_id: null, created_at: Date.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  cameraId = (
+    await deps.db
+      .insertInto('cameras')
+      .values({ structure_id: structureId, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  await close();
+  [server, browser] = await Promise.all([startServer({}, { dataDir }), launchBrowser()]);
+  cookie = await apiSessionCookie(server.url, 'lead', PASSWORD);
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  await signInThroughPage(page, server.url, 'lead', PASSWORD);
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('a damaged recording in Chromium', () => {
+  it('the task list and the markup screen show «повреждена» with the reason', async () => {
+    const whole = join(dataDir, 'whole.mp4');
+    await makeClip(whole, { seconds: 30, faststart: true });
+    const bytes = readFileSync(whole);
+    const upload = await fetch(`${server.url}/api/v1/upload?camera_id=${cameraId}&filename=cam1_2026-11-16_09-00-00.mp4`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'video/mp4', origin: server.url },
+      body: bytes.subarray(0, Math.floor(bytes.length / 2)),
+    });
+    expect(upload.status).toBe(200);
+    const { job_id: jobId, video_id: videoId } = (await upload.json()) as { job_id: number; video_id: number };
+    await expect
+      .poll(async () => ((await (await fetch(`${server.url}/api/v1/jobs/${jobId}`, { headers: { cookie } })).json()) as { status: string }).status, {
+        timeout: 120_000,
+        interval: 200,
+      })
+      .toBe('success');
+
+    const errors = watchErrors(page);
+    await page.goto(`${server.url}/#/markup/${structureId}`);
+    const row = page.getByTestId('task-row').filter({ hasText: 'cam1_2026-11-16_09-00-00.mp4' });
+    await row.getByTestId('damaged').getByText('повреждена', { exact: true }).waitFor({ timeout: 30_000 });
+    await row.getByText(/Запись повреждена: файл обрезан — заявлено 30 с, читается/).waitFor();
+
+    await page.goto(`${server.url}/#/video/${videoId}`);
+    await page.getByTestId('damaged').getByText('повреждена', { exact: true }).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /файл обрезан — заявлено 30 с/ })
+      .waitFor();
+    expect(errors).toEqual([]);
+  }, 300_000);
+});
