@@ -42,20 +42,24 @@ export function errorBody(code: string, message: string, details?: unknown): Err
   return { error: details === undefined ? { code, message } : { code, message, details } };
 }
 
-/** Turns a zod failure into the Russian message shown to the user, naming the fields. */
+/** A failed validation names at most this many problems: one bad field per element of a huge array must not make a huge answer. */
+export const MAX_REPORTED_ISSUES = 5;
+
+/** Turns a zod failure into the Russian message shown to the user, naming the fields (the first few). */
 export function validationMessage(error: ZodError): string {
-  const parts = error.issues.map((issue) => {
+  const parts = error.issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => {
     const field = issue.path.join('.') || 'запрос';
     return `${field}: ${issue.message}`;
   });
-  return `Некорректные данные запроса — ${parts.join('; ')}`;
+  const more = error.issues.length - parts.length;
+  return `Некорректные данные запроса — ${parts.join('; ')}${more > 0 ? `; и ещё ошибок: ${more}` : ''}`;
 }
 
-/** The `defaultHook` for every zod-validated route: a 400 with the field list, nothing changed. */
+/** The `defaultHook` for every zod-validated route: a 400 with the (first few) field problems, nothing changed. */
 export function validationHook(result: { success: boolean; error?: unknown }, c: Context) {
   if (!result.success) {
     const error = result.error as ZodError;
-    return c.json(errorBody('validation_failed', validationMessage(error), error.issues), 400);
+    return c.json(errorBody('validation_failed', validationMessage(error), error.issues.slice(0, MAX_REPORTED_ISSUES)), 400);
   }
 }
 

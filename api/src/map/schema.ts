@@ -16,16 +16,26 @@ export const MAX_VERTICES = 200_000;
 
 const lon = z.number().min(-180).max(180);
 const lat = z.number().min(-90).max(90);
-const Position = z.tuple([lon, lat]).rest(z.number()).openapi({ description: '[долгота, широта] (EPSG:4326)' });
-const Ring = z.array(Position).min(4, { message: 'кольцо полигона — не меньше 4 точек' });
+/** Most rings of one polygon, polygons of one multipolygon, lines of one multiline. */
+export const MAX_PARTS = 10_000;
+const vertices = { message: `не больше ${MAX_VERTICES} точек` };
+const parts = { message: `не больше ${MAX_PARTS} частей` };
+
+// [lon, lat] and at most height and measure after them (GeoJSON RFC 7946 §3.1.1).
+const Position = z
+  .tuple([lon, lat])
+  .rest(z.number())
+  .refine((p) => p.length <= 4, { message: 'точка — не больше 4 чисел' })
+  .openapi({ description: '[долгота, широта] (EPSG:4326)', maxItems: 4 });
+const Ring = z.array(Position).min(4, { message: 'кольцо полигона — не меньше 4 точек' }).max(MAX_VERTICES, vertices);
 
 export const Geometry = z
   .discriminatedUnion('type', [
     z.object({ type: z.literal('Point'), coordinates: Position }),
-    z.object({ type: z.literal('LineString'), coordinates: z.array(Position).min(2, { message: 'линия — не меньше 2 точек' }) }),
-    z.object({ type: z.literal('Polygon'), coordinates: z.array(Ring).min(1) }),
-    z.object({ type: z.literal('MultiPolygon'), coordinates: z.array(z.array(Ring).min(1)).min(1) }),
-    z.object({ type: z.literal('MultiLineString'), coordinates: z.array(z.array(Position).min(2)).min(1) }),
+    z.object({ type: z.literal('LineString'), coordinates: z.array(Position).min(2, { message: 'линия — не меньше 2 точек' }).max(MAX_VERTICES, vertices) }),
+    z.object({ type: z.literal('Polygon'), coordinates: z.array(Ring).min(1).max(MAX_PARTS, parts) }),
+    z.object({ type: z.literal('MultiPolygon'), coordinates: z.array(z.array(Ring).min(1).max(MAX_PARTS, parts)).min(1).max(MAX_PARTS, parts) }),
+    z.object({ type: z.literal('MultiLineString'), coordinates: z.array(z.array(Position).min(2).max(MAX_VERTICES, vertices)).min(1).max(MAX_PARTS, parts) }),
   ])
   .openapi('MapGeometry');
 
