@@ -7,6 +7,7 @@ import { requestBodyLimits } from './http/body-limit';
 import { compressResponses } from './http/compress';
 import { refuseCrossSiteWrites } from './http/cross-site';
 import { errorBody, handleError } from './http/errors';
+import { fairShare } from './http/fair-share';
 import type { AppDeps, AppEnv } from './http/env';
 import { createRouter } from './http/openapi';
 import { securityHeaders } from './http/security-headers';
@@ -62,6 +63,8 @@ export function createApp(deps: AppDeps) {
   });
   // A read that runs past its budget answers 503 instead of holding the client (http/time-budget.ts).
   app.use('/api/*', timeBudget());
+  // Inside the time budget, so that a slot is held until the work has really ended (http/fair-share.ts).
+  app.use('/api/*', fairShare());
 
   const api = createRouter();
   for (const domain of domains) api.route('/', domain(deps));

@@ -14,10 +14,16 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details?: unknown,
+    /** Extra response headers, e.g. Retry-After of a 429. */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
 }
+
+/** 429 with Retry-After: the client may try again after `retryAfterSeconds`. */
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new ApiError(429, 'rate_limited', message, undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 
 export const badRequest = (message: string, details?: unknown) => new ApiError(400, 'bad_request', message, details);
 export const unauthorized = (message = 'Требуется вход в систему') => new ApiError(401, 'unauthorized', message);
@@ -65,7 +71,7 @@ export function validationHook(result: { success: boolean; error?: unknown }, c:
 
 /** Hono `onError`: known errors keep their status; a full disk is a 507; anything else is a logged 500. */
 export function handleError(err: Error, c: Context) {
-  if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.details), err.status);
+  if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.details), err.status, err.headers);
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
     const message = status === 400 ? `Некорректный запрос: ${err.message}` : err.message || 'Ошибка запроса';
