@@ -66,11 +66,14 @@ export function fairShare(limits: FairShareLimits = DEFAULT_FAIR_SHARE, paths: R
     const [next] = waiting.splice(index, 1);
     bump(waitingBy, next!.who, -1);
     begin(next!.who);
-    next!.start();
+    // On the next turn of the event loop, so that cheap calls that arrived meanwhile go first.
+    setImmediate(next!.start);
   };
 
   return async (c, next) => {
     if (!paths.has(c.req.path)) return next();
+    // One turn of the event loop first: requests that arrived together are all counted before any runs.
+    await new Promise((resolve) => setImmediate(resolve));
     const user = c.get('user');
     const shareKey = c.req.header(SHARE_KEY_HEADER) ?? c.req.query(SHARE_KEY_QUERY);
     const who = user ? `user:${user.id}` : shareKey ? `key:${shareKey}` : `address:${c.req.header(CLIENT_IP_HEADER) ?? 'unknown'}`;
