@@ -26,7 +26,11 @@ export function startReportThreads(config: Pick<Config, 'dataDir' | 'databaseUrl
   const threads = Array.from({ length: size }, () => {
     const worker = new Worker(new URL('../report/report-thread.ts', import.meta.url).href);
     const pending = new Map<number, { resolve: (json: string) => void; reject: (err: Error) => void }>();
-    worker.onmessage = (event: MessageEvent<ReportReply>) => {
+    // Tasks wait until the thread has loaded and says so (a message sent earlier may be lost).
+    let markReady!: () => void;
+    const ready = new Promise<void>((resolve) => (markReady = resolve));
+    worker.onmessage = (event: MessageEvent<ReportReply | { ready: true }>) => {
+      if ('ready' in event.data) return markReady();
       const reply = event.data;
       const waiter = pending.get(reply.id);
       if (!waiter) return;
@@ -40,7 +44,7 @@ export function startReportThreads(config: Pick<Config, 'dataDir' | 'databaseUrl
       for (const waiter of pending.values()) waiter.reject(new Error(`report thread failed: ${event.message}`));
       pending.clear();
     };
-    return { worker, pending };
+    return { worker, pending, ready };
   });
   // Sent with every task: the thread opens its connection on the first.
   const where = { dataDir: config.dataDir, databaseUrl: config.databaseUrl };
@@ -52,7 +56,7 @@ export function startReportThreads(config: Pick<Config, 'dataDir' | 'databaseUrl
       const id = nextId++;
       return new Promise<string>((resolve, reject) => {
         thread.pending.set(id, { resolve, reject });
-        thread.worker.postMessage({ id, where, ...task });
+        void thread.ready.then(() => thread.worker.postMessage({ id, where, ...task }));
       });
     },
     close() {

@@ -40,3 +40,6 @@ self.onmessage = async (event: MessageEvent<{ id: number; where: { dataDir: stri
   }
   self.postMessage(reply);
 };
+
+// Messages sent before a thread has set its handler may be lost: the pool waits for this.
+self.postMessage({ ready: true });
