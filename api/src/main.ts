@@ -3,6 +3,7 @@ import { bootstrap } from './boot';
 import { configFromEnv } from './config';
 import { startWorkers } from './jobs/workers';
 import { availableParallelism } from 'node:os';
+import { startDocumentThread } from './http/document-threads';
 import { startReportThreads } from './http/report-threads';
 import { checkRequestSize } from './video/body-limit';
 import { clientAddress } from './http/client-address';
@@ -29,6 +30,8 @@ const config = configFromEnv();
 const { app, deps } = await bootstrap(config).catch(stopStartup);
 // Wide reports are computed on threads of their own, so that they never hold this one (http/report-threads.ts).
 deps.reportThreads = startReportThreads(config, Math.max(1, Math.min(4, availableParallelism() - 1)));
+// Large documents (markup saves, drawings) are read and checked on a thread of their own (http/document-threads.ts).
+const stopDocumentThread = startDocumentThread();
 if (config.demo) {
   await seedDemoIfEmpty(deps, { videoCacheDir: defaultVideoCacheDir(), log: (line) => console.log(`[seed] ${line}`) }).catch(stopStartup);
 }
@@ -71,6 +74,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     // Running jobs go back to the queue (their ffmpeg is stopped) and resume on the next start.
     await workers?.stop();
     deps.reportThreads?.close();
+    stopDocumentThread();
     server.stop();
     process.exit(0);
   });

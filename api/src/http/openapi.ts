@@ -1,6 +1,7 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './env';
+import { DOCUMENT_ROUTES, documentOffThread } from './document-threads';
 import { validationHook } from './errors';
 import { DECIMAL_INTEGER } from './params';
 
@@ -20,6 +21,12 @@ export function createRouter() {
       throw new Error(
         `${route.method.toUpperCase()} ${route.path}: a call with a body checks access in \`middleware\` (before the body is parsed), or names openToAll`,
       );
+    }
+    // A large document is read and checked on the document thread, after the access check.
+    const document = DOCUMENT_ROUTES[`${route.method.toUpperCase()} ${route.path}`];
+    if (document) {
+      const middleware = [...(Array.isArray(route.middleware) ? route.middleware : [route.middleware]), documentOffThread(document)];
+      return register({ ...route, middleware } as typeof route, handler, hook);
     }
     return register(route, handler, hook);
   }) as typeof router.openapi;
