@@ -3,9 +3,11 @@ import { adminRoutes } from './admin/routes';
 import { authRoutes } from './auth/routes';
 import { calculatorRoutes } from './calculator/routes';
 import { sessionUser } from './auth/service';
+import { requestBodyLimits } from './http/body-limit';
 import { compressResponses } from './http/compress';
 import { refuseCrossSiteWrites } from './http/cross-site';
 import { errorBody, handleError } from './http/errors';
+import { fairShare } from './http/fair-share';
 import type { AppDeps, AppEnv } from './http/env';
 import { createRouter } from './http/openapi';
 import { securityHeaders } from './http/security-headers';
@@ -17,6 +19,7 @@ import { markupRoutes } from './markup/routes';
 import { taskRoutes } from './markup/tasks.routes';
 import { orgRoutes } from './org/routes';
 import { videoRoutes } from './video/routes';
+import { UPLOAD_PATH } from './video/body-limit';
 import { reportRoutes } from './report/routes';
 import { siteRoutes } from './site/routes';
 import { summaryRoutes } from './summary/routes';
@@ -49,6 +52,8 @@ export function createApp(deps: AppDeps) {
   app.use('*', compressResponses());
   // Before better-auth and every route: a forged cross-site write must change nothing.
   app.use('/api/*', refuseCrossSiteWrites(deps.config.baseUrl));
+  // Before better-auth and every parser: each call's body limit, counted while the body is read.
+  app.use('/api/*', requestBodyLimits(UPLOAD_PATH));
 
   app.on(['GET', 'POST'], '/api/auth/*', (c) => deps.auth.handler(c.req.raw));
 
@@ -58,6 +63,8 @@ export function createApp(deps: AppDeps) {
   });
   // A read that runs past its budget answers 503 instead of holding the client (http/time-budget.ts).
   app.use('/api/*', timeBudget());
+  // Inside the time budget, so that a slot is held until the work has really ended (http/fair-share.ts).
+  app.use('/api/*', fairShare());
 
   const api = createRouter();
   for (const domain of domains) api.route('/', domain(deps));

@@ -2,6 +2,9 @@ import { CLIENT_IP_HEADER } from './auth/auth';
 import { bootstrap } from './boot';
 import { configFromEnv } from './config';
 import { startWorkers } from './jobs/workers';
+import { availableParallelism } from 'node:os';
+import { startDocumentThread } from './http/document-threads';
+import { startReportThreads } from './http/report-threads';
 import { checkRequestSize } from './video/body-limit';
 import { clientAddress } from './http/client-address';
 import { defaultVideoCacheDir, seedDemoIfEmpty } from './seed/demo';
@@ -25,6 +28,10 @@ function stopStartup(err: unknown): never {
 
 const config = configFromEnv();
 const { app, deps } = await bootstrap(config).catch(stopStartup);
+// Wide reports are computed on threads of their own, so that they never hold this one (http/report-threads.ts).
+deps.reportThreads = startReportThreads(config, Math.max(1, Math.min(4, availableParallelism() - 1)));
+// Large documents (markup saves, drawings) are read and checked on a thread of their own (http/document-threads.ts).
+const stopDocumentThread = startDocumentThread();
 if (config.demo) {
   await seedDemoIfEmpty(deps, { videoCacheDir: defaultVideoCacheDir(), log: (line) => console.log(`[seed] ${line}`) }).catch(stopStartup);
 }
@@ -66,6 +73,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {
     // Running jobs go back to the queue (their ffmpeg is stopped) and resume on the next start.
     await workers?.stop();
+    deps.reportThreads?.close();
+    stopDocumentThread();
     server.stop();
     process.exit(0);
   });

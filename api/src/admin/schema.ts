@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { LOGIN_MAX_LENGTH, LOGIN_TOO_LONG, NAME_MAX_LENGTH, NAME_TOO_LONG } from '../auth/limits';
 import { PRODUCTION_TYPES } from '../org/schema';
 
 export const ROLES = ['admin', 'analyst', 'assessor', 'viewer'] as const;
@@ -29,9 +30,9 @@ export const AdminUsersReply = z
 
 export const UserCreate = z
   .object({
-    login: z.string({ error: 'login: ожидается строка' }),
-    first_name: z.string({ error: 'first_name: ожидается строка' }),
-    last_name: z.string({ error: 'last_name: ожидается строка' }),
+    login: z.string({ error: 'login: ожидается строка' }).max(LOGIN_MAX_LENGTH, LOGIN_TOO_LONG),
+    first_name: z.string({ error: 'first_name: ожидается строка' }).max(NAME_MAX_LENGTH, NAME_TOO_LONG),
+    last_name: z.string({ error: 'last_name: ожидается строка' }).max(NAME_MAX_LENGTH, NAME_TOO_LONG),
     password: z.string({ error: 'password: ожидается строка' }).max(128),
     role: roleField,
   })

@@ -2,11 +2,14 @@ import { z } from '@hono/zod-openapi';
 import { LOGIN_MAX_LENGTH, LOGIN_TOO_LONG, NAME_MAX_LENGTH, NAME_TOO_LONG, PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG } from './limits';
 
 export const LoginQuery = z.object({
-  email: z.string().openapi({ description: 'Логин (или email) пользователя' }),
-  password: z.string(),
+  email: z.string().max(LOGIN_MAX_LENGTH, LOGIN_TOO_LONG).openapi({ description: 'Логин (или email) пользователя' }),
+  password: z.string().max(PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG),
 });
 
-export const LoginBody = z.object({ login: z.string(), password: z.string() });
+export const LoginBody = z.object({
+  login: z.string().max(LOGIN_MAX_LENGTH, LOGIN_TOO_LONG),
+  password: z.string().max(PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG),
+});
 
 export const RegistrationSchema = z
   .object({

@@ -1,6 +1,8 @@
 import type { Context } from 'hono';
 import type { Db } from '../db/database';
-import { badRequest, forbidden, unauthorized } from '../http/errors';
+import { badRequest, forbidden, tooManyRequests, unauthorized } from '../http/errors';
+import { CLIENT_IP_HEADER } from './auth';
+import { sharedRateLimiter } from './rate-limits';
 import type { AppEnv } from '../http/env';
 import { parseId } from '../http/openapi';
 import { parseInstant } from '../http/time';
@@ -118,13 +120,48 @@ const shareChecks: Record<SharePermission, (c: Context<AppEnv>, db: Db, grant: S
   'video.play': async (c, db, grant) => videoInWindow(db, grant, queryInt(c, 'video_id')),
 };
 
+/** Unknown keys one address may try in a window before every lookup from it is refused (429). */
+export const SHARE_KEY_MISSES_ALLOWED = 20;
+export const SHARE_KEY_MISS_WINDOW_MS = 10 * 60 * 1000;
+export const SHARE_KEY_GUESSING = 'Слишком много недействительных ссылок с этого адреса. Попробуйте позже.';
+
+const missLimiters = new WeakMap<Db, ReturnType<typeof sharedRateLimiter>>();
+/** Addresses over the limit, until when: kept in memory so that a blocked guesser costs no database write. */
+const blockedUntil = new Map<string, number>();
+
+/**
+ * Looks a request's key up, limiting guessing per client address: each unknown key counts (in the
+ * database, shared by every API process), and past SHARE_KEY_MISSES_ALLOWED in the window every
+ * lookup from that address — right or wrong — is answered 429 with Retry-After. Valid keys cost nothing extra.
+ */
+export async function lookUpShareKey(c: Context<AppEnv>, db: Db, key: string): Promise<ShareGrant | null> {
+  const address = c.req.header(CLIENT_IP_HEADER) ?? 'unknown';
+  const until = blockedUntil.get(address);
+  if (until !== undefined) {
+    if (until > Date.now()) throw tooManyRequests(SHARE_KEY_GUESSING, (until - Date.now()) / 1000);
+    blockedUntil.delete(address);
+  }
+  const grant = await findShareGrant(db, key);
+  if (grant) return grant;
+  let limiter = missLimiters.get(db);
+  if (!limiter) {
+    limiter = sharedRateLimiter(db, { scope: 'share_key_miss', max: SHARE_KEY_MISSES_ALLOWED, windowMs: SHARE_KEY_MISS_WINDOW_MS });
+    missLimiters.set(db, limiter);
+  }
+  if (!(await limiter.take(address))) {
+    blockedUntil.set(address, Date.now() + SHARE_KEY_MISS_WINDOW_MS);
+    throw tooManyRequests(SHARE_KEY_GUESSING, SHARE_KEY_MISS_WINDOW_MS / 1000);
+  }
+  return null;
+}
+
 /**
  * Admits a request by its share key for one of the permissions a key can carry: 401 for an
  * unknown or revoked key, 403 for a request outside the key's window. On success the route sees
  * the key's structure as `structureId`; `user` stays null.
  */
 export async function requireShareAccess(c: Context<AppEnv>, db: Db, key: string, permission: SharePermission): Promise<void> {
-  const grant = await findShareGrant(db, key);
+  const grant = await lookUpShareKey(c, db, key);
   if (!grant) throw unauthorized(INVALID_SHARE_KEY);
   if (!(await shareChecks[permission](c, db, grant))) throw forbidden(OUTSIDE_SHARE_WINDOW);
   c.set('structureId', grant.structureId);

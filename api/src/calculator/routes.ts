@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { currentUser } from '../auth/access';
-import type { AppDeps } from '../http/env';
+import type { MiddlewareHandler } from 'hono';
+import type { AppDeps, AppEnv } from '../http/env';
 import { forbidden } from '../http/errors';
 import { createRouter, errorResponses, json } from '../http/openapi';
 import type { SessionUser } from '../auth/service';
@@ -29,6 +30,11 @@ const tags = ['Калькулятор'];
  */
 export function calculatorRoutes({ db }: AppDeps) {
   const app = createRouter();
+  const requireCalculatorAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if (!(await calculatorAccess(db, currentUser(c))).canEdit)
+      throw forbidden('Изменять настройки калькулятора может только администратор организации-владельца');
+    await next();
+  };
 
   app.openapi(
     createRoute({
@@ -173,14 +179,13 @@ export function calculatorRoutes({ db }: AppDeps) {
       tags,
       summary: 'Изменить настройки калькулятора: только изменённые значения (администратор организации-владельца)',
       description: 'Имена: значения по умолчанию, настройки лицензии, owned_<оборудование> и <оборудование>_price. Всё или ничего.',
+      // The admin check comes before the body is parsed: a visitor's body is never read.
+      middleware: [requireCalculatorAdmin] as const,
       request: { body: { content: { 'application/json': { schema: UpdateDefaultsBody } }, required: true } },
       responses: { 200: json(GearDefaultsReply.extend({ defaults: DefaultsReply.shape.defaults, license: LicenseReply.shape.license })), ...errorResponses },
     }),
     async (c) => {
-      const user = currentUser(c);
-      const access = await calculatorAccess(db, user);
-      if (!access.canEdit) throw forbidden('Изменять настройки калькулятора может только администратор организации-владельца');
-      await updateSettings(db, user.id, c.req.valid('json'));
+      await updateSettings(db, currentUser(c).id, c.req.valid('json'));
       return c.json({ can_edit: true, can_view_private: true, ...(await settingsView(db)) }, 200);
     },
   );

@@ -10,9 +10,12 @@ const flag = (fallback: boolean, description: string) =>
     .openapi({ type: 'boolean', description: `${description} (по умолчанию ${fallback ? 'да' : 'нет'})` });
 
 /** A whole or decimal number in a query string within [min, max]. */
+const DECIMAL = /^\d{1,15}([.,]\d{1,15})?$/;
+
 const number = (min: number, max: number, description: string, options: { integer?: boolean; optional?: number } = {}) =>
   z
     .string()
+    .max(40, { error: 'ожидается число' })
     .optional()
     .transform((raw, ctx) => {
       if (raw === undefined || raw.trim() === '') {
@@ -20,7 +23,9 @@ const number = (min: number, max: number, description: string, options: { intege
         ctx.addIssue({ code: 'custom', message: 'обязательное поле' });
         return z.NEVER;
       }
-      const value = Number(raw.trim().replace(',', '.'));
+      // Decimal digits only, with a point or a comma: Number() would also read "0x1", "1e3" and "Infinity".
+      const text = raw.trim();
+      const value = DECIMAL.test(text) ? Number(text.replace(',', '.')) : NaN;
       if (!Number.isFinite(value) || (options.integer && !Number.isInteger(value))) {
         ctx.addIssue({ code: 'custom', message: options.integer ? 'ожидается целое число' : 'ожидается число' });
         return z.NEVER;
@@ -190,6 +195,10 @@ export const GearDefaultsReply = z
   })
   .openapi('CalculatorGearDefaults');
 
+/** More changes than there are settings cannot be meant (about 40 names today). */
+export const MAX_SETTING_CHANGES = 200;
+
 export const UpdateDefaultsBody = z
-  .array(z.object({ name: z.string().min(1), new_value: z.number() }))
+  .array(z.object({ name: z.string().min(1).max(100), new_value: z.number() }))
+  .max(MAX_SETTING_CHANGES, { error: `не больше ${MAX_SETTING_CHANGES} изменений за раз` })
   .openapi('CalculatorDefaultsUpdate', { description: 'Только изменённые значения: [{ name, new_value }]' });

@@ -3,6 +3,7 @@ import type { Auth } from '../auth/auth';
 import type { SessionUser } from '../auth/service';
 import type { Config } from '../config';
 import type { ObjectStore } from '../storage/object-store';
+import type { ReportThreads } from './report-threads';
 
 /** What every domain's routes are built with. */
 export interface AppDeps {
@@ -10,6 +11,8 @@ export interface AppDeps {
   auth: Auth;
   config: Config;
   storage: ObjectStore;
+  /** Threads for wide reports (http/report-threads.ts); without them reports are computed in place. */
+  reportThreads?: ReportThreads;
 }
 
 export interface AppEnv {

@@ -14,10 +14,16 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details?: unknown,
+    /** Extra response headers, e.g. Retry-After of a 429. */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
 }
+
+/** 429 with Retry-After: the client may try again after `retryAfterSeconds`. */
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new ApiError(429, 'rate_limited', message, undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 
 export const badRequest = (message: string, details?: unknown) => new ApiError(400, 'bad_request', message, details);
 export const unauthorized = (message = 'Требуется вход в систему') => new ApiError(401, 'unauthorized', message);
@@ -42,26 +48,30 @@ export function errorBody(code: string, message: string, details?: unknown): Err
   return { error: details === undefined ? { code, message } : { code, message, details } };
 }
 
-/** Turns a zod failure into the Russian message shown to the user, naming the fields. */
+/** A failed validation names at most this many problems: one bad field per element of a huge array must not make a huge answer. */
+export const MAX_REPORTED_ISSUES = 5;
+
+/** Turns a zod failure into the Russian message shown to the user, naming the fields (the first few). */
 export function validationMessage(error: ZodError): string {
-  const parts = error.issues.map((issue) => {
+  const parts = error.issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => {
     const field = issue.path.join('.') || 'запрос';
     return `${field}: ${issue.message}`;
   });
-  return `Некорректные данные запроса — ${parts.join('; ')}`;
+  const more = error.issues.length - parts.length;
+  return `Некорректные данные запроса — ${parts.join('; ')}${more > 0 ? `; и ещё ошибок: ${more}` : ''}`;
 }
 
-/** The `defaultHook` for every zod-validated route: a 400 with the field list, nothing changed. */
+/** The `defaultHook` for every zod-validated route: a 400 with the (first few) field problems, nothing changed. */
 export function validationHook(result: { success: boolean; error?: unknown }, c: Context) {
   if (!result.success) {
     const error = result.error as ZodError;
-    return c.json(errorBody('validation_failed', validationMessage(error), error.issues), 400);
+    return c.json(errorBody('validation_failed', validationMessage(error), error.issues.slice(0, MAX_REPORTED_ISSUES)), 400);
   }
 }
 
 /** Hono `onError`: known errors keep their status; a full disk is a 507; anything else is a logged 500. */
 export function handleError(err: Error, c: Context) {
-  if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.details), err.status);
+  if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.details), err.status, err.headers);
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
     const message = status === 400 ? `Некорректный запрос: ${err.message}` : err.message || 'Ошибка запроса';

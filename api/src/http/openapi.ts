@@ -1,12 +1,40 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './env';
+import { DOCUMENT_ROUTES, documentOffThread } from './document-threads';
 import { validationHook } from './errors';
 import { DECIMAL_INTEGER } from './params';
 
-/** A router whose zod failures become our 400 error body. Every domain builds on this. */
+/**
+ * A router whose zod failures become our 400 error body. Every domain builds on this.
+ *
+ * Authorisation before parsing: @hono/zod-openapi runs a route's `middleware` before its
+ * validators, so an access check placed there answers 401/403 before a byte of the body is parsed.
+ * A route that takes a body must therefore declare its check there: registering one without any
+ * `middleware` fails at start-up. A call open to everyone says so with `middleware: [openToAll]`.
+ */
 export function createRouter() {
-  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const router = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const register = router.openapi;
+  router.openapi = ((route, handler, hook) => {
+    if (route.request?.body && !route.middleware) {
+      throw new Error(
+        `${route.method.toUpperCase()} ${route.path}: a call with a body checks access in \`middleware\` (before the body is parsed), or names openToAll`,
+      );
+    }
+    // A large document is read and checked on the document thread, after the access check.
+    const document = DOCUMENT_ROUTES[`${route.method.toUpperCase()} ${route.path}`];
+    if (document) {
+      const middleware = [...(Array.isArray(route.middleware) ? route.middleware : [route.middleware]), documentOffThread(document)];
+      return register({ ...route, middleware } as typeof route, handler, hook);
+    }
+    return register(route, handler, hook);
+  }) as typeof router.openapi;
+  return router;
 }
+
+/** The access check of a call open to everyone (sign-in, the feedback form): it lets every request through, and says so. */
+export const openToAll: MiddlewareHandler<AppEnv> = (_c, next) => next();
 
 export const ErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) }).openapi('Error');
 

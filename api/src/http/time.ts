@@ -33,11 +33,12 @@ export function parseInstant(value: string): number | null {
 /** An ISO 8601 instant in a query or body ("2026-11-16T05:00:00Z"), as ms since epoch. */
 export const instant = z
   .string()
+  .max(40, { message: 'ожидается дата-время ISO 8601 с часовым поясом, например 2026-11-16T08:00:00Z' })
   .refine((value) => parseInstant(value) !== null, {
     message: `ожидается существующая дата-время ISO 8601 с часовым поясом между ${MIN_YEAR} и ${MAX_YEAR} годами, например 2026-11-16T08:00:00Z`,
   })
   .transform((value) => parseInstant(value)!)
-  .openapi({ type: 'string', format: 'date-time', example: '2026-11-16T05:00:00Z' });
+  .openapi({ type: 'string', format: 'date-time', maxLength: 40, example: '2026-11-16T05:00:00Z' });
 
 /** A real calendar date "YYYY-MM-DD" of the calendar range. */
 export function isCalendarDateInRange(value: string): boolean {

@@ -16,16 +16,60 @@ export const MAX_VERTICES = 200_000;
 
 const lon = z.number().min(-180).max(180);
 const lat = z.number().min(-90).max(90);
-const Position = z.tuple([lon, lat]).rest(z.number()).openapi({ description: '[долгота, широта] (EPSG:4326)' });
-const Ring = z.array(Position).min(4, { message: 'кольцо полигона — не меньше 4 точек' });
+/** Most rings of one polygon, polygons of one multipolygon, lines of one multiline. */
+export const MAX_PARTS = 10_000;
+const vertices = { message: `не больше ${MAX_VERTICES} точек` };
+const parts = { message: `не больше ${MAX_PARTS} частей` };
+
+// [lon, lat] and at most height and measure after them (GeoJSON RFC 7946 §3.1.1).
+const Position = z
+  .tuple([lon, lat])
+  .rest(z.number())
+  .refine((p) => p.length <= 4, { message: 'точка — не больше 4 чисел' })
+  .openapi({ description: '[долгота, широта] (EPSG:4326)', maxItems: 4 });
+type Position = z.infer<typeof Position>;
+
+/** Where a list of points first goes wrong, or null; a plain loop (zod per point costs microseconds each, and one issue per bad point). */
+function badPosition(value: unknown, min: number): string | null {
+  if (!Array.isArray(value)) return 'ожидается список точек [долгота, широта]';
+  if (value.length < min) return `не меньше ${min} точек`;
+  if (value.length > MAX_VERTICES) return vertices.message;
+  for (let i = 0; i < value.length; i++) {
+    const p: unknown = value[i];
+    const ok =
+      Array.isArray(p) &&
+      p.length >= 2 &&
+      p.length <= 4 &&
+      p.every((n) => typeof n === 'number' && Number.isFinite(n)) &&
+      Math.abs(p[0] as number) <= 180 &&
+      Math.abs(p[1] as number) <= 90;
+    if (!ok) return `точка ${i}: ожидается [долгота −180…180, широта −90…90] (до 4 чисел)`;
+  }
+  return null;
+}
+
+/**
+ * A list of `min`…MAX_VERTICES points, checked in one pass that stops at the first bad point: a drawing
+ * of hundreds of thousands of points is validated in milliseconds, and a body of bad points costs one issue.
+ */
+const positions = (min: number, message: string) =>
+  z
+    .custom<Position[]>()
+    .superRefine((value, ctx) => {
+      const problem = badPosition(value, min);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem === `не меньше ${min} точек` ? message : problem });
+    })
+    .openapi({ type: 'array', items: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 4 }, minItems: min, maxItems: MAX_VERTICES });
+const Ring = positions(4, 'кольцо полигона — не меньше 4 точек');
+const Line = positions(2, 'линия — не меньше 2 точек');
 
 export const Geometry = z
   .discriminatedUnion('type', [
     z.object({ type: z.literal('Point'), coordinates: Position }),
-    z.object({ type: z.literal('LineString'), coordinates: z.array(Position).min(2, { message: 'линия — не меньше 2 точек' }) }),
-    z.object({ type: z.literal('Polygon'), coordinates: z.array(Ring).min(1) }),
-    z.object({ type: z.literal('MultiPolygon'), coordinates: z.array(z.array(Ring).min(1)).min(1) }),
-    z.object({ type: z.literal('MultiLineString'), coordinates: z.array(z.array(Position).min(2)).min(1) }),
+    z.object({ type: z.literal('LineString'), coordinates: Line }),
+    z.object({ type: z.literal('Polygon'), coordinates: z.array(Ring).min(1).max(MAX_PARTS, parts) }),
+    z.object({ type: z.literal('MultiPolygon'), coordinates: z.array(z.array(Ring).min(1).max(MAX_PARTS, parts)).min(1).max(MAX_PARTS, parts) }),
+    z.object({ type: z.literal('MultiLineString'), coordinates: z.array(Line).min(1).max(MAX_PARTS, parts) }),
   ])
   .openapi('MapGeometry');
 

@@ -48,7 +48,7 @@ export const VideoMarkup = z
 export const VideoStamp = z
   .object({
     id: z.number().int().optional(),
-    type: z.string().min(1),
+    type: z.string().min(1).max(100),
     time: seconds(MAX_VIDEO_SECONDS, 'time'),
     comment: z.string().max(2000).default(''),
     employee_id: z.number().int().positive().nullable().optional(),

@@ -35,7 +35,7 @@ export const Message = z.object({ message: z.string() });
 
 export const DumpQuery = z.object({
   structure_id: idParam,
-  camera_key: z.string().optional().openapi({ example: '1', description: '1, 2, 3 или 4' }),
-  date: z.string().optional().openapi({ example: '2026-11-16', description: 'год-месяц-день' }),
-  format: z.string().optional().openapi({ example: 'tsv' }),
+  camera_key: z.string().max(20).optional().openapi({ example: '1', description: '1, 2, 3 или 4' }),
+  date: z.string().max(10).optional().openapi({ example: '2026-11-16', description: 'год-месяц-день' }),
+  format: z.string().max(10).optional().openapi({ example: 'tsv' }),
 });

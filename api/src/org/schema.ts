@@ -25,9 +25,10 @@ const whole = (field: string, min: number, max: number) =>
 /** "08:00" or "08:00:00", stored as "HH:MM:SS". */
 export const ClockTime = z
   .string()
+  .max(8, { error: 'ожидается время ЧЧ:ММ или ЧЧ:ММ:СС' })
   .regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, { error: 'ожидается время ЧЧ:ММ или ЧЧ:ММ:СС' })
   .transform((value) => (value.length === 5 ? `${value}:00` : value))
-  .openapi({ type: 'string', example: '08:00:00' });
+  .openapi({ type: 'string', maxLength: 8, example: '08:00:00' });
 
 /** Time-series cleaning rules a structure may choose (METHODOLOGY §3). */
 export const CLEANING_RULES = ['one_extreme', 'both_extremes'] as const;
@@ -121,7 +122,7 @@ export const OperationsSave = z
         z.object({
           id: z.number().int().positive().optional().openapi({ description: 'нет — новая операция' }),
           name: z.string({ error: 'name: ожидается строка' }).max(200),
-          type: z.string({ error: 'type: ожидается код типа операции' }),
+          type: z.string({ error: 'type: ожидается код типа операции' }).max(50),
           reference_point: z.string().max(1000).nullable().optional(),
           machine_paced: z.boolean().optional(),
         }),

@@ -1,11 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { assertStructureInOrganization, currentUser, requireAccess, type StructureLocator } from '../auth/access';
 import { roleAllows } from '../auth/roles';
-import { findShareGrant, hashShareKey, INVALID_SHARE_KEY, isWellFormedShareKey, newShareKey } from '../auth/share-keys';
+import { hashShareKey, lookUpShareKey, INVALID_SHARE_KEY, isWellFormedShareKey, newShareKey } from '../auth/share-keys';
 import type { Db } from '../db/database';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { toIso } from '../http/time';
-import { createRouter, errorResponses, json, parseId } from '../http/openapi';
+import { createRouter, ErrorSchema, errorResponses, json, parseId } from '../http/openapi';
 import { MessageReply } from '../auth/schema';
 import { ReportWindowQuery, ResolvedShare, ShareHash } from './schema';
 
@@ -73,10 +73,14 @@ export function shareRoutes({ db }: { db: Db }) {
       tags,
       summary: 'Что открывает ключ: структурная единица и окно (без входа)',
       request: { params: KeyParam },
-      responses: { 200: json(ResolvedShare), 404: errorResponses[404] },
+      responses: {
+        200: json(ResolvedShare),
+        404: errorResponses[404],
+        429: { description: 'Слишком много недействительных ссылок с этого адреса', content: { 'application/json': { schema: ErrorSchema } } },
+      },
     }),
     async (c) => {
-      const grant = await findShareGrant(db, c.req.valid('param').key);
+      const grant = await lookUpShareKey(c, db, c.req.valid('param').key);
       if (!grant) throw notFound(INVALID_SHARE_KEY);
       const structure = await db
         .selectFrom('structures')

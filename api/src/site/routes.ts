@@ -1,8 +1,10 @@
 import { createRoute } from '@hono/zod-openapi';
 import { CLIENT_IP_HEADER } from '../auth/auth';
-import type { AppDeps } from '../http/env';
+import type { MiddlewareHandler } from 'hono';
+import { currentUser } from '../auth/access';
+import type { AppDeps, AppEnv } from '../http/env';
 import { ApiError } from '../http/errors';
-import { createRouter, ErrorSchema, errorResponses, json } from '../http/openapi';
+import { createRouter, ErrorSchema, errorResponses, json, openToAll } from '../http/openapi';
 import { sharedRateLimiter } from '../auth/rate-limits';
 import { captchaKey, createCaptcha } from './captcha';
 import { CaptchaChallenge, FeedbackBody, FeedbackHandledBody, FeedbackIdParam, FeedbackList, FeedbackListQuery, FeedbackReply, SiteInfo } from './schema';
@@ -23,6 +25,10 @@ export function siteRoutes({ db, config, auth }: AppDeps) {
   const captcha = createCaptcha(config.site, captchaKey(auth.options.secret!));
   const requests = sharedRateLimiter(db, { scope: 'feedback', max: config.site.feedbackPerHour, windowMs: 60 * 60 * 1000 });
   const mail = feedbackMailer(config.site);
+  const feedbackReader: MiddlewareHandler<AppEnv> = async (c, next) => {
+    await requireFeedbackReader(db, c.get('user'));
+    await next();
+  };
 
   app.openapi(
     createRoute({
@@ -59,6 +65,7 @@ export function siteRoutes({ db, config, auth }: AppDeps) {
       description:
         'Значения обрезаются по краям; необязательные поля сохраняются, только если заполнены. Решение проверки принимается один раз. ' +
         'Ошибка проверки — 400 с кодом captcha_failed; больше NORMA_FEEDBACK_PER_HOUR заявок в час с одного адреса — 429.',
+      middleware: [openToAll] as const,
       request: { body: { content: { 'application/json': { schema: FeedbackBody } }, required: true } },
       responses: { 200: json(FeedbackReply), 400: errorResponses[400], 429: tooMany },
     }),
@@ -94,12 +101,12 @@ export function siteRoutes({ db, config, auth }: AppDeps) {
       path: '/api/v3/feedback/{id}/handled',
       tags,
       summary: 'Отметить заявку обработанной или снять отметку (администраторы организации-владельца)',
+      middleware: [feedbackReader] as const,
       request: { params: FeedbackIdParam, body: { content: { 'application/json': { schema: FeedbackHandledBody } }, required: true } },
       responses: { 200: json(FeedbackList.pick({ open: true })), ...errorResponses },
     }),
     async (c) => {
-      const user = await requireFeedbackReader(db, c.get('user'));
-      await markFeedbackHandled(db, user, Number(c.req.valid('param').id), c.req.valid('json').handled);
+      await markFeedbackHandled(db, currentUser(c), Number(c.req.valid('param').id), c.req.valid('json').handled);
       const { open } = await listFeedback(db, { status: 'open', offset: 0, limit: 1 });
       return c.json({ open }, 200);
     },

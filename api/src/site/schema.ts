@@ -51,7 +51,7 @@ export const FeedbackBody = z
       .max(254, { error: 'не длиннее 254 символов' })
       .regex(EMAIL, { error: 'адрес почты выглядит неверно (пример: name@company.ru)' })
       .openapi({ description: 'Почта для ответа (обязательно)', example: 'anna@company.ru' }),
-    company: optionalText('company', 200).openapi({ type: 'string', description: 'Компания (необязательно; пустое не сохраняется)' }),
+    company: optionalText('company', 200).openapi({ type: 'string', maxLength: 200, description: 'Компания (необязательно; пустое не сохраняется)' }),
     phone_number: optionalText('phone_number', 40)
       .transform((value, ctx) => {
         if (value === undefined) return undefined;
@@ -62,8 +62,8 @@ export const FeedbackBody = z
         }
         return phone;
       })
-      .openapi({ type: 'string', description: 'Телефон, Россия (необязательно): хранится как +7XXXXXXXXXX', example: '+7 912 345-67-89' }),
-    comment: optionalText('comment', 5000).openapi({ type: 'string', description: 'Комментарий (необязательно)' }),
+      .openapi({ type: 'string', maxLength: 40, description: 'Телефон, Россия (необязательно): хранится как +7XXXXXXXXXX', example: '+7 912 345-67-89' }),
+    comment: optionalText('comment', 5000).openapi({ type: 'string', maxLength: 5000, description: 'Комментарий (необязательно)' }),
     altcha: z
       .string({ error: PROMPTS.robot })
       .min(1, { error: PROMPTS.robot })
@@ -126,6 +126,7 @@ export const FeedbackList = z.object({ total: z.number().int(), open: z.number()
 export const FeedbackIdParam = z.object({
   id: z
     .string()
+    .max(15, { error: 'id: ожидается целое положительное число' })
     .regex(/^\d{1,15}$/, { error: 'id: ожидается целое положительное число' })
     .openapi({ param: { name: 'id', in: 'path' } }),
 });

@@ -325,7 +325,7 @@ export function videoRoutes({ db, storage, config }: AppDeps) {
       tags: ['Загрузчик'],
       summary: 'Скачать установщик загрузчика',
       middleware: [requireAccess(db, 'workspace.read')] as const,
-      request: { params: z.object({ file: z.string() }) },
+      request: { params: z.object({ file: z.string().max(255) }) },
       responses: { 200: binary('application/octet-stream', 'Файл установщика'), 401: errorResponses[401], 404: errorResponses[404] },
     }),
     async (c) => {

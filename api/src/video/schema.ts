@@ -15,12 +15,15 @@ export const SyncResult = z
 
 export const UploadQuery = z.object({
   camera_id: positiveId,
-  filename: z.string().min(1).openapi({ example: 'cam1_2026-11-16_09-00-00.mp4' }),
+  filename: z.string().min(1).max(255).openapi({ example: 'cam1_2026-11-16_09-00-00.mp4' }),
 });
 export const UploadResult = z.object({ video_id: z.number(), job_id: z.number(), filename: z.string() }).openapi('UploadResult');
 export const UploadCheckQuery = z.object({
   camera_id: positiveId,
-  content_hash: z.string().regex(/^[0-9a-f]{64}$/i, 'ожидается SHA-256 в шестнадцатеричной записи'),
+  content_hash: z
+    .string()
+    .max(64)
+    .regex(/^[0-9a-f]{64}$/i, 'ожидается SHA-256 в шестнадцатеричной записи'),
 });
 export const UploadCheck = z.object({ exists: z.boolean(), video_id: z.number().nullable(), status: z.string().nullable() });
 
@@ -49,8 +52,8 @@ export const CommentBody = z.object({ comment: z.string().max(2000, 'не дли
 
 /** Documented only: the call reads video_id and duration from the query or a JSON body itself. */
 export const SetDurationQuery = z.object({
-  video_id: z.string().optional().openapi({ example: '12', description: 'или в теле JSON' }),
-  duration: z.string().optional().openapi({ example: '150', description: 'целые секунды, 1…86400 (не больше длительности файла); или в теле JSON' }),
+  video_id: z.string().max(20).optional().openapi({ example: '12', description: 'или в теле JSON' }),
+  duration: z.string().max(20).optional().openapi({ example: '150', description: 'целые секунды, 1…86400 (не больше длительности файла); или в теле JSON' }),
 });
 export const SetDurationReply = z.object({ video_id: z.number(), duration: z.number() });
 

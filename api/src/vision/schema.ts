@@ -114,7 +114,7 @@ export const StandsBody = z
   .object({
     organization_id: id,
     changed_stands: z
-      .array(z.object({ id: id.optional(), name: z.string().max(200).nullable().optional(), kind: z.string().nullable().optional() }))
+      .array(z.object({ id: id.optional(), name: z.string().max(200).nullable().optional(), kind: z.string().max(50).nullable().optional() }))
       .max(MAX_IDS)
       .default([]),
     stands_to_delete: z.array(id).max(MAX_IDS).default([]),

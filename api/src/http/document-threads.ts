@@ -1,0 +1,73 @@
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from './env';
+import { errorBody } from './errors';
+
+/** The large documents whose bodies are read and checked on the document thread. */
+export type DocumentSchema = 'video_markups' | 'operation_markups' | 'drawing';
+
+/** Calls (method and path as registered) whose body is one of those documents. */
+export const DOCUMENT_ROUTES: Readonly<Record<string, DocumentSchema>> = {
+  'PUT /api/v1/video_markups/{videoId}': 'video_markups',
+  'POST /api/v1/video_markups/{videoId}': 'video_markups',
+  'POST /api/v1/operation_markups': 'operation_markups',
+  'POST /api/v1/projects/last/save': 'drawing',
+};
+
+export type DocumentReply = { id: number; value: unknown } | { id: number; bad: { code: string; message: string; details?: unknown } };
+
+let thread: { worker: Worker; ready: Promise<void>; pending: Map<number, (reply: DocumentReply) => void> } | null = null;
+let nextId = 1;
+
+/**
+ * Starts the document thread (main.ts). Without it — in the API tests — bodies are read in place.
+ * Why: `JSON.parse` of 16 MiB of tiny arrays, or zod over 20 000 rows with errors, takes the thread
+ * for a second or more; on the main thread that would hold every other call. On this thread a bad
+ * body costs the main thread nothing but its bytes, and a good one the copy of its value.
+ */
+export function startDocumentThread(): () => void {
+  const worker = new Worker(new URL('./document-thread.ts', import.meta.url).href);
+  let markReady!: () => void;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const pending = new Map<number, (reply: DocumentReply) => void>();
+  worker.onmessage = (event: MessageEvent<DocumentReply | { ready: true }>) => {
+    if ('ready' in event.data) return markReady();
+    const reply = event.data;
+    pending.get(reply.id)?.(reply);
+    pending.delete(reply.id);
+  };
+  worker.onerror = (event) => {
+    for (const answer of pending.values()) answer({ id: 0, bad: { code: 'internal', message: `document thread failed: ${event.message}` } });
+    pending.clear();
+  };
+  thread = { worker, ready, pending };
+  return () => {
+    worker.terminate();
+    thread = null;
+  };
+}
+
+/**
+ * Placed after a route's access check (http/openapi.ts adds it to the routes of DOCUMENT_ROUTES):
+ * the body goes to the document thread as bytes; a bad one is answered 400 from there, in the
+ * same form as the validation hook; a good one is handed to the route's own validator as parsed.
+ */
+export function documentOffThread(schema: DocumentSchema): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const current = thread;
+    if (!current || !/^application\/json/i.test(c.req.header('content-type') ?? '')) return next();
+    const bytes = await c.req.raw.arrayBuffer();
+    await current.ready;
+    const id = nextId++;
+    const reply = await new Promise<DocumentReply>((resolve) => {
+      current.pending.set(id, resolve);
+      current.worker.postMessage({ id, schema, bytes }, [bytes]);
+    });
+    if ('bad' in reply) {
+      if (reply.bad.code === 'internal') throw new Error(reply.bad.message);
+      return c.json(errorBody(reply.bad.code, reply.bad.message, reply.bad.details), 400);
+    }
+    // The route's validator reads the body through c.req.json(): it gets the value already parsed.
+    (c.req as { json: () => Promise<unknown> }).json = () => Promise.resolve(reply.value);
+    await next();
+  };
+}

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workspaceFixture, type WorkspaceFixture } from '../org/workspace-fixture';
+import { createTestApp, type TestApp } from '../testing';
+import { startReportThreads, type ReportThreads } from './report-threads';
+
+/*
+ * The server computes wide reports on threads of their own (main.ts): the same answers as in place,
+ * errors included, from the thread's own connection to the same database.
+ */
+let t: TestApp;
+let w: WorkspaceFixture;
+let threads: ReportThreads;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  w = await workspaceFixture(t);
+  const at = (iso: string) => Date.parse(`${iso}Z`);
+  const mark = (from: string, to: string) => ({
+    structure_id: w.structureId,
+    operation_id: w.operationId,
+    workplace_id: w.workplaceId,
+    employee_id: w.employeeId,
+    start_time: at(from),
+    end_time: at(to),
+    comment: null,
+    video_id: null,
+    created_at: 0,
+    updated_at: 0,
+  });
+  await t.deps.db
+    .insertInto('markups')
+    .values([mark('2026-11-16T09:00:00', '2026-11-16T09:05:00'), mark('2026-11-16T10:00:00', '2026-11-16T10:30:00')])
+    .execute();
+  threads = startReportThreads(t.config, 1);
+});
+afterAll(async () => {
+  threads.close();
+  await t.cleanup();
+});
+
+describe('report threads', () => {
+  it('answer /api/v2/report, /api/v2/frv and /api/v1/report as computed in place, and their errors alike', async () => {
+    const window = `from_time=2026-11-16T00:00:00Z&to_time=2026-11-17T00:00:00Z`;
+    const paths = [
+      `/api/v2/report?structure_id=${w.structureId}&${window}`,
+      `/api/v2/frv?structure_id=${w.structureId}&${window}`,
+      `/api/v1/report?structure_id=${w.structureId}&employee_id=${w.employeeId}&${window}`,
+      `/api/v1/report?structure_id=${w.structureId}&employee_id=999999&${window}`,
+    ];
+    const read = async (path: string) => {
+      const response = await t.request(path, { cookie: w.cookies.analyst });
+      return { status: response.status, body: await response.json() };
+    };
+    const inPlace = [];
+    for (const path of paths) inPlace.push(await read(path));
+    expect(inPlace.map((r) => r.status)).toEqual([200, 200, 200, 404]);
+    expect(JSON.stringify(inPlace[0]!.body)).toContain('Цех');
+    t.deps.reportThreads = threads;
+    try {
+      for (const [i, path] of paths.entries()) expect(await read(path), path).toEqual(inPlace[i]);
+    } finally {
+      t.deps.reportThreads = undefined;
+    }
+  });
+});
