@@ -387,4 +387,25 @@ export interface DB {
   calculator_gear: { name: string; owned: number; price: number; updated_at: number | null; updated_by: string | null };
   calculator_license: { name: string; value: number; updated_at: number | null; updated_by: string | null };
   jobs: JobsTable;
+  /** 0017: norm card versions (api/src/norms/). */
+  norm_cards: NormCardsTable;
+  norm_approvers: { user_id: string; granted_by: string | null; granted_at: number };
+}
+
+/** 0017: one version of a structure's norm card; JSON columns hold windows, parameters and figures. */
+export interface NormCardsTable {
+  id: Generated<number>;
+  structure_id: number;
+  version: number;
+  title: string;
+  windows: string;
+  params: string;
+  card: string;
+  created_at: number;
+  created_by: string | null;
+  updated_at: number;
+  approved_at: number | null;
+  approved_by: string | null;
+  approved_by_name: string | null;
+  effective_from: string | null;
 }

@@ -1,0 +1,169 @@
+import { createRoute } from '@hono/zod-openapi';
+import { currentUser, requireAccess, structureFrom } from '../auth/access';
+import type { AppDeps } from '../http/env';
+import { forbidden } from '../http/errors';
+import { createRouter, errorResponses, json } from '../http/openapi';
+import {
+  ApproverParam,
+  NormApproveBody,
+  NormApprovers,
+  NormCard,
+  NormCreateBody,
+  NormDiff,
+  NormDiffQuery,
+  NormIdParam,
+  NormList,
+  NormListQuery,
+  NormUpdateBody,
+} from './schema';
+import {
+  approveDraft,
+  canApprove,
+  createDraft,
+  diffVersions,
+  grantApprover,
+  listApprovers,
+  listVersions,
+  readCard,
+  revokeApprover,
+  structureOfCard,
+  updateDraft,
+} from './service';
+
+const tags = ['Нормы'];
+const conflictResponse = {
+  409: {
+    description: 'Версия утверждена и не изменяется',
+    content: { 'application/json': { schema: errorResponses[400].content['application/json'].schema } },
+  },
+};
+const body = <S extends typeof NormCreateBody | typeof NormUpdateBody | typeof NormApproveBody>(schema: S) => ({
+  body: { content: { 'application/json': { schema } }, required: true },
+});
+
+/**
+ * Norm cards (issue 29, docs/norms.md): read by everyone who reads reports; drafts are built and
+ * changed by admins and analysts (workspace.write); approval needs the right to approve norms.
+ */
+export function normRoutes({ db }: AppDeps) {
+  const app = createRouter();
+  const readStructure = requireAccess(db, 'reports.read', structureFrom.query());
+  const writeStructure = requireAccess(db, 'workspace.write', structureFrom.query());
+  const readCardAccess = requireAccess(db, 'reports.read', structureOfCard);
+  const writeCardAccess = requireAccess(db, 'workspace.write', structureOfCard);
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/norms',
+      tags,
+      summary: 'Версии карточки нормы структурной единицы (история)',
+      middleware: [readStructure] as const,
+      request: { query: NormListQuery },
+      responses: { 200: json(NormList), ...errorResponses },
+    }),
+    async (c) => c.json(await listVersions(db, currentUser(c), c.get('structureId')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/v1/norms',
+      tags,
+      summary: 'Новый черновик карточки нормы из окон отчётов',
+      middleware: [writeStructure] as const,
+      request: { query: NormListQuery, ...body(NormCreateBody) },
+      responses: { 201: json(NormCard), ...errorResponses },
+    }),
+    async (c) => c.json(await createDraft(db, currentUser(c), c.get('structureId'), c.req.valid('json')), 201),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/norms/{id}',
+      tags,
+      summary: 'Карточка нормы (версия)',
+      middleware: [readCardAccess] as const,
+      request: { params: NormIdParam },
+      responses: { 200: json(NormCard), ...errorResponses },
+    }),
+    async (c) => c.json(await readCard(db, currentUser(c), c.req.valid('param').id), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/api/v1/norms/{id}',
+      tags,
+      summary: 'Изменить черновик: окна, состав единицы, партия, план, нормативы (утверждённая версия — 409)',
+      middleware: [writeCardAccess] as const,
+      request: { params: NormIdParam, ...body(NormUpdateBody) },
+      responses: { 200: json(NormCard), ...errorResponses, ...conflictResponse },
+    }),
+    async (c) => c.json(await updateDraft(db, currentUser(c), c.req.valid('param').id, c.req.valid('json')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/v1/norms/{id}/approve',
+      tags,
+      summary: 'Утвердить черновик с даты (администратор или аналитик с правом утверждения)',
+      middleware: [writeCardAccess] as const,
+      request: { params: NormIdParam, ...body(NormApproveBody) },
+      responses: { 200: json(NormCard), ...errorResponses, ...conflictResponse },
+    }),
+    async (c) => {
+      const user = currentUser(c);
+      if (!(await canApprove(db, user))) throw forbidden('Утверждать нормы может администратор или аналитик, которому администратор дал это право');
+      return c.json(await approveDraft(db, user, c.req.valid('param').id, c.req.valid('json')), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/norms/{id}/diff',
+      tags,
+      summary: 'Отличия версии от другой по каждому показателю (по умолчанию — от действующей)',
+      middleware: [readCardAccess] as const,
+      request: { params: NormIdParam, query: NormDiffQuery },
+      responses: { 200: json(NormDiff), ...errorResponses },
+    }),
+    async (c) => c.json(await diffVersions(db, currentUser(c), c.req.valid('param').id, c.req.valid('query').against), 200),
+  );
+
+  const adminOnly = requireAccess(db, 'organization.admin');
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/norm_approvers',
+      tags,
+      summary: 'Аналитики с правом утверждать нормы (администратор)',
+      middleware: [adminOnly] as const,
+      responses: { 200: json(NormApprovers), ...errorResponses },
+    }),
+    async (c) => c.json(await listApprovers(db, currentUser(c).organizationId), 200),
+  );
+  for (const method of ['put', 'delete'] as const) {
+    app.openapi(
+      createRoute({
+        method,
+        path: '/api/v1/norm_approvers/{userId}',
+        tags,
+        summary: method === 'put' ? 'Дать аналитику право утверждать нормы' : 'Забрать право утверждать нормы',
+        middleware: [adminOnly] as const,
+        request: { params: ApproverParam },
+        responses: { 200: json(NormApprovers), ...errorResponses },
+      }),
+      async (c) => {
+        const user = currentUser(c);
+        const { userId } = c.req.valid('param');
+        return c.json(method === 'put' ? await grantApprover(db, user, userId) : await revokeApprover(db, user, userId), 200);
+      },
+    );
+  }
+
+  return app;
+}
