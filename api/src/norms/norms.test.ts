@@ -219,7 +219,7 @@ describe('norm card from report windows', () => {
       plan_units: 4000,
       plan_shifts: 21,
     };
-    const r = await send(`/api/v1/norms/${card.id}`, analyst, 'PATCH', { params });
+    const r = await send(`/api/v1/norms/${card.id}`, analyst, 'PUT', { params });
     expect(r.status).toBe(200);
     const top = main.t_reg_minutes + AUX_MINUTES;
     expect(figure(r.body, 'operative')).toBeCloseTo(top, 9);
@@ -247,10 +247,10 @@ describe('approval, immutability and versions', () => {
 
   it('bad input is a 400 and changes nothing', async () => {
     const before = await send(`/api/v1/norms/${draftId}`, analyst);
-    expect((await send(`/api/v1/norms/${draftId}`, analyst, 'PATCH', { params: { batch_size: -1 } })).status).toBe(400);
-    expect((await send(`/api/v1/norms/${draftId}`, analyst, 'PATCH', { windows: [] })).status).toBe(400);
+    expect((await send(`/api/v1/norms/${draftId}`, analyst, 'PUT', { params: { batch_size: -1 } })).status).toBe(400);
+    expect((await send(`/api/v1/norms/${draftId}`, analyst, 'PUT', { windows: [] })).status).toBe(400);
     expect(
-      (await send(`/api/v1/norms/${draftId}`, analyst, 'PATCH', { windows: [{ employee_id: 999999, from_time: windows[0]!.from, to_time: windows[0]!.to }] }))
+      (await send(`/api/v1/norms/${draftId}`, analyst, 'PUT', { windows: [{ employee_id: 999999, from_time: windows[0]!.from, to_time: windows[0]!.to }] }))
         .status,
     ).toBe(400);
     expect((await send(`/api/v1/norms/${draftId}`, analyst)).body).toEqual(before.body);
@@ -273,8 +273,8 @@ describe('approval, immutability and versions', () => {
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ status: 'approved', effective_from: '2026-03-10', approved_by_name: 'Аналитик А', in_force: true, can_edit: false });
     const before = (await send(`/api/v1/norms/${draftId}`, admin)).body;
-    expect((await send(`/api/v1/norms/${draftId}`, admin, 'PATCH', { params: { plan_units: 10 } })).status).toBe(409);
-    expect((await send(`/api/v1/norms/${draftId}`, admin, 'PATCH', { title: 'Другое' })).status).toBe(409);
+    expect((await send(`/api/v1/norms/${draftId}`, admin, 'PUT', { params: { plan_units: 10 } })).status).toBe(409);
+    expect((await send(`/api/v1/norms/${draftId}`, admin, 'PUT', { title: 'Другое' })).status).toBe(409);
     expect((await send(`/api/v1/norms/${draftId}/approve`, admin, 'POST', { effective_from: '2026-04-01' })).status).toBe(409);
     expect((await send(`/api/v1/norms/${draftId}`, admin)).body).toEqual(before);
   });

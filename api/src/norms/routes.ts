@@ -93,7 +93,7 @@ export function normRoutes({ db }: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'patch',
+      method: 'put',
       path: '/api/v1/norms/{id}',
       tags,
       summary: 'Изменить черновик: окна, состав единицы, партия, план, нормативы (утверждённая версия — 409)',
