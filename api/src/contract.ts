@@ -195,3 +195,5 @@ export type NormParams = Reply<typeof norms.NormParams>;
 export type NormCreateBody = Body<typeof norms.NormCreateBody>;
 export type NormUpdateBody = Body<typeof norms.NormUpdateBody>;
 export type NormApproveBody = Body<typeof norms.NormApproveBody>;
+export type LineScenarios = Reply<typeof norms.LineScenarios>;
+export type LineScenarioBody = Body<typeof norms.LineScenarioBody>;

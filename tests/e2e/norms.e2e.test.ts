@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NormCard, NormList } from '../../api/src/contract';
-import { num } from '../../pwa/src/screens/reports/format';
+import { lineBalance, taktOf } from '../../core-wasm/src/norms/index';
+import { num, pct } from '../../pwa/src/screens/reports/format';
 import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 
@@ -100,6 +101,71 @@ describe('norm card screen', () => {
     await expect.poll(() => page.getByTestId('norm-approval').count(), RETRY).toBe(1);
     const list = await get<NormList>(`/api/v1/norms?structure_id=${assemblyId}`);
     expect(list.versions.map((v) => v.status)).toEqual(['approved', 'approved']);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
+
+/** The efficiency the screen must show for an assignment, computed from the API's line by the norm maths. */
+function expectedEfficiency(line: NormCard['card']['line'], assignment: Map<number, number>, demand: number): string {
+  const stations = line.workplaces.map((w) => ({
+    id: w.id,
+    name: w.name,
+    operations: line.operations
+      .filter((o) => assignment.get(o.operation_id) === w.id)
+      .map((o) => ({ id: o.operation_id, name: o.name, category: o.category, minutes: o.minutes })),
+  }));
+  return pct(lineBalance(stations, taktOf(line.available_minutes, demand)).efficiency! * 100, 1);
+}
+
+describe('line balance screen', () => {
+  it('moving an operation by drag and by keys recomputes efficiency at once; a scenario is saved and compared', async () => {
+    const list = await get<NormList>(`/api/v1/norms?structure_id=${assemblyId}`);
+    // The screen opens the newest version; its link leads to that version's line.
+    const card = await get<NormCard>(`/api/v1/norms/${list.versions[0]!.id}`);
+    const line = card.card.line;
+    expect(line.workplaces.length).toBeGreaterThan(1);
+    const demand = card.card.figures.find((f) => f.key === 'output_whole')!.value!;
+    const assignment = new Map(line.operations.map((o) => [o.operation_id, o.workplace_id ?? line.workplaces[0]!.id]));
+
+    const { page, errors } = await openAs('analyst');
+    await page.getByRole('link', { name: 'Баланс линии (Ямадзуми)' }).click();
+    await page.getByTestId('line-figures').waitFor();
+    await expect.poll(() => page.getByTestId('line-efficiency').textContent(), RETRY).toBe(expectedEfficiency(line, assignment, demand));
+    const before = await page.getByTestId('line-efficiency').textContent();
+
+    // Drag the first main operation to a workplace it is not on.
+    const moved = line.operations.find((o) => o.category === 'main')!;
+    const target = line.workplaces.find((w) => w.id !== assignment.get(moved.operation_id))!;
+    await page.locator(`[data-operation-id="${moved.operation_id}"]`).dragTo(page.locator(`[data-testid="line-station"][data-workplace-id="${target.id}"]`));
+    assignment.set(moved.operation_id, target.id);
+    await expect.poll(() => page.getByTestId('line-efficiency').textContent(), RETRY).toBe(expectedEfficiency(line, assignment, demand));
+    expect(await page.getByTestId('line-efficiency').textContent()).not.toBe(before);
+    const station = (id: number) => page.locator(`[data-testid="line-station"]:has([data-operation-id="${id}"])`).getAttribute('data-workplace-id');
+    expect(Number(await station(moved.operation_id))).toBe(target.id);
+
+    // The keys: the focused block moves one workplace to the right (or left from the last one).
+    const keyed = line.operations.filter((o) => o.category !== 'loss')[1] ?? moved;
+    const index = line.workplaces.findIndex((w) => w.id === assignment.get(keyed.operation_id));
+    const step = index + 1 < line.workplaces.length ? 1 : -1;
+    await page.locator(`[data-operation-id="${keyed.operation_id}"]`).focus();
+    await page.keyboard.press(step === 1 ? 'ArrowRight' : 'ArrowLeft');
+    assignment.set(keyed.operation_id, line.workplaces[index + step]!.id);
+    await expect.poll(async () => Number(await station(keyed.operation_id)), RETRY).toBe(line.workplaces[index + step]!.id);
+    await expect.poll(() => page.getByTestId('line-efficiency').textContent(), RETRY).toBe(expectedEfficiency(line, assignment, demand));
+
+    // Save and compare.
+    await page.getByLabel('Название сценария').fill('Перенос операций');
+    await page.getByRole('button', { name: 'Сохранить сценарий' }).click();
+    const rows = page.getByTestId('line-scenarios').locator('tbody tr');
+    await expect.poll(() => rows.count(), RETRY).toBe(2);
+    const current = await rows.nth(0).locator('td').nth(3).textContent();
+    expect(await rows.nth(1).locator('td').nth(0).textContent()).toBe('Перенос операций');
+    expect(await rows.nth(1).locator('td').nth(3).textContent()).toBe(current);
+    const saved = await get<{ scenarios: { name: string; assignment: { operation_id: number; workplace_id: number }[] }[] }>(
+      `/api/v1/norms/${card.id}/line_scenarios`,
+    );
+    expect(new Map(saved.scenarios[0]!.assignment.map((a) => [a.operation_id, a.workplace_id]))).toEqual(assignment);
     expect(errors).toEqual([]);
     await page.context().close();
   });

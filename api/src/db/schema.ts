@@ -390,6 +390,15 @@ export interface DB {
   /** 0017: norm card versions (api/src/norms/). */
   norm_cards: NormCardsTable;
   norm_approvers: { user_id: string; granted_by: string | null; granted_at: number };
+  norm_line_scenarios: {
+    id: Generated<number>;
+    card_id: number;
+    name: string;
+    demand: number;
+    assignment: string;
+    created_at: number;
+    created_by: string | null;
+  };
 }
 
 /** 0017: one version of a structure's norm card; JSON columns hold windows, parameters and figures. */

@@ -145,6 +145,55 @@ function basisWarnings(operations: NormComputedValue['operations'], dates: numbe
   return warnings;
 }
 
+/** The workplace where most of the given segments were done (ties: the lower id); null without segments. */
+function mainWorkplace(segments: { workplaceId: number; start: number; end: number }[]): number | null {
+  const time = new Map<number, number>();
+  for (const s of segments) time.set(s.workplaceId, (time.get(s.workplaceId) ?? 0) + (s.end - s.start));
+  return [...time.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? null;
+}
+
+/**
+ * The line balance's data (docs/norms.md, «Баланс линии»): each operation of the unit at the
+ * workplace where it was mostly done, with its t_reg × times per unit; idle time (losses) per unit
+ * = its minutes per shift-day (the statements' operation table) spread over Нвыр.
+ */
+function lineData(
+  reports: WindowReport[],
+  study: ReturnType<typeof pooledStudy>,
+  operations: NormComputedValue['operations'],
+  output: number | null,
+  shiftDays: number,
+) {
+  const workplaces = reports[0]!.inputs.workplaces.map((w) => ({ id: w.id, name: w.name }));
+  const unit = operations
+    .filter((o) => o.times_per_unit > 0)
+    .map((o) => ({
+      operation_id: o.operation_id,
+      name: o.name,
+      category: o.category,
+      workplace_id: mainWorkplace(study.segments.filter((s) => s.operationId === o.operation_id)),
+      minutes: o.t_reg_minutes * o.times_per_unit,
+    }));
+  const idle = new Map<number, { name: string; seconds: number }>();
+  for (const { statement } of reports)
+    for (const op of statement.operations.filter((x) => x.operation_type === 'idle')) {
+      const entry = idle.get(op.id) ?? { name: op.name, seconds: 0 };
+      entry.seconds += op.len;
+      idle.set(op.id, entry);
+    }
+  const losses =
+    output !== null && output > 0 && shiftDays > 0
+      ? [...idle.entries()].map(([id, entry]) => ({
+          operation_id: id,
+          name: entry.name,
+          category: 'loss' as const,
+          workplace_id: mainWorkplace(reports.flatMap((r) => r.inputs.segments.filter((s) => s.operationId === id))),
+          minutes: entry.seconds / MINUTE / shiftDays / output,
+        }))
+      : [];
+  return { workplaces, operations: [...unit, ...losses] };
+}
+
 /** Computes the card of a structure from its windows and parameters. */
 export async function computeCard(db: Db, structureId: number, windows: NormWindowValue[], params: NormParamsValue): Promise<NormComputedValue> {
   const reports = await windowReports(db, structureId, windows);
@@ -209,6 +258,7 @@ export async function computeCard(db: Db, structureId: number, windows: NormWind
     allowances: { actual: figures.actualAllowances, normative: params.normative_allowances, used: figures.allowanceSource },
     figures: figureRows(figures, balance.source, allowanceSource, `Σ t_reg × раз на единицу; ${measurementSource(unitMeasurements)}`),
     warnings: basisWarnings(operations, dates, employees),
+    line: { ...lineData(reports, study, operations, figures.output, balance.days), available_minutes: balance.shift_minutes - balance.regulated_break_minutes },
   };
 }
 

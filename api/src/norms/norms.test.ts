@@ -230,6 +230,31 @@ describe('norm card from report windows', () => {
   });
 });
 
+describe('line balance data and scenarios', () => {
+  it('the unit work content of the line adds up to Топ; losses are the idle minutes per shift spread over Нвыр', async () => {
+    const card = (await send(`/api/v1/norms?structure_id=${structureId}`, analyst, 'POST', { windows: windowBody() })).body;
+    const line = card.card.line;
+    expect(line.workplaces).toHaveLength(1);
+    const work = line.operations.filter((o: { category: string }) => o.category !== 'loss');
+    expect(work.reduce((a: number, o: { minutes: number }) => a + o.minutes, 0)).toBeCloseTo(figure(card, 'operative')!, 9);
+    const idle = line.operations.find((o: { category: string }) => o.category === 'loss');
+    expect(idle.name).toBe('Ожидание');
+    expect(idle.minutes).toBeCloseTo(10 / figure(card, 'output')!, 9);
+    expect(line.operations.every((o: { workplace_id: number }) => o.workplace_id === line.workplaces[0].id)).toBe(true);
+    expect(line.available_minutes).toBeCloseTo(240 - 20, 9);
+
+    const path = `/api/v1/norms/${card.id}/line_scenarios`;
+    const op = work[0].operation_id;
+    expect((await send(path, viewer, 'POST', { name: 'Вариант', demand: 20, assignment: [] })).status).toBe(403);
+    expect((await send(path, analyst, 'POST', { name: 'Вариант', demand: 20, assignment: [{ operation_id: op, workplace_id: 999999 }] })).status).toBe(400);
+    expect((await send(path, analyst, 'POST', { name: 'Вариант', demand: 0, assignment: [] })).status).toBe(400);
+    expect((await send(path, viewer)).body.scenarios).toEqual([]);
+    const saved = await send(path, analyst, 'POST', { name: 'Вариант 1', demand: 20, assignment: [{ operation_id: op, workplace_id: line.workplaces[0].id }] });
+    expect(saved.status).toBe(201);
+    expect(saved.body.scenarios).toMatchObject([{ name: 'Вариант 1', demand: 20, assignment: [{ operation_id: op, workplace_id: line.workplaces[0].id }] }]);
+  });
+});
+
 describe('approval, immutability and versions', () => {
   let draftId: number;
 

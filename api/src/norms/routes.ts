@@ -5,6 +5,8 @@ import { forbidden } from '../http/errors';
 import { createRouter, errorResponses, json } from '../http/openapi';
 import {
   ApproverParam,
+  LineScenarioBody,
+  LineScenarios,
   NormApproveBody,
   NormApprovers,
   NormCard,
@@ -23,9 +25,11 @@ import {
   diffVersions,
   grantApprover,
   listApprovers,
+  listScenarios,
   listVersions,
   readCard,
   revokeApprover,
+  saveScenario,
   structureOfCard,
   updateDraft,
 } from './service';
@@ -37,7 +41,7 @@ const conflictResponse = {
     content: { 'application/json': { schema: errorResponses[400].content['application/json'].schema } },
   },
 };
-const body = <S extends typeof NormCreateBody | typeof NormUpdateBody | typeof NormApproveBody>(schema: S) => ({
+const body = <S extends typeof NormCreateBody | typeof NormUpdateBody | typeof NormApproveBody | typeof LineScenarioBody>(schema: S) => ({
   body: { content: { 'application/json': { schema } }, required: true },
 });
 
@@ -132,6 +136,33 @@ export function normRoutes({ db }: AppDeps) {
       responses: { 200: json(NormDiff), ...errorResponses },
     }),
     async (c) => c.json(await diffVersions(db, currentUser(c), c.req.valid('param').id, c.req.valid('query').against), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/norms/{id}/line_scenarios',
+      tags,
+      summary: 'Сохранённые сценарии баланса линии карточки',
+      middleware: [readCardAccess] as const,
+      request: { params: NormIdParam },
+      responses: { 200: json(LineScenarios), ...errorResponses },
+    }),
+    async (c) => c.json(await listScenarios(db, c.req.valid('param').id), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/v1/norms/{id}/line_scenarios',
+      tags,
+      summary: 'Сохранить сценарий баланса линии (распределение операций по рабочим местам и потребность)',
+      description: 'Сценарий — не часть нормы: его можно сохранить и у утверждённой версии.',
+      middleware: [writeCardAccess] as const,
+      request: { params: NormIdParam, ...body(LineScenarioBody) },
+      responses: { 201: json(LineScenarios), ...errorResponses },
+    }),
+    async (c) => c.json(await saveScenario(db, currentUser(c), c.req.valid('param').id, c.req.valid('json')), 201),
   );
 
   const adminOnly = requireAccess(db, 'organization.admin');

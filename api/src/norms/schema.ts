@@ -133,6 +133,19 @@ export const NormComputed = z.object({
   allowances: z.object({ actual: Allowances, normative: Allowances.nullable(), used: z.enum(['actual', 'normative']) }),
   figures: z.array(NormFigure),
   warnings: z.array(z.string()),
+  line: z.object({
+    workplaces: z.array(z.object({ id: z.number().int(), name: z.string() })),
+    operations: z.array(
+      z.object({
+        operation_id: z.number().int(),
+        name: z.string(),
+        category: z.enum(['main', 'aux', 'loss']),
+        workplace_id: z.number().int().nullable(),
+        minutes: z.number().openapi({ description: 'Трудоёмкость на единицу, мин' }),
+      }),
+    ),
+    available_minutes: z.number().openapi({ description: 'Рабочее время смены без регламентированных перерывов, мин' }),
+  }),
 });
 
 export const NormWindow = z.object({ employee_id: z.number().int(), employee_name: z.string(), from_time: z.string(), to_time: z.string() });
@@ -193,3 +206,23 @@ export const ApproverParam = z.object({
     .max(100)
     .openapi({ param: { name: 'userId', in: 'path' } }),
 });
+
+export const LineScenarioBody = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    demand: z.number().positive().max(1e7).openapi({ description: 'Потребность за смену, шт. (такт = рабочее время / потребность)' }),
+    assignment: z
+      .array(z.object({ operation_id: decimalInt(1), workplace_id: decimalInt(1) }))
+      .max(1000)
+      .openapi({ description: 'На каком рабочем месте каждая операция' }),
+  })
+  .strict();
+
+export const LineScenario = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  demand: z.number(),
+  assignment: z.array(z.object({ operation_id: z.number().int(), workplace_id: z.number().int() })),
+  created_at: z.string(),
+});
+export const LineScenarios = z.object({ scenarios: z.array(LineScenario) }).openapi('LineScenarios');

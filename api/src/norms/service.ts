@@ -9,7 +9,7 @@ import { badRequest, conflict, notFound } from '../http/errors';
 import { parseId } from '../http/openapi';
 import { localDate } from '../time-zone';
 import { computeCard, windowRows, type NormComputedValue, type NormParamsValue, type NormWindowValue } from './build';
-import { NormParams, type NormApproveBody, type NormCreateBody, type NormUpdateBody } from './schema';
+import { NormParams, type LineScenarioBody, type NormApproveBody, type NormCreateBody, type NormUpdateBody } from './schema';
 
 /**
  * Norm card versions (docs/norms.md): drafts are recomputed from their windows whenever they
@@ -270,4 +270,33 @@ export async function revokeApprover(db: Db, admin: SessionUser, userId: string)
   if (!member) throw notFound('Пользователь не найден в организации');
   await db.deleteFrom('norm_approvers').where('user_id', '=', userId).execute();
   return listApprovers(db, admin.organizationId);
+}
+
+// ---------------------------------------------------------------- line balance scenarios
+
+export async function listScenarios(db: Db, cardId: number) {
+  const rows = await db.selectFrom('norm_line_scenarios').selectAll().where('card_id', '=', cardId).orderBy('id').execute();
+  return {
+    scenarios: rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      demand: r.demand,
+      assignment: JSON.parse(r.assignment) as { operation_id: number; workplace_id: number }[],
+      created_at: toIso(r.created_at),
+    })),
+  };
+}
+
+/** Saves a scenario of the card's line: every operation named must be on the card's line, every workplace one of its workplaces. */
+export async function saveScenario(db: Db, user: SessionUser, cardId: number, body: z.output<typeof LineScenarioBody>) {
+  const card = JSON.parse((await cardRow(db, cardId)).card) as NormComputedValue;
+  const operations = new Set(card.line.operations.map((o) => o.operation_id));
+  const workplaces = new Set(card.line.workplaces.map((w) => w.id));
+  const wrong = body.assignment.find((a) => !operations.has(a.operation_id) || !workplaces.has(a.workplace_id));
+  if (wrong) throw badRequest(`Операции ${wrong.operation_id} или рабочего места ${wrong.workplace_id} нет на линии этой карточки`);
+  await db
+    .insertInto('norm_line_scenarios')
+    .values({ card_id: cardId, name: body.name, demand: body.demand, assignment: JSON.stringify(body.assignment), created_at: Date.now(), created_by: user.id })
+    .execute();
+  return listScenarios(db, cardId);
 }

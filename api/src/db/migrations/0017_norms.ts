@@ -3,7 +3,8 @@ import { sql, type Kysely } from 'kysely';
 /**
  * Norm cards (issue 29, docs/norms.md): versions of a structure's norm built from report windows.
  * A draft keeps its windows and parameters and the figures last computed from them; approval
- * freezes the row (approved_at set) and nothing changes it after. `norm_approvers`: analysts an
+ * freezes the row (approved_at set) and nothing changes it after. `norm_line_scenarios`: saved
+ * line-balance scenarios of a card (which workplace does which operation). `norm_approvers`: analysts an
  * administrator allowed to approve norms (administrators always may).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -24,6 +25,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
      effective_from TEXT,
      UNIQUE (structure_id, version)
    )`.execute(db);
+  await sql`CREATE TABLE norm_line_scenarios (
+     id INTEGER PRIMARY KEY,
+     card_id INTEGER NOT NULL REFERENCES norm_cards(id) ON DELETE CASCADE,
+     name TEXT NOT NULL,
+     demand REAL NOT NULL,
+     assignment TEXT NOT NULL CHECK (json_valid(assignment)),
+     created_at INTEGER NOT NULL,
+     created_by TEXT REFERENCES "user"(id) ON DELETE SET NULL
+   )`.execute(db);
+  await sql`CREATE INDEX norm_line_scenarios_by_card ON norm_line_scenarios(card_id)`.execute(db);
   await sql`CREATE TABLE norm_approvers (
      user_id TEXT PRIMARY KEY REFERENCES "user"(id) ON DELETE CASCADE,
      granted_by TEXT REFERENCES "user"(id) ON DELETE SET NULL,

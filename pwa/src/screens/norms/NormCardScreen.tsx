@@ -76,6 +76,11 @@ function CardView({ card }: { card: NormCard }) {
           Утвердил(а) {card.approved_by_name}, {card.approved_at ? dmy(card.approved_at.slice(0, 10)) : ''}; действует с {dmy(card.effective_from ?? '')}.
         </p>
       )}
+      <p>
+        <Link href={`/norms/${card.structure_id}/line/${card.id}`} className="button secondary">
+          Баланс линии (Ямадзуми)
+        </Link>
+      </p>
       <p className="muted" data-testid="norm-basis">
         Основание: {card.card.basis.text}.
       </p>
