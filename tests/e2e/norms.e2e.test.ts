@@ -1,3 +1,8 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NormCard, NormList } from '../../api/src/contract';
@@ -15,6 +20,7 @@ let server: RunningServer;
 let browser: Browser;
 let cookie: string;
 let assemblyId: number;
+const work = mkdtempSync(join(tmpdir(), 'norma-norms-'));
 
 const get = async <T>(path: string): Promise<T> => {
   const response = await fetch(`${server.url}${path}`, { headers: { cookie } });
@@ -43,6 +49,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  rmSync(work, { recursive: true, force: true });
 });
 
 describe('norm card screen', () => {
@@ -137,7 +144,13 @@ describe('line balance screen', () => {
     // Drag the first main operation to a workplace it is not on.
     const moved = line.operations.find((o) => o.category === 'main')!;
     const target = line.workplaces.find((w) => w.id !== assignment.get(moved.operation_id))!;
-    await page.locator(`[data-operation-id="${moved.operation_id}"]`).dragTo(page.locator(`[data-testid="line-station"][data-workplace-id="${target.id}"]`));
+    // A person's drag: press on the block, move over the other workplace in steps, release.
+    await page.locator(`[data-operation-id="${moved.operation_id}"]`).hover();
+    await page.mouse.down();
+    const box = (await page.locator(`[data-testid="line-station"][data-workplace-id="${target.id}"]`).boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height - 60, { steps: 10 });
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height - 50, { steps: 5 });
+    await page.mouse.up();
     assignment.set(moved.operation_id, target.id);
     await expect.poll(() => page.getByTestId('line-efficiency').textContent(), RETRY).toBe(expectedEfficiency(line, assignment, demand));
     expect(await page.getByTestId('line-efficiency').textContent()).not.toBe(before);
@@ -166,6 +179,83 @@ describe('line balance screen', () => {
       `/api/v1/norms/${card.id}/line_scenarios`,
     );
     expect(new Map(saved.scenarios[0]!.assignment.map((a) => [a.operation_id, a.workplace_id]))).toEqual(assignment);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
+
+/** Clicks a button that downloads a file and keeps the file. */
+async function download(page: Page, click: () => Promise<void>, name: string): Promise<string> {
+  const event = page.waitForEvent('download', { timeout: 90_000 });
+  await click();
+  const file = join(work, name);
+  await (await event).saveAs(file);
+  return file;
+}
+
+async function sheetRows(file: string): Promise<unknown[][]> {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.readFile(file);
+  const rows: unknown[][] = [];
+  book.worksheets[0]!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+  return rows;
+}
+
+function pdfText(file: string): string {
+  const info = spawnSync('pdfinfo', [file], { encoding: 'utf8' });
+  expect(info.status, info.stderr).toBe(0);
+  const text = spawnSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+  expect(text.status, text.stderr).toBe(0);
+  return text.stdout.replace(/\u00a0/g, ' ');
+}
+
+describe('exports', () => {
+  it('the norm card downloads as XLSX (figures read back as numbers) and PDF (figures in Russian format)', async () => {
+    const list = await get<NormList>(`/api/v1/norms?structure_id=${assemblyId}`);
+    const card = await get<NormCard>(`/api/v1/norms/${list.versions[0]!.id}`);
+    const { page, errors } = await openAs('analyst');
+    const head = page.locator('.norm-table-head', { hasText: 'Показатели нормы' });
+    const xlsx = await download(page, () => head.getByRole('button', { name: 'XLSX' }).click(), 'card.xlsx');
+    const rows = await sheetRows(xlsx);
+    expect(rows[0]).toEqual(['Показатель', 'Значение', 'Ед.', 'Источник']);
+    expect(rows.slice(1).map((r) => r[0])).toEqual(card.card.figures.map((f) => f.label));
+    for (const [k, f] of card.card.figures.entries()) if (f.value !== null) expect(rows[k + 1]![1]).toBeCloseTo(f.value, 9);
+
+    const pdf = await download(page, () => page.getByRole('button', { name: 'PDF карточки' }).click(), 'card.pdf');
+    const text = pdfText(pdf);
+    const normTime = card.card.figures.find((f) => f.key === 'norm_time')!.value!;
+    expect(text).toContain('Нвр — норма времени на единицу');
+    expect(text).toContain(num(normTime, 4).replace(/\u00a0/g, ' '));
+    expect(text).toContain(card.title);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('the line balance downloads as XLSX (station sums add up to Σt) and PDF', async () => {
+    const list = await get<NormList>(`/api/v1/norms?structure_id=${assemblyId}`);
+    const card = await get<NormCard>(`/api/v1/norms/${list.versions[0]!.id}`);
+    const { page, errors } = await openAs('analyst');
+    await page.getByRole('link', { name: 'Баланс линии (Ямадзуми)' }).click();
+    await page.getByTestId('line-stations').waitFor();
+    const xlsx = await download(
+      page,
+      () => page.locator('.norm-table-head', { hasText: 'Рабочие места' }).getByRole('button', { name: 'XLSX' }).click(),
+      'line.xlsx',
+    );
+    const rows = await sheetRows(xlsx);
+    expect(rows.slice(1).map((r) => r[0])).toEqual(card.card.line.workplaces.map((w) => w.name));
+    const total = rows.slice(1).reduce((a, r) => a + Number(r[4]), 0);
+    expect(total).toBeCloseTo(
+      card.card.line.operations.reduce((a, o) => a + o.minutes, 0),
+      9,
+    );
+    for (const r of rows.slice(1)) expect(Number(r[1]) + Number(r[2]) + Number(r[3])).toBeCloseTo(Number(r[4]), 9);
+
+    const pdf = await download(page, () => page.getByRole('button', { name: 'PDF баланса' }).click(), 'line.pdf');
+    const text = pdfText(pdf);
+    expect(text).toContain('Баланс линии');
+    expect(text).toContain((await page.getByTestId('line-efficiency').textContent())!.replace(/\u00a0/g, ' '));
+    for (const w of card.card.line.workplaces) expect(text).toContain(w.name);
     expect(errors).toEqual([]);
     await page.context().close();
   });

@@ -1,10 +1,13 @@
-import { useEffect, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { Link } from 'wouter';
 import { useSnapshot } from 'valtio';
 import type { NormCard } from '../../api/types';
 import { login } from '../../state/login';
 import { Banner } from '../../ui/Banner';
+import { ExportButtons } from '../reports/ExportButtons';
 import { num, pct } from '../reports/format';
+import { PdfDownload } from '../reports/PdfDownload';
+import { stationsTable } from './exportTables';
 import { parseRu } from './NormCardScreen';
 import { balanceOf, initialAssignment, lineState, loadScenario, moveBy, moveTo, openLine, saveScenario, stationsOf } from './lineState';
 import './norms.css';
@@ -21,6 +24,8 @@ const CHART_PX = 320;
  */
 export function LineBalanceScreen({ structureId, cardId }: { structureId: string; cardId: string }) {
   const s = useSnapshot(lineState);
+  const layout = useRef<HTMLDivElement>(null);
+  const [pdf, setPdf] = useState(false);
   useEffect(() => {
     void openLine(Number(cardId));
   }, [cardId]);
@@ -40,39 +45,76 @@ export function LineBalanceScreen({ structureId, cardId }: { structureId: string
       <p>
         <Link href={`/norms/${structureId}`}>← к карточке нормы</Link>
       </p>
-      <h1>Баланс линии: {card.title}</h1>
-      <Banner text={s.error} />
-      <section className="card line-figures" data-testid="line-figures">
-        <label>
-          Потребность за смену, шт.
-          <input
-            inputMode="decimal"
-            defaultValue={String(s.demand).replace('.', ',')}
-            key={`demand-${s.demand}`}
-            onBlur={(e) => {
-              const v = parseRu(e.target.value);
-              if (v !== null && v > 0) lineState.demand = v;
-            }}
-            data-testid="line-demand"
-          />
-        </label>
-        <dl>
-          <dt>Σt на единицу</dt>
-          <dd data-testid="line-total">{num(balance.totalMinutes, 3)} мин</dd>
-          <dt>Цикл C (самое загруженное место)</dt>
-          <dd data-testid="line-cycle">{num(balance.cycleMinutes, 3)} мин</dd>
-          <dt>Такт</dt>
-          <dd data-testid="line-takt">{balance.taktMinutes === null ? '—' : `${num(balance.taktMinutes, 3)} мин`}</dd>
-          <dt>Эффективность линии Σt / (N · C)</dt>
-          <dd data-testid="line-efficiency">{balance.efficiency === null ? '—' : pct(balance.efficiency * 100, 1)}</dd>
-          <dt>Потери на балансировку</dt>
-          <dd data-testid="line-delay">{balance.balanceDelay === null ? '—' : pct(balance.balanceDelay * 100, 1)}</dd>
-          <dt>Минимум рабочих мест ⌈Σt / такт⌉</dt>
-          <dd data-testid="line-min-stations">{balance.minimumStations ?? '—'}</dd>
-        </dl>
-      </section>
-      <Chart />
-      <Scenarios />
+      <div className="actions no-print">
+        <button type="button" className="button secondary" onClick={() => setPdf(true)} disabled={pdf}>
+          PDF баланса
+        </button>
+        {pdf && <PdfDownload layout={layout} ready fileName={`Баланс линии ${card.title}`} />}
+      </div>
+      <div ref={layout}>
+        <h1 data-pdf="title">Баланс линии: {card.title}</h1>
+        <Banner text={s.error} />
+        <section className="card line-figures" data-testid="line-figures">
+          <label>
+            Потребность за смену, шт.
+            <input
+              inputMode="decimal"
+              defaultValue={String(s.demand).replace('.', ',')}
+              key={`demand-${s.demand}`}
+              onBlur={(e) => {
+                const v = parseRu(e.target.value);
+                if (v !== null && v > 0) lineState.demand = v;
+              }}
+              data-testid="line-demand"
+            />
+          </label>
+          <dl>
+            <dt>Σt на единицу</dt>
+            <dd data-testid="line-total">{num(balance.totalMinutes, 3)} мин</dd>
+            <dt>Цикл C (самое загруженное место)</dt>
+            <dd data-testid="line-cycle">{num(balance.cycleMinutes, 3)} мин</dd>
+            <dt>Такт</dt>
+            <dd data-testid="line-takt">{balance.taktMinutes === null ? '—' : `${num(balance.taktMinutes, 3)} мин`}</dd>
+            <dt>Эффективность линии Σt / (N · C)</dt>
+            <dd data-testid="line-efficiency">{balance.efficiency === null ? '—' : pct(balance.efficiency * 100, 1)}</dd>
+            <dt>Потери на балансировку</dt>
+            <dd data-testid="line-delay">{balance.balanceDelay === null ? '—' : pct(balance.balanceDelay * 100, 1)}</dd>
+            <dt>Минимум рабочих мест ⌈Σt / такт⌉</dt>
+            <dd data-testid="line-min-stations">{balance.minimumStations ?? '—'}</dd>
+          </dl>
+          <p className="muted" data-pdf="text">
+            {`Потребность ${num(s.demand, 2)} шт./смену; Σt ${num(balance.totalMinutes, 3)} мин; цикл C ${num(balance.cycleMinutes, 3)} мин; такт ${balance.taktMinutes === null ? '—' : `${num(balance.taktMinutes, 3)} мин`}; эффективность ${balance.efficiency === null ? '—' : pct(balance.efficiency * 100, 1)}; потери на балансировку ${balance.balanceDelay === null ? '—' : pct(balance.balanceDelay * 100, 1)}; минимум мест ${balance.minimumStations ?? '—'}.`}
+          </p>
+        </section>
+        <Chart />
+        <section className="card">
+          <div className="norm-table-head">
+            <h2 data-pdf="heading">Рабочие места</h2>
+            <ExportButtons table={() => stationsTable(line, s.assignment, balance)} fileBase={`Баланс линии ${card.title}`} />
+          </div>
+          <div className="table-scroll" data-pdf="table">
+            <table className="data-table compact" data-testid="line-stations">
+              <thead>
+                <tr>
+                  {stationsTable(line, s.assignment, balance).columns.map((c) => (
+                    <th key={c}>{c}</th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {stationsTable(line, s.assignment, balance).rows.map((row, k) => (
+                  <tr key={k}>
+                    {row.map((v, i) => (
+                      <td key={i}>{typeof v === 'number' ? num(v, 3) : v}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+        <Scenarios />
+      </div>
     </div>
   );
 }
@@ -169,8 +211,8 @@ function Scenarios() {
   ];
   return (
     <section className="card">
-      <h2>Сценарии</h2>
-      <table className="data-table compact" data-testid="line-scenarios">
+      <h2 data-pdf="heading">Сценарии</h2>
+      <table className="data-table compact" data-testid="line-scenarios" data-pdf="table">
         <thead>
           <tr>
             <th>Сценарий</th>

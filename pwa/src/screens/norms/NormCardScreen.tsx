@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { useSnapshot } from 'valtio';
 import type { NormCard, NormParams } from '../../api/types';
@@ -6,7 +6,10 @@ import { localDate } from '../../format/time';
 import { login } from '../../state/login';
 import { Banner } from '../../ui/Banner';
 import { dmy } from '../projects/period';
+import { ExportButtons } from '../reports/ExportButtons';
 import { num, pct } from '../reports/format';
+import { PdfDownload } from '../reports/PdfDownload';
+import { figuresTable, operationsTable } from './exportTables';
 import { approve, createDraft, normsState, openStructure, saveParams, selectVersion, toggleChosen } from './normsState';
 import './norms.css';
 
@@ -66,13 +69,22 @@ export function NormCardScreen({ structureId }: { structureId: string }) {
 
 function CardView({ card }: { card: NormCard }) {
   const s = useSnapshot(normsState);
+  const layout = useRef<HTMLElement>(null);
+  const [pdf, setPdf] = useState(false);
+  const fileBase = `Норма ${card.title} версия ${card.version}`;
   return (
-    <section className="card" data-testid="norm-card">
-      <h2>
+    <section className="card" data-testid="norm-card" ref={layout}>
+      <div className="actions no-print">
+        <button type="button" className="button secondary" onClick={() => setPdf(true)} disabled={pdf}>
+          PDF карточки
+        </button>
+        {pdf && <PdfDownload key={`${card.id}-${card.updated_at}`} layout={layout} ready fileName={fileBase} />}
+      </div>
+      <h2 data-pdf="title">
         {card.title} — {card.status === 'approved' ? 'утверждена' : 'черновик'}
       </h2>
       {card.status === 'approved' && (
-        <p data-testid="norm-approval">
+        <p data-testid="norm-approval" data-pdf="text">
           Утвердил(а) {card.approved_by_name}, {card.approved_at ? dmy(card.approved_at.slice(0, 10)) : ''}; действует с {dmy(card.effective_from ?? '')}.
         </p>
       )}
@@ -81,11 +93,11 @@ function CardView({ card }: { card: NormCard }) {
           Баланс линии (Ямадзуми)
         </Link>
       </p>
-      <p className="muted" data-testid="norm-basis">
+      <p className="muted" data-testid="norm-basis" data-pdf="text">
         Основание: {card.card.basis.text}.
       </p>
       {card.card.warnings.length > 0 && (
-        <div className="banner banner-error" role="alert" data-testid="norm-warnings">
+        <div className="banner banner-error" role="alert" data-testid="norm-warnings" data-pdf="text">
           <strong>Основание недостаточно:</strong>
           <ul>
             {card.card.warnings.map((w) => (
@@ -94,8 +106,11 @@ function CardView({ card }: { card: NormCard }) {
           </ul>
         </div>
       )}
-      <h3>Операции единицы продукции</h3>
-      <div className="table-scroll">
+      <div className="norm-table-head">
+        <h3 data-pdf="heading">Операции единицы продукции</h3>
+        <ExportButtons table={() => operationsTable(card)} fileBase={fileBase} />
+      </div>
+      <div className="table-scroll" data-pdf="table">
         <table className="data-table compact" data-testid="norm-operations">
           <thead>
             <tr>
@@ -127,8 +142,11 @@ function CardView({ card }: { card: NormCard }) {
           </tbody>
         </table>
       </div>
-      <h3>Показатели нормы</h3>
-      <div className="table-scroll">
+      <div className="norm-table-head">
+        <h3 data-pdf="heading">Показатели нормы</h3>
+        <ExportButtons table={() => figuresTable(card)} fileBase={fileBase} />
+      </div>
+      <div className="table-scroll" data-pdf="table">
         <table className="data-table compact" data-testid="norm-figures">
           <thead>
             <tr>
