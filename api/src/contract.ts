@@ -197,3 +197,4 @@ export type NormUpdateBody = Body<typeof norms.NormUpdateBody>;
 export type NormApproveBody = Body<typeof norms.NormApproveBody>;
 export type LineScenarios = Reply<typeof norms.LineScenarios>;
 export type LineScenarioBody = Body<typeof norms.LineScenarioBody>;
+export type NormFulfilment = Reply<typeof norms.Fulfilment>;

@@ -32,6 +32,39 @@ const windows = Object.keys(MAIN).map((key) => {
   return { who, date, from: iso(`${date}T08:00:00`), to: iso(`${date}T12:00:00`) };
 });
 
+let layout: { structureId: number; workplace: number; ops: Record<string, number> };
+
+/** One hand-laid shift-day: prep, service, a move, cycles of main work and one aux step, rest, idle. */
+async function layDay(who: 'a' | 'b', date: string, main: number[]) {
+  let clock = at(`${date}T08:00:00`);
+  const mark = async (operation: string, minutes: number) => {
+    await t.deps.db
+      .insertInto('markups')
+      .values({
+        structure_id: layout.structureId,
+        operation_id: layout.ops[operation]!,
+        workplace_id: layout.workplace,
+        employee_id: employees[who],
+        start_time: clock,
+        end_time: clock + minutes * 60_000,
+        comment: null,
+        created_at: 0,
+        updated_at: 0,
+      })
+      .execute();
+    clock += minutes * 60_000;
+  };
+  await mark('Получение задания', 10);
+  await mark('Наладка', 10);
+  await mark('Переход', 5);
+  for (const m of main) {
+    await mark('Сборка', m);
+    await mark('Подноска', AUX_MINUTES);
+  }
+  await mark('Отдых', 10);
+  await mark('Ожидание', 10);
+}
+
 async function seedStructure(organizationId: number) {
   const { db } = t.deps;
   const id = (
@@ -78,35 +111,8 @@ async function seedStructure(organizationId: number) {
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id;
-  for (const w of windows) {
-    let clock = at(`${w.date}T08:00:00`);
-    const mark = async (operation: string, minutes: number) => {
-      await db
-        .insertInto('markups')
-        .values({
-          structure_id: id,
-          operation_id: ops[operation]!,
-          workplace_id: workplace,
-          employee_id: employees[w.who],
-          start_time: clock,
-          end_time: clock + minutes * 60_000,
-          comment: null,
-          created_at: 0,
-          updated_at: 0,
-        })
-        .execute();
-      clock += minutes * 60_000;
-    };
-    await mark('Получение задания', 10);
-    await mark('Наладка', 10);
-    await mark('Переход', 5);
-    for (const m of MAIN[`${w.who} ${w.date}`]!) {
-      await mark('Сборка', m);
-      await mark('Подноска', AUX_MINUTES);
-    }
-    await mark('Отдых', 10);
-    await mark('Ожидание', 10);
-  }
+  layout = { structureId: id, workplace, ops };
+  for (const w of windows) await layDay(w.who, w.date, MAIN[`${w.who} ${w.date}`]!);
   return id;
 }
 
@@ -319,6 +325,33 @@ describe('approval, immutability and versions', () => {
     expect(list.body.versions[0].id).toBe(next.body.id);
     expect(list.body.versions.filter((v: { in_force: boolean }) => v.in_force).map((v: { id: number }) => v.id)).toEqual([draftId]);
     expect(list.body.can_edit).toBe(false);
+  });
+
+  it('norm fulfilment: after the norm is in force, Нвр × units / (T_shift − idle) per employee and day; far cycles marked', async () => {
+    await layDay('a', '2026-03-11', [9, 9, 20, 9, 9, 9]);
+    const from = iso('2026-03-11T08:00:00');
+    const to = iso('2026-03-11T12:00:00');
+    const window = `structure_id=${structureId}&from_time=${from}&to_time=${to}`;
+    expect(
+      (await send(`/api/v1/report/products?${window}&employee_id=${employees.a}`, analyst, 'PUT', { product_num: 18, products_description: '' })).status,
+    ).toBe(200);
+    const r = await send(`/api/v1/norm_fulfilment?${window}`, viewer);
+    expect(r.status).toBe(200);
+    const approved = (await send(`/api/v1/norms/${draftId}`, viewer)).body;
+    const normTime = figure(approved, 'norm_time')!;
+    expect(r.body.norm.id).toBe(draftId);
+    expect(r.body.rows).toHaveLength(1);
+    const row = r.body.rows[0];
+    expect(row).toMatchObject({ employee_id: employees.a, date: '2026-03-11', norm_id: draftId, units: 18, shift_minutes: 240, idle_minutes: 10 });
+    expect(row.fulfilment_percent).toBeCloseTo((normTime * 18 * 100) / (240 - 10), 9);
+    expect(row.actual_minutes_per_unit).toBeCloseTo(230 / 18, 9);
+    // Only the 20-minute cycle is more than 30 % from t_reg (about 9 min).
+    expect(r.body.far_cycles.map((c: { seconds: number }) => c.seconds)).toEqual([1200]);
+    // Before the norm's start date there is no norm to fulfil.
+    const early = await send(`/api/v1/norm_fulfilment?structure_id=${structureId}&from_time=${windows[0]!.from}&to_time=${windows[0]!.to}`, viewer);
+    expect(early.body.rows[0]).toMatchObject({ norm_id: null, fulfilment_percent: null });
+    expect(early.body.far_cycles).toEqual([]);
+    expect((await send(`/api/v1/norm_fulfilment?${window}`, rival)).status).toBe(404);
   });
 
   it('revoking the right takes approval away again', async () => {

@@ -5,6 +5,8 @@ import { forbidden } from '../http/errors';
 import { createRouter, errorResponses, json } from '../http/openapi';
 import {
   ApproverParam,
+  Fulfilment,
+  FulfilmentQuery,
   LineScenarioBody,
   LineScenarios,
   NormApproveBody,
@@ -18,6 +20,7 @@ import {
   NormListQuery,
   NormUpdateBody,
 } from './schema';
+import { normFulfilment } from './fulfilment';
 import {
   approveDraft,
   canApprove,
@@ -163,6 +166,22 @@ export function normRoutes({ db }: AppDeps) {
       responses: { 201: json(LineScenarios), ...errorResponses },
     }),
     async (c) => c.json(await saveScenario(db, currentUser(c), c.req.valid('param').id, c.req.valid('json')), 201),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/norm_fulfilment',
+      tags,
+      summary: 'Выполнение норм за окно: по сотрудникам и сменам, и циклы, далёкие от нормы',
+      middleware: [readStructure] as const,
+      request: { query: FulfilmentQuery },
+      responses: { 200: json(Fulfilment), ...errorResponses },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      return c.json(await normFulfilment(db, c.get('structureId'), q.from_time, q.to_time, q.employee_id), 200);
+    },
   );
 
   const adminOnly = requireAccess(db, 'organization.admin');

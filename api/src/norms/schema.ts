@@ -226,3 +226,49 @@ export const LineScenario = z.object({
   created_at: z.string(),
 });
 export const LineScenarios = z.object({ scenarios: z.array(LineScenario) }).openapi('LineScenarios');
+
+export const FulfilmentQuery = z
+  .object({
+    structure_id: idParam,
+    from_time: instant,
+    to_time: instant,
+    employee_id: idParam.optional().openapi({ description: 'Только этот сотрудник (ведомость)' }),
+  })
+  .superRefine((w, ctx) => {
+    if (!(w.to_time > w.from_time)) ctx.addIssue({ code: 'custom', path: ['to_time'], message: 'to_time должно быть позже from_time' });
+    else if (w.to_time - w.from_time > MAX_NORM_WINDOW_DAYS * 86_400_000)
+      ctx.addIssue({ code: 'custom', path: ['to_time'], message: `окно не длиннее ${MAX_NORM_WINDOW_DAYS} дней` });
+  });
+
+export const Fulfilment = z
+  .object({
+    norm: z.object({ id: z.number().int(), version: z.number().int(), effective_from: z.string() }).nullable(),
+    far_threshold_percent: z.number(),
+    rows: z.array(
+      z.object({
+        employee_id: z.number().int(),
+        employee_name: z.string(),
+        date: z.string(),
+        norm_id: z.number().int().nullable(),
+        norm_version: z.number().int().nullable(),
+        norm_time_minutes: z.number().nullable(),
+        units: z.number(),
+        shift_minutes: z.number(),
+        idle_minutes: z.number(),
+        actual_minutes_per_unit: z.number().nullable(),
+        fulfilment_percent: z.number().nullable(),
+      }),
+    ),
+    far_cycles: z.array(
+      z.object({
+        markup_id: z.number().int(),
+        employee_id: z.number().int(),
+        operation_id: z.number().int(),
+        operation_name: z.string(),
+        seconds: z.number(),
+        norm_seconds: z.number(),
+        deviation_percent: z.number(),
+      }),
+    ),
+  })
+  .openapi('NormFulfilment');
