@@ -260,3 +260,30 @@ describe('exports', () => {
     await page.context().close();
   });
 });
+
+describe('norm fulfilment in the reports', () => {
+  const day = { from: '2026-11-15T21:00:00.000Z', to: '2026-11-16T21:00:00.000Z' };
+
+  it('the block report shows fulfilment per employee and day; the interactive report marks cycles far from the norm', async () => {
+    type Fulfilment = { rows: { employee_id: number; fulfilment_percent: number | null }[]; far_cycles: { markup_id: number }[] };
+    const api = await get<Fulfilment>(`/api/v1/norm_fulfilment?structure_id=${assemblyId}&from_time=${day.from}&to_time=${day.to}`);
+    expect(api.rows.length).toBe(3);
+    expect(api.rows.every((r) => r.fulfilment_percent !== null && r.fulfilment_percent > 0)).toBe(true);
+    const { page, errors } = await openAs('analyst');
+    await page.goto(`${server.url}/#/report/${assemblyId}/${day.from}/${day.to}`);
+    await expect.poll(() => page.getByTestId('fulfilment-percent').allTextContents(), RETRY).toEqual(api.rows.map((r) => pct(r.fulfilment_percent, 1)));
+
+    await page.goto(`${server.url}/#/interactive/${assemblyId}/${day.from}/${day.to}`);
+    await page.getByTestId('frv-row').first().waitFor({ timeout: 60_000 });
+    const far = new Set(api.far_cycles.map((c) => c.markup_id));
+    const marked = async () => {
+      const rows = await page
+        .getByTestId('frv-row')
+        .evaluateAll((els) => els.map((el) => [Number(el.getAttribute('data-item-id')), el.classList.contains('frv-far-from-norm')] as const));
+      return rows.every(([id, isMarked]) => isMarked === far.has(id)) && rows.length > 0;
+    };
+    await expect.poll(marked, RETRY).toBe(true);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});

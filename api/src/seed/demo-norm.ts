@@ -6,8 +6,9 @@ import { addDays, zonedInstant } from '../time-zone';
 
 /**
  * One approved norm card in the demo (docs/norms.md, docs/demo-data.md): the first workshop's
- * first two days of every employee, built by the analyst and approved by the administrator from
- * the day after the study, so a visitor sees a norm in force and can start a new draft beside it.
+ * first two days of every employee, built by the analyst and approved by the administrator, in
+ * force from the first of them, so a visitor sees a norm in force, its fulfilment in the reports,
+ * and can start a new draft beside it.
  */
 export async function seedDemoNorm(db: Db, structureId: number, timeZone: string, analyst: SessionUser, admin: SessionUser): Promise<void> {
   const { dates, employees } = await reportDates(db, structureId, timeZone);
@@ -21,5 +22,6 @@ export async function seedDemoNorm(db: Db, structureId: number, timeZone: string
     })),
   );
   const draft = await createDraft(db, analyst, structureId, { title: 'Сборка редуктора: норма по хронометражу', windows });
-  await approveDraft(db, admin, draft.id, { effective_from: addDays(studied[studied.length - 1]!, 1) });
+  // In force from the first studied day, so the demo's own reports show norm fulfilment.
+  await approveDraft(db, admin, draft.id, { effective_from: studied[0]! });
 }

@@ -123,7 +123,7 @@ describe('demo organisation', () => {
     expect((await (await t.request('/api/v1/instance')).json()).demo).toBe(true);
   });
 
-  it('has one approved norm card in force, built from two days of every employee of the first workshop', async () => {
+  it('has one approved norm card in force from its first studied day, built from two days of every employee of the first workshop', async () => {
     const cookie = await t.signIn('viewer', DEMO_PASSWORD);
     const structures = await (await t.request('/api/v2/get_all_structures', { cookie })).json();
     const assembly = structures.find((s: { name: string }) => s.name === 'Участок сборки редукторов');
