@@ -198,3 +198,4 @@ export type NormApproveBody = Body<typeof norms.NormApproveBody>;
 export type LineScenarios = Reply<typeof norms.LineScenarios>;
 export type LineScenarioBody = Body<typeof norms.LineScenarioBody>;
 export type NormFulfilment = Reply<typeof norms.Fulfilment>;
+export type NormApprovers = Reply<typeof norms.NormApprovers>;

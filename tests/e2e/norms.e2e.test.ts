@@ -108,6 +108,12 @@ describe('norm card screen', () => {
     await expect.poll(() => page.getByTestId('norm-approval').count(), RETRY).toBe(1);
     const list = await get<NormList>(`/api/v1/norms?structure_id=${assemblyId}`);
     expect(list.versions.map((v) => v.status)).toEqual(['approved', 'approved']);
+    // The administrator gives the analyst the right to approve; the analyst's view says so.
+    // A controlled box: it turns on once the server has stored the right.
+    const right = page.getByTestId('norm-approvers').getByLabel(/Петров Олег/);
+    await right.click();
+    await expect.poll(() => right.isChecked(), RETRY).toBe(true);
+    await expect.poll(async () => (await get<NormList>(`/api/v1/norms?structure_id=${assemblyId}`)).can_approve, RETRY).toBe(true);
     expect(errors).toEqual([]);
     await page.context().close();
   });

@@ -10,7 +10,7 @@ import { ExportButtons } from '../reports/ExportButtons';
 import { num, pct } from '../reports/format';
 import { PdfDownload } from '../reports/PdfDownload';
 import { figuresTable, operationsTable } from './exportTables';
-import { approve, createDraft, normsState, openStructure, saveParams, selectVersion, toggleChosen } from './normsState';
+import { approve, createDraft, loadApprovers, normsState, openStructure, saveParams, selectVersion, setApprover, toggleChosen } from './normsState';
 import './norms.css';
 
 /** A number typed the Russian way ("12,5"); empty → null; anything else → NaN. */
@@ -63,6 +63,7 @@ export function NormCardScreen({ structureId }: { structureId: string }) {
       )}
       {card && <CardView card={card} />}
       {s.list?.can_edit && <NewDraft />}
+      <ApproversPanel />
     </div>
   );
 }
@@ -343,6 +344,36 @@ function NewDraft() {
             Собрать черновик ({s.chosen.length})
           </button>
         </>
+      )}
+    </section>
+  );
+}
+
+/** Administrators give analysts the right to approve norms (they have it themselves). */
+function ApproversPanel() {
+  const { role } = useSnapshot(login);
+  const s = useSnapshot(normsState);
+  useEffect(() => {
+    if (role === 'admin') void loadApprovers();
+  }, [role]);
+  if (role !== 'admin') return null;
+  return (
+    <section className="card" data-testid="norm-approvers">
+      <h2>Кто утверждает нормы</h2>
+      <p className="muted">Администратор утверждает всегда; аналитик — если отмечен здесь.</p>
+      {s.analysts.length === 0 ? (
+        <p className="muted">В организации нет аналитиков.</p>
+      ) : (
+        <ul className="norm-days">
+          {s.analysts.map((u) => (
+            <li key={u.id}>
+              <label>
+                <input type="checkbox" checked={s.approvers.includes(u.id)} onChange={(e) => void setApprover(u.id, e.target.checked)} disabled={s.busy} />
+                {`${u.last_name} ${u.first_name}`} — может утверждать нормы
+              </label>
+            </li>
+          ))}
+        </ul>
       )}
     </section>
   );

@@ -1,6 +1,6 @@
 import { proxy } from 'valtio';
 import { api } from '../../api/client';
-import type { NamedItem, NormCard, NormDiff, NormList, NormParams, ReportDates } from '../../api/types';
+import type { AdminUsersReply, NamedItem, NormApprovers, NormCard, NormDiff, NormList, NormParams, ReportDates } from '../../api/types';
 import { fromLocal } from '../../format/time';
 import { nextDate } from '../projects/period';
 
@@ -20,6 +20,9 @@ export const normsState = proxy({
   chosen: [] as string[],
   busy: false,
   error: null as string | null,
+  /** For an administrator: the organisation's analysts and which of them may approve norms. */
+  analysts: [] as AdminUsersReply['users'],
+  approvers: [] as string[],
 });
 
 async function run(task: () => Promise<void>) {
@@ -111,5 +114,22 @@ export function approve(effectiveFrom: string) {
     await api.post<NormCard>(`/api/v1/norms/${card.id}/approve`, { effective_from: effectiveFrom });
     await reloadList(card.structure_id);
     await showVersion(card.id);
+  });
+}
+
+/** The administrator's panel: analysts and the right to approve norms (docs/norms.md). */
+export function loadApprovers() {
+  return run(async () => {
+    const [users, approvers] = await Promise.all([api.get<AdminUsersReply>('/api/v1/admin/users'), api.get<NormApprovers>('/api/v1/norm_approvers')]);
+    normsState.analysts = users.users.filter((u) => u.role === 'analyst');
+    normsState.approvers = approvers.approvers.map((a) => a.user_id);
+  });
+}
+
+export function setApprover(userId: string, allowed: boolean) {
+  return run(async () => {
+    const path = `/api/v1/norm_approvers/${encodeURIComponent(userId)}`;
+    const reply = allowed ? await api.put<NormApprovers>(path) : await api.delete<NormApprovers>(path);
+    normsState.approvers = reply.approvers.map((a) => a.user_id);
   });
 }
