@@ -279,6 +279,15 @@ describe('norm fulfilment in the reports', () => {
     await page.goto(`${server.url}/#/report/${assemblyId}/${day.from}/${day.to}`);
     await expect.poll(() => page.getByTestId('fulfilment-percent').allTextContents(), RETRY).toEqual(api.rows.map((r) => pct(r.fulfilment_percent, 1)));
 
+    // The statement of one employee shows his row only.
+    const one = await get<Fulfilment>(
+      `/api/v1/norm_fulfilment?structure_id=${assemblyId}&from_time=${day.from}&to_time=${day.to}&employee_id=${api.rows[0]!.employee_id}`,
+    );
+    expect(one.rows).toHaveLength(1);
+    await page.goto(`${server.url}/#/statement/${assemblyId}/${api.rows[0]!.employee_id}/${day.from}/${day.to}`);
+    await expect.poll(() => page.getByTestId('fulfilment-percent').allTextContents(), RETRY).toEqual([pct(one.rows[0]!.fulfilment_percent, 1)]);
+    expect(one.rows[0]!.fulfilment_percent).toBeCloseTo(api.rows[0]!.fulfilment_percent!, 9);
+
     await page.goto(`${server.url}/#/interactive/${assemblyId}/${day.from}/${day.to}`);
     await page.getByTestId('frv-row').first().waitFor({ timeout: 60_000 });
     const far = new Set(api.far_cycles.map((c) => c.markup_id));
