@@ -15,6 +15,7 @@ import { timeBudget } from './http/time-budget';
 import { serveApiDocs, servePwa } from './http/static';
 import { jobRoutes } from './jobs/routes';
 import { mapRoutes } from './map/routes';
+import { normRoutes } from './norms/routes';
 import { markupRoutes } from './markup/routes';
 import { taskRoutes } from './markup/tasks.routes';
 import { orgRoutes } from './org/routes';
@@ -40,6 +41,7 @@ const domains = [
   mapRoutes,
   siteRoutes,
   visionRoutes,
+  normRoutes,
 ];
 
 /** Builds the whole HTTP app: better-auth, the /api contract, API docs and the PWA. */

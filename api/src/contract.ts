@@ -16,6 +16,7 @@ import type * as calculator from './calculator/schema';
 import type * as jobs from './jobs/schema';
 import type * as map from './map/schema';
 import type * as markup from './markup/schema';
+import type * as norms from './norms/schema';
 import type * as periodMarkups from './markup/period-markups.schema';
 import type * as tasks from './markup/tasks.schema';
 import type * as org from './org/schema';
@@ -184,3 +185,17 @@ export type AbsoluteLocationsReply = Reply<typeof vision.AbsoluteLocationsReply>
 export type AbsoluteLocationBody = Body<typeof vision.AbsoluteLocationBody>;
 export type HumansReply = Reply<typeof vision.HumansReply>;
 export type VisionMessages = typeof vision.VISION_MESSAGES;
+
+// norms (issue 29)
+export type NormCard = Reply<typeof norms.NormCard>;
+export type NormList = Reply<typeof norms.NormList>;
+export type NormSummary = Reply<typeof norms.NormSummary>;
+export type NormDiff = Reply<typeof norms.NormDiff>;
+export type NormParams = Reply<typeof norms.NormParams>;
+export type NormCreateBody = Body<typeof norms.NormCreateBody>;
+export type NormUpdateBody = Body<typeof norms.NormUpdateBody>;
+export type NormApproveBody = Body<typeof norms.NormApproveBody>;
+export type LineScenarios = Reply<typeof norms.LineScenarios>;
+export type LineScenarioBody = Body<typeof norms.LineScenarioBody>;
+export type NormFulfilment = Reply<typeof norms.Fulfilment>;
+export type NormApprovers = Reply<typeof norms.NormApprovers>;

@@ -15,6 +15,7 @@ import * as rateLimits from './migrations/0013_rate_limits';
 import * as jobCancel from './migrations/0014_job_cancel';
 import * as hardeningScope from './migrations/0015_hardening_scope';
 import * as mapCrs from './migrations/0016_map_crs';
+import * as norms from './migrations/0017_norms';
 
 /** Versioned migrations, in order. Add a file and a line here; never edit an applied one. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0014_job_cancel': jobCancel,
   '0015_hardening_scope': hardeningScope,
   '0016_map_crs': mapCrs,
+  '0017_norms': norms,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

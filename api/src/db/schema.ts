@@ -393,4 +393,34 @@ export interface DB {
   jobs: JobsTable;
   /** 0015: failed sign-ins per login and client address (auth/lockout.ts). */
   sign_in_failures: { login: string; address: string; failures: number; locked_until: number; updated_at: number };
+  /** 0017: norm card versions (api/src/norms/). */
+  norm_cards: NormCardsTable;
+  norm_approvers: { user_id: string; granted_by: string | null; granted_at: number };
+  norm_line_scenarios: {
+    id: Generated<number>;
+    card_id: number;
+    name: string;
+    demand: number;
+    assignment: string;
+    created_at: number;
+    created_by: string | null;
+  };
+}
+
+/** 0017: one version of a structure's norm card; JSON columns hold windows, parameters and figures. */
+export interface NormCardsTable {
+  id: Generated<number>;
+  structure_id: number;
+  version: number;
+  title: string;
+  windows: string;
+  params: string;
+  card: string;
+  created_at: number;
+  created_by: string | null;
+  updated_at: number;
+  approved_at: number | null;
+  approved_by: string | null;
+  approved_by_name: string | null;
+  effective_from: string | null;
 }

@@ -122,4 +122,18 @@ describe('demo organisation', () => {
     }
     expect((await (await t.request('/api/v1/instance')).json()).demo).toBe(true);
   });
+
+  it('has one approved norm card in force from its first studied day, built from two days of every employee of the first workshop', async () => {
+    const cookie = await t.signIn('viewer', DEMO_PASSWORD);
+    const structures = await (await t.request('/api/v2/get_all_structures', { cookie })).json();
+    const assembly = structures.find((s: { name: string }) => s.name === 'Участок сборки редукторов');
+    const list = await (await t.request(`/api/v1/norms?structure_id=${assembly.id}`, { cookie })).json();
+    expect(list.versions).toHaveLength(1);
+    expect(list.versions[0]).toMatchObject({ status: 'approved', in_force: true, approved_by_name: 'Смирнова Ирина' });
+    const card = await (await t.request(`/api/v1/norms/${list.versions[0].id}`, { cookie })).json();
+    expect(card.card.basis).toMatchObject({ days: 2, employees: 3 });
+    const normTime = card.card.figures.find((f: { key: string }) => f.key === 'norm_time').value;
+    const output = card.card.figures.find((f: { key: string }) => f.key === 'output').value;
+    expect(normTime * output).toBeCloseTo(card.card.balance.shift_minutes, 6);
+  });
 });

@@ -1,7 +1,7 @@
 import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderDemoClip, type DemoActor } from '@norma/workers/demo-video';
-import { registerUser } from '../auth/service';
+import { registerUser, type SessionUser } from '../auth/service';
 import type { Db } from '../db/database';
 import type { AppDeps } from '../http/env';
 import {
@@ -21,6 +21,7 @@ import {
   type PlannedClip,
   type PlannedSegment,
 } from './demo-plan';
+import { seedDemoNorm } from './demo-norm';
 import { seededRandom } from './random';
 
 export interface SeedOptions {
@@ -128,6 +129,7 @@ export async function seedDemo(deps: AppDeps, options: SeedOptions = {}): Promis
       userIds[user.login] = created.id;
     }
     await db.transaction().execute((trx) => writeOrganization(trx as unknown as Db, deps, org.id, userIds, days, clips, renderVideos));
+    await seedNorm(db, org.id, userIds);
   } catch (err) {
     await db
       .deleteFrom('user')
@@ -137,6 +139,30 @@ export async function seedDemo(deps: AppDeps, options: SeedOptions = {}): Promis
     throw err;
   }
   log(`демо-организация готова за ${((Date.now() - started) / 1000).toFixed(1)} с`);
+}
+
+/** The demo's approved norm card on the first workshop (seed/demo-norm.ts). */
+async function seedNorm(db: Db, organizationId: number, userIds: Record<string, string>) {
+  const leaf = await db
+    .selectFrom('structures')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('name', '=', demoLeaves[0]!.name)
+    .executeTakeFirstOrThrow();
+  const as = (login: string): SessionUser => {
+    const user = demoUsers.find((u) => u.login === login)!;
+    return {
+      id: userIds[login]!,
+      login,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      role: user.role,
+      organizationId,
+      organizationName: '',
+      timeZone: DEMO_TIME_ZONE,
+    };
+  };
+  await seedDemoNorm(db, leaf.id, DEMO_TIME_ZONE, as('analyst'), as('admin'));
 }
 
 async function writeOrganization(

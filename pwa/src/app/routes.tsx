@@ -76,6 +76,8 @@ const ModelsScreen = lazyScreen(() => import('../screens/models/ModelsScreen'), 
 const ModelScreen = lazyScreen(() => import('../screens/models/ModelScreen'), 'ModelScreen');
 const StandLocationsScreen = lazyScreen(() => import('../screens/stands/StandLocationsScreen'), 'StandLocationsScreen');
 const StandsScreen = lazyScreen(() => import('../screens/stands/StandsScreen'), 'StandsScreen');
+const NormCardScreen = lazyScreen(() => import('../screens/norms/NormCardScreen'), 'NormCardScreen');
+const LineBalanceScreen = lazyScreen(() => import('../screens/norms/LineBalanceScreen'), 'LineBalanceScreen');
 
 /**
  * Every row of spec 01 §2 and spec 02 §2 "Full route table". Hash routes: /#/markup/7.
@@ -118,4 +120,7 @@ export const routes: AppRoute[] = [
   { path: '/methodology', screen: MethodologyScreen },
   /** Administration of the organisation (not in the specs; admin role). */
   { path: '/admin', screen: AdminScreen, private: true },
+  /** Norm cards of a structure (issue 29, docs/norms.md). */
+  { path: '/norms/:structureId/line/:cardId', screen: LineBalanceScreen, private: true },
+  { path: '/norms/:structureId', screen: NormCardScreen, private: true },
 ];

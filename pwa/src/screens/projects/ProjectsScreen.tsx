@@ -130,6 +130,9 @@ export function ProjectsScreen({ structureId }: { structureId?: string }) {
                   <Link href={`/markup/${active.id}`} className="button">
                     Разметка
                   </Link>
+                  <Link href={`/norms/${active.id}`} className="button secondary">
+                    Нормы
+                  </Link>
                   <SyncButton structureId={active.id} />
                 </div>
                 <PeriodPanel key={active.id} structureId={active.id} />

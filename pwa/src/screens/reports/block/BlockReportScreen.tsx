@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import { NormFulfilmentBlock } from '../../norms/NormFulfilment';
 import { Link } from 'wouter';
 import { BarChart } from '../../../charts/BarChart';
 import { HumanFigure } from '../../../charts/HumanFigure';
@@ -328,6 +329,7 @@ export function BlockReportScreen({ pdf = false, ...params }: Params & { pdf?: b
       </div>
       <div ref={layout}>
         <BlockReportContent report={loaded.data} print={pdf} />
+        <NormFulfilmentBlock structureId={structureId} from={from!} to={to!} />
       </div>
     </div>
   );

@@ -1,4 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { loadFarFromNorm, type FarFromNorm } from '../../norms/NormFulfilment';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../../../api/client';
 import type { ExportTable } from '../../../export/table';
@@ -6,7 +7,7 @@ import { formatDateTime, formatSeconds, formatTime, localDate } from '../../../f
 import { notify } from '../../../state/notifications';
 import { INTERACTIVE_TABLE_EXTRA_PX } from '../constants';
 import { ExportButtons } from '../ExportButtons';
-import { hms, instantParam } from '../format';
+import { hms, instantParam, num } from '../format';
 import type { FrvItem, InteractiveFrv, ResolvedShare, VideoSegment } from '../types';
 import { ReportState } from '../ReportState';
 import { useLoad } from '../useLoad';
@@ -32,6 +33,8 @@ interface Props {
   to: string;
   /** Opened by a share key: read-only, the key goes with every frv and video request. */
   shareKey?: string;
+  /** Cycles far from the norm in force (not asked for a shared report). */
+  farFromNorm?: FarFromNorm;
 }
 
 /**
@@ -39,9 +42,11 @@ interface Props {
  * operation button plays the segment from its start, in whichever camera and file holds it
  * (GET /api/v2/frv maps every segment onto every covering file via video_segments).
  */
-export function InteractiveReport({ frv, structureId, from, to, shareKey }: Props) {
+export function InteractiveReport({ frv, structureId, from, to, shareKey, farFromNorm }: Props) {
   const zone = frv.time_zone;
   const types = new Map(frv.operation_types.map((t) => [t.code, t]));
+  // Cycles far from the norm in force (docs/norms.md); a shared (key) report has none.
+  const far = farFromNorm?.cycles ?? new Map<number, number>();
   const cameras = useMemo(() => [...new Set(frv.items.flatMap((i) => i.video_segments.map((s) => s.camera_key)))].sort((a, b) => a - b), [frv]);
   const employees = useMemo(() => [...new Set(frv.items.map((i) => i.employee_name ?? ''))].filter(Boolean).sort(), [frv]);
   const [cameraKey, setCameraKey] = useState<number | null>(cameras[0] ?? null);
@@ -231,6 +236,9 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey }: Prop
               {`Строк: ${rows.length}`}
               {firstWithFootage > 0 && ` · с видео начиная с № ${rows[firstWithFootage]!.number}; строки без записи камер отмечены «нет видео»`}
             </span>
+            {farFromNorm?.error && (
+              <span className="muted small" data-testid="far-from-norm-error">{`Выполнение норм не загрузилось: ${farFromNorm.error}`}</span>
+            )}
           </div>
           <div ref={scroller} className="frv-scroll" style={{ height: videoHeight + INTERACTIVE_TABLE_EXTRA_PX }} data-testid="frv-scroll">
             {/* Fixed layout over the column's width: at 1440 px (and wider) every column shows, long names wrap or end in "…". */}
@@ -260,7 +268,11 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey }: Prop
                       key={item.id}
                       ref={virtual.measureElement}
                       data-index={v.index}
-                      className={[item.id === selected ? 'selected' : '', segment ? '' : 'frv-no-footage'].join(' ').trim() || undefined}
+                      className={
+                        [item.id === selected ? 'selected' : '', segment ? '' : 'frv-no-footage', far.has(item.id) ? 'frv-far-from-norm' : '']
+                          .join(' ')
+                          .trim() || undefined
+                      }
                       data-testid="frv-row"
                       data-item-id={item.id}
                       data-footage={segment ? 'yes' : 'no'}
@@ -278,6 +290,12 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey }: Prop
                         {!segment && (
                           <span className="no-footage-mark" data-testid="no-footage">
                             нет видео
+                          </span>
+                        )}
+                        {far.has(item.id) && (
+                          <span className="far-from-norm-mark" data-testid="far-from-norm">
+                            далеко от нормы ({far.get(item.id)! > 0 ? '+' : ''}
+                            {num(far.get(item.id)!, 0)} %)
                           </span>
                         )}
                         {item.employee_name && <div className="muted small">{item.employee_name}</div>}
@@ -326,12 +344,15 @@ export function InteractiveScreen(params: Params) {
   const from = instantParam(params.from);
   const to = instantParam(params.to);
   const valid = structureId > 0 && from !== null && to !== null;
-  const loaded = useLoad(valid ? `${structureId}/${from}/${to}` : null, () => computeInteractiveFrv({ structureId, from: from!, to: to! }));
+  const loaded = useLoad(valid ? `${structureId}/${from}/${to}` : null, async () => {
+    const [frv, farFromNorm] = await Promise.all([computeInteractiveFrv({ structureId, from: from!, to: to! }), loadFarFromNorm(structureId, from!, to!)]);
+    return { frv, farFromNorm };
+  });
   const title = 'Интерактивный отчёт';
   if (!valid) return <ReportState title={title} error="Неверный адрес отчёта: нужны структурная единица и моменты начала и конца (ISO 8601)." />;
   if (loaded.state === 'loading') return <ReportState title={title} loading="Загружаем интерактивный отчёт…" />;
   if (loaded.state === 'error') return <ReportState title={title} error={`Не удалось загрузить отчёт: ${loaded.message}`} />;
-  return <InteractiveReport frv={loaded.data} structureId={structureId} from={from!} to={to!} />;
+  return <InteractiveReport frv={loaded.data.frv} farFromNorm={loaded.data.farFromNorm} structureId={structureId} from={from!} to={to!} />;
 }
 
 /** /demo/{key}: the same report opened by a share key, without a login, read-only. */

@@ -7,6 +7,7 @@ import { formatDateTime } from '../../../format/time';
 import { Banner } from '../../../ui/Banner';
 import { ALLOWED_FLUCTUATION_PERCENT, PIE_LABEL_MIN_PERCENT } from '../constants';
 import { daysWord, hms, instantParam, minutesApostrophe, num, pct, productivityRiseText } from '../format';
+import { NormFulfilmentBlock } from '../../norms/NormFulfilment';
 import { PdfDownload } from '../PdfDownload';
 import { ReportState } from '../ReportState';
 import type { StatementReport } from '../types';
@@ -304,6 +305,7 @@ export function StatementScreen({ pdf = false, ...params }: Params & { pdf?: boo
       )}
       <div ref={layout}>
         <StatementContent report={report} print={pdf} pdfHref={`${base}/pdf`} />
+        <NormFulfilmentBlock structureId={structureId} from={from!} to={to!} employeeId={employeeId} />
       </div>
     </div>
   );

@@ -1,0 +1,274 @@
+import { z } from '@hono/zod-openapi';
+import { decimalInt, idParam } from '../http/params';
+import { instant } from '../http/time';
+
+/**
+ * Norm cards (issue 29, METHODOLOGY §7, docs/norms.md). Minutes everywhere on the card; the
+ * windows' instants are ISO 8601 UTC strings; percentages are 0–100.
+ */
+
+/** At most this many windows make one card (a month of shifts of a few employees). */
+export const MAX_NORM_WINDOWS = 62;
+/** The longest single window, as for reports. */
+export const MAX_NORM_WINDOW_DAYS = 62;
+
+const NormWindowInput = z
+  .object({
+    employee_id: decimalInt(1).openapi({ description: 'Сотрудник структурной единицы' }),
+    from_time: instant.openapi({ description: 'Начало окна [from_time, to_time)' }),
+    to_time: instant.openapi({ description: 'Конец окна (не включается)' }),
+  })
+  .superRefine((w, ctx) => {
+    if (!(w.to_time > w.from_time)) ctx.addIssue({ code: 'custom', path: ['to_time'], message: 'to_time должно быть позже from_time' });
+    else if (w.to_time - w.from_time > MAX_NORM_WINDOW_DAYS * 86_400_000)
+      ctx.addIssue({ code: 'custom', path: ['to_time'], message: `окно не длиннее ${MAX_NORM_WINDOW_DAYS} дней` });
+  });
+
+const percent = (description: string) => z.number().min(0).max(200).openapi({ description });
+
+export const NormParams = z
+  .object({
+    unit_operations: z
+      .array(
+        z.object({
+          operation_id: decimalInt(1),
+          times_per_unit: z.number().min(0).max(1000).openapi({ description: 'Сколько раз операция выполняется на единицу (0 — не входит)' }),
+        }),
+      )
+      .max(500)
+      .nullable()
+      .default(null)
+      .openapi({ description: 'Состав единицы продукции; null — каждая основная операция один раз' }),
+    batch_size: z.number().int().min(1).max(1_000_000).nullable().default(null).openapi({ description: 'Размер партии, шт.' }),
+    batch_prep_minutes: z.number().min(0).max(100_000).nullable().default(null).openapi({ description: 'Тпз на партию, мин' }),
+    plan_units: z.number().min(0).max(1e9).nullable().default(null).openapi({ description: 'План выпуска, шт.' }),
+    plan_shifts: z.number().int().min(1).max(10_000).nullable().default(null).openapi({ description: 'Смен в плановом периоде' }),
+    plan_fulfilment: z.number().min(0.1).max(3).default(1).openapi({ description: 'K_вн — планируемое выполнение норм (1 = 100 %)' }),
+    normative_allowances: z
+      .object({ pz: percent('а_пз, % от Топ'), service: percent('а_обс, % от Топ'), rest: percent('а_отл, % от Топ') })
+      .nullable()
+      .default(null)
+      .openapi({ description: 'Нормативы организации; null — фактические по фотографии рабочего времени' }),
+  })
+  .strict()
+  .openapi('NormParams');
+
+export const NormCreateBody = z
+  .object({
+    title: z.string().trim().min(1).max(200).optional(),
+    windows: z.array(NormWindowInput).min(1).max(MAX_NORM_WINDOWS),
+    params: NormParams.optional(),
+  })
+  .strict();
+
+export const NormUpdateBody = z
+  .object({
+    title: z.string().trim().min(1).max(200).optional(),
+    windows: z.array(NormWindowInput).min(1).max(MAX_NORM_WINDOWS).optional(),
+    params: NormParams.optional(),
+  })
+  .strict();
+
+export const NormApproveBody = z
+  .object({
+    effective_from: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'ожидается дата ГГГГ-ММ-ДД')
+      .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'нет такой даты')
+      .openapi({ description: 'С какой даты норма действует', example: '2026-12-01' }),
+  })
+  .strict();
+
+export const NormListQuery = z.object({ structure_id: idParam.openapi({ description: 'Структурная единица (рабочее место, изделие)' }) });
+export const NormIdParam = z.object({ id: idParam.openapi({ param: { name: 'id', in: 'path' } }) });
+export const NormDiffQuery = z.object({
+  against: idParam.optional().openapi({ description: 'С какой версией сравнить; без него — с действующей утверждённой' }),
+});
+
+const Allowances = z.object({ pz: z.number(), service: z.number(), rest: z.number() });
+
+export const NormFigure = z.object({
+  key: z.string(),
+  label: z.string(),
+  value: z.number().nullable(),
+  unit: z.string(),
+  source: z.string(),
+});
+
+export const NormOperation = z.object({
+  operation_id: z.number().int(),
+  name: z.string(),
+  category: z.enum(['main', 'aux']),
+  t_reg_minutes: z.number(),
+  coef: z.number(),
+  normative_coef: z.number(),
+  measurements: z.number().int(),
+  accepted: z.number().int(),
+  required: z.number().int(),
+  enough: z.boolean(),
+  times_per_unit: z.number(),
+  source: z.string(),
+});
+
+export const NormComputed = z.object({
+  basis: z.object({
+    windows: z.number().int(),
+    employees: z.number().int(),
+    days: z.number().int(),
+    measurements: z.number().int(),
+    text: z.string(),
+  }),
+  operations: z.array(NormOperation),
+  balance: z.object({
+    days: z.number().int(),
+    shift_minutes: z.number(),
+    pz_minutes: z.number(),
+    service_minutes: z.number(),
+    move_minutes: z.number(),
+    regulated_break_minutes: z.number(),
+    rest_minutes: z.number(),
+    idle_minutes: z.number(),
+    source: z.string(),
+  }),
+  allowances: z.object({ actual: Allowances, normative: Allowances.nullable(), used: z.enum(['actual', 'normative']) }),
+  figures: z.array(NormFigure),
+  warnings: z.array(z.string()),
+  line: z.object({
+    workplaces: z.array(z.object({ id: z.number().int(), name: z.string() })),
+    operations: z.array(
+      z.object({
+        operation_id: z.number().int(),
+        name: z.string(),
+        category: z.enum(['main', 'aux', 'loss']),
+        workplace_id: z.number().int().nullable(),
+        minutes: z.number().openapi({ description: 'Трудоёмкость на единицу, мин' }),
+      }),
+    ),
+    available_minutes: z.number().openapi({ description: 'Рабочее время смены без регламентированных перерывов, мин' }),
+  }),
+});
+
+export const NormWindow = z.object({ employee_id: z.number().int(), employee_name: z.string(), from_time: z.string(), to_time: z.string() });
+
+export const NormSummary = z
+  .object({
+    id: z.number().int(),
+    structure_id: z.number().int(),
+    version: z.number().int(),
+    title: z.string(),
+    status: z.enum(['draft', 'approved']),
+    in_force: z.boolean(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    approved_at: z.string().nullable(),
+    approved_by_name: z.string().nullable(),
+    effective_from: z.string().nullable(),
+  })
+  .openapi('NormSummary');
+
+export const NormCard = NormSummary.extend({
+  windows: z.array(NormWindow),
+  params: NormParams,
+  card: NormComputed,
+  can_edit: z.boolean(),
+  can_approve: z.boolean(),
+}).openapi('NormCard');
+
+export const NormList = z
+  .object({ structure: z.object({ id: z.number().int(), name: z.string() }), versions: z.array(NormSummary), can_edit: z.boolean(), can_approve: z.boolean() })
+  .openapi('NormList');
+
+export const NormDiff = z
+  .object({
+    before: NormSummary.nullable(),
+    after: NormSummary,
+    rows: z.array(
+      z.object({
+        key: z.string(),
+        label: z.string(),
+        unit: z.string(),
+        before: z.number().nullable(),
+        after: z.number().nullable(),
+        delta: z.number().nullable(),
+        delta_percent: z.number().nullable(),
+      }),
+    ),
+  })
+  .openapi('NormDiff');
+
+export const NormApprovers = z
+  .object({ approvers: z.array(z.object({ user_id: z.string(), name: z.string(), role: z.string(), granted_at: z.string() })) })
+  .openapi('NormApprovers');
+export const ApproverParam = z.object({
+  userId: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: 'userId', in: 'path' } }),
+});
+
+export const LineScenarioBody = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    demand: z.number().positive().max(1e7).openapi({ description: 'Потребность за смену, шт. (такт = рабочее время / потребность)' }),
+    assignment: z
+      .array(z.object({ operation_id: decimalInt(1), workplace_id: decimalInt(1) }))
+      .max(1000)
+      .openapi({ description: 'На каком рабочем месте каждая операция' }),
+  })
+  .strict();
+
+export const LineScenario = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  demand: z.number(),
+  assignment: z.array(z.object({ operation_id: z.number().int(), workplace_id: z.number().int() })),
+  created_at: z.string(),
+});
+export const LineScenarios = z.object({ scenarios: z.array(LineScenario) }).openapi('LineScenarios');
+
+export const FulfilmentQuery = z
+  .object({
+    structure_id: idParam,
+    from_time: instant,
+    to_time: instant,
+    employee_id: idParam.optional().openapi({ description: 'Только этот сотрудник (ведомость)' }),
+  })
+  .superRefine((w, ctx) => {
+    if (!(w.to_time > w.from_time)) ctx.addIssue({ code: 'custom', path: ['to_time'], message: 'to_time должно быть позже from_time' });
+    else if (w.to_time - w.from_time > MAX_NORM_WINDOW_DAYS * 86_400_000)
+      ctx.addIssue({ code: 'custom', path: ['to_time'], message: `окно не длиннее ${MAX_NORM_WINDOW_DAYS} дней` });
+  });
+
+export const Fulfilment = z
+  .object({
+    norm: z.object({ id: z.number().int(), version: z.number().int(), effective_from: z.string() }).nullable(),
+    far_threshold_percent: z.number(),
+    rows: z.array(
+      z.object({
+        employee_id: z.number().int(),
+        employee_name: z.string(),
+        date: z.string(),
+        norm_id: z.number().int().nullable(),
+        norm_version: z.number().int().nullable(),
+        norm_time_minutes: z.number().nullable(),
+        units: z.number(),
+        shift_minutes: z.number(),
+        idle_minutes: z.number(),
+        actual_minutes_per_unit: z.number().nullable(),
+        fulfilment_percent: z.number().nullable(),
+      }),
+    ),
+    far_cycles: z.array(
+      z.object({
+        markup_id: z.number().int(),
+        employee_id: z.number().int(),
+        operation_id: z.number().int(),
+        operation_name: z.string(),
+        seconds: z.number(),
+        norm_seconds: z.number(),
+        deviation_percent: z.number(),
+      }),
+    ),
+  })
+  .openapi('NormFulfilment');

@@ -1,0 +1,302 @@
+import { diffFigures } from '@norma/core-wasm/norms';
+import { toIso } from '@norma/core-wasm/report';
+import type { z } from '@hono/zod-openapi';
+import type { LocatedStructure, StructureLocator } from '../auth/access';
+import type { SessionUser } from '../auth/service';
+import type { Db } from '../db/database';
+import type { NormCardsTable } from '../db/schema';
+import { badRequest, conflict, notFound } from '../http/errors';
+import { parseId } from '../http/openapi';
+import { localDate } from '../time-zone';
+import { computeCard, windowRows, type NormComputedValue, type NormParamsValue, type NormWindowValue } from './build';
+import { NormParams, type LineScenarioBody, type NormApproveBody, type NormCreateBody, type NormUpdateBody } from './schema';
+
+/**
+ * Norm card versions (docs/norms.md): drafts are recomputed from their windows whenever they
+ * change; an approved version is frozen — every write to it is a 409, and the approval itself
+ * only touches a row that is still a draft.
+ */
+
+type CardRow = Omit<NormCardsTable, 'id'> & { id: number };
+
+export const APPROVED_IS_FROZEN = 'Утверждённая версия нормы не изменяется: создайте новый черновик';
+
+/** `/api/v1/norms/{id}`: the card's structure and organisation, for the one access check. */
+export const structureOfCard: StructureLocator = async (c, db): Promise<LocatedStructure> => {
+  const id = parseId(c.req.param('id'));
+  if (id === null) throw badRequest('id: ожидается целое положительное число десятичными цифрами');
+  const row = await db
+    .selectFrom('norm_cards')
+    .innerJoin('structures', 'structures.id', 'norm_cards.structure_id')
+    .select(['norm_cards.structure_id', 'structures.organization_id'])
+    .where('norm_cards.id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound('Карточка нормы не найдена');
+  return { structureId: row.structure_id, organizationId: row.organization_id };
+};
+
+/** Admins approve norms; an analyst only when an admin gave him the right (norm_approvers). */
+export async function canApprove(db: Db, user: SessionUser): Promise<boolean> {
+  if (user.role === 'admin') return true;
+  if (user.role !== 'analyst') return false;
+  return Boolean(await db.selectFrom('norm_approvers').select('user_id').where('user_id', '=', user.id).executeTakeFirst());
+}
+
+export const canEdit = (user: SessionUser) => user.role === 'admin' || user.role === 'analyst';
+
+const defaultParams = (): NormParamsValue => NormParams.parse({});
+
+async function employeeNames(db: Db, structureId: number): Promise<Map<number, string>> {
+  const rows = await db.selectFrom('employees').select(['id', 'name']).where('structure_id', '=', structureId).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+const windowsOf = (row: CardRow): NormWindowValue[] =>
+  (JSON.parse(row.windows) as { employee_id: number; from_time: string; to_time: string }[]).map((w) => ({
+    employee_id: w.employee_id,
+    from_time: Date.parse(w.from_time),
+    to_time: Date.parse(w.to_time),
+  }));
+
+/** The version in force today: the approved one with the latest start not after today (then the highest version). */
+function inForceId(rows: CardRow[], today: string): number | null {
+  const approved = rows.filter((r) => r.approved_at !== null && r.effective_from !== null && r.effective_from <= today);
+  approved.sort((a, b) => (a.effective_from! < b.effective_from! ? 1 : a.effective_from! > b.effective_from! ? -1 : b.version - a.version));
+  return approved[0]?.id ?? null;
+}
+
+function summaryOf(row: CardRow, inForce: number | null) {
+  return {
+    id: row.id,
+    structure_id: row.structure_id,
+    version: row.version,
+    title: row.title,
+    status: row.approved_at === null ? ('draft' as const) : ('approved' as const),
+    in_force: row.id === inForce,
+    created_at: toIso(row.created_at),
+    updated_at: toIso(row.updated_at),
+    approved_at: row.approved_at === null ? null : toIso(row.approved_at),
+    approved_by_name: row.approved_by_name,
+    effective_from: row.effective_from,
+  };
+}
+
+async function structureRows(db: Db, structureId: number) {
+  const [structure, rows] = await Promise.all([
+    db
+      .selectFrom('structures')
+      .innerJoin('organizations', 'organizations.id', 'structures.organization_id')
+      .select(['structures.id', 'structures.name', 'organizations.time_zone'])
+      .where('structures.id', '=', structureId)
+      .executeTakeFirstOrThrow(),
+    db.selectFrom('norm_cards').selectAll().where('structure_id', '=', structureId).orderBy('version', 'desc').execute(),
+  ]);
+  return { structure, rows, inForce: inForceId(rows, localDate(Date.now(), structure.time_zone)) };
+}
+
+export async function listVersions(db: Db, user: SessionUser, structureId: number) {
+  const { structure, rows, inForce } = await structureRows(db, structureId);
+  return {
+    structure: { id: structure.id, name: structure.name },
+    versions: rows.map((r) => summaryOf(r, inForce)),
+    can_edit: canEdit(user),
+    can_approve: await canApprove(db, user),
+  };
+}
+
+async function cardRow(db: Db, id: number): Promise<CardRow> {
+  const row = await db.selectFrom('norm_cards').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('Карточка нормы не найдена');
+  return row;
+}
+
+export async function readCard(db: Db, user: SessionUser, id: number) {
+  const row = await cardRow(db, id);
+  const { rows, inForce } = await structureRows(db, row.structure_id);
+  const current = rows.find((r) => r.id === id) ?? row;
+  return {
+    ...summaryOf(current, inForce),
+    windows: JSON.parse(current.windows) as ReturnType<typeof windowRows>,
+    params: JSON.parse(current.params) as NormParamsValue,
+    card: JSON.parse(current.card) as NormComputedValue,
+    can_edit: canEdit(user) && current.approved_at === null,
+    can_approve: current.approved_at === null && (await canApprove(db, user)),
+  };
+}
+
+export async function createDraft(db: Db, user: SessionUser, structureId: number, body: z.output<typeof NormCreateBody>) {
+  const params = body.params ?? defaultParams();
+  const card = await computeCard(db, structureId, body.windows, params);
+  const names = await employeeNames(db, structureId);
+  const now = Date.now();
+  // The next version number; the unique (structure, version) turns a concurrent twin into an error, not a duplicate.
+  const last = await db
+    .selectFrom('norm_cards')
+    .select((eb) => eb.fn.max('version').as('v'))
+    .where('structure_id', '=', structureId)
+    .executeTakeFirst();
+  const version = Number(last?.v ?? 0) + 1;
+  const { id } = await db
+    .insertInto('norm_cards')
+    .values({
+      structure_id: structureId,
+      version,
+      title: body.title ?? `Норма, версия ${version}`,
+      windows: JSON.stringify(windowRows(body.windows, names)),
+      params: JSON.stringify(params),
+      card: JSON.stringify(card),
+      created_at: now,
+      created_by: user.id,
+      updated_at: now,
+      approved_at: null,
+      approved_by: null,
+      approved_by_name: null,
+      effective_from: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return readCard(db, user, id);
+}
+
+export async function updateDraft(db: Db, user: SessionUser, id: number, body: z.output<typeof NormUpdateBody>) {
+  const row = await cardRow(db, id);
+  if (row.approved_at !== null) throw conflict(APPROVED_IS_FROZEN);
+  const windows = body.windows ?? windowsOf(row);
+  const params = body.params ?? (JSON.parse(row.params) as NormParamsValue);
+  const card = await computeCard(db, row.structure_id, windows, params);
+  const names = await employeeNames(db, row.structure_id);
+  const result = await db
+    .updateTable('norm_cards')
+    .set({
+      title: body.title ?? row.title,
+      windows: JSON.stringify(windowRows(windows, names)),
+      params: JSON.stringify(params),
+      card: JSON.stringify(card),
+      updated_at: Date.now(),
+    })
+    .where('id', '=', id)
+    .where('approved_at', 'is', null)
+    .executeTakeFirst();
+  // Approved between the read and this write: the approval wins, the edit is refused.
+  if (Number(result.numUpdatedRows) === 0) throw conflict(APPROVED_IS_FROZEN);
+  return readCard(db, user, id);
+}
+
+export async function approveDraft(db: Db, user: SessionUser, id: number, body: z.output<typeof NormApproveBody>) {
+  const row = await cardRow(db, id);
+  if (row.approved_at !== null) throw conflict('Эта версия нормы уже утверждена');
+  const card = JSON.parse(row.card) as NormComputedValue;
+  if (!card.figures.some((f) => f.key === 'norm_time' && f.value !== null))
+    throw badRequest('Нельзя утвердить норму без нормы времени: в окнах нет замеров операций единицы');
+  const result = await db
+    .updateTable('norm_cards')
+    .set({ approved_at: Date.now(), approved_by: user.id, approved_by_name: `${user.lastName} ${user.firstName}`.trim(), effective_from: body.effective_from })
+    .where('id', '=', id)
+    .where('approved_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw conflict('Эта версия нормы уже утверждена');
+  return readCard(db, user, id);
+}
+
+/** Figure-by-figure differences of a version from another one (default: the version in force, else the previous). */
+export async function diffVersions(db: Db, user: SessionUser, id: number, againstId: number | undefined) {
+  const row = await cardRow(db, id);
+  const { rows, inForce } = await structureRows(db, row.structure_id);
+  let other: CardRow | undefined;
+  if (againstId !== undefined) {
+    other = rows.find((r) => r.id === againstId);
+    if (!other) throw notFound('Версия для сравнения не найдена у этой структурной единицы');
+  } else {
+    other = rows.find((r) => r.id === inForce && r.id !== id) ?? rows.find((r) => r.version < row.version);
+  }
+  const after = JSON.parse(row.card) as NormComputedValue;
+  const before = other ? (JSON.parse(other.card) as NormComputedValue) : null;
+  const values = (card: NormComputedValue | null) => Object.fromEntries((card?.figures ?? []).map((f) => [f.key, f.value]));
+  const labels = new Map([...(before?.figures ?? []), ...after.figures].map((f) => [f.key, f]));
+  return {
+    before: other ? summaryOf(other, inForce) : null,
+    after: summaryOf(row, inForce),
+    rows: diffFigures(values(before), values(after)).map((d) => ({
+      key: d.key,
+      label: labels.get(d.key)?.label ?? d.key,
+      unit: labels.get(d.key)?.unit ?? '',
+      before: d.before,
+      after: d.after,
+      delta: d.delta,
+      delta_percent: d.deltaPercent,
+    })),
+  };
+}
+
+// ---------------------------------------------------------------- approvers
+
+export async function listApprovers(db: Db, organizationId: number) {
+  const rows = await db
+    .selectFrom('norm_approvers')
+    .innerJoin('memberships', 'memberships.user_id', 'norm_approvers.user_id')
+    .innerJoin('user', 'user.id', 'norm_approvers.user_id')
+    .select(['norm_approvers.user_id', 'norm_approvers.granted_at', 'memberships.role', 'user.firstName', 'user.lastName'])
+    .where('memberships.organization_id', '=', organizationId)
+    .orderBy('user.lastName')
+    .execute();
+  return { approvers: rows.map((r) => ({ user_id: r.user_id, name: `${r.lastName} ${r.firstName}`.trim(), role: r.role, granted_at: toIso(r.granted_at) })) };
+}
+
+/** Gives an analyst of the admin's organisation the right to approve norms (admins have it anyway). */
+export async function grantApprover(db: Db, admin: SessionUser, userId: string) {
+  const member = await db
+    .selectFrom('memberships')
+    .select('role')
+    .where('user_id', '=', userId)
+    .where('organization_id', '=', admin.organizationId)
+    .executeTakeFirst();
+  if (!member) throw notFound('Пользователь не найден в организации');
+  if (member.role !== 'analyst') throw badRequest('Право утверждать нормы даётся аналитику; администратор утверждает и без него');
+  await db
+    .insertInto('norm_approvers')
+    .values({ user_id: userId, granted_by: admin.id, granted_at: Date.now() })
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .execute();
+  return listApprovers(db, admin.organizationId);
+}
+
+export async function revokeApprover(db: Db, admin: SessionUser, userId: string) {
+  const member = await db
+    .selectFrom('memberships')
+    .select('role')
+    .where('user_id', '=', userId)
+    .where('organization_id', '=', admin.organizationId)
+    .executeTakeFirst();
+  if (!member) throw notFound('Пользователь не найден в организации');
+  await db.deleteFrom('norm_approvers').where('user_id', '=', userId).execute();
+  return listApprovers(db, admin.organizationId);
+}
+
+// ---------------------------------------------------------------- line balance scenarios
+
+export async function listScenarios(db: Db, cardId: number) {
+  const rows = await db.selectFrom('norm_line_scenarios').selectAll().where('card_id', '=', cardId).orderBy('id').execute();
+  return {
+    scenarios: rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      demand: r.demand,
+      assignment: JSON.parse(r.assignment) as { operation_id: number; workplace_id: number }[],
+      created_at: toIso(r.created_at),
+    })),
+  };
+}
+
+/** Saves a scenario of the card's line: every operation named must be on the card's line, every workplace one of its workplaces. */
+export async function saveScenario(db: Db, user: SessionUser, cardId: number, body: z.output<typeof LineScenarioBody>) {
+  const card = JSON.parse((await cardRow(db, cardId)).card) as NormComputedValue;
+  const operations = new Set(card.line.operations.map((o) => o.operation_id));
+  const workplaces = new Set(card.line.workplaces.map((w) => w.id));
+  const wrong = body.assignment.find((a) => !operations.has(a.operation_id) || !workplaces.has(a.workplace_id));
+  if (wrong) throw badRequest(`Операции ${wrong.operation_id} или рабочего места ${wrong.workplace_id} нет на линии этой карточки`);
+  await db
+    .insertInto('norm_line_scenarios')
+    .values({ card_id: cardId, name: body.name, demand: body.demand, assignment: JSON.stringify(body.assignment), created_at: Date.now(), created_by: user.id })
+    .execute();
+  return listScenarios(db, cardId);
+}

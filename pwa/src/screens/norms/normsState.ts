@@ -1,0 +1,135 @@
+import { proxy } from 'valtio';
+import { api } from '../../api/client';
+import type { AdminUsersReply, NamedItem, NormApprovers, NormCard, NormDiff, NormList, NormParams, ReportDates } from '../../api/types';
+import { fromLocal } from '../../format/time';
+import { nextDate } from '../projects/period';
+
+/**
+ * The norm card screen's state (docs/norms.md), outside the components: the structure's versions,
+ * the version on screen, its differences from the version in force, and the days and employees
+ * a new study can be built from. Every call goes through the API client, which shows failures.
+ */
+export const normsState = proxy({
+  structureId: null as number | null,
+  list: null as NormList | null,
+  card: null as NormCard | null,
+  diff: null as NormDiff | null,
+  dates: null as ReportDates | null,
+  employees: [] as NamedItem[],
+  /** Day-and-employee pairs chosen for a new draft, "yyyy-mm-dd:employeeId". */
+  chosen: [] as string[],
+  busy: false,
+  error: null as string | null,
+  /** For an administrator: the organisation's analysts and which of them may approve norms. */
+  analysts: [] as AdminUsersReply['users'],
+  approvers: [] as string[],
+});
+
+async function run(task: () => Promise<void>) {
+  normsState.busy = true;
+  normsState.error = null;
+  try {
+    await task();
+  } catch (err) {
+    normsState.error = err instanceof Error ? err.message : String(err);
+  } finally {
+    normsState.busy = false;
+  }
+}
+
+async function showVersion(id: number) {
+  const [card, diff] = await Promise.all([api.get<NormCard>(`/api/v1/norms/${id}`), api.get<NormDiff>(`/api/v1/norms/${id}/diff`)]);
+  normsState.card = card;
+  normsState.diff = diff.before ? diff : null;
+}
+
+async function reloadList(structureId: number) {
+  normsState.list = await api.get<NormList>('/api/v1/norms', { structure_id: structureId });
+}
+
+export function openStructure(structureId: number) {
+  normsState.structureId = structureId;
+  normsState.card = null;
+  normsState.diff = null;
+  normsState.chosen = [];
+  return run(async () => {
+    const [, dates, employees] = await Promise.all([
+      reloadList(structureId),
+      api.get<ReportDates>('/api/v1/report/dates', { structure_id: structureId }),
+      api.get<NamedItem[]>('/api/v1/employees', { structure_id: structureId }),
+    ]);
+    normsState.dates = dates;
+    normsState.employees = employees;
+    const first = normsState.list?.versions[0];
+    if (first) await showVersion(first.id);
+  });
+}
+
+export const selectVersion = (id: number) => run(() => showVersion(id));
+
+export function toggleChosen(key: string) {
+  normsState.chosen = normsState.chosen.includes(key) ? normsState.chosen.filter((k) => k !== key) : [...normsState.chosen, key].sort();
+}
+
+/** The chosen day-and-employee pairs as report windows: local midnight to the next one. */
+export function chosenWindows(chosen: readonly string[], timeZone: string) {
+  return chosen.map((key) => {
+    const [date, employee] = key.split(':') as [string, string];
+    return {
+      employee_id: Number(employee),
+      from_time: new Date(fromLocal(`${date}T00:00`, timeZone)).toISOString(),
+      to_time: new Date(fromLocal(`${nextDate(date)}T00:00`, timeZone)).toISOString(),
+    };
+  });
+}
+
+export function createDraft() {
+  const { structureId, dates } = normsState;
+  if (structureId === null || !dates) return Promise.resolve();
+  if (normsState.chosen.length === 0) {
+    normsState.error = 'Выберите хотя бы один день сотрудника';
+    return Promise.resolve();
+  }
+  return run(async () => {
+    const card = await api.post<NormCard>(`/api/v1/norms?structure_id=${structureId}`, { windows: chosenWindows(normsState.chosen, dates.time_zone) });
+    normsState.chosen = [];
+    await reloadList(structureId);
+    await showVersion(card.id);
+  });
+}
+
+export function saveParams(params: NormParams) {
+  const card = normsState.card;
+  if (!card) return Promise.resolve();
+  return run(async () => {
+    await api.put<NormCard>(`/api/v1/norms/${card.id}`, { params });
+    await showVersion(card.id);
+  });
+}
+
+export function approve(effectiveFrom: string) {
+  const card = normsState.card;
+  if (!card) return Promise.resolve();
+  return run(async () => {
+    await api.post<NormCard>(`/api/v1/norms/${card.id}/approve`, { effective_from: effectiveFrom });
+    await reloadList(card.structure_id);
+    await showVersion(card.id);
+  });
+}
+
+/** The administrator's panel: analysts and the right to approve norms (docs/norms.md). */
+export function loadApprovers() {
+  return run(async () => {
+    const [users, approvers] = await Promise.all([api.get<AdminUsersReply>('/api/v1/admin/users'), api.get<NormApprovers>('/api/v1/norm_approvers')]);
+    normsState.analysts = users.users.filter((u) => u.role === 'analyst');
+    normsState.approvers = approvers.approvers.map((a) => a.user_id);
+  });
+}
+
+export function setApprover(userId: string, allowed: boolean) {
+  return run(async () => {
+    const path = `/api/v1/norm_approvers/${encodeURIComponent(userId)}`;
+    const reply = allowed ? await api.put<NormApprovers>(path) : await api.delete<NormApprovers>(path);
+    normsState.approvers = reply.approvers.map((a) => a.user_id);
+  });
+}
