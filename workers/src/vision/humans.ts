@@ -1,5 +1,6 @@
 import { onnx } from 'onnx-proto';
 import { decodeFrames } from './frames';
+import type { Keypoint } from './movenet-decode';
 import { configureOnnxRuntime, ModelLoadError, ort } from './onnx-runtime';
 
 /**
@@ -22,6 +23,8 @@ export interface DetectedHuman {
   location: { x: number; y: number };
   box: { x1: number; y1: number; x2: number; y2: number };
   score: number;
+  /** Pose keypoints in source pixels (MoveNet only). */
+  keypoints?: Keypoint[];
 }
 
 export interface Blob {
