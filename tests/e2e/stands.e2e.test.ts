@@ -45,7 +45,10 @@ const movableLocations = async () =>
     .movable_locations;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20', NORMA_HUMAN_DETECTOR: 'background-subtraction-blobs' }), launchBrowser()]);
+  [server, browser] = await Promise.all([
+    startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20', NORMA_HUMAN_DETECTOR: 'background-subtraction-blobs' }),
+    launchBrowser(),
+  ]);
   [cookie, viewerCookie] = await Promise.all([apiSessionCookie(server.url, 'analyst'), apiSessionCookie(server.url, 'viewer')]);
   const structures = await get<{ id: number; name: string }[]>('/api/v2/get_all_structures');
   structureId = structures.find((s) => s.name === 'Участок упаковки')!.id;

@@ -9,7 +9,9 @@ import type { LabelledPerson } from '@norma/workers/vision';
  * every 25th frame in tests/fixtures/vtest-people.json.
  */
 export const VTEST_AVI = '/usr/share/doc/opencv-doc/examples/data/vtest.avi';
-export const VTEST_MISSING = existsSync(VTEST_AVI) ? null : `нет ${VTEST_AVI}: установите пакет opencv-doc (apt-get install opencv-doc; .ci/run ставит его сам)`;
+export const VTEST_MISSING = existsSync(VTEST_AVI)
+  ? null
+  : `нет ${VTEST_AVI}: установите пакет opencv-doc (apt-get install opencv-doc; .ci/run ставит его сам)`;
 
 export interface VtestFixture {
   width: number;
@@ -27,7 +29,24 @@ export async function vtestFrames(frames: number[], width: number, height: numbe
   const { ffmpeg } = await mediaTools();
   const select = frames.map((n) => `eq(n\\,${n})`).join('+');
   const child = Bun.spawn(
-    [ffmpeg, '-hide_banner', '-loglevel', 'error', '-nostdin', '-i', VTEST_AVI, '-vf', `select='${select}',scale=${width}:${height}:flags=area`, '-vsync', '0', '-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1'],
+    [
+      ffmpeg,
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
+      '-i',
+      VTEST_AVI,
+      '-vf',
+      `select='${select}',scale=${width}:${height}:flags=area`,
+      '-vsync',
+      '0',
+      '-pix_fmt',
+      'rgb24',
+      '-f',
+      'rawvideo',
+      'pipe:1',
+    ],
     { stdout: 'pipe', stderr: 'pipe' },
   );
   const [bytes, stderr, status] = await Promise.all([new Response(child.stdout).arrayBuffer(), new Response(child.stderr).text(), child.exited]);

@@ -14,14 +14,7 @@ import { HUMAN_DETECTOR_KEY, unusableModel, videoOf } from './service';
  * when MoveNet cannot run, background subtraction with blobs. The reply names which one answered
  * and, for the fallback, why.
  */
-export async function humansAt(
-  db: Db,
-  storage: ObjectStore,
-  user: SessionUser,
-  videoId: number,
-  second: number,
-  detector: (typeof HUMAN_DETECTORS)[number],
-) {
+export async function humansAt(db: Db, storage: ObjectStore, user: SessionUser, videoId: number, second: number, detector: (typeof HUMAN_DETECTORS)[number]) {
   const video = await videoOf(db, user, videoId);
   if (!(await storage.exists(video.storage_key))) throw notFound('Файл видео не найден в хранилище');
   const file = await storage.local(video.storage_key);

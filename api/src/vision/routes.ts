@@ -262,7 +262,12 @@ export function visionRoutes({ db, storage, config }: AppDeps) {
   // ——— people on a frame ———
   app.openapi(
     createRoute({
-      ...route('get', '/api/v1/humans', 'Люди на кадре: MoveNet (люди и позы), вычитание фона и пятна или ONNX-детектор из хранилища моделей (поле detector)', readVideo),
+      ...route(
+        'get',
+        '/api/v1/humans',
+        'Люди на кадре: MoveNet (люди и позы), вычитание фона и пятна или ONNX-детектор из хранилища моделей (поле detector)',
+        readVideo,
+      ),
       request: { query: HumansQuery },
       responses: { 200: json(HumansReply), ...errorResponses, ...unusable },
     }),

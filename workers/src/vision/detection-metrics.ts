@@ -52,7 +52,13 @@ export function matchFrame(labels: LabelledPerson[], detections: ScoredBox[], mi
 }
 
 /** Precision and recall over many frames' counts. */
-export function precisionRecall(counts: DetectionCounts[]): { precision: number; recall: number; truePositives: number; falsePositives: number; people: number } {
+export function precisionRecall(counts: DetectionCounts[]): {
+  precision: number;
+  recall: number;
+  truePositives: number;
+  falsePositives: number;
+  people: number;
+} {
   const sum = (key: keyof DetectionCounts) => counts.reduce((s, c) => s + c[key], 0);
   const truePositives = sum('truePositives');
   const falsePositives = sum('falsePositives');

@@ -74,7 +74,12 @@ export function decodeMoveNet(raw: Float32Array | number[], width: number, heigh
     if (!(score >= minScore)) continue;
     const clampX = (v: number) => Math.min(width, Math.max(0, v * width));
     const clampY = (v: number) => Math.min(height, Math.max(0, v * height));
-    const box = { x1: Math.round(clampX(raw[o + 52]!)), y1: Math.round(clampY(raw[o + 51]!)), x2: Math.round(clampX(raw[o + 54]!)), y2: Math.round(clampY(raw[o + 53]!)) };
+    const box = {
+      x1: Math.round(clampX(raw[o + 52]!)),
+      y1: Math.round(clampY(raw[o + 51]!)),
+      x2: Math.round(clampX(raw[o + 54]!)),
+      y2: Math.round(clampY(raw[o + 53]!)),
+    };
     if (box.x2 <= box.x1 || box.y2 <= box.y1) continue;
     const keypoints = KEYPOINT_NAMES.map((name, k) => ({
       name,
@@ -82,7 +87,12 @@ export function decodeMoveNet(raw: Float32Array | number[], width: number, heigh
       y: round1(clampY(raw[o + k * 3]!)),
       score: Math.round(raw[o + k * 3 + 2]! * 1000) / 1000,
     }));
-    people.push({ location: { x: Math.round((box.x1 + box.x2) / 2), y: Math.round((box.y1 + box.y2) / 2) }, box, score: Math.round(score * 1000) / 1000, keypoints });
+    people.push({
+      location: { x: Math.round((box.x1 + box.x2) / 2), y: Math.round((box.y1 + box.y2) / 2) },
+      box,
+      score: Math.round(score * 1000) / 1000,
+      keypoints,
+    });
   }
   return people.sort((a, b) => b.score - a.score);
 }
@@ -94,4 +104,47 @@ export function iou(a: { x1: number; y1: number; x2: number; y2: number }, b: { 
   if (w <= 0 || h <= 0) return 0;
   const inter = w * h;
   return inter / ((a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1) - inter);
+}
+
+export interface Tile {
+  x: number;
+  width: number;
+}
+
+/** Overlap of neighbouring strips, in input pixels: wider than a person is in the input. */
+const TILE_OVERLAP = 96;
+
+/** `columns` strips of a `width`-wide frame, each a multiple of 32 wide, spread evenly with overlap. */
+export function stripTiles(width: number, columns: number): Tile[] {
+  if (columns <= 1) return [{ x: 0, width }];
+  const tileWidth = Math.min(width, Math.ceil((width / columns + TILE_OVERLAP) / 32) * 32);
+  return Array.from({ length: columns }, (_, i) => ({ x: Math.round(((width - tileWidth) * i) / (columns - 1)), width: tileWidth }));
+}
+
+export function shifted(p: PosedHuman, dx: number, sx: number, sy: number): PosedHuman {
+  const x = (v: number) => Math.round((v + dx) * sx);
+  const y = (v: number) => Math.round(v * sy);
+  const box = { x1: x(p.box.x1), y1: y(p.box.y1), x2: x(p.box.x2), y2: y(p.box.y2) };
+  return {
+    location: { x: Math.round((box.x1 + box.x2) / 2), y: Math.round((box.y1 + box.y2) / 2) },
+    box,
+    score: p.score,
+    keypoints: p.keypoints.map((k) => ({ ...k, x: Math.round((k.x + dx) * sx * 10) / 10, y: Math.round(k.y * sy * 10) / 10 })),
+  };
+}
+
+/** Keeps the best-scored of people whose boxes overlap much (the same person seen in two strips). */
+export function mergeOverlapping(people: PosedHuman[]): PosedHuman[] {
+  const kept: PosedHuman[] = [];
+  for (const p of [...people].sort((a, b) => b.score - a.score)) {
+    const area = (p.box.x2 - p.box.x1) * (p.box.y2 - p.box.y1);
+    const duplicate = kept.some((k) => {
+      const w = Math.min(k.box.x2, p.box.x2) - Math.max(k.box.x1, p.box.x1);
+      const h = Math.min(k.box.y2, p.box.y2) - Math.max(k.box.y1, p.box.y1);
+      const smaller = Math.min(area, (k.box.x2 - k.box.x1) * (k.box.y2 - k.box.y1));
+      return iou(k.box, p.box) >= 0.5 || (w > 0 && h > 0 && (w * h) / smaller >= 0.8);
+    });
+    if (!duplicate) kept.push(p);
+  }
+  return kept;
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { VTEST_MISSING, vtestFixture, vtestFrames } from '../../../tests/support/vtest';
 import { matchFrame, precisionRecall } from './detection-metrics';
-import { decodeMoveNet, movenetInputSize } from './movenet-decode';
-import { mergeOverlapping, moveNetPeople, stripTiles } from './movenet';
+import { decodeMoveNet, mergeOverlapping, movenetInputSize, stripTiles } from './movenet-decode';
+import { moveNetPeople } from './movenet';
 
 /**
  * The pretrained person detector on real footage (issue 25, docs/vision.md «Детектор людей»):
@@ -33,7 +33,9 @@ describe.skipIf(VTEST_MISSING)('MoveNet on hand-labelled frames of vtest.avi', (
       }
     }
     const result = precisionRecall(counts);
-    console.log(`MoveNet на vtest.avi: точность ${result.precision.toFixed(3)}, полнота ${result.recall.toFixed(3)} (${result.truePositives} из ${result.people}, ложных ${result.falsePositives})`);
+    console.log(
+      `MoveNet на vtest.avi: точность ${result.precision.toFixed(3)}, полнота ${result.recall.toFixed(3)} (${result.truePositives} из ${result.people}, ложных ${result.falsePositives})`,
+    );
     expect(result.people).toBeGreaterThan(150);
     expect(result.precision).toBeGreaterThanOrEqual(0.9);
     expect(result.recall).toBeGreaterThanOrEqual(0.95);

@@ -7,10 +7,17 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeFrames } from './frames';
 import type { SourceVideo } from './humans';
-import { decodeMoveNet, iou, MOVENET_COLUMNS, MOVENET_MIN_SCORE, movenetInputSize, type PosedHuman } from './movenet-decode';
-
-/** Overlap of neighbouring strips, in input pixels: wider than a person is in the input. */
-const TILE_OVERLAP = 96;
+import {
+  decodeMoveNet,
+  mergeOverlapping,
+  MOVENET_COLUMNS,
+  MOVENET_MIN_SCORE,
+  movenetInputSize,
+  shifted,
+  stripTiles,
+  type PosedHuman,
+  type Tile,
+} from './movenet-decode';
 
 /**
  * The pretrained person and pose detector (docs/vision.md «Детектор людей»): MoveNet multipose
@@ -63,11 +70,6 @@ export async function runMoveNet(rgb: Uint8Array, width: number, height: number)
   return (await runMoveNetTiles(rgb, width, height, [{ x: 0, width }]))[0]!;
 }
 
-export interface Tile {
-  x: number;
-  width: number;
-}
-
 /** MoveNet on vertical strips of one frame (each a multiple of 32 wide): one raw output per strip. */
 async function runMoveNetTiles(rgb: Uint8Array, width: number, height: number, tiles: Tile[]): Promise<Float32Array[]> {
   const model = await moveNetModel();
@@ -109,41 +111,6 @@ export async function moveNetPeople(
     return decodeMoveNet(raw, tile.width, input.height, minScore).map((p) => shifted(p, tile.x, sx, sy));
   });
   return mergeOverlapping(people);
-}
-
-/** `columns` strips of a `width`-wide frame, each a multiple of 32 wide, spread evenly with overlap. */
-export function stripTiles(width: number, columns: number): Tile[] {
-  if (columns <= 1) return [{ x: 0, width }];
-  const tileWidth = Math.min(width, Math.ceil((width / columns + TILE_OVERLAP) / 32) * 32);
-  return Array.from({ length: columns }, (_, i) => ({ x: Math.round(((width - tileWidth) * i) / (columns - 1)), width: tileWidth }));
-}
-
-function shifted(p: PosedHuman, dx: number, sx: number, sy: number): PosedHuman {
-  const x = (v: number) => Math.round((v + dx) * sx);
-  const y = (v: number) => Math.round(v * sy);
-  const box = { x1: x(p.box.x1), y1: y(p.box.y1), x2: x(p.box.x2), y2: y(p.box.y2) };
-  return {
-    location: { x: Math.round((box.x1 + box.x2) / 2), y: Math.round((box.y1 + box.y2) / 2) },
-    box,
-    score: p.score,
-    keypoints: p.keypoints.map((k) => ({ ...k, x: Math.round((k.x + dx) * sx * 10) / 10, y: Math.round(k.y * sy * 10) / 10 })),
-  };
-}
-
-/** Keeps the best-scored of people whose boxes overlap much (the same person seen in two strips). */
-export function mergeOverlapping(people: PosedHuman[]): PosedHuman[] {
-  const kept: PosedHuman[] = [];
-  for (const p of [...people].sort((a, b) => b.score - a.score)) {
-    const area = (p.box.x2 - p.box.x1) * (p.box.y2 - p.box.y1);
-    const duplicate = kept.some((k) => {
-      const w = Math.min(k.box.x2, p.box.x2) - Math.max(k.box.x1, p.box.x1);
-      const h = Math.min(k.box.y2, p.box.y2) - Math.max(k.box.y1, p.box.y1);
-      const smaller = Math.min(area, (k.box.x2 - k.box.x1) * (k.box.y2 - k.box.y1));
-      return iou(k.box, p.box) >= 0.5 || (w > 0 && h > 0 && (w * h) / smaller >= 0.8);
-    });
-    if (!duplicate) kept.push(p);
-  }
-  return kept;
 }
 
 export interface MoveNetOptions {
