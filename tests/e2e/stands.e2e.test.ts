@@ -255,6 +255,16 @@ describe('stand screens in Chromium', () => {
     const firstPerson = (await marks(page, 'human-mark'))[0]!;
     expect(await pixel(page, firstPerson.x + 3, firstPerson.y + 3)).toEqual([0, 0, 255]);
 
+    // The same frame searched in the browser (MoveNet in a Web Worker, model from the app): it
+    // answers with its backend and count, and draws as many green marks (the demo's drawn figure
+    // is not a person, so the count itself is not fixed here; real footage: pose-detector.e2e).
+    await page.getByTestId('browser-humans').click();
+    const found = page.getByTestId('browser-humans-found');
+    await found.waitFor({ timeout: 180_000 });
+    const count = Number(/найдено: (\d+)/.exec((await found.textContent()) ?? '')![1]);
+    expect(await found.textContent()).toMatch(/MoveNet, (webgpu|webgl|wasm)/);
+    await expect.poll(async () => (await marks(page, 'browser-human-mark')).length, RETRY).toBe(count);
+
     // A click on the frame, away from the people, is the stand's point (only at this moment).
     await stage.scrollIntoViewIfNeeded();
     const box = (await stage.boundingBox())!;
