@@ -212,7 +212,7 @@ export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: strin
             ·{' '}
             <button
               type="button"
-              className="link"
+              className="link-button"
               disabled={browserPeople.busy}
               onClick={() => void browserPeople.find(frame.canvas)}
               data-testid="browser-humans"
