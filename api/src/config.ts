@@ -30,6 +30,8 @@ export interface Config {
   loaderDir: string;
   /** Run background jobs (video ingest) in this process; NORMA_WORKERS=0 turns them off. */
   workers: boolean;
+  /** Default detector of GET /api/v1/humans (NORMA_HUMAN_DETECTOR; docs/vision.md «Детектор людей»). */
+  humanDetector: 'movenet-multipose' | 'background-subtraction-blobs';
   /** PostgreSQL instead of DATA_DIR/norma.sqlite when DATABASE_URL is set (postgres://…; db/postgres.ts, docs/deployment.md). */
   databaseUrl?: string;
   /** A PMTiles archive to serve as the map's basemap (NORMA_BASEMAP, e.g. a full city); absent: the built-in Natural Earth one (docs/map.md). */
@@ -89,6 +91,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     uploadMaxBytes: Number(env.NORMA_UPLOAD_MAX_BYTES ?? 4 * 1024 ** 3),
     loaderDir: resolve(env.NORMA_LOADER_DIR ?? 'loader/dist'),
     workers: env.NORMA_WORKERS !== '0',
+    humanDetector: env.NORMA_HUMAN_DETECTOR === 'background-subtraction-blobs' ? 'background-subtraction-blobs' : 'movenet-multipose',
     databaseUrl: env.DATABASE_URL || undefined,
     basemapFile: env.NORMA_BASEMAP ? resolve(env.NORMA_BASEMAP) : undefined,
     s3: env.NORMA_S3_BUCKET

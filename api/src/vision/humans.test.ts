@@ -93,11 +93,11 @@ describe('people on a frame with an ONNX detector in the model store', () => {
       expect(reply.body.error?.code).toBe('model_unusable');
       expect(reply.body.error?.message).toMatch(message);
     }
-    // Removed from the store: background subtraction answers again, named as such.
+    // Removed from the store: the default MoveNet answers again, named as such.
     await t.deps.storage.remove(HUMAN_DETECTOR_KEY);
     const fallback = await humans(1.5);
     expect(fallback.status).toBe(200);
-    expect(fallback.body.detector).toBe('background-subtraction-blobs');
+    expect(fallback.body.detector).toBe('movenet-multipose');
     await place(good);
     expect((await humans(4.5)).body.humans).toHaveLength(1);
   });

@@ -1,17 +1,20 @@
 import { probe } from '@norma/workers/media';
-import { BACKGROUND_DETECTOR, detectByBackground, detectByOnnx, ModelLoadError, ONNX_DETECTOR } from '@norma/workers/vision';
+import { BACKGROUND_DETECTOR, detectByBackground, detectByMoveNet, detectByOnnx, ModelLoadError, MOVENET_DETECTOR, ONNX_DETECTOR } from '@norma/workers/vision';
 import type { SessionUser } from '../auth/service';
 import type { Db } from '../db/database';
 import { badRequest, notFound } from '../http/errors';
 import type { ObjectStore } from '../storage/object-store';
+import { HUMAN_DETECTORS } from './schema';
 import { HUMAN_DETECTOR_KEY, unusableModel, videoOf } from './service';
 
 /**
- * GET /api/v1/humans: people on the frame at `second`. An ONNX person detector in the model store
- * (HUMAN_DETECTOR_KEY) when one is placed there, else background subtraction with blobs — the
- * reply names which one answered (docs/vision.md «Люди на кадре»).
+ * GET /api/v1/humans: people on the frame at `second` (docs/vision.md «Люди на кадре», «Детектор
+ * людей»). An ONNX person detector in the model store (HUMAN_DETECTOR_KEY) when one is placed
+ * there; else the pretrained MoveNet multipose (people with their poses) — or, when asked for or
+ * when MoveNet cannot run, background subtraction with blobs. The reply names which one answered
+ * and, for the fallback, why.
  */
-export async function humansAt(db: Db, storage: ObjectStore, user: SessionUser, videoId: number, second: number) {
+export async function humansAt(db: Db, storage: ObjectStore, user: SessionUser, videoId: number, second: number, detector: (typeof HUMAN_DETECTORS)[number]) {
   const video = await videoOf(db, user, videoId);
   if (!(await storage.exists(video.storage_key))) throw notFound('Файл видео не найден в хранилище');
   const file = await storage.local(video.storage_key);
@@ -20,14 +23,25 @@ export async function humansAt(db: Db, storage: ObjectStore, user: SessionUser, 
   const duration = video.duration ?? info.durationSeconds;
   if (second > duration) throw badRequest(`Секунда за концом видео (${duration.toFixed(1)} с)`);
   const source = { file, width: info.width, height: info.height, duration };
+  const size = { width: info.width, height: info.height };
   if (await storage.exists(HUMAN_DETECTOR_KEY)) {
     const bytes = new Uint8Array(await storage.file(HUMAN_DETECTOR_KEY).arrayBuffer());
     try {
-      return { humans: await detectByOnnx(bytes, source, second), detector: ONNX_DETECTOR, width: info.width, height: info.height } as const;
+      return { humans: await detectByOnnx(bytes, source, second), detector: ONNX_DETECTOR, ...size } as const;
     } catch (err) {
       if (err instanceof ModelLoadError) throw unusableModel(err.message);
       throw err;
     }
   }
-  return { humans: await detectByBackground(source, second), detector: BACKGROUND_DETECTOR, width: info.width, height: info.height } as const;
+  let fallback: string | undefined;
+  if (detector === MOVENET_DETECTOR) {
+    try {
+      return { humans: await detectByMoveNet(source, second), detector: MOVENET_DETECTOR, ...size } as const;
+    } catch (err) {
+      // MoveNet's files or its wasm could not be loaded: the old detector answers, and the reply says why.
+      fallback = `MoveNet не запустился: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`;
+      console.error(`GET /api/v1/humans: ${fallback}`);
+    }
+  }
+  return { humans: await detectByBackground(source, second), detector: BACKGROUND_DETECTOR, ...size, ...(fallback ? { fallback } : {}) } as const;
 }

@@ -46,7 +46,7 @@ const unusable = { 422: { description: 'Файл модели или детек�
  * organisation; training, applying and editing need workspace.write (administrator, analyst).
  * Every id is looked up inside the caller's organisation: a foreign one answers 404.
  */
-export function visionRoutes({ db, storage }: AppDeps) {
+export function visionRoutes({ db, storage, config }: AppDeps) {
   const app = createRouter();
   const read = requireAccess(db, 'workspace.read');
   const readVideo = requireAccess(db, 'workspace.read', structureFrom.videoQuery());
@@ -262,13 +262,18 @@ export function visionRoutes({ db, storage }: AppDeps) {
   // ——— people on a frame ———
   app.openapi(
     createRoute({
-      ...route('get', '/api/v1/humans', 'Люди на кадре: вычитание фона и пятна или ONNX-детектор из хранилища моделей (поле detector)', readVideo),
+      ...route(
+        'get',
+        '/api/v1/humans',
+        'Люди на кадре: MoveNet (люди и позы), вычитание фона и пятна или ONNX-детектор из хранилища моделей (поле detector)',
+        readVideo,
+      ),
       request: { query: HumansQuery },
       responses: { 200: json(HumansReply), ...errorResponses, ...unusable },
     }),
     async (c) => {
-      const { video_id, second } = c.req.valid('query');
-      return c.json(await humansAt(db, storage, currentUser(c), video_id, second), 200);
+      const { video_id, second, detector } = c.req.valid('query');
+      return c.json(await humansAt(db, storage, currentUser(c), video_id, second, detector ?? config.humanDetector), 200);
     },
   );
 

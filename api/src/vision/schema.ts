@@ -36,7 +36,15 @@ export const VideoIdQuery = z.object({ video_id: decimalInt(1) });
 export const VideoOrStructureQuery = z.object({ video_id: decimalInt(1).optional(), structure_id: decimalInt(1).optional() });
 export const StructureIdQuery = z.object({ structure_id: decimalInt(1) });
 export const IdParam = z.object({ id: decimalInt(1) });
-export const HumansQuery = z.object({ video_id: decimalInt(1), second: decimalNumber(MAX_SECONDS) });
+export const HUMAN_DETECTORS = ['movenet-multipose', 'background-subtraction-blobs'] as const;
+export const HumansQuery = z.object({
+  video_id: decimalInt(1),
+  second: decimalNumber(MAX_SECONDS),
+  detector: z
+    .enum(HUMAN_DETECTORS)
+    .optional()
+    .openapi({ description: 'Какой детектор спросить; по умолчанию — настройка сервера NORMA_HUMAN_DETECTOR (movenet-multipose)' }),
+});
 
 export const VideoArea = z
   .object({ id: z.number().int(), name: z.string(), x1: z.number(), y1: z.number(), x2: z.number(), y2: z.number(), camera_id: z.number().int() })
@@ -195,12 +203,17 @@ export const HumansReply = z
         location: z.object({ x: z.number(), y: z.number() }),
         box: z.object({ x1: z.number(), y1: z.number(), x2: z.number(), y2: z.number() }),
         score: z.number(),
+        keypoints: z
+          .array(z.object({ name: z.string(), x: z.number(), y: z.number(), score: z.number() }))
+          .optional()
+          .openapi({ description: 'Точки позы (17 точек MoveNet: нос, глаза, уши, плечи, локти, запястья, бёдра, колени, лодыжки) в пикселях кадра' }),
       }),
     ),
-    detector: z.enum(['background-subtraction-blobs', 'onnx-person-detector']).openapi({
+    detector: z.enum(['movenet-multipose', 'background-subtraction-blobs', 'onnx-person-detector']).openapi({
       description:
-        'background-subtraction-blobs — вычитание фона и пятна (находит всё, что движется или появилось); onnx-person-detector — детектор из хранилища моделей',
+        'movenet-multipose — обученный детектор людей и поз MoveNet (по умолчанию); background-subtraction-blobs — вычитание фона и пятна (находит всё, что движется или появилось); onnx-person-detector — детектор из хранилища моделей',
     }),
+    fallback: z.string().optional().openapi({ description: 'Почему ответил не MoveNet, а запасной детектор (вычитание фона)' }),
     width: z.number().int(),
     height: z.number().int(),
   })

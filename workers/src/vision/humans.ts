@@ -1,15 +1,16 @@
 import { onnx } from 'onnx-proto';
 import { decodeFrames } from './frames';
+import type { Keypoint } from './movenet-decode';
 import { configureOnnxRuntime, ModelLoadError, ort } from './onnx-runtime';
 
 /**
- * People on a frame (GET /api/v1/humans). No pretrained person detector can be downloaded here, so
- * the default is what it is: background subtraction with blob analysis — the background is the
- * per-pixel median of frames around the moment, the foreground mask is where the frame differs
- * from it by more than a threshold, and each 8-connected blob large enough is reported as a
- * "person" at its centroid. It finds anything that moves or appears (a box, a cart), not people as
- * such, and misses someone who stood still through the whole window (docs/vision.md). An ONNX person
- * detector placed in the model store (ONNX_DETECTOR_CONTRACT) is used instead when present.
+ * People on a frame (GET /api/v1/humans), the fallback and the pluggable detector: the default is
+ * the pretrained MoveNet (movenet.ts). Background subtraction with blob analysis — the background
+ * is the per-pixel median of frames around the moment, the foreground mask is where the frame
+ * differs from it by more than a threshold, and each 8-connected blob large enough is reported as
+ * a "person" at its centroid. It finds anything that moves or appears (a box, a cart), not people
+ * as such, and misses someone who stood still through the whole window (docs/vision.md). An ONNX
+ * person detector placed in the model store (ONNX_DETECTOR_CONTRACT) is used instead when present.
  */
 export const BACKGROUND_DETECTOR = 'background-subtraction-blobs';
 export const ONNX_DETECTOR = 'onnx-person-detector';
@@ -22,6 +23,8 @@ export interface DetectedHuman {
   location: { x: number; y: number };
   box: { x1: number; y1: number; x2: number; y2: number };
   score: number;
+  /** Pose keypoints in source pixels (MoveNet only). */
+  keypoints?: Keypoint[];
 }
 
 export interface Blob {

@@ -14,6 +14,20 @@ export {
   ONNX_DETECTOR_CONTRACT,
   type DetectedHuman,
 } from './humans';
+export { matchFrame, precisionRecall, type DetectionCounts, type LabelledPerson, type ScoredBox } from './detection-metrics';
+export {
+  decodeMoveNet,
+  iou,
+  KEYPOINT_NAMES,
+  mergeOverlapping,
+  MOVENET_COLUMNS,
+  MOVENET_MIN_SCORE,
+  movenetInputSize,
+  stripTiles,
+  type Keypoint,
+  type PosedHuman,
+} from './movenet-decode';
+export { detectByMoveNet, MOVENET_DETECTOR, MOVENET_MODEL_DIR, moveNetModel, moveNetPeople, runMoveNet } from './movenet';
 export { exportOnnx, INPUT_NAME, ONNX_OPSET, OUTPUT_NAME, readOnnxMetadata } from './onnx-export';
 export { loadClassifier, ModelLoadError, type OnnxClassifier } from './onnx-runtime';
 export {

@@ -17,6 +17,7 @@ import type {
   VisionDeletedReply,
 } from '../../api/types';
 import { formatSeconds } from '../../format/time';
+import { useBrowserPeople } from '../../ml/useBrowserPeople';
 import { login } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
@@ -32,6 +33,12 @@ export const CHECKPOINT_WINDOW_SECONDS = 2;
 const STAND_MARK = 8;
 const HUMAN_MARK = 6;
 const CHOSEN_POINT_COLOR = '#ff9800';
+
+const DETECTOR_NAMES: Record<HumansReply['detector'], string> = {
+  'movenet-multipose': 'MoveNet: люди и позы',
+  'onnx-person-detector': 'детектор людей',
+  'background-subtraction-blobs': 'вычитание фона: всё, что движется',
+};
 
 const complete = (r: FrameRect | null): r is FrameRect => r !== null && r.x2 > r.x1 && r.y2 > r.y1;
 
@@ -50,6 +57,7 @@ export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: strin
   const [movables, setMovables] = useState<MovablesReply['movables']>([]);
   const [movableLocations, setMovableLocations] = useState<MovableLocation[]>([]);
   const [humans, setHumans] = useState<HumansReply | null>(null);
+  const browserPeople = useBrowserPeople();
   const [loadError, setLoadError] = useState<string | null>(null);
   const [frame, setFrame] = useState<CapturedFrame | null>(null);
   const [rect, setRect] = useState<FrameRect | null>(null);
@@ -85,6 +93,7 @@ export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: strin
   const onFrame = (captured: CapturedFrame) => {
     setFrame(captured);
     setHumans(null);
+    browserPeople.reset();
     api.get<HumansReply>('/api/v1/humans', { video_id: videoId, second: captured.second.toFixed(2) }).then(setHumans, () => {});
   };
 
@@ -163,6 +172,14 @@ export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: strin
       ? [{ key: 'chosen', x: rect.x1, y: rect.y1, size: STAND_MARK, color: CHOSEN_POINT_COLOR, label: 'chosen-point' }]
       : []),
     ...(humans?.humans ?? []).map((h, i) => ({ key: `h${i}`, x: h.location.x, y: h.location.y, size: HUMAN_MARK, color: 'blue', label: 'human-mark' })),
+    ...(browserPeople.result?.people ?? []).map((h, i) => ({
+      key: `b${i}`,
+      x: h.location.x,
+      y: h.location.y,
+      size: HUMAN_MARK,
+      color: 'green',
+      label: 'browser-human-mark',
+    })),
   ];
   const boxes = movableLocations
     .filter((l) => l.checkpoint_time === null || (second !== null && Math.abs(l.checkpoint_time - second) <= CHECKPOINT_WINDOW_SECONDS))
@@ -186,10 +203,33 @@ export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: strin
         {humans && (
           <span data-testid="humans-found">
             {' '}
-            · на кадре найдено: {humans.humans.length} ({humans.detector === 'onnx-person-detector' ? 'детектор людей' : 'вычитание фона: всё, что движется'})
+            · на кадре найдено: {humans.humans.length} ({DETECTOR_NAMES[humans.detector]})
+          </span>
+        )}
+        {frame && (
+          <>
+            {' '}
+            ·{' '}
+            <button
+              type="button"
+              className="link-button"
+              disabled={browserPeople.busy}
+              onClick={() => void browserPeople.find(frame.canvas)}
+              data-testid="browser-humans"
+            >
+              {browserPeople.busy ? 'Ищем людей в браузере…' : 'Найти людей в браузере'}
+            </button>
+          </>
+        )}
+        {browserPeople.result && (
+          <span data-testid="browser-humans-found">
+            {' '}
+            · в браузере (MoveNet, {browserPeople.result.backend}, {Math.round(browserPeople.result.milliseconds)} мс) найдено:{' '}
+            {browserPeople.result.people.length}
           </span>
         )}
       </p>
+      <Banner text={browserPeople.error} />
       <div className="vision-media">
         <FramePlayer videoRef={videoRef} videoId={videoId} onFrame={onFrame} speeds />
         <FrameCanvas frame={frame} rect={rect} onRect={setRect} marks={marks} boxes={boxes} />

@@ -1,0 +1,69 @@
+import { copyFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { matchFrame } from '@norma/workers/vision';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VTEST_AVI, VTEST_MISSING, vtestFixture } from '../../../tests/support/vtest';
+import { createTestApp, type TestApp } from '../testing';
+import { insertVideo, videoWorld, type VideoWorld } from '../video/test-fixtures';
+
+/**
+ * GET /api/v1/humans on real footage (issue 25, docs/vision.md «Детектор людей»): vtest.avi stored
+ * as a video; by default MoveNet answers, with boxes on the hand-labelled people of that frame —
+ * the one who stands still behind the sign included, whom background subtraction cannot see by
+ * design — and pose keypoints; `detector=background-subtraction-blobs` still gives the old one.
+ */
+let t: TestApp;
+let w: VideoWorld;
+let videoId: number;
+
+interface Human {
+  location: { x: number; y: number };
+  box: { x1: number; y1: number; x2: number; y2: number };
+  score: number;
+  keypoints?: { name: string; x: number; y: number; score: number }[];
+}
+const humans = async (query: string, cookie = w.cookies.viewer) => {
+  const response = await t.request(`/api/v1/humans?video_id=${videoId}&${query}`, { cookie });
+  return { status: response.status, body: (await response.json()) as { humans: Human[]; detector: string; width: number; height: number } };
+};
+
+describe.skipIf(VTEST_MISSING)('people on a frame of real footage', () => {
+  beforeAll(async () => {
+    t = await createTestApp();
+    w = await videoWorld(t);
+    const key = 'recordings/site/cam1/vtest.avi';
+    await mkdir(dirname(t.deps.storage.pathOf(key)), { recursive: true });
+    await copyFile(VTEST_AVI, t.deps.storage.pathOf(key));
+    videoId = await insertVideo(t, w.cameraIds[0]!, { filename: 'vtest.avi', start: Date.UTC(2024, 0, 10, 6), duration: 79.5, key });
+  }, 60_000);
+  afterAll(async () => t?.cleanup());
+
+  it('answers with MoveNet by default: the labelled people, the one standing still too, with poses', async () => {
+    const labelled = vtestFixture().frames.find((f) => f.frame === 125)!;
+    const reply = await humans('second=12.5');
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ detector: 'movenet-multipose', width: 768, height: 576 });
+    const counts = matchFrame(labelled.people, reply.body.humans);
+    expect(counts.people).toBe(7);
+    expect(counts.truePositives).toBeGreaterThanOrEqual(6);
+    expect(counts.falsePositives).toBe(0);
+    // The man behind the sign has stood there since frame 75 (second 7.5).
+    const standing = labelled.people.find((p) => p.x === 420)!;
+    expect(matchFrame([standing], reply.body.humans).truePositives).toBe(1);
+    for (const person of reply.body.humans) {
+      expect(person.keypoints).toHaveLength(17);
+      const wrist = person.keypoints!.find((k) => k.name === 'left_wrist')!;
+      expect(wrist.x).toBeGreaterThanOrEqual(person.box.x1 - 20);
+      expect(wrist.x).toBeLessThanOrEqual(person.box.x2 + 20);
+    }
+  });
+
+  it('still answers by background subtraction when asked; bad input is refused', async () => {
+    const reply = await humans('second=12.5&detector=background-subtraction-blobs');
+    expect(reply.status).toBe(200);
+    expect(reply.body.detector).toBe('background-subtraction-blobs');
+    expect(reply.body.humans.every((h) => h.keypoints === undefined)).toBe(true);
+    expect((await humans('second=12.5&detector=yolo')).status).toBe(400);
+    expect((await humans('second=12.5', w.cookies.rival)).status).toBe(404);
+  });
+});

@@ -1,0 +1,156 @@
+/**
+ * The person detector on real footage (issue 25, docs/vision.md «Детектор людей»), all in one run:
+ *  - MoveNet multipose in the worker process (Bun, TensorFlow.js wasm, SIMD, one thread): ms per
+ *    frame and precision / recall at IoU 0.5 on the 32 hand-labelled frames of vtest.avi;
+ *  - background subtraction (the fallback) on 8 of those frames, the same measure;
+ *  - GET /api/v1/humans on vtest.avi stored as a video: ms per call against a bare ffmpeg decode of
+ *    the same frame at the same size (ratio);
+ *  - MoveNet in Chromium from the app's build (wasm; WebGPU when the browser has an adapter).
+ *   node_modules/.bin/bun bench/pose-detector.bench.ts     → bench/results/pose-detector.json
+ * Needs vtest.avi (Debian opencv-doc) and a built PWA (npm run build).
+ */
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createTestApp } from '../api/src/testing';
+import { insertVideo, videoWorld } from '../api/src/video/test-fixtures';
+import { decodeFrames } from '../workers/src/vision/frames';
+import { detectByBackground } from '../workers/src/vision/humans';
+import { matchFrame, precisionRecall, type DetectionCounts } from '../workers/src/vision/detection-metrics';
+import { moveNetModel, moveNetPeople } from '../workers/src/vision/movenet';
+import { movenetInputSize } from '../workers/src/vision/movenet-decode';
+import { launchBrowser } from '../tests/support/browser';
+import { detectInBrowser } from '../tests/support/pose-browser';
+import { startServer } from '../tests/support/server';
+import { VTEST_AVI, VTEST_MISSING, vtestFixture, vtestFrames } from '../tests/support/vtest';
+
+if (VTEST_MISSING) throw new Error(VTEST_MISSING);
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const fixture = vtestFixture();
+const source = { width: fixture.width, height: fixture.height };
+const input = movenetInputSize(fixture.width, fixture.height);
+const video = { file: VTEST_AVI, ...source, duration: 79.5 };
+
+// 1. The worker process.
+const loadStarted = performance.now();
+await moveNetModel();
+const loadMs = performance.now() - loadStarted;
+const frames = await vtestFrames(
+  fixture.frames.map((f) => f.frame),
+  input.width,
+  input.height,
+);
+const workerMs: number[] = [];
+const counts: DetectionCounts[] = [];
+for (const [i, labelled] of fixture.frames.entries()) {
+  const started = performance.now();
+  const people = await moveNetPeople(frames[i]!, input, source);
+  workerMs.push(performance.now() - started);
+  counts.push(matchFrame(labelled.people, people));
+}
+const movenet = precisionRecall(counts);
+console.log(`worker: ${round(median(workerMs), 0)} ms/frame, precision ${round(movenet.precision, 3)}, recall ${round(movenet.recall, 3)}`);
+
+// 2. The fallback on every fourth labelled frame.
+const backgroundCounts: DetectionCounts[] = [];
+for (const labelled of fixture.frames.filter((_, i) => i % 4 === 0))
+  backgroundCounts.push(matchFrame(labelled.people, await detectByBackground(video, labelled.frame / fixture.fps)));
+const background = precisionRecall(backgroundCounts);
+console.log(`background subtraction: precision ${round(background.precision, 3)}, recall ${round(background.recall, 3)}`);
+
+// 3. GET /api/v1/humans against a bare decode of the same frame.
+const t = await createTestApp();
+const world = await videoWorld(t);
+const key = 'recordings/site/cam1/vtest.avi';
+mkdirSync(dirname(t.deps.storage.pathOf(key)), { recursive: true });
+copyFileSync(VTEST_AVI, t.deps.storage.pathOf(key));
+const videoId = await insertVideo(t, world.cameraIds[0]!, { filename: 'vtest.avi', start: Date.UTC(2024, 0, 10, 6), duration: 79.5, key });
+const seconds = [12.5, 30, 45, 60, 70, 20];
+const apiMs: number[] = [];
+const bareMs: number[] = [];
+for (const [i, second] of seconds.entries()) {
+  let started = performance.now();
+  await decodeFrames(video.file, { startSecond: second, endSecond: second + 0.5, fps: 25, ...input, pixelFormat: 'rgb24' }, () => {});
+  const bare = performance.now() - started;
+  started = performance.now();
+  const response = await t.request(`/api/v1/humans?video_id=${videoId}&second=${second}`, { cookie: world.cookies.viewer });
+  const body = (await response.json()) as { detector: string };
+  if (response.status !== 200 || body.detector !== 'movenet-multipose') throw new Error(`humans: ${response.status} ${JSON.stringify(body)}`);
+  // The first call loads nothing more (the model is loaded above) but warms the decoder: kept out.
+  if (i > 0) [apiMs, bareMs].forEach((list, j) => list.push(j === 0 ? performance.now() - started : bare));
+}
+await t.cleanup();
+console.log(`api: ${round(median(apiMs), 0)} ms/call, bare decode ${round(median(bareMs), 0)} ms`);
+
+// 4. Chromium, from the app's build.
+const server = await startServer();
+const browser = await launchBrowser();
+const browserFrames = (
+  await vtestFrames(
+    fixture.frames.slice(0, 6).map((f) => f.frame),
+    fixture.width,
+    fixture.height,
+  )
+).map((rgb) => ({ rgb, ...source }));
+const chromium: Record<string, unknown> = {};
+try {
+  for (const backend of ['wasm', 'webgpu'] as const) {
+    try {
+      const detection = await detectInBrowser(browser, server.url, browserFrames, backend);
+      const ms = detection.runs.slice(1).map((r) => r.milliseconds);
+      chromium[backend] = { ms_per_frame: round(median(ms), 0), runs_ms: ms.map((m) => round(m, 0)) };
+    } catch (err) {
+      chromium[backend] = { not_measured: err instanceof Error ? err.message.split('\n')[0] : String(err) };
+    }
+    console.log(`chromium ${backend}: ${JSON.stringify(chromium[backend])}`);
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+}
+
+const out = join(import.meta.dirname, 'results', 'pose-detector.json');
+writeFileSync(
+  out,
+  JSON.stringify(
+    {
+      name: 'pose-detector',
+      date: new Date().toISOString(),
+      runtime: `bun ${Bun.version}`,
+      cpus: cpus().length,
+      // The machine is shared: the load during the run says how far the figures are from a quiet machine.
+      load_average_1_5_15: loadavg().map((l) => round(l, 1)),
+      chromium: browser.version(),
+      footage: 'vtest.avi 768x576, 32 hand-labelled frames (tests/fixtures/vtest-people.json)',
+      model: `movenet-multipose, input ${input.width}x${input.height} in two strips`,
+      worker: {
+        backend: 'tfjs wasm (SIMD, one thread)',
+        model_load_ms: round(loadMs, 0),
+        ms_per_frame: round(median(workerMs), 0),
+        precision: round(movenet.precision, 3),
+        recall: round(movenet.recall, 3),
+        true_positives: movenet.truePositives,
+        false_positives: movenet.falsePositives,
+        people: movenet.people,
+      },
+      background_subtraction: {
+        frames: backgroundCounts.length,
+        precision: round(background.precision, 3),
+        recall: round(background.recall, 3),
+        people: background.people,
+      },
+      api: {
+        ms_per_call: round(median(apiMs), 0),
+        bare_decode_ms: round(median(bareMs), 0),
+        ratio_to_bare_decode: round(median(apiMs) / median(bareMs), 1),
+        calls_ms: apiMs.map((m) => round(m, 0)),
+      },
+      chromium_worker: chromium,
+    },
+    null,
+    2,
+  ) + '\n',
+);
+console.log(`written ${out}`);
+process.exit(0);

