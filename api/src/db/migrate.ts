@@ -13,6 +13,7 @@ import * as site from './migrations/0011_site';
 import * as vision from './migrations/0012_vision';
 import * as rateLimits from './migrations/0013_rate_limits';
 import * as jobCancel from './migrations/0014_job_cancel';
+import * as modelReview from './migrations/0018_model_review';
 
 /** Versioned migrations, in order. Add a file and a line here; never edit an applied one. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0012_vision': vision,
   '0013_rate_limits': rateLimits,
   '0014_job_cancel': jobCancel,
+  '0018_model_review': modelReview,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

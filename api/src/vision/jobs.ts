@@ -3,6 +3,7 @@ import { probe } from '@norma/workers/media';
 import { applyOperationModel, ModelLoadError, reportText, trainOperationModel, type LabelSpan, type VisionSpec } from '@norma/workers/vision';
 import type { Db } from '../db/database';
 import { finishJob } from '../jobs/queue';
+import { clipModelLayer, UNREVIEWED_SOURCE, workplaceEmployee } from '../markup/model-layer.service';
 import type { ObjectStore } from '../storage/object-store';
 import { modelKey } from './service';
 
@@ -14,6 +15,8 @@ interface ApplyPayload {
   video_id: number;
   start_second: number;
   end_second: number;
+  /** 0018: who the segments are written for (picked by the analyst or the workplace's employee that day). */
+  employee_id?: number;
 }
 
 const modelIdOf = (job: ClaimedJob) => Number((job.payload as TrainPayload | null)?.model_id);
@@ -134,6 +137,8 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
         .select(['operation_id', 'start_time', 'end_time'])
         .where('structure_id', '=', video.structure_id)
         .where('workplace_id', '=', model.workplace_id)
+        // A model learns from people's markups only, never from an unreviewed model layer.
+        .where('source', '!=', UNREVIEWED_SOURCE)
         .where(
           'operation_id',
           'in',
@@ -262,6 +267,7 @@ export function visionApplyHandler(db: Db, storage: ObjectStore): JobHandler {
         ).map((o) => o.id),
       );
       const segments = out.segments.filter((s) => existing.has(s.operationId));
+      const employeeId = payload.employee_id ?? (await applyingEmployee(db, model.workplace_id, video.structure_id, startInstant));
       const result = {
         model_id: model.id,
         video_id: video.id,
@@ -279,7 +285,7 @@ export function visionApplyHandler(db: Db, storage: ObjectStore): JobHandler {
           const still = await trx.selectFrom('models').select('id').where('id', '=', model.id).executeTakeFirst();
           if (!still) throw new PermanentJobError('Модель удалена: применение остановлено');
           if (!(await finishJob(trx, job.id, workerId, result))) throw new JobCancelled();
-          await writeModelMarkups(trx, model, video, segments, startInstant, endInstant);
+          await writeModelMarkups(trx, model, video, segments, { startInstant, endInstant, employeeId });
           return true;
         })
         .catch((err) => {
@@ -293,23 +299,42 @@ export function visionApplyHandler(db: Db, storage: ObjectStore): JobHandler {
   };
 }
 
+/** The workplace's employee that day for a job queued before the analyst could pick one (0018). */
+async function applyingEmployee(db: Db, workplaceId: number, structureId: number, at: number): Promise<number> {
+  const place = await db
+    .selectFrom('workplaces')
+    .innerJoin('structures', 'structures.id', 'workplaces.structure_id')
+    .innerJoin('organizations', 'organizations.id', 'structures.organization_id')
+    .select(['workplaces.name', 'organizations.time_zone'])
+    .where('workplaces.id', '=', workplaceId)
+    .executeTakeFirstOrThrow();
+  try {
+    return await workplaceEmployee(db, { structureId, workplaceId, workplaceName: place.name, at, timeZone: place.time_zone });
+  } catch (err) {
+    throw new PermanentJobError(err instanceof Error ? err.message : String(err));
+  }
+}
+
 /**
- * Replaces the model's markups on the video inside [startInstant, endInstant) with the segments
- * (source 'model', no human author); parts of earlier ones outside the span stay.
+ * Replaces the model's unreviewed layer on the video inside [startInstant, endInstant) with the
+ * segments (source 'model', no human author, the given employee, the class's mean probability);
+ * parts of earlier ones outside the span stay, rows a person accepted stay, and the new layer is
+ * cut where counted rows of the workplace lie (docs/vision.md «Слой модели»).
  */
 async function writeModelMarkups(
   trx: Db,
   model: { id: number; name: string; workplace_id: number | null },
   video: { id: number; structure_id: number; start_time: number },
-  segments: { operationId: number; startSecond: number; endSecond: number }[],
-  startInstant: number,
-  endInstant: number,
+  segments: { operationId: number; startSecond: number; endSecond: number; confidence: number }[],
+  target: { startInstant: number; endInstant: number; employeeId: number },
 ) {
+  const { startInstant, endInstant } = target;
   const now = Date.now();
   const earlier = await trx
     .selectFrom('markups')
     .selectAll()
     .where('model_id', '=', model.id)
+    .where('source', '=', UNREVIEWED_SOURCE)
     .where('video_id', '=', video.id)
     .where('start_time', '<', endInstant)
     .where('end_time', '>', startInstant)
@@ -334,7 +359,7 @@ async function writeModelMarkups(
           structure_id: video.structure_id,
           operation_id: s.operationId,
           workplace_id: model.workplace_id!,
-          employee_id: null,
+          employee_id: target.employeeId,
           start_time: video.start_time + Math.round(s.startSecond * 1000),
           end_time: video.start_time + Math.round(s.endSecond * 1000),
           comment: `Модель ${model.id}`,
@@ -342,11 +367,13 @@ async function writeModelMarkups(
           author_id: null,
           source: 'model' as const,
           model_id: model.id,
+          confidence: Math.round(s.confidence * 1000) / 1000,
           created_at: now,
           updated_at: now,
         })),
       )
       .execute();
+  await clipModelLayer(trx, video.structure_id, startInstant, endInstant, video.id);
   await trx.updateTable('models').set({ applied_at: now }).where('id', '=', model.id).execute();
   await trx
     .updateTable('videos')

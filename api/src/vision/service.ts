@@ -1,6 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { sql, type Selectable } from 'kysely';
 import type { SessionUser } from '../auth/service';
+import { UNREVIEWED_SOURCE, workplaceEmployee } from '../markup/model-layer.service';
 import type { Db } from '../db/database';
 import type { ModelsTable } from '../db/schema';
 import { ApiError, badRequest, notFound } from '../http/errors';
@@ -224,6 +225,7 @@ export async function startTraining(db: Db, user: SessionUser, body: In<typeof T
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('structure_id', '=', video.structure_id)
     .where('workplace_id', '=', workplace.id)
+    .where('source', '!=', UNREVIEWED_SOURCE)
     .where('operation_id', 'in', operationIds)
     .where('start_time', '<', video.start_time + end * 1000)
     .where('end_time', '>', video.start_time + start * 1000)
@@ -270,6 +272,21 @@ export async function startTraining(db: Db, user: SessionUser, body: In<typeof T
   });
 }
 
+/**
+ * Who a model's segments are written for: the employee the analyst picked (of the video's
+ * structure), else the workplace's employee that day (model-layer.service.ts); never nobody.
+ */
+async function applyingEmployee(db: Db, user: SessionUser, target: { structureId: number; workplaceId: number; at: number }, picked?: number | null) {
+  if (picked != null) {
+    const employee = await db.selectFrom('employees').select('id').where('id', '=', picked).where('structure_id', '=', target.structureId).executeTakeFirst();
+    if (!employee) throw badRequest('employee_id: сотрудник не из структурной единицы этого видео');
+    return employee.id;
+  }
+  const workplace = await db.selectFrom('workplaces').select('name').where('id', '=', target.workplaceId).executeTakeFirstOrThrow();
+  const zone = await db.selectFrom('organizations').select('time_zone').where('id', '=', user.organizationId).executeTakeFirstOrThrow();
+  return workplaceEmployee(db, { ...target, workplaceName: workplace.name, timeZone: zone.time_zone });
+}
+
 /** POST /api/v1/start_marker_applying: a trained model of the same camera over a span of a video. */
 export async function startApplying(db: Db, user: SessionUser, body: In<typeof ApplyingBody>) {
   const model = await modelRowOf(db, user, body.model_id);
@@ -279,10 +296,16 @@ export async function startApplying(db: Db, user: SessionUser, body: In<typeof A
   readyVideo(video);
   if (video.camera_id !== model.camera_id) throw badRequest('Модель обучена для другой камеры: её области не подходят к этому видео');
   const { start, end } = span(body.start_second, body.end_second, video.duration);
+  const employeeId = await applyingEmployee(
+    db,
+    user,
+    { structureId: video.structure_id, workplaceId: model.workplace_id, at: video.start_time + start * 1000 },
+    body.employee_id,
+  );
   const jobId = await db.transaction().execute(async (trx) => {
     const id = await enqueueJob(trx, {
       kind: VISION_APPLY_JOB,
-      payload: { model_id: model.id, video_id: video.id, start_second: start, end_second: end },
+      payload: { model_id: model.id, video_id: video.id, start_second: start, end_second: end, employee_id: employeeId },
       organizationId: user.organizationId,
       maxAttempts: 3,
     });

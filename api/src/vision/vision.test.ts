@@ -45,6 +45,7 @@ beforeAll(async () => {
         structure_id: w.structureId,
         operation_id: operationIds[segment.operation],
         workplace_id: w.workplaceIds[0]!,
+        employee_id: w.employeeId,
         start_time: START + segment.startSecond * 1000,
         end_time: START + Math.min(HALF, segment.endSecond) * 1000,
         video_id: videoId,

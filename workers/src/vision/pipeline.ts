@@ -189,6 +189,8 @@ export interface AppliedSegment {
   operationId: number;
   startSecond: number;
   endSecond: number;
+  /** Mean probability of the segment's class over its steps (0…1): how sure the model was. */
+  confidence: number;
 }
 
 export interface ApplyOutput {
@@ -215,17 +217,29 @@ export async function applyOperationModel(input: SpanInput & { onnx: Uint8Array;
       minSegmentSteps: Math.max(1, Math.round(spec.smoothing.minSegmentSeconds * spec.fps)),
       hysteresis: spec.smoothing.hysteresis,
     });
-    return { steps: features.rows, segments: toSeconds(segments, input.startSecond, input.endSecond, spec), probabilities };
+    return { steps: features.rows, segments: toSeconds(segments, probabilities, input.startSecond, input.endSecond, spec), probabilities };
   } finally {
     await session.release();
   }
 }
 
-function toSeconds(segments: Segment[], startSecond: number, endSecond: number, spec: VisionSpec): AppliedSegment[] {
+function toSeconds(segments: Segment[], probabilities: Float32Array, startSecond: number, endSecond: number, spec: VisionSpec): AppliedSegment[] {
   const at = (step: number) => Math.min(endSecond, startSecond + step / spec.fps);
+  const classes = spec.classes.length;
+  const confidence = (s: Segment) => {
+    let sum = 0;
+    for (let r = s.from; r < s.to; r++) sum += probabilities[r * classes + s.label]!;
+    return s.to > s.from ? sum / (s.to - s.from) : 0;
+  };
   return segments
     .filter((s) => s.label > 0 && spec.classes[s.label]?.operationId != null)
-    .map((s) => ({ classIndex: s.label, operationId: spec.classes[s.label]!.operationId!, startSecond: at(s.from), endSecond: at(s.to) }))
+    .map((s) => ({
+      classIndex: s.label,
+      operationId: spec.classes[s.label]!.operationId!,
+      startSecond: at(s.from),
+      endSecond: at(s.to),
+      confidence: confidence(s),
+    }))
     .filter((s) => s.endSecond > s.startSecond);
 }
 
