@@ -1,6 +1,6 @@
 import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/jobs';
 import { probe } from '@norma/workers/media';
-import { applyOperationModel, ModelLoadError, reportText, trainOperationModel, type LabelSpan, type VisionSpec } from '@norma/workers/vision';
+import { applyOperationModel, ModelLoadError, reportText, trainOperationModel, type LabelSpan, type TestSpan, type VisionSpec } from '@norma/workers/vision';
 import type { Db } from '../db/database';
 import { finishJob } from '../jobs/queue';
 import { clipModelLayer, UNREVIEWED_SOURCE, workplaceEmployee } from '../markup/model-layer.service';
@@ -9,6 +9,8 @@ import { modelKey } from './service';
 
 interface TrainPayload {
   model_id: number;
+  /** Where to evaluate instead of blocks of the marked span (issue 25). */
+  test?: { video_id: number; start_second: number; end_second: number } | null;
 }
 interface ApplyPayload {
   model_id: number;
@@ -148,11 +150,41 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
         .where('end_time', '>', startInstant)
         .orderBy('start_time')
         .execute();
-      const spans: LabelSpan[] = markups.map((m) => ({
-        classIndex: 1 + operations.findIndex((o) => o.id === m.operation_id),
-        startSecond: (m.start_time - video.start_time) / 1000,
-        endSecond: (m.end_time - video.start_time) / 1000,
-      }));
+      const labelSpans = (rows: typeof markups, start: number): LabelSpan[] =>
+        rows.map((m) => ({
+          classIndex: 1 + operations.findIndex((o) => o.id === m.operation_id),
+          startSecond: (m.start_time - start) / 1000,
+          endSecond: (m.end_time - start) / 1000,
+        }));
+      const spans = labelSpans(markups, video.start_time);
+      const testPayload = (job.payload as TrainPayload).test;
+      let test: TestSpan | undefined;
+      if (testPayload) {
+        const other = await videoSource(db, storage, testPayload.video_id);
+        const from = other.start_time + testPayload.start_second * 1000;
+        const to = other.start_time + testPayload.end_second * 1000;
+        const rows = await db
+          .selectFrom('markups')
+          .select(['operation_id', 'start_time', 'end_time'])
+          .where('structure_id', '=', other.structure_id)
+          .where('workplace_id', '=', model.workplace_id)
+          .where('source', '!=', UNREVIEWED_SOURCE)
+          .where(
+            'operation_id',
+            'in',
+            operations.map((o) => o.id),
+          )
+          .where('start_time', '<', to)
+          .where('end_time', '>', from)
+          .execute();
+        test = {
+          video: { file: other.file, width: other.width, height: other.height },
+          startSecond: testPayload.start_second,
+          endSecond: testPayload.end_second,
+          spans: labelSpans(rows, other.start_time),
+          description: `видео «${other.filename}», ${testPayload.start_second}–${testPayload.end_second} с`,
+        };
+      }
       const watch = modelWatch(db, modelId, signal, progress);
       let out;
       try {
@@ -163,6 +195,7 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
           areas: areas.map((a) => ({ id: a.id, name: a.name, rect: { x1: a.x1, y1: a.y1, x2: a.x2, y2: a.y2 } })),
           classes: [{ operationId: null, name: 'Фон (прочее)' }, ...operations.map((o) => ({ operationId: o.id, name: o.name }))],
           spans,
+          test,
           signal: watch.signal,
           progress: (p) => watch.progress(p * 0.98, 'completion_percentage'),
         });
@@ -177,11 +210,37 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
       if (signal.aborted) return null;
       const key = modelKey(video.organization_id, modelId);
       const report = reportText(out.report, out.spec, { videoName: video.filename, startSecond: model.start_second, endSecond: model.end_second });
+      const r = out.report;
+      // Per class: training and test steps, step scores, segment F1@0.5; the constant answer beside them.
       const heldOut = out.spec.classes.map((c, i) => {
-        const m = out.report.evaluation.perClass[i]!;
-        return { operation_id: c.operationId, precision: m.precision, recall: m.recall, f1: m.f1, steps: m.support };
+        const m = r.evaluation.perClass[i]!;
+        const b = r.baseline.evaluation.perClass[i]!;
+        return {
+          operation_id: c.operationId,
+          name: c.name,
+          train_steps: r.trainStepsPerClass[i] ?? 0,
+          steps: m.support,
+          precision: m.precision,
+          recall: m.recall,
+          f1: m.f1,
+          segment_f1: r.segments.perClass[i]!.f1,
+          baseline_f1: b.f1,
+        };
       });
-      const result = { model_id: modelId, object_storage_key: key, steps: out.report.steps, validation_steps: out.report.validationSteps, held_out: heldOut };
+      const result = {
+        model_id: modelId,
+        object_storage_key: key,
+        steps: r.steps,
+        train_steps: r.trainSteps,
+        validation_steps: r.validationSteps,
+        test: { source: r.test.source, steps: r.test.steps, description: r.test.description },
+        accuracy: r.evaluation.accuracy,
+        edit_score: r.segments.editScore,
+        best_epoch: r.bestEpoch,
+        baseline: { operation_id: out.spec.classes[r.baseline.classIndex]?.operationId ?? null, accuracy: r.baseline.evaluation.accuracy },
+        warnings: r.warnings,
+        held_out: heldOut,
+      };
       // The file first (a rerun overwrites the same key), then the model row and the job's success
       // in one transaction: a job cancelled or a model deleted meanwhile gets neither, and no file.
       await storage.put(key, out.onnx);

@@ -83,6 +83,10 @@ export const TrainingBody = z
     start_second: seconds,
     end_second: seconds,
     comment: z.string().max(2000).default(''),
+    test: z.object({ video_id: id, start_second: seconds, end_second: seconds }).nullable().optional().openapi({
+      description:
+        'Где оценить модель: отрезок другого видео (другого дня) той же камеры с разметкой людей; без него — блоки размеченного отрезка, не участвовавшие в обучении',
+    }),
   })
   .openapi('MarkerTrainingBody');
 export const TrainingReply = z.object({ model_id: z.number().int(), job_id: z.number().int() }).openapi('MarkerTrainingReply');

@@ -201,6 +201,19 @@ export async function deleteModel(db: Db, storage: ObjectStore, user: SessionUse
   return { deleted: row.id };
 }
 
+/**
+ * The span a model is evaluated on instead of blocks of its training span: a ready video of the
+ * same camera (the areas are that camera's), another video than the marked one, inside its length.
+ */
+async function testSpan(db: Db, user: SessionUser, marked: VideoInOrganization, test: { video_id: number; start_second: number; end_second: number }) {
+  const other = await videoOf(db, user, test.video_id);
+  readyVideo(other);
+  if (other.camera_id !== marked.camera_id) throw badRequest('test.video_id: видео для проверки должно быть с той же камеры, что и размеченное');
+  if (other.id === marked.id) throw badRequest('test.video_id: для проверки выберите другое видео (или не задавайте проверку)');
+  const { start, end } = span(test.start_second, test.end_second, other.duration);
+  return { video_id: other.id, start_second: start, end_second: end };
+}
+
 /** POST /api/v1/start_marker_training: checks everything, creates the model row and queues the training job. */
 export async function startTraining(db: Db, user: SessionUser, body: In<typeof TrainingBody>) {
   if (!body.workplace_id) throw badRequest(M.chooseWorkplace);
@@ -231,6 +244,7 @@ export async function startTraining(db: Db, user: SessionUser, body: In<typeof T
     .where('end_time', '>', video.start_time + start * 1000)
     .executeTakeFirstOrThrow();
   if (Number(marked.n) === 0) throw badRequest('В выбранном отрезке нет разметки выбранных операций на этом рабочем месте: модели не на чем учиться');
+  const test = body.test ? await testSpan(db, user, video, body.test) : null;
   return db.transaction().execute(async (trx) => {
     const now = Date.now();
     const model = await trx
@@ -262,7 +276,7 @@ export async function startTraining(db: Db, user: SessionUser, body: In<typeof T
       .insertInto('model_video_areas')
       .values(areaIds.map((video_area_id) => ({ model_id: model.id, video_area_id })))
       .execute();
-    const jobId = await enqueueJob(trx, { kind: VISION_TRAIN_JOB, payload: { model_id: model.id }, organizationId: user.organizationId, maxAttempts: 3 });
+    const jobId = await enqueueJob(trx, { kind: VISION_TRAIN_JOB, payload: { model_id: model.id, test }, organizationId: user.organizationId, maxAttempts: 3 });
     await trx
       .updateTable('models')
       .set({ name: `Модель ${model.id}: ${workplace.name}`, job_id: jobId })
