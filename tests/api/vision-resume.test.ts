@@ -152,7 +152,8 @@ describe('vision jobs after the worker process dies', () => {
     const clean = await apply();
     await expect.poll(() => job(clean), { timeout: 60_000, interval: 100 }).toMatchObject({ status: 'success' });
     const once = await modelMarkups();
-    expect(once.length).toBeGreaterThan(2);
+    // Only the unmarked 12 s hold model segments: the layer never overlaps people's rows (docs/vision.md «Слой модели»).
+    expect(once.length).toBeGreaterThanOrEqual(2);
 
     // Stop every worker, queue the same applying again, run it in a fresh worker and kill that one midway.
     for (const worker of [...workers]) await kill(worker);

@@ -186,13 +186,23 @@ describe('browser and server inference agree', () => {
     const answered = run.live.filter((l) => l.probabilities);
     expect(answered.length).toBeGreaterThan(gray.length / 2);
     let agree = 0;
+    let difference = 0;
+    let worst = 0;
     for (const { second, probabilities } of answered) {
       const step = Math.round(second * spec.fps);
       const expected = Array.from(server.probabilities.slice(step * classes, (step + 1) * classes));
       const argmax = (a: number[]) => a.reduce((b, v, i) => (v > a[b]! ? i : b), 0);
       if (argmax(expected) === argmax(probabilities!)) agree++;
-      for (let c = 0; c < classes; c++) expect(Math.abs(probabilities![c]! - expected[c]!)).toBeLessThan(0.02);
+      for (let c = 0; c < classes; c++) {
+        const d = Math.abs(probabilities![c]! - expected[c]!);
+        difference += d;
+        worst = Math.max(worst, d);
+      }
     }
+    // Features differ by rounding (≤ 1 gray level); how much that moves a probability depends on how
+    // steep the trained model is (issue 25 trains on interleaved blocks, a steeper model here).
+    expect(difference / (answered.length * classes)).toBeLessThan(0.01);
+    expect(worst).toBeLessThan(0.06);
     expect(agree / answered.length).toBeGreaterThan(0.9);
   }, 120_000);
 });

@@ -80,4 +80,62 @@ describe('coding with the model’s suggestions', () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 240_000);
+
+  it('reviews the model’s layer by keyboard: V accepts, X rejects, Shift+V accepts the rest; only accepted segments reach the report', async () => {
+    const videoId = scene.freshVideoIds[2]!;
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await signInThroughPage(page, scene.server.url, 'lead', 'secret-pass');
+    const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const get = async <T>(path: string) => (await (await fetch(`${scene.server.url}${path}`, { headers: { cookie } })).json()) as T;
+    type Saved = { video_markups: { id: number; start_time: number; source: string; confidence?: number | null }[] };
+    const before = await get<Saved>(`/api/v1/video_markups/${videoId}`);
+    const layer = before.video_markups.filter((m) => m.source === 'model');
+    expect(layer.length).toBeGreaterThanOrEqual(4);
+    const video = await get<{ start_time: string }>(`/api/v1/video_meta/${videoId}`);
+    const start = Date.parse(video.start_time);
+    const window = `structure_id=${scene.structureId}&from_time=${new Date(start - 3_600_000).toISOString()}&to_time=${new Date(start + 3_600_000).toISOString()}`;
+    const frvIds = async () => (await get<{ items: { id: number }[] }>(`/api/v2/frv?${window}`)).items.map((i) => i.id);
+    const reportBefore = await frvIds();
+    for (const m of layer) expect(reportBefore).not.toContain(m.id);
+
+    await page.goto(`${scene.server.url}/#/video/${videoId}`);
+    const panel = page.getByTestId('model-review');
+    await panel.waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.getByTestId('model-review-count').textContent(), RETRY).toContain(String(layer.length));
+    // The first model segment: its confidence is shown; V accepts it and moves on to the next one.
+    await page.locator('.row-number.from-model').first().click();
+    await expect.poll(() => page.getByTestId('model-review-confidence').textContent(), RETRY).toMatch(/^\d+ %$/);
+    await page.keyboard.press('v');
+    await expect.poll(() => page.locator('.row-number.from-model').count(), RETRY).toBe(layer.length - 1);
+    // X rejects the segment now under review (the second): it leaves the list.
+    const rows = await page.getByTestId('op-row').count();
+    await page.keyboard.press('x');
+    await expect.poll(() => page.getByTestId('op-row').count(), RETRY).toBe(rows - 1);
+    await expect.poll(() => page.locator('.row-number.from-model').count(), RETRY).toBe(layer.length - 2);
+    // Shift+V accepts every remaining one in the review span (the whole video by default).
+    await page.keyboard.press('Shift+V');
+    await expect.poll(() => page.locator('.row-number.from-model').count(), RETRY).toBe(0);
+    await expect.poll(() => panel.count(), RETRY).toBe(0);
+    // Undo brings the last step back; redo takes it again; nothing counts before the save.
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => page.locator('.row-number.from-model').count(), RETRY).toBe(layer.length - 2);
+    await page.keyboard.press('Control+Shift+Z');
+    await expect.poll(() => page.locator('.row-number.from-model').count(), RETRY).toBe(0);
+    expect(await frvIds()).toEqual(reportBefore);
+    await page.keyboard.press('Control+s');
+    await page.getByText('Successfully saved!').waitFor();
+
+    const after = await get<Saved>(`/api/v1/video_markups/${videoId}`);
+    expect(after.video_markups.filter((m) => m.source === 'model')).toEqual([]);
+    const rejected = layer[1]!.id;
+    expect(after.video_markups.map((m) => m.id)).not.toContain(rejected);
+    const accepted = layer.filter((m) => m.id !== rejected).map((m) => m.id);
+    const report = await frvIds();
+    for (const id of accepted) expect(report).toContain(id);
+    expect(report).not.toContain(rejected);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 240_000);
 });

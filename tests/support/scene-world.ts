@@ -18,8 +18,11 @@ export const SCENE_OPERATION_NAMES: Record<SceneWork, string> = {
 export interface SceneWorld {
   dataDir: string;
   schedule: SceneSegment[];
+  structureId: number;
   cameraId: number;
   workplaceId: number;
+  /** Who the marked span is marked for: the workplace's employee, whom a model's markups get too. */
+  employeeId: number;
   operationIds: Record<SceneWork, number>;
   /** The stored copies of the clip, in order; the first is marked up to `markedUntil`. */
   videoIds: number[];
@@ -71,6 +74,9 @@ export async function seedSceneWorld({ seconds, fps, seed, copies = 1, markedUnt
     const workplaceId = await insertId(
       db.insertInto('workplaces').values({ structure_id: structureId, name: 'Стол № 1' }).returning('id').executeTakeFirstOrThrow(),
     );
+    const employeeId = await insertId(
+      db.insertInto('employees').values({ structure_id: structureId, name: 'Оператор сцены' }).returning('id').executeTakeFirstOrThrow(),
+    );
     const operationIds = {} as Record<SceneWork, number>;
     for (const [scene, name] of Object.entries(SCENE_OPERATION_NAMES) as [SceneWork, string][]) {
       operationIds[scene] = await insertId(
@@ -116,6 +122,7 @@ export async function seedSceneWorld({ seconds, fps, seed, copies = 1, markedUnt
           structure_id: structureId,
           operation_id: operationIds[segment.operation],
           workplace_id: workplaceId,
+          employee_id: employeeId,
           start_time: start + segment.startSecond * 1000,
           end_time: start + Math.min(markedUntil, segment.endSecond) * 1000,
           video_id: videoIds[0]!,
@@ -141,7 +148,7 @@ export async function seedSceneWorld({ seconds, fps, seed, copies = 1, markedUnt
         ),
       );
     }
-    return { dataDir, schedule, cameraId, workplaceId, operationIds, videoIds, areaIds };
+    return { dataDir, schedule, structureId, cameraId, workplaceId, employeeId, operationIds, videoIds, areaIds };
   } finally {
     await close();
   }

@@ -18,6 +18,7 @@ import { apiSessionCookie, startServer, type RunningServer } from './server';
 
 export interface CodingScene {
   server: RunningServer;
+  structureId: number;
   schedule: SceneSegment[];
   /** The span coded: the second half, seconds. */
   from: number;
@@ -67,6 +68,7 @@ export async function prepareCodingScene(seconds: number, freshCopies = 2): Prom
     }
     return {
       server,
+      structureId: world.structureId,
       schedule: world.schedule,
       from: half,
       to: seconds,

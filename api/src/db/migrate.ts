@@ -16,6 +16,7 @@ import * as jobCancel from './migrations/0014_job_cancel';
 import * as hardeningScope from './migrations/0015_hardening_scope';
 import * as mapCrs from './migrations/0016_map_crs';
 import * as norms from './migrations/0017_norms';
+import * as modelReview from './migrations/0018_model_review';
 
 /** Versioned migrations, in order. Add a file and a line here; never edit an applied one. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0015_hardening_scope': hardeningScope,
   '0016_map_crs': mapCrs,
   '0017_norms': norms,
+  '0018_model_review': modelReview,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

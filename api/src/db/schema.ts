@@ -150,6 +150,8 @@ export interface MarkupsTable {
   model_id: number | null;
   created_at: number;
   updated_at: number;
+  /** 0018: a model segment's mean class probability (0…1); null for rows written by people. */
+  confidence: Generated<number | null>;
 }
 
 export interface VideoStampTypesTable {

@@ -4,6 +4,7 @@ import type { Db } from '../db/database';
 import { badRequest, conflict } from '../http/errors';
 import { boundedEnd, MAX_SEGMENT_MS, toIso } from '../http/time';
 import type { PeriodMarkupsSaveInput } from './period-markups.schema';
+import { clipModelLayer, UNREVIEWED_SOURCE } from './model-layer.service';
 import { lockStructureForSave } from './save-lock';
 import { assertRowInStructure, structureMembers } from './structure-members.service';
 
@@ -27,8 +28,14 @@ export interface PeriodWindow {
   to: number;
 }
 
+/** The window's counted rows: a model's unreviewed layer is reviewed on the video screen, not here. */
 const overlapping = (db: Db, w: PeriodWindow) =>
-  db.selectFrom('markups').where('structure_id', '=', w.structureId).where('start_time', '<', w.to).where('end_time', '>', w.from);
+  db
+    .selectFrom('markups')
+    .where('structure_id', '=', w.structureId)
+    .where('source', '!=', UNREVIEWED_SOURCE)
+    .where('start_time', '<', w.to)
+    .where('end_time', '>', w.from);
 
 /** Digest of every row overlapping the window, all fields that an edit can change. */
 async function windowVersion(db: Db, w: PeriodWindow): Promise<string> {
@@ -135,6 +142,7 @@ export async function savePeriodMarkups(db: Db, user: SessionUser, w: PeriodWind
           .selectFrom('markups')
           .select(['id', 'video_id', 'start_time', 'end_time'])
           .where('structure_id', '=', w.structureId)
+          .where('source', '!=', UNREVIEWED_SOURCE)
           .where('id', 'in', touchedIds)
           .execute()
       : [];
@@ -194,6 +202,8 @@ export async function savePeriodMarkups(db: Db, user: SessionUser, w: PeriodWind
           .execute();
       }
     }
+    // Rows may reach past the window (up to a day): the layer is cut wherever they lie.
+    for (const video of await clipModelLayer(tx, w.structureId, w.from - MAX_SEGMENT_MS, w.to + MAX_SEGMENT_MS)) videos.add(video);
     if (videos.size) {
       const ids = [...videos];
       await tx

@@ -84,7 +84,10 @@ const SavedMarkup = VideoMarkup.extend({
   employee_id: z.number().nullable(),
   comment: z.string().nullable(),
   author_name: z.string().nullable(),
-  source: z.enum(['manual', 'fill_gaps', 'model']),
+  source: z.enum(['manual', 'fill_gaps', 'model']).openapi({
+    description: 'model — слой модели, ещё не принятый человеком: в отчёты не входит; правка или принятие строки делает её manual',
+  }),
+  confidence: z.number().nullable().optional().openapi({ description: 'у отрезка модели — средняя вероятность его класса (0…1), иначе null' }),
 });
 const SavedStamp = VideoStamp.extend({ id: z.number().int(), employee_id: z.number().nullable(), author_name: z.string().nullable() });
 

@@ -4,6 +4,7 @@ import { ApiError, badRequest } from '../http/errors';
 import { boundedEnd, isCalendarDateInRange } from '../http/time';
 import { tsvText } from '../http/tsv';
 import { formatLocalDateTime, localDayBounds } from '../time-zone';
+import { UNREVIEWED_SOURCE } from './model-layer.service';
 
 /** The exact text of spec 01 §5 when the date or the camera is missing. */
 export const DUMP_NEEDS_DATE_AND_CAMERA = 'You need to choose a date and a camera';
@@ -62,6 +63,7 @@ export async function workTimeRecord(db: Db, structureId: number, cameraKey: num
     ])
     .where('cameras.structure_id', '=', structureId)
     .where('cameras.camera_key', '=', cameraKey)
+    .where('markups.source', '!=', UNREVIEWED_SOURCE)
     .where('markups.start_time', '>=', from)
     .where('markups.start_time', '<', to)
     .orderBy('markups.start_time')

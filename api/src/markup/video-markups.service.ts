@@ -4,8 +4,9 @@ import { findGaps } from '@norma/core-wasm';
 import type { SessionUser } from '../auth/service';
 import type { Db } from '../db/database';
 import { badRequest, conflict, notFound } from '../http/errors';
-import { boundedEnd, MAX_SEGMENT_SECONDS, MAX_VIDEO_SECONDS } from '../http/time';
+import { boundedEnd, MAX_SEGMENT_MS, MAX_SEGMENT_SECONDS, MAX_VIDEO_SECONDS } from '../http/time';
 import { formatLocalDateTime } from '../time-zone';
+import { clipModelLayer, UNREVIEWED_SOURCE } from './model-layer.service';
 import { lockStructureForSave } from './save-lock';
 import { assertRowInStructure, structureMembers } from './structure-members.service';
 import { tsvText } from '../http/tsv';
@@ -84,6 +85,7 @@ export async function readVideoMarkups(db: Db, videoId: number) {
       'markups.end_time',
       'comment',
       'source',
+      'confidence',
       'user.firstName',
       'user.lastName',
     ])
@@ -109,6 +111,7 @@ export async function readVideoMarkups(db: Db, videoId: number) {
       end_time: toSeconds(video, boundedEnd(m.start_time, m.end_time)),
       comment: m.comment,
       source: m.source,
+      confidence: m.confidence,
       author_name: author(m.firstName, m.lastName),
     })),
     video_stamps: stamps.map((s) => ({
@@ -248,6 +251,16 @@ export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: numbe
       }
     }
     if (fillGaps) await fillVideoGaps(tx, user, video, now);
+    // A person's rows (new, edited or accepted) push the model's unreviewed layer out of their time.
+    const videoEnd = video.start + (video.duration ?? MAX_VIDEO_SECONDS) * 1000;
+    const clipped = await clipModelLayer(tx, video.structureId, video.start - MAX_SEGMENT_MS, videoEnd + MAX_SEGMENT_MS);
+    clipped.delete(videoId);
+    if (clipped.size)
+      await tx
+        .updateTable('videos')
+        .set((eb) => ({ markup_version: eb('markup_version', '+', 1) }))
+        .where('id', 'in', [...clipped])
+        .execute();
 
     const version = video.version + 1;
     await tx.updateTable('videos').set({ markup_version: version }).where('id', '=', videoId).execute();
@@ -348,6 +361,7 @@ export async function videoMarkupsTsv(db: Db, videoId: number, timeZone: string)
       'employees.name as employee',
     ])
     .where('markups.video_id', '=', videoId)
+    .where('markups.source', '!=', UNREVIEWED_SOURCE)
     .orderBy('markups.start_time')
     .execute();
   const header = ['№', 'Операция', 'Тип', 'Рабочее место', 'Сотрудник', 'Начало, с', 'Конец, с', 'Начало', 'Конец', 'Длительность, с', 'Комментарий'];

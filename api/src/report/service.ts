@@ -3,6 +3,7 @@ import type { ReportInputs, ReportSegment, StructureContext, UnitsProduced, Vide
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { notFound } from '../http/errors';
+import { UNREVIEWED_SOURCE } from '../markup/model-layer.service';
 import { boundedEnd, MAX_INSTANT, MAX_SEGMENT_MS, MIN_INSTANT } from '../http/time';
 import { referenceTable } from './reference';
 import { addDays, localDate } from '../time-zone';
@@ -117,6 +118,8 @@ export async function loadSegments(db: Db, structureId: number, from: number, to
       'operations.machine_paced',
     ])
     .where('markups.structure_id', '=', structureId)
+    // A model's unreviewed layer never counts (markup/model-layer.service.ts).
+    .where('markups.source', '!=', UNREVIEWED_SOURCE)
     .where('markups.start_time', '<', to)
     .where((eb) => eb.or([eb('markups.end_time', '>', from), eb('markups.start_time', '>=', from)]));
   if (employeeId !== undefined) query = query.where('markups.employee_id', '=', employeeId);
@@ -236,6 +239,7 @@ export async function reportDates(db: Db, structureId: number, timeZone: string)
       eb.fn.min('start_time').as('first_instant'),
     ])
     .where('structure_id', '=', structureId)
+    .where('source', '!=', UNREVIEWED_SOURCE)
     .where('start_time', '>=', MIN_INSTANT)
     .where('start_time', '<', MAX_INSTANT)
     .groupBy(['employee_id', sql`start_time / ${quarter}`])

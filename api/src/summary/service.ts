@@ -1,5 +1,6 @@
 import { assessorSummary, type MarkupSpan } from '@norma/core-wasm';
 import type { Db } from '../db/database';
+import { UNREVIEWED_SOURCE } from '../markup/model-layer.service';
 import { zoneOffsetMs } from '../time-zone';
 
 export interface SummaryInput {
@@ -59,7 +60,7 @@ export async function assessorSummaryReport(db: Db, input: SummaryInput) {
       'structures.name as structure_name',
     ])
     .where('structures.organization_id', '=', input.organizationId)
-    .where('markups.source', '!=', 'model')
+    .where('markups.source', '!=', UNREVIEWED_SOURCE)
     .where('markups.start_time', '<', input.to)
     .where('markups.end_time', '>', input.from)
     .orderBy('markups.start_time')

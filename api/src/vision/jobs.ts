@@ -1,19 +1,24 @@
 import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/jobs';
 import { probe } from '@norma/workers/media';
-import { applyOperationModel, ModelLoadError, reportText, trainOperationModel, type LabelSpan, type VisionSpec } from '@norma/workers/vision';
+import { applyOperationModel, ModelLoadError, reportText, trainOperationModel, type LabelSpan, type TestSpan, type VisionSpec } from '@norma/workers/vision';
 import type { Db } from '../db/database';
 import { finishJob } from '../jobs/queue';
+import { clipModelLayer, UNREVIEWED_SOURCE, workplaceEmployee } from '../markup/model-layer.service';
 import type { ObjectStore } from '../storage/object-store';
 import { modelKey } from './service';
 
 interface TrainPayload {
   model_id: number;
+  /** Where to evaluate instead of blocks of the marked span (issue 25). */
+  test?: { video_id: number; start_second: number; end_second: number } | null;
 }
 interface ApplyPayload {
   model_id: number;
   video_id: number;
   start_second: number;
   end_second: number;
+  /** 0018: who the segments are written for (picked by the analyst or the workplace's employee that day). */
+  employee_id?: number;
 }
 
 const modelIdOf = (job: ClaimedJob) => Number((job.payload as TrainPayload | null)?.model_id);
@@ -134,6 +139,8 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
         .select(['operation_id', 'start_time', 'end_time'])
         .where('structure_id', '=', video.structure_id)
         .where('workplace_id', '=', model.workplace_id)
+        // A model learns from people's markups only, never from an unreviewed model layer.
+        .where('source', '!=', UNREVIEWED_SOURCE)
         .where(
           'operation_id',
           'in',
@@ -143,11 +150,41 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
         .where('end_time', '>', startInstant)
         .orderBy('start_time')
         .execute();
-      const spans: LabelSpan[] = markups.map((m) => ({
-        classIndex: 1 + operations.findIndex((o) => o.id === m.operation_id),
-        startSecond: (m.start_time - video.start_time) / 1000,
-        endSecond: (m.end_time - video.start_time) / 1000,
-      }));
+      const labelSpans = (rows: typeof markups, start: number): LabelSpan[] =>
+        rows.map((m) => ({
+          classIndex: 1 + operations.findIndex((o) => o.id === m.operation_id),
+          startSecond: (m.start_time - start) / 1000,
+          endSecond: (m.end_time - start) / 1000,
+        }));
+      const spans = labelSpans(markups, video.start_time);
+      const testPayload = (job.payload as TrainPayload).test;
+      let test: TestSpan | undefined;
+      if (testPayload) {
+        const other = await videoSource(db, storage, testPayload.video_id);
+        const from = other.start_time + testPayload.start_second * 1000;
+        const to = other.start_time + testPayload.end_second * 1000;
+        const rows = await db
+          .selectFrom('markups')
+          .select(['operation_id', 'start_time', 'end_time'])
+          .where('structure_id', '=', other.structure_id)
+          .where('workplace_id', '=', model.workplace_id)
+          .where('source', '!=', UNREVIEWED_SOURCE)
+          .where(
+            'operation_id',
+            'in',
+            operations.map((o) => o.id),
+          )
+          .where('start_time', '<', to)
+          .where('end_time', '>', from)
+          .execute();
+        test = {
+          video: { file: other.file, width: other.width, height: other.height },
+          startSecond: testPayload.start_second,
+          endSecond: testPayload.end_second,
+          spans: labelSpans(rows, other.start_time),
+          description: `видео «${other.filename}», ${testPayload.start_second}–${testPayload.end_second} с`,
+        };
+      }
       const watch = modelWatch(db, modelId, signal, progress);
       let out;
       try {
@@ -158,6 +195,7 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
           areas: areas.map((a) => ({ id: a.id, name: a.name, rect: { x1: a.x1, y1: a.y1, x2: a.x2, y2: a.y2 } })),
           classes: [{ operationId: null, name: 'Фон (прочее)' }, ...operations.map((o) => ({ operationId: o.id, name: o.name }))],
           spans,
+          test,
           signal: watch.signal,
           progress: (p) => watch.progress(p * 0.98, 'completion_percentage'),
         });
@@ -172,11 +210,37 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
       if (signal.aborted) return null;
       const key = modelKey(video.organization_id, modelId);
       const report = reportText(out.report, out.spec, { videoName: video.filename, startSecond: model.start_second, endSecond: model.end_second });
+      const r = out.report;
+      // Per class: training and test steps, step scores, segment F1@0.5; the constant answer beside them.
       const heldOut = out.spec.classes.map((c, i) => {
-        const m = out.report.evaluation.perClass[i]!;
-        return { operation_id: c.operationId, precision: m.precision, recall: m.recall, f1: m.f1, steps: m.support };
+        const m = r.evaluation.perClass[i]!;
+        const b = r.baseline.evaluation.perClass[i]!;
+        return {
+          operation_id: c.operationId,
+          name: c.name,
+          train_steps: r.trainStepsPerClass[i] ?? 0,
+          steps: m.support,
+          precision: m.precision,
+          recall: m.recall,
+          f1: m.f1,
+          segment_f1: r.segments.perClass[i]!.f1,
+          baseline_f1: b.f1,
+        };
       });
-      const result = { model_id: modelId, object_storage_key: key, steps: out.report.steps, validation_steps: out.report.validationSteps, held_out: heldOut };
+      const result = {
+        model_id: modelId,
+        object_storage_key: key,
+        steps: r.steps,
+        train_steps: r.trainSteps,
+        validation_steps: r.validationSteps,
+        test: { source: r.test.source, steps: r.test.steps, description: r.test.description },
+        accuracy: r.evaluation.accuracy,
+        edit_score: r.segments.editScore,
+        best_epoch: r.bestEpoch,
+        baseline: { operation_id: out.spec.classes[r.baseline.classIndex]?.operationId ?? null, accuracy: r.baseline.evaluation.accuracy },
+        warnings: r.warnings,
+        held_out: heldOut,
+      };
       // The file first (a rerun overwrites the same key), then the model row and the job's success
       // in one transaction: a job cancelled or a model deleted meanwhile gets neither, and no file.
       await storage.put(key, out.onnx);
@@ -262,6 +326,7 @@ export function visionApplyHandler(db: Db, storage: ObjectStore): JobHandler {
         ).map((o) => o.id),
       );
       const segments = out.segments.filter((s) => existing.has(s.operationId));
+      const employeeId = payload.employee_id ?? (await applyingEmployee(db, model.workplace_id, video.structure_id, startInstant));
       const result = {
         model_id: model.id,
         video_id: video.id,
@@ -279,7 +344,7 @@ export function visionApplyHandler(db: Db, storage: ObjectStore): JobHandler {
           const still = await trx.selectFrom('models').select('id').where('id', '=', model.id).executeTakeFirst();
           if (!still) throw new PermanentJobError('Модель удалена: применение остановлено');
           if (!(await finishJob(trx, job.id, workerId, result))) throw new JobCancelled();
-          await writeModelMarkups(trx, model, video, segments, startInstant, endInstant);
+          await writeModelMarkups(trx, model, video, segments, { startInstant, endInstant, employeeId });
           return true;
         })
         .catch((err) => {
@@ -293,23 +358,42 @@ export function visionApplyHandler(db: Db, storage: ObjectStore): JobHandler {
   };
 }
 
+/** The workplace's employee that day for a job queued before the analyst could pick one (0018). */
+async function applyingEmployee(db: Db, workplaceId: number, structureId: number, at: number): Promise<number> {
+  const place = await db
+    .selectFrom('workplaces')
+    .innerJoin('structures', 'structures.id', 'workplaces.structure_id')
+    .innerJoin('organizations', 'organizations.id', 'structures.organization_id')
+    .select(['workplaces.name', 'organizations.time_zone'])
+    .where('workplaces.id', '=', workplaceId)
+    .executeTakeFirstOrThrow();
+  try {
+    return await workplaceEmployee(db, { structureId, workplaceId, workplaceName: place.name, at, timeZone: place.time_zone });
+  } catch (err) {
+    throw new PermanentJobError(err instanceof Error ? err.message : String(err));
+  }
+}
+
 /**
- * Replaces the model's markups on the video inside [startInstant, endInstant) with the segments
- * (source 'model', no human author); parts of earlier ones outside the span stay.
+ * Replaces the model's unreviewed layer on the video inside [startInstant, endInstant) with the
+ * segments (source 'model', no human author, the given employee, the class's mean probability);
+ * parts of earlier ones outside the span stay, rows a person accepted stay, and the new layer is
+ * cut where counted rows of the workplace lie (docs/vision.md «Слой модели»).
  */
 async function writeModelMarkups(
   trx: Db,
   model: { id: number; name: string; workplace_id: number | null },
   video: { id: number; structure_id: number; start_time: number },
-  segments: { operationId: number; startSecond: number; endSecond: number }[],
-  startInstant: number,
-  endInstant: number,
+  segments: { operationId: number; startSecond: number; endSecond: number; confidence: number }[],
+  target: { startInstant: number; endInstant: number; employeeId: number },
 ) {
+  const { startInstant, endInstant } = target;
   const now = Date.now();
   const earlier = await trx
     .selectFrom('markups')
     .selectAll()
     .where('model_id', '=', model.id)
+    .where('source', '=', UNREVIEWED_SOURCE)
     .where('video_id', '=', video.id)
     .where('start_time', '<', endInstant)
     .where('end_time', '>', startInstant)
@@ -334,7 +418,7 @@ async function writeModelMarkups(
           structure_id: video.structure_id,
           operation_id: s.operationId,
           workplace_id: model.workplace_id!,
-          employee_id: null,
+          employee_id: target.employeeId,
           start_time: video.start_time + Math.round(s.startSecond * 1000),
           end_time: video.start_time + Math.round(s.endSecond * 1000),
           comment: `Модель ${model.id}`,
@@ -342,11 +426,13 @@ async function writeModelMarkups(
           author_id: null,
           source: 'model' as const,
           model_id: model.id,
+          confidence: Math.round(s.confidence * 1000) / 1000,
           created_at: now,
           updated_at: now,
         })),
       )
       .execute();
+  await clipModelLayer(trx, video.structure_id, startInstant, endInstant, video.id);
   await trx.updateTable('models').set({ applied_at: now }).where('id', '=', model.id).execute();
   await trx
     .updateTable('videos')

@@ -91,11 +91,25 @@ export const TrainingBody = z
     start_second: seconds,
     end_second: seconds,
     comment: z.string().max(2000).default(''),
+    test: z.object({ video_id: id, start_second: seconds, end_second: seconds }).nullable().optional().openapi({
+      description:
+        'Где оценить модель: отрезок другого видео (другого дня) той же камеры с разметкой людей; без него — блоки размеченного отрезка, не участвовавшие в обучении',
+    }),
   })
   .openapi('MarkerTrainingBody');
 export const TrainingReply = z.object({ model_id: z.number().int(), job_id: z.number().int() }).openapi('MarkerTrainingReply');
 
-export const ApplyingBody = z.object({ model_id: id, unmarked_video_id: id, start_second: seconds, end_second: seconds }).openapi('MarkerApplyingBody');
+export const ApplyingBody = z
+  .object({
+    model_id: id,
+    unmarked_video_id: id,
+    start_second: seconds,
+    end_second: seconds,
+    employee_id: id.nullable().optional().openapi({
+      description: 'Сотрудник, которому пишется разметка модели; без него — сотрудник рабочего места в этот день (по разметке людей)',
+    }),
+  })
+  .openapi('MarkerApplyingBody');
 export const ApplyingReply = z
   .object({
     job_id: z.number().int(),

@@ -1,6 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { sql, type Selectable } from 'kysely';
 import type { SessionUser } from '../auth/service';
+import { UNREVIEWED_SOURCE, workplaceEmployee } from '../markup/model-layer.service';
 import type { Db } from '../db/database';
 import type { ModelsTable } from '../db/schema';
 import { ApiError, badRequest, notFound } from '../http/errors';
@@ -200,6 +201,19 @@ export async function deleteModel(db: Db, storage: ObjectStore, user: SessionUse
   return { deleted: row.id };
 }
 
+/**
+ * The span a model is evaluated on instead of blocks of its training span: a ready video of the
+ * same camera (the areas are that camera's), another video than the marked one, inside its length.
+ */
+async function testSpan(db: Db, user: SessionUser, marked: VideoInOrganization, test: { video_id: number; start_second: number; end_second: number }) {
+  const other = await videoOf(db, user, test.video_id);
+  readyVideo(other);
+  if (other.camera_id !== marked.camera_id) throw badRequest('test.video_id: видео для проверки должно быть с той же камеры, что и размеченное');
+  if (other.id === marked.id) throw badRequest('test.video_id: для проверки выберите другое видео (или не задавайте проверку)');
+  const { start, end } = span(test.start_second, test.end_second, other.duration);
+  return { video_id: other.id, start_second: start, end_second: end };
+}
+
 /** POST /api/v1/start_marker_training: checks everything, creates the model row and queues the training job. */
 export async function startTraining(db: Db, user: SessionUser, body: In<typeof TrainingBody>) {
   if (!body.workplace_id) throw badRequest(M.chooseWorkplace);
@@ -224,11 +238,13 @@ export async function startTraining(db: Db, user: SessionUser, body: In<typeof T
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('structure_id', '=', video.structure_id)
     .where('workplace_id', '=', workplace.id)
+    .where('source', '!=', UNREVIEWED_SOURCE)
     .where('operation_id', 'in', operationIds)
     .where('start_time', '<', video.start_time + end * 1000)
     .where('end_time', '>', video.start_time + start * 1000)
     .executeTakeFirstOrThrow();
   if (Number(marked.n) === 0) throw badRequest('В выбранном отрезке нет разметки выбранных операций на этом рабочем месте: модели не на чем учиться');
+  const test = body.test ? await testSpan(db, user, video, body.test) : null;
   return db.transaction().execute(async (trx) => {
     const now = Date.now();
     const model = await trx
@@ -260,7 +276,7 @@ export async function startTraining(db: Db, user: SessionUser, body: In<typeof T
       .insertInto('model_video_areas')
       .values(areaIds.map((video_area_id) => ({ model_id: model.id, video_area_id })))
       .execute();
-    const jobId = await enqueueJob(trx, { kind: VISION_TRAIN_JOB, payload: { model_id: model.id }, organizationId: user.organizationId, maxAttempts: 3 });
+    const jobId = await enqueueJob(trx, { kind: VISION_TRAIN_JOB, payload: { model_id: model.id, test }, organizationId: user.organizationId, maxAttempts: 3 });
     await trx
       .updateTable('models')
       .set({ name: `Модель ${model.id}: ${workplace.name}`, job_id: jobId })
@@ -268,6 +284,21 @@ export async function startTraining(db: Db, user: SessionUser, body: In<typeof T
       .execute();
     return { model_id: model.id, job_id: jobId };
   });
+}
+
+/**
+ * Who a model's segments are written for: the employee the analyst picked (of the video's
+ * structure), else the workplace's employee that day (model-layer.service.ts); never nobody.
+ */
+async function applyingEmployee(db: Db, user: SessionUser, target: { structureId: number; workplaceId: number; at: number }, picked?: number | null) {
+  if (picked != null) {
+    const employee = await db.selectFrom('employees').select('id').where('id', '=', picked).where('structure_id', '=', target.structureId).executeTakeFirst();
+    if (!employee) throw badRequest('employee_id: сотрудник не из структурной единицы этого видео');
+    return employee.id;
+  }
+  const workplace = await db.selectFrom('workplaces').select('name').where('id', '=', target.workplaceId).executeTakeFirstOrThrow();
+  const zone = await db.selectFrom('organizations').select('time_zone').where('id', '=', user.organizationId).executeTakeFirstOrThrow();
+  return workplaceEmployee(db, { ...target, workplaceName: workplace.name, timeZone: zone.time_zone });
 }
 
 /** POST /api/v1/start_marker_applying: a trained model of the same camera over a span of a video. */
@@ -279,10 +310,16 @@ export async function startApplying(db: Db, user: SessionUser, body: In<typeof A
   readyVideo(video);
   if (video.camera_id !== model.camera_id) throw badRequest('Модель обучена для другой камеры: её области не подходят к этому видео');
   const { start, end } = span(body.start_second, body.end_second, video.duration);
+  const employeeId = await applyingEmployee(
+    db,
+    user,
+    { structureId: video.structure_id, workplaceId: model.workplace_id, at: video.start_time + start * 1000 },
+    body.employee_id,
+  );
   const jobId = await db.transaction().execute(async (trx) => {
     const id = await enqueueJob(trx, {
       kind: VISION_APPLY_JOB,
-      payload: { model_id: model.id, video_id: video.id, start_second: start, end_second: end },
+      payload: { model_id: model.id, video_id: video.id, start_second: start, end_second: end, employee_id: employeeId },
       organizationId: user.organizationId,
       maxAttempts: 3,
     });

@@ -45,6 +45,7 @@ beforeAll(async () => {
         structure_id: w.structureId,
         operation_id: operationIds[segment.operation],
         workplace_id: w.workplaceIds[0]!,
+        employee_id: w.employeeId,
         start_time: START + segment.startSecond * 1000,
         end_time: START + Math.min(HALF, segment.endSecond) * 1000,
         video_id: videoId,
@@ -118,11 +119,33 @@ describe('training and applying', () => {
     const job = await jobOf(started.body.job_id);
     expect(job.error).toBeNull();
     expect(job.status).toBe('success');
-    // Held out: the last 20% of the marked span; an operation absent there has no F1 to judge.
-    const heldOut = JSON.parse(job.result!).held_out as { operation_id: number | null; f1: number; steps: number }[];
+    // Test steps: interleaved blocks of the span that neither fitting nor early stopping used (issue 25).
+    const result = JSON.parse(job.result!);
+    const heldOut = result.held_out as {
+      operation_id: number | null;
+      f1: number;
+      steps: number;
+      train_steps: number;
+      segment_f1: number;
+      baseline_f1: number;
+    }[];
     expect(heldOut.map((h) => h.operation_id)).toEqual([null, ...Object.values(operationIds).sort((a, b) => a - b)]);
-    expect(heldOut.filter((h) => h.operation_id !== null && h.steps > 0).length).toBeGreaterThanOrEqual(1);
-    for (const h of heldOut.filter((h) => h.steps > 0)) expect(h.f1).toBeGreaterThan(0.8);
+    expect(result.test.source).toBe('blocks');
+    expect(result.train_steps + result.validation_steps + result.test.steps).toBe(result.steps);
+    expect(heldOut.reduce((n, h) => n + h.steps, 0)).toBe(result.test.steps);
+    // Every operation is trained on; one that no test block holds is named in a warning, never scored as if tested.
+    const names: Record<number, string> = { [operationIds.A]: 'Сборка с движением', [operationIds.B]: 'Контроль на месте', [operationIds.C]: 'Работа справа' };
+    for (const h of heldOut.filter((x) => x.operation_id !== null)) {
+      expect(h.train_steps, `train steps of ${h.operation_id}`).toBeGreaterThan(0);
+      if (h.steps === 0) expect(result.warnings.join(' ')).toContain(`Операция «${names[h.operation_id!]}»: нет шагов для проверки`);
+      else expect(h.f1).toBeGreaterThan(0);
+    }
+    expect(heldOut.filter((h) => h.operation_id !== null && h.steps > 0).length).toBeGreaterThanOrEqual(2);
+    // Short test blocks are a hard, honest test; the model still beats the constant answer clearly.
+    expect(result.accuracy).toBeGreaterThan(0.7);
+    expect(result.accuracy).toBeGreaterThan(result.baseline.accuracy + 0.2);
+    expect(result.edit_score).toBeGreaterThan(0);
+    expect(result.warnings.join(' ')).not.toMatch(/нет ни одного шага|не лучше постоянного/);
 
     const { models } = (await call('GET', `/api/v1/models?video_id=${videoId}`, 'viewer')).body;
     expect(models).toHaveLength(1);
@@ -144,8 +167,65 @@ describe('training and applying', () => {
     expect(model.meta.report).toContain('F1');
     expect(model.meta.report).toContain('Контроль на месте');
     expect(model.meta.report).toContain('Матрица ошибок');
+    expect(model.meta.report).toContain('Постоянный ответ');
+    expect(model.meta.report).toContain('F1 отрезков@0,5');
+    expect(model.meta.report).toContain('edit score');
     expect((await call('GET', `/api/v1/model/${modelId}`, 'viewer')).body.meta.report).toBe(model.meta.report);
     expect((await call('GET', `/api/v1/model/${modelId}`, 'rival')).body.error.message).toBe(VISION_MESSAGES.modelMissing);
+  });
+
+  it('evaluates on another video of the camera when asked, and says so in the report and the result', async () => {
+    const key = 'recordings/site/cam1/scene-next-day.mp4';
+    await makeSceneClip(t.deps.storage.pathOf(key), schedule, { fps: 10 });
+    const nextDay = START + 86_400_000;
+    const otherId = await insertVideo(t, w.cameraIds[0]!, { filename: 'scene-next-day.mp4', start: nextDay, duration: SECONDS, key });
+    const now = Date.now();
+    for (const segment of schedule.filter((s) => s.operation !== 'idle' && s.startSecond < 30))
+      await t.deps.db
+        .insertInto('markups')
+        .values({
+          structure_id: w.structureId,
+          operation_id: operationIds[segment.operation as 'A'],
+          workplace_id: w.workplaceIds[0]!,
+          employee_id: w.employeeId,
+          start_time: nextDay + segment.startSecond * 1000,
+          end_time: nextDay + Math.min(30, segment.endSecond) * 1000,
+          video_id: otherId,
+          author_id: w.admin.id,
+          source: 'manual',
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    const same = await call('POST', '/api/v1/start_marker_training', 'admin', { ...training(), test: { video_id: videoId, start_second: 0, end_second: 30 } });
+    expect(same.status).toBe(400);
+    const started = await call('POST', '/api/v1/start_marker_training', 'admin', {
+      ...training(),
+      test: { video_id: otherId, start_second: 0, end_second: 30 },
+    });
+    expect(started.status).toBe(200);
+    const runner = startWorkers(t.deps, { pollMs: 50 });
+    await runner.drain();
+    await runner.stop();
+    const job = await jobOf(started.body.job_id);
+    expect(job.error).toBeNull();
+    const result = JSON.parse(job.result!);
+    expect(result.test.source).toBe('other');
+    expect(result.test.steps).toBeGreaterThanOrEqual(30 * 5);
+    expect(result.test.description).toContain('scene-next-day.mp4');
+    // Independent count: test steps per class from the next day's markups at the step instants.
+    const labelAt = (second: number) => {
+      const s = schedule.find((x) => second >= x.startSecond && second < Math.min(30, x.endSecond));
+      return !s || s.operation === 'idle' ? null : operationIds[s.operation as 'A'];
+    };
+    for (const h of result.held_out as { operation_id: number | null; steps: number }[]) {
+      const expected = Array.from({ length: result.test.steps }, (_, i) => labelAt(i / 5)).filter((l) => l === h.operation_id).length;
+      expect(h.steps, `steps of ${h.operation_id}`).toBe(expected);
+    }
+    const report = (await call('GET', `/api/v1/model/${started.body.model_id}`, 'viewer')).body.meta.report as string;
+    expect(report).toContain('видео «scene-next-day.mp4», 0–30 с');
+    await call('DELETE', `/api/v1/model/${started.body.model_id}`, 'admin');
+    await t.deps.db.deleteFrom('markups').where('video_id', '=', otherId).execute();
   });
 
   const modelMarkups = () =>

@@ -43,9 +43,13 @@ export function SuggestionPanel({ models, modelId, onModel, state, hint, follow,
         <span data-testid="suggestion" data-backend={state.backend ?? ''}>
           {state.suggestion ? (
             <>
-              <strong>{state.suggestion.name}</strong> ({Math.round(state.suggestion.probability * 100)}%)
+              <strong>{state.suggestion.name}</strong> (уверенность {Math.round(state.suggestion.probability * 100)}%)
               {hint && state.suggestion.operationId !== null ? <span className="muted"> · {hint}</span> : null}
             </>
+          ) : state.unsure !== null ? (
+            <span className="muted" data-testid="suggestion-unsure">
+              Модель не уверена ({Math.round(state.unsure * 100)}%) — подсказки нет
+            </span>
           ) : (
             <span className="muted">Запустите видео: подсказка появится через секунду</span>
           )}

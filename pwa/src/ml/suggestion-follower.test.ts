@@ -44,6 +44,76 @@ describe('following live suggestions', () => {
     expect(changes.map((c) => Math.round((c.onsetSecond - 10) / STEP))).toEqual(segments.map((s) => s.from));
   });
 
+  it('agrees with the applying job step for step on noisy probabilities (one smoothing module)', () => {
+    // A seeded random walk over 4 classes: flickers, near-ties and short runs everywhere.
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const classes = 4;
+    const steps = 600;
+    const probabilities = new Float32Array(steps * classes);
+    let leader = 1;
+    for (let r = 0; r < steps; r++) {
+      if (random() < 0.12) leader = Math.floor(random() * classes);
+      let sum = 0;
+      for (let c = 0; c < classes; c++) sum += probabilities[r * classes + c] = random() + (c === leader ? 1.2 * random() : 0);
+      for (let c = 0; c < classes; c++) probabilities[r * classes + c]! /= sum;
+    }
+    const segments = smoothPredictions(probabilities, classes, { minSegmentSteps: 5, hysteresis: 0.15 });
+    const f = follower();
+    let agree = 0;
+    let settled = 0;
+    for (let r = 0; r < steps; r++) {
+      f.push(10 + r * STEP, probabilities.subarray(r * classes, (r + 1) * classes));
+      const current = f.current;
+      if (!current) continue;
+      settled++;
+      // Live knows a segment only once it has settled; by the segment's end the two must agree.
+      const job = segments.find((s) => r >= s.from && r < s.to)!;
+      if (current.classIndex === job.label || r - job.from < 5) agree++;
+      expect(current.confidence).toBeGreaterThan(0);
+      expect(current.confidence).toBeLessThanOrEqual(1);
+    }
+    expect(settled).toBeGreaterThan(steps * 0.9);
+    expect(agree).toBe(settled);
+  });
+
+  it('shows for every decided step exactly the class the applying job gives it', () => {
+    let seed = 11;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const classes = 3;
+    const steps = 500;
+    const probabilities = new Float32Array(steps * classes);
+    let leader = 0;
+    for (let r = 0; r < steps; r++) {
+      if (random() < 0.1) leader = Math.floor(random() * classes);
+      let sum = 0;
+      for (let c = 0; c < classes; c++) sum += probabilities[r * classes + c] = random() + (c === leader ? random() : 0);
+      for (let c = 0; c < classes; c++) probabilities[r * classes + c]! /= sum;
+    }
+    const job = new Int32Array(steps);
+    for (const s of smoothPredictions(probabilities, classes, { minSegmentSteps: 5, hysteresis: 0.15 })) job.fill(s.label, s.from, s.to);
+    const f = follower();
+    let decided = 0;
+    for (let r = 0; r < steps; r++) {
+      f.push(10 + r * STEP, probabilities.subarray(r * classes, (r + 1) * classes));
+      const shown = f.decided;
+      if (!shown) continue;
+      decided++;
+      const step = Math.round((shown.second - 10) / STEP);
+      expect(step).toBe(r - 4);
+      expect(shown.classIndex, `step ${step}`).toBe(job[step]);
+    }
+    expect(decided).toBeGreaterThan(steps * 0.9);
+  });
+
+  it('reports the mean probability of the settled class as its confidence, as the job stores it', () => {
+    const f = follower();
+    for (let i = 0; i < 10; i++) f.push(10 + i * STEP, row(1, i < 5 ? 0.6 : 0.3));
+    const p = (lead: number) => (1 + lead * 2) / 3;
+    expect(f.current!.classIndex).toBe(1);
+    expect(f.current!.confidence).toBeCloseTo((5 * p(0.6) + 5 * p(0.3)) / 10, 5);
+  });
+
   it('starts over after a seek back or skipped steps', () => {
     const f = follower();
     for (let i = 0; i < 6; i++) f.push(10 + i * STEP, row(1));

@@ -1,6 +1,22 @@
+import { IncrementalSmoother } from '../../../workers/src/vision/smoothing';
+
+/**
+ * Below this confidence the live suggestion stays quiet (shows no operation): a guess the model
+ * itself is not sure of costs the assessor more than silence.
+ */
+export const SUGGESTION_MIN_CONFIDENCE = 0.5;
+
 /** A settled change of the suggested class: the class and the video second its run began. */
 export interface SettledSuggestion {
   classIndex: number;
+  onsetSecond: number;
+}
+
+/** What the live suggestion says now: the settled class and the model's confidence in it. */
+export interface CurrentSuggestion {
+  classIndex: number;
+  /** Mean probability of the class over its segment so far (as the applying job's `confidence`). */
+  confidence: number;
   onsetSecond: number;
 }
 
@@ -14,43 +30,58 @@ export interface FollowerOptions {
 }
 
 /**
- * Live playback's version of the applying job's smoothing (workers/src/vision/smoothing.ts): the
- * same hysteresis and minimum segment, applied as the steps arrive, so a suggestion is followed
- * only once it has settled — and then from the step where it began, not from when it settled.
- * A seek or a gap of skipped steps starts over.
+ * Live playback's side of the applying job's smoothing: the same IncrementalSmoother
+ * (workers/src/vision/smoothing.ts — one module for both), fed the steps as they arrive, with
+ * video seconds in place of step numbers. A seek back or a gap of skipped steps starts it over.
  */
 export class SuggestionFollower {
-  private settled: number | null = null;
-  private candidate: { classIndex: number; onsetSecond: number; steps: number } | null = null;
+  private readonly smoother: IncrementalSmoother;
+  /** Seconds of the latest steps (a new class settles at most minSteps back), and how many steps came since the start. */
+  private recent: number[] = [];
+  private steps = 0;
   private lastSecond = -Infinity;
+  private onsetSecond = 0;
 
-  constructor(private readonly options: FollowerOptions) {}
+  constructor(private readonly options: FollowerOptions) {
+    this.smoother = new IncrementalSmoother({ minSegmentSteps: options.minSteps, hysteresis: options.hysteresis });
+  }
 
   /** Feeds one step; answers the change when a new class has just settled. */
   push(second: number, probabilities: ArrayLike<number>): SettledSuggestion | null {
-    const { minSteps, hysteresis, stepSeconds } = this.options;
+    const { stepSeconds } = this.options;
     if (second < this.lastSecond || second - this.lastSecond > 2.5 * stepSeconds) this.reset();
     this.lastSecond = second;
-    let best = 0;
-    for (let i = 1; i < probabilities.length; i++) if (probabilities[i]! > probabilities[best]!) best = i;
-    const current = this.settled;
-    const label = current === null || (best !== current && probabilities[best]! - probabilities[current]! >= hysteresis) ? best : current;
-    if (label === current) {
-      this.candidate = null;
-      return null;
-    }
-    if (this.candidate?.classIndex === label) this.candidate.steps++;
-    else this.candidate = { classIndex: label, onsetSecond: second, steps: 1 };
-    if (this.candidate.steps < minSteps) return null;
-    const change = { classIndex: label, onsetSecond: this.candidate.onsetSecond };
-    this.settled = label;
-    this.candidate = null;
-    return change;
+    this.recent.push(second);
+    if (this.recent.length > this.options.minSteps + 1) this.recent.shift();
+    this.steps++;
+    const change = this.smoother.push(probabilities);
+    if (!change) return null;
+    this.onsetSecond = this.recent[change.fromStep - (this.steps - this.recent.length)] ?? second;
+    return { classIndex: change.label, onsetSecond: this.onsetSecond };
+  }
+
+  /**
+   * What the applying job writes for the step minSteps − 1 steps back (its class can no longer
+   * change), with that step's second and the model's confidence: the live suggestion shows this,
+   * a fraction of a second later than the raw step, and never flickers. Null until known.
+   */
+  get decided(): { classIndex: number; confidence: number; second: number } | null {
+    const decided = this.smoother.decided;
+    const second = this.recent[this.recent.length - this.options.minSteps];
+    if (!decided || second === undefined) return null;
+    return { classIndex: decided.label, confidence: this.smoother.confidence, second };
+  }
+
+  /** The settled suggestion, or null before a class has settled. */
+  get current(): CurrentSuggestion | null {
+    const classIndex = this.smoother.settled;
+    return classIndex === null ? null : { classIndex, confidence: this.smoother.confidence, onsetSecond: this.onsetSecond };
   }
 
   reset() {
-    this.settled = null;
-    this.candidate = null;
+    this.smoother.reset();
+    this.recent = [];
+    this.steps = 0;
     this.lastSecond = -Infinity;
   }
 }

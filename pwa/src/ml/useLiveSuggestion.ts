@@ -2,13 +2,14 @@ import { type RefObject, useEffect, useRef, useState } from 'react';
 import { api } from '../api/client';
 import type { VisionModel, VisionModelsReply } from '../api/types';
 import type { BrowserModel, InferenceBackend } from './inference';
-import { SuggestionFollower } from './suggestion-follower';
+import { SUGGESTION_MIN_CONFIDENCE, SuggestionFollower } from './suggestion-follower';
 
 export interface Suggestion {
   /** Index into the model's classes (0: background). */
   classIndex: number;
   operationId: number | null;
   name: string;
+  /** The model's confidence: mean probability of the class over its segment so far. */
   probability: number;
   /** The video second the suggestion is for. */
   second: number;
@@ -18,7 +19,10 @@ export interface LiveSuggestionState {
   status: 'off' | 'loading' | 'ready' | 'error';
   backend: InferenceBackend | null;
   error: string | null;
+  /** The settled class when it is sure enough (SUGGESTION_MIN_CONFIDENCE), else null. */
   suggestion: Suggestion | null;
+  /** The model is running but not sure enough to suggest (its confidence, 0…1); null otherwise. */
+  unsure: number | null;
 }
 
 /** A suggestion that has settled (held the applying job's minimum segment), from the second its run began. */
@@ -28,14 +32,16 @@ export interface SettledChange {
   onsetSecond: number;
 }
 
-const OFF: LiveSuggestionState = { status: 'off', backend: null, error: null, suggestion: null };
+const OFF: LiveSuggestionState = { status: 'off', backend: null, error: null, suggestion: null, unsure: null };
 
 /**
  * Suggests the current operation during playback with a trained model run in the browser: the
  * model's ONNX file is fetched once, the player's picture is sampled at the model's rate
  * (5 per second of video time) and the worker answers the class of the step about half a second
  * back (the centre of its one-second motion window). The inference code loads only when a model is chosen.
- * `onSettled` hears each change of the suggestion once it has settled (suggestion-follower.ts).
+ * The suggestion is the class the applying job's smoothing has settled on (suggestion-follower.ts,
+ * the same module as the job), with its confidence; below SUGGESTION_MIN_CONFIDENCE it stays quiet.
+ * `onSettled` hears each change of the suggestion once it has settled.
  */
 export function useLiveSuggestion(
   videoRef: RefObject<HTMLVideoElement | null>,
@@ -64,7 +70,7 @@ export function useLiveSuggestion(
         model = await BrowserModel.open(modelId);
         if (stopped) return model.close();
         const opened = model;
-        setState({ status: 'ready', backend: opened.backend, error: null, suggestion: null });
+        setState({ status: 'ready', backend: opened.backend, error: null, suggestion: null, unsure: null });
         const step = 1 / opened.spec.fps;
         const follower = new SuggestionFollower({
           minSteps: Math.max(1, Math.round(opened.spec.smoothing.minSegmentSeconds * opened.spec.fps)),
@@ -98,9 +104,6 @@ export function useLiveSuggestion(
             .live(context.getImageData(0, 0, canvas.width, canvas.height), now)
             .then(({ second, probabilities }) => {
               if (stopped || !probabilities) return;
-              let best = 0;
-              for (let i = 1; i < probabilities.length; i++) if (probabilities[i]! > probabilities[best]!) best = i;
-              const cls = opened.spec.classes[best];
               const change = follower.push(second, probabilities);
               if (change) {
                 const settled = opened.spec.classes[change.classIndex];
@@ -110,15 +113,22 @@ export function useLiveSuggestion(
                   onsetSecond: change.onsetSecond,
                 });
               }
+              // What is shown is the class the applying job's smoothing gives the latest decided step, not a step's argmax.
+              const current = follower.decided;
+              const cls = current ? opened.spec.classes[current.classIndex] : undefined;
+              const sure = current !== null && current.confidence >= SUGGESTION_MIN_CONFIDENCE;
               setState((s) => ({
                 ...s,
-                suggestion: {
-                  classIndex: best,
-                  operationId: cls?.operationId ?? null,
-                  name: cls?.name ?? `Класс ${best}`,
-                  probability: probabilities[best]!,
-                  second,
-                },
+                suggestion: sure
+                  ? {
+                      classIndex: current.classIndex,
+                      operationId: cls?.operationId ?? null,
+                      name: cls?.name ?? `Класс ${current.classIndex}`,
+                      probability: current.confidence,
+                      second: current.second,
+                    }
+                  : null,
+                unsure: current !== null && !sure ? current.confidence : null,
               }));
             })
             .catch((err: unknown) => {

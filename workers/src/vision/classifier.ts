@@ -27,8 +27,10 @@ export interface TrainOptions {
   l2?: number;
   batchSize?: number;
   seed?: number;
-  /** Share of rows, at the end in time, held out for early stopping and evaluation (default 0.2). */
+  /** Share of rows, at the end in time, held out for early stopping (default 0.2). */
   validationShare?: number;
+  /** Rows [validationFrom, rows) are the early-stopping set (overrides validationShare). */
+  validationFrom?: number;
   /** Called after every epoch; may stop the training by throwing (cancellation). */
   onEpoch?: (epoch: number, maxEpochs: number) => void | Promise<void>;
 }
@@ -133,7 +135,7 @@ export async function trainClassifier(x: FeatureMatrix, labels: Int32Array, clas
   const random = seededRandom(options.seed ?? 1);
   const { rows, columns: inputs } = x;
   if (rows < 10) throw new Error('Слишком мало шагов для обучения: нужно не меньше 10');
-  const validationFrom = Math.min(rows - 1, Math.max(1, Math.floor(rows * (1 - (options.validationShare ?? 0.2)))));
+  const validationFrom = Math.min(rows - 1, Math.max(1, options.validationFrom ?? Math.floor(rows * (1 - (options.validationShare ?? 0.2)))));
 
   const mean = new Float32Array(inputs);
   const invStd = new Float32Array(inputs);

@@ -75,3 +75,108 @@ export function permutationImportance(model: Classifier, x: FeatureMatrix, label
   }
   return out.sort((a, b) => b.drop - a.drop || a.feature - b.feature);
 }
+
+/** What a step is for in training: fitting, early stopping, or the reported test. */
+export const StepRole = { Train: 0, Validation: 1, Test: 2 } as const;
+export type StepRole = (typeof StepRole)[keyof typeof StepRole];
+
+/**
+ * Splits a span's steps into interleaved blocks (about a tenth of the span, 1–10 s) so every role
+ * sees every part of the span — one contiguous tail often holds a single class. In each run of
+ * five blocks: three train, one validation (early stopping), one test (the report); without a test
+ * set of its own (tested on another video) four train and one validation. Validation and test are
+ * never the same steps.
+ */
+export function blockRoles(rows: number, fps: number, withTest: boolean): Uint8Array {
+  const block = Math.max(fps, Math.min(10 * fps, Math.floor(rows / 10)));
+  const pattern = withTest
+    ? [StepRole.Train, StepRole.Validation, StepRole.Train, StepRole.Test, StepRole.Train]
+    : [StepRole.Train, StepRole.Train, StepRole.Validation, StepRole.Train, StepRole.Train];
+  const roles = new Uint8Array(rows);
+  for (let r = 0; r < rows; r++) roles[r] = pattern[Math.floor(r / block) % pattern.length]!;
+  return roles;
+}
+
+/** Runs of consecutive steps with the given role: [from, to). */
+export function roleRuns(roles: Uint8Array, role: StepRole): [number, number][] {
+  const runs: [number, number][] = [];
+  for (let r = 0; r < roles.length; r++) {
+    if (roles[r] !== role) continue;
+    const last = runs[runs.length - 1];
+    if (last && last[1] === r) last[1] = r + 1;
+    else runs.push([r, r + 1]);
+  }
+  return runs;
+}
+
+export interface SegmentScores {
+  /** Per class: segments matched at IoU ≥ 0.5, predicted ones not matched, true ones missed; F1 of those. */
+  perClass: { tp: number; fp: number; fn: number; f1: number }[];
+  /** 100 × (1 − normalised Levenshtein distance between the true and predicted segment sequences), averaged over runs by length. */
+  editScore: number;
+}
+
+const runsOf = (labels: ArrayLike<number>) => {
+  const out: { label: number; from: number; to: number }[] = [];
+  for (let i = 0; i < labels.length; i++) {
+    const last = out[out.length - 1];
+    if (last && last.label === labels[i]) last.to = i + 1;
+    else out.push({ label: labels[i]!, from: i, to: i + 1 });
+  }
+  return out;
+};
+
+function levenshtein(a: number[], b: number[]): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * Segment-level scores over contiguous runs of steps (truth and smoothed prediction per run): a
+ * predicted segment is a hit when it overlaps a not yet matched true segment of its class with
+ * IoU ≥ 0.5 (the usual F1@50 of action segmentation), and the edit score compares the order of
+ * segments regardless of their lengths.
+ */
+export function segmentScores(runs: { truth: ArrayLike<number>; predicted: ArrayLike<number> }[], classes: number): SegmentScores {
+  const counts = Array.from({ length: classes }, () => ({ tp: 0, fp: 0, fn: 0 }));
+  let editWeighted = 0;
+  let steps = 0;
+  for (const run of runs) {
+    const truth = runsOf(run.truth);
+    const predicted = runsOf(run.predicted);
+    const used = new Set<number>();
+    for (const p of predicted) {
+      let hit = -1;
+      for (let t = 0; t < truth.length; t++) {
+        const s = truth[t]!;
+        if (used.has(t) || s.label !== p.label) continue;
+        const overlap = Math.min(s.to, p.to) - Math.max(s.from, p.from);
+        if (overlap > 0 && overlap / (Math.max(s.to, p.to) - Math.min(s.from, p.from)) >= 0.5) {
+          hit = t;
+          break;
+        }
+      }
+      if (hit >= 0) {
+        used.add(hit);
+        counts[p.label]!.tp++;
+      } else counts[p.label]!.fp++;
+    }
+    truth.forEach((s, t) => {
+      if (!used.has(t)) counts[s.label]!.fn++;
+    });
+    const a = truth.map((s) => s.label);
+    const b = predicted.map((s) => s.label);
+    const edit = 100 * (1 - levenshtein(a, b) / Math.max(1, a.length, b.length));
+    editWeighted += edit * run.truth.length;
+    steps += run.truth.length;
+  }
+  return {
+    perClass: counts.map((c) => ({ ...c, f1: c.tp + c.fp + c.fn > 0 ? (2 * c.tp) / (2 * c.tp + c.fp + c.fn) : 0 })),
+    editScore: steps > 0 ? editWeighted / steps : 0,
+  };
+}

@@ -40,9 +40,10 @@ export {
   trainOperationModel,
   type AppliedSegment,
   type LabelSpan,
+  type TestSpan,
   type TrainingReport,
   type VisionArea,
   type VisionClass,
   type VisionSpec,
 } from './pipeline';
-export { segmentsOf, smoothPredictions, type Segment, type SmoothingOptions } from './smoothing';
+export { IncrementalSmoother, segmentsOf, smoothPredictions, type Segment, type SettledClass, type SmoothingOptions } from './smoothing';

@@ -1,5 +1,5 @@
 import { argmaxRows, predict, trainClassifier, type Classifier, type TrainOptions } from './classifier';
-import { evaluateLabels, permutationImportance, type Evaluation } from './evaluate';
+import { blockRoles, evaluateLabels, permutationImportance, roleRuns, segmentScores, StepRole, type Evaluation, type SegmentScores } from './evaluate';
 import { AreaFeatureExtractor, featureNames, toWorkRect, type FeatureMatrix, type SourceRect } from './features';
 import { decodeFrames, workSize } from './frames';
 import { exportOnnx, ONNX_OPSET } from './onnx-export';
@@ -94,12 +94,32 @@ export interface TrainingReport {
   steps: number;
   trainSteps: number;
   validationSteps: number;
-  validationFromSecond: number;
+  /** Where the reported scores come from: blocks of the marked span kept out of training, or another span. */
+  test: { source: 'blocks' | 'other'; steps: number; description: string };
+  /** Training steps per class (index as in spec.classes). */
+  trainStepsPerClass: number[];
   epochs: number;
   bestEpoch: number;
   validationLoss: number;
+  /** Step scores on the test steps (never used for fitting or early stopping). */
   evaluation: Evaluation;
+  /** Segment F1 at IoU 0.5 and edit score of the smoothed predictions on the test steps. */
+  segments: SegmentScores;
+  /** The constant answer: the class most frequent in training, for every test step. */
+  baseline: { classIndex: number; evaluation: Evaluation };
+  /** Plain warnings for the analyst (Russian). */
+  warnings: string[];
   importance: { feature: string; drop: number }[];
+}
+
+/** A span to test on instead of blocks of the marked span (another video or day of the camera). */
+export interface TestSpan {
+  video: SourceVideoFile;
+  startSecond: number;
+  endSecond: number;
+  spans: LabelSpan[];
+  /** How the report names it, e.g. «видео "cam1.mp4", 0–600 с». */
+  description: string;
 }
 
 export interface TrainInput extends SpanInput {
@@ -108,7 +128,8 @@ export interface TrainInput extends SpanInput {
   spans: LabelSpan[];
   fps?: number;
   hidden?: number;
-  train?: Omit<TrainOptions, 'onEpoch' | 'hidden'>;
+  train?: Omit<TrainOptions, 'onEpoch' | 'hidden' | 'validationFrom' | 'validationShare'>;
+  test?: TestSpan;
 }
 
 export interface TrainOutput {
@@ -118,38 +139,104 @@ export interface TrainOutput {
   report: TrainingReport;
 }
 
+/** The rows of `x` at `rows`, in that order. */
+function pickRows(x: FeatureMatrix, rows: number[]): FeatureMatrix {
+  const data = new Float32Array(rows.length * x.columns);
+  rows.forEach((r, i) => data.set(x.data.subarray(r * x.columns, (r + 1) * x.columns), i * x.columns));
+  return { rows: rows.length, columns: x.columns, data };
+}
+
+const rowsWith = (roles: Uint8Array, role: StepRole) => Array.from(roles.keys()).filter((r) => roles[r] === role);
+const macroF1 = (e: Evaluation, classes: number[]) => (classes.length ? classes.reduce((sum, c) => sum + e.perClass[c]!.f1, 0) / classes.length : 0);
+
 /**
  * Training (job vision.train): features of the marked span (progress 0–60), labels from the
- * markups, the classifier with early stopping on the last 20% of the span (60–90), evaluation on
- * that held-out time and the ONNX file (90–100).
+ * markups, the classifier (60–90) fitted on interleaved blocks of the span with early stopping on
+ * other blocks (evaluate.ts blockRoles), scores on test steps that took part in neither — blocks
+ * of the span, or another span when given — and the ONNX file (90–100).
  */
 export async function trainOperationModel(input: TrainInput): Promise<TrainOutput> {
   const fps = input.fps ?? DEFAULT_FPS;
   const work = workSize(input.video.width, input.video.height);
   const names = featureNames(input.areas.map((_, i) => `area${i + 1}`));
   const progress = input.progress ?? (() => {});
-  const features = await extractSpanFeatures({ ...input, progress: (p) => progress(p * 0.6) }, { fps, work, areas: input.areas });
+  const share = input.test ? 0.45 : 0.6;
+  const features = await extractSpanFeatures({ ...input, progress: (p) => progress(p * share) }, { fps, work, areas: input.areas });
   const labels = stepLabels(features.rows, input.startSecond, fps, input.spans);
   if (!labels.some((l) => l > 0)) throw new Error('В выбранном отрезке нет разметки выбранных операций');
+  const roles = blockRoles(features.rows, fps, !input.test);
+  const fitRows = [...rowsWith(roles, StepRole.Train), ...rowsWith(roles, StepRole.Validation)];
+  const trainCount = fitRows.length - rowsWith(roles, StepRole.Validation).length;
   const hidden = input.hidden ?? 16;
-  const trained = await trainClassifier(features, labels, input.classes.length, {
-    ...input.train,
-    hidden,
-    onEpoch(epoch, max) {
-      if (input.signal?.aborted) throw new Error('Обработка остановлена');
-      progress(60 + (epoch / max) * 30);
+  const trained = await trainClassifier(
+    pickRows(features, fitRows),
+    Int32Array.from(fitRows, (r) => labels[r]!),
+    input.classes.length,
+    {
+      ...input.train,
+      hidden,
+      validationFrom: trainCount,
+      onEpoch(epoch, max) {
+        if (input.signal?.aborted) throw new Error('Обработка остановлена');
+        progress(60 + (epoch / max) * 30);
+      },
     },
+  );
+  const { model } = trained;
+  const classes = input.classes.length;
+  const smoothing = { minSegmentSteps: Math.max(1, Math.round(DEFAULT_SMOOTHING.minSegmentSeconds * fps)), hysteresis: DEFAULT_SMOOTHING.hysteresis };
+
+  // The test steps: contiguous runs, each scored by steps and, smoothed as the applying job does, by segments.
+  let testRuns: { x: FeatureMatrix; truth: Int32Array }[];
+  let test: TrainingReport['test'];
+  if (input.test) {
+    const other = await extractSpanFeatures(
+      {
+        video: input.test.video,
+        startSecond: input.test.startSecond,
+        endSecond: input.test.endSecond,
+        signal: input.signal,
+        progress: (p) => progress(45 + p * 0.15),
+      },
+      { fps, work, areas: input.areas },
+    );
+    testRuns = [{ x: other, truth: stepLabels(other.rows, input.test.startSecond, fps, input.test.spans) }];
+    test = { source: 'other', steps: other.rows, description: input.test.description };
+  } else {
+    testRuns = roleRuns(roles, StepRole.Test).map(([from, to]) => ({
+      x: pickRows(
+        features,
+        Array.from({ length: to - from }, (_, i) => from + i),
+      ),
+      truth: labels.slice(from, to),
+    }));
+    test = {
+      source: 'blocks',
+      steps: testRuns.reduce((n, r) => n + r.truth.length, 0),
+      description: 'блоки размеченного отрезка, не участвовавшие в обучении',
+    };
+  }
+  const truth: number[] = [];
+  const predicted: number[] = [];
+  const segmentRuns = testRuns.map((run) => {
+    const probabilities = predict(model, run.x);
+    const labelsOfRun = argmaxRows(probabilities, classes);
+    truth.push(...run.truth);
+    predicted.push(...labelsOfRun);
+    const smoothed = new Int32Array(run.truth.length);
+    for (const s of smoothPredictions(probabilities, classes, smoothing)) smoothed.fill(s.label, s.from, s.to);
+    return { truth: run.truth, predicted: smoothed };
   });
-  const { model, validationFrom } = trained;
-  const validation: FeatureMatrix = {
-    rows: features.rows - validationFrom,
-    columns: features.columns,
-    data: features.data.subarray(validationFrom * features.columns),
-  };
-  const predicted = argmaxRows(predict(model, validation), model.classes);
-  const evaluation = evaluateLabels(labels.subarray(validationFrom), predicted, model.classes);
+  const evaluation = evaluateLabels(truth, predicted, classes);
+  const segments = segmentScores(segmentRuns, classes);
+  const trainStepsPerClass = new Array<number>(classes).fill(0);
+  for (let i = 0; i < trainCount; i++) trainStepsPerClass[labels[fitRows[i]!]!]!++;
+  const majority = trainStepsPerClass.reduce((best, n, c) => (n > trainStepsPerClass[best]! ? c : best), 0);
+  const baseline = { classIndex: majority, evaluation: evaluateLabels(truth, new Array<number>(truth.length).fill(majority), classes) };
+  const warnings = trainingWarnings(input.classes, trainStepsPerClass, evaluation, baseline, trained.bestEpoch);
   progress(93);
-  const importance = permutationImportance(model, features, labels, validationFrom, features.rows)
+  const allTest = testRuns.length === 1 ? testRuns[0]!.x : pickRows(features, rowsWith(roles, StepRole.Test));
+  const importance = permutationImportance(model, allTest, Int32Array.from(truth), 0, truth.length)
     .slice(0, 10)
     .map((i) => ({ feature: names[i.feature]!, drop: i.drop }));
   const spec: VisionSpec = {
@@ -172,16 +259,46 @@ export async function trainOperationModel(input: TrainInput): Promise<TrainOutpu
     classifier: model,
     report: {
       steps: features.rows,
-      trainSteps: validationFrom,
-      validationSteps: features.rows - validationFrom,
-      validationFromSecond: input.startSecond + validationFrom / fps,
+      trainSteps: trainCount,
+      validationSteps: fitRows.length - trainCount,
+      test,
+      trainStepsPerClass,
       epochs: trained.epochs,
       bestEpoch: trained.bestEpoch,
       validationLoss: trained.validationLoss,
       evaluation,
+      segments,
+      baseline,
+      warnings,
       importance,
     },
   };
+}
+
+/** The warnings an analyst must not miss: an operation the model never saw or was never tested on, no gain over the constant answer, best epoch 1. */
+function trainingWarnings(
+  classes: VisionClass[],
+  trainSteps: number[],
+  evaluation: Evaluation,
+  baseline: TrainingReport['baseline'],
+  bestEpoch: number,
+): string[] {
+  const warnings: string[] = [];
+  classes.forEach((c, i) => {
+    if (i === 0) return;
+    if (trainSteps[i] === 0) warnings.push(`Операция «${c.name}»: нет ни одного шага для обучения — модель её не узнает.`);
+    else if (evaluation.perClass[i]!.support === 0) warnings.push(`Операция «${c.name}»: нет шагов для проверки — её качество не оценено.`);
+  });
+  const present = classes.map((_, i) => i).filter((i) => evaluation.perClass[i]!.support > 0);
+  const model = macroF1(evaluation, present);
+  const constant = macroF1(baseline.evaluation, present);
+  if (evaluation.steps > 0 && (evaluation.accuracy <= baseline.evaluation.accuracy || model <= constant))
+    warnings.push(
+      `Модель не лучше постоянного ответа «${classes[baseline.classIndex]?.name}»: доля верных шагов ${percent(evaluation.accuracy)} против ${percent(baseline.evaluation.accuracy)}, средний F1 ${percent(model)} против ${percent(constant)}.`,
+    );
+  if (bestEpoch <= 1) warnings.push('Лучшая эпоха — первая: модель почти не обучилась. Проверьте разметку, области и операции.');
+  if (evaluation.steps === 0) warnings.push('Нет шагов для проверки: качество модели не оценено.');
+  return warnings;
 }
 
 export interface AppliedSegment {
@@ -189,6 +306,8 @@ export interface AppliedSegment {
   operationId: number;
   startSecond: number;
   endSecond: number;
+  /** Mean probability of the segment's class over its steps (0…1): how sure the model was. */
+  confidence: number;
 }
 
 export interface ApplyOutput {
@@ -215,17 +334,29 @@ export async function applyOperationModel(input: SpanInput & { onnx: Uint8Array;
       minSegmentSteps: Math.max(1, Math.round(spec.smoothing.minSegmentSeconds * spec.fps)),
       hysteresis: spec.smoothing.hysteresis,
     });
-    return { steps: features.rows, segments: toSeconds(segments, input.startSecond, input.endSecond, spec), probabilities };
+    return { steps: features.rows, segments: toSeconds(segments, probabilities, input.startSecond, input.endSecond, spec), probabilities };
   } finally {
     await session.release();
   }
 }
 
-function toSeconds(segments: Segment[], startSecond: number, endSecond: number, spec: VisionSpec): AppliedSegment[] {
+function toSeconds(segments: Segment[], probabilities: Float32Array, startSecond: number, endSecond: number, spec: VisionSpec): AppliedSegment[] {
   const at = (step: number) => Math.min(endSecond, startSecond + step / spec.fps);
+  const classes = spec.classes.length;
+  const confidence = (s: Segment) => {
+    let sum = 0;
+    for (let r = s.from; r < s.to; r++) sum += probabilities[r * classes + s.label]!;
+    return s.to > s.from ? sum / (s.to - s.from) : 0;
+  };
   return segments
     .filter((s) => s.label > 0 && spec.classes[s.label]?.operationId != null)
-    .map((s) => ({ classIndex: s.label, operationId: spec.classes[s.label]!.operationId!, startSecond: at(s.from), endSecond: at(s.to) }))
+    .map((s) => ({
+      classIndex: s.label,
+      operationId: spec.classes[s.label]!.operationId!,
+      startSecond: at(s.from),
+      endSecond: at(s.to),
+      confidence: confidence(s),
+    }))
     .filter((s) => s.endSecond > s.startSecond);
 }
 
@@ -239,22 +370,26 @@ export function reportText(report: TrainingReport, spec: VisionSpec, context: { 
     `Обучено на видео «${context.videoName}», отрезок ${context.startSecond}–${context.endSecond} с; ${spec.fps} кадров/с, кадр ${spec.work.width}×${spec.work.height}.`,
     `Области: ${spec.areas.map((a) => a.name).join(', ')}. Классы: ${names.join(', ')}.`,
     `Модель: ${spec.hidden > 0 ? `перцептрон, скрытый слой ${spec.hidden} (ReLU)` : 'многоклассовая логистическая регрессия'}, ONNX opset ${spec.opset}.`,
-    `Обучение: ${report.trainSteps} шагов; проверка на отложенном времени с ${report.validationFromSecond.toFixed(1)} с: ${report.validationSteps} шагов.`,
-    `Эпох: ${report.epochs}, лучшая по потере на проверке: ${report.bestEpoch} (потеря ${report.validationLoss.toFixed(4)}).`,
+    `Обучение: ${report.trainSteps} шагов; ранняя остановка — по ${report.validationSteps} другим шагам; оценка — ${report.test.description}: ${report.test.steps} шагов (ни в обучении, ни в остановке не участвовали).`,
+    `Эпох: ${report.epochs}, лучшая по потере на шагах остановки: ${report.bestEpoch} (потеря ${report.validationLoss.toFixed(4)}).`,
     '',
-    'Качество на отложенном времени (по шагам):',
-    `${'Класс'.padEnd(width)}  Точность  Полнота    F1   Шагов`,
+    ...(report.warnings.length ? ['Предупреждения:', ...report.warnings.map((w) => `  ! ${w}`), ''] : []),
+    'Качество на проверке (шаги по 0,2 с; отрезки — после сглаживания, как при применении):',
+    `${'Класс'.padEnd(width)}  Обуч.  Пров.  Точность  Полнота     F1  F1 отрезков@0,5`,
     ...report.evaluation.perClass.map(
       (m, c) =>
-        `${names[c]!.padEnd(width)}  ${percent(m.precision).padStart(8)}  ${percent(m.recall).padStart(7)}  ${percent(m.f1).padStart(6)}  ${String(m.support).padStart(5)}`,
+        `${names[c]!.padEnd(width)}  ${String(report.trainStepsPerClass[c] ?? 0).padStart(5)}  ${String(m.support).padStart(5)}  ${percent(m.precision).padStart(8)}  ${percent(m.recall).padStart(7)}  ${percent(m.f1).padStart(6)}  ${percent(report.segments.perClass[c]?.f1 ?? 0).padStart(15)}`,
     ),
-    `Доля верных шагов: ${percent(report.evaluation.accuracy)}.`,
+    `Доля верных шагов: ${percent(report.evaluation.accuracy)}; оценка правок (edit score): ${report.segments.editScore.toFixed(1)}.`,
+    `Постоянный ответ «${names[report.baseline.classIndex]}» на тех же шагах: доля верных ${percent(report.baseline.evaluation.accuracy)}, F1 по классам: ${report.baseline.evaluation.perClass
+      .map((m, c) => `${names[c]} ${percent(m.f1)}`)
+      .join(', ')}.`,
     '',
     'Матрица ошибок (строки — разметка, столбцы — модель):',
     `${''.padEnd(width)}  ${names.map((n, i) => `${i}:${n}`.slice(0, 12).padStart(12)).join(' ')}`,
     ...report.evaluation.confusion.map((row, c) => `${`${c}:${names[c]}`.padEnd(width)}  ${row.map((v) => String(v).padStart(12)).join(' ')}`),
     '',
-    'Важность признаков (падение доли верных шагов при перемешивании признака):',
+    'Важность признаков (падение доли верных шагов на проверке при перемешивании признака):',
     ...report.importance
       .filter((i) => i.drop > 0)
       .map((i) => `  ${i.feature.replace(/^area(\d+)/, (_, n: string) => spec.areas[Number(n) - 1]?.name ?? `area${n}`)}: ${percent(i.drop)}`),

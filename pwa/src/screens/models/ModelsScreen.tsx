@@ -47,6 +47,9 @@ export function ModelsScreen({ videoId: videoIdParam }: { videoId: string }) {
   const [areas, setAreas] = useState<VideoArea[]>([]);
   const [operations, setOperations] = useState<NamedItem[]>([]);
   const [workplaces, setWorkplaces] = useState<NamedItem[]>([]);
+  const [employees, setEmployees] = useState<NamedItem[]>([]);
+  /** Who «Применить» writes the model's segments for; null — the workplace's employee that day. */
+  const [applyEmployee, setApplyEmployee] = useState<number | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [frame, setFrame] = useState<CapturedFrame | null>(null);
   const [rect, setRect] = useState<FrameRect | null>(null);
@@ -77,14 +80,16 @@ export function ModelsScreen({ videoId: videoIdParam }: { videoId: string }) {
     }
     (async () => {
       try {
-        const [video, available, places] = await Promise.all([
+        const [video, available, places, people] = await Promise.all([
           api.get<VideoMeta>(`/api/v1/video_meta/${videoId}`),
           api.get<AvailableOperations>('/api/v1/available_operations', { video_id: videoId }),
           api.get<NamedItem[]>('/api/v1/workplaces', { video_id: videoId }),
+          api.get<NamedItem[]>('/api/v1/employees', { video_id: videoId }),
         ]);
         setMeta(video);
         setOperations(available.operations);
         setWorkplaces(places);
+        setEmployees(people);
       } catch (err) {
         setLoadError(err instanceof Error ? err.message : String(err));
       }
@@ -108,6 +113,7 @@ export function ModelsScreen({ videoId: videoIdParam }: { videoId: string }) {
         unmarked_video_id: videoId,
         start_second: 0,
         end_second: meta?.duration ?? videoRef.current?.duration ?? 86_400,
+        employee_id: applyEmployee,
       });
       notify('info', reply.message);
     } catch {
@@ -172,15 +178,30 @@ export function ModelsScreen({ videoId: videoIdParam }: { videoId: string }) {
         {models === null ? (
           <p className="muted">Загрузка…</p>
         ) : (
-          <ModelsTable
-            models={models}
-            operations={operations}
-            areas={areas}
-            canWrite={canWrite}
-            onApply={(m) => void apply(m)}
-            onDelete={(m) => void remove(m)}
-            onCancel={(m, jobId) => void cancel(m, jobId)}
-          />
+          <>
+            {canWrite && models.some((m) => m.meta.object_storage_key) && (
+              <label className="inline">
+                Сотрудник для разметки модели
+                <select value={applyEmployee ?? ''} onChange={(e) => setApplyEmployee(e.target.value ? Number(e.target.value) : null)}>
+                  <option value="">— сотрудник рабочего места в этот день —</option>
+                  {employees.map((e) => (
+                    <option key={e.id} value={e.id}>
+                      {e.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+            <ModelsTable
+              models={models}
+              operations={operations}
+              areas={areas}
+              canWrite={canWrite}
+              onApply={(m) => void apply(m)}
+              onDelete={(m) => void remove(m)}
+              onCancel={(m, jobId) => void cancel(m, jobId)}
+            />
+          </>
         )}
         {canWrite && meta && (
           <TrainingForm

@@ -20,6 +20,8 @@ export function TrainingForm({ videoId, duration, workplaces, operations, areas,
   const [start, setStart] = useState('0');
   const [end, setEnd] = useState(duration ? String(Math.floor(duration)) : '');
   const [comment, setComment] = useState('');
+  /** Evaluate on a span of another video of the camera (another day); empty — blocks of this span (docs/vision.md). */
+  const [test, setTest] = useState({ videoId: '', start: '0', end: '' });
   const [workplaceId, setWorkplaceId] = useState('');
   const [operationIds, setOperationIds] = useState<number[]>([]);
   const [areaIds, setAreaIds] = useState<number[]>([]);
@@ -43,6 +45,7 @@ export function TrainingForm({ videoId, duration, workplaces, operations, areas,
       start_second: Number(start),
       end_second: Number(end),
       comment,
+      test: test.videoId.trim() ? { video_id: Number(test.videoId), start_second: Number(test.start), end_second: Number(test.end) } : null,
     };
     setBusy(true);
     try {
@@ -73,6 +76,24 @@ export function TrainingForm({ videoId, duration, workplaces, operations, areas,
           Комментарий
           <input value={comment} maxLength={2000} onChange={(e) => setComment(e.target.value)} />
         </label>
+      </div>
+      <div className="row">
+        <label title="Видео той же камеры (другой день) с разметкой людей; пусто — проверка на блоках размеченного отрезка, не участвовавших в обучении">
+          Проверить на видео №
+          <input type="number" min={1} step={1} value={test.videoId} onChange={(e) => setTest({ ...test, videoId: e.target.value })} />
+        </label>
+        {test.videoId.trim() && (
+          <>
+            <label>
+              с, с
+              <input type="number" min={0} step={0.1} value={test.start} onChange={(e) => setTest({ ...test, start: e.target.value })} required />
+            </label>
+            <label>
+              по, с
+              <input type="number" min={0} step={0.1} value={test.end} onChange={(e) => setTest({ ...test, end: e.target.value })} required />
+            </label>
+          </>
+        )}
         <label>
           Рабочее место
           <select value={workplaceId} onChange={(e) => setWorkplaceId(e.target.value)}>

@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import type { AvailableOperations, NamedItem } from '../../api/types';
 import type { MarkupRow } from './model';
+import { confidenceText } from './review';
 import type { MarkupSession } from './session';
 import { TimeInput } from './TimeInput';
 
@@ -91,7 +92,12 @@ export function OperationRows({ session, rows, selectedKey, operations, workplac
                   session.select(row.key);
                   onSeek(row.start);
                 }}
-                title={row.source === 'model' ? 'Разметила модель — проверьте. Перейти к началу' : 'Перейти к началу'}
+                title={
+                  row.source === 'model'
+                    ? `Разметила модель, уверенность ${confidenceText(row.confidence)} — проверьте: V — принять, X — отклонить. Перейти к началу`
+                    : 'Перейти к началу'
+                }
+                data-confidence={row.source === 'model' ? confidenceText(row.confidence) : undefined}
               >
                 {item.index + 1}
               </button>

@@ -15,12 +15,14 @@ import { CommandBar } from './CommandBar';
 import { ConflictBanner } from './ConflictBanner';
 import { HelpOverlay } from './HelpOverlay';
 import { MarkupTools } from './MarkupTools';
+import { ModelReviewPanel } from './ModelReviewPanel';
 import { LINK_COPIED, NO_LONGER_AT_SECOND, type MarkupRow, type VideoMarkupsReply } from './model';
 import { OperationButtons } from './OperationButtons';
 import { OperationRows } from './OperationRows';
 import { Player } from './Player';
 import { usePlayerControls } from './player-controls';
 import { Playhead } from './playhead';
+import { acceptModelRows, modelRowsIn, nextModelRow, rejectModelRows, reviewTarget } from './review';
 import { MarkupSession } from './session';
 import { Activities, AgreementPanel, MarkupHelper, OtherCameras, TimeBudgetPanel, VideoComment, type OtherVideo } from './SidePanels';
 import { StampList } from './StampList';
@@ -53,6 +55,8 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
   const player = usePlayerControls(videoRef, playhead, duration);
   const [help, setHelp] = useState(false);
   const [loop, setLoop] = useState<{ start: number; end: number } | null>(null);
+  /** The span «accept / reject all» works on; its end defaults to the whole video. */
+  const [reviewSpan, setReviewSpan] = useState<{ from: number; to: number } | null>(null);
   // A trained model of this camera suggests the current operation; M accepts it, and with «Размечать
   // по подсказкам» (Shift+M) every settled suggestion is coded as it plays (docs/vision.md).
   const cameraModels = useCameraModels(videoId);
@@ -106,6 +110,8 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
       unmarked_video_id: videoId,
       start_second: 0,
       end_second: Math.max(1, Math.floor(player.duration())),
+      // The lane's employee when one is chosen, else the server takes the workplace's employee that day.
+      employee_id: coding.defaultLane().employee_id,
     });
     for (;;) {
       const job = await api.get<Job>(`/api/v1/jobs/${started.job_id}`);
@@ -121,7 +127,7 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
       );
     session.loadFromServer(markups);
     const count = markups.video_markups.filter((m) => m.source === 'model').length;
-    return `Модель «${started.model_name}» разметила отрезков: ${count}. Они отмечены пунктиром — проверьте их: J и K переходят по отрезкам, ошибку исправьте в строке или удалите.`;
+    return `Модель «${started.model_name}» разметила отрезков: ${count}. В отчёты они не войдут, пока вы их не примете: V — принять, X — отклонить (Shift — все в отрезке проверки), J и K переходят по отрезкам; затем сохраните.`;
   };
 
   const share = async () => {
@@ -192,6 +198,24 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
       const operationId = suggestion.suggestion?.operationId;
       if (operationId != null && operationById.has(operationId)) pressOperation(operationId);
       else notify('info', suggestModel === null ? 'Выберите модель для подсказки' : 'Модель сейчас не подсказывает операцию');
+    },
+    reviewModel: (decision, scope) => {
+      if (scope === 'span') {
+        const span = reviewSpan ?? { from: 0, to: player.duration() || Infinity };
+        const rows = modelRowsIn(session.rows, span.from, span.to);
+        if (rows.length === 0) return notify('info', 'В отрезке проверки нет отрезков модели');
+        if (decision === 'accept') acceptModelRows(session, rows);
+        else rejectModelRows(session, rows);
+        return notify('info', `${decision === 'accept' ? 'Принято' : 'Отклонено'} отрезков модели: ${rows.length}. Сохраните разметку (Ctrl+S)`);
+      }
+      const target = reviewTarget(session, player.time());
+      if (!target) return notify('info', 'Выберите отрезок модели (J, K или щелчок по строке)');
+      const next = nextModelRow(session.rows, target);
+      if (decision === 'accept') acceptModelRows(session, [target], 'Принять отрезок модели');
+      else rejectModelRows(session, [target], 'Отклонить отрезок модели');
+      // Straight on to the next segment to review.
+      if (next) seekToRow(session.row(next.key));
+      else session.select(decision === 'accept' ? target.key : null);
     },
     downloadTsv: () => void downloadFile(`/api/v1/video_markups/${videoId}`, { format: 'tsv' }, `${meta?.filename}.tsv`).catch(() => {}),
   };
@@ -308,6 +332,15 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
             onKeepOffline={() => void keptOffline.toggle()}
             onLane={coding.setLane}
             onReactionMs={coding.setReactionMs}
+          />
+          <ModelReviewPanel
+            rows={session.rows}
+            playhead={playhead}
+            targetAt={(at) => reviewTarget(session, at)}
+            operations={lookups.operations}
+            span={reviewSpan ?? { from: 0, to: knownDuration }}
+            onSpan={setReviewSpan}
+            onReview={(decision, scope) => ctx.reviewModel(decision, scope)}
           />
           <OperationButtons
             operations={lookups.operations}

@@ -34,6 +34,8 @@ export interface ActionContext {
   acceptSuggestion(): void;
   /** Turns on or off coding every settled suggestion as the video plays. */
   toggleFollowSuggestions(): void;
+  /** Accepts or rejects the model segment under review, or every model segment of the review span (review.ts). */
+  reviewModel(decision: 'accept' | 'reject', scope: 'segment' | 'span'): void;
 }
 
 /**
@@ -54,6 +56,9 @@ export interface Action {
 }
 
 const plain = (key: string) => (e: KeyboardEvent) => e.key === key && !e.ctrlKey && !e.metaKey && !e.altKey;
+/** A letter key with or without Shift (either case, so Caps Lock does not change its meaning). */
+const letter = (key: string, shift: boolean) => (e: KeyboardEvent) =>
+  e.key.toLowerCase() === key && e.shiftKey === shift && !e.ctrlKey && !e.metaKey && !e.altKey;
 const ctrl =
   (key: string, shift = false) =>
   (e: KeyboardEvent) =>
@@ -129,6 +134,34 @@ export const actions: Action[] = [
     keys: 'M',
     test: (e) => plain('m')(e) || plain('M')(e),
     perform: (c) => c.acceptSuggestion(),
+  },
+  {
+    id: 'acceptModelSegment',
+    label: 'Принять отрезок модели (выбранный или под курсором)',
+    keys: 'V',
+    test: letter('v', false),
+    perform: (c) => c.reviewModel('accept', 'segment'),
+  },
+  {
+    id: 'rejectModelSegment',
+    label: 'Отклонить отрезок модели',
+    keys: 'X',
+    test: letter('x', false),
+    perform: (c) => c.reviewModel('reject', 'segment'),
+  },
+  {
+    id: 'acceptModelSpan',
+    label: 'Принять все отрезки модели в отрезке проверки',
+    keys: 'Shift + V',
+    test: letter('v', true),
+    perform: (c) => c.reviewModel('accept', 'span'),
+  },
+  {
+    id: 'rejectModelSpan',
+    label: 'Отклонить все отрезки модели в отрезке проверки',
+    keys: 'Shift + X',
+    test: letter('x', true),
+    perform: (c) => c.reviewModel('reject', 'span'),
   },
   { id: 'delete', label: 'Удалить выбранную операцию', keys: 'Delete', test: plain('Delete'), perform: (c) => c.deleteSelected() },
   { id: 'undo', label: 'Отменить', keys: 'Ctrl + Z', test: ctrl('z'), perform: (c) => c.session.undo() },

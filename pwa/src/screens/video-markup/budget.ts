@@ -15,6 +15,8 @@ export interface BudgetLine {
 export function timeBudget(rows: readonly MarkupRow[], durationSeconds: number): BudgetLine[] {
   const byOperation = new Map<number, number[]>();
   for (const row of rows) {
+    // The model's unreviewed layer is not the video's time yet (docs/vision.md «Слой модели»).
+    if (row.source === 'model') continue;
     // Only the part inside this video counts: an operation may run on into the next file.
     const seconds = Math.min(row.end, durationSeconds) - Math.max(row.start, 0);
     if (row.operation_id === null || !(seconds > 0)) continue;

@@ -12,7 +12,10 @@ export interface MarkupRow {
   start: number;
   end: number;
   comment: string;
+  /** 'model': the model's unreviewed layer (not in any report until accepted; docs/vision.md «Слой модели»). */
   source?: 'manual' | 'fill_gaps' | 'model';
+  /** A model segment's mean class probability (0…1). */
+  confidence?: number | null;
   author_name?: string | null;
 }
 
@@ -54,6 +57,7 @@ export function rowsFromReply(reply: VideoMarkupsReply): { rows: MarkupRow[]; st
       end: m.end_time,
       comment: m.comment ?? '',
       source: m.source,
+      confidence: m.confidence ?? null,
       author_name: m.author_name,
     })),
     stamps: reply.video_stamps.map((s) => ({ key: `s${s.id}`, id: s.id, type: s.type, time: s.time, comment: s.comment, employee_id: s.employee_id })),
@@ -63,7 +67,11 @@ export function rowsFromReply(reply: VideoMarkupsReply): { rows: MarkupRow[]; st
 /** Items are ordered by first time (spec 01 §4); ties keep a stable order by key. */
 export const byStart = (a: MarkupRow, b: MarkupRow) => a.start - b.start || a.end - b.end || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
+/** Accepting a model segment changes only its source: that is an edit to save as well. */
+const reviewed = (row: MarkupRow) => row.source !== 'model';
+
 export const sameRow = (a: MarkupRow, b: MarkupRow) =>
+  reviewed(a) === reviewed(b) &&
   a.operation_id === b.operation_id &&
   a.workplace_id === b.workplace_id &&
   a.employee_id === b.employee_id &&

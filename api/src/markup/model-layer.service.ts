@@ -1,0 +1,114 @@
+import type { Db } from '../db/database';
+import { badRequest } from '../http/errors';
+import { localDate, localDayBounds } from '../time-zone';
+
+/**
+ * A model's markups are a layer under review (docs/vision.md «Слой модели»). One `markups` table
+ * holds everything; `source` says whether a row counts:
+ *
+ * - `'model'` — written by the applying job, not yet looked at by a person. Left out of every
+ *   report (statement, block, interactive, summary, dump, the video's TSV, report dates, the
+ *   period editor) and of training labels. Every such query filters with `.where(…source, '!=',
+ *   UNREVIEWED_SOURCE)`.
+ * - anything else — a person's row. Accepting a model segment (or correcting it) turns it into
+ *   `'manual'` with the reviewer as author; `model_id` stays as the trace of where it came from.
+ *
+ * The layer never overlaps counted rows of the same workplace (clipModelLayer runs after every
+ * write that can create such an overlap), so accepting one segment never double-counts time.
+ */
+export const UNREVIEWED_SOURCE = 'model';
+
+/** A piece of a model segment shorter than this is dropped rather than kept as a sliver. */
+const MIN_PIECE_MS = 1000;
+
+/** [start, end) minus the sorted, possibly overlapping cuts: the pieces left, in order. */
+export function subtractIntervals(start: number, end: number, cuts: { start: number; end: number }[]): { start: number; end: number }[] {
+  const pieces: { start: number; end: number }[] = [];
+  let at = start;
+  for (const cut of [...cuts].sort((a, b) => a.start - b.start)) {
+    if (cut.end <= at || cut.start >= end) continue;
+    if (cut.start > at) pieces.push({ start: at, end: cut.start });
+    at = Math.max(at, cut.end);
+    if (at >= end) break;
+  }
+  if (at < end) pieces.push({ start: at, end });
+  return pieces;
+}
+
+/**
+ * Cuts the model layer of the structure inside [from, to) (of one video, when given) where counted
+ * rows of the same workplace lie: a segment keeps only the pieces outside them (pieces under a
+ * second go). Runs inside the caller's transaction. Answers the videos whose rows changed (their
+ * markup version must rise).
+ */
+export async function clipModelLayer(db: Db, structureId: number, from: number, to: number, videoId?: number): Promise<Set<number>> {
+  const changed = new Set<number>();
+  let query = db
+    .selectFrom('markups')
+    .selectAll()
+    .where('structure_id', '=', structureId)
+    .where('source', '=', UNREVIEWED_SOURCE)
+    .where('start_time', '<', to)
+    .where('end_time', '>', from);
+  if (videoId !== undefined) query = query.where('video_id', '=', videoId);
+  const layer = await query.execute();
+  if (layer.length === 0) return changed;
+  const lo = Math.min(...layer.map((r) => r.start_time));
+  const hi = Math.max(...layer.map((r) => r.end_time));
+  const counted = await db
+    .selectFrom('markups')
+    .select(['workplace_id', 'start_time', 'end_time'])
+    .where('structure_id', '=', structureId)
+    .where('source', '!=', UNREVIEWED_SOURCE)
+    .where('workplace_id', 'in', [...new Set(layer.map((r) => r.workplace_id))])
+    .where('start_time', '<', hi)
+    .where('end_time', '>', lo)
+    .execute();
+  if (counted.length === 0) return changed;
+  const now = Date.now();
+  for (const row of layer) {
+    const cuts = counted.filter((c) => c.workplace_id === row.workplace_id).map((c) => ({ start: c.start_time, end: c.end_time }));
+    const pieces = subtractIntervals(row.start_time, row.end_time, cuts);
+    if (pieces.length === 1 && pieces[0]!.start === row.start_time && pieces[0]!.end === row.end_time) continue;
+    const kept = pieces.filter((p) => p.end - p.start >= MIN_PIECE_MS);
+    if (row.video_id !== null) changed.add(row.video_id);
+    await db.deleteFrom('markups').where('id', '=', row.id).execute();
+    if (kept.length === 0) continue;
+    const { id: _id, ...rest } = row;
+    await db
+      .insertInto('markups')
+      .values(kept.map((p) => ({ ...rest, start_time: p.start, end_time: p.end, updated_at: now })))
+      .execute();
+  }
+  return changed;
+}
+
+/**
+ * The employee a model's segments get when the analyst picks none: whoever holds most counted time
+ * at the workplace on the local day (organisation's time zone) the span starts in — the
+ * workplace's employee for that shift. None found: 400, the analyst must pick one.
+ */
+export async function workplaceEmployee(
+  db: Db,
+  target: { structureId: number; workplaceId: number; workplaceName: string; at: number; timeZone: string },
+): Promise<number> {
+  const [from, to] = localDayBounds(localDate(target.at, target.timeZone), target.timeZone);
+  const rows = await db
+    .selectFrom('markups')
+    .select(['employee_id', 'start_time', 'end_time'])
+    .where('structure_id', '=', target.structureId)
+    .where('workplace_id', '=', target.workplaceId)
+    .where('source', '!=', UNREVIEWED_SOURCE)
+    .where('employee_id', 'is not', null)
+    .where('start_time', '<', to)
+    .where('end_time', '>', from)
+    .execute();
+  const time = new Map<number, number>();
+  for (const r of rows) time.set(r.employee_id!, (time.get(r.employee_id!) ?? 0) + Math.min(r.end_time, to) - Math.max(r.start_time, from));
+  const best = [...time].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0];
+  if (!best)
+    throw badRequest(
+      `В этот день у рабочего места «${target.workplaceName}» нет размеченного сотрудника: выберите сотрудника, которому запишется разметка модели`,
+    );
+  return best[0];
+}
