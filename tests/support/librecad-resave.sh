@@ -17,7 +17,7 @@ printf '[Startup]\nFirstLoad=0\n' >"$home/.config/LibreCAD/LibreCAD.conf"
 name=$(basename "$file")
 HOME=$home librecad "$file" >"$home/librecad.log" 2>&1 &
 pid=$!
-deadline=$((SECONDS + ${LIBRECAD_DEADLINE:-180}))
+deadline=$((SECONDS + 180))
 
 window() { # the first visible window whose title matches the pattern
   for w in $(xdotool search --onlyvisible --name '.' 2>/dev/null); do
