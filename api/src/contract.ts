@@ -147,6 +147,7 @@ export type HtmlMenuBody = Body<typeof map.HtmlMenuBody>;
 export type HtmlMenuReply = Reply<typeof map.HtmlMenuReply>;
 export type MapTypeInfo = Reply<typeof map.MapTypeInfo>;
 export type MapTypeStyle = Reply<typeof map.TypeStyle>;
+export type MapProjectCrsSetBody = Body<typeof map.CrsBody>;
 
 // site (spec 01 §1, §2 contact form, §5, §7 feedback, §8; docs/site.md)
 export type FeedbackBody = Body<typeof site.FeedbackBody>;

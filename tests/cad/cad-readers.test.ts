@@ -10,7 +10,8 @@ import { readDwg } from '../../workers/src/map/dwg/read-back';
 /*
  * Issue 27: the exports opened by independent software a planner has — ezdxf (audit, per-layer
  * counts), GDAL (features per layer, Cyrillic without being told the encoding, the .prj's
- * projection), LibreCAD 2.2 under Xvfb (no import-error dialog) and LibreDWG. The tools come from
+ * projection), LibreCAD 2.2 under Xvfb (no import-error dialog; its own entity counts, from the
+ * drawing it saves again as DXF) and LibreDWG. The tools come from
  * Debian (.ci/run installs them).
  */
 
@@ -125,6 +126,22 @@ function librecad(file: string, attempt = 1): string[] {
   return lines[0] === 'no-display' && attempt < 3 ? librecad(file, attempt + 1) : lines;
 }
 
+/**
+ * LibreCAD 2.2 opening the file under Xvfb and saving it again as DXF through its own «Save as…»
+ * (tests/support/librecad-resave.sh): what LibreCAD itself read, for ezdxf to count.
+ */
+function librecadResave(file: string, out: string, attempt = 1): string[] {
+  const home = mkdtempSync(join(dir, 'librecad-'));
+  const display = String(200 + ((process.pid * 13 + attempt * 101 + 350) % 700));
+  const lines = execFileSync('xvfb-run', ['-a', '-n', display, '-s', '-screen 0 1280x1024x24', join(support, 'librecad-resave.sh'), file, home, out], {
+    encoding: 'utf8',
+    timeout: 300_000,
+  })
+    .split('\n')
+    .filter(Boolean);
+  return lines[0] === 'no-display' && attempt < 3 ? librecadResave(file, out, attempt + 1) : lines;
+}
+
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'norma-cad-'));
 });
@@ -178,6 +195,22 @@ describe('CAD export read by independent software (ezdxf, GDAL, LibreCAD, LibreD
     expect(perLayer).toEqual(ezdxf(path('output.dxf')).per_layer);
     expect(perLayer).toEqual(dxf.counts);
   });
+
+  it('LibreCAD itself reads every entity of the DXF and the DWG: saved again from its «Save as…», ezdxf counts the same per layer and kind', () => {
+    exportAll('output');
+    const written = ezdxf(path('output.dxf'));
+    expect(Object.values(written.per_layer).reduce((a, b) => a + b, 0)).toBeGreaterThan(100);
+    for (const file of ['output.dxf', 'output.dwg']) {
+      const out = path(`${file}.librecad.dxf`);
+      expect(librecadResave(path(file), out), file).toEqual([`saved ${out}`]);
+      const read = ezdxf(out);
+      expect(read.errors, file).toBe(0);
+      expect(read.per_layer, file).toEqual(written.per_layer);
+      expect(read.kinds, file).toEqual(written.kinds);
+      expect(read.layers, file).toEqual(written.layers);
+      expect(read.texts.toSorted(), file).toEqual(written.texts.toSorted());
+    }
+  }, 600_000);
 
   it('layer colours differ as rendered (ACI → RGB) and read on white and on black', () => {
     const plan = planCad(drawing, cover.info, () => {}, crs);

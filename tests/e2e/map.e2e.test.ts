@@ -7,7 +7,7 @@ import { apiSessionCookie, startServer, type RunningServer } from '../support/se
 /**
  * The map editor /ciblock/map in Chromium (spec 02 "Map editor", issue 15): an analyst of a fresh
  * organisation opens the offline basemap, creates a project, draws an area by coordinates, builds
- * a street grid, undoes and redoes it, exports DXF; a viewer of the same organisation sees it
+ * a street grid, undoes and redoes it, exports DXF, switches the drawing to СК-42; a viewer of the same organisation sees it
  * read-only.
  */
 let server: RunningServer;
@@ -208,6 +208,25 @@ describe('map editor in Chromium', () => {
     expect(readFileSync((await prj.path())!, 'utf8')).toMatch(/^PROJCS\["Norma local transverse Mercator"/);
   });
 
+  it('the analyst switches the drawing to СК-42: the shown reference and the exported .prj follow it', async () => {
+    const pick = page.getByTestId('map-info').getByLabel('Система координат');
+    expect(await pick.inputValue()).toBe('local');
+    await page.getByTestId('map-info').getByText('В ней выгружаются чертежи DWG и DXF и файл .prj.').waitFor();
+    await pick.selectOption('sk42');
+    const shownCrs = page.getByTestId('map-crs');
+    await expect.poll(() => shownCrs.textContent(), RETRY).toMatch(/^Координаты чертежа: СК-42, зона Гаусса–Крюгера \d+$/);
+    const zone = /(\d+)$/.exec((await shownCrs.textContent())!)![1];
+    expect(((await current()) as Project & { crs: { kind: string; zone: number } }).crs).toMatchObject({ kind: 'sk42', zone: Number(zone) });
+
+    await side().getByRole('button', { name: 'Подготовить DXF' }).click();
+    await side().getByRole('status').filter({ hasText: 'готовится' }).waitFor();
+    const prjLink = side().getByTestId('map-download-prj');
+    await prjLink.waitFor({ timeout: 30_000 });
+    const [prj] = await Promise.all([page.waitForEvent('download'), prjLink.click()]);
+    expect(readFileSync((await prj.path())!, 'utf8')).toMatch(new RegExp(`^PROJCS\\["Pulkovo 1942 / Gauss-Kruger zone ${zone}"`));
+    expect(errors).toEqual([]);
+  });
+
   it('saves the current network as the golden standard', async () => {
     await side().getByRole('button', { name: 'Сохранить как эталон' }).click();
     await page.locator('.toast', { hasText: 'Текущая сеть сохранена как эталон' }).waitFor();
@@ -295,6 +314,9 @@ describe('map editor in Chromium', () => {
     expect(await viewSide.getByRole('button', { name: 'Удалить проект' }).count()).toBe(0);
     expect(await viewSide.getByRole('button', { name: 'Сохранить как эталон' }).count()).toBe(0);
     await viewSide.getByRole('button', { name: 'Подготовить DXF' }).waitFor();
+    // The coordinate reference is shown (as the analyst picked it), but only the analyst may change it.
+    await expect.poll(() => view.getByTestId('map-crs').textContent(), RETRY).toMatch(/^Координаты чертежа: СК-42/);
+    expect(await view.getByLabel('Система координат').count()).toBe(0);
     expect(await view.getByTestId('map-count-road').textContent()).not.toBe('0');
     expect(viewErrors).toEqual([]);
     await viewer.close();

@@ -9,6 +9,7 @@ import { addGeneratedLayers, showGenerated } from '../../map/layers';
 import { login } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { runMapShortcut, type MapActionContext } from './actions';
+import { CrsControl } from './CrsControl';
 import { createDrawing, type Drawing, type FeatureId, type Tool } from './drawing';
 import { GisDialog } from './GisDialog';
 import { labelText, openPopup, serverForm } from './popups';
@@ -305,9 +306,7 @@ export function MapScreen() {
                     </li>
                   ))}
                 </ul>
-                <p className="map-crs" data-testid="map-crs" title={project.crs?.definition}>
-                  Координаты чертежа: {project.crs ? project.crs.name : 'задаются первым рисунком'}
-                </p>
+                <CrsControl project={project} canWrite={canWrite} busy={busy !== null} onPick={state.setCrs} />
               </>
             ) : (
               state.projects && <span>Проектов нет{canWrite ? ': создайте проект в меню (+)' : ''}</span>

@@ -8,6 +8,7 @@ import type {
   MapFeature,
   MapFeatureCollection,
   MapProject,
+  MapProjectCrsSetBody,
   MapProjectMetaReply,
   MapProjectsListReply,
 } from '../../api/types';
@@ -219,6 +220,22 @@ export function useMapProject() {
     [show, withBusy],
   );
 
+  /**
+   * The analyst picks the drawing's coordinate reference (exports and the .prj use it). A refusal
+   * is thrown to the caller, which shows the server's reason beside the control.
+   */
+  const setCrs = useCallback(
+    async (kind: MapProjectCrsSetBody['kind']) => {
+      setBusy('saving');
+      try {
+        show(await api.post<MapProject>('/api/v1/projects/last/crs', { kind } satisfies MapProjectCrsSetBody), false);
+      } finally {
+        if (alive.current) setBusy(null);
+      }
+    },
+    [show],
+  );
+
   return {
     projects,
     project,
@@ -236,6 +253,7 @@ export function useMapProject() {
     selectProject,
     deleteProject,
     saveGolden,
+    setCrs,
   };
 }
 
