@@ -1,5 +1,5 @@
 import proj4 from 'proj4';
-import { localProjection, type Projection } from './geo';
+import { centreOf, localProjection, type Projection } from './geo';
 
 /**
  * A project's coordinate reference (docs/map.md «Система координат проекта»): chosen once — by
@@ -106,18 +106,6 @@ function projectionOf(definition: string): Projection {
     forward: (p) => converter.forward([p[0], p[1]]) as [number, number],
     inverse: (xy) => converter.inverse(xy) as [number, number],
   };
-}
-
-/** The centre of the bounding box of the positions given (null: none). */
-export function centreOf(positions: Iterable<number[]>): [number, number] | null {
-  let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const [x, y] of positions) {
-    minX = Math.min(minX, x);
-    minY = Math.min(minY, y);
-    maxX = Math.max(maxX, x);
-    maxY = Math.max(maxY, y);
-  }
-  return Number.isFinite(minX) ? [(minX + maxX) / 2, (minY + maxY) / 2] : null;
 }
 
 /** The project's default CRS: the local grid at the centre of its drawn features (null: nothing drawn). */

@@ -27,8 +27,8 @@ export function localProjection(lon: number, lat: number): Projection {
   };
 }
 
-/** The projection centred on the middle of the bounding box of all positions given. */
-export function projectionFor(positions: Iterable<number[]>): Projection {
+/** The centre of the bounding box of the positions given (null: none). */
+export function centreOf(positions: Iterable<number[]>): [number, number] | null {
   let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
   for (const [x, y] of positions) {
     minX = Math.min(minX, x);
@@ -36,8 +36,13 @@ export function projectionFor(positions: Iterable<number[]>): Projection {
     maxX = Math.max(maxX, x);
     maxY = Math.max(maxY, y);
   }
-  if (!Number.isFinite(minX)) return localProjection(30.3141, 59.9386);
-  return localProjection((minX + maxX) / 2, (minY + maxY) / 2);
+  return Number.isFinite(minX) ? [(minX + maxX) / 2, (minY + maxY) / 2] : null;
+}
+
+/** The projection centred on the middle of the bounding box of all positions given. */
+export function projectionFor(positions: Iterable<number[]>): Projection {
+  const centre = centreOf(positions);
+  return centre ? localProjection(centre[0], centre[1]) : localProjection(30.3141, 59.9386);
 }
 
 export const dist = (a: XY, b: XY) => Math.hypot(a[0] - b[0], a[1] - b[1]);
