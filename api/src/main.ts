@@ -5,6 +5,7 @@ import { startWorkers } from './jobs/workers';
 import { availableParallelism } from 'node:os';
 import { startDocumentThread } from './http/document-threads';
 import { startReportThreads } from './http/report-threads';
+import { startMoveNetThread } from './vision/movenet-threads';
 import { checkRequestSize } from './video/body-limit';
 import { clientAddress } from './http/client-address';
 import { defaultVideoCacheDir, seedDemoIfEmpty } from './seed/demo';
@@ -32,6 +33,8 @@ const { app, deps } = await bootstrap(config).catch(stopStartup);
 deps.reportThreads = startReportThreads(config, Math.max(1, Math.min(4, availableParallelism() - 1)));
 // Large documents (markup saves, drawings) are read and checked on a thread of their own (http/document-threads.ts).
 const stopDocumentThread = startDocumentThread();
+// MoveNet (GET /api/v1/humans) runs on a thread of its own, its model loaded there once (vision/movenet-threads.ts).
+deps.movenetThread = startMoveNetThread();
 if (config.demo) {
   await seedDemoIfEmpty(deps, { videoCacheDir: defaultVideoCacheDir(), log: (line) => console.log(`[seed] ${line}`) }).catch(stopStartup);
 }
@@ -74,6 +77,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     // Running jobs go back to the queue (their ffmpeg is stopped) and resume on the next start.
     await workers?.stop();
     deps.reportThreads?.close();
+    deps.movenetThread?.close();
     stopDocumentThread();
     server.stop();
     process.exit(0);

@@ -3,6 +3,7 @@ import type { Auth } from '../auth/auth';
 import type { SessionUser } from '../auth/service';
 import type { Config } from '../config';
 import type { ObjectStore } from '../storage/object-store';
+import type { MoveNetThread } from '../vision/movenet-threads';
 import type { ReportThreads } from './report-threads';
 
 /** What every domain's routes are built with. */
@@ -13,6 +14,8 @@ export interface AppDeps {
   storage: ObjectStore;
   /** Threads for wide reports (http/report-threads.ts); without them reports are computed in place. */
   reportThreads?: ReportThreads;
+  /** The thread that runs MoveNet for GET /api/v1/humans (vision/movenet-threads.ts); without it MoveNet runs in place. */
+  movenetThread?: MoveNetThread;
 }
 
 export interface AppEnv {

@@ -1,5 +1,6 @@
 import type { Config } from '../config';
 import { ApiError } from './errors';
+import { startWorkerThread } from './worker-thread';
 
 /** The report computations that may run on a thread of their own (api/src/report/report-thread.ts). */
 export type ReportTask =
@@ -23,44 +24,21 @@ export interface ReportThreads {
  * text and goes out as it is, never parsed again.
  */
 export function startReportThreads(config: Pick<Config, 'dataDir' | 'databaseUrl'>, size: number): ReportThreads {
-  const threads = Array.from({ length: size }, () => {
-    const worker = new Worker(new URL('../report/report-thread.ts', import.meta.url).href);
-    const pending = new Map<number, { resolve: (json: string) => void; reject: (err: Error) => void }>();
-    // Tasks wait until the thread has loaded and says so (a message sent earlier may be lost).
-    let markReady!: () => void;
-    const ready = new Promise<void>((resolve) => (markReady = resolve));
-    worker.onmessage = (event: MessageEvent<ReportReply | { ready: true }>) => {
-      if ('ready' in event.data) return markReady();
-      const reply = event.data;
-      const waiter = pending.get(reply.id);
-      if (!waiter) return;
-      pending.delete(reply.id);
-      if ('json' in reply) waiter.resolve(reply.json);
-      else if (reply.error.status >= 400 && reply.error.status < 500)
-        waiter.reject(new ApiError(reply.error.status as 400, reply.error.code, reply.error.message, reply.error.details));
-      else waiter.reject(new Error(reply.error.message));
-    };
-    worker.onerror = (event) => {
-      for (const waiter of pending.values()) waiter.reject(new Error(`report thread failed: ${event.message}`));
-      pending.clear();
-    };
-    return { worker, pending, ready };
-  });
+  const threads = Array.from({ length: size }, () => startWorkerThread<ReportReply>(new URL('../report/report-thread.ts', import.meta.url), 'report thread'));
   // Sent with every task: the thread opens its connection on the first.
   const where = { dataDir: config.dataDir, databaseUrl: config.databaseUrl };
-  let nextId = 1;
   return {
-    run(task) {
+    async run(task) {
       // The thread with the fewest reports in flight.
-      const thread = threads.reduce((best, t) => (t.pending.size < best.pending.size ? t : best));
-      const id = nextId++;
-      return new Promise<string>((resolve, reject) => {
-        thread.pending.set(id, { resolve, reject });
-        void thread.ready.then(() => thread.worker.postMessage({ id, where, ...task }));
-      });
+      const thread = threads.reduce((best, t) => (t.inFlight < best.inFlight ? t : best));
+      const reply = await thread.send({ where, ...task });
+      if ('json' in reply) return reply.json;
+      if (reply.error.status >= 400 && reply.error.status < 500)
+        throw new ApiError(reply.error.status as 400, reply.error.code, reply.error.message, reply.error.details);
+      throw new Error(reply.error.message);
     },
     close() {
-      for (const { worker } of threads) worker.terminate();
+      for (const thread of threads) thread.close();
     },
   };
 }

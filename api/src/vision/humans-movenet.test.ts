@@ -4,6 +4,7 @@ import { matchFrame } from '@norma/workers/vision';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VTEST_AVI, VTEST_MISSING, vtestFixture } from '../../../tests/support/vtest';
 import { createTestApp, type TestApp } from '../testing';
+import { startMoveNetThread } from './movenet-threads';
 import { insertVideo, videoWorld, type VideoWorld } from '../video/test-fixtures';
 
 /**
@@ -11,6 +12,7 @@ import { insertVideo, videoWorld, type VideoWorld } from '../video/test-fixtures
  * as a video; by default MoveNet answers, with boxes on the hand-labelled people of that frame —
  * the one who stands still behind the sign included, whom background subtraction cannot see by
  * design — and pose keypoints; `detector=background-subtraction-blobs` still gives the old one.
+ * On the MoveNet thread (as main.ts runs it) the answer is the same, and other calls are answered meanwhile.
  */
 let t: TestApp;
 let w: VideoWorld;
@@ -65,5 +67,34 @@ describe.skipIf(VTEST_MISSING)('people on a frame of real footage', () => {
     expect(reply.body.humans.every((h) => h.keypoints === undefined)).toBe(true);
     expect((await humans('second=12.5&detector=yolo')).status).toBe(400);
     expect((await humans('second=12.5', w.cookies.rival)).status).toBe(404);
+  });
+
+  it('on the MoveNet thread: the same answer, and the API answers other calls while MoveNet works', async () => {
+    const inPlace = await humans('second=12.5');
+    const thread = startMoveNetThread();
+    t.deps.movenetThread = thread;
+    try {
+      let onThread: Awaited<ReturnType<typeof humans>> | null = null;
+      const call = humans('second=12.5').then((reply) => (onThread = reply));
+      // The thread loads its own model first, then decodes and infers: all the while this thread
+      // answers whoami. In place, inference would hold it and no whoami could finish between turns.
+      const answeredMeanwhile: number[] = [];
+      while (onThread === null) {
+        // A turn of the event loop, so that the thread's reply (a message) can arrive.
+        await new Promise((resolve) => setImmediate(resolve));
+        const response = await t.request('/api/v1/whoami', { cookie: w.cookies.viewer });
+        await response.arrayBuffer();
+        if (onThread === null) answeredMeanwhile.push(response.status);
+      }
+      await call;
+      expect(answeredMeanwhile.length).toBeGreaterThan(1);
+      expect(new Set(answeredMeanwhile)).toEqual(new Set([200]));
+      expect(onThread).toEqual(inPlace);
+      // The thread keeps its model: a second call is answered there too.
+      expect((await humans('second=40')).body.detector).toBe('movenet-multipose');
+    } finally {
+      t.deps.movenetThread = undefined;
+      thread.close();
+    }
   });
 });

@@ -4,6 +4,7 @@ import type { SessionUser } from '../auth/service';
 import type { Db } from '../db/database';
 import { badRequest, notFound } from '../http/errors';
 import type { ObjectStore } from '../storage/object-store';
+import type { MoveNetThread } from './movenet-threads';
 import { HUMAN_DETECTORS } from './schema';
 import { HUMAN_DETECTOR_KEY, unusableModel, videoOf } from './service';
 
@@ -12,9 +13,17 @@ import { HUMAN_DETECTOR_KEY, unusableModel, videoOf } from './service';
  * людей»). An ONNX person detector in the model store (HUMAN_DETECTOR_KEY) when one is placed
  * there; else the pretrained MoveNet multipose (people with their poses) — or, when asked for or
  * when MoveNet cannot run, background subtraction with blobs. The reply names which one answered
- * and, for the fallback, why.
+ * and, for the fallback, why. MoveNet runs on `movenet`, its thread, when the server has one (main.ts).
  */
-export async function humansAt(db: Db, storage: ObjectStore, user: SessionUser, videoId: number, second: number, detector: (typeof HUMAN_DETECTORS)[number]) {
+export async function humansAt(
+  db: Db,
+  storage: ObjectStore,
+  user: SessionUser,
+  videoId: number,
+  second: number,
+  detector: (typeof HUMAN_DETECTORS)[number],
+  movenet?: MoveNetThread,
+) {
   const video = await videoOf(db, user, videoId);
   if (!(await storage.exists(video.storage_key))) throw notFound('Файл видео не найден в хранилище');
   const file = await storage.local(video.storage_key);
@@ -36,7 +45,7 @@ export async function humansAt(db: Db, storage: ObjectStore, user: SessionUser, 
   let fallback: string | undefined;
   if (detector === MOVENET_DETECTOR) {
     try {
-      return { humans: await detectByMoveNet(source, second), detector: MOVENET_DETECTOR, ...size } as const;
+      return { humans: await (movenet ? movenet.detect(source, second) : detectByMoveNet(source, second)), detector: MOVENET_DETECTOR, ...size } as const;
     } catch (err) {
       // MoveNet's files or its wasm could not be loaded: the old detector answers, and the reply says why.
       fallback = `MoveNet не запустился: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`;

@@ -46,7 +46,8 @@ const unusable = { 422: { description: 'Файл модели или детек�
  * organisation; training, applying and editing need workspace.write (administrator, analyst).
  * Every id is looked up inside the caller's organisation: a foreign one answers 404.
  */
-export function visionRoutes({ db, storage, config }: AppDeps) {
+export function visionRoutes(deps: AppDeps) {
+  const { db, storage, config } = deps;
   const app = createRouter();
   const read = requireAccess(db, 'workspace.read');
   const readVideo = requireAccess(db, 'workspace.read', structureFrom.videoQuery());
@@ -273,7 +274,7 @@ export function visionRoutes({ db, storage, config }: AppDeps) {
     }),
     async (c) => {
       const { video_id, second, detector } = c.req.valid('query');
-      return c.json(await humansAt(db, storage, currentUser(c), video_id, second, detector ?? config.humanDetector), 200);
+      return c.json(await humansAt(db, storage, currentUser(c), video_id, second, detector ?? config.humanDetector, deps.movenetThread), 200);
     },
   );
 

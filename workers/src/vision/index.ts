@@ -13,6 +13,7 @@ export {
   ONNX_DETECTOR,
   ONNX_DETECTOR_CONTRACT,
   type DetectedHuman,
+  type SourceVideo,
 } from './humans';
 export { matchFrame, precisionRecall, type DetectionCounts, type LabelledPerson, type ScoredBox } from './detection-metrics';
 export {
