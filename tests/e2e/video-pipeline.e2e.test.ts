@@ -95,7 +95,7 @@ describe('from a camera folder to a task, in Chromium', () => {
     const page = await analyst.newPage();
     await page.goto(`${server.url}/#/markup/${packingId}`);
     await page.getByRole('button', { name: 'Скачать (TSV)' }).click();
-    await page.getByText('You need to choose a date and a camera').waitFor();
+    await page.getByText('Нужно выбрать дату и камеру').waitFor();
     await page.getByLabel('Дата').fill('2026-11-16');
     await page.getByLabel('Камера').selectOption('1');
     const download = page.waitForEvent('download');
@@ -135,7 +135,7 @@ describe('from a camera folder to a task, in Chromium', () => {
     const page = await analyst.newPage();
     await page.goto(`${server.url}/#/project`);
     await page.getByLabel('Файл').setInputFiles({ name: 'clip.mov', mimeType: 'video/quicktime', buffer: Buffer.from('not a movie') });
-    await page.getByText('Error : Only MP4 format allowed').waitFor();
+    await page.getByText('Ошибка: допускается только формат MP4').waitFor();
     await page.getByLabel('Структурная единица').selectOption({ label: 'Участок упаковки' });
     await page.getByLabel('Камера').selectOption({ index: 1 });
     await page.getByLabel('Файл').setInputFiles(clip);

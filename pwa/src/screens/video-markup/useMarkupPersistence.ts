@@ -176,7 +176,7 @@ export function useMarkupPersistence(options: PersistenceOptions) {
       notify('success', 'Задача завершена');
       return true;
     } catch (err) {
-      notify('error', `Error: ${err instanceof Error ? err.message : JSON.stringify(err)}`);
+      notify('error', `Ошибка: ${err instanceof Error ? err.message : JSON.stringify(err)}`);
       return false;
     }
   };
