@@ -122,6 +122,11 @@ describe('video markup in Chromium', () => {
     await page.getByText('Разметка некорректна!').waitFor();
     await page.getByText('Начало каждой операции должно быть раньше конца, и у всех строк должны быть выбраны операция и рабочее место.').waitFor();
     expect((await get<Markups>(`/api/v1/video_markups/${videoId}`)).video_markups).toEqual([]);
+
+    // The message belongs to the video screen: on the summary it is gone (issue 28).
+    await page.evaluate(() => (location.hash = '#/summary'));
+    await page.getByRole('heading', { name: 'Сводка по разметчикам' }).waitFor();
+    await expect.poll(() => page.getByTestId('toast').count(), RETRY).toBe(0);
     await context.close();
   });
 
