@@ -99,6 +99,9 @@ describe('every route of both specs', () => {
       const title = (await heading.textContent()) ?? '';
       expect(title, route).not.toBe('Страница не найдена');
       expect(title.length, route).toBeGreaterThan(2);
+      // Russian product text: no English exclamations (toasts included), no developer notes (issue 28).
+      const shown = await page.locator('body').innerText();
+      expect(shown, route).not.toMatch(/[A-Za-z]{4,}!|METHODOLOGY|docs\//);
     }
     expect(errors).toEqual([]);
     await page.close();
