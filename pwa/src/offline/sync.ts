@@ -75,7 +75,10 @@ function report(outcomes: ReplayOutcome[]) {
         `Отложенное сохранение видео № ${outcome.videoId} не принято: разметка изменилась на сервере. Откройте видео, чтобы решить, какую версию оставить.`,
         { global: true },
       );
-    else notify('error', `Отложенное сохранение видео № ${outcome.videoId} не принято: ${outcome.message ?? ''}. Откройте видео, чтобы исправить.`, { global: true });
+    else
+      notify('error', `Отложенное сохранение видео № ${outcome.videoId} не принято: ${outcome.message ?? ''}. Откройте видео, чтобы исправить.`, {
+        global: true,
+      });
   }
 }
 
