@@ -115,6 +115,8 @@ describe('from a camera folder to a task, in Chromium', () => {
     // At the first instant only camera 1 records: the others start a few seconds later.
     await expect.poll(() => page.getByTestId('camera-1').locator('video').count(), RETRY).toBe(1);
     await expect.poll(() => page.getByTestId('camera-4').textContent(), RETRY).toContain('Нет записи в этот момент');
+    // A caption names the camera once, not «Камера 1 · Камера 1» (issue 28).
+    for (const key of [1, 2, 3, 4]) expect(await page.getByTestId(`camera-${key}`).locator('figcaption').textContent()).not.toMatch(/^(.+) · \1$/);
     const slider = page.getByLabel('Момент времени');
     const min = Number(await slider.getAttribute('min'));
     await slider.fill(String(min + 12));

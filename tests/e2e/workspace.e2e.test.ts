@@ -62,6 +62,8 @@ describe('the demo analyst’s workspace', () => {
     await page.getByText('демо-данные').waitFor();
     const tree = page.getByRole('tree');
     await tree.getByRole('button', { name: 'Северный машиностроительный завод' }).waitFor();
+    // «Выход» is in the page's own button row, once (issue 28).
+    await expect.poll(() => page.getByRole('button', { name: 'Выход' }).count(), RETRY).toBe(1);
     // Expand down to a leaf and open it.
     await tree
       .getByRole('treeitem', { name: /Северный/ })
