@@ -193,7 +193,7 @@ describe('field work without a network', () => {
     }
     await page.getByRole('button', { name: 'Стоп' }).tap();
     await page.getByRole('button', { name: 'Сохранить', exact: true }).first().tap();
-    await page.getByText('Successfully saved!').waitFor();
+    await page.getByText('Успешно сохранено!').waitFor();
     const saved = (await get<Markups>(`/api/v1/video_markups/${video.id}`)).video_markups;
     expect(saved.map((m) => m.start_time)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     expect(saved.slice(0, 19).map((m) => m.end_time)).toEqual(Array.from({ length: 19 }, (_, i) => i + 1));

@@ -145,6 +145,10 @@ describe('statement report', () => {
     await page.getByTestId('diagram-2-1').waitFor();
     await page.getByTestId('diagram-2-2').waitFor();
     await expect.poll(() => page.getByTestId('t4-row').count(), RETRY).toBe(api.frv.length);
+    // The product's own words: no developer notes, numbers with a decimal comma (issue 28).
+    const shown = await page.getByTestId('statement').innerText();
+    expect(shown).not.toMatch(/METHODOLOGY|docs\/|§/);
+    expect(shown).not.toMatch(/(?<![\d.])\d+\.\d+(?![\d.])/);
     const firstRow = await page.getByTestId('t4-row').first().locator('td').allTextContents();
     expect(firstRow[1]).toBe(api.frv[0]!.name);
     // Start, end and duration on one whole-second grid (the duration is end − start as shown).

@@ -233,12 +233,12 @@ describe('public site in Chromium', () => {
     expect(await page.getByLabel('Телефон').inputValue()).toBe('+7 (912) 345-67-89');
     // No robot token yet: still disabled, and the spec's prompt says why.
     expect(await submit.isDisabled()).toBe(true);
-    await expect.poll(() => page.getByTestId('robot-prompt').textContent(), RETRY).toBe('Are you sure you are not a robot?');
+    await expect.poll(() => page.getByTestId('robot-prompt').textContent(), RETRY).toBe('Подтвердите, что вы не робот');
 
     // An emptied name brings its prompt back.
     await page.getByLabel('Имя *').fill('   ');
     await page.getByLabel('Email *').focus();
-    await page.getByText('How can we address you?').waitFor();
+    await page.getByText('Как к вам обращаться?').waitFor();
     await page.getByLabel('Имя *').fill('  Анна Петрова  ');
 
     // As a person does: a click on «Я не робот» (the widget draws its own box over the input).
@@ -250,7 +250,7 @@ describe('public site in Chromium', () => {
     await submit.click();
     await page.getByTestId('contact-sending').waitFor();
     release();
-    await expect.poll(() => page.getByTestId('contact-result').textContent(), RETRY).toBe('Thank you! Our specialist will contact you shortly');
+    await expect.poll(() => page.getByTestId('contact-result').textContent(), RETRY).toBe('Спасибо! Наш специалист скоро свяжется с вами');
 
     // What went out: trimmed values, the unfilled comment not sent at all.
     expect(sent).toMatchObject({ name: 'Анна Петрова', email: 'anna@company.ru', company: 'ООО «Ромашка»', phone_number: '+7 (912) 345-67-89' });

@@ -95,7 +95,7 @@ describe('from a camera folder to a task, in Chromium', () => {
     const page = await analyst.newPage();
     await page.goto(`${server.url}/#/markup/${packingId}`);
     await page.getByRole('button', { name: 'Скачать (TSV)' }).click();
-    await page.getByText('You need to choose a date and a camera').waitFor();
+    await page.getByText('Нужно выбрать дату и камеру').waitFor();
     await page.getByLabel('Дата').fill('2026-11-16');
     await page.getByLabel('Камера').selectOption('1');
     const download = page.waitForEvent('download');
@@ -115,6 +115,8 @@ describe('from a camera folder to a task, in Chromium', () => {
     // At the first instant only camera 1 records: the others start a few seconds later.
     await expect.poll(() => page.getByTestId('camera-1').locator('video').count(), RETRY).toBe(1);
     await expect.poll(() => page.getByTestId('camera-4').textContent(), RETRY).toContain('Нет записи в этот момент');
+    // A caption names the camera once, not «Камера 1 · Камера 1» (issue 28).
+    for (const key of [1, 2, 3, 4]) expect(await page.getByTestId(`camera-${key}`).locator('figcaption').textContent()).not.toMatch(/^(.+) · \1$/);
     const slider = page.getByLabel('Момент времени');
     const min = Number(await slider.getAttribute('min'));
     await slider.fill(String(min + 12));
@@ -135,7 +137,7 @@ describe('from a camera folder to a task, in Chromium', () => {
     const page = await analyst.newPage();
     await page.goto(`${server.url}/#/project`);
     await page.getByLabel('Файл').setInputFiles({ name: 'clip.mov', mimeType: 'video/quicktime', buffer: Buffer.from('not a movie') });
-    await page.getByText('Error : Only MP4 format allowed').waitFor();
+    await page.getByText('Ошибка: допускается только формат MP4').waitFor();
     await page.getByLabel('Структурная единица').selectOption({ label: 'Участок упаковки' });
     await page.getByLabel('Камера').selectOption({ index: 1 });
     await page.getByLabel('Файл').setInputFiles(clip);

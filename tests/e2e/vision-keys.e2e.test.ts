@@ -125,7 +125,7 @@ describe('coding with the model’s suggestions', () => {
     await expect.poll(() => page.locator('.row-number.from-model').count(), RETRY).toBe(0);
     expect(await frvIds()).toEqual(reportBefore);
     await page.keyboard.press('Control+s');
-    await page.getByText('Successfully saved!').waitFor();
+    await page.getByText('Успешно сохранено!').waitFor();
 
     const after = await get<Saved>(`/api/v1/video_markups/${videoId}`);
     expect(after.video_markups.filter((m) => m.source === 'model')).toEqual([]);

@@ -119,9 +119,9 @@ describe('models screen in Chromium', () => {
     const row = page.locator(`[data-testid="model-row"][data-model-id="${modelId}"]`);
     await row.waitFor();
 
-    // The bar polls until the job is done: 100.0 % and green once the file is stored.
+    // The bar polls until the job is done: 100 % and green once the file is stored.
     await expect.poll(() => row.getAttribute('data-stored'), SLOW).toBe('true');
-    await expect.poll(() => row.getByTestId('model-progress').textContent(), RETRY).toBe('100.0%');
+    await expect.poll(() => row.getByTestId('model-progress').textContent(), RETRY).toBe('100\u00a0%');
     expect(await row.getByTestId('model-progress').getAttribute('class')).toContain('success');
     expect(await row.locator('.vision-key').textContent()).toMatch(new RegExp(`^models/\\d+/${modelId}\\.onnx$`));
 

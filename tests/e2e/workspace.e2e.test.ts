@@ -62,6 +62,8 @@ describe('the demo analyst’s workspace', () => {
     await page.getByText('демо-данные').waitFor();
     const tree = page.getByRole('tree');
     await tree.getByRole('button', { name: 'Северный машиностроительный завод' }).waitFor();
+    // «Выход» is in the page's own button row, once (issue 28).
+    await expect.poll(() => page.getByRole('button', { name: 'Выход' }).count(), RETRY).toBe(1);
     // Expand down to a leaf and open it.
     await tree
       .getByRole('treeitem', { name: /Северный/ })
@@ -99,6 +101,9 @@ describe('every route of both specs', () => {
       const title = (await heading.textContent()) ?? '';
       expect(title, route).not.toBe('Страница не найдена');
       expect(title.length, route).toBeGreaterThan(2);
+      // Russian product text: no English exclamations (toasts included), no developer notes (issue 28).
+      const shown = await page.locator('body').innerText();
+      expect(shown, route).not.toMatch(/[A-Za-z]{4,}!|METHODOLOGY|docs\//);
     }
     expect(errors).toEqual([]);
     await page.close();

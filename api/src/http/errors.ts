@@ -1,7 +1,10 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HTTPException } from 'hono/http-exception';
-import type { ZodError } from 'zod';
+import { config, locales, type ZodError } from 'zod';
+
+// Field problems zod describes itself (no message of ours) reach the user too: in Russian (issue 28).
+config(locales.ru());
 
 /** The one error shape of the API: `{ "error": { "code", "message" } }`. */
 export interface ErrorBody {

@@ -7,7 +7,7 @@ import { formatLocalDateTime, localDayBounds } from '../time-zone';
 import { UNREVIEWED_SOURCE } from './model-layer.service';
 
 /** The exact text of spec 01 §5 when the date or the camera is missing. */
-export const DUMP_NEEDS_DATE_AND_CAMERA = 'You need to choose a date and a camera';
+export const DUMP_NEEDS_DATE_AND_CAMERA = 'Нужно выбрать дату и камеру';
 
 export const DUMP_COLUMNS = ['Видео', 'Операция', 'Тип операции', 'Рабочее место', 'Сотрудник', 'Начало', 'Конец', 'Длительность, с', 'Комментарий'] as const;
 

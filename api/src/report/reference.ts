@@ -29,6 +29,13 @@ export interface ReferenceInput {
 const order = (row: { production_type: ProductionType; work_kind: WorkKind }) =>
   WORK_KINDS.indexOf(row.work_kind) * PRODUCTION_TYPES.length + PRODUCTION_TYPES.indexOf(row.production_type);
 
+/**
+ * How the product's defaults are named to users. The seeded rows carry a developer note
+ * («…(METHODOLOGY §4)», edition «default»); reports and screens show these words instead (issue 28).
+ */
+export const DEFAULT_REFERENCE_SOURCE = 'Значения по умолчанию Norma';
+export const DEFAULT_REFERENCE_EDITION = 'базовая редакция';
+
 /** The table an organisation's reports use: its own edition, or the defaults. */
 export async function referenceTable(db: Db, organizationId: number): Promise<ReferenceTable> {
   const rows = await db
@@ -55,8 +62,8 @@ export async function referenceTable(db: Db, organizationId: number): Promise<Re
   const first = chosen[0];
   return {
     is_default: own.length === 0,
-    source: first?.source ?? DEFAULT_STABILITY_TABLE.source,
-    edition: first?.edition ?? DEFAULT_STABILITY_TABLE.edition,
+    source: own.length === 0 ? DEFAULT_REFERENCE_SOURCE : (first?.source ?? DEFAULT_STABILITY_TABLE.source),
+    edition: own.length === 0 ? DEFAULT_REFERENCE_EDITION : (first?.edition ?? DEFAULT_STABILITY_TABLE.edition),
     short_element_max_seconds: first?.short_element_max_seconds ?? DEFAULT_STABILITY_TABLE.shortElementMaxSeconds,
     updated_at: first?.updated_at ? new Date(first.updated_at).toISOString() : null,
     updated_by: first?.firstName || first?.lastName ? `${first.lastName ?? ''} ${first.firstName ?? ''}`.trim() : null,

@@ -487,7 +487,7 @@ describe('the block report names its time-study rule', () => {
     expect(table(before).columns.map((c: { key: string }) => c.key)).toContain('normative_source');
     const sources = Object.fromEntries(table(before).rows.map((r: { name: string; normative_source: string }) => [r.name, r.normative_source]));
     // Series production by default; «Штамповка» is machine-paced, so the machine rows apply.
-    const reference = 'справочник (Значения по умолчанию Norma (METHODOLOGY §4), default): серийное производство';
+    const reference = 'справочник (Значения по умолчанию Norma, базовая редакция): серийное производство';
     expect(sources).toEqual({ 'Сборка узла': `${reference}, ручная работа`, Штамповка: `${reference}, машинная работа` });
 
     const put = await call(`/api/v1/structure/${s.id}`, admin, {
@@ -588,7 +588,8 @@ describe('reference data (organisation’s own edition)', () => {
   it('starts from the defaults of METHODOLOGY §4, labelled as such', async () => {
     const table = await defaults();
     expect(table.is_default).toBe(true);
-    expect(table.edition).toBe('default');
+    // Named in words, not by the seed's developer note (issue 28).
+    expect(table).toMatchObject({ source: 'Значения по умолчанию Norma', edition: 'базовая редакция' });
     expect(table.rows).toHaveLength(8);
     expect(table.rows.find((r: { production_type: string; work_kind: string }) => r.production_type === 'series' && r.work_kind === 'manual')).toMatchObject({
       coef_short: 2.5,

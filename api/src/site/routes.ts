@@ -14,7 +14,7 @@ const tags = ['Сайт и обратная связь'];
 const tooMany = { description: 'Слишком много заявок с этого адреса за час', content: { 'application/json': { schema: ErrorSchema } } };
 
 /** Spec 01 §8, word for word. */
-export const FEEDBACK_THANKS = 'Thank you! Our specialist will contact you shortly';
+export const FEEDBACK_THANKS = 'Спасибо! Наш специалист скоро свяжется с вами';
 
 /**
  * The public site's calls (spec 01 §7 «POST /api/v3/feedback»; docs/site.md): the robot check's

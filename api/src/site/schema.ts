@@ -2,9 +2,9 @@ import { z } from '@hono/zod-openapi';
 
 /** Spec 01 §5: the contact form's prompts, word for word; the server names the same ones. */
 export const PROMPTS = {
-  name: 'How can we address you?',
-  email: 'What is your email?',
-  robot: 'Are you sure you are not a robot?',
+  name: 'Как к вам обращаться?',
+  email: 'Ваш адрес электронной почты?',
+  robot: 'Подтвердите, что вы не робот',
 } as const;
 
 /** An optional text field: trimmed; empty after trimming means «not sent» (spec 01 §5). */
@@ -73,7 +73,7 @@ export const FeedbackBody = z
   .openapi('FeedbackBody');
 
 export const FeedbackReply = z
-  .object({ message: z.string().openapi({ example: 'Thank you! Our specialist will contact you shortly' }), id: z.number().int() })
+  .object({ message: z.string().openapi({ example: 'Спасибо! Наш специалист скоро свяжется с вами' }), id: z.number().int() })
   .openapi('FeedbackReply');
 
 /** An ALTCHA v2 challenge as the widget reads it (altcha-lib `Challenge`). */

@@ -69,7 +69,7 @@ describe('robot check and the contact form (POST /api/v3/feedback)', () => {
       { ip: nextIp() },
     );
     expect(full.status).toBe(200);
-    expect(full.body.message).toBe('Thank you! Our specialist will contact you shortly');
+    expect(full.body.message).toBe('Спасибо! Наш специалист скоро свяжется с вами');
     const bare = await send({ name: 'Пётр', email: 'petr@example.org', company: '   ', phone_number: '', altcha: await solved() }, { ip: nextIp() });
     expect(bare.status).toBe(200);
 
@@ -93,11 +93,11 @@ describe('robot check and the contact form (POST /api/v3/feedback)', () => {
 
     const missing = await send(form, { ip: nextIp() });
     expect(missing.status).toBe(400);
-    expect(missing.body.error?.message).toContain('Are you sure you are not a robot?');
+    expect(missing.body.error?.message).toContain('Подтвердите, что вы не робот');
 
     const garbage = await send({ ...form, altcha: 'not-base64-json' }, { ip: nextIp() });
     expect(garbage.status).toBe(400);
-    expect(garbage.body.error).toMatchObject({ code: 'captcha_failed', message: 'Are you sure you are not a robot?' });
+    expect(garbage.body.error).toMatchObject({ code: 'captcha_failed', message: 'Подтвердите, что вы не робот' });
 
     // A wrong counter, a changed parameter (the signature no longer fits), a challenge made without our secret.
     const payload = JSON.parse(Buffer.from(await solved(), 'base64').toString());
@@ -168,9 +168,9 @@ describe('robot check and the contact form (POST /api/v3/feedback)', () => {
     const before = (await rows()).length;
     const noName = await send({ name: '   ', email: 'a@b.ru', altcha: await solved() }, { ip: nextIp() });
     expect(noName.status).toBe(400);
-    expect(noName.body.error?.message).toContain('How can we address you?');
+    expect(noName.body.error?.message).toContain('Как к вам обращаться?');
     const noEmail = await send({ name: 'Анна', altcha: await solved() }, { ip: nextIp() });
-    expect(noEmail.body.error?.message).toContain('What is your email?');
+    expect(noEmail.body.error?.message).toContain('Ваш адрес электронной почты?');
     const badEmail = await send({ name: 'Анна', email: 'anna at company', altcha: await solved() }, { ip: nextIp() });
     expect(badEmail.status).toBe(400);
     const badPhone = await send({ name: 'Анна', email: 'a@b.ru', phone_number: '+1 212 555 0100', altcha: await solved() }, { ip: nextIp() });

@@ -11,7 +11,7 @@ import { folderKey } from './sync';
 export const UPLOADED_ACTIVITY = 'Видео загружено';
 
 /** The exact text of spec 01 §5 for a file that is not MP4. */
-export const ONLY_MP4 = 'Error : Only MP4 format allowed';
+export const ONLY_MP4 = 'Ошибка: допускается только формат MP4';
 
 export interface UploadInput {
   camera: CameraContext;

@@ -78,8 +78,10 @@ export function OfflineBanner() {
 /** Shared header: marketing links, the contact anchor, sign-in or the signed-in user. */
 export function Header() {
   const user = useSnapshot(login);
-  const [, navigate] = useLocation();
+  const [route, navigate] = useLocation();
   const [demo, setDemo] = useState(false);
+  // The projects page has «Выход» in its own button row (spec 02): not a second one here.
+  const ownLogout = route === '/projects' || route.startsWith('/projects/');
 
   useEffect(() => {
     api.get<InstanceInfo>('/api/v1/instance').then(
@@ -122,9 +124,11 @@ export function Header() {
             <Link href="/projects" className="user-name" data-testid="user-name">
               {user.firstName} {user.lastName}
             </Link>
-            <button type="button" className="button secondary" onClick={() => logout(navigate)}>
-              Выход
-            </button>
+            {!ownLogout && (
+              <button type="button" className="button secondary" onClick={() => logout(navigate)}>
+                Выход
+              </button>
+            )}
           </>
         ) : (
           <Link href="/login" className="button">

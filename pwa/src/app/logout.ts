@@ -26,10 +26,10 @@ export async function logout(navigate: (to: string) => void) {
     await markPendingSignOut();
   } catch (err) {
     // Without the record the old session could be used again after a reload: do not pretend it ended.
-    notify('error', `Не удалось выйти: хранилище устройства недоступно (${err instanceof Error ? err.message : String(err)})`);
+    notify('error', `Не удалось выйти: хранилище устройства недоступно (${err instanceof Error ? err.message : String(err)})`, { global: true });
     return;
   }
   signedOutOnDevice();
   navigate('/');
-  notify('info', (await settlePendingSignOut()) ? SIGNED_OUT : SIGNED_OUT_OFFLINE);
+  notify('info', (await settlePendingSignOut()) ? SIGNED_OUT : SIGNED_OUT_OFFLINE, { global: true });
 }

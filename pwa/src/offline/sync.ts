@@ -68,13 +68,17 @@ function report(outcomes: ReplayOutcome[]) {
     let handled = false;
     for (const listener of replayListeners) handled = listener(outcome) || handled;
     if (handled) continue;
-    if (outcome.result === 'sent') notify('success', `Отложенное сохранение разметки видео № ${outcome.videoId} отправлено`);
+    if (outcome.result === 'sent') notify('success', `Отложенное сохранение разметки видео № ${outcome.videoId} отправлено`, { global: true });
     else if (outcome.result === 'conflict')
       notify(
         'error',
         `Отложенное сохранение видео № ${outcome.videoId} не принято: разметка изменилась на сервере. Откройте видео, чтобы решить, какую версию оставить.`,
+        { global: true },
       );
-    else notify('error', `Отложенное сохранение видео № ${outcome.videoId} не принято: ${outcome.message ?? ''}. Откройте видео, чтобы исправить.`);
+    else
+      notify('error', `Отложенное сохранение видео № ${outcome.videoId} не принято: ${outcome.message ?? ''}. Откройте видео, чтобы исправить.`, {
+        global: true,
+      });
   }
 }
 

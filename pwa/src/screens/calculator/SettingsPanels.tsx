@@ -105,7 +105,7 @@ export function SettingsPanels({ settings, onSaved }: { settings: SettingsReply;
   return (
     <section className="calculator-admin" data-testid="calc-admin">
       <h2>Настройки калькулятора (администратор)</h2>
-      <p className="muted small">Сохраняются только изменённые значения. Формулы и значения по умолчанию — docs/calculator.md.</p>
+      <p className="muted small">Сохраняются только изменённые значения; остальные остаются по умолчанию.</p>
       <SettingsPanel title="Значения по умолчанию" testId="calc-panel-defaults" fields={defaults} onSaved={onSaved} />
       <SettingsPanel title="Оборудование" testId="calc-panel-gear" fields={gear} onSaved={onSaved} />
       <SettingsPanel title="Лицензия и машины" testId="calc-panel-license" fields={license} onSaved={onSaved} />

@@ -5,8 +5,8 @@ import type { FeedbackBody, FeedbackReply, SiteInfo } from '../../api/types';
 import type {} from 'altcha/types/react';
 
 /** Spec 01 §5 and §8, word for word. */
-export const PROMPTS = { name: 'How can we address you?', email: 'What is your email?', robot: 'Are you sure you are not a robot?' } as const;
-export const THANKS = 'Thank you! Our specialist will contact you shortly';
+export const PROMPTS = { name: 'Как к вам обращаться?', email: 'Ваш адрес электронной почты?', robot: 'Подтвердите, что вы не робот' } as const;
+export const THANKS = 'Спасибо! Наш специалист скоро свяжется с вами';
 const CHALLENGE_URL = '/api/v3/captcha/challenge';
 
 /** Digits of a Russian number as +7 (XXX) XXX-XX-XX while typing; a leading 7 or 8 is the country code. */

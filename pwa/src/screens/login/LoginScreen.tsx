@@ -21,7 +21,7 @@ export function LoginScreen() {
     try {
       // The PWA signs in with POST so the password never sits in a URL or a log.
       const reply = await api.post<Message>('/api/v1/login', { login: loginName, password } satisfies LoginBody, { quiet: true });
-      notify('success', reply.message);
+      notify('success', reply.message, { global: true });
       if (await refreshCurrentUser()) navigate('/projects');
     } catch (err) {
       setError(err instanceof ApiCallError ? err.message : String(err));

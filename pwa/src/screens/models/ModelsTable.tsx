@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import type { NamedItem, VideoArea, VisionModel } from '../../api/types';
 import { formatDateTime } from '../../format/time';
 import { login } from '../../state/login';
+import { pct } from '../reports/format';
 
 interface ModelsTableProps {
   models: VisionModel[];
@@ -96,7 +97,7 @@ export function ModelsTable({ models, operations, areas, canWrite, onApply, onDe
                     data-testid="model-progress"
                   >
                     <div style={{ width: `${percent}%` }} />
-                    <span>{percent.toFixed(1)}%</span>
+                    <span>{pct(percent)}</span>
                   </div>
                   <small className="muted">{STATUS_TEXT[meta.status]}</small>
                   {meta.error && <small className="field-error">{meta.error}</small>}
@@ -110,7 +111,7 @@ export function ModelsTable({ models, operations, areas, canWrite, onApply, onDe
                   {meta.apply_status && (
                     <small className={meta.apply_status === 'failed' ? 'field-error' : 'muted'} data-testid="apply-status">
                       {APPLY_TEXT[meta.apply_status]}
-                      {meta.apply_status === 'running' && meta.apply_progress !== null ? ` ${meta.apply_progress.toFixed(1)}%` : ''}
+                      {meta.apply_status === 'running' && meta.apply_progress !== null ? ` ${pct(meta.apply_progress)}` : ''}
                       {meta.apply_error ? `: ${meta.apply_error}` : ''}
                     </small>
                   )}

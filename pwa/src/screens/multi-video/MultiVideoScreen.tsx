@@ -5,7 +5,7 @@ import type { Camera, CameraVideo as ApiVideo } from '../../api/types';
 import { LeafStructureSelect } from '../../ui/LeafStructureSelect';
 import { formatTime, localDate } from '../../format/time';
 import { login } from '../../state/login';
-import { daySpan, needsSeek, videoAt, type CameraVideo } from './timeline';
+import { cameraCaption, daySpan, needsSeek, videoAt, type CameraVideo } from './timeline';
 
 interface CameraWithVideos extends Camera {
   videos: CameraVideo[];
@@ -26,9 +26,7 @@ function Player({ camera, instant, playing }: { camera: CameraWithVideos; instan
 
   return (
     <figure className="multi-player" data-testid={`camera-${camera.camera_key}`}>
-      <figcaption>
-        Камера {camera.camera_key} · {camera.name}
-      </figcaption>
+      <figcaption>{cameraCaption(camera.camera_key, camera.name)}</figcaption>
       {current ? (
         <video
           ref={ref}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daySpan, needsSeek, videoAt, type CameraVideo } from './timeline';
+import { cameraCaption, daySpan, needsSeek, videoAt, type CameraVideo } from './timeline';
 
 const videos: CameraVideo[] = [
   { id: 1, filename: 'a', start: 1000, duration: 10 },
@@ -21,5 +21,15 @@ describe('multi-video timeline', () => {
   it('seeks only past the drift tolerance', () => {
     expect(needsSeek(10, 10.4)).toBe(false);
     expect(needsSeek(10, 10.6)).toBe(true);
+  });
+});
+
+describe('cameraCaption', () => {
+  it('does not repeat a name that is already the camera number', () => {
+    expect(cameraCaption(1, 'Камера 1')).toBe('Камера 1');
+    expect(cameraCaption(4, 'камера 4 (обзорная)')).toBe('камера 4 (обзорная)');
+    expect(cameraCaption(1, 'Камера 12')).toBe('Камера 1 · Камера 12');
+    expect(cameraCaption(2, 'Вход')).toBe('Камера 2 · Вход');
+    expect(cameraCaption(3, ' ')).toBe('Камера 3');
   });
 });

@@ -22,3 +22,14 @@ export const DRIFT_TOLERANCE_SECONDS = 0.5;
 export function needsSeek(currentTime: number, wanted: number): boolean {
   return Math.abs(currentTime - wanted) > DRIFT_TOLERANCE_SECONDS;
 }
+
+/**
+ * A player's caption: «Камера 2 · Вход», but a camera already named after its number («Камера 1»,
+ * «камера 1 (обзорная)») is shown by its name alone, not «Камера 1 · Камера 1» (issue 28).
+ */
+export function cameraCaption(cameraKey: number, name: string): string {
+  const label = `Камера ${cameraKey}`;
+  const trimmed = name.trim();
+  if (!trimmed) return label;
+  return new RegExp(`^камера\\s*(№\\s*)?${cameraKey}(?!\\d)`, 'i').test(trimmed) ? trimmed : `${label} · ${trimmed}`;
+}

@@ -2,8 +2,8 @@ import type { FailureBody } from '../../api/client';
 import type { UploadResult } from '../../api/types';
 
 /** Upload of a recording and polling of its ingest job (the real progress, never a fake). */
-export const ONLY_MP4 = 'Error : Only MP4 format allowed';
-export const NO_SUCH_MODE = 'There is no such way of entering data!';
+export const ONLY_MP4 = 'Ошибка: допускается только формат MP4';
+export const NO_SUCH_MODE = 'Такого способа ввода данных нет!';
 
 export type InputMode = 'timelapse' | 'cloud' | 'analysis';
 export const inputModes: { mode: InputMode; label: string }[] = [

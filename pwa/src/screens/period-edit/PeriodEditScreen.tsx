@@ -7,7 +7,7 @@ import { login } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
 import { formatPicker, instantParam } from '../projects/period';
-import { INCORRECT, newRow, rowProblem, rowsFromServer, SAVED, savePayload, sortedByName, type EditRow } from './rows';
+import { INCORRECT, newRow, newRowInstant, rowProblem, rowsFromServer, SAVED, savePayload, sortedByName, type EditRow } from './rows';
 
 interface Lists {
   operations: NamedItem[];
@@ -211,8 +211,9 @@ export function PeriodEditScreen({ structureId, timeFrom, timeTo }: { structureI
     setUnsaved(true);
   }, []);
   const add = () => {
-    if (!lists) return;
-    setRows((list) => [newRow(Date.now(), lists.workplaces, lists.employees, timeZone), ...list]);
+    if (!lists || !validPeriod) return;
+    const at = newRowInstant(Date.now(), from!, to!);
+    setRows((list) => [newRow(at, lists.workplaces, lists.employees, timeZone), ...list]);
     setUnsaved(true);
   };
 

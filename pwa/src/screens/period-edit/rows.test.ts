@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newRow, rowProblem, rowsFromServer, savePayload, sortedByName } from './rows';
+import { newRow, newRowInstant, rowProblem, rowsFromServer, savePayload, sortedByName } from './rows';
 
 const tz = 'Europe/Moscow';
 const server = [
@@ -32,6 +32,14 @@ describe('period editor rows (spec 01 "Operation markup editing", §4)', () => {
       [2, '16-11-2026 09:00:00', '16-11-2026 09:00:30'],
       [1, '16-11-2026 08:00:00', '16-11-2026 08:01:00'],
     ]);
+  });
+
+  it('starts a new row in the edited period: now inside it, its start for a past or future one', () => {
+    const from = Date.parse('2026-11-16T05:00:00Z');
+    const to = Date.parse('2026-11-16T13:00:00Z');
+    expect(newRowInstant(Date.parse('2026-11-16T07:00:00Z'), from, to)).toBe(Date.parse('2026-11-16T07:00:00Z'));
+    expect(newRowInstant(Date.parse('2026-11-25T15:00:00Z'), from, to)).toBe(from);
+    expect(newRowInstant(Date.parse('2026-11-01T15:00:00Z'), from, to)).toBe(from);
   });
 
   it('starts a new row at now, empty, prefilling a workplace or employee only when there is one', () => {

@@ -47,6 +47,14 @@ export function rowsFromServer(rows: ServerRow[], timeZone: string, previous: Ed
 }
 
 /**
+ * Where a new row starts: now when now is inside the edited period; otherwise the period's start,
+ * so that a row added to a past (or future) period lies in that period, not today (issue 28).
+ */
+export function newRowInstant(now: number, from: number, to: number): number {
+  return now >= from && now <= to ? now : from;
+}
+
+/**
  * A new row (spec 01 §4): start and end equal to now, operation, comment, employee and workplace
  * empty — workplace or employee prefilled when only one exists.
  */

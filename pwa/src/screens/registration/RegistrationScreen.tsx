@@ -34,7 +34,7 @@ export function RegistrationScreen() {
         { login: form.login, password: form.password, first_name: form.firstName, last_name: form.lastName } satisfies RegistrationBody,
         { quiet: true },
       );
-      notify('success', reply.message);
+      notify('success', reply.message, { global: true });
       if (await refreshCurrentUser()) navigate('/projects');
     } catch (err) {
       setError(err instanceof ApiCallError ? err.message : String(err));

@@ -12,6 +12,7 @@ import { pageOffset, TASK_PAGE_SIZE, taskTabs, type TaskOption, type TaskPage, t
 import { FailedUploads } from './FailedUploads';
 import { WorkTimeRecord } from './WorkTimeRecord';
 import { DamagedRecording } from '../../ui/DamagedRecording';
+import { pct } from '../reports/format';
 
 function TaskStatus({ status, timeZone }: { status: TaskRow['status']; timeZone: string }) {
   return (
@@ -20,7 +21,7 @@ function TaskStatus({ status, timeZone }: { status: TaskRow['status']; timeZone:
       <div className="progress" role="progressbar" aria-valuenow={status.completion_percentage} aria-valuemin={0} aria-valuemax={100} aria-label="Размечено">
         <div style={{ width: `${Math.min(100, status.completion_percentage)}%` }} />
       </div>
-      <span>{status.completion_percentage.toFixed(1)} %</span>
+      <span>{pct(status.completion_percentage)}</span>
       {status.happened_at && <span className="muted">{formatDateTime(status.happened_at, timeZone)}</span>}
     </div>
   );

@@ -15,4 +15,4 @@ export const taskTabs: { option: TaskOption; label: string }[] = [
 
 export const pageOffset = (page: number) => (page - 1) * TASK_PAGE_SIZE;
 
-export const DUMP_NEEDS_DATE_AND_CAMERA = 'You need to choose a date and a camera';
+export const DUMP_NEEDS_DATE_AND_CAMERA = 'Нужно выбрать дату и камеру';

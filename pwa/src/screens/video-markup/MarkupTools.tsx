@@ -1,6 +1,7 @@
 import type { NamedItem } from '../../api/types';
 import type { Lane } from './coding';
 import type { MarkupSession } from './session';
+import { num } from '../reports/format';
 
 interface Props {
   session: MarkupSession;
@@ -56,7 +57,7 @@ export function MarkupTools({
       </button>
       {loop && (
         <span className="badge">
-          повтор {loop.start.toFixed(1)}–{loop.end.toFixed(1)} с
+          повтор {num(loop.start)}–{num(loop.end)} с
         </span>
       )}
       <label className="inline">

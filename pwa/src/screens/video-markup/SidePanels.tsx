@@ -7,6 +7,7 @@ import { agreement } from './agreement';
 import { timeBudget } from './budget';
 import type { MarkupRow } from './model';
 import type { OperationOption } from './OperationRows';
+import { num, pct } from '../reports/format';
 
 export type { Activity, OtherVideo };
 
@@ -165,9 +166,9 @@ export function TimeBudgetPanel({ rows, duration, operations }: { rows: readonly
                   </td>
                   <td>{line.occurrences}</td>
                   <td>{formatSeconds(line.totalSeconds)}</td>
-                  <td>{line.meanSeconds.toFixed(1)}</td>
-                  <td>{line.sdSeconds.toFixed(1)}</td>
-                  <td>{line.sharePercent.toFixed(1)} %</td>
+                  <td>{num(line.meanSeconds)}</td>
+                  <td>{num(line.sdSeconds)}</td>
+                  <td>{pct(line.sharePercent)}</td>
                 </tr>
               ))}
             </tbody>
@@ -212,8 +213,8 @@ export function AgreementPanel({
     <section className="card">
       <h2>Согласованность разметчиков</h2>
       <p>
-        {pair[0]} и {pair[1]}: каппа Коэна <strong>{result.kappa === null ? '—' : result.kappa.toFixed(2)}</strong>, совпадение{' '}
-        {(result.observedAgreement * 100).toFixed(1)} % из {result.slots} с.
+        {pair[0]} и {pair[1]}: каппа Коэна <strong>{result.kappa === null ? '—' : num(result.kappa, 2)}</strong>, совпадение{' '}
+        {pct(result.observedAgreement * 100)} из {result.slots} с.
       </p>
       {result.disagreements.length > 0 && (
         <ul className="plain-list">

@@ -94,7 +94,7 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
       }
       navigate(`/video/${target.video_id}/${Math.floor(target.current_second)}`);
     } catch (err) {
-      notify('error', `Error: ${err instanceof Error ? err.message : String(err)}`);
+      notify('error', `Ошибка: ${err instanceof Error ? err.message : String(err)}`);
     }
   };
 

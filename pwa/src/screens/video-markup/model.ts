@@ -86,9 +86,9 @@ export function invalidRows(rows: readonly MarkupRow[]): MarkupRow[] {
   return rows.filter((r) => !(r.start < r.end) || r.operation_id === null || r.workplace_id === null);
 }
 
-export const INVALID_MARKUP = 'Invalid markup!';
+export const INVALID_MARKUP = 'Разметка некорректна!';
 export const INVALID_MARKUP_BANNER = 'Начало каждой операции должно быть раньше конца, и у всех строк должны быть выбраны операция и рабочее место.';
-export const SAVED = 'Successfully saved!';
-export const SAVE_FAILED = 'Data entered incorrectly';
-export const LINK_COPIED = 'Link copied!';
-export const NO_LONGER_AT_SECOND = 'This video is no longer at the current second! Refresh the list of other videos';
+export const SAVED = 'Успешно сохранено!';
+export const SAVE_FAILED = 'Данные введены некорректно';
+export const LINK_COPIED = 'Ссылка скопирована!';
+export const NO_LONGER_AT_SECOND = 'В этом видео уже нет текущей секунды! Обновите список других видео';

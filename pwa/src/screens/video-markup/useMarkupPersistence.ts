@@ -173,10 +173,10 @@ export function useMarkupPersistence(options: PersistenceOptions) {
     if (!(await save())) return false;
     try {
       await api.post(`/api/v1/task/${videoId}/finish`, undefined, { quiet: true });
-      notify('success', 'Задача завершена');
+      notify('success', 'Задача завершена', { global: true });
       return true;
     } catch (err) {
-      notify('error', `Error: ${err instanceof Error ? err.message : JSON.stringify(err)}`);
+      notify('error', `Ошибка: ${err instanceof Error ? err.message : JSON.stringify(err)}`);
       return false;
     }
   };
