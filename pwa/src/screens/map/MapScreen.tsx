@@ -85,8 +85,9 @@ export function MapScreen() {
       setMap(created);
     });
     created.on('error', (event) => {
-      // A tile or the style that did not load: said once, not per tile.
-      notify('error', `Карта: ${event.error?.message ?? 'не удалось загрузить подложку'}`);
+      // A tile or the style that did not load: said once, not per tile. maplibre's own text is English: it goes to the console for support, the user reads Russian.
+      console.warn('maplibre:', event.error);
+      notify('error', 'Карта: не удалось загрузить часть подложки или стиля');
     });
     return () => {
       popup.current?.remove();
