@@ -62,6 +62,10 @@ async function layDay(who: 'a' | 'b', date: string, main: number[]) {
     await mark('Подноска', AUX_MINUTES);
   }
   await mark('Отдых', 10);
+  // Observed over the whole shift (METHODOLOGY §6 balances only the observed part): the day's
+  // markup ends with the wait at 11:50–12:00; the minutes before it are unmarked, a gap that no
+  // norm figure reads (idle time is the idle category only).
+  clock = at(`${date}T11:50:00`);
   await mark('Ожидание', 10);
 }
 
@@ -295,6 +299,17 @@ describe('approval, immutability and versions', () => {
     const granted = await send(`/api/v1/norm_approvers/${analystId}`, admin, 'PUT');
     expect(granted.status).toBe(200);
     expect(granted.body.approvers.map((a: { user_id: string }) => a.user_id)).toEqual([analystId]);
+    expect((await send(`/api/v1/norms/${draftId}`, analyst)).body.can_approve).toBe(true);
+  });
+
+  it("another organisation's admin neither sees nor grants nor revokes this organisation's approvers", async () => {
+    const own = await send('/api/v1/norm_approvers', rival);
+    expect(own.status).toBe(200);
+    expect(own.body.approvers).toEqual([]);
+    expect((await send(`/api/v1/norm_approvers/${analystId}`, rival, 'PUT')).status).toBe(404);
+    expect((await send(`/api/v1/norm_approvers/${analystId}`, rival, 'DELETE')).status).toBe(404);
+    expect((await send('/api/v1/norm_approvers', rival)).body.approvers).toEqual([]);
+    expect((await send('/api/v1/norm_approvers', admin)).body.approvers.map((a: { user_id: string }) => a.user_id)).toEqual([analystId]);
     expect((await send(`/api/v1/norms/${draftId}`, analyst)).body.can_approve).toBe(true);
   });
 
