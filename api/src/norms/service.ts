@@ -6,6 +6,7 @@ import type { SessionUser } from '../auth/service';
 import type { Db } from '../db/database';
 import type { NormCardsTable } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/errors';
+import type { ReportThreads } from '../http/report-threads';
 import { parseId } from '../http/openapi';
 import { localDate } from '../time-zone';
 import { computeCard, windowRows, type NormComputedValue, type NormParamsValue, type NormWindowValue } from './build';
@@ -131,9 +132,18 @@ export async function readCard(db: Db, user: SessionUser, id: number) {
   };
 }
 
-export async function createDraft(db: Db, user: SessionUser, structureId: number, body: z.output<typeof NormCreateBody>) {
+/**
+ * The card's figures: on a report thread when the server has them (main.ts), since a card balances
+ * every shift-day of up to 62 windows and must not hold the thread that answers other calls.
+ */
+async function cardOf(db: Db, threads: ReportThreads | undefined, structureId: number, windows: NormWindowValue[], params: NormParamsValue) {
+  if (!threads) return computeCard(db, structureId, windows, params);
+  return JSON.parse(await threads.run({ task: 'normCard', structureId, windows, params })) as NormComputedValue;
+}
+
+export async function createDraft(db: Db, user: SessionUser, structureId: number, body: z.output<typeof NormCreateBody>, threads?: ReportThreads) {
   const params = body.params ?? defaultParams();
-  const card = await computeCard(db, structureId, body.windows, params);
+  const card = await cardOf(db, threads, structureId, body.windows, params);
   const names = await employeeNames(db, structureId);
   const now = Date.now();
   // The next version number; the unique (structure, version) turns a concurrent twin into an error, not a duplicate.
@@ -165,12 +175,12 @@ export async function createDraft(db: Db, user: SessionUser, structureId: number
   return readCard(db, user, id);
 }
 
-export async function updateDraft(db: Db, user: SessionUser, id: number, body: z.output<typeof NormUpdateBody>) {
+export async function updateDraft(db: Db, user: SessionUser, id: number, body: z.output<typeof NormUpdateBody>, threads?: ReportThreads) {
   const row = await cardRow(db, id);
   if (row.approved_at !== null) throw conflict(APPROVED_IS_FROZEN);
   const windows = body.windows ?? windowsOf(row);
   const params = body.params ?? (JSON.parse(row.params) as NormParamsValue);
-  const card = await computeCard(db, row.structure_id, windows, params);
+  const card = await cardOf(db, threads, row.structure_id, windows, params);
   const names = await employeeNames(db, row.structure_id);
   const result = await db
     .updateTable('norm_cards')
