@@ -397,7 +397,7 @@ export interface DB {
   sign_in_failures: { login: string; address: string; failures: number; locked_until: number; updated_at: number };
   /** 0017: norm card versions (api/src/norms/). */
   norm_cards: NormCardsTable;
-  norm_approvers: { user_id: string; granted_by: string | null; granted_at: number };
+  norm_approvers: { organization_id: number; user_id: string; granted_by: string | null; granted_at: number };
   norm_line_scenarios: {
     id: Generated<number>;
     card_id: number;

@@ -14,6 +14,7 @@ export const HEAVY_READ_PATHS: ReadonlySet<string> = new Set([
   '/api/v3/compute-report',
   '/api/v2/frv',
   '/api/v1/report/inputs',
+  '/api/v1/norm_fulfilment',
   '/api/v1/summary',
   '/api/v1/humans',
   '/api/v1/dump',

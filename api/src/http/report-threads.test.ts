@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../testing';
 import { startReportThreads, type ReportThreads } from './report-threads';
 
 /*
- * The server computes wide reports on threads of their own (main.ts): the same answers as in place,
+ * The server computes wide reports and norm cards on threads of their own (main.ts): the same answers as in place,
  * errors included, from the thread's own connection to the same database.
  */
 let t: TestApp;
@@ -58,6 +58,42 @@ describe('report threads', () => {
     t.deps.reportThreads = threads;
     try {
       for (const [i, path] of paths.entries()) expect(await read(path), path).toEqual(inPlace[i]);
+    } finally {
+      t.deps.reportThreads = undefined;
+    }
+  });
+
+  it('build a norm card and answer /api/v1/norm_fulfilment as computed in place', async () => {
+    const windows = [{ employee_id: w.employeeId, from_time: '2026-11-16T00:00:00Z', to_time: '2026-11-17T00:00:00Z' }];
+    const build = async () => {
+      const response = await t.request(`/api/v1/norms?structure_id=${w.structureId}`, {
+        method: 'POST',
+        cookie: w.cookies.analyst,
+        body: JSON.stringify({ windows }),
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    const fulfilment = async () => {
+      const response = await t.request(`/api/v1/norm_fulfilment?structure_id=${w.structureId}&from_time=2026-11-16T00:00:00Z&to_time=2026-11-17T00:00:00Z`, {
+        cookie: w.cookies.analyst,
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    const inPlace = await build();
+    expect(inPlace.status).toBe(201);
+    expect(inPlace.body.card.operations.map((o: { name: string }) => o.name)).toEqual(['Сборка']);
+    const inPlaceFulfilment = await fulfilment();
+    expect(inPlaceFulfilment.status).toBe(200);
+    expect(inPlaceFulfilment.body.rows).toHaveLength(1);
+    const sent: string[] = [];
+    t.deps.reportThreads = { run: (task) => (sent.push(task.task), threads.run(task)), close: () => undefined };
+    try {
+      const threaded = await build();
+      expect(threaded.status).toBe(201);
+      expect(threaded.body.version).toBe(inPlace.body.version + 1);
+      expect(threaded.body.card).toEqual(inPlace.body.card);
+      expect(await fulfilment()).toEqual(inPlaceFulfilment);
+      expect(sent).toEqual(['normCard', 'normFulfilment']);
     } finally {
       t.deps.reportThreads = undefined;
     }

@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import type { NormParamsValue, NormWindowValue } from '../norms/build';
 import { ApiError } from './errors';
 import { startWorkerThread } from './worker-thread';
 
@@ -6,7 +7,10 @@ import { startWorkerThread } from './worker-thread';
 export type ReportTask =
   | { task: 'blockReport'; structureId: number; from: number; to: number }
   | { task: 'frv'; structureId: number; from: number; to: number }
-  | { task: 'statement'; structureId: number; employeeId: number; from: number; to: number; details: boolean };
+  | { task: 'statement'; structureId: number; employeeId: number; from: number; to: number; details: boolean }
+  // A norm card reads and balances every shift-day of up to 62 windows; fulfilment balances each shift-day of its window.
+  | { task: 'normCard'; structureId: number; windows: NormWindowValue[]; params: NormParamsValue }
+  | { task: 'normFulfilment'; structureId: number; from: number; to: number; employeeId?: number };
 
 export type ReportReply = { id: number; json: string } | { id: number; error: { status: number; code: string; message: string; details?: unknown } };
 

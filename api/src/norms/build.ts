@@ -3,6 +3,7 @@ import {
   assembleStatement,
   engineSettings,
   formatNumber,
+  NOTICES,
   plural,
   runTimeStudy,
   toIso,
@@ -131,7 +132,15 @@ function figureRows(f: NormFigures, balanceSource: string, allowanceSource: stri
   ];
 }
 
-function basisWarnings(operations: NormComputedValue['operations'], dates: number, employees: number): string[] {
+/** The statement's own notice of a shift observed only in part (METHODOLOGY §6), in its singular and plural wording. */
+const partlyObservedNotice = [NOTICES.partlyObserved(['']), NOTICES.partlyObserved(['', ''])].map((text) => text.slice(0, text.indexOf(':') + 1));
+const hasPartlyObservedShift = (reports: WindowReport[]) =>
+  reports.some((r) => r.statement.notices.some((notice) => partlyObservedNotice.some((start) => notice.startsWith(start))));
+
+export const PARTLY_OBSERVED_WARNING =
+  'Часть смен наблюдалась не целиком: Тсм карточки — средняя наблюдавшаяся часть смены, а не вся смена; Нвыр и Нч считаются по этой части.';
+
+function basisWarnings(operations: NormComputedValue['operations'], dates: number, employees: number, partlyObserved: boolean): string[] {
   const warnings: string[] = [];
   const unit = operations.filter((o) => o.times_per_unit > 0);
   if (unit.length === 0) warnings.push('В выбранных окнах нет замеров операций единицы продукции: Топ и нормы не определены.');
@@ -142,6 +151,7 @@ function basisWarnings(operations: NormComputedValue['operations'], dates: numbe
   }
   if (dates <= 1) warnings.push('Основание — один день наблюдений.');
   if (employees <= 1) warnings.push('Основание — один сотрудник.');
+  if (partlyObserved) warnings.push(PARTLY_OBSERVED_WARNING);
   return warnings;
 }
 
@@ -257,7 +267,7 @@ export async function computeCard(db: Db, structureId: number, windows: NormWind
     balance,
     allowances: { actual: figures.actualAllowances, normative: params.normative_allowances, used: figures.allowanceSource },
     figures: figureRows(figures, balance.source, allowanceSource, `Σ t_reg × раз на единицу; ${measurementSource(unitMeasurements)}`),
-    warnings: basisWarnings(operations, dates, employees),
+    warnings: basisWarnings(operations, dates, employees, hasPartlyObservedShift(reports)),
     line: { ...lineData(reports, study, operations, figures.output, balance.days), available_minutes: balance.shift_minutes - balance.regulated_break_minutes },
   };
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../auth/service';
 import type { OperationTypeCode } from '../db/schema';
 import { createTestApp, type TestApp } from '../testing';
+import { PARTLY_OBSERVED_WARNING } from './build';
 
 /**
  * Norm cards over the real app (SQLite, and PostgreSQL with NORMA_TEST_DATABASE=postgres): a card
@@ -35,7 +36,7 @@ const windows = Object.keys(MAIN).map((key) => {
 let layout: { structureId: number; workplace: number; ops: Record<string, number> };
 
 /** One hand-laid shift-day: prep, service, a move, cycles of main work and one aux step, rest, idle. */
-async function layDay(who: 'a' | 'b', date: string, main: number[]) {
+async function layDay(who: 'a' | 'b', date: string, main: number[], wholeShift = true) {
   let clock = at(`${date}T08:00:00`);
   const mark = async (operation: string, minutes: number) => {
     await t.deps.db
@@ -62,6 +63,10 @@ async function layDay(who: 'a' | 'b', date: string, main: number[]) {
     await mark('Подноска', AUX_MINUTES);
   }
   await mark('Отдых', 10);
+  // Observed over the whole shift (METHODOLOGY §6 balances only the observed part): the day's
+  // markup ends with the wait at 11:50–12:00; the minutes before it are unmarked, a gap that no
+  // norm figure reads (idle time is the idle category only).
+  if (wholeShift) clock = at(`${date}T11:50:00`);
   await mark('Ожидание', 10);
 }
 
@@ -212,6 +217,18 @@ describe('norm card from report windows', () => {
     expect(thin.body.card.warnings).toEqual(['Основание — один день наблюдений.', 'Основание — один сотрудник.']);
   });
 
+  it('a shift observed only in part: Тсм is its observed part (METHODOLOGY §6), and the card says so', async () => {
+    // Observed 08:00 to the end of the wait: 10 + 10 + 5 + 54 + 6 × 1 + 10 + 10 = 105 minutes of the 240.
+    await layDay('b', '2026-03-05', [9, 9, 9, 9, 9, 9], false);
+    const partWindow = [{ employee_id: employees.b, from_time: iso('2026-03-05T08:00:00'), to_time: iso('2026-03-05T12:00:00') }];
+    const part = await send(`/api/v1/norms?structure_id=${structureId}`, analyst, 'POST', { windows: partWindow });
+    expect(part.status).toBe(201);
+    expect(part.body.card.balance.shift_minutes).toBeCloseTo(105, 9);
+    expect(part.body.card.balance.regulated_break_minutes).toBeCloseTo((20 * 105) / 240, 9);
+    expect(part.body.card.warnings).toContain(PARTLY_OBSERVED_WARNING);
+    expect(card.card.warnings).not.toContain(PARTLY_OBSERVED_WARNING);
+  });
+
   it('card parameters: composition with aux once per unit, batch and plan recompute the draft', async () => {
     const aux = card.card.operations.find((o: { name: string }) => o.name === 'Подноска');
     const main = card.card.operations.find((o: { name: string }) => o.name === 'Сборка');
@@ -295,6 +312,17 @@ describe('approval, immutability and versions', () => {
     const granted = await send(`/api/v1/norm_approvers/${analystId}`, admin, 'PUT');
     expect(granted.status).toBe(200);
     expect(granted.body.approvers.map((a: { user_id: string }) => a.user_id)).toEqual([analystId]);
+    expect((await send(`/api/v1/norms/${draftId}`, analyst)).body.can_approve).toBe(true);
+  });
+
+  it("another organisation's admin neither sees nor grants nor revokes this organisation's approvers", async () => {
+    const own = await send('/api/v1/norm_approvers', rival);
+    expect(own.status).toBe(200);
+    expect(own.body.approvers).toEqual([]);
+    expect((await send(`/api/v1/norm_approvers/${analystId}`, rival, 'PUT')).status).toBe(404);
+    expect((await send(`/api/v1/norm_approvers/${analystId}`, rival, 'DELETE')).status).toBe(404);
+    expect((await send('/api/v1/norm_approvers', rival)).body.approvers).toEqual([]);
+    expect((await send('/api/v1/norm_approvers', admin)).body.approvers.map((a: { user_id: string }) => a.user_id)).toEqual([analystId]);
     expect((await send(`/api/v1/norms/${draftId}`, analyst)).body.can_approve).toBe(true);
   });
 

@@ -52,7 +52,8 @@ const body = <S extends typeof NormCreateBody | typeof NormUpdateBody | typeof N
  * Norm cards (issue 29, docs/norms.md): read by everyone who reads reports; drafts are built and
  * changed by admins and analysts (workspace.write); approval needs the right to approve norms.
  */
-export function normRoutes({ db }: AppDeps) {
+export function normRoutes(deps: AppDeps) {
+  const { db } = deps;
   const app = createRouter();
   const readStructure = requireAccess(db, 'reports.read', structureFrom.query());
   const writeStructure = requireAccess(db, 'workspace.write', structureFrom.query());
@@ -82,7 +83,7 @@ export function normRoutes({ db }: AppDeps) {
       request: { query: NormListQuery, ...body(NormCreateBody) },
       responses: { 201: json(NormCard), ...errorResponses },
     }),
-    async (c) => c.json(await createDraft(db, currentUser(c), c.get('structureId'), c.req.valid('json')), 201),
+    async (c) => c.json(await createDraft(db, currentUser(c), c.get('structureId'), c.req.valid('json'), deps.reportThreads), 201),
   );
 
   app.openapi(
@@ -108,7 +109,7 @@ export function normRoutes({ db }: AppDeps) {
       request: { params: NormIdParam, ...body(NormUpdateBody) },
       responses: { 200: json(NormCard), ...errorResponses, ...conflictResponse },
     }),
-    async (c) => c.json(await updateDraft(db, currentUser(c), c.req.valid('param').id, c.req.valid('json')), 200),
+    async (c) => c.json(await updateDraft(db, currentUser(c), c.req.valid('param').id, c.req.valid('json'), deps.reportThreads), 200),
   );
 
   app.openapi(
@@ -180,7 +181,13 @@ export function normRoutes({ db }: AppDeps) {
     }),
     async (c) => {
       const q = c.req.valid('query');
-      return c.json(await normFulfilment(db, c.get('structureId'), q.from_time, q.to_time, q.employee_id), 200);
+      const structureId = c.get('structureId');
+      // On a report thread when the server has them (main.ts): each shift-day of the window is balanced.
+      if (deps.reportThreads)
+        return c.body(await deps.reportThreads.run({ task: 'normFulfilment', structureId, from: q.from_time, to: q.to_time, employeeId: q.employee_id }), 200, {
+          'content-type': 'application/json',
+        }) as never;
+      return c.json(await normFulfilment(db, structureId, q.from_time, q.to_time, q.employee_id), 200);
     },
   );
 

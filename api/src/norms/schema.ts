@@ -73,6 +73,7 @@ export const NormApproveBody = z
   .object({
     effective_from: z
       .string()
+      .length(10, 'ожидается дата ГГГГ-ММ-ДД')
       .regex(/^\d{4}-\d{2}-\d{2}$/, 'ожидается дата ГГГГ-ММ-ДД')
       .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'нет такой даты')
       .openapi({ description: 'С какой даты норма действует', example: '2026-12-01' }),

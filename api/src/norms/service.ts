@@ -6,6 +6,7 @@ import type { SessionUser } from '../auth/service';
 import type { Db } from '../db/database';
 import type { NormCardsTable } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/errors';
+import type { ReportThreads } from '../http/report-threads';
 import { parseId } from '../http/openapi';
 import { localDate } from '../time-zone';
 import { computeCard, windowRows, type NormComputedValue, type NormParamsValue, type NormWindowValue } from './build';
@@ -35,11 +36,18 @@ export const structureOfCard: StructureLocator = async (c, db): Promise<LocatedS
   return { structureId: row.structure_id, organizationId: row.organization_id };
 };
 
-/** Admins approve norms; an analyst only when an admin gave him the right (norm_approvers). */
+/** Admins approve norms; an analyst only when an admin of his current organisation gave him the right (norm_approvers). */
 export async function canApprove(db: Db, user: SessionUser): Promise<boolean> {
   if (user.role === 'admin') return true;
   if (user.role !== 'analyst') return false;
-  return Boolean(await db.selectFrom('norm_approvers').select('user_id').where('user_id', '=', user.id).executeTakeFirst());
+  return Boolean(
+    await db
+      .selectFrom('norm_approvers')
+      .select('user_id')
+      .where('organization_id', '=', user.organizationId)
+      .where('user_id', '=', user.id)
+      .executeTakeFirst(),
+  );
 }
 
 export const canEdit = (user: SessionUser) => user.role === 'admin' || user.role === 'analyst';
@@ -124,9 +132,18 @@ export async function readCard(db: Db, user: SessionUser, id: number) {
   };
 }
 
-export async function createDraft(db: Db, user: SessionUser, structureId: number, body: z.output<typeof NormCreateBody>) {
+/**
+ * The card's figures: on a report thread when the server has them (main.ts), since a card balances
+ * every shift-day of up to 62 windows and must not hold the thread that answers other calls.
+ */
+async function cardOf(db: Db, threads: ReportThreads | undefined, structureId: number, windows: NormWindowValue[], params: NormParamsValue) {
+  if (!threads) return computeCard(db, structureId, windows, params);
+  return JSON.parse(await threads.run({ task: 'normCard', structureId, windows, params })) as NormComputedValue;
+}
+
+export async function createDraft(db: Db, user: SessionUser, structureId: number, body: z.output<typeof NormCreateBody>, threads?: ReportThreads) {
   const params = body.params ?? defaultParams();
-  const card = await computeCard(db, structureId, body.windows, params);
+  const card = await cardOf(db, threads, structureId, body.windows, params);
   const names = await employeeNames(db, structureId);
   const now = Date.now();
   // The next version number; the unique (structure, version) turns a concurrent twin into an error, not a duplicate.
@@ -158,12 +175,12 @@ export async function createDraft(db: Db, user: SessionUser, structureId: number
   return readCard(db, user, id);
 }
 
-export async function updateDraft(db: Db, user: SessionUser, id: number, body: z.output<typeof NormUpdateBody>) {
+export async function updateDraft(db: Db, user: SessionUser, id: number, body: z.output<typeof NormUpdateBody>, threads?: ReportThreads) {
   const row = await cardRow(db, id);
   if (row.approved_at !== null) throw conflict(APPROVED_IS_FROZEN);
   const windows = body.windows ?? windowsOf(row);
   const params = body.params ?? (JSON.parse(row.params) as NormParamsValue);
-  const card = await computeCard(db, row.structure_id, windows, params);
+  const card = await cardOf(db, threads, row.structure_id, windows, params);
   const names = await employeeNames(db, row.structure_id);
   const result = await db
     .updateTable('norm_cards')
@@ -233,10 +250,12 @@ export async function diffVersions(db: Db, user: SessionUser, id: number, agains
 export async function listApprovers(db: Db, organizationId: number) {
   const rows = await db
     .selectFrom('norm_approvers')
-    .innerJoin('memberships', 'memberships.user_id', 'norm_approvers.user_id')
+    .innerJoin('memberships', (join) =>
+      join.onRef('memberships.user_id', '=', 'norm_approvers.user_id').onRef('memberships.organization_id', '=', 'norm_approvers.organization_id'),
+    )
     .innerJoin('user', 'user.id', 'norm_approvers.user_id')
     .select(['norm_approvers.user_id', 'norm_approvers.granted_at', 'memberships.role', 'user.firstName', 'user.lastName'])
-    .where('memberships.organization_id', '=', organizationId)
+    .where('norm_approvers.organization_id', '=', organizationId)
     .orderBy('user.lastName')
     .execute();
   return { approvers: rows.map((r) => ({ user_id: r.user_id, name: `${r.lastName} ${r.firstName}`.trim(), role: r.role, granted_at: toIso(r.granted_at) })) };
@@ -254,8 +273,8 @@ export async function grantApprover(db: Db, admin: SessionUser, userId: string) 
   if (member.role !== 'analyst') throw badRequest('Право утверждать нормы даётся аналитику; администратор утверждает и без него');
   await db
     .insertInto('norm_approvers')
-    .values({ user_id: userId, granted_by: admin.id, granted_at: Date.now() })
-    .onConflict((oc) => oc.column('user_id').doNothing())
+    .values({ organization_id: admin.organizationId, user_id: userId, granted_by: admin.id, granted_at: Date.now() })
+    .onConflict((oc) => oc.columns(['organization_id', 'user_id']).doNothing())
     .execute();
   return listApprovers(db, admin.organizationId);
 }
@@ -268,7 +287,7 @@ export async function revokeApprover(db: Db, admin: SessionUser, userId: string)
     .where('organization_id', '=', admin.organizationId)
     .executeTakeFirst();
   if (!member) throw notFound('Пользователь не найден в организации');
-  await db.deleteFrom('norm_approvers').where('user_id', '=', userId).execute();
+  await db.deleteFrom('norm_approvers').where('organization_id', '=', admin.organizationId).where('user_id', '=', userId).execute();
   return listApprovers(db, admin.organizationId);
 }
 

@@ -2,6 +2,8 @@
 import type { OpenedDatabase } from '../db/database';
 import { ApiError } from '../http/errors';
 import type { ReportReply, ReportTask } from '../http/report-threads';
+import { computeCard } from '../norms/build';
+import { normFulfilment } from '../norms/fulfilment';
 import { openConfiguredDatabase } from '../storage/data-dir';
 import { buildBlockReport } from './blocks';
 import { buildInteractiveFrv } from './frv';
@@ -24,6 +26,10 @@ async function compute(task: ReportTask, where: { dataDir: string; databaseUrl?:
       return buildInteractiveFrv(db, task.structureId, task.from, task.to);
     case 'statement':
       return buildStatement(db, task.structureId, task.employeeId, task.from, task.to, task.details);
+    case 'normCard':
+      return computeCard(db, task.structureId, task.windows, task.params);
+    case 'normFulfilment':
+      return normFulfilment(db, task.structureId, task.from, task.to, task.employeeId);
   }
 }
 

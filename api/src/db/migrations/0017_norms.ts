@@ -5,7 +5,8 @@ import { sql, type Kysely } from 'kysely';
  * A draft keeps its windows and parameters and the figures last computed from them; approval
  * freezes the row (approved_at set) and nothing changes it after. `norm_line_scenarios`: saved
  * line-balance scenarios of a card (which workplace does which operation). `norm_approvers`: analysts an
- * administrator allowed to approve norms (administrators always may).
+ * administrator allowed to approve norms (administrators always may), per organisation: a user who
+ * belongs to two organisations holds the right only in the one whose administrator gave it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE TABLE norm_cards (
@@ -36,9 +37,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
    )`.execute(db);
   await sql`CREATE INDEX norm_line_scenarios_by_card ON norm_line_scenarios(card_id)`.execute(db);
   await sql`CREATE TABLE norm_approvers (
-     user_id TEXT PRIMARY KEY REFERENCES "user"(id) ON DELETE CASCADE,
+     organization_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+     user_id TEXT NOT NULL REFERENCES "user"(id) ON DELETE CASCADE,
      granted_by TEXT REFERENCES "user"(id) ON DELETE SET NULL,
-     granted_at INTEGER NOT NULL
+     granted_at INTEGER NOT NULL,
+     PRIMARY KEY (organization_id, user_id)
    )`.execute(db);
 }
 
