@@ -132,56 +132,41 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
         .orderBy('operations.id')
         .execute();
       if (operations.length === 0 || model.workplace_id === null) throw new PermanentJobError('Операции или рабочее место модели удалены');
-      const startInstant = video.start_time + model.start_second * 1000;
-      const endInstant = video.start_time + model.end_second * 1000;
-      const markups = await db
-        .selectFrom('markups')
-        .select(['operation_id', 'start_time', 'end_time'])
-        .where('structure_id', '=', video.structure_id)
-        .where('workplace_id', '=', model.workplace_id)
-        // A model learns from people's markups only, never from an unreviewed model layer.
-        .where('source', '!=', UNREVIEWED_SOURCE)
-        .where(
-          'operation_id',
-          'in',
-          operations.map((o) => o.id),
-        )
-        .where('start_time', '<', endInstant)
-        .where('end_time', '>', startInstant)
-        .orderBy('start_time')
-        .execute();
-      const labelSpans = (rows: typeof markups, start: number): LabelSpan[] =>
-        rows.map((m) => ({
-          classIndex: 1 + operations.findIndex((o) => o.id === m.operation_id),
-          startSecond: (m.start_time - start) / 1000,
-          endSecond: (m.end_time - start) / 1000,
-        }));
-      const spans = labelSpans(markups, video.start_time);
-      const testPayload = (job.payload as TrainPayload).test;
-      let test: TestSpan | undefined;
-      if (testPayload) {
-        const other = await videoSource(db, storage, testPayload.video_id);
-        const from = other.start_time + testPayload.start_second * 1000;
-        const to = other.start_time + testPayload.end_second * 1000;
+      const workplaceId = model.workplace_id;
+      /** People's markups of the model's operations at its workplace over a span of a video, as class spans from the video's start. */
+      const labelSpans = async (source: { structure_id: number; start_time: number }, startSecond: number, endSecond: number): Promise<LabelSpan[]> => {
         const rows = await db
           .selectFrom('markups')
           .select(['operation_id', 'start_time', 'end_time'])
-          .where('structure_id', '=', other.structure_id)
-          .where('workplace_id', '=', model.workplace_id)
+          .where('structure_id', '=', source.structure_id)
+          .where('workplace_id', '=', workplaceId)
+          // A model learns and is scored on people's markups only, never on an unreviewed model layer.
           .where('source', '!=', UNREVIEWED_SOURCE)
           .where(
             'operation_id',
             'in',
             operations.map((o) => o.id),
           )
-          .where('start_time', '<', to)
-          .where('end_time', '>', from)
+          .where('start_time', '<', source.start_time + endSecond * 1000)
+          .where('end_time', '>', source.start_time + startSecond * 1000)
+          .orderBy('start_time')
           .execute();
+        return rows.map((m) => ({
+          classIndex: 1 + operations.findIndex((o) => o.id === m.operation_id),
+          startSecond: (m.start_time - source.start_time) / 1000,
+          endSecond: (m.end_time - source.start_time) / 1000,
+        }));
+      };
+      const spans = await labelSpans(video, model.start_second, model.end_second);
+      const testPayload = (job.payload as TrainPayload).test;
+      let test: TestSpan | undefined;
+      if (testPayload) {
+        const other = await videoSource(db, storage, testPayload.video_id);
         test = {
           video: { file: other.file, width: other.width, height: other.height },
           startSecond: testPayload.start_second,
           endSecond: testPayload.end_second,
-          spans: labelSpans(rows, other.start_time),
+          spans: await labelSpans(other, testPayload.start_second, testPayload.end_second),
           description: `видео «${other.filename}», ${testPayload.start_second}–${testPayload.end_second} с`,
         };
       }
