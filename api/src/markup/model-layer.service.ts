@@ -36,6 +36,66 @@ export function subtractIntervals(start: number, end: number, cuts: { start: num
 }
 
 /**
+ * Replaces the model's unreviewed layer on the video inside [startInstant, endInstant) with the
+ * segments (source 'model', no human author, the given employee, the class's mean probability);
+ * parts of earlier ones outside the span stay, rows a person accepted stay, and the new layer is
+ * cut where counted rows of the workplace lie. Runs inside the caller's transaction.
+ */
+export async function replaceModelLayer(
+  trx: Db,
+  model: { id: number; workplaceId: number },
+  video: { id: number; structure_id: number; start_time: number },
+  segments: { operationId: number; startSecond: number; endSecond: number; confidence: number }[],
+  target: { startInstant: number; endInstant: number; employeeId: number; now: number },
+) {
+  const { startInstant, endInstant, now } = target;
+  const earlier = await trx
+    .selectFrom('markups')
+    .selectAll()
+    .where('model_id', '=', model.id)
+    .where('source', '=', UNREVIEWED_SOURCE)
+    .where('video_id', '=', video.id)
+    .where('start_time', '<', endInstant)
+    .where('end_time', '>', startInstant)
+    .execute();
+  for (const row of earlier) {
+    // Parts outside the span stay: only the span is recomputed.
+    if (row.start_time < startInstant) await trx.updateTable('markups').set({ end_time: startInstant, updated_at: now }).where('id', '=', row.id).execute();
+    if (row.end_time > endInstant) {
+      const { id: _id, ...rest } = row;
+      await trx
+        .insertInto('markups')
+        .values({ ...rest, start_time: endInstant, updated_at: now })
+        .execute();
+    }
+    if (row.start_time >= startInstant) await trx.deleteFrom('markups').where('id', '=', row.id).execute();
+  }
+  if (segments.length)
+    await trx
+      .insertInto('markups')
+      .values(
+        segments.map((s) => ({
+          structure_id: video.structure_id,
+          operation_id: s.operationId,
+          workplace_id: model.workplaceId,
+          employee_id: target.employeeId,
+          start_time: video.start_time + Math.round(s.startSecond * 1000),
+          end_time: video.start_time + Math.round(s.endSecond * 1000),
+          comment: `Модель ${model.id}`,
+          video_id: video.id,
+          author_id: null,
+          source: UNREVIEWED_SOURCE,
+          model_id: model.id,
+          confidence: Math.round(s.confidence * 1000) / 1000,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  await clipModelLayer(trx, video.structure_id, startInstant, endInstant, video.id);
+}
+
+/**
  * Cuts the model layer of the structure inside [from, to) (of one video, when given) where counted
  * rows of the same workplace lie: a segment keeps only the pieces outside them (pieces under a
  * second go). Runs inside the caller's transaction. Answers the videos whose rows changed (their

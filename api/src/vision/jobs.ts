@@ -3,7 +3,7 @@ import { probe } from '@norma/workers/media';
 import { applyOperationModel, ModelLoadError, reportText, trainOperationModel, type LabelSpan, type TestSpan, type VisionSpec } from '@norma/workers/vision';
 import type { Db } from '../db/database';
 import { finishJob } from '../jobs/queue';
-import { clipModelLayer, UNREVIEWED_SOURCE, workplaceEmployee } from '../markup/model-layer.service';
+import { replaceModelLayer, UNREVIEWED_SOURCE, workplaceEmployee } from '../markup/model-layer.service';
 import type { ObjectStore } from '../storage/object-store';
 import { modelKey } from './service';
 
@@ -359,12 +359,7 @@ async function applyingEmployee(db: Db, workplaceId: number, structureId: number
   }
 }
 
-/**
- * Replaces the model's unreviewed layer on the video inside [startInstant, endInstant) with the
- * segments (source 'model', no human author, the given employee, the class's mean probability);
- * parts of earlier ones outside the span stay, rows a person accepted stay, and the new layer is
- * cut where counted rows of the workplace lie (docs/vision.md «Слой модели»).
- */
+/** Writes an applying's result: the model's new layer (markup/model-layer.service.ts), the model's time, the video's version and activity. */
 async function writeModelMarkups(
   trx: Db,
   model: { id: number; name: string; workplace_id: number | null },
@@ -372,52 +367,8 @@ async function writeModelMarkups(
   segments: { operationId: number; startSecond: number; endSecond: number; confidence: number }[],
   target: { startInstant: number; endInstant: number; employeeId: number },
 ) {
-  const { startInstant, endInstant } = target;
   const now = Date.now();
-  const earlier = await trx
-    .selectFrom('markups')
-    .selectAll()
-    .where('model_id', '=', model.id)
-    .where('source', '=', UNREVIEWED_SOURCE)
-    .where('video_id', '=', video.id)
-    .where('start_time', '<', endInstant)
-    .where('end_time', '>', startInstant)
-    .execute();
-  for (const row of earlier) {
-    // Parts outside the span stay: only the span is recomputed.
-    if (row.start_time < startInstant) await trx.updateTable('markups').set({ end_time: startInstant, updated_at: now }).where('id', '=', row.id).execute();
-    if (row.end_time > endInstant) {
-      const { id: _id, ...rest } = row;
-      await trx
-        .insertInto('markups')
-        .values({ ...rest, start_time: endInstant, updated_at: now })
-        .execute();
-    }
-    if (row.start_time >= startInstant) await trx.deleteFrom('markups').where('id', '=', row.id).execute();
-  }
-  if (segments.length)
-    await trx
-      .insertInto('markups')
-      .values(
-        segments.map((s) => ({
-          structure_id: video.structure_id,
-          operation_id: s.operationId,
-          workplace_id: model.workplace_id!,
-          employee_id: target.employeeId,
-          start_time: video.start_time + Math.round(s.startSecond * 1000),
-          end_time: video.start_time + Math.round(s.endSecond * 1000),
-          comment: `Модель ${model.id}`,
-          video_id: video.id,
-          author_id: null,
-          source: 'model' as const,
-          model_id: model.id,
-          confidence: Math.round(s.confidence * 1000) / 1000,
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .execute();
-  await clipModelLayer(trx, video.structure_id, startInstant, endInstant, video.id);
+  await replaceModelLayer(trx, { id: model.id, workplaceId: model.workplace_id! }, video, segments, { ...target, now });
   await trx.updateTable('models').set({ applied_at: now }).where('id', '=', model.id).execute();
   await trx
     .updateTable('videos')
