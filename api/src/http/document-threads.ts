@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './env';
 import { errorBody } from './errors';
+import { startWorkerThread, type WorkerThread } from './worker-thread';
 
 /** The large documents whose bodies are read and checked on the document thread. */
 export type DocumentSchema = 'video_markups' | 'operation_markups' | 'drawing';
@@ -15,8 +16,7 @@ export const DOCUMENT_ROUTES: Readonly<Record<string, DocumentSchema>> = {
 
 export type DocumentReply = { id: number; value: unknown } | { id: number; bad: { code: string; message: string; details?: unknown } };
 
-let thread: { worker: Worker; ready: Promise<void>; pending: Map<number, (reply: DocumentReply) => void> } | null = null;
-let nextId = 1;
+let thread: WorkerThread<DocumentReply> | null = null;
 
 /**
  * Starts the document thread (main.ts). Without it — in the API tests — bodies are read in place.
@@ -25,24 +25,11 @@ let nextId = 1;
  * body costs the main thread nothing but its bytes, and a good one the copy of its value.
  */
 export function startDocumentThread(): () => void {
-  const worker = new Worker(new URL('./document-thread.ts', import.meta.url).href);
-  let markReady!: () => void;
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
-  const pending = new Map<number, (reply: DocumentReply) => void>();
-  worker.onmessage = (event: MessageEvent<DocumentReply | { ready: true }>) => {
-    if ('ready' in event.data) return markReady();
-    const reply = event.data;
-    pending.get(reply.id)?.(reply);
-    pending.delete(reply.id);
-  };
-  worker.onerror = (event) => {
-    for (const answer of pending.values()) answer({ id: 0, bad: { code: 'internal', message: `document thread failed: ${event.message}` } });
-    pending.clear();
-  };
-  thread = { worker, ready, pending };
+  const started = startWorkerThread<DocumentReply>(new URL('./document-thread.ts', import.meta.url), 'document thread');
+  thread = started;
   return () => {
-    worker.terminate();
-    thread = null;
+    started.close();
+    if (thread === started) thread = null;
   };
 }
 
@@ -56,14 +43,9 @@ export function documentOffThread(schema: DocumentSchema): MiddlewareHandler<App
     const current = thread;
     if (!current || !/^application\/json/i.test(c.req.header('content-type') ?? '')) return next();
     const bytes = await c.req.raw.arrayBuffer();
-    await current.ready;
-    const id = nextId++;
-    const reply = await new Promise<DocumentReply>((resolve) => {
-      current.pending.set(id, resolve);
-      current.worker.postMessage({ id, schema, bytes }, [bytes]);
-    });
+    // The bytes move to the thread; a thread that dies fails the call (500), never answers 400.
+    const reply = await current.send({ schema, bytes }, [bytes]);
     if ('bad' in reply) {
-      if (reply.bad.code === 'internal') throw new Error(reply.bad.message);
       return c.json(errorBody(reply.bad.code, reply.bad.message, reply.bad.details), 400);
     }
     // The route's validator reads the body through c.req.json(): it gets the value already parsed.

@@ -1,6 +1,7 @@
 /**
  * One worker thread that answers messages by id: the plumbing shared by the report threads
- * (http/report-threads.ts) and the MoveNet thread (vision/movenet-threads.ts). The thread posts
+ * (http/report-threads.ts), the document thread (http/document-threads.ts) and the MoveNet thread
+ * (vision/movenet-threads.ts). The thread posts
  * `{ ready: true }` once its handler is set (a message sent earlier may be lost), then one reply
  * `{ id, … }` per message; messages are sent only after that. If the thread dies, every message in
  * flight fails.
@@ -8,8 +9,8 @@
 export interface WorkerThread<Reply extends { id: number }> {
   /** Messages sent and not yet answered. */
   readonly inFlight: number;
-  /** Sends `message` with a fresh id; resolves with the thread's reply to it. */
-  send(message: object): Promise<Reply>;
+  /** Sends `message` with a fresh id (`transfer`: buffers moved, not copied); resolves with the thread's reply to it. */
+  send(message: object, transfer?: Transferable[]): Promise<Reply>;
   close(): void;
 }
 
@@ -33,11 +34,11 @@ export function startWorkerThread<Reply extends { id: number }>(url: URL, name: 
     get inFlight() {
       return pending.size;
     },
-    send(message) {
+    send(message, transfer = []) {
       const id = nextId++;
       return new Promise<Reply>((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        void ready.then(() => worker.postMessage({ ...message, id }));
+        void ready.then(() => worker.postMessage({ ...message, id }, transfer));
       });
     },
     close() {
