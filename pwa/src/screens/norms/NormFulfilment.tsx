@@ -1,3 +1,4 @@
+import { Banner } from '../../ui/Banner';
 import { api } from '../../api/client';
 import type { NormFulfilment } from '../../api/types';
 import { num, pct } from '../reports/format';
@@ -32,7 +33,15 @@ export async function loadFarFromNorm(structureId: number, from: string, to: str
 
 export function NormFulfilmentBlock({ structureId, from, to, employeeId }: { structureId: number; from: string; to: string; employeeId?: number }) {
   const loaded = useNormFulfilment(structureId, from, to, employeeId);
-  if (loaded.state !== 'ready') return null;
+  if (loaded.state === 'loading') return null;
+  // The report itself stands; the block says why the fulfilment is missing rather than hiding it.
+  if (loaded.state === 'error')
+    return (
+      <section className="report-block" data-testid="norm-fulfilment">
+        <h2>Выполнение норм</h2>
+        <Banner text={`Не удалось загрузить выполнение норм: ${loaded.message}`} />
+      </section>
+    );
   const { rows } = loaded.data;
   const withNorm = rows.filter((r) => r.norm_id !== null);
   return (
