@@ -3,10 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClip } from '@norma/workers/test-clips';
-import { registerUser } from '../../api/src/auth/service';
-import { bootstrap } from '../../api/src/boot';
-import { configFromEnv } from '../../api/src/config';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
+import { seedCameraFolder } from '../support/camera-folder';
 
 /**
  * `npm run workers` beside an API started with NORMA_WORKERS=0: an upload's ingest job waits in the
@@ -24,23 +22,7 @@ let workerLog = '';
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'norma-workers-'));
-  const { deps, close } = await bootstrap({ ...configFromEnv({ DATA_DIR: dataDir }), pwaDir: undefined });
-  const lead = await registerUser(deps, { login: 'lead', password: PASSWORD, firstName: 'Мария', lastName: 'Иванова' });
-  const structure = (
-    await deps.db
-      .insertInto('structures')
-      .values({ organization_id: lead.organizationId, name: 'Участок', parent_id: null, created_at: Date.now() })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  cameraId = (
-    await deps.db
-      .insertInto('cameras')
-      .values({ structure_id: structure, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  await close();
+  ({ cameraId } = await seedCameraFolder(dataDir, PASSWORD));
   server = await startServer({ NORMA_WORKERS: '0' }, { dataDir });
 });
 afterAll(async () => {

@@ -3,11 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser } from '../../api/src/auth/service';
-import { bootstrap } from '../../api/src/boot';
-import { configFromEnv } from '../../api/src/config';
 import { launchBrowser, signInThroughPage, watchErrors } from '../support/browser';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
+import { seedCameraFolder } from '../support/camera-folder';
 
 /** An upload that is no video: its processing fails, the screens say why and let it be deleted. */
 
@@ -26,23 +24,7 @@ const failedVideos = async () =>
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'norma-failed-uploads-'));
-  const { deps, close } = await bootstrap({ ...configFromEnv({ DATA_DIR: dataDir }), pwaDir: undefined });
-  const lead = await registerUser(deps, { login: 'lead', password: PASSWORD, firstName: 'Мария', lastName: 'Иванова' });
-  structureId = (
-    await deps.db
-      .insertInto('structures')
-      .values({ organization_id: lead.organizationId, name: 'Участок', parent_id: null, created_at: Date.now() })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  cameraId = (
-    await deps.db
-      .insertInto('cameras')
-      .values({ structure_id: structureId, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  await close();
+  ({ structureId, cameraId } = await seedCameraFolder(dataDir, PASSWORD));
   [server, browser] = await Promise.all([startServer({}, { dataDir }), launchBrowser()]);
   cookie = await apiSessionCookie(server.url, 'lead', PASSWORD);
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
