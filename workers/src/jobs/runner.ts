@@ -102,7 +102,9 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let ticking: Promise<void> | null = null;
   let lastStaleCheck = 0;
-  let idleWaiters: (() => void)[] = [];
+  /** drain() callers, each with the number of ticks begun before it asked: only a tick begun later may say the queue is empty. */
+  let idleWaiters: { resolve: () => void; ticksBefore: number }[] = [];
+  let ticksBegun = 0;
   let queueEmpty = false;
 
   let claims = 0;
@@ -184,6 +186,7 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
   };
 
   const tick = async () => {
+    const tickNumber = ++ticksBegun;
     if (Date.now() - lastStaleCheck >= Math.min(staleMs / 2, 30_000)) {
       await renewOwnLocks();
       lastStaleCheck = Date.now();
@@ -210,9 +213,10 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
       running.set(job.id, entry);
     }
     if (queueEmpty && running.size === 0) {
-      const waiters = idleWaiters;
-      idleWaiters = [];
-      for (const resolve of waiters) resolve();
+      // A tick that began before drain() was called may have looked at the queue before the caller's job was committed.
+      const ready = idleWaiters.filter((w) => w.ticksBefore < tickNumber);
+      idleWaiters = idleWaiters.filter((w) => w.ticksBefore >= tickNumber);
+      for (const w of ready) w.resolve();
     }
   };
 
@@ -240,7 +244,7 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
     wake: () => schedule(0),
     drain() {
       return new Promise<void>((resolve) => {
-        idleWaiters.push(resolve);
+        idleWaiters.push({ resolve, ticksBefore: ticksBegun });
         schedule(0);
       });
     },
@@ -250,7 +254,7 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
       await ticking;
       for (const { controller } of running.values()) controller.abort();
       await Promise.all([...running.values()].map((r) => r.done));
-      for (const resolve of idleWaiters) resolve();
+      for (const w of idleWaiters) w.resolve();
       idleWaiters = [];
     },
   };
