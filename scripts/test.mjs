@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { runChecks, checks } from './check.mjs';
 import { bun, prepare, root, run } from './lib.mjs';
 
+const startedAt = Date.now();
 prepare();
 const partial = process.argv.length > 2;
 const failedChecks = partial ? [] : runChecks();
@@ -57,5 +58,7 @@ if (!partial) {
   failed += failedChecks.length;
   if (failedChecks.length) console.log(`✖ проверки не прошли: ${failedChecks.join('; ')}`);
 }
+const elapsed = Math.round((Date.now() - startedAt) / 1000);
+console.log(`Время прогона: ${Math.floor(elapsed / 60)} мин ${elapsed % 60} с`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 || status !== 0 ? 1 : 0);

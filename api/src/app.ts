@@ -64,7 +64,7 @@ export function createApp(deps: AppDeps) {
     await next();
   });
   // A read that runs past its budget answers 503 instead of holding the client (http/time-budget.ts).
-  app.use('/api/*', timeBudget());
+  app.use('/api/*', timeBudget(deps.config.readTimeBudgetMs));
   // Inside the time budget, so that a slot is held until the work has really ended (http/fair-share.ts).
   app.use('/api/*', fairShare());
 

@@ -26,6 +26,8 @@ export interface Config {
   pwaDir?: string;
   /** Largest accepted upload (POST /api/v1/upload), bytes; 4 GiB by default. */
   uploadMaxBytes: number;
+  /** How long a GET may take before it is answered 503 (NORMA_READ_TIME_BUDGET_SECONDS, default 30 s; http/time-budget.ts). */
+  readTimeBudgetMs: number;
   /** Loader packages beside DATA_DIR/loader (NORMA_LOADER_DIR, default loader/dist). */
   loaderDir: string;
   /** Run background jobs (video ingest) in this process; NORMA_WORKERS=0 turns them off. */
@@ -89,6 +91,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     trustedProxies: parseTrustedProxies(env.NORMA_TRUSTED_PROXY),
     pwaDir: resolve(env.NORMA_PWA_DIR ?? 'pwa/dist'),
     uploadMaxBytes: Number(env.NORMA_UPLOAD_MAX_BYTES ?? 4 * 1024 ** 3),
+    readTimeBudgetMs: positiveSeconds(env.NORMA_READ_TIME_BUDGET_SECONDS, 30) * 1000,
     loaderDir: resolve(env.NORMA_LOADER_DIR ?? 'loader/dist'),
     workers: env.NORMA_WORKERS !== '0',
     humanDetector: env.NORMA_HUMAN_DETECTOR === 'background-subtraction-blobs' ? 'background-subtraction-blobs' : 'movenet-multipose',
@@ -116,4 +119,10 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
       smtpFrom: env.NORMA_SMTP_FROM || 'Norma <noreply@norma.local>',
     },
   };
+}
+
+/** A positive number of seconds from the environment; anything else (unset, 0, text) is the default. */
+function positiveSeconds(value: string | undefined, fallback: number): number {
+  const seconds = Number(value);
+  return value && Number.isFinite(seconds) && seconds > 0 ? seconds : fallback;
 }
