@@ -34,7 +34,12 @@ export async function createTestApp(overrides: Partial<Config> = {}) {
   // NORMA_TEST_POSTGRES_URL (set by the test run's global set-up): the same app on a fresh PostgreSQL database.
   const postgres = process.env.NORMA_TEST_POSTGRES_URL && !overrides.databaseUrl ? await createPostgresDatabase(process.env.NORMA_TEST_POSTGRES_URL) : null;
   // The read budget of the test run (vitest.config.ts): a busy machine must not turn a slow read into a 503.
-  const config = { ...configFromEnv({ DATA_DIR: dataDir, PORT: '3999', NORMA_READ_TIME_BUDGET_SECONDS: process.env.NORMA_READ_TIME_BUDGET_SECONDS }), pwaDir: undefined, databaseUrl: postgres?.url, ...overrides };
+  const config = {
+    ...configFromEnv({ DATA_DIR: dataDir, PORT: '3999', NORMA_READ_TIME_BUDGET_SECONDS: process.env.NORMA_READ_TIME_BUDGET_SECONDS }),
+    pwaDir: undefined,
+    databaseUrl: postgres?.url,
+    ...overrides,
+  };
   const { app, deps, close } = await bootstrap(config);
   // better-auth keeps its rate-limit counters per process: give each test app its own address.
   const defaultIp = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
