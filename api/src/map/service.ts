@@ -40,6 +40,23 @@ function crsView(crs: ProjectCrs | null) {
   };
 }
 
+const NO_CURRENT = 'Нет текущего проекта карты: создайте проект';
+const PROCESSING = 'Проект обрабатывается: дождитесь окончания алгоритма';
+/** The columns a drawing save keeps (it writes the drawn and drawing ones). */
+const KEPT_BY_SAVE = [
+  'id',
+  'organization_id',
+  'name',
+  'is_processing',
+  'is_golden',
+  'info_feature_collection',
+  'general_feature_collection',
+  'golden_feature_collection',
+  'updated_at',
+  'job_id',
+  'crs',
+] as const satisfies readonly (keyof Row)[];
+
 /** MapProject's collections: stored as JSON text, and sent as stored. */
 const COLLECTIONS = ['drawn_feature_collection', 'info_feature_collection', 'general_feature_collection', 'drawing_feature_collection'] as const;
 type ProjectReply = z.output<typeof MapProject>;
@@ -72,22 +89,27 @@ export async function listProjects(db: Db, user: SessionUser): Promise<z.output<
  * else the organisation's first one, else none. A read writes nothing (issue 24: GET projects/list
  * wrote); the first one is current until the user picks another (setCurrent) or creates one.
  */
-export async function currentRow(db: Db, user: SessionUser): Promise<Row | undefined> {
+async function currentId(db: Db, user: SessionUser): Promise<number | undefined> {
   const stored = await db
     .selectFrom('map_last_project')
     .innerJoin('map_projects', 'map_projects.id', 'map_last_project.project_id')
-    .selectAll('map_projects')
+    .select('map_projects.id')
     .where('map_last_project.user_id', '=', user.id)
     .where('map_projects.organization_id', '=', user.organizationId)
     .executeTakeFirst();
-  if (stored) return stored;
-  const first = await db.selectFrom('map_projects').selectAll().where('organization_id', '=', user.organizationId).orderBy('id').limit(1).executeTakeFirst();
-  return first;
+  if (stored) return stored.id;
+  const first = await db.selectFrom('map_projects').select('id').where('organization_id', '=', user.organizationId).orderBy('id').limit(1).executeTakeFirst();
+  return first?.id;
+}
+
+export async function currentRow(db: Db, user: SessionUser): Promise<Row | undefined> {
+  const id = await currentId(db, user);
+  return id === undefined ? undefined : db.selectFrom('map_projects').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export async function requireCurrent(db: Db, user: SessionUser): Promise<Row> {
   const row = await currentRow(db, user);
-  if (!row) throw notFound('Нет текущего проекта карты: создайте проект');
+  if (!row) throw notFound(NO_CURRENT);
   return row;
 }
 
@@ -150,7 +172,7 @@ export async function meta(db: Db, user: SessionUser): Promise<z.output<typeof M
 
 async function writable(db: Db, user: SessionUser): Promise<Row> {
   const row = await requireCurrent(db, user);
-  if (row.is_processing) throw conflict('Проект обрабатывается: дождитесь окончания алгоритма');
+  if (row.is_processing) throw conflict(PROCESSING);
   return row;
 }
 
@@ -160,7 +182,11 @@ async function writable(db: Db, user: SessionUser): Promise<Row> {
  * and serialised from the document thread (map/drawing.ts): it is stored and answered as that text.
  */
 export async function saveDrawn(db: Db, user: SessionUser, drawing: PreparedDrawing): Promise<string> {
-  const row = await writable(db, user);
+  const id = await currentId(db, user);
+  // Not the drawn and drawing texts the save replaces: megabytes read on this thread for nothing.
+  const row = id === undefined ? undefined : await db.selectFrom('map_projects').select(KEPT_BY_SAVE).where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound(NO_CURRENT);
+  if (row.is_processing) throw conflict(PROCESSING);
   const general = drawing.restore ? drawing.restore.general : featuresText(row.general_feature_collection);
   const restored = drawing.restore
     ? { general_feature_collection: collectionText(drawing.restore.general), info_feature_collection: collectionText(drawing.restore.info) }
@@ -175,7 +201,7 @@ export async function saveDrawn(db: Db, user: SessionUser, drawing: PreparedDraw
     updated_at: Date.now(),
   };
   const updated = await db.updateTable('map_projects').set(set).where('id', '=', row.id).where('is_processing', '=', 0).returning('id').executeTakeFirst();
-  if (!updated) throw conflict('Проект обрабатывается: дождитесь окончания алгоритма');
+  if (!updated) throw conflict(PROCESSING);
   return projectText({ ...row, ...set });
 }
 
