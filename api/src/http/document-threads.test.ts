@@ -39,18 +39,20 @@ describe('document thread', () => {
     expect(body.error.details.length).toBeLessThanOrEqual(MAX_REPORTED_ISSUES);
     // A viewer is refused before the body is read at all.
     expect((await w.call('POST', '/api/v1/projects/last/save', 'viewer', line(Array(70_000).fill(['x'])))).status).toBe(403);
-    const good = await w.call(
-      'POST',
-      '/api/v1/projects/last/save',
-      'analyst',
-      line([
-        [30.1, 59.9],
-        [30.2, 59.95],
-      ]),
-    );
+    const drawing = line([
+      [30.1, 59.9],
+      [30.2, 59.95],
+    ]);
+    const good = await w.call('POST', '/api/v1/projects/last/save', 'analyst', drawing);
     expect(good.status).toBe(200);
+    // The thread's text is stored and answered as it is: read back, it is the drawing sent.
+    expect((await good.json()).drawn_feature_collection).toEqual(drawing);
     const project = await (await w.call('GET', '/api/v1/projects/last/get', 'analyst')).json();
-    expect(JSON.stringify(project.drawn_feature_collection)).toContain('59.95');
+    expect(project.drawn_feature_collection).toEqual(drawing);
+    // The first drawing fixes the reference at its centre, worked out on the thread.
+    expect(project.crs.kind).toBe('local');
+    expect(project.crs.lon).toBeCloseTo(30.15, 9);
+    expect(project.crs.lat).toBeCloseTo(59.925, 9);
   });
 
   it('refuses 20 000 bad markup rows with at most five problems named, and a body that is not JSON', async () => {

@@ -1,10 +1,11 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { PreparedDrawing } from '../map/drawing';
+import { PREPARED_DOCUMENTS, readDocument, type DocumentResult, type DocumentSchema } from './document-read';
 import type { AppEnv } from './env';
-import { errorBody } from './errors';
+import { badRequest, errorBody } from './errors';
 import { startWorkerThread, type WorkerThread } from './worker-thread';
 
-/** The large documents whose bodies are read and checked on the document thread. */
-export type DocumentSchema = 'video_markups' | 'operation_markups' | 'drawing';
+export type { DocumentSchema } from './document-read';
 
 /** Calls (method and path as registered) whose body is one of those documents. */
 export const DOCUMENT_ROUTES: Readonly<Record<string, DocumentSchema>> = {
@@ -14,7 +15,12 @@ export const DOCUMENT_ROUTES: Readonly<Record<string, DocumentSchema>> = {
   'POST /api/v1/projects/last/save': 'drawing',
 };
 
-export type DocumentReply = { id: number; value: unknown } | { id: number; bad: { code: string; message: string; details?: unknown } };
+export type DocumentReply = { id: number } & DocumentResult;
+
+/** The prepared form of each of PREPARED_DOCUMENTS. */
+interface Prepared {
+  drawing: PreparedDrawing;
+}
 
 let thread: WorkerThread<DocumentReply> | null = null;
 
@@ -36,20 +42,32 @@ export function startDocumentThread(): () => void {
 /**
  * Placed after a route's access check (http/openapi.ts adds it to the routes of DOCUMENT_ROUTES):
  * the body goes to the document thread as bytes; a bad one is answered 400 from there, in the
- * same form as the validation hook; a good one is handed to the route's own validator as parsed.
+ * same form as the validation hook; a good one is handed to the route's own validator as parsed,
+ * or, for PREPARED_DOCUMENTS, kept in its prepared form for preparedDocument (such a route has no
+ * validator of its own; without the thread its body is read here, by the same code).
  */
 export function documentOffThread(schema: DocumentSchema): MiddlewareHandler<AppEnv> {
+  const prepared = PREPARED_DOCUMENTS.has(schema);
   return async (c, next) => {
     const current = thread;
-    if (!current || !/^application\/json/i.test(c.req.header('content-type') ?? '')) return next();
+    if ((!current && !prepared) || !/^application\/json/i.test(c.req.header('content-type') ?? '')) return next();
     const bytes = await c.req.raw.arrayBuffer();
     // The bytes move to the thread; a thread that dies fails the call (500), never answers 400.
-    const reply = await current.send({ schema, bytes }, [bytes]);
+    const reply = current ? await current.send({ schema, bytes }, [bytes]) : readDocument(schema, bytes);
     if ('bad' in reply) {
       return c.json(errorBody(reply.bad.code, reply.bad.message, reply.bad.details), 400);
     }
+    if (prepared) c.set('document', reply.value);
     // The route's validator reads the body through c.req.json(): it gets the value already parsed.
     (c.req as { json: () => Promise<unknown> }).json = () => Promise.resolve(reply.value);
     await next();
   };
+}
+
+/** The body of a PREPARED_DOCUMENTS route, as documentOffThread prepared it. */
+export function preparedDocument<S extends keyof Prepared>(c: Context<AppEnv>, _schema: S): Prepared[S] {
+  const value = c.get('document');
+  // Only a body that is not JSON gets here without one (the route's media-type check refuses it first).
+  if (value === undefined) throw badRequest('Некорректный запрос: ожидается тело JSON');
+  return value as Prepared[S];
 }

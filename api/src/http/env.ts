@@ -25,5 +25,7 @@ export interface AppEnv {
     structureId: number;
     /** The file of the video the access check read (auth/access.ts), so that a seek reads it once. */
     storedVideo: { id: number; storage_key: string; filename: string };
+    /** A large document's prepared body (http/document-threads.ts, preparedDocument). */
+    document: unknown;
   };
 }

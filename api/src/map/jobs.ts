@@ -2,7 +2,7 @@ import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/work
 import { AlgoInputError, DwgLimitError, runAlgorithm, writeDwg, writeDxf, type AlgoTag, type GeoCollection } from '@norma/workers/map';
 import type { Db } from '../db/database';
 import type { ObjectStore } from '../storage/object-store';
-import { drawingOf, parseCollection, projectCrs, projectRow } from './service';
+import { drawingOf, parseCollection, projectCrs, projectRow, storedCollection } from './service';
 
 interface AlgoPayload {
   project_id: number;
@@ -48,9 +48,9 @@ export function mapAlgoHandler(db: Db): JobHandler {
       await db
         .updateTable('map_projects')
         .set({
-          general_feature_collection: JSON.stringify(general),
-          info_feature_collection: JSON.stringify(out.info),
-          drawing_feature_collection: JSON.stringify(drawingOf(drawn, general)),
+          general_feature_collection: storedCollection(general),
+          info_feature_collection: storedCollection(out.info),
+          drawing_feature_collection: storedCollection(drawingOf(drawn, general)),
           is_processing: 0,
           job_id: null,
           updated_at: Date.now(),

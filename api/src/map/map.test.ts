@@ -115,7 +115,7 @@ describe('projects', () => {
   });
 
   it('refuses malformed drawings and keeps the stored one', async () => {
-    const before = (await projectsRows()).map((r) => r.drawn_feature_collection);
+    const before = await projectsRows();
     const bad = [
       { type: 'FeatureCollection' },
       { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [200, 10] }, properties: { type: 'object' } }] },
@@ -126,7 +126,69 @@ describe('projects', () => {
     ];
     for (const body of bad) expect((await call('POST', '/api/v1/projects/last/save', admin, body)).status).toBe(400);
     expect((await call('POST', '/api/v1/projects/last/save', viewer, { type: 'FeatureCollection', features: [] })).status).toBe(403);
-    expect((await projectsRows()).map((r) => r.drawn_feature_collection)).toEqual(before);
+    expect(await projectsRows()).toEqual(before);
+  });
+
+  it('stores and reads back exactly the drawing that was sent, and draws it with the generated network', async () => {
+    const drawn = {
+      type: 'FeatureCollection',
+      features: [
+        { ...square(30.31, 59.94), id: 'участок-1', properties: { type: 'area', type_id: 10, name: 'Квартал «Юг»', note: null, floors: 3, is_fixed: true } },
+        { type: 'Feature', id: 7, geometry: { type: 'Point', coordinates: [30.3, 59.9, 12.5] }, properties: { type: 'object', radius: 250 } },
+        {
+          type: 'Feature',
+          geometry: {
+            type: 'MultiLineString',
+            coordinates: [
+              [
+                [30.1, 59.9],
+                [30.2, 59.95],
+              ],
+              [
+                [-179.5, -89.25],
+                [180, 90],
+              ],
+            ],
+          },
+          properties: { type: 'road', sides_count: 2 },
+        },
+      ],
+    };
+    const row = (await projectsRows()).find((r) => r.name === 'Второй')!;
+    await t.deps.db
+      .updateTable('map_projects')
+      .set({ general_feature_collection: JSON.stringify({ type: 'FeatureCollection', features: [{ ...square(31, 60), properties: { type: 'block' } }] }) })
+      .where('id', '=', row.id)
+      .execute();
+    const before = (await call('GET', '/api/v1/projects/last/get', admin)).body;
+    const saved = await call('POST', '/api/v1/projects/last/save', admin, drawn);
+    expect(saved.status).toBe(200);
+    expect(saved.body.updated_at).toBeGreaterThanOrEqual(before.updated_at);
+    expect(saved.body.drawn_feature_collection).toEqual(drawn);
+    const project = (await call('GET', '/api/v1/projects/last/get', admin)).body;
+    expect(project).toEqual(saved.body);
+    expect(project.drawn_feature_collection).toEqual(drawn);
+    expect(project.drawing_feature_collection.features).toEqual([...drawn.features, { ...square(31, 60), properties: { type: 'block' } }]);
+    // The reference fixed by the project's first drawing stays.
+    expect(project.crs).toEqual(before.crs);
+    expect(JSON.parse((await projectsRows()).find((r) => r.id === row.id)!.drawn_feature_collection)).toEqual(drawn);
+
+    // Keys the schema does not know are dropped, as the validator always did; an empty drawing leaves the network drawn alone.
+    const extra = await call('POST', '/api/v1/projects/last/save', admin, {
+      type: 'FeatureCollection',
+      features: [{ ...drawn.features[1], bbox: [1, 2] }],
+      note: 'x',
+    });
+    expect(extra.body.drawn_feature_collection).toEqual({ type: 'FeatureCollection', features: [drawn.features[1]] });
+    const empty = await call('POST', '/api/v1/projects/last/save', admin, { type: 'FeatureCollection', features: [] });
+    expect(empty.body.drawing_feature_collection.features).toEqual([{ ...square(31, 60), properties: { type: 'block' } }]);
+    // Back to the drawing the tests below expect, without the network.
+    const none = { type: 'FeatureCollection', features: [] };
+    const back = await call('POST', '/api/v1/projects/last/save', admin, {
+      ...before.drawn_feature_collection,
+      restore: { general_feature_collection: none, info_feature_collection: none },
+    });
+    expect(back.body.drawing_feature_collection).toEqual(before.drawing_feature_collection);
   });
 
   it('switches the current project per user and deletes only when more than one exists', async () => {

@@ -1,6 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { currentUser, requireAccess } from '../auth/access';
-import type { AppDeps } from '../http/env';
+import type { Context } from 'hono';
+import { preparedDocument } from '../http/document-threads';
+import type { AppDeps, AppEnv } from '../http/env';
 import { badRequest, notFound } from '../http/errors';
 import { createRouter, errorResponses, json } from '../http/openapi';
 import { basemapResponse, mapStyle } from './basemap';
@@ -37,7 +39,7 @@ import {
   exportJob,
   listProjects,
   meta,
-  projectView,
+  projectText,
   requireCurrent,
   saveDrawn,
   saveGolden,
@@ -49,6 +51,8 @@ import {
 import { contentDisposition } from '../http/content-disposition';
 
 const tags = ['Карта'];
+/** A MapProject reply from its JSON text (service.projectText): the stored collections are not serialised again. */
+const projectReply = (c: Context<AppEnv>, text: string) => c.body(text, 200, { 'content-type': 'application/json' }) as never;
 const body = <T extends z.ZodType>(schema: T) => ({ body: { content: { 'application/json': { schema } }, required: true } });
 
 /**
@@ -92,7 +96,7 @@ export function mapRoutes({ db, storage, config }: AppDeps) {
       middleware: [read] as const,
       responses: { 200: json(MapProject), ...errorResponses },
     }),
-    async (c) => c.json(projectView(await requireCurrent(db, currentUser(c))), 200),
+    async (c) => projectReply(c, projectText(await requireCurrent(db, currentUser(c)))),
   );
   app.openapi(
     createRoute({
@@ -104,7 +108,7 @@ export function mapRoutes({ db, storage, config }: AppDeps) {
       request: body(ProjectCreateBody),
       responses: { 200: json(MapProject), ...errorResponses },
     }),
-    async (c) => c.json(await createProject(db, currentUser(c), c.req.valid('json').name), 200),
+    async (c) => projectReply(c, await createProject(db, currentUser(c), c.req.valid('json').name)),
   );
   app.openapi(
     createRoute({
@@ -131,7 +135,7 @@ export function mapRoutes({ db, storage, config }: AppDeps) {
       request: body(ProjectSetBody),
       responses: { 200: json(MapProject), ...errorResponses },
     }),
-    async (c) => c.json(await setCurrent(db, currentUser(c), c.req.valid('json').project_id), 200),
+    async (c) => projectReply(c, await setCurrent(db, currentUser(c), c.req.valid('json').project_id)),
   );
   app.openapi(
     createRoute({
@@ -143,7 +147,7 @@ export function mapRoutes({ db, storage, config }: AppDeps) {
       request: body(DrawnCollection),
       responses: { 200: json(MapProject), ...errorResponses },
     }),
-    async (c) => c.json(await saveDrawn(db, currentUser(c), c.req.valid('json')), 200),
+    async (c) => projectReply(c, await saveDrawn(db, currentUser(c), preparedDocument(c, 'drawing'))),
   );
   app.openapi(
     createRoute({
@@ -154,7 +158,7 @@ export function mapRoutes({ db, storage, config }: AppDeps) {
       middleware: [write] as const,
       responses: { 200: json(MapProject), ...errorResponses },
     }),
-    async (c) => c.json(await clearProject(db, currentUser(c)), 200),
+    async (c) => projectReply(c, await clearProject(db, currentUser(c))),
   );
   app.openapi(
     createRoute({
@@ -166,7 +170,7 @@ export function mapRoutes({ db, storage, config }: AppDeps) {
       request: body(CrsBody),
       responses: { 200: json(MapProject), ...errorResponses },
     }),
-    async (c) => c.json(await setCrs(db, currentUser(c), c.req.valid('json').kind), 200),
+    async (c) => projectReply(c, await setCrs(db, currentUser(c), c.req.valid('json').kind)),
   );
   app.openapi(
     createRoute({
@@ -177,7 +181,7 @@ export function mapRoutes({ db, storage, config }: AppDeps) {
       middleware: [write] as const,
       responses: { 200: json(MapProject), ...errorResponses },
     }),
-    async (c) => c.json(await saveGolden(db, currentUser(c)), 200),
+    async (c) => projectReply(c, await saveGolden(db, currentUser(c))),
   );
   app.openapi(
     createRoute({
