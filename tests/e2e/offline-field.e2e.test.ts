@@ -234,6 +234,29 @@ describe('field work without a network', () => {
     await touch.close();
   });
 
+  it('keeps what the first visit opened: the projects page opens offline with no «Сохранить для работы без сети»', async () => {
+    const first = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await first.newPage();
+      // A first visit: the projects page reads the structure while the worker is still installing.
+      await signInThroughPage(page, server.url, 'analyst');
+      await page.getByRole('treeitem').first().waitFor();
+      const tree = await page.getByRole('tree').innerText();
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: RETRY.timeout });
+      const kept = () => page.evaluate(async () => (await (await caches.open('norma-api')).keys()).map((request) => new URL(request.url).pathname));
+      await expect.poll(kept, RETRY).toContain('/api/v2/get_all_structures');
+
+      await first.setOffline(true);
+      const again = await first.newPage();
+      await again.goto(`${server.url}/#/projects`);
+      await again.getByRole('treeitem').first().waitFor();
+      expect(await again.getByRole('tree').innerText()).toBe(tree);
+      expect(await again.getByText('Не удалось загрузить структуру', { exact: false }).count()).toBe(0);
+    } finally {
+      await first.close();
+    }
+  });
+
   it('lets the server decide online: a session it no longer knows is signed out, also for offline use', async () => {
     await context.clearCookies();
     const page = await context.newPage();

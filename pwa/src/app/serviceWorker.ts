@@ -1,7 +1,36 @@
 import { registerSW } from 'virtual:pwa-register';
+import { isOfflineReadableApi, warmApiCache } from '../offline/apiCache';
 
 /** Installs the workbox service worker that keeps the app shell available offline. */
 export function registerServiceWorker() {
   if (!('serviceWorker' in navigator)) return;
+  // The first visit: the first screen's reads went to the network before the worker took control,
+  // so it did not keep them. Once it controls the page, they are read again through it (issue 28).
+  if (!navigator.serviceWorker.controller) {
+    navigator.serviceWorker.addEventListener('controllerchange', () => keepReadsMadeBeforeControl(performance.now()), { once: true });
+  }
   registerSW({ immediate: true });
+}
+
+/**
+ * Every API read the page started before `controlledAt` (also those still in flight then) is
+ * fetched once more, now through the worker, and kept. Only reads of a signed-in screen qualify
+ * (isOfflineReadableApi: no share-key reads, no sign-in calls), and only 200 JSON answers are stored.
+ */
+function keepReadsMadeBeforeControl(controlledAt: number) {
+  const kept = new Set<string>();
+  const keep = (entries: PerformanceEntryList) => {
+    const paths: string[] = [];
+    for (const entry of entries) {
+      if (entry.startTime >= controlledAt) continue;
+      const url = new URL(entry.name);
+      const path = url.pathname + url.search;
+      if (url.origin !== location.origin || !isOfflineReadableApi(url) || kept.has(path)) continue;
+      kept.add(path);
+      paths.push(path);
+    }
+    // A failed refetch only means that read is not kept: the screen already has its answer.
+    if (paths.length > 0) warmApiCache(paths).catch((error: unknown) => console.warn('Не удалось сохранить ответы для работы без сети', error));
+  };
+  new PerformanceObserver((list) => keep(list.getEntries())).observe({ type: 'resource', buffered: true });
 }
