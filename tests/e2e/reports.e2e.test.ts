@@ -372,6 +372,14 @@ describe('interactive report and sharing', () => {
     );
     expect(statuses[0]).toBe(403);
     for (const s of statuses.slice(1)) expect([401, 403]).toContain(s);
+    // A guest gets no offline copy of the app: no service worker, no caches (issue 28). The worker
+    // would have been registered when the page was loaded and first idle; that idle time has come.
+    await shared.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
+    const offlineCopy = await shared.evaluate(async () => ({
+      workers: (await navigator.serviceWorker.getRegistrations()).length,
+      caches: await caches.keys(),
+    }));
+    expect(offlineCopy).toEqual({ workers: 0, caches: [] });
     await visitor.close();
     await context.close();
   });

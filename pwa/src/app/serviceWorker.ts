@@ -1,15 +1,30 @@
 import { registerSW } from 'virtual:pwa-register';
 import { isOfflineReadableApi, warmApiCache } from '../offline/apiCache';
+import { storedIdentity } from '../state/login';
 
-/** Installs the workbox service worker that keeps the app shell available offline. */
+/**
+ * Installs the workbox service worker that keeps the app available offline, once the first screen
+ * is usable: its precache (the whole app, about 1.7 MB) must not compete with the screen's own
+ * files and data on a slow network. A guest who opened a shared report by its link (a QR code on
+ * a phone) gets none of it: they asked for one report, not for the app on their device.
+ */
 export function registerServiceWorker() {
   if (!('serviceWorker' in navigator)) return;
+  const controlled = navigator.serviceWorker.controller !== null;
+  if (!controlled && /^#\/demo\//.test(location.hash) && !storedIdentity()) return;
   // The first visit: the first screen's reads went to the network before the worker took control,
   // so it did not keep them. Once it controls the page, they are read again through it (issue 28).
-  if (!navigator.serviceWorker.controller) {
+  if (!controlled) {
     navigator.serviceWorker.addEventListener('controllerchange', () => keepReadsMadeBeforeControl(performance.now()), { once: true });
   }
-  registerSW({ immediate: true });
+  afterFirstScreen(() => registerSW({ immediate: true }));
+}
+
+/** Runs `task` when the page has loaded and the main thread is first idle. */
+function afterFirstScreen(task: () => void) {
+  const whenIdle = () => ('requestIdleCallback' in window ? requestIdleCallback(task, { timeout: 5000 }) : setTimeout(task, 0));
+  if (document.readyState === 'complete') whenIdle();
+  else window.addEventListener('load', whenIdle, { once: true });
 }
 
 /**

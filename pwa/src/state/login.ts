@@ -40,7 +40,8 @@ function rememberIdentity(user: CurrentUser) {
   }
 }
 
-function storedIdentity(): CurrentUser | null {
+/** The signed-in user this device remembers (for offline sign-in), if the record is still valid. */
+export function storedIdentity(): CurrentUser | null {
   try {
     const stored = JSON.parse(localStorage.getItem(IDENTITY_KEY) ?? 'null') as StoredIdentity | null;
     if (stored && stored.expiresAt > Date.now() && stored.user?.organization) return stored.user;
