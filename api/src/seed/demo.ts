@@ -1,5 +1,5 @@
 import { utimes } from 'node:fs/promises';
-import { renderDemoClip } from '@norma/workers/demo-video';
+import { DEMO_WORKPLACE_AREAS, renderDemoClip } from '@norma/workers/demo-video';
 import { registerUser, type SessionUser } from '../auth/service';
 import type { Db } from '../db/database';
 import type { AppDeps } from '../http/env';
@@ -209,6 +209,12 @@ async function writeOrganization(
         .returning('id')
         .executeTakeFirstOrThrow();
       cameraIds.push(row.id);
+      // A one-worker camera comes with the areas an analyst would draw, so a model can be trained right away.
+      if (key <= 3)
+        await db
+          .insertInto('video_areas')
+          .values(DEMO_WORKPLACE_AREAS.map((area) => ({ camera_id: row.id, ...area })))
+          .execute();
     }
 
     // Videos: a clip is "finished" when its worker's day was marked.
