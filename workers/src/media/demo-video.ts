@@ -88,7 +88,7 @@ export const DEMO_WORKPLACE_AREAS: { name: string; x1: number; y1: number; x2: n
   { name: 'Подвес инструмента', x1: 380, y1: 40, x2: 510, y2: 180 },
   { name: 'Стол с документами', x1: 330, y1: 230, x2: 480, y2: 340 },
   { name: 'Стеллаж', x1: 500, y1: 40, x2: 640, y2: 360 },
-  { name: 'Рабочее место', x1: 0, y1: 40, x2: 640, y2: 360 },
+  { name: 'Весь кадр', x1: 0, y1: 40, x2: 640, y2: 360 },
 ];
 
 /** Things drawn for each worker: size (layout pixels) and colour. Hands are light, parts distinct in brightness. */
