@@ -1,5 +1,7 @@
+import { join } from 'node:path';
+import type { DemoActor, DemoClip, DemoConditions } from '@norma/workers/demo-video';
 import type { OperationTypeCode } from '../db/schema';
-import type { Random } from './random';
+import { seededRandom, type Random } from './random';
 
 /**
  * What the demo organisation looks like. Plain data, so tests and the video renderer read the
@@ -210,3 +212,77 @@ export function planClips(videoSeconds: number): PlannedClip[] {
   });
   return clips;
 }
+
+/**
+ * How a camera's day differs from another (the video renderer draws it): lighting, the worker's
+ * pace and where they stand, the camera's aim — fixed for the day — and, per clip, people passing
+ * behind the workplace and short shakes of the camera. Seeded by leaf, day and camera, so a model
+ * trained on one day meets another day's picture, as in a plant.
+ */
+export function demoConditions(leafIndex: number, clip: Pick<PlannedClip, 'cameraKey' | 'dayIndex' | 'clipIndex' | 'durationSeconds'>): DemoConditions {
+  const day = seededRandom(7919 * (leafIndex + 1) + 97 * clip.dayIndex + clip.cameraKey);
+  const sign = () => (day.chance(0.5) ? -1 : 1);
+  const conditions: DemoConditions = {
+    brightness: sign() * day.between(0.005, 0.025),
+    contrast: day.between(0.95, 1.05),
+    speed: day.between(0.85, 1.15),
+    shiftX: sign() * day.between(2, 8),
+    shiftY: sign() * day.between(1, 5),
+    aimX: sign() * day.between(1, 3),
+    aimY: sign() * day.between(1, 3),
+    shakes: [],
+    passersBy: [],
+  };
+  const events = seededRandom(7919 * (leafIndex + 1) + 97 * clip.dayIndex + clip.cameraKey + 13 * (clip.clipIndex + 1) + 50_000);
+  for (let t = events.between(5, 40); t < clip.durationSeconds; t += events.between(30, 70)) {
+    conditions.passersBy.push({ from: Math.round(t * 10) / 10, seconds: Math.round(events.between(6, 10) * 10) / 10, leftToRight: events.chance(0.5) });
+  }
+  for (let t = events.between(10, 80); t < clip.durationSeconds; t += events.between(50, 120)) {
+    conditions.shakes.push({ from: Math.round(t * 10) / 10, seconds: Math.round(events.between(1.5, 3) * 10) / 10, pixels: Math.round(events.between(1, 3)) });
+  }
+  return conditions;
+}
+
+/** Every worker-day of the demo (`<leaf slug>/<day index>/<employee index>`): the truth the videos are drawn from. */
+export function planDays(): Map<string, PlannedSegment[]> {
+  const days = new Map<string, PlannedSegment[]>();
+  demoLeaves.forEach((leaf, leafIndex) => {
+    demoDays.forEach((day, dayIndex) => {
+      leaf.employees.forEach((_, employeeIndex) => {
+        const random = seededRandom(1000 * (leafIndex + 1) + 100 * dayIndex + employeeIndex);
+        days.set(`${leaf.slug}/${dayIndex}/${employeeIndex}`, planWorkerDay(leaf, day, random));
+      });
+    });
+  });
+  return days;
+}
+
+function actorsFor(leaf: DemoLeaf, clip: PlannedClip, days: Map<string, PlannedSegment[]>): DemoActor[] {
+  const employees = clip.cameraKey <= 3 ? [clip.cameraKey - 1] : [0, 1, 2];
+  return employees.map((employeeIndex) => ({
+    color: leaf.colors[employeeIndex]!,
+    segments: (days.get(`${leaf.slug}/${clip.dayIndex}/${employeeIndex}`) ?? []).map((s) => ({
+      from: (s.start - clip.startMs) / 1000,
+      to: (s.end - clip.startMs) / 1000,
+      category: s.operation.type,
+      // Each main operation of the cycle has its own look in the video.
+      variant: s.operation.type === 'main' ? leaf.cycle.indexOf(s.operation) : undefined,
+    })),
+  }));
+}
+
+/** What the renderer draws for a clip of a leaf's camera: its workers' segments and the day's conditions. */
+export function demoClip(leafIndex: number, clip: PlannedClip, days: Map<string, PlannedSegment[]>): DemoClip {
+  const leaf = demoLeaves[leafIndex]!;
+  return {
+    title: `${leaf.name} · Камера ${clip.cameraKey}`,
+    startMs: clip.startMs,
+    utcOffsetMinutes: DEMO_UTC_OFFSET_MINUTES,
+    durationSeconds: clip.durationSeconds,
+    actors: actorsFor(leaf, clip, days),
+    conditions: demoConditions(leafIndex, clip),
+  };
+}
+
+/** Where the demo-video cache lives inside a checkout (kept between test runs). */
+export const defaultVideoCacheDir = (root = process.cwd()) => join(root, 'node_modules', '.cache', 'norma-demo-video');

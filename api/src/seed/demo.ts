@@ -1,6 +1,5 @@
 import { utimes } from 'node:fs/promises';
-import { join } from 'node:path';
-import { renderDemoClip, type DemoActor } from '@norma/workers/demo-video';
+import { DEMO_WORKPLACE_AREAS, renderDemoClip } from '@norma/workers/demo-video';
 import { registerUser, type SessionUser } from '../auth/service';
 import type { Db } from '../db/database';
 import type { AppDeps } from '../http/env';
@@ -8,21 +7,22 @@ import {
   DEMO_PASSWORD,
   DEMO_SHIFT,
   DEMO_TIME_ZONE,
-  DEMO_UTC_OFFSET_MINUTES,
+  demoClip,
   demoDays,
   demoLeaves,
   demoTree,
   demoUsers,
   isUnregisteredDemoClip,
   planClips,
-  planWorkerDay,
+  planDays,
   type DemoLeaf,
   type DemoOperation,
   type PlannedClip,
   type PlannedSegment,
 } from './demo-plan';
 import { seedDemoNorm } from './demo-norm';
-import { seededRandom } from './random';
+
+export { defaultVideoCacheDir } from './demo-plan';
 
 export interface SeedOptions {
   /** Length of each generated clip, seconds (default: config.demoVideoSeconds). */
@@ -31,54 +31,21 @@ export interface SeedOptions {
   renderVideos?: boolean;
   /** Identical clips are copied from here instead of being encoded again. */
   videoCacheDir?: string;
+  /** Render and register only these clips (all by default): tests that need a few long ones. */
+  onlyClips?: (leaf: DemoLeaf, clip: PlannedClip) => boolean;
   log?: (line: string) => void;
-}
-
-/** Every worker-day of the demo: the truth the videos are drawn from. */
-function planDays(): Map<string, PlannedSegment[]> {
-  const days = new Map<string, PlannedSegment[]>();
-  demoLeaves.forEach((leaf, leafIndex) => {
-    demoDays.forEach((day, dayIndex) => {
-      leaf.employees.forEach((_, employeeIndex) => {
-        const random = seededRandom(1000 * (leafIndex + 1) + 100 * dayIndex + employeeIndex);
-        days.set(`${leaf.slug}/${dayIndex}/${employeeIndex}`, planWorkerDay(leaf, day, random));
-      });
-    });
-  });
-  return days;
 }
 
 const storageKey = (leaf: DemoLeaf, clip: PlannedClip) => `recordings/${leaf.slug}/cam${clip.cameraKey}/${clip.filename}`;
 
-function actorsFor(leaf: DemoLeaf, clip: PlannedClip, days: Map<string, PlannedSegment[]>): DemoActor[] {
-  const employees = clip.cameraKey <= 3 ? [clip.cameraKey - 1] : [0, 1, 2];
-  return employees.map((employeeIndex) => ({
-    color: leaf.colors[employeeIndex]!,
-    segments: (days.get(`${leaf.slug}/${clip.dayIndex}/${employeeIndex}`) ?? []).map((s) => ({
-      from: (s.start - clip.startMs) / 1000,
-      to: (s.end - clip.startMs) / 1000,
-      category: s.operation.type,
-    })),
-  }));
-}
-
 async function renderAll(deps: AppDeps, days: Map<string, PlannedSegment[]>, clips: PlannedClip[], options: SeedOptions) {
-  const jobs = demoLeaves.flatMap((leaf) => clips.map((clip) => ({ leaf, clip })));
+  const keep = options.onlyClips ?? (() => true);
+  const jobs = demoLeaves.flatMap((leaf, leafIndex) => clips.filter((clip) => keep(leaf, clip)).map((clip) => ({ leaf, leafIndex, clip })));
   let done = 0;
   const worker = async () => {
     for (let job = jobs.shift(); job; job = jobs.shift()) {
-      const { leaf, clip } = job;
-      await renderDemoClip(
-        {
-          title: `${leaf.name} · Камера ${clip.cameraKey}`,
-          startMs: clip.startMs,
-          utcOffsetMinutes: DEMO_UTC_OFFSET_MINUTES,
-          durationSeconds: clip.durationSeconds,
-          actors: actorsFor(leaf, clip, days),
-        },
-        deps.storage.pathOf(storageKey(leaf, clip)),
-        options.videoCacheDir,
-      );
+      const { leaf, leafIndex, clip } = job;
+      await renderDemoClip(demoClip(leafIndex, clip, days), deps.storage.pathOf(storageKey(leaf, clip)), options.videoCacheDir);
       done++;
       if (done % 8 === 0) options.log?.(`видео: ${done} готово`);
     }
@@ -128,7 +95,7 @@ export async function seedDemo(deps: AppDeps, options: SeedOptions = {}): Promis
       );
       userIds[user.login] = created.id;
     }
-    await db.transaction().execute((trx) => writeOrganization(trx as unknown as Db, deps, org.id, userIds, days, clips, renderVideos));
+    await db.transaction().execute((trx) => writeOrganization(trx as unknown as Db, deps, org.id, userIds, days, clips, renderVideos, options.onlyClips));
     await seedNorm(db, org.id, userIds);
   } catch (err) {
     await db
@@ -173,6 +140,7 @@ async function writeOrganization(
   days: Map<string, PlannedSegment[]>,
   clips: PlannedClip[],
   withVideos: boolean,
+  onlyClips: SeedOptions['onlyClips'] = () => true,
 ) {
   const now = Date.now();
   const assessorId = userIds.assessor!;
@@ -241,6 +209,12 @@ async function writeOrganization(
         .returning('id')
         .executeTakeFirstOrThrow();
       cameraIds.push(row.id);
+      // A one-worker camera comes with the areas an analyst would draw, so a model can be trained right away.
+      if (key <= 3)
+        await db
+          .insertInto('video_areas')
+          .values(DEMO_WORKPLACE_AREAS.map((area) => ({ camera_id: row.id, ...area })))
+          .execute();
     }
 
     // Videos: a clip is "finished" when its worker's day was marked.
@@ -248,6 +222,7 @@ async function writeOrganization(
     const videoIdOf = new Map<string, number>();
     if (withVideos) {
       for (const clip of clips) {
+        if (!onlyClips(leaf, clip)) continue;
         const key = `recordings/${leaf.slug}/cam${clip.cameraKey}/${clip.filename}`;
         if (isUnregisteredDemoClip(leaf, clip)) {
           // Left for a sync to find, dated as a recorder would have finished writing it.
@@ -336,6 +311,3 @@ async function writeOrganization(
     void leafIndex;
   }
 }
-
-/** Where the demo-video cache lives inside a checkout (kept between test runs). */
-export const defaultVideoCacheDir = (root = process.cwd()) => join(root, 'node_modules', '.cache', 'norma-demo-video');
