@@ -5,6 +5,7 @@ import { ApiError, badRequest, diskFull, errorBody } from '../http/errors';
 import type { AppDeps, AppEnv } from '../http/env';
 import { createRouter, ErrorSchema, errorResponses, json } from '../http/openapi';
 import { CLIENT_IP_HEADER } from './auth';
+import { permissionsOf } from './permissions';
 import { lockMessage, signInLockout } from './lockout';
 import { sharedRateLimiter } from './rate-limits';
 import { LoginBody, LoginQuery, MessageReply, RegistrationSchema, WhoAmI, InstanceInfo } from './schema';
@@ -97,6 +98,7 @@ function whoAmIReply(user: SessionUser) {
     last_name: user.lastName,
     login: user.login,
     role: user.role,
+    permissions: permissionsOf(user.role),
     organization: { id: user.organizationId, name: user.organizationName, time_zone: user.timeZone },
   };
 }
