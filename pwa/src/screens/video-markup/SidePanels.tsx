@@ -62,7 +62,7 @@ export function Activities({ items, timeZone }: { items: Activity[]; timeZone: s
 }
 
 /** The video's comment, saved with POST /api/v1/video_meta/{videoId}. */
-export function VideoComment({ videoId, initial }: { videoId: number; initial: string }) {
+export function VideoComment({ videoId, initial, readOnly = false }: { videoId: number; initial: string; readOnly?: boolean }) {
   const [value, setValue] = useState(initial);
   const [saved, setSaved] = useState(initial);
   useEffect(() => {
@@ -79,10 +79,12 @@ export function VideoComment({ videoId, initial }: { videoId: number; initial: s
   return (
     <section className="card side">
       <h2>Комментарий к видео</h2>
-      <textarea aria-label="Комментарий к видео" value={value} rows={3} onChange={(e) => setValue(e.target.value)} />
-      <button type="button" className="button secondary small" disabled={value === saved} onClick={save}>
-        Сохранить комментарий
-      </button>
+      <textarea aria-label="Комментарий к видео" value={value} rows={3} readOnly={readOnly} onChange={(e) => setValue(e.target.value)} />
+      {!readOnly && (
+        <button type="button" className="button secondary small" disabled={value === saved} onClick={save}>
+          Сохранить комментарий
+        </button>
+      )}
     </section>
   );
 }
