@@ -95,6 +95,14 @@ export function ProjectsScreen({ structureId }: { structureId?: string }) {
           Калькулятор
         </Link>
         <LoaderMenu />
+        {canAddRecordings && (
+          <Link href="/project" className="button secondary">
+            Загрузить запись
+          </Link>
+        )}
+        <Link href="/multi-video" className="button secondary">
+          Несколько камер
+        </Link>
         <Link href="/ciblock/map" className="button secondary">
           Редактор карты
         </Link>
