@@ -189,12 +189,12 @@ export function authRoutes(deps: AppDeps) {
       method: 'get',
       path: '/api/v1/instance',
       tags: ['Система'],
-      summary: 'Сведения об установке: есть ли демо-данные',
+      summary: 'Сведения об установке: есть ли демо-данные, адреса внешних сайтов (NORMA_LINK_*)',
       responses: { 200: json(InstanceInfo) },
     }),
     async (c) => {
       const demo = await deps.db.selectFrom('organizations').select('id').where('is_demo', '=', 1).executeTakeFirst();
-      return c.json({ demo: Boolean(demo), version: '0.1.0' }, 200);
+      return c.json({ demo: Boolean(demo), version: '0.1.0', links: deps.config.site.links }, 200);
     },
   );
 

@@ -35,4 +35,17 @@ export const WhoAmI = z
 
 export const MessageReply = z.object({ message: z.string(), first_name: z.string().optional(), last_name: z.string().optional() }).openapi('Message');
 
-export const InstanceInfo = z.object({ demo: z.boolean(), version: z.string() }).openapi('Instance');
+export const InstanceInfo = z
+  .object({
+    demo: z.boolean(),
+    version: z.string(),
+    /** Outside sites set by NORMA_LINK_* (api/src/config.ts); a site not set is absent, and its link is not shown. */
+    links: z.object({
+      tracker: z.string().optional(),
+      formwork: z.string().optional(),
+      district: z.string().optional(),
+      elibrary: z.string().optional(),
+      scholar: z.string().optional(),
+    }),
+  })
+  .openapi('Instance');
