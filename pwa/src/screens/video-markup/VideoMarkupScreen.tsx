@@ -307,7 +307,7 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
             onDuration={(seconds) => {
               setDuration(seconds);
               const whole = Math.round(seconds);
-              // A write (markup.write): a viewer is refused, quietly — it is only a hint for the server.
+              // A write (markup.write): sent only by a role that may write; quiet — it is only a hint for the server.
               if (whole > 0 && meta.duration === null && !readOnly)
                 void api.post('/api/v1/set_duration', { video_id: videoId, duration: whole }, { quiet: true }).catch(() => {});
             }}
