@@ -73,6 +73,8 @@ describe.each(roles)('the demo %s', (role) => {
     expect(await shown(page, 'button', 'Заполнить пропуски')).toBe(times('markup.write', 2));
     expect(await shown(page, 'button', 'Добавить операцию')).toBe(times('markup.write'));
     expect(await shown(page, 'button', 'Сохранить комментарий')).toBe(times('markup.write'));
+    // Applying a model (POST /api/v1/start_marker_applying) is workspace.write.
+    expect(await shown(page, 'button', 'Анализ')).toBe(times('workspace.write'));
     expect(await page.getByTestId('markup-read-only').count()).toBe(may('markup.write') ? 0 : 1);
     if (!may('markup.write')) {
       const firstRow = page.getByTestId('op-row').first();

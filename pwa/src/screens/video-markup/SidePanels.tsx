@@ -93,7 +93,16 @@ export function VideoComment({ videoId, initial, readOnly = false }: { videoId: 
  * The markup helper (issue 14): «Анализ» applies the camera's trained model to the whole video and
  * loads its segments for review; without a trained model it says how to get one.
  */
-export function MarkupHelper({ models, onAnalyse }: { models: VisionModel[]; onAnalyse(modelId: number): Promise<string> }) {
+export function MarkupHelper({
+  models,
+  onAnalyse,
+  canAnalyse = true,
+}: {
+  models: VisionModel[];
+  onAnalyse(modelId: number): Promise<string>;
+  /** Applying a model is workspace.write (POST /api/v1/start_marker_applying): without it, no button. */
+  canAnalyse?: boolean;
+}) {
   const trained = models.filter((m) => m.meta.object_storage_key);
   const [modelId, setModelId] = useState<number | null>(null);
   const chosen = modelId ?? trained.at(-1)?.meta.id ?? null;
@@ -117,7 +126,8 @@ export function MarkupHelper({ models, onAnalyse }: { models: VisionModel[]; onA
   return (
     <section className="card side" data-testid="markup-helper">
       <h2>Помощник разметки</h2>
-      {trained.length > 1 && (
+      {!canAnalyse && <p className="muted small">Разметку моделью запускают администратор и аналитик.</p>}
+      {canAnalyse && trained.length > 1 && (
         <select aria-label="Модель помощника" value={chosen ?? ''} onChange={(e) => setModelId(Number(e.target.value))}>
           {trained.map((m) => (
             <option key={m.meta.id} value={m.meta.id}>
@@ -126,9 +136,11 @@ export function MarkupHelper({ models, onAnalyse }: { models: VisionModel[]; onA
           ))}
         </select>
       )}
-      <button type="button" className="button secondary small" disabled={busy} onClick={() => void analyse()}>
-        Анализ
-      </button>
+      {canAnalyse && (
+        <button type="button" className="button secondary small" disabled={busy} onClick={() => void analyse()}>
+          Анализ
+        </button>
+      )}
       {message && (
         <p className={message.error ? 'field-error small' : 'muted small'} role={message.error ? 'alert' : 'status'}>
           {message.text}

@@ -48,6 +48,8 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
   const { timeZone } = useSnapshot(login);
   // Saving markups needs markup.write (api/src/auth/permissions.ts): without it the screen only shows.
   const readOnly = !useAllows('markup.write');
+  // Applying a model to the video is workspace.write (api/src/vision/routes.ts).
+  const canAnalyse = useAllows('workspace.write');
   const [session] = useState(() => new MarkupSession());
   useSyncExternalStore(session.subscribe, session.getRevision);
   const [playhead] = useState(() => new Playhead());
@@ -398,7 +400,7 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
           />
           <Activities items={activities} timeZone={timeZone} />
           <VideoComment videoId={videoId} initial={meta.comment} readOnly={readOnly} />
-          {!readOnly && <MarkupHelper models={cameraModels} onAnalyse={analyse} />}
+          {!readOnly && <MarkupHelper models={cameraModels} onAnalyse={analyse} canAnalyse={canAnalyse} />}
         </aside>
       </div>
       <CommandBar position="bottom" ctx={ctx} busy={persistence.busy} />
