@@ -59,6 +59,46 @@ export interface SiteConfig {
   feedbackTo?: string;
   /** Sender of the notices (NORMA_SMTP_FROM). */
   smtpFrom: string;
+  /** Outside sites the pages link to (NORMA_LINK_*); a link whose address is not set is not shown. */
+  links: SiteLinks;
+}
+
+/** The outside sites of the public pages and the header (docs/site.md «Внешние ссылки»). */
+export interface SiteLinks {
+  /** The task tracker: header and products (NORMA_LINK_TRACKER). */
+  tracker?: string;
+  /** The formwork design plugin: products (NORMA_LINK_FORMWORK). */
+  formwork?: string;
+  /** The micro-district design tool: products (NORMA_LINK_DISTRICT). */
+  district?: string;
+  /** The publication profiles of the footer (NORMA_LINK_ELIBRARY, NORMA_LINK_SCHOLAR). */
+  elibrary?: string;
+  scholar?: string;
+}
+
+const LINK_VARIABLES = {
+  tracker: 'NORMA_LINK_TRACKER',
+  formwork: 'NORMA_LINK_FORMWORK',
+  district: 'NORMA_LINK_DISTRICT',
+  elibrary: 'NORMA_LINK_ELIBRARY',
+  scholar: 'NORMA_LINK_SCHOLAR',
+} as const satisfies Record<keyof SiteLinks, string>;
+
+/** The set NORMA_LINK_* addresses; one that is not an http(s) address stops the start with a message. */
+export function siteLinksFromEnv(env: Record<string, string | undefined>): SiteLinks {
+  const links: SiteLinks = {};
+  for (const [key, variable] of Object.entries(LINK_VARIABLES) as Array<[keyof SiteLinks, string]>) {
+    const value = env[variable]?.trim();
+    if (!value) continue;
+    let url: URL | null = null;
+    try {
+      url = new URL(value);
+    } catch {}
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+      throw new Error(`${variable}: ожидается адрес http:// или https://, получено «${value}»`);
+    links[key] = url.href;
+  }
+  return links;
 }
 
 export interface S3Config {
@@ -117,6 +157,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
       smtpUrl: env.NORMA_SMTP_URL || undefined,
       feedbackTo: env.NORMA_FEEDBACK_TO || undefined,
       smtpFrom: env.NORMA_SMTP_FROM || 'Norma <noreply@norma.local>',
+      links: siteLinksFromEnv(env),
     },
   };
 }

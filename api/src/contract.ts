@@ -34,6 +34,7 @@ type Body<S extends z.ZodType> = z.input<S>;
 // auth
 export type CurrentUser = Reply<typeof auth.WhoAmI>;
 export type Role = CurrentUser['role'];
+export type Permission = CurrentUser['permissions'][number];
 export type Message = Reply<typeof auth.MessageReply>;
 export type InstanceInfo = Reply<typeof auth.InstanceInfo>;
 export type RegistrationBody = Body<typeof auth.RegistrationSchema>;

@@ -321,4 +321,39 @@ describe('map editor in Chromium', () => {
     expect(viewErrors).toEqual([]);
     await viewer.close();
   });
+
+  it('draws the cadastral parcel 78:31:0001001:2, whose corners come from arithmetic (30.315 + 0.01), rounded to 7 decimals', async () => {
+    await page.getByRole('button', { name: 'Полигон по кадастровому номеру' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Полигон по кадастровому номеру' });
+    await dialog.locator('textarea[name=params]').fill('78:31:0001001:2');
+    await dialog.getByRole('button', { name: 'Найти' }).click();
+    const popup = page.getByTestId('map-popup');
+    await popup.getByRole('heading', { name: 'Территория' }).waitFor();
+    expect(await page.locator('.toast', { hasText: 'не удалось нарисовать' }).count()).toBe(0);
+    await popup.getByLabel('Тип').selectOption({ label: 'Жилая застройка' });
+    await popup.getByRole('button', { name: 'Сохранить' }).click();
+    await expect.poll(() => shown('area'), RETRY).toBe(2);
+    const rings = (await current()).drawn_feature_collection.features.map(
+      (f) => (f as unknown as { geometry: { coordinates: number[][][] } }).geometry.coordinates[0],
+    );
+    expect(rings).toContainEqual(expect.arrayContaining([[30.325, 59.935]]));
+    expect(errors).toEqual([]);
+  });
+
+  it('«Удалить всё» asks first: «Нет» keeps the drawing, «Да, удалить всё» clears it', async () => {
+    const toolbar = page.getByRole('toolbar', { name: 'Инструменты карты' });
+    const before = (await current()).drawn_feature_collection.features.length;
+    expect(before).toBeGreaterThan(0);
+    await toolbar.getByRole('button', { name: 'Удалить всё' }).click();
+    await toolbar.getByText('Удалить все объекты проекта?').waitFor();
+    await toolbar.getByRole('button', { name: 'Нет', exact: true }).click();
+    await toolbar.getByRole('button', { name: 'Удалить всё' }).waitFor();
+    expect((await current()).drawn_feature_collection.features.length).toBe(before);
+    expect(await shown('area')).toBe(2);
+    await toolbar.getByRole('button', { name: 'Удалить всё' }).click();
+    await toolbar.getByRole('button', { name: 'Да, удалить всё' }).click();
+    await expect.poll(async () => (await current()).drawn_feature_collection.features.length, RETRY).toBe(0);
+    await expect.poll(() => shown('area'), RETRY).toBe(0);
+    expect(errors).toEqual([]);
+  });
 });

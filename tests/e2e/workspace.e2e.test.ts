@@ -64,6 +64,8 @@ describe('the demo analyst’s workspace', () => {
     await tree.getByRole('button', { name: 'Северный машиностроительный завод' }).waitFor();
     // «Выход» is in the page's own button row, once (issue 28).
     await expect.poll(() => page.getByRole('button', { name: 'Выход' }).count(), RETRY).toBe(1);
+    // No NORMA_LINK_TRACKER on this server: no link to a tracker that does not exist (issue 28).
+    expect(await page.getByRole('link', { name: 'Трекер задач' }).count()).toBe(0);
     // Expand down to a leaf and open it.
     await tree
       .getByRole('treeitem', { name: /Северный/ })

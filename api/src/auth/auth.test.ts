@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing';
+import { permissions, permissionsOf } from './permissions';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -24,6 +25,9 @@ describe('registration', () => {
     expect(me).toMatchObject({ first_name: 'Инна', last_name: 'Козлова', login: 'инна_к', role: 'admin' });
     expect(me.organization.name).toBe('Организация Инна_К');
     expect(me.error).toBeUndefined();
+    // The role's permissions, read from the API's own table: the PWA shows only what these allow.
+    expect(me.permissions).toEqual(permissionsOf('admin'));
+    expect(me.permissions).toContain('organization.admin');
   });
 
   it('refuses missing fields with the exact text and changes nothing', async () => {
@@ -110,5 +114,14 @@ describe('sign-in and session', () => {
     expect(statuses).toEqual([401, 401, 401, 401, 429]);
     // Another address is not affected.
     expect((await attempt(`${ip}1`)).status).toBe(401);
+  });
+});
+
+describe('the permission table', () => {
+  it('gives each role what the routes check, and whoami sends a role exactly its own', () => {
+    expect(permissionsOf('viewer')).toEqual(['workspace.read', 'reports.read', 'reports.window.read', 'video.play']);
+    expect(permissionsOf('assessor')).toEqual(['workspace.read', 'reports.read', 'markup.write', 'reports.window.read', 'video.play']);
+    expect(permissionsOf('analyst')).toEqual(['workspace.read', 'reports.read', 'markup.write', 'workspace.write', 'reports.window.read', 'video.play']);
+    expect(permissionsOf('admin')).toEqual(Object.keys(permissions));
   });
 });

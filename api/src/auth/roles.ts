@@ -1,27 +1,11 @@
 import type { Role } from '../db/schema';
+import type { Permission, RoleName } from './permissions';
 
-/**
- * What each role may do. Every structure-scoped route names one permission; the single access
- * middleware (auth/access.ts) checks it together with the structure's organisation.
- */
-export const permissions = {
-  /** See the workspace tree, structures, employees, tasks. */
-  'workspace.read': ['admin', 'analyst', 'assessor', 'viewer'],
-  /** Read reports and share them. */
-  'reports.read': ['admin', 'analyst', 'assessor', 'viewer'],
-  /** Label video: markups, stamps, finishing tasks. */
-  'markup.write': ['admin', 'analyst', 'assessor'],
-  /** Configure structures, operations, shifts, models, locations. */
-  'workspace.write': ['admin', 'analyst'],
-  /** Users, roles, calculator defaults. */
-  'organization.admin': ['admin'],
-  /** Read the interactive report (GET /api/v2/frv) of a window. A share key carries it too. */
-  'reports.window.read': ['admin', 'analyst', 'assessor', 'viewer'],
-  /** Play a video file (GET /api/v1/video). A share key carries it too. */
-  'video.play': ['admin', 'analyst', 'assessor', 'viewer'],
-} as const satisfies Record<string, readonly Role[]>;
+// The table of what each role may do lives in auth/permissions.ts (whoami sends it to the PWA).
+export { permissions, permissionsOf, roleAllows, type Permission } from './permissions';
 
-export type Permission = keyof typeof permissions;
+/** The roles of the database and of the permission table are one set of names (a compile-time check). */
+export const sameRoleNames: [Role] extends [RoleName] ? ([RoleName] extends [Role] ? true : never) : never = true;
 
 /**
  * The permissions a share key can carry — the second kind of principal beside a signed-in user
@@ -43,7 +27,3 @@ export const roleLabels: Record<Role, string> = {
   assessor: 'Разметчик',
   viewer: 'Наблюдатель',
 };
-
-export function roleAllows(role: Role, permission: Permission): boolean {
-  return (permissions[permission] as readonly Role[]).includes(role);
-}

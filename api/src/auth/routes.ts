@@ -5,6 +5,7 @@ import { ApiError, badRequest, diskFull, errorBody } from '../http/errors';
 import type { AppDeps, AppEnv } from '../http/env';
 import { createRouter, ErrorSchema, errorResponses, json } from '../http/openapi';
 import { CLIENT_IP_HEADER } from './auth';
+import { permissionsOf } from './permissions';
 import { lockMessage, signInLockout } from './lockout';
 import { sharedRateLimiter } from './rate-limits';
 import { LoginBody, LoginQuery, MessageReply, RegistrationSchema, WhoAmI, InstanceInfo } from './schema';
@@ -97,6 +98,7 @@ function whoAmIReply(user: SessionUser) {
     last_name: user.lastName,
     login: user.login,
     role: user.role,
+    permissions: permissionsOf(user.role),
     organization: { id: user.organizationId, name: user.organizationName, time_zone: user.timeZone },
   };
 }
@@ -187,12 +189,12 @@ export function authRoutes(deps: AppDeps) {
       method: 'get',
       path: '/api/v1/instance',
       tags: ['Система'],
-      summary: 'Сведения об установке: есть ли демо-данные',
+      summary: 'Сведения об установке: есть ли демо-данные, адреса внешних сайтов (NORMA_LINK_*)',
       responses: { 200: json(InstanceInfo) },
     }),
     async (c) => {
       const demo = await deps.db.selectFrom('organizations').select('id').where('is_demo', '=', 1).executeTakeFirst();
-      return c.json({ demo: Boolean(demo), version: '0.1.0' }, 200);
+      return c.json({ demo: Boolean(demo), version: '0.1.0', links: deps.config.site.links }, 200);
     },
   );
 

@@ -284,6 +284,18 @@ describe('menus and GIS', () => {
       '78:31:0001001:1',
       '78:31:0001001:2',
     ]);
+    // The demo rectangle 78:31:0001001:2 is built by arithmetic (30.315 + 0.01 = 30.325000000000003):
+    // every coordinate comes rounded to 7 decimals, which the drawing accepts.
+    expect(found.body.features[1].geometry.coordinates[0]).toEqual([
+      [30.315, 59.93],
+      [30.325, 59.93],
+      [30.325, 59.935],
+      [30.315, 59.935],
+      [30.315, 59.93],
+    ]);
+    const decimals = (v: number) => (String(v).split('.')[1] ?? '').length;
+    for (const f of found.body.features as Array<{ geometry: { coordinates: number[][][] } }>)
+      expect(Math.max(...f.geometry.coordinates.flat(2).map(decimals))).toBeLessThanOrEqual(7);
     const unknown = await call('GET', `/api/v1/gis/code?params=${encodeURIComponent('77:01:0000001:1')}`, viewer);
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.message).toBe('Участок с кадастровым номером 77:01:0000001:1 не найден');

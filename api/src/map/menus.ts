@@ -102,11 +102,31 @@ export function polygonFromCoords(params: string) {
   return areaCollection([{ type: 'Polygon' as const, coordinates: [ring] }]);
 }
 
+/** Decimal places of a coordinate sent to the map: 7 is about 1 cm, far below what a parcel or a typed point means. */
+export const COORDINATE_DECIMALS = 7;
+const SCALE = 10 ** COORDINATE_DECIMALS;
+
+/**
+ * A polygon with every coordinate rounded to COORDINATE_DECIMALS and the points that became
+ * repeats of their neighbour dropped. Arithmetic leaves tails such as 30.325000000000003, which
+ * the drawing library refuses as a polygon («с дырами или самопересечением»).
+ */
+export function roundPolygon(polygon: { type: 'Polygon'; coordinates: number[][][] }): { type: 'Polygon'; coordinates: number[][][] } {
+  return {
+    type: 'Polygon',
+    coordinates: polygon.coordinates.map((ring) =>
+      ring
+        .map((point) => point.map((value) => Math.round(value * SCALE) / SCALE))
+        .filter((point, i, all) => i === 0 || point[0] !== all[i - 1]![0] || point[1] !== all[i - 1]![1]),
+    ),
+  };
+}
+
 const areaCollection = (polygons: Array<{ type: 'Polygon'; coordinates: number[][][] }>, numbers?: string[]): FC => ({
   type: 'FeatureCollection' as const,
   features: polygons.map((geometry, i) => ({
     type: 'Feature' as const,
-    geometry: geometry as FC['features'][number]['geometry'],
+    geometry: roundPolygon(geometry) as FC['features'][number]['geometry'],
     properties: { type: 'area' as const, type_id: mapType('area').type_id, ...(numbers ? { name: numbers[i], cadastral_number: numbers[i] } : {}) },
   })),
 });

@@ -1,13 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link, useLocation } from 'wouter';
-import { api } from '../api/client';
-import type { InstanceInfo } from '../api/types';
 import { outboxStatus } from '../offline/sync';
 import { connectivity } from '../state/connectivity';
+import { instance, loadInstance } from '../state/instance';
 import { login } from '../state/login';
 import { ExternalLink } from '../screens/site/ExternalLink';
-import { EXTERNAL } from '../screens/site/links';
 import { logout } from './logout';
 
 /**
@@ -79,16 +77,11 @@ export function OfflineBanner() {
 export function Header() {
   const user = useSnapshot(login);
   const [route, navigate] = useLocation();
-  const [demo, setDemo] = useState(false);
+  const { demo, links } = useSnapshot(instance);
   // The projects page has «Выход» in its own button row (spec 02): not a second one here.
   const ownLogout = route === '/projects' || route.startsWith('/projects/');
 
-  useEffect(() => {
-    api.get<InstanceInfo>('/api/v1/instance').then(
-      (info) => setDemo(info.demo),
-      () => setDemo(false),
-    );
-  }, []);
+  useEffect(() => void loadInstance(), []);
 
   const toContact = () => {
     navigate('/');
@@ -114,7 +107,7 @@ export function Header() {
         <button type="button" className="link-button" onClick={toContact}>
           Связаться с нами
         </button>
-        <ExternalLink href={EXTERNAL.tracker}>Трекер задач</ExternalLink>
+        {links.tracker && <ExternalLink href={links.tracker}>Трекер задач</ExternalLink>}
       </nav>
       <div className="site-user">
         <OthersSavesNotice />

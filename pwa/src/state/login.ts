@@ -1,6 +1,6 @@
-import { proxy } from 'valtio';
+import { proxy, useSnapshot } from 'valtio';
 import { api, ApiCallError } from '../api/client';
-import type { CurrentUser } from '../api/types';
+import type { CurrentUser, Permission } from '../api/types';
 import { clearApiCache } from '../offline/apiCache';
 import { PENDING_SIGN_OUT_KEY, signOutPending } from '../offline/signOut';
 
@@ -12,6 +12,11 @@ export const login = proxy({
   /** The account's login: whose queued saves and drafts on this device are this user's. */
   userLogin: '',
   role: null as CurrentUser['role'] | null,
+  /**
+   * What the user's role may do, as the server sends it (whoami, read from the API's own table in
+   * api/src/auth/permissions.ts): a screen shows an action only when its permission is here.
+   */
+  permissions: [] as Permission[],
   organizationName: '',
   /** IANA zone of the organisation: every date and time is shown in it. */
   timeZone: 'Europe/Moscow',
@@ -69,6 +74,8 @@ export function setLoggedIn(user: CurrentUser) {
   login.lastName = user.last_name;
   login.userLogin = user.login;
   login.role = user.role;
+  // An identity kept on the device before whoami carried permissions: nothing is allowed until the server answers.
+  login.permissions = Array.isArray(user.permissions) ? [...user.permissions] : [];
   login.organizationName = user.organization.name;
   login.timeZone = user.organization.time_zone;
   login.checked = true;
@@ -81,6 +88,7 @@ export function setLoggedOut() {
   login.lastName = '';
   login.userLogin = '';
   login.role = null;
+  login.permissions = [];
   login.organizationName = '';
   login.checked = true;
 }
@@ -119,4 +127,14 @@ export function followSignOutInOtherTabs() {
   window.addEventListener('storage', (event) => {
     if (event.key === PENDING_SIGN_OUT_KEY && event.newValue !== null && login.loggedIn) signedOutOnDevice();
   });
+}
+
+/** Whether the signed-in user's role may do what a permission covers (the API would refuse otherwise). */
+export function allows(permission: Permission): boolean {
+  return login.permissions.includes(permission);
+}
+
+/** The same, for a component: re-renders when the user changes. */
+export function useAllows(permission: Permission): boolean {
+  return useSnapshot(login).permissions.includes(permission);
 }

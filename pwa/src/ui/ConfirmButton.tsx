@@ -11,14 +11,35 @@ interface ConfirmButtonProps {
   label?: string;
   /** Drawn as a destructive action (default: yes). */
   danger?: boolean;
+  /** Class of all three buttons instead of the default ones (a toolbar with buttons of its own look). */
+  buttonClass?: string;
+  disabled?: boolean;
+  title?: string;
 }
 
 /** A button that asks first: «Да, …» acts, «Нет» takes the question back (deleting, cancelling). */
-export function ConfirmButton({ question, onConfirm, action = 'Удалить', confirm = 'Да, удалить', label, danger = true }: ConfirmButtonProps) {
+export function ConfirmButton({
+  question,
+  onConfirm,
+  action = 'Удалить',
+  confirm = 'Да, удалить',
+  label,
+  danger = true,
+  buttonClass,
+  disabled,
+  title,
+}: ConfirmButtonProps) {
   const [confirming, setConfirming] = useState(false);
   if (!confirming)
     return (
-      <button type="button" className={`button secondary small${danger ? ' danger' : ''}`} aria-label={label} onClick={() => setConfirming(true)}>
+      <button
+        type="button"
+        className={buttonClass ?? `button secondary small${danger ? ' danger' : ''}`}
+        aria-label={label}
+        title={title}
+        disabled={disabled}
+        onClick={() => setConfirming(true)}
+      >
         {action}
       </button>
     );
@@ -27,7 +48,7 @@ export function ConfirmButton({ question, onConfirm, action = 'Удалить', 
       {question}
       <button
         type="button"
-        className="button danger small"
+        className={buttonClass ?? 'button danger small'}
         onClick={() => {
           setConfirming(false);
           onConfirm();
@@ -35,7 +56,7 @@ export function ConfirmButton({ question, onConfirm, action = 'Удалить', 
       >
         {confirm}
       </button>
-      <button type="button" className="button secondary small" onClick={() => setConfirming(false)}>
+      <button type="button" className={buttonClass ?? 'button secondary small'} onClick={() => setConfirming(false)}>
         Нет
       </button>
     </span>

@@ -3,7 +3,7 @@ import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
 import { api } from '../../api/client';
 import type { AdminStructure, Structure } from '../../api/types';
-import { login } from '../../state/login';
+import { login, useAllows } from '../../state/login';
 import { structures } from '../../state/structures';
 import { Banner } from '../../ui/Banner';
 import { FeedbackPanel } from './FeedbackPanel';
@@ -18,7 +18,8 @@ type Tab = 'structures' | 'users' | 'feedback';
  * workplaces and cameras, and the users with their roles. What a new customer sets up first.
  */
 export function AdminScreen() {
-  const { role, organizationName } = useSnapshot(login);
+  const { organizationName } = useSnapshot(login);
+  const isAdmin = useAllows('organization.admin');
   const [tab, setTab] = useState<Tab>('structures');
   const [list, setList] = useState<AdminStructure[] | null>(null);
   const [selectedId, setSelectedId] = useState<number | null>(null);
@@ -36,10 +37,10 @@ export function AdminScreen() {
   }, []);
 
   useEffect(() => {
-    if (role === 'admin') void reload();
-  }, [role, reload]);
+    if (isAdmin) void reload();
+  }, [isAdmin, reload]);
 
-  if (role !== 'admin') {
+  if (!isAdmin) {
     return (
       <section className="screen">
         <h1>Администрирование</h1>

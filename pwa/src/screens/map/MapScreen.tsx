@@ -1,12 +1,11 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import * as maplibregl from 'maplibre-gl';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useSnapshot } from 'valtio';
 import { api } from '../../api/client';
 import type { HtmlMenuReply, MapFeature, MapFeatureCollection, MapFeatureType, MapProject } from '../../api/types';
 import { createBasemap } from '../../map/basemap';
 import { addGeneratedLayers, showGenerated } from '../../map/layers';
-import { login } from '../../state/login';
+import { useAllows } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { runMapShortcut, type MapActionContext } from './actions';
 import { CrsControl } from './CrsControl';
@@ -55,9 +54,8 @@ function bounds(features: MapFeature[]): maplibregl.LngLatBounds | null {
  * workspace.write see it read-only.
  */
 export function MapScreen() {
-  const { role } = useSnapshot(login);
-  // api/src/auth/roles.ts: workspace.write — admin and analyst.
-  const canWrite = role === 'admin' || role === 'analyst';
+  // workspace.write (api/src/auth/permissions.ts), as whoami sent it.
+  const canWrite = useAllows('workspace.write');
   const state = useMapProject();
   const { project, loaded, catalogue, busy } = state;
   const container = useRef<HTMLDivElement>(null);

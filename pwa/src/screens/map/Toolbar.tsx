@@ -1,8 +1,25 @@
 import { useRef } from 'react';
+import { ConfirmButton } from '../../ui/ConfirmButton';
 import { isEnabled, visibleActions, type MapAction, type MapActionContext } from './actions';
 
 function ActionButton({ action, ctx, onDone }: { action: MapAction; ctx: MapActionContext; onDone?: () => void }) {
   const pressed = action.pressed?.(ctx);
+  if (action.confirm)
+    return (
+      <ConfirmButton
+        question={action.confirm.question}
+        action={action.label}
+        confirm={action.confirm.yes}
+        buttonClass="map-tool"
+        title={action.label}
+        disabled={!isEnabled(action, ctx)}
+        onConfirm={() => {
+          // Still allowed when answered (the project may have become busy meanwhile).
+          if (isEnabled(action, ctx)) action.perform(ctx);
+          onDone?.();
+        }}
+      />
+    );
   return (
     <button
       type="button"

@@ -30,9 +30,11 @@ export interface MapAction {
   test?(event: KeyboardEvent): boolean;
   /** A button of its own, or an item of the "generate roads" / "optimise" menu. */
   place: 'tools' | 'generate' | 'optimise' | 'history' | 'view';
-  /** Changes the project: only for roles with workspace.write (admin, analyst; api/src/auth/roles.ts). */
+  /** Changes the project: only for roles with workspace.write (api/src/auth/permissions.ts, as whoami sent it). */
   writes: boolean;
   enabled?(ctx: MapActionContext): boolean;
+  /** Asked first (a destructive action): the button becomes the question with «Да» and «Нет». */
+  confirm?: { question: string; yes: string };
   /** A drawing tool that is on now. */
   pressed?(ctx: MapActionContext): boolean;
   perform(ctx: MapActionContext): void;
@@ -71,7 +73,15 @@ export const mapActions: MapAction[] = [
   { id: 'gis-coords', label: 'Полигон по координатам', place: 'tools', writes: true, enabled: editable, perform: (c) => c.openGis('coords') },
   { id: 'gis-code', label: 'Полигон по кадастровому номеру', place: 'tools', writes: true, enabled: editable, perform: (c) => c.openGis('code') },
   tool('remove', 'Удалить объект'),
-  { id: 'delete-all', label: 'Удалить всё', place: 'tools', writes: true, enabled: editable, perform: (c) => c.deleteAll() },
+  {
+    id: 'delete-all',
+    label: 'Удалить всё',
+    place: 'tools',
+    writes: true,
+    enabled: editable,
+    confirm: { question: 'Удалить все объекты проекта?', yes: 'Да, удалить всё' },
+    perform: (c) => c.deleteAll(),
+  },
   algorithm('road_gen_grid', 'Сетка', 'generate'),
   algorithm('road_gen_voronoi', 'Территории', 'generate'),
   algorithm('road_subdivide', 'Дерево', 'generate'),

@@ -12,6 +12,7 @@ import {
 import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
 import type { MapFeature, MapTypeStyle } from '../../api/types';
 import { styleOf } from '../../map/layers';
+import { roundGeometry } from '../../map/precision';
 
 /**
  * The drawing on the map (Terra Draw, docs/map.md «Экран редактора»): line = road, polygon =
@@ -113,7 +114,8 @@ export function createDrawing(map: maplibregl.Map, events: DrawingEvents): Drawi
     const properties: GeoJSONStoreFeatures['properties'] = { mode, norma: { ...f.properties } as never };
     // A circle keeps its radius for Terra Draw's resizing.
     if (f.properties.type === 'zone' && typeof f.properties.radius === 'number') properties.radiusKilometers = f.properties.radius / 1000;
-    return { type: 'Feature', id: draw.getFeatureId(), geometry: geometry as GeoJSONStoreFeatures['geometry'], properties };
+    // Rounded to 7 decimals (about 1 cm): Terra Draw refuses longer tails such as 30.325000000000003.
+    return { type: 'Feature', id: draw.getFeatureId(), geometry: roundGeometry(geometry) as GeoJSONStoreFeatures['geometry'], properties };
   };
 
   const add = (features: MapFeature[]) => {

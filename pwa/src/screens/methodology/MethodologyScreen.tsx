@@ -23,7 +23,7 @@ export function MethodologyScreen() {
     <section className="screen methodology">
       <article className="card markdown" dangerouslySetInnerHTML={{ __html: before! }} />
       {user.loggedIn ? (
-        <ReferenceTable canEdit={user.role === 'admin'} />
+        <ReferenceTable canEdit={user.permissions.includes('organization.admin')} />
       ) : (
         <p className="card muted">
           Справочные значения вашей организации видны после <Link href="/login">входа</Link>.

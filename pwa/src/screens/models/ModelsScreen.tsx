@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
 import { api } from '../../api/client';
 import type {
@@ -16,7 +15,7 @@ import type {
 } from '../../api/types';
 import { SuggestionPanel } from '../../ml/SuggestionPanel';
 import { useLiveSuggestion } from '../../ml/useLiveSuggestion';
-import { login } from '../../state/login';
+import { useAllows } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
 import { AreasPanel } from './AreasPanel';
@@ -39,8 +38,7 @@ const running = (m: VisionModel) =>
  */
 export function ModelsScreen({ videoId: videoIdParam }: { videoId: string }) {
   const videoId = Number(videoIdParam);
-  const { role } = useSnapshot(login);
-  const canWrite = role === 'admin' || role === 'analyst';
+  const canWrite = useAllows('workspace.write');
   const videoRef = useRef<HTMLVideoElement>(null);
   const [meta, setMeta] = useState<VideoMeta | null>(null);
   const [models, setModels] = useState<VisionModel[] | null>(null);

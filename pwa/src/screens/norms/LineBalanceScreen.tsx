@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 
 import { Link } from 'wouter';
 import { useSnapshot } from 'valtio';
 import type { NormCard } from '../../api/types';
-import { login } from '../../state/login';
+import { useAllows } from '../../state/login';
 import { Banner } from '../../ui/Banner';
 import { ExportButtons } from '../reports/ExportButtons';
 import { num, pct } from '../reports/format';
@@ -196,7 +196,7 @@ function Chart() {
 
 function Scenarios() {
   const s = useSnapshot(lineState);
-  const { role } = useSnapshot(login);
+  const canWrite = useAllows('workspace.write');
   const [name, setName] = useState('');
   const line = (s.card as NormCard).card.line;
   const rows = [
@@ -245,7 +245,7 @@ function Scenarios() {
           })}
         </tbody>
       </table>
-      {(role === 'admin' || role === 'analyst') && (
+      {canWrite && (
         <form
           className="line-save"
           onSubmit={(e) => {

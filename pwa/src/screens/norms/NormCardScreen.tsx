@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { useSnapshot } from 'valtio';
 import type { NormCard, NormParams } from '../../api/types';
 import { localDate } from '../../format/time';
-import { login } from '../../state/login';
+import { login, useAllows } from '../../state/login';
 import { Banner } from '../../ui/Banner';
 import { dmy } from '../projects/period';
 import { ExportButtons } from '../reports/ExportButtons';
@@ -351,12 +351,12 @@ function NewDraft() {
 
 /** Administrators give analysts the right to approve norms (they have it themselves). */
 function ApproversPanel() {
-  const { role } = useSnapshot(login);
+  const isAdmin = useAllows('organization.admin');
   const s = useSnapshot(normsState);
   useEffect(() => {
-    if (role === 'admin') void loadApprovers();
-  }, [role]);
-  if (role !== 'admin') return null;
+    if (isAdmin) void loadApprovers();
+  }, [isAdmin]);
+  if (!isAdmin) return null;
   return (
     <section className="card" data-testid="norm-approvers">
       <h2>Кто утверждает нормы</h2>

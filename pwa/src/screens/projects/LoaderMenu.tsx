@@ -4,7 +4,10 @@ import type { LoaderPackage, LoaderPackages } from '../../api/types';
 
 const platformNames: Record<LoaderPackage['platform'], string> = { windows: 'Windows', macos: 'macOS', linux: 'Linux' };
 
-/** The loader download menu: what this server has, the rest marked unavailable — never a dead link. */
+/**
+ * The loader download menu: what this server has, the rest marked unavailable — never a dead link —
+ * and how the missing installers are made (`npm run build:loader`, not part of `npm start`).
+ */
 export function LoaderMenu() {
   const [info, setInfo] = useState<LoaderPackages | null>(null);
   const [open, setOpen] = useState(false);
@@ -12,6 +15,8 @@ export function LoaderMenu() {
   useEffect(() => {
     if (open && !info) api.get<LoaderPackages>('/api/v1/loader').then(setInfo, () => setOpen(false));
   }, [open, info]);
+
+  const missing = info?.packages.filter((p) => !(p.available && p.url)).length ?? 0;
 
   return (
     <details className="menu" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
@@ -32,6 +37,12 @@ export function LoaderMenu() {
             )}
           </li>
         ))}
+        {missing > 0 && (
+          <li className="muted small" data-testid="loader-missing">
+            {missing === info?.packages.length ? 'Установщики ещё не собраны на этом сервере.' : 'Остальные установщики не собраны на этом сервере.'} Их
+            собирает администратор сервера командой <code>npm run build:loader</code> (см. README, «Прочие команды»); после сборки они появятся здесь.
+          </li>
+        )}
       </ul>
     </details>
   );

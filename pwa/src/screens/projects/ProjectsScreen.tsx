@@ -4,7 +4,7 @@ import { Link, useLocation } from 'wouter';
 import { api } from '../../api/client';
 import type { Structure } from '../../api/types';
 import { logout } from '../../app/logout';
-import { login } from '../../state/login';
+import { useAllows } from '../../state/login';
 import { buildTree, pathTo, structures, type StructureNode } from '../../state/structures';
 import { LoaderMenu } from './LoaderMenu';
 import { OperationsEditor } from './OperationsEditor';
@@ -55,8 +55,10 @@ function TreeNode({
 export function ProjectsScreen({ structureId }: { structureId?: string }) {
   const [, navigate] = useLocation();
   const state = useSnapshot(structures);
-  const { role } = useSnapshot(login);
-  const canWrite = role === 'admin' || role === 'analyst';
+  const canWrite = useAllows('workspace.write');
+  const isAdmin = useAllows('organization.admin');
+  // Syncing and uploading recordings need markup.write (api/src/auth/permissions.ts).
+  const canAddRecordings = useAllows('markup.write');
   const [expanded, setExpanded] = useState<Set<number>>(new Set());
   const [loadError, setLoadError] = useState<string | null>(null);
   const activeId = structureId ? Number(structureId) : null;
@@ -93,6 +95,14 @@ export function ProjectsScreen({ structureId }: { structureId?: string }) {
           Калькулятор
         </Link>
         <LoaderMenu />
+        {canAddRecordings && (
+          <Link href="/project" className="button secondary">
+            Загрузить запись
+          </Link>
+        )}
+        <Link href="/multi-video" className="button secondary">
+          Несколько камер
+        </Link>
         <Link href="/ciblock/map" className="button secondary">
           Редактор карты
         </Link>
@@ -101,7 +111,7 @@ export function ProjectsScreen({ structureId }: { structureId?: string }) {
             Сводка по разметчикам
           </Link>
         )}
-        {role === 'admin' && (
+        {isAdmin && (
           <Link href="/admin" className="button secondary">
             Администрирование
           </Link>
@@ -133,13 +143,13 @@ export function ProjectsScreen({ structureId }: { structureId?: string }) {
                   <Link href={`/norms/${active.id}`} className="button secondary">
                     Нормы
                   </Link>
-                  <SyncButton structureId={active.id} />
+                  {canAddRecordings && <SyncButton structureId={active.id} />}
                 </div>
                 <PeriodPanel key={active.id} structureId={active.id} />
               </>
             ) : (
               <p className="muted">
-                {state.list.length === 0 && role === 'admin'
+                {state.list.length === 0 && isAdmin
                   ? 'Создайте первую структурную единицу в разделе «Администрирование».'
                   : 'Выберите структурную единицу в дереве слева.'}
               </p>

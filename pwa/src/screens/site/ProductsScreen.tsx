@@ -1,9 +1,13 @@
+import { useEffect } from 'react';
+import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
+import { instance, loadInstance } from '../../state/instance';
 import { ExternalLink } from './ExternalLink';
-import { EXTERNAL, img } from './links';
+import { img } from './links';
 import { Card, SitePage } from './SitePage';
 
-type Product = { title: string; text: string; picture: string } & ({ route: string } | { site: string });
+/** `site`: which of the installation's outside sites (NORMA_LINK_*); without its address the card has no link. */
+type Product = { title: string; text: string; picture: string } & ({ route: string } | { site: 'tracker' | 'formwork' | 'district' });
 
 /** Spec 02 «Marketing pages»: 7 cards; HR, AI, calculator and event analytics inside, the other three on their own sites. */
 export const PRODUCTS: Product[] = [
@@ -31,22 +35,24 @@ export const PRODUCTS: Product[] = [
     picture: 'product-evan',
     route: '/evan',
   },
-  { title: 'Трекер задач', text: 'Постановка и контроль задач команды: до 80 % экономии времени.', picture: 'product-tracker', site: EXTERNAL.tracker },
+  { title: 'Трекер задач', text: 'Постановка и контроль задач команды: до 80 % экономии времени.', picture: 'product-tracker', site: 'tracker' },
   {
     title: 'Плагин проектирования опалубки',
     text: 'Раскладка опалубки в модели здания: проектирование на 30 % быстрее.',
     picture: 'product-formwork',
-    site: EXTERNAL.formwork,
+    site: 'formwork',
   },
   {
     title: 'Проектирование микрорайонов',
     text: 'Дороги, участки и зоны микрорайона с расчётом вариантов застройки.',
     picture: 'product-district',
-    site: EXTERNAL.district,
+    site: 'district',
   },
 ];
 
 export function ProductsScreen() {
+  const { links } = useSnapshot(instance);
+  useEffect(() => void loadInstance(), []);
   return (
     <SitePage
       testId="page-products"
@@ -63,9 +69,11 @@ export function ProductsScreen() {
                 Перейти
               </Link>
             ) : (
-              <ExternalLink href={product.site} className="button" label={`Перейти: ${product.title} (откроется в новой вкладке)`}>
-                Перейти
-              </ExternalLink>
+              links[product.site] && (
+                <ExternalLink href={links[product.site]!} className="button" label={`Перейти: ${product.title} (откроется в новой вкладке)`}>
+                  Перейти
+                </ExternalLink>
+              )
             )}
           </Card>
         ))}

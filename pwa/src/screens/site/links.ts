@@ -1,20 +1,10 @@
 /**
- * Addresses the public pages link to. Outside sites open in a new tab (ExternalLink). The
- * booklets, the PDF example and the report slides are files of the build, made from Norma's own
- * report on the demo data by scripts/site-assets.mjs (docs/site.md).
+ * Files the public pages link to. Outside sites (the tracker, the formwork plugin, the
+ * micro-district tool, the publication profiles) are the installation's own: the server names them
+ * (NORMA_LINK_*, state/instance.ts) and a site it does not name has no link. The booklets, the PDF
+ * example and the report slides are files of the build, made from Norma's own report on the demo
+ * data by scripts/site-assets.mjs (docs/site.md).
  */
-export const EXTERNAL = {
-  /**
-   * Our other products' own sites: the tracker (also in the header, spec 01 §2), the formwork plugin
-   * and the micro-district tool. Addresses of the reserved .example zone until set (docs/site.md).
-   */
-  tracker: 'https://tracker.norma.example/',
-  formwork: 'https://formwork.norma.example/',
-  district: 'https://district.norma.example/',
-  /** The two scientific-publication profiles of the footer (spec 01 §1). */
-  elibrary: 'https://elibrary.ru/',
-  scholar: 'https://scholar.google.com/',
-} as const;
 
 export const ASSETS = {
   bookletRu: '/site/booklet-ru.pdf',

@@ -1,5 +1,4 @@
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
-import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
 import { api } from '../../api/client';
 import type {
@@ -18,7 +17,7 @@ import type {
 } from '../../api/types';
 import { formatSeconds } from '../../format/time';
 import { useBrowserPeople } from '../../ml/useBrowserPeople';
-import { login } from '../../state/login';
+import { useAllows } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
 import { coordinateColumns, LocationTable } from '../../ui/LocationTable';
@@ -48,8 +47,7 @@ const complete = (r: FrameRect | null): r is FrameRect => r !== null && r.x2 > r
  */
 export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: string }) {
   const videoId = Number(videoIdParam);
-  const { role } = useSnapshot(login);
-  const canWrite = role === 'admin' || role === 'analyst';
+  const canWrite = useAllows('workspace.write');
   const videoRef = useRef<HTMLVideoElement>(null);
   const [meta, setMeta] = useState<VideoMeta | null>(null);
   const [stands, setStands] = useState<Stand[]>([]);

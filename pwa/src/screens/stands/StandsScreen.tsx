@@ -1,8 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/client';
 import type { AbsoluteLocation, AbsoluteLocationBody, CurrentUser, Stand, StandsBody, StandsReply } from '../../api/types';
-import { useSnapshot } from 'valtio';
-import { login } from '../../state/login';
+import { useAllows } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
 import { coordinateColumns, LocationTable } from '../../ui/LocationTable';
@@ -17,8 +16,7 @@ const KIND_TEXT: Record<Stand['kind'], string> = { stand: 'Стенд', basis: '
  */
 export function StandsScreen({ structureId: structureIdParam }: { structureId: string }) {
   const structureId = Number(structureIdParam);
-  const { role } = useSnapshot(login);
-  const canWrite = role === 'admin' || role === 'analyst';
+  const canWrite = useAllows('workspace.write');
   const [stands, setStands] = useState<Stand[] | null>(null);
   const [organizationId, setOrganizationId] = useState<number | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);

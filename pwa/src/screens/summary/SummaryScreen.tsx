@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useSnapshot } from 'valtio';
 import { api } from '../../api/client';
 import type { SummaryReply } from '../../api/types';
-import { login } from '../../state/login';
+import { login, useAllows } from '../../state/login';
 import { Banner } from '../../ui/Banner';
 import { DateHourPicker } from '../projects/DateHourPicker';
 import { atHour, dmy, nextDate } from '../projects/period';
@@ -27,7 +27,9 @@ const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
  * by day and workplace. The figures come from the server (METHODOLOGY §5).
  */
 export function SummaryScreen() {
-  const { timeZone, role } = useSnapshot(login);
+  const { timeZone } = useSnapshot(login);
+  // GET /api/v1/summary needs workspace.write (api/src/summary/routes.ts).
+  const canReadSummary = useAllows('workspace.write');
   const today = localDate(Date.now(), timeZone);
   const [from, setFrom] = useState<number | null>(() => atHour(`${today.slice(0, 8)}01`, 0, timeZone));
   const [to, setTo] = useState<number | null>(() => atHour(nextDate(today), 0, timeZone));
@@ -67,7 +69,7 @@ export function SummaryScreen() {
   return (
     <section className="screen summary">
       <h1>Сводка по разметчикам</h1>
-      {role !== 'admin' && role !== 'analyst' && <Banner kind="info" text="Сводка с оплатой доступна администратору и аналитику организации." />}
+      {!canReadSummary && <Banner kind="info" text="Сводка с оплатой доступна администратору и аналитику организации." />}
       <form className="card summary-form" onSubmit={calculate}>
         <div className="row">
           <DateHourPicker label="С" testId="summary-from" value={from} onChange={setFrom} timeZone={timeZone} />

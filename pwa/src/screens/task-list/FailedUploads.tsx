@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/client';
 import type { DeletedReply, FailedVideo } from '../../api/types';
 import { formatDateTime } from '../../format/time';
+import { useAllows } from '../../state/login';
 import { notify } from '../../state/notifications';
 
 /** Deletes a recording whose processing failed (DELETE /api/v1/failed_videos/{id}); true when done. */
@@ -17,6 +18,8 @@ export async function deleteFailedVideo(videoId: number): Promise<boolean> {
  */
 export function FailedUploads({ structureId, timeZone, refreshKey }: { structureId: number; timeZone: string; refreshKey?: unknown }) {
   const [failed, setFailed] = useState<FailedVideo[]>([]);
+  // DELETE /api/v1/failed_videos/{id} needs markup.write.
+  const canDelete = useAllows('markup.write');
   const load = useCallback(() => {
     api.get<FailedVideo[]>('/api/v1/failed_videos', { structure_id: structureId }, { quiet: true }).then(setFailed, () => setFailed([]));
   }, [structureId]);
@@ -33,9 +36,11 @@ export function FailedUploads({ structureId, timeZone, refreshKey }: { structure
               камера {video.camera_key}, {formatDateTime(video.created_at, timeZone)}
             </span>
             <div>{video.error ?? 'Причина неизвестна'}</div>
-            <button type="button" className="button danger secondary" onClick={async () => (await deleteFailedVideo(video.id)) && load()}>
-              Удалить
-            </button>
+            {canDelete && (
+              <button type="button" className="button danger secondary" onClick={async () => (await deleteFailedVideo(video.id)) && load()}>
+                Удалить
+              </button>
+            )}
           </li>
         ))}
       </ul>

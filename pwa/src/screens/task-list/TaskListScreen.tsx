@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { api } from '../../api/client';
 import type { Structure, TaskMessage } from '../../api/types';
 import { formatDateTime } from '../../format/time';
-import { login } from '../../state/login';
+import { login, useAllows } from '../../state/login';
 import { markup } from '../../state/markup';
 import { notify } from '../../state/notifications';
 import { Pagination } from '../../ui/Pagination';
@@ -62,6 +62,8 @@ export function TaskListScreen({ structureId }: { structureId: string }) {
   const id = Number(structureId);
   const paging = useSnapshot(markup);
   const { timeZone } = useSnapshot(login);
+  // DELETE /api/v1/task/{id} needs workspace.write (api/src/auth/permissions.ts).
+  const canDelete = useAllows('workspace.write');
   const [option, setOption] = useState<TaskOption>('all');
   const [search, setSearch] = useState(markup.searchPattern);
   const [data, setData] = useState<TaskPage | null>(null);
@@ -158,7 +160,7 @@ export function TaskListScreen({ structureId }: { structureId: string }) {
                     <Link href={`/video/${task.video.id}`} className="button">
                       Открыть
                     </Link>
-                    <DeleteTask task={task} onDeleted={load} />
+                    {canDelete && <DeleteTask task={task} onDeleted={load} />}
                   </td>
                 </tr>
               ))}

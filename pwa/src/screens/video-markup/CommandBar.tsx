@@ -4,7 +4,7 @@ import { performAction, toolbarActions, type ActionContext } from './actions';
 export function CommandBar({ position, ctx, busy }: { position: 'top' | 'bottom'; ctx: ActionContext; busy: boolean }) {
   return (
     <div className={`command-bar ${position}`}>
-      {toolbarActions().map((action) => (
+      {toolbarActions(ctx.readOnly).map((action) => (
         <button
           key={action.id}
           type="button"

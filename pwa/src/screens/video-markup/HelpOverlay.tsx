@@ -3,7 +3,7 @@ import { OPERATION_KEYS } from './coding';
 import type { OperationOption } from './OperationRows';
 
 /** The `?` help, generated from the declared actions and the operation keys. */
-export function HelpOverlay({ operations, onClose }: { operations: OperationOption[]; onClose(): void }) {
+export function HelpOverlay({ operations, onClose, readOnly = false }: { operations: OperationOption[]; onClose(): void; readOnly?: boolean }) {
   return (
     <div className="overlay" role="dialog" aria-modal="true" aria-labelledby="help-title" onClick={onClose}>
       <div className="card help" onClick={(e) => e.stopPropagation()}>
@@ -29,7 +29,7 @@ export function HelpOverlay({ operations, onClose }: { operations: OperationOpti
           </table>
           <table className="data-table">
             <tbody>
-              {shortcutActions().map((action) => (
+              {shortcutActions(readOnly).map((action) => (
                 <tr key={action.id}>
                   <td>
                     <kbd>{action.keys}</kbd>

@@ -17,6 +17,8 @@ interface Props {
   onKeepOffline(): void;
   onLane(lane: Lane): void;
   onReactionMs(ms: number): void;
+  /** Look only (no markup.write): share and keep offline, nothing that edits. */
+  readOnly?: boolean;
 }
 
 /** The row under the player: add, note, share, keep offline, undo/redo, the lane of new rows and the reaction offset. */
@@ -34,7 +36,24 @@ export function MarkupTools({
   onKeepOffline,
   onLane,
   onReactionMs,
+  readOnly = false,
 }: Props) {
+  if (readOnly)
+    return (
+      <div className="markup-tools">
+        <button type="button" className="button secondary" onClick={onShare}>
+          Поделиться
+        </button>
+        <button type="button" className="button secondary" onClick={onKeepOffline} disabled={offline.progress !== null}>
+          {offline.progress !== null ? `Сохраняю… ${offline.progress.toFixed(0)} %` : offline.kept ? 'Убрать с устройства' : 'Сохранить для работы без сети'}
+        </button>
+        {loop && (
+          <span className="badge">
+            повтор {num(loop.start)}–{num(loop.end)} с
+          </span>
+        )}
+      </div>
+    );
   return (
     <div className="markup-tools">
       <button type="button" className="button" onClick={onAddOperation} aria-label="Добавить операцию">

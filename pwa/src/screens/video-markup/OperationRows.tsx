@@ -17,9 +17,11 @@ interface RowsProps {
   workplaces: NamedItem[];
   employees: NamedItem[];
   onSeek(seconds: number): void;
+  /** Look only (no markup.write): the fields are disabled and rows cannot be removed. */
+  readOnly?: boolean;
 }
 
-function CommentInput({ value, onCommit }: { value: string; onCommit(value: string): void }) {
+function CommentInput({ value, onCommit, disabled }: { value: string; onCommit(value: string): void; disabled?: boolean }) {
   const [draft, setDraft] = useState(value);
   useEffect(() => setDraft(value), [value]);
   return (
@@ -28,6 +30,7 @@ function CommentInput({ value, onCommit }: { value: string; onCommit(value: stri
       aria-label="Комментарий"
       placeholder="Комментарий"
       value={draft}
+      disabled={disabled}
       onChange={(e) => setDraft(e.target.value)}
       onBlur={() => draft !== value && onCommit(draft)}
     />
@@ -55,7 +58,7 @@ function useNarrow() {
  * start and end as h:m:s, comment, remove; a warning beside the times when start is not before
  * end. Virtualised: only the rows in view are in the DOM, so 10,000 rows stay fast.
  */
-export function OperationRows({ session, rows, selectedKey, operations, workplaces, employees, onSeek }: RowsProps) {
+export function OperationRows({ session, rows, selectedKey, operations, workplaces, employees, onSeek, readOnly = false }: RowsProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const narrow = useNarrow();
   const rowHeight = narrow ? NARROW_ROW_HEIGHT : ROW_HEIGHT;
@@ -67,7 +70,8 @@ export function OperationRows({ session, rows, selectedKey, operations, workplac
     if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
   }, [selectedIndex, virtualizer]);
 
-  if (rows.length === 0) return <p className="muted rows-empty">Операций пока нет. Нажмите «+» или клавишу операции во время просмотра.</p>;
+  if (rows.length === 0)
+    return <p className="muted rows-empty">{readOnly ? 'Операций пока нет.' : 'Операций пока нет. Нажмите «+» или клавишу операции во время просмотра.'}</p>;
 
   return (
     <div className="rows-scroll" ref={scroller} data-testid="operation-rows" style={{ height: Math.min(narrow ? 520 : 420, rows.length * rowHeight + 2) }}>
@@ -102,6 +106,7 @@ export function OperationRows({ session, rows, selectedKey, operations, workplac
                 {item.index + 1}
               </button>
               <select
+                disabled={readOnly}
                 aria-label="Операция"
                 value={row.operation_id ?? ''}
                 className={row.operation_id === null ? 'invalid' : ''}
@@ -115,6 +120,7 @@ export function OperationRows({ session, rows, selectedKey, operations, workplac
                 ))}
               </select>
               <select
+                disabled={readOnly}
                 aria-label="Рабочее место"
                 value={row.workplace_id ?? ''}
                 className={row.workplace_id === null ? 'invalid' : ''}
@@ -128,6 +134,7 @@ export function OperationRows({ session, rows, selectedKey, operations, workplac
                 ))}
               </select>
               <select
+                disabled={readOnly}
                 aria-label="Сотрудник"
                 value={row.employee_id ?? ''}
                 onChange={(e) => session.updateRow(row.key, { employee_id: e.target.value ? Number(e.target.value) : null })}
@@ -139,20 +146,24 @@ export function OperationRows({ session, rows, selectedKey, operations, workplac
                   </option>
                 ))}
               </select>
-              <TimeInput label="Начало" value={row.start} invalid={bad} onCommit={(start) => session.updateRow(row.key, { start })} />
-              <TimeInput label="Конец" value={row.end} invalid={bad} onCommit={(end) => session.updateRow(row.key, { end })} />
+              <TimeInput label="Начало" value={row.start} invalid={bad} disabled={readOnly} onCommit={(start) => session.updateRow(row.key, { start })} />
+              <TimeInput label="Конец" value={row.end} invalid={bad} disabled={readOnly} onCommit={(end) => session.updateRow(row.key, { end })} />
               <span className="time-warning" role={bad ? 'alert' : undefined}>
                 {bad ? 'Начало не раньше конца' : ''}
               </span>
-              <CommentInput value={row.comment} onCommit={(comment) => session.updateRow(row.key, { comment })} />
-              <button
-                type="button"
-                className="button secondary small danger"
-                aria-label={`Удалить операцию ${item.index + 1}`}
-                onClick={() => session.removeRow(row.key)}
-              >
-                ✕
-              </button>
+              <CommentInput value={row.comment} disabled={readOnly} onCommit={(comment) => session.updateRow(row.key, { comment })} />
+              {readOnly ? (
+                <span />
+              ) : (
+                <button
+                  type="button"
+                  className="button secondary small danger"
+                  aria-label={`Удалить операцию ${item.index + 1}`}
+                  onClick={() => session.removeRow(row.key)}
+                >
+                  ✕
+                </button>
+              )}
             </div>
           );
         })}

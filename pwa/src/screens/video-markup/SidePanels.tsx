@@ -62,7 +62,7 @@ export function Activities({ items, timeZone }: { items: Activity[]; timeZone: s
 }
 
 /** The video's comment, saved with POST /api/v1/video_meta/{videoId}. */
-export function VideoComment({ videoId, initial }: { videoId: number; initial: string }) {
+export function VideoComment({ videoId, initial, readOnly = false }: { videoId: number; initial: string; readOnly?: boolean }) {
   const [value, setValue] = useState(initial);
   const [saved, setSaved] = useState(initial);
   useEffect(() => {
@@ -79,10 +79,12 @@ export function VideoComment({ videoId, initial }: { videoId: number; initial: s
   return (
     <section className="card side">
       <h2>Комментарий к видео</h2>
-      <textarea aria-label="Комментарий к видео" value={value} rows={3} onChange={(e) => setValue(e.target.value)} />
-      <button type="button" className="button secondary small" disabled={value === saved} onClick={save}>
-        Сохранить комментарий
-      </button>
+      <textarea aria-label="Комментарий к видео" value={value} rows={3} readOnly={readOnly} onChange={(e) => setValue(e.target.value)} />
+      {!readOnly && (
+        <button type="button" className="button secondary small" disabled={value === saved} onClick={save}>
+          Сохранить комментарий
+        </button>
+      )}
     </section>
   );
 }
@@ -91,7 +93,16 @@ export function VideoComment({ videoId, initial }: { videoId: number; initial: s
  * The markup helper (issue 14): «Анализ» applies the camera's trained model to the whole video and
  * loads its segments for review; without a trained model it says how to get one.
  */
-export function MarkupHelper({ models, onAnalyse }: { models: VisionModel[]; onAnalyse(modelId: number): Promise<string> }) {
+export function MarkupHelper({
+  models,
+  onAnalyse,
+  canAnalyse = true,
+}: {
+  models: VisionModel[];
+  onAnalyse(modelId: number): Promise<string>;
+  /** Applying a model is workspace.write (POST /api/v1/start_marker_applying): without it, no button. */
+  canAnalyse?: boolean;
+}) {
   const trained = models.filter((m) => m.meta.object_storage_key);
   const [modelId, setModelId] = useState<number | null>(null);
   const chosen = modelId ?? trained.at(-1)?.meta.id ?? null;
@@ -115,7 +126,8 @@ export function MarkupHelper({ models, onAnalyse }: { models: VisionModel[]; onA
   return (
     <section className="card side" data-testid="markup-helper">
       <h2>Помощник разметки</h2>
-      {trained.length > 1 && (
+      {!canAnalyse && <p className="muted small">Разметку моделью запускают администратор и аналитик.</p>}
+      {canAnalyse && trained.length > 1 && (
         <select aria-label="Модель помощника" value={chosen ?? ''} onChange={(e) => setModelId(Number(e.target.value))}>
           {trained.map((m) => (
             <option key={m.meta.id} value={m.meta.id}>
@@ -124,9 +136,11 @@ export function MarkupHelper({ models, onAnalyse }: { models: VisionModel[]; onA
           ))}
         </select>
       )}
-      <button type="button" className="button secondary small" disabled={busy} onClick={() => void analyse()}>
-        Анализ
-      </button>
+      {canAnalyse && (
+        <button type="button" className="button secondary small" disabled={busy} onClick={() => void analyse()}>
+          Анализ
+        </button>
+      )}
       {message && (
         <p className={message.error ? 'field-error small' : 'muted small'} role={message.error ? 'alert' : 'status'}>
           {message.text}

@@ -1,7 +1,7 @@
 import type { MarkupSession } from './session';
 
 /** The video's stamps (products, notes): a click seeks to one, ✕ removes it. */
-export function StampList({ session, onSeek }: { session: MarkupSession; onSeek(seconds: number): void }) {
+export function StampList({ session, onSeek, readOnly = false }: { session: MarkupSession; onSeek(seconds: number): void; readOnly?: boolean }) {
   if (session.stamps.length === 0) return null;
   return (
     <section className="stamps">
@@ -12,9 +12,11 @@ export function StampList({ session, onSeek }: { session: MarkupSession; onSeek(
             <button type="button" className="link-button" onClick={() => onSeek(stamp.time)}>
               {stamp.type === 'product' ? 'Изделие' : 'Заметка'} {stamp.time.toFixed(0)} с
             </button>
-            <button type="button" className="link-button muted" aria-label="Удалить отметку" onClick={() => session.removeStamp(stamp.key)}>
-              ✕
-            </button>
+            {!readOnly && (
+              <button type="button" className="link-button muted" aria-label="Удалить отметку" onClick={() => session.removeStamp(stamp.key)}>
+                ✕
+              </button>
+            )}
           </li>
         ))}
       </ul>

@@ -16,7 +16,19 @@ export function joinSeconds(h: string, m: string, s: string, fraction = 0): numb
  * committed on leaving the field or Enter — one undo step per edit, not per keystroke.
  * Fractions of a second coded with the keyboard are kept unless the seconds are retyped.
  */
-export function TimeInput({ value, onCommit, label, invalid }: { value: number; onCommit(seconds: number): void; label: string; invalid?: boolean }) {
+export function TimeInput({
+  value,
+  onCommit,
+  label,
+  invalid,
+  disabled,
+}: {
+  value: number;
+  onCommit(seconds: number): void;
+  label: string;
+  invalid?: boolean;
+  disabled?: boolean;
+}) {
   const parts = splitSeconds(value);
   const [draft, setDraft] = useState({ h: String(parts.h), m: String(parts.m).padStart(2, '0'), s: String(parts.s).padStart(2, '0') });
   useEffect(() => {
@@ -34,6 +46,7 @@ export function TimeInput({ value, onCommit, label, invalid }: { value: number; 
       className={`time-part${invalid ? ' invalid' : ''}`}
       inputMode="numeric"
       maxLength={maxLength}
+      disabled={disabled}
       value={draft[name]}
       onChange={(e) => setDraft({ ...draft, [name]: e.target.value.replace(/\D/g, '') })}
       onBlur={commit}

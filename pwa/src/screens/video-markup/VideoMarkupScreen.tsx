@@ -6,7 +6,7 @@ import { formatDateTime } from '../../format/time';
 import { SuggestionPanel } from '../../ml/SuggestionPanel';
 import { useCameraModels, useLiveSuggestion, type SettledChange } from '../../ml/useLiveSuggestion';
 import type { Job, MarkerApplyingReply } from '../../api/types';
-import { login } from '../../state/login';
+import { login, useAllows } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
 import { performAction, type ActionContext } from './actions';
@@ -46,6 +46,10 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
   const startSecond = Number(getTime ?? 0) || 0;
   const [, navigate] = useLocation();
   const { timeZone } = useSnapshot(login);
+  // Saving markups needs markup.write (api/src/auth/permissions.ts): without it the screen only shows.
+  const readOnly = !useAllows('markup.write');
+  // Applying a model to the video is workspace.write (api/src/vision/routes.ts).
+  const canAnalyse = useAllows('workspace.write');
   const [session] = useState(() => new MarkupSession());
   useSyncExternalStore(session.subscribe, session.getRevision);
   const [playhead] = useState(() => new Playhead());
@@ -157,6 +161,7 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
 
   const selected = session.selectedKey ? session.row(session.selectedKey) : null;
   const ctx: ActionContext = {
+    readOnly,
     session,
     player,
     save: () => void persistence.save(),
@@ -219,7 +224,7 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
     },
     downloadTsv: () => void downloadFile(`/api/v1/video_markups/${videoId}`, { format: 'tsv' }, `${meta?.filename}.tsv`).catch(() => {}),
   };
-  const pressOperation = (operationId: number) => pressOperationKey(session, operationId, coding.keyTime(), coding.defaultLane());
+  const pressOperation = (operationId: number) => !readOnly && pressOperationKey(session, operationId, coding.keyTime(), coding.defaultLane());
   /** A settled suggestion coded from the second the model saw it begin; the segment already coded as it is left alone. */
   const followSuggestion = (change: SettledChange) => {
     const open = session.codingKey ? session.row(session.codingKey) : null;
@@ -286,6 +291,11 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
         </button>
       </div>
       <CommandBar position="top" ctx={ctx} busy={persistence.busy} />
+      {readOnly && (
+        <p className="muted" data-testid="markup-read-only">
+          Просмотр: менять разметку могут администратор, аналитик и разметчик.
+        </p>
+      )}
       <Banner text={persistence.banner} />
       {persistence.conflict && <ConflictBanner busy={persistence.busy} onResolve={(keepMine) => void persistence.resolveConflict(keepMine)} />}
       <div className="markup-body">
@@ -299,12 +309,12 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
             onDuration={(seconds) => {
               setDuration(seconds);
               const whole = Math.round(seconds);
-              // A write (markup.write): a viewer is refused, quietly — it is only a hint for the server.
-              if (whole > 0 && meta.duration === null)
+              // A write (markup.write): sent only by a role that may write; quiet — it is only a hint for the server.
+              if (whole > 0 && meta.duration === null && !readOnly)
                 void api.post('/api/v1/set_duration', { video_id: videoId, duration: whole }, { quiet: true }).catch(() => {});
             }}
           />
-          {cameraModels.some((m) => m.meta.object_storage_key) && (
+          {!readOnly && cameraModels.some((m) => m.meta.object_storage_key) && (
             <SuggestionPanel
               models={cameraModels}
               modelId={suggestModel}
@@ -332,22 +342,27 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
             onKeepOffline={() => void keptOffline.toggle()}
             onLane={coding.setLane}
             onReactionMs={coding.setReactionMs}
+            readOnly={readOnly}
           />
-          <ModelReviewPanel
-            rows={session.rows}
-            playhead={playhead}
-            targetAt={(at) => reviewTarget(session, at)}
-            operations={lookups.operations}
-            span={reviewSpan ?? { from: 0, to: knownDuration }}
-            onSpan={setReviewSpan}
-            onReview={(decision, scope) => ctx.reviewModel(decision, scope)}
-          />
-          <OperationButtons
-            operations={lookups.operations}
-            codingOperationId={session.codingKey ? (session.row(session.codingKey)?.operation_id ?? null) : null}
-            onPress={pressOperation}
-            onStop={() => performAction('endCoding', ctx)}
-          />
+          {!readOnly && (
+            <ModelReviewPanel
+              rows={session.rows}
+              playhead={playhead}
+              targetAt={(at) => reviewTarget(session, at)}
+              operations={lookups.operations}
+              span={reviewSpan ?? { from: 0, to: knownDuration }}
+              onSpan={setReviewSpan}
+              onReview={(decision, scope) => ctx.reviewModel(decision, scope)}
+            />
+          )}
+          {!readOnly && (
+            <OperationButtons
+              operations={lookups.operations}
+              codingOperationId={session.codingKey ? (session.row(session.codingKey)?.operation_id ?? null) : null}
+              onPress={pressOperation}
+              onStop={() => performAction('endCoding', ctx)}
+            />
+          )}
           <Timeline
             rows={session.rows}
             stamps={session.stamps}
@@ -361,7 +376,7 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
             colorOf={(row) => operationById.get(row.operation_id ?? -1)?.color ?? '#9e9e9e'}
             onSeek={player.seek}
             onSelect={(key) => session.select(key)}
-            onEdge={(key, edge, seconds) => session.updateRow(key, edge === 'start' ? { start: seconds } : { end: seconds }, 'Сдвинуть границу')}
+            onEdge={(key, edge, seconds) => !readOnly && session.updateRow(key, edge === 'start' ? { start: seconds } : { end: seconds }, 'Сдвинуть границу')}
           />
           <OperationRows
             session={session}
@@ -371,8 +386,9 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
             workplaces={lookups.workplaces}
             employees={lookups.employees}
             onSeek={player.seek}
+            readOnly={readOnly}
           />
-          <StampList session={session} onSeek={player.seek} />
+          <StampList session={session} onSeek={player.seek} readOnly={readOnly} />
           <TimeBudgetPanel rows={deferredRows} duration={knownDuration} operations={lookups.operations} />
           <AgreementPanel rows={deferredRows} duration={knownDuration} operations={lookups.operations} onSeek={player.seek} />
         </div>
@@ -383,12 +399,12 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
             onSwitch={(v) => void switchCamera(v)}
           />
           <Activities items={activities} timeZone={timeZone} />
-          <VideoComment videoId={videoId} initial={meta.comment} />
-          <MarkupHelper models={cameraModels} onAnalyse={analyse} />
+          <VideoComment videoId={videoId} initial={meta.comment} readOnly={readOnly} />
+          {!readOnly && <MarkupHelper models={cameraModels} onAnalyse={analyse} canAnalyse={canAnalyse} />}
         </aside>
       </div>
       <CommandBar position="bottom" ctx={ctx} busy={persistence.busy} />
-      {help && <HelpOverlay operations={lookups.operations} onClose={() => setHelp(false)} />}
+      {help && <HelpOverlay operations={lookups.operations} onClose={() => setHelp(false)} readOnly={readOnly} />}
     </div>
   );
 }

@@ -36,6 +36,8 @@ export interface ActionContext {
   toggleFollowSuggestions(): void;
   /** Accepts or rejects the model segment under review, or every model segment of the review span (review.ts). */
   reviewModel(decision: 'accept' | 'reject', scope: 'segment' | 'span'): void;
+  /** The user may only look (no markup.write): actions that edit do nothing and are not shown. */
+  readOnly: boolean;
 }
 
 /**
@@ -51,6 +53,11 @@ export interface Action {
   perform(ctx: ActionContext, event?: KeyboardEvent): void;
   /** Runs even while typing in a field (Ctrl+S). */
   inInputs?: boolean;
+  /**
+   * Changes the markup (a save needs markup.write): not offered on a read-only screen (a viewer),
+   * neither as a button nor as a shortcut.
+   */
+  edits?: boolean;
   /** A button of the command bar (above and below the editor), in list order. */
   toolbar?: { primary?: boolean; disabledWhileBusy?: boolean };
 }
@@ -86,15 +93,16 @@ export const actions: Action[] = [
   { id: 'frameForward', label: 'Кадр вперёд', keys: '.', test: plain('.'), perform: (c) => c.player.seek(c.player.time() + c.player.frame()) },
   { id: 'slower', label: 'Медленнее', keys: '[', test: plain('['), perform: (c) => c.player.stepRate(-1) },
   { id: 'faster', label: 'Быстрее', keys: ']', test: plain(']'), perform: (c) => c.player.stepRate(1) },
-  { id: 'endCoding', label: 'Завершить текущую операцию', keys: 'Enter', test: plain('Enter'), perform: (c) => c.endCoding() },
-  { id: 'note', label: 'Заметка на текущей секунде', keys: 'N', test: (e) => plain('n')(e) || plain('N')(e), perform: (c) => c.addNote() },
-  { id: 'add', label: 'Добавить операцию', keys: '+', test: plain('+'), perform: (c) => c.addOperation() },
+  { id: 'endCoding', edits: true, label: 'Завершить текущую операцию', keys: 'Enter', test: plain('Enter'), perform: (c) => c.endCoding() },
+  { id: 'note', edits: true, label: 'Заметка на текущей секунде', keys: 'N', test: (e) => plain('n')(e) || plain('N')(e), perform: (c) => c.addNote() },
+  { id: 'add', edits: true, label: 'Добавить операцию', keys: '+', test: plain('+'), perform: (c) => c.addOperation() },
   { id: 'previous', label: 'К предыдущей операции', keys: 'J', test: (e) => plain('j')(e) || plain('J')(e), perform: (c) => c.previousSegment() },
   { id: 'next', label: 'К следующей операции', keys: 'K', test: (e) => plain('k')(e) || plain('K')(e), perform: (c) => c.nextSegment() },
   { id: 'gap', label: 'К следующему неразмеченному месту', keys: 'G', test: (e) => plain('g')(e) || plain('G')(e), perform: (c) => c.nextGap() },
   { id: 'loop', label: 'Повтор выбранной операции', keys: 'L', test: (e) => plain('l')(e) || plain('L')(e), perform: (c) => c.toggleLoop() },
   {
     id: 'startEarlier',
+    edits: true,
     label: 'Начало раньше на 0,1 с (Shift — на 1 с)',
     keys: 'A',
     test: (e) => e.key.toLowerCase() === 'a' && !e.ctrlKey && !e.metaKey,
@@ -102,6 +110,7 @@ export const actions: Action[] = [
   },
   {
     id: 'startLater',
+    edits: true,
     label: 'Начало позже на 0,1 с (Shift — на 1 с)',
     keys: 'S',
     test: (e) => e.key.toLowerCase() === 's' && !e.ctrlKey && !e.metaKey,
@@ -109,6 +118,7 @@ export const actions: Action[] = [
   },
   {
     id: 'endEarlier',
+    edits: true,
     label: 'Конец раньше на 0,1 с (Shift — на 1 с)',
     keys: 'D',
     test: (e) => e.key.toLowerCase() === 'd' && !e.ctrlKey && !e.metaKey,
@@ -116,6 +126,7 @@ export const actions: Action[] = [
   },
   {
     id: 'endLater',
+    edits: true,
     label: 'Конец позже на 0,1 с (Shift — на 1 с)',
     keys: 'F',
     test: (e) => e.key.toLowerCase() === 'f' && !e.ctrlKey && !e.metaKey,
@@ -123,6 +134,7 @@ export const actions: Action[] = [
   },
   {
     id: 'followSuggestions',
+    edits: true,
     label: 'Размечать по подсказкам модели (вкл./выкл.)',
     keys: 'Shift + M',
     test: (e) => e.key.toLowerCase() === 'm' && e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey,
@@ -130,6 +142,7 @@ export const actions: Action[] = [
   },
   {
     id: 'suggestion',
+    edits: true,
     label: 'Принять подсказку модели',
     keys: 'M',
     test: (e) => plain('m')(e) || plain('M')(e),
@@ -137,6 +150,7 @@ export const actions: Action[] = [
   },
   {
     id: 'acceptModelSegment',
+    edits: true,
     label: 'Принять отрезок модели (выбранный или под курсором)',
     keys: 'V',
     test: letter('v', false),
@@ -144,6 +158,7 @@ export const actions: Action[] = [
   },
   {
     id: 'rejectModelSegment',
+    edits: true,
     label: 'Отклонить отрезок модели',
     keys: 'X',
     test: letter('x', false),
@@ -151,6 +166,7 @@ export const actions: Action[] = [
   },
   {
     id: 'acceptModelSpan',
+    edits: true,
     label: 'Принять все отрезки модели в отрезке проверки',
     keys: 'Shift + V',
     test: letter('v', true),
@@ -158,21 +174,30 @@ export const actions: Action[] = [
   },
   {
     id: 'rejectModelSpan',
+    edits: true,
     label: 'Отклонить все отрезки модели в отрезке проверки',
     keys: 'Shift + X',
     test: letter('x', true),
     perform: (c) => c.reviewModel('reject', 'span'),
   },
-  { id: 'delete', label: 'Удалить выбранную операцию', keys: 'Delete', test: plain('Delete'), perform: (c) => c.deleteSelected() },
-  { id: 'undo', label: 'Отменить', keys: 'Ctrl + Z', test: ctrl('z'), perform: (c) => c.session.undo() },
-  { id: 'redo', label: 'Повторить', keys: 'Ctrl + Shift + Z, Ctrl + Y', test: (e) => ctrl('z', true)(e) || ctrl('y')(e), perform: (c) => c.session.redo() },
+  { id: 'delete', edits: true, label: 'Удалить выбранную операцию', keys: 'Delete', test: plain('Delete'), perform: (c) => c.deleteSelected() },
+  { id: 'undo', edits: true, label: 'Отменить', keys: 'Ctrl + Z', test: ctrl('z'), perform: (c) => c.session.undo() },
+  {
+    id: 'redo',
+    edits: true,
+    label: 'Повторить',
+    keys: 'Ctrl + Shift + Z, Ctrl + Y',
+    test: (e) => ctrl('z', true)(e) || ctrl('y')(e),
+    perform: (c) => c.session.redo(),
+  },
   { id: 'cancel', label: 'Отмена', perform: (c) => c.cancel(), toolbar: {} },
-  { id: 'fillGaps', label: 'Заполнить пропуски', perform: (c) => c.fillGaps(), toolbar: { disabledWhileBusy: true } },
+  { id: 'fillGaps', edits: true, label: 'Заполнить пропуски', perform: (c) => c.fillGaps(), toolbar: { disabledWhileBusy: true } },
   { id: 'model', label: 'Настроить модель', perform: (c) => c.openModel(), toolbar: {} },
   { id: 'stands', label: 'Отметить стенды', perform: (c) => c.markStands(), toolbar: {} },
   { id: 'tsv', label: 'Скачать TSV', perform: (c) => c.downloadTsv(), toolbar: {} },
   {
     id: 'save',
+    edits: true,
     label: 'Сохранить',
     keys: 'Ctrl + S',
     test: ctrl('s'),
@@ -180,7 +205,7 @@ export const actions: Action[] = [
     inInputs: true,
     toolbar: { primary: true, disabledWhileBusy: true },
   },
-  { id: 'finish', label: 'Завершить', perform: (c) => c.finish(), toolbar: { primary: true, disabledWhileBusy: true } },
+  { id: 'finish', edits: true, label: 'Завершить', perform: (c) => c.finish(), toolbar: { primary: true, disabledWhileBusy: true } },
   { id: 'help', label: 'Подсказка по клавишам', keys: '?', test: plain('?'), perform: (c) => c.toggleHelp() },
 ];
 
@@ -194,6 +219,7 @@ export function runShortcut(event: KeyboardEvent, ctx: ActionContext): boolean {
   const typing = isTyping(event.target);
   for (const action of actions) {
     if (typing && !action.inInputs) continue;
+    if (action.edits && ctx.readOnly) continue;
     if (!action.test?.(event)) continue;
     event.preventDefault();
     action.perform(ctx, event);
@@ -202,13 +228,15 @@ export function runShortcut(event: KeyboardEvent, ctx: ActionContext): boolean {
   return false;
 }
 
-/** The commands with a shortcut, as the `?` help lists them. */
-export const shortcutActions = () => actions.filter((action): action is Action & { keys: string } => action.keys !== undefined);
+/** The commands with a shortcut, as the `?` help lists them (only those that look, on a read-only screen). */
+export const shortcutActions = (readOnly = false) =>
+  actions.filter((action): action is Action & { keys: string } => action.keys !== undefined && !(readOnly && action.edits));
 
-/** The command bar's buttons, in order. */
-export const toolbarActions = () => actions.filter((action) => action.toolbar);
+/** The command bar's buttons, in order (only those that look, on a read-only screen). */
+export const toolbarActions = (readOnly = false) => actions.filter((action) => action.toolbar && !(readOnly && action.edits));
 
 /** Runs an action by id: on-screen buttons (touch) do exactly what their shortcut does. */
 export function performAction(id: string, ctx: ActionContext) {
-  actions.find((action) => action.id === id)?.perform(ctx);
+  const action = actions.find((candidate) => candidate.id === id);
+  if (action && !(action.edits && ctx.readOnly)) action.perform(ctx);
 }

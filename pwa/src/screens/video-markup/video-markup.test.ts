@@ -267,7 +267,7 @@ describe('actions', () => {
 
   it('run from their keys: Enter ends the segment being coded, Ctrl+S saves', () => {
     const calls: string[] = [];
-    const ctx = new Proxy({}, { get: (_, name) => () => calls.push(String(name)) }) as unknown as ActionContext;
+    const ctx = new Proxy({}, { get: (_, name) => (name === 'readOnly' ? false : () => calls.push(String(name))) }) as unknown as ActionContext;
     const key = (init: KeyboardEventInit) =>
       ({
         ...init,
@@ -282,5 +282,18 @@ describe('actions', () => {
     expect(runShortcut(key({ key: 'Enter' }), ctx)).toBe(true);
     expect(runShortcut(key({ key: 's', ctrlKey: true }), ctx)).toBe(true);
     expect(calls).toEqual(['endCoding', 'save']);
+  });
+
+  it('offer a read-only screen (no markup.write) only what looks: no save, no edit keys', () => {
+    expect(toolbarActions(true).map((a) => a.label)).toEqual(['Отмена', 'Настроить модель', 'Отметить стенды', 'Скачать TSV']);
+    expect(shortcutActions(true).some((a) => a.id === 'save' || a.id === 'delete' || a.id === 'undo')).toBe(false);
+    const calls: string[] = [];
+    const ctx = new Proxy({}, { get: (_, name) => (name === 'readOnly' ? true : () => calls.push(String(name))) }) as unknown as ActionContext;
+    const key = (k: string, ctrlKey = false) =>
+      ({ key: k, ctrlKey, metaKey: false, altKey: false, shiftKey: false, target: null, preventDefault() {} }) as unknown as KeyboardEvent;
+    expect(runShortcut(key('s', true), ctx)).toBe(false);
+    expect(runShortcut(key('Delete'), ctx)).toBe(false);
+    expect(runShortcut(key('?'), ctx)).toBe(true);
+    expect(calls).toEqual(['toggleHelp']);
   });
 });
