@@ -53,9 +53,12 @@ async function settled(page: Page, route: string) {
     });
   await page
     .waitForFunction(
-      () => !document.querySelector('[aria-busy="true"]') && !/Загрузка[ .…]/.test(document.querySelector('main')?.textContent ?? ''),
+      () =>
+        !document.querySelector('[aria-busy="true"]') &&
+        !/Загрузка[^.\n…]{0,12}…/.test((document.querySelector('main') as HTMLElement | null)?.innerText ?? ''),
       undefined,
-      { timeout: RETRY.timeout },
+      // A period of 1,500 rows takes a while to draw on a shared machine.
+      { timeout: 4 * RETRY.timeout },
     )
     .catch((e) => {
       throw new Error(`${route}: ${e.message}`);

@@ -14,7 +14,7 @@ export const SCREEN_SIZES = [
  * - a cell, button, label, link or heading whose text does not fit in it (cut or spilling over);
  *   an element that scrolls on purpose (`overflow-x: auto | scroll`: a wide table in its own
  *   scroll region on a phone) is not counted, what is inside it is;
- * - a drop-down list whose chosen text is cut;
+ * - a drop-down list whose chosen text is cut (unless its cell or label shows that text in full);
  * - a word broken across two lines inside such an element (breaks after a hyphen, a dash, a slash
  *   or a soft hyphen are
  *   allowed, as in «9:00–10:00», «н/д» or «Длитель-ность»).
@@ -63,6 +63,12 @@ export function layoutProblems(page: Page): Promise<string[]> {
     for (const select of [...document.querySelectorAll('select')].filter(visible)) {
       const chosen = select.selectedOptions[0]?.textContent?.trim();
       if (!chosen) continue;
+      // The whole name shown as text beside the list (in its cell or label) is readable there.
+      const holder = select.closest('td, label');
+      const shownBeside =
+        holder &&
+        [...holder.querySelectorAll(':not(select):not(option)')].some((e) => e.children.length === 0 && visible(e) && e.textContent?.trim() === chosen);
+      if (shownBeside) continue;
       const style = getComputedStyle(select);
       canvas.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
       // The arrow takes about 20 px of the box.
@@ -104,6 +110,9 @@ export function layoutProblems(page: Page): Promise<string[]> {
         }
       }
     }
-    return problems;
+    // The same problem in many rows of a list: once, with the count.
+    const counts = new Map<string, number>();
+    for (const p of problems) counts.set(p, (counts.get(p) ?? 0) + 1);
+    return [...counts].map(([p, n]) => (n > 1 ? `${p} (×${n})` : p));
   });
 }

@@ -37,6 +37,7 @@ const PeriodRow = memo(function PeriodRow({
     <tr data-testid="period-row" className={problem ? 'invalid-row' : undefined}>
       <td className="pe-n">{n}</td>
       <td className="pe-op" data-label="Операция">
+        <span className="pe-chosen">{lists.operations.find((o) => o.id === row.operationId)?.name}</span>
         <select
           aria-label={`Строка ${n}: операция`}
           value={row.operationId}

@@ -198,7 +198,7 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
               ))}
             </select>
           </label>
-          <label>
+          <label className="settings-wide">
             Очистка хроноряда
             <select value={cleaningRule} onChange={(e) => setCleaningRule(e.target.value as CleaningRule)} data-testid="cleaning-rule-select">
               {Object.entries(cleaningRules).map(([code, name]) => (
