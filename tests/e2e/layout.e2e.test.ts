@@ -12,6 +12,8 @@ let server: RunningServer;
 let browser: Browser;
 /** Screens with the demo's data in them, besides the route list's fixed ids. */
 const filled: string[] = [];
+/** A recording of the demo with marked segments. */
+let markedVideo = 0;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '4' }), launchBrowser()]);
@@ -29,7 +31,13 @@ beforeAll(async () => {
   });
   expect(share.status).toBe(200);
   const { hash } = (await share.json()) as { hash: string };
+  for (let id = 1; id <= 60 && !markedVideo; id++) {
+    const reply = await fetch(`${server.url}/api/v1/video_markups/${id}`, { headers: { cookie } });
+    if (reply.ok && ((await reply.json()) as { video_markups: unknown[] }).video_markups.length > 0) markedVideo = id;
+  }
+  expect(markedVideo).toBeGreaterThan(0);
   filled.push(
+    `/video/${markedVideo}`,
     `/interactive/${packing}/${recorded[0]}/${recorded[1]}`,
     `/edit/${packing}/2026-11-16T05:00:00Z/2026-11-16T14:00:00Z`,
     `/markup/${packing}`,
@@ -80,6 +88,54 @@ describe('every screen at 1440×900, 1024×768 and 360×740', () => {
       }
       await context.close();
       expect(found).toEqual([]);
+    });
+  }
+});
+
+describe('coding on a tablet', () => {
+  for (const size of [
+    { name: 'лёжа', width: 1024, height: 768 },
+    { name: 'стоя', width: 768, height: 1024 },
+  ]) {
+    it(`${size.name} ${size.width}×${size.height}: the whole video and every operation button on one screen, one tap a segment while it plays`, async () => {
+      const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, hasTouch: true, locale: 'ru-RU' });
+      const page = await context.newPage();
+      await signInThroughPage(page, server.url, 'analyst');
+      await page.goto(`${server.url}/#/video/${markedVideo}`);
+      await settled(page, `/video/${markedVideo}`);
+      await page.waitForFunction(() => (document.querySelector('.player video') as HTMLVideoElement | null)?.readyState! >= 1);
+      const buttons = page.getByTestId('op-buttons').locator('.op-button:not(.stop)');
+      expect(await buttons.count()).toBeGreaterThanOrEqual(2);
+      await page.locator('.coding-stage').evaluate((stage) => stage.scrollIntoView({ block: 'start' }));
+
+      // Everything the coder needs is inside the window at once.
+      const outside = await page.evaluate(() => {
+        const inside = (e: Element) => {
+          const r = e.getBoundingClientRect();
+          return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1;
+        };
+        return [document.querySelector('.player video')!, ...document.querySelectorAll('.op-buttons .op-button')]
+          .filter((e) => !inside(e))
+          .map((e) => `${e.tagName.toLowerCase()} «${e.textContent}» ${JSON.stringify(e.getBoundingClientRect())}`);
+      });
+      expect(outside).toEqual([]);
+      expect(await layoutProblems(page)).toEqual([]);
+
+      // While the video plays, each tap on an operation starts a segment; the page does not move.
+      await page.getByLabel('Рабочее место новых операций').selectOption({ index: 1 });
+      await page.locator('.coding-stage').evaluate((stage) => stage.scrollIntoView({ block: 'start' }));
+      const scrollY = await page.evaluate(() => scrollY);
+      const rowsBefore = await page.evaluate(() => document.querySelectorAll('[data-testid="op-row"]').length);
+      await page.getByRole('button', { name: 'x0.25', exact: true }).tap();
+      await page.getByRole('button', { name: 'Пуск', exact: true }).tap();
+      for (let i = 0; i < 3; i++) {
+        const at = await page.evaluate(() => (document.querySelector('.player video') as HTMLVideoElement).currentTime);
+        await page.waitForFunction((t) => (document.querySelector('.player video') as HTMLVideoElement).currentTime > t + 0.1, at);
+        await buttons.nth(i).tap();
+        await expect.poll(() => page.evaluate(() => document.querySelectorAll('[data-testid="op-row"]').length), RETRY).toBe(rowsBefore + i + 1);
+      }
+      expect(await page.evaluate(() => scrollY)).toBe(scrollY);
+      await context.close();
     });
   }
 });

@@ -37,7 +37,9 @@ const PeriodRow = memo(function PeriodRow({
     <tr data-testid="period-row" className={problem ? 'invalid-row' : undefined}>
       <td className="pe-n">{n}</td>
       <td className="pe-op" data-label="Операция">
-        <span className="pe-chosen">{lists.operations.find((o) => o.id === row.operationId)?.name}</span>
+        <span className="pe-chosen" aria-hidden="true">
+          {lists.operations.find((o) => o.id === row.operationId)?.name}
+        </span>
         <select
           aria-label={`Строка ${n}: операция`}
           value={row.operationId}

@@ -207,6 +207,9 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
                 </option>
               ))}
             </select>
+            <span className="settings-chosen" aria-hidden="true">
+              {cleaningRules[cleaningRule]}
+            </span>
           </label>
           <label className="switch">
             <input type="checkbox" role="switch" checked={params.restInIdle} onChange={(e) => setRestInIdle(e.target.checked)} />
