@@ -103,7 +103,7 @@ describe('coding on a tablet', () => {
       await signInThroughPage(page, server.url, 'analyst');
       await page.goto(`${server.url}/#/video/${markedVideo}`);
       await settled(page, `/video/${markedVideo}`);
-      await page.waitForFunction(() => (document.querySelector('.player video') as HTMLVideoElement | null)?.readyState! >= 1);
+      await page.waitForFunction(() => ((document.querySelector('.player video') as HTMLVideoElement | null)?.readyState ?? 0) >= 1);
       const buttons = page.getByTestId('op-buttons').locator('.op-button:not(.stop)');
       expect(await buttons.count()).toBeGreaterThanOrEqual(2);
       await page.locator('.coding-stage').evaluate((stage) => stage.scrollIntoView({ block: 'start' }));
@@ -124,7 +124,7 @@ describe('coding on a tablet', () => {
       // While the video plays, each tap on an operation starts a segment; the page does not move.
       await page.getByLabel('Рабочее место новых операций').selectOption({ index: 1 });
       await page.locator('.coding-stage').evaluate((stage) => stage.scrollIntoView({ block: 'start' }));
-      const scrollY = await page.evaluate(() => scrollY);
+      const scrolled = await page.evaluate(() => window.scrollY);
       const rowsBefore = await page.evaluate(() => document.querySelectorAll('[data-testid="op-row"]').length);
       await page.getByRole('button', { name: 'x0.25', exact: true }).tap();
       await page.getByRole('button', { name: 'Пуск', exact: true }).tap();
@@ -134,7 +134,7 @@ describe('coding on a tablet', () => {
         await buttons.nth(i).tap();
         await expect.poll(() => page.evaluate(() => document.querySelectorAll('[data-testid="op-row"]').length), RETRY).toBe(rowsBefore + i + 1);
       }
-      expect(await page.evaluate(() => scrollY)).toBe(scrollY);
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
       await context.close();
     });
   }
