@@ -1,45 +1,12 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInThroughPage, launchBrowser, watchErrors, RETRY } from '../support/browser';
+import { everyRoute } from '../support/routes';
 import { startServer, type RunningServer } from '../support/server';
 
 let server: RunningServer;
 let browser: Browser;
 let analyst: BrowserContext;
-
-/** One concrete address for every row of spec 01 §2 and spec 02 §2. */
-const everyRoute = [
-  '/',
-  '/news',
-  '/services',
-  '/products',
-  '/hr',
-  '/ai',
-  '/evan',
-  '/report-example',
-  '/calculator',
-  '/login',
-  '/registration',
-  '/demo/abc123',
-  '/projects',
-  '/projects/4',
-  '/project',
-  '/summary',
-  '/markup/4',
-  '/video/1',
-  '/video/1/42',
-  '/multi-video',
-  '/edit/4/2026-11-16T05:00:00Z/2026-11-16T14:00:00Z',
-  '/statement/4/1/2026-11-16T05:00:00Z/2026-11-16T14:00:00Z',
-  '/statement/4/1/2026-11-16T05:00:00Z/2026-11-16T14:00:00Z/pdf',
-  '/report/4/2026-11-16T05:00:00Z/2026-11-16T14:00:00Z',
-  '/pdf/report/4/2026-11-16T05:00:00Z/2026-11-16T14:00:00Z',
-  '/interactive/4/2026-11-16T05:00:00Z/2026-11-16T14:00:00Z',
-  '/models/1',
-  '/models-stand-locations/1',
-  '/models-stands/4',
-  '/ciblock/map',
-];
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '4' }), launchBrowser()]);

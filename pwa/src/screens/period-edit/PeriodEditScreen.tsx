@@ -35,8 +35,11 @@ const PeriodRow = memo(function PeriodRow({
 }) {
   return (
     <tr data-testid="period-row" className={problem ? 'invalid-row' : undefined}>
-      <td>{n}</td>
-      <td>
+      <td className="pe-n">{n}</td>
+      <td className="pe-op" data-label="Операция">
+        <span className="pe-chosen" aria-hidden="true">
+          {lists.operations.find((o) => o.id === row.operationId)?.name}
+        </span>
         <select
           aria-label={`Строка ${n}: операция`}
           value={row.operationId}
@@ -52,7 +55,7 @@ const PeriodRow = memo(function PeriodRow({
           ))}
         </select>
       </td>
-      <td>
+      <td className="pe-wp" data-label="Рабочее место">
         <select
           aria-label={`Строка ${n}: рабочее место`}
           value={row.workplaceId}
@@ -68,7 +71,7 @@ const PeriodRow = memo(function PeriodRow({
           ))}
         </select>
       </td>
-      <td>
+      <td className="pe-emp" data-label="Сотрудник">
         <select
           aria-label={`Строка ${n}: сотрудник`}
           value={row.employeeId}
@@ -83,7 +86,7 @@ const PeriodRow = memo(function PeriodRow({
           ))}
         </select>
       </td>
-      <td>
+      <td className="pe-start" data-label="Начало">
         <input
           aria-label={`Строка ${n}: начало`}
           value={row.startText}
@@ -93,7 +96,7 @@ const PeriodRow = memo(function PeriodRow({
           onChange={(e) => onUpdate(row.key, { startText: e.target.value })}
         />
       </td>
-      <td>
+      <td className="pe-end" data-label="Конец">
         <input
           aria-label={`Строка ${n}: конец`}
           value={row.endText}
@@ -108,7 +111,7 @@ const PeriodRow = memo(function PeriodRow({
           </div>
         )}
       </td>
-      <td>
+      <td className="pe-comment" data-label="Комментарий">
         <input
           aria-label={`Строка ${n}: комментарий`}
           value={row.comment}
@@ -116,8 +119,10 @@ const PeriodRow = memo(function PeriodRow({
           onChange={(e) => onUpdate(row.key, { comment: e.target.value })}
         />
       </td>
-      <td>{row.videoId !== null ? <a href={`#/video/${row.videoId}`}>№ {row.videoId}</a> : <span className="muted">—</span>}</td>
-      <td>
+      <td className="pe-video" data-label="Видео">
+        {row.videoId !== null ? <a href={`#/video/${row.videoId}`}>№ {row.videoId}</a> : <span className="muted">—</span>}
+      </td>
+      <td className="pe-remove">
         {canWrite && (
           <button type="button" className="button danger secondary small" aria-label={`Удалить строку ${n}`} onClick={() => onRemove(row)}>
             ×

@@ -198,7 +198,7 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
               ))}
             </select>
           </label>
-          <label>
+          <label className="settings-wide">
             Очистка хроноряда
             <select value={cleaningRule} onChange={(e) => setCleaningRule(e.target.value as CleaningRule)} data-testid="cleaning-rule-select">
               {Object.entries(cleaningRules).map(([code, name]) => (
@@ -207,6 +207,9 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
                 </option>
               ))}
             </select>
+            <span className="settings-chosen" aria-hidden="true">
+              {cleaningRules[cleaningRule]}
+            </span>
           </label>
           <label className="switch">
             <input type="checkbox" role="switch" checked={params.restInIdle} onChange={(e) => setRestInIdle(e.target.checked)} />

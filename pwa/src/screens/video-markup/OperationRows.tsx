@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { AvailableOperations, NamedItem } from '../../api/types';
 import type { MarkupRow } from './model';
 import { confidenceText } from './review';
@@ -38,19 +38,34 @@ function CommentInput({ value, onCommit, disabled }: { value: string; onCommit(v
 }
 
 const ROW_HEIGHT = 58;
+/** A tablet's width: two lines per row (see .op-row.two). */
+const TWO_LINE_ROW_HEIGHT = 112;
 /** Portrait: four lines per row (see .op-row.narrow). */
 const NARROW_ROW_HEIGHT = 216;
-const NARROW = '(max-width: 720px)';
+/** A phone: five, workplace and employee each on a line of their own (.op-row.narrow.phone). */
+const PHONE_ROW_HEIGHT = 266;
 
-function useNarrow() {
-  const [narrow, setNarrow] = useState(() => typeof matchMedia === 'function' && matchMedia(NARROW).matches);
+type RowLayout = 'wide' | 'two' | 'narrow' | 'phone';
+/**
+ * A row's layout from the width the list has (not the window's: beside the side panels or under
+ * them): one line where every field keeps a readable width, else two, four or five (issue 28).
+ */
+function layoutFor(width: number): RowLayout {
+  if (width >= 1050) return 'wide';
+  if (width >= 800) return 'two';
+  return width >= 520 ? 'narrow' : 'phone';
+}
+
+function useRowLayout(scroller: RefObject<HTMLDivElement | null>, hasRows: boolean): RowLayout {
+  const [layout, setLayout] = useState<RowLayout>(() => layoutFor(typeof window === 'undefined' ? 1440 : window.innerWidth - 32));
   useEffect(() => {
-    const query = matchMedia(NARROW);
-    const update = () => setNarrow(query.matches);
-    query.addEventListener('change', update);
-    return () => query.removeEventListener('change', update);
-  }, []);
-  return narrow;
+    const element = scroller.current;
+    if (!element || typeof ResizeObserver !== 'function') return;
+    const observer = new ResizeObserver(() => setLayout(layoutFor(element.clientWidth)));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [scroller, hasRows]);
+  return layout;
 }
 
 /**
@@ -60,8 +75,8 @@ function useNarrow() {
  */
 export function OperationRows({ session, rows, selectedKey, operations, workplaces, employees, onSeek, readOnly = false }: RowsProps) {
   const scroller = useRef<HTMLDivElement>(null);
-  const narrow = useNarrow();
-  const rowHeight = narrow ? NARROW_ROW_HEIGHT : ROW_HEIGHT;
+  const layout = useRowLayout(scroller, rows.length > 0);
+  const rowHeight = { wide: ROW_HEIGHT, two: TWO_LINE_ROW_HEIGHT, narrow: NARROW_ROW_HEIGHT, phone: PHONE_ROW_HEIGHT }[layout];
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 6 });
   useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
   const selectedIndex = selectedKey ? rows.findIndex((r) => r.key === selectedKey) : -1;
@@ -74,7 +89,12 @@ export function OperationRows({ session, rows, selectedKey, operations, workplac
     return <p className="muted rows-empty">{readOnly ? 'Операций пока нет.' : 'Операций пока нет. Нажмите «+» или клавишу операции во время просмотра.'}</p>;
 
   return (
-    <div className="rows-scroll" ref={scroller} data-testid="operation-rows" style={{ height: Math.min(narrow ? 520 : 420, rows.length * rowHeight + 2) }}>
+    <div
+      className="rows-scroll"
+      ref={scroller}
+      data-testid="operation-rows"
+      style={{ height: Math.min(layout === 'wide' ? 420 : 520, rows.length * rowHeight + 2) }}
+    >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index]!;
@@ -83,7 +103,7 @@ export function OperationRows({ session, rows, selectedKey, operations, workplac
           return (
             <div
               key={row.key}
-              className={`op-row${row.key === selectedKey ? ' selected' : ''}${narrow ? ' narrow' : ''}`}
+              className={`op-row${row.key === selectedKey ? ' selected' : ''}${{ wide: '', two: ' two', narrow: ' narrow', phone: ' narrow phone' }[layout]}`}
               data-testid="op-row"
               style={{ position: 'absolute', top: 0, left: 0, right: 0, height: rowHeight, transform: `translateY(${item.start}px)` }}
               onFocus={() => session.selectedKey !== row.key && session.select(row.key)}

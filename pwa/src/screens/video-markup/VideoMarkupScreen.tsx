@@ -300,20 +300,31 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
       {persistence.conflict && <ConflictBanner busy={persistence.busy} onResolve={(keepMine) => void persistence.resolveConflict(keepMine)} />}
       <div className="markup-body">
         <div className="markup-main">
-          <Player
-            videoRef={videoRef}
-            src={`/api/v1/video?video_id=${videoId}`}
-            playhead={playhead}
-            startSecond={startSecond}
-            loop={loop}
-            onDuration={(seconds) => {
-              setDuration(seconds);
-              const whole = Math.round(seconds);
-              // A write (markup.write): sent only by a role that may write; quiet — it is only a hint for the server.
-              if (whole > 0 && meta.duration === null && !readOnly)
-                void api.post('/api/v1/set_duration', { video_id: videoId, duration: whole }, { quiet: true }).catch(() => {});
-            }}
-          />
+          {/* The video and the operation buttons on one screen, also on a tablet (docs/layout.md). */}
+          <div className="coding-stage">
+            <Player
+              videoRef={videoRef}
+              src={`/api/v1/video?video_id=${videoId}`}
+              playhead={playhead}
+              startSecond={startSecond}
+              loop={loop}
+              onDuration={(seconds) => {
+                setDuration(seconds);
+                const whole = Math.round(seconds);
+                // A write (markup.write): sent only by a role that may write; quiet — it is only a hint for the server.
+                if (whole > 0 && meta.duration === null && !readOnly)
+                  void api.post('/api/v1/set_duration', { video_id: videoId, duration: whole }, { quiet: true }).catch(() => {});
+              }}
+            />
+            {!readOnly && (
+              <OperationButtons
+                operations={lookups.operations}
+                codingOperationId={session.codingKey ? (session.row(session.codingKey)?.operation_id ?? null) : null}
+                onPress={pressOperation}
+                onStop={() => performAction('endCoding', ctx)}
+              />
+            )}
+          </div>
           {!readOnly && cameraModels.some((m) => m.meta.object_storage_key) && (
             <SuggestionPanel
               models={cameraModels}
@@ -353,14 +364,6 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
               span={reviewSpan ?? { from: 0, to: knownDuration }}
               onSpan={setReviewSpan}
               onReview={(decision, scope) => ctx.reviewModel(decision, scope)}
-            />
-          )}
-          {!readOnly && (
-            <OperationButtons
-              operations={lookups.operations}
-              codingOperationId={session.codingKey ? (session.row(session.codingKey)?.operation_id ?? null) : null}
-              onPress={pressOperation}
-              onStop={() => performAction('endCoding', ctx)}
             />
           )}
           <Timeline

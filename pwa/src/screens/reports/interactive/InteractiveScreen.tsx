@@ -241,19 +241,18 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey, farFro
             )}
           </div>
           <div ref={scroller} className="frv-scroll" style={{ height: videoHeight + INTERACTIVE_TABLE_EXTRA_PX }} data-testid="frv-scroll">
-            {/* Fixed layout over the column's width: at 1440 px (and wider) every column shows, long names wrap or end in "…". */}
-            <table className="data-table compact frv-table" style={FRV_TABLE_STYLE} data-testid="frv-table">
+            {/* Fixed layout (the rows come and go as the table scrolls, the columns must not move): the
+                times have the width they need, the operation takes the rest and wraps between words. */}
+            <table className="data-table compact frv-table" data-testid="frv-table">
               <colgroup>
-                {FRV_COLUMN_WIDTHS.map((width, i) => (
-                  <col key={i} style={{ width }} />
+                {FRV_COLUMNS.map(([, kind], i) => (
+                  <col key={i} className={`frv-col-${kind}`} />
                 ))}
               </colgroup>
               <thead>
                 <tr>
-                  {['№', 'Операция', 'Тип', 'Начало', 'Конец', 'Длительность', 'Начало в видео', 'Конец в видео'].map((title) => (
-                    <th key={title} style={WRAP}>
-                      {title}
-                    </th>
+                  {FRV_COLUMNS.map(([title]) => (
+                    <th key={title}>{title}</th>
                   ))}
                 </tr>
               </thead>
@@ -300,7 +299,7 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey, farFro
                         )}
                         {item.employee_name && <div className="muted small">{item.employee_name}</div>}
                       </td>
-                      <td style={WRAP}>
+                      <td className="frv-type">
                         <span className="swatch" style={{ background: type?.color }} /> {type?.label ?? item.operation_type}
                       </td>
                       <td data-label="с">{when(item.time_slot.fromm)}</td>
@@ -330,10 +329,20 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey, farFro
   );
 }
 
-/** Interactive table columns (№, operation, type, start, end, duration, video start, video end), share of the width. */
-const FRV_COLUMN_WIDTHS = ['6%', '24%', '15%', '11%', '11%', '11%', '11%', '11%'];
-const FRV_TABLE_STYLE = { tableLayout: 'fixed', width: '100%' } as const;
-const WRAP = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
+/**
+ * Interactive table columns: header and width class (reports.css). «Длительность» may break only at
+ * its soft hyphen («Длитель-ность»), never inside a syllable.
+ */
+const FRV_COLUMNS = [
+  ['№', 'num'],
+  ['Операция', 'op'],
+  ['Тип', 'type'],
+  ['Начало', 'time'],
+  ['Конец', 'time'],
+  ['Длитель\u00adность', 'time'],
+  ['Начало в видео', 'time'],
+  ['Конец в видео', 'time'],
+] as const;
 
 // The route names its key `shareKey`: React keeps a prop named `key` to itself.
 type Params = { structureId?: string; from?: string; to?: string; shareKey?: string };

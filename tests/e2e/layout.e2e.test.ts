@@ -1,0 +1,141 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, RETRY, signInThroughPage } from '../support/browser';
+import { layoutProblems, SCREEN_SIZES } from '../support/layout';
+import { everyRoute } from '../support/routes';
+import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
+
+// Every screen readable on a computer, a tablet and a phone (issue 28): the page never scrolls
+// sideways, no text is cut or spills out of its cell or button, no word is broken mid-word.
+
+let server: RunningServer;
+let browser: Browser;
+/** Screens with the demo's data in them, besides the route list's fixed ids. */
+const filled: string[] = [];
+/** A recording of the demo with marked segments. */
+let markedVideo = 0;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '4' }), launchBrowser()]);
+  const cookie = await apiSessionCookie(server.url, 'analyst');
+  const get = async <T>(path: string): Promise<T> => (await fetch(`${server.url}${path}`, { headers: { cookie } })).json() as Promise<T>;
+  const structures = await get<{ id: number; name: string }[]>('/api/v2/get_all_structures');
+  const packing = structures.find((s) => s.name === 'Участок упаковки')!.id;
+  const assembly = structures.find((s) => s.name === 'Участок сборки редукторов')!.id;
+  // The packing area's first recorded minutes (as tests/e2e/reports.e2e.test.ts).
+  const recorded = ['2026-11-16T05:59:00.000Z', '2026-11-16T06:02:00.000Z'];
+  const share = await fetch(`${server.url}/api/v1/generate_hash`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ structure_id: packing, from_time: recorded[0], to_time: recorded[1] }),
+  });
+  expect(share.status).toBe(200);
+  const { hash } = (await share.json()) as { hash: string };
+  for (let id = 1; id <= 60 && !markedVideo; id++) {
+    const reply = await fetch(`${server.url}/api/v1/video_markups/${id}`, { headers: { cookie } });
+    if (reply.ok && ((await reply.json()) as { video_markups: unknown[] }).video_markups.length > 0) markedVideo = id;
+  }
+  expect(markedVideo).toBeGreaterThan(0);
+  filled.push(
+    `/video/${markedVideo}`,
+    `/interactive/${packing}/${recorded[0]}/${recorded[1]}`,
+    `/edit/${packing}/2026-11-16T05:00:00Z/2026-11-16T14:00:00Z`,
+    `/markup/${packing}`,
+    `/edit/${assembly}/2026-11-16T05:00:00Z/2026-11-16T14:00:00Z`,
+    `/demo/${hash}`,
+  );
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Waits until the screen has its title and nothing on it is still loading. */
+async function settled(page: Page, route: string) {
+  await page
+    .locator('main h1')
+    .first()
+    .waitFor({ timeout: RETRY.timeout })
+    .catch((e) => {
+      throw new Error(`${route}: ${e.message}`);
+    });
+  await page
+    .waitForFunction(
+      () =>
+        !document.querySelector('[aria-busy="true"]') &&
+        !/Загрузка[^.\n…]{0,12}…/.test((document.querySelector('main') as HTMLElement | null)?.innerText ?? ''),
+      undefined,
+      // A period of 1,500 rows takes a while to draw on a shared machine.
+      { timeout: 4 * RETRY.timeout },
+    )
+    .catch((e) => {
+      throw new Error(`${route}: ${e.message}`);
+    });
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+}
+
+describe('every screen at 1440×900, 1024×768 and 360×740', () => {
+  for (const size of SCREEN_SIZES) {
+    it(`${size.name} ${size.width}×${size.height}: no sideways scroll, no cut text, no broken words`, async () => {
+      const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, locale: 'ru-RU' });
+      const page = await context.newPage();
+      await signInThroughPage(page, server.url, 'analyst');
+      const found: string[] = [];
+      for (const route of [...everyRoute, ...filled]) {
+        await page.goto(`${server.url}/#${route}`);
+        await settled(page, route);
+        for (const problem of await layoutProblems(page)) found.push(`${route}: ${problem}`);
+      }
+      await context.close();
+      expect(found).toEqual([]);
+    });
+  }
+});
+
+describe('coding on a tablet', () => {
+  for (const size of [
+    { name: 'лёжа', width: 1024, height: 768 },
+    { name: 'стоя', width: 768, height: 1024 },
+  ]) {
+    it(`${size.name} ${size.width}×${size.height}: the whole video and every operation button on one screen, one tap a segment while it plays`, async () => {
+      const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, hasTouch: true, locale: 'ru-RU' });
+      const page = await context.newPage();
+      await signInThroughPage(page, server.url, 'analyst');
+      await page.goto(`${server.url}/#/video/${markedVideo}`);
+      await settled(page, `/video/${markedVideo}`);
+      await page.waitForFunction(() => ((document.querySelector('.player video') as HTMLVideoElement | null)?.readyState ?? 0) >= 1);
+      const buttons = page.getByTestId('op-buttons').locator('.op-button:not(.stop)');
+      expect(await buttons.count()).toBeGreaterThanOrEqual(2);
+      await page.locator('.coding-stage').evaluate((stage) => stage.scrollIntoView({ block: 'start' }));
+
+      // Everything the coder needs is inside the window at once.
+      const outside = await page.evaluate(() => {
+        const inside = (e: Element) => {
+          const r = e.getBoundingClientRect();
+          return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1;
+        };
+        return [document.querySelector('.player video')!, ...document.querySelectorAll('.op-buttons .op-button')]
+          .filter((e) => !inside(e))
+          .map((e) => `${e.tagName.toLowerCase()} «${e.textContent}» ${JSON.stringify(e.getBoundingClientRect())}`);
+      });
+      expect(outside).toEqual([]);
+      expect(await layoutProblems(page)).toEqual([]);
+
+      // While the video plays, each tap on an operation starts a segment; the page does not move.
+      await page.getByLabel('Рабочее место новых операций').selectOption({ index: 1 });
+      await page.locator('.coding-stage').evaluate((stage) => stage.scrollIntoView({ block: 'start' }));
+      const scrolled = await page.evaluate(() => window.scrollY);
+      const rowsBefore = await page.evaluate(() => document.querySelectorAll('[data-testid="op-row"]').length);
+      await page.getByRole('button', { name: 'x0.25', exact: true }).tap();
+      await page.getByRole('button', { name: 'Пуск', exact: true }).tap();
+      for (let i = 0; i < 3; i++) {
+        const at = await page.evaluate(() => (document.querySelector('.player video') as HTMLVideoElement).currentTime);
+        await page.waitForFunction((t) => (document.querySelector('.player video') as HTMLVideoElement).currentTime > t + 0.1, at);
+        await buttons.nth(i).tap();
+        await expect.poll(() => page.evaluate(() => document.querySelectorAll('[data-testid="op-row"]').length), RETRY).toBe(rowsBefore + i + 1);
+      }
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+      await context.close();
+    });
+  }
+});
