@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plural, formatDuration } from './text';
+import { plural, formatDuration } from '@norma/core-wasm/report';
 
 describe('report wording', () => {
   it('declines Russian nouns by number and writes durations', () => {
