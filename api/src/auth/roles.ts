@@ -2,10 +2,10 @@ import type { Role } from '../db/schema';
 import type { Permission, RoleName } from './permissions';
 
 // The table of what each role may do lives in auth/permissions.ts (whoami sends it to the PWA).
-export { permissions, permissionsOf, roleAllows, type Permission } from './permissions';
+export { roleAllows, type Permission } from './permissions';
 
 /** The roles of the database and of the permission table are one set of names (a compile-time check). */
-export const sameRoleNames: [Role] extends [RoleName] ? ([RoleName] extends [Role] ? true : never) : never = true;
+const _sameRoleNames: [Role] extends [RoleName] ? ([RoleName] extends [Role] ? true : never) : never = true;
 
 /**
  * The permissions a share key can carry — the second kind of principal beside a signed-in user

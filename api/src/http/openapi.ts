@@ -60,7 +60,7 @@ export const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({
   content: { 'application/json': { schema } },
 });
 
-export { decimalInt, decimalNumber, idParam } from './params';
+export { idParam } from './params';
 
 /** Reads an id from raw text (a path, a query or a JSON body field): null unless a positive decimal safe integer. */
 export function parseId(raw: unknown): number | null {

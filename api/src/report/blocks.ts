@@ -3,8 +3,6 @@ import type { Db } from '../db/database';
 import type { BlockReportBody } from './schema';
 import { loadReportInputs } from './service';
 
-export { STATUS_LABELS } from '@norma/core-wasm/report';
-
 /**
  * GET /api/v2/report and /api/v3/compute-report: the whole analysis of a structure for a period,
  * assembled by @norma/core-wasm/report from the report inputs, as in the PWA. The block types

@@ -8,16 +8,7 @@ import type { Db } from '../db/database';
  * Rows with organization_id NULL are the product defaults; an organisation that saved its own
  * edition gets exactly its rows (all eight), so its reports use its methodology.
  */
-export {
-  PRODUCTION_TYPES,
-  PRODUCTION_TYPE_LABELS,
-  WORK_KINDS,
-  WORK_KIND_LABELS,
-  stabilityTableFor,
-  type ReferenceRow,
-  type ReferenceTable,
-  type WorkKind,
-} from '@norma/core-wasm/report';
+export { stabilityTableFor, type ReferenceTable, type WorkKind } from '@norma/core-wasm/report';
 
 export interface ReferenceInput {
   source: string;

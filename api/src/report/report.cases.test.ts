@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../auth/service';
 import type { OperationTypeCode } from '../db/schema';
 import { createTestApp, type TestApp } from '../testing';
-import { NOTICES } from './statement';
+import { NOTICES } from '@norma/core-wasm/report';
 import { StatementReport } from './schema';
 
 /**

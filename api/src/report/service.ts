@@ -16,19 +16,7 @@ import { listEmployees } from '../org/service';
  * hand-entered units and video files — the report inputs (loadReportInputs). The reports are
  * assembled from them by @norma/core-wasm/report, the same code the PWA runs.
  */
-export {
-  engineStructure,
-  reportDays,
-  shiftDayStarts,
-  shiftInstances,
-  shiftsWorked,
-  type OperationType,
-  type ReportSegment,
-  type ShiftInstance,
-  type ShiftRow,
-  type StructureContext,
-  type UnitsProduced,
-} from '@norma/core-wasm/report';
+export type { ReportSegment, StructureContext, UnitsProduced } from '@norma/core-wasm/report';
 
 export async function loadStructureContext(db: Db, structureId: number): Promise<StructureContext> {
   const structure = await db

@@ -3,8 +3,6 @@ import type { Db } from '../db/database';
 import type { StatementReportBody } from './schema';
 import { loadReportInputs, requireEmployee } from './service';
 
-export { NOTICES, reportNotices, statementBody, typeInfo, type StatementInput } from '@norma/core-wasm/report';
-
 /**
  * GET /api/v1/report: the statement of one employee over [from, to), assembled by
  * @norma/core-wasm/report from the report inputs (his markups and stamps), as in the PWA.
