@@ -130,8 +130,3 @@ export function multiDayLoadText(dayCount: number, workSeconds: number, availabl
   if (diff === 0) return `${base}, ${kind} менее минуты`;
   return `${base}, ${kind} ${diff} ${minutesWord(diff)}`;
 }
-
-/** Length of the intersection of [aStart, aEnd) and [bStart, bEnd), 0 when disjoint. */
-export function overlapLength(aStart: number, aEnd: number, bStart: number, bEnd: number): number {
-  return Math.max(0, Math.min(aEnd, bEnd) - Math.max(aStart, bStart));
-}

@@ -152,7 +152,10 @@ export interface UdifContents {
   dataChecksumOk: boolean;
 }
 
-/** Reads a UDIF image with raw, zero and zlib chunks, checking its structure; throws if it is not one. */
+/**
+ * Reads a UDIF image with raw, zero and zlib chunks, checking its structure; throws if it is not one.
+ * @internal for the tests, which read back what the build writes.
+ */
 export function readUdif(image: Uint8Array): UdifContents {
   if (image.length < 1024) throw new Error('слишком короткий файл для UDIF');
   const koly = new DataView(image.buffer, image.byteOffset + image.length - 512, 512);

@@ -10,6 +10,7 @@ export interface PrerenderedLanding {
   defaults: { title: string; description: string };
 }
 
+/** @internal for the build: vite.config.ts loads prerender.tsx through Vite and reads it as this. */
 export interface LandingPrerenderer {
   renderLanding(): PrerenderedLanding;
 }

@@ -79,8 +79,6 @@ export function signInLockout(db: Db, now: () => number = Date.now) {
   };
 }
 
-export type SignInLockout = ReturnType<typeof signInLockout>;
-
 /** «Повторите через 30 с» / «через 2 мин» for a lock's remaining time. */
 export function lockMessage(ms: number): string {
   const seconds = Math.ceil(ms / 1000);

@@ -46,12 +46,6 @@ export function isCalendarDateInRange(value: string): boolean {
   return match !== null && isRealDate(Number(match[1]), Number(match[2]), Number(match[3]));
 }
 
-/** A calendar date in a query or body, "2026-11-16"; "2026-02-30" and years outside the range are refused. */
-export const calendarDate = z
-  .string()
-  .refine(isCalendarDateInRange, { message: `ожидается существующая дата ГГГГ-ММ-ДД между ${MIN_YEAR} и ${MAX_YEAR} годами, например 2026-11-16` })
-  .openapi({ type: 'string', format: 'date', example: '2026-11-16' });
-
 /** ISO text of an instant; one outside the calendar range (only rows stored before the bounds) is shown at its edge, never a 500. */
 export const toIso = (ms: number) => new Date(Math.min(Math.max(Number.isNaN(ms) ? MIN_INSTANT : ms, MIN_INSTANT), MAX_INSTANT - 1)).toISOString();
 

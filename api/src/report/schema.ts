@@ -715,5 +715,4 @@ export const ReportInputs = z
 
 export type StatementReportBody = z.infer<typeof StatementReport>;
 export type BlockReportBody = z.infer<typeof BlockReport>;
-export type ReportBlockBody = z.infer<typeof ReportBlock>;
 export type InteractiveFrvBody = z.infer<typeof InteractiveFrv>;

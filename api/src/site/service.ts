@@ -46,10 +46,6 @@ export async function requireFeedbackReader(db: Db, user: SessionUser | null): P
   return user;
 }
 
-export async function canReadFeedback(db: Db, user: SessionUser | null): Promise<boolean> {
-  return Boolean(user && user.role === 'admin' && user.organizationId === (await ownerOrganizationId(db)));
-}
-
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export async function listFeedback(

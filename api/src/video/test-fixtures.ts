@@ -1,4 +1,4 @@
-export { makeClip, type ClipSpec } from '@norma/workers/test-clips';
+export { makeClip } from '@norma/workers/test-clips';
 import { registerUser } from '../auth/service';
 import type { TestApp } from '../testing';
 

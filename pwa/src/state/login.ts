@@ -129,12 +129,7 @@ export function followSignOutInOtherTabs() {
   });
 }
 
-/** Whether the signed-in user's role may do what a permission covers (the API would refuse otherwise). */
-export function allows(permission: Permission): boolean {
-  return login.permissions.includes(permission);
-}
-
-/** The same, for a component: re-renders when the user changes. */
+/** Whether the signed-in user's role may do what a permission covers (the API would refuse otherwise); re-renders when the user changes. */
 export function useAllows(permission: Permission): boolean {
   return useSnapshot(login).permissions.includes(permission);
 }

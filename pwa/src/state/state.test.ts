@@ -5,12 +5,10 @@ import { addShift, editShift, loadShifts, projectShifts, removeShift } from './p
 import { setEmployees, structureData } from './structureData';
 import { buildTree, pathTo } from './structures';
 import { registrationError } from '../screens/registration/validate';
-import { page } from './page';
 import { markup } from './markup';
 
 describe('client-state defaults (spec 02 §3, §9)', () => {
-  it('starts at year 2018 and markup page 1 with an empty search', () => {
-    expect(page.year).toBe(2018);
+  it('starts at markup page 1 with an empty search', () => {
     expect(markup).toMatchObject({ currentPage: 1, searchPattern: '' });
   });
 });

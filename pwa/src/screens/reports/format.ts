@@ -41,11 +41,6 @@ export function pct(value: number | null | undefined, digits = 1): string {
   return value === null || value === undefined ? '—' : `${num(value, digits)}\u00a0%`;
 }
 
-/** Minutes given in minutes (the `loading` block, block report) → 443 мин or 26,7 мин. */
-export function minutes(value: number, digits = 1): string {
-  return `${num(value, digits)}\u00a0мин`;
-}
-
 /**
  * A route's instant parameter: raw (2026-11-16T05:00:00.000Z) or URL-encoded
  * (2026-11-16T05%3A00%3A00.000Z), as the projects page builds them. Null when it is no instant.
