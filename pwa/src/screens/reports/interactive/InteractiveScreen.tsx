@@ -24,7 +24,15 @@ function videoUrl(videoId: number, shareKey?: string) {
   return `/api/v1/video?video_id=${videoId}${shareKey ? `&key=${encodeURIComponent(shareKey)}` : ''}`;
 }
 
+/**
+ * Estimated row heights, px, before a row is measured: a table row at a computer's width, a card
+ * of «column: value» lines on a phone (reports.css, max-width 640px). Rows are measured only when
+ * they are built, as they come into view; the estimate only has to be near for the scrollbar.
+ */
 const ROW_HEIGHT = 52;
+const CARD_HEIGHT = 96;
+/** Rows built beyond the visible ones on either side. */
+const OVERSCAN = 4;
 
 interface Props {
   frv: InteractiveFrv;
@@ -78,13 +86,27 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey, farFro
     return () => observer.disconnect();
   }, []);
 
-  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
-
   // The table opens at the first row a camera recorded (a day's first rows often have no footage),
-  // and again whenever the filter changes the rows.
+  // and again whenever the filter changes the rows. The first screen is built right there: the
+  // list starts at that row's estimated offset (no rows above it are built or measured), and rows
+  // measured later above the view move the scroll position by their difference, so that row stays
+  // at the top without a scroll-and-measure loop.
   const firstWithFootage = rows.findIndex((i) => i.video_segments.length > 0);
+  const [rowHeight] = useState(() => (typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 640px)').matches ? CARD_HEIGHT : ROW_HEIGHT));
+  const virtual = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => rowHeight,
+    overscan: OVERSCAN,
+    initialOffset: () => Math.max(0, firstWithFootage) * rowHeight,
+    initialRect: { width: 0, height: videoHeight + INTERACTIVE_TABLE_EXTRA_PX },
+  });
+  const openedAt = useRef(rows);
   useEffect(() => {
-    if (firstWithFootage > 0) virtual.scrollToIndex(firstWithFootage, { align: 'start' });
+    if (openedAt.current === rows) return;
+    openedAt.current = rows;
+    // One scroll to an offset (an index target would be chased frame after frame as rows measure).
+    virtual.scrollToOffset(firstWithFootage > 0 ? (virtual.getOffsetForIndex(firstWithFootage, 'start')?.[0] ?? 0) : 0);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [rows, firstWithFootage]);
 
