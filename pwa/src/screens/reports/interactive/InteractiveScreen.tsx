@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { loadFarFromNorm, type FarFromNorm } from '../../norms/NormFulfilment';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../../../api/client';
 import type { ExportTable } from '../../../export/table';
 import { formatDateTime, formatSeconds, formatTime, localDate } from '../../../format/time';
@@ -101,11 +101,10 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey, farFro
     initialOffset: () => Math.max(0, firstWithFootage) * rowHeight,
     initialRect: { width: 0, height: videoHeight + INTERACTIVE_TABLE_EXTRA_PX },
   });
-  const openedAt = useRef(rows);
-  useEffect(() => {
-    if (openedAt.current === rows) return;
-    openedAt.current = rows;
-    // One scroll to an offset (an index target would be chased frame after frame as rows measure).
+  // Before the first paint, and once per change of the rows: one scroll to an offset (an index
+  // target would be chased frame after frame as the rows measure). The list reads the element's
+  // position when it attaches, so the first render's offset alone does not hold.
+  useLayoutEffect(() => {
     virtual.scrollToOffset(firstWithFootage > 0 ? (virtual.getOffsetForIndex(firstWithFootage, 'start')?.[0] ?? 0) : 0);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [rows, firstWithFootage]);
