@@ -385,12 +385,34 @@ export function InteractiveScreen(params: Params) {
   return <InteractiveReport frv={loaded.data.frv} farFromNorm={loaded.data.farFromNorm} structureId={structureId} from={from!} to={to!} />;
 }
 
+interface EarlySharedReport {
+  key: string;
+  share: ResolvedShare;
+  frv: InteractiveFrv;
+}
+
+/**
+ * The reads index.html's route-preload script started for a /demo/{key} visit before the app's JS
+ * came (pwa/vite.config.ts, routePreload): taken once, for this key only; null when there are none
+ * or they failed, and the screen reads as usual.
+ */
+async function takeEarlySharedReport(key: string): Promise<{ share: ResolvedShare; frv: InteractiveFrv } | null> {
+  const holder = window as { __normaSharedReport?: Promise<EarlySharedReport | null> };
+  const early = holder.__normaSharedReport;
+  if (!early) return null;
+  delete holder.__normaSharedReport;
+  const result = await early.catch(() => null);
+  return result && result.key === key ? { share: result.share, frv: result.frv } : null;
+}
+
 /** /demo/{key}: the same report opened by a share key, without a login, read-only. */
 export function SharedInteractiveScreen(params: Params) {
   const key = params.shareKey ?? '';
   // A key is base64url of at least 128 bits; anything shorter is no key (and is not sent anywhere).
   const wellFormed = /^[A-Za-z0-9_-]{22,128}$/.test(key);
   const loaded = useLoad(wellFormed ? `share/${key}` : null, async () => {
+    const early = await takeEarlySharedReport(key);
+    if (early) return early;
     const share = await api.get<ResolvedShare>(`/api/v1/resolve_hash/${encodeURIComponent(key)}`);
     const frv = await api.get<InteractiveFrv>('/api/v2/frv', { structure_id: share.structure_id, from_time: share.from_time, to_time: share.to_time, key });
     return { share, frv };
