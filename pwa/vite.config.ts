@@ -93,7 +93,9 @@ function chunkGraph(): Plugin {
  * run (on a phone network that wait is most of a second): the hash route prefix and the screen's
  * module. The shared report (/#/demo/{key}) is opened by visitors with nothing cached.
  */
-const PRELOADED_ROUTES = [{ hash: '#/demo/', module: 'src/screens/reports/interactive/InteractiveScreen.tsx', shareKeyApi: '/api/v1/resolve_hash/' }];
+const PRELOADED_ROUTES = [
+  { hash: '#/demo/', module: 'src/screens/reports/interactive/InteractiveScreen.tsx', shareKeyApi: '/api/v1/resolve_hash/', shareReportApi: '/api/v2/frv' },
+];
 
 /**
  * Adds a tiny script to index.html (a file, not inline: the Content-Security-Policy allows no
@@ -104,7 +106,10 @@ const PRELOADED_ROUTES = [{ hash: '#/demo/', module: 'src/screens/reports/intera
  * it starts loading that screen's chunks (modulepreload, the links Vite's own loader looks for, so
  * nothing loads twice) and the share key's first API read (a fetch preload the screen's fetch()
  * picks up). Saves about 0.7 s on the shared report's first load (docs/performance.md, «Быстрая
- * первая загрузка»). It blocks the parser, but is fetched beside the style sheet, which blocks the
+ * первая загрузка»). Where the route names its report's read too (shareReportApi), the script reads
+ * the key's window itself and then the report, without waiting for the app's JS, and leaves the
+ * promise in window.__normaSharedReport for the screen (SharedInteractiveScreen) to pick up; it
+ * resolves to null on any failure, and the screen then reads as it would without it. It blocks the parser, but is fetched beside the style sheet, which blocks the
  * first paint anyway.
  */
 function routePreload(): Plugin {
@@ -132,14 +137,14 @@ function routePreload(): Plugin {
           return seen;
         };
         const withEntry = loaded([entry.fileName]);
-        const routes = PRELOADED_ROUTES.map(({ hash, module, shareKeyApi }) => {
+        const routes = PRELOADED_ROUTES.map(({ hash, module, shareKeyApi, shareReportApi }) => {
           const screen = chunks.find((chunk) => chunk.moduleIds.some((id) => id.endsWith(`/${module}`)));
           if (!screen) throw new Error(`norma:route-preload: no chunk holds ${module}`);
           const own = [...loaded([screen.fileName])].filter((file) => !withEntry.has(file));
           // Their style sheets too: Vite's loader waits for a chunk's CSS before the screen renders,
           // and takes a <link rel="stylesheet"> already in the page as loaded.
           const styles = own.flatMap((file) => [...(byFile.get(file)?.viteMetadata?.importedCss ?? [])]);
-          return { hash, files: own.map((file) => `/${file}`), styles: styles.map((file) => `/${file}`), api: shareKeyApi };
+          return { hash, files: own.map((file) => `/${file}`), styles: styles.map((file) => `/${file}`), api: shareKeyApi, report: shareReportApi ?? null };
         });
         const script = `(function () {
   var routes = ${JSON.stringify(routes)};
@@ -160,7 +165,29 @@ function routePreload(): Plugin {
     for (var j = 0; j < routes[i].files.length; j++) link('modulepreload', routes[i].files[j]);
     for (var k = 0; k < routes[i].styles.length; k++) link('stylesheet', routes[i].styles[k]);
     var key = hash.slice(routes[i].hash.length).split(/[/?#]/)[0];
-    if (routes[i].api && /^[A-Za-z0-9_-]{16,200}$/.test(key)) link('preload', routes[i].api + encodeURIComponent(key), 'fetch');
+    if (!routes[i].api || !/^[A-Za-z0-9_-]{16,200}$/.test(key)) continue;
+    if (routes[i].report && window.fetch && window.Promise) window.__normaSharedReport = sharedReport(routes[i], key);
+    else link('preload', routes[i].api + encodeURIComponent(key), 'fetch');
+  }
+  // The key's window, then the report over it, as the screen would read them (same URLs and
+  // credentials); null on any failure: the screen then reads them itself and shows its error.
+  function sharedReport(route, key) {
+    function read(url) {
+      return fetch(url, { credentials: 'same-origin' }).then(function (response) {
+        if (!response.ok) throw new Error(String(response.status));
+        return response.json();
+      });
+    }
+    return read(route.api + encodeURIComponent(key))
+      .then(function (share) {
+        var query = new URLSearchParams({ structure_id: String(share.structure_id), from_time: share.from_time, to_time: share.to_time, key: key });
+        return read(route.report + '?' + query).then(function (frv) {
+          return { key: key, share: share, frv: frv };
+        });
+      })
+      .catch(function () {
+        return null;
+      });
   }
 })();
 `;

@@ -196,6 +196,10 @@ describe('reports on a 360 px phone', () => {
         return Number(row?.dataset.itemId);
       });
     await expect.poll(firstShown, RETRY).toBe(api.items[first]!.id);
+    // Only the rows of that screen (and a few beyond) are built: none from the top of the day.
+    const built = await page.locator('[data-testid="frv-row"]').evaluateAll((rows) => rows.map((r) => Number((r as HTMLElement).dataset.index)));
+    expect(built.length).toBeLessThanOrEqual(20);
+    expect(Math.min(...built)).toBeGreaterThanOrEqual(Math.max(0, first - 8));
     expect(await noSidewaysScroll(page)).toBe(true);
     // Start, end and duration of the row are inside the screen.
     const row = page.locator(`[data-item-id="${api.items[first]!.id}"]`);

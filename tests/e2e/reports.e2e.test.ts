@@ -345,12 +345,22 @@ describe('interactive report and sharing', () => {
     const visitor = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     const shared = await visitor.newPage();
     const errors = watchErrors(shared);
+    const reads: string[] = [];
+    shared.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith('/api/v1/resolve_hash/') || path === '/api/v2/frv') reads.push(path.split('/').slice(0, 4).join('/'));
+    });
     await shared.goto(link);
     await shared.getByTestId('interactive-report').waitFor();
     await expect.poll(() => shared.getByTestId('share-button').count(), RETRY).toBe(0);
     await shared.getByText('Просмотр по ссылке: только чтение').waitFor();
     const api = await get<InteractiveFrv>(`/api/v2/frv?structure_id=${packingId}&from_time=${recorded.from}&to_time=${recorded.to}`);
-    await expect.poll(() => shared.getByTestId('frv-row').first().locator('td').first().textContent(), RETRY).toBe(String(api.items[0]!.number));
+    // It opens at the first row with footage, the same item the API gives.
+    const opening = api.items.find((i) => i.video_segments.length > 0)!;
+    await expect.poll(() => shared.locator(`[data-item-id="${opening.id}"] td`).first().textContent(), RETRY).toBe(String(opening.number));
+    // index.html's preload script read the key's window and the report before the app's JS came;
+    // the screen took them over: each was asked once.
+    expect(reads.sort()).toEqual(['/api/v1/resolve_hash', '/api/v2/frv']);
     await shared.waitForFunction(() => (document.querySelector('[data-testid="interactive-video"]') as HTMLVideoElement)?.readyState >= 1);
     const withVideo = api.items.find((i) => i.video_segments.some((s) => s.camera_key === 1 && s.video_segment.start > 2))!;
     const segment = withVideo.video_segments.find((s) => s.camera_key === 1)!;

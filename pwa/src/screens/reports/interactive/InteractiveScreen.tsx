@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { loadFarFromNorm, type FarFromNorm } from '../../norms/NormFulfilment';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../../../api/client';
 import type { ExportTable } from '../../../export/table';
 import { formatDateTime, formatSeconds, formatTime, localDate } from '../../../format/time';
@@ -24,7 +24,15 @@ function videoUrl(videoId: number, shareKey?: string) {
   return `/api/v1/video?video_id=${videoId}${shareKey ? `&key=${encodeURIComponent(shareKey)}` : ''}`;
 }
 
+/**
+ * Estimated row heights, px, before a row is measured: a table row at a computer's width, a card
+ * of «column: value» lines on a phone (reports.css, max-width 640px). Rows are measured only when
+ * they are built, as they come into view; the estimate only has to be near for the scrollbar.
+ */
 const ROW_HEIGHT = 52;
+const CARD_HEIGHT = 96;
+/** Rows built beyond the visible ones on either side. */
+const OVERSCAN = 4;
 
 interface Props {
   frv: InteractiveFrv;
@@ -78,13 +86,26 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey, farFro
     return () => observer.disconnect();
   }, []);
 
-  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
-
   // The table opens at the first row a camera recorded (a day's first rows often have no footage),
-  // and again whenever the filter changes the rows.
+  // and again whenever the filter changes the rows. The first screen is built right there: the
+  // list starts at that row's estimated offset (no rows above it are built or measured), and rows
+  // measured later above the view move the scroll position by their difference, so that row stays
+  // at the top without a scroll-and-measure loop.
   const firstWithFootage = rows.findIndex((i) => i.video_segments.length > 0);
-  useEffect(() => {
-    if (firstWithFootage > 0) virtual.scrollToIndex(firstWithFootage, { align: 'start' });
+  const [rowHeight] = useState(() => (typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 640px)').matches ? CARD_HEIGHT : ROW_HEIGHT));
+  const virtual = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => rowHeight,
+    overscan: OVERSCAN,
+    initialOffset: () => Math.max(0, firstWithFootage) * rowHeight,
+    initialRect: { width: 0, height: videoHeight + INTERACTIVE_TABLE_EXTRA_PX },
+  });
+  // Before the first paint, and once per change of the rows: one scroll to an offset (an index
+  // target would be chased frame after frame as the rows measure). The list reads the element's
+  // position when it attaches, so the first render's offset alone does not hold.
+  useLayoutEffect(() => {
+    virtual.scrollToOffset(firstWithFootage > 0 ? (virtual.getOffsetForIndex(firstWithFootage, 'start')?.[0] ?? 0) : 0);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [rows, firstWithFootage]);
 
@@ -364,12 +385,34 @@ export function InteractiveScreen(params: Params) {
   return <InteractiveReport frv={loaded.data.frv} farFromNorm={loaded.data.farFromNorm} structureId={structureId} from={from!} to={to!} />;
 }
 
+interface EarlySharedReport {
+  key: string;
+  share: ResolvedShare;
+  frv: InteractiveFrv;
+}
+
+/**
+ * The reads index.html's route-preload script started for a /demo/{key} visit before the app's JS
+ * came (pwa/vite.config.ts, routePreload): taken once, for this key only; null when there are none
+ * or they failed, and the screen reads as usual.
+ */
+async function takeEarlySharedReport(key: string): Promise<{ share: ResolvedShare; frv: InteractiveFrv } | null> {
+  const holder = window as { __normaSharedReport?: Promise<EarlySharedReport | null> };
+  const early = holder.__normaSharedReport;
+  if (!early) return null;
+  delete holder.__normaSharedReport;
+  const result = await early.catch(() => null);
+  return result && result.key === key ? { share: result.share, frv: result.frv } : null;
+}
+
 /** /demo/{key}: the same report opened by a share key, without a login, read-only. */
 export function SharedInteractiveScreen(params: Params) {
   const key = params.shareKey ?? '';
   // A key is base64url of at least 128 bits; anything shorter is no key (and is not sent anywhere).
   const wellFormed = /^[A-Za-z0-9_-]{22,128}$/.test(key);
   const loaded = useLoad(wellFormed ? `share/${key}` : null, async () => {
+    const early = await takeEarlySharedReport(key);
+    if (early) return early;
     const share = await api.get<ResolvedShare>(`/api/v1/resolve_hash/${encodeURIComponent(key)}`);
     const frv = await api.get<InteractiveFrv>('/api/v2/frv', { structure_id: share.structure_id, from_time: share.from_time, to_time: share.to_time, key });
     return { share, frv };
