@@ -11,7 +11,7 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { RangeRequestsPlugin } from 'workbox-range-requests';
-import { API_CACHE, FROM_CACHE_HEADER, isOfflineReadableApi, OUTBOX_SYNC_TAG } from './offline/apiCache';
+import { API_CACHE, FROM_CACHE_HEADER, isOfflineReadableApi, KEEP_READS_MESSAGE, OUTBOX_SYNC_TAG, warmApiCache } from './offline/apiCache';
 import { replayOutbox } from './offline/replay';
 import { VIDEO_CACHE } from './offline/videoCache';
 
@@ -20,10 +20,15 @@ interface SyncEvent extends Event {
   tag: string;
   waitUntil(promise: Promise<unknown>): void;
 }
+interface MessageFromPage extends Event {
+  data: unknown;
+  waitUntil(promise: Promise<unknown>): void;
+}
 interface WorkerScope {
   __WB_MANIFEST: Array<{ url: string; revision: string | null } | string>;
   skipWaiting(): Promise<void>;
   addEventListener(type: 'sync', listener: (event: SyncEvent) => void): void;
+  addEventListener(type: 'message', listener: (event: MessageFromPage) => void): void;
   clients: { matchAll(options?: { type?: string; includeUncontrolled?: boolean }): Promise<{ postMessage(message: unknown): void }[]> };
 }
 declare const self: WorkerScope;
@@ -87,4 +92,15 @@ sw.addEventListener('sync', (event) => {
       if (report.some((r) => r.result === 'offline')) throw new Error('offline');
     }),
   );
+});
+
+// The first visit (app/serviceWorker.ts): the reads a page made before this worker controlled it.
+// Fetched here, not by the page: a read of something deleted meanwhile answers 404 in the worker's
+// console, not as an error of the page the person is using; only 200 JSON answers are kept.
+sw.addEventListener('message', (event) => {
+  const message = event.data as { type?: unknown; paths?: unknown } | null;
+  if (message?.type !== KEEP_READS_MESSAGE || !Array.isArray(message.paths)) return;
+  const paths = message.paths.filter((path): path is string => typeof path === 'string' && isOfflineReadableApi(new URL(path, location.origin)));
+  // A network gone again meanwhile only means nothing is kept this time.
+  event.waitUntil(warmApiCache(paths).catch(() => {}));
 });

@@ -1,5 +1,5 @@
 import { registerSW } from 'virtual:pwa-register';
-import { isOfflineReadableApi, warmApiCache } from '../offline/apiCache';
+import { isOfflineReadableApi, KEEP_READS_MESSAGE } from '../offline/apiCache';
 import { storedIdentity } from '../state/login';
 
 /**
@@ -29,7 +29,7 @@ function afterFirstScreen(task: () => void) {
 
 /**
  * Every API read the page started before `controlledAt` (also those still in flight then) is
- * fetched once more, now through the worker, and kept. Only reads of a signed-in screen qualify
+ * handed to the worker, which fetches it once more and keeps it (sw.ts). Only reads of a signed-in screen qualify
  * (isOfflineReadableApi: no share-key reads, no sign-in calls), and only 200 JSON answers are stored.
  */
 function keepReadsMadeBeforeControl(controlledAt: number) {
@@ -44,8 +44,7 @@ function keepReadsMadeBeforeControl(controlledAt: number) {
       kept.add(path);
       paths.push(path);
     }
-    // A failed refetch only means that read is not kept: the screen already has its answer.
-    if (paths.length > 0) warmApiCache(paths).catch((error: unknown) => console.warn('Не удалось сохранить ответы для работы без сети', error));
+    if (paths.length > 0) navigator.serviceWorker.controller?.postMessage({ type: KEEP_READS_MESSAGE, paths });
   };
   new PerformanceObserver((list) => keep(list.getEntries())).observe({ type: 'resource', buffered: true });
 }

@@ -6,6 +6,8 @@
 export const API_CACHE = 'norma-api';
 /** Set by the worker on an answer taken from the cache: the server was not reached. */
 export const FROM_CACHE_HEADER = 'x-norma-from-cache';
+/** A page's message to its service worker: fetch these reads and keep them (`{ type, paths }`). */
+export const KEEP_READS_MESSAGE = 'norma-keep-reads';
 /** Background Sync tag of the outbox of markup saves. */
 export const OUTBOX_SYNC_TAG = 'norma-outbox';
 
