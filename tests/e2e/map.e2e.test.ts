@@ -313,7 +313,9 @@ describe('map editor in Chromium', () => {
     expect(await viewSide.getByRole('button', { name: 'Создать проект' }).count()).toBe(0);
     expect(await viewSide.getByRole('button', { name: 'Удалить проект' }).count()).toBe(0);
     expect(await viewSide.getByRole('button', { name: 'Сохранить как эталон' }).count()).toBe(0);
-    await viewSide.getByRole('button', { name: 'Подготовить DXF' }).waitFor();
+    // Exports start jobs (dwg/build: workspace.write), so a viewer is not offered them.
+    expect(await viewSide.getByRole('button', { name: 'Подготовить DXF' }).count()).toBe(0);
+    expect(await viewSide.getByRole('button', { name: 'Подготовить DWG' }).count()).toBe(0);
     // The coordinate reference is shown (as the analyst picked it), but only the analyst may change it.
     await expect.poll(() => view.getByTestId('map-crs').textContent(), RETRY).toMatch(/^Координаты чертежа: СК-42/);
     expect(await view.getByLabel('Система координат').count()).toBe(0);

@@ -75,7 +75,8 @@ export function SidePanel({ state, canWrite }: { state: MapProjectState; canWrit
           </button>
         </form>
       )}
-      {project && <ExportPanel key={project.id} />}
+      {/* Preparing a DWG or DXF starts a job: workspace.write, like the API's dwg/build. */}
+      {project && canWrite && <ExportPanel key={project.id} />}
       {project && canWrite && (
         <button type="button" className="button secondary" disabled={busy !== null} onClick={() => void state.saveGolden()}>
           Сохранить как эталон
