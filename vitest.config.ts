@@ -15,8 +15,8 @@ export default defineConfig({
     // A busy test machine must not turn a slow read into a 503 in the servers the tests start: tests
     // check answers, the budget has its own test (api/src/http/time-budget.test.ts). Benches keep 30 s.
     env: { NORMA_READ_TIME_BUDGET_SECONDS: '600' },
-    testTimeout: 120_000,
-    hookTimeout: 180_000,
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
     // Two cores: end-to-end files each start a server and a browser.
     maxWorkers: 2,
   },

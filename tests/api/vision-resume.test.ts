@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadClassifier } from '@norma/workers/vision';
+import { RETRY } from '../support/browser';
 import { SCENE_PASSWORD, seedSceneWorld } from '../support/scene-world';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 
@@ -86,7 +87,7 @@ const job = async (id: number) => (await api('GET', `/api/v1/jobs/${id}`)).body 
 
 /** Waits until the job's progress is written, then kills the worker at once: the job is left running with its lock. */
 async function killMidway(worker: ReturnType<typeof Bun.spawn>, jobId: number) {
-  await expect.poll(async () => (await job(jobId)).progress, { timeout: 60_000, interval: 20 }).toBeGreaterThan(0);
+  await expect.poll(async () => (await job(jobId)).progress, { ...RETRY, interval: 20 }).toBeGreaterThan(0);
   await kill(worker);
   const left = await job(jobId);
   expect(left.status, 'the job was still running when its worker died').toBe('running');
@@ -150,7 +151,7 @@ describe('vision jobs after the worker process dies', () => {
     };
     // One clean run, with the worker left from the training test.
     const clean = await apply();
-    await expect.poll(() => job(clean), { timeout: 60_000, interval: 100 }).toMatchObject({ status: 'success' });
+    await expect.poll(() => job(clean), { ...RETRY, interval: 100 }).toMatchObject({ status: 'success' });
     const once = await modelMarkups();
     // Only the unmarked 12 s hold model segments: the layer never overlaps people's rows (docs/vision.md «Слой модели»).
     expect(once.length).toBeGreaterThanOrEqual(2);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClip } from '@norma/workers/test-clips';
+import { RETRY } from '../support/browser';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 import { seedCameraFolder } from '../support/camera-folder';
 
@@ -59,7 +60,7 @@ describe('workers as a process of their own', () => {
     void (async () => {
       for await (const chunk of worker!.stdout as ReadableStream<Uint8Array>) workerLog += new TextDecoder().decode(chunk);
     })();
-    await expect.poll(job, { timeout: 60_000, interval: 250 }).toMatchObject({ status: 'success', progress: 100 });
+    await expect.poll(job, { ...RETRY, interval: 250 }).toMatchObject({ status: 'success', progress: 100 });
     const meta = (await (await fetch(`${server.url}/api/v1/video_meta/${videoId}`, { headers: { cookie } })).json()) as { status: string; duration: number };
     expect(meta.status).toBe('ready');
     expect(Math.abs(meta.duration - 3)).toBeLessThan(0.3);

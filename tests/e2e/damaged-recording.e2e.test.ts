@@ -55,11 +55,11 @@ describe('a damaged recording in Chromium', () => {
     const errors = watchErrors(page);
     await page.goto(`${server.url}/#/markup/${structureId}`);
     const row = page.getByTestId('task-row').filter({ hasText: 'cam1_2026-11-16_09-00-00.mp4' });
-    await row.getByTestId('damaged').getByText('повреждена', { exact: true }).waitFor({ timeout: 30_000 });
+    await row.getByTestId('damaged').getByText('повреждена', { exact: true }).waitFor();
     await row.getByText(/Запись повреждена: файл обрезан — заявлено 30 с, читается/).waitFor();
 
     await page.goto(`${server.url}/#/video/${videoId}`);
-    await page.getByTestId('damaged').getByText('повреждена', { exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByTestId('damaged').getByText('повреждена', { exact: true }).waitFor();
     await page
       .getByRole('alert')
       .filter({ hasText: /файл обрезан — заявлено 30 с/ })

@@ -45,7 +45,7 @@ describe('failed uploads in Chromium', () => {
     await page.getByLabel('Файл').setInputFiles({ name: 'fake.mp4', mimeType: 'video/mp4', buffer: NOT_A_VIDEO });
     await page.getByRole('button', { name: 'Загрузить и обработать' }).click();
     const job = page.getByTestId('upload-job').filter({ hasText: 'fake.mp4' });
-    await job.getByText(/Обработка не удалась: Файл не удалось прочитать как видео.*Файл удалён с сервера/).waitFor({ timeout: 60_000 });
+    await job.getByText(/Обработка не удалась: Файл не удалось прочитать как видео.*Файл удалён с сервера/).waitFor();
     expect((await failedVideos()).map((v) => v.filename)).toEqual(['fake.mp4']);
     await job.getByRole('button', { name: 'Удалить запись' }).click();
     await job.getByText('Запись удалена').waitFor();

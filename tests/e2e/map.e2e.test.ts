@@ -68,7 +68,7 @@ describe('map editor in Chromium', () => {
   it('renders the offline basemap from the PMTiles archive, read with HTTP Range', async () => {
     await page.goto(`${server.url}/#/ciblock/map`);
     await page.getByRole('heading', { name: 'Редактор карты' }).waitFor();
-    await page.locator('[data-testid=map-canvas][data-map-loaded=true]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid=map-canvas][data-map-loaded=true]').waitFor();
     await page.locator('canvas.maplibregl-canvas').waitFor();
     await expect.poll(() => basemapAnswers.some((a) => a.status === 206 && a.range), RETRY).toBe(true);
     // Nothing from another origin: the style has no glyphs or sprites.
@@ -126,7 +126,7 @@ describe('map editor in Chromium', () => {
     await page.locator('summary', { hasText: 'Построить дороги' }).click();
     await page.getByRole('group', { name: 'Построить дороги' }).getByRole('button', { name: 'Сетка' }).click();
     await page.getByTestId('map-busy').waitFor();
-    await expect.poll(() => page.getByTestId('map-busy').count(), { ...RETRY, timeout: 60_000 }).toBe(0);
+    await expect.poll(() => page.getByTestId('map-busy').count(), RETRY).toBe(0);
     const project = await current();
     const roads = countOf(project.general_feature_collection.features, 'road');
     const blocks = countOf(project.general_feature_collection.features, 'block');
@@ -179,7 +179,7 @@ describe('map editor in Chromium', () => {
   it('exports DWG and DXF, each with a spinner and then a download link named for its file', async () => {
     await side().getByRole('button', { name: 'Подготовить DWG' }).click();
     const dwgLink = side().getByRole('link', { name: 'Скачать output.dwg' });
-    await dwgLink.waitFor({ timeout: 30_000 });
+    await dwgLink.waitFor();
     const [dwg] = await Promise.all([page.waitForEvent('download'), dwgLink.click()]);
     expect(dwg.suggestedFilename()).toBe('output.dwg');
     const dwgBytes = readFileSync((await dwg.path())!);
@@ -189,7 +189,7 @@ describe('map editor in Chromium', () => {
     await side().getByRole('button', { name: 'Подготовить DXF' }).click();
     await side().getByRole('status').filter({ hasText: 'готовится' }).waitFor();
     const link = side().getByRole('link', { name: 'Скачать output.dxf' });
-    await link.waitFor({ timeout: 30_000 });
+    await link.waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     expect(download.suggestedFilename()).toBe('output.dxf');
     // AutoCAD 2000 DXF in Windows-1251 ($DWGCODEPAGE ANSI_1251).
@@ -221,7 +221,7 @@ describe('map editor in Chromium', () => {
     await side().getByRole('button', { name: 'Подготовить DXF' }).click();
     await side().getByRole('status').filter({ hasText: 'готовится' }).waitFor();
     const prjLink = side().getByTestId('map-download-prj');
-    await prjLink.waitFor({ timeout: 30_000 });
+    await prjLink.waitFor();
     const [prj] = await Promise.all([page.waitForEvent('download'), prjLink.click()]);
     expect(readFileSync((await prj.path())!, 'utf8')).toMatch(new RegExp(`^PROJCS\\["Pulkovo 1942 / Gauss-Kruger zone ${zone}"`));
     expect(errors).toEqual([]);
@@ -245,7 +245,7 @@ describe('map editor in Chromium', () => {
     await page
       .locator('.toast', { hasText: /^Алгоритм не выполнен: .+/ })
       .first()
-      .waitFor({ timeout: 30_000 });
+      .waitFor();
     await expect.poll(() => page.getByTestId('map-busy').count(), RETRY).toBe(0);
     const remove = side().getByRole('button', { name: 'Удалить проект' });
     await expect.poll(() => remove.isDisabled(), RETRY).toBe(false);
@@ -301,7 +301,7 @@ describe('map editor in Chromium', () => {
     const viewErrors = watchErrors(view);
     await signInThroughPage(view, server.url, 'watcher', password);
     await view.goto(`${server.url}/#/ciblock/map`);
-    await view.locator('[data-testid=map-canvas][data-map-loaded=true]').waitFor({ timeout: 30_000 });
+    await view.locator('[data-testid=map-canvas][data-map-loaded=true]').waitFor();
     await expect.poll(() => view.getByTestId('map-project-name').textContent(), RETRY).toBe('Северный квартал');
     await view.getByText('Только просмотр').waitFor();
     const toolbar = view.getByRole('toolbar', { name: 'Инструменты карты' });

@@ -34,7 +34,7 @@ async function openAs(login: string): Promise<{ page: Page; errors: string[] }> 
   const errors = watchErrors(page);
   await signInThroughPage(page, server.url, login);
   await page.goto(`${server.url}/#/norms/${assemblyId}`);
-  await page.getByTestId('norm-card').waitFor({ timeout: 60_000 });
+  await page.getByTestId('norm-card').waitFor();
   return { page, errors };
 }
 
@@ -289,7 +289,7 @@ describe('norm fulfilment in the reports', () => {
     expect(one.rows[0]!.fulfilment_percent).toBeCloseTo(api.rows[0]!.fulfilment_percent!, 9);
 
     await page.goto(`${server.url}/#/interactive/${assemblyId}/${day.from}/${day.to}`);
-    await page.getByTestId('frv-row').first().waitFor({ timeout: 60_000 });
+    await page.getByTestId('frv-row').first().waitFor();
     const far = new Set(api.far_cycles.map((c) => c.markup_id));
     const marked = async () => {
       const rows = await page

@@ -230,7 +230,6 @@ describe('block report', () => {
         await page.waitForFunction(
           (target) => Number(document.querySelector('[data-testid="human-figure"]')?.getAttribute('data-fill')) === target,
           Math.round(block.percent),
-          { timeout: 15_000 },
         );
         expect(Date.now() - started).toBeGreaterThan(1000);
       }
@@ -286,7 +285,6 @@ describe('interactive report and sharing', () => {
         return video.dataset.videoId === String(id) && video.readyState >= 1 && Math.abs(video.currentTime - at) <= 1;
       },
       [videoId, second] as const,
-      { timeout: 15_000 },
     );
   }
 

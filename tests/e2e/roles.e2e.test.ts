@@ -99,7 +99,7 @@ describe.each(roles)('the demo %s', (role) => {
 
     // Norms: a new draft is workspace.write; who approves is set by the administrator.
     await page.goto(`${server.url}/#/norms/${structureId}`);
-    await page.getByTestId('norm-card').waitFor({ timeout: 60_000 });
+    await page.getByTestId('norm-card').waitFor();
     expect(await page.getByTestId('norm-new').count()).toBe(times('workspace.write'));
     expect(await page.getByTestId('norm-approvers').count()).toBe(times('organization.admin'));
 

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInThroughPage, launchBrowser, watchErrors, RETRY } from '../support/browser';
+import { codeThreeSegments } from '../support/markup-keys';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 
 let server: RunningServer;
@@ -46,16 +47,6 @@ async function openVideo(context: BrowserContext, videoId: number, second?: numb
   await page.locator('video').waitFor();
   await page.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement).readyState >= 1);
   return page;
-}
-
-/** Codes operations 1, 2, 3 at 0–5, 5–10, 10–15 s with the keyboard, the video paused. */
-async function codeThreeSegments(page: Page) {
-  await page.getByLabel('Рабочее место новых операций').selectOption({ index: 1 });
-  await page.locator('.markup-head h1').click();
-  for (const key of ['1', 'ArrowRight', '2', 'ArrowRight', '3', 'ArrowRight', 'Enter']) {
-    await page.keyboard.press(key);
-    await page.waitForTimeout(60);
-  }
 }
 
 beforeAll(async () => {
@@ -200,7 +191,7 @@ describe('video markup in Chromium', () => {
     await pageB.keyboard.press('Control+s');
     await pageB
       .getByText('Успешно сохранено!')
-      .waitFor({ timeout: 10_000 })
+      .waitFor()
       .catch(async (e) => {
         throw new Error(`${e.message}\n${await pageB.locator('.toasts, .banner').allTextContents()}`);
       });

@@ -52,11 +52,15 @@ describe('from a camera folder to a task, in Chromium', () => {
     await page.goto(`${server.url}/#/markup/${packingId}`);
     await page.getByLabel('Поиск по имени файла').fill(filename);
     const row = page.getByTestId('task-row').filter({ hasText: filename });
-    for (let attempt = 0; attempt < 60 && (await row.count()) === 0; attempt++) {
-      await page.getByRole('button', { name: 'Найти' }).click();
-      await page.waitForTimeout(500);
-    }
-    await row.waitFor();
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Найти' }).click();
+          return row.count();
+        },
+        { ...RETRY, interval: 500 },
+      )
+      .toBe(1);
 
     await row.getByRole('link', { name: 'Открыть' }).click();
     await page.waitForURL(/#\/video\/\d+$/);
@@ -66,7 +70,15 @@ describe('from a camera folder to a task, in Chromium', () => {
       const video = document.querySelector('video') as HTMLVideoElement;
       if (video.readyState < 1) await new Promise((done) => video.addEventListener('loadedmetadata', done, { once: true }));
       await video.play();
-      await new Promise((done) => setTimeout(done, 500));
+      // Playing for real: the position has moved on, whatever the machine's speed.
+      await new Promise<void>((done) => {
+        const moved = () => {
+          if (video.currentTime <= 0.3) return;
+          video.removeEventListener('timeupdate', moved);
+          done();
+        };
+        video.addEventListener('timeupdate', moved);
+      });
       video.pause();
       const target = (video.duration * 2) / 3;
       video.currentTime = target;
@@ -142,7 +154,7 @@ describe('from a camera folder to a task, in Chromium', () => {
     await page.getByLabel('Камера').selectOption({ index: 1 });
     await page.getByLabel('Файл').setInputFiles(clip);
     await page.getByRole('button', { name: 'Загрузить и обработать' }).click();
-    await page.getByText('Готово: запись появилась в задачах разметки').waitFor({ timeout: 60_000 });
+    await page.getByText('Готово: запись появилась в задачах разметки').waitFor();
     const tasks = await get<{ elements: { video: { filename: string } }[] }>(
       `/api/v1/get_tasks?structure_id=${packingId}&option=all&offset=0&limit=100&filename_pattern=timelapse`,
     );

@@ -43,7 +43,7 @@ describe('coding with the model’s suggestions', () => {
     await signInThroughPage(page, scene.server.url, 'lead', 'secret-pass');
     await page.goto(`${scene.server.url}/#/video/${videoId}`);
     // The camera's models have loaded once the suggestion choice shows.
-    await page.getByTestId('suggestion-panel').waitFor({ timeout: 30_000 });
+    await page.getByTestId('suggestion-panel').waitFor();
     const helper = page.getByTestId('markup-helper');
     await helper.getByRole('button', { name: 'Анализ' }).click();
     const status = helper.getByRole('status');
@@ -102,7 +102,7 @@ describe('coding with the model’s suggestions', () => {
 
     await page.goto(`${scene.server.url}/#/video/${videoId}`);
     const panel = page.getByTestId('model-review');
-    await panel.waitFor({ timeout: 30_000 });
+    await panel.waitFor();
     await expect.poll(() => page.getByTestId('model-review-count').textContent(), RETRY).toContain(String(layer.length));
     // The first model segment: its confidence is shown; V accepts it and moves on to the next one.
     await page.locator('.row-number.from-model').first().click();

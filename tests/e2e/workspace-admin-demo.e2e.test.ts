@@ -100,7 +100,7 @@ describe('period markups and the video screen', () => {
     await page.getByLabel('Строка 1: комментарий').fill('новая строка из редактора');
     await page.getByRole('button', { name: 'Сохранить' }).click();
     // Saved: the unsaved flag goes (the success message itself is checked in workspace-admin.e2e).
-    await page.getByTestId('unsaved').waitFor({ state: 'detached', timeout: 60_000 });
+    await page.getByTestId('unsaved').waitFor({ state: 'detached' });
 
     // The edited row keeps its video; the video screen's call shows the new comment.
     const onVideo = await get<VideoMarkups>(`/api/v1/video_markups/${row.video_id}`);

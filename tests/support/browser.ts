@@ -2,17 +2,24 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium, never a downloaded browser. */
 /**
- * Options for `expect.poll` over what a page shows: the page may still be rendering when the test
- * reads it, so a read is retried until it matches or this long has passed (generous: CI is shared).
+ * How long a test waits for a state before it fails. A wait ends as soon as its state is there, so
+ * this bound costs nothing on a quiet machine; it is generous so that a busy one (another test run
+ * beside it, two cores) slows the suite down instead of failing it.
  */
-export const RETRY = { timeout: 15_000, interval: 100 } as const;
+export const STATE_WAIT_MS = 120_000;
+
+/**
+ * Options for `expect.poll` over what a page shows: the page may still be rendering when the test
+ * reads it, so a read is retried until it matches or STATE_WAIT_MS has passed.
+ */
+export const RETRY = { timeout: STATE_WAIT_MS, interval: 100 } as const;
 
 /**
  * `softwareWebGpu`: a WebGPU adapter on the CPU (Chromium's SwiftShader; no GPU is used or needed),
  * so the WebGPU path of browser inference runs on any machine (docs/vision.md).
  */
-export function launchBrowser({ softwareWebGpu = false } = {}): Promise<Browser> {
-  return chromium.launch({
+export async function launchBrowser({ softwareWebGpu = false } = {}): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [
       '--headless',
@@ -25,6 +32,15 @@ export function launchBrowser({ softwareWebGpu = false } = {}): Promise<Browser>
       ...(softwareWebGpu ? ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader'] : []),
     ],
   });
+  // Every page's waits (locators, navigation) get the same bound as the polls; `browser.newPage()`
+  // goes through `newContext` too.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(STATE_WAIT_MS);
+    return context;
+  };
+  return browser;
 }
 
 /**

@@ -130,7 +130,7 @@ export async function codeSpan(
   try {
     await signInThroughPage(page, server.url, 'lead', SCENE_PASSWORD);
     await page.goto(`${server.url}/#/video/${videoId}/${from}`);
-    await page.getByTestId('op-buttons').waitFor({ timeout: 30_000 });
+    await page.getByTestId('op-buttons').waitFor();
     await page.waitForFunction((at) => {
       const video = document.querySelector('video');
       return !!video && video.readyState >= 2 && Math.abs(video.currentTime - at) < 0.5;
@@ -147,7 +147,7 @@ export async function codeSpan(
     if (mode === 'suggestions') {
       await page.getByLabel('Модель для подсказки').selectOption(String(scene.modelId));
       setupClicks++;
-      await page.getByTestId('suggestion').waitFor({ timeout: 60_000 });
+      await page.getByTestId('suggestion').waitFor();
       await page.getByLabel(/Размечать по подсказкам/).check();
       setupClicks++;
       // Keys go to the screen, not to the switch.
