@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signInThroughPage, watchErrors } from '../support/browser';
+import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 import { seedCameraFolder } from '../support/camera-folder';
 
@@ -62,11 +62,8 @@ describe('failed uploads in Chromium', () => {
     expect(upload.status).toBe(200);
     const { job_id: jobId } = (await upload.json()) as { job_id: number };
     // The ingest runs in the server's background workers; a failure is final at once (no retries).
-    for (let attempt = 0; attempt < 300; attempt++) {
-      const job = (await (await fetch(`${server.url}/api/v1/jobs/${jobId}`, { headers: { cookie } })).json()) as { status: string };
-      if (job.status === 'failed') break;
-      await Bun.sleep(200);
-    }
+    const jobStatus = async () => ((await (await fetch(`${server.url}/api/v1/jobs/${jobId}`, { headers: { cookie } })).json()) as { status: string }).status;
+    await expect.poll(jobStatus, { ...RETRY, interval: 200 }).toBe('failed');
     await page.goto(`${server.url}/#/markup/${structureId}`);
     const row = page.getByTestId('failed-upload').filter({ hasText: 'broken.mp4' });
     await row.getByText(/Файл не удалось прочитать как видео/).waitFor();

@@ -60,7 +60,8 @@ export async function startServer(env: Record<string, string> = {}, options: { d
   };
   void collect(child.stdout);
   void collect(child.stderr);
-  const deadline = Date.now() + 170_000;
+  // Seeding the demo organisation's video may take minutes on a busy machine; within the hook's bound.
+  const deadline = Date.now() + 540_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${log}`);
     try {

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { sceneOperationAt, type SceneOperation, type SceneSegment } from '@norma/workers/vision-scene';
-import { signInThroughPage } from './browser';
+import { signInThroughPage, STATE_WAIT_MS } from './browser';
 import { SCENE_OPERATION_NAMES, SCENE_PASSWORD, seedSceneWorld } from './scene-world';
 import { apiSessionCookie, startServer, type RunningServer } from './server';
 
@@ -199,7 +199,7 @@ export async function codeSpan(
 
     const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
     let rows: { operation_id: number; start_time: number; end_time: number; operation_name?: string }[] = [];
-    const deadline = performance.now() + 30_000;
+    const deadline = performance.now() + STATE_WAIT_MS;
     while (rows.length === 0 && performance.now() < deadline) {
       const reply = (await (await fetch(`${server.url}/api/v1/video_markups/${videoId}`, { headers: { cookie } })).json()) as { video_markups: typeof rows };
       rows = reply.video_markups;

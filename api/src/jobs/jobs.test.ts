@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(async () => t.cleanup());
 
 const jobRow = (id: number) => t.deps.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const waitFor = async (check: () => Promise<boolean>, what: string, ms = 10_000) => {
+const waitFor = async (check: () => Promise<boolean>, what: string, ms = 120_000) => {
   const deadline = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -247,8 +247,10 @@ describe('job queue', () => {
     );
     const id = await enqueueJob(t.deps.db, { kind: 'test_long', payload: {}, organizationId });
     await waitFor(async () => started, 'start');
-    // Longer than the stale period, so without heartbeats the job would have been taken back.
-    await Bun.sleep(2000);
+    // Until the lock has been renewed a whole stale period after it was taken: without heartbeats
+    // the job would have been taken back by then.
+    const takenAt = (await jobRow(id)).locked_at!;
+    await waitFor(async () => ((await jobRow(id)).locked_at ?? 0) > takenAt + 1500, 'a heartbeat past the stale period');
     // Heartbeats kept the lock fresh: still running, still the first attempt.
     expect(await jobRow(id)).toMatchObject({ status: 'running', attempts: 1 });
     await r.stop();
