@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workspaceFixture, type WorkspaceFixture } from '../../api/src/org/workspace-fixture';
-import { createTestApp, testsOnPostgres, type TestApp } from '../../api/src/testing';
+import { workspaceFixture, type WorkspaceFixture } from '../../api/test-support/workspace-fixture';
+import { createTestApp, testsOnPostgres, type TestApp } from '../../api/test-support/testing';
 
 /**
  * Malformed requests over every operation of the OpenAPI document, as a hostile tester sends them:
