@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { mediaTools, run } from '../src/media/ffmpeg';
-import { seededRandom } from '../src/vision/classifier';
+import { seededRandom } from '../src/random';
 
 export { sceneBoxDetector } from './scene-detector';
 
