@@ -8,6 +8,7 @@ import { login, useAllows } from '../../state/login';
 import { markup } from '../../state/markup';
 import { notify } from '../../state/notifications';
 import { Pagination } from '../../ui/Pagination';
+import { ConfirmButton } from '../../ui/ConfirmButton';
 import { pageOffset, TASK_PAGE_SIZE, taskTabs, type TaskOption, type TaskPage, type TaskRow } from './tasks';
 import { FailedUploads } from './FailedUploads';
 import { WorkTimeRecord } from './WorkTimeRecord';
@@ -28,33 +29,14 @@ function TaskStatus({ status, timeZone }: { status: TaskRow['status']; timeZone:
 }
 
 function DeleteTask({ task, onDeleted }: { task: TaskRow; onDeleted: () => void }) {
-  const [confirming, setConfirming] = useState(false);
   const remove = async () => {
     const reply = await api.delete<TaskMessage>(`/api/v1/task/${task.video.id}`).catch(() => null);
-    setConfirming(false);
     if (reply) {
       notify('success', reply.message);
       onDeleted();
     }
   };
-  if (!confirming) {
-    return (
-      <button type="button" className="button danger secondary" onClick={() => setConfirming(true)}>
-        Удалить
-      </button>
-    );
-  }
-  return (
-    <span className="confirm">
-      Удалить «{task.video.filename}»?
-      <button type="button" className="button danger" onClick={remove}>
-        Да, удалить
-      </button>
-      <button type="button" className="button secondary" onClick={() => setConfirming(false)}>
-        Нет
-      </button>
-    </span>
-  );
+  return <ConfirmButton question={`Удалить «${task.video.filename}»?`} small={false} onConfirm={() => void remove()} />;
 }
 
 /** spec 01 "Task list": tabs, search, table, numbered pages of 30, the work-time record block. */
