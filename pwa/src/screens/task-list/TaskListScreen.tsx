@@ -9,6 +9,7 @@ import { markup } from '../../state/markup';
 import { notify } from '../../state/notifications';
 import { Pagination } from '../../ui/Pagination';
 import { ConfirmButton } from '../../ui/ConfirmButton';
+import { Tabs } from '../../ui/Tabs';
 import { pageOffset, TASK_PAGE_SIZE, taskTabs, type TaskOption, type TaskPage, type TaskRow } from './tasks';
 import { FailedUploads } from './FailedUploads';
 import { WorkTimeRecord } from './WorkTimeRecord';
@@ -88,20 +89,7 @@ export function TaskListScreen({ structureId }: { structureId: string }) {
   return (
     <div className="task-list">
       <h1>Задачи разметки{structureName ? `: ${structureName}` : ''}</h1>
-      <div className="tabs" role="tablist">
-        {taskTabs.map((tab) => (
-          <button
-            key={tab.option}
-            type="button"
-            role="tab"
-            aria-selected={option === tab.option}
-            className={option === tab.option ? 'tab active' : 'tab'}
-            onClick={() => chooseTab(tab.option)}
-          >
-            {tab.label}
-          </button>
-        ))}
-      </div>
+      <Tabs tabs={taskTabs} value={option} onChange={chooseTab} />
       <form className="row search" role="search" onSubmit={submitSearch}>
         <input type="search" aria-label="Поиск по имени файла" placeholder="Имя файла" value={search} onChange={(e) => setSearch(e.target.value)} />
         <button type="submit" className="button secondary">
