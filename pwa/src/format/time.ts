@@ -1,4 +1,4 @@
-import { zonedInstant, zonedParts, zoneOffsetMs } from '@norma/core-wasm/report/time-zone';
+import { zonedInstant, zonedParts } from '@norma/core-wasm/report/time-zone';
 
 /**
  * The one date and time formatter of the PWA. Everything is shown in the organisation's time
@@ -28,12 +28,6 @@ export function formatTime(instant: string | number | Date, timeZone: string): s
 export function localDate(instant: string | number | Date, timeZone: string): string {
   const p = parts(instant, timeZone);
   return `${p.year}-${pad(p.month)}-${pad(p.day)}`;
-}
-
-/** Offset of the zone from UTC at an instant, in minutes (Moscow: 180). */
-export function zoneOffsetMinutes(instant: number, timeZone: string): number {
-  parts(instant, timeZone); // refuses an unknown zone, as the formatters do
-  return Math.round(zoneOffsetMs(instant, timeZone) / 60000);
 }
 
 /** A local "YYYY-MM-DDTHH:mm[:ss]" in the zone → the UTC instant, ms (daylight-saving changes included). */
