@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signInThroughPage, launchBrowser } from '../tests/support/browser';
 import { apiSessionCookie, startServer } from '../tests/support/server';
-import { makeClip } from '../workers/src/media/test-clips';
+import { makeClip } from '../workers/test-support/test-clips';
 
 const SEGMENTS = 10_000;
 const DURATION = 8 * 3600;

@@ -12,8 +12,8 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createTestApp } from '../api/src/testing';
-import { insertVideo, videoWorld } from '../api/src/video/test-fixtures';
+import { createTestApp } from '../api/test-support/testing';
+import { insertVideo, videoWorld } from '../api/test-support/video-fixtures';
 import { decodeFrames } from '../workers/src/vision/frames';
 import { detectByBackground } from '../workers/src/vision/humans';
 import { matchFrame, precisionRecall, type DetectionCounts } from '../workers/src/vision/detection-metrics';

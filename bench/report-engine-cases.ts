@@ -10,6 +10,7 @@
  */
 import { CATEGORIES, type Category, type DayBalance, type ReportSettings, type Segment, type Statement } from '../core-wasm/src/types.ts';
 import type { SegmentColumns } from '../core-wasm/src/index.ts';
+import { seededRandom } from '../workers/src/random';
 
 export interface Engine {
   statement(segments: Segment[], settings: ReportSettings): Statement;
@@ -32,24 +33,12 @@ export interface Case {
   ratio: number;
 }
 
-/** Deterministic PRNG (mulberry32) so every run measures the same data. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const WEIGHTED: Category[] = ['main', 'main', 'main', 'main', 'main', 'aux', 'aux', 'pz', 'service', 'move', 'rest', 'idle'];
 const HOUR = 3_600_000;
 
 /** Back-to-back segments of one employee, from 08:00 each day, `perDay` segments a day. */
 export function makeSegments(count: number, perDay: number, seed: number): Segment[] {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const segments: Segment[] = new Array(count);
   const dayStart = Date.UTC(2024, 3, 1, 8);
   let t = dayStart;

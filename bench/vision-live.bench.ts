@@ -19,7 +19,7 @@ import { launchBrowser } from '../tests/support/browser';
 import { startServer } from '../tests/support/server';
 import { decodeFrames } from '../workers/src/vision/frames';
 import { applyOperationModel, trainOperationModel } from '../workers/src/vision/pipeline';
-import { makeSceneClip, SCENE_AREAS, sceneSchedule } from '../workers/src/vision/synthetic';
+import { makeSceneClip, SCENE_AREAS, sceneSchedule } from '../workers/test-support/vision-scene';
 
 const SECONDS = 90;
 const HALF = SECONDS / 2;

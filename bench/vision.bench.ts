@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { mediaTools } from '../workers/src/media/ffmpeg';
 import { applyOperationModel, trainOperationModel } from '../workers/src/vision/pipeline';
 import { samplingArguments, workSize } from '../workers/src/vision/frames';
-import { makeSceneClip, SCENE_AREAS, sceneOperationAt, sceneSchedule } from '../workers/src/vision/synthetic';
+import { makeSceneClip, SCENE_AREAS, sceneOperationAt, sceneSchedule } from '../workers/test-support/vision-scene';
 
 const SECONDS = 240;
 const HALF = SECONDS / 2;

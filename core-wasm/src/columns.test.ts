@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import * as wasm from './index.ts';
 import * as reference from './reference.ts';
 import { CATEGORIES, type ReportSettings, type Segment } from './types.ts';
-import { assertFiniteDeep, firstDifference } from './test-support/helpers.ts';
+import { assertFiniteDeep, firstDifference } from '../test-support/helpers.ts';
 
 const T0 = Date.UTC(2024, 0, 15, 6, 0);
 const MIN = 60_000;

@@ -2,6 +2,7 @@
  * Scalar formulas of METHODOLOGY shared by the WASM wrapper and the reference. They hold no loops
  * over segments, so there is nothing to gain from WASM here; hand-computed tests pin them.
  */
+import { plural } from './report/text.ts';
 import type { CleaningRule, LoadStatus } from './types.ts';
 
 /** Regulated breaks of a full shift when the structure does not say (minutes). */
@@ -81,11 +82,7 @@ export function loadStatus(loadPercent: number): LoadStatus {
 
 /** Russian plural of "минута" for a whole number. */
 export function minutesWord(n: number): string {
-  const mod10 = n % 10;
-  const mod100 = n % 100;
-  if (mod10 === 1 && mod100 !== 11) return 'минута';
-  if (mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14)) return 'минуты';
-  return 'минут';
+  return plural(n, 'минута', 'минуты', 'минут');
 }
 
 /** Statement sentence about load, e.g. "461-минутный день, переработка 11 минут". */
@@ -107,11 +104,7 @@ export function loadText(workSeconds: number, availableSeconds: number, observed
 
 /** Russian plural of "день" for a whole number. */
 export function daysWord(n: number): string {
-  const mod10 = n % 10;
-  const mod100 = n % 100;
-  if (mod10 === 1 && mod100 !== 11) return 'день';
-  if (mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14)) return 'дня';
-  return 'дней';
+  return plural(n, 'день', 'дня', 'дней');
 }
 
 /**
@@ -124,7 +117,7 @@ export function multiDayLoadText(dayCount: number, workSeconds: number, availabl
   const work = Math.round(workSeconds / 60);
   const available = Math.round(availableSeconds / 60);
   const diff = Math.round(Math.abs(workSeconds - availableSeconds) / 60);
-  const base = `${head}: ${work} ${minutesWord(work)} работы при нормативных ${available} ${available % 10 === 1 && available % 100 !== 11 ? 'минуте' : 'минутах'}`;
+  const base = `${head}: ${work} ${minutesWord(work)} работы при нормативных ${available} ${plural(available, 'минуте', 'минутах', 'минутах')}`;
   if (workSeconds === availableSeconds) return `${base}, переработки и недогрузки нет`;
   const kind = workSeconds > availableSeconds ? 'переработка' : 'недогрузка';
   if (diff === 0) return `${base}, ${kind} менее минуты`;

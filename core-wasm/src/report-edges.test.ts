@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import * as wasm from './index.ts';
 import * as reference from './reference.ts';
 import type { ReportSettings, Segment } from './types.ts';
-import { at, seg } from './test-support/helpers.ts';
+import { at, seg } from '../test-support/helpers.ts';
 
 const H = 3_600_000;
 const day = (k: number) => k * 24 * H;

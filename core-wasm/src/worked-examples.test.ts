@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import * as wasm from './index.ts';
 import * as reference from './reference.ts';
 import type { ReportSettings, Segment } from './types.ts';
-import { assertFiniteDeep, at, seg, series } from './test-support/helpers.ts';
+import { assertFiniteDeep, at, seg, series } from '../test-support/helpers.ts';
 
 /** The worked day: one employee, shift 08:00–12:00 with a 20-minute regulated break. */
 export function workedDay(): Segment[] {

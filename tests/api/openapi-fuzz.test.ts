@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workspaceFixture, type WorkspaceFixture } from '../../api/src/org/workspace-fixture';
-import { createTestApp, testsOnPostgres, type TestApp } from '../../api/src/testing';
+import { workspaceFixture, type WorkspaceFixture } from '../../api/test-support/workspace-fixture';
+import { createTestApp, testsOnPostgres, type TestApp } from '../../api/test-support/testing';
+import { seededRandom } from '../../workers/src/random';
 
 /**
  * Malformed requests over every operation of the OpenAPI document, as a hostile tester sends them:
@@ -26,16 +27,6 @@ let f: WorkspaceFixture;
 let videoId: number;
 let operations: Operation[];
 let components: Record<string, Schema>;
-
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function seeded(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const HOSTILE_NUMBERS = [0, -1, 0.5, 1e12, 1e308, -1e308, 2 ** 53, 2 ** 53 + 2, 1.7976931348623157e308];
 const HOSTILE_TEXT = [
@@ -217,7 +208,7 @@ afterAll(async () => t.cleanup());
 describe('malformed requests over every OpenAPI operation', () => {
   it('never answer 5xx, and a refused request changes no table', async () => {
     expect(operations.length).toBeGreaterThanOrEqual(70);
-    const random = seeded(20261122);
+    const random = seededRandom(20261122);
     const failures: string[] = [];
     let refused = 0;
     const statuses: Record<string, Record<number, number>> = {};

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeClip } from '@norma/workers/test-clips';
+import { makeClip } from '../../workers/test-support/test-clips';
 import { RETRY } from '../support/browser';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 import { seedCameraFolder } from '../support/camera-folder';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crsOfKind, defaultCrs, planCad, runAlgorithm, writeDwg, writeDxf, type GeoCollection, type GeoFeature, type ProjectCrs } from '@norma/workers/map';
 // Test-only LibreDWG reader (GPL, devDependency).
-import { readDwg } from '../../workers/src/map/dwg/read-back';
+import { readDwg } from '../../workers/test-support/dwg-read-back';
 
 /*
  * Issue 27: the exports opened by independent software a planner has — ezdxf (audit, per-layer

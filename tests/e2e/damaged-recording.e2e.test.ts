@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeClip } from '@norma/workers/test-clips';
+import { makeClip } from '../../workers/test-support/test-clips';
 import { launchBrowser, signInThroughPage, watchErrors } from '../support/browser';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 import { seedCameraFolder } from '../support/camera-folder';

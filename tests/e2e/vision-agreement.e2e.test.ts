@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { applyOperationModel, decodeFrames, trainOperationModel, type VisionSpec } from '@norma/workers/vision';
-import { makeSceneClip, SCENE_AREAS, sceneSchedule, type SceneOperation } from '@norma/workers/vision-scene';
+import { makeSceneClip, SCENE_AREAS, sceneSchedule, type SceneOperation } from '../../workers/test-support/vision-scene';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grayWorkFrame } from '../../pwa/src/ml/gray';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
 import { SCENE_OPERATION_NAMES } from '../support/scene-world';
 import { codeSpan, prepareCodingScene, type CodingScene } from '../support/vision-coding';
-import { sceneOperationAt } from '@norma/workers/vision-scene';
+import { sceneOperationAt } from '../../workers/test-support/vision-scene';
 
 /**
  * Issue 14: models save assessors key presses. A model trained through the API on the first half

@@ -7,7 +7,7 @@ let postgres: PostgresCluster | undefined;
 
 /**
  * Gives this test run its own folder of started servers (tests/support/server.ts writes their pids)
- * and, with NORMA_TEST_DATABASE=postgres, a PostgreSQL cluster for the API tests (api/src/testing.ts).
+ * and, with NORMA_TEST_DATABASE=postgres, a PostgreSQL cluster for the API tests (api/test-support/testing.ts).
  */
 export async function setup() {
   process.env.NORMA_TEST_SERVERS_DIR = mkdtempSync(join(tmpdir(), 'norma-test-servers-'));

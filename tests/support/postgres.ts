@@ -8,7 +8,7 @@ import { join } from 'node:path';
  * A throw-away PostgreSQL cluster for one test run (Debian's `postgresql` package; `.ci/run`
  * installs it): initdb in a temporary folder, a free loopback port, no fsync. Started by the
  * global set-up when NORMA_TEST_DATABASE=postgres; each test app then gets a database of its own
- * (api/src/testing.ts). PostgreSQL refuses to run as root, so under root it runs as the
+ * (api/test-support/testing.ts). PostgreSQL refuses to run as root, so under root it runs as the
  * `postgres` system user the package creates.
  */
 export interface PostgresCluster {

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { makeSceneClip, SCENE_AREAS, sceneSchedule, type SceneOperation, type SceneSegment } from '@norma/workers/vision-scene';
+import { makeSceneClip, SCENE_AREAS, sceneSchedule, type SceneOperation, type SceneSegment } from '../../workers/test-support/vision-scene';
 import { registerUser } from '../../api/src/auth/service';
 import { bootstrap } from '../../api/src/boot';
 import { configFromEnv } from '../../api/src/config';
@@ -45,7 +45,7 @@ interface SceneWorldOptions {
 /**
  * A data folder for a server started on it (tests/support/server.ts): the lead «lead» of an
  * organisation with one structure, camera and workplace, the synthetic scene
- * (workers/src/vision/synthetic.ts) stored as ready videos, its three operations and two areas,
+ * (workers/test-support/vision-scene.ts) stored as ready videos, its three operations and two areas,
  * and the first video marked from the schedule — what a model is trained on.
  */
 export async function seedSceneWorld({ seconds, fps, seed, copies = 1, markedUntil = 0 }: SceneWorldOptions): Promise<SceneWorld> {

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { sceneOperationAt, type SceneOperation, type SceneSegment } from '@norma/workers/vision-scene';
+import { sceneOperationAt, type SceneOperation, type SceneSegment } from '../../workers/test-support/vision-scene';
 import { signInThroughPage, STATE_WAIT_MS } from './browser';
 import { SCENE_OPERATION_NAMES, SCENE_PASSWORD, seedSceneWorld } from './scene-world';
 import { apiSessionCookie, startServer, type RunningServer } from './server';
@@ -9,7 +9,7 @@ import { apiSessionCookie, startServer, type RunningServer } from './server';
  * Coding a video with and without the model's suggestions (issue 14, docs/vision.md «Сколько
  * нажатий экономит подсказка»), shared by the e2e test and `bench/vision-keys.bench.ts`.
  *
- * The synthetic scene (workers/src/vision/synthetic.ts, real 25 fps H.264) is stored three times
+ * The synthetic scene (workers/test-support/vision-scene.ts, real 25 fps H.264) is stored three times
  * on one camera: a model is trained through the API on the first half of the first copy, marked
  * as the scene's schedule says; then a simulated assessor codes the second half of another copy
  * on the real markup screen in Chromium — once by operation keys alone, once with «Размечать по

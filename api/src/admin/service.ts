@@ -5,7 +5,7 @@ import type { Auth } from '../auth/auth';
 import type { Db } from '../db/database';
 import type { Role } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/errors';
-import { plural } from '../org/operations.service';
+import { plural } from '@norma/core-wasm/report';
 
 /**
  * Administration of an organisation (admin role): users and roles, the structure tree,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../../test-support/testing';
 import { loginSkeleton } from './login-skeleton';
 import { registerUser } from './service';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../../test-support/testing';
 import { LOCKOUT, signInLockout } from './lockout';
 import { registerUser } from './service';
 

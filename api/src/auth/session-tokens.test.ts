@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { makeSignature } from 'better-auth/crypto';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../../test-support/testing';
 import { registerUser } from './service';
 import { hashSessionToken } from './session-tokens';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../auth/service';
 import { DATABASE_FILE } from '../storage/data-dir';
-import { createTestApp, testsOnPostgres, type TestApp } from '../testing';
+import { createTestApp, testsOnPostgres, type TestApp } from '../../test-support/testing';
 
 /**
  * Issue 24: a backup taken while users save never fails a save. Another process (`npm run backup`'s

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, testsOnPostgres, type TestApp } from '../testing';
+import { createTestApp, testsOnPostgres, type TestApp } from '../../test-support/testing';
 import { precompiled } from './database';
 
 /**

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../auth/service';
 import { SHARE_KEY_MISSES_ALLOWED } from '../auth/share-keys';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../../test-support/testing';
 import { FORM_BODY_MAX_BYTES, SIGN_IN_BODY_MAX_BYTES } from './body-limit';
 import type { AppEnv } from './env';
 import { handleError, MAX_REPORTED_ISSUES } from './errors';

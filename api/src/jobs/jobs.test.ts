@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PermanentJobError, retryDelayMs, startJobRunner, type JobHandler, type JobRunner } from '@norma/workers/jobs';
 import { registerUser } from '../auth/service';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../../test-support/testing';
 import { VISION_APPLY_JOB } from '../vision/service';
 import { CANCEL_MESSAGES } from './cancel';
 import { enqueueJob, finishJob, onJobEnqueued, sqlJobStore } from './queue';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workspaceFixture, type WorkspaceFixture } from '../org/workspace-fixture';
-import { createTestApp, type TestApp } from '../testing';
+import { workspaceFixture, type WorkspaceFixture } from '../../test-support/workspace-fixture';
+import { createTestApp, type TestApp } from '../../test-support/testing';
 
 /** Issue 24: the cadastre is per organisation, a viewer starts no job, and reading the map project list writes nothing. */
 let t: TestApp;

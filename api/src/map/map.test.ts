@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import DxfParser from 'dxf-parser';
 import { registerUser } from '../auth/service';
 import { startWorkers } from '../jobs/workers';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../../test-support/testing';
 // Test-only LibreDWG reader (GPL, devDependency): reads back the DWG the export writes.
-import { readDwg } from '../../../workers/src/map/dwg/read-back';
+import { readDwg } from '../../../workers/test-support/dwg-read-back';
 import { mapType } from '@norma/workers/map';
 
 let t: TestApp;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workspaceFixture, type WorkspaceFixture } from '../org/workspace-fixture';
-import { createTestApp, testsOnPostgres, type TestApp } from '../testing';
+import { workspaceFixture, type WorkspaceFixture } from '../../test-support/workspace-fixture';
+import { createTestApp, testsOnPostgres, type TestApp } from '../../test-support/testing';
 import { findOutOfBoundsRows } from './bounds-check.service';
 import { SAVE_ID_OTHER_USER_MESSAGE, SAVE_ID_REUSED_MESSAGE } from './video-markups.service';
 

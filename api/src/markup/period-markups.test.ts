@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workspaceFixture, type WorkspaceFixture } from '../org/workspace-fixture';
-import { createTestApp, type TestApp } from '../testing';
+import { workspaceFixture, type WorkspaceFixture } from '../../test-support/workspace-fixture';
+import { createTestApp, type TestApp } from '../../test-support/testing';
 
 let t: TestApp;
 let f: WorkspaceFixture;

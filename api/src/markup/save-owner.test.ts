@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../auth/service';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../../test-support/testing';
 import { SAVE_OWNER_HEADER, SAVE_OWNER_MISMATCH_MESSAGE } from './save-owner';
 
 /** Issue 24: a save queued offline on a shared device is stored only as the user who queued it. */

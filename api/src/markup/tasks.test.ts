@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../testing';
-import { insertVideo, makeClip, videoWorld, type VideoWorld } from '../video/test-fixtures';
+import { createTestApp, type TestApp } from '../../test-support/testing';
+import { insertVideo, makeClip, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 import { completionPercentage } from './tasks.service';
 import { DUMP_COLUMNS, DUMP_NEEDS_DATE_AND_CAMERA } from './tasks-dump.service';
 

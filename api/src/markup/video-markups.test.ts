@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { registerUser } from '../auth/service';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../../test-support/testing';
 import { STALE_VERSION_MESSAGE } from './video-markups.service';
 
 let t: TestApp;

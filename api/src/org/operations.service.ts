@@ -1,3 +1,4 @@
+import { plural } from '@norma/core-wasm/report';
 import type { Db } from '../db/database';
 import type { OperationTypeCode } from '../db/schema';
 import { badRequest, conflict } from '../http/errors';
@@ -91,13 +92,4 @@ export async function saveOperations(db: Db, structureId: number, input: Operati
     }
   });
   return readOperations(db, structureId);
-}
-
-/** Russian plural: 1 отрезок, 2 отрезка, 5 отрезков. */
-export function plural(n: number, one: string, few: string, many: string): string {
-  const mod10 = n % 10;
-  const mod100 = n % 100;
-  if (mod10 === 1 && mod100 !== 11) return one;
-  if (mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14)) return few;
-  return many;
 }

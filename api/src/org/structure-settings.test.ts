@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../testing';
-import { workspaceFixture, type WorkspaceFixture } from './workspace-fixture';
+import { createTestApp, type TestApp } from '../../test-support/testing';
+import { workspaceFixture, type WorkspaceFixture } from '../../test-support/workspace-fixture';
 
 let t: TestApp;
 let f: WorkspaceFixture;

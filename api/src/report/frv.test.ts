@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../auth/service';
 import { defaultVideoCacheDir, seedDemoIfEmpty } from '../seed/demo';
 import { DEMO_PASSWORD, demoInstant } from '../seed/demo-plan';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../../test-support/testing';
 import { INTERACTIVE_FRV, shapeProblems } from './spec-entities';
 
 const at = (local: string) => Date.parse(`${local}+03:00`);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../auth/service';
 import type { OperationTypeCode } from '../db/schema';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../../test-support/testing';
 import { NOTICES } from '@norma/core-wasm/report';
 import { StatementReport } from './schema';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoIfEmpty } from '../seed/demo';
 import { DEMO_PASSWORD, demoInstant } from '../seed/demo-plan';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../../test-support/testing';
 import { BlockReport, InteractiveFrv, ReportBlock, ReportDates, StatementReport } from './schema';
 import { BLOCK_TYPES, INTERACTIVE_FRV, STATEMENT_REPORT, shapeProblems } from './spec-entities';
 

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoIfEmpty } from '../seed/demo';
 import { DEMO_PASSWORD } from '../seed/demo-plan';
-import { createTestApp, testsOnPostgres, type TestApp } from '../testing';
+import { createTestApp, testsOnPostgres, type TestApp } from '../../test-support/testing';
 
 // A segment clipped to the window: SQLite's two-argument MIN/MAX are PostgreSQL's LEAST/GREATEST.
 const clipEnd = (to: number) => (testsOnPostgres() ? sql`LEAST(m.end_time, ${to})` : sql`MIN(m.end_time, ${to})`);

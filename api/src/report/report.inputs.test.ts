@@ -2,7 +2,7 @@ import { assembleBlockReport, assembleInteractiveFrv, assembleStatement, type Re
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoIfEmpty } from '../seed/demo';
 import { DEMO_PASSWORD, demoInstant } from '../seed/demo-plan';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../../test-support/testing';
 
 /**
  * GET /api/v1/report/inputs is what the PWA computes reports from (issue 12): assembled from its

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashShareKey, SHARE_KEY_HEADER } from '../auth/share-keys';
-import { createTestApp, type TestApp } from '../testing';
-import { insertVideo, makeClip, videoWorld, type VideoWorld } from '../video/test-fixtures';
+import { createTestApp, type TestApp } from '../../test-support/testing';
+import { insertVideo, makeClip, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 
 let t: TestApp;
 let w: VideoWorld;

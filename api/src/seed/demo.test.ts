@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe } from '@norma/workers/media';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../../test-support/testing';
 import { CLIPS_PER_CAMERA_DAY, DEMO_PASSWORD, demoUsers, planClips } from './demo-plan';
 import { defaultVideoCacheDir, seedDemoIfEmpty } from './demo';
 

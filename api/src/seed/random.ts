@@ -1,13 +1,8 @@
-/** A small seeded PRNG (mulberry32): the demo data is the same on every machine. */
+import { seededRandom as mulberry32 } from '@norma/workers/random';
+
+/** The project's seeded generator with helpers: the demo data is the same on every machine. */
 export function seededRandom(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   return {
     next,
     /** Uniform in [min, max). */

@@ -4,7 +4,7 @@ import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../auth/service';
 import { configFromEnv, type SiteConfig } from '../config';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../../test-support/testing';
 import { normalizeRussianPhone } from './schema';
 
 /** A cheap robot check: a few dozen derivations instead of thousands. */

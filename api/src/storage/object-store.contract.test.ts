@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { folderObjectStore, type ObjectStore } from './object-store';
-import { startFakeS3, type FakeS3 } from './s3-fake';
+import { startFakeS3, type FakeS3 } from '../../test-support/s3-fake';
 import { s3ObjectStore } from './s3-object-store';
 
 /**

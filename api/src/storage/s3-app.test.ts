@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers } from '../jobs/workers';
-import { createTestApp, type TestApp } from '../testing';
-import { makeClip, videoWorld, type VideoWorld } from '../video/test-fixtures';
-import { startFakeS3, type FakeS3 } from './s3-fake';
+import { createTestApp, type TestApp } from '../../test-support/testing';
+import { makeClip, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
+import { startFakeS3, type FakeS3 } from '../../test-support/s3-fake';
 
 /**
  * The app with its objects in a bucket (the in-memory fake of the S3 API): an upload lands in the bucket,

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkIntegrity } from '@norma/workers/ingest';
 import { probe } from '@norma/workers/media';
 import { startWorkers } from '../jobs/workers';
-import { createTestApp, type TestApp } from '../testing';
-import { makeClip, videoWorld, type VideoWorld } from './test-fixtures';
+import { createTestApp, type TestApp } from '../../test-support/testing';
+import { makeClip, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 
 /**
  * Issue 24: a recording cut short (an interrupted copy: the index says 30 s, half the data is there)

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mp4Layout } from '@norma/workers/ingest';
 import { probe } from '@norma/workers/media';
 import { startWorkers } from '../jobs/workers';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../../test-support/testing';
 import { SYNC_NEEDS_STRUCTURE } from './routes';
-import { makeClip, videoWorld, type VideoWorld } from './test-fixtures';
+import { makeClip, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 import { ONLY_MP4 } from './upload';
 
 let t: TestApp;

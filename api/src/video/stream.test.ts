@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { registerUser } from '../auth/service';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../../test-support/testing';
 import { parseRange } from './stream';
-import { insertVideo, makeClip, videoWorld, type VideoWorld } from './test-fixtures';
+import { insertVideo, makeClip, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 
 let t: TestApp;
 let w: VideoWorld;

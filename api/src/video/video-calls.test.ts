@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../testing';
-import { insertVideo, videoWorld, type VideoWorld } from './test-fixtures';
+import { createTestApp, type TestApp } from '../../test-support/testing';
+import { insertVideo, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 
 let t: TestApp;
 let w: VideoWorld;

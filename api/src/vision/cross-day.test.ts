@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers } from '../jobs/workers';
 import { DEMO_PASSWORD, demoLeaves } from '../seed/demo-plan';
 import { defaultVideoCacheDir, seedDemoIfEmpty } from '../seed/demo';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../../test-support/testing';
 
 /**
  * Issue 25: a model of the demo organisation trained on one day's video labels another day's video

@@ -3,9 +3,9 @@ import { dirname } from 'node:path';
 import { matchFrame } from '@norma/workers/vision';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VTEST_AVI, VTEST_MISSING, vtestFixture } from '../../../tests/support/vtest';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../../test-support/testing';
 import { startMoveNetThread } from './movenet-threads';
-import { insertVideo, videoWorld, type VideoWorld } from '../video/test-fixtures';
+import { insertVideo, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 
 /**
  * GET /api/v1/humans on real footage (issue 25, docs/vision.md «Детектор людей»): vtest.avi stored

@@ -1,12 +1,12 @@
-import { makeSceneClip, sceneBoxDetector, sceneSchedule } from '@norma/workers/vision-scene';
+import { makeSceneClip, sceneBoxDetector, sceneSchedule } from '../../../workers/test-support/vision-scene';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../testing';
-import { insertVideo, videoWorld, type VideoWorld } from '../video/test-fixtures';
+import { createTestApp, type TestApp } from '../../test-support/testing';
+import { insertVideo, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 import { HUMAN_DETECTOR_KEY } from './service';
 
 /**
  * GET /api/v1/humans with an ONNX person detector placed in the model store (docs/vision.md «Люди
- * на кадре»): a real detector graph (workers/src/vision/scene-detector.ts) that finds the red and
+ * на кадре»): a real detector graph (workers/test-support/scene-detector.ts) that finds the red and
  * the blue box of the synthetic scene; the call must use it, return its boxes where the boxes are on
  * that frame, and answer 422 with a clear text for a detector it cannot use — never 500.
  */

@@ -1,8 +1,8 @@
-import { makeSceneClip, SCENE_AREAS, sceneSchedule, type SceneOperation } from '@norma/workers/vision-scene';
+import { makeSceneClip, SCENE_AREAS, sceneSchedule, type SceneOperation } from '../../../workers/test-support/vision-scene';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers } from '../jobs/workers';
-import { createTestApp, type TestApp } from '../testing';
-import { insertVideo, videoWorld, type VideoWorld } from '../video/test-fixtures';
+import { createTestApp, type TestApp } from '../../test-support/testing';
+import { insertVideo, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 
 /**
  * Issue 25: a model's markups are a reviewed layer. A model is trained on the first half of a

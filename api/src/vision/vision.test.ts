@@ -1,14 +1,14 @@
-import { makeSceneClip, SCENE_AREAS, sceneOperationAt, sceneSchedule, type SceneOperation } from '@norma/workers/vision-scene';
+import { makeSceneClip, SCENE_AREAS, sceneOperationAt, sceneSchedule, type SceneOperation } from '../../../workers/test-support/vision-scene';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers } from '../jobs/workers';
-import { createTestApp, type TestApp } from '../testing';
-import { insertVideo, videoWorld, type VideoWorld } from '../video/test-fixtures';
+import { createTestApp, type TestApp } from '../../test-support/testing';
+import { insertVideo, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 import { VISION_MESSAGES } from './schema';
 import { modelKey } from './service';
 
 /**
  * Issue 14 end to end over the API: a synthetic 640×360 video whose operations are visually
- * distinct (workers/src/vision/synthetic.ts), markups on the first half, training, applying to the
+ * distinct (workers/test-support/vision-scene.ts), markups on the first half, training, applying to the
  * second half and the F1 of the model's markups against the known truth, second by second.
  */
 let t: TestApp;

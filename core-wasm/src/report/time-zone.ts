@@ -31,15 +31,6 @@ const PARTS_OPTIONS: Intl.DateTimeFormatOptions = {
   second: '2-digit',
 };
 
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  try {
-    return cachedDateTimeFormat('en-US', { timeZone, ...PARTS_OPTIONS });
-  } catch {
-    // An unknown zone name must not break a report or a sync: fall back to UTC.
-    return cachedDateTimeFormat('en-US', { timeZone: 'UTC', ...PARTS_OPTIONS });
-  }
-}
-
 export interface LocalParts {
   year: number;
   month: number;
@@ -49,11 +40,25 @@ export interface LocalParts {
   second: number;
 }
 
-/** The wall-clock reading of an instant (ms) in a time zone. */
-export function localParts(instant: number, timeZone: string): LocalParts {
-  const parts = formatter(timeZone).formatToParts(new Date(instant));
+/**
+ * The wall-clock reading of an instant (ms) in a time zone — the one place that takes an instant
+ * apart into local date parts (reports here, the PWA's format/time.ts). A zone the platform does
+ * not know throws RangeError.
+ */
+export function zonedParts(instant: number, timeZone: string): LocalParts {
+  const parts = cachedDateTimeFormat('en-US', { timeZone, ...PARTS_OPTIONS }).formatToParts(new Date(instant));
   const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour') % 24, minute: get('minute'), second: get('second') };
+}
+
+/** The wall-clock reading of an instant (ms) in a time zone; an unknown zone reads as UTC. */
+export function localParts(instant: number, timeZone: string): LocalParts {
+  try {
+    return zonedParts(instant, timeZone);
+  } catch {
+    // An unknown zone name must not break a report or a sync: fall back to UTC.
+    return zonedParts(instant, 'UTC');
+  }
 }
 
 /** Offset of the zone from UTC at an instant, ms (Moscow: +3 h). */

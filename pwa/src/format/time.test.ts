@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { cachedDateTimeFormat, localDateTimeText } from '@norma/core-wasm/report/time-zone';
-import { formatDateTime, formatSeconds, formatTime, fromLocal, localDate, zoneOffsetMinutes } from './time';
+import { cachedDateTimeFormat, localDateTimeText, zoneOffsetMs } from '@norma/core-wasm/report/time-zone';
+import { formatDateTime, formatSeconds, formatTime, fromLocal, localDate } from './time';
 
 describe('time formatting in the organisation zone', () => {
   const instant = Date.parse('2026-11-16T21:30:05Z');
@@ -12,7 +12,8 @@ describe('time formatting in the organisation zone', () => {
   });
   it('converts local input back to the UTC instant, also across daylight saving', () => {
     expect(fromLocal('2026-11-17T00:30:05', 'Europe/Moscow')).toBe(instant);
-    expect(zoneOffsetMinutes(instant, 'Europe/Moscow')).toBe(180);
+    expect(zoneOffsetMs(instant, 'Europe/Moscow') / 60000).toBe(180);
+    expect(() => fromLocal('2026-11-17T00:30', 'Nowhere/Atlantis')).toThrow(RangeError);
     expect(new Date(fromLocal('2026-07-01T12:00', 'Europe/Berlin')).toISOString()).toBe('2026-07-01T10:00:00.000Z');
     expect(new Date(fromLocal('2026-01-01T12:00', 'Europe/Berlin')).toISOString()).toBe('2026-01-01T11:00:00.000Z');
   });

@@ -1,60 +1,40 @@
-import { cachedDateTimeFormat } from '@norma/core-wasm/report/time-zone';
+import { zonedInstant, zonedParts } from '@norma/core-wasm/report/time-zone';
 
 /**
  * The one date and time formatter of the PWA. Everything is shown in the organisation's time
- * zone (login.timeZone), whatever the device's zone is.
+ * zone (login.timeZone), whatever the device's zone is. Instants are taken apart by core-wasm's
+ * `zonedParts` (the same function the reports use, its formatters built once per zone); a zone the
+ * platform does not know is refused (RangeError), not shown as another zone's time.
  */
 function parts(instant: string | number | Date, timeZone: string) {
-  const date = new Date(instant);
-  // Built once per zone and reused (core-wasm's cache): building one costs more than a format.
-  const formatted = cachedDateTimeFormat('ru-RU', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(date);
-  const get = (type: string) => formatted.find((p) => p.type === type)?.value ?? '';
-  return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
+  return zonedParts(new Date(instant).getTime(), timeZone);
 }
+
+const pad = (n: number) => String(n).padStart(2, '0');
 
 /** 16.11.2026 09:00 */
 export function formatDateTime(instant: string | number | Date, timeZone: string): string {
   const p = parts(instant, timeZone);
-  return `${p.day}.${p.month}.${p.year} ${p.hour}:${p.minute}`;
+  return `${pad(p.day)}.${pad(p.month)}.${p.year} ${pad(p.hour)}:${pad(p.minute)}`;
 }
 
 /** 09:00:05 */
 export function formatTime(instant: string | number | Date, timeZone: string): string {
   const p = parts(instant, timeZone);
-  return `${p.hour}:${p.minute}:${p.second}`;
+  return `${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`;
 }
 
 /** 2026-11-16: the local calendar date, as date inputs and the API's `date` parameters use it. */
 export function localDate(instant: string | number | Date, timeZone: string): string {
   const p = parts(instant, timeZone);
-  return `${p.year}-${p.month}-${p.day}`;
+  return `${p.year}-${pad(p.month)}-${pad(p.day)}`;
 }
 
-/** Offset of the zone from UTC at an instant, in minutes (Moscow: 180). */
-export function zoneOffsetMinutes(instant: number, timeZone: string): number {
-  const p = parts(instant, timeZone);
-  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
-  return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / 60000);
-}
-
-/** A local "YYYY-MM-DDTHH:mm[:ss]" in the zone → the UTC instant, ms. */
+/** A local "YYYY-MM-DDTHH:mm[:ss]" in the zone → the UTC instant, ms (daylight-saving changes included). */
 export function fromLocal(local: string, timeZone: string): number {
+  parts(0, timeZone); // refuses an unknown zone, as the formatters do
   const [date = '', time = '00:00'] = local.split('T');
-  const [y, m, d] = date.split('-').map(Number);
-  const [hh, mm, ss = 0] = time.split(':').map(Number);
-  const guess = Date.UTC(y!, m! - 1, d!, hh!, mm!, ss);
-  // Two passes settle the offset also next to a daylight-saving change.
-  const first = guess - zoneOffsetMinutes(guess, timeZone) * 60000;
-  return guess - zoneOffsetMinutes(first, timeZone) * 60000;
+  return zonedInstant(date, time, timeZone);
 }
 
 /** Seconds as h:mm:ss (for video positions and durations). */

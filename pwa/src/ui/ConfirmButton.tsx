@@ -11,6 +11,8 @@ interface ConfirmButtonProps {
   label?: string;
   /** Drawn as a destructive action (default: yes). */
   danger?: boolean;
+  /** Small buttons, as in a table row (default: yes); a list row of its own has full-size ones. */
+  small?: boolean;
   /** Class of all three buttons instead of the default ones (a toolbar with buttons of its own look). */
   buttonClass?: string;
   disabled?: boolean;
@@ -25,16 +27,18 @@ export function ConfirmButton({
   confirm = 'Да, удалить',
   label,
   danger = true,
+  small = true,
   buttonClass,
   disabled,
   title,
 }: ConfirmButtonProps) {
   const [confirming, setConfirming] = useState(false);
+  const size = small ? ' small' : '';
   if (!confirming)
     return (
       <button
         type="button"
-        className={buttonClass ?? `button secondary small${danger ? ' danger' : ''}`}
+        className={buttonClass ?? `button secondary${size}${danger ? ' danger' : ''}`}
         aria-label={label}
         title={title}
         disabled={disabled}
@@ -48,7 +52,7 @@ export function ConfirmButton({
       {question}
       <button
         type="button"
-        className={buttonClass ?? 'button danger small'}
+        className={buttonClass ?? `button danger${size}`}
         onClick={() => {
           setConfirming(false);
           onConfirm();
@@ -56,7 +60,7 @@ export function ConfirmButton({
       >
         {confirm}
       </button>
-      <button type="button" className={buttonClass ?? 'button secondary small'} onClick={() => setConfirming(false)}>
+      <button type="button" className={buttonClass ?? `button secondary${size}`} onClick={() => setConfirming(false)}>
         Нет
       </button>
     </span>

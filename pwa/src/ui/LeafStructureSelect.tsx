@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api/client';
 import type { Structure } from '../api/types';
+import { NamedSelect } from './NamedSelect';
 
 /** A choice among the structures that have no children — the ones that own cameras and staff. */
 export function LeafStructureSelect({ value, onChange }: { value: number | null; onChange(id: number | null): void }) {
@@ -12,14 +13,7 @@ export function LeafStructureSelect({ value, onChange }: { value: number | null;
   return (
     <label>
       Структурная единица
-      <select value={value ?? ''} onChange={(e) => onChange(e.target.value ? Number(e.target.value) : null)}>
-        <option value="">— выберите —</option>
-        {leaves.map((s) => (
-          <option key={s.id} value={s.id}>
-            {s.name}
-          </option>
-        ))}
-      </select>
+      <NamedSelect items={leaves} value={value} onChange={onChange} />
     </label>
   );
 }

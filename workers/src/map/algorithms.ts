@@ -1,7 +1,8 @@
 import { Delaunay } from 'd3-delaunay';
 import { mapType, ROAD_BY_CLASS, typesOf } from './catalog';
 import { defaultCrs, type ProjectCrs } from './crs';
-import { bbox, centroid, clip, dist, inside, localProjection, mainAngle, polyArea, prng, rect, rotatePoly, segmentDistance, type Poly, type XY } from './geo';
+import { bbox, centroid, clip, dist, inside, localProjection, mainAngle, polyArea, rect, rotatePoly, segmentDistance, type Poly, type XY } from './geo';
+import { seededRandom } from '../random';
 import {
   edgeUsage,
   metrics,
@@ -99,7 +100,7 @@ export function gridBlocks(poly: Poly, spacing: number, areaIndex: number): Bloc
 export function voronoiBlocks(poly: Poly, blockArea: number, areaIndex: number): Block[] {
   const count = Math.max(2, Math.round(polyArea(poly) / blockArea));
   const [minX, minY, maxX, maxY] = bbox(poly);
-  const random = prng(0x5eed + areaIndex * 7919);
+  const random = seededRandom(0x5eed + areaIndex * 7919);
   const points: XY[] = [];
   for (let tries = 0; points.length < count && tries < count * 200; tries++) {
     const p: XY = [minX + random() * (maxX - minX), minY + random() * (maxY - minY)];

@@ -5,7 +5,7 @@ import { DwgLimitError, writeDwg } from './dwg';
 import { BitWriter, modularChar, modularShort } from './dwg/bit-writer';
 import { encodeCp1251, encodeDwgText, escapeOutsideCp1251 } from './dwg/cp1251';
 import { crc16 } from './dwg/crc';
-import { LIBREDWG_CRITICAL, readDwg } from './dwg/read-back';
+import { LIBREDWG_CRITICAL, readDwg } from '../../test-support/dwg-read-back';
 import type { GeoCollection, GeoFeature } from './network';
 
 const bitsOf = (f: (w: BitWriter) => void) => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runAlgorithm, type AlgoTag } from './algorithms';
 import { defaultCrs } from './crs';
-import { dist, localProjection, prng, type XY } from './geo';
+import { seededRandom } from '../random';
+import { dist, localProjection, type XY } from './geo';
 import { readNetwork, type GeoCollection, type GeoFeature, type Road } from './network';
 
 /*
@@ -13,7 +14,7 @@ import { readNetwork, type GeoCollection, type GeoFeature, type Road } from './n
 const fc = (features: GeoFeature[]): GeoCollection => ({ type: 'FeatureCollection', features });
 
 function randomDrawing(seed: number): GeoCollection {
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const [lon0, lat0] = [30.3 + random() * 0.05, 59.93 + random() * 0.02];
   const w = 0.004 + random() * 0.008;
   const h = 0.003 + random() * 0.005;

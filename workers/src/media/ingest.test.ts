@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe, type ProbeResult } from './ffmpeg';
 import { browserPlan, convertArguments, convertForBrowser, inspectRecording, NotAVideoError, progressSeconds } from './ingest';
 import { mp4Layout } from './mp4-layout';
-import { makeClip } from './test-clips';
+import { makeClip } from '../../test-support/test-clips';
 
 let dir: string;
 const file = (name: string) => join(dir, name);

@@ -1,3 +1,4 @@
+import { seededRandom } from '../random';
 import type { FeatureMatrix } from './features';
 
 /**
@@ -47,18 +48,6 @@ export interface TrainResult {
 
 /** Smallest standard deviation used for scaling: a feature constant while training must not explode later. */
 const MIN_STD = 0.01;
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Class probabilities, rows × classes, row-major; the same arithmetic as the ONNX graph (float32 weights). */
 export function predict(model: Classifier, x: FeatureMatrix): Float32Array {

@@ -1,4 +1,5 @@
-import { argmaxRows, predict, seededRandom, type Classifier } from './classifier';
+import { seededRandom } from '../random';
+import { argmaxRows, predict, type Classifier } from './classifier';
 import type { FeatureMatrix } from './features';
 
 export interface ClassMetrics {

@@ -1,5 +1,5 @@
 /** Vision (issue 14; docs/vision.md): frame decoding, area features, the classifier, ONNX, smoothing, people on a frame. */
-export { argmaxRows, predict, seededRandom, trainClassifier, type Classifier, type TrainOptions, type TrainResult } from './classifier';
+export { argmaxRows, predict, trainClassifier, type Classifier, type TrainOptions, type TrainResult } from './classifier';
 export { evaluateLabels, permutationImportance, type ClassMetrics, type Evaluation } from './evaluate';
 export { AreaFeatureExtractor, FEATURES_PER_AREA, featureNames, toWorkRect, type FeatureMatrix, type PixelRect, type SourceRect } from './features';
 export { decodeFrames, FrameDecodeError, samplingArguments, workSize, type Sampling } from './frames';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { argmaxRows, predict, seededRandom, trainClassifier } from './classifier';
+import { seededRandom } from '../random';
+import { argmaxRows, predict, trainClassifier } from './classifier';
 import { evaluateLabels } from './evaluate';
 import { AreaFeatureExtractor, FEATURES_PER_AREA, toWorkRect, type FeatureMatrix } from './features';
 import { findBlobs, foregroundMask, medianBackground } from './humans';

@@ -6,12 +6,18 @@ import type { AdminStructure, Structure } from '../../api/types';
 import { login, useAllows } from '../../state/login';
 import { structures } from '../../state/structures';
 import { Banner } from '../../ui/Banner';
+import { Tabs } from '../../ui/Tabs';
 import { FeedbackPanel } from './FeedbackPanel';
 import { StaffPanel } from './StaffPanel';
 import { StructuresPanel } from './StructuresPanel';
 import { UsersPanel } from './UsersPanel';
 
 type Tab = 'structures' | 'users' | 'feedback';
+const ADMIN_TABS: { key: Tab; label: string }[] = [
+  { key: 'structures', label: 'Структура и камеры' },
+  { key: 'users', label: 'Пользователи' },
+  { key: 'feedback', label: 'Заявки с сайта' },
+];
 
 /**
  * Administration of the organisation (admin role): the structure tree with its employees,
@@ -55,29 +61,7 @@ export function AdminScreen() {
       <p className="muted">
         {organizationName} · <Link href="/projects">к проектам</Link>
       </p>
-      <div className="tabs" role="tablist">
-        <button
-          type="button"
-          role="tab"
-          aria-selected={tab === 'structures'}
-          className={`tab${tab === 'structures' ? ' active' : ''}`}
-          onClick={() => setTab('structures')}
-        >
-          Структура и камеры
-        </button>
-        <button type="button" role="tab" aria-selected={tab === 'users'} className={`tab${tab === 'users' ? ' active' : ''}`} onClick={() => setTab('users')}>
-          Пользователи
-        </button>
-        <button
-          type="button"
-          role="tab"
-          aria-selected={tab === 'feedback'}
-          className={`tab${tab === 'feedback' ? ' active' : ''}`}
-          onClick={() => setTab('feedback')}
-        >
-          Заявки с сайта
-        </button>
-      </div>
+      <Tabs tabs={ADMIN_TABS} value={tab} onChange={setTab} />
       {tab === 'users' && <UsersPanel />}
       {tab === 'feedback' && <FeedbackPanel />}
       {tab === 'structures' && (

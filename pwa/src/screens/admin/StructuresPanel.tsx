@@ -4,6 +4,7 @@ import type { AdminMessage, AdminStructure } from '../../api/types';
 import { notify } from '../../state/notifications';
 import { buildTree, type StructureNode } from '../../state/structures';
 import { Banner } from '../../ui/Banner';
+import { ConfirmButton } from '../../ui/ConfirmButton';
 
 /** The tree flattened in display order, with depth, for lists and parent dropdowns. */
 export function flatten(list: AdminStructure[]): { item: AdminStructure; depth: number }[] {
@@ -50,7 +51,6 @@ function StructureRow({
   onChanged: () => Promise<void>;
 }) {
   const [name, setName] = useState(item.name);
-  const [confirming, setConfirming] = useState(false);
   const forbidden = subtreeIds(list, item.id);
   const parents = flatten(list).filter(({ item: p }) => !forbidden.has(p.id));
 
@@ -64,7 +64,6 @@ function StructureRow({
     await onChanged();
   };
   const remove = async () => {
-    setConfirming(false);
     try {
       const reply = await api.delete<AdminMessage>(`/api/v1/admin/structures/${item.id}`);
       notify('success', reply.message);
@@ -109,21 +108,7 @@ function StructureRow({
       </td>
       <td className="muted small">{holds.length ? holds.join(', ') : 'пусто'}</td>
       <td>
-        {confirming ? (
-          <span className="confirm">
-            Удалить «{item.name}»?
-            <button type="button" className="button danger small" onClick={() => void remove()}>
-              Да
-            </button>
-            <button type="button" className="button secondary small" onClick={() => setConfirming(false)}>
-              Нет
-            </button>
-          </span>
-        ) : (
-          <button type="button" className="button danger secondary small" onClick={() => setConfirming(true)} title="Удалить можно только пустую единицу">
-            Удалить
-          </button>
-        )}
+        <ConfirmButton question={`Удалить «${item.name}»?`} confirm="Да" title="Удалить можно только пустую единицу" onConfirm={() => void remove()} />
       </td>
     </tr>
   );

@@ -3,6 +3,7 @@ import { api } from '../../api/client';
 import type { AdminMessage, AdminUser, AdminUsersReply, Role } from '../../api/types';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
+import { ConfirmButton } from '../../ui/ConfirmButton';
 
 const blank = { login: '', first_name: '', last_name: '', password: '', role: 'assessor' as Role };
 
@@ -12,7 +13,6 @@ export function UsersPanel() {
   const [roles, setRoles] = useState<Record<string, string>>({});
   const [form, setForm] = useState(blank);
   const [error, setError] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState<string | null>(null);
 
   const reload = () =>
     api.get<AdminUsersReply>('/api/v1/admin/users').then(
@@ -54,7 +54,6 @@ export function UsersPanel() {
   };
 
   const remove = async (user: AdminUser) => {
-    setConfirming(null);
     try {
       const reply = await api.delete<AdminMessage>(`/api/v1/admin/users/${encodeURIComponent(user.id)}`);
       notify('success', reply.message);
@@ -100,23 +99,7 @@ export function UsersPanel() {
                       ))}
                     </select>
                   </td>
-                  <td>
-                    {user.is_self ? null : confirming === user.id ? (
-                      <span className="confirm">
-                        Удалить {user.login} из организации?
-                        <button type="button" className="button danger small" onClick={() => void remove(user)}>
-                          Да, удалить
-                        </button>
-                        <button type="button" className="button secondary small" onClick={() => setConfirming(null)}>
-                          Нет
-                        </button>
-                      </span>
-                    ) : (
-                      <button type="button" className="button danger secondary small" onClick={() => setConfirming(user.id)}>
-                        Удалить
-                      </button>
-                    )}
-                  </td>
+                  <td>{user.is_self ? null : <ConfirmButton question={`Удалить ${user.login} из организации?`} onConfirm={() => void remove(user)} />}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,4 +1,5 @@
 import type { MapAlgoTag } from '../../api/types';
+import { ctrl, shortcutFor } from '../../ui/shortcuts';
 import type { Tool } from './drawing';
 
 /** What a toolbar action can reach: the screen's state and commands. */
@@ -39,11 +40,6 @@ export interface MapAction {
   pressed?(ctx: MapActionContext): boolean;
   perform(ctx: MapActionContext): void;
 }
-
-const ctrl =
-  (key: string, shift = false) =>
-  (e: KeyboardEvent) =>
-    (e.ctrlKey || e.metaKey) && e.key.toLowerCase() === key && e.shiftKey === shift;
 
 const editable = (c: MapActionContext) => c.hasProject && !c.busy;
 const tool = (id: Tool, label: string): MapAction => ({
@@ -116,15 +112,9 @@ export const visibleActions = (ctx: MapActionContext) => mapActions.filter((a) =
 
 export const isEnabled = (action: MapAction, ctx: MapActionContext) => action.enabled?.(ctx) ?? true;
 
-function isTyping(target: EventTarget | null) {
-  const element = target as HTMLElement | null;
-  return !!element && (element.tagName === 'INPUT' || element.tagName === 'TEXTAREA' || element.tagName === 'SELECT' || element.isContentEditable);
-}
-
 /** Runs the action of a key press (Ctrl+Z, Ctrl+Shift+Z); returns whether one ran. Nothing past the history's ends. */
 export function runMapShortcut(event: KeyboardEvent, ctx: MapActionContext): boolean {
-  if (isTyping(event.target)) return false;
-  const action = visibleActions(ctx).find((a) => a.test?.(event));
+  const action = shortcutFor(visibleActions(ctx), event);
   if (!action) return false;
   event.preventDefault();
   if (isEnabled(action, ctx)) action.perform(ctx);

@@ -4,6 +4,7 @@ import type { Camera, Job } from '../../api/types';
 import { LeafStructureSelect } from '../../ui/LeafStructureSelect';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
+import { Tabs } from '../../ui/Tabs';
 import { deleteFailedVideo } from '../task-list/FailedUploads';
 import { inputModes, isMp4, NO_SUCH_MODE, ONLY_MP4, uploadRecording, type InputMode } from './upload';
 
@@ -116,20 +117,7 @@ export function NewProjectScreen() {
   return (
     <div className="new-project">
       <h1>Новый проект</h1>
-      <div className="tabs" role="tablist">
-        {inputModes.map((item) => (
-          <button
-            key={item.mode}
-            type="button"
-            role="tab"
-            aria-selected={mode === item.mode}
-            className={mode === item.mode ? 'tab active' : 'tab'}
-            onClick={() => setMode(item.mode)}
-          >
-            {item.label}
-          </button>
-        ))}
-      </div>
+      <Tabs tabs={inputModes} value={mode} onChange={setMode} />
       {mode === 'timelapse' ? (
         <section className="card">
           <p>Загрузите запись камеры в формате MP4: она будет проверена, при необходимости перекодирована и появится в задачах разметки.</p>

@@ -9,6 +9,6 @@ describe('new-project input', () => {
     expect(isMp4('clip.mp4.exe')).toBe(false);
   });
   it('offers exactly three input modes', () => {
-    expect(inputModes.map((m) => m.mode)).toEqual(['timelapse', 'cloud', 'analysis']);
+    expect(inputModes.map((m) => m.key)).toEqual(['timelapse', 'cloud', 'analysis']);
   });
 });

@@ -6,10 +6,10 @@ export const ONLY_MP4 = 'Ошибка: допускается только фо�
 export const NO_SUCH_MODE = 'Такого способа ввода данных нет!';
 
 export type InputMode = 'timelapse' | 'cloud' | 'analysis';
-export const inputModes: { mode: InputMode; label: string }[] = [
-  { mode: 'timelapse', label: 'Таймлапс MP4' },
-  { mode: 'cloud', label: 'Облачный диск' },
-  { mode: 'analysis', label: 'Анализ файла' },
+export const inputModes: { key: InputMode; label: string }[] = [
+  { key: 'timelapse', label: 'Таймлапс MP4' },
+  { key: 'cloud', label: 'Облачный диск' },
+  { key: 'analysis', label: 'Анализ файла' },
 ];
 
 export function isMp4(filename: string): boolean {

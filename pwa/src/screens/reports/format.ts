@@ -83,12 +83,3 @@ export function productivityRiseText(rise: number | null): string {
   }
   return `ΔП = ${value}: резерва роста нет — нет ни простоев, ни отдыха сверх регламентированных перерывов.`;
 }
-
-/** Russian plural of "день" ("2 дня", "5 дней"). */
-export function daysWord(n: number): string {
-  const mod10 = n % 10;
-  const mod100 = n % 100;
-  if (mod10 === 1 && mod100 !== 11) return 'день';
-  if (mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14)) return 'дня';
-  return 'дней';
-}

@@ -8,6 +8,8 @@ import { login, useAllows } from '../../state/login';
 import { markup } from '../../state/markup';
 import { notify } from '../../state/notifications';
 import { Pagination } from '../../ui/Pagination';
+import { ConfirmButton } from '../../ui/ConfirmButton';
+import { Tabs } from '../../ui/Tabs';
 import { pageOffset, TASK_PAGE_SIZE, taskTabs, type TaskOption, type TaskPage, type TaskRow } from './tasks';
 import { FailedUploads } from './FailedUploads';
 import { WorkTimeRecord } from './WorkTimeRecord';
@@ -28,33 +30,14 @@ function TaskStatus({ status, timeZone }: { status: TaskRow['status']; timeZone:
 }
 
 function DeleteTask({ task, onDeleted }: { task: TaskRow; onDeleted: () => void }) {
-  const [confirming, setConfirming] = useState(false);
   const remove = async () => {
     const reply = await api.delete<TaskMessage>(`/api/v1/task/${task.video.id}`).catch(() => null);
-    setConfirming(false);
     if (reply) {
       notify('success', reply.message);
       onDeleted();
     }
   };
-  if (!confirming) {
-    return (
-      <button type="button" className="button danger secondary" onClick={() => setConfirming(true)}>
-        Удалить
-      </button>
-    );
-  }
-  return (
-    <span className="confirm">
-      Удалить «{task.video.filename}»?
-      <button type="button" className="button danger" onClick={remove}>
-        Да, удалить
-      </button>
-      <button type="button" className="button secondary" onClick={() => setConfirming(false)}>
-        Нет
-      </button>
-    </span>
-  );
+  return <ConfirmButton question={`Удалить «${task.video.filename}»?`} small={false} onConfirm={() => void remove()} />;
 }
 
 /** spec 01 "Task list": tabs, search, table, numbered pages of 30, the work-time record block. */
@@ -106,20 +89,7 @@ export function TaskListScreen({ structureId }: { structureId: string }) {
   return (
     <div className="task-list">
       <h1>Задачи разметки{structureName ? `: ${structureName}` : ''}</h1>
-      <div className="tabs" role="tablist">
-        {taskTabs.map((tab) => (
-          <button
-            key={tab.option}
-            type="button"
-            role="tab"
-            aria-selected={option === tab.option}
-            className={option === tab.option ? 'tab active' : 'tab'}
-            onClick={() => chooseTab(tab.option)}
-          >
-            {tab.label}
-          </button>
-        ))}
-      </div>
+      <Tabs tabs={taskTabs} value={option} onChange={chooseTab} />
       <form className="row search" role="search" onSubmit={submitSearch}>
         <input type="search" aria-label="Поиск по имени файла" placeholder="Имя файла" value={search} onChange={(e) => setSearch(e.target.value)} />
         <button type="submit" className="button secondary">

@@ -7,10 +7,10 @@ export type TaskPage = TaskList;
 export const TASK_PAGE_SIZE = 30;
 export const CAMERA_KEYS = [1, 2, 3, 4] as const;
 
-export const taskTabs: { option: TaskOption; label: string }[] = [
-  { option: 'all', label: 'Все' },
-  { option: 'finished', label: 'Завершённые' },
-  { option: 'unfinished', label: 'Незавершённые' },
+export const taskTabs: { key: TaskOption; label: string }[] = [
+  { key: 'all', label: 'Все' },
+  { key: 'finished', label: 'Завершённые' },
+  { key: 'unfinished', label: 'Незавершённые' },
 ];
 
 export const pageOffset = (page: number) => (page - 1) * TASK_PAGE_SIZE;

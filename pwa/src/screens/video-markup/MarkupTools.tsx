@@ -2,6 +2,7 @@ import type { NamedItem } from '../../api/types';
 import type { Lane } from './coding';
 import type { MarkupSession } from './session';
 import { num } from '../reports/format';
+import { NamedSelect } from '../../ui/NamedSelect';
 
 interface Props {
   session: MarkupSession;
@@ -38,84 +39,70 @@ export function MarkupTools({
   onReactionMs,
   readOnly = false,
 }: Props) {
-  if (readOnly)
-    return (
-      <div className="markup-tools">
-        <button type="button" className="button secondary" onClick={onShare}>
-          Поделиться
-        </button>
-        <button type="button" className="button secondary" onClick={onKeepOffline} disabled={offline.progress !== null}>
-          {offline.progress !== null ? `Сохраняю… ${offline.progress.toFixed(0)} %` : offline.kept ? 'Убрать с устройства' : 'Сохранить для работы без сети'}
-        </button>
-        {loop && (
-          <span className="badge">
-            повтор {num(loop.start)}–{num(loop.end)} с
-          </span>
-        )}
-      </div>
-    );
   return (
     <div className="markup-tools">
-      <button type="button" className="button" onClick={onAddOperation} aria-label="Добавить операцию">
-        +
-      </button>
-      <button type="button" className="button secondary" onClick={onAddNote} aria-label="Заметка на текущей секунде">
-        ⚑
-      </button>
+      {!readOnly && (
+        <>
+          <button type="button" className="button" onClick={onAddOperation} aria-label="Добавить операцию">
+            +
+          </button>
+          <button type="button" className="button secondary" onClick={onAddNote} aria-label="Заметка на текущей секунде">
+            ⚑
+          </button>
+        </>
+      )}
       <button type="button" className="button secondary" onClick={onShare}>
         Поделиться
       </button>
       <button type="button" className="button secondary" onClick={onKeepOffline} disabled={offline.progress !== null}>
         {offline.progress !== null ? `Сохраняю… ${offline.progress.toFixed(0)} %` : offline.kept ? 'Убрать с устройства' : 'Сохранить для работы без сети'}
       </button>
-      <button type="button" className="button secondary" onClick={() => session.undo()} disabled={!session.canUndo}>
-        Отменить
-      </button>
-      <button type="button" className="button secondary" onClick={() => session.redo()} disabled={!session.canRedo}>
-        Повторить
-      </button>
+      {!readOnly && (
+        <>
+          <button type="button" className="button secondary" onClick={() => session.undo()} disabled={!session.canUndo}>
+            Отменить
+          </button>
+          <button type="button" className="button secondary" onClick={() => session.redo()} disabled={!session.canRedo}>
+            Повторить
+          </button>
+        </>
+      )}
       {loop && (
         <span className="badge">
           повтор {num(loop.start)}–{num(loop.end)} с
         </span>
       )}
-      <label className="inline">
-        Разметка для
-        <select
-          aria-label="Рабочее место новых операций"
-          value={lane.workplace_id ?? ''}
-          onChange={(e) => {
-            session.select(null);
-            onLane({ ...lane, workplace_id: e.target.value ? Number(e.target.value) : null });
-          }}
-        >
-          <option value="">— рабочее место —</option>
-          {workplaces.map((w) => (
-            <option key={w.id} value={w.id}>
-              {w.name}
-            </option>
-          ))}
-        </select>
-        <select
-          aria-label="Сотрудник новых операций"
-          value={lane.employee_id ?? ''}
-          onChange={(e) => {
-            session.select(null);
-            onLane({ ...lane, employee_id: e.target.value ? Number(e.target.value) : null });
-          }}
-        >
-          <option value="">— сотрудник —</option>
-          {employees.map((w) => (
-            <option key={w.id} value={w.id}>
-              {w.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="inline">
-        Реакция, мс
-        <input type="number" min={0} max={2000} step={50} value={reactionMs} onChange={(e) => onReactionMs(Math.max(0, Number(e.target.value) || 0))} />
-      </label>
+      {!readOnly && (
+        <>
+          <label className="inline">
+            Разметка для
+            <NamedSelect
+              aria-label="Рабочее место новых операций"
+              placeholder="— рабочее место —"
+              items={workplaces}
+              value={lane.workplace_id}
+              onChange={(workplace_id) => {
+                session.select(null);
+                onLane({ ...lane, workplace_id });
+              }}
+            />
+            <NamedSelect
+              aria-label="Сотрудник новых операций"
+              placeholder="— сотрудник —"
+              items={employees}
+              value={lane.employee_id}
+              onChange={(employee_id) => {
+                session.select(null);
+                onLane({ ...lane, employee_id });
+              }}
+            />
+          </label>
+          <label className="inline">
+            Реакция, мс
+            <input type="number" min={0} max={2000} step={50} value={reactionMs} onChange={(e) => onReactionMs(Math.max(0, Number(e.target.value) || 0))} />
+          </label>
+        </>
+      )}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import type { MarkupRow } from './model';
 import { confidenceText } from './review';
 import type { MarkupSession } from './session';
 import { TimeInput } from './TimeInput';
+import { NamedSelect } from '../../ui/NamedSelect';
 
 /** An operation the video may be marked with (GET /api/v1/available_operations). */
 export type OperationOption = AvailableOperations['operations'][number];
@@ -125,47 +126,32 @@ export function OperationRows({ session, rows, selectedKey, operations, workplac
               >
                 {item.index + 1}
               </button>
-              <select
+              <NamedSelect
                 disabled={readOnly}
                 aria-label="Операция"
-                value={row.operation_id ?? ''}
+                placeholder="— операция —"
+                items={operations}
+                value={row.operation_id}
                 className={row.operation_id === null ? 'invalid' : ''}
-                onChange={(e) => session.updateRow(row.key, { operation_id: e.target.value ? Number(e.target.value) : null })}
-              >
-                <option value="">— операция —</option>
-                {operations.map((o) => (
-                  <option key={o.id} value={o.id}>
-                    {o.name}
-                  </option>
-                ))}
-              </select>
-              <select
+                onChange={(operation_id) => session.updateRow(row.key, { operation_id })}
+              />
+              <NamedSelect
                 disabled={readOnly}
                 aria-label="Рабочее место"
-                value={row.workplace_id ?? ''}
+                placeholder="— рабочее место —"
+                items={workplaces}
+                value={row.workplace_id}
                 className={row.workplace_id === null ? 'invalid' : ''}
-                onChange={(e) => session.updateRow(row.key, { workplace_id: e.target.value ? Number(e.target.value) : null })}
-              >
-                <option value="">— рабочее место —</option>
-                {workplaces.map((w) => (
-                  <option key={w.id} value={w.id}>
-                    {w.name}
-                  </option>
-                ))}
-              </select>
-              <select
+                onChange={(workplace_id) => session.updateRow(row.key, { workplace_id })}
+              />
+              <NamedSelect
                 disabled={readOnly}
                 aria-label="Сотрудник"
-                value={row.employee_id ?? ''}
-                onChange={(e) => session.updateRow(row.key, { employee_id: e.target.value ? Number(e.target.value) : null })}
-              >
-                <option value="">— сотрудник —</option>
-                {employees.map((w) => (
-                  <option key={w.id} value={w.id}>
-                    {w.name}
-                  </option>
-                ))}
-              </select>
+                placeholder="— сотрудник —"
+                items={employees}
+                value={row.employee_id}
+                onChange={(employee_id) => session.updateRow(row.key, { employee_id })}
+              />
               <TimeInput label="Начало" value={row.start} invalid={bad} disabled={readOnly} onCommit={(start) => session.updateRow(row.key, { start })} />
               <TimeInput label="Конец" value={row.end} invalid={bad} disabled={readOnly} onCommit={(end) => session.updateRow(row.key, { end })} />
               <span className="time-warning" role={bad ? 'alert' : undefined}>

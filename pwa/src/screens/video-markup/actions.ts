@@ -1,3 +1,4 @@
+import { ctrl, shortcutFor } from '../../ui/shortcuts';
 import type { MarkupSession } from './session';
 
 /** What an action can reach: the session, the player and the screen's commands. */
@@ -66,10 +67,6 @@ const plain = (key: string) => (e: KeyboardEvent) => e.key === key && !e.ctrlKey
 /** A letter key with or without Shift (either case, so Caps Lock does not change its meaning). */
 const letter = (key: string, shift: boolean) => (e: KeyboardEvent) =>
   e.key.toLowerCase() === key && e.shiftKey === shift && !e.ctrlKey && !e.metaKey && !e.altKey;
-const ctrl =
-  (key: string, shift = false) =>
-  (e: KeyboardEvent) =>
-    (e.ctrlKey || e.metaKey) && e.key.toLowerCase() === key && e.shiftKey === shift;
 
 export const actions: Action[] = [
   { id: 'play', label: 'Пуск / пауза', keys: 'Пробел', test: plain(' '), perform: (c) => c.player.togglePlay() },
@@ -209,23 +206,16 @@ export const actions: Action[] = [
   { id: 'help', label: 'Подсказка по клавишам', keys: '?', test: plain('?'), perform: (c) => c.toggleHelp() },
 ];
 
-function isTyping(target: EventTarget | null) {
-  const element = target as HTMLElement | null;
-  return !!element && (element.tagName === 'INPUT' || element.tagName === 'TEXTAREA' || element.tagName === 'SELECT' || element.isContentEditable);
-}
-
 /** Finds and runs the action for a key press; returns whether one ran. */
 export function runShortcut(event: KeyboardEvent, ctx: ActionContext): boolean {
-  const typing = isTyping(event.target);
-  for (const action of actions) {
-    if (typing && !action.inInputs) continue;
-    if (action.edits && ctx.readOnly) continue;
-    if (!action.test?.(event)) continue;
-    event.preventDefault();
-    action.perform(ctx, event);
-    return true;
-  }
-  return false;
+  const action = shortcutFor(
+    actions.filter((candidate) => !(candidate.edits && ctx.readOnly)),
+    event,
+  );
+  if (!action) return false;
+  event.preventDefault();
+  action.perform(ctx, event);
+  return true;
 }
 
 /** The commands with a shortcut, as the `?` help lists them (only those that look, on a read-only screen). */

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { mediaTools, run } from './ffmpeg';
+import { mediaTools, run } from '../src/media/ffmpeg';
 
 /** How a test clip is encoded: browser-ready, index at the end, another codec or container. */
 export interface ClipSpec {

@@ -1,6 +1,6 @@
-export { makeClip } from '@norma/workers/test-clips';
-import { registerUser } from '../auth/service';
-import type { TestApp } from '../testing';
+export { makeClip } from '../../workers/test-support/test-clips';
+import { registerUser } from '../src/auth/service';
+import type { TestApp } from './testing';
 
 /**
  * Two organisations: ours (an admin, an assessor and a viewer; one structure with four cameras,

@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { mediaTools, run } from '../media/ffmpeg';
-import { seededRandom } from './classifier';
+import { mediaTools, run } from '../src/media/ffmpeg';
+import { seededRandom } from '../src/random';
 
-export { sceneBoxDetector, type SceneDetectorOptions } from './scene-detector';
+export { sceneBoxDetector } from './scene-detector';
 
 /**
  * A synthetic workplace video with known ground truth (tests and the benchmark): a noisy gray

@@ -1,5 +1,5 @@
 /** Helpers shared by the core-wasm tests. */
-import type { Category, Segment } from '../types.ts';
+import type { Category, Segment } from '../src/types.ts';
 
 /** 2024-03-12 00:00 UTC; worked examples count minutes from here. */
 export const DAY = Date.UTC(2024, 2, 12);

@@ -1,7 +1,7 @@
 import { onnx } from 'onnx-proto';
 
 /**
- * A real ONNX person detector for the synthetic scene (synthetic.ts), built here because no
+ * A real ONNX person detector for the synthetic scene (vision-scene.ts), built here because no
  * pretrained detector can be downloaded: it takes the frame as float32 [1, 3, H, W] (RGB 0…1) and
  * answers [2, 5] (or [1, 2, 5]) — x1, y1, x2, y2 in input pixels and a score — for the "people" of
  * the scene: the red box and the blue box. A pixel belongs to a box when its colour channel exceeds

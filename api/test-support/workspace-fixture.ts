@@ -1,6 +1,6 @@
-import { registerUser } from '../auth/service';
-import type { Role } from '../db/schema';
-import type { TestApp } from '../testing';
+import { registerUser } from '../src/auth/service';
+import type { Role } from '../src/db/schema';
+import type { TestApp } from './testing';
 
 /**
  * For API tests of the workspace calls: an organisation with one user of every role and a

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { bootstrap } from './boot';
-import { configFromEnv, type Config } from './config';
+import { bootstrap } from '../src/boot';
+import { configFromEnv, type Config } from '../src/config';
 
 /** True when this test run's API tests run on PostgreSQL (NORMA_TEST_DATABASE=postgres; tests/support/global-setup.ts). */
 export const testsOnPostgres = () => Boolean(process.env.NORMA_TEST_POSTGRES_URL);
