@@ -153,7 +153,7 @@ function routePreload(): Plugin {
   var routes = ${JSON.stringify(routes)};
   // A shared report's link, /demo/{key}: the server put the report into this page (api/src/report/share-page.ts)
   // or found nothing to put. The app's own address is the hash route; nothing is read early here.
-  var served = /^\/demo\/([A-Za-z0-9_-]{16,200})$/.exec(location.pathname);
+  var served = /^\\/demo\\/([A-Za-z0-9_-]{16,200})$/.exec(location.pathname);
   if (served && !location.hash) history.replaceState(history.state, '', '/' + location.search + '#/demo/' + served[1]);
   var hash = location.hash;
   // src/main.tsx hydrates the prerendered landing page on the same condition: wouter's hash location is '/', and online.
