@@ -124,12 +124,12 @@ async function reportRun(browser: Browser, address: string) {
  * gave it; any other API call goes on to the real server.
  */
 function startBareStatic(real: string, recorded: { api: Map<string, string>; page: { path: string; html: string } }) {
-  const brotli = (text: string) => brotliCompressSync(Buffer.from(text));
+  const brotli = (text: string) => new Uint8Array(brotliCompressSync(Buffer.from(text)));
   const api = new Map([...recorded.api].map(([path, body]) => [path, brotli(body)]));
   const page = brotli(recorded.page.html);
   const base = normalize(dist);
   const takesBrotli = (request: Request) => /\bbr\b/.test(request.headers.get('accept-encoding') ?? '');
-  const compressed = (body: Uint8Array, type: string) =>
+  const compressed = (body: Uint8Array<ArrayBuffer>, type: string) =>
     new Response(body, { headers: { 'content-type': type, 'content-encoding': 'br', 'cache-control': 'no-store' } });
   const bare = Bun.serve({
     port: 0,
@@ -142,7 +142,7 @@ function startBareStatic(real: string, recorded: { api: Map<string, string>; pag
       let target = normalize(join(base, decodeURIComponent(url.pathname)));
       if (!target.startsWith(base + sep) || url.pathname === '/' || !existsSync(target) || statSync(target).isDirectory()) target = join(base, 'index.html');
       const type = Bun.file(target).type;
-      if (takesBrotli(request) && existsSync(`${target}.br`)) return compressed(readFileSync(`${target}.br`), type);
+      if (takesBrotli(request) && existsSync(`${target}.br`)) return compressed(new Uint8Array(readFileSync(`${target}.br`)), type);
       return new Response(Bun.file(target), { headers: { 'content-type': type, 'cache-control': 'no-store' } });
     },
   });
