@@ -400,6 +400,7 @@ describe('interactive report and sharing', () => {
     // An older link, /#/demo/{key}: index.html's preload script reads the key's window and the
     // report before the app's JS comes; the screen takes them over: each is asked once.
     const older = await visitor.newPage();
+    reads.length = 0;
     watchReads(older);
     await older.goto(`${server.url}/#/demo/${key}`);
     await expect.poll(() => older.locator(`[data-item-id="${opening.id}"] td`).first().textContent(), RETRY).toBe(String(opening.number));
