@@ -199,6 +199,9 @@ function routePreload(): Plugin {
 })();
 `;
         const fileName = this.getFileName(this.emitFile({ type: 'asset', name: 'route-preload.js', source: script }));
+        // For the server (api/src/report/share-page.ts): the page of a shared report's link names the
+        // screen's chunks and styles itself, so they load beside the entry chunk, not after this script.
+        this.emitFile({ type: 'asset', fileName: '.vite/routes.json', source: JSON.stringify(routes) });
         html.source = String(html.source).replace('</title>', `</title>\n    <script src="/${fileName}"></script>`);
       },
     },

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,10 @@ let pwaDir: string;
 beforeAll(async () => {
   pwaDir = mkdtempSync(join(tmpdir(), 'norma-pwa-'));
   writeFileSync(join(pwaDir, 'index.html'), indexHtml);
+  // The build's list of the screen's chunks (pwa/vite.config.ts, routePreload).
+  mkdirSync(join(pwaDir, '.vite'));
+  const routes = [{ hash: '#/demo/', files: ['/assets/InteractiveScreen-Ab12.js'], styles: ['/assets/compute-Cd34.css'], api: null, report: null }];
+  writeFileSync(join(pwaDir, '.vite', 'routes.json'), JSON.stringify(routes));
   t = await createTestApp({ pwaDir });
   w = await videoWorld(t);
   await t.deps.db.updateTable('structures').set({ name: hostileName }).where('id', '=', w.structureId).execute();
@@ -64,7 +68,10 @@ describe('GET /demo/{key}: the shared report page carries its report', () => {
     // The page keeps the policy with no inline scripts: the data block is not a script that runs.
     expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self' 'wasm-unsafe-eval'/);
     const html = await page.text();
-    expect(html.startsWith(indexHtml.slice(0, indexHtml.indexOf('</body>')))).toBe(true);
+    // The screen's chunks and style sheet load beside the entry chunk, named by the page itself.
+    expect(html).toContain('<link rel="modulepreload" href="/assets/InteractiveScreen-Ab12.js" crossorigin="anonymous">\n');
+    expect(html).toContain('<link rel="stylesheet" href="/assets/compute-Cd34.css" crossorigin="anonymous">\n    </head>');
+    expect(html).toContain('<div id="root"></div><script type="application/json" id="norma-shared-report">');
     expect(html).not.toContain('</script><script>alert');
     expect(html).not.toContain('<!-- &');
     const data = dataOf(html);

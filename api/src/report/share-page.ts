@@ -47,11 +47,35 @@ export function serveSharedReportPage(app: Hono<AppEnv>, pwaDir: string) {
     const html = await page.text();
     const key = c.req.param('key');
     const data = isWellFormedShareKey(key) ? await sharedReportData(app, c, key) : null;
+    const links = data ? await screenLinks(pwaDir) : '';
     const body = data
-      ? html.replace('</body>', () => `<script type="application/json" id="${SHARED_REPORT_DATA_ID}">${jsonForHtml({ key, ...data })}</script>\n</body>`)
+      ? html
+          .replace('</head>', () => `${links}</head>`)
+          .replace('</body>', () => `<script type="application/json" id="${SHARED_REPORT_DATA_ID}">${jsonForHtml({ key, ...data })}</script>\n</body>`)
       : html;
     return c.html(body, 200, { 'cache-control': 'no-store' });
   });
+}
+
+/**
+ * `<link>`s for the shared report screen's own chunks and style sheets, as the build lists them
+ * (pwa/vite.config.ts, routePreload: dist/.vite/routes.json): in the page itself they load beside
+ * the entry chunk, a round trip earlier than from index.html's route-preload script (which adds the
+ * same links; the browser loads each once). Nothing when the build wrote no list.
+ */
+async function screenLinks(pwaDir: string): Promise<string> {
+  const list = Bun.file(join(pwaDir, '.vite', 'routes.json'));
+  if (!(await list.exists())) return '';
+  const routes = (await list.json()) as { hash: string; files: string[]; styles: string[] }[];
+  const route = routes.find((r) => r.hash === '#/demo/');
+  if (!route) return '';
+  const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return [
+    ...route.files.map((file) => `<link rel="modulepreload" href="${attribute(file)}" crossorigin="anonymous">`),
+    ...route.styles.map((file) => `<link rel="stylesheet" href="${attribute(file)}" crossorigin="anonymous">`),
+  ]
+    .map((line) => `    ${line}\n`)
+    .join('');
 }
 
 /** The key's window and its report, read as the screen reads them; null when either read is refused. */
