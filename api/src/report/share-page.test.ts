@@ -70,7 +70,7 @@ describe('GET /demo/{key}: the shared report page carries its report', () => {
     const html = await page.text();
     // The screen's chunks and style sheet load beside the entry chunk, named by the page itself.
     expect(html).toContain('<link rel="modulepreload" href="/assets/InteractiveScreen-Ab12.js" crossorigin="anonymous">\n');
-    expect(html).toContain('<link rel="stylesheet" href="/assets/compute-Cd34.css" crossorigin="anonymous">\n    </head>');
+    expect(html).toContain('<link rel="stylesheet" href="/assets/compute-Cd34.css" crossorigin="anonymous">\n</head>');
     expect(html).toContain('<div id="root"></div><script type="application/json" id="norma-shared-report">');
     expect(html).not.toContain('</script><script>alert');
     expect(html).not.toContain('<!-- &');
