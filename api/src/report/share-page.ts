@@ -8,14 +8,14 @@ import type { AppEnv } from '../http/env';
  * The id of the JSON data block that carries a shared report in its page; the PWA's shared-report
  * screen reads it (pwa/src/screens/reports/interactive/InteractiveScreen.tsx, SHARED_REPORT_DATA_ID).
  */
-export const SHARED_REPORT_DATA_ID = 'norma-shared-report';
+const SHARED_REPORT_DATA_ID = 'norma-shared-report';
 
 /**
  * JSON for the content of a `<script type="application/json">` element: `<`, `>` and `&` escaped,
  * so that no text in the data (a name like `</script><script>…`) can end the element or open a
  * comment; U+2028/U+2029 too, for any reader that takes the text for JavaScript.
  */
-export function jsonForHtml(value: unknown): string {
+function jsonForHtml(value: unknown): string {
   return JSON.stringify(value)
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
