@@ -1,17 +1,23 @@
 /**
- * First load on a phone (issue 12, «Быстрая первая загрузка»): the real server with the demo data,
+ * First load on a phone (issue 12, «Быстрая первая загрузка»; issue 28): the real server with the demo data,
  * Debian Chromium as a 360 px phone (360×740, DPR 3, touch) on DevTools' "Fast 3G" network and a 4×
  * slower CPU, through CDP; every run in a fresh browser context (cold cache, no service worker yet).
  *   node_modules/.bin/bun bench/first-load.bench.ts   (build the PWA first: node scripts/build.mjs)
- * Measures (median of RUNS cold runs each):
+ * Measures (median of RUNS cold runs each, the variants of one run one after another):
  * - landing: first-contentful-paint of /;
- * - shared report: from navigation to /#/demo/{key} until the first row of its table is on screen;
- * - the same two with compression refused (Accept-Encoding: identity), for comparison;
+ * - shared report: from navigation to the share button's link /demo/{key} until the first row of its
+ *   table is on screen (the page carries the report: api/src/report/share-page.ts);
+ * - beside it: the older link /#/demo/{key} on the same server (index.html's preload script reads
+ *   the report), the bare reference (the same files and the same API answers, recorded once, from a
+ *   bare static server in this process, /#/demo/{key}) and the inlined-data reference (the bare
+ *   server sending the product's own /demo/{key} page, recorded once): what is left to the server;
  * - JS of the landing page and of the markup screen: bytes on the wire and uncompressed.
  * Writes bench/results/first-load.json; budgets in bench/budgets.json.
  */
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, normalize, sep } from 'node:path';
+import { loadavg } from 'node:os';
+import { brotliCompressSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from '../tests/support/browser.ts';
@@ -20,7 +26,7 @@ import { apiSessionCookie, startServer } from '../tests/support/server.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '..', 'pwa', 'dist');
-const RUNS = 3;
+const RUNS = 5;
 
 /** Chrome DevTools' "Fast 3G" preset (bytes per second, ms), as Puppeteer's PredefinedNetworkConditions has it. */
 const FAST_3G = { latency: 150 * 3.75, downloadThroughput: ((1.6 * 1000 * 1000) / 8) * 0.9, uploadThroughput: ((750 * 1000) / 8) * 0.9 };
@@ -52,9 +58,9 @@ const WATCH_TABLE = `(() => {
 
 async function phonePage(
   browser: Browser,
-  options: { identity?: boolean; cookies?: { name: string; value: string; url: string }[] } = {},
+  options: { cookies?: { name: string; value: string; url: string }[] } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ ...PHONE, ...(options.identity ? { extraHTTPHeaders: { 'accept-encoding': 'identity' } } : {}) });
+  const context = await browser.newContext(PHONE);
   if (options.cookies) await context.addCookies(options.cookies);
   await context.addInitScript(WATCH_TABLE);
   const page = await context.newPage();
@@ -78,8 +84,8 @@ async function scriptBytes(page: Page) {
   });
 }
 
-async function landingRun(browser: Browser, url: string, identity = false) {
-  const { context, page } = await phonePage(browser, { identity });
+async function landingRun(browser: Browser, url: string) {
+  const { context, page } = await phonePage(browser);
   try {
     await page.goto(`${url}/`, { waitUntil: 'commit' });
     const fcp = await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime, undefined, {
@@ -95,10 +101,10 @@ async function landingRun(browser: Browser, url: string, identity = false) {
   }
 }
 
-async function reportRun(browser: Browser, url: string, key: string, identity = false) {
-  const { context, page } = await phonePage(browser, { identity });
+async function reportRun(browser: Browser, address: string) {
+  const { context, page } = await phonePage(browser);
   try {
-    await page.goto(`${url}/#/demo/${key}`, { waitUntil: 'commit' });
+    await page.goto(address, { waitUntil: 'commit' });
     const visible = await page.waitForFunction(() => (window as unknown as { __tableVisibleAt?: number }).__tableVisibleAt, undefined, {
       timeout: 90_000,
       polling: 100,
@@ -109,6 +115,38 @@ async function reportRun(browser: Browser, url: string, key: string, identity = 
   } finally {
     await context.close();
   }
+}
+
+/**
+ * The references: a bare static server (Bun.serve in this process) with the same files of pwa/dist
+ * (brotli copies where the browser takes them, index.html for any other path), the key's two API
+ * answers as the real server gave them (brotli), the product's /demo/{key} page as the real server
+ * gave it; any other API call goes on to the real server.
+ */
+function startBareStatic(real: string, recorded: { api: Map<string, string>; page: { path: string; html: string } }) {
+  const brotli = (text: string) => new Uint8Array(brotliCompressSync(Buffer.from(text)));
+  const api = new Map([...recorded.api].map(([path, body]) => [path, brotli(body)]));
+  const page = brotli(recorded.page.html);
+  const base = normalize(dist);
+  const takesBrotli = (request: Request) => /\bbr\b/.test(request.headers.get('accept-encoding') ?? '');
+  const compressed = (body: Uint8Array<ArrayBuffer>, type: string) =>
+    new Response(body, { headers: { 'content-type': type, 'content-encoding': 'br', 'cache-control': 'no-store' } });
+  const bare = Bun.serve({
+    port: 0,
+    async fetch(request) {
+      const url = new URL(request.url);
+      const answer = api.get(url.pathname + url.search);
+      if (answer) return compressed(answer, 'application/json');
+      if (url.pathname.startsWith('/api/')) return fetch(`${real}${url.pathname}${url.search}`, { headers: request.headers });
+      if (url.pathname === recorded.page.path) return compressed(page, 'text/html; charset=UTF-8');
+      let target = normalize(join(base, decodeURIComponent(url.pathname)));
+      if (!target.startsWith(base + sep) || url.pathname === '/' || !existsSync(target) || statSync(target).isDirectory()) target = join(base, 'index.html');
+      const type = Bun.file(target).type;
+      if (takesBrotli(request) && existsSync(`${target}.br`)) return compressed(new Uint8Array(readFileSync(`${target}.br`)), type);
+      return new Response(Bun.file(target), { headers: { 'content-type': type, 'cache-control': 'no-store' } });
+    },
+  });
+  return { url: `http://localhost:${bare.port}`, stop: () => bare.stop(true) };
 }
 
 async function markupRun(browser: Browser, url: string, cookie: string, videoId: number) {
@@ -174,18 +212,39 @@ try {
   const tasks = await api<{ elements: { video: { id: number } }[] }>(`/api/v1/get_tasks?structure_id=${packingId}&option=all&offset=0&limit=1`);
   const videoId = tasks.elements[0]!.video.id;
 
+  // What the references serve: the key's API answers and the product's page, recorded once.
+  const window = await api<{ structure_id: number; from_time: string; to_time: string }>(`/api/v1/resolve_hash/${hash}`);
+  const frvPath = `/api/v2/frv?${new URLSearchParams({ structure_id: String(window.structure_id), from_time: window.from_time, to_time: window.to_time, key: hash })}`;
+  const recorded = {
+    api: new Map([
+      [`/api/v1/resolve_hash/${hash}`, await (await fetch(`${server.url}/api/v1/resolve_hash/${hash}`)).text()],
+      [frvPath, await (await fetch(`${server.url}${frvPath}`)).text()],
+    ]),
+    page: { path: `/demo/${hash}`, html: await (await fetch(`${server.url}/demo/${hash}`)).text() },
+  };
+  if (!recorded.page.html.includes('id="norma-shared-report"')) throw new Error('/demo/{key} came without its report');
+  const bare = startBareStatic(server.url, recorded);
+  // Two cores shared with other work: the load beside the figures (1, 5, 15 minutes).
+  const loadBefore = loadavg().map((x) => Math.round(x * 100) / 100);
+
   const landing = [];
   const report = [];
-  const landingPlain = [];
-  const reportPlain = [];
-  for (let run = 0; run < RUNS; run++) {
-    landing.push(await landingRun(browser, server.url));
-    report.push(await reportRun(browser, server.url, hash));
-    landingPlain.push(await landingRun(browser, server.url, true));
-    reportPlain.push(await reportRun(browser, server.url, hash, true));
-    console.log(
-      `run ${run + 1}: landing FCP ${round(landing[run]!.first_contentful_paint_ms)} ms (uncompressed ${round(landingPlain[run]!.first_contentful_paint_ms)}), report table ${round(report[run]!.table_visible_ms)} ms (uncompressed ${round(reportPlain[run]!.table_visible_ms)}), ${report[run]!.rows} rows shown`,
-    );
+  const older = [];
+  const bareRef = [];
+  const inlinedRef = [];
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      landing.push(await landingRun(browser, server.url));
+      report.push(await reportRun(browser, `${server.url}/demo/${hash}`));
+      older.push(await reportRun(browser, `${server.url}/#/demo/${hash}`));
+      bareRef.push(await reportRun(browser, `${bare.url}/#/demo/${hash}`));
+      inlinedRef.push(await reportRun(browser, `${bare.url}/demo/${hash}`));
+      console.log(
+        `run ${run + 1}: landing FCP ${round(landing[run]!.first_contentful_paint_ms)} ms; report table ${round(report[run]!.table_visible_ms)} ms (${report[run]!.rows} rows shown), older link ${round(older[run]!.table_visible_ms)} ms, bare reference ${round(bareRef[run]!.table_visible_ms)} ms, inlined-data reference ${round(inlinedRef[run]!.table_visible_ms)} ms`,
+      );
+    }
+  } finally {
+    bare.stop();
   }
   const markup = await markupRun(browser, server.url, cookie, videoId);
   console.log(`markup screen: ${markup.screen_ms} ms, JS ${markup.js.encoded} B on the wire, ${markup.js.decoded} B uncompressed`);
@@ -206,6 +265,7 @@ try {
       cpu_slowdown: CPU_SLOWDOWN,
       cache: 'cold (a fresh context per run)',
       runs: RUNS,
+      load_average: { before: loadBefore, after: loadavg().map((x) => Math.round(x * 100) / 100) },
     },
     landing: {
       first_contentful_paint_ms: round(median(landing.map((r) => r.first_contentful_paint_ms))),
@@ -213,15 +273,30 @@ try {
       js_transferred_bytes: median(landing.map((r) => r.js.encoded)),
       js_uncompressed_bytes: median(landing.map((r) => r.js.decoded)),
       js_transferred_kb: Math.round(median(landing.map((r) => r.js.encoded)) / 102.4) / 10,
-      uncompressed_first_contentful_paint_ms: round(median(landingPlain.map((r) => r.first_contentful_paint_ms))),
     },
     shared_report: {
+      link: '/demo/{key}',
       table_visible_ms: round(median(report.map((r) => r.table_visible_ms))),
       runs_ms: report.map((r) => round(r.table_visible_ms)),
       rows_shown: report[0]!.rows,
       js_transferred_bytes: median(report.map((r) => r.js.encoded)),
       js_uncompressed_bytes: median(report.map((r) => r.js.decoded)),
-      uncompressed_table_visible_ms: round(median(reportPlain.map((r) => r.table_visible_ms))),
+      page_bytes: recorded.page.html.length,
+      older_link: {
+        link: '/#/demo/{key}',
+        table_visible_ms: round(median(older.map((r) => r.table_visible_ms))),
+        runs_ms: older.map((r) => round(r.table_visible_ms)),
+      },
+      bare_reference: {
+        what: 'the same files and API answers from a bare static server, /#/demo/{key}',
+        table_visible_ms: round(median(bareRef.map((r) => r.table_visible_ms))),
+        runs_ms: bareRef.map((r) => round(r.table_visible_ms)),
+      },
+      inlined_data_reference: {
+        what: "the product's /demo/{key} page (report inside) from a bare static server",
+        table_visible_ms: round(median(inlinedRef.map((r) => r.table_visible_ms))),
+        runs_ms: inlinedRef.map((r) => round(r.table_visible_ms)),
+      },
     },
     markup: {
       js_transferred_bytes: markup.js.encoded,

@@ -1,5 +1,6 @@
 /**
- * Lighthouse on the public pages (issue 17, docs/performance.md «Lighthouse»): Lighthouse 11.7.1 with
+ * Lighthouse on the landing page, /#/products and the shared report's link /demo/{key} (issues 17 and 28,
+ * docs/performance.md «Lighthouse»): Lighthouse 11.7.1 with
  * its default mobile preset (simulated slow 4G and a 4× slower CPU) against the real server, driving
  * Debian's Chromium (CHROME_PATH=/usr/bin/chromium). Each page RUNS times; the median score per
  * category is kept (the landing page must stay at 90 or more in performance, accessibility and SEO),
@@ -14,11 +15,14 @@ import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { startServer } from '../tests/support/server.ts';
+import { apiSessionCookie, startServer } from '../tests/support/server.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const RUNS = 3;
-const PAGES = ['/', '/products', '/services'];
+/** Hash routes of the app, and the shared report's link (/demo/{key}, a page of its own: api/src/report/share-page.ts). */
+const PAGES = ['/', '/products', 'shared report'];
+/** The demo's packing area on its first recorded day, 08:00–17:00 Moscow (as bench/first-load.bench.ts). */
+const SHIFT = { from: '2026-11-16T05:00:00.000Z', to: '2026-11-16T14:00:00.000Z' };
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'] as const;
 
@@ -56,12 +60,23 @@ function lighthouse(url: string): Lhr {
   return lhr;
 }
 
-const server = await startServer();
+// The demo data: the shared report opens one of its days.
+const server = await startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20' });
 const pages: Record<string, unknown>[] = [];
 const benchmarkIndex: number[] = [];
 try {
+  const cookie = await apiSessionCookie(server.url, 'analyst');
+  const headers = { cookie, origin: server.url, 'content-type': 'application/json' };
+  const structures = (await (await fetch(`${server.url}/api/v2/get_all_structures`, { headers })).json()) as { id: number; name: string }[];
+  const packingId = structures.find((s) => s.name === 'Участок упаковки')!.id;
+  const share = await fetch(`${server.url}/api/v1/generate_hash`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ structure_id: packingId, from_time: SHIFT.from, to_time: SHIFT.to }),
+  });
+  const { hash } = (await share.json()) as { hash: string };
   for (const route of PAGES) {
-    const url = `${server.url}/#${route}`;
+    const url = route === 'shared report' ? `${server.url}/demo/${hash}` : `${server.url}/#${route}`;
     const scores: Record<string, number[]> = Object.fromEntries(CATEGORIES.map((c) => [c, []]));
     const metrics: Record<string, number[]> = Object.fromEntries(METRICS.map((m) => [m, []]));
     const failing = new Set<string>();

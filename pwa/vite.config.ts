@@ -109,7 +109,10 @@ const PRELOADED_ROUTES = [
  * первая загрузка»). Where the route names its report's read too (shareReportApi), the script reads
  * the key's window itself and then the report, without waiting for the app's JS, and leaves the
  * promise in window.__normaSharedReport for the screen (SharedInteractiveScreen) to pick up; it
- * resolves to null on any failure, and the screen then reads as it would without it. It blocks the parser, but is fetched beside the style sheet, which blocks the
+ * resolves to null on any failure, and the screen then reads as it would without it. A shared
+ * report's link in its server-visible form, /demo/{key}, becomes the hash route /#/demo/{key} here
+ * (before the app reads its address); its page carries the report already (api/src/report/share-page.ts),
+ * so nothing is read early for it. It blocks the parser, but is fetched beside the style sheet, which blocks the
  * first paint anyway.
  */
 function routePreload(): Plugin {
@@ -148,6 +151,10 @@ function routePreload(): Plugin {
         });
         const script = `(function () {
   var routes = ${JSON.stringify(routes)};
+  // A shared report's link, /demo/{key}: the server put the report into this page (api/src/report/share-page.ts)
+  // or found nothing to put. The app's own address is the hash route; nothing is read early here.
+  var served = /^\\/demo\\/([A-Za-z0-9_-]{16,200})$/.exec(location.pathname);
+  if (served && !location.hash) history.replaceState(history.state, '', '/' + location.search + '#/demo/' + served[1]);
   var hash = location.hash;
   // src/main.tsx hydrates the prerendered landing page on the same condition: wouter's hash location is '/', and online.
   if ('/' + hash.replace(/^#?\\/?/, '') === '/' && navigator.onLine !== false) document.documentElement.classList.add('at-landing');
@@ -165,7 +172,7 @@ function routePreload(): Plugin {
     for (var j = 0; j < routes[i].files.length; j++) link('modulepreload', routes[i].files[j]);
     for (var k = 0; k < routes[i].styles.length; k++) link('stylesheet', routes[i].styles[k]);
     var key = hash.slice(routes[i].hash.length).split(/[/?#]/)[0];
-    if (!routes[i].api || !/^[A-Za-z0-9_-]{16,200}$/.test(key)) continue;
+    if (served || !routes[i].api || !/^[A-Za-z0-9_-]{16,200}$/.test(key)) continue;
     if (routes[i].report && window.fetch && window.Promise) window.__normaSharedReport = sharedReport(routes[i], key);
     else link('preload', routes[i].api + encodeURIComponent(key), 'fetch');
   }
@@ -192,6 +199,9 @@ function routePreload(): Plugin {
 })();
 `;
         const fileName = this.getFileName(this.emitFile({ type: 'asset', name: 'route-preload.js', source: script }));
+        // For the server (api/src/report/share-page.ts): the page of a shared report's link names the
+        // screen's chunks and styles itself, so they load beside the entry chunk, not after this script.
+        this.emitFile({ type: 'asset', fileName: '.vite/routes.json', source: JSON.stringify(routes) });
         html.source = String(html.source).replace('</title>', `</title>\n    <script src="/${fileName}"></script>`);
       },
     },

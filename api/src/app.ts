@@ -22,6 +22,7 @@ import { orgRoutes } from './org/routes';
 import { videoRoutes } from './video/routes';
 import { UPLOAD_PATH } from './video/body-limit';
 import { reportRoutes } from './report/routes';
+import { serveSharedReportPage } from './report/share-page';
 import { siteRoutes } from './site/routes';
 import { summaryRoutes } from './summary/routes';
 import { visionRoutes } from './vision/routes';
@@ -78,6 +79,10 @@ export function createApp(deps: AppDeps) {
   serveApiDocs(app, '/api/openapi.json');
 
   app.all('/api/*', (c) => c.json(errorBody('not_found', `Нет такого вызова API: ${c.req.method} ${c.req.path}`), 404));
-  if (deps.config.pwaDir) servePwa(app, deps.config.pwaDir);
+  if (deps.config.pwaDir) {
+    // Before the PWA's files: a shared report's link is a page with its report inside (report/share-page.ts).
+    serveSharedReportPage(app, deps.config.pwaDir);
+    servePwa(app, deps.config.pwaDir);
+  }
   return app;
 }

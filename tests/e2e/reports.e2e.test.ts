@@ -335,7 +335,8 @@ describe('interactive report and sharing', () => {
     await page.getByTestId('share-result').waitFor();
     expect(await playerTop()).toBe(before);
     const link = await page.getByTestId('share-link').inputValue();
-    expect(link).toMatch(new RegExp(`^${server.url}/#/demo/[A-Za-z0-9_-]{22,}$`));
+    // A path the server sees: the page comes with the report inside (api/src/report/share-page.ts).
+    expect(link).toMatch(new RegExp(`^${server.url}/demo/[A-Za-z0-9_-]{22,}$`));
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText()), RETRY).toBe(link);
     await page.getByTestId('share-qr').locator('svg').waitFor();
     const key = link.split('/').pop()!;
@@ -344,21 +345,26 @@ describe('interactive report and sharing', () => {
     const shared = await visitor.newPage();
     const errors = watchErrors(shared);
     const reads: string[] = [];
-    shared.on('request', (request) => {
-      const path = new URL(request.url()).pathname;
-      if (path.startsWith('/api/v1/resolve_hash/') || path === '/api/v2/frv') reads.push(path.split('/').slice(0, 4).join('/'));
-    });
-    await shared.goto(link);
+    const watchReads = (watched: typeof shared) =>
+      watched.on('request', (request) => {
+        const path = new URL(request.url()).pathname;
+        if (path.startsWith('/api/v1/resolve_hash/') || path === '/api/v2/frv') reads.push(path.split('/').slice(0, 4).join('/'));
+      });
+    watchReads(shared);
+    const sharedPage = await shared.goto(link);
+    // The page's own response carries the key's window and report.
+    expect(await sharedPage!.text()).toContain('<script type="application/json" id="norma-shared-report">');
     await shared.getByTestId('interactive-report').waitFor();
+    // The app's address is the hash route the older links have.
+    expect(await shared.evaluate(() => location.pathname + location.hash)).toBe(`/#/demo/${key}`);
     await expect.poll(() => shared.getByTestId('share-button').count(), RETRY).toBe(0);
     await shared.getByText('Просмотр по ссылке: только чтение').waitFor();
     const api = await get<InteractiveFrv>(`/api/v2/frv?structure_id=${packingId}&from_time=${recorded.from}&to_time=${recorded.to}`);
     // It opens at the first row with footage, the same item the API gives.
     const opening = api.items.find((i) => i.video_segments.length > 0)!;
     await expect.poll(() => shared.locator(`[data-item-id="${opening.id}"] td`).first().textContent(), RETRY).toBe(String(opening.number));
-    // index.html's preload script read the key's window and the report before the app's JS came;
-    // the screen took them over: each was asked once.
-    expect(reads.sort()).toEqual(['/api/v1/resolve_hash', '/api/v2/frv']);
+    // The screen took the report from the page: no data request at all.
+    expect(reads).toEqual([]);
     await shared.waitForFunction(() => (document.querySelector('[data-testid="interactive-video"]') as HTMLVideoElement)?.readyState >= 1);
     const withVideo = api.items.find((i) => i.video_segments.some((s) => s.camera_key === 1 && s.video_segment.start > 2))!;
     const segment = withVideo.video_segments.find((s) => s.camera_key === 1)!;
@@ -388,6 +394,20 @@ describe('interactive report and sharing', () => {
       caches: await caches.keys(),
     }));
     expect(offlineCopy).toEqual({ workers: 0, caches: [] });
+
+    // An older link, /#/demo/{key}: index.html's preload script reads the key's window and the
+    // report before the app's JS comes; the screen takes them over: each is asked once.
+    const older = await visitor.newPage();
+    reads.length = 0;
+    watchReads(older);
+    await older.goto(`${server.url}/#/demo/${key}`);
+    await expect.poll(() => older.locator(`[data-item-id="${opening.id}"] td`).first().textContent(), RETRY).toBe(String(opening.number));
+    expect(reads.sort()).toEqual(['/api/v1/resolve_hash', '/api/v2/frv']);
+    // A key that opens nothing: the page carries no data, and the screen says so after its own read.
+    const wrong = await visitor.newPage();
+    const wrongPage = await wrong.goto(`${server.url}/demo/${'A'.repeat(32)}`);
+    expect(await wrongPage!.text()).not.toContain('norma-shared-report');
+    await wrong.getByText('Отчёт по этой ссылке не открывается: Ссылка недействительна или отозвана').waitFor();
     await visitor.close();
     await context.close();
   });

@@ -391,12 +391,26 @@ interface EarlySharedReport {
   frv: InteractiveFrv;
 }
 
+/** The id of the JSON data block in which the server sends a shared report with its page (api/src/report/share-page.ts). */
+const SHARED_REPORT_DATA_ID = 'norma-shared-report';
+
 /**
- * The reads index.html's route-preload script started for a /demo/{key} visit before the app's JS
- * came (pwa/vite.config.ts, routePreload): taken once, for this key only; null when there are none
+ * The report the page came with (the link /demo/{key}: api/src/report/share-page.ts) or the reads
+ * index.html's route-preload script started for a /#/demo/{key} visit before the app's JS came
+ * (pwa/vite.config.ts, routePreload): taken once, for this key only; null when there are none
  * or they failed, and the screen reads as usual.
  */
 async function takeEarlySharedReport(key: string): Promise<{ share: ResolvedShare; frv: InteractiveFrv } | null> {
+  const block = document.getElementById(SHARED_REPORT_DATA_ID);
+  if (block) {
+    block.remove();
+    try {
+      const inPage = JSON.parse(block.textContent ?? '') as EarlySharedReport;
+      if (inPage.key === key) return { share: inPage.share, frv: inPage.frv };
+    } catch {
+      // Not JSON: read as usual.
+    }
+  }
   const holder = window as { __normaSharedReport?: Promise<EarlySharedReport | null> };
   const early = holder.__normaSharedReport;
   if (!early) return null;

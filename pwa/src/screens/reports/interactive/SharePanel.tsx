@@ -13,9 +13,13 @@ const POPOVER = {
   boxShadow: '0 8px 24px rgba(29, 36, 48, 0.18)',
 } as const;
 
-/** The address a share key opens: the /demo/{key} screen of this PWA. */
+/**
+ * The address a share key opens: the /demo/{key} screen of this PWA, as a path the server sees, so
+ * that the page comes with the report inside (api/src/report/share-page.ts); the page turns it into
+ * the hash route /#/demo/{key}, which opens the same screen (older links have that form).
+ */
 export function shareLink(key: string): string {
-  return `${window.location.origin}/#/demo/${key}`;
+  return `${window.location.origin}/demo/${key}`;
 }
 
 /**
