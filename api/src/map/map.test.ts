@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PMTiles } from 'pmtiles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import DxfParser from 'dxf-parser';
@@ -371,6 +374,32 @@ describe('basemap', () => {
     expect(style.body.sources.basemap.url).toMatch(/^pmtiles:\/\/http:\/\/localhost(:\d+)?\/api\/v1\/map\/basemap\.pmtiles$/);
     expect(style.body.zoom).toBe(12);
     expect(JSON.stringify(style.body)).not.toMatch(/glyphs|sprite|https:/);
+  });
+
+  it("serves the operator's own style (NORMA_MAP_STYLE) with {origin} filled in; a broken file is a 500 with a Russian message", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'norma-style-'));
+    const file = join(dir, 'city.json');
+    const own = {
+      version: 8,
+      sources: { city: { type: 'vector', url: 'pmtiles://{origin}/api/v1/map/basemap.pmtiles' } },
+      layers: [{ id: 'streets', type: 'line', source: 'city', 'source-layer': 'roads' }],
+    };
+    writeFileSync(file, JSON.stringify(own));
+    const app = await createTestApp({ mapStyleFile: file });
+    try {
+      const style = await app.request('/api/v1/map/style.json');
+      expect(style.status).toBe(200);
+      const body = await style.json();
+      expect(body.layers).toEqual(own.layers);
+      expect(body.sources.city.url).toMatch(/^pmtiles:\/\/http:\/\/localhost(:\d+)?\/api\/v1\/map\/basemap\.pmtiles$/);
+      writeFileSync(file, '{"version": 8,');
+      const broken = await app.request('/api/v1/map/style.json');
+      expect(broken.status).toBe(500);
+      expect((await broken.json()).error.message).toMatch(/NORMA_MAP_STYLE/);
+    } finally {
+      await app.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import { saveOwnerMatches } from '../markup/save-owner';
 import type { AppDeps, AppEnv } from '../http/env';
 import { badRequest, notFound } from '../http/errors';
 import { createRouter, errorResponses, json } from '../http/openapi';
-import { basemapResponse, mapStyle } from './basemap';
+import { basemapResponse, editorStyle } from './basemap';
 import { featureMenu, gisMenu, importParcels, MENU_WIDTH, polygonFromCoords, polygonsFromCodes, typeList, typeStyles } from './menus';
 import {
   AlgoBody,
@@ -360,7 +360,7 @@ export function mapRoutes({ db, storage, config }: AppDeps) {
       summary: 'Стиль maplibre для подложки (без шрифтов и спрайтов из интернета)',
       responses: { 200: { description: 'Стиль maplibre' } },
     }),
-    async (c) => c.json(mapStyle(new URL(c.req.url).origin), 200),
+    async (c) => c.json(editorStyle(config, new URL(c.req.url).origin) as Record<string, unknown>, 200),
   );
   return app;
 }
