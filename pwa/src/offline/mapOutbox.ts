@@ -47,10 +47,6 @@ export async function queuedMapSaves(): Promise<MapOutboxItem[]> {
   return (await get<MapOutboxItem[]>(ITEMS)) ?? [];
 }
 
-export async function mapOutboxProblems(): Promise<MapOutboxProblem[]> {
-  return (await get<MapOutboxProblem[]>(PROBLEMS)) ?? [];
-}
-
 /** Queues `drawn` for the project; an older queued drawing of the same project is replaced, its base kept. */
 export async function queueMapSave(item: Omit<MapOutboxItem, 'queuedAt'>) {
   await update<MapOutboxItem[]>(ITEMS, (items = []) => {
@@ -129,10 +125,4 @@ export async function flushMapOutbox(owner: string, onOutcome?: (outcome: MapRep
     }
     return outcomes;
   });
-}
-
-/** The map screen put the refused drawing back (or let it go): the problem is cleared. */
-export async function clearMapProblem(owner: string, projectId: number) {
-  await update<MapOutboxProblem[]>(PROBLEMS, (list = []) => list.filter((p) => !sameSlot(p, { owner, projectId })));
-  notifyChange();
 }
