@@ -38,6 +38,11 @@ export interface Config {
   databaseUrl?: string;
   /** A PMTiles archive to serve as the map's basemap (NORMA_BASEMAP, e.g. a full city); absent: the built-in Natural Earth one (docs/map.md). */
   basemapFile?: string;
+  /**
+   * A maplibre style (JSON file, NORMA_MAP_STYLE) for the operator's own archive, whose layers are
+   * not the built-in `land` and `borders`; `{origin}` in it becomes the server's address (docs/map.md).
+   */
+  mapStyleFile?: string;
   /** Objects in an S3-compatible bucket instead of DATA_DIR/objects when NORMA_S3_BUCKET is set (storage/s3-object-store.ts, docs/deployment.md). */
   s3?: S3Config;
   /** Public site (docs/site.md): robot check, contact requests and their mail notice. */
@@ -137,6 +142,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     humanDetector: env.NORMA_HUMAN_DETECTOR === 'background-subtraction-blobs' ? 'background-subtraction-blobs' : 'movenet-multipose',
     databaseUrl: env.DATABASE_URL || undefined,
     basemapFile: env.NORMA_BASEMAP ? resolve(env.NORMA_BASEMAP) : undefined,
+    mapStyleFile: env.NORMA_MAP_STYLE ? resolve(env.NORMA_MAP_STYLE) : undefined,
     s3: env.NORMA_S3_BUCKET
       ? {
           bucket: env.NORMA_S3_BUCKET,

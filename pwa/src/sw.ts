@@ -10,8 +10,18 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
-import { RangeRequestsPlugin } from 'workbox-range-requests';
-import { API_CACHE, FROM_CACHE_HEADER, isOfflineReadableApi, KEEP_READS_MESSAGE, OUTBOX_SYNC_TAG, warmApiCache } from './offline/apiCache';
+import { createPartialResponse, RangeRequestsPlugin } from 'workbox-range-requests';
+import {
+  API_CACHE,
+  BASEMAP_CACHE,
+  BASEMAP_URL,
+  FROM_CACHE_HEADER,
+  isOfflineReadableApi,
+  KEEP_READS_MESSAGE,
+  OUTBOX_SYNC_TAG,
+  warmApiCache,
+} from './offline/apiCache';
+import type { MapReplayOutcome } from './offline/mapOutbox';
 import { replayOutbox } from './offline/replay';
 import { VIDEO_CACHE } from './offline/videoCache';
 
@@ -55,6 +65,94 @@ registerRoute(
   new CacheFirst({ cacheName: 'norma-wasm', plugins: [new CacheableResponsePlugin({ statuses: [200] })] }),
 );
 
+// maplibre's worker script (a hashed .mjs the precache list leaves out, docs/map.md «Без сети»):
+// kept on first use of the map editor, so the editor opens offline.
+registerRoute(
+  ({ url, request }) => request.method === 'GET' && url.origin === location.origin && url.pathname.startsWith('/assets/') && url.pathname.endsWith('.mjs'),
+  new CacheFirst({ cacheName: 'norma-map-worker', plugins: [new CacheableResponsePlugin({ statuses: [200] })] }),
+);
+
+/**
+ * The basemap archive (PMTiles), read by the map in HTTP Range requests: online they go to the
+ * server as before, and the whole file is kept once (again when its ETag changes); offline each
+ * range is cut from the kept file (206), so the editor draws its basemap from a cold start.
+ */
+let keepingBasemap: Promise<void> | null = null;
+async function keepBasemap(etag: string | null) {
+  const cache = await caches.open(BASEMAP_CACHE);
+  const kept = await cache.match(BASEMAP_URL);
+  if (kept && etag !== null && kept.headers.get('etag') === etag) return;
+  const whole = await fetch(BASEMAP_URL, { credentials: 'same-origin' });
+  if (whole.status === 200) await cache.put(BASEMAP_URL, whole);
+}
+registerRoute(
+  ({ url, request }) => request.method === 'GET' && url.origin === location.origin && url.pathname === BASEMAP_URL,
+  async ({ request, event }) => {
+    try {
+      const response = await fetch(request);
+      if (response.status === 200 || response.status === 206) {
+        keepingBasemap ??= keepBasemap(response.headers.get('etag'))
+          .catch(() => {})
+          .finally(() => {
+            keepingBasemap = null;
+          });
+        (event as ExtendableEvent).waitUntil(keepingBasemap);
+      }
+      return response;
+    } catch (error) {
+      const kept = await (await caches.open(BASEMAP_CACHE)).match(BASEMAP_URL);
+      if (!kept) throw error;
+      return request.headers.has('range') ? createPartialResponse(request, kept) : kept;
+    }
+  },
+);
+
+/** A JSON answer taken from the cache says so, so the page knows the server was not reached. */
+async function markedAsCached(cachedResponse: Response) {
+  const headers = new Headers(cachedResponse.headers);
+  headers.set(FROM_CACHE_HEADER, '1');
+  return new Response(await cachedResponse.blob(), { status: cachedResponse.status, statusText: cachedResponse.statusText, headers });
+}
+
+/**
+ * The map editor's form and type catalogue is a POST read (`html_menu`, the feature's properties
+ * in the body): kept under its body, and offline answered from there. When the screen opens it
+ * asks for an area's; the empty forms of the other drawn types are kept with it, so a road, a zone
+ * or an object can be drawn offline too. A filled form of an existing feature is kept once opened.
+ */
+const HTML_MENU = '/api/v1/html_menu';
+const DRAWN_TYPES = ['area', 'road', 'zone', 'object'];
+const htmlMenuKey = (body: string) => new URL(`${HTML_MENU}?body=${encodeURIComponent(body)}`, location.origin).href;
+const isJson200 = (response: Response) => response.status === 200 && (response.headers.get('content-type') ?? '').includes('application/json');
+registerRoute(
+  ({ url }) => url.origin === location.origin && url.pathname === HTML_MENU,
+  async ({ request, event }) => {
+    const body = await request.clone().text();
+    const cache = await caches.open(API_CACHE);
+    let response: Response;
+    try {
+      response = await fetch(request);
+    } catch (error) {
+      const kept = await cache.match(htmlMenuKey(body));
+      if (!kept) throw error;
+      return markedAsCached(kept);
+    }
+    if (isJson200(response)) {
+      await cache.put(htmlMenuKey(body), response.clone());
+      if (body === JSON.stringify({ type: 'area' })) {
+        const others = DRAWN_TYPES.filter((type) => type !== 'area').map(async (type) => {
+          const other = JSON.stringify({ type });
+          const answer = await fetch(HTML_MENU, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: other });
+          if (isJson200(answer)) await cache.put(htmlMenuKey(other), answer);
+        });
+        (event as ExtendableEvent).waitUntil(Promise.all(others).catch(() => {}));
+      }
+    }
+    return response;
+  },
+  'POST',
+);
+
 // Every JSON read of a signed-in screen: the network when there is one, the last answer otherwise.
 registerRoute(
   ({ url, request }) => request.method === 'GET' && url.origin === location.origin && isOfflineReadableApi(url),
@@ -67,12 +165,7 @@ registerRoute(
         cacheWillUpdate: async ({ response }) =>
           response.status === 200 && (response.headers.get('content-type') ?? '').includes('application/json') ? response : null,
         // A stored answer says so, so the page knows the server was not reached.
-        cachedResponseWillBeUsed: async ({ cachedResponse }) => {
-          if (!cachedResponse) return cachedResponse;
-          const headers = new Headers(cachedResponse.headers);
-          headers.set(FROM_CACHE_HEADER, '1');
-          return new Response(await cachedResponse.blob(), { status: cachedResponse.status, statusText: cachedResponse.statusText, headers });
-        },
+        cachedResponseWillBeUsed: async ({ cachedResponse }) => (cachedResponse ? markedAsCached(cachedResponse) : cachedResponse),
       },
     ],
   }),
@@ -84,13 +177,15 @@ registerRoute(
 sw.addEventListener('sync', (event) => {
   if (event.tag !== OUTBOX_SYNC_TAG) return;
   event.waitUntil(
-    replayOutbox().then(async (report) => {
-      // Open tabs refresh their indicator and any open markup screen.
+    (async () => {
+      const mapReport: MapReplayOutcome[] = [];
+      const report = await replayOutbox(undefined, (outcome) => mapReport.push(outcome));
+      // Open tabs refresh their indicator and any open markup or map screen.
       for (const client of await sw.clients.matchAll({ type: 'window', includeUncontrolled: true }))
-        client.postMessage({ type: 'norma-outbox-replayed', report });
+        client.postMessage({ type: 'norma-outbox-replayed', report, mapReport });
       // Still offline: a rejected promise makes the browser try the sync again later.
-      if (report.some((r) => r.result === 'offline')) throw new Error('offline');
-    }),
+      if (report.some((r) => r.result === 'offline') || mapReport.some((r) => r.result === 'offline')) throw new Error('offline');
+    })(),
   );
 });
 

@@ -63,13 +63,15 @@ export function layoutProblems(page: Page): Promise<string[]> {
     for (const select of [...document.querySelectorAll('select')].filter(visible)) {
       const chosen = select.selectedOptions[0]?.textContent?.trim();
       if (!chosen) continue;
-      // The whole name shown as text beside the list (in its cell or label) is readable there.
-      const holder = select.closest('td, label');
-      const shownBeside =
-        holder &&
-        [...holder.querySelectorAll(':not(select):not(option)')].some((e) => e.children.length === 0 && visible(e) && e.textContent?.trim() === chosen);
-      if (shownBeside) continue;
       const style = getComputedStyle(select);
+      // A styleable list (appearance: base-select, on a phone) wraps the chosen name inside itself:
+      // readable when the wrapped text fits the box. A name shown beside the list does not count:
+      // the list itself must be readable (issue 28).
+      if (style.appearance === 'base-select') {
+        if (select.scrollWidth > select.clientWidth + 1 || select.scrollHeight > select.clientHeight + 1)
+          problems.push(`выбор в списке не помещается (${select.clientWidth} px): «${chosen}»`);
+        continue;
+      }
       canvas.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
       // The arrow takes about 20 px of the box.
       const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;

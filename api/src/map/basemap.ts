@@ -1,8 +1,8 @@
-import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { buildBasemap, INITIAL_VIEW } from '@norma/workers/map';
 import type { Config } from '../config';
-import { errorBody } from '../http/errors';
+import { ApiError, errorBody } from '../http/errors';
 import { parseRange } from '../video/stream';
 
 export const BASEMAP_PATH = '/api/v1/map/basemap.pmtiles';
@@ -65,7 +65,7 @@ export async function basemapResponse(config: Pick<Config, 'basemapFile' | 'data
  * sea background and country borders. No text layers: no glyphs are served (STACK-FACTS «Maps»).
  * Layers read `land` and `borders`; an operator's archive should use those names or bring its own style.
  */
-export function mapStyle(origin: string) {
+function mapStyle(origin: string) {
   return {
     version: 8,
     name: 'Norma',
@@ -84,4 +84,24 @@ export function mapStyle(origin: string) {
       },
     ],
   };
+}
+
+/**
+ * The style the editor gets: the operator's (NORMA_MAP_STYLE, for an archive of another layer
+ * schema, e.g. an OpenStreetMap extract with streets) with `{origin}` replaced by the server's
+ * address, or the built-in one. Read on every request: the operator may edit it without a restart.
+ */
+export function editorStyle(config: Pick<Config, 'mapStyleFile'>, origin: string): unknown {
+  if (!config.mapStyleFile) return mapStyle(origin);
+  let text: string;
+  try {
+    text = readFileSync(config.mapStyleFile, 'utf8');
+  } catch {
+    throw new ApiError(500, 'map_style_unreadable', 'Файл стиля карты (NORMA_MAP_STYLE) не найден или не читается');
+  }
+  try {
+    return JSON.parse(text.replaceAll('{origin}', origin)) as unknown;
+  } catch {
+    throw new ApiError(500, 'map_style_invalid', 'Файл стиля карты (NORMA_MAP_STYLE) — не JSON');
+  }
 }

@@ -38,6 +38,8 @@ export interface PreparedDrawing {
   restore: { general: string; info: string } | null;
   /** The coordinate reference a first drawing fixes (its centre), as stored; null for an empty drawing. */
   firstCrs: string | null;
+  /** A save queued offline: the project and version it was drawn on (SaveBase); null for a save made online. */
+  base: { projectId: number; updatedAt: number } | null;
 }
 
 /** A checked save (DrawnCollection's output) as the service stores it; runs on the document thread. */
@@ -48,5 +50,6 @@ export function prepareDrawing(save: z.output<typeof DrawnCollection>): Prepared
       ? { general: JSON.stringify(save.restore.general_feature_collection.features), info: JSON.stringify(save.restore.info_feature_collection.features) }
       : null,
     firstCrs: save.features.length > 0 ? JSON.stringify(defaultCrs(save)) : null,
+    base: save.base ? { projectId: save.base.project_id, updatedAt: save.base.updated_at } : null,
   };
 }

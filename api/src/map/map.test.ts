@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PMTiles } from 'pmtiles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import DxfParser from 'dxf-parser';
@@ -127,6 +130,39 @@ describe('projects', () => {
     for (const body of bad) expect((await call('POST', '/api/v1/projects/last/save', admin, body)).status).toBe(400);
     expect((await call('POST', '/api/v1/projects/last/save', viewer, { type: 'FeatureCollection', features: [] })).status).toBe(403);
     expect(await projectsRows()).toEqual(before);
+  });
+
+  it('a save queued offline applies once: its resend is a no-op, a changed project or another project is a 409 that changes nothing', async () => {
+    const start = await call('GET', '/api/v1/projects/last/get', admin);
+    const base = { project_id: start.body.id, updated_at: start.body.updated_at };
+    const queued = { type: 'FeatureCollection', features: [square(30.32, 59.94)], base };
+    const first = await call('POST', '/api/v1/projects/last/save', admin, queued);
+    expect(first.status).toBe(200);
+    expect(first.body.updated_at).toBeGreaterThanOrEqual(base.updated_at);
+    // The first answer was lost, the same save comes again: nothing new is written.
+    const resend = await call('POST', '/api/v1/projects/last/save', admin, queued);
+    expect(resend.status).toBe(200);
+    expect(resend.body.updated_at).toBe(first.body.updated_at);
+    expect(resend.body.drawn_feature_collection).toEqual(first.body.drawn_feature_collection);
+    const before = await projectsRows();
+    // Another drawing on the old version: changed on the server meanwhile.
+    const stale = await call('POST', '/api/v1/projects/last/save', admin, { ...queued, features: [square(30.33, 59.94)] });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error.message).toMatch(/изменён на сервере/);
+    const elsewhere = await call('POST', '/api/v1/projects/last/save', admin, { ...queued, base: { ...base, project_id: base.project_id + 1000 } });
+    expect(elsewhere.status).toBe(409);
+    expect(elsewhere.body.error.message).toMatch(/сменился/);
+    // Someone else's queued save in this session: refused, nothing stored.
+    const response = await t.request('/api/v1/projects/last/save', {
+      method: 'POST',
+      cookie: admin,
+      headers: { 'x-norma-save-owner': encodeURIComponent('watcher') },
+      body: JSON.stringify({ ...queued, base: { project_id: base.project_id, updated_at: first.body.updated_at }, features: [] }),
+    });
+    expect(response.status).toBe(403);
+    expect(await projectsRows()).toEqual(before);
+    // The later tests start from the drawing this one found.
+    expect((await call('POST', '/api/v1/projects/last/save', admin, start.body.drawn_feature_collection)).status).toBe(200);
   });
 
   it('stores and reads back exactly the drawing that was sent, and draws it with the generated network', async () => {
@@ -338,6 +374,32 @@ describe('basemap', () => {
     expect(style.body.sources.basemap.url).toMatch(/^pmtiles:\/\/http:\/\/localhost(:\d+)?\/api\/v1\/map\/basemap\.pmtiles$/);
     expect(style.body.zoom).toBe(12);
     expect(JSON.stringify(style.body)).not.toMatch(/glyphs|sprite|https:/);
+  });
+
+  it("serves the operator's own style (NORMA_MAP_STYLE) with {origin} filled in; a broken file is a 500 with a Russian message", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'norma-style-'));
+    const file = join(dir, 'city.json');
+    const own = {
+      version: 8,
+      sources: { city: { type: 'vector', url: 'pmtiles://{origin}/api/v1/map/basemap.pmtiles' } },
+      layers: [{ id: 'streets', type: 'line', source: 'city', 'source-layer': 'roads' }],
+    };
+    writeFileSync(file, JSON.stringify(own));
+    const app = await createTestApp({ mapStyleFile: file });
+    try {
+      const style = await app.request('/api/v1/map/style.json');
+      expect(style.status).toBe(200);
+      const body = await style.json();
+      expect(body.layers).toEqual(own.layers);
+      expect(body.sources.city.url).toMatch(/^pmtiles:\/\/http:\/\/localhost(:\d+)?\/api\/v1\/map\/basemap\.pmtiles$/);
+      writeFileSync(file, '{"version": 8,');
+      const broken = await app.request('/api/v1/map/style.json');
+      expect(broken.status).toBe(500);
+      expect((await broken.json()).error.message).toMatch(/NORMA_MAP_STYLE/);
+    } finally {
+      await app.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

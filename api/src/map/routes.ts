@@ -2,10 +2,11 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { currentUser, requireAccess } from '../auth/access';
 import type { Context } from 'hono';
 import { preparedDocument } from '../http/document-threads';
+import { saveOwnerMatches } from '../markup/save-owner';
 import type { AppDeps, AppEnv } from '../http/env';
 import { badRequest, notFound } from '../http/errors';
 import { createRouter, errorResponses, json } from '../http/openapi';
-import { basemapResponse, mapStyle } from './basemap';
+import { basemapResponse, editorStyle } from './basemap';
 import { featureMenu, gisMenu, importParcels, MENU_WIDTH, polygonFromCoords, polygonsFromCodes, typeList, typeStyles } from './menus';
 import {
   AlgoBody,
@@ -143,9 +144,11 @@ export function mapRoutes({ db, storage, config }: AppDeps) {
       path: '/api/v1/projects/last/save',
       tags,
       summary: 'Сохранить нарисованное (GeoJSON FeatureCollection: area, road, zone, object)',
-      middleware: [write] as const,
+      description:
+        'Сохранение, сделанное без сети, несёт base (проект и его updated_at) и заголовок x-norma-save-owner (логин в кодировке URI): 409, если проект сменился или изменён с тех пор; 403 — другой пользователь.',
+      middleware: [write, saveOwnerMatches] as const,
       request: body(DrawnCollection),
-      responses: { 200: json(MapProject), ...errorResponses },
+      responses: { 200: json(MapProject), ...errorResponses, 409: errorResponses[400] },
     }),
     async (c) => projectReply(c, await saveDrawn(db, currentUser(c), preparedDocument(c, 'drawing'))),
   );
@@ -357,7 +360,7 @@ export function mapRoutes({ db, storage, config }: AppDeps) {
       summary: 'Стиль maplibre для подложки (без шрифтов и спрайтов из интернета)',
       responses: { 200: { description: 'Стиль maplibre' } },
     }),
-    async (c) => c.json(mapStyle(new URL(c.req.url).origin), 200),
+    async (c) => c.json(editorStyle(config, new URL(c.req.url).origin) as Record<string, unknown>, 200),
   );
   return app;
 }

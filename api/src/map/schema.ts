@@ -110,8 +110,17 @@ export const FeatureCollection = z
  */
 export const RestoreSnapshot = z.object({ general_feature_collection: FeatureCollection, info_feature_collection: FeatureCollection });
 
-/** What the user may save: drawn features only (area, road, zone, object); `restore` — see RestoreSnapshot. */
-export const DrawnCollection = FeatureCollection.extend({ restore: RestoreSnapshot.optional() })
+/**
+ * A save queued offline (docs/map.md «Без сети»): the project and the version (`updated_at`) the
+ * drawing was made on. The server refuses it (409) when the current project is another one or has
+ * changed since, unless it already holds exactly this drawing (a resend of a save that arrived).
+ */
+export const SaveBase = z
+  .object({ project_id: z.number().int().min(1), updated_at: z.number().int().min(0) })
+  .openapi('MapSaveBase', { description: 'Проект и его версия (updated_at), на которых сделан рисунок; сохранение без сети' });
+
+/** What the user may save: drawn features only (area, road, zone, object); `restore` — see RestoreSnapshot; `base` — SaveBase. */
+export const DrawnCollection = FeatureCollection.extend({ restore: RestoreSnapshot.optional(), base: SaveBase.optional() })
   .refine((fc) => fc.features.every((f) => (DRAWN_TYPES as readonly string[]).includes(f.properties.type)), {
     message: `сохраняются только нарисованные объекты: ${DRAWN_TYPES.join(', ')}`,
     path: ['features'],

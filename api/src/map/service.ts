@@ -42,6 +42,8 @@ function crsView(crs: ProjectCrs | null) {
 
 const NO_CURRENT = 'Нет текущего проекта карты: создайте проект';
 const PROCESSING = 'Проект обрабатывается: дождитесь окончания алгоритма';
+const OTHER_PROJECT = 'Текущий проект карты сменился: рисунок, сделанный без сети, относится к другому проекту';
+const CHANGED_SINCE = 'Проект карты изменён на сервере после того, как рисунок был сделан без сети';
 /** The columns a drawing save keeps (it writes the drawn and drawing ones). */
 const KEPT_BY_SAVE = [
   'id',
@@ -187,6 +189,16 @@ export async function saveDrawn(db: Db, user: SessionUser, drawing: PreparedDraw
   const row = id === undefined ? undefined : await db.selectFrom('map_projects').select(KEPT_BY_SAVE).where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound(NO_CURRENT);
   if (row.is_processing) throw conflict(PROCESSING);
+  if (drawing.base) {
+    if (drawing.base.projectId !== row.id) throw conflict(OTHER_PROJECT);
+    if (drawing.base.updatedAt !== Number(row.updated_at)) {
+      // The resend of a queued save whose first answer was lost: already stored, nothing to apply twice.
+      const stored = await db.selectFrom('map_projects').select('drawn_feature_collection').where('id', '=', row.id).executeTakeFirstOrThrow();
+      if (stored.drawn_feature_collection === collectionText(drawing.drawn))
+        return projectText(await db.selectFrom('map_projects').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow());
+      throw conflict(CHANGED_SINCE);
+    }
+  }
   const general = drawing.restore ? drawing.restore.general : featuresText(row.general_feature_collection);
   const restored = drawing.restore
     ? { general_feature_collection: collectionText(drawing.restore.general), info_feature_collection: collectionText(drawing.restore.info) }

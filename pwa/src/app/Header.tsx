@@ -49,15 +49,15 @@ function SyncIndicator() {
         Отправка…
       </span>
     );
-  if (status.pending === 0) return null;
+  if (status.pending + status.mapPending === 0) return null;
   return (
     <Link
-      href={`/video/${status.pendingVideos[0]}`}
+      href={status.pending > 0 ? `/video/${status.pendingVideos[0]}` : '/ciblock/map'}
       className="sync-indicator sync-pending"
       data-testid="sync-indicator"
-      title="Сохранения разметки ждут связи с сервером и уйдут сами"
+      title="Сохранения ждут связи с сервером и уйдут сами"
     >
-      Не отправлено: {status.pending}
+      Не отправлено: {status.pending + status.mapPending}
     </Link>
   );
 }

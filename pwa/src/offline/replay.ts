@@ -2,6 +2,7 @@ import { rowsFromReply, sameRow, sameStamp, type MarkupRow, type StampRow, type 
 import type { FailureBody } from '../api/client';
 import { rememberMarkups } from './apiCache';
 import { loadDraft, saveDraft } from './drafts';
+import { flushMapOutbox, type MapReplayOutcome } from './mapOutbox';
 import { flushOutbox, type OutboxItem, type ReplayOutcome } from './outbox';
 import { settlePendingSignOut } from './signOut';
 
@@ -83,11 +84,15 @@ async function sessionOwner(): Promise<string | null> {
  * One round of the outbox, in a page or in the service worker: a pending sign-out reaches the
  * server first, then only the saves of the user signed in now are sent (asked of the server, not
  * taken from the device's memory, so a save never goes out under someone else's cookie). Throws
- * ReplayUnreachable when the server cannot be asked.
+ * ReplayUnreachable when the server cannot be asked. The map editor's queued drawings follow;
+ * `onMapOutcome` hears each of them.
  */
-export async function replayOutbox(onOutcome?: (outcome: ReplayOutcome) => void): Promise<ReplayOutcome[]> {
+export async function replayOutbox(onOutcome?: (outcome: ReplayOutcome) => void, onMapOutcome?: (outcome: MapReplayOutcome) => void): Promise<ReplayOutcome[]> {
   if (!(await settlePendingSignOut())) throw new ReplayUnreachable('sign-out pending');
   const owner = await sessionOwner();
   if (owner === null) return [];
-  return flushOutbox((item) => sendQueuedSave(item, owner), owner, onOutcome);
+  const outcomes = await flushOutbox((item) => sendQueuedSave(item, owner), owner, onOutcome);
+  // The map editor's drawings saved offline (offline/mapOutbox.ts) go in the same round.
+  await flushMapOutbox(owner, onMapOutcome);
+  return outcomes;
 }

@@ -3,6 +3,7 @@ import { markOffline, markOnline, onBackOnline } from '../state/connectivity';
 import { login } from '../state/login';
 import { notify } from '../state/notifications';
 import { OUTBOX_SYNC_TAG } from './apiCache';
+import { queuedMapSaves, type MapReplayOutcome } from './mapOutbox';
 import { onOutboxChange, outboxProblems, ownedBy, queuedSaves, type OutboxProblem, type ReplayOutcome } from './outbox';
 import { replayOutbox } from './replay';
 
@@ -18,6 +19,8 @@ export const outboxStatus = proxy({
   othersPending: 0,
   /** Videos whose saves wait, oldest first (the indicator links to the first). */
   pendingVideos: [] as number[],
+  /** Drawings of the map editor saved offline by the signed-in user (offline/mapOutbox.ts). */
+  mapPending: 0,
   sending: false,
   problems: [] as OutboxProblem[],
 });
@@ -34,16 +37,27 @@ export function onSaveReplayed(listener: ReplayListener) {
   };
 }
 
+/** The open map screen takes the outcome of its project; true when it did. */
+type MapReplayListener = (outcome: MapReplayOutcome) => boolean;
+const mapReplayListeners = new Set<MapReplayListener>();
+export function onMapSaveReplayed(listener: MapReplayListener) {
+  mapReplayListeners.add(listener);
+  return () => {
+    mapReplayListeners.delete(listener);
+  };
+}
+
 /** Counts what waits, split by owner: the signed-in user is shown only their own saves and problems. */
 async function refreshStatus() {
-  const [items, problems] = await Promise.all([queuedSaves(), outboxProblems()]);
+  const [items, problems, drawings] = await Promise.all([queuedSaves(), outboxProblems(), queuedMapSaves()]);
   const owner = login.loggedIn ? login.userLogin : null;
   const mine = owner === null ? [] : items.filter((i) => ownedBy(i, owner));
+  outboxStatus.mapPending = drawings.filter((d) => d.owner === owner).length;
   outboxStatus.pending = mine.length;
   outboxStatus.othersPending = items.length - mine.length;
   outboxStatus.pendingVideos = mine.map((i) => i.videoId);
   outboxStatus.problems = owner === null ? [] : problems.filter((p) => ownedBy(p, owner));
-  if (mine.length > 0) void requestBackgroundSync();
+  if (mine.length > 0 || outboxStatus.mapPending > 0) void requestBackgroundSync();
 }
 
 /** Lets the browser send the outbox when the network is back, even if every tab is closed. */
@@ -82,15 +96,35 @@ function report(outcomes: ReplayOutcome[]) {
   }
 }
 
+function reportMap(outcomes: MapReplayOutcome[]) {
+  for (const outcome of outcomes) {
+    if (outcome.result === 'offline') {
+      if (outcome.message === undefined) markOffline();
+      continue;
+    }
+    markOnline();
+    let handled = false;
+    for (const listener of mapReplayListeners) handled = listener(outcome) || handled;
+    if (handled) continue;
+    if (outcome.result === 'sent') notify('success', 'Рисунок карты, сохранённый без сети, отправлен', { global: true });
+    else notify('error', `Рисунок карты, сохранённый без сети, не принят: ${outcome.message ?? ''}. Откройте редактор карты.`, { global: true });
+  }
+}
+
 let round: Promise<void> | null = null;
 
 async function sendRound() {
   try {
     // Only the signed-in user's saves can go (the replay asks the server who that is).
     const owner = login.loggedIn ? login.userLogin : null;
-    if (owner === null || !(await queuedSaves()).some((i) => ownedBy(i, owner))) return;
+    if (owner === null) return;
+    const [saves, drawings] = await Promise.all([queuedSaves(), queuedMapSaves()]);
+    if (!saves.some((i) => ownedBy(i, owner)) && !drawings.some((d) => d.owner === owner)) return;
     outboxStatus.sending = true;
-    await replayOutbox((outcome) => report([outcome]));
+    await replayOutbox(
+      (outcome) => report([outcome]),
+      (outcome) => reportMap([outcome]),
+    );
   } catch {
     // IndexedDB unavailable (nothing was queued either), or the server cannot be asked who is
     // signed in: the next round tries again.
@@ -133,9 +167,10 @@ export function startOutboxSync() {
   }, PERIODIC_SYNC_MS);
   // A round run by the service worker (Background Sync) is reported to the open tabs.
   navigator.serviceWorker?.addEventListener('message', (event: MessageEvent) => {
-    const data = event.data as { type?: string; report?: ReplayOutcome[] } | undefined;
+    const data = event.data as { type?: string; report?: ReplayOutcome[]; mapReport?: MapReplayOutcome[] } | undefined;
     if (data?.type !== 'norma-outbox-replayed') return;
     report((data.report ?? []).filter((o) => o.result !== 'offline'));
+    reportMap((data.mapReport ?? []).filter((o) => o.result !== 'offline'));
     void refreshStatus().catch(() => {});
   });
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api } from '../../api/client';
+import { api, ApiCallError } from '../../api/client';
 import type {
   HtmlMenuReply,
   Job,
@@ -12,6 +12,9 @@ import type {
   MapProjectMetaReply,
   MapProjectsListReply,
 } from '../../api/types';
+import { dropQueuedDrawing, queuedDrawing, queueMapSave, rememberProject } from '../../offline/mapOutbox';
+import { onMapSaveReplayed } from '../../offline/sync';
+import { login } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { canRedo, canUndo, emptyHistory, pushSnapshot, redo, startHistory, undo, type SnapshotHistory } from './history';
 
@@ -27,6 +30,12 @@ export const POLL_MS = 1000;
 
 const snapshotOf = (p: MapProject): Snapshot => ({ drawn: p.drawn_feature_collection, general: p.general_feature_collection, info: p.info_feature_collection });
 const collection = (features: MapFeature[]): MapFeatureCollection => ({ type: 'FeatureCollection', features });
+/** An offline opening shows the user's drawing still queued for this project over the cached project. */
+async function withQueuedDrawing(project: MapProject): Promise<MapProject & { queued?: true }> {
+  const queued = login.userLogin ? await queuedDrawing(login.userLogin, project.id).catch(() => undefined) : undefined;
+  // Its id and updated_at stay the server's: the base a later offline save is queued on.
+  return queued ? { ...project, drawn_feature_collection: queued.drawn, queued: true } : project;
+}
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** What the screen is waiting for (shown as the busy state). */
@@ -46,8 +55,14 @@ export function useMapProject() {
   const [busy, setBusy] = useState<Busy>('loading');
   const [loaded, setLoaded] = useState<MapProject | null>(null);
   const alive = useRef(true);
+  /** The project as the server last acknowledged it (not a drawing queued offline): the base of an offline save. */
+  const acknowledged = useRef<MapProject | null>(null);
 
-  const show = useCallback((next: MapProject, reload: boolean) => {
+  const show = useCallback((next: MapProject, reload: boolean, remember = true) => {
+    acknowledged.current = next;
+    // An offline opening starts from the server's latest state, not an older read of it (an offline save's base);
+    // a drawing still queued on the device is not the server's and is not kept as such.
+    if (remember) void rememberProject(next).catch(() => {});
     setProject(next);
     if (reload) setLoaded(next);
   }, []);
@@ -82,14 +97,14 @@ export function useMapProject() {
   }, []);
 
   const open = useCallback(
-    async (next: MapProject | null) => {
+    async (next: (MapProject & { queued?: true }) | null) => {
       if (!next) {
         setProject(null);
         setLoaded(null);
         setHistory(emptyHistory());
         return;
       }
-      show(next, true);
+      show(next, true, !next.queued);
       setHistory(startHistory(snapshotOf(next)));
       if (next.is_processing) {
         const meta = await api.get<MapProjectMetaReply>('/api/v1/projects/last/meta');
@@ -115,7 +130,7 @@ export function useMapProject() {
       const [list, menu] = await Promise.all([loadList(), api.post<HtmlMenuReply>('/api/v1/html_menu', { type: 'area' })]);
       if (!alive.current) return;
       setCatalogue({ styles: menu.styles, types: menu.types });
-      await open(list.current_id === null ? null : await api.get<MapProject>('/api/v1/projects/last/get'));
+      await open(list.current_id === null ? null : await withQueuedDrawing(await api.get<MapProject>('/api/v1/projects/last/get')));
     });
     return () => {
       alive.current = false;
@@ -131,14 +146,57 @@ export function useMapProject() {
     [show],
   );
 
+  /**
+   * Saves the drawing. With no connection it is queued on the device (offline/mapOutbox.ts) and
+   * sent once when the connection returns; the screen goes on with it (docs/map.md «Без сети»).
+   */
   const saveDrawn = useCallback(
     (features: MapFeature[]) =>
       withBusy('saving', async () => {
-        const saved = await api.post<MapProject>('/api/v1/projects/last/save', collection(features));
+        const base = acknowledged.current;
+        let saved: MapProject;
+        try {
+          saved = await api.post<MapProject>('/api/v1/projects/last/save', collection(features), { quiet: true });
+        } catch (error) {
+          const offline = error instanceof ApiCallError && error.status === 0;
+          if (!offline || !base || !login.userLogin) {
+            notify('error', error instanceof Error ? error.message : String(error));
+            throw error;
+          }
+          await queueMapSave({ owner: login.userLogin, projectId: base.id, baseUpdatedAt: base.updated_at, drawn: collection(features) });
+          const queued = { ...base, drawn_feature_collection: collection(features) };
+          setProject(queued);
+          setHistory((h) => pushSnapshot(h, snapshotOf(queued)));
+          notify('info', 'Нет связи с сервером: рисунок сохранён на этом устройстве и уйдёт на сервер, когда связь вернётся');
+          return queued;
+        }
+        // This save carries everything drawn offline in this project too.
+        await dropQueuedDrawing(login.userLogin, saved.id).catch(() => {});
         record(saved, false);
         return saved;
       }),
     [record, withBusy],
+  );
+
+  // A drawing queued offline reached the server (or was refused) while the screen is open.
+  useEffect(
+    () =>
+      onMapSaveReplayed((outcome) => {
+        if (!alive.current || outcome.projectId !== acknowledged.current?.id) return false;
+        if (outcome.result === 'sent' && outcome.reply) {
+          show(outcome.reply, false);
+          notify('success', 'Рисунок, сохранённый без сети, отправлен на сервер');
+        } else {
+          notify('error', `Рисунок, сохранённый без сети, не принят: ${outcome.message ?? ''}. Показан проект с сервера.`);
+          void api.get<MapProject>('/api/v1/projects/last/get').then((server) => {
+            if (!alive.current) return;
+            show(server, true);
+            setHistory(startHistory(snapshotOf(server)));
+          });
+        }
+        return true;
+      }),
+    [show],
   );
 
   const runAlgorithm = useCallback(

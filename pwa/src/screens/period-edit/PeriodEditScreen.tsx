@@ -37,7 +37,7 @@ const PeriodRow = memo(function PeriodRow({
     <tr data-testid="period-row" className={problem ? 'invalid-row' : undefined}>
       <td className="pe-n">{n}</td>
       <td className="pe-op" data-label="Операция">
-        <span className="pe-chosen" aria-hidden="true">
+        <span className="pe-chosen select-chosen-name" aria-hidden="true">
           {lists.operations.find((o) => o.id === row.operationId)?.name}
         </span>
         <select
