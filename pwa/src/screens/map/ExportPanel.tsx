@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { api, ApiCallError } from '../../api/client';
-import type { DwgBuildBody, DwgBuildReply, DwgOutputUrlReply, DwgStatusReply } from '../../api/types';
+import type { DwgBuildBody, DwgStatusReply } from '../../api/types';
 import { Banner } from '../../ui/Banner';
 import { POLL_MS } from './useMapProject';
 
@@ -36,18 +36,18 @@ export function ExportPanel() {
   async function build(format: Format) {
     setState({ kind: 'building', format });
     try {
-      const { work_item_id } = await api.post<DwgBuildReply>('/api/v1/dwg/build', { format });
+      const { work_item_id } = await api.post('/api/v1/dwg/build', { body: { format } });
       let status: DwgStatusReply;
       do {
         await sleep(POLL_MS);
         if (!alive.current) return;
-        status = await api.get<DwgStatusReply>('/api/v1/dwg/status', { work_item_id });
+        status = await api.get('/api/v1/dwg/status', { query: { work_item_id } });
       } while (status.status !== 'success' && status.status !== 'failed');
       if (status.status === 'failed') {
         setState({ kind: 'failed', text: `Чертёж не подготовлен: ${status.error ?? 'причина не указана'}` });
         return;
       }
-      const { url, filename, prj_url, prj_filename } = await api.get<DwgOutputUrlReply>('/api/v1/dwg/output_url', { work_item_id });
+      const { url, filename, prj_url, prj_filename } = await api.get('/api/v1/dwg/output_url', { query: { work_item_id } });
       const prj = prj_url && prj_filename ? { url: prj_url, filename: prj_filename } : undefined;
       if (alive.current) setState({ kind: 'ready', url, filename, prj });
     } catch (error) {

@@ -1,9 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api } from '../../api/client';
+import { api, type ApiInit } from '../../api/client';
 import type {
   HtmlMenuReply,
-  Job,
-  MapAlgoReply,
   MapAlgoTag,
   MapFeature,
   MapFeatureCollection,
@@ -14,6 +12,9 @@ import type {
 } from '../../api/types';
 import { notify } from '../../state/notifications';
 import { canRedo, canUndo, emptyHistory, pushSnapshot, redo, startHistory, undo, type SnapshotHistory } from './history';
+
+/** The body of a save: the drawing as the editor holds it (the document renders a coordinate pair looser than the schema checks it). */
+type MapSaveBody = ApiInit<'/api/v1/projects/last/save', 'post'>['body'];
 
 /** What one history step restores: the drawn features, the generated network and the labels. */
 export interface Snapshot {
@@ -70,15 +71,15 @@ export function useMapProject() {
     do {
       await sleep(POLL_MS);
       if (!alive.current) return null;
-      meta = await api.get<MapProjectMetaReply>('/api/v1/projects/last/meta');
+      meta = await api.get('/api/v1/projects/last/meta');
     } while (meta.is_processing);
     let failed = false;
     if (jobId !== null) {
-      const job = await api.get<Job>(`/api/v1/jobs/${jobId}`);
+      const job = await api.get('/api/v1/jobs/{id}', { path: { id: jobId } });
       failed = job.status === 'failed';
       if (failed) notify('error', `Алгоритм не выполнен: ${job.error ?? 'причина не указана'}`);
     }
-    return { project: await api.get<MapProject>('/api/v1/projects/last/get'), failed };
+    return { project: await api.get('/api/v1/projects/last/get'), failed };
   }, []);
 
   const open = useCallback(
@@ -92,7 +93,7 @@ export function useMapProject() {
       show(next, true);
       setHistory(startHistory(snapshotOf(next)));
       if (next.is_processing) {
-        const meta = await api.get<MapProjectMetaReply>('/api/v1/projects/last/meta');
+        const meta = await api.get('/api/v1/projects/last/meta');
         const done = await waitForJob(meta.job_id);
         if (done && alive.current) {
           show(done.project, true);
@@ -104,7 +105,7 @@ export function useMapProject() {
   );
 
   const loadList = useCallback(async () => {
-    const list = await api.get<MapProjectsListReply>('/api/v1/projects/list');
+    const list = await api.get('/api/v1/projects/list');
     if (alive.current) setProjects(list);
     return list;
   }, []);
@@ -112,10 +113,10 @@ export function useMapProject() {
   useEffect(() => {
     alive.current = true;
     void withBusy('loading', async () => {
-      const [list, menu] = await Promise.all([loadList(), api.post<HtmlMenuReply>('/api/v1/html_menu', { type: 'area' })]);
+      const [list, menu] = await Promise.all([loadList(), api.post('/api/v1/html_menu', { body: { type: 'area' } })]);
       if (!alive.current) return;
       setCatalogue({ styles: menu.styles, types: menu.types });
-      await open(list.current_id === null ? null : await api.get<MapProject>('/api/v1/projects/last/get'));
+      await open(list.current_id === null ? null : await api.get('/api/v1/projects/last/get'));
     });
     return () => {
       alive.current = false;
@@ -134,7 +135,7 @@ export function useMapProject() {
   const saveDrawn = useCallback(
     (features: MapFeature[]) =>
       withBusy('saving', async () => {
-        const saved = await api.post<MapProject>('/api/v1/projects/last/save', collection(features));
+        const saved = await api.post('/api/v1/projects/last/save', { body: collection(features) as MapSaveBody });
         record(saved, false);
         return saved;
       }),
@@ -144,7 +145,7 @@ export function useMapProject() {
   const runAlgorithm = useCallback(
     (tag: MapAlgoTag) =>
       withBusy('processing', async () => {
-        const { job_id } = await api.post<MapAlgoReply>('/api/v1/projects/last/algo', { algo_tag: tag });
+        const { job_id } = await api.post('/api/v1/projects/last/algo', { body: { algo_tag: tag } });
         setProject((p) => (p ? { ...p, is_processing: true } : p));
         const done = await waitForJob(job_id);
         // A failed run changed nothing: no history step for it.
@@ -156,10 +157,7 @@ export function useMapProject() {
     [record, show, waitForJob, withBusy],
   );
 
-  const clearAll = useCallback(
-    () => withBusy('saving', async () => record(await api.post<MapProject>('/api/v1/projects/last/clear'), true)),
-    [record, withBusy],
-  );
+  const clearAll = useCallback(() => withBusy('saving', async () => record(await api.post('/api/v1/projects/last/clear'), true)), [record, withBusy]);
 
   /** Undo/redo re-save the snapshot (drawn features with its network and labels) and reload (spec 02 §4). */
   const restore = useCallback(
@@ -168,9 +166,11 @@ export function useMapProject() {
         const moved = step(history);
         if (!moved) return;
         const { drawn, general, info } = moved.snapshot;
-        const saved = await api.post<MapProject>('/api/v1/projects/last/save', {
-          ...drawn,
-          restore: { general_feature_collection: general, info_feature_collection: info },
+        const saved = await api.post('/api/v1/projects/last/save', {
+          body: {
+            ...drawn,
+            restore: { general_feature_collection: general, info_feature_collection: info },
+          } as MapSaveBody,
         });
         setHistory(moved.history);
         show(saved, true);
@@ -181,7 +181,7 @@ export function useMapProject() {
   const createProject = useCallback(
     (name: string) =>
       withBusy('loading', async () => {
-        const created = await api.post<MapProject>('/api/v1/projects/create', { name });
+        const created = await api.post('/api/v1/projects/create', { body: { name } });
         await loadList();
         await open(created);
         return created;
@@ -192,7 +192,7 @@ export function useMapProject() {
   const selectProject = useCallback(
     (id: number) =>
       withBusy('loading', async () => {
-        await open(await api.post<MapProject>('/api/v1/projects/last/set', { project_id: id }));
+        await open(await api.post('/api/v1/projects/last/set', { body: { project_id: id } }));
         await loadList();
       }),
     [loadList, open, withBusy],
@@ -204,9 +204,9 @@ export function useMapProject() {
         const current = projects?.current_id;
         const other = projects?.projects.find((p) => p.id !== current);
         if (current == null || !other) return;
-        const list = await api.post<MapProjectsListReply>('/api/v1/projects/delete', { delete_id: current, new_id: other.id });
+        const list = await api.post('/api/v1/projects/delete', { body: { delete_id: current, new_id: other.id } });
         setProjects(list);
-        await open(await api.get<MapProject>('/api/v1/projects/last/get'));
+        await open(await api.get('/api/v1/projects/last/get'));
       }),
     [open, projects, withBusy],
   );
@@ -214,7 +214,7 @@ export function useMapProject() {
   const saveGolden = useCallback(
     () =>
       withBusy('saving', async () => {
-        show(await api.post<MapProject>('/api/v1/projects/last/golden'), false);
+        show(await api.post('/api/v1/projects/last/golden'), false);
         notify('success', 'Текущая сеть сохранена как эталон');
       }),
     [show, withBusy],
@@ -228,7 +228,7 @@ export function useMapProject() {
     async (kind: MapProjectCrsSetBody['kind']) => {
       setBusy('saving');
       try {
-        show(await api.post<MapProject>('/api/v1/projects/last/crs', { kind } satisfies MapProjectCrsSetBody), false);
+        show(await api.post('/api/v1/projects/last/crs', { body: { kind } satisfies MapProjectCrsSetBody }), false);
       } finally {
         if (alive.current) setBusy(null);
       }
