@@ -10721,7 +10721,6 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     AbsoluteLocation: {
@@ -13067,5 +13066,3 @@ export interface components {
   headers: never;
   pathItems: never;
 }
-export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
