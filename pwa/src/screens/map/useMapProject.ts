@@ -1,15 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, type ApiInit } from '../../api/client';
-import type {
-  HtmlMenuReply,
-  MapAlgoTag,
-  MapFeature,
-  MapFeatureCollection,
-  MapProject,
-  MapProjectCrsSetBody,
-  MapProjectMetaReply,
-  MapProjectsListReply,
-} from '../../api/types';
+import { pollUntil, waitForJob as jobEnded } from '../../api/jobs';
+import type { HtmlMenuReply, MapAlgoTag, MapFeature, MapFeatureCollection, MapProject, MapProjectCrsSetBody, MapProjectsListReply } from '../../api/types';
 import { notify } from '../../state/notifications';
 import { canRedo, canUndo, emptyHistory, pushSnapshot, redo, startHistory, undo, type SnapshotHistory } from './history';
 
@@ -28,7 +20,6 @@ export const POLL_MS = 1000;
 
 const snapshotOf = (p: MapProject): Snapshot => ({ drawn: p.drawn_feature_collection, general: p.general_feature_collection, info: p.info_feature_collection });
 const collection = (features: MapFeature[]): MapFeatureCollection => ({ type: 'FeatureCollection', features });
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** What the screen is waiting for (shown as the busy state). */
 export type Busy = null | 'loading' | 'saving' | 'processing';
@@ -67,15 +58,16 @@ export function useMapProject() {
 
   /** Waits for the project's algorithm job to end, then reloads the project; a failed job's reason is shown. */
   const waitForJob = useCallback(async (jobId: number | null) => {
-    let meta: MapProjectMetaReply;
-    do {
-      await sleep(POLL_MS);
-      if (!alive.current) return null;
-      meta = await api.get('/api/v1/projects/last/meta');
-    } while (meta.is_processing);
+    const meta = await pollUntil(
+      () => api.get('/api/v1/projects/last/meta'),
+      (m) => !m.is_processing,
+      { intervalMs: POLL_MS, alive: () => alive.current },
+    );
+    if (!meta) return null;
     let failed = false;
     if (jobId !== null) {
-      const job = await api.get('/api/v1/jobs/{id}', { path: { id: jobId } });
+      const job = await jobEnded(jobId, { intervalMs: POLL_MS, alive: () => alive.current });
+      if (!job) return null;
       failed = job.status === 'failed';
       if (failed) notify('error', `Алгоритм не выполнен: ${job.error ?? 'причина не указана'}`);
     }

@@ -2,6 +2,7 @@ import { useDeferredValue, useMemo, useRef, useState, useSyncExternalStore } fro
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import { api, downloadFile } from '../../api/client';
+import { waitForJob } from '../../api/jobs';
 import { formatDateTime } from '../../format/time';
 import { SuggestionPanel } from '../../ml/SuggestionPanel';
 import { useCameraModels, useLiveSuggestion, type SettledChange } from '../../ml/useLiveSuggestion';
@@ -119,12 +120,8 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
         employee_id: coding.defaultLane().employee_id,
       },
     });
-    for (;;) {
-      const job = await api.get('/api/v1/jobs/{id}', { path: { id: started.job_id } });
-      if (job.status === 'success') break;
-      if (job.status !== 'queued' && job.status !== 'running') throw new Error(job.error ?? 'задача не выполнена');
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+    const job = await waitForJob(started.job_id, { intervalMs: 500 });
+    if (job?.status !== 'success') throw new Error(job?.error ?? 'задача не выполнена');
     const markups = await api.get('/api/v1/video_markups/{videoId}', { path: { videoId } });
     // Edits made while the model ran are not thrown away: the next save meets the model's version (409) and the conflict banner takes over.
     if (session.dirty)
