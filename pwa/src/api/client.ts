@@ -74,7 +74,7 @@ type ContractReplies = {
 /** What a call answers when it succeeds, as its route declares it. */
 export type ApiReply<P extends keyof paths, M extends Method> = P extends keyof ContractReplies[M] ? ContractReplies[M][P] : GeneratedReply<P, M>;
 
-export function buildUrl(path: string, query?: Record<string, QueryValue>) {
+function buildUrl(path: string, query?: Record<string, QueryValue>) {
   const url = new URL(path, window.location.origin);
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, String(value));
