@@ -1,17 +1,18 @@
 // Static checks of every workspace, run by `npm test` before the tests (and alone by `npm run check`):
-// typecheck (api, workers, tests, bench, loader and configs; pwa; pwa's vite config; core-wasm),
+// typecheck (api, workers, tests, bench, loader and configs; the PWA's generated API types are current; pwa; pwa's vite config; core-wasm),
 // ESLint with no warnings allowed, Prettier's format check, and dead code (knip, knip.json): files and
 // exports nobody imports. Dead code is checked twice: with the tests as importers (a test-support
 // module's exports count as used when a test imports them), then for the product alone (--production:
 // an export of product code that only tests import is dead, unless tagged @internal). Needs core-wasm
 // built first.
 import { join } from 'node:path';
-import { prepare, root, run } from './lib.mjs';
+import { bun, prepare, root, run } from './lib.mjs';
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 export const checks = [
   { name: 'typecheck: api, workers, tests, bench, loader, configs', command: bin('tsc'), args: ['-p', 'tsconfig.json'] },
+  { name: 'api types: pwa/src/api/schema.gen.ts matches the routes (npm run api-types)', command: bun, args: ['scripts/api-types.mjs', '--check'] },
   { name: 'typecheck: pwa', command: bin('tsc'), args: ['-p', 'pwa/tsconfig.json'] },
   { name: 'typecheck: pwa vite config', command: bin('tsc'), args: ['-p', 'pwa/tsconfig.node.json'] },
   { name: 'typecheck: core-wasm', command: bin('tsc'), args: ['-p', 'core-wasm/tsconfig.json'] },

@@ -45,6 +45,24 @@ const domains = [
   normRoutes,
 ];
 
+const API_DOCUMENT = {
+  openapi: '3.1.0',
+  info: { title: 'Norma API', version: '0.1.0', description: 'Контракт /api/vN платформы Norma. Ошибки: { "error": { "code", "message" } }.' },
+};
+
+/** The /api contract: every domain's routes on one router. */
+function apiRouter(deps: AppDeps) {
+  const api = createRouter();
+  for (const domain of domains) api.route('/', domain(deps));
+  return api;
+}
+
+/**
+ * The OpenAPI document of /api/openapi.json, built without a server or a database: the routes only
+ * close over `deps`, so their declarations need none of it (scripts/api-types.mjs types the PWA's client from it).
+ */
+export const openApiDocument = (deps: AppDeps) => apiRouter(deps).getOpenAPI31Document(API_DOCUMENT);
+
 /** Builds the whole HTTP app: better-auth, the /api contract, API docs and the PWA. */
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
@@ -69,12 +87,8 @@ export function createApp(deps: AppDeps) {
   // Inside the time budget, so that a slot is held until the work has really ended (http/fair-share.ts).
   app.use('/api/*', fairShare());
 
-  const api = createRouter();
-  for (const domain of domains) api.route('/', domain(deps));
-  api.doc31('/api/openapi.json', {
-    openapi: '3.1.0',
-    info: { title: 'Norma API', version: '0.1.0', description: 'Контракт /api/vN платформы Norma. Ошибки: { "error": { "code", "message" } }.' },
-  });
+  const api = apiRouter(deps);
+  api.doc31('/api/openapi.json', API_DOCUMENT);
   app.route('/', api);
   serveApiDocs(app, '/api/openapi.json');
 

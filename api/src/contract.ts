@@ -35,7 +35,6 @@ type Body<S extends z.ZodType> = z.input<S>;
 export type CurrentUser = Reply<typeof auth.WhoAmI>;
 export type Role = CurrentUser['role'];
 export type Permission = CurrentUser['permissions'][number];
-export type Message = Reply<typeof auth.MessageReply>;
 export type InstanceInfo = Reply<typeof auth.InstanceInfo>;
 export type RegistrationBody = Body<typeof auth.RegistrationSchema>;
 export type LoginBody = Body<typeof auth.LoginBody>;
@@ -54,18 +53,15 @@ export type AdminUsersReply = Reply<typeof admin.AdminUsersReply>;
 export type AdminStructure = Reply<typeof admin.AdminStructure>;
 export type AdminCamera = Reply<typeof admin.AdminCamera>;
 export type CameraCreate = Body<typeof admin.CameraCreate>;
-export type AdminMessage = Reply<typeof admin.Message>;
 
 // markup
 export type VideoMarkupsReply = Reply<typeof markup.VideoMarkupsReply>;
 export type VideoMarkupsSave = Body<typeof markup.VideoMarkupsSave>;
 export type AvailableOperations = Reply<typeof markup.AvailableOperations>;
-export type PeriodMarkupsReply = Reply<typeof periodMarkups.PeriodMarkupsReply>;
 export type PeriodMarkupRow = Reply<typeof periodMarkups.PeriodMarkupRow>;
 export type PeriodMarkupsSave = Body<typeof periodMarkups.PeriodMarkupsSave>;
 export type TaskRow = Reply<typeof tasks.TaskRow>;
 export type TaskList = Reply<typeof tasks.TaskList>;
-export type TaskMessage = Reply<typeof tasks.Message>;
 export type TaskOption = Body<typeof tasks.TasksQuery>['option'] & string;
 
 // video
@@ -75,11 +71,9 @@ export type VideoMeta = Reply<typeof video.VideoMeta>;
 export type OtherVideo = Reply<typeof video.OtherVideo>;
 export type Activity = Reply<typeof video.Activity>;
 export type Camera = Reply<typeof video.Camera>;
-export type CameraVideo = Reply<typeof video.CameraVideo>;
 export type LoaderPackages = Reply<typeof video.LoaderPackages>;
 export type LoaderPackage = LoaderPackages['packages'][number];
 export type FailedVideo = Reply<typeof video.FailedVideo>;
-export type DeletedReply = Reply<typeof video.DeletedReply>;
 
 // jobs
 export type Job = Reply<typeof jobs.Job>;
@@ -110,7 +104,6 @@ export type ReportBlock = Reply<typeof report.ReportBlock>;
 export type InteractiveFrv = Reply<typeof report.InteractiveFrv>;
 export type VideoSegment = Reply<typeof report.VideoSegment>;
 export type ReportInputsReply = Reply<typeof report.ReportInputs>;
-export type ShareHash = Reply<typeof report.ShareHash>;
 export type ResolvedShare = Reply<typeof report.ResolvedShare>;
 /** POST /api/v1/generate_hash: the structure and window the key opens. */
 export type ShareBody = Body<typeof report.ReportWindowQuery>;
@@ -124,22 +117,14 @@ export type MapFeatureCollection = Reply<typeof map.FeatureCollection>;
 export type MapFeatureType = MapFeature['properties']['type'];
 export type MapProject = Reply<typeof map.MapProject>;
 export type MapProjectsListReply = Reply<typeof map.MapProjectsListReply>;
-export type MapProjectMetaReply = Reply<typeof map.MapProjectMetaReply>;
 export type MapAlgoTag = Reply<typeof map.AlgoBody>['algo_tag'];
-export type MapAlgoReply = Reply<typeof map.MapAlgoReply>;
 export type DwgBuildBody = Body<typeof map.DwgBuildBody>;
-export type DwgBuildReply = Reply<typeof map.DwgBuildReply>;
-export type DwgStatusReply = Reply<typeof map.DwgStatusReply>;
-export type DwgOutputUrlReply = Reply<typeof map.DwgOutputUrlReply>;
-export type GisHtmlMenuReply = Reply<typeof map.GisMenuReply>;
 export type HtmlMenuReply = Reply<typeof map.HtmlMenuReply>;
 export type MapTypeStyle = Reply<typeof map.TypeStyle>;
 export type MapProjectCrsSetBody = Body<typeof map.CrsBody>;
 
 // site (spec 01 §1, §2 contact form, §5, §7 feedback, §8; docs/site.md)
 export type FeedbackBody = Body<typeof site.FeedbackBody>;
-export type FeedbackReply = Reply<typeof site.FeedbackReply>;
-export type SiteInfo = Reply<typeof site.SiteInfo>;
 export type FeedbackItem = Reply<typeof site.FeedbackItem>;
 export type FeedbackList = Reply<typeof site.FeedbackList>;
 export type FeedbackListQuery = Body<typeof site.FeedbackListQuery>;
@@ -147,25 +132,16 @@ export type FeedbackHandledBody = Body<typeof site.FeedbackHandledBody>;
 
 // vision (spec 02 §3, §5, §7 "Models, areas, locations"; docs/vision.md)
 export type VisionModel = Reply<typeof vision.ModelItem>;
-export type VisionModelsReply = Reply<typeof vision.ModelsReply>;
-export type VisionDeletedReply = Reply<typeof vision.DeletedReply>;
 export type MarkerTrainingBody = Body<typeof vision.TrainingBody>;
-export type MarkerTrainingReply = Reply<typeof vision.TrainingReply>;
-export type MarkerApplyingReply = Reply<typeof vision.ApplyingReply>;
 export type VideoArea = Reply<typeof vision.VideoArea>;
-export type VideoAreasReply = Reply<typeof vision.VideoAreasReply>;
 export type VideoAreaBody = Body<typeof vision.VideoAreaBody>;
 export type Stand = Reply<typeof vision.Stand>;
-export type StandsReply = Reply<typeof vision.StandsReply>;
 export type StandsBody = Body<typeof vision.StandsBody>;
 export type MovablesReply = Reply<typeof vision.MovablesReply>;
 export type StandLocation = Reply<typeof vision.StandLocation>;
-export type StandLocationsReply = Reply<typeof vision.StandLocationsReply>;
 export type StandLocationBody = Body<typeof vision.StandLocationBody>;
 export type MovableLocation = Reply<typeof vision.MovableLocation>;
-export type MovableLocationsReply = Reply<typeof vision.MovableLocationsReply>;
 export type MovableLocationBody = Body<typeof vision.MovableLocationBody>;
-export type AbsoluteLocation = Reply<typeof vision.AbsoluteLocation>;
 export type AbsoluteLocationBody = Body<typeof vision.AbsoluteLocationBody>;
 export type HumansReply = Reply<typeof vision.HumansReply>;
 export type VisionMessages = typeof vision.VISION_MESSAGES;
@@ -176,5 +152,3 @@ export type NormList = Reply<typeof norms.NormList>;
 export type NormDiff = Reply<typeof norms.NormDiff>;
 export type NormParams = Reply<typeof norms.NormParams>;
 export type LineScenarios = Reply<typeof norms.LineScenarios>;
-export type NormFulfilment = Reply<typeof norms.Fulfilment>;
-export type NormApprovers = Reply<typeof norms.NormApprovers>;

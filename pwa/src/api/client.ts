@@ -2,7 +2,8 @@ import { saveBlob } from '../export/download';
 import { FROM_CACHE_HEADER } from '../offline/apiCache';
 import { markOffline, markOnline } from '../state/connectivity';
 import { notify } from '../state/notifications';
-import type { ApiErrorBody } from './types';
+import type { paths } from './schema.gen';
+import type { ApiErrorBody, MapFeatureCollection, MapProject, NormCard, VideoMarkupsReply } from './types';
 
 /** A failure's body as read defensively: a proxy or a crash may answer something else than the API's error shape. */
 export type FailureBody = { error?: Partial<ApiErrorBody['error']> } | undefined;
@@ -20,19 +21,72 @@ export class ApiCallError extends Error {
 
 type QueryValue = string | number | boolean | null | undefined;
 
-export interface CallOptions {
-  query?: Record<string, QueryValue>;
-  body?: unknown;
-  /** Do not show the failure (the caller shows it its own way, e.g. a "not signed in" probe). */
-  quiet?: boolean;
-}
+/** Every method's calls, by path, as the API declares them (schema.gen.ts, generated from its routes). */
+type Method = 'get' | 'post' | 'put' | 'delete';
+type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
+/** The paths that answer method M. */
+export type ApiPath<M extends Method> = { [P in keyof paths]: [Operation<P, M>] extends [never] ? never : P }[keyof paths];
+type Parameters_<P extends keyof paths, M extends Method> = Operation<P, M> extends { parameters: infer A } ? A : never;
+type BodyOf<P extends keyof paths, M extends Method> =
+  Operation<P, M> extends { requestBody: { content: { 'application/json': infer B } } }
+    ? { body: B }
+    : Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } }
+      ? { body?: B }
+      : { body?: never };
+/** A call's parameters: `path` (the `{name}`s of the path) and `query` as the route declares them, `body` for a write, `quiet`. */
+export type ApiInit<P extends keyof paths, M extends Method> = Omit<Parameters_<P, M>, 'header' | 'cookie'> &
+  (M extends 'get' | 'delete' ? unknown : BodyOf<P, M>) & {
+    /** Do not show the failure (the caller shows it its own way, e.g. a "not signed in" probe). */
+    quiet?: boolean;
+  };
+/** The init argument: optional where the call needs nothing. */
+type InitArg<P extends keyof paths, M extends Method> = object extends ApiInit<P, M> ? [init?: ApiInit<P, M>] : [init: ApiInit<P, M>];
+type Success = 200 | 201 | 202 | 204;
+type GeneratedReply<P extends keyof paths, M extends Method> = {
+  [S in Success & keyof Operation<P, M>['responses']]: Operation<P, M>['responses'][S] extends { content: { 'application/json': infer R } } ? R : undefined;
+}[Success & keyof Operation<P, M>['responses']];
+/**
+ * Replies the OpenAPI document renders looser than the API's zod schemas (a coordinate pair becomes
+ * `number[]`, an extended object an `allOf` whose ids look optional, a part shared with a request keeps
+ * its defaults optional): for these the reply is the
+ * contract's own type (types.ts), read from the same zod schema.
+ */
+type ContractReplies = {
+  get: {
+    '/api/v1/gis/code': MapFeatureCollection;
+    '/api/v1/gis/coords': MapFeatureCollection;
+    '/api/v1/norms/{id}': NormCard;
+    '/api/v1/projects/last/get': MapProject;
+    '/api/v1/video_markups/{videoId}': VideoMarkupsReply;
+  };
+  post: {
+    '/api/v1/projects/create': MapProject;
+    '/api/v1/projects/last/clear': MapProject;
+    '/api/v1/projects/last/crs': MapProject;
+    '/api/v1/projects/last/golden': MapProject;
+    '/api/v1/projects/last/save': MapProject;
+    '/api/v1/projects/last/set': MapProject;
+    '/api/v1/video_markups/{videoId}': VideoMarkupsReply;
+  };
+  put: { '/api/v1/video_markups/{videoId}': VideoMarkupsReply };
+  delete: object;
+};
+/** What a call answers when it succeeds, as its route declares it. */
+export type ApiReply<P extends keyof paths, M extends Method> = P extends keyof ContractReplies[M] ? ContractReplies[M][P] : GeneratedReply<P, M>;
 
-export function buildUrl(path: string, query?: Record<string, QueryValue>) {
+function buildUrl(path: string, query?: Record<string, QueryValue>) {
   const url = new URL(path, window.location.origin);
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, String(value));
   }
   return url.pathname + url.search;
+}
+
+/** The same-origin URL of a call: the path's `{name}`s filled in from `path`, then the query. */
+export function apiUrl<P extends ApiPath<'get'>>(path: P, ...[init]: InitArg<P, 'get'>): string {
+  const { path: params = {}, query } = (init ?? {}) as { path?: Record<string, QueryValue>; query?: Record<string, QueryValue> };
+  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
+  return buildUrl(filled, query);
 }
 
 export const NO_CONNECTION = 'Нет связи с сервером. Проверьте подключение и повторите.';
@@ -43,10 +97,10 @@ export const NO_CONNECTION = 'Нет связи с сервером. Прове�
  * connection is shown once, by the offline banner, not by a message per failed call (background
  * polls stay quiet); a read answered from the offline cache counts as offline but succeeds.
  */
-export async function apiCall<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options: CallOptions = {}): Promise<T> {
+async function apiCall<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options: { body?: unknown; quiet?: boolean }): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(buildUrl(path, options.query), {
+    response = await fetch(url, {
       method,
       credentials: 'same-origin',
       headers: options.body === undefined ? undefined : { 'content-type': 'application/json' },
@@ -77,21 +131,30 @@ export async function apiCall<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path
   return data as T;
 }
 
+type UntypedInit = { path?: object; query?: object; body?: unknown; quiet?: boolean };
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, init: UntypedInit = {}) =>
+  apiCall<never>(method, apiUrl(path as ApiPath<'get'>, init as never), { body: init.body, quiet: init.quiet });
+
+/**
+ * The PWA's calls, typed by the API's route declarations (schema.gen.ts): the path is one the API
+ * declares for that method, `path`, `query` and `body` are checked against its schemas, and the reply
+ * is the route's. `api.get('/api/v1/norms/{id}', { path: { id } })`.
+ */
 export const api = {
-  get: <T>(path: string, query?: Record<string, QueryValue>, options: Omit<CallOptions, 'query'> = {}) => apiCall<T>('GET', path, { ...options, query }),
-  post: <T>(path: string, body?: unknown, options: Omit<CallOptions, 'body'> = {}) => apiCall<T>('POST', path, { ...options, body }),
-  put: <T>(path: string, body?: unknown, options: Omit<CallOptions, 'body'> = {}) => apiCall<T>('PUT', path, { ...options, body }),
-  delete: <T>(path: string, options: CallOptions = {}) => apiCall<T>('DELETE', path, options),
+  get: <P extends ApiPath<'get'>>(path: P, ...[init]: InitArg<P, 'get'>): Promise<ApiReply<P, 'get'>> => call('GET', path, init as UntypedInit),
+  post: <P extends ApiPath<'post'>>(path: P, ...[init]: InitArg<P, 'post'>): Promise<ApiReply<P, 'post'>> => call('POST', path, init as UntypedInit),
+  put: <P extends ApiPath<'put'>>(path: P, ...[init]: InitArg<P, 'put'>): Promise<ApiReply<P, 'put'>> => call('PUT', path, init as UntypedInit),
+  delete: <P extends ApiPath<'delete'>>(path: P, ...[init]: InitArg<P, 'delete'>): Promise<ApiReply<P, 'delete'>> => call('DELETE', path, init as UntypedInit),
 };
 
 /**
  * Downloads a file answer (TSV, PDF…) through the same error handling: a refused call is shown,
  * never opened as raw JSON in a new window.
  */
-export async function downloadFile(path: string, query: Record<string, QueryValue>, fallbackName: string): Promise<void> {
+export async function downloadFile<P extends ApiPath<'get'>>(path: P, init: ApiInit<P, 'get'>, fallbackName: string): Promise<void> {
   let response: Response;
   try {
-    response = await fetch(buildUrl(path, query), { credentials: 'same-origin' });
+    response = await fetch(apiUrl(path, init as never), { credentials: 'same-origin' });
   } catch {
     markOffline();
     // A download is an action the user asked for: say it was not done.

@@ -1,6 +1,6 @@
 import { type RefObject, useEffect, useRef, useState } from 'react';
 import { api } from '../api/client';
-import type { VisionModel, VisionModelsReply } from '../api/types';
+import type { VisionModel } from '../api/types';
 import type { BrowserModel, InferenceBackend } from './inference';
 import { SUGGESTION_MIN_CONFIDENCE, SuggestionFollower } from './suggestion-follower';
 
@@ -159,7 +159,7 @@ export function useCameraModels(videoId: number): VisionModel[] {
   useEffect(() => {
     // Offline there is nothing to run a suggestion with (the model file is not kept on the device).
     if (!navigator.onLine) return;
-    api.get<VisionModelsReply>('/api/v1/models', { video_id: videoId }, { quiet: true }).then(
+    api.get('/api/v1/models', { query: { video_id: videoId }, quiet: true }).then(
       (reply) => setModels(reply.models),
       () => setModels([]),
     );

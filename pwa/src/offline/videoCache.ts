@@ -1,4 +1,4 @@
-import { buildUrl } from '../api/client';
+import { apiUrl } from '../api/client';
 import { pageOffset, TASK_PAGE_SIZE } from '../screens/task-list/tasks';
 import { warmApiCache } from './apiCache';
 
@@ -23,14 +23,14 @@ export async function isKeptOffline(videoId: number): Promise<boolean> {
  */
 export function offlineReadsOf(videoId: number, structureId: number): string[] {
   return [
-    buildUrl('/api/v2/get_all_structures'),
-    buildUrl('/api/v1/get_tasks', { structure_id: structureId, option: 'all', offset: pageOffset(1), limit: TASK_PAGE_SIZE, filename_pattern: '' }),
-    buildUrl(`/api/v1/video_meta/${videoId}`),
-    buildUrl(`/api/v1/video_markups/${videoId}`),
-    buildUrl('/api/v1/available_operations', { video_id: videoId }),
-    buildUrl('/api/v1/workplaces', { video_id: videoId }),
-    buildUrl('/api/v1/employees', { video_id: videoId }),
-    buildUrl('/api/v1/activities', { video_id: videoId, offset: 0, limit: 5 }),
+    apiUrl('/api/v2/get_all_structures'),
+    apiUrl('/api/v1/get_tasks', { query: { structure_id: structureId, option: 'all', offset: pageOffset(1), limit: TASK_PAGE_SIZE, filename_pattern: '' } }),
+    apiUrl('/api/v1/video_meta/{videoId}', { path: { videoId } }),
+    apiUrl('/api/v1/video_markups/{videoId}', { path: { videoId } }),
+    apiUrl('/api/v1/available_operations', { query: { video_id: videoId } }),
+    apiUrl('/api/v1/workplaces', { query: { video_id: videoId } }),
+    apiUrl('/api/v1/employees', { query: { video_id: videoId } }),
+    apiUrl('/api/v1/activities', { query: { video_id: videoId, offset: 0, limit: 5 } }),
   ];
 }
 

@@ -14,7 +14,7 @@ const loadCore = () => import('@norma/core-wasm/report');
 
 /** The inputs of a window; with `employeeId`, only his markups and stamps (a statement). */
 export function fetchReportInputs({ structureId, from, to }: Window, employeeId?: number): Promise<ReportInputsReply> {
-  return api.get<ReportInputsReply>('/api/v1/report/inputs', { structure_id: structureId, from_time: from, to_time: to, employee_id: employeeId });
+  return api.get('/api/v1/report/inputs', { query: { structure_id: structureId, from_time: from, to_time: to, employee_id: employeeId } });
 }
 
 /*

@@ -16,7 +16,7 @@ let loading: Promise<void> | null = null;
 
 /** Asks once per page load; a failed call is shown by the API client and leaves no links and no demo badge. */
 export function loadInstance(): Promise<void> {
-  loading ??= api.get<InstanceInfo>('/api/v1/instance').then(
+  loading ??= api.get('/api/v1/instance').then(
     (info) => {
       instance.demo = info.demo;
       instance.links = info.links ?? {};

@@ -99,8 +99,8 @@ export function setLoggedOut() {
  */
 export async function refreshCurrentUser(): Promise<boolean> {
   try {
-    const user = await api.get<CurrentUser & { error?: unknown }>('/api/v1/whoami', undefined, { quiet: true });
-    if (user && !('error' in user && user.error)) {
+    const user = await api.get('/api/v1/whoami', { quiet: true });
+    if (user && !('error' in user)) {
       rememberIdentity(user);
       setLoggedIn(user);
       return true;

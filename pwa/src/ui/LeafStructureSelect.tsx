@@ -7,7 +7,7 @@ import { NamedSelect } from './NamedSelect';
 export function LeafStructureSelect({ value, onChange }: { value: number | null; onChange(id: number | null): void }) {
   const [structures, setStructures] = useState<Structure[]>([]);
   useEffect(() => {
-    api.get<Structure[]>('/api/v2/get_all_structures').then(setStructures, () => {});
+    api.get('/api/v2/get_all_structures').then(setStructures, () => {});
   }, []);
   const leaves = structures.filter((s) => !structures.some((child) => child.parent_id === s.id));
   return (

@@ -32,7 +32,7 @@ export function AdminScreen() {
 
   const reload = useCallback(async () => {
     try {
-      const rows = await api.get<AdminStructure[]>('/api/v1/admin/structures');
+      const rows = await api.get('/api/v1/admin/structures');
       setList(rows);
       // The projects tree shows the same structures.
       structures.list = rows.map(({ id, name, parent_id }): Structure => ({ id, name, parent_id }));

@@ -19,7 +19,7 @@ export function FeedbackPanel() {
 
   const reload = useCallback(async () => {
     try {
-      setList(await api.get<FeedbackList>('/api/v3/feedback', { status, offset: page * PAGE, limit: PAGE } satisfies FeedbackListQuery, { quiet: true }));
+      setList(await api.get('/api/v3/feedback', { query: { status, offset: page * PAGE, limit: PAGE } satisfies FeedbackListQuery, quiet: true }));
       setRefused(null);
     } catch (err) {
       setRefused(err instanceof ApiCallError ? err.message : String(err));
@@ -32,7 +32,7 @@ export function FeedbackPanel() {
 
   const mark = async (item: FeedbackItem, handled: boolean) => {
     try {
-      await api.post(`/api/v3/feedback/${item.id}/handled`, { handled } satisfies FeedbackHandledBody);
+      await api.post('/api/v3/feedback/{id}/handled', { path: { id: String(item.id) }, body: { handled } satisfies FeedbackHandledBody });
     } catch {
       // Shown by the API client; the list shows the state that stayed.
     }

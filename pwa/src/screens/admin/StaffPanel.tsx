@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
-import type { AdminCamera, AdminMessage, CameraCreate, NamedItem } from '../../api/types';
+import type { AdminCamera, CameraCreate, NamedItem } from '../../api/types';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
 
@@ -10,7 +10,7 @@ function NamedRow({ item, kind, onChanged }: { item: NamedItem; kind: 'employees
   const [name, setName] = useState(item.name);
   const rename = async () => {
     try {
-      await api.put(`/api/v1/admin/${kind}/${item.id}`, { name });
+      await api.put(`/api/v1/admin/${kind}/{id}`, { path: { id: item.id }, body: { name } });
       notify('success', 'Сохранено');
     } catch {
       // Shown by the API client.
@@ -19,7 +19,7 @@ function NamedRow({ item, kind, onChanged }: { item: NamedItem; kind: 'employees
   };
   const remove = async () => {
     try {
-      const reply = await api.delete<AdminMessage>(`/api/v1/admin/${kind}/${item.id}`);
+      const reply = await api.delete(`/api/v1/admin/${kind}/{id}`, { path: { id: item.id } });
       notify('success', reply.message);
     } catch {
       // Shown by the API client (409: it is in the markup).
@@ -57,7 +57,7 @@ function NamedList({
   const [name, setName] = useState('');
   const reload = useCallback(async () => {
     try {
-      setItems(await api.get<NamedItem[]>(`/api/v1/${kind}`, { structure_id: structureId }));
+      setItems(await api.get(`/api/v1/${kind}`, { query: { structure_id: structureId } }));
     } catch {
       setItems([]);
     }
@@ -73,7 +73,7 @@ function NamedList({
     event.preventDefault();
     if (!name.trim()) return;
     try {
-      await api.post(`/api/v1/admin/${kind}`, { structure_id: structureId, name });
+      await api.post(`/api/v1/admin/${kind}`, { body: { structure_id: structureId, name } });
       setName('');
     } catch {
       // Shown by the API client.
@@ -104,7 +104,7 @@ function CameraRow({ camera, onChanged }: { camera: AdminCamera; onChanged: () =
   const changed = draft.camera_key !== camera.camera_key || draft.name !== camera.name || draft.storage_folder !== camera.storage_folder;
   const save = async () => {
     try {
-      await api.put(`/api/v1/admin/cameras/${camera.id}`, draft);
+      await api.put('/api/v1/admin/cameras/{id}', { path: { id: camera.id }, body: draft });
       notify('success', 'Камера сохранена');
     } catch {
       // Shown by the API client.
@@ -113,7 +113,7 @@ function CameraRow({ camera, onChanged }: { camera: AdminCamera; onChanged: () =
   };
   const remove = async () => {
     try {
-      const reply = await api.delete<AdminMessage>(`/api/v1/admin/cameras/${camera.id}`);
+      const reply = await api.delete('/api/v1/admin/cameras/{id}', { path: { id: camera.id } });
       notify('success', reply.message);
     } catch {
       // Shown by the API client (409: it has videos).
@@ -165,7 +165,7 @@ function Cameras({ structureId, onCountChanged }: { structureId: number; onCount
   const [error, setError] = useState<string | null>(null);
   const reload = useCallback(async () => {
     try {
-      const list = await api.get<AdminCamera[]>('/api/v1/admin/cameras', { structure_id: structureId });
+      const list = await api.get('/api/v1/admin/cameras', { query: { structure_id: structureId } });
       setCameras(list);
       const free = KEYS.find((k) => !list.some((c) => c.camera_key === k)) ?? 1;
       setDraft({ camera_key: free, name: `Камера ${free}`, storage_folder: `recordings/s${structureId}/cam${free}` });
@@ -188,7 +188,7 @@ function Cameras({ structureId, onCountChanged }: { structureId: number; onCount
     }
     setError(null);
     try {
-      await api.post('/api/v1/admin/cameras', { structure_id: structureId, ...draft } satisfies CameraCreate);
+      await api.post('/api/v1/admin/cameras', { body: { structure_id: structureId, ...draft } satisfies CameraCreate });
     } catch {
       // Shown by the API client.
     }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
-import type { AdminMessage, AdminStructure } from '../../api/types';
+import type { AdminStructure } from '../../api/types';
 import { notify } from '../../state/notifications';
 import { buildTree, type StructureNode } from '../../state/structures';
 import { Banner } from '../../ui/Banner';
@@ -56,7 +56,7 @@ function StructureRow({
 
   const change = async (body: { name?: string; parent_id?: number | null }) => {
     try {
-      await api.put(`/api/v1/admin/structures/${item.id}`, body);
+      await api.put('/api/v1/admin/structures/{id}', { path: { id: item.id }, body });
       notify('success', 'Сохранено');
     } catch {
       // Shown by the API client.
@@ -65,7 +65,7 @@ function StructureRow({
   };
   const remove = async () => {
     try {
-      const reply = await api.delete<AdminMessage>(`/api/v1/admin/structures/${item.id}`);
+      const reply = await api.delete('/api/v1/admin/structures/{id}', { path: { id: item.id } });
       notify('success', reply.message);
     } catch {
       // Shown by the API client (409 says what is left inside).
@@ -139,7 +139,7 @@ export function StructuresPanel({
     }
     setError(null);
     try {
-      const created = await api.post<AdminStructure>('/api/v1/admin/structures', { name, parent_id: parent || null });
+      const created = await api.post('/api/v1/admin/structures', { body: { name, parent_id: parent || null } });
       notify('success', `Создана структурная единица «${created.name}»`);
       setName('');
       await onChanged();

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
-import type { AdminMessage, AdminUser, AdminUsersReply, Role } from '../../api/types';
+import type { AdminUser, Role } from '../../api/types';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
 import { ConfirmButton } from '../../ui/ConfirmButton';
@@ -15,7 +15,7 @@ export function UsersPanel() {
   const [error, setError] = useState<string | null>(null);
 
   const reload = () =>
-    api.get<AdminUsersReply>('/api/v1/admin/users').then(
+    api.get('/api/v1/admin/users').then(
       (reply) => {
         setUsers(reply.users);
         setRoles(reply.roles);
@@ -34,7 +34,7 @@ export function UsersPanel() {
     }
     setError(null);
     try {
-      const user = await api.post<AdminUser>('/api/v1/admin/users', form);
+      const user = await api.post('/api/v1/admin/users', { body: form });
       notify('success', `Пользователь ${user.login} создан`);
       setForm(blank);
       await reload();
@@ -45,7 +45,7 @@ export function UsersPanel() {
 
   const changeRole = async (user: AdminUser, role: Role) => {
     try {
-      await api.put(`/api/v1/admin/users/${encodeURIComponent(user.id)}`, { role });
+      await api.put('/api/v1/admin/users/{id}', { path: { id: user.id }, body: { role } });
       notify('success', `Роль ${user.login}: ${roles[role] ?? role}`);
     } catch {
       // Shown by the API client; the list shows the role that stayed.
@@ -55,7 +55,7 @@ export function UsersPanel() {
 
   const remove = async (user: AdminUser) => {
     try {
-      const reply = await api.delete<AdminMessage>(`/api/v1/admin/users/${encodeURIComponent(user.id)}`);
+      const reply = await api.delete('/api/v1/admin/users/{id}', { path: { id: user.id } });
       notify('success', reply.message);
     } catch {
       // Shown by the API client.

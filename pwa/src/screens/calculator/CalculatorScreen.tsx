@@ -1,12 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { api } from '../../api/client';
+import { api, type ApiInit } from '../../api/client';
 import type {
   CalculatorDays as Days,
-  CalculatorDefaults,
-  CalculatorGearDefaults,
   CalculatorGearTable as GearTable,
-  CalculatorLicense,
   CalculatorMeasurementGraph as MeasurementGraph,
   CalculatorPrivateOutput as PrivateOutput,
   CalculatorPublicOutput as PublicOutput,
@@ -69,14 +66,11 @@ export function CalculatorScreen() {
     let alive = true;
     (async () => {
       try {
-        const gear = await api.get<CalculatorGearDefaults>('/api/v2/get_calculator_gear_defaults');
+        const gear = await api.get('/api/v2/get_calculator_gear_defaults');
         if (!alive) return;
         setAccess({ canEdit: gear.can_edit, canViewPrivate: gear.can_view_private });
         if (!gear.can_edit) return setSettings(null);
-        const [defaults, license] = await Promise.all([
-          api.get<CalculatorDefaults>('/api/v2/get_calculator_defaults'),
-          api.get<CalculatorLicense>('/api/v2/get_calculator_license'),
-        ]);
+        const [defaults, license] = await Promise.all([api.get('/api/v2/get_calculator_defaults'), api.get('/api/v2/get_calculator_license')]);
         if (alive) setSettings({ ...gear, defaults: defaults.defaults, license: license.license });
       } catch (e) {
         if (alive) setError(failureText('Не удалось загрузить настройки калькулятора', e));
@@ -93,7 +87,7 @@ export function CalculatorScreen() {
     if (!measurementsReady({ ...initialForm, productionType })) return setRequired(null);
     let alive = true;
     api
-      .get<RequiredMeasurements>('/api/v2/required_measurements', { production_type: productionType!, less_10_sec: less10Sec })
+      .get('/api/v2/required_measurements', { query: { production_type: productionType!, less_10_sec: less10Sec } })
       .then((r) => alive && setRequired(r))
       .catch((e) => alive && setError(failureText('Не удалось получить число замеров', e)));
     return () => {
@@ -109,15 +103,16 @@ export function CalculatorScreen() {
     }
     let alive = true;
     const timer = setTimeout(async () => {
-      const query = calculatorQuery(form);
+      // The form's fields as typed (text); the API reads the numbers out of them and refuses a wrong one (400, shown).
+      const query = calculatorQuery(form) as Record<string, unknown> as ApiInit<'/api/v2/get_calculator_days', 'get'>['query'];
       setBusy(true);
       try {
         const [pub, days, graph, priv, gear] = await Promise.all([
-          api.get<PublicOutput>('/api/v2/get_calculator_public_output', query),
-          api.get<Days>('/api/v2/get_calculator_days', query),
-          api.get<MeasurementGraph>('/api/v2/get_calculator_measurement_graph', query),
-          access.canViewPrivate ? api.get<PrivateOutput>('/api/v2/get_calculator_private_output', query) : Promise.resolve(null),
-          access.canViewPrivate ? api.get<GearTable>('/api/v2/get_calculator_gear_table', query) : Promise.resolve(null),
+          api.get('/api/v2/get_calculator_public_output', { query }),
+          api.get('/api/v2/get_calculator_days', { query }),
+          api.get('/api/v2/get_calculator_measurement_graph', { query }),
+          access.canViewPrivate ? api.get('/api/v2/get_calculator_private_output', { query }) : Promise.resolve(null),
+          access.canViewPrivate ? api.get('/api/v2/get_calculator_gear_table', { query }) : Promise.resolve(null),
         ]);
         if (alive) {
           setOutputs({ pub, days, graph, priv, gear });

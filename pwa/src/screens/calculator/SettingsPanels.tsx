@@ -34,7 +34,7 @@ function SettingsPanel({ title, testId, fields, onSaved }: { title: string; test
     if (changes.length === 0) return setMessage({ kind: 'info', text: 'Нет изменённых значений' });
     setBusy(true);
     try {
-      const reply = await api.post<SettingsReply>('/api/v2/update_calculator_defaults', changes);
+      const reply = await api.post('/api/v2/update_calculator_defaults', { body: changes });
       setMessage({ kind: 'success', text: `Успешно сохранено (${changes.length})` });
       onSaved(reply);
     } catch (error) {

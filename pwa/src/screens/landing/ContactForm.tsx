@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { ApiCallError, api } from '../../api/client';
-import type { FeedbackBody, FeedbackReply, SiteInfo } from '../../api/types';
+import type { FeedbackBody } from '../../api/types';
 import type {} from 'altcha/types/react';
 
 /** Spec 01 §5 and §8, word for word. */
@@ -111,7 +111,7 @@ export function ContactForm() {
   const [contactEmail, setContactEmail] = useState<string | null>(null);
 
   useEffect(() => {
-    api.get<SiteInfo>('/api/v3/site', undefined, { quiet: true }).then(
+    api.get('/api/v3/site', { quiet: true }).then(
       (info) => setContactEmail(info.contact_email),
       () => setContactEmail(null),
     );
@@ -129,7 +129,7 @@ export function ContactForm() {
     setNotice(null);
     setPhase({ kind: 'sending' });
     try {
-      await api.post<FeedbackReply>('/api/v3/feedback', body, { quiet: true });
+      await api.post('/api/v3/feedback', { body, quiet: true });
       setPhase({ kind: 'done' });
     } catch (err) {
       // A refused robot check or a bad field is the visitor's to fix: back to the form, a new check.

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
 import { api, ApiCallError } from '../../api/client';
-import type { LoginBody, Message } from '../../api/types';
+import type { LoginBody } from '../../api/types';
 import { refreshCurrentUser } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
@@ -20,7 +20,7 @@ export function LoginScreen() {
     setBusy(true);
     try {
       // The PWA signs in with POST so the password never sits in a URL or a log.
-      const reply = await api.post<Message>('/api/v1/login', { login: loginName, password } satisfies LoginBody, { quiet: true });
+      const reply = await api.post('/api/v1/login', { body: { login: loginName, password } satisfies LoginBody, quiet: true });
       notify('success', reply.message, { global: true });
       if (await refreshCurrentUser()) navigate('/projects');
     } catch (err) {

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { api, ApiCallError } from '../../api/client';
-import type { DwgBuildBody, DwgBuildReply, DwgOutputUrlReply, DwgStatusReply } from '../../api/types';
+import { pollUntil } from '../../api/jobs';
+import type { DwgBuildBody } from '../../api/types';
 import { Banner } from '../../ui/Banner';
 import { POLL_MS } from './useMapProject';
 
@@ -15,8 +16,6 @@ const FORMATS: Array<{ format: Format; label: string }> = [
   { format: 'dwg', label: 'Подготовить DWG' },
   { format: 'dxf', label: 'Подготовить DXF' },
 ];
-
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /**
  * CAD export (spec 02 §4 "Dwg build"): start the build, poll its status every second until
@@ -36,18 +35,18 @@ export function ExportPanel() {
   async function build(format: Format) {
     setState({ kind: 'building', format });
     try {
-      const { work_item_id } = await api.post<DwgBuildReply>('/api/v1/dwg/build', { format });
-      let status: DwgStatusReply;
-      do {
-        await sleep(POLL_MS);
-        if (!alive.current) return;
-        status = await api.get<DwgStatusReply>('/api/v1/dwg/status', { work_item_id });
-      } while (status.status !== 'success' && status.status !== 'failed');
+      const { work_item_id } = await api.post('/api/v1/dwg/build', { body: { format } });
+      const status = await pollUntil(
+        () => api.get('/api/v1/dwg/status', { query: { work_item_id } }),
+        (s) => s.status === 'success' || s.status === 'failed',
+        { intervalMs: POLL_MS, alive: () => alive.current },
+      );
+      if (!status) return;
       if (status.status === 'failed') {
         setState({ kind: 'failed', text: `Чертёж не подготовлен: ${status.error ?? 'причина не указана'}` });
         return;
       }
-      const { url, filename, prj_url, prj_filename } = await api.get<DwgOutputUrlReply>('/api/v1/dwg/output_url', { work_item_id });
+      const { url, filename, prj_url, prj_filename } = await api.get('/api/v1/dwg/output_url', { query: { work_item_id } });
       const prj = prj_url && prj_filename ? { url: prj_url, filename: prj_filename } : undefined;
       if (alive.current) setState({ kind: 'ready', url, filename, prj });
     } catch (error) {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { api, ApiCallError } from '../../api/client';
-import type { GisHtmlMenuReply, MapFeatureCollection } from '../../api/types';
+import type { MapFeatureCollection } from '../../api/types';
 import { Banner } from '../../ui/Banner';
 import { MENU_WIDTH_PX, serverForm } from './popups';
 
@@ -22,13 +22,13 @@ export function GisDialog({ type, onBuilt, onClose }: { type: 'coords' | 'code';
   useEffect(() => {
     let alive = true;
     void api
-      .post<GisHtmlMenuReply>('/api/v1/gis/html_menu', { type })
+      .post('/api/v1/gis/html_menu', { body: { type } })
       .then((menu) => {
         if (!alive || !holder.current) return;
         const form = serverForm(menu.html_menu, async (values) => {
           setError(null);
           try {
-            const found = await api.get<MapFeatureCollection>(`/api/v1/gis/${type}`, { params: String(values.params ?? '') });
+            const found = await api.get(`/api/v1/gis/${type}`, { query: { params: String(values.params ?? '') } });
             built.current(found);
           } catch (e) {
             // Shown as a message by the API client too; here it stays beside the rows to fix.

@@ -110,7 +110,7 @@ export function MapScreen() {
       if (!props || !at) return;
       let menu: HtmlMenuReply;
       try {
-        menu = await api.post<HtmlMenuReply>('/api/v1/html_menu', props);
+        menu = await api.post('/api/v1/html_menu', { body: props });
       } catch {
         if (isNew) d.remove(ids);
         ids.forEach((id) => pending.current.delete(id));

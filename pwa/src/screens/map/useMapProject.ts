@@ -1,22 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, ApiCallError } from '../../api/client';
-import type {
-  HtmlMenuReply,
-  Job,
-  MapAlgoReply,
-  MapAlgoTag,
-  MapFeature,
-  MapFeatureCollection,
-  MapProject,
-  MapProjectCrsSetBody,
-  MapProjectMetaReply,
-  MapProjectsListReply,
-} from '../../api/types';
+import { api, ApiCallError, type ApiInit } from '../../api/client';
+import { pollUntil, waitForJob as jobEnded } from '../../api/jobs';
+import type { HtmlMenuReply, MapAlgoTag, MapFeature, MapFeatureCollection, MapProject, MapProjectCrsSetBody, MapProjectsListReply } from '../../api/types';
 import { dropQueuedDrawing, queuedDrawing, queueMapSave, rememberProject } from '../../offline/mapOutbox';
 import { onMapSaveReplayed } from '../../offline/sync';
 import { login } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { canRedo, canUndo, emptyHistory, pushSnapshot, redo, startHistory, undo, type SnapshotHistory } from './history';
+
+/** The body of a save: the drawing as the editor holds it (the document renders a coordinate pair looser than the schema checks it). */
+type MapSaveBody = ApiInit<'/api/v1/projects/last/save', 'post'>['body'];
 
 /** What one history step restores: the drawn features, the generated network and the labels. */
 export interface Snapshot {
@@ -36,7 +29,6 @@ async function withQueuedDrawing(project: MapProject): Promise<MapProject & { qu
   // Its id and updated_at stay the server's: the base a later offline save is queued on.
   return queued ? { ...project, drawn_feature_collection: queued.drawn, queued: true } : project;
 }
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** What the screen is waiting for (shown as the busy state). */
 export type Busy = null | 'loading' | 'saving' | 'processing';
@@ -81,19 +73,20 @@ export function useMapProject() {
 
   /** Waits for the project's algorithm job to end, then reloads the project; a failed job's reason is shown. */
   const waitForJob = useCallback(async (jobId: number | null) => {
-    let meta: MapProjectMetaReply;
-    do {
-      await sleep(POLL_MS);
-      if (!alive.current) return null;
-      meta = await api.get<MapProjectMetaReply>('/api/v1/projects/last/meta');
-    } while (meta.is_processing);
+    const meta = await pollUntil(
+      () => api.get('/api/v1/projects/last/meta'),
+      (m) => !m.is_processing,
+      { intervalMs: POLL_MS, alive: () => alive.current },
+    );
+    if (!meta) return null;
     let failed = false;
     if (jobId !== null) {
-      const job = await api.get<Job>(`/api/v1/jobs/${jobId}`);
+      const job = await jobEnded(jobId, { intervalMs: POLL_MS, alive: () => alive.current });
+      if (!job) return null;
       failed = job.status === 'failed';
       if (failed) notify('error', `Алгоритм не выполнен: ${job.error ?? 'причина не указана'}`);
     }
-    return { project: await api.get<MapProject>('/api/v1/projects/last/get'), failed };
+    return { project: await api.get('/api/v1/projects/last/get'), failed };
   }, []);
 
   const open = useCallback(
@@ -107,7 +100,7 @@ export function useMapProject() {
       show(next, true, !next.queued);
       setHistory(startHistory(snapshotOf(next)));
       if (next.is_processing) {
-        const meta = await api.get<MapProjectMetaReply>('/api/v1/projects/last/meta');
+        const meta = await api.get('/api/v1/projects/last/meta');
         const done = await waitForJob(meta.job_id);
         if (done && alive.current) {
           show(done.project, true);
@@ -119,7 +112,7 @@ export function useMapProject() {
   );
 
   const loadList = useCallback(async () => {
-    const list = await api.get<MapProjectsListReply>('/api/v1/projects/list');
+    const list = await api.get('/api/v1/projects/list');
     if (alive.current) setProjects(list);
     return list;
   }, []);
@@ -127,10 +120,10 @@ export function useMapProject() {
   useEffect(() => {
     alive.current = true;
     void withBusy('loading', async () => {
-      const [list, menu] = await Promise.all([loadList(), api.post<HtmlMenuReply>('/api/v1/html_menu', { type: 'area' })]);
+      const [list, menu] = await Promise.all([loadList(), api.post('/api/v1/html_menu', { body: { type: 'area' } })]);
       if (!alive.current) return;
       setCatalogue({ styles: menu.styles, types: menu.types });
-      await open(list.current_id === null ? null : await withQueuedDrawing(await api.get<MapProject>('/api/v1/projects/last/get')));
+      await open(list.current_id === null ? null : await withQueuedDrawing(await api.get('/api/v1/projects/last/get')));
     });
     return () => {
       alive.current = false;
@@ -156,7 +149,7 @@ export function useMapProject() {
         const base = acknowledged.current;
         let saved: MapProject;
         try {
-          saved = await api.post<MapProject>('/api/v1/projects/last/save', collection(features), { quiet: true });
+          saved = await api.post('/api/v1/projects/last/save', { body: collection(features) as MapSaveBody, quiet: true });
         } catch (error) {
           const offline = error instanceof ApiCallError && error.status === 0;
           if (!offline || !base || !login.userLogin) {
@@ -188,7 +181,7 @@ export function useMapProject() {
           notify('success', 'Рисунок, сохранённый без сети, отправлен на сервер');
         } else {
           notify('error', `Рисунок, сохранённый без сети, не принят: ${outcome.message ?? ''}. Показан проект с сервера.`);
-          void api.get<MapProject>('/api/v1/projects/last/get').then((server) => {
+          void api.get('/api/v1/projects/last/get').then((server) => {
             if (!alive.current) return;
             show(server, true);
             setHistory(startHistory(snapshotOf(server)));
@@ -202,7 +195,7 @@ export function useMapProject() {
   const runAlgorithm = useCallback(
     (tag: MapAlgoTag) =>
       withBusy('processing', async () => {
-        const { job_id } = await api.post<MapAlgoReply>('/api/v1/projects/last/algo', { algo_tag: tag });
+        const { job_id } = await api.post('/api/v1/projects/last/algo', { body: { algo_tag: tag } });
         setProject((p) => (p ? { ...p, is_processing: true } : p));
         const done = await waitForJob(job_id);
         // A failed run changed nothing: no history step for it.
@@ -214,10 +207,7 @@ export function useMapProject() {
     [record, show, waitForJob, withBusy],
   );
 
-  const clearAll = useCallback(
-    () => withBusy('saving', async () => record(await api.post<MapProject>('/api/v1/projects/last/clear'), true)),
-    [record, withBusy],
-  );
+  const clearAll = useCallback(() => withBusy('saving', async () => record(await api.post('/api/v1/projects/last/clear'), true)), [record, withBusy]);
 
   /** Undo/redo re-save the snapshot (drawn features with its network and labels) and reload (spec 02 §4). */
   const restore = useCallback(
@@ -226,9 +216,11 @@ export function useMapProject() {
         const moved = step(history);
         if (!moved) return;
         const { drawn, general, info } = moved.snapshot;
-        const saved = await api.post<MapProject>('/api/v1/projects/last/save', {
-          ...drawn,
-          restore: { general_feature_collection: general, info_feature_collection: info },
+        const saved = await api.post('/api/v1/projects/last/save', {
+          body: {
+            ...drawn,
+            restore: { general_feature_collection: general, info_feature_collection: info },
+          } as MapSaveBody,
         });
         setHistory(moved.history);
         show(saved, true);
@@ -239,7 +231,7 @@ export function useMapProject() {
   const createProject = useCallback(
     (name: string) =>
       withBusy('loading', async () => {
-        const created = await api.post<MapProject>('/api/v1/projects/create', { name });
+        const created = await api.post('/api/v1/projects/create', { body: { name } });
         await loadList();
         await open(created);
         return created;
@@ -250,7 +242,7 @@ export function useMapProject() {
   const selectProject = useCallback(
     (id: number) =>
       withBusy('loading', async () => {
-        await open(await api.post<MapProject>('/api/v1/projects/last/set', { project_id: id }));
+        await open(await api.post('/api/v1/projects/last/set', { body: { project_id: id } }));
         await loadList();
       }),
     [loadList, open, withBusy],
@@ -262,9 +254,9 @@ export function useMapProject() {
         const current = projects?.current_id;
         const other = projects?.projects.find((p) => p.id !== current);
         if (current == null || !other) return;
-        const list = await api.post<MapProjectsListReply>('/api/v1/projects/delete', { delete_id: current, new_id: other.id });
+        const list = await api.post('/api/v1/projects/delete', { body: { delete_id: current, new_id: other.id } });
         setProjects(list);
-        await open(await api.get<MapProject>('/api/v1/projects/last/get'));
+        await open(await api.get('/api/v1/projects/last/get'));
       }),
     [open, projects, withBusy],
   );
@@ -272,7 +264,7 @@ export function useMapProject() {
   const saveGolden = useCallback(
     () =>
       withBusy('saving', async () => {
-        show(await api.post<MapProject>('/api/v1/projects/last/golden'), false);
+        show(await api.post('/api/v1/projects/last/golden'), false);
         notify('success', 'Текущая сеть сохранена как эталон');
       }),
     [show, withBusy],
@@ -286,7 +278,7 @@ export function useMapProject() {
     async (kind: MapProjectCrsSetBody['kind']) => {
       setBusy('saving');
       try {
-        show(await api.post<MapProject>('/api/v1/projects/last/crs', { kind } satisfies MapProjectCrsSetBody), false);
+        show(await api.post('/api/v1/projects/last/crs', { body: { kind } satisfies MapProjectCrsSetBody }), false);
       } finally {
         if (alive.current) setBusy(null);
       }

@@ -20,7 +20,7 @@ export function ReferenceTable({ canEdit }: { canEdit: boolean }) {
 
   useEffect(() => {
     // A failure is already shown as a message by the API client; here the card says so too.
-    api.get<ReferenceStability>('/api/v1/reference/stability').then(setTable, () => setFailed(true));
+    api.get('/api/v1/reference/stability').then(setTable, () => setFailed(true));
   }, []);
 
   if (failed) return <Banner text="Не удалось загрузить справочные значения организации." />;
@@ -159,10 +159,10 @@ function ReferenceEditor({ table, onDone }: { table: ReferenceStability; onDone:
         }),
       ),
     };
-    void run(() => api.put<ReferenceStability>('/api/v1/reference/stability', body, { quiet: true }), 'Справочник сохранён');
+    void run(() => api.put('/api/v1/reference/stability', { body, quiet: true }), 'Справочник сохранён');
   };
 
-  const reset = () => void run(() => api.delete<ReferenceStability>('/api/v1/reference/stability', { quiet: true }), 'Возвращены значения по умолчанию');
+  const reset = () => void run(() => api.delete('/api/v1/reference/stability', { quiet: true }), 'Возвращены значения по умолчанию');
 
   return (
     <form className="reference-editor" onSubmit={save}>

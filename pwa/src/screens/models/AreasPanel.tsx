@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client';
-import type { VideoArea, VideoAreaBody, VisionDeletedReply } from '../../api/types';
+import type { VideoArea, VideoAreaBody } from '../../api/types';
 import { notify } from '../../state/notifications';
 import { coordinateColumns, LocationTable } from '../../ui/LocationTable';
 import type { FrameRect } from './FrameCanvas';
@@ -27,7 +27,7 @@ export function AreasPanel({ cameraId, areas, rect, canWrite, onChanged, onAdded
     const body: VideoAreaBody = { camera_id: cameraId, name: name.trim(), ...rect };
     setBusy(true);
     try {
-      await api.post<VideoArea>('/api/v1/video-area', body);
+      await api.post('/api/v1/video-area', { body });
       notify('success', `Область «${name.trim()}» добавлена`);
       setName('');
       onAdded();
@@ -41,7 +41,7 @@ export function AreasPanel({ cameraId, areas, rect, canWrite, onChanged, onAdded
 
   const remove = async (area: VideoArea) => {
     try {
-      await api.delete<VisionDeletedReply>(`/api/v1/video-area/${area.id}`);
+      await api.delete('/api/v1/video-area/{id}', { path: { id: area.id } });
     } catch {
       // Shown by the API client (404: «Этой области нет в списке!»).
     }

@@ -16,7 +16,7 @@ export function ModelScreen({ modelId: modelIdParam }: { modelId: string }) {
       return;
     }
     api
-      .get<VisionModel>(`/api/v1/model/${modelId}`, undefined, { quiet: true })
+      .get('/api/v1/model/{id}', { path: { id: modelId }, quiet: true })
       .then(setModel, (err: unknown) => setError(err instanceof Error ? err.message : String(err)));
   }, [modelId]);
 

@@ -1,18 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { api } from '../../api/client';
-import type {
-  AvailableOperations,
-  Job,
-  MarkerApplyingReply,
-  NamedItem,
-  VideoArea,
-  VideoAreasReply,
-  VideoMeta,
-  VisionDeletedReply,
-  VisionModel,
-  VisionModelsReply,
-} from '../../api/types';
+import type { NamedItem, VideoArea, VideoMeta, VisionModel } from '../../api/types';
 import { SuggestionPanel } from '../../ml/SuggestionPanel';
 import { useLiveSuggestion } from '../../ml/useLiveSuggestion';
 import { useAllows } from '../../state/login';
@@ -56,7 +45,7 @@ export function ModelsScreen({ videoId: videoIdParam }: { videoId: string }) {
 
   const loadModels = useCallback(
     () =>
-      api.get<VisionModelsReply>('/api/v1/models', { video_id: videoId }, { quiet: true }).then(
+      api.get('/api/v1/models', { query: { video_id: videoId }, quiet: true }).then(
         (reply) => setModels(reply.models),
         (err: unknown) => setLoadError(err instanceof Error ? err.message : String(err)),
       ),
@@ -64,7 +53,7 @@ export function ModelsScreen({ videoId: videoIdParam }: { videoId: string }) {
   );
   const loadAreas = useCallback(
     () =>
-      api.get<VideoAreasReply>('/api/v1/video-areas', { video_id: videoId }).then(
+      api.get('/api/v1/video-areas', { query: { video_id: videoId } }).then(
         (r) => setAreas(r.video_areas),
         () => {},
       ),
@@ -79,10 +68,10 @@ export function ModelsScreen({ videoId: videoIdParam }: { videoId: string }) {
     (async () => {
       try {
         const [video, available, places, people] = await Promise.all([
-          api.get<VideoMeta>(`/api/v1/video_meta/${videoId}`),
-          api.get<AvailableOperations>('/api/v1/available_operations', { video_id: videoId }),
-          api.get<NamedItem[]>('/api/v1/workplaces', { video_id: videoId }),
-          api.get<NamedItem[]>('/api/v1/employees', { video_id: videoId }),
+          api.get('/api/v1/video_meta/{videoId}', { path: { videoId } }),
+          api.get('/api/v1/available_operations', { query: { video_id: videoId } }),
+          api.get('/api/v1/workplaces', { query: { video_id: videoId } }),
+          api.get('/api/v1/employees', { query: { video_id: videoId } }),
         ]);
         setMeta(video);
         setOperations(available.operations);
@@ -106,12 +95,14 @@ export function ModelsScreen({ videoId: videoIdParam }: { videoId: string }) {
 
   const apply = async ({ meta: model }: VisionModel) => {
     try {
-      const reply = await api.post<MarkerApplyingReply>('/api/v1/start_marker_applying', {
-        model_id: model.id,
-        unmarked_video_id: videoId,
-        start_second: 0,
-        end_second: meta?.duration ?? videoRef.current?.duration ?? 86_400,
-        employee_id: applyEmployee,
+      const reply = await api.post('/api/v1/start_marker_applying', {
+        body: {
+          model_id: model.id,
+          unmarked_video_id: videoId,
+          start_second: 0,
+          end_second: meta?.duration ?? videoRef.current?.duration ?? 86_400,
+          employee_id: applyEmployee,
+        },
       });
       notify('info', reply.message);
     } catch {
@@ -121,7 +112,7 @@ export function ModelsScreen({ videoId: videoIdParam }: { videoId: string }) {
   };
   const cancel = async ({ meta: model }: VisionModel, jobId: number) => {
     try {
-      await api.post<Job>(`/api/v1/jobs/${jobId}/cancel`);
+      await api.post('/api/v1/jobs/{id}/cancel', { path: { id: jobId } });
       notify('success', model.job_id === jobId ? `Обучение модели № ${model.id} отменено` : `Применение модели № ${model.id} отменено`);
     } catch {
       // Shown by the API client (409: the job finished meanwhile).
@@ -130,7 +121,7 @@ export function ModelsScreen({ videoId: videoIdParam }: { videoId: string }) {
   };
   const remove = async ({ meta: model }: VisionModel) => {
     try {
-      await api.delete<VisionDeletedReply>(`/api/v1/model/${model.id}`);
+      await api.delete('/api/v1/model/{id}', { path: { id: model.id } });
       notify('success', `Модель № ${model.id} удалена`);
     } catch {
       // Shown by the API client (404: «Этой модели нет в списке!»).

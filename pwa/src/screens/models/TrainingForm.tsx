@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { api } from '../../api/client';
-import type { MarkerTrainingBody, MarkerTrainingReply, NamedItem, VideoArea } from '../../api/types';
+import type { MarkerTrainingBody, NamedItem, VideoArea } from '../../api/types';
 import { notify } from '../../state/notifications';
 import { VISION_TEXT } from './messages';
 
@@ -49,7 +49,7 @@ export function TrainingForm({ videoId, duration, workplaces, operations, areas,
     };
     setBusy(true);
     try {
-      const reply = await api.post<MarkerTrainingReply>('/api/v1/start_marker_training', body);
+      const reply = await api.post('/api/v1/start_marker_training', { body });
       notify('success', `Обучение поставлено в очередь: модель № ${reply.model_id}`);
       setComment('');
       onStarted();

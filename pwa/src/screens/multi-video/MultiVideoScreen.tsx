@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { api } from '../../api/client';
-import type { Camera, CameraVideo as ApiVideo } from '../../api/types';
+import type { Camera } from '../../api/types';
 import { LeafStructureSelect } from '../../ui/LeafStructureSelect';
 import { formatTime, localDate } from '../../format/time';
 import { login } from '../../state/login';
@@ -60,10 +60,10 @@ export function MultiVideoScreen() {
     setCameras([]);
     setPlaying(false);
     (async () => {
-      const list = await api.get<Camera[]>('/api/v1/cameras', { structure_id: structureId });
+      const list = await api.get('/api/v1/cameras', { query: { structure_id: structureId } });
       const withVideos = await Promise.all(
         list.map(async (camera) => {
-          const videos = await api.get<ApiVideo[]>('/api/v1/videos', { camera_id: camera.id });
+          const videos = await api.get('/api/v1/videos', { query: { camera_id: camera.id } });
           return {
             ...camera,
             videos: videos

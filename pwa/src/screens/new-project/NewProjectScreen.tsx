@@ -64,7 +64,7 @@ export function NewProjectScreen() {
   useEffect(() => {
     setCameras([]);
     setCameraId(null);
-    if (structureId !== null) api.get<Camera[]>('/api/v1/cameras', { structure_id: structureId }).then(setCameras, () => {});
+    if (structureId !== null) api.get('/api/v1/cameras', { query: { structure_id: structureId } }).then(setCameras, () => {});
   }, [structureId]);
 
   // Poll unfinished jobs once a second: the bar shows the real ingest progress.
@@ -72,7 +72,7 @@ export function NewProjectScreen() {
     const pending = tracked.filter((t) => t.job && (t.job.status === 'queued' || t.job.status === 'running'));
     if (pending.length === 0) return;
     const timer = setTimeout(async () => {
-      const updates = await Promise.all(pending.map((t) => api.get<Job>(`/api/v1/jobs/${t.job!.id}`).catch(() => t.job!)));
+      const updates = await Promise.all(pending.map((t) => api.get('/api/v1/jobs/{id}', { path: { id: t.job!.id } }).catch(() => t.job!)));
       setTracked((list) => list.map((t) => ({ ...t, job: updates.find((u) => u.id === t.job?.id) ?? t.job })));
     }, 1000);
     return () => clearTimeout(timer);

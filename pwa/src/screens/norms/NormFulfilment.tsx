@@ -1,6 +1,6 @@
 import { Banner } from '../../ui/Banner';
 import { api } from '../../api/client';
-import type { NormFulfilment } from '../../api/types';
+
 import { num, pct } from '../reports/format';
 import { useLoad } from '../reports/useLoad';
 import { dmy } from '../projects/period';
@@ -12,7 +12,7 @@ import { dmy } from '../projects/period';
  */
 export function useNormFulfilment(structureId: number, from: string, to: string, employeeId?: number, enabled = true) {
   return useLoad(enabled ? `fulfilment/${structureId}/${from}/${to}/${employeeId ?? ''}` : null, () =>
-    api.get<NormFulfilment>('/api/v1/norm_fulfilment', { structure_id: structureId, from_time: from, to_time: to, employee_id: employeeId }, { quiet: true }),
+    api.get('/api/v1/norm_fulfilment', { query: { structure_id: structureId, from_time: from, to_time: to, employee_id: employeeId }, quiet: true }),
   );
 }
 
@@ -24,7 +24,7 @@ export interface FarFromNorm {
 
 export async function loadFarFromNorm(structureId: number, from: string, to: string): Promise<FarFromNorm> {
   try {
-    const reply = await api.get<NormFulfilment>('/api/v1/norm_fulfilment', { structure_id: structureId, from_time: from, to_time: to }, { quiet: true });
+    const reply = await api.get('/api/v1/norm_fulfilment', { query: { structure_id: structureId, from_time: from, to_time: to }, quiet: true });
     return { cycles: new Map(reply.far_cycles.map((c) => [c.markup_id, c.deviation_percent])), error: null };
   } catch (err) {
     return { cycles: new Map(), error: err instanceof Error ? err.message : String(err) };

@@ -46,7 +46,10 @@ export function balanceOf(line: Line, assignment: Record<number, number>, demand
 export async function openLine(cardId: number) {
   lineState.error = null;
   try {
-    const [card, saved] = await Promise.all([api.get<NormCard>(`/api/v1/norms/${cardId}`), api.get<LineScenarios>(`/api/v1/norms/${cardId}/line_scenarios`)]);
+    const [card, saved] = await Promise.all([
+      api.get('/api/v1/norms/{id}', { path: { id: cardId } }),
+      api.get('/api/v1/norms/{id}/line_scenarios', { path: { id: cardId } }),
+    ]);
     lineState.card = card;
     lineState.assignment = initialAssignment(card.card.line);
     const output = card.card.figures.find((f) => f.key === 'output_whole')?.value ?? null;
@@ -82,7 +85,7 @@ export async function saveScenario(name: string) {
   if (!card) return;
   try {
     const assignment = Object.entries(lineState.assignment).map(([operation, workplace]) => ({ operation_id: Number(operation), workplace_id: workplace }));
-    const reply = await api.post<LineScenarios>(`/api/v1/norms/${card.id}/line_scenarios`, { name, demand: lineState.demand, assignment });
+    const reply = await api.post('/api/v1/norms/{id}/line_scenarios', { path: { id: card.id }, body: { name, demand: lineState.demand, assignment } });
     lineState.scenarios = reply.scenarios;
   } catch (err) {
     lineState.error = err instanceof Error ? err.message : String(err);

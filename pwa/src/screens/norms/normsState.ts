@@ -1,6 +1,6 @@
 import { proxy } from 'valtio';
 import { api } from '../../api/client';
-import type { AdminUsersReply, NamedItem, NormApprovers, NormCard, NormDiff, NormList, NormParams, ReportDates } from '../../api/types';
+import type { AdminUsersReply, NamedItem, NormCard, NormDiff, NormList, NormParams, ReportDates } from '../../api/types';
 import { fromLocal } from '../../format/time';
 import { nextDate } from '../projects/period';
 
@@ -38,13 +38,13 @@ async function run(task: () => Promise<void>) {
 }
 
 async function showVersion(id: number) {
-  const [card, diff] = await Promise.all([api.get<NormCard>(`/api/v1/norms/${id}`), api.get<NormDiff>(`/api/v1/norms/${id}/diff`)]);
+  const [card, diff] = await Promise.all([api.get('/api/v1/norms/{id}', { path: { id } }), api.get('/api/v1/norms/{id}/diff', { path: { id } })]);
   normsState.card = card;
   normsState.diff = diff.before ? diff : null;
 }
 
 async function reloadList(structureId: number) {
-  normsState.list = await api.get<NormList>('/api/v1/norms', { structure_id: structureId });
+  normsState.list = await api.get('/api/v1/norms', { query: { structure_id: structureId } });
 }
 
 export function openStructure(structureId: number) {
@@ -55,8 +55,8 @@ export function openStructure(structureId: number) {
   return run(async () => {
     const [, dates, employees] = await Promise.all([
       reloadList(structureId),
-      api.get<ReportDates>('/api/v1/report/dates', { structure_id: structureId }),
-      api.get<NamedItem[]>('/api/v1/employees', { structure_id: structureId }),
+      api.get('/api/v1/report/dates', { query: { structure_id: structureId } }),
+      api.get('/api/v1/employees', { query: { structure_id: structureId } }),
     ]);
     normsState.dates = dates;
     normsState.employees = employees;
@@ -91,7 +91,10 @@ export function createDraft() {
     return Promise.resolve();
   }
   return run(async () => {
-    const card = await api.post<NormCard>(`/api/v1/norms?structure_id=${structureId}`, { windows: chosenWindows(normsState.chosen, dates.time_zone) });
+    const card = await api.post('/api/v1/norms', {
+      query: { structure_id: structureId },
+      body: { windows: chosenWindows(normsState.chosen, dates.time_zone) },
+    });
     normsState.chosen = [];
     await reloadList(structureId);
     await showVersion(card.id);
@@ -102,7 +105,7 @@ export function saveParams(params: NormParams) {
   const card = normsState.card;
   if (!card) return Promise.resolve();
   return run(async () => {
-    await api.put<NormCard>(`/api/v1/norms/${card.id}`, { params });
+    await api.put('/api/v1/norms/{id}', { path: { id: card.id }, body: { params } });
     await showVersion(card.id);
   });
 }
@@ -111,7 +114,7 @@ export function approve(effectiveFrom: string) {
   const card = normsState.card;
   if (!card) return Promise.resolve();
   return run(async () => {
-    await api.post<NormCard>(`/api/v1/norms/${card.id}/approve`, { effective_from: effectiveFrom });
+    await api.post('/api/v1/norms/{id}/approve', { path: { id: card.id }, body: { effective_from: effectiveFrom } });
     await reloadList(card.structure_id);
     await showVersion(card.id);
   });
@@ -120,7 +123,7 @@ export function approve(effectiveFrom: string) {
 /** The administrator's panel: analysts and the right to approve norms (docs/norms.md). */
 export function loadApprovers() {
   return run(async () => {
-    const [users, approvers] = await Promise.all([api.get<AdminUsersReply>('/api/v1/admin/users'), api.get<NormApprovers>('/api/v1/norm_approvers')]);
+    const [users, approvers] = await Promise.all([api.get('/api/v1/admin/users'), api.get('/api/v1/norm_approvers')]);
     normsState.analysts = users.users.filter((u) => u.role === 'analyst');
     normsState.approvers = approvers.approvers.map((a) => a.user_id);
   });
@@ -128,8 +131,8 @@ export function loadApprovers() {
 
 export function setApprover(userId: string, allowed: boolean) {
   return run(async () => {
-    const path = `/api/v1/norm_approvers/${encodeURIComponent(userId)}`;
-    const reply = allowed ? await api.put<NormApprovers>(path) : await api.delete<NormApprovers>(path);
+    const path = { userId };
+    const reply = allowed ? await api.put('/api/v1/norm_approvers/{userId}', { path }) : await api.delete('/api/v1/norm_approvers/{userId}', { path });
     normsState.approvers = reply.approvers.map((a) => a.user_id);
   });
 }

@@ -2,7 +2,7 @@ import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
 import { api, ApiCallError } from '../../api/client';
-import type { NamedItem, OperationsReply, PeriodMarkupsReply, Structure } from '../../api/types';
+import type { NamedItem } from '../../api/types';
 import { login, useAllows } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
@@ -168,7 +168,7 @@ export function PeriodEditScreen({ structureId, timeFrom, timeTo }: { structureI
 
   const loadRows = useCallback(async () => {
     if (!query) return;
-    const reply = await api.get<PeriodMarkupsReply>('/api/v1/operation_markups', query);
+    const reply = await api.get('/api/v1/operation_markups', { query });
     setRows(rowsFromServer(reply.operation_markups, timeZone));
     setVersion(reply.version);
     setToDelete([]);
@@ -181,10 +181,10 @@ export function PeriodEditScreen({ structureId, timeFrom, timeTo }: { structureI
     if (!query) return;
     setLoadError(null);
     Promise.all([
-      api.get<OperationsReply>('/api/v1/operations', { structure_id: id }),
-      api.get<NamedItem[]>('/api/v1/workplaces', { structure_id: id }),
-      api.get<NamedItem[]>('/api/v1/employees', { structure_id: id }),
-      api.get<Structure[]>('/api/v2/get_all_structures'),
+      api.get('/api/v1/operations', { query: { structure_id: id } }),
+      api.get('/api/v1/workplaces', { query: { structure_id: id } }),
+      api.get('/api/v1/employees', { query: { structure_id: id } }),
+      api.get('/api/v2/get_all_structures'),
       loadRows(),
     ]).then(
       ([operations, workplaces, employees, structures]) => {
@@ -237,10 +237,7 @@ export function PeriodEditScreen({ structureId, timeFrom, timeTo }: { structureI
     setBusy(true);
     setBanner(null);
     try {
-      const reply = await api.post<PeriodMarkupsReply>(
-        `/api/v1/operation_markups?structure_id=${query.structure_id}&from_time=${encodeURIComponent(query.from_time)}&to_time=${encodeURIComponent(query.to_time)}`,
-        savePayload(rows, toDelete, timeZone, version),
-      );
+      const reply = await api.post('/api/v1/operation_markups', { query, body: savePayload(rows, toDelete, timeZone, version) });
       setRows((current) => rowsFromServer(reply.operation_markups, timeZone, current));
       setVersion(reply.version);
       setToDelete([]);

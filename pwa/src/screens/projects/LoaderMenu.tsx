@@ -13,7 +13,7 @@ export function LoaderMenu() {
   const [open, setOpen] = useState(false);
 
   useEffect(() => {
-    if (open && !info) api.get<LoaderPackages>('/api/v1/loader').then(setInfo, () => setOpen(false));
+    if (open && !info) api.get('/api/v1/loader').then(setInfo, () => setOpen(false));
   }, [open, info]);
 
   const missing = info?.packages.filter((p) => !(p.available && p.url)).length ?? 0;

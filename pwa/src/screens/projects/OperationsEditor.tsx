@@ -33,7 +33,7 @@ export function OperationsEditor({ structureId, canWrite }: { structureId: numbe
     setDirty(false);
     setError(null);
     loadOperations([], {});
-    api.get<OperationsReply>('/api/v1/operations', { structure_id: structureId }).then(load, () => setFailed(true));
+    api.get('/api/v1/operations', { query: { structure_id: structureId } }).then(load, () => setFailed(true));
   }, [structureId]);
 
   const change = (fn: () => void) => {
@@ -49,16 +49,18 @@ export function OperationsEditor({ structureId, canWrite }: { structureId: numbe
     }
     setBusy(true);
     try {
-      const reply = await api.post<OperationsReply>('/api/v1/operations', {
-        structure_id: structureId,
-        changed_operations: operations.list.map((o) => ({
-          ...(o.id === undefined ? {} : { id: o.id }),
-          name: o.name,
-          type: o.type,
-          reference_point: o.referencePoint,
-        })),
-        operations_to_delete: [...operations.toDelete],
-      } satisfies OperationsSave);
+      const reply = await api.post('/api/v1/operations', {
+        body: {
+          structure_id: structureId,
+          changed_operations: operations.list.map((o) => ({
+            ...(o.id === undefined ? {} : { id: o.id }),
+            name: o.name,
+            type: o.type,
+            reference_point: o.referencePoint,
+          })),
+          operations_to_delete: [...operations.toDelete],
+        } satisfies OperationsSave,
+      });
       load(reply);
       setDirty(false);
       notify('success', SAVED);

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { api } from '../../api/client';
-import type { NamedItem, ReportDates } from '../../api/types';
+
 import { login } from '../../state/login';
 import { selectTime, setEmployees, structureData } from '../../state/structureData';
 import { DateHourPicker } from './DateHourPicker';
@@ -30,8 +30,8 @@ export function PeriodPanel({ structureId }: { structureId: number }) {
     }
     periodStructure = structureId;
     Promise.all([
-      api.get<NamedItem[]>('/api/v1/employees', { structure_id: structureId }),
-      api.get<ReportDates>('/api/v1/report/dates', { structure_id: structureId }),
+      api.get('/api/v1/employees', { query: { structure_id: structureId } }),
+      api.get('/api/v1/report/dates', { query: { structure_id: structureId } }),
     ]).then(
       ([employees, dates]) => {
         if (!alive) return;

@@ -64,7 +64,7 @@ export function ProjectsScreen({ structureId }: { structureId?: string }) {
   const activeId = structureId ? Number(structureId) : null;
 
   useEffect(() => {
-    api.get<Structure[]>('/api/v2/get_all_structures').then(
+    api.get('/api/v2/get_all_structures').then(
       (list) => {
         structures.list = list;
         setLoadError(null);

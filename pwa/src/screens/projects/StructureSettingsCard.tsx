@@ -115,7 +115,7 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
 
   useEffect(() => {
     setFailed(false);
-    api.get<StructureSettings>(`/api/v1/structure/${structureId}`).then(apply, () => setFailed(true));
+    api.get('/api/v1/structure/{id}', { path: { id: structureId } }).then(apply, () => setFailed(true));
   }, [structureId]);
 
   const save = async (event: FormEvent) => {
@@ -134,24 +134,27 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
     }
     setBusy(true);
     try {
-      const reply = await api.put<StructureSettings>(`/api/v1/structure/${structureId}`, {
-        employee_count: p.employeeCount ?? null,
-        employee_salary: p.employeeSalary ?? null,
-        fluct_reduction: p.fluctReduction ?? null,
-        regular_break_duration: p.regularBreakDuration * 60,
-        time_series_stability_threshold: p.timeSeriesStabilityThreshold ?? null,
-        rest_in_idle: p.restInIdle,
-        partial,
-        production_type: productionType,
-        cleaning_rule: cleaningRule,
-        shifts: projectShifts.shifts.map((s, position) => ({
-          name: s.name,
-          start_time: s.timeStart,
-          end_time: s.timeFinish,
-          regular_break_duration_min: s.gaps,
-          breaks: breaks[position] ?? [],
-        })),
-      } satisfies StructureSettingsSave);
+      const reply = await api.put('/api/v1/structure/{id}', {
+        path: { id: structureId },
+        body: {
+          employee_count: p.employeeCount ?? null,
+          employee_salary: p.employeeSalary ?? null,
+          fluct_reduction: p.fluctReduction ?? null,
+          regular_break_duration: p.regularBreakDuration * 60,
+          time_series_stability_threshold: p.timeSeriesStabilityThreshold ?? null,
+          rest_in_idle: p.restInIdle,
+          partial,
+          production_type: productionType,
+          cleaning_rule: cleaningRule,
+          shifts: projectShifts.shifts.map((s, position) => ({
+            name: s.name,
+            start_time: s.timeStart,
+            end_time: s.timeFinish,
+            regular_break_duration_min: s.gaps,
+            breaks: breaks[position] ?? [],
+          })),
+        } satisfies StructureSettingsSave,
+      });
       apply(reply);
       notify('success', SAVED);
     } catch {

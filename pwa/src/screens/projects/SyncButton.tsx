@@ -17,7 +17,7 @@ export function SyncButton({ structureId }: { structureId: number | null }) {
     }
     setBusy(true);
     try {
-      const reply = await api.get<SyncResult>('/api/v1/sync_videos', { structure_id: structureId });
+      const reply = await api.get('/api/v1/sync_videos', { query: { structure_id: structureId } });
       setResult(reply);
       notify('success', reply.new_videos.length ? `Найдено новых записей: ${reply.new_videos.length}` : 'Новых записей нет');
     } catch {

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
 import { api, ApiCallError } from '../../api/client';
-import type { Message, RegistrationBody } from '../../api/types';
+import type { RegistrationBody } from '../../api/types';
 import { refreshCurrentUser } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
@@ -29,11 +29,10 @@ export function RegistrationScreen() {
     if (problem) return;
     setBusy(true);
     try {
-      const reply = await api.post<Message>(
-        '/api/v2/register',
-        { login: form.login, password: form.password, first_name: form.firstName, last_name: form.lastName } satisfies RegistrationBody,
-        { quiet: true },
-      );
+      const reply = await api.post('/api/v2/register', {
+        body: { login: form.login, password: form.password, first_name: form.firstName, last_name: form.lastName } satisfies RegistrationBody,
+        quiet: true,
+      });
       notify('success', reply.message, { global: true });
       if (await refreshCurrentUser()) navigate('/projects');
     } catch (err) {

@@ -1,20 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { api } from '../../api/client';
-import type {
-  HumansReply,
-  MovableLocation,
-  MovableLocationBody,
-  MovableLocationsReply,
-  MovablesReply,
-  Stand,
-  StandLocation,
-  StandLocationBody,
-  StandLocationsReply,
-  StandsReply,
-  VideoMeta,
-  VisionDeletedReply,
-} from '../../api/types';
+import type { HumansReply, MovableLocation, MovableLocationBody, MovablesReply, Stand, StandLocation, StandLocationBody, VideoMeta } from '../../api/types';
 import { formatSeconds } from '../../format/time';
 import { useBrowserPeople } from '../../ml/useBrowserPeople';
 import { useAllows } from '../../state/login';
@@ -67,10 +54,10 @@ export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: strin
   const reload = useCallback(async () => {
     try {
       const [standReply, points, objects, boxes] = await Promise.all([
-        api.get<StandsReply>('/api/v1/all_stands', { video_id: videoId }),
-        api.get<StandLocationsReply>('/api/v1/stand_locations', { video_id: videoId }),
-        api.get<MovablesReply>('/api/v1/movables', { video_id: videoId }),
-        api.get<MovableLocationsReply>('/api/v1/movable_locations', { video_id: videoId }),
+        api.get('/api/v1/all_stands', { query: { video_id: videoId } }),
+        api.get('/api/v1/stand_locations', { query: { video_id: videoId } }),
+        api.get('/api/v1/movables', { query: { video_id: videoId } }),
+        api.get('/api/v1/movable_locations', { query: { video_id: videoId } }),
       ]);
       setStands(standReply.stands);
       setStandLocations(points.stand_locations);
@@ -83,7 +70,7 @@ export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: strin
 
   useEffect(() => {
     api
-      .get<VideoMeta>(`/api/v1/video_meta/${videoId}`, undefined, { quiet: true })
+      .get('/api/v1/video_meta/{videoId}', { path: { videoId }, quiet: true })
       .then(setMeta, (err: unknown) => setLoadError(err instanceof Error ? err.message : String(err)));
     void reload();
   }, [videoId, reload]);
@@ -92,7 +79,7 @@ export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: strin
     setFrame(captured);
     setHumans(null);
     browserPeople.reset();
-    api.get<HumansReply>('/api/v1/humans', { video_id: videoId, second: captured.second.toFixed(2) }).then(setHumans, () => {});
+    api.get('/api/v1/humans', { query: { video_id: videoId, second: Number(captured.second.toFixed(2)) } }).then(setHumans, () => {});
   };
 
   const addStandLocation = async (event: FormEvent) => {
@@ -109,7 +96,7 @@ export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: strin
       checkpoint_time: onlyNow ? Number(frame.second.toFixed(2)) : null,
     };
     try {
-      await api.post<StandLocation>('/api/v1/stand_location', body);
+      await api.post('/api/v1/stand_location', { body });
       setRect(null);
     } catch {
       // Shown by the API client.
@@ -123,7 +110,7 @@ export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: strin
     if (!frame || !complete(rect)) return notify('error', VISION_TEXT.needRectangle);
     const body: MovableLocationBody = { movable_id: Number(movableId), camera_id: meta!.camera_id, ...rect, checkpoint_time: Number(frame.second.toFixed(2)) };
     try {
-      await api.post<MovableLocation>('/api/v1/movable_location', body);
+      await api.post('/api/v1/movable_location', { body });
       setRect(null);
     } catch {
       // Shown by the API client.
@@ -135,7 +122,7 @@ export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: strin
     event.preventDefault();
     if (!newMovable.trim()) return notify('error', VISION_TEXT.needName);
     try {
-      const reply = await api.post<MovablesReply>('/api/v1/movables', { changed_movables: [{ name: newMovable.trim() }] });
+      const reply = await api.post('/api/v1/movables', { body: { changed_movables: [{ name: newMovable.trim() }] } });
       setMovables(reply.movables);
       setNewMovable('');
     } catch {
@@ -143,9 +130,9 @@ export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: strin
     }
   };
 
-  const remove = async (path: string) => {
+  const remove = async (path: `/api/v1/${'stand' | 'movable'}_location/remove/{id}`, id: number) => {
     try {
-      await api.delete<VisionDeletedReply>(path);
+      await api.delete(path, { path: { id } });
     } catch {
       // Shown by the API client (404: «Этой локации нет в списке!»).
     }
@@ -241,7 +228,7 @@ export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: strin
           empty="Точек стендов на этой камере пока нет."
           canWrite={canWrite}
           noun="точку стенда"
-          onDelete={(l) => void remove(`/api/v1/stand_location/remove/${l.id}`)}
+          onDelete={(l) => void remove('/api/v1/stand_location/remove/{id}', l.id)}
           testId="stand-locations-table"
           rowTestId="stand-location-row"
         />
@@ -270,7 +257,7 @@ export function StandLocationsScreen({ videoId: videoIdParam }: { videoId: strin
           empty="Прямоугольников объектов на этой камере пока нет."
           canWrite={canWrite}
           noun="прямоугольник объекта"
-          onDelete={(l) => void remove(`/api/v1/movable_location/remove/${l.id}`)}
+          onDelete={(l) => void remove('/api/v1/movable_location/remove/{id}', l.id)}
           testId="movable-locations-table"
           rowTestId="movable-location-row"
         />

@@ -1,6 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/client';
-import type { AbsoluteLocation, AbsoluteLocationBody, CurrentUser, Stand, StandsBody, StandsReply } from '../../api/types';
+import type { AbsoluteLocationBody, Stand, StandsBody } from '../../api/types';
 import { useAllows } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
@@ -28,7 +28,7 @@ export function StandsScreen({ structureId: structureIdParam }: { structureId: s
 
   const load = useCallback(
     () =>
-      api.get<StandsReply>('/api/v1/all_stands', { structure_id: structureId }, { quiet: true }).then(
+      api.get('/api/v1/all_stands', { query: { structure_id: structureId }, quiet: true }).then(
         (reply) => setStands(reply.stands),
         (err: unknown) => setLoadError(err instanceof Error ? err.message : String(err)),
       ),
@@ -36,15 +36,15 @@ export function StandsScreen({ structureId: structureIdParam }: { structureId: s
   );
   useEffect(() => {
     void load();
-    api.get<CurrentUser>('/api/v1/whoami', undefined, { quiet: true }).then(
-      (user) => setOrganizationId(user.organization.id),
+    api.get('/api/v1/whoami', { quiet: true }).then(
+      (user) => 'organization' in user && setOrganizationId(user.organization.id),
       () => {},
     );
   }, [load]);
 
   const save = (body: Omit<StandsBody, 'organization_id'>) => {
     const full: StandsBody = { organization_id: organizationId ?? 0, ...body };
-    return api.post<StandsReply>('/api/v1/stands', full);
+    return api.post('/api/v1/stands', { body: full });
   };
 
   const add = async (event: FormEvent) => {
@@ -60,7 +60,7 @@ export function StandsScreen({ structureId: structureIdParam }: { structureId: s
       const created = reply.stands.find((s) => !before.has(s.id) && s.name === name.trim());
       if (kind === 'basis' && created) {
         const body: AbsoluteLocationBody = { stand_id: created.id, structure_id: structureId, x: Number(x), y: Number(y) };
-        await api.post<AbsoluteLocation>('/api/v1/absolute_location', body);
+        await api.post('/api/v1/absolute_location', { body });
       }
       notify('success', `${KIND_TEXT[kind]} «${name.trim()}» добавлен`);
       setName('');

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useSnapshot } from 'valtio';
-import { api } from '../../api/client';
+import { api, type ApiInit } from '../../api/client';
 import type { SummaryReply } from '../../api/types';
 import { login, useAllows } from '../../state/login';
 import { Banner } from '../../ui/Banner';
@@ -51,12 +51,15 @@ export function SummaryScreen() {
     setBusy(true);
     try {
       setResult(
-        await api.get<SummaryReply>('/api/v1/summary', {
-          from_time: new Date(from!).toISOString(),
-          to_time: new Date(to!).toISOString(),
-          // Sent only if non-empty (spec 01 §5).
-          budget: budget.trim() || undefined,
-          hour_cost: hourCost.trim() || undefined,
+        await api.get('/api/v1/summary', {
+          query: {
+            from_time: new Date(from!).toISOString(),
+            to_time: new Date(to!).toISOString(),
+            // Sent only if non-empty (spec 01 §5).
+            budget: budget.trim() || undefined,
+            hour_cost: hourCost.trim() || undefined,
+            // The fields as typed: the API reads the numbers out of them and refuses a wrong one (400, shown).
+          } as ApiInit<'/api/v1/summary', 'get'>['query'],
         }),
       );
     } catch {

@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/client';
-import type { DeletedReply, FailedVideo } from '../../api/types';
+import type { FailedVideo } from '../../api/types';
 import { formatDateTime } from '../../format/time';
 import { useAllows } from '../../state/login';
 import { notify } from '../../state/notifications';
 
 /** Deletes a recording whose processing failed (DELETE /api/v1/failed_videos/{id}); true when done. */
 export async function deleteFailedVideo(videoId: number): Promise<boolean> {
-  const reply = await api.delete<DeletedReply>(`/api/v1/failed_videos/${videoId}`).catch(() => null);
+  const reply = await api.delete('/api/v1/failed_videos/{videoId}', { path: { videoId } }).catch(() => null);
   if (reply) notify('success', reply.message);
   return reply !== null;
 }
@@ -21,7 +21,7 @@ export function FailedUploads({ structureId, timeZone, refreshKey }: { structure
   // DELETE /api/v1/failed_videos/{id} needs markup.write.
   const canDelete = useAllows('markup.write');
   const load = useCallback(() => {
-    api.get<FailedVideo[]>('/api/v1/failed_videos', { structure_id: structureId }, { quiet: true }).then(setFailed, () => setFailed([]));
+    api.get('/api/v1/failed_videos', { query: { structure_id: structureId }, quiet: true }).then(setFailed, () => setFailed([]));
   }, [structureId]);
   useEffect(load, [load, refreshKey]);
   if (failed.length === 0) return null;

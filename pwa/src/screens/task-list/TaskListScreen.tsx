@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
 import { api } from '../../api/client';
-import type { Structure, TaskMessage } from '../../api/types';
+
 import { formatDateTime } from '../../format/time';
 import { login, useAllows } from '../../state/login';
 import { markup } from '../../state/markup';
@@ -31,7 +31,7 @@ function TaskStatus({ status, timeZone }: { status: TaskRow['status']; timeZone:
 
 function DeleteTask({ task, onDeleted }: { task: TaskRow; onDeleted: () => void }) {
   const remove = async () => {
-    const reply = await api.delete<TaskMessage>(`/api/v1/task/${task.video.id}`).catch(() => null);
+    const reply = await api.delete('/api/v1/task/{id}', { path: { id: task.video.id } }).catch(() => null);
     if (reply) {
       notify('success', reply.message);
       onDeleted();
@@ -53,7 +53,7 @@ export function TaskListScreen({ structureId }: { structureId: string }) {
   const [structureName, setStructureName] = useState<string>('');
 
   useEffect(() => {
-    api.get<Structure[]>('/api/v2/get_all_structures').then(
+    api.get('/api/v2/get_all_structures').then(
       (list) => setStructureName(list.find((s) => s.id === id)?.name ?? ''),
       () => {},
     );
@@ -61,12 +61,14 @@ export function TaskListScreen({ structureId }: { structureId: string }) {
 
   const load = useCallback(() => {
     api
-      .get<TaskPage>('/api/v1/get_tasks', {
-        structure_id: id,
-        option,
-        offset: pageOffset(paging.currentPage),
-        limit: TASK_PAGE_SIZE,
-        filename_pattern: paging.searchPattern,
+      .get('/api/v1/get_tasks', {
+        query: {
+          structure_id: id,
+          option,
+          offset: pageOffset(paging.currentPage),
+          limit: TASK_PAGE_SIZE,
+          filename_pattern: paging.searchPattern,
+        },
       })
       .then(setData, () => setData({ elements: [], total: 0 }));
   }, [id, option, paging.currentPage, paging.searchPattern]);

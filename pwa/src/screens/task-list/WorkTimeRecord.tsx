@@ -15,9 +15,11 @@ export function WorkTimeRecord({ structureId }: { structureId: number }) {
       return;
     }
     setError(null);
-    await downloadFile('/api/v1/dump', { structure_id: structureId, camera_key: camera, date, format: 'tsv' }, `work-time-${date}-cam${camera}.tsv`).catch(
-      () => {},
-    );
+    await downloadFile(
+      '/api/v1/dump',
+      { query: { structure_id: structureId, camera_key: camera, date, format: 'tsv' } },
+      `work-time-${date}-cam${camera}.tsv`,
+    ).catch(() => {});
   };
 
   return (

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../../api/client';
-import type { Activity, OtherVideo, VideoMeta, VisionModel } from '../../api/types';
+import type { Activity, OtherVideo, VisionModel } from '../../api/types';
 import { formatDateTime, formatSeconds } from '../../format/time';
 import { notify } from '../../state/notifications';
 import { agreement } from './agreement';
@@ -70,7 +70,7 @@ export function VideoComment({ videoId, initial, readOnly = false }: { videoId: 
     setSaved(initial);
   }, [initial]);
   const save = async () => {
-    const reply = await api.post<VideoMeta>(`/api/v1/video_meta/${videoId}`, { comment: value }).catch(() => null);
+    const reply = await api.post('/api/v1/video_meta/{videoId}', { path: { videoId }, body: { comment: value } }).catch(() => null);
     if (reply) {
       setSaved(reply.comment);
       notify('success', 'Комментарий к видео сохранён');

@@ -2,10 +2,11 @@ import { useDeferredValue, useMemo, useRef, useState, useSyncExternalStore } fro
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import { api, downloadFile } from '../../api/client';
+import { waitForJob } from '../../api/jobs';
 import { formatDateTime } from '../../format/time';
 import { SuggestionPanel } from '../../ml/SuggestionPanel';
 import { useCameraModels, useLiveSuggestion, type SettledChange } from '../../ml/useLiveSuggestion';
-import type { Job, MarkerApplyingReply } from '../../api/types';
+
 import { login, useAllows } from '../../state/login';
 import { notify } from '../../state/notifications';
 import { Banner } from '../../ui/Banner';
@@ -16,7 +17,7 @@ import { ConflictBanner } from './ConflictBanner';
 import { HelpOverlay } from './HelpOverlay';
 import { MarkupTools } from './MarkupTools';
 import { ModelReviewPanel } from './ModelReviewPanel';
-import { LINK_COPIED, NO_LONGER_AT_SECOND, type MarkupRow, type VideoMarkupsReply } from './model';
+import { LINK_COPIED, NO_LONGER_AT_SECOND, type MarkupRow } from './model';
 import { OperationButtons } from './OperationButtons';
 import { OperationRows } from './OperationRows';
 import { Player } from './Player';
@@ -89,7 +90,7 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
     try {
       if (session.dirty && !(await persistence.save())) return;
       const second = Math.floor(player.time());
-      const fresh = await api.get<OtherVideo[]>('/api/v1/other_videos', { video_id: videoId, current_second: second }, { quiet: true });
+      const fresh = await api.get('/api/v1/other_videos', { query: { video_id: videoId, current_second: second }, quiet: true });
       const target = fresh.find((v) => v.video_id === other.video_id);
       if (!target) {
         notify('error', NO_LONGER_AT_SECOND);
@@ -109,21 +110,19 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
   const analyse = async (modelId: number): Promise<string> => {
     if (session.codingKey) closeOpenSegment();
     if (session.dirty && !(await persistence.save())) throw new Error('сначала сохраните разметку');
-    const started = await api.post<MarkerApplyingReply>('/api/v1/start_marker_applying', {
-      model_id: modelId,
-      unmarked_video_id: videoId,
-      start_second: 0,
-      end_second: Math.max(1, Math.floor(player.duration())),
-      // The lane's employee when one is chosen, else the server takes the workplace's employee that day.
-      employee_id: coding.defaultLane().employee_id,
+    const started = await api.post('/api/v1/start_marker_applying', {
+      body: {
+        model_id: modelId,
+        unmarked_video_id: videoId,
+        start_second: 0,
+        end_second: Math.max(1, Math.floor(player.duration())),
+        // The lane's employee when one is chosen, else the server takes the workplace's employee that day.
+        employee_id: coding.defaultLane().employee_id,
+      },
     });
-    for (;;) {
-      const job = await api.get<Job>(`/api/v1/jobs/${started.job_id}`);
-      if (job.status === 'success') break;
-      if (job.status !== 'queued' && job.status !== 'running') throw new Error(job.error ?? 'задача не выполнена');
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    const markups = await api.get<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`);
+    const job = await waitForJob(started.job_id, { intervalMs: 500 });
+    if (job?.status !== 'success') throw new Error(job?.error ?? 'задача не выполнена');
+    const markups = await api.get('/api/v1/video_markups/{videoId}', { path: { videoId } });
     // Edits made while the model ran are not thrown away: the next save meets the model's version (409) and the conflict banner takes over.
     if (session.dirty)
       throw new Error(
@@ -222,7 +221,8 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
       if (next) seekToRow(session.row(next.key));
       else session.select(decision === 'accept' ? target.key : null);
     },
-    downloadTsv: () => void downloadFile(`/api/v1/video_markups/${videoId}`, { format: 'tsv' }, `${meta?.filename}.tsv`).catch(() => {}),
+    downloadTsv: () =>
+      void downloadFile('/api/v1/video_markups/{videoId}', { path: { videoId }, query: { format: 'tsv' } }, `${meta?.filename}.tsv`).catch(() => {}),
   };
   const pressOperation = (operationId: number) => !readOnly && pressOperationKey(session, operationId, coding.keyTime(), coding.defaultLane());
   /** A settled suggestion coded from the second the model saw it begin; the segment already coded as it is left alone. */
@@ -313,7 +313,7 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
                 const whole = Math.round(seconds);
                 // A write (markup.write): sent only by a role that may write; quiet — it is only a hint for the server.
                 if (whole > 0 && meta.duration === null && !readOnly)
-                  void api.post('/api/v1/set_duration', { video_id: videoId, duration: whole }, { quiet: true }).catch(() => {});
+                  void api.post('/api/v1/set_duration', { body: { video_id: videoId, duration: whole }, quiet: true }).catch(() => {});
               }}
             />
             {!readOnly && (

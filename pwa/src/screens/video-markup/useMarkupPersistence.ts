@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiCallError } from '../../api/client';
+import type { VideoMarkupsSave } from '../../api/types';
 import { clearDraft, loadDraft, saveDraft, type MarkupDraft } from '../../offline/drafts';
 import { rememberMarkups } from '../../offline/apiCache';
 import { clearProblem, dropQueuedFor, enqueueSave, withOutboxLock } from '../../offline/outbox';
@@ -86,7 +87,7 @@ export function useMarkupPersistence(options: PersistenceOptions) {
       const reply = await withOutboxLock(async () => {
         const payload: SavePayload = session.buildSavePayload(newSaveId());
         try {
-          const saved = await api.put<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`, payload, { quiet: true });
+          const saved = await api.put('/api/v1/video_markups/{videoId}', { path: { videoId }, body: payload as VideoMarkupsSave, quiet: true });
           await dropQueuedFor(videoId, owner());
           return saved;
         } catch (err) {
@@ -129,7 +130,7 @@ export function useMarkupPersistence(options: PersistenceOptions) {
     inFlight.current = true;
     setBusy(true);
     try {
-      const fresh = conflict.server ?? (await api.get<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`));
+      const fresh = conflict.server ?? (await api.get('/api/v1/video_markups/{videoId}', { path: { videoId } }));
       if (keepMine) {
         session.rebase(fresh, conflict.draft ?? undefined);
         notify('info', 'Ваши изменения наложены на свежую версию — проверьте и сохраните');
@@ -152,7 +153,7 @@ export function useMarkupPersistence(options: PersistenceOptions) {
     const before = new Set(session.rows.map((r) => r.key));
     setBusy(true);
     try {
-      const reply = await api.post<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`, session.buildSavePayload(newSaveId()));
+      const reply = await api.post('/api/v1/video_markups/{videoId}', { path: { videoId }, body: session.buildSavePayload(newSaveId()) as VideoMarkupsSave });
       session.acceptSaved(reply);
       // The filled gaps are one undoable step, like any other bulk edit.
       session.recordAdded(
@@ -172,7 +173,7 @@ export function useMarkupPersistence(options: PersistenceOptions) {
   const finish = async (): Promise<boolean> => {
     if (!(await save())) return false;
     try {
-      await api.post(`/api/v1/task/${videoId}/finish`, undefined, { quiet: true });
+      await api.post('/api/v1/task/{videoId}/finish', { path: { videoId }, quiet: true });
       notify('success', 'Задача завершена', { global: true });
       return true;
     } catch (err) {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/client';
-import type { AvailableOperations, NamedItem, VideoMeta } from '../../api/types';
+import type { NamedItem, VideoMeta } from '../../api/types';
 import type { VideoMarkupsReply } from './model';
 import type { OperationOption } from './OperationRows';
 import type { Playhead } from './playhead';
@@ -37,11 +37,11 @@ export function useVideoMarkupData(videoId: number, session: MarkupSession, { re
     (async () => {
       try {
         const [metaReply, markups, available, workplaces, employees] = await Promise.all([
-          api.get<VideoMeta>(`/api/v1/video_meta/${videoId}`),
-          api.get<VideoMarkupsReply>(`/api/v1/video_markups/${videoId}`),
-          api.get<AvailableOperations>('/api/v1/available_operations', { video_id: videoId }),
-          api.get<NamedItem[]>('/api/v1/workplaces', { video_id: videoId }),
-          api.get<NamedItem[]>('/api/v1/employees', { video_id: videoId }),
+          api.get('/api/v1/video_meta/{videoId}', { path: { videoId } }),
+          api.get('/api/v1/video_markups/{videoId}', { path: { videoId } }),
+          api.get('/api/v1/available_operations', { query: { video_id: videoId } }),
+          api.get('/api/v1/workplaces', { query: { video_id: videoId } }),
+          api.get('/api/v1/employees', { query: { video_id: videoId } }),
         ]);
         if (cancelled) return;
         setMeta(metaReply);
@@ -66,7 +66,7 @@ export function useVideoMarkupData(videoId: number, session: MarkupSession, { re
 export function useActivities(videoId: number) {
   const [activities, setActivities] = useState<Activity[]>([]);
   const reload = useCallback(
-    () => api.get<Activity[]>('/api/v1/activities', { video_id: videoId, offset: 0, limit: 5 }).then(setActivities, () => {}),
+    () => api.get('/api/v1/activities', { query: { video_id: videoId, offset: 0, limit: 5 } }).then(setActivities, () => {}),
     [videoId],
   );
   useEffect(() => {
@@ -85,7 +85,7 @@ export function useOtherCameras(videoId: number, playhead: Playhead, startSecond
     return () => clearInterval(timer);
   }, [playhead]);
   const load = useCallback(
-    (second: number) => api.get<OtherVideo[]>('/api/v1/other_videos', { video_id: videoId, current_second: second }).then(setOthers, () => setOthers([])),
+    (second: number) => api.get('/api/v1/other_videos', { query: { video_id: videoId, current_second: second } }).then(setOthers, () => setOthers([])),
     [videoId],
   );
   const othersSecond = Math.floor(currentSecond / 5) * 5;

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { loadFarFromNorm, type FarFromNorm } from '../../norms/NormFulfilment';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { api } from '../../../api/client';
+import { api, type ApiInit } from '../../../api/client';
 import type { ExportTable } from '../../../export/table';
 import { formatDateTime, formatSeconds, formatTime, localDate } from '../../../format/time';
 import { notify } from '../../../state/notifications';
@@ -427,8 +427,11 @@ export function SharedInteractiveScreen(params: Params) {
   const loaded = useLoad(wellFormed ? `share/${key}` : null, async () => {
     const early = await takeEarlySharedReport(key);
     if (early) return early;
-    const share = await api.get<ResolvedShare>(`/api/v1/resolve_hash/${encodeURIComponent(key)}`);
-    const frv = await api.get<InteractiveFrv>('/api/v2/frv', { structure_id: share.structure_id, from_time: share.from_time, to_time: share.to_time, key });
+    const share = await api.get('/api/v1/resolve_hash/{key}', { path: { key } });
+    const frv = await api.get('/api/v2/frv', {
+      // `key` is read by the access check (a shared link), not by the route's query schema.
+      query: { structure_id: share.structure_id, from_time: share.from_time, to_time: share.to_time, key } as ApiInit<'/api/v2/frv', 'get'>['query'],
+    });
     return { share, frv };
   });
   const title = 'Интерактивный отчёт';

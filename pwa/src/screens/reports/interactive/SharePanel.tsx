@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api } from '../../../api/client';
-import type { Message, ShareBody, ShareHash } from '../../../api/types';
+import type { ShareBody } from '../../../api/types';
 import { notify } from '../../../state/notifications';
 import { LINK_COPIED } from '../constants';
 
@@ -36,7 +36,7 @@ export function SharePanel({ structureId, from, to }: { structureId: number; fro
     setBusy(true);
     try {
       const body = { structure_id: structureId, from_time: from, to_time: to } satisfies ShareBody;
-      const { hash } = await api.post<ShareHash>('/api/v1/generate_hash', body);
+      const { hash } = await api.post('/api/v1/generate_hash', { body });
       const link = shareLink(hash);
       const { default: QRCode } = await import('qrcode');
       const qr = await QRCode.toString(link, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
@@ -58,7 +58,7 @@ export function SharePanel({ structureId, from, to }: { structureId: number; fro
 
   const revoke = async () => {
     if (!shared) return;
-    const reply = await api.delete<Message>(`/api/v1/share/${shared.key}`).catch(() => null);
+    const reply = await api.delete('/api/v1/share/{key}', { path: { key: shared.key } }).catch(() => null);
     if (reply) {
       notify('success', reply.message);
       setRevoked(true);

@@ -1,0 +1,34 @@
+/**
+ * Proof that the client is typed by the API's routes: each line below is a call the API does not
+ * declare, and `tsc -p pwa/tsconfig.json` (npm run check) fails if any of them stops being an error
+ * (`@ts-expect-error` on a line without an error is itself an error). Never called.
+ */
+import { api, apiUrl, downloadFile } from './client';
+
+export async function wrongCallsFailTheTypecheck(id: number) {
+  // @ts-expect-error a path the API does not declare
+  await api.get('/api/v1/no_such_call');
+  // @ts-expect-error a path declared for another method (the norm card is read with GET, changed with PUT)
+  await api.post('/api/v1/norms/{id}', { path: { id } });
+  // @ts-expect-error the path parameter is missing
+  await api.get('/api/v1/norms/{id}');
+  // @ts-expect-error the path parameter has the wrong name
+  await api.get('/api/v1/norms/{id}', { path: { norm_id: id } });
+  // @ts-expect-error a query value of the wrong type
+  await api.get('/api/v1/get_tasks', { query: { structure_id: 'first' } });
+  // @ts-expect-error a query parameter the call does not take
+  await api.get('/api/v1/get_tasks', { query: { structure_id: id, page: 2 } });
+  // @ts-expect-error a required query parameter is missing
+  await api.get('/api/v1/get_tasks', { query: {} });
+  // @ts-expect-error a body without a required field
+  await api.post('/api/v1/login', { body: { login: 'admin' } });
+  // @ts-expect-error a body field of the wrong type
+  await api.post('/api/v1/login', { body: { login: 'admin', password: 1 } });
+  // @ts-expect-error the reply is the route's: a norm card's id is a number
+  const title: string = (await api.get('/api/v1/norms/{id}', { path: { id } })).id;
+  // @ts-expect-error a file answer's path is checked too
+  await downloadFile('/api/v1/no_such_dump', {}, 'x.tsv');
+  // @ts-expect-error so is a URL built for a <video> or a cache
+  apiUrl('/api/v1/video_meta/{videoId}', { path: {} });
+  return title;
+}
