@@ -6196,7 +6196,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Сохранить нарисованное (GeoJSON FeatureCollection: area, road, zone, object) */
+    /**
+     * Сохранить нарисованное (GeoJSON FeatureCollection: area, road, zone, object)
+     * @description Сохранение, сделанное без сети, несёт base (проект и его updated_at) и заголовок x-norma-save-owner (логин в кодировке URI): 409, если проект сменился или изменён с тех пор; 403 — другой пользователь.
+     */
     post: {
       parameters: {
         query?: never;
@@ -6248,6 +6251,15 @@ export interface paths {
         };
         /** @description Не найдено */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Некорректные данные */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -11624,6 +11636,7 @@ export interface components {
       job_id: number;
     };
     MapDrawnCollection: components['schemas']['MapFeatureCollection'] & {
+      base?: components['schemas']['MapSaveBase'];
       restore?: {
         general_feature_collection: components['schemas']['MapFeatureCollection'];
         info_feature_collection: components['schemas']['MapFeatureCollection'];
@@ -11752,6 +11765,11 @@ export interface components {
         id: number;
         name: string;
       }[];
+    };
+    /** @description Проект и его версия (updated_at), на которых сделан рисунок; сохранение без сети */
+    MapSaveBase: {
+      project_id: number;
+      updated_at: number;
     };
     MarkerApplyingBody: {
       /** @description Сотрудник, которому пишется разметка модели; без него — сотрудник рабочего места в этот день (по разметке людей) */
