@@ -1,4 +1,4 @@
-import { startJobRunner, type JobRunner, type RunnerOptions } from '@norma/workers/jobs';
+import { startJobRunner, type JobRunner, type RunnerOptions } from '@norma/workers/runner';
 import type { AppDeps } from '../http/env';
 import { mapAlgoHandler, mapExportHandler } from '../map/jobs';
 import { MAP_ALGO_JOB, MAP_EXPORT_JOB } from '../map/service';
@@ -9,7 +9,7 @@ import { VISION_APPLY_JOB, VISION_TRAIN_JOB } from '../vision/service';
 import { onJobEnqueued, sqlJobStore } from './queue';
 
 /**
- * Starts the background job runner of this process (workers/src/jobs/runner.ts) with every job
+ * Starts the background job runner of this process (workers/src/runner/runner.ts) with every job
  * kind the API queues. `npm start` runs it inside the API process (NORMA_WORKERS=0 turns it off);
  * tests start and stop one explicitly.
  */

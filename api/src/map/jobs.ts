@@ -1,4 +1,4 @@
-import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/jobs';
+import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/runner';
 import { AlgoInputError, DwgLimitError, runAlgorithm, writeDwg, writeDxf, type AlgoTag, type GeoCollection } from '@norma/workers/map';
 import type { Db } from '../db/database';
 import type { ObjectStore } from '../storage/object-store';

@@ -1,5 +1,5 @@
 import { checkIntegrity, convertForBrowser, inspectRecording, NotAVideoError } from '@norma/workers/ingest';
-import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/jobs';
+import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/runner';
 import type { Db } from '../db/database';
 import { fitFileName } from '../storage/file-names';
 import type { ObjectStore } from '../storage/object-store';

@@ -1,4 +1,4 @@
-import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/jobs';
+import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/runner';
 import { probe } from '@norma/workers/media';
 import { applyOperationModel, ModelLoadError, reportText, trainOperationModel, type LabelSpan, type TestSpan, type VisionSpec } from '@norma/workers/vision';
 import type { Db } from '../db/database';
