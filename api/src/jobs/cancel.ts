@@ -1,7 +1,7 @@
 import type { Db } from '../db/database';
 import { conflict, notFound } from '../http/errors';
 import type { ObjectStore } from '../storage/object-store';
-import { visionCancelled } from '../vision/jobs';
+import { visionCancelled } from '../../../workers/src/jobs/vision';
 import { VISION_APPLY_JOB, VISION_TRAIN_JOB } from '../vision/service';
 import { CANCELLED_MESSAGE, findJob, type JobView } from './queue';
 

@@ -4,7 +4,7 @@ import { mapAlgoHandler, mapExportHandler } from '../map/jobs';
 import { MAP_ALGO_JOB, MAP_EXPORT_JOB } from '../map/service';
 import { ingestVideoHandler } from '../video/ingest';
 import { INGEST_JOB } from '../video/registration';
-import { visionApplyHandler, visionTrainHandler } from '../vision/jobs';
+import { visionApplyHandler, visionTrainHandler } from '../../../workers/src/jobs/vision';
 import { VISION_APPLY_JOB, VISION_TRAIN_JOB } from '../vision/service';
 import { onJobEnqueued, sqlJobStore } from './queue';
 

@@ -1,11 +1,11 @@
 import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/runner';
 import { probe } from '@norma/workers/media';
 import { applyOperationModel, ModelLoadError, reportText, trainOperationModel, type LabelSpan, type TestSpan, type VisionSpec } from '@norma/workers/vision';
-import type { Db } from '../db/database';
-import { finishJob } from '../jobs/queue';
-import { replaceModelLayer, UNREVIEWED_SOURCE, workplaceEmployee } from '../markup/model-layer.service';
-import type { ObjectStore } from '../storage/object-store';
-import { modelKey } from './service';
+import type { Db } from '../../../api/src/db/database';
+import { finishJob } from '../../../api/src/jobs/queue';
+import { replaceModelLayer, UNREVIEWED_SOURCE, workplaceEmployee } from '../../../api/src/markup/model-layer.service';
+import type { ObjectStore } from '../../../api/src/storage/object-store';
+import { modelKey } from '../../../api/src/vision/service';
 
 interface TrainPayload {
   model_id: number;
