@@ -1,7 +1,8 @@
 import { CLIENT_IP_HEADER } from './auth/auth';
 import { bootstrap } from './boot';
 import { configFromEnv } from './config';
-import { startWorkers } from './jobs/workers';
+// The one place the server wires the job handlers (workers/src/jobs/registry.ts): the API's domains never import them.
+import { startWorkers } from '@norma/workers/jobs';
 import { availableParallelism } from 'node:os';
 import { startDocumentThread } from './http/document-threads';
 import { startReportThreads } from './http/report-threads';

@@ -7,7 +7,7 @@ import { createApp } from '../app';
 import { bootstrap } from '../boot';
 import { configFromEnv } from '../config';
 import { DISK_FULL_MESSAGE } from '../http/errors';
-import { startWorkers } from '../jobs/workers';
+import { startWorkers } from '@norma/workers/jobs';
 import { createTestApp, testsOnPostgres, type TestApp } from '../testing';
 import { videoWorld, type VideoWorld } from '../video/test-fixtures';
 import { DATABASE_FILE, StartupError } from './data-dir';

@@ -1,11 +1,11 @@
 import { checkIntegrity, convertForBrowser, inspectRecording, NotAVideoError } from '@norma/workers/ingest';
 import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/runner';
-import type { Db } from '../db/database';
-import { fitFileName } from '../storage/file-names';
-import type { ObjectStore } from '../storage/object-store';
-import { extensionOf } from './recording-name';
-import { freeStorageKey } from './registration';
-import { UPLOADED_ACTIVITY } from './upload';
+import type { Db } from '../../../api/src/db/database';
+import { fitFileName } from '../../../api/src/storage/file-names';
+import type { ObjectStore } from '../../../api/src/storage/object-store';
+import { extensionOf } from '../../../api/src/video/recording-name';
+import { freeStorageKey } from '../../../api/src/video/registration';
+import { UPLOADED_ACTIVITY } from '../../../api/src/video/upload';
 
 interface IngestPayload {
   video_id: number;
