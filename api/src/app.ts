@@ -25,6 +25,7 @@ import { reportRoutes } from './report/routes';
 import { siteRoutes } from './site/routes';
 import { summaryRoutes } from './summary/routes';
 import { visionRoutes } from './vision/routes';
+import { jobCancelRoutes } from './vision/cancel.routes';
 
 /** Every domain's router, in one place so the OpenAPI document lists them all. */
 const domains = [
@@ -35,6 +36,7 @@ const domains = [
   taskRoutes,
   videoRoutes,
   jobRoutes,
+  jobCancelRoutes,
   summaryRoutes,
   adminRoutes,
   calculatorRoutes,

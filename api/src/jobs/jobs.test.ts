@@ -3,7 +3,7 @@ import { PermanentJobError, retryDelayMs, startJobRunner, type JobHandler, type 
 import { registerUser } from '../auth/service';
 import { createTestApp, type TestApp } from '../testing';
 import { VISION_APPLY_JOB } from '../vision/service';
-import { CANCEL_MESSAGES } from './cancel';
+import { CANCEL_MESSAGES } from '../vision/cancel';
 import { enqueueJob, finishJob, onJobEnqueued, sqlJobStore } from './queue';
 
 let t: TestApp;

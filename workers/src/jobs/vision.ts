@@ -5,6 +5,7 @@ import type { Db } from '../../../api/src/db/database';
 import { finishJob } from '../../../api/src/jobs/queue';
 import { replaceModelLayer, UNREVIEWED_SOURCE, workplaceEmployee } from '../../../api/src/markup/model-layer.service';
 import type { ObjectStore } from '../../../api/src/storage/object-store';
+import { visionCancelled } from '../../../api/src/vision/cancel';
 import { modelKey } from '../../../api/src/vision/service';
 
 interface TrainPayload {
@@ -25,18 +26,6 @@ const modelIdOf = (job: ClaimedJob) => Number((job.payload as TrainPayload | nul
 
 /** Thrown inside a result transaction when the job was cancelled meanwhile: the writes roll back. */
 class JobCancelled extends Error {}
-
-/**
- * After a training or applying job was cancelled (api/src/jobs/cancel.ts): a model that never got
- * stored keeps no file (a worker killed between writing it and recording it would leave one).
- * Applying writes its markups in the transaction that finishes the job, so it leaves nothing.
- */
-export async function visionCancelled(db: Db, storage: ObjectStore, job: { organizationId: number; payload: unknown }): Promise<void> {
-  const modelId = Number((job.payload as TrainPayload | null)?.model_id);
-  if (!Number.isInteger(modelId)) return;
-  const model = await db.selectFrom('models').select('object_storage_key').where('id', '=', modelId).executeTakeFirst();
-  if (model && !model.object_storage_key) await storage.remove(modelKey(job.organizationId, modelId));
-}
 
 /** Video file, its organisation and its picture size (ffprobe). */
 async function videoSource(db: Db, storage: ObjectStore, videoId: number | null) {
