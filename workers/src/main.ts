@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { configFromEnv } from '../../api/src/config';
 import { pendingMigrations } from '../../api/src/db/migrate';
 import { startWorkers } from './jobs/registry';
-import type { OpenedDatabase } from '../../api/src/db/database';
-import { DATABASE_FILE, openConfiguredDatabase, StartupError } from '../../api/src/storage/data-dir';
+import { DATABASE_FILE, type OpenedDatabase } from '../../api/src/db/database';
+import { openConfiguredDatabase, StartupError } from '../../api/src/storage/data-dir';
 import { objectStoreFor } from '../../api/src/storage/open-store';
 
 /**

@@ -4,6 +4,9 @@ import { BunSqliteDialect } from 'kysely-bun-sqlite';
 import { isStorageFull } from '../http/errors';
 import type { DB } from './schema';
 
+/** The SQLite database's file name inside DATA_DIR. */
+export const DATABASE_FILE = 'norma.sqlite';
+
 export type Db = Kysely<DB>;
 
 export interface OpenedDatabase {

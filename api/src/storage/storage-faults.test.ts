@@ -10,7 +10,8 @@ import { DISK_FULL_MESSAGE } from '../http/errors';
 import { startWorkers } from '@norma/workers/jobs';
 import { createTestApp, testsOnPostgres, type TestApp } from '../testing';
 import { videoWorld, type VideoWorld } from '../video/test-fixtures';
-import { DATABASE_FILE, StartupError } from './data-dir';
+import { DATABASE_FILE } from '../db/database';
+import { StartupError } from './data-dir';
 import { byteLength, fitFileName, MAX_NAME_BYTES } from './file-names';
 import { folderObjectStore, type ObjectStore } from './object-store';
 
