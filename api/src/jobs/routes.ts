@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { currentUser, requireAccess } from '../auth/access';
 import { notFound } from '../http/errors';
-import type { AppDeps } from '../http/env';
+import type { AppDeps } from '../deps';
 import { createRouter, errorResponses, json } from '../http/openapi';
 import { findJob } from './queue';
 import { Job, JobIdParam } from './schema';

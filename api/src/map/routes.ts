@@ -2,10 +2,12 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { currentUser, requireAccess } from '../auth/access';
 import type { Context } from 'hono';
 import { preparedDocument } from '../http/document-threads';
-import type { AppDeps, AppEnv } from '../http/env';
+import type { AppEnv } from '../http/env';
+import type { AppDeps } from '../deps';
 import { badRequest, notFound } from '../http/errors';
 import { createRouter, errorResponses, json } from '../http/openapi';
 import { basemapResponse, mapStyle } from './basemap';
+import type { PreparedDrawing } from './drawing';
 import { featureMenu, gisMenu, importParcels, MENU_WIDTH, polygonFromCoords, polygonsFromCodes, typeList, typeStyles } from './menus';
 import {
   AlgoBody,
@@ -147,7 +149,7 @@ export function mapRoutes({ db, storage, config }: AppDeps) {
       request: body(DrawnCollection),
       responses: { 200: json(MapProject), ...errorResponses },
     }),
-    async (c) => projectReply(c, await saveDrawn(db, currentUser(c), preparedDocument(c, 'drawing'))),
+    async (c) => projectReply(c, await saveDrawn(db, currentUser(c), preparedDocument<PreparedDrawing>(c, 'drawing'))),
   );
   app.openapi(
     createRoute({

@@ -1,5 +1,5 @@
 import { startJobRunner, type JobRunner, type RunnerOptions } from '@norma/workers/runner';
-import type { AppDeps } from '../../../api/src/http/env';
+import type { AppDeps } from '../../../api/src/deps';
 import { mapAlgoHandler, mapExportHandler } from './map';
 import { MAP_ALGO_JOB, MAP_EXPORT_JOB } from '../../../api/src/map/service';
 import { ingestVideoHandler } from './video-ingest';
