@@ -3,6 +3,7 @@ import { probe } from '@norma/workers/media';
 import { applyOperationModel, ModelLoadError, reportText, trainOperationModel, type LabelSpan, type TestSpan, type VisionSpec } from '@norma/workers/vision';
 import type { Db } from '../../../api/src/db/database';
 import { finishJob } from '../../../api/src/jobs/queue';
+import { bumpMarkupVersions, logActivities } from '../../../api/src/markup/activity.service';
 import { replaceModelLayer, UNREVIEWED_SOURCE, workplaceEmployee } from '../../../api/src/markup/model-layer.service';
 import type { ObjectStore } from '../../../api/src/storage/object-store';
 import { visionCancelled } from '../../../api/src/vision/cancel';
@@ -359,13 +360,6 @@ async function writeModelMarkups(
   const now = Date.now();
   await replaceModelLayer(trx, { id: model.id, workplaceId: model.workplace_id! }, video, segments, { ...target, now });
   await trx.updateTable('models').set({ applied_at: now }).where('id', '=', model.id).execute();
-  await trx
-    .updateTable('videos')
-    .set((eb) => ({ markup_version: eb('markup_version', '+', 1) }))
-    .where('id', '=', video.id)
-    .execute();
-  await trx
-    .insertInto('activities')
-    .values({ video_id: video.id, author_id: null, happened_at: now, comment: `Разметка моделью «${model.name}»: ${segments.length} отрезков` })
-    .execute();
+  await bumpMarkupVersions(trx, [video.id]);
+  await logActivities(trx, [{ videoId: video.id, authorId: null, at: now, comment: `Разметка моделью «${model.name}»: ${segments.length} отрезков` }]);
 }
