@@ -23,6 +23,11 @@ const ALLOWED_PAIRS = new Set([
   // lands, the client still imports the outbox and the session store, which import it back.
   'pwa/src/api ⇄ pwa/src/offline',
   'pwa/src/api ⇄ pwa/src/state',
+  // Found by this check and left for the PWA's rework (issue 26, must-haves 1 and 2), which is
+  // under way in those folders: the header links a site screen's ExternalLink while screens import
+  // app/logout; the outbox's sync reads state/connectivity while state/login clears offline caches.
+  'pwa/src/app ⇄ pwa/src/screens',
+  'pwa/src/offline ⇄ pwa/src/state',
 ]);
 
 const SCANNED = ['api/src', 'pwa/src', 'workers/src', 'core-wasm/src', 'core-wasm/assembly', 'tests', 'bench', 'loader/src', 'loader/scripts'];
