@@ -5,7 +5,6 @@ import { DATABASE_FILE, integrityProblem, openDatabase, type OpenedDatabase } fr
 import { openPostgres } from '../db/postgres';
 import type { ObjectStore } from './object-store';
 
-
 /**
  * A reason the server must not start, in one Russian line for the administrator
  * (main.ts prints it to stderr without a stack trace and exits with code 1).
