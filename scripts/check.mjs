@@ -1,6 +1,7 @@
 // Static checks of every workspace, run by `npm test` before the tests (and alone by `npm run check`):
 // typecheck (api, workers, tests, bench, loader and configs; the PWA's generated API types are current; pwa; pwa's vite config; core-wasm),
-// ESLint with no warnings allowed, Prettier's format check, and dead code (knip, knip.json): files and
+// ESLint with no warnings allowed, Prettier's format check, boundaries (scripts/folder-pairs.mjs: no
+// two folders import each other), and dead code (knip, knip.json): files and
 // exports nobody imports. Dead code is checked twice: with the tests as importers (a test-support
 // module's exports count as used when a test imports them), then for the product alone (--production:
 // an export of product code that only tests import is dead, unless tagged @internal). Needs core-wasm
@@ -18,6 +19,7 @@ export const checks = [
   { name: 'typecheck: core-wasm', command: bin('tsc'), args: ['-p', 'core-wasm/tsconfig.json'] },
   { name: 'lint (eslint, no warnings)', command: bin('eslint'), args: ['.', '--max-warnings', '0'] },
   { name: 'format (prettier --check)', command: bin('prettier'), args: ['--check', '--log-level', 'warn', '.'] },
+  { name: 'boundaries: no two folders import each other (dependency-cruiser)', command: bun, args: ['scripts/folder-pairs.mjs'] },
   { name: 'dead code: files and exports nobody imports (knip)', command: bin('knip'), args: ['--no-progress', '--no-config-hints'] },
   {
     name: 'dead code: product exports only tests import (knip --production)',

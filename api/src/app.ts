@@ -8,8 +8,11 @@ import { compressResponses } from './http/compress';
 import { refuseCrossSiteWrites } from './http/cross-site';
 import { errorBody, handleError } from './http/errors';
 import { fairShare } from './http/fair-share';
-import type { AppDeps, AppEnv } from './http/env';
+import type { AppEnv } from './http/env';
+import type { AppDeps } from './deps';
+import { useDocumentReader } from './http/document-threads';
 import { createRouter } from './http/openapi';
+import { readDocument } from './threads/document-read';
 import { securityHeaders } from './http/security-headers';
 import { timeBudget } from './http/time-budget';
 import { serveApiDocs, servePwa } from './http/static';
@@ -26,6 +29,7 @@ import { serveSharedReportPage } from './report/share-page';
 import { siteRoutes } from './site/routes';
 import { summaryRoutes } from './summary/routes';
 import { visionRoutes } from './vision/routes';
+import { jobCancelRoutes } from './vision/cancel.routes';
 
 /** Every domain's router, in one place so the OpenAPI document lists them all. */
 const domains = [
@@ -36,6 +40,7 @@ const domains = [
   taskRoutes,
   videoRoutes,
   jobRoutes,
+  jobCancelRoutes,
   summaryRoutes,
   adminRoutes,
   calculatorRoutes,
@@ -65,6 +70,7 @@ export const openApiDocument = (deps: AppDeps) => apiRouter(deps).getOpenAPI31Do
 
 /** Builds the whole HTTP app: better-auth, the /api contract, API docs and the PWA. */
 export function createApp(deps: AppDeps) {
+  useDocumentReader(readDocument);
   const app = new Hono<AppEnv>();
   app.onError(handleError);
 

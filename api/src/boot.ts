@@ -5,7 +5,7 @@ import { createAuth } from './auth/auth';
 import type { Config } from './config';
 import { migrateToLatest } from './db/migrate';
 import { describeOutOfBounds, findOutOfBoundsRows } from './markup/bounds-check.service';
-import type { AppDeps } from './http/env';
+import type { AppDeps } from './deps';
 import { openConfiguredDatabase, prepareDataDir, removeOrphanUploads } from './storage/data-dir';
 import { objectStoreFor } from './storage/open-store';
 

@@ -1,15 +1,16 @@
-import { CLIENT_IP_HEADER } from './auth/auth';
 import { bootstrap } from './boot';
 import { configFromEnv } from './config';
-import { startWorkers } from './jobs/workers';
+// The one place the server wires the job handlers (workers/src/jobs/registry.ts): the API's domains never import them.
+import { startWorkers } from '@norma/workers/jobs';
 import { availableParallelism } from 'node:os';
 import { startDocumentThread } from './http/document-threads';
-import { startReportThreads } from './http/report-threads';
-import { startMoveNetThread } from './vision/movenet-threads';
+import { DOCUMENT_THREAD_URL } from './threads/document-read';
+import { startReportThreads } from './threads/report-threads';
+import { startMoveNetThread } from './threads/movenet-threads';
 import { checkRequestSize } from './video/body-limit';
-import { clientAddress } from './http/client-address';
+import { CLIENT_IP_HEADER, clientAddress } from './http/client-address';
 import { defaultVideoCacheDir, seedDemoIfEmpty } from './seed/demo';
-import { isStorageFull } from './http/errors';
+import { isStorageFull } from './db/storage-full';
 import { StartupError } from './storage/data-dir';
 
 /**
@@ -29,11 +30,11 @@ function stopStartup(err: unknown): never {
 
 const config = configFromEnv();
 const { app, deps } = await bootstrap(config).catch(stopStartup);
-// Wide reports are computed on threads of their own, so that they never hold this one (http/report-threads.ts).
+// Wide reports are computed on threads of their own, so that they never hold this one (threads/report-threads.ts).
 deps.reportThreads = startReportThreads(config, Math.max(1, Math.min(4, availableParallelism() - 1)));
 // Large documents (markup saves, drawings) are read and checked on a thread of their own (http/document-threads.ts).
-const stopDocumentThread = startDocumentThread();
-// MoveNet (GET /api/v1/humans) runs on a thread of its own, its model loaded there once (vision/movenet-threads.ts).
+const stopDocumentThread = startDocumentThread(DOCUMENT_THREAD_URL);
+// MoveNet (GET /api/v1/humans) runs on a thread of its own, its model loaded there once (threads/movenet-threads.ts).
 deps.movenetThread = startMoveNetThread();
 if (config.demo) {
   await seedDemoIfEmpty(deps, { videoCacheDir: defaultVideoCacheDir(), log: (line) => console.log(`[seed] ${line}`) }).catch(stopStartup);

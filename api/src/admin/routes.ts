@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { currentUser, requireAccess, structureFrom, type StructureLocator } from '../auth/access';
-import type { AppDeps } from '../http/env';
+import type { AppDeps } from '../deps';
 import { badRequest } from '../http/errors';
 import { createRouter, errorResponses, json, parseId } from '../http/openapi';
 import { IdParam, NamedItem, StructureQuery } from '../org/schema';

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { registerUser, type SessionUser } from '../auth/service';
+import { registerUser } from '../auth/service';
+import type { SessionUser } from '../http/env';
 import { roleLabels } from '../auth/roles';
 import type { Auth } from '../auth/auth';
 import type { Db } from '../db/database';

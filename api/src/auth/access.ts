@@ -5,7 +5,7 @@ import type { AppEnv } from '../http/env';
 import { parseId } from '../http/openapi';
 import { isSharePermission, roleAllows, type Permission } from './roles';
 import { requireShareAccess, shareKeyOf } from './share-keys';
-import type { SessionUser } from './service';
+import type { SessionUser } from '../http/env';
 
 /** A structure found together with its organisation, so that the access check needs no second query. */
 export interface LocatedStructure {

@@ -2,9 +2,8 @@ import { betterAuth } from 'better-auth';
 import { username } from 'better-auth/plugins';
 import type { Db } from '../db/database';
 import { isPostgres } from '../db/postgres';
+import { CLIENT_IP_HEADER } from '../http/client-address';
 import { hashedSessionTokens } from './session-tokens';
-
-export const CLIENT_IP_HEADER = 'x-norma-client-ip';
 
 export interface AuthOptions {
   db: Db;

@@ -2,14 +2,17 @@ import { createRoute } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { storageFullCount } from '../db/database';
 import { ApiError, badRequest, diskFull, errorBody } from '../http/errors';
-import type { AppDeps, AppEnv } from '../http/env';
+import type { Config } from '../config';
+import type { Db } from '../db/database';
+import type { AppEnv, SessionUser } from '../http/env';
 import { createRouter, ErrorSchema, errorResponses, json } from '../http/openapi';
-import { CLIENT_IP_HEADER } from './auth';
+import { CLIENT_IP_HEADER } from '../http/client-address';
+import type { Auth } from './auth';
 import { permissionsOf } from './permissions';
 import { lockMessage, signInLockout } from './lockout';
 import { sharedRateLimiter } from './rate-limits';
 import { LoginBody, LoginQuery, MessageReply, RegistrationSchema, WhoAmI, InstanceInfo } from './schema';
-import { registerUser, type SessionUser } from './service';
+import { registerUser } from './service';
 
 const tags = ['Вход и регистрация'];
 const registrationConflict = { description: 'Логин занят или слишком похож на существующий', content: { 'application/json': { schema: ErrorSchema } } };
@@ -19,11 +22,18 @@ const signInLocked = {
 };
 const tooManyRegistrations = { description: 'Слишком много регистраций с этого адреса за час', content: { 'application/json': { schema: ErrorSchema } } };
 
+/** What the sign-in calls are built with: the part of AppDeps (api/src/deps.ts) they use. */
+interface AuthDeps {
+  db: Db;
+  auth: Auth;
+  config: Config;
+}
+
 /**
  * Forwards to better-auth's own endpoint so the legacy GET calls share its rate limiting,
  * Origin check and cookie handling; returns its reply and the cookies it set.
  */
-async function callAuth(deps: AppDeps, c: Context<AppEnv>, path: string, body?: unknown): Promise<Response> {
+async function callAuth(deps: AuthDeps, c: Context<AppEnv>, path: string, body?: unknown): Promise<Response> {
   const headers = new Headers({ 'content-type': 'application/json', origin: deps.config.baseUrl });
   const cookie = c.req.header('cookie');
   if (cookie) headers.set('cookie', cookie);
@@ -42,7 +52,7 @@ function withCookies(target: Response, source: Response): Response {
   return target;
 }
 
-async function signIn(deps: AppDeps, c: Context<AppEnv>, login: string, password: string): Promise<Response> {
+async function signIn(deps: AuthDeps, c: Context<AppEnv>, login: string, password: string): Promise<Response> {
   if (!login.trim() || !password) throw new ApiError(400, 'bad_request', 'Введите логин и пароль');
   // Locked per login and address (auth/lockout.ts): refused before the password is checked.
   const address = c.req.header(CLIENT_IP_HEADER) ?? 'unknown';
@@ -72,7 +82,7 @@ function lockedOut(c: Context<AppEnv>, ms: number): ApiError {
 type RegistrationInput = { login: string; password: string; first_name: string; last_name: string };
 type Limiter = ReturnType<typeof sharedRateLimiter>;
 
-async function register(deps: AppDeps, c: Context<AppEnv>, limiter: Limiter, input: RegistrationInput) {
+async function register(deps: AuthDeps, c: Context<AppEnv>, limiter: Limiter, input: RegistrationInput) {
   // better-auth's rate limiter never sees this path (signUpEmail is called directly), so it has its own.
   if (!(await limiter.take(c.req.header(CLIENT_IP_HEADER) ?? 'unknown'))) {
     throw new ApiError(429, 'rate_limited', 'Слишком много регистраций с этого адреса. Попробуйте снова через час.');
@@ -103,7 +113,7 @@ function whoAmIReply(user: SessionUser) {
   };
 }
 
-export function authRoutes(deps: AppDeps) {
+export function authRoutes(deps: AuthDeps) {
   const app = createRouter();
   const registrations = sharedRateLimiter(deps.db, { scope: 'register', max: deps.config.registerPerHour, windowMs: 60 * 60 * 1000 });
 

@@ -1,21 +1,11 @@
 import { precompiled, type Db } from '../db/database';
 import type { Role } from '../db/schema';
+import type { SessionUser } from '../http/env';
 import { ApiError, badRequest, conflict } from '../http/errors';
 import type { Auth } from './auth';
 import { hashSessionToken } from './session-tokens';
 import { LOOK_ALIKE_LOGIN, loginSkeleton } from './login-skeleton';
 import { LOGIN_MAX_LENGTH, LOGIN_TOO_LONG, NAME_MAX_LENGTH, NAME_TOO_LONG, PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG } from './limits';
-
-export interface SessionUser {
-  id: string;
-  login: string;
-  firstName: string;
-  lastName: string;
-  role: Role;
-  organizationId: number;
-  organizationName: string;
-  timeZone: string;
-}
 
 export interface Registration {
   login: string;

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { Db } from '../db/database';
 import { badRequest, forbidden, tooManyRequests, unauthorized } from '../http/errors';
-import { CLIENT_IP_HEADER } from './auth';
+import { CLIENT_IP_HEADER, SHARE_KEY_HEADER, SHARE_KEY_QUERY } from '../http/client-address';
 import { sharedRateLimiter } from './rate-limits';
 import type { AppEnv } from '../http/env';
 import { parseId } from '../http/openapi';
@@ -13,12 +13,11 @@ import type { SharePermission } from './roles';
  *
  * A key is 192 random bits, written base64url (32 characters). The database keeps only its
  * SHA-256, so a copy of the database opens nothing. A request carries the key in the header
- * `x-norma-share-key` or in the query parameter `key` (a `<video src>` cannot set headers).
+ * `x-norma-share-key` or in the query parameter `key` (a `<video src>` cannot set headers;
+ * the names: http/client-address.ts).
  * A request that carries a key is judged by the key alone, on the permissions a key can carry
  * (roles.ts `sharePermissions`); every other call ignores the key and needs a signed-in user.
  */
-export const SHARE_KEY_HEADER = 'x-norma-share-key';
-export const SHARE_KEY_QUERY = 'key';
 const KEY_BYTES = 24;
 
 export const INVALID_SHARE_KEY = 'Ссылка недействительна или отозвана';

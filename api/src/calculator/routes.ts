@@ -1,10 +1,11 @@
 import { createRoute } from '@hono/zod-openapi';
 import { currentUser } from '../auth/access';
 import type { MiddlewareHandler } from 'hono';
-import type { AppDeps, AppEnv } from '../http/env';
+import type { AppEnv } from '../http/env';
+import type { AppDeps } from '../deps';
 import { forbidden } from '../http/errors';
 import { createRouter, errorResponses, json } from '../http/openapi';
-import type { SessionUser } from '../auth/service';
+import type { SessionUser } from '../http/env';
 import { calculate, gearTable, measurementGraph, requiredMeasurementsFor, type CalculatorInput } from './formulas';
 import {
   CalculatorQuery,

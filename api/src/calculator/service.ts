@@ -1,5 +1,5 @@
 import type { StabilityTable } from '@norma/core-wasm';
-import type { SessionUser } from '../auth/service';
+import type { SessionUser } from '../http/env';
 import type { Db } from '../db/database';
 import { badRequest, forbidden, unauthorized } from '../http/errors';
 import { referenceTable, stabilityTableFor } from '../report/reference';

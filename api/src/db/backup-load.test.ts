@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../auth/service';
-import { DATABASE_FILE } from '../storage/data-dir';
+import { DATABASE_FILE } from './database';
 import { createTestApp, testsOnPostgres, type TestApp } from '../../test-support/testing';
 
 /**

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { configFromEnv } from '../config';
-import { DATABASE_FILE } from '../storage/data-dir';
+import { DATABASE_FILE } from './database';
 import { BackupError, backupDatabase, restoreDatabase } from './backup';
 import { backupPostgres, restorePostgres } from './backup-postgres';
 

@@ -4,7 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_FILE } from '../storage/data-dir';
+import { DATABASE_FILE } from './database';
 import { backupDatabase, checkDatabaseFile, restoreDatabase } from './backup';
 
 const RETRY = { timeout: 30_000, interval: 50 };

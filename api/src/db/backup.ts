@@ -2,7 +2,7 @@ import { Database } from 'bun:sqlite';
 import { closeSync, existsSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { copyFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { DATABASE_FILE } from '../storage/data-dir';
+import { DATABASE_FILE } from './database';
 import { knownMigrationNames } from './migrate';
 
 /** A refusal with one Russian sentence for the operator (the commands print it and exit 1). */

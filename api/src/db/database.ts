@@ -1,8 +1,11 @@
 import { Database as SqliteDatabase, type SQLQueryBindings, type Statement } from 'bun:sqlite';
 import { CompiledQuery, Kysely } from 'kysely';
 import { BunSqliteDialect } from 'kysely-bun-sqlite';
-import { isStorageFull } from '../http/errors';
 import type { DB } from './schema';
+import { isStorageFull } from './storage-full';
+
+/** The SQLite database's file name inside DATA_DIR. */
+export const DATABASE_FILE = 'norma.sqlite';
 
 export type Db = Kysely<DB>;
 

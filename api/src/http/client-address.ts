@@ -1,3 +1,9 @@
+/** Set by the server (main.ts) over whatever the client sent: the address clientAddress found. */
+export const CLIENT_IP_HEADER = 'x-norma-client-ip';
+/** Where a call carries a share key (auth/share-keys.ts): a header, or the query for a `<video src>`. */
+export const SHARE_KEY_HEADER = 'x-norma-share-key';
+export const SHARE_KEY_QUERY = 'key';
+
 /**
  * The client address a request is counted under (sign-in and registration limits). Without a proxy
  * it is the connection's peer. Behind a reverse proxy every connection comes from the proxy, so

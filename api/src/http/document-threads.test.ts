@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceFixture, type WorkspaceFixture } from '../../test-support/workspace-fixture';
 import { createTestApp, type TestApp } from '../../test-support/testing';
+import { DOCUMENT_THREAD_URL } from '../threads/document-read';
 import { startDocumentThread } from './document-threads';
 import { MAX_REPORTED_ISSUES } from './errors';
 
@@ -16,7 +17,7 @@ let stop: () => void;
 beforeAll(async () => {
   t = await createTestApp();
   w = await workspaceFixture(t);
-  stop = startDocumentThread();
+  stop = startDocumentThread(DOCUMENT_THREAD_URL);
 });
 afterAll(async () => {
   stop();

@@ -1,11 +1,19 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { PreparedDrawing } from '../map/drawing';
-import { PREPARED_DOCUMENTS, readDocument, type DocumentResult, type DocumentSchema } from './document-read';
 import type { AppEnv } from './env';
 import { badRequest, errorBody } from './errors';
 import { startWorkerThread, type WorkerThread } from './worker-thread';
 
-export type { DocumentSchema } from './document-read';
+/** The large documents whose bodies are read and checked on the document thread. */
+export type DocumentSchema = 'video_markups' | 'operation_markups' | 'drawing';
+
+/**
+ * Documents whose route takes the prepared form (documentValue) instead of the checked value: the
+ * route's own validator does not check the body again. A drawing becomes the texts to store
+ * (map/drawing.ts); the reading itself: threads/document-read.ts.
+ */
+export const PREPARED_DOCUMENTS: ReadonlySet<DocumentSchema> = new Set(['drawing']);
+
+export type DocumentResult = { value: unknown } | { bad: { code: string; message: string; details?: unknown } };
 
 /** Calls (method and path as registered) whose body is one of those documents. */
 export const DOCUMENT_ROUTES: Readonly<Record<string, DocumentSchema>> = {
@@ -17,12 +25,13 @@ export const DOCUMENT_ROUTES: Readonly<Record<string, DocumentSchema>> = {
 
 export type DocumentReply = { id: number } & DocumentResult;
 
-/** The prepared form of each of PREPARED_DOCUMENTS. */
-interface Prepared {
-  drawing: PreparedDrawing;
-}
-
 let thread: WorkerThread<DocumentReply> | null = null;
+/** Reads a body in place when there is no thread (the API tests): set by createApp (app.ts). */
+let readInPlace: ((schema: DocumentSchema, bytes: ArrayBuffer) => DocumentResult) | null = null;
+
+export function useDocumentReader(read: (schema: DocumentSchema, bytes: ArrayBuffer) => DocumentResult): void {
+  readInPlace = read;
+}
 
 /**
  * Starts the document thread (main.ts). Without it — in the API tests — bodies are read in place.
@@ -30,8 +39,8 @@ let thread: WorkerThread<DocumentReply> | null = null;
  * for a second or more; on the main thread that would hold every other call. On this thread a bad
  * body costs the main thread nothing but its bytes, and a good one the copy of its value.
  */
-export function startDocumentThread(): () => void {
-  const started = startWorkerThread<DocumentReply>(new URL('./document-thread.ts', import.meta.url), 'document thread');
+export function startDocumentThread(entry: URL): () => void {
+  const started = startWorkerThread<DocumentReply>(entry, 'document thread');
   thread = started;
   return () => {
     started.close();
@@ -53,7 +62,8 @@ export function documentOffThread(schema: DocumentSchema): MiddlewareHandler<App
     if ((!current && !prepared) || !/^application\/json/i.test(c.req.header('content-type') ?? '')) return next();
     const bytes = await c.req.raw.arrayBuffer();
     // The bytes move to the thread; a thread that dies fails the call (500), never answers 400.
-    const reply = current ? await current.send({ schema, bytes }, [bytes]) : readDocument(schema, bytes);
+    if (!current && !readInPlace) throw new Error('useDocumentReader was not called: no way to read the body');
+    const reply = current ? await current.send({ schema, bytes }, [bytes]) : readInPlace!(schema, bytes);
     if ('bad' in reply) {
       return c.json(errorBody(reply.bad.code, reply.bad.message, reply.bad.details), 400);
     }
@@ -65,9 +75,9 @@ export function documentOffThread(schema: DocumentSchema): MiddlewareHandler<App
 }
 
 /** The body of a PREPARED_DOCUMENTS route, as documentOffThread prepared it. */
-export function preparedDocument<S extends keyof Prepared>(c: Context<AppEnv>, _schema: S): Prepared[S] {
+export function preparedDocument<T>(c: Context<AppEnv>, _schema: DocumentSchema): T {
   const value = c.get('document');
   // Only a body that is not JSON gets here without one (the route's media-type check refuses it first).
   if (value === undefined) throw badRequest('Некорректный запрос: ожидается тело JSON');
-  return value as Prepared[S];
+  return value as T;
 }

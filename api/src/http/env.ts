@@ -1,21 +1,21 @@
-import type { Db } from '../db/database';
-import type { Auth } from '../auth/auth';
-import type { SessionUser } from '../auth/service';
-import type { Config } from '../config';
-import type { ObjectStore } from '../storage/object-store';
-import type { MoveNetThread } from '../vision/movenet-threads';
-import type { ReportThreads } from './report-threads';
+import type { Role } from '../db/schema';
 
-/** What every domain's routes are built with. */
-export interface AppDeps {
-  db: Db;
-  auth: Auth;
-  config: Config;
-  storage: ObjectStore;
-  /** Threads for wide reports (http/report-threads.ts); without them reports are computed in place. */
-  reportThreads?: ReportThreads;
-  /** The thread that runs MoveNet for GET /api/v1/humans (vision/movenet-threads.ts); without it MoveNet runs in place. */
-  movenetThread?: MoveNetThread;
+/**
+ * The request context every route and middleware is typed with (Hono's env): the signed-in user and
+ * what the access check and the document thread leave for the route. What routes are built with is
+ * AppDeps (api/src/deps.ts).
+ */
+
+/** The signed-in user as every request carries it (auth/service.ts sessionUser reads it from the session). */
+export interface SessionUser {
+  id: string;
+  login: string;
+  firstName: string;
+  lastName: string;
+  role: Role;
+  organizationId: number;
+  organizationName: string;
+  timeZone: string;
 }
 
 export interface AppEnv {

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HTTPException } from 'hono/http-exception';
+import { isStorageFull } from '../db/storage-full';
 import { config, locales, type ZodError } from 'zod';
 
 // Field problems zod describes itself (no message of ours) reach the user too: in Russian (issue 28).
@@ -37,15 +38,6 @@ export const conflict = (message: string, details?: unknown) => new ApiError(409
 /** The one text for a full disk, whether SQLite or a file write hit it (HTTP 507). */
 export const DISK_FULL_MESSAGE = 'Недостаточно места на сервере';
 export const diskFull = () => new ApiError(507, 'insufficient_storage', DISK_FULL_MESSAGE);
-
-/** A write refused for want of space: SQLite's SQLITE_FULL or the file system's ENOSPC (EDQUOT: over quota). */
-export function isStorageFull(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  const code = (err as { code?: unknown }).code;
-  // 53100: PostgreSQL's disk_full.
-  if (code === 'SQLITE_FULL' || code === '53100' || code === 'ENOSPC' || code === 'EDQUOT') return true;
-  return /database or disk is full|no space left on device/i.test(err.message);
-}
 
 export function errorBody(code: string, message: string, details?: unknown): ErrorBody {
   return { error: details === undefined ? { code, message } : { code, message, details } };

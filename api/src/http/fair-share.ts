@@ -1,6 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { CLIENT_IP_HEADER } from '../auth/auth';
-import { SHARE_KEY_HEADER, SHARE_KEY_QUERY } from '../auth/share-keys';
+import { CLIENT_IP_HEADER, SHARE_KEY_HEADER, SHARE_KEY_QUERY } from './client-address';
 import type { AppEnv } from './env';
 import { tooManyRequests } from './errors';
 

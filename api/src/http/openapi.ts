@@ -1,8 +1,7 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './env';
-import { PREPARED_DOCUMENTS } from './document-read';
-import { DOCUMENT_ROUTES, documentOffThread } from './document-threads';
+import { DOCUMENT_ROUTES, documentOffThread, PREPARED_DOCUMENTS } from './document-threads';
 import { validationHook } from './errors';
 import { DECIMAL_INTEGER } from './params';
 

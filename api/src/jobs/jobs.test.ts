@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PermanentJobError, retryDelayMs, startJobRunner, type JobHandler, type JobRunner } from '@norma/workers/jobs';
+import { PermanentJobError, retryDelayMs, startJobRunner, type JobHandler, type JobRunner } from '@norma/workers/runner';
 import { registerUser } from '../auth/service';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 import { VISION_APPLY_JOB } from '../vision/service';
-import { CANCEL_MESSAGES } from './cancel';
+import { CANCEL_MESSAGES } from '../vision/cancel';
 import { enqueueJob, finishJob, onJobEnqueued, sqlJobStore } from './queue';
 
 let t: TestApp;

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { retryDelayMs, type ClaimedJob, type JobStore } from '@norma/workers/jobs';
+import { retryDelayMs, type ClaimedJob, type JobStore } from '@norma/workers/runner';
 import type { Db } from '../db/database';
 import { isPostgres } from '../db/postgres';
 import type { Selectable } from 'kysely';

@@ -3,10 +3,12 @@ import { currentUser, requireAccess } from '../auth/access';
 import type { Context } from 'hono';
 import { preparedDocument } from '../http/document-threads';
 import { saveOwnerMatches } from '../markup/save-owner';
-import type { AppDeps, AppEnv } from '../http/env';
+import type { AppEnv } from '../http/env';
+import type { AppDeps } from '../deps';
 import { badRequest, notFound } from '../http/errors';
 import { createRouter, errorResponses, json } from '../http/openapi';
 import { basemapResponse, editorStyle } from './basemap';
+import type { PreparedDrawing } from './drawing';
 import { featureMenu, gisMenu, importParcels, MENU_WIDTH, polygonFromCoords, polygonsFromCodes, typeList, typeStyles } from './menus';
 import {
   AlgoBody,
@@ -150,7 +152,7 @@ export function mapRoutes({ db, storage, config }: AppDeps) {
       request: body(DrawnCollection),
       responses: { 200: json(MapProject), ...errorResponses, 409: errorResponses[400] },
     }),
-    async (c) => projectReply(c, await saveDrawn(db, currentUser(c), preparedDocument(c, 'drawing'))),
+    async (c) => projectReply(c, await saveDrawn(db, currentUser(c), preparedDocument<PreparedDrawing>(c, 'drawing'))),
   );
   app.openapi(
     createRoute({

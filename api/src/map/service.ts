@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { SessionUser } from '../auth/service';
+import type { SessionUser } from '../http/env';
 import type { Db } from '../db/database';
 import type { MapProjectsTable } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/errors';

@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { currentUser, requireAccess, structureFrom } from '../auth/access';
-import type { AppDeps } from '../http/env';
+import type { AppDeps } from '../deps';
 import { createRouter, errorResponses, json } from '../http/openapi';
 import { PeriodMarkupsReply, PeriodMarkupsSave } from './period-markups.schema';
 import { readPeriodMarkups, savePeriodMarkups } from './period-markups.service';

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
-import type { SessionUser } from '../auth/service';
+import type { SessionUser } from '../http/env';
 import type { Db } from '../db/database';
 import { badRequest, conflict } from '../http/errors';
 import { boundedEnd, MAX_SEGMENT_MS, toIso } from '../http/time';
 import type { PeriodMarkupsSaveInput } from './period-markups.schema';
+import { bumpMarkupVersions, logActivities } from './activity.service';
 import { clipModelLayer, UNREVIEWED_SOURCE } from './model-layer.service';
 import { lockStructureForSave } from './save-lock';
 import { assertRowInStructure, structureMembers } from './structure-members.service';
@@ -204,25 +205,12 @@ export async function savePeriodMarkups(db: Db, user: SessionUser, w: PeriodWind
     }
     // Rows may reach past the window (up to a day): the layer is cut wherever they lie.
     for (const video of await clipModelLayer(tx, w.structureId, w.from - MAX_SEGMENT_MS, w.to + MAX_SEGMENT_MS)) videos.add(video);
-    if (videos.size) {
-      const ids = [...videos];
-      await tx
-        .updateTable('videos')
-        .set((eb) => ({ markup_version: eb('markup_version', '+', 1) }))
-        .where('id', 'in', ids)
-        .execute();
-      await tx
-        .insertInto('activities')
-        .values(
-          ids.map((video_id) => ({
-            video_id,
-            author_id: user.id,
-            happened_at: now,
-            comment: 'Разметка изменена в редакторе периода',
-          })),
-        )
-        .execute();
-    }
+    const ids = [...videos];
+    await bumpMarkupVersions(tx, ids);
+    await logActivities(
+      tx,
+      ids.map((videoId) => ({ videoId, authorId: user.id, at: now, comment: 'Разметка изменена в редакторе периода' })),
+    );
   });
   return readPeriodMarkups(db, w.structureId, w.from, w.to);
 }

@@ -2,7 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { z } from '@hono/zod-openapi';
 import { currentUser, requireAccess, structureFrom, videoOrStructureQuery } from '../auth/access';
 import { contentDisposition } from '../http/content-disposition';
-import type { AppDeps } from '../http/env';
+import type { AppDeps } from '../deps';
 import { createRouter, errorResponses, idParam, json } from '../http/openapi';
 import { VideoOrStructureQuery } from '../org/schema';
 import { periodMarkupRoutes } from './period-markups.routes';

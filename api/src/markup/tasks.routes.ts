@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { currentUser, requireAccess, structureFrom } from '../auth/access';
-import type { AppDeps } from '../http/env';
+import type { AppDeps } from '../deps';
 import { createRouter, errorResponses, json } from '../http/openapi';
 import { checkDumpRequest, dumpDisposition, workTimeRecord } from './tasks-dump.service';
 import { DumpQuery, Message, TaskIdParam, TaskList, TasksQuery, TaskVideoParam } from './tasks.schema';

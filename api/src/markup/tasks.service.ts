@@ -4,6 +4,7 @@ import type { Db } from '../db/database';
 import { isPostgres } from '../db/postgres';
 import { conflict } from '../http/errors';
 import type { ObjectStore } from '../storage/object-store';
+import { logActivities } from './activity.service';
 
 export type TaskOption = 'all' | 'finished' | 'unfinished';
 
@@ -137,6 +138,6 @@ export async function finishTask(db: Db, videoId: number, userId: string): Promi
       .set({ finished: 1, finished_at: now, author_id: sql`coalesce(author_id, ${userId})` })
       .where('id', '=', videoId)
       .execute();
-    await trx.insertInto('activities').values({ video_id: videoId, author_id: userId, happened_at: now, comment: 'Задача завершена' }).execute();
+    await logActivities(trx, [{ videoId, authorId: userId, at: now, comment: 'Задача завершена' }]);
   });
 }

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { findGaps } from '@norma/core-wasm';
-import type { SessionUser } from '../auth/service';
+import type { SessionUser } from '../http/env';
 import type { Db } from '../db/database';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { boundedEnd, MAX_SEGMENT_MS, MAX_SEGMENT_SECONDS, MAX_VIDEO_SECONDS } from '../http/time';
 import { formatLocalDateTime } from '../time-zone';
+import { bumpMarkupVersions, logActivities } from './activity.service';
 import { clipModelLayer, UNREVIEWED_SOURCE } from './model-layer.service';
 import { lockStructureForSave } from './save-lock';
 import { assertRowInStructure, structureMembers } from './structure-members.service';
@@ -255,20 +256,12 @@ export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: numbe
     const videoEnd = video.start + (video.duration ?? MAX_VIDEO_SECONDS) * 1000;
     const clipped = await clipModelLayer(tx, video.structureId, video.start - MAX_SEGMENT_MS, videoEnd + MAX_SEGMENT_MS);
     clipped.delete(videoId);
-    if (clipped.size)
-      await tx
-        .updateTable('videos')
-        .set((eb) => ({ markup_version: eb('markup_version', '+', 1) }))
-        .where('id', 'in', [...clipped])
-        .execute();
+    await bumpMarkupVersions(tx, [...clipped]);
 
     const version = video.version + 1;
     await tx.updateTable('videos').set({ markup_version: version }).where('id', '=', videoId).execute();
     await tx.updateTable('videos').set({ author_id: user.id }).where('id', '=', videoId).where('author_id', 'is', null).execute();
-    await tx
-      .insertInto('activities')
-      .values({ video_id: videoId, author_id: user.id, happened_at: now, comment: fillGaps ? 'Пропуски заполнены простоем' : 'Разметка сохранена' })
-      .execute();
+    await logActivities(tx, [{ videoId, authorId: user.id, at: now, comment: fillGaps ? 'Пропуски заполнены простоем' : 'Разметка сохранена' }]);
     if (input.client_save_id) {
       await tx
         .insertInto('markup_saves')

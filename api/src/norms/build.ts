@@ -27,6 +27,12 @@ import type { NormComputed, NormParams } from './schema';
 
 export type NormParamsValue = z.output<typeof NormParams>;
 export type NormComputedValue = z.output<typeof NormComputed>;
+/** The norms' computations that may run on a report thread (threads/report-threads.ts). */
+export type NormThreadTask =
+  // A norm card reads and balances every shift-day of up to 62 windows; fulfilment balances each shift-day of its window.
+  | { task: 'normCard'; structureId: number; windows: NormWindowValue[]; params: NormParamsValue }
+  | { task: 'normFulfilment'; structureId: number; from: number; to: number; employeeId?: number };
+
 export interface NormWindowValue {
   employee_id: number;
   from_time: number;

@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { currentUser, requireAccess, structureFrom } from '../auth/access';
-import type { AppDeps } from '../http/env';
+import type { AppDeps } from '../deps';
 import { forbidden } from '../http/errors';
 import { createRouter, errorResponses, json } from '../http/openapi';
 import {

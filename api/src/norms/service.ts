@@ -2,14 +2,13 @@ import { diffFigures } from '@norma/core-wasm/norms';
 import { toIso } from '@norma/core-wasm/report';
 import type { z } from '@hono/zod-openapi';
 import type { LocatedStructure, StructureLocator } from '../auth/access';
-import type { SessionUser } from '../auth/service';
+import type { SessionUser } from '../http/env';
 import type { Db } from '../db/database';
 import type { NormCardsTable } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/errors';
-import type { ReportThreads } from '../http/report-threads';
 import { parseId } from '../http/openapi';
 import { localDate } from '../time-zone';
-import { computeCard, windowRows, type NormComputedValue, type NormParamsValue, type NormWindowValue } from './build';
+import { computeCard, windowRows, type NormComputedValue, type NormParamsValue, type NormThreadTask, type NormWindowValue } from './build';
 import { NormParams, type LineScenarioBody, type NormApproveBody, type NormCreateBody, type NormUpdateBody } from './schema';
 
 /**
@@ -132,16 +131,21 @@ export async function readCard(db: Db, user: SessionUser, id: number) {
   };
 }
 
+/** The report threads as the norms use them (threads/report-threads.ts; AppDeps.reportThreads). */
+interface NormThreads {
+  run(task: NormThreadTask): Promise<string>;
+}
+
 /**
  * The card's figures: on a report thread when the server has them (main.ts), since a card balances
  * every shift-day of up to 62 windows and must not hold the thread that answers other calls.
  */
-async function cardOf(db: Db, threads: ReportThreads | undefined, structureId: number, windows: NormWindowValue[], params: NormParamsValue) {
+async function cardOf(db: Db, threads: NormThreads | undefined, structureId: number, windows: NormWindowValue[], params: NormParamsValue) {
   if (!threads) return computeCard(db, structureId, windows, params);
   return JSON.parse(await threads.run({ task: 'normCard', structureId, windows, params })) as NormComputedValue;
 }
 
-export async function createDraft(db: Db, user: SessionUser, structureId: number, body: z.output<typeof NormCreateBody>, threads?: ReportThreads) {
+export async function createDraft(db: Db, user: SessionUser, structureId: number, body: z.output<typeof NormCreateBody>, threads?: NormThreads) {
   const params = body.params ?? defaultParams();
   const card = await cardOf(db, threads, structureId, body.windows, params);
   const names = await employeeNames(db, structureId);
@@ -175,7 +179,7 @@ export async function createDraft(db: Db, user: SessionUser, structureId: number
   return readCard(db, user, id);
 }
 
-export async function updateDraft(db: Db, user: SessionUser, id: number, body: z.output<typeof NormUpdateBody>, threads?: ReportThreads) {
+export async function updateDraft(db: Db, user: SessionUser, id: number, body: z.output<typeof NormUpdateBody>, threads?: NormThreads) {
   const row = await cardRow(db, id);
   if (row.approved_at !== null) throw conflict(APPROVED_IS_FROZEN);
   const windows = body.windows ?? windowsOf(row);

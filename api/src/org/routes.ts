@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { currentUser, requireAccess, structureFrom, videoOrStructureQuery, type StructureLocator } from '../auth/access';
-import type { AppDeps } from '../http/env';
+import type { AppDeps } from '../deps';
 import { badRequest } from '../http/errors';
 import { createRouter, errorResponses, json, parseId } from '../http/openapi';
 import { readOperations, saveOperations } from './operations.service';

@@ -2,8 +2,8 @@ import { createRoute } from '@hono/zod-openapi';
 import { currentUser, requireAccess, structureFrom } from '../auth/access';
 import type { Db } from '../db/database';
 import type { Context } from 'hono';
-import type { AppDeps, AppEnv } from '../http/env';
-import type { ReportTask } from '../http/report-threads';
+import type { AppEnv } from '../http/env';
+import type { AppDeps } from '../deps';
 import { createRouter, errorResponses, json } from '../http/openapi';
 import { buildBlockReport } from './blocks';
 import { buildInteractiveFrv } from './frv';
@@ -39,11 +39,17 @@ export function frvWindowAccess(db: Db) {
   return requireAccess(db, 'reports.window.read', structureFrom.query());
 }
 
+/** The reports that may run on a report thread (threads/report-threads.ts). */
+export type ReportThreadTask =
+  | { task: 'blockReport'; structureId: number; from: number; to: number }
+  | { task: 'frv'; structureId: number; from: number; to: number }
+  | { task: 'statement'; structureId: number; employeeId: number; from: number; to: number; details: boolean };
+
 export function reportRoutes(deps: AppDeps) {
   const { db } = deps;
   const app = createRouter();
   /** A wide report: on a report thread when the server has them (main.ts), its JSON text sent as it is; else computed here. */
-  const report = async (c: Context<AppEnv>, task: ReportTask, here: () => Promise<unknown>) =>
+  const report = async (c: Context<AppEnv>, task: ReportThreadTask, here: () => Promise<unknown>) =>
     (deps.reportThreads ? c.body(await deps.reportThreads.run(task), 200, { 'content-type': 'application/json' }) : c.json(await here(), 200)) as never;
   const readReports = requireAccess(db, 'reports.read', structureFrom.query());
 

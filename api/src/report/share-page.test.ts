@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../testing';
-import { videoWorld, type VideoWorld } from '../video/test-fixtures';
+import { createTestApp, type TestApp } from '../../test-support/testing';
+import { videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 
 /** The built PWA's index.html, as far as this page needs it. */
 const indexHtml = '<!doctype html><html lang="ru"><head><title>Norma</title></head><body><div id="root"></div></body></html>';

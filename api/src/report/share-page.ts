@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Context, Hono } from 'hono';
-import { CLIENT_IP_HEADER } from '../auth/auth';
+import { CLIENT_IP_HEADER } from '../http/client-address';
 import { isWellFormedShareKey } from '../auth/share-keys';
 import type { AppEnv } from '../http/env';
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashShareKey, SHARE_KEY_HEADER } from '../auth/share-keys';
+import { hashShareKey } from '../auth/share-keys';
+import { SHARE_KEY_HEADER } from '../http/client-address';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 import { insertVideo, makeClip, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 

@@ -1,4 +1,4 @@
-import type { SessionUser } from '../auth/service';
+import type { SessionUser } from '../http/env';
 import type { Db } from '../db/database';
 import { approveDraft, createDraft } from '../norms/service';
 import { reportDates } from '../report/service';

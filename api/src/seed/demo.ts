@@ -1,8 +1,9 @@
 import { utimes } from 'node:fs/promises';
 import { DEMO_WORKPLACE_AREAS, renderDemoClip } from '@norma/workers/demo-video';
-import { registerUser, type SessionUser } from '../auth/service';
+import { registerUser } from '../auth/service';
+import type { SessionUser } from '../http/env';
 import type { Db } from '../db/database';
-import type { AppDeps } from '../http/env';
+import type { AppDeps } from '../deps';
 import {
   DEMO_PASSWORD,
   DEMO_SHIFT,

@@ -1,8 +1,9 @@
 import { createRoute } from '@hono/zod-openapi';
-import { CLIENT_IP_HEADER } from '../auth/auth';
+import { CLIENT_IP_HEADER } from '../http/client-address';
 import type { MiddlewareHandler } from 'hono';
 import { currentUser } from '../auth/access';
-import type { AppDeps, AppEnv } from '../http/env';
+import type { AppEnv } from '../http/env';
+import type { AppDeps } from '../deps';
 import { ApiError } from '../http/errors';
 import { createRouter, ErrorSchema, errorResponses, json, openToAll } from '../http/openapi';
 import { sharedRateLimiter } from '../auth/rate-limits';

@@ -1,5 +1,5 @@
 import { createTransport } from 'nodemailer';
-import type { SessionUser } from '../auth/service';
+import type { SessionUser } from '../http/env';
 import { ownerOrganizationId } from '../calculator/service';
 import type { SiteConfig } from '../config';
 import type { Db } from '../db/database';

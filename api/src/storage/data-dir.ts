@@ -1,11 +1,9 @@
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config';
-import { integrityProblem, openDatabase, type OpenedDatabase } from '../db/database';
+import { DATABASE_FILE, integrityProblem, openDatabase, type OpenedDatabase } from '../db/database';
 import { openPostgres } from '../db/postgres';
 import type { ObjectStore } from './object-store';
-
-export const DATABASE_FILE = 'norma.sqlite';
 
 /**
  * A reason the server must not start, in one Russian line for the administrator

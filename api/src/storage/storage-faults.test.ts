@@ -7,10 +7,11 @@ import { createApp } from '../app';
 import { bootstrap } from '../boot';
 import { configFromEnv } from '../config';
 import { DISK_FULL_MESSAGE } from '../http/errors';
-import { startWorkers } from '../jobs/workers';
+import { startWorkers } from '@norma/workers/jobs';
 import { createTestApp, testsOnPostgres, type TestApp } from '../../test-support/testing';
 import { videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
-import { DATABASE_FILE, StartupError } from './data-dir';
+import { DATABASE_FILE } from '../db/database';
+import { StartupError } from './data-dir';
 import { byteLength, fitFileName, MAX_NAME_BYTES } from './file-names';
 import { folderObjectStore, type ObjectStore } from './object-store';
 

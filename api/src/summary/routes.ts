@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { currentUser, requireAccess } from '../auth/access';
-import type { AppDeps } from '../http/env';
+import type { AppDeps } from '../deps';
 import { createRouter, errorResponses, json } from '../http/openapi';
 import { SummaryQuery, SummaryReply } from './schema';
 import { assessorSummaryReport } from './service';

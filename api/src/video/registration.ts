@@ -1,6 +1,7 @@
 import { probe } from '@norma/workers/media';
 import type { Db } from '../db/database';
 import { enqueueJob } from '../jobs/queue';
+import { logActivities } from '../markup/activity.service';
 import type { ObjectStore } from '../storage/object-store';
 import { plausibleCreationTime, startFromName } from './recording-name';
 import { localToInstant } from '../time-zone';
@@ -92,7 +93,7 @@ export async function registerRecording(db: Db, recording: NewRecording): Promis
       organizationId: recording.camera.organization_id,
     });
     await trx.updateTable('videos').set({ job_id: jobId }).where('id', '=', video.id).execute();
-    await trx.insertInto('activities').values({ video_id: video.id, author_id: recording.authorId, happened_at: now, comment: recording.activity }).execute();
+    await logActivities(trx as unknown as Db, [{ videoId: video.id, authorId: recording.authorId, at: now, comment: recording.activity }]);
     return { videoId: video.id, jobId };
   });
 }

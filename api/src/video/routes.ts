@@ -3,7 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { currentUser, requireAccess, structureFrom, type StructureLocator } from '../auth/access';
 import { contentDisposition } from '../http/content-disposition';
 import { badRequest, notFound } from '../http/errors';
-import type { AppDeps } from '../http/env';
+import type { AppDeps } from '../deps';
 import { createRouter, ErrorSchema, errorResponses, json, parseId } from '../http/openapi';
 import { videoPlayAccess, videoReadAccess } from './access';
 import { loaderPackageFile, loaderPackages } from './loader-packages';

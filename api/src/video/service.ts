@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { precompiled, type Db } from '../db/database';
 import { badRequest, notFound } from '../http/errors';
+import { logActivities } from '../markup/activity.service';
 import { MAX_VIDEO_SECONDS, toIso } from '../http/time';
 
 const metaColumns = [
@@ -44,10 +45,7 @@ export async function videoMeta(db: Db, videoId: number) {
 export async function setVideoComment(db: Db, videoId: number, comment: string, authorId: string) {
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('videos').set({ comment }).where('id', '=', videoId).execute();
-    await trx
-      .insertInto('activities')
-      .values({ video_id: videoId, author_id: authorId, happened_at: Date.now(), comment: 'Изменён комментарий к видео' })
-      .execute();
+    await logActivities(trx, [{ videoId, authorId, at: Date.now(), comment: 'Изменён комментарий к видео' }]);
   });
   return videoMeta(db, videoId);
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database';
-import { ApiError, badRequest, conflict, diskFull, isStorageFull } from '../http/errors';
+import { isStorageFull } from '../db/storage-full';
+import { ApiError, badRequest, conflict, diskFull } from '../http/errors';
 import { fitFileName } from '../storage/file-names';
 import type { ObjectStore } from '../storage/object-store';
 import { humanBytes } from './body-limit';

@@ -4,7 +4,7 @@ import { matchFrame } from '@norma/workers/vision';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VTEST_AVI, VTEST_MISSING, vtestFixture } from '../../../tests/support/vtest';
 import { createTestApp, type TestApp } from '../../test-support/testing';
-import { startMoveNetThread } from './movenet-threads';
+import { startMoveNetThread } from '../threads/movenet-threads';
 import { insertVideo, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 
 /**

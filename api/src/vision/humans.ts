@@ -1,10 +1,10 @@
 import { probe } from '@norma/workers/media';
 import { BACKGROUND_DETECTOR, detectByBackground, detectByMoveNet, detectByOnnx, ModelLoadError, MOVENET_DETECTOR, ONNX_DETECTOR } from '@norma/workers/vision';
-import type { SessionUser } from '../auth/service';
+import type { SessionUser } from '../http/env';
 import type { Db } from '../db/database';
 import { badRequest, notFound } from '../http/errors';
 import type { ObjectStore } from '../storage/object-store';
-import type { MoveNetThread } from './movenet-threads';
+import type { MoveNetThread } from '../threads/movenet-threads';
 import { HUMAN_DETECTORS } from './schema';
 import { HUMAN_DETECTOR_KEY, unusableModel, videoOf } from './service';
 

@@ -1,6 +1,6 @@
 import { makeSceneClip, SCENE_AREAS, sceneSchedule, type SceneOperation } from '../../../workers/test-support/vision-scene';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkers } from '../jobs/workers';
+import { startWorkers } from '@norma/workers/jobs';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 import { insertVideo, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 

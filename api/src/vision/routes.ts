@@ -1,7 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { currentUser, requireAccess, structureFrom, videoOrStructureQuery } from '../auth/access';
-import type { AppDeps, AppEnv } from '../http/env';
+import type { AppEnv } from '../http/env';
+import type { AppDeps } from '../deps';
 import { createRouter, errorResponses, ErrorSchema, json } from '../http/openapi';
 import { humansAt } from './humans';
 import {

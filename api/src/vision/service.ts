@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import { sql, type Selectable } from 'kysely';
-import type { SessionUser } from '../auth/service';
+import type { SessionUser } from '../http/env';
 import { UNREVIEWED_SOURCE, workplaceEmployee } from '../markup/model-layer.service';
 import type { Db } from '../db/database';
 import type { ModelsTable } from '../db/schema';

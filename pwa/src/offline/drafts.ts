@@ -1,5 +1,5 @@
 import { del, get, set } from 'idb-keyval';
-import type { MarkupRow, StampRow } from '../screens/video-markup/model';
+import type { MarkupRow, StampRow } from './markup-rows';
 
 /**
  * Unsaved markup of a video, kept in IndexedDB so a reload or a closed tab loses nothing. Each user

@@ -1,5 +1,5 @@
 import { get, set, update } from 'idb-keyval';
-import type { SavePayload, VideoMarkupsReply } from '../screens/video-markup/model';
+import type { SavePayload, VideoMarkupsReply } from './markup-rows';
 
 /**
  * Saves made without a connection wait here (IndexedDB) and are sent when it returns, from any

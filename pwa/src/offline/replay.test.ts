@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MarkupRow, VideoMarkupsReply } from '../screens/video-markup/model';
+import type { MarkupRow, VideoMarkupsReply } from './markup-rows';
 import { carryOverAfterSave } from './replay';
 
 const row = (key: string, id: number, start: number, end: number, operation_id = 1): MarkupRow => ({

@@ -1,4 +1,4 @@
-import { rowsFromReply, sameRow, sameStamp, type MarkupRow, type StampRow, type VideoMarkupsReply } from '../screens/video-markup/model';
+import { rowsFromReply, sameRow, sameStamp, type MarkupRow, type StampRow, type VideoMarkupsReply } from './markup-rows';
 import type { FailureBody } from '../api/client';
 import { rememberMarkups } from './apiCache';
 import { loadDraft, saveDraft } from './drafts';

@@ -1,5 +1,5 @@
 import { apiUrl } from '../api/client';
-import { pageOffset, TASK_PAGE_SIZE } from '../screens/task-list/tasks';
+import { pageOffset, TASK_PAGE_SIZE } from './task-pages';
 import { warmApiCache } from './apiCache';
 
 /**

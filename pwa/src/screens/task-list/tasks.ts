@@ -4,7 +4,6 @@ import type { TaskList, TaskOption } from '../../api/types';
 export type { TaskOption, TaskRow } from '../../api/types';
 /** A page of GET /api/v1/get_tasks. */
 export type TaskPage = TaskList;
-export const TASK_PAGE_SIZE = 30;
 export const CAMERA_KEYS = [1, 2, 3, 4] as const;
 
 export const taskTabs: { key: TaskOption; label: string }[] = [
@@ -12,7 +11,5 @@ export const taskTabs: { key: TaskOption; label: string }[] = [
   { key: 'finished', label: 'Завершённые' },
   { key: 'unfinished', label: 'Незавершённые' },
 ];
-
-export const pageOffset = (page: number) => (page - 1) * TASK_PAGE_SIZE;
 
 export const DUMP_NEEDS_DATE_AND_CAMERA = 'Нужно выбрать дату и камеру';

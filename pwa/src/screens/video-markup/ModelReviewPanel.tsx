@@ -1,5 +1,5 @@
 import type { OperationOption } from './OperationRows';
-import type { MarkupRow } from './model';
+import type { MarkupRow } from '../../offline/markup-rows';
 import { confidenceText, isModelRow } from './review';
 import { TimeInput } from './TimeInput';
 import { usePlayheadSeconds, type Playhead } from './playhead';

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { AvailableOperations, NamedItem } from '../../api/types';
-import type { MarkupRow } from './model';
+import type { MarkupRow } from '../../offline/markup-rows';
 import { confidenceText } from './review';
 import type { MarkupSession } from './session';
 import { TimeInput } from './TimeInput';

@@ -5,7 +5,7 @@ import { formatDateTime, formatSeconds } from '../../format/time';
 import { notify } from '../../state/notifications';
 import { agreement } from './agreement';
 import { timeBudget } from './budget';
-import type { MarkupRow } from './model';
+import type { MarkupRow } from '../../offline/markup-rows';
 import type { OperationOption } from './OperationRows';
 import { num, pct } from '../reports/format';
 

@@ -2,7 +2,7 @@ import type Konva from 'konva';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Group, Layer, Line, Rect, Shape, Stage, Text } from 'react-konva';
 import { formatSeconds } from '../../format/time';
-import type { MarkupRow, StampRow } from './model';
+import type { MarkupRow, StampRow } from '../../offline/markup-rows';
 import type { Playhead } from './playhead';
 
 export interface LaneInfo {

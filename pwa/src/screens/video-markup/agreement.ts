@@ -1,4 +1,4 @@
-import type { MarkupRow } from './model';
+import type { MarkupRow } from '../../offline/markup-rows';
 
 export interface Agreement {
   kappa: number | null;

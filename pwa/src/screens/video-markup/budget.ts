@@ -1,4 +1,4 @@
-import type { MarkupRow } from './model';
+import type { MarkupRow } from '../../offline/markup-rows';
 
 export interface BudgetLine {
   operationId: number;

@@ -1,7 +1,7 @@
 // The plain TypeScript core: the same rules as the WASM one, without loading it for a key press.
 import { findGaps } from '@norma/core-wasm/reference';
 import type { MarkupSession } from './session';
-import { newKey, type MarkupRow } from './model';
+import { newKey, type MarkupRow } from '../../offline/markup-rows';
 
 export interface Lane {
   workplace_id: number | null;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runShortcut, type ActionContext } from './actions';
 import { timeBudget } from './budget';
-import type { VideoMarkupsReply } from './model';
+import type { VideoMarkupsReply } from '../../offline/markup-rows';
 import { acceptModelRows, confidenceText, modelRowsIn, nextModelRow, rejectModelRows, reviewTarget } from './review';
 import { MarkupSession } from './session';
 

@@ -1,4 +1,4 @@
-import type { MarkupRow } from './model';
+import type { MarkupRow } from '../../offline/markup-rows';
 import type { MarkupSession } from './session';
 
 /**

@@ -1,5 +1,15 @@
 import { History, type Change } from './history';
-import { byStart, newKey, rowsFromReply, sameRow, sameStamp, type MarkupRow, type SavePayload, type StampRow, type VideoMarkupsReply } from './model';
+import {
+  byStart,
+  newKey,
+  rowsFromReply,
+  sameRow,
+  sameStamp,
+  type MarkupRow,
+  type SavePayload,
+  type StampRow,
+  type VideoMarkupsReply,
+} from '../../offline/markup-rows';
 
 type Item = { kind: 'row'; row: MarkupRow } | { kind: 'stamp'; stamp: StampRow };
 

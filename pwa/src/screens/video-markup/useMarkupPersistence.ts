@@ -6,7 +6,8 @@ import { rememberMarkups } from '../../offline/apiCache';
 import { clearProblem, dropQueuedFor, enqueueSave, withOutboxLock } from '../../offline/outbox';
 import { login } from '../../state/login';
 import { notify } from '../../state/notifications';
-import { INVALID_MARKUP, INVALID_MARKUP_BANNER, invalidRows, SAVE_FAILED, SAVED, type SavePayload, type VideoMarkupsReply } from './model';
+import { INVALID_MARKUP, INVALID_MARKUP_BANNER, SAVE_FAILED, SAVED } from './model';
+import { invalidRows, type SavePayload, type VideoMarkupsReply } from '../../offline/markup-rows';
 import type { MarkupSession } from './session';
 
 /** A newer server version than the local edits: `draft` is set when the edits came from storage. */

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/client';
-import type { NamedItem, VideoMeta } from '../../api/types';
-import type { VideoMarkupsReply } from './model';
+import type { AvailableOperations, NamedItem, VideoMeta } from '../../api/types';
+import type { VideoMarkupsReply } from '../../offline/markup-rows';
 import type { OperationOption } from './OperationRows';
 import type { Playhead } from './playhead';
 import type { MarkupSession } from './session';

@@ -3,7 +3,7 @@ import { runShortcut, shortcutActions, toolbarActions, type ActionContext } from
 import { agreement } from './agreement';
 import { timeBudget } from './budget';
 import { endCoding, gaps, nextGapStart, nextSegment, pressOperationKey, previousSegment } from './coding';
-import { invalidRows, type MarkupRow, type VideoMarkupsReply } from './model';
+import { invalidRows, type MarkupRow, type VideoMarkupsReply } from '../../offline/markup-rows';
 import { MarkupSession } from './session';
 
 const reply: VideoMarkupsReply = {

@@ -1,15 +1,15 @@
-import { startJobRunner, type JobRunner, type RunnerOptions } from '@norma/workers/jobs';
-import type { AppDeps } from '../http/env';
-import { mapAlgoHandler, mapExportHandler } from '../map/jobs';
-import { MAP_ALGO_JOB, MAP_EXPORT_JOB } from '../map/service';
-import { ingestVideoHandler } from '../video/ingest';
-import { INGEST_JOB } from '../video/registration';
-import { visionApplyHandler, visionTrainHandler } from '../vision/jobs';
-import { VISION_APPLY_JOB, VISION_TRAIN_JOB } from '../vision/service';
-import { onJobEnqueued, sqlJobStore } from './queue';
+import { startJobRunner, type JobRunner, type RunnerOptions } from '@norma/workers/runner';
+import type { AppDeps } from '../../../api/src/deps';
+import { mapAlgoHandler, mapExportHandler } from './map';
+import { MAP_ALGO_JOB, MAP_EXPORT_JOB } from '../../../api/src/map/service';
+import { ingestVideoHandler } from './video-ingest';
+import { INGEST_JOB } from '../../../api/src/video/registration';
+import { visionApplyHandler, visionTrainHandler } from './vision';
+import { VISION_APPLY_JOB, VISION_TRAIN_JOB } from '../../../api/src/vision/service';
+import { onJobEnqueued, sqlJobStore } from '../../../api/src/jobs/queue';
 
 /**
- * Starts the background job runner of this process (workers/src/jobs/runner.ts) with every job
+ * Starts the background job runner of this process (workers/src/runner/runner.ts) with every job
  * kind the API queues. `npm start` runs it inside the API process (NORMA_WORKERS=0 turns it off);
  * tests start and stop one explicitly.
  */

@@ -1,9 +1,20 @@
 import type { Db } from '../db/database';
 import { conflict, notFound } from '../http/errors';
 import type { ObjectStore } from '../storage/object-store';
-import { visionCancelled } from '../vision/jobs';
-import { VISION_APPLY_JOB, VISION_TRAIN_JOB } from '../vision/service';
-import { CANCELLED_MESSAGE, findJob, type JobView } from './queue';
+import { modelKey, VISION_APPLY_JOB, VISION_TRAIN_JOB } from './service';
+import { CANCELLED_MESSAGE, findJob, type JobView } from '../jobs/queue';
+
+/**
+ * After a training or applying job was cancelled (cancelJob below): a model that never got
+ * stored keeps no file (a worker killed between writing it and recording it would leave one).
+ * Applying writes its markups in the transaction that finishes the job, so it leaves nothing.
+ */
+export async function visionCancelled(db: Db, storage: ObjectStore, job: { organizationId: number; payload: unknown }): Promise<void> {
+  const modelId = Number((job.payload as { model_id?: unknown } | null)?.model_id);
+  if (!Number.isInteger(modelId)) return;
+  const model = await db.selectFrom('models').select('object_storage_key').where('id', '=', modelId).executeTakeFirst();
+  if (model && !model.object_storage_key) await storage.remove(modelKey(job.organizationId, modelId));
+}
 
 /** Cleans up after a cancelled job of a kind (the job's own writes are fenced; leftovers such as a file are not). */
 type CancelCleanup = (db: Db, storage: ObjectStore, job: { organizationId: number; payload: unknown }) => Promise<void>;

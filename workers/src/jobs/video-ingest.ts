@@ -1,11 +1,12 @@
 import { checkIntegrity, convertForBrowser, inspectRecording, NotAVideoError } from '@norma/workers/ingest';
-import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/jobs';
-import type { Db } from '../db/database';
-import { fitFileName } from '../storage/file-names';
-import type { ObjectStore } from '../storage/object-store';
-import { extensionOf } from './recording-name';
-import { freeStorageKey } from './registration';
-import { UPLOADED_ACTIVITY } from './upload';
+import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/runner';
+import type { Db } from '../../../api/src/db/database';
+import { fitFileName } from '../../../api/src/storage/file-names';
+import type { ObjectStore } from '../../../api/src/storage/object-store';
+import { markVideoReady, moveVideoFile, setVideoStatus } from '../../../api/src/video/processing.service';
+import { extensionOf } from '../../../api/src/video/recording-name';
+import { freeStorageKey } from '../../../api/src/video/registration';
+import { UPLOADED_ACTIVITY } from '../../../api/src/video/upload';
 
 interface IngestPayload {
   video_id: number;
@@ -22,8 +23,7 @@ const videoIdOf = (job: ClaimedJob) => Number((job.payload as IngestPayload | nu
  * its duration the readable one, and `damage` saying why — never silently shortened (issue 24).
  */
 export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
-  const setStatus = (videoId: number, status: 'queued' | 'processing' | 'failed', error: string | null) =>
-    db.updateTable('videos').set({ status, error }).where('id', '=', videoId).execute();
+  const setStatus = (videoId: number, status: 'queued' | 'processing' | 'failed', error: string | null) => setVideoStatus(db, videoId, status, error);
 
   return {
     async run({ job, signal, progress }) {
@@ -98,11 +98,7 @@ export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
           // Another container (.mkv, .avi…): the result is an .mp4 beside it, the original goes.
           const stem = video.filename.replace(/\.[^.]+$/, '');
           storageKey = await freeStorageKey(db, storage, folder, fitFileName(`${stem}.mp4`, 8));
-          await db
-            .updateTable('videos')
-            .set({ storage_key: storageKey, filename: storageKey.slice(folder.length + 1) })
-            .where('id', '=', video.id)
-            .execute();
+          await moveVideoFile(db, video.id, storageKey, storageKey.slice(folder.length + 1));
           await storage.move(workKey, storageKey);
           await storage.remove(video.storage_key);
         }
@@ -111,7 +107,7 @@ export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
       const playable = plan.action === 'none' ? Math.min(info.durationSeconds, integrity.readableSeconds) : info.durationSeconds;
       const duration = Math.round(playable * 1000) / 1000;
       const size = await storage.size(storageKey);
-      await db.updateTable('videos').set({ status: 'ready', duration, size_bytes: size, error: null, damage }).where('id', '=', video.id).execute();
+      await markVideoReady(db, video.id, { duration, sizeBytes: size, damage });
       progress(100);
       return {
         video_id: video.id,

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
-import type { DocumentReply } from './document-threads';
-import { readDocument, type DocumentSchema } from './document-read';
+import type { DocumentReply, DocumentSchema } from '../http/document-threads';
+import { readDocument } from './document-read';
 
 /*
  * The document thread (http/document-threads.ts): reads a large body and checks it against its

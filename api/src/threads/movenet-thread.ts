@@ -3,7 +3,7 @@ import { detectByMoveNet, type SourceVideo } from '@norma/workers/vision';
 import type { MoveNetReply } from './movenet-threads';
 
 /*
- * The MoveNet thread (vision/movenet-threads.ts): loads the model on its first job and keeps it;
+ * The MoveNet thread (threads/movenet-threads.ts): loads the model on its first job and keeps it;
  * decodes the asked frame and runs MoveNet on it, one job at a time, answering each with the people found.
  */
 declare const self: Worker;

@@ -1,16 +1,14 @@
 import type { Config } from '../config';
-import type { NormParamsValue, NormWindowValue } from '../norms/build';
-import { ApiError } from './errors';
-import { startWorkerThread } from './worker-thread';
+import type { NormThreadTask } from '../norms/build';
+import type { ReportThreadTask } from '../report/routes';
+import { ApiError } from '../http/errors';
+import { startWorkerThread } from '../http/worker-thread';
 
-/** The report computations that may run on a thread of their own (api/src/report/report-thread.ts). */
-export type ReportTask =
-  | { task: 'blockReport'; structureId: number; from: number; to: number }
-  | { task: 'frv'; structureId: number; from: number; to: number }
-  | { task: 'statement'; structureId: number; employeeId: number; from: number; to: number; details: boolean }
-  // A norm card reads and balances every shift-day of up to 62 windows; fulfilment balances each shift-day of its window.
-  | { task: 'normCard'; structureId: number; windows: NormWindowValue[]; params: NormParamsValue }
-  | { task: 'normFulfilment'; structureId: number; from: number; to: number; employeeId?: number };
+/**
+ * The computations that may run on a report thread (threads/report-thread.ts): the reports' own
+ * (report/routes.ts) and the norms' (norms/build.ts), each domain naming its tasks.
+ */
+export type ReportTask = ReportThreadTask | NormThreadTask;
 
 export type ReportReply = { id: number; json: string } | { id: number; error: { status: number; code: string; message: string; details?: unknown } };
 
@@ -28,7 +26,7 @@ export interface ReportThreads {
  * text and goes out as it is, never parsed again.
  */
 export function startReportThreads(config: Pick<Config, 'dataDir' | 'databaseUrl'>, size: number): ReportThreads {
-  const threads = Array.from({ length: size }, () => startWorkerThread<ReportReply>(new URL('../report/report-thread.ts', import.meta.url), 'report thread'));
+  const threads = Array.from({ length: size }, () => startWorkerThread<ReportReply>(new URL('./report-thread.ts', import.meta.url), 'report thread'));
   // Sent with every task: the thread opens its connection on the first.
   const where = { dataDir: config.dataDir, databaseUrl: config.databaseUrl };
   return {

@@ -3,21 +3,13 @@ import { prepareDrawing } from '../map/drawing';
 import { DrawnCollection } from '../map/schema';
 import { PeriodMarkupsSave } from '../markup/period-markups.schema';
 import { VideoMarkupsSave } from '../markup/schema';
-import { MAX_REPORTED_ISSUES, validationMessage } from './errors';
-
-/** The large documents whose bodies are read and checked on the document thread. */
-export type DocumentSchema = 'video_markups' | 'operation_markups' | 'drawing';
-
-/**
- * Documents whose route takes the prepared form (documentValue) instead of the checked value: the
- * route's own validator does not check the body again. A drawing becomes the texts to store
- * (map/drawing.ts).
- */
-export const PREPARED_DOCUMENTS: ReadonlySet<DocumentSchema> = new Set(['drawing']);
-
-export type DocumentResult = { value: unknown } | { bad: { code: string; message: string; details?: unknown } };
+import type { DocumentResult, DocumentSchema } from '../http/document-threads';
+import { MAX_REPORTED_ISSUES, validationMessage } from '../http/errors';
 
 const schemas: Record<DocumentSchema, ZodType> = { video_markups: VideoMarkupsSave, operation_markups: PeriodMarkupsSave, drawing: DrawnCollection };
+
+/** The document thread's entry (started by main.ts; http/document-threads.ts runs it). */
+export const DOCUMENT_THREAD_URL = new URL('./document-thread.ts', import.meta.url);
 
 /** Reads and checks one document body: on the document thread, or in place when there is none. */
 export function readDocument(schema: DocumentSchema, bytes: ArrayBuffer): DocumentResult {

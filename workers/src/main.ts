@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { configFromEnv } from './config';
-import { pendingMigrations } from './db/migrate';
-import { startWorkers } from './jobs/workers';
-import type { OpenedDatabase } from './db/database';
-import { DATABASE_FILE, openConfiguredDatabase, StartupError } from './storage/data-dir';
-import { objectStoreFor } from './storage/open-store';
+import { configFromEnv } from '../../api/src/config';
+import { pendingMigrations } from '../../api/src/db/migrate';
+import { startWorkers } from './jobs/registry';
+import { DATABASE_FILE, type OpenedDatabase } from '../../api/src/db/database';
+import { openConfiguredDatabase, StartupError } from '../../api/src/storage/data-dir';
+import { objectStoreFor } from '../../api/src/storage/open-store';
 
 /**
  * The background jobs (video ingest and the rest of the queue) as a process of their own, beside

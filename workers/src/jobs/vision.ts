@@ -1,11 +1,13 @@
-import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/jobs';
+import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/runner';
 import { probe } from '@norma/workers/media';
 import { applyOperationModel, ModelLoadError, reportText, trainOperationModel, type LabelSpan, type TestSpan, type VisionSpec } from '@norma/workers/vision';
-import type { Db } from '../db/database';
-import { finishJob } from '../jobs/queue';
-import { replaceModelLayer, UNREVIEWED_SOURCE, workplaceEmployee } from '../markup/model-layer.service';
-import type { ObjectStore } from '../storage/object-store';
-import { modelKey } from './service';
+import type { Db } from '../../../api/src/db/database';
+import { finishJob } from '../../../api/src/jobs/queue';
+import { bumpMarkupVersions, logActivities } from '../../../api/src/markup/activity.service';
+import { replaceModelLayer, UNREVIEWED_SOURCE, workplaceEmployee } from '../../../api/src/markup/model-layer.service';
+import type { ObjectStore } from '../../../api/src/storage/object-store';
+import { visionCancelled } from '../../../api/src/vision/cancel';
+import { modelKey } from '../../../api/src/vision/service';
 
 interface TrainPayload {
   model_id: number;
@@ -25,18 +27,6 @@ const modelIdOf = (job: ClaimedJob) => Number((job.payload as TrainPayload | nul
 
 /** Thrown inside a result transaction when the job was cancelled meanwhile: the writes roll back. */
 class JobCancelled extends Error {}
-
-/**
- * After a training or applying job was cancelled (api/src/jobs/cancel.ts): a model that never got
- * stored keeps no file (a worker killed between writing it and recording it would leave one).
- * Applying writes its markups in the transaction that finishes the job, so it leaves nothing.
- */
-export async function visionCancelled(db: Db, storage: ObjectStore, job: { organizationId: number; payload: unknown }): Promise<void> {
-  const modelId = Number((job.payload as TrainPayload | null)?.model_id);
-  if (!Number.isInteger(modelId)) return;
-  const model = await db.selectFrom('models').select('object_storage_key').where('id', '=', modelId).executeTakeFirst();
-  if (model && !model.object_storage_key) await storage.remove(modelKey(job.organizationId, modelId));
-}
 
 /** Video file, its organisation and its picture size (ffprobe). */
 async function videoSource(db: Db, storage: ObjectStore, videoId: number | null) {
@@ -370,13 +360,6 @@ async function writeModelMarkups(
   const now = Date.now();
   await replaceModelLayer(trx, { id: model.id, workplaceId: model.workplace_id! }, video, segments, { ...target, now });
   await trx.updateTable('models').set({ applied_at: now }).where('id', '=', model.id).execute();
-  await trx
-    .updateTable('videos')
-    .set((eb) => ({ markup_version: eb('markup_version', '+', 1) }))
-    .where('id', '=', video.id)
-    .execute();
-  await trx
-    .insertInto('activities')
-    .values({ video_id: video.id, author_id: null, happened_at: now, comment: `Разметка моделью «${model.name}»: ${segments.length} отрезков` })
-    .execute();
+  await bumpMarkupVersions(trx, [video.id]);
+  await logActivities(trx, [{ videoId: video.id, authorId: null, at: now, comment: `Разметка моделью «${model.name}»: ${segments.length} отрезков` }]);
 }

@@ -1,8 +1,8 @@
-import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/jobs';
+import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/runner';
 import { AlgoInputError, DwgLimitError, runAlgorithm, writeDwg, writeDxf, type AlgoTag, type GeoCollection } from '@norma/workers/map';
-import type { Db } from '../db/database';
-import type { ObjectStore } from '../storage/object-store';
-import { drawingOf, parseCollection, projectCrs, projectRow, storedCollection } from './service';
+import type { Db } from '../../../api/src/db/database';
+import type { ObjectStore } from '../../../api/src/storage/object-store';
+import { drawingOf, parseCollection, projectCrs, projectRow, storedCollection } from '../../../api/src/map/service';
 
 interface AlgoPayload {
   project_id: number;

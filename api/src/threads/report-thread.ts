@@ -1,16 +1,16 @@
 /// <reference lib="webworker" />
 import type { OpenedDatabase } from '../db/database';
 import { ApiError } from '../http/errors';
-import type { ReportReply, ReportTask } from '../http/report-threads';
+import type { ReportReply, ReportTask } from './report-threads';
 import { computeCard } from '../norms/build';
 import { normFulfilment } from '../norms/fulfilment';
 import { openConfiguredDatabase } from '../storage/data-dir';
-import { buildBlockReport } from './blocks';
-import { buildInteractiveFrv } from './frv';
-import { buildStatement } from './statement';
+import { buildBlockReport } from '../report/blocks';
+import { buildInteractiveFrv } from '../report/frv';
+import { buildStatement } from '../report/statement';
 
 /*
- * A report thread (http/report-threads.ts): opens its own connection to the installation's
+ * A report thread (threads/report-threads.ts): opens its own connection to the installation's
  * database, then computes the reports it is sent, one at a time, answering each with its JSON text.
  */
 declare const self: Worker;

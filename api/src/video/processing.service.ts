@@ -1,0 +1,23 @@
+import type { Db } from '../db/database';
+
+/**
+ * The processing job's writes to `videos` (the handler is workers/src/jobs/video-ingest.ts): the
+ * video domain is the one writer of its table, the job goes through here.
+ */
+export async function setVideoStatus(db: Db, videoId: number, status: 'queued' | 'processing' | 'failed', error: string | null): Promise<void> {
+  await db.updateTable('videos').set({ status, error }).where('id', '=', videoId).execute();
+}
+
+/** The file was converted to .mp4 under a new key (and name). */
+export async function moveVideoFile(db: Db, videoId: number, storageKey: string, filename: string): Promise<void> {
+  await db.updateTable('videos').set({ storage_key: storageKey, filename }).where('id', '=', videoId).execute();
+}
+
+/** Processed: playable, with its (readable) duration, size and, for a damaged file, why. */
+export async function markVideoReady(db: Db, videoId: number, ready: { duration: number; sizeBytes: number | null; damage: string | null }): Promise<void> {
+  await db
+    .updateTable('videos')
+    .set({ status: 'ready', duration: ready.duration, size_bytes: ready.sizeBytes, error: null, damage: ready.damage })
+    .where('id', '=', videoId)
+    .execute();
+}
