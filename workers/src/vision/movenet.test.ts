@@ -65,8 +65,7 @@ describe('MoveNet output handling', () => {
       { x: 0, width: 480 },
       { x: 288, width: 480 },
     ]);
-    expect(movenetInputSize(1920, 1080)).toEqual({ width: 576, height: 320 });
-    expect(movenetInputSize(1920, 1080, 768)).toEqual({ width: 768, height: 448 });
+    expect(movenetInputSize(1920, 1080)).toEqual({ width: 768, height: 448 });
     const person = (x1: number, score: number) => ({ location: { x: 0, y: 0 }, box: { x1, y1: 10, x2: x1 + 40, y2: 110 }, score, keypoints: [] });
     const merged = mergeOverlapping([person(330, 0.3), person(332, 0.5), person(500, 0.4)]);
     expect(merged.map((p) => [p.box.x1, p.score])).toEqual([
