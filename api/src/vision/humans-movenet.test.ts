@@ -1,6 +1,6 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { matchFrame } from '@norma/workers/vision';
+import { detectByMoveNet, matchFrame } from '@norma/workers/vision';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VTEST_AVI, VTEST_MISSING, vtestFixture } from '../../../tests/support/vtest';
 import { createTestApp, type TestApp } from '../../test-support/testing';
@@ -70,7 +70,8 @@ describe.skipIf(VTEST_MISSING)('people on a frame of real footage', () => {
   });
 
   it('on the MoveNet thread: the same answer, and the API answers other calls while MoveNet works', async () => {
-    const inPlace = await humans('second=12.5');
+    // Not through the API: its answer for 12.5 s is remembered, and the thread must really work below.
+    const inPlace = await detectByMoveNet({ file: VTEST_AVI, width: 768, height: 576, duration: 79.5 }, 12.5);
     const thread = startMoveNetThread();
     t.deps.movenetThread = thread;
     try {
@@ -86,15 +87,30 @@ describe.skipIf(VTEST_MISSING)('people on a frame of real footage', () => {
         await response.arrayBuffer();
         if (onThread === null) answeredMeanwhile.push(response.status);
       }
-      await call;
+      const reply = await call;
       expect(answeredMeanwhile.length).toBeGreaterThan(1);
       expect(new Set(answeredMeanwhile)).toEqual(new Set([200]));
-      expect(onThread).toEqual(inPlace);
+      expect(reply.body).toMatchObject({ detector: 'movenet-multipose' });
+      expect(reply.body.humans).toEqual(inPlace);
       // The thread keeps its model: a second call is answered there too.
       expect((await humans('second=40')).body.detector).toBe('movenet-multipose');
     } finally {
       t.deps.movenetThread = undefined;
       thread.close();
+    }
+  });
+
+  it('remembers answers per (video file, second): a frame asked again needs no MoveNet', async () => {
+    const first = await humans('second=12.5');
+    expect(first.body.detector).toBe('movenet-multipose');
+    // A MoveNet that always fails: a remembered frame is still answered by MoveNet, a new one falls back.
+    t.deps.movenetThread = { detect: () => Promise.reject(new Error('нет потока')), close() {} };
+    try {
+      expect(await humans('second=12.5')).toEqual(first);
+      const fresh = await humans('second=13');
+      expect(fresh.body).toMatchObject({ detector: 'background-subtraction-blobs', fallback: 'MoveNet не запустился: нет потока' });
+    } finally {
+      t.deps.movenetThread = undefined;
     }
   });
 });

@@ -1,5 +1,15 @@
+import { stat } from 'node:fs/promises';
 import { probe } from '@norma/workers/media';
-import { BACKGROUND_DETECTOR, detectByBackground, detectByMoveNet, detectByOnnx, ModelLoadError, MOVENET_DETECTOR, ONNX_DETECTOR } from '@norma/workers/vision';
+import {
+  type PosedHuman,
+  BACKGROUND_DETECTOR,
+  detectByBackground,
+  detectByMoveNet,
+  detectByOnnx,
+  ModelLoadError,
+  MOVENET_DETECTOR,
+  ONNX_DETECTOR,
+} from '@norma/workers/vision';
 import type { SessionUser } from '../http/env';
 import type { Db } from '../db/database';
 import { badRequest, notFound } from '../http/errors';
@@ -7,6 +17,26 @@ import type { ObjectStore } from '../storage/object-store';
 import type { MoveNetThread } from '../threads/movenet-threads';
 import { HUMAN_DETECTORS } from './schema';
 import { HUMAN_DETECTOR_KEY, unusableModel, videoOf } from './service';
+
+/** MoveNet's answers of recent calls per (video file, second): the stands screen asks the same frame again as it steps and replays. */
+const CACHE_SIZE = 256;
+const recent = new Map<string, Promise<PosedHuman[]>>();
+
+/** The cached answer for `key`, else `detect`'s (a call already under way is shared; a failure is not kept). */
+function cached(key: string, detect: () => Promise<PosedHuman[]>): Promise<PosedHuman[]> {
+  const hit = recent.get(key);
+  if (hit) {
+    // Most recently used last: the oldest is the first evicted.
+    recent.delete(key);
+    recent.set(key, hit);
+    return hit;
+  }
+  const pending = detect();
+  recent.set(key, pending);
+  pending.catch(() => recent.delete(key));
+  while (recent.size > CACHE_SIZE) recent.delete(recent.keys().next().value!);
+  return pending;
+}
 
 /**
  * GET /api/v1/humans: people on the frame at `second` (docs/vision.md «Люди на кадре», «Детектор
@@ -45,7 +75,11 @@ export async function humansAt(
   let fallback: string | undefined;
   if (detector === MOVENET_DETECTOR) {
     try {
-      return { humans: await (movenet ? movenet.detect(source, second) : detectByMoveNet(source, second)), detector: MOVENET_DETECTOR, ...size } as const;
+      // The file itself names the entry (path, size, time of change): a key reused for another file after a restore never answers for it.
+      const { size: bytes, mtimeMs } = await stat(file);
+      const key = `${file}\n${bytes}\n${mtimeMs}\n${second}`;
+      const humans = await cached(key, () => (movenet ? movenet.detect(source, second) : detectByMoveNet(source, second)));
+      return { humans, detector: MOVENET_DETECTOR, ...size } as const;
     } catch (err) {
       // MoveNet's files or its wasm could not be loaded: the old detector answers, and the reply says why.
       fallback = `MoveNet не запустился: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`;

@@ -95,6 +95,10 @@ export const TrainingBody = z
       description:
         'Где оценить модель: отрезок другого видео (другого дня) той же камеры с разметкой людей; без него — блоки размеченного отрезка, не участвовавшие в обучении',
     }),
+    poses: z.boolean().default(false).openapi({
+      description:
+        'Признаками служат и позы людей (MoveNet: голова, локти, запястья в каждой области, раз в секунду); такая модель применяется только сервером — подсказки в браузере у неё нет',
+    }),
   })
   .openapi('MarkerTrainingBody');
 export const TrainingReply = z.object({ model_id: z.number().int(), job_id: z.number().int() }).openapi('MarkerTrainingReply');

@@ -276,7 +276,12 @@ export async function startTraining(db: Db, user: SessionUser, body: In<typeof T
       .insertInto('model_video_areas')
       .values(areaIds.map((video_area_id) => ({ model_id: model.id, video_area_id })))
       .execute();
-    const jobId = await enqueueJob(trx, { kind: VISION_TRAIN_JOB, payload: { model_id: model.id, test }, organizationId: user.organizationId, maxAttempts: 3 });
+    const jobId = await enqueueJob(trx, {
+      kind: VISION_TRAIN_JOB,
+      payload: { model_id: model.id, test, ...(body.poses ? { poses: true } : {}) },
+      organizationId: user.organizationId,
+      maxAttempts: 3,
+    });
     await trx
       .updateTable('models')
       .set({ name: `Модель ${model.id}: ${workplace.name}`, job_id: jobId })

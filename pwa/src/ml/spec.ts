@@ -16,6 +16,8 @@ export interface BrowserVisionSpec {
   classes: { operationId: number | null; name: string }[];
   /** How the applying job smooths (live following uses the same rules, suggestion-follower.ts). */
   smoothing: { minSegmentSeconds: number; hysteresis: number };
+  /** Present when the model also uses people's keypoints: those only the server computes (docs/vision.md «Позы как признаки»). */
+  pose?: { fps: number; inputWidth: number; columns: number };
 }
 
 /** The feature version this browser code computes (workers' FEATURE_VERSION). */
@@ -25,6 +27,7 @@ export function specOfOnnx(bytes: Uint8Array): BrowserVisionSpec {
   const raw = readOnnxMetadata(bytes).norma_vision_spec;
   if (!raw) throw new Error('В файле модели нет описания признаков (norma_vision_spec)');
   const spec = JSON.parse(raw) as BrowserVisionSpec;
+  if (spec.pose) throw new Error('Модель считает и позы людей — их считает только сервер: подсказки в браузере у этой модели нет');
   if (spec.featureVersion !== SUPPORTED_FEATURE_VERSION)
     throw new Error(`Модель считает признаки версии ${spec.featureVersion}, браузер — ${SUPPORTED_FEATURE_VERSION}`);
   return spec;

@@ -1,6 +1,15 @@
 import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/runner';
 import { probe } from '@norma/workers/media';
-import { applyOperationModel, ModelLoadError, reportText, trainOperationModel, type LabelSpan, type TestSpan, type VisionSpec } from '@norma/workers/vision';
+import {
+  applyOperationModel,
+  DEFAULT_POSE_SAMPLING,
+  ModelLoadError,
+  reportText,
+  trainOperationModel,
+  type LabelSpan,
+  type TestSpan,
+  type VisionSpec,
+} from '@norma/workers/vision';
 import type { Db } from '../../../api/src/db/database';
 import { finishJob } from '../../../api/src/jobs/queue';
 import { bumpMarkupVersions, logActivities } from '../../../api/src/markup/activity.service';
@@ -13,6 +22,8 @@ interface TrainPayload {
   model_id: number;
   /** Where to evaluate instead of blocks of the marked span (issue 25). */
   test?: { video_id: number; start_second: number; end_second: number } | null;
+  /** Keypoints of people as features too (docs/vision.md «Позы как признаки»). */
+  poses?: boolean;
 }
 interface ApplyPayload {
   model_id: number;
@@ -171,6 +182,7 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
           classes: [{ operationId: null, name: 'Фон (прочее)' }, ...operations.map((o) => ({ operationId: o.id, name: o.name }))],
           spans,
           test,
+          ...((job.payload as TrainPayload).poses ? { pose: DEFAULT_POSE_SAMPLING } : {}),
           signal: watch.signal,
           progress: (p) => watch.progress(p * 0.98, 'completion_percentage'),
         });

@@ -10,6 +10,8 @@ export interface Sampling {
   height: number;
   /** 'gray': one byte per pixel (features); 'rgb24': three (a person detector). */
   pixelFormat?: 'gray' | 'rgb24';
+  /** At most this many frames (ffmpeg stops decoding after them): 1 for a single picture. */
+  frames?: number;
 }
 
 /** Width of the working picture: low enough to decode-and-scale at many times real time. */
@@ -40,6 +42,7 @@ export function samplingArguments(file: string, sampling: Sampling): string[] {
     '-sn',
     '-vf',
     `fps=${sampling.fps},scale=${sampling.width}:${sampling.height}:flags=area`,
+    ...(sampling.frames ? ['-frames:v', String(sampling.frames)] : []),
     '-pix_fmt',
     sampling.pixelFormat ?? 'gray',
     '-f',

@@ -47,4 +47,5 @@ export {
   type VisionClass,
   type VisionSpec,
 } from './pipeline';
+export { DEFAULT_POSE_SAMPLING, POSE_FEATURES_PER_AREA, POSE_GROUPS, poseFeatureNames, poseFeatures, poseSampleOf, type PoseSampling } from './pose-features';
 export { IncrementalSmoother, segmentsOf, smoothPredictions, type Segment, type SettledClass, type SmoothingOptions } from './smoothing';

@@ -35,7 +35,12 @@ const STRIDE = 56;
  */
 export const MOVENET_MIN_SCORE = 0.16;
 
-/** Default input width: 768×576 (the whole vtest frame) keeps small people findable; cost grows with the area. */
+/**
+ * Default input width: 768×576 (the whole vtest frame). Cost grows with the area; smaller inputs
+ * were measured on the hand-labelled vtest.avi frames (two strips): 576×448 still found 0.962 of the
+ * people (precision 0.989) and 512×384 0.934, but at 576 and 640 the man standing behind the sign
+ * at frame 125 — the case background subtraction cannot see — was lost (docs/vision.md).
+ */
 export const MOVENET_INPUT_WIDTH = 768;
 
 /** Vertical strips per frame (movenet.ts): two lift the six-people limit of one picture to twelve. */

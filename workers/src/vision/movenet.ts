@@ -128,7 +128,8 @@ export async function detectByMoveNet(video: SourceVideo, second: number, option
   const at = Math.min(second, Math.max(0, video.duration - 0.05));
   await decodeFrames(
     video.file,
-    { startSecond: at, endSecond: at + 0.5, fps: 25, width: input.width, height: input.height, pixelFormat: 'rgb24' },
+    // Fast seek (-ss before -i) and one frame, scaled by ffmpeg straight to the model's input.
+    { startSecond: at, endSecond: at + 0.5, fps: 25, width: input.width, height: input.height, pixelFormat: 'rgb24', frames: 1 },
     (f) => void (rgb ??= f.slice()),
     signal,
   );

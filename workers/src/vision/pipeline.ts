@@ -2,14 +2,18 @@ import { argmaxRows, predict, trainClassifier, type Classifier, type TrainOption
 import { blockRoles, evaluateLabels, permutationImportance, roleRuns, segmentScores, StepRole, type Evaluation, type SegmentScores } from './evaluate';
 import { AreaFeatureExtractor, featureNames, toWorkRect, type FeatureMatrix, type SourceRect } from './features';
 import { decodeFrames, workSize } from './frames';
+import { movenetInputSize } from './movenet-decode';
 import { exportOnnx, ONNX_OPSET } from './onnx-export';
 import { loadClassifier } from './onnx-runtime';
+import { poseFeatureNames, POSE_FEATURES_PER_AREA, poseFeatures, poseSampleOf, type PoseSampling } from './pose-features';
 import { smoothPredictions, type Segment } from './smoothing';
 
 /** Frames per second sampled for features (one time step = 0.2 s). */
 export const DEFAULT_FPS = 5;
 export const DEFAULT_SMOOTHING = { minSegmentSeconds: 1, hysteresis: 0.15 };
 export const FEATURE_VERSION = 1;
+/** Pixel features as in FEATURE_VERSION, then the pose features of every area (pose-features.ts). */
+export const POSE_FEATURE_VERSION = 2;
 
 export interface VisionArea {
   id: number;
@@ -33,6 +37,8 @@ export interface VisionSpec {
   /** Index 0 is the background. */
   classes: VisionClass[];
   featureNames: string[];
+  /** Present when the model also uses keypoints of people (MoveNet, on the server only): how they are sampled. */
+  pose?: PoseSampling;
   hidden: number;
   smoothing: { minSegmentSeconds: number; hysteresis: number };
   opset: number;
@@ -53,23 +59,70 @@ export interface SpanInput {
   progress?: (percent: number) => void;
 }
 
-/** Decodes a span (ffmpeg, streamed) and computes the area features of every step. */
-export async function extractSpanFeatures(input: SpanInput, spec: Pick<VisionSpec, 'fps' | 'work' | 'areas'>): Promise<FeatureMatrix> {
+/**
+ * Decodes a span (ffmpeg, streamed) and computes the area features of every step; with `spec.pose`
+ * a second, sparse pass adds the pose features (MoveNet once per pose sample, held between samples).
+ */
+export async function extractSpanFeatures(input: SpanInput, spec: Pick<VisionSpec, 'fps' | 'work' | 'areas' | 'pose'>): Promise<FeatureMatrix> {
   const rects = spec.areas.map((a) => toWorkRect(a.rect, input.video, spec.work));
   const expected = Math.ceil((input.endSecond - input.startSecond) * spec.fps) + 1;
   const extractor = new AreaFeatureExtractor(rects, spec.work.width, spec.fps, expected);
+  const pixelShare = spec.pose ? 0.3 : 1;
   await decodeFrames(
     input.video.file,
     { startSecond: input.startSecond, endSecond: input.endSecond, fps: spec.fps, width: spec.work.width, height: spec.work.height },
     (frame, index) => {
       extractor.push(frame);
-      if (index % 25 === 0) input.progress?.(Math.min(100, (index / expected) * 100));
+      if (index % 25 === 0) input.progress?.(Math.min(100, (index / expected) * 100 * pixelShare));
     },
     input.signal,
   );
   const features = extractor.finish();
   if (features.rows === 0) throw new Error('В выбранном отрезке видео не удалось прочитать ни одного кадра');
-  return features;
+  if (!spec.pose) return features;
+  const poses = await poseSamples(input, spec.pose, spec.areas, (p) => input.progress?.(100 * pixelShare + p * (1 - pixelShare)));
+  const perArea = spec.areas.length * POSE_FEATURES_PER_AREA;
+  const columns = features.columns + perArea;
+  const data = new Float32Array(features.rows * columns);
+  for (let r = 0; r < features.rows; r++) {
+    data.set(features.data.subarray(r * features.columns, (r + 1) * features.columns), r * columns);
+    const sample = poseSampleOf(r, spec.fps, spec.pose.fps, poses.rows);
+    if (poses.rows > 0) data.set(poses.data.subarray(sample * perArea, (sample + 1) * perArea), r * columns + features.columns);
+  }
+  return { rows: features.rows, columns, data };
+}
+
+/** The pose features of each pose sample of the span (one RGB frame at MoveNet's input size per sample). */
+async function poseSamples(input: SpanInput, pose: PoseSampling, areas: VisionArea[], progress: (percent: number) => void): Promise<FeatureMatrix> {
+  // TensorFlow.js loads only for a model that uses poses.
+  const { moveNetPeople } = await import('./movenet');
+  const size = movenetInputSize(input.video.width, input.video.height, pose.inputWidth);
+  const perArea = areas.length * POSE_FEATURES_PER_AREA;
+  const expected = Math.ceil((input.endSecond - input.startSecond) * pose.fps) + 1;
+  let data = new Float32Array(expected * perArea);
+  let rows = 0;
+  await decodeFrames(
+    input.video.file,
+    { startSecond: input.startSecond, endSecond: input.endSecond, fps: pose.fps, ...size, pixelFormat: 'rgb24' },
+    async (frame) => {
+      if (input.signal?.aborted) return;
+      const people = await moveNetPeople(frame, size, input.video, pose.columns);
+      if ((rows + 1) * perArea > data.length) {
+        const bigger = new Float32Array(data.length * 2);
+        bigger.set(data);
+        data = bigger;
+      }
+      poseFeatures(
+        people,
+        areas.map((a) => a.rect),
+        data.subarray(rows * perArea, (rows + 1) * perArea),
+      );
+      rows++;
+      progress(Math.min(100, (rows / expected) * 100));
+    },
+    input.signal,
+  );
+  return { rows, columns: perArea, data: data.subarray(0, rows * perArea) };
 }
 
 /** A labelled span of the marked video, seconds from its start. */
@@ -128,6 +181,8 @@ export interface TrainInput extends SpanInput {
   spans: LabelSpan[];
   fps?: number;
   hidden?: number;
+  /** Also keypoints of people as features (pose-features.ts), sampled so; absent: pixel features only. */
+  pose?: PoseSampling;
   train?: Omit<TrainOptions, 'onEpoch' | 'hidden' | 'validationFrom' | 'validationShare'>;
   test?: TestSpan;
 }
@@ -158,10 +213,12 @@ const macroF1 = (e: Evaluation, classes: number[]) => (classes.length ? classes.
 export async function trainOperationModel(input: TrainInput): Promise<TrainOutput> {
   const fps = input.fps ?? DEFAULT_FPS;
   const work = workSize(input.video.width, input.video.height);
-  const names = featureNames(input.areas.map((_, i) => `area${i + 1}`));
+  const labels0 = input.areas.map((_, i) => `area${i + 1}`);
+  const names = [...featureNames(labels0), ...(input.pose ? poseFeatureNames(labels0) : [])];
+  const pose = input.pose;
   const progress = input.progress ?? (() => {});
   const share = input.test ? 0.45 : 0.6;
-  const features = await extractSpanFeatures({ ...input, progress: (p) => progress(p * share) }, { fps, work, areas: input.areas });
+  const features = await extractSpanFeatures({ ...input, progress: (p) => progress(p * share) }, { fps, work, areas: input.areas, pose });
   const labels = stepLabels(features.rows, input.startSecond, fps, input.spans);
   if (!labels.some((l) => l > 0)) throw new Error('В выбранном отрезке нет разметки выбранных операций');
   const roles = blockRoles(features.rows, fps, !input.test);
@@ -198,7 +255,7 @@ export async function trainOperationModel(input: TrainInput): Promise<TrainOutpu
         signal: input.signal,
         progress: (p) => progress(45 + p * 0.15),
       },
-      { fps, work, areas: input.areas },
+      { fps, work, areas: input.areas, pose },
     );
     testRuns = [{ x: other, truth: stepLabels(other.rows, input.test.startSecond, fps, input.test.spans) }];
     test = { source: 'other', steps: other.rows, description: input.test.description };
@@ -240,13 +297,14 @@ export async function trainOperationModel(input: TrainInput): Promise<TrainOutpu
     .slice(0, 10)
     .map((i) => ({ feature: names[i.feature]!, drop: i.drop }));
   const spec: VisionSpec = {
-    featureVersion: FEATURE_VERSION,
+    featureVersion: pose ? POSE_FEATURE_VERSION : FEATURE_VERSION,
     fps,
     work,
     source: { width: input.video.width, height: input.video.height },
     areas: input.areas,
     classes: input.classes,
     featureNames: names,
+    ...(pose ? { pose } : {}),
     hidden,
     smoothing: DEFAULT_SMOOTHING,
     opset: ONNX_OPSET,
@@ -370,6 +428,11 @@ export function reportText(report: TrainingReport, spec: VisionSpec, context: { 
     `Обучено на видео «${context.videoName}», отрезок ${context.startSecond}–${context.endSecond} с; ${spec.fps} кадров/с, кадр ${spec.work.width}×${spec.work.height}.`,
     `Области: ${spec.areas.map((a) => a.name).join(', ')}. Классы: ${names.join(', ')}.`,
     `Модель: ${spec.hidden > 0 ? `перцептрон, скрытый слой ${spec.hidden} (ReLU)` : 'многоклассовая логистическая регрессия'}, ONNX opset ${spec.opset}.`,
+    ...(spec.pose
+      ? [
+          `Признаки: пиксели областей и позы людей (MoveNet, ${spec.pose.fps} раз/с, вход ${spec.pose.inputWidth} пикс.: голова, локти, запястья в каждой области); позы считает только сервер — подсказки в браузере у этой модели нет.`,
+        ]
+      : []),
     `Обучение: ${report.trainSteps} шагов; ранняя остановка — по ${report.validationSteps} другим шагам; оценка — ${report.test.description}: ${report.test.steps} шагов (ни в обучении, ни в остановке не участвовали).`,
     `Эпох: ${report.epochs}, лучшая по потере на шагах остановки: ${report.bestEpoch} (потеря ${report.validationLoss.toFixed(4)}).`,
     '',
