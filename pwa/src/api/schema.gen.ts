@@ -11794,6 +11794,11 @@ export interface components {
       end_second: number;
       marked_video_id: number;
       operation_ids: number[];
+      /**
+       * @description Признаками служат и позы людей (MoveNet: голова, локти, запястья в каждой области, раз в секунду); такая модель применяется только сервером — подсказки в браузере у неё нет
+       * @default false
+       */
+      poses?: boolean;
       start_second: number;
       /** @description Где оценить модель: отрезок другого видео (другого дня) той же камеры с разметкой людей; без него — блоки размеченного отрезка, не участвовавшие в обучении */
       test?: {

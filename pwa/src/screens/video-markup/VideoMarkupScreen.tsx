@@ -18,7 +18,7 @@ import { HelpOverlay } from './HelpOverlay';
 import { MarkupTools } from './MarkupTools';
 import { ModelReviewPanel } from './ModelReviewPanel';
 import { LINK_COPIED, NO_LONGER_AT_SECOND } from './model';
-import type { MarkupRow, VideoMarkupsReply } from '../../offline/markup-rows';
+import type { MarkupRow } from '../../offline/markup-rows';
 import { OperationButtons } from './OperationButtons';
 import { OperationRows } from './OperationRows';
 import { Player } from './Player';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/client';
-import type { AvailableOperations, NamedItem, VideoMeta } from '../../api/types';
+import type { NamedItem, VideoMeta } from '../../api/types';
 import type { VideoMarkupsReply } from '../../offline/markup-rows';
 import type { OperationOption } from './OperationRows';
 import type { Playhead } from './playhead';
