@@ -11,16 +11,8 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { createPartialResponse, RangeRequestsPlugin } from 'workbox-range-requests';
-import {
-  API_CACHE,
-  BASEMAP_CACHE,
-  BASEMAP_URL,
-  FROM_CACHE_HEADER,
-  isOfflineReadableApi,
-  KEEP_READS_MESSAGE,
-  OUTBOX_SYNC_TAG,
-  warmApiCache,
-} from './offline/apiCache';
+import { API_CACHE, BASEMAP_CACHE, BASEMAP_URL, isOfflineReadableApi, KEEP_READS_MESSAGE, OUTBOX_SYNC_TAG, warmApiCache } from './offline/apiCache';
+import { FROM_CACHE_HEADER } from './api/cache-header';
 import type { MapReplayOutcome } from './offline/mapOutbox';
 import { replayOutbox } from './offline/replay';
 import { VIDEO_CACHE } from './offline/videoCache';

@@ -1,7 +1,7 @@
 import { saveBlob } from '../export/download';
-import { FROM_CACHE_HEADER } from '../offline/apiCache';
-import { markOffline, markOnline } from '../state/connectivity';
-import { notify } from '../state/notifications';
+import { FROM_CACHE_HEADER } from './cache-header';
+import { markOffline, markOnline } from '../status/connectivity';
+import { notify } from '../status/notifications';
 import type { paths } from './schema.gen';
 import type { ApiErrorBody, MapFeatureCollection, MapProject, NormCard, VideoMarkupsReply } from './types';
 

@@ -2,11 +2,11 @@ import { useEffect } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link, useLocation } from 'wouter';
 import { outboxStatus } from '../offline/sync';
-import { connectivity } from '../state/connectivity';
+import { connectivity } from '../status/connectivity';
 import { instance, loadInstance } from '../state/instance';
 import { login } from '../state/login';
-import { ExternalLink } from '../screens/site/ExternalLink';
-import { logout } from './logout';
+import { ExternalLink } from '../ui/ExternalLink';
+import { logout } from '../state/logout';
 
 /**
  * Saves queued on this device by someone else (a shared tablet): only that they wait, never what

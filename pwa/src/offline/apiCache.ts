@@ -7,8 +7,6 @@ export const API_CACHE = 'norma-api';
 /** The map editor's basemap archive (PMTiles), kept whole for offline use (sw.ts). */
 export const BASEMAP_URL = '/api/v1/map/basemap.pmtiles';
 export const BASEMAP_CACHE = 'norma-basemap';
-/** Set by the worker on an answer taken from the cache: the server was not reached. */
-export const FROM_CACHE_HEADER = 'x-norma-from-cache';
 /** A page's message to its service worker: fetch these reads and keep them (`{ type, paths }`). */
 export const KEEP_READS_MESSAGE = 'norma-keep-reads';
 /** Background Sync tag of the outbox of markup saves. */

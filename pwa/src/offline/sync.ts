@@ -1,7 +1,7 @@
 import { proxy, subscribe } from 'valtio';
-import { markOffline, markOnline, onBackOnline } from '../state/connectivity';
+import { markOffline, markOnline, onBackOnline } from '../status/connectivity';
 import { login } from '../state/login';
-import { notify } from '../state/notifications';
+import { notify } from '../status/notifications';
 import { OUTBOX_SYNC_TAG } from './apiCache';
 import { queuedMapSaves, type MapReplayOutcome } from './mapOutbox';
 import { onOutboxChange, outboxProblems, ownedBy, queuedSaves, type OutboxProblem, type ReplayOutcome } from './outbox';

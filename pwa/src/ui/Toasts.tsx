@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
-import { dismiss, enterScreen, notifications, screenOf } from '../state/notifications';
+import { dismiss, enterScreen, notifications, screenOf } from '../status/notifications';
 
 /** The one place messages appear: errors stay until closed, others fade. */
 export function Toasts() {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
 import type { AdminCamera, CameraCreate, NamedItem } from '../../api/types';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { Banner } from '../../ui/Banner';
 
 const KEYS = [1, 2, 3, 4];

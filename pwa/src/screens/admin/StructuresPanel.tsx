@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
 import type { AdminStructure } from '../../api/types';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { buildTree, type StructureNode } from '../../state/structures';
 import { Banner } from '../../ui/Banner';
 import { ConfirmButton } from '../../ui/ConfirmButton';

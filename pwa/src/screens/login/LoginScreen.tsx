@@ -3,7 +3,7 @@ import { useLocation } from 'wouter';
 import { api, ApiCallError } from '../../api/client';
 import type { LoginBody } from '../../api/types';
 import { refreshCurrentUser } from '../../state/login';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { Banner } from '../../ui/Banner';
 
 /** spec 01 "Login": login and password, Enter submits, Registration button; then /projects. */

@@ -6,7 +6,7 @@ import type { HtmlMenuReply, MapFeature, MapFeatureCollection, MapFeatureType, M
 import { createBasemap } from '../../map/basemap';
 import { addGeneratedLayers, showGenerated } from '../../map/layers';
 import { useAllows } from '../../state/login';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { runMapShortcut, type MapActionContext } from './actions';
 import { CrsControl } from './CrsControl';
 import { createDrawing, type Drawing, type FeatureId, type Tool } from './drawing';

@@ -5,7 +5,7 @@ import type { HtmlMenuReply, MapAlgoTag, MapFeature, MapFeatureCollection, MapPr
 import { dropQueuedDrawing, queuedDrawing, queueMapSave, rememberProject } from '../../offline/mapOutbox';
 import { onMapSaveReplayed } from '../../offline/sync';
 import { login } from '../../state/login';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { canRedo, canUndo, emptyHistory, pushSnapshot, redo, startHistory, undo, type SnapshotHistory } from './history';
 
 /** The body of a save: the drawing as the editor holds it (the document renders a coordinate pair looser than the schema checks it). */

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, ApiCallError } from '../../api/client';
 import type { ReferenceStability, ReferenceStabilityBody } from '../../api/types';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { Banner } from '../../ui/Banner';
 
 type Row = ReferenceStability['rows'][number];

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client';
 import type { VideoArea, VideoAreaBody } from '../../api/types';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { coordinateColumns, LocationTable } from '../../ui/LocationTable';
 import type { FrameRect } from './FrameCanvas';
 import { VISION_TEXT } from './messages';

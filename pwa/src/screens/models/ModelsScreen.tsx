@@ -5,7 +5,7 @@ import type { NamedItem, VideoArea, VideoMeta, VisionModel } from '../../api/typ
 import { SuggestionPanel } from '../../ml/SuggestionPanel';
 import { useLiveSuggestion } from '../../ml/useLiveSuggestion';
 import { useAllows } from '../../state/login';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { Banner } from '../../ui/Banner';
 import { AreasPanel } from './AreasPanel';
 import { FrameCanvas, type FrameRect } from './FrameCanvas';

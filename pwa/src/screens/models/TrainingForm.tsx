@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { api } from '../../api/client';
 import type { MarkerTrainingBody, NamedItem, VideoArea } from '../../api/types';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { VISION_TEXT } from './messages';
 
 interface TrainingFormProps {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { api } from '../../api/client';
 import type { Camera, Job } from '../../api/types';
 import { LeafStructureSelect } from '../../ui/LeafStructureSelect';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { Banner } from '../../ui/Banner';
 import { Tabs } from '../../ui/Tabs';
 import { deleteFailedVideo } from '../task-list/FailedUploads';

@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { api, ApiCallError } from '../../api/client';
 import type { NamedItem } from '../../api/types';
 import { login, useAllows } from '../../state/login';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { Banner } from '../../ui/Banner';
 import { formatPicker, instantParam } from '../projects/period';
 import { INCORRECT, newRow, newRowInstant, rowProblem, rowsFromServer, SAVED, savePayload, sortedByName, type EditRow } from './rows';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { api } from '../../api/client';
 import type { OperationsReply, OperationsSave } from '../../api/types';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { addOperation, editOperation, loadOperations, operations, removeOperation } from '../../state/operations';
 import { Banner } from '../../ui/Banner';
 import { SAVED } from './StructureSettingsCard';

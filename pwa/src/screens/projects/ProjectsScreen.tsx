@@ -3,7 +3,7 @@ import { useSnapshot } from 'valtio';
 import { Link, useLocation } from 'wouter';
 import { api } from '../../api/client';
 import type { Structure } from '../../api/types';
-import { logout } from '../../app/logout';
+import { logout } from '../../state/logout';
 import { useAllows } from '../../state/login';
 import { buildTree, pathTo, structures, type StructureNode } from '../../state/structures';
 import { LoaderMenu } from './LoaderMenu';

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useSnapshot } from 'valtio';
 import { api } from '../../api/client';
 import type { StructureSettings, StructureSettingsSave } from '../../api/types';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { editParameter, projectParameters, setRestInIdle, type ProjectParameters } from '../../state/projectParameters';
 import { addShift, editShift, loadShifts, projectShifts, removeShift } from '../../state/projectShifts';
 import { reportGenerator } from '../../state/reportGenerator';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api } from '../../api/client';
 import type { SyncResult } from '../../api/types';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 
 export const SYNC_NEEDS_STRUCTURE = 'Надо выбрать какую-нибудь структурную единицу!';
 

@@ -3,7 +3,7 @@ import { useLocation } from 'wouter';
 import { api, ApiCallError } from '../../api/client';
 import type { RegistrationBody } from '../../api/types';
 import { refreshCurrentUser } from '../../state/login';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { Banner } from '../../ui/Banner';
 import { registrationError, type RegistrationForm } from './validate';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { saveBlob, safeFileName } from '../../export/download';
 import { toCsv, toXlsx, type ExportTable } from '../../export/table';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 
 /** The XLSX and CSV downloads of one report table. */
 export function ExportButtons({ table, fileBase }: { table: () => ExportTable; fileBase: string }) {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { buildPdf } from '../../export/pdf';
 import { saveBlob, safeFileName } from '../../export/download';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 
 /**
  * The /pdf variant of a report: once the print layout below has rendered, builds the PDF from

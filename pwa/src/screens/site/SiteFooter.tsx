@@ -1,7 +1,7 @@
 import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
 import { instance, loadInstance } from '../../state/instance';
-import { ExternalLink } from './ExternalLink';
+import { ExternalLink } from '../../ui/ExternalLink';
 import { useEffect } from 'react';
 
 /** The footer of the public pages: publication profiles, legal documents, copyright (spec 01 §1, §9). */

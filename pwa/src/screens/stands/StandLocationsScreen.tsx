@@ -5,7 +5,7 @@ import type { HumansReply, MovableLocation, MovableLocationBody, MovablesReply, 
 import { formatSeconds } from '../../format/time';
 import { useBrowserPeople } from '../../ml/useBrowserPeople';
 import { useAllows } from '../../state/login';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { Banner } from '../../ui/Banner';
 import { coordinateColumns, LocationTable } from '../../ui/LocationTable';
 import { FrameCanvas, type FrameMark, type FrameRect } from '../models/FrameCanvas';

@@ -2,7 +2,7 @@ import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/client';
 import type { AbsoluteLocationBody, Stand, StandsBody } from '../../api/types';
 import { useAllows } from '../../state/login';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { Banner } from '../../ui/Banner';
 import { coordinateColumns, LocationTable } from '../../ui/LocationTable';
 import { VISION_TEXT } from '../models/messages';

@@ -3,7 +3,7 @@ import { api } from '../../api/client';
 import type { FailedVideo } from '../../api/types';
 import { formatDateTime } from '../../format/time';
 import { useAllows } from '../../state/login';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 
 /** Deletes a recording whose processing failed (DELETE /api/v1/failed_videos/{id}); true when done. */
 export async function deleteFailedVideo(videoId: number): Promise<boolean> {

@@ -6,7 +6,7 @@ import { api } from '../../api/client';
 import { formatDateTime } from '../../format/time';
 import { login, useAllows } from '../../state/login';
 import { markup } from '../../state/markup';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { Pagination } from '../../ui/Pagination';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { Tabs } from '../../ui/Tabs';

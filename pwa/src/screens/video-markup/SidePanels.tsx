@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { api } from '../../api/client';
 import type { Activity, OtherVideo, VisionModel } from '../../api/types';
 import { formatDateTime, formatSeconds } from '../../format/time';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { agreement } from './agreement';
 import { timeBudget } from './budget';
 import type { MarkupRow } from '../../offline/markup-rows';

@@ -8,7 +8,7 @@ import { SuggestionPanel } from '../../ml/SuggestionPanel';
 import { useCameraModels, useLiveSuggestion, type SettledChange } from '../../ml/useLiveSuggestion';
 
 import { login, useAllows } from '../../state/login';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { Banner } from '../../ui/Banner';
 import { performAction, type ActionContext } from './actions';
 import { endCoding, nextGapStart, nextSegment, pressOperationKey, previousSegment } from './coding';

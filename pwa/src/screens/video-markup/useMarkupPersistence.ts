@@ -5,7 +5,7 @@ import { clearDraft, loadDraft, saveDraft, type MarkupDraft } from '../../offlin
 import { rememberMarkups } from '../../offline/apiCache';
 import { clearProblem, dropQueuedFor, enqueueSave, withOutboxLock } from '../../offline/outbox';
 import { login } from '../../state/login';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { INVALID_MARKUP, INVALID_MARKUP_BANNER, SAVE_FAILED, SAVED } from './model';
 import { invalidRows, type SavePayload, type VideoMarkupsReply } from '../../offline/markup-rows';
 import type { MarkupSession } from './session';

@@ -4,7 +4,7 @@ import { carryOverAfterSave } from '../../offline/replay';
 import { onSaveReplayed } from '../../offline/sync';
 import { forgetOffline, isKeptOffline, keepOffline } from '../../offline/videoCache';
 import { login } from '../../state/login';
-import { notify } from '../../state/notifications';
+import { notify } from '../../status/notifications';
 import { SAVE_FAILED, SAVED } from './model';
 import type { MarkupSession } from './session';
 import type { MarkupConflict } from './useMarkupPersistence';

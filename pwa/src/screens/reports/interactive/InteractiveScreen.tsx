@@ -4,7 +4,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { api, type ApiInit } from '../../../api/client';
 import type { ExportTable } from '../../../export/table';
 import { formatDateTime, formatSeconds, formatTime, localDate } from '../../../format/time';
-import { notify } from '../../../state/notifications';
+import { notify } from '../../../status/notifications';
 import { INTERACTIVE_TABLE_EXTRA_PX } from '../constants';
 import { ExportButtons } from '../ExportButtons';
 import { hms, instantParam, num } from '../format';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api } from '../../../api/client';
 import type { ShareBody } from '../../../api/types';
-import { notify } from '../../../state/notifications';
+import { notify } from '../../../status/notifications';
 import { LINK_COPIED } from '../constants';
 
 /** The share result floats under the button instead of taking room in the page. */

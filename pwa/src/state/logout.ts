@@ -1,7 +1,7 @@
 import { ownedBy, queuedSaves } from '../offline/outbox';
 import { markPendingSignOut, settlePendingSignOut } from '../offline/signOut';
-import { login, signedOutOnDevice } from '../state/login';
-import { notify } from '../state/notifications';
+import { login, signedOutOnDevice } from './login';
+import { notify } from '../status/notifications';
 
 export const SIGNED_OUT = 'Вы вышли из системы';
 export const SIGNED_OUT_OFFLINE =
