@@ -39,7 +39,7 @@ interface Lhr {
  * One Lighthouse run through its own command line under Node: under Bun its trace recording fails
  * (NO_NAVSTART). A fresh Chromium each run: cold cache, no service worker.
  */
-function lighthouse(url: string): Lhr {
+function lighthouse(url: string, attempt = 1): Lhr {
   const output = join(tmpdir(), `norma-lighthouse-${process.pid}.json`);
   const run = spawnSync(
     'node',
@@ -54,6 +54,12 @@ function lighthouse(url: string): Lhr {
     ],
     { env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' }, encoding: 'utf8', timeout: 300_000 },
   );
+  // Now and then Lighthouse loses the trace of a load (NO_NAVSTART) and says to run it again: a lost
+  // recording, not a score, so that run is made again (at most twice).
+  if (run.status !== 0 && attempt < 3 && /NO_NAVSTART/.test(run.stderr)) {
+    console.log(`${url}: трасса загрузки потеряна (NO_NAVSTART), прогон повторяется`);
+    return lighthouse(url, attempt + 1);
+  }
   if (run.status !== 0) throw new Error(`lighthouse ${url}: ${run.status}\n${run.stderr}`);
   const lhr = JSON.parse(readFileSync(output, 'utf8')) as Lhr;
   rmSync(output, { force: true });
