@@ -1,7 +1,7 @@
 import { proxy, subscribe } from 'valtio';
 import { markOffline, markOnline, onBackOnline } from '../status/connectivity';
 import { login } from '../state/login';
-import { notify } from '../status/notifications';
+import { notify, type Notice } from '../status/notifications';
 import { OUTBOX_SYNC_TAG } from './apiCache';
 import { queuedMapSaves, type MapReplayOutcome } from './mapOutbox';
 import { onOutboxChange, outboxProblems, ownedBy, queuedSaves, type OutboxProblem, type ReplayOutcome } from './outbox';
@@ -71,45 +71,45 @@ async function requestBackgroundSync() {
   }
 }
 
-function report(outcomes: ReplayOutcome[]) {
+/**
+ * What a replayed save tells: no answer at all marks the connection lost (a 401 or 5xx with a
+ * message is an answer, the banner would be wrong); an answer marks it back, and an open screen that
+ * takes the outcome (a listener) shows it its own way; otherwise it is said in a message.
+ */
+function reportEach<T extends { result: string; message?: string }>(
+  outcomes: T[],
+  listeners: Iterable<(outcome: T) => boolean>,
+  say: (outcome: T) => [Notice['kind'], string],
+) {
   for (const outcome of outcomes) {
     if (outcome.result === 'offline') {
-      // No answer at all; a 401 or 5xx (with a message) is an answer, the banner would be wrong.
       if (outcome.message === undefined) markOffline();
       continue;
     }
     markOnline();
     let handled = false;
-    for (const listener of replayListeners) handled = listener(outcome) || handled;
-    if (handled) continue;
-    if (outcome.result === 'sent') notify('success', `Отложенное сохранение разметки видео № ${outcome.videoId} отправлено`, { global: true });
-    else if (outcome.result === 'conflict')
-      notify(
-        'error',
-        `Отложенное сохранение видео № ${outcome.videoId} не принято: разметка изменилась на сервере. Откройте видео, чтобы решить, какую версию оставить.`,
-        { global: true },
-      );
-    else
-      notify('error', `Отложенное сохранение видео № ${outcome.videoId} не принято: ${outcome.message ?? ''}. Откройте видео, чтобы исправить.`, {
-        global: true,
-      });
+    for (const listener of listeners) handled = listener(outcome) || handled;
+    if (!handled) notify(...say(outcome), { global: true });
   }
 }
 
-function reportMap(outcomes: MapReplayOutcome[]) {
-  for (const outcome of outcomes) {
-    if (outcome.result === 'offline') {
-      if (outcome.message === undefined) markOffline();
-      continue;
-    }
-    markOnline();
-    let handled = false;
-    for (const listener of mapReplayListeners) handled = listener(outcome) || handled;
-    if (handled) continue;
-    if (outcome.result === 'sent') notify('success', 'Рисунок карты, сохранённый без сети, отправлен', { global: true });
-    else notify('error', `Рисунок карты, сохранённый без сети, не принят: ${outcome.message ?? ''}. Откройте редактор карты.`, { global: true });
-  }
-}
+const report = (outcomes: ReplayOutcome[]) =>
+  reportEach(outcomes, replayListeners, (outcome): [Notice['kind'], string] => {
+    if (outcome.result === 'sent') return ['success', `Отложенное сохранение разметки видео № ${outcome.videoId} отправлено`];
+    if (outcome.result === 'conflict')
+      return [
+        'error',
+        `Отложенное сохранение видео № ${outcome.videoId} не принято: разметка изменилась на сервере. Откройте видео, чтобы решить, какую версию оставить.`,
+      ];
+    return ['error', `Отложенное сохранение видео № ${outcome.videoId} не принято: ${outcome.message ?? ''}. Откройте видео, чтобы исправить.`];
+  });
+
+const reportMap = (outcomes: MapReplayOutcome[]) =>
+  reportEach(outcomes, mapReplayListeners, (outcome): [Notice['kind'], string] =>
+    outcome.result === 'sent'
+      ? ['success', 'Рисунок карты, сохранённый без сети, отправлен']
+      : ['error', `Рисунок карты, сохранённый без сети, не принят: ${outcome.message ?? ''}. Откройте редактор карты.`],
+  );
 
 let round: Promise<void> | null = null;
 
