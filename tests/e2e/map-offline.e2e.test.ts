@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, RETRY, signInThroughPage } from '../support/browser';
-import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
+import { apiSessionCookie, startServer, type RunningServer, postOk } from '../support/server';
 
 /**
  * The map editor offline (issue 28, docs/map.md «Без сети»): a planner who opened the map once
@@ -25,15 +25,7 @@ interface Project {
   drawn_feature_collection: { features: Feature[] };
 }
 
-async function post(path: string, body: unknown, withCookie?: string) {
-  const response = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.url, ...(withCookie ? { cookie: withCookie } : {}) },
-    body: JSON.stringify(body),
-  });
-  expect(response.status, `${path}: ${await response.clone().text()}`).toBe(200);
-  return response.json();
-}
+const post = (path: string, body: unknown, withCookie?: string) => postOk(server.url, path, body, withCookie);
 const current = async (): Promise<Project> => (await fetch(`${server.url}/api/v1/projects/last/get`, { headers: { cookie } })).json();
 const types = (project: Project) => project.drawn_feature_collection.features.map((f) => f.properties.type).sort();
 

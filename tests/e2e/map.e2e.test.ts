@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
-import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
+import { apiSessionCookie, startServer, type RunningServer, postOk } from '../support/server';
 
 /**
  * The map editor /ciblock/map in Chromium (spec 02 "Map editor", issue 15): an analyst of a fresh
@@ -20,15 +20,7 @@ const password = 'map-editor-secret';
 /** Basemap archive answers seen by the page: status and whether a Range was asked. */
 const basemapAnswers: Array<{ status: number; range: boolean }> = [];
 
-async function post(path: string, body: unknown, withCookie?: string) {
-  const response = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.url, ...(withCookie ? { cookie: withCookie } : {}) },
-    body: JSON.stringify(body),
-  });
-  expect(response.status, `${path}: ${await response.clone().text()}`).toBe(200);
-  return response.json();
-}
+const post = (path: string, body: unknown, withCookie?: string) => postOk(server.url, path, body, withCookie);
 
 interface Feature {
   properties: { type: string };

@@ -104,3 +104,14 @@ export async function apiSessionCookie(baseUrl: string, login: string, password 
     .map((c) => c.split(';')[0])
     .join('; ');
 }
+
+/** POSTs JSON as the PWA would (same origin), optionally with a session cookie; anything but 200 fails with the reply. */
+export async function postOk(baseUrl: string, path: string, body: unknown, cookie?: string) {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: baseUrl, ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
