@@ -39,7 +39,29 @@ function vitest(args, env = {}) {
   // A file that fails to load has no failed test but a failed suite: count it once.
   let failed = results ? results.numFailedTests || results.numFailedTestSuites || 0 : 1;
   if (status !== 0 && failed === 0) failed = 1;
-  return { status, passed: results?.numPassedTests ?? 0, failed, skipped: (results?.numPendingTests ?? 0) + (results?.numTodoTests ?? 0) };
+  return {
+    status,
+    passed: results?.numPassedTests ?? 0,
+    failed,
+    skipped: (results?.numPendingTests ?? 0) + (results?.numTodoTests ?? 0),
+    failures: failureLines(results),
+  };
+}
+
+/** "file › test: first line of the error" for every failed test or file, so the last lines of a long log name them. */
+function failureLines(results) {
+  const lines = [];
+  for (const file of results?.testResults ?? []) {
+    const name = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
+    const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failedTests) lines.push(`${name} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    if (file.status === 'failed' && failedTests.length === 0) lines.push(`${name}: ${firstLine(file.message)}`);
+  }
+  return lines;
+}
+
+function firstLine(text) {
+  return (text ?? '').split('\n')[0].slice(0, 300);
 }
 
 const runs = [vitest(process.argv.slice(2))];
@@ -58,6 +80,7 @@ if (!partial) {
   failed += failedChecks.length;
   if (failedChecks.length) console.log(`✖ проверки не прошли: ${failedChecks.join('; ')}`);
 }
+for (const line of runs.flatMap((r) => r.failures)) console.log(`✖ ${line}`);
 const elapsed = Math.round((Date.now() - startedAt) / 1000);
 console.log(`Время прогона: ${Math.floor(elapsed / 60)} мин ${elapsed % 60} с`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
