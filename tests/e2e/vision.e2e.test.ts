@@ -261,4 +261,31 @@ describe('cancelling a training in Chromium', () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);
+  it('trains on people’s poses when the analyst ticks it: the form sends poses, the queued model is announced', async () => {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await signInThroughPage(page, quiet.url, 'lead', PASSWORD);
+    await page.goto(`${quiet.url}/#/models/${sceneVideoId}`);
+    const form = page.getByTestId('training-form');
+    await form.getByLabel('Операции').locator('option').first().waitFor();
+    await form.getByLabel('Операции').selectOption((await form.getByLabel('Операции').locator('option').allTextContents()).map((label) => ({ label })));
+    await form.getByLabel('Области видео').selectOption({ index: 0 });
+    await form.getByLabel('Рабочее место').selectOption(String(body.workplace_id));
+    await form.getByLabel('Конец, с').fill('6');
+    const poses = form.getByRole('checkbox', { name: 'Учитывать позы людей (только на сервере)' });
+    expect(await poses.isChecked()).toBe(false);
+    await poses.check();
+    const [request] = await Promise.all([
+      page.waitForRequest((r) => r.url().endsWith('/api/v1/start_marker_training') && r.method() === 'POST'),
+      form.getByRole('button', { name: 'Начать обучение' }).click(),
+    ]);
+    expect(request.postDataJSON()).toMatchObject({ poses: true, workplace_id: body.workplace_id, end_second: 6 });
+    const started = toast(page, /модель № \d+/);
+    await started.waitFor();
+    const modelId = Number(/модель № (\d+)/.exec((await started.textContent())!)![1]);
+    await page.locator(`[data-testid="model-row"][data-model-id="${modelId}"]`).getByText('в очереди').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
 });

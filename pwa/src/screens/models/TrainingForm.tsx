@@ -15,8 +15,8 @@ interface TrainingFormProps {
 
 const chosen = (select: HTMLSelectElement) => [...select.selectedOptions].map((o) => Number(o.value));
 
-/** The last row of the models table (spec 02): span, comment, workplace, operations, areas and «Начать обучение». */
-export function TrainingForm({ videoId, duration, workplaces, operations, areas, onStarted }: TrainingFormProps) {
+/** The form's fields and its submit: state outside the component. */
+function useTrainingForm({ videoId, duration, onStarted }: Pick<TrainingFormProps, 'videoId' | 'duration' | 'onStarted'>) {
   const [start, setStart] = useState('0');
   const [end, setEnd] = useState(duration ? String(Math.floor(duration)) : '');
   const [comment, setComment] = useState('');
@@ -25,6 +25,8 @@ export function TrainingForm({ videoId, duration, workplaces, operations, areas,
   const [workplaceId, setWorkplaceId] = useState('');
   const [operationIds, setOperationIds] = useState<number[]>([]);
   const [areaIds, setAreaIds] = useState<number[]>([]);
+  /** People's poses as features too (MoveNet on the server; such a model gives no live suggestion). */
+  const [poses, setPoses] = useState(false);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -46,6 +48,7 @@ export function TrainingForm({ videoId, duration, workplaces, operations, areas,
       end_second: Number(end),
       comment,
       test: test.videoId.trim() ? { video_id: Number(test.videoId), start_second: Number(test.start), end_second: Number(test.end) } : null,
+      poses,
     };
     setBusy(true);
     try {
@@ -59,44 +62,76 @@ export function TrainingForm({ videoId, duration, workplaces, operations, areas,
       setBusy(false);
     }
   };
+  return {
+    start,
+    setStart,
+    end,
+    setEnd,
+    comment,
+    setComment,
+    test,
+    setTest,
+    workplaceId,
+    setWorkplaceId,
+    operationIds,
+    setOperationIds,
+    areaIds,
+    setAreaIds,
+    poses,
+    setPoses,
+    busy,
+    submit,
+  };
+}
+
+/** The last row of the models table (spec 02): span, comment, workplace, operations, areas and «Начать обучение». */
+export function TrainingForm({ videoId, duration, workplaces, operations, areas, onStarted }: TrainingFormProps) {
+  const form = useTrainingForm({ videoId, duration, onStarted });
 
   return (
-    <form className="vision-form" onSubmit={submit} aria-label="Обучение модели" data-testid="training-form">
+    <form className="vision-form" onSubmit={form.submit} aria-label="Обучение модели" data-testid="training-form">
       <h3>Обучить модель</h3>
       <div className="row">
         <label>
           Начало, с
-          <input type="number" min={0} step={0.1} value={start} onChange={(e) => setStart(e.target.value)} required />
+          <input type="number" min={0} step={0.1} value={form.start} onChange={(e) => form.setStart(e.target.value)} required />
         </label>
         <label>
           Конец, с
-          <input type="number" min={0} step={0.1} value={end} onChange={(e) => setEnd(e.target.value)} required />
+          <input type="number" min={0} step={0.1} value={form.end} onChange={(e) => form.setEnd(e.target.value)} required />
         </label>
         <label className="grow">
           Комментарий
-          <input value={comment} maxLength={2000} onChange={(e) => setComment(e.target.value)} />
+          <input value={form.comment} maxLength={2000} onChange={(e) => form.setComment(e.target.value)} />
         </label>
       </div>
       <div className="row">
         <label title="Видео той же камеры (другой день) с разметкой людей; пусто — проверка на блоках размеченного отрезка, не участвовавших в обучении">
           Проверить на видео №
-          <input type="number" min={1} step={1} value={test.videoId} onChange={(e) => setTest({ ...test, videoId: e.target.value })} />
+          <input type="number" min={1} step={1} value={form.test.videoId} onChange={(e) => form.setTest({ ...form.test, videoId: e.target.value })} />
         </label>
-        {test.videoId.trim() && (
+        {form.test.videoId.trim() && (
           <>
             <label>
               с, с
-              <input type="number" min={0} step={0.1} value={test.start} onChange={(e) => setTest({ ...test, start: e.target.value })} required />
+              <input
+                type="number"
+                min={0}
+                step={0.1}
+                value={form.test.start}
+                onChange={(e) => form.setTest({ ...form.test, start: e.target.value })}
+                required
+              />
             </label>
             <label>
               по, с
-              <input type="number" min={0} step={0.1} value={test.end} onChange={(e) => setTest({ ...test, end: e.target.value })} required />
+              <input type="number" min={0} step={0.1} value={form.test.end} onChange={(e) => form.setTest({ ...form.test, end: e.target.value })} required />
             </label>
           </>
         )}
         <label>
           Рабочее место
-          <select value={workplaceId} onChange={(e) => setWorkplaceId(e.target.value)}>
+          <select value={form.workplaceId} onChange={(e) => form.setWorkplaceId(e.target.value)}>
             <option value="">— выберите —</option>
             {workplaces.map((w) => (
               <option key={w.id} value={w.id}>
@@ -111,8 +146,8 @@ export function TrainingForm({ videoId, duration, workplaces, operations, areas,
           Операции
           <select
             multiple
-            value={operationIds.map(String)}
-            onChange={(e) => setOperationIds(chosen(e.currentTarget))}
+            value={form.operationIds.map(String)}
+            onChange={(e) => form.setOperationIds(chosen(e.currentTarget))}
             size={Math.min(6, Math.max(3, operations.length))}
           >
             {operations.map((o) => (
@@ -124,7 +159,12 @@ export function TrainingForm({ videoId, duration, workplaces, operations, areas,
         </label>
         <label className="grow">
           Области видео
-          <select multiple value={areaIds.map(String)} onChange={(e) => setAreaIds(chosen(e.currentTarget))} size={Math.min(6, Math.max(3, areas.length))}>
+          <select
+            multiple
+            value={form.areaIds.map(String)}
+            onChange={(e) => form.setAreaIds(chosen(e.currentTarget))}
+            size={Math.min(6, Math.max(3, areas.length))}
+          >
             {areas.map((a) => (
               <option key={a.id} value={a.id}>
                 {a.name}
@@ -133,7 +173,14 @@ export function TrainingForm({ videoId, duration, workplaces, operations, areas,
           </select>
         </label>
       </div>
-      <button type="submit" className="button" disabled={busy}>
+      <label
+        className="vision-check"
+        title="Голова, локти и запястья людей в каждой области — признаки модели. Считает только сервер: подсказки в браузере у такой модели нет"
+      >
+        <input type="checkbox" checked={form.poses} onChange={(e) => form.setPoses(e.target.checked)} />
+        Учитывать позы людей (только на сервере)
+      </label>
+      <button type="submit" className="button" disabled={form.busy}>
         Начать обучение
       </button>
     </form>
