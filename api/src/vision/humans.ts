@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { probe } from '@norma/workers/media';
+import { probe, type ProbeResult } from '@norma/workers/media';
 import {
   type PosedHuman,
   BACKGROUND_DETECTOR,
@@ -18,23 +18,29 @@ import type { MoveNetThread } from '../threads/movenet-threads';
 import { HUMAN_DETECTORS } from './schema';
 import { HUMAN_DETECTOR_KEY, unusableModel, videoOf } from './service';
 
-/** MoveNet's answers of recent calls per (video file, second): the stands screen asks the same frame again as it steps and replays. */
+/**
+ * Answers of recent calls, per video file (path, size, time of change: a key reused for another
+ * file after a restore never answers for it): ffprobe's size and length of the file — every call on
+ * a video needs them, and ffprobe is a process start (docs/performance.md) — and MoveNet's people
+ * per (file, second), since the stands screen asks the same frame again as it steps and replays.
+ */
 const CACHE_SIZE = 256;
+const probes = new Map<string, Promise<ProbeResult>>();
 const recent = new Map<string, Promise<PosedHuman[]>>();
 
-/** The cached answer for `key`, else `detect`'s (a call already under way is shared; a failure is not kept). */
-function cached(key: string, detect: () => Promise<PosedHuman[]>): Promise<PosedHuman[]> {
-  const hit = recent.get(key);
+/** The remembered answer for `key` in `store`, else `compute`'s (a call already under way is shared; a failure is not kept). */
+function remembered<T>(store: Map<string, Promise<T>>, key: string, compute: () => Promise<T>): Promise<T> {
+  const hit = store.get(key);
   if (hit) {
     // Most recently used last: the oldest is the first evicted.
-    recent.delete(key);
-    recent.set(key, hit);
+    store.delete(key);
+    store.set(key, hit);
     return hit;
   }
-  const pending = detect();
-  recent.set(key, pending);
-  pending.catch(() => recent.delete(key));
-  while (recent.size > CACHE_SIZE) recent.delete(recent.keys().next().value!);
+  const pending = compute();
+  store.set(key, pending);
+  pending.catch(() => store.delete(key));
+  while (store.size > CACHE_SIZE) store.delete(store.keys().next().value!);
   return pending;
 }
 
@@ -57,7 +63,9 @@ export async function humansAt(
   const video = await videoOf(db, user, videoId);
   if (!(await storage.exists(video.storage_key))) throw notFound('Файл видео не найден в хранилище');
   const file = await storage.local(video.storage_key);
-  const info = await probe(file);
+  const { size: bytes, mtimeMs } = await stat(file);
+  const identity = `${file}\n${bytes}\n${mtimeMs}`;
+  const info = await remembered(probes, identity, () => probe(file));
   if (!info.width || !info.height) throw badRequest('В файле нет видеодорожки');
   const duration = video.duration ?? info.durationSeconds;
   if (second > duration) throw badRequest(`Секунда за концом видео (${duration.toFixed(1)} с)`);
@@ -75,10 +83,7 @@ export async function humansAt(
   let fallback: string | undefined;
   if (detector === MOVENET_DETECTOR) {
     try {
-      // The file itself names the entry (path, size, time of change): a key reused for another file after a restore never answers for it.
-      const { size: bytes, mtimeMs } = await stat(file);
-      const key = `${file}\n${bytes}\n${mtimeMs}\n${second}`;
-      const humans = await cached(key, () => (movenet ? movenet.detect(source, second) : detectByMoveNet(source, second)));
+      const humans = await remembered(recent, `${identity}\n${second}`, () => (movenet ? movenet.detect(source, second) : detectByMoveNet(source, second)));
       return { humans, detector: MOVENET_DETECTOR, ...size } as const;
     } catch (err) {
       // MoveNet's files or its wasm could not be loaded: the old detector answers, and the reply says why.

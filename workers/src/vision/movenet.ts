@@ -73,7 +73,7 @@ export async function runMoveNet(rgb: Uint8Array, width: number, height: number)
 /** MoveNet on vertical strips of one frame (each a multiple of 32 wide): one raw output per strip. */
 async function runMoveNetTiles(rgb: Uint8Array, width: number, height: number, tiles: Tile[]): Promise<Float32Array[]> {
   const model = await moveNetModel();
-  const frame = tf.tensor4d(Int32Array.from(rgb), [1, height, width, 3], 'int32');
+  const frame = tf.tensor4d(new Int32Array(rgb), [1, height, width, 3], 'int32');
   try {
     const outputs: Float32Array[] = [];
     for (const tile of tiles) {
@@ -124,6 +124,8 @@ export interface MoveNetOptions {
 /** Decodes the frame at `second` at the model's input size and returns the people MoveNet finds, in source-video pixels. */
 export async function detectByMoveNet(video: SourceVideo, second: number, options: MoveNetOptions = {}, signal?: AbortSignal): Promise<PosedHuman[]> {
   const input = movenetInputSize(video.width, video.height, options.inputWidth);
+  // The first call loads the model while ffmpeg decodes (its failure is thrown below, where the model is awaited again).
+  void moveNetModel().catch(() => {});
   let rgb: Uint8Array | null = null;
   const at = Math.min(second, Math.max(0, video.duration - 0.05));
   await decodeFrames(
