@@ -13,6 +13,19 @@ export interface Lists {
   employees: NamedItem[];
 }
 
+/** The browser warns before closing with unsaved changes (spec 01 §4). */
+function useWarnBeforeLeaving(unsaved: boolean) {
+  useEffect(() => {
+    if (!unsaved) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [unsaved]);
+}
+
 /**
  * The state of the period editor, outside the screen: the period from the address, the lists for the
  * selects, the rows with their edits and removed ids, the version a save is based on, the banner.
@@ -68,16 +81,7 @@ export function usePeriodEdit(structureId: string, timeFrom: string, timeTo: str
     );
   }, [id, query, loadRows]);
 
-  // The browser warns before closing with unsaved changes (spec 01 §4).
-  useEffect(() => {
-    if (!unsaved) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = '';
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [unsaved]);
+  useWarnBeforeLeaving(unsaved);
 
   const update = useCallback((key: string, change: Partial<EditRow>) => {
     setRows((list) => list.map((r) => (r.key === key ? { ...r, ...change, dirty: true } : r)));
