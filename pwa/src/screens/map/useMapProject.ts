@@ -33,13 +33,13 @@ async function withQueuedDrawing(project: MapProject): Promise<MapProject & { qu
 /** What the screen is waiting for (shown as the busy state). */
 export type Busy = null | 'loading' | 'saving' | 'processing';
 
+type Core = ReturnType<typeof useMapCore>;
+
 /**
- * The map screen's data (spec 02 §4, §7 "Map projects and drawing"): the projects, the current
- * project, the type catalogue, saves, algorithm runs as jobs, and undo/redo over 10 snapshots.
- * `loaded` is the project as last changed on the server's side (opened, an algorithm, undo/redo,
- * delete all): what the map must redraw. A save of the drawing itself changes `project` only.
+ * The state under the commands: the projects, the current project, the type catalogue, the
+ * history, the busy state; showing a project, opening one, waiting for its algorithm job.
  */
-export function useMapProject() {
+function useMapCore() {
   const [projects, setProjects] = useState<MapProjectsListReply | null>(null);
   const [project, setProject] = useState<MapProject | null>(null);
   const [catalogue, setCatalogue] = useState<Pick<HtmlMenuReply, 'styles' | 'types'> | null>(null);
@@ -139,6 +139,30 @@ export function useMapProject() {
     [show],
   );
 
+  return {
+    projects,
+    setProjects,
+    project,
+    setProject,
+    catalogue,
+    history,
+    setHistory,
+    busy,
+    setBusy,
+    loaded,
+    alive,
+    acknowledged,
+    show,
+    withBusy,
+    waitForJob,
+    open,
+    loadList,
+    record,
+  };
+}
+
+/** Commands on the drawing: save (queued on the device without a connection), algorithms, delete all, undo/redo. */
+function useDrawingCommands({ alive, acknowledged, history, setHistory, setProject, show, withBusy, waitForJob, record }: Core) {
   /**
    * Saves the drawing. With no connection it is queued on the device (offline/mapOutbox.ts) and
    * sent once when the connection returns; the screen goes on with it (docs/map.md «Без сети»).
@@ -168,7 +192,7 @@ export function useMapProject() {
         record(saved, false);
         return saved;
       }),
-    [record, withBusy],
+    [setHistory, setProject, acknowledged, record, withBusy],
   );
 
   // A drawing queued offline reached the server (or was refused) while the screen is open.
@@ -189,7 +213,7 @@ export function useMapProject() {
         }
         return true;
       }),
-    [show],
+    [alive, acknowledged, setHistory, show],
   );
 
   const runAlgorithm = useCallback(
@@ -204,7 +228,7 @@ export function useMapProject() {
           else record(done.project, true);
         }
       }),
-    [record, show, waitForJob, withBusy],
+    [alive, setProject, record, show, waitForJob, withBusy],
   );
 
   const clearAll = useCallback(() => withBusy('saving', async () => record(await api.post('/api/v1/projects/last/clear'), true)), [record, withBusy]);
@@ -225,9 +249,14 @@ export function useMapProject() {
         setHistory(moved.history);
         show(saved, true);
       }),
-    [history, show, withBusy],
+    [setHistory, history, show, withBusy],
   );
 
+  return { saveDrawn, runAlgorithm, clearAll, restore };
+}
+
+/** Commands on the projects: create, select, delete, keep the network as the golden one, set the CRS. */
+function useProjectCommands({ alive, projects, setProjects, setBusy, show, withBusy, open, loadList }: Core) {
   const createProject = useCallback(
     (name: string) =>
       withBusy('loading', async () => {
@@ -258,7 +287,7 @@ export function useMapProject() {
         setProjects(list);
         await open(await api.get('/api/v1/projects/last/get'));
       }),
-    [open, projects, withBusy],
+    [setProjects, open, projects, withBusy],
   );
 
   const saveGolden = useCallback(
@@ -283,9 +312,22 @@ export function useMapProject() {
         if (alive.current) setBusy(null);
       }
     },
-    [show],
+    [alive, setBusy, show],
   );
 
+  return { createProject, selectProject, deleteProject, saveGolden, setCrs };
+}
+
+/**
+ * The map screen's data (spec 02 §4, §7 "Map projects and drawing"): the projects, the current
+ * project, the type catalogue, saves, algorithm runs as jobs, and undo/redo over 10 snapshots.
+ * `loaded` is the project as last changed on the server's side (opened, an algorithm, undo/redo,
+ * delete all): what the map must redraw. A save of the drawing itself changes `project` only.
+ */
+export function useMapProject() {
+  const core = useMapCore();
+  const { projects, project, catalogue, busy, loaded, history } = core;
+  const { saveDrawn, runAlgorithm, clearAll, restore } = useDrawingCommands(core);
   return {
     projects,
     project,
@@ -299,11 +341,7 @@ export function useMapProject() {
     clearAll,
     undo: () => restore(undo),
     redo: () => restore(redo),
-    createProject,
-    selectProject,
-    deleteProject,
-    saveGolden,
-    setCrs,
+    ...useProjectCommands(core),
   };
 }
 

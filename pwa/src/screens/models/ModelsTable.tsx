@@ -40,11 +40,69 @@ function cancellableJob({ meta }: VisionModel): number | null {
   return null;
 }
 
+type CancelQuestion = { modelId: number; jobId: number; training: boolean };
+
+/** A model row's buttons: «Отменить» its running job (asked first), «Применить» a stored model, delete. */
+function ModelActions({
+  model,
+  asking,
+  onAsk,
+  onApply,
+  onDelete,
+  onCancel,
+}: Pick<ModelsTableProps, 'onApply' | 'onDelete' | 'onCancel'> & {
+  model: VisionModel;
+  asking: CancelQuestion | null;
+  onAsk(question: CancelQuestion | null): void;
+}) {
+  const { meta } = model;
+  const stored = Boolean(meta.object_storage_key);
+  const cancelJob = cancellableJob(model);
+  return (
+    <span className="row-actions">
+      {asking ? (
+        <span className="confirm">
+          Отменить {asking.training ? 'обучение' : 'применение'} модели {meta.id}?
+          <button
+            type="button"
+            className="button danger small"
+            onClick={() => {
+              onAsk(null);
+              onCancel(model, asking.jobId);
+            }}
+          >
+            Да, отменить
+          </button>
+          <button type="button" className="button secondary small" onClick={() => onAsk(null)}>
+            Нет
+          </button>
+        </span>
+      ) : (
+        cancelJob !== null && (
+          <button
+            type="button"
+            className="button secondary small"
+            onClick={() => onAsk({ modelId: meta.id, jobId: cancelJob, training: cancelJob === meta.job_id })}
+          >
+            Отменить
+          </button>
+        )
+      )}
+      {stored && (
+        <button type="button" className="button small" onClick={() => onApply(model)}>
+          Применить
+        </button>
+      )}
+      <ConfirmButton question={`Удалить модель ${meta.id}?`} onConfirm={() => onDelete(model)} />
+    </span>
+  );
+}
+
 /** The models of the camera (spec 02 «Model training screen»): progress, key, choices, times, apply, delete and cancelling a running job. */
 export function ModelsTable({ models, operations, areas, canWrite, onApply, onDelete, onCancel }: ModelsTableProps) {
   const { timeZone } = useSnapshot(login);
   // The job asked about stays asked about while the table refreshes: if it finished meanwhile, «Да» says so.
-  const [confirmingCancel, setConfirmingCancel] = useState<{ modelId: number; jobId: number; training: boolean } | null>(null);
+  const [confirmingCancel, setConfirmingCancel] = useState<CancelQuestion | null>(null);
   const nameOf = (list: { id: number; name: string }[], id: number) => list.find((x) => x.id === id)?.name ?? `№ ${id}`;
   const when = (iso: string | null) => (iso ? formatDateTime(iso, timeZone) : '—');
   return (
@@ -76,7 +134,6 @@ export function ModelsTable({ models, operations, areas, canWrite, onApply, onDe
           )}
           {models.map(({ meta, workplace_name }) => {
             const stored = Boolean(meta.object_storage_key);
-            const cancelJob = cancellableJob({ meta, workplace_name });
             const asking = confirmingCancel?.modelId === meta.id ? confirmingCancel : null;
             const percent = Math.max(0, Math.min(100, meta.completion_percentage));
             return (
@@ -118,42 +175,14 @@ export function ModelsTable({ models, operations, areas, canWrite, onApply, onDe
                 </td>
                 <td>
                   {canWrite && (
-                    <span className="row-actions">
-                      {asking ? (
-                        <span className="confirm">
-                          Отменить {asking.training ? 'обучение' : 'применение'} модели {meta.id}?
-                          <button
-                            type="button"
-                            className="button danger small"
-                            onClick={() => {
-                              setConfirmingCancel(null);
-                              onCancel({ meta, workplace_name }, asking.jobId);
-                            }}
-                          >
-                            Да, отменить
-                          </button>
-                          <button type="button" className="button secondary small" onClick={() => setConfirmingCancel(null)}>
-                            Нет
-                          </button>
-                        </span>
-                      ) : (
-                        cancelJob !== null && (
-                          <button
-                            type="button"
-                            className="button secondary small"
-                            onClick={() => setConfirmingCancel({ modelId: meta.id, jobId: cancelJob, training: cancelJob === meta.job_id })}
-                          >
-                            Отменить
-                          </button>
-                        )
-                      )}
-                      {stored && (
-                        <button type="button" className="button small" onClick={() => onApply({ meta, workplace_name })}>
-                          Применить
-                        </button>
-                      )}
-                      <ConfirmButton question={`Удалить модель ${meta.id}?`} onConfirm={() => onDelete({ meta, workplace_name })} />
-                    </span>
+                    <ModelActions
+                      model={{ meta, workplace_name }}
+                      asking={asking}
+                      onAsk={setConfirmingCancel}
+                      onApply={onApply}
+                      onDelete={onDelete}
+                      onCancel={onCancel}
+                    />
                   )}
                 </td>
               </tr>

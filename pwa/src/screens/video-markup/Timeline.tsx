@@ -1,9 +1,10 @@
 import type Konva from 'konva';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef } from 'react';
 import { Group, Layer, Line, Rect, Shape, Stage, Text } from 'react-konva';
 import { formatSeconds } from '../../format/time';
 import type { MarkupRow, StampRow } from '../../offline/markup-rows';
 import type { Playhead } from './playhead';
+import { type TimelineView, usePlayheadDrawing, useTimelineGestures, useTimelineView } from './timeline-view';
 
 export interface LaneInfo {
   key: string;
@@ -29,7 +30,6 @@ interface TimelineProps {
 const RULER = 22;
 const LANE = 30;
 const STAMPS = 16;
-const MIN_SPAN = 4;
 
 /** A tick step that gives about one label per 90 px. */
 function tickStep(span: number, width: number): number {
@@ -50,70 +50,122 @@ function lowerBound(rows: readonly MarkupRow[], time: number): number {
   return lo;
 }
 
-/**
- * The markup timeline (konva): one lane per workplace and employee, segments coloured by operation
- * type, note stamps, the playhead. Click seeks, a click on a segment selects it, the selected
- * segment's edges drag, the wheel (or pinch) zooms from the whole video to a few seconds.
- * Only segments inside the visible span are drawn, so thousands of them stay smooth.
- */
-export function Timeline(props: TimelineProps) {
-  const { rows, stamps, selectedKey, codingKey, duration, playhead, colorOf, laneOf, lanes } = props;
-  const container = useRef<HTMLDivElement>(null);
-  const playheadLine = useRef<Konva.Line>(null);
-  const codingRect = useRef<Konva.Rect>(null);
-  const [width, setWidth] = useState(800);
-  const [view, setView] = useState({ from: 0, to: Math.max(duration, MIN_SPAN) });
-  const drag = useRef<{ x: number; from: number; to: number; moved: boolean } | null>(null);
-  const pinch = useRef<{ distance: number; from: number; to: number } | null>(null);
+/** Zoom in and out, the whole video, the scroll bar over the video, and the span shown. */
+function TimelineTools({ timeline }: { timeline: TimelineView }) {
+  const { width, view, span, zoom, pan, duration } = timeline;
+  return (
+    <div className="timeline-tools">
+      <button type="button" className="button secondary small" onClick={() => zoom(0.5, width / 2)} aria-label="Приблизить">
+        +
+      </button>
+      <button type="button" className="button secondary small" onClick={() => zoom(2, width / 2)} aria-label="Отдалить">
+        −
+      </button>
+      <button type="button" className="button secondary small" onClick={timeline.showAll}>
+        Всё видео
+      </button>
+      <input
+        type="range"
+        aria-label="Прокрутка шкалы"
+        min={0}
+        max={Math.max(0, duration - span)}
+        step={0.1}
+        value={view.from}
+        onChange={(e) => pan(Number(e.target.value) - view.from)}
+        disabled={span >= duration}
+      />
+      <span className="muted">
+        {formatSeconds(view.from)} – {formatSeconds(view.to)}
+      </span>
+    </div>
+  );
+}
 
-  useEffect(() => setView({ from: 0, to: Math.max(duration, MIN_SPAN) }), [duration]);
-  useEffect(() => {
-    const element = container.current;
-    if (!element) return;
-    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
-    observer.observe(element);
-    setWidth(element.clientWidth);
-    return () => observer.disconnect();
-  }, []);
+/** The lanes' stripes and labels, and the ruler's ticks with their times. */
+function LanesAndTicks({ timeline, lanes, height }: { timeline: TimelineView; lanes: LaneInfo[]; height: number }) {
+  const { width, view, span, x } = timeline;
+  const step = tickStep(span, width);
+  const ticks: number[] = [];
+  for (let t = Math.ceil(view.from / step) * step; t <= view.to; t += step) ticks.push(t);
+  return (
+    <>
+      {lanes.map((lane, i) => (
+        <Group key={lane.key}>
+          <Rect x={0} y={RULER + i * LANE} width={width} height={LANE} fill={i % 2 ? '#f5f7fa' : '#ffffff'} listening={false} />
+          <Text x={4} y={RULER + i * LANE + 2} text={lane.label} fontSize={10} fill="#5f6b7a" listening={false} />
+        </Group>
+      ))}
+      {ticks.map((t) => (
+        <Group key={t} listening={false}>
+          <Line points={[x(t), 0, x(t), height]} stroke="#d9dee5" strokeWidth={1} />
+          <Text x={x(t) + 3} y={5} text={formatSeconds(t)} fontSize={10} fill="#5f6b7a" />
+        </Group>
+      ))}
+    </>
+  );
+}
 
-  const span = view.to - view.from;
-  const x = (t: number) => ((t - view.from) / span) * width;
-  const timeAt = (px: number) => view.from + (px / width) * span;
-  const laneIndex = useMemo(() => new Map(lanes.map((l, i) => [l.key, i])), [lanes]);
-  const height = RULER + Math.max(1, lanes.length) * LANE + STAMPS;
+/** Note and product stamps in the visible span: a dashed line and a square under the lanes. */
+function StampMarks({ timeline, stamps, height }: { timeline: TimelineView; stamps: readonly StampRow[]; height: number }) {
+  const { view, x } = timeline;
+  return (
+    <>
+      {stamps
+        .filter((s) => s.time >= view.from && s.time <= view.to)
+        .map((stamp) => (
+          <Group key={stamp.key} listening={false}>
+            <Line
+              points={[x(stamp.time), RULER, x(stamp.time), height]}
+              stroke={stamp.type === 'product' ? '#2e7d32' : '#f9a825'}
+              strokeWidth={1}
+              dash={[3, 3]}
+            />
+            <Rect x={x(stamp.time)} y={height - STAMPS + 2} width={8} height={8} fill={stamp.type === 'product' ? '#2e7d32' : '#f9a825'} />
+          </Group>
+        ))}
+    </>
+  );
+}
 
-  // The playhead (and the end of the segment being coded) move without re-rendering React.
-  useEffect(() => {
-    const draw = () => {
-      const line = playheadLine.current;
-      if (line) {
-        line.x(x(playhead.time));
-        line.getLayer()?.batchDraw();
-      }
-      const rect = codingRect.current;
-      const coded = codingKey ? rows.find((r) => r.key === codingKey) : null;
-      if (rect && coded) {
-        rect.width(Math.max(2, x(Math.max(coded.start, playhead.time)) - x(coded.start)));
-        rect.getLayer()?.batchDraw();
-      }
-    };
-    draw();
-    return playhead.subscribe(draw);
-  });
+/** A draggable edge of the selected segment; dropped, it reports the edge's new second. */
+function EdgeHandle({
+  timeline,
+  selected,
+  lane,
+  edge,
+  onEdge,
+}: {
+  timeline: TimelineView;
+  selected: MarkupRow;
+  lane: number;
+  edge: 'start' | 'end';
+  onEdge: TimelineProps['onEdge'];
+}) {
+  const { x, timeAt, duration } = timeline;
+  const at = x(edge === 'start' ? selected.start : selected.end);
+  return (
+    <Rect
+      x={at - 5}
+      y={RULER + lane * LANE + 2}
+      width={10}
+      height={LANE - 4}
+      fill="#1d2430"
+      cornerRadius={3}
+      draggable
+      dragBoundFunc={(pos) => ({ x: pos.x, y: RULER + lane * LANE + 2 })}
+      onMouseDown={(e) => (e.cancelBubble = true)}
+      onTouchStart={(e) => (e.cancelBubble = true)}
+      onDragEnd={(e) => {
+        const seconds = Math.round(Math.max(0, Math.min(duration, timeAt(e.target.x() + 5))) * 10) / 10;
+        onEdge(selected.key, edge, seconds);
+      }}
+    />
+  );
+}
 
-  const zoom = (factor: number, anchorPx: number) => {
-    const anchor = timeAt(anchorPx);
-    const nextSpan = Math.min(Math.max(duration, MIN_SPAN), Math.max(MIN_SPAN, span * factor));
-    let from = anchor - ((anchor - view.from) / span) * nextSpan;
-    from = Math.max(0, Math.min(from, Math.max(0, duration - nextSpan)));
-    setView({ from, to: from + nextSpan });
-  };
-  const pan = (seconds: number) => {
-    const from = Math.max(0, Math.min(view.from + seconds, Math.max(0, duration - span)));
-    setView({ from, to: from + span });
-  };
-
-  const visible = useMemo(() => {
+/** The segments inside the visible span (and the one being coded), from the rows sorted by start. */
+function useVisibleRows(rows: readonly MarkupRow[], view: { from: number; to: number }, codingKey: string | null, revision: number) {
+  return useMemo(() => {
     const maxLength = rows.reduce((m, r) => Math.max(m, r.end - r.start), 0);
     const result: MarkupRow[] = [];
     for (let i = lowerBound(rows, view.from - maxLength); i < rows.length && rows[i]!.start <= view.to; i++) {
@@ -122,62 +174,25 @@ export function Timeline(props: TimelineProps) {
     }
     return result;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [rows, view, codingKey, props.revision]);
+  }, [rows, view, codingKey, revision]);
+}
 
-  const step = tickStep(span, width);
-  const ticks: number[] = [];
-  for (let t = Math.ceil(view.from / step) * step; t <= view.to; t += step) ticks.push(t);
-
-  const onWheel = (e: Konva.KonvaEventObject<WheelEvent>) => {
-    e.evt.preventDefault();
-    if (e.evt.shiftKey || Math.abs(e.evt.deltaX) > Math.abs(e.evt.deltaY)) pan(((e.evt.deltaX || e.evt.deltaY) / width) * span);
-    else zoom(e.evt.deltaY > 0 ? 1.25 : 0.8, e.evt.offsetX);
-  };
-
-  const onPointerDown = (e: Konva.KonvaEventObject<MouseEvent | TouchEvent>) => {
-    const touches = (e.evt as TouchEvent).touches;
-    if (touches && touches.length === 2) {
-      pinch.current = { distance: Math.abs(touches[0]!.clientX - touches[1]!.clientX), ...view };
-      return;
-    }
-    const pos = e.target.getStage()?.getPointerPosition();
-    if (pos) drag.current = { x: pos.x, from: view.from, to: view.to, moved: false };
-  };
-  const onPointerMove = (e: Konva.KonvaEventObject<MouseEvent | TouchEvent>) => {
-    const touches = (e.evt as TouchEvent).touches;
-    if (touches && touches.length === 2 && pinch.current) {
-      const distance = Math.abs(touches[0]!.clientX - touches[1]!.clientX);
-      const start = pinch.current;
-      const factor = start.distance / Math.max(1, distance);
-      const center = (touches[0]!.clientX + touches[1]!.clientX) / 2 - (container.current?.getBoundingClientRect().left ?? 0);
-      const anchor = start.from + (center / width) * (start.to - start.from);
-      const nextSpan = Math.min(Math.max(duration, MIN_SPAN), Math.max(MIN_SPAN, (start.to - start.from) * factor));
-      const from = Math.max(0, Math.min(anchor - (center / width) * nextSpan, Math.max(0, duration - nextSpan)));
-      setView({ from, to: from + nextSpan });
-      return;
-    }
-    const state = drag.current;
-    const pos = e.target.getStage()?.getPointerPosition();
-    if (!state || !pos) return;
-    const dx = pos.x - state.x;
-    if (Math.abs(dx) > 5) state.moved = true;
-    if (state.moved) {
-      const spanNow = state.to - state.from;
-      const from = Math.max(0, Math.min(state.from - (dx / width) * spanNow, Math.max(0, duration - spanNow)));
-      setView({ from, to: from + spanNow });
-    }
-  };
-  const onPointerUp = (e: Konva.KonvaEventObject<MouseEvent | TouchEvent>) => {
-    pinch.current = null;
-    const state = drag.current;
-    drag.current = null;
-    if (!state || state.moved) return;
-    const pos = e.target.getStage()?.getPointerPosition();
-    if (!pos) return;
-    const hit = segmentAt(pos.x, pos.y);
-    if (hit) props.onSelect(hit.key);
-    else props.onSeek(Math.max(0, Math.min(duration, timeAt(pos.x))));
-  };
+/**
+ * The markup timeline (konva): one lane per workplace and employee, segments coloured by operation
+ * type, note stamps, the playhead. Click seeks, a click on a segment selects it, the selected
+ * segment's edges drag, the wheel (or pinch) zooms from the whole video to a few seconds.
+ * Only segments inside the visible span are drawn, so thousands of them stay smooth.
+ */
+export function Timeline(props: TimelineProps) {
+  const { rows, stamps, selectedKey, codingKey, duration, playhead, colorOf, laneOf, lanes } = props;
+  const playheadLine = useRef<Konva.Line>(null);
+  const codingRect = useRef<Konva.Rect>(null);
+  const timeline = useTimelineView(duration);
+  const { container, width, view, span, x, timeAt } = timeline;
+  const laneIndex = useMemo(() => new Map(lanes.map((l, i) => [l.key, i])), [lanes]);
+  const height = RULER + Math.max(1, lanes.length) * LANE + STAMPS;
+  usePlayheadDrawing(timeline, playhead, () => (codingKey ? rows.find((r) => r.key === codingKey) : null), playheadLine, codingRect);
+  const visible = useVisibleRows(rows, view, codingKey, props.revision);
 
   /** The segment under a point of the stage (the topmost, i.e. latest starting, one), if any. */
   const segmentAt = (px: number, py: number): MarkupRow | undefined => {
@@ -191,85 +206,24 @@ export function Timeline(props: TimelineProps) {
     }
     return undefined;
   };
+  const gestures = useTimelineGestures(timeline, (px, py) => {
+    const hit = segmentAt(px, py);
+    if (hit) props.onSelect(hit.key);
+    else props.onSeek(Math.max(0, Math.min(duration, timeAt(px))));
+  });
 
   const selected = selectedKey ? rows.find((r) => r.key === selectedKey) : undefined;
   const coding = codingKey ? rows.find((r) => r.key === codingKey) : undefined;
   const selectedLane = selected ? (laneIndex.get(laneOf(selected)) ?? 0) : 0;
-  const handle = (edge: 'start' | 'end') => {
-    if (!selected || selected.key === codingKey) return null;
-    const at = x(edge === 'start' ? selected.start : selected.end);
-    return (
-      <Rect
-        key={edge}
-        x={at - 5}
-        y={RULER + selectedLane * LANE + 2}
-        width={10}
-        height={LANE - 4}
-        fill="#1d2430"
-        cornerRadius={3}
-        draggable
-        dragBoundFunc={(pos) => ({ x: pos.x, y: RULER + selectedLane * LANE + 2 })}
-        onMouseDown={(e) => (e.cancelBubble = true)}
-        onTouchStart={(e) => (e.cancelBubble = true)}
-        onDragEnd={(e) => {
-          const seconds = Math.round(Math.max(0, Math.min(duration, timeAt(e.target.x() + 5))) * 10) / 10;
-          props.onEdge(selected.key, edge, seconds);
-        }}
-      />
-    );
-  };
+  const handles = selected && selected.key !== codingKey;
 
   return (
     <div className="timeline" ref={container} data-testid="timeline">
-      <div className="timeline-tools">
-        <button type="button" className="button secondary small" onClick={() => zoom(0.5, width / 2)} aria-label="Приблизить">
-          +
-        </button>
-        <button type="button" className="button secondary small" onClick={() => zoom(2, width / 2)} aria-label="Отдалить">
-          −
-        </button>
-        <button type="button" className="button secondary small" onClick={() => setView({ from: 0, to: Math.max(duration, MIN_SPAN) })}>
-          Всё видео
-        </button>
-        <input
-          type="range"
-          aria-label="Прокрутка шкалы"
-          min={0}
-          max={Math.max(0, duration - span)}
-          step={0.1}
-          value={view.from}
-          onChange={(e) => pan(Number(e.target.value) - view.from)}
-          disabled={span >= duration}
-        />
-        <span className="muted">
-          {formatSeconds(view.from)} – {formatSeconds(view.to)}
-        </span>
-      </div>
-      <Stage
-        width={width}
-        height={height}
-        onWheel={onWheel}
-        onMouseDown={onPointerDown}
-        onTouchStart={onPointerDown}
-        onMouseMove={onPointerMove}
-        onTouchMove={onPointerMove}
-        onMouseUp={onPointerUp}
-        onTouchEnd={onPointerUp}
-      >
+      <TimelineTools timeline={timeline} />
+      <Stage width={width} height={height} {...gestures}>
         <Layer>
           <Rect x={0} y={0} width={width} height={height} fill="#ffffff" />
-          {lanes.map((lane, i) => (
-            <Group key={lane.key}>
-              <Rect x={0} y={RULER + i * LANE} width={width} height={LANE} fill={i % 2 ? '#f5f7fa' : '#ffffff'} listening={false} />
-              <Text x={4} y={RULER + i * LANE + 2} text={lane.label} fontSize={10} fill="#5f6b7a" listening={false} />
-            </Group>
-          ))}
-          {ticks.map((t) => (
-            <Group key={t} listening={false}>
-              <Line points={[x(t), 0, x(t), height]} stroke="#d9dee5" strokeWidth={1} />
-              <Text x={x(t) + 3} y={5} text={formatSeconds(t)} fontSize={10} fill="#5f6b7a" />
-            </Group>
-          ))}
+          <LanesAndTicks timeline={timeline} lanes={lanes} height={height} />
           {/* All visible segments in one shape drawn straight on the canvas: no node per segment,
               so zoomed out over 10,000 of them a redraw stays a few milliseconds. */}
           <Shape
@@ -286,7 +240,7 @@ export function Timeline(props: TimelineProps) {
               }
             }}
           />
-          {selected && selected.key !== codingKey && (
+          {handles && (
             <Rect
               x={x(selected.start)}
               y={RULER + selectedLane * LANE + 11}
@@ -309,21 +263,9 @@ export function Timeline(props: TimelineProps) {
               listening={false}
             />
           )}
-          {stamps
-            .filter((s) => s.time >= view.from && s.time <= view.to)
-            .map((stamp) => (
-              <Group key={stamp.key} listening={false}>
-                <Line
-                  points={[x(stamp.time), RULER, x(stamp.time), height]}
-                  stroke={stamp.type === 'product' ? '#2e7d32' : '#f9a825'}
-                  strokeWidth={1}
-                  dash={[3, 3]}
-                />
-                <Rect x={x(stamp.time)} y={height - STAMPS + 2} width={8} height={8} fill={stamp.type === 'product' ? '#2e7d32' : '#f9a825'} />
-              </Group>
-            ))}
-          {handle('start')}
-          {handle('end')}
+          <StampMarks timeline={timeline} stamps={stamps} height={height} />
+          {handles && <EdgeHandle timeline={timeline} selected={selected} lane={selectedLane} edge="start" onEdge={props.onEdge} />}
+          {handles && <EdgeHandle timeline={timeline} selected={selected} lane={selectedLane} edge="end" onEdge={props.onEdge} />}
         </Layer>
         <Layer listening={false}>
           <Line ref={playheadLine} points={[0, 0, 0, height]} stroke="#c62828" strokeWidth={2} />

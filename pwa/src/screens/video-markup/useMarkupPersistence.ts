@@ -28,6 +28,44 @@ interface PersistenceOptions {
 }
 
 /**
+ * Sends the session's changes. Under the outbox lock: a replay of this video's queued save never
+ * runs beside this save. The payload is built inside it, from the baseline left by any replay that
+ * just ended; it carries every change still queued for this video (same baseline), so it replaces
+ * them. Without a connection the payload is queued in the outbox (and the error still thrown).
+ */
+function sendSave(videoId: number, session: MarkupSession) {
+  return withOutboxLock(async () => {
+    const payload: SavePayload = session.buildSavePayload(newSaveId());
+    try {
+      const saved = await api.put('/api/v1/video_markups/{videoId}', { path: { videoId }, body: payload as VideoMarkupsSave, quiet: true });
+      await dropQueuedFor(videoId, owner());
+      return saved;
+    } catch (err) {
+      if (isOffline(err)) await enqueueSave({ videoId, payload, queuedAt: Date.now(), owner: owner() });
+      throw err;
+    }
+  });
+}
+
+/** After a save the server took: the draft and the sync problem go, the saved markup is kept for offline opening. */
+async function keepSaved(videoId: number, reply: VideoMarkupsReply) {
+  await clearDraft(videoId, owner());
+  void clearProblem(videoId, owner());
+  void rememberMarkups(videoId, reply).catch(() => {});
+}
+
+/** The server fills the gaps with idle time; the rows it added (not among `before`) are one undoable step, like any other bulk edit. */
+async function fillGapsOnServer(videoId: number, session: MarkupSession, before: Set<string>) {
+  const reply = await api.post('/api/v1/video_markups/{videoId}', { path: { videoId }, body: session.buildSavePayload(newSaveId()) as VideoMarkupsSave });
+  session.acceptSaved(reply);
+  session.recordAdded(
+    'Заполнить пропуски',
+    session.rows.map((r) => r.key).filter((key) => !before.has(key)),
+  );
+  await clearDraft(videoId, owner());
+}
+
+/**
  * Everything that writes the markup: the save (to the server, or queued in the outbox without a
  * connection), filling gaps, finishing the task, the 409 conflict and its resolution, and the
  * local draft. The callbacks in `options` are read when a command runs, so they may change on
@@ -82,25 +120,10 @@ export function useMarkupPersistence(options: PersistenceOptions) {
     setBusy(true);
     inFlight.current = true;
     try {
-      // Under the outbox lock: a replay of this video's queued save never runs beside this save.
-      // The payload is built inside it, from the baseline left by any replay that just ended; it
-      // carries every change still queued for this video (same baseline), so it replaces them.
-      const reply = await withOutboxLock(async () => {
-        const payload: SavePayload = session.buildSavePayload(newSaveId());
-        try {
-          const saved = await api.put('/api/v1/video_markups/{videoId}', { path: { videoId }, body: payload as VideoMarkupsSave, quiet: true });
-          await dropQueuedFor(videoId, owner());
-          return saved;
-        } catch (err) {
-          if (isOffline(err)) await enqueueSave({ videoId, payload, queuedAt: Date.now(), owner: owner() });
-          throw err;
-        }
-      });
+      const reply = await sendSave(videoId, session);
       session.acceptSaved(reply);
       setQueued(false);
-      await clearDraft(videoId, owner());
-      void clearProblem(videoId, owner());
-      void rememberMarkups(videoId, reply).catch(() => {});
+      await keepSaved(videoId, reply);
       notify('success', SAVED);
       options.onSaved();
       return true;
@@ -154,14 +177,7 @@ export function useMarkupPersistence(options: PersistenceOptions) {
     const before = new Set(session.rows.map((r) => r.key));
     setBusy(true);
     try {
-      const reply = await api.post('/api/v1/video_markups/{videoId}', { path: { videoId }, body: session.buildSavePayload(newSaveId()) as VideoMarkupsSave });
-      session.acceptSaved(reply);
-      // The filled gaps are one undoable step, like any other bulk edit.
-      session.recordAdded(
-        'Заполнить пропуски',
-        session.rows.map((r) => r.key).filter((key) => !before.has(key)),
-      );
-      await clearDraft(videoId, owner());
+      await fillGapsOnServer(videoId, session, before);
       notify('success', 'Пропуски заполнены простоем');
     } catch {
       // Shown by the API client.

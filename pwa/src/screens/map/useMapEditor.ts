@@ -1,0 +1,233 @@
+import * as maplibregl from 'maplibre-gl';
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
+import { api } from '../../api/client';
+import type { HtmlMenuReply, MapFeature, MapFeatureCollection } from '../../api/types';
+import { createBasemap } from '../../map/basemap';
+import { addGeneratedLayers, showGenerated } from '../../map/layers';
+import { notify } from '../../status/notifications';
+import { createDrawing, type Drawing, type FeatureId, type Tool } from './drawing';
+import { labelText, openPopup, serverForm } from './popups';
+import type { MapProjectState } from './useMapProject';
+
+export function bounds(features: MapFeature[]): maplibregl.LngLatBounds | null {
+  const box = new maplibregl.LngLatBounds();
+  const visit = (c: unknown): void => {
+    if (Array.isArray(c) && typeof c[0] === 'number') box.extend([c[0], c[1] as number]);
+    else if (Array.isArray(c)) c.forEach(visit);
+  };
+  for (const f of features) visit(f.geometry.coordinates);
+  return box.isEmpty() ? null : box;
+}
+
+/** The editor's own refs: features not yet saved in their popup, drawn features the tools cannot hold, the open popup. */
+interface EditorRefs {
+  /** Features drawn but not yet saved in their popup: not part of the project. */
+  pending: RefObject<Set<FeatureId>>;
+  /** Drawn features the tools cannot hold (shown read-only, saved back as they are). */
+  fixedDrawn: RefObject<MapFeature[]>;
+  popup: RefObject<maplibregl.Popup | null>;
+}
+
+/** The basemap in `container`, made once; null until its style has loaded. `closePopup` runs before it goes. */
+function useBasemap(container: RefObject<HTMLDivElement | null>, closePopup: () => void) {
+  const [map, setMap] = useState<maplibregl.Map | null>(null);
+  useEffect(() => {
+    const element = container.current!;
+    const created = createBasemap(element);
+    created.on('load', () => {
+      addGeneratedLayers(created);
+      element.dataset.mapLoaded = 'true';
+      setMap(created);
+    });
+    created.on('error', (event) => {
+      // A tile or the style that did not load: said once, not per tile. maplibre's own text is English: it goes to the console for support, the user reads Russian.
+      console.warn('maplibre:', event.error);
+      notify('error', 'Карта: не удалось загрузить часть подложки или стиля');
+    });
+    return () => {
+      closePopup();
+      created.remove();
+    };
+  }, [container, closePopup]);
+  return map;
+}
+
+/** Opens the property popup of features (the form the server sends); new ones stay only if saved in it. */
+function usePropertyPopup({ pending, popup }: EditorRefs, save: (d: Drawing) => Promise<unknown>) {
+  return useCallback(
+    async (d: Drawing, m: maplibregl.Map, ids: FeatureId[], isNew: boolean) => {
+      popup.current?.remove();
+      const props = d.properties(ids[0]);
+      const at = d.anchor(ids[0]);
+      if (!props || !at) return;
+      let menu: HtmlMenuReply;
+      try {
+        menu = await api.post('/api/v1/html_menu', { body: props });
+      } catch {
+        if (isNew) d.remove(ids);
+        ids.forEach((id) => pending.current.delete(id));
+        return;
+      }
+      if (ids.some((id) => !d.has(id))) return;
+      let saved = false;
+      const form = serverForm(menu.html_menu, async (values) => {
+        for (const id of ids) d.setProperties(id, values as Partial<MapFeature['properties']>);
+        ids.forEach((id) => pending.current.delete(id));
+        saved = true;
+        opened.remove();
+        await save(d);
+      });
+      const opened = openPopup(m, at, form, () => {
+        if (popup.current === opened) popup.current = null;
+        if (isNew && !saved) {
+          d.remove(ids);
+          ids.forEach((id) => pending.current.delete(id));
+        }
+      });
+      popup.current = opened;
+    },
+    [pending, popup, save],
+  );
+}
+
+type DrawingHandlers = { created(id: FeatureId): void; edited(): void; selected(id: FeatureId): void; click(at: maplibregl.LngLat): void };
+
+/** The drawing, once the map and the type catalogue (its colours) are there; its events call `handlers` as they are now. */
+function useDrawingLayer(map: maplibregl.Map | null, catalogue: MapProjectState['catalogue'], handlers: RefObject<DrawingHandlers>) {
+  const [drawing, setDrawing] = useState<Drawing | null>(null);
+  useEffect(() => {
+    if (!map || !catalogue) return;
+    const created = createDrawing(map, {
+      created: (id) => handlers.current.created(id),
+      edited: () => handlers.current.edited(),
+      selected: (id) => handlers.current.selected(id),
+    });
+    created.setStyles(catalogue.styles);
+    const onClick = (event: maplibregl.MapMouseEvent) => handlers.current.click(event.lngLat);
+    map.on('click', onClick);
+    setDrawing(created);
+    return () => {
+      map.off('click', onClick);
+      // The map may be gone already (the screen closed): its layers went with it.
+      try {
+        created.destroy();
+      } catch {
+        /* nothing left to remove */
+      }
+      setDrawing(null);
+    };
+  }, [map, catalogue, handlers]);
+  return drawing;
+}
+
+/**
+ * What the server changed: the drawing, the generated network and the info labels are redrawn.
+ * Returns the full text of the label under the pointer (null when none).
+ */
+function useServerLayers(map: maplibregl.Map | null, drawing: Drawing | null, { catalogue, loaded }: MapProjectState, refs: EditorRefs) {
+  const [hovered, setHovered] = useState<string | null>(null);
+  /** The project the view was last fitted to. */
+  const fitted = useRef<number | null>(null);
+  const { pending, fixedDrawn, popup } = refs;
+  useEffect(() => {
+    if (!map || !drawing || !catalogue) return;
+    popup.current?.remove();
+    pending.current.clear();
+    fixedDrawn.current = drawing.load(loaded?.drawn_feature_collection.features ?? []);
+    showGenerated(map, [...(loaded?.general_feature_collection.features ?? []), ...fixedDrawn.current], catalogue.styles);
+    const markers = (loaded?.info_feature_collection.features ?? []).flatMap((f) => {
+      if (f.geometry.type !== 'Point') return [];
+      const element = document.createElement('div');
+      element.className = 'map-label';
+      element.dataset.testid = 'map-label';
+      element.textContent = labelText(String(f.properties.html_short ?? f.properties.name ?? ''));
+      const full = labelText(String(f.properties.html_full ?? ''));
+      element.addEventListener('mouseenter', () => setHovered(full));
+      element.addEventListener('mouseleave', () => setHovered(null));
+      return [new maplibregl.Marker({ element }).setLngLat(f.geometry.coordinates as [number, number]).addTo(map)];
+    });
+    setHovered(null);
+    // A project opened: show the whole of it (the initial view stays for an empty one).
+    if (loaded && fitted.current !== loaded.id) {
+      fitted.current = loaded.id;
+      const box = bounds(loaded.drawing_feature_collection.features);
+      if (box) map.fitBounds(box, { padding: 80, maxZoom: 16, duration: 0 });
+    }
+    return () => markers.forEach((m) => m.remove());
+  }, [map, drawing, catalogue, loaded, pending, fixedDrawn, popup]);
+  return hovered;
+}
+
+/**
+ * The map editor's drawing state, outside the screen: the basemap, the drawing with its property
+ * popups, the server's layers, the tool in use, and the GIS dialog's result drawn as new features.
+ */
+export function useMapEditor(state: MapProjectState, canWrite: boolean, container: RefObject<HTMLDivElement | null>) {
+  const { project, busy, saveDrawn } = state;
+  const refs: EditorRefs = { pending: useRef(new Set<FeatureId>()), fixedDrawn: useRef<MapFeature[]>([]), popup: useRef<maplibregl.Popup | null>(null) };
+  const { pending, fixedDrawn, popup } = refs;
+  const [tool, setTool] = useState<Tool>('select');
+  const [gis, setGis] = useState<'coords' | 'code' | null>(null);
+  const removePopup = useCallback(() => popup.current?.remove(), [popup]);
+  const map = useBasemap(container, removePopup);
+  const save = useCallback((d: Drawing) => saveDrawn([...d.features(pending.current), ...fixedDrawn.current]), [saveDrawn, pending, fixedDrawn]);
+  const openProperties = usePropertyPopup(refs, save);
+
+  /** What the drawing's events do now (read by listeners made once per drawing). */
+  const handlers = useRef<DrawingHandlers>({ created: () => {}, edited: () => {}, selected: () => {}, click: () => {} });
+  const drawing = useDrawingLayer(map, state.catalogue, handlers);
+  useEffect(() => {
+    handlers.current = {
+      created(id) {
+        if (!drawing || !map) return;
+        pending.current.add(id);
+        void openProperties(drawing, map, [id], true);
+      },
+      edited() {
+        if (drawing && canWrite) void save(drawing);
+      },
+      selected(id) {
+        // No popups in removal mode; a feature still waiting for its popup has one already.
+        if (drawing && map && tool === 'select' && !pending.current.has(id)) void openProperties(drawing, map, [id], false);
+      },
+      click(at) {
+        if (!drawing || tool !== 'remove' || !canWrite || busy) return;
+        const id = drawing.featureAt(at);
+        if (id === null) return;
+        drawing.remove([id]);
+        void save(drawing);
+      },
+    };
+  });
+  const hovered = useServerLayers(map, drawing, state, refs);
+
+  // The tool in use; nothing is drawn while a project loads or an algorithm runs, or without write rights.
+  const frozen = !canWrite || !project || busy === 'processing' || busy === 'loading';
+  useEffect(() => {
+    if (!drawing) return;
+    drawing.setTool(frozen ? 'view' : tool);
+    if (tool === 'remove') popup.current?.remove();
+  }, [drawing, tool, frozen, popup]);
+
+  const onGisBuilt = useCallback(
+    (found: MapFeatureCollection) => {
+      if (!drawing || !map) return;
+      setGis(null);
+      const ids = drawing.add(found.features);
+      if (ids.length < found.features.length) notify('error', 'Часть участков не удалось нарисовать: многоугольник с дырами или самопересечением');
+      if (ids.length === 0) return;
+      ids.forEach((id) => pending.current.add(id));
+      const box = bounds(found.features);
+      if (box) map.fitBounds(box, { padding: 80, maxZoom: 16, duration: 0 });
+      void openProperties(drawing, map, ids, true);
+    },
+    [drawing, map, openProperties, pending],
+  );
+  const closeGis = useCallback(() => setGis(null), []);
+  const closePopup = () => {
+    popup.current?.remove();
+    popup.current = null;
+  };
+
+  return { drawing, tool, setTool, gis, setGis, closeGis, onGisBuilt, hovered, closePopup };
+}
