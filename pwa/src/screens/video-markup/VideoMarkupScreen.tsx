@@ -34,6 +34,7 @@ import { useDraftAutosave, useMarkupPersistence } from './useMarkupPersistence';
 import { useKeptOffline, useQueuedSaveReplay } from './useOfflineSync';
 import { useActivities, useOtherCameras, useVideoMarkupData } from './useVideoMarkupData';
 import { DamagedRecording } from '../../ui/DamagedRecording';
+import { videoUrl } from '../../offline/videoCache';
 
 /**
  * spec 01 "Video markup": the assessor's screen. Keyed by the video, so switching to another
@@ -305,7 +306,7 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
           <div className="coding-stage">
             <Player
               videoRef={videoRef}
-              src={`/api/v1/video?video_id=${videoId}`}
+              src={videoUrl(videoId)}
               playhead={playhead}
               startSecond={startSecond}
               loop={loop}
