@@ -13,6 +13,7 @@ import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { createPartialResponse, RangeRequestsPlugin } from 'workbox-range-requests';
 import { API_CACHE, BASEMAP_CACHE, BASEMAP_URL, isOfflineReadableApi, KEEP_READS_MESSAGE, OUTBOX_SYNC_TAG, warmApiCache } from './offline/apiCache';
 import { FROM_CACHE_HEADER } from './api/cache-header';
+import type { ApiPath } from './api/paths';
 import type { MapReplayOutcome } from './offline/mapOutbox';
 import { replayOutbox } from './offline/replay';
 import { VIDEO_CACHE } from './offline/videoCache';
@@ -45,8 +46,9 @@ cleanupOutdatedCaches();
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//] }));
 
 // Videos kept for offline markup (offline/videoCache.ts) are served from here, Range included.
+const VIDEO_PATH: ApiPath<'get'> = '/api/v1/video';
 registerRoute(
-  ({ url }) => url.pathname === '/api/v1/video' && !url.searchParams.has('key'),
+  ({ url }) => url.pathname === VIDEO_PATH && !url.searchParams.has('key'),
   new CacheFirst({ cacheName: VIDEO_CACHE, plugins: [new CacheableResponsePlugin({ statuses: [200] }), new RangeRequestsPlugin()] }),
 );
 
@@ -112,7 +114,7 @@ async function markedAsCached(cachedResponse: Response) {
  * asks for an area's; the empty forms of the other drawn types are kept with it, so a road, a zone
  * or an object can be drawn offline too. A filled form of an existing feature is kept once opened.
  */
-const HTML_MENU = '/api/v1/html_menu';
+const HTML_MENU: ApiPath<'post'> = '/api/v1/html_menu';
 const DRAWN_TYPES = ['area', 'road', 'zone', 'object'];
 const htmlMenuKey = (body: string) => new URL(`${HTML_MENU}?body=${encodeURIComponent(body)}`, location.origin).href;
 const isJson200 = (response: Response) => response.status === 200 && (response.headers.get('content-type') ?? '').includes('application/json');

@@ -180,6 +180,29 @@ export async function finishJob(db: Db, id: number, workerId: string, result: un
 
 export const CANCELLED_MESSAGE = 'Задача отменена';
 
+type JobStatus = 'queued' | 'running' | 'success' | 'failed' | 'cancelled';
+
+/**
+ * Ends the jobs `ids` that are still in one of the `from` states (a deleted video's queued ingest, a
+ * deleted model's training, a cancel): a running one stops at its next progress write, as its lock
+ * is gone. The number of jobs ended (0: they had ended already).
+ */
+export async function endJobs(
+  db: Db,
+  ids: readonly number[],
+  to: { status: 'failed' | 'cancelled'; error: string },
+  from: readonly JobStatus[],
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  const updated = await db
+    .updateTable('jobs')
+    .set({ ...to, locked_by: null, locked_at: null, updated_at: Date.now() })
+    .where('id', 'in', [...ids])
+    .where('status', 'in', [...from])
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows);
+}
+
 export interface JobView {
   id: number;
   kind: string;

@@ -4,7 +4,7 @@ import type { Db } from '../db/database';
 import { badRequest, conflict } from '../http/errors';
 import { boundedEnd, MAX_SEGMENT_MS, toIso } from '../http/time';
 import type { PeriodMarkupsSaveInput } from './period-markups.schema';
-import { bumpMarkupVersions, logActivities } from './activity.service';
+import { bumpMarkupVersions, logActivities } from '../video/activity.service';
 import { clipModelLayer, UNREVIEWED_SOURCE } from './model-layer.service';
 import { lockStructureForSave } from './save-lock';
 import { assertRowInStructure, structureMembers } from './structure-members.service';

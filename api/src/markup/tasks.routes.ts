@@ -4,7 +4,8 @@ import type { AppDeps } from '../deps';
 import { createRouter, errorResponses, json } from '../http/openapi';
 import { checkDumpRequest, dumpDisposition, workTimeRecord } from './tasks-dump.service';
 import { DumpQuery, Message, TaskIdParam, TaskList, TasksQuery, TaskVideoParam } from './tasks.schema';
-import { deleteTask, finishTask, listTasks } from './tasks.service';
+import { deleteVideo } from '../video/service';
+import { finishTask, listTasks } from './tasks.service';
 
 const tags = ['Задачи разметки'];
 
@@ -38,7 +39,7 @@ export function taskRoutes({ db, storage }: AppDeps) {
       responses: { 200: json(Message), ...errorResponses },
     }),
     async (c) => {
-      await deleteTask(db, storage, c.req.valid('param').id);
+      await deleteVideo(db, storage, c.req.valid('param').id);
       return c.json({ message: 'Задача удалена' }, 200);
     },
   );

@@ -3,8 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { isPostgres } from '../db/postgres';
 import { conflict } from '../http/errors';
-import type { ObjectStore } from '../storage/object-store';
-import { logActivities } from './activity.service';
+import { logActivities, markTaskFinished } from '../video/activity.service';
 
 export type TaskOption = 'all' | 'finished' | 'unfinished';
 
@@ -106,26 +105,6 @@ export async function listTasks(db: Db, structureId: number, query: TaskQuery) {
   return { elements, total };
 }
 
-/**
- * Deletes a task: the video row and its file. Its markups stay (their video link is cleared by the
- * foreign key), its activity goes with it; a queued ingest job is cancelled.
- */
-export async function deleteTask(db: Db, storage: ObjectStore, videoId: number): Promise<void> {
-  const video = await db.selectFrom('videos').select(['storage_key', 'job_id']).where('id', '=', videoId).executeTakeFirstOrThrow();
-  await db.transaction().execute(async (trx) => {
-    if (video.job_id !== null) {
-      await trx
-        .updateTable('jobs')
-        .set({ status: 'failed', error: 'Видео удалено', updated_at: Date.now() })
-        .where('id', '=', video.job_id)
-        .where('status', '=', 'queued')
-        .execute();
-    }
-    await trx.deleteFrom('videos').where('id', '=', videoId).execute();
-  });
-  await storage.remove(video.storage_key);
-}
-
 /** Marks a task finished (once): finished flag and time, the finisher as author if none, an activity. */
 export async function finishTask(db: Db, videoId: number, userId: string): Promise<void> {
   const video = await db.selectFrom('videos').select(['status', 'finished']).where('id', '=', videoId).executeTakeFirstOrThrow();
@@ -133,11 +112,7 @@ export async function finishTask(db: Db, videoId: number, userId: string): Promi
   if (video.finished === 1) return;
   const now = Date.now();
   await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('videos')
-      .set({ finished: 1, finished_at: now, author_id: sql`coalesce(author_id, ${userId})` })
-      .where('id', '=', videoId)
-      .execute();
+    await markTaskFinished(trx, videoId, userId, now);
     await logActivities(trx, [{ videoId, authorId: userId, at: now, comment: 'Задача завершена' }]);
   });
 }

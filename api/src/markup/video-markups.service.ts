@@ -6,7 +6,7 @@ import type { Db } from '../db/database';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { boundedEnd, MAX_SEGMENT_MS, MAX_SEGMENT_SECONDS, MAX_VIDEO_SECONDS } from '../http/time';
 import { formatLocalDateTime } from '../time-zone';
-import { bumpMarkupVersions, logActivities } from './activity.service';
+import { bumpMarkupVersions, logActivities, recordMarkupSave } from '../video/activity.service';
 import { clipModelLayer, UNREVIEWED_SOURCE } from './model-layer.service';
 import { lockStructureForSave } from './save-lock';
 import { assertRowInStructure, structureMembers } from './structure-members.service';
@@ -259,8 +259,7 @@ export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: numbe
     await bumpMarkupVersions(tx, [...clipped]);
 
     const version = video.version + 1;
-    await tx.updateTable('videos').set({ markup_version: version }).where('id', '=', videoId).execute();
-    await tx.updateTable('videos').set({ author_id: user.id }).where('id', '=', videoId).where('author_id', 'is', null).execute();
+    await recordMarkupSave(tx, videoId, version, user.id);
     await logActivities(tx, [{ videoId, authorId: user.id, at: now, comment: fillGaps ? 'Пропуски заполнены простоем' : 'Разметка сохранена' }]);
     if (input.client_save_id) {
       await tx

@@ -1,8 +1,8 @@
 import type { Db } from '../db/database';
 import { conflict, notFound } from '../http/errors';
 import { toIso } from '../http/time';
-import { deleteTask } from '../markup/tasks.service';
 import type { ObjectStore } from '../storage/object-store';
+import { deleteVideo } from './service';
 
 /**
  * Recordings of a structure whose processing failed (not a video, unreadable…), newest first:
@@ -26,5 +26,5 @@ export async function deleteFailedVideo(db: Db, storage: ObjectStore, videoId: n
   const video = await db.selectFrom('videos').select('status').where('id', '=', videoId).executeTakeFirst();
   if (!video) throw notFound('Видео не найдено');
   if (video.status !== 'failed') throw conflict('Удалить здесь можно только запись, которую не удалось обработать');
-  await deleteTask(db, storage, videoId);
+  await deleteVideo(db, storage, videoId);
 }

@@ -1,7 +1,7 @@
 import { probe } from '@norma/workers/media';
 import type { Db } from '../db/database';
 import { enqueueJob } from '../jobs/queue';
-import { logActivities } from '../markup/activity.service';
+import { logActivities } from './activity.service';
 import type { ObjectStore } from '../storage/object-store';
 import { plausibleCreationTime, startFromName } from './recording-name';
 import { localToInstant } from '../time-zone';

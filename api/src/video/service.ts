@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import { precompiled, type Db } from '../db/database';
 import { badRequest, notFound } from '../http/errors';
-import { logActivities } from '../markup/activity.service';
+import { endJobs } from '../jobs/queue';
+import type { ObjectStore } from '../storage/object-store';
+import { logActivities } from './activity.service';
 import { MAX_VIDEO_SECONDS, toIso } from '../http/time';
 
 const metaColumns = [
@@ -202,4 +204,18 @@ export async function videosAt(db: Db, structureId: number, at: number) {
       start_time: video ? toIso(video.start_time) : null,
     };
   });
+}
+
+/**
+ * Deletes a video (a markup task, or a recording whose processing failed): the row and its file. Its
+ * markups stay (their video link is cleared by the foreign key), its activity goes with it; a queued
+ * ingest job is ended.
+ */
+export async function deleteVideo(db: Db, storage: ObjectStore, videoId: number): Promise<void> {
+  const video = await db.selectFrom('videos').select(['storage_key', 'job_id']).where('id', '=', videoId).executeTakeFirstOrThrow();
+  await db.transaction().execute(async (trx) => {
+    if (video.job_id !== null) await endJobs(trx, [video.job_id], { status: 'failed', error: 'Видео удалено' }, ['queued']);
+    await trx.deleteFrom('videos').where('id', '=', videoId).execute();
+  });
+  await storage.remove(video.storage_key);
 }

@@ -2,7 +2,7 @@ import type { Db } from '../db/database';
 import { conflict, notFound } from '../http/errors';
 import type { ObjectStore } from '../storage/object-store';
 import { modelKey, VISION_APPLY_JOB, VISION_TRAIN_JOB } from './service';
-import { CANCELLED_MESSAGE, findJob, type JobView } from '../jobs/queue';
+import { CANCELLED_MESSAGE, endJobs, findJob, type JobView } from '../jobs/queue';
 
 /**
  * After a training or applying job was cancelled (cancelJob below): a model that never got
@@ -44,13 +44,8 @@ export async function cancelJob(db: Db, storage: ObjectStore, organizationId: nu
   if (!row) throw notFound(CANCEL_MESSAGES.missing);
   const cleanup = CANCELLABLE[row.kind];
   if (!cleanup) throw conflict(CANCEL_MESSAGES.notCancellable);
-  const updated = await db
-    .updateTable('jobs')
-    .set({ status: 'cancelled', error: CANCELLED_MESSAGE, locked_by: null, locked_at: null, updated_at: Date.now() })
-    .where('id', '=', id)
-    .where('status', 'in', ['queued', 'running'])
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) throw conflict(CANCEL_MESSAGES.finished);
+  const ended = await endJobs(db, [id], { status: 'cancelled', error: CANCELLED_MESSAGE }, ['queued', 'running']);
+  if (ended === 0) throw conflict(CANCEL_MESSAGES.finished);
   await cleanup(db, storage, { organizationId, payload: JSON.parse(row.payload) });
   return (await findJob(db, id, organizationId))!;
 }

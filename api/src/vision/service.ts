@@ -5,7 +5,7 @@ import { UNREVIEWED_SOURCE, workplaceEmployee } from '../markup/model-layer.serv
 import type { Db } from '../db/database';
 import type { ModelsTable } from '../db/schema';
 import { ApiError, badRequest, notFound } from '../http/errors';
-import { CANCELLED_MESSAGE, enqueueJob } from '../jobs/queue';
+import { CANCELLED_MESSAGE, endJobs, enqueueJob } from '../jobs/queue';
 import type { ObjectStore } from '../storage/object-store';
 import {
   VISION_MESSAGES as M,
@@ -188,13 +188,7 @@ export async function deleteModel(db: Db, storage: ObjectStore, user: SessionUse
   const row = await modelRowOf(db, user, modelId);
   const jobIds = [row.job_id, row.apply_job_id].filter((id): id is number => id !== null);
   await db.transaction().execute(async (trx) => {
-    if (jobIds.length)
-      await trx
-        .updateTable('jobs')
-        .set({ status: 'cancelled', error: CANCELLED_MESSAGE, locked_by: null, locked_at: null, updated_at: Date.now() })
-        .where('id', 'in', jobIds)
-        .where('status', 'in', ['queued', 'running'])
-        .execute();
+    await endJobs(trx, jobIds, { status: 'cancelled', error: CANCELLED_MESSAGE }, ['queued', 'running']);
     await trx.deleteFrom('models').where('id', '=', row.id).execute();
   });
   await storage.remove(row.object_storage_key ?? modelKey(user.organizationId, row.id));

@@ -2,6 +2,7 @@ import { saveBlob } from '../export/download';
 import { FROM_CACHE_HEADER } from './cache-header';
 import { markOffline, markOnline } from '../status/connectivity';
 import { notify } from '../status/notifications';
+import { apiUrl, type ApiPath, type Method, type Operation, type UrlInit } from './paths';
 import type { paths } from './schema.gen';
 import type { ApiErrorBody, MapFeatureCollection, MapProject, NormCard, VideoMarkupsReply } from './types';
 
@@ -19,14 +20,7 @@ export class ApiCallError extends Error {
   }
 }
 
-type QueryValue = string | number | boolean | null | undefined;
-
-/** Every method's calls, by path, as the API declares them (schema.gen.ts, generated from its routes). */
-type Method = 'get' | 'post' | 'put' | 'delete';
-type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
-/** The paths that answer method M. */
-export type ApiPath<M extends Method> = { [P in keyof paths]: [Operation<P, M>] extends [never] ? never : P }[keyof paths];
-type Parameters_<P extends keyof paths, M extends Method> = Operation<P, M> extends { parameters: infer A } ? A : never;
+/** Every method's calls, by path, as the API declares them (schema.gen.ts, generated from its routes; paths.ts). */
 type BodyOf<P extends keyof paths, M extends Method> =
   Operation<P, M> extends { requestBody: { content: { 'application/json': infer B } } }
     ? { body: B }
@@ -34,7 +28,7 @@ type BodyOf<P extends keyof paths, M extends Method> =
       ? { body?: B }
       : { body?: never };
 /** A call's parameters: `path` (the `{name}`s of the path) and `query` as the route declares them, `body` for a write, `quiet`. */
-export type ApiInit<P extends keyof paths, M extends Method> = Omit<Parameters_<P, M>, 'header' | 'cookie'> &
+export type ApiInit<P extends keyof paths, M extends Method> = UrlInit<P, M> &
   (M extends 'get' | 'delete' ? unknown : BodyOf<P, M>) & {
     /** Do not show the failure (the caller shows it its own way, e.g. a "not signed in" probe). */
     quiet?: boolean;
@@ -73,21 +67,6 @@ type ContractReplies = {
 };
 /** What a call answers when it succeeds, as its route declares it. */
 export type ApiReply<P extends keyof paths, M extends Method> = P extends keyof ContractReplies[M] ? ContractReplies[M][P] : GeneratedReply<P, M>;
-
-function buildUrl(path: string, query?: Record<string, QueryValue>) {
-  const url = new URL(path, window.location.origin);
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, String(value));
-  }
-  return url.pathname + url.search;
-}
-
-/** The same-origin URL of a call: the path's `{name}`s filled in from `path`, then the query. */
-export function apiUrl<P extends ApiPath<'get'>>(path: P, ...[init]: InitArg<P, 'get'>): string {
-  const { path: params = {}, query } = (init ?? {}) as { path?: Record<string, QueryValue>; query?: Record<string, QueryValue> };
-  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
-  return buildUrl(filled, query);
-}
 
 export const NO_CONNECTION = 'Нет связи с сервером. Проверьте подключение и повторите.';
 

@@ -3,7 +3,8 @@
  * declare, and `tsc -p pwa/tsconfig.json` (npm run check) fails if any of them stops being an error
  * (`@ts-expect-error` on a line without an error is itself an error). Never called.
  */
-import { api, apiUrl, downloadFile } from './client';
+import { api, downloadFile } from './client';
+import { apiCallUrl, apiUrl } from './paths';
 
 export async function wrongCallsFailTheTypecheck(id: number) {
   // @ts-expect-error a path the API does not declare
@@ -30,5 +31,9 @@ export async function wrongCallsFailTheTypecheck(id: number) {
   await downloadFile('/api/v1/no_such_dump', {}, 'x.tsv');
   // @ts-expect-error so is a URL built for a <video> or a cache
   apiUrl('/api/v1/video_meta/{videoId}', { path: {} });
+  // @ts-expect-error and one for a write sent by hand: the upload's query needs the file's name
+  apiCallUrl('post', '/api/v1/upload', { query: { camera_id: id } });
+  // @ts-expect-error a write's URL names a path declared for that method
+  apiCallUrl('put', '/api/v1/whoami');
   return title;
 }

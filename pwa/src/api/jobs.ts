@@ -30,13 +30,21 @@ type Job = ApiReply<'/api/v1/jobs/{id}', 'get'>;
 /** True while a job has not ended (queued or running). */
 const jobPending = (job: Job) => job.status === 'queued' || job.status === 'running';
 
+/** A job wait's options; `onRead` sees every state read, the unfinished ones too (a progress bar). */
+export interface JobWaitOptions extends WaitOptions {
+  onRead?: (job: Job) => void;
+}
+
 /**
  * Waits on a background job's state (GET /api/v1/jobs/{id}) until it ends: the ended job (its status
  * says success or failed, its error why), or null when the wait was stopped.
  */
-export const waitForJob = (id: number, options: WaitOptions = {}) =>
+export const waitForJob = (id: number, { onRead, ...options }: JobWaitOptions = {}) =>
   pollUntil(
     () => api.get('/api/v1/jobs/{id}', { path: { id } }),
-    (job) => !jobPending(job),
+    (job) => {
+      if (!stopped(options)) onRead?.(job);
+      return !jobPending(job);
+    },
     options,
   );

@@ -1,9 +1,10 @@
 import * as maplibregl from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import { Protocol } from 'pmtiles';
+import { apiUrl } from '../api/paths';
 
 /** The offline basemap's style: a `pmtiles://` source on our own origin, no glyphs or sprites (docs/map.md «Подложка»). */
-export const STYLE_URL = '/api/v1/map/style.json';
+export const STYLE_URL = apiUrl('/api/v1/map/style.json');
 
 let ready = false;
 

@@ -1,3 +1,4 @@
+import { apiUrl } from '../api/paths';
 import type { InferenceBackend, WorkerReply, WorkerRequest } from './protocol';
 import type { BrowserVisionSpec } from './spec';
 
@@ -56,7 +57,7 @@ export class BrowserModel {
 
   /** Downloads a trained model's ONNX file (GET /api/v1/model/{id}/onnx) and opens it. */
   static async open(modelId: number): Promise<BrowserModel> {
-    const response = await fetch(`/api/v1/model/${modelId}/onnx`, { credentials: 'same-origin' });
+    const response = await fetch(apiUrl('/api/v1/model/{id}/onnx', { path: { id: modelId } }), { credentials: 'same-origin' });
     if (!response.ok) {
       // The same message the API client would show.
       const message = await response

@@ -1,3 +1,5 @@
+import { apiUrl } from '../api/paths';
+
 /**
  * The API reads kept for offline use. The service worker (sw.ts) answers GET /api/v1/* and
  * /api/v2/* NetworkFirst from this Cache Storage bucket; the page warms it for a video saved for
@@ -5,7 +7,7 @@
  */
 export const API_CACHE = 'norma-api';
 /** The map editor's basemap archive (PMTiles), kept whole for offline use (sw.ts). */
-export const BASEMAP_URL = '/api/v1/map/basemap.pmtiles';
+export const BASEMAP_URL = apiUrl('/api/v1/map/basemap.pmtiles');
 export const BASEMAP_CACHE = 'norma-basemap';
 /** A page's message to its service worker: fetch these reads and keep them (`{ type, paths }`). */
 export const KEEP_READS_MESSAGE = 'norma-keep-reads';
@@ -49,7 +51,7 @@ export async function rememberMarkups(videoId: number, reply: unknown): Promise<
   if (!('caches' in globalThis)) return;
   const cache = await caches.open(API_CACHE);
   await cache.put(
-    new URL(`/api/v1/video_markups/${videoId}`, location.origin).href,
+    new URL(apiUrl('/api/v1/video_markups/{videoId}', { path: { videoId } }), location.origin).href,
     new Response(JSON.stringify(reply), { headers: { 'content-type': 'application/json' } }),
   );
 }

@@ -1,4 +1,5 @@
 import { get, update } from 'idb-keyval';
+import { apiCallUrl, apiUrl } from '../api/paths';
 import type { MapFeatureCollection, MapProject } from '../api/types';
 import { API_CACHE } from './apiCache';
 import { notifyChange, withOutboxLock } from './outbox';
@@ -39,7 +40,7 @@ export interface MapOutboxProblem extends MapOutboxItem {
 
 const ITEMS = 'norma:map-outbox';
 const PROBLEMS = 'norma:map-outbox-problems';
-const PROJECT_URL = '/api/v1/projects/last/get';
+const PROJECT_URL = apiUrl('/api/v1/projects/last/get');
 
 const sameSlot = (a: { owner: string; projectId: number }, b: { owner: string; projectId: number }) => a.owner === b.owner && a.projectId === b.projectId;
 
@@ -85,7 +86,7 @@ export async function sendQueuedMapSave(item: MapOutboxItem): Promise<MapReplayO
   const base = { projectId: item.projectId };
   let response: Response;
   try {
-    response = await fetch('/api/v1/projects/last/save', {
+    response = await fetch(apiCallUrl('post', '/api/v1/projects/last/save'), {
       method: 'POST',
       credentials: 'same-origin',
       // The server refuses it if someone else has signed in meanwhile (api/src/markup/save-owner.ts).

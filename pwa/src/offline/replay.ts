@@ -1,5 +1,6 @@
 import { rowsFromReply, sameRow, sameStamp, type MarkupRow, type StampRow, type VideoMarkupsReply } from './markup-rows';
 import type { FailureBody } from '../api/client';
+import { apiCallUrl, apiUrl } from '../api/paths';
 import { rememberMarkups } from './apiCache';
 import { loadDraft, saveDraft } from './drafts';
 import { flushMapOutbox, type MapReplayOutcome } from './mapOutbox';
@@ -38,7 +39,7 @@ export async function sendQueuedSave(item: OutboxItem, owner: string): Promise<R
   const base = { videoId: item.videoId, clientSaveId: item.payload.client_save_id };
   let response: Response;
   try {
-    response = await fetch(`/api/v1/video_markups/${item.videoId}`, {
+    response = await fetch(apiCallUrl('put', '/api/v1/video_markups/{videoId}', { path: { videoId: item.videoId } }), {
       method: 'PUT',
       credentials: 'same-origin',
       // The server refuses it if someone else has signed in meanwhile (api/src/markup/save-owner.ts).
@@ -71,7 +72,7 @@ export class ReplayUnreachable extends Error {}
 async function sessionOwner(): Promise<string | null> {
   let response: Response;
   try {
-    response = await fetch('/api/v1/whoami', { credentials: 'same-origin', cache: 'no-store' });
+    response = await fetch(apiUrl('/api/v1/whoami'), { credentials: 'same-origin', cache: 'no-store' });
   } catch {
     throw new ReplayUnreachable('offline');
   }

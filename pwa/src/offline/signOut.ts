@@ -1,4 +1,5 @@
 import { del, get, set } from 'idb-keyval';
+import { apiUrl } from '../api/paths';
 
 /**
  * Sign-out without a network (docs/architecture.md, «Выход без сети»). The session cookie is
@@ -12,7 +13,7 @@ import { del, get, set } from 'idb-keyval';
  * sign-out at once (the `storage` event). Shared by the page and the worker, so no DOM at module level.
  */
 export const PENDING_SIGN_OUT_KEY = 'norma:pending-sign-out';
-const LEAVE_PATH = '/api/v1/leave';
+const LEAVE_PATH = apiUrl('/api/v1/leave');
 
 const pageStorage = (): Storage | null => {
   try {

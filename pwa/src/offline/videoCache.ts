@@ -1,4 +1,4 @@
-import { apiUrl } from '../api/client';
+import { apiUrl } from '../api/paths';
 import { pageOffset, TASK_PAGE_SIZE } from './task-pages';
 import { warmApiCache } from './apiCache';
 
@@ -8,7 +8,8 @@ import { warmApiCache } from './apiCache';
  * works without a network.
  */
 export const VIDEO_CACHE = 'norma-videos';
-export const videoUrl = (videoId: number) => `/api/v1/video?video_id=${videoId}`;
+/** A video's file, as the player asks for it and as it is kept (the same URL, so the kept copy answers the player). */
+export const videoUrl = (videoId: number) => apiUrl('/api/v1/video', { query: { video_id: videoId } });
 
 export async function isKeptOffline(videoId: number): Promise<boolean> {
   if (!('caches' in window)) return false;

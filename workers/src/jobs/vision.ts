@@ -12,7 +12,7 @@ import {
 } from '@norma/workers/vision';
 import type { Db } from '../../../api/src/db/database';
 import { finishJob } from '../../../api/src/jobs/queue';
-import { bumpMarkupVersions, logActivities } from '../../../api/src/markup/activity.service';
+import { bumpMarkupVersions, logActivities } from '../../../api/src/video/activity.service';
 import { replaceModelLayer, UNREVIEWED_SOURCE, workplaceEmployee } from '../../../api/src/markup/model-layer.service';
 import type { ObjectStore } from '../../../api/src/storage/object-store';
 import { visionCancelled } from '../../../api/src/vision/cancel';

@@ -1,4 +1,5 @@
 import { type RefObject, useState } from 'react';
+import { videoUrl } from '../../offline/videoCache';
 
 /** Speeds of spec 02 §9 (x1–x16). */
 export const VISION_SPEEDS = [1, 2, 4, 8, 16];
@@ -45,7 +46,7 @@ export function FramePlayer({ videoRef, videoId, onFrame, speeds = false }: Fram
     <div className="vision-player">
       <video
         ref={videoRef}
-        src={`/api/v1/video?video_id=${videoId}`}
+        src={videoUrl(videoId)}
         controls
         muted
         playsInline

@@ -5,6 +5,7 @@ import type { Camera } from '../../api/types';
 import { LeafStructureSelect } from '../../ui/LeafStructureSelect';
 import { formatTime, localDate } from '../../format/time';
 import { login } from '../../state/login';
+import { videoUrl } from '../../offline/videoCache';
 import { cameraCaption, daySpan, needsSeek, videoAt, type CameraVideo } from './timeline';
 
 interface CameraWithVideos extends Camera {
@@ -31,7 +32,7 @@ function Player({ camera, instant, playing }: { camera: CameraWithVideos; instan
         <video
           ref={ref}
           key={current.id}
-          src={`/api/v1/video?video_id=${current.id}`}
+          src={videoUrl(current.id)}
           muted
           playsInline
           preload="auto"

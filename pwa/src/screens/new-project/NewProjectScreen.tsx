@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api } from '../../api/client';
+import { waitForJob } from '../../api/jobs';
 import type { Camera, Job } from '../../api/types';
 import { LeafStructureSelect } from '../../ui/LeafStructureSelect';
 import { notify } from '../../status/notifications';
@@ -67,16 +68,13 @@ export function NewProjectScreen() {
     if (structureId !== null) api.get('/api/v1/cameras', { query: { structure_id: structureId } }).then(setCameras, () => {});
   }, [structureId]);
 
-  // Poll unfinished jobs once a second: the bar shows the real ingest progress.
+  // Job waits stop when the screen goes away.
+  const unmounted = useRef(new AbortController());
   useEffect(() => {
-    const pending = tracked.filter((t) => t.job && (t.job.status === 'queued' || t.job.status === 'running'));
-    if (pending.length === 0) return;
-    const timer = setTimeout(async () => {
-      const updates = await Promise.all(pending.map((t) => api.get('/api/v1/jobs/{id}', { path: { id: t.job!.id } }).catch(() => t.job!)));
-      setTracked((list) => list.map((t) => ({ ...t, job: updates.find((u) => u.id === t.job?.id) ?? t.job })));
-    }, 1000);
-    return () => clearTimeout(timer);
-  }, [tracked]);
+    const controller = new AbortController();
+    unmounted.current = controller;
+    return () => controller.abort();
+  }, []);
 
   const chooseFile = (chosen: File | null) => {
     setError(null);
@@ -103,15 +101,21 @@ export function NewProjectScreen() {
     const index = tracked.length;
     setTracked((list) => [...list, { filename: file.name, uploadPercent: 0, job: null, error: null, videoId: null, deleted: false }]);
     const update = (change: Partial<Tracked>) => setTracked((list) => list.map((t, i) => (i === index ? { ...t, ...change } : t)));
+    let reply;
     try {
-      const reply = await uploadRecording(cameraId, file, (uploadPercent) => update({ uploadPercent }));
-      update({ uploadPercent: 100, videoId: reply.video_id, job: { id: reply.job_id, status: 'queued', progress: 0, error: null } });
-      setMode('analysis');
+      reply = await uploadRecording(cameraId, file, (uploadPercent) => update({ uploadPercent }));
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       update({ error: message });
       notify('error', message);
+      return;
     }
+    update({ uploadPercent: 100, videoId: reply.video_id, job: { id: reply.job_id, status: 'queued', progress: 0, error: null } });
+    setMode('analysis');
+    // Each read of the ingest job moves the bar: the real progress, never a fake. A failed read the API client has shown.
+    await waitForJob(reply.job_id, { signal: unmounted.current.signal, onRead: (job) => update({ job }) }).catch((err: Error) =>
+      update({ error: err.message }),
+    );
   };
 
   return (

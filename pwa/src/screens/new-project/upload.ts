@@ -1,4 +1,5 @@
 import type { FailureBody } from '../../api/client';
+import { apiCallUrl } from '../../api/paths';
 import type { UploadResult } from '../../api/types';
 
 /** Upload of a recording and polling of its ingest job (the real progress, never a fake). */
@@ -20,7 +21,7 @@ export function isMp4(filename: string): boolean {
 export function uploadRecording(cameraId: number, file: File, onProgress: (percent: number) => void): Promise<UploadResult> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open('POST', `/api/v1/upload?camera_id=${cameraId}&filename=${encodeURIComponent(file.name)}`);
+    request.open('POST', apiCallUrl('post', '/api/v1/upload', { query: { camera_id: cameraId, filename: file.name } }));
     request.withCredentials = true;
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress((event.loaded / event.total) * 100);

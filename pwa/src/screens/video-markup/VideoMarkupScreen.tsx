@@ -6,6 +6,7 @@ import { SuggestionPanel } from '../../ml/SuggestionPanel';
 import { login, useAllows } from '../../state/login';
 import { Banner } from '../../ui/Banner';
 import { DamagedRecording } from '../../ui/DamagedRecording';
+import { videoUrl } from '../../offline/videoCache';
 import { performAction } from './actions';
 import { CommandBar } from './CommandBar';
 import { ConflictBanner } from './ConflictBanner';
@@ -64,7 +65,7 @@ function CodingStage({ editor, actions, meta }: Parts & { meta: Meta }) {
       <div className="coding-stage">
         <Player
           videoRef={editor.videoRef}
-          src={`/api/v1/video?video_id=${videoId}`}
+          src={videoUrl(videoId)}
           playhead={editor.playhead}
           startSecond={editor.startSecond}
           loop={actions.loop}

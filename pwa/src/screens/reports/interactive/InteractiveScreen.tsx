@@ -13,6 +13,7 @@ import { ReportState } from '../ReportState';
 import { useLoad } from '../useLoad';
 import { SharePanel } from './SharePanel';
 import { computeInteractiveFrv } from '../../../reports-core/compute';
+import { videoUrl as storedVideoUrl } from '../../../offline/videoCache';
 import '../reports.css';
 
 /** The file and seconds the player shows for an item: the chosen camera's first file, else any camera's. */
@@ -20,8 +21,9 @@ export function segmentFor(item: FrvItem, cameraKey: number | null): VideoSegmen
   return item.video_segments.find((s) => s.camera_key === cameraKey) ?? item.video_segments[0] ?? null;
 }
 
+// A guest's player carries the share key, which the access check of every shared read takes from the query.
 function videoUrl(videoId: number, shareKey?: string) {
-  return `/api/v1/video?video_id=${videoId}${shareKey ? `&key=${encodeURIComponent(shareKey)}` : ''}`;
+  return storedVideoUrl(videoId) + (shareKey ? `&key=${encodeURIComponent(shareKey)}` : '');
 }
 
 /**

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database';
 
 /** One entry of a video's history (table `activities`, the task list's last action). */
@@ -10,8 +11,8 @@ export interface Activity {
 }
 
 /**
- * The one writer of `activities`: the markup domain's own saves, and the video domain (a comment, a
- * registration) and the vision jobs (a model's layer) through it.
+ * The one writer of `activities` (the video's history): the video domain's own writes (a comment, a
+ * registration), the markup domain's saves and the vision jobs (a model's layer) through it.
  */
 export async function logActivities(db: Db, entries: readonly Activity[]): Promise<void> {
   if (entries.length === 0) return;
@@ -32,5 +33,23 @@ export async function bumpMarkupVersions(db: Db, videoIds: readonly number[]): P
     .updateTable('videos')
     .set((eb) => ({ markup_version: eb('markup_version', '+', 1) }))
     .where('id', 'in', [...videoIds])
+    .execute();
+}
+
+/**
+ * A save of the video's own markup: its markup version becomes `version`, and the saver its author
+ * if it had none.
+ */
+export async function recordMarkupSave(db: Db, videoId: number, version: number, authorId: string): Promise<void> {
+  await db.updateTable('videos').set({ markup_version: version }).where('id', '=', videoId).execute();
+  await db.updateTable('videos').set({ author_id: authorId }).where('id', '=', videoId).where('author_id', 'is', null).execute();
+}
+
+/** The video's markup task is finished: the flag and the time, the finisher its author if it had none. */
+export async function markTaskFinished(db: Db, videoId: number, userId: string, at: number): Promise<void> {
+  await db
+    .updateTable('videos')
+    .set({ finished: 1, finished_at: at, author_id: sql`coalesce(author_id, ${userId})` })
+    .where('id', '=', videoId)
     .execute();
 }
