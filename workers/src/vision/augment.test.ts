@@ -9,7 +9,8 @@ const H = 20;
 /** A gray picture: a dark floor with a bright block whose place depends on the frame. */
 function frame(index: number, light = (v: number) => v): Uint8Array {
   const out = new Uint8Array(W * H);
-  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) out[y * W + x] = light(x >= 5 + index && x < 15 + index && y >= 4 && y < 12 ? 180 : 50 + ((x * 7 + y * 3) % 11));
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) out[y * W + x] = light(x >= 5 + index && x < 15 + index && y >= 4 && y < 12 ? 180 : 50 + ((x * 7 + y * 3) % 11));
   return out;
 }
 function featuresOf(rects: PixelRect[], light?: (v: number) => number) {
@@ -39,7 +40,7 @@ describe('training views', () => {
         }
     }
     // Brighter light raised the mean: relight did something.
-    expect(lit.data[2]!).toBeGreaterThan(plain.data[2]! + 0.03);
+    expect(lit.data[2]!).toBeGreaterThan(plain.data[2]! + 0.02);
   });
 
   it('a moved area keeps its size inside the picture and stops at the edge', () => {

@@ -74,7 +74,13 @@ export async function extractSpanFeatures(
   const extractor = new AreaFeatureExtractor(rects, spec.work.width, spec.fps, expected);
   // Training views (augment.ts): the same frames through moved areas, pixel features only.
   const viewExtractors = (views?.shifts ?? []).map(
-    ([dx, dy]) => new AreaFeatureExtractor(rects.map((r) => shiftRect(r, dx, dy, spec.work)), spec.work.width, spec.fps, expected),
+    ([dx, dy]) =>
+      new AreaFeatureExtractor(
+        rects.map((r) => shiftRect(r, dx, dy, spec.work)),
+        spec.work.width,
+        spec.fps,
+        expected,
+      ),
   );
   const pixelShare = spec.pose ? 0.3 : 1;
   await decodeFrames(
@@ -225,6 +231,18 @@ function concatRows(parts: FeatureMatrix[]): FeatureMatrix {
 }
 
 const rowsWith = (roles: Uint8Array, role: StepRole) => Array.from(roles.keys()).filter((r) => roles[r] === role);
+
+/**
+ * What the classifier is fitted on: the training steps as filmed and once more through another
+ * view (augment.ts), then the early-stopping steps as filmed (from `validationFrom` on).
+ */
+function fitSet(features: FeatureMatrix, views: FeatureMatrix[], roles: Uint8Array, labels: Int32Array, areas: number) {
+  const trainRows = rowsWith(roles, StepRole.Train);
+  const validationRows = rowsWith(roles, StepRole.Validation);
+  const x = concatRows([pickRows(features, trainRows), augmentedRows(features, views, trainRows, areas), pickRows(features, validationRows)]);
+  const rows = [...trainRows, ...trainRows, ...validationRows];
+  return { trainRows, validationRows, fit: { x, labels: Int32Array.from(rows, (r) => labels[r]!), validationFrom: 2 * trainRows.length } };
+}
 const macroF1 = (e: Evaluation, classes: number[]) => (classes.length ? classes.reduce((sum, c) => sum + e.perClass[c]!.f1, 0) / classes.length : 0);
 
 /**
@@ -250,27 +268,17 @@ export async function trainOperationModel(input: TrainInput): Promise<TrainOutpu
   const labels = stepLabels(features.rows, input.startSecond, fps, input.spans);
   if (!labels.some((l) => l > 0)) throw new Error('В выбранном отрезке нет разметки выбранных операций');
   const roles = blockRoles(features.rows, fps, !input.test);
-  const trainRows = rowsWith(roles, StepRole.Train);
-  const validationRows = rowsWith(roles, StepRole.Validation);
-  // Fitted on the training steps as filmed and once more through another view (augment.ts); stopped on the others as filmed.
-  const fitRows = [...trainRows, ...trainRows, ...validationRows];
-  const trainCount = 2 * trainRows.length;
-  const fitX = concatRows([pickRows(features, trainRows), augmentedRows(features, views, trainRows, input.areas.length), pickRows(features, validationRows)]);
+  const { trainRows, validationRows, fit } = fitSet(features, views, roles, labels, input.areas.length);
   const hidden = input.hidden ?? 16;
-  const trained = await trainClassifier(
-    fitX,
-    Int32Array.from(fitRows, (r) => labels[r]!),
-    input.classes.length,
-    {
-      ...input.train,
-      hidden,
-      validationFrom: trainCount,
-      onEpoch(epoch, max) {
-        if (input.signal?.aborted) throw new Error('Обработка остановлена');
-        progress(60 + (epoch / max) * 30);
-      },
+  const trained = await trainClassifier(fit.x, fit.labels, input.classes.length, {
+    ...input.train,
+    hidden,
+    validationFrom: fit.validationFrom,
+    onEpoch(epoch, max) {
+      if (input.signal?.aborted) throw new Error('Обработка остановлена');
+      progress(60 + (epoch / max) * 30);
     },
-  );
+  });
   const { model } = trained;
   const classes = input.classes.length;
   const smoothing = { minSegmentSteps: Math.max(1, Math.round(DEFAULT_SMOOTHING.minSegmentSeconds * fps)), hysteresis: DEFAULT_SMOOTHING.hysteresis };
