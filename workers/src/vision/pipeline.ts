@@ -1,5 +1,6 @@
 import { argmaxRows, predict, trainClassifier, type Classifier, type TrainOptions } from './classifier';
 import { blockRoles, evaluateLabels, permutationImportance, roleRuns, segmentScores, StepRole, type Evaluation, type SegmentScores } from './evaluate';
+import { augmentedRows, shiftRect, TRAINING_SHIFTS } from './augment';
 import { AreaFeatureExtractor, featureNames, toWorkRect, type FeatureMatrix, type SourceRect } from './features';
 import { decodeFrames, workSize } from './frames';
 import { movenetInputSize } from './movenet-decode';
@@ -63,22 +64,38 @@ export interface SpanInput {
  * Decodes a span (ffmpeg, streamed) and computes the area features of every step; with `spec.pose`
  * a second, sparse pass adds the pose features (MoveNet once per pose sample, held between samples).
  */
-export async function extractSpanFeatures(input: SpanInput, spec: Pick<VisionSpec, 'fps' | 'work' | 'areas' | 'pose'>): Promise<FeatureMatrix> {
+export async function extractSpanFeatures(
+  input: SpanInput,
+  spec: Pick<VisionSpec, 'fps' | 'work' | 'areas' | 'pose'>,
+  views?: { shifts: [number, number][]; out: FeatureMatrix[] },
+): Promise<FeatureMatrix> {
   const rects = spec.areas.map((a) => toWorkRect(a.rect, input.video, spec.work));
   const expected = Math.ceil((input.endSecond - input.startSecond) * spec.fps) + 1;
   const extractor = new AreaFeatureExtractor(rects, spec.work.width, spec.fps, expected);
+  // Training views (augment.ts): the same frames through moved areas, pixel features only.
+  const viewExtractors = (views?.shifts ?? []).map(
+    ([dx, dy]) =>
+      new AreaFeatureExtractor(
+        rects.map((r) => shiftRect(r, dx, dy, spec.work)),
+        spec.work.width,
+        spec.fps,
+        expected,
+      ),
+  );
   const pixelShare = spec.pose ? 0.3 : 1;
   await decodeFrames(
     input.video.file,
     { startSecond: input.startSecond, endSecond: input.endSecond, fps: spec.fps, width: spec.work.width, height: spec.work.height },
     (frame, index) => {
       extractor.push(frame);
+      for (const view of viewExtractors) view.push(frame);
       if (index % 25 === 0) input.progress?.(Math.min(100, (index / expected) * 100 * pixelShare));
     },
     input.signal,
   );
   const features = extractor.finish();
   if (features.rows === 0) throw new Error('В выбранном отрезке видео не удалось прочитать ни одного кадра');
+  views?.out.push(...viewExtractors.map((view) => view.finish()));
   if (!spec.pose) return features;
   const poses = await poseSamples(input, spec.pose, spec.areas, (p) => input.progress?.(100 * pixelShare + p * (1 - pixelShare)));
   const perArea = spec.areas.length * POSE_FEATURES_PER_AREA;
@@ -201,7 +218,31 @@ function pickRows(x: FeatureMatrix, rows: number[]): FeatureMatrix {
   return { rows: rows.length, columns: x.columns, data };
 }
 
+/** The matrices one under another (the same columns). */
+function concatRows(parts: FeatureMatrix[]): FeatureMatrix {
+  const columns = parts[0]!.columns;
+  const data = new Float32Array(parts.reduce((n, p) => n + p.rows, 0) * columns);
+  let offset = 0;
+  for (const p of parts) {
+    data.set(p.data.subarray(0, p.rows * columns), offset);
+    offset += p.rows * columns;
+  }
+  return { rows: offset / columns, columns, data };
+}
+
 const rowsWith = (roles: Uint8Array, role: StepRole) => Array.from(roles.keys()).filter((r) => roles[r] === role);
+
+/**
+ * What the classifier is fitted on: the training steps as filmed and once more through another
+ * view (augment.ts), then the early-stopping steps as filmed (from `validationFrom` on).
+ */
+function fitSet(features: FeatureMatrix, views: FeatureMatrix[], roles: Uint8Array, labels: Int32Array, areas: number) {
+  const trainRows = rowsWith(roles, StepRole.Train);
+  const validationRows = rowsWith(roles, StepRole.Validation);
+  const x = concatRows([pickRows(features, trainRows), augmentedRows(features, views, trainRows, areas), pickRows(features, validationRows)]);
+  const rows = [...trainRows, ...trainRows, ...validationRows];
+  return { trainRows, validationRows, fit: { x, labels: Int32Array.from(rows, (r) => labels[r]!), validationFrom: 2 * trainRows.length } };
+}
 const macroF1 = (e: Evaluation, classes: number[]) => (classes.length ? classes.reduce((sum, c) => sum + e.perClass[c]!.f1, 0) / classes.length : 0);
 
 /**
@@ -218,27 +259,26 @@ export async function trainOperationModel(input: TrainInput): Promise<TrainOutpu
   const pose = input.pose;
   const progress = input.progress ?? (() => {});
   const share = input.test ? 0.45 : 0.6;
-  const features = await extractSpanFeatures({ ...input, progress: (p) => progress(p * share) }, { fps, work, areas: input.areas, pose });
+  const views: FeatureMatrix[] = [];
+  const features = await extractSpanFeatures(
+    { ...input, progress: (p) => progress(p * share) },
+    { fps, work, areas: input.areas, pose },
+    { shifts: TRAINING_SHIFTS, out: views },
+  );
   const labels = stepLabels(features.rows, input.startSecond, fps, input.spans);
   if (!labels.some((l) => l > 0)) throw new Error('В выбранном отрезке нет разметки выбранных операций');
   const roles = blockRoles(features.rows, fps, !input.test);
-  const fitRows = [...rowsWith(roles, StepRole.Train), ...rowsWith(roles, StepRole.Validation)];
-  const trainCount = fitRows.length - rowsWith(roles, StepRole.Validation).length;
+  const { trainRows, validationRows, fit } = fitSet(features, views, roles, labels, input.areas.length);
   const hidden = input.hidden ?? 16;
-  const trained = await trainClassifier(
-    pickRows(features, fitRows),
-    Int32Array.from(fitRows, (r) => labels[r]!),
-    input.classes.length,
-    {
-      ...input.train,
-      hidden,
-      validationFrom: trainCount,
-      onEpoch(epoch, max) {
-        if (input.signal?.aborted) throw new Error('Обработка остановлена');
-        progress(60 + (epoch / max) * 30);
-      },
+  const trained = await trainClassifier(fit.x, fit.labels, input.classes.length, {
+    ...input.train,
+    hidden,
+    validationFrom: fit.validationFrom,
+    onEpoch(epoch, max) {
+      if (input.signal?.aborted) throw new Error('Обработка остановлена');
+      progress(60 + (epoch / max) * 30);
     },
-  );
+  });
   const { model } = trained;
   const classes = input.classes.length;
   const smoothing = { minSegmentSteps: Math.max(1, Math.round(DEFAULT_SMOOTHING.minSegmentSeconds * fps)), hysteresis: DEFAULT_SMOOTHING.hysteresis };
@@ -287,7 +327,7 @@ export async function trainOperationModel(input: TrainInput): Promise<TrainOutpu
   const evaluation = evaluateLabels(truth, predicted, classes);
   const segments = segmentScores(segmentRuns, classes);
   const trainStepsPerClass = new Array<number>(classes).fill(0);
-  for (let i = 0; i < trainCount; i++) trainStepsPerClass[labels[fitRows[i]!]!]!++;
+  for (const r of trainRows) trainStepsPerClass[labels[r]!]!++;
   const majority = trainStepsPerClass.reduce((best, n, c) => (n > trainStepsPerClass[best]! ? c : best), 0);
   const baseline = { classIndex: majority, evaluation: evaluateLabels(truth, new Array<number>(truth.length).fill(majority), classes) };
   const warnings = trainingWarnings(input.classes, trainStepsPerClass, evaluation, baseline, trained.bestEpoch);
@@ -317,8 +357,8 @@ export async function trainOperationModel(input: TrainInput): Promise<TrainOutpu
     classifier: model,
     report: {
       steps: features.rows,
-      trainSteps: trainCount,
-      validationSteps: fitRows.length - trainCount,
+      trainSteps: trainRows.length,
+      validationSteps: validationRows.length,
       test,
       trainStepsPerClass,
       epochs: trained.epochs,
