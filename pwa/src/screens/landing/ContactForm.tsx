@@ -1,8 +1,7 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
-import { ApiCallError, api } from '../../api/client';
-import type { FeedbackBody } from '../../api/types';
 import type {} from 'altcha/types/react';
+import { useContactForm, type ContactFields, type Phase } from './useContactForm';
 
 /** Spec 01 §5 and §8, word for word. */
 export const PROMPTS = { name: 'Как к вам обращаться?', email: 'Ваш адрес электронной почты?', robot: 'Подтвердите, что вы не робот' } as const;
@@ -23,8 +22,6 @@ export function formatRussianPhone(raw: string): string {
   if (digits.length > 8) out += `-${parts[3]}`;
   return out;
 }
-
-type Phase = { kind: 'input' } | { kind: 'sending' } | { kind: 'done' } | { kind: 'failed'; text: string };
 
 /**
  * The robot check: the altcha web component, its code loaded once the form is near the screen
@@ -92,59 +89,8 @@ function RobotCheck({ onToken, resetKey }: { onToken: (token: string | null) => 
   );
 }
 
-/**
- * Spec 01 «Contact form (landing)», §5, §7, §8: name, email, company, phone (Russia, no country
- * selector), comment and the robot check; input → spinner → result. Submit waits for the name,
- * the email and the robot token; values are trimmed and optional ones sent only when filled.
- */
-export function ContactForm() {
-  const [name, setName] = useState('');
-  const [email, setEmail] = useState('');
-  const [company, setCompany] = useState('');
-  const [phone, setPhone] = useState('');
-  const [comment, setComment] = useState('');
-  const [token, setToken] = useState<string | null>(null);
-  const [touched, setTouched] = useState({ name: false, email: false });
-  const [phase, setPhase] = useState<Phase>({ kind: 'input' });
-  const [notice, setNotice] = useState<string | null>(null);
-  const [resetKey, setResetKey] = useState(0);
-  const [contactEmail, setContactEmail] = useState<string | null>(null);
-
-  useEffect(() => {
-    api.get('/api/v3/site', { quiet: true }).then(
-      (info) => setContactEmail(info.contact_email),
-      () => setContactEmail(null),
-    );
-  }, []);
-
-  const ready = Boolean(name.trim() && email.trim() && token);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!ready || !token) return;
-    const body: FeedbackBody = { name: name.trim(), email: email.trim(), altcha: token };
-    if (company.trim()) body.company = company.trim();
-    if (phone.trim()) body.phone_number = phone.trim();
-    if (comment.trim()) body.comment = comment.trim();
-    setNotice(null);
-    setPhase({ kind: 'sending' });
-    try {
-      await api.post('/api/v3/feedback', { body, quiet: true });
-      setPhase({ kind: 'done' });
-    } catch (err) {
-      // A refused robot check or a bad field is the visitor's to fix: back to the form, a new check.
-      if (err instanceof ApiCallError && (err.status === 400 || err.status === 429)) {
-        setNotice(err.message);
-        setToken(null);
-        setResetKey((key) => key + 1);
-        setPhase({ kind: 'input' });
-        return;
-      }
-      const mailbox = contactEmail ? `: ${contactEmail}` : ', указанную внизу страницы';
-      setPhase({ kind: 'failed', text: `Не удалось отправить заявку: на сервере возникли проблемы. Напишите нам на почту${mailbox}.` });
-    }
-  };
-
+/** The form's place after a send: the spinner, the thanks, or the failure with the way back. */
+function ContactState({ phase, backToForm }: { phase: Exclude<Phase, { kind: 'input' }>; backToForm: () => void }) {
   if (phase.kind === 'sending')
     return (
       <div className="contact-state" role="status" aria-live="polite" data-testid="contact-sending">
@@ -158,80 +104,104 @@ export function ContactForm() {
         {THANKS}
       </div>
     );
-  if (phase.kind === 'failed')
-    return (
-      <div className="contact-state" data-testid="contact-result">
-        <div className="banner banner-error" role="alert">
-          {phase.text}
-        </div>
-        <button type="button" className="button secondary" onClick={() => setPhase({ kind: 'input' })}>
-          Вернуться к форме
-        </button>
+  return (
+    <div className="contact-state" data-testid="contact-result">
+      <div className="banner banner-error" role="alert">
+        {phase.text}
       </div>
-    );
+      <button type="button" className="button secondary" onClick={backToForm}>
+        Вернуться к форме
+      </button>
+    </div>
+  );
+}
 
+interface FieldsProps {
+  fields: ContactFields;
+  setField: (key: keyof ContactFields, value: string) => void;
+  touched: { name: boolean; email: boolean };
+  touch: (key: 'name' | 'email') => void;
+}
+
+/** Name and email (required, with their prompts once left empty), company and phone. */
+function ContactGrid({ fields, setField, touched, touch }: FieldsProps) {
+  const { name, email, company, phone } = fields;
   const nameMissing = touched.name && !name.trim();
   const emailMissing = touched.email && !email.trim();
   return (
+    <div className="contact-grid">
+      <label>
+        Имя *
+        <input
+          name="name"
+          autoComplete="name"
+          value={name}
+          onChange={(e) => setField('name', e.target.value)}
+          onBlur={() => touch('name')}
+          aria-invalid={nameMissing}
+          aria-describedby="contact-name-prompt"
+          maxLength={200}
+        />
+        {nameMissing && (
+          <span id="contact-name-prompt" className="field-error">
+            {PROMPTS.name}
+          </span>
+        )}
+      </label>
+      <label>
+        Email *
+        <input
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setField('email', e.target.value)}
+          onBlur={() => touch('email')}
+          aria-invalid={emailMissing}
+          aria-describedby="contact-email-prompt"
+          maxLength={254}
+        />
+        {emailMissing && (
+          <span id="contact-email-prompt" className="field-error">
+            {PROMPTS.email}
+          </span>
+        )}
+      </label>
+      <label>
+        Компания
+        <input name="company" autoComplete="organization" value={company} onChange={(e) => setField('company', e.target.value)} maxLength={200} />
+      </label>
+      <label>
+        Телефон
+        <input
+          name="phone"
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel-national"
+          placeholder="+7 (912) 345-67-89"
+          value={phone}
+          onChange={(e) => setField('phone', formatRussianPhone(e.target.value))}
+        />
+      </label>
+    </div>
+  );
+}
+
+/**
+ * Spec 01 «Contact form (landing)», §5, §7, §8: name, email, company, phone (Russia, no country
+ * selector), comment and the robot check; input → spinner → result. Submit waits for the name,
+ * the email and the robot token; values are trimmed and optional ones sent only when filled.
+ */
+export function ContactForm() {
+  const { fields, setField, touched, touch, token, setToken, phase, backToForm, notice, resetKey, ready, submit } = useContactForm();
+  if (phase.kind !== 'input') return <ContactState phase={phase} backToForm={backToForm} />;
+  const { name, email, comment } = fields;
+  return (
     <form className="contact-form card" onSubmit={submit} noValidate data-testid="contact-form">
-      <div className="contact-grid">
-        <label>
-          Имя *
-          <input
-            name="name"
-            autoComplete="name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            onBlur={() => setTouched((t) => ({ ...t, name: true }))}
-            aria-invalid={nameMissing}
-            aria-describedby="contact-name-prompt"
-            maxLength={200}
-          />
-          {nameMissing && (
-            <span id="contact-name-prompt" className="field-error">
-              {PROMPTS.name}
-            </span>
-          )}
-        </label>
-        <label>
-          Email *
-          <input
-            name="email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            onBlur={() => setTouched((t) => ({ ...t, email: true }))}
-            aria-invalid={emailMissing}
-            aria-describedby="contact-email-prompt"
-            maxLength={254}
-          />
-          {emailMissing && (
-            <span id="contact-email-prompt" className="field-error">
-              {PROMPTS.email}
-            </span>
-          )}
-        </label>
-        <label>
-          Компания
-          <input name="company" autoComplete="organization" value={company} onChange={(e) => setCompany(e.target.value)} maxLength={200} />
-        </label>
-        <label>
-          Телефон
-          <input
-            name="phone"
-            type="tel"
-            inputMode="tel"
-            autoComplete="tel-national"
-            placeholder="+7 (912) 345-67-89"
-            value={phone}
-            onChange={(e) => setPhone(formatRussianPhone(e.target.value))}
-          />
-        </label>
-      </div>
+      <ContactGrid fields={fields} setField={setField} touched={touched} touch={touch} />
       <label>
         Комментарий
-        <textarea name="comment" rows={4} value={comment} onChange={(e) => setComment(e.target.value)} maxLength={5000} />
+        <textarea name="comment" rows={4} value={comment} onChange={(e) => setField('comment', e.target.value)} maxLength={5000} />
       </label>
       <RobotCheck onToken={setToken} resetKey={resetKey} />
       {!token && (name.trim() || email.trim()) && (

@@ -1,40 +1,19 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { loadFarFromNorm, type FarFromNorm } from '../../norms/NormFulfilment';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { api, type ApiInit } from '../../../api/client';
 import type { ExportTable } from '../../../export/table';
-import { formatDateTime, formatSeconds, formatTime, localDate } from '../../../format/time';
-import { notify } from '../../../status/notifications';
-import { INTERACTIVE_TABLE_EXTRA_PX } from '../constants';
+import { formatDateTime, formatTime, localDate } from '../../../format/time';
 import { ExportButtons } from '../ExportButtons';
-import { hms, instantParam, num } from '../format';
-import type { FrvItem, InteractiveFrv, ResolvedShare, VideoSegment } from '../types';
+import { instantParam } from '../format';
+import type { FrvItem, InteractiveFrv, ResolvedShare } from '../types';
 import { ReportState } from '../ReportState';
 import { useLoad } from '../useLoad';
+import { FrvTable } from './FrvTable';
+import { PlayerPane } from './PlayerPane';
 import { SharePanel } from './SharePanel';
+import { segmentFor, useFrvPlayer } from './useFrvPlayer';
 import { computeInteractiveFrv } from '../../../reports-core/compute';
-import { videoUrl as storedVideoUrl } from '../../../offline/videoCache';
 import '../reports.css';
-
-/** The file and seconds the player shows for an item: the chosen camera's first file, else any camera's. */
-export function segmentFor(item: FrvItem, cameraKey: number | null): VideoSegment | null {
-  return item.video_segments.find((s) => s.camera_key === cameraKey) ?? item.video_segments[0] ?? null;
-}
-
-// A guest's player carries the share key, which the access check of every shared read takes from the query.
-function videoUrl(videoId: number, shareKey?: string) {
-  return storedVideoUrl(videoId) + (shareKey ? `&key=${encodeURIComponent(shareKey)}` : '');
-}
-
-/**
- * Estimated row heights, px, before a row is measured: a table row at a computer's width, a card
- * of «column: value» lines on a phone (reports.css, max-width 640px). Rows are measured only when
- * they are built, as they come into view; the estimate only has to be near for the scrollbar.
- */
-const ROW_HEIGHT = 52;
-const CARD_HEIGHT = 96;
-/** Rows built beyond the visible ones on either side. */
-const OVERSCAN = 4;
 
 interface Props {
   frv: InteractiveFrv;
@@ -47,6 +26,47 @@ interface Props {
   farFromNorm?: FarFromNorm;
 }
 
+interface FiltersProps {
+  employees: string[];
+  employee: string;
+  setEmployee: (name: string) => void;
+  onlyWithVideo: boolean;
+  setOnlyWithVideo: (only: boolean) => void;
+  rows: FrvItem[];
+  firstWithFootage: number;
+  farFromNormError: string | null | undefined;
+}
+
+/** The table's filters (employee, only rows with video) and its row count. */
+function FrvFilters({ employees, employee, setEmployee, onlyWithVideo, setOnlyWithVideo, rows, firstWithFootage, farFromNormError }: FiltersProps) {
+  return (
+    <div className="row interactive-filters">
+      {employees.length > 1 && (
+        <label>
+          Сотрудник
+          <select value={employee} onChange={(e) => setEmployee(e.target.value)}>
+            <option value="">все</option>
+            {employees.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <label className="inline">
+        <input type="checkbox" checked={onlyWithVideo} onChange={(e) => setOnlyWithVideo(e.target.checked)} />
+        только с видео
+      </label>
+      <span className="muted small" data-testid="frv-count">
+        {`Строк: ${rows.length}`}
+        {firstWithFootage > 0 && ` · с видео начиная с № ${rows[firstWithFootage]!.number}; строки без записи камер отмечены «нет видео»`}
+      </span>
+      {farFromNormError && <span className="muted small" data-testid="far-from-norm-error">{`Выполнение норм не загрузилось: ${farFromNormError}`}</span>}
+    </div>
+  );
+}
+
 /**
  * The interactive report (spec 01): the player beside the work-day photography table. The
  * operation button plays the segment from its start, in whichever camera and file holds it
@@ -57,21 +77,10 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey, farFro
   const types = new Map(frv.operation_types.map((t) => [t.code, t]));
   // Cycles far from the norm in force (docs/norms.md); a shared (key) report has none.
   const far = farFromNorm?.cycles ?? new Map<number, number>();
-  const cameras = useMemo(() => [...new Set(frv.items.flatMap((i) => i.video_segments.map((s) => s.camera_key)))].sort((a, b) => a - b), [frv]);
   const employees = useMemo(() => [...new Set(frv.items.map((i) => i.employee_name ?? ''))].filter(Boolean).sort(), [frv]);
-  const [cameraKey, setCameraKey] = useState<number | null>(cameras[0] ?? null);
+  const player = useFrvPlayer(frv);
   const [employee, setEmployee] = useState('');
   const [onlyWithVideo, setOnlyWithVideo] = useState(false);
-  const [selected, setSelected] = useState<number | null>(null);
-  const [video, setVideo] = useState<VideoSegment | null>(() => {
-    const first = frv.items.find((i) => i.video_segments.length > 0);
-    return first ? segmentFor(first, cameras[0] ?? null) : null;
-  });
-  const pendingSeek = useRef<number | null>(null);
-  const player = useRef<HTMLVideoElement>(null);
-  const videoBox = useRef<HTMLDivElement>(null);
-  const [videoHeight, setVideoHeight] = useState(360);
-  const scroller = useRef<HTMLDivElement>(null);
   const multiDay = localDate(frv.requested_slot.fromm, zone) !== localDate(Date.parse(frv.requested_slot.to) - 1, zone);
   const when = (iso: string) => (multiDay ? `${formatDateTime(iso, zone).slice(0, 5)} ${formatTime(iso, zone)}` : formatTime(iso, zone));
 
@@ -79,81 +88,13 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey, farFro
     () => frv.items.filter((i) => (!employee || i.employee_name === employee) && (!onlyWithVideo || i.video_segments.length > 0)),
     [frv, employee, onlyWithVideo],
   );
-
-  useEffect(() => {
-    const box = videoBox.current;
-    if (!box) return;
-    const observer = new ResizeObserver(() => setVideoHeight(box.getBoundingClientRect().height));
-    observer.observe(box);
-    return () => observer.disconnect();
-  }, []);
-
-  // The table opens at the first row a camera recorded (a day's first rows often have no footage),
-  // and again whenever the filter changes the rows. The first screen is built right there: the
-  // list starts at that row's estimated offset (no rows above it are built or measured), and rows
-  // measured later above the view move the scroll position by their difference, so that row stays
-  // at the top without a scroll-and-measure loop.
   const firstWithFootage = rows.findIndex((i) => i.video_segments.length > 0);
-  const [rowHeight] = useState(() => (typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 640px)').matches ? CARD_HEIGHT : ROW_HEIGHT));
-  const virtual = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => rowHeight,
-    overscan: OVERSCAN,
-    initialOffset: () => Math.max(0, firstWithFootage) * rowHeight,
-    initialRect: { width: 0, height: videoHeight + INTERACTIVE_TABLE_EXTRA_PX },
-  });
-  // Before the first paint, and once per change of the rows: one scroll to an offset (an index
-  // target would be chased frame after frame as the rows measure). The list reads the element's
-  // position when it attaches, so the first render's offset alone does not hold.
-  useLayoutEffect(() => {
-    virtual.scrollToOffset(firstWithFootage > 0 ? (virtual.getOffsetForIndex(firstWithFootage, 'start')?.[0] ?? 0) : 0);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [rows, firstWithFootage]);
-
-  const seekTo = (seconds: number) => {
-    const el = player.current;
-    if (!el) return;
-    el.currentTime = seconds;
-    void el.play().catch(() => {});
-  };
-
-  const show = (segment: VideoSegment) => {
-    if (segment.camera_key !== cameraKey) setCameraKey(segment.camera_key);
-    if (video?.video_id === segment.video_id && player.current && player.current.readyState >= 1) {
-      setVideo(segment);
-      seekTo(segment.video_segment.start);
-    } else {
-      pendingSeek.current = segment.video_segment.start;
-      setVideo(segment);
-    }
-  };
-
-  const jump = (item: FrvItem) => {
-    setSelected(item.id);
-    // The player stays in view: on a phone it sits above the table and may have scrolled away.
-    const box = videoBox.current?.getBoundingClientRect();
-    if (box && (box.top < 0 || box.bottom > window.innerHeight)) videoBox.current!.scrollIntoView({ block: 'start', behavior: 'smooth' });
-    const segment = segmentFor(item, cameraKey);
-    if (!segment) {
-      notify('info', `Операция № ${item.number} «${item.operation_name}» не попала ни на одну запись камер`);
-      return;
-    }
-    show(segment);
-  };
-
-  const chooseCamera = (key: number) => {
-    setCameraKey(key);
-    const item = frv.items.find((i) => i.id === selected) ?? frv.items.find((i) => i.video_segments.some((s) => s.camera_key === key));
-    const segment = item?.video_segments.find((s) => s.camera_key === key);
-    if (segment) show(segment);
-  };
 
   const exportTable = (): ExportTable => ({
     title: 'Фотография рабочего дня',
     columns: ['№', 'Операция', 'Сотрудник', 'Рабочее место', 'Тип', 'Начало', 'Конец', 'Длительность, с', 'Файл', 'Начало в видео, с', 'Конец в видео, с'],
     rows: rows.map((i) => {
-      const s = segmentFor(i, cameraKey);
+      const s = segmentFor(i, player.cameraKey);
       return [
         i.number,
         i.operation_name,
@@ -184,188 +125,38 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey, farFro
         {!shareKey && <SharePanel structureId={structureId} from={from} to={to} />}
       </header>
       <div className="interactive-body">
-        <div className="interactive-player">
-          <div ref={videoBox} className="interactive-video-box">
-            {video ? (
-              <video
-                ref={player}
-                key="player"
-                src={videoUrl(video.video_id, shareKey)}
-                controls
-                muted
-                playsInline
-                preload="metadata"
-                data-testid="interactive-video"
-                data-video-id={video.video_id}
-                onLoadedMetadata={() => {
-                  if (pendingSeek.current !== null) {
-                    const seconds = pendingSeek.current;
-                    pendingSeek.current = null;
-                    seekTo(seconds);
-                  }
-                }}
-              />
-            ) : (
-              <div className="no-footage">Записей камер за это окно нет</div>
-            )}
-          </div>
-          <div className="interactive-controls">
-            {cameras.length > 0 && (
-              <div className="speeds" role="group" aria-label="Камера">
-                {cameras.map((key) => (
-                  <button
-                    key={key}
-                    type="button"
-                    className={key === cameraKey ? 'speed active' : 'speed'}
-                    aria-pressed={key === cameraKey}
-                    onClick={() => chooseCamera(key)}
-                  >
-                    {`Камера ${key}`}
-                  </button>
-                ))}
-              </div>
-            )}
-            {video && (
-              <span className="muted small" data-testid="video-file">
-                {video.filename}
-              </span>
-            )}
-          </div>
-        </div>
+        <PlayerPane player={player} shareKey={shareKey} />
         <section className="interactive-table">
           <div className="report-table-head">
             <h2>Фотография рабочего дня</h2>
             <ExportButtons table={exportTable} fileBase={`Интерактивный отчёт ${frv.structure.name}`} />
           </div>
-          <div className="row interactive-filters">
-            {employees.length > 1 && (
-              <label>
-                Сотрудник
-                <select value={employee} onChange={(e) => setEmployee(e.target.value)}>
-                  <option value="">все</option>
-                  {employees.map((name) => (
-                    <option key={name} value={name}>
-                      {name}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            )}
-            <label className="inline">
-              <input type="checkbox" checked={onlyWithVideo} onChange={(e) => setOnlyWithVideo(e.target.checked)} />
-              только с видео
-            </label>
-            <span className="muted small" data-testid="frv-count">
-              {`Строк: ${rows.length}`}
-              {firstWithFootage > 0 && ` · с видео начиная с № ${rows[firstWithFootage]!.number}; строки без записи камер отмечены «нет видео»`}
-            </span>
-            {farFromNorm?.error && (
-              <span className="muted small" data-testid="far-from-norm-error">{`Выполнение норм не загрузилось: ${farFromNorm.error}`}</span>
-            )}
-          </div>
-          <div ref={scroller} className="frv-scroll" style={{ height: videoHeight + INTERACTIVE_TABLE_EXTRA_PX }} data-testid="frv-scroll">
-            {/* Fixed layout (the rows come and go as the table scrolls, the columns must not move): the
-                times have the width they need, the operation takes the rest and wraps between words. */}
-            <table className="data-table compact frv-table" data-testid="frv-table">
-              <colgroup>
-                {FRV_COLUMNS.map(([, kind], i) => (
-                  <col key={i} className={`frv-col-${kind}`} />
-                ))}
-              </colgroup>
-              <thead>
-                <tr>
-                  {FRV_COLUMNS.map(([title]) => (
-                    <th key={title}>{title}</th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {virtual.getVirtualItems().length > 0 && <tr style={{ height: virtual.getVirtualItems()[0]!.start }} aria-hidden />}
-                {virtual.getVirtualItems().map((v) => {
-                  const item = rows[v.index]!;
-                  const type = types.get(item.operation_type);
-                  const segment = segmentFor(item, cameraKey);
-                  return (
-                    <tr
-                      key={item.id}
-                      ref={virtual.measureElement}
-                      data-index={v.index}
-                      className={
-                        [item.id === selected ? 'selected' : '', segment ? '' : 'frv-no-footage', far.has(item.id) ? 'frv-far-from-norm' : '']
-                          .join(' ')
-                          .trim() || undefined
-                      }
-                      data-testid="frv-row"
-                      data-item-id={item.id}
-                      data-footage={segment ? 'yes' : 'no'}
-                    >
-                      <td data-label="№">{item.number}</td>
-                      <td className="frv-op">
-                        <button
-                          type="button"
-                          className="link-button op-jump"
-                          onClick={() => jump(item)}
-                          title={segment ? `${segment.filename}, с ${formatSeconds(segment.video_segment.start)}` : 'нет записи'}
-                        >
-                          {item.operation_name}
-                        </button>
-                        {!segment && (
-                          <span className="no-footage-mark" data-testid="no-footage">
-                            нет видео
-                          </span>
-                        )}
-                        {far.has(item.id) && (
-                          <span className="far-from-norm-mark" data-testid="far-from-norm">
-                            далеко от нормы ({far.get(item.id)! > 0 ? '+' : ''}
-                            {num(far.get(item.id)!, 0)} %)
-                          </span>
-                        )}
-                        {item.employee_name && <div className="muted small">{item.employee_name}</div>}
-                      </td>
-                      <td className="frv-type">
-                        <span className="swatch" style={{ background: type?.color }} /> {type?.label ?? item.operation_type}
-                      </td>
-                      <td data-label="с">{when(item.time_slot.fromm)}</td>
-                      <td data-label="по">{when(item.time_slot.to)}</td>
-                      <td className="num" data-label="длит.">
-                        {hms(item.duration)}
-                      </td>
-                      <td className="num" data-testid="video-start" data-label="видео с">
-                        {segment ? formatSeconds(segment.video_segment.start) : '—'}
-                      </td>
-                      <td className="num" data-label="по">
-                        {segment ? formatSeconds(segment.video_segment.end) : '—'}
-                      </td>
-                    </tr>
-                  );
-                })}
-                {virtual.getVirtualItems().length > 0 && (
-                  <tr style={{ height: virtual.getTotalSize() - virtual.getVirtualItems()[virtual.getVirtualItems().length - 1]!.end }} aria-hidden />
-                )}
-              </tbody>
-            </table>
-            {rows.length === 0 && <p className="muted">В этом окне нет размеченных операций.</p>}
-          </div>
+          <FrvFilters
+            employees={employees}
+            employee={employee}
+            setEmployee={setEmployee}
+            onlyWithVideo={onlyWithVideo}
+            setOnlyWithVideo={setOnlyWithVideo}
+            rows={rows}
+            firstWithFootage={firstWithFootage}
+            farFromNormError={farFromNorm?.error}
+          />
+          <FrvTable
+            rows={rows}
+            firstWithFootage={firstWithFootage}
+            videoHeight={player.videoHeight}
+            types={types}
+            far={far}
+            cameraKey={player.cameraKey}
+            selected={player.selected}
+            when={when}
+            jump={player.jump}
+          />
         </section>
       </div>
     </div>
   );
 }
-
-/**
- * Interactive table columns: header and width class (reports.css). «Длительность» may break only at
- * its soft hyphen («Длитель-ность»), never inside a syllable.
- */
-const FRV_COLUMNS = [
-  ['№', 'num'],
-  ['Операция', 'op'],
-  ['Тип', 'type'],
-  ['Начало', 'time'],
-  ['Конец', 'time'],
-  ['Длитель\u00adность', 'time'],
-  ['Начало в видео', 'time'],
-  ['Конец в видео', 'time'],
-] as const;
 
 // The route names its key `shareKey`: React keeps a prop named `key` to itself.
 type Params = { structureId?: string; from?: string; to?: string; shareKey?: string };

@@ -1,79 +1,27 @@
 import { useRef } from 'react';
 import { Link } from 'wouter';
-import { BarChart } from '../../../charts/BarChart';
-import { ParetoChart } from '../../../charts/ParetoChart';
-import { RingPie } from '../../../charts/RingPie';
-import { formatDateTime } from '../../../format/time';
 import { Banner } from '../../../ui/Banner';
-import { ALLOWED_FLUCTUATION_PERCENT, PIE_LABEL_MIN_PERCENT } from '../constants';
-import { daysWord } from '@norma/core-wasm/reference';
-import { hms, instantParam, minutesApostrophe, num, pct, productivityRiseText } from '../format';
+import { instantParam } from '../format';
 import { NormFulfilmentBlock } from '../../norms/NormFulfilment';
 import { PdfDownload } from '../PdfDownload';
 import { ReportState } from '../ReportState';
 import type { StatementReport } from '../types';
 import { useLoad } from '../useLoad';
-import { availableTimePie } from './pies';
-import { DaysTable, ObservationSheet, StudyRule, Table1, Table4, Table5, Table6 } from './tables';
+import { BalancedWork, FluctuationChart, LoadSection, ParetoSection, StatementHeader, TaktSection, TimeUseSection, UnitsSection } from './sections';
+import { ObservationSheet, StudyRule, Table1, Table4, Table5, Table6 } from './tables';
 import { computeStatement } from '../../../reports-core/compute';
 
 type Params = { structureId?: string; employeeId?: string; fromTime?: string; toTime?: string };
 
-const WORK_TYPES = ['main', 'aux', 'pz', 'service', 'move'];
-const hhmm = (time: string | null) => (time ? time.slice(0, 5) : '—');
-
 /** The statement report's content in the spec's order; `print` gives the layout the PDF is made from. */
 export function StatementContent({ report, print, pdfHref }: { report: StatementReport; print: boolean; pdfHref?: string }) {
   const rp = report.rep_param;
-  const zone = rp.time_zone;
-  const loading = report.loading;
   const fileBase = `Ведомость ${rp.worker_name} ${rp.date}`;
   const typeLabel = (code: string) => report.slices.find((s) => s.type === code)?.name ?? code;
-  const typeColor = (code: string) => report.slices.find((s) => s.type === code)?.color ?? '#90a4ae';
-  const workSlices = report.slices.filter((s) => WORK_TYPES.includes(s.type));
-  const availablePie = availableTimePie(report.slices, loading.available_time * 60);
-  const minutesOf = (seconds: number) => seconds / 60;
-  const workingDays = report.days.filter((d) => d.first_start !== null);
-  const multiDay = workingDays.length > 1;
-  const breakText = rp.structure.partial
-    ? `Для неполной структурной единицы регламентированные перерывы — 10 минут на каждый час наблюдения: ${num(loading.regulated_break_time, 0)} мин.`
-    : multiDay
-      ? `Регламентированные перерывы за ${workingDays.length} ${daysWord(workingDays.length)} — ${num(loading.regulated_break_time, 0)} минут (${workingDays.map((d) => `${d.date.slice(8, 10)}.${d.date.slice(5, 7)} — ${num(d.regulated_break_time / 60, 0)}`).join(', ')}).`
-      : `Регламентированные перерывы за смену — ${num(loading.regulated_break_time, 0)} минут.`;
-  const loadText = loading.overload
-    ? `Загрузка ${pct(loading.percentage)} нормативного рабочего времени: сотрудник работает ${num(loading.work_time, 1)} мин при нормативных ${num(loading.available_time, 1)} мин — переработка ${num(loading.overworking, 1)} мин (${pct(loading.overworking_per)}), он работает в счёт положенных перерывов.`
-    : loading.available_time > 0 && loading.work_time === loading.available_time
-      ? `Загрузка ${pct(loading.percentage)} нормативного рабочего времени: сотрудник работает ${num(loading.work_time, 1)} мин при нормативных ${num(loading.available_time, 1)} мин — переработки и недогрузки нет.`
-      : `Загрузка ${pct(loading.percentage)} нормативного рабочего времени: сотрудник работает ${num(loading.work_time, 1)} мин при нормативных ${num(loading.available_time, 1)} мин — недогрузка ${num(loading.underload, 1)} мин (${pct(loading.underload_per)}).`;
-  const takt = report.takt;
 
   return (
     <article className={print ? 'report print-layout' : 'report'} data-testid="statement">
-      <header className="report-title">
-        <h1 data-pdf="title">Ведомость: отчёт по сотруднику</h1>
-        <p data-pdf="text" data-testid="statement-period">
-          {`Период: ${formatDateTime(rp.from_time, zone)} — ${formatDateTime(rp.to_time, zone)}`}
-        </p>
-        <dl className="report-facts" data-pdf="text">
-          <div>
-            <dt>Место:</dt> <dd data-testid="statement-place">{rp.structure.name}</dd>
-          </div>
-          <div>
-            <dt>Смена:</dt>{' '}
-            <dd>{`${rp.structure.shift_name ? `${rp.structure.shift_name}, ` : ''}начало ${hhmm(rp.structure.shift_start_time)}, окончание ${hhmm(rp.structure.shift_end_time)}`}</dd>
-          </div>
-          <div>
-            <dt>Сотрудник:</dt> <dd data-testid="statement-worker">{rp.worker_name}</dd>
-          </div>
-        </dl>
-        {!print && pdfHref && (
-          <p className="no-print">
-            <Link href={pdfHref} className="button">
-              PDF
-            </Link>
-          </p>
-        )}
-      </header>
+      <StatementHeader report={report} print={print} pdfHref={pdfHref} />
 
       {report.notices.length > 0 && <Banner kind="info" text={report.notices.join(' ')} />}
       {report.input_errors.length > 0 && (
@@ -84,34 +32,7 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
 
       <Table1 report={report} fileBase={fileBase} print={print} />
 
-      <section className="report-section" data-testid="load-section">
-        <h2 data-pdf="heading">Загрузка</h2>
-        <p data-pdf="text" className={loading.overload ? 'load-text overload' : 'load-text'} data-testid="load-text">
-          {loading.text}
-        </p>
-        <p data-pdf="text">{loadText}</p>
-        <p data-pdf="text">{breakText}</p>
-        {report.days.length > 1 && <DaysTable report={report} fileBase={fileBase} print={print} />}
-        {/* A heading right before each chart: the PDF keeps a heading on the page of the chart it precedes. */}
-        <h3 data-pdf="heading">График загрузки</h3>
-        <div data-pdf="chart">
-          <BarChart
-            title="График загрузки"
-            unit="мин"
-            height={360}
-            testId="load-chart"
-            stacked
-            valueLabels
-            categories={['Рабочее время W', 'Нормативное рабочее время']}
-            series={[
-              ...workSlices.map((s) => ({ name: s.name, color: s.color, values: [minutesOf(s.len), 0] })),
-              { name: 'Нормативное рабочее время T_дост', color: '#b0bec5', values: [0, loading.available_time] },
-            ]}
-            reference={{ name: `Норматив ${num(loading.available_time, 0)} мин (100 %)`, values: loading.available_time }}
-            formatValue={(v) => num(v, 0)}
-          />
-        </div>
-      </section>
+      <LoadSection report={report} fileBase={fileBase} print={print} />
 
       <ObservationSheet
         table={report.measurements}
@@ -122,23 +43,7 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
         testId="table-2"
       />
       <StudyRule report={report} fileBase={fileBase} print={print} />
-      <h3 data-pdf="heading">Колебание хроноряда</h3>
-      <div data-pdf="chart">
-        <BarChart
-          title="Колебание хроноряда"
-          unit="%"
-          height={360}
-          testId="fluctuation-chart"
-          valueLabels
-          categories={report.measurements.rows.map((r) => r.operation.name)}
-          series={[
-            { name: 'Колебание фактическое', color: '#2f5d8c', values: report.measurements.rows.map((r) => r.t_freq_fact) },
-            { name: 'Колебание прогнозное', color: '#90caf9', values: report.measurements.rows.map((r) => r.t_freq_pred) },
-          ]}
-          reference={{ name: `Допустимое колебание ${ALLOWED_FLUCTUATION_PERCENT} %`, values: ALLOWED_FLUCTUATION_PERCENT }}
-          formatValue={(v) => num(v, 1)}
-        />
-      </div>
+      <FluctuationChart report={report} />
 
       <ObservationSheet
         table={report.all_measurements}
@@ -149,128 +54,17 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
         testId="table-3"
       />
 
-      <section className="report-section" data-testid="units-section">
-        <h2 data-pdf="heading">Выпуск продукции</h2>
-        <p data-pdf="text">
-          Изготовлено единиц продукции: <strong data-testid="units-produced">{rp.product_num}</strong> шт.
-          {rp.products_source === 'manual' ? ' (введено вручную)' : ' (по отметкам «продукт» на видео)'}
-          {rp.products_description ? `. ${rp.products_description}` : ''}
-        </p>
-      </section>
+      <UnitsSection report={report} />
 
-      {!report.normative.hidden && (
-        <section className="report-section" data-testid="balanced-work">
-          <h2 data-pdf="heading">Диаграмма 2.1. Сбалансированная работа, мин</h2>
-          <div data-pdf="chart">
-            <BarChart
-              title="Диаграмма 2.1. Сбалансированная работа, мин"
-              unit="мин"
-              height={380}
-              stacked
-              valueLabels
-              testId="diagram-2-1"
-              categories={['Фактически', 'По нормативу']}
-              series={report.normative.rows.map((r) => ({ name: r.name, color: r.color, values: [minutesOf(r.len_fact), minutesOf(r.len_norm)] }))}
-              formatValue={(v) => num(v, 0)}
-            />
-          </div>
-          <h2 data-pdf="heading">Диаграмма 2.2. Сбалансированная работа, %</h2>
-          <div data-pdf="chart">
-            <BarChart
-              title="Диаграмма 2.2. Сбалансированная работа, %"
-              unit="%"
-              height={380}
-              stacked
-              valueLabels
-              testId="diagram-2-2"
-              categories={['Фактически', 'По нормативу']}
-              series={report.normative.rows.map((r) => ({ name: r.name, color: r.color, values: [r.percent_fact, r.percent_norm] }))}
-              formatValue={(v) => num(v, 0)}
-            />
-          </div>
-          <p data-pdf="text" data-testid="productivity-rise">
-            {productivityRiseText(report.normative.productivity_rise)}
-          </p>
-        </section>
-      )}
+      {!report.normative.hidden && <BalancedWork report={report} />}
 
       <Table4 report={report} fileBase={fileBase} print={print} />
 
-      <section className="report-section" data-testid="time-use">
-        <h2 data-pdf="heading">Использование времени</h2>
-        <div className="chart-pair" data-pdf="chart">
-          <RingPie
-            title="Наблюдаемое время"
-            inner={report.slices.map((s) => ({ key: s.type, name: s.name, color: s.color, value: s.len, percent: s.percent }))}
-            labelMinPercent={PIE_LABEL_MIN_PERCENT}
-            height={640}
-            legend="below"
-            testId="pie-observed"
-            formatValue={(d) => `${minutesApostrophe(d.value)} (${pct(d.percent)})`}
-            formatPercent={(p) => pct(p, 1)}
-          />
-          <RingPie
-            title="Нормативное рабочее время (без отдыха и личных надобностей)"
-            inner={availablePie.inner}
-            outer={availablePie.outer.length > 0 ? availablePie.outer : undefined}
-            labelMinPercent={PIE_LABEL_MIN_PERCENT}
-            outerLabelMinPercent={0}
-            height={640}
-            legend="below"
-            testId="pie-available"
-            formatValue={(d) => `${minutesApostrophe(d.value)} (${pct(d.percent)})`}
-            formatPercent={(p) => pct(p, 1)}
-          />
-        </div>
-        <p className="muted small" data-pdf="text" data-testid="pie-available-note">
-          {'Слева — доли наблюдаемого времени, справа — доли нормативного рабочего времени T_дост (круг — 100 % T_дост); подписи у долей больше 4 %. '}
-          {availablePie.overrunSeconds > 0
-            ? `Работа и простои превышают T_дост на ${minutesApostrophe(availablePie.overrunSeconds)} мин (${pct((availablePie.overrunSeconds / (loading.available_time * 60)) * 100)}): круг справа — всё это время, 100 % T_дост кончается там, где начинается красная дуга перерасхода.`
-            : `Не использовано ${minutesApostrophe(availablePie.unusedSeconds)} мин нормативного времени — серая доля.`}
-        </p>
-      </section>
+      <TimeUseSection report={report} />
 
-      <section className="report-section" data-testid="pareto">
-        <h2 data-pdf="heading">Парето потерь</h2>
-        {report.losses.pareto.length === 0 ? (
-          <p data-pdf="text">Потерь нет.</p>
-        ) : (
-          <div data-pdf="chart">
-            <ParetoChart
-              title="Парето потерь"
-              unit="мин"
-              height={380}
-              testId="pareto-chart"
-              bars={report.losses.pareto.map((p) => ({
-                name: p.name,
-                color: typeColor(p.operation_type),
-                value: minutesOf(p.len),
-                cumulativePercent: p.cumulative_percent,
-              }))}
-              formatValue={(v) => num(v, 1)}
-              formatPercent={(p) => pct(p, 0)}
-            />
-          </div>
-        )}
-        <p data-pdf="text">{`Потери: ${minutesApostrophe(report.losses.len)} мин — ${pct(report.losses.percent)} наблюдаемого времени (простои ${minutesApostrophe(report.losses.idle_len)}, отдых сверх нормы ${minutesApostrophe(report.losses.rest_len)}).`}</p>
-      </section>
+      <ParetoSection report={report} />
 
-      <section className="report-section" data-testid="takt">
-        <h2 data-pdf="heading">Такт</h2>
-        <p data-pdf="text" className="formula">
-          Такт = (фактическая длительность рабочего дня − регламентированные перерывы) / число изделий
-        </p>
-        <p data-pdf="text" className="formula" data-testid="takt-value">
-          {takt.takt === null
-            ? `Такт = (${hms(takt.actual_day_len)} − ${hms(takt.break_len)}) / ${takt.product_num ?? 0} — выпуск не указан, такт не считается`
-            : `Такт = (${hms(takt.actual_day_len)} − ${hms(takt.break_len)}) / ${takt.product_num} шт. = ${num(takt.takt, 1)} с на изделие`}
-        </p>
-        <p className="muted small" data-pdf="text">
-          {multiDay
-            ? `Регламентированные перерывы в формуле такта принимаются равными 0. Окно длиннее дня: фактическая длительность — сумма длительностей ${workingDays.length} ${daysWord(workingDays.length)} (${workingDays.map((d) => hms(d.actual_day_len)).join(' + ')}), ночь между днями рабочим временем не считается.`
-            : 'Регламентированные перерывы в формуле такта принимаются равными 0.'}
-        </p>
-      </section>
+      <TaktSection report={report} />
 
       <Table5 report={report} fileBase={fileBase} print={print} typeLabel={typeLabel} />
       <Table6 report={report} fileBase={fileBase} print={print} />
