@@ -12,6 +12,7 @@ import type { FrvItem, InteractiveFrv, ResolvedShare, VideoSegment } from '../ty
 import { ReportState } from '../ReportState';
 import { useLoad } from '../useLoad';
 import { SharePanel } from './SharePanel';
+import { dropServerSnapshot } from '../../../app/serverSnapshot';
 import { computeInteractiveFrv } from '../../../reports-core/compute';
 import '../reports.css';
 
@@ -434,6 +435,10 @@ export function SharedInteractiveScreen(params: Params) {
     });
     return { share, frv };
   });
+  // The page's server-rendered first screen (/demo/{key}) gives way once this screen has rendered its own.
+  useLayoutEffect(() => {
+    if (!wellFormed || loaded.state !== 'loading') dropServerSnapshot();
+  }, [wellFormed, loaded.state]);
   const title = 'Интерактивный отчёт';
   if (!wellFormed) return <ReportState title={title} error="Ссылка недействительна: в ней нет ключа доступа." />;
   if (loaded.state === 'loading') return <ReportState title={title} loading="Открываем отчёт по ссылке…" />;
