@@ -110,6 +110,16 @@ describe('GET /demo/{key}: the shared report page carries its report', () => {
     // The markup of 09:00:01–09:00:03 Moscow, if it is among them: times in the organisation's zone.
     const own = shown.find((i) => i.time_slot.fromm === iso('2026-11-16T09:00:01'));
     if (own) expect(snapshot).toContain(`<td data-label="с">09:00:01</td><td data-label="по">09:00:03</td><td class="num" data-label="длит.">00:00:02</td>`);
+    // The player's first file is asked for with the page (its first frame is the largest element), at the app's own address.
+    // Without footage in the window, the player's box says so, as the app's does.
+    const video = /<video src="\/api\/v1\/video\?video_id=(\d+)&amp;key=([^"]+)"/.exec(snapshot);
+    if (frv.items.some((i) => i.video_segments.length > 0)) {
+      expect(video?.[2]).toBe(key);
+      expect(frv.items[first]!.video_segments.map((s) => s.video_id)).toContain(Number(video?.[1]));
+    } else {
+      expect(video).toBeNull();
+      expect(snapshot).toContain('<div class="no-footage">Записей камер за это окно нет</div>');
+    }
     // A picture of the screen: none of the app's test ids, no ids but its own.
     expect(snapshot).not.toContain('data-testid');
     expect(snapshot).not.toMatch(/ id="/);

@@ -50,7 +50,7 @@ export function serveSharedReportPage(app: Hono<AppEnv>, pwaDir: string) {
     const data = isWellFormedShareKey(key) ? await sharedReportData(app, c, key) : null;
     const links = data ? await screenLinks(pwaDir) : '';
     const body = data
-      ? withFirstScreen(html, data.frv as SnapshotFrv)
+      ? withFirstScreen(html, data.frv as SnapshotFrv, key)
           .replace('</head>', () => `${links}</head>`)
           .replace('</body>', () => `<script type="application/json" id="${SHARED_REPORT_DATA_ID}">${jsonForHtml({ key, ...data })}</script>\n</body>`)
       : html;
@@ -65,11 +65,11 @@ export function serveSharedReportPage(app: Hono<AppEnv>, pwaDir: string) {
  * `data-prerendered` mark stays: src/main.tsx then resets the page's title and description as on
  * any other deep link). index.html unchanged when it has no prerendered landing page.
  */
-function withFirstScreen(html: string, frv: SnapshotFrv): string {
+function withFirstScreen(html: string, frv: SnapshotFrv, key: string): string {
   const prerendered = /<div id="root" data-prerendered>[\s\S]*<\/div>(\s*<\/body>)/.exec(html);
   const header = prerendered && /<header class="site-header">[\s\S]*?<\/header>/.exec(prerendered[0]);
   if (!prerendered || !header) return html;
-  return html.replace(prerendered[0], () => `${sharedReportSnapshot(frv, header[0])}\n    <div id="root" data-prerendered></div>${prerendered[1]}`);
+  return html.replace(prerendered[0], () => `${sharedReportSnapshot(frv, key, header[0])}\n    <div id="root" data-prerendered></div>${prerendered[1]}`);
 }
 
 /**

@@ -80,6 +80,9 @@ const COLUMNS = [
   ['Конец в видео', 'time'],
 ] as const;
 
+/** The player's address of a file for a share key, as the screen's videoUrl. */
+const videoUrl = (videoId: number, key: string) => `/api/v1/video?video_id=${videoId}&key=${encodeURIComponent(key)}`;
+
 /** Height of the table's box before the player is measured: the screen's first videoHeight (360) + INTERACTIVE_TABLE_EXTRA_PX (76). */
 const TABLE_BOX_PX = 436;
 
@@ -92,7 +95,7 @@ const TABLE_BOX_PX = 436;
  * So that the page paints its largest element with the first response (Lighthouse's FCP and LCP,
  * docs/performance.md «Lighthouse»), not after the app's JS.
  */
-export function sharedReportSnapshot(frv: SnapshotFrv, siteHeader: string): string {
+export function sharedReportSnapshot(frv: SnapshotFrv, key: string, siteHeader: string): string {
   const zone = frv.time_zone;
   const types = new Map(frv.operation_types.map((t) => [t.code, t]));
   const cameras = [...new Set(frv.items.flatMap((i) => i.video_segments.map((s) => s.camera_key)))].sort((a, b) => a - b);
@@ -136,8 +139,10 @@ export function sharedReportSnapshot(frv: SnapshotFrv, siteHeader: string): stri
     '<p class="badge">Просмотр по ссылке: только чтение</p>',
     '</div></header>',
     '<div class="interactive-body"><div class="interactive-player">',
-    // No source: the app's own player loads the file.
-    `<div class="interactive-video-box">${video ? '<video muted playsinline preload="none"></video>' : '<div class="no-footage">Записей камер за это окно нет</div>'}</div>`,
+    // The app's first file, as its player asks for it: the first frame is the page's largest element
+    // (Lighthouse's LCP), so it is asked for with the page, not after the app's JS; the app's player
+    // then revalidates the same address (`no-cache`).
+    `<div class="interactive-video-box">${video ? `<video src="${text(videoUrl(video.video_id, key))}" controls muted playsinline preload="metadata"></video>` : '<div class="no-footage">Записей камер за это окно нет</div>'}</div>`,
     '<div class="interactive-controls">',
     cameras.length > 0
       ? `<div class="speeds" role="group" aria-label="Камера">${cameras.map((key) => `<button type="button" class="${key === camera ? 'speed active' : 'speed'}" aria-pressed="${key === camera}">Камера ${key}</button>`).join('')}</div>`
