@@ -5,7 +5,7 @@ import './styles.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { dropServerSnapshotOnNavigation } from './app/serverSnapshot';
+import { dropServerSnapshotOnNavigation } from './ui/serverSnapshot';
 import { registerServiceWorker } from './app/serviceWorker';
 import { guardRequestsWhileSignOutPending } from './offline/signOut';
 import { resetPageMeta } from './screens/site/meta';

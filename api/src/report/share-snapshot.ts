@@ -2,7 +2,7 @@ import { zonedParts } from '@norma/core-wasm/report/time-zone';
 
 /**
  * The id of the element that holds the first screen of a shared report as server HTML in its page
- * (/demo/{key}); the PWA removes it once its own screen has rendered (pwa/src/app/serverSnapshot.ts,
+ * (/demo/{key}); the PWA removes it once its own screen has rendered (pwa/src/ui/serverSnapshot.ts,
  * SERVER_SNAPSHOT_ID) and, until then, keeps its own #root laid out but invisible (pwa/index.html).
  */
 export const SERVER_SNAPSHOT_ID = 'norma-server-snapshot';

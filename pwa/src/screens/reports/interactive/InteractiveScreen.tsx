@@ -12,7 +12,7 @@ import type { FrvItem, InteractiveFrv, ResolvedShare, VideoSegment } from '../ty
 import { ReportState } from '../ReportState';
 import { useLoad } from '../useLoad';
 import { SharePanel } from './SharePanel';
-import { dropServerSnapshot } from '../../../app/serverSnapshot';
+import { dropServerSnapshot } from '../../../ui/serverSnapshot';
 import { computeInteractiveFrv } from '../../../reports-core/compute';
 import '../reports.css';
 
