@@ -18,6 +18,11 @@ import {
   type LicenseName,
   type SettingSpec,
   type Settings,
+  calculate,
+  gearTable,
+  measurementGraph,
+  requiredMeasurementsFor,
+  type CalculatorInput,
 } from './formulas';
 
 /**
@@ -210,4 +215,46 @@ export async function updateSettings(db: Db, userId: string, changes: { name: st
       }
     }
   });
+}
+
+/** The figures for one request's inputs: the settings and the caller's reference table applied to them. */
+export async function computeFor(db: Db, user: SessionUser | null, input: CalculatorInput) {
+  const [settings, table] = await Promise.all([loadSettings(db), calculatorStabilityTable(db, user)]);
+  return calculate(input, settings, table);
+}
+
+/** The normative stability and the number of measurements for a production type (the caller's reference table). */
+export async function requiredMeasurements(db: Db, user: SessionUser | null, input: Pick<CalculatorInput, 'production_type' | 'less_10_sec'>) {
+  return requiredMeasurementsFor(await calculatorStabilityTable(db, user), input.production_type, input.less_10_sec);
+}
+
+/** How many measurements each stability needs for the production type's accuracy (the caller's reference table). */
+export async function measurementGraphFor(db: Db, user: SessionUser | null, input: Pick<CalculatorInput, 'production_type' | 'less_10_sec'>) {
+  return measurementGraph(await calculatorStabilityTable(db, user), input.production_type, input.less_10_sec);
+}
+
+/** The project's gear (needed, owned, to buy, cost): members of the owner organisation only. */
+export async function privateGearTable(db: Db, user: SessionUser | null, input: CalculatorInput) {
+  await requirePrivate(db, user);
+  return gearTable(input, await loadSettings(db));
+}
+
+/** Gear in stock and prices with the caller's rights; without the right to see them, no gear. */
+export async function gearDefaults(db: Db, user: SessionUser | null) {
+  const access = await calculatorAccess(db, user);
+  const gear = access.canViewPrivate ? (await settingsView(db)).gear : [];
+  return { can_edit: access.canEdit, can_view_private: access.canViewPrivate, gear };
+}
+
+/** The settings view and the right to edit them: members of the owner organisation only. */
+export async function privateSettings(db: Db, user: SessionUser | null) {
+  await requirePrivate(db, user);
+  const access = await calculatorAccess(db, user);
+  return { view: await settingsView(db), canEdit: access.canEdit };
+}
+
+/** Applies the admin's changes and answers with the whole settings view. */
+export async function updateAndView(db: Db, userId: string, changes: { name: string; new_value: number }[]) {
+  await updateSettings(db, userId, changes);
+  return { can_edit: true, can_view_private: true, ...(await settingsView(db)) };
 }

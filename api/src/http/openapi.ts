@@ -59,6 +59,9 @@ export const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({
   content: { 'application/json': { schema } },
 });
 
+/** A required JSON request body of this schema (a route's `request`). */
+export const jsonBody = <T extends z.ZodType>(schema: T) => ({ body: { content: { 'application/json': { schema } }, required: true } });
+
 export { idParam } from './params';
 
 /** Reads an id from raw text (a path, a query or a JSON body field): null unless a positive decimal safe integer. */

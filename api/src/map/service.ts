@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { SessionUser } from '../http/env';
 import type { Db } from '../db/database';
+import type { ObjectStore } from '../storage/object-store';
 import type { MapProjectsTable } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { enqueueJob } from '../jobs/queue';
@@ -287,7 +288,7 @@ export async function startExport(db: Db, user: SessionUser, format: 'dxf' | 'dw
   return enqueueJob(db, { kind: MAP_EXPORT_JOB, payload: { project_id: row.id, format }, organizationId: user.organizationId, maxAttempts: 2 });
 }
 
-export async function exportJob(db: Db, user: SessionUser, jobId: number) {
+async function exportJob(db: Db, user: SessionUser, jobId: number) {
   const job = await db
     .selectFrom('jobs')
     .select(['status', 'error', 'result', 'progress'])
@@ -297,6 +298,36 @@ export async function exportJob(db: Db, user: SessionUser, jobId: number) {
     .executeTakeFirst();
   if (!job) throw notFound('Задача выгрузки не найдена');
   return job;
+}
+
+/** The export job's state as the status call answers it. */
+export async function exportStatus(db: Db, user: SessionUser, jobId: number) {
+  const job = await exportJob(db, user, jobId);
+  return { status: job.status, progress: job.progress, ...(job.error ? { error: job.error } : {}) };
+}
+
+/** A finished export's stored files (400 until the job has succeeded). */
+async function finishedExport(db: Db, user: SessionUser, jobId: number) {
+  const job = await exportJob(db, user, jobId);
+  if (job.status !== 'success' || !job.result) throw badRequest('Чертёж ещё не готов');
+  return JSON.parse(job.result) as { key: string; filename: string; prj_key?: string };
+}
+
+/** Where a finished export is downloaded: the drawing, and its .prj when it has one. */
+export async function exportLinks(db: Db, user: SessionUser, jobId: number) {
+  const { filename, prj_key } = await finishedExport(db, user, jobId);
+  const prj = prj_key ? { prj_url: `/api/v1/dwg/download?work_item_id=${jobId}&file=prj`, prj_filename: 'output.prj' } : {};
+  return { url: `/api/v1/dwg/download?work_item_id=${jobId}`, filename, ...prj };
+}
+
+/** The stored file a download sends (the drawing, or file=prj its .prj), with its name and media type; 404 when it is missing. */
+export async function exportFile(db: Db, storage: ObjectStore, user: SessionUser, jobId: number, file?: 'drawing' | 'prj') {
+  const result = await finishedExport(db, user, jobId);
+  if (file === 'prj' && !result.prj_key) throw notFound('У этого чертежа нет файла .prj');
+  const [key, filename] = file === 'prj' ? [result.prj_key!, 'output.prj'] : [result.key, result.filename];
+  if (!(await storage.exists(key))) throw notFound('Файл чертежа не найден в хранилище');
+  const contentType = filename.endsWith('.dwg') ? 'application/acad' : filename.endsWith('.prj') ? 'text/plain; charset=utf-8' : 'application/dxf';
+  return { key, filename, contentType };
 }
 
 export async function projectRow(db: Db, id: number): Promise<Row | undefined> {

@@ -5,7 +5,7 @@ import type { LocatedStructure, StructureLocator } from '../auth/access';
 import type { SessionUser } from '../http/env';
 import type { Db } from '../db/database';
 import type { NormCardsTable } from '../db/schema';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { parseId } from '../http/openapi';
 import { localDate } from '../time-zone';
 import { computeCard, windowRows, type NormComputedValue, type NormParamsValue, type NormThreadTask, type NormWindowValue } from './build';
@@ -204,6 +204,7 @@ export async function updateDraft(db: Db, user: SessionUser, id: number, body: z
 }
 
 export async function approveDraft(db: Db, user: SessionUser, id: number, body: z.output<typeof NormApproveBody>) {
+  if (!(await canApprove(db, user))) throw forbidden('Утверждать нормы может администратор или аналитик, которому администратор дал это право');
   const row = await cardRow(db, id);
   if (row.approved_at !== null) throw conflict('Эта версия нормы уже утверждена');
   const card = JSON.parse(row.card) as NormComputedValue;

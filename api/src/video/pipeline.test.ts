@@ -5,7 +5,7 @@ import { mp4Layout } from '@norma/workers/ingest';
 import { probe } from '@norma/workers/media';
 import { startWorkers } from '@norma/workers/jobs';
 import { createTestApp, type TestApp } from '../../test-support/testing';
-import { SYNC_NEEDS_STRUCTURE } from './routes';
+import { SYNC_NEEDS_STRUCTURE } from './intake.routes';
 import { makeClip, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 import { ONLY_MP4 } from './upload';
 

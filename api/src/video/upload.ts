@@ -5,7 +5,7 @@ import { fitFileName } from '../storage/file-names';
 import type { ObjectStore } from '../storage/object-store';
 import { humanBytes } from './body-limit';
 import { extensionOf } from './recording-name';
-import { freeStorageKey, isUniqueViolation, recordingStart, registerRecording, type CameraContext } from './registration';
+import { cameraContext, freeStorageKey, isUniqueViolation, recordingStart, registerRecording } from './registration';
 import { folderKey } from './sync';
 
 /** The activity of an uploaded video (ingest removes the bytes of an upload that is no video). */
@@ -15,7 +15,7 @@ export const UPLOADED_ACTIVITY = 'Видео загружено';
 export const ONLY_MP4 = 'Ошибка: допускается только формат MP4';
 
 export interface UploadInput {
-  camera: CameraContext;
+  cameraId: number;
   filename: string;
   body: ReadableStream<Uint8Array> | null;
   /** Content-Length, when the client sent one. */
@@ -57,10 +57,11 @@ export function cleanFilename(raw: string | undefined): string {
  * registers the video and queues its ingest job (POST /api/v1/upload).
  */
 export async function receiveUpload(db: Db, storage: ObjectStore, input: UploadInput): Promise<UploadResult> {
+  const camera = await cameraContext(db).where('cameras.id', '=', input.cameraId).executeTakeFirstOrThrow();
   const filename = cleanFilename(input.filename);
   if (input.declaredBytes !== null && input.declaredBytes > input.maxBytes) throw tooLarge(input.maxBytes);
   if (!input.body) throw badRequest('Пустой запрос: тело запроса должно содержать файл');
-  const folder = folderKey(input.camera.storage_folder);
+  const folder = folderKey(camera.storage_folder);
   const partKey = `${folder}/.upload-${crypto.randomUUID()}.part`;
   const hasher = new Bun.CryptoHasher('sha256');
   let bytes = 0;
@@ -98,19 +99,14 @@ export async function receiveUpload(db: Db, storage: ObjectStore, input: UploadI
     });
     if (bytes === 0) throw badRequest('Пустой файл');
     const contentHash = hasher.digest('hex');
-    const duplicate = await db
-      .selectFrom('videos')
-      .select('id')
-      .where('camera_id', '=', input.camera.id)
-      .where('content_hash', '=', contentHash)
-      .executeTakeFirst();
+    const duplicate = await db.selectFrom('videos').select('id').where('camera_id', '=', camera.id).where('content_hash', '=', contentHash).executeTakeFirst();
     if (duplicate) throw conflict('Эта запись уже загружена для этой камеры', { video_id: duplicate.id });
     const key = await freeStorageKey(db, storage, folder, filename);
     await storage.move(partKey, key);
     try {
-      const start = await recordingStart(await storage.local(key), filename, input.camera.time_zone, Date.now());
+      const start = await recordingStart(await storage.local(key), filename, camera.time_zone, Date.now());
       const { videoId, jobId } = await registerRecording(db, {
-        camera: input.camera,
+        camera,
         storageKey: key,
         filename: key.slice(folder.length + 1),
         contentHash,
@@ -134,11 +130,17 @@ export async function receiveUpload(db: Db, storage: ObjectStore, input: UploadI
 }
 
 /** Is this content already a video of the camera? (The loader asks before sending a large file.) */
-export async function findByContent(db: Db, cameraId: number, contentHash: string) {
+async function findByContent(db: Db, cameraId: number, contentHash: string) {
   return db
     .selectFrom('videos')
     .select(['id', 'filename', 'status'])
     .where('camera_id', '=', cameraId)
     .where('content_hash', '=', contentHash)
     .executeTakeFirst();
+}
+
+/** The loader's question before it sends a file (GET /api/v1/upload_check): the camera's video with this content, if any. */
+export async function uploadCheck(db: Db, cameraId: number, contentHash: string) {
+  const found = await findByContent(db, cameraId, contentHash.toLowerCase());
+  return { exists: Boolean(found), video_id: found?.id ?? null, status: found?.status ?? null };
 }

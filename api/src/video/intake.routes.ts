@@ -1,0 +1,128 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { currentUser, requireAccess, structureFrom, type StructureLocator } from '../auth/access';
+import type { AppDeps } from '../deps';
+import { badRequest } from '../http/errors';
+import { createRouter, ErrorSchema, errorResponses, json } from '../http/openapi';
+import { deleteFailedVideo, listFailedVideos } from './failed-uploads';
+import {
+  DeletedReply,
+  FailedVideo,
+  StructureQuery,
+  SyncQuery,
+  SyncResult,
+  UploadCheck,
+  UploadCheckQuery,
+  UploadQuery,
+  UploadResult,
+  VideoIdParam,
+} from './schema';
+import { syncStructure } from './sync';
+import { receiveUpload, uploadCheck } from './upload';
+
+const tags = ['Видео'];
+
+/** The exact text of spec 02 §5 for a sync without a structure. */
+export const SYNC_NEEDS_STRUCTURE = 'Надо выбрать какую-нибудь структурную единицу!';
+
+const syncStructureLocator: StructureLocator = async (c, db) => {
+  if (!c.req.query('structure_id')) throw badRequest(SYNC_NEEDS_STRUCTURE);
+  return structureFrom.query()(c, db);
+};
+
+/** How recordings come in: the cameras' folders synced, files uploaded (and asked about first), the failed ones listed and deleted. */
+export function videoIntakeRoutes({ db, storage, config }: Pick<AppDeps, 'db' | 'storage' | 'config'>) {
+  const app = createRouter();
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/sync_videos',
+      tags,
+      summary: 'Найти новые записи в папках камер структуры, зарегистрировать их и поставить в очередь обработки',
+      middleware: [requireAccess(db, 'markup.write', syncStructureLocator)] as const,
+      request: { query: SyncQuery },
+      responses: { 200: json(SyncResult), ...errorResponses },
+    }),
+    async (c) => c.json(await syncStructure(db, storage, c.get('structureId'), { authorId: currentUser(c).id }), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/v1/upload',
+      tags,
+      summary: 'Загрузить запись камеры (тело запроса — сам файл MP4); ответ — id видео и задачи обработки',
+      middleware: [requireAccess(db, 'markup.write', structureFrom.cameraQuery())] as const,
+      request: { query: UploadQuery, body: { content: { 'video/mp4': { schema: z.string().openapi({ format: 'binary' }) } } } },
+      responses: {
+        200: json(UploadResult),
+        ...errorResponses,
+        409: { description: 'Эта запись уже загружена для камеры', content: { 'application/json': { schema: ErrorSchema } } },
+        413: { description: 'Файл больше допустимого размера', content: { 'application/json': { schema: ErrorSchema } } },
+      },
+    }),
+    async (c) => {
+      const { camera_id, filename } = c.req.valid('query');
+      const length = c.req.header('content-length');
+      const result = await receiveUpload(db, storage, {
+        cameraId: camera_id,
+        filename,
+        body: c.req.raw.body,
+        declaredBytes: length ? Number(length) : null,
+        maxBytes: config.uploadMaxBytes,
+        authorId: currentUser(c).id,
+      });
+      return c.json(result, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/failed_videos',
+      tags,
+      summary: 'Записи структуры, которые не удалось обработать (не видео, повреждены), с причиной; новые сверху',
+      middleware: [requireAccess(db, 'workspace.read', structureFrom.query())] as const,
+      request: { query: StructureQuery },
+      responses: { 200: json(z.array(FailedVideo)), ...errorResponses },
+    }),
+    async (c) => c.json(await listFailedVideos(db, c.get('structureId')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/api/v1/failed_videos/{videoId}',
+      tags,
+      summary: 'Удалить запись, которую не удалось обработать (строку и оставшийся файл); другие видео — 409',
+      middleware: [requireAccess(db, 'markup.write', structureFrom.videoParam())] as const,
+      request: { params: VideoIdParam },
+      responses: {
+        200: json(DeletedReply),
+        ...errorResponses,
+        409: { description: 'Видео обработано или ещё в обработке', content: { 'application/json': { schema: ErrorSchema } } },
+      },
+    }),
+    async (c) => {
+      await deleteFailedVideo(db, storage, c.req.valid('param').videoId);
+      return c.json({ message: 'Запись удалена' }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/upload_check',
+      tags,
+      summary: 'Есть ли у камеры запись с таким содержимым (SHA-256): загрузчик спрашивает до отправки файла',
+      middleware: [requireAccess(db, 'markup.write', structureFrom.cameraQuery())] as const,
+      request: { query: UploadCheckQuery },
+      responses: { 200: json(UploadCheck), ...errorResponses },
+    }),
+    async (c) => {
+      const { camera_id, content_hash } = c.req.valid('query');
+      return c.json(await uploadCheck(db, camera_id, content_hash), 200);
+    },
+  );
+  return app;
+}
