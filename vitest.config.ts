@@ -15,8 +15,10 @@ export default defineConfig({
     // A busy test machine must not turn a slow read into a 503 in the servers the tests start: tests
     // check answers, the budget has its own test (api/src/http/time-budget.test.ts). Benches keep 30 s.
     env: { NORMA_READ_TIME_BUDGET_SECONDS: '600' },
-    testTimeout: 600_000,
-    hookTimeout: 600_000,
+    // One guard against a hang for every test and hook, none of their own: at load 30–40 on two cores
+    // MoveNet over 32 frames and the OpenAPI fuzz ran past 5–10 minutes (CONTRIBUTING.md).
+    testTimeout: 1_800_000,
+    hookTimeout: 1_800_000,
     // Two cores: end-to-end files each start a server and a browser.
     maxWorkers: 2,
   },

@@ -36,7 +36,7 @@ beforeAll(async () => {
   operationIds = Object.values(world.operationIds);
   server = await startServer({ NORMA_WORKERS: '0' }, { dataDir });
   cookie = await apiSessionCookie(server.url, 'lead', SCENE_PASSWORD);
-}, 120_000);
+});
 afterAll(async () => {
   for (const worker of workers) {
     worker.kill('SIGKILL');
@@ -136,7 +136,7 @@ describe('vision jobs after the worker process dies', () => {
     expect(file.status).toBe(200);
     const session = await loadClassifier(new Uint8Array(await file.arrayBuffer()), { inputs: 2 * 21, classes: 4 });
     await session.release();
-  }, 180_000);
+  });
 
   it('applying: the rerun after the kill leaves exactly the markups of one clean run', async () => {
     const apply = async () => {
@@ -165,5 +165,5 @@ describe('vision jobs after the worker process dies', () => {
     expect((await job(again)).attempts).toBe(2);
     expect(await modelMarkups()).toEqual(once);
     expect(workerLog).toContain('фоновые задачи запущены');
-  }, 180_000);
+  });
 });

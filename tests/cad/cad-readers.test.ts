@@ -210,7 +210,7 @@ describe('CAD export read by independent software (ezdxf, GDAL, LibreCAD, LibreD
       expect(read.layers, file).toEqual(written.layers);
       expect(read.texts.toSorted(), file).toEqual(written.texts.toSorted());
     }
-  }, 600_000);
+  });
 
   it('layer colours differ as rendered (ACI → RGB) and read on white and on black', () => {
     const plan = planCad(drawing, cover.info, () => {}, crs);

@@ -72,7 +72,7 @@ beforeAll(async () => {
   });
   expect(registered.status).toBe(200);
   attacker = Bun.serve({ port: 0, fetch: (request) => attackerPage(new URL(request.url), server.url) });
-}, 240_000);
+});
 afterAll(async () => {
   await attacker?.stop(true);
   await browser?.close();

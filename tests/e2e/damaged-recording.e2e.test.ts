@@ -26,7 +26,7 @@ beforeAll(async () => {
   cookie = await apiSessionCookie(server.url, 'lead', PASSWORD);
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   await signInThroughPage(page, server.url, 'lead', PASSWORD);
-}, 240_000);
+});
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
@@ -65,5 +65,5 @@ describe('a damaged recording in Chromium', () => {
       .filter({ hasText: /файл обрезан — заявлено 30 с/ })
       .waitFor();
     expect(errors).toEqual([]);
-  }, 300_000);
+  });
 });

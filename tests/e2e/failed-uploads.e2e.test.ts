@@ -29,7 +29,7 @@ beforeAll(async () => {
   cookie = await apiSessionCookie(server.url, 'lead', PASSWORD);
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   await signInThroughPage(page, server.url, 'lead', PASSWORD);
-}, 240_000);
+});
 afterAll(async () => {
   await browser?.close();
   await server?.stop();

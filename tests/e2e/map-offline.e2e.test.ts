@@ -75,7 +75,7 @@ beforeAll(async () => {
   cookie = await apiSessionCookie(server.url, 'planner', password);
   await post('/api/v1/projects/create', { name: 'Набережная' }, cookie);
   await post('/api/v1/projects/last/save', { type: 'FeatureCollection', features: [area] }, cookie);
-}, 240_000);
+});
 afterAll(async () => {
   await browser?.close();
   await server?.stop();

@@ -50,7 +50,7 @@ beforeAll(async () => {
     if (response.url().includes('/api/v1/map/basemap.pmtiles')) basemapAnswers.push({ status: response.status(), range: !!response.request().headers().range });
   });
   await signInThroughPage(page, server.url, 'planner', password);
-}, 240_000);
+});
 afterAll(async () => {
   await browser?.close();
   await server?.stop();

@@ -45,7 +45,7 @@ beforeAll(async () => {
   cookie = await apiSessionCookie(server.url, 'analyst');
   const structures = await get<{ id: number; name: string }[]>('/api/v2/get_all_structures');
   assemblyId = structures.find((s) => s.name === 'Участок сборки редукторов')!.id;
-}, 240_000);
+});
 afterAll(async () => {
   await browser?.close();
   await server?.stop();

@@ -19,7 +19,7 @@ let browser: Browser;
 describe.skipIf(VTEST_MISSING)('MoveNet in Chromium from the app', () => {
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  }, 240_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
@@ -41,5 +41,5 @@ describe.skipIf(VTEST_MISSING)('MoveNet in Chromium from the app', () => {
       // Served by the app: both model files were fetched from it, and no request left it.
       expect(detection.requests.filter((url) => /\/assets\/movenet-multipose-[\w-]+\.(json|bin)$/.test(url))).toHaveLength(2);
       expect(detection.requests.filter((url) => !url.startsWith(server.url) && !url.startsWith('data:') && !url.startsWith('blob:'))).toEqual([]);
-    }, 300_000);
+    });
 });

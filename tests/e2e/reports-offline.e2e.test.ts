@@ -80,7 +80,7 @@ beforeAll(async () => {
   assemblyId = structures.find((s) => s.name === 'Участок сборки редукторов')!.id;
   const dates = await get<{ employees: Record<string, number[]> }>(`/api/v1/report/dates?structure_id=${assemblyId}`);
   employeeId = dates.employees['2026-11-16']![0]!;
-}, 240_000);
+});
 afterAll(async () => {
   await browser?.close();
   await server?.stop();

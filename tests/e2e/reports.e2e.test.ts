@@ -100,7 +100,7 @@ beforeAll(async () => {
   const dates = await get<{ dates: string[]; employees: Record<string, number[]> }>(`/api/v1/report/dates?structure_id=${assemblyId}`);
   expect(dates.dates).toContain('2026-11-16');
   employeeId = dates.employees['2026-11-16']![0]!;
-}, 240_000);
+});
 afterAll(async () => {
   await browser?.close();
   await server?.stop();

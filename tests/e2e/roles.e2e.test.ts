@@ -28,7 +28,7 @@ beforeAll(async () => {
   structureId = structures.find((s) => s.name === 'Участок сборки редукторов')!.id;
   const tasks = await get<{ elements: { video: { id: number } }[] }>(`/api/v1/get_tasks?structure_id=${structureId}&option=all&offset=0&limit=30`);
   videoId = tasks.elements[0]!.video.id;
-}, 240_000);
+});
 afterAll(async () => {
   await browser?.close();
   await server?.stop();

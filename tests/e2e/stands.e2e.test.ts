@@ -64,7 +64,7 @@ beforeAll(async () => {
       }
     }
   if (!videoId) throw new Error('no demo video with someone found on it');
-}, 240_000);
+});
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
@@ -189,7 +189,7 @@ describe('stand screens in Chromium', () => {
     expect((await stands()).map((s) => s.name)).toEqual(['Базис у ворот', 'Стенд сборки']);
     expect(errors).toEqual([]);
     await page.context().close();
-  }, 120_000);
+  });
 
   it('marks a stand point by a click and an object rectangle by a drag; stands red 8 px, people blue 6 px', async () => {
     const page = await open(`/models-stand-locations/${videoId}`);
@@ -318,7 +318,7 @@ describe('stand screens in Chromium', () => {
     await expect.poll(async () => (await marks(page, 'stand-mark')).length, RETRY).toBe(1);
     expect(errors).toEqual([]);
     await page.context().close();
-  }, 180_000);
+  });
 
   it('deletes a video area on /models/{videoId} after confirming (the same table and button)', async () => {
     const { camera_id } = await get<{ camera_id: number }>(`/api/v1/video_meta/${videoId}`);
@@ -345,7 +345,7 @@ describe('stand screens in Chromium', () => {
     expect((await areas()).map((a) => a.name)).toEqual(demoAreas);
     expect(errors).toEqual([]);
     await page.context().close();
-  }, 60_000);
+  });
 
   it('lets a viewer see but change nothing', async () => {
     const page = await open(`/models-stand-locations/${videoId}`, 'viewer');
@@ -368,7 +368,7 @@ describe('stand screens in Chromium', () => {
     expect(refused.status).toBe(403);
     expect(errors).toEqual([]);
     await page.context().close();
-  }, 60_000);
+  });
 
   it('deletes locations after confirming; a missing one gives the §5 text', async () => {
     const page = await open(`/models-stand-locations/${videoId}`);
@@ -395,5 +395,5 @@ describe('stand screens in Chromium', () => {
     expect(await movableLocations()).toEqual([]);
     expect(errors).toEqual([]);
     await page.context().close();
-  }, 60_000);
+  });
 });

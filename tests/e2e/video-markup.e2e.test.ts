@@ -54,7 +54,7 @@ beforeAll(async () => {
   cookie = await apiSessionCookie(server.url, 'analyst');
   const structures = await get<{ id: number; name: string }[]>('/api/v2/get_all_structures');
   packingId = structures.find((s) => s.name === 'Участок упаковки')!.id;
-}, 240_000);
+});
 afterAll(async () => {
   await browser?.close();
   await server?.stop();

@@ -28,7 +28,7 @@ beforeAll(async () => {
   const page = await analyst.newPage();
   await signInThroughPage(page, server.url, 'analyst');
   await page.close();
-}, 240_000);
+});
 afterAll(async () => {
   await browser?.close();
   await server?.stop();

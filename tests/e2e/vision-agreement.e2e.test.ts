@@ -54,7 +54,7 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startServer(), launchBrowser()]);
   page = await browser.newPage();
   await page.goto(server.url);
-}, 240_000);
+});
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
@@ -145,7 +145,7 @@ describe('browser and server inference agree', () => {
     } finally {
       await gpuBrowser.close();
     }
-  }, 180_000);
+  });
 
   it('live playback: full-size frames scaled in the browser give the server features and the same suggestions', async () => {
     const span = 6;
@@ -204,5 +204,5 @@ describe('browser and server inference agree', () => {
     expect(difference / (answered.length * classes)).toBeLessThan(0.01);
     expect(worst).toBeLessThan(0.06);
     expect(agree / answered.length).toBeGreaterThan(0.9);
-  }, 120_000);
+  });
 });

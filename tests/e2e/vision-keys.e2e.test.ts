@@ -16,7 +16,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   [scene, browser] = await Promise.all([prepareCodingScene(60, 3), launchBrowser()]);
-}, 360_000);
+});
 afterAll(async () => {
   await browser?.close();
   await scene?.cleanup();
@@ -33,7 +33,7 @@ describe('coding with the model’s suggestions', () => {
     // With suggestions the follow switch codes the settled ones; keys only correct the model.
     expect(withSuggestions.agreement, summary).toBeGreaterThan(0.8);
     expect(withSuggestions.keys + withSuggestions.setupClicks, summary).toBeLessThan(byKeys.keys);
-  }, 300_000);
+  });
 
   it('«Анализ» of the markup helper marks the whole video with the model for review; a corrected segment becomes the reviewer’s', async () => {
     const videoId = scene.freshVideoIds[2]!;
@@ -79,7 +79,7 @@ describe('coding with the model’s suggestions', () => {
     expect(after.video_markups.filter((m) => m.source === 'manual')).toHaveLength(1);
     expect(errors).toEqual([]);
     await context.close();
-  }, 240_000);
+  });
 
   it('reviews the model’s layer by keyboard: V accepts, X rejects, Shift+V accepts the rest; only accepted segments reach the report', async () => {
     const videoId = scene.freshVideoIds[2]!;
@@ -137,5 +137,5 @@ describe('coding with the model’s suggestions', () => {
     expect(report).not.toContain(rejected);
     expect(errors).toEqual([]);
     await context.close();
-  }, 240_000);
+  });
 });

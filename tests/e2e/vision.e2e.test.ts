@@ -51,7 +51,7 @@ beforeAll(async () => {
     }
   }
   if (!videoId) throw new Error('no marked demo video');
-}, 240_000);
+});
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
@@ -184,7 +184,7 @@ describe('models screen in Chromium', () => {
     expect((await fetch(`${server.url}/api/v1/model/${modelId}`, { headers: { cookie } })).status).toBe(404);
 
     expect(errors).toEqual([]);
-  }, 300_000);
+  });
 });
 
 describe('cancelling a training in Chromium', () => {
@@ -209,7 +209,7 @@ describe('cancelling a training in Chromium', () => {
     };
     quiet = await startServer({ NORMA_WORKERS: '0' }, { dataDir });
     leadCookie = await apiSessionCookie(quiet.url, 'lead', PASSWORD);
-  }, 120_000);
+  });
   afterAll(async () => {
     await quiet?.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -260,7 +260,7 @@ describe('cancelling a training in Chromium', () => {
     await row(second.model_id).getByText('обучение отменено').waitFor();
     expect(errors).toEqual([]);
     await context.close();
-  }, 180_000);
+  });
   it('trains on people’s poses when the analyst ticks it: the form sends poses, the queued model is announced', async () => {
     const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     const page = await context.newPage();
@@ -287,5 +287,5 @@ describe('cancelling a training in Chromium', () => {
     await page.locator(`[data-testid="model-row"][data-model-id="${modelId}"]`).getByText('в очереди').waitFor();
     expect(errors).toEqual([]);
     await context.close();
-  }, 180_000);
+  });
 });

@@ -43,7 +43,7 @@ beforeAll(async () => {
   await page.waitForURL(/#\/projects$/);
   cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
   await page.close();
-}, 240_000);
+});
 afterAll(async () => {
   await browser?.close();
   await server?.stop();

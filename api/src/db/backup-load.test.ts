@@ -123,5 +123,5 @@ describe.skipIf(testsOnPostgres())('a backup under write load', () => {
     expect(backupErrors).toBe('');
     expect(copies()).toBeGreaterThan(1);
     expect(existsSync(stop)).toBe(true);
-  }, 600_000);
+  });
 });

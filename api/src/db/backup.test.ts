@@ -152,7 +152,7 @@ describe('online backup and restore of the SQLite database', () => {
       if (writer.exitCode === null) writeFileSync(stop, '');
       await exited;
     }
-  }, 120_000);
+  });
 
   it('refuses to overwrite an existing backup file', () => {
     const target = join(dir, 'exists.sqlite');

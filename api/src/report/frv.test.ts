@@ -129,7 +129,7 @@ describe('GET /api/v2/frv on the demo recordings', () => {
     await seedDemoIfEmpty(t.deps, { videoSeconds: 4, videoCacheDir: defaultVideoCacheDir() });
     cookie = await t.signIn('viewer', DEMO_PASSWORD);
     structureId = (await t.deps.db.selectFrom('structures').select('id').where('name', '=', 'Участок сборки редукторов').executeTakeFirstOrThrow()).id;
-  }, 240_000);
+  });
   afterAll(async () => t.cleanup());
 
   it('gives each markup of the recorded minutes the files of all four cameras, in each file’s seconds', async () => {

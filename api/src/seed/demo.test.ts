@@ -10,7 +10,7 @@ const VIDEO_SECONDS = 4;
 beforeAll(async () => {
   t = await createTestApp();
   expect(await seedDemoIfEmpty(t.deps, { videoSeconds: VIDEO_SECONDS, videoCacheDir: defaultVideoCacheDir() })).toBe(true);
-}, 240_000);
+});
 afterAll(async () => t.cleanup());
 
 describe('demo organisation', () => {

@@ -32,7 +32,7 @@ beforeAll(async () => {
   await place('recordings/site/cam3/lecture.mp4', (p) => makeClip(p, { video: 'mpeg4', faststart: true, creationTime: '2026-11-16T06:30:00Z' }));
   await place('recordings/site/cam4/clip.webm', (p) => makeClip(p, { video: 'vp9' }));
   await place('recordings/site/cam4/broken.mp4', (p) => writeFileSync(p, 'это не видео\n'.repeat(100)));
-}, 60_000);
+});
 afterAll(async () => t.cleanup());
 
 const sync = (query: string, cookie = w.cookies.assessor) => t.request(`/api/v1/sync_videos?${query}`, { cookie });

@@ -34,7 +34,7 @@ beforeAll(async () => {
   });
   expect(seeded).toBe(true);
   cookie = await t.signIn('analyst', DEMO_PASSWORD);
-}, 300_000);
+});
 afterAll(async () => t.cleanup());
 
 describe('demo scene: trained on one day, tested on another', () => {
@@ -107,5 +107,5 @@ describe('demo scene: trained on one day, tested on another', () => {
     expect(mean(scored.map((h) => h.f1))).toBeGreaterThanOrEqual(mean(scored.map((h) => h.baseline_f1)) + 0.2);
     expect(result.accuracy).toBeGreaterThan(result.baseline.accuracy);
     expect(result.warnings.join(' ')).not.toMatch(/не лучше постоянного|нет шагов|нет ни одного шага/);
-  }, 300_000);
+  });
 });

@@ -37,7 +37,7 @@ describe.skipIf(VTEST_MISSING)('people on a frame of real footage', () => {
     await mkdir(dirname(t.deps.storage.pathOf(key)), { recursive: true });
     await copyFile(VTEST_AVI, t.deps.storage.pathOf(key));
     videoId = await insertVideo(t, w.cameraIds[0]!, { filename: 'vtest.avi', start: Date.UTC(2024, 0, 10, 6), duration: 79.5, key });
-  }, 60_000);
+  });
   afterAll(async () => t?.cleanup());
 
   it('answers with MoveNet by default: the labelled people, the one standing still too, with poses', async () => {

@@ -35,7 +35,7 @@ beforeAll(async () => {
   const key = 'recordings/site/cam1/people.mp4';
   await makeSceneClip(t.deps.storage.pathOf(key), schedule, { fps: 10 });
   videoId = await insertVideo(t, w.cameraIds[0]!, { filename: 'people.mp4', start: Date.UTC(2024, 0, 10, 6), duration: 14, key });
-}, 60_000);
+});
 afterAll(async () => t.cleanup());
 
 describe('people on a frame with an ONNX detector in the model store', () => {

@@ -138,7 +138,7 @@ beforeAll(async () => {
   modelId = started.body.model_id;
   await drain();
   expect((await call('GET', `/api/v1/model/${modelId}`)).body.meta.status).toBe('trained');
-}, 600_000);
+});
 afterAll(async () => t.cleanup());
 
 describe('a model’s markups are a reviewed layer', () => {

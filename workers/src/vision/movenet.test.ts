@@ -40,7 +40,7 @@ describe.skipIf(VTEST_MISSING)('MoveNet on hand-labelled frames of vtest.avi', (
     expect(result.precision).toBeGreaterThanOrEqual(0.9);
     expect(result.recall).toBeGreaterThanOrEqual(0.95);
     expect(upright / posed).toBeGreaterThan(0.9);
-  }, 600_000);
+  });
 });
 
 describe('MoveNet output handling', () => {

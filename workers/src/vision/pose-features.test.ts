@@ -107,5 +107,5 @@ describe('a model trained with poses', () => {
     expect(plain.spec.pose).toBeUndefined();
     expect(plain.spec.featureNames).toHaveLength(areas.length * FEATURES_PER_AREA);
     expect(specOfOnnx(plain.onnx).featureVersion).toBe(FEATURE_VERSION);
-  }, 240_000);
+  });
 });
