@@ -5,6 +5,21 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** Files with a function still over the size rule below (issue 26); the list only shrinks. */
+const STILL_TO_SPLIT = [
+  'api/src/report/routes.ts',
+  'api/src/seed/demo.ts',
+  'core-wasm/src/index.ts',
+  'core-wasm/src/report/blocks.ts',
+  'core-wasm/src/report/statement.ts',
+  'pwa/src/charts/BarChart.tsx',
+  'pwa/src/screens/projects/StructureSettingsCard.tsx',
+  'workers/src/jobs/vision.ts',
+  'workers/src/map/dwg/r2000.ts',
+  'workers/src/runner/runner.ts',
+  'workers/src/vision/classifier.ts',
+];
+
 export default tseslint.config(
   {
     // core-wasm/assembly is AssemblyScript (decorators on functions): asc checks it when it builds.
@@ -20,6 +35,13 @@ export default tseslint.config(
       // `catch {}` is how a best-effort step says "a failure here changes nothing".
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
+  },
+  {
+    // Functions of one job (CONTRIBUTING.md): none over 120 lines, so no component holds more than
+    // 150 lines of JSX and logic. Tests and benches read as scripts and are exempt.
+    files: ['**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', 'tests/**', 'bench/**', ...STILL_TO_SPLIT],
+    rules: { 'max-lines-per-function': ['error', { max: 120, skipBlankLines: true, skipComments: true, IIFEs: true }] },
   },
   {
     // Tests read JSON replies and check them field by field.
