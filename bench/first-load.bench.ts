@@ -167,14 +167,18 @@ async function markupRun(browser: Browser, url: string, cookie: string, videoId:
   }
 }
 
-/** The build's own figures: gzip and brotli bytes of the JS each screen loads with it (pwa/dist/.vite/chunks.json). */
+/**
+ * The build's own figures: gzip and brotli bytes of the JS each screen loads with it (pwa/dist/.vite/chunks.json).
+ * A file too small to gain from a compressed copy has none and goes out as it is (pwa/vite.config.ts).
+ */
 function builtJs(files: string[]) {
   const size = (file: string) => statSync(join(dist, file)).size;
+  const served = (file: string, ext: string) => (existsSync(join(dist, `${file}.${ext}`)) ? size(`${file}.${ext}`) : size(file));
   return {
     files: files.length,
     raw_bytes: files.reduce((sum, file) => sum + size(file), 0),
-    gzip_bytes: files.reduce((sum, file) => sum + size(`${file}.gz`), 0),
-    brotli_bytes: files.reduce((sum, file) => sum + size(`${file}.br`), 0),
+    gzip_bytes: files.reduce((sum, file) => sum + served(file, 'gz'), 0),
+    brotli_bytes: files.reduce((sum, file) => sum + served(file, 'br'), 0),
   };
 }
 

@@ -43,3 +43,10 @@ export function apiCallUrl<M extends Method, P extends ApiPath<M>>(method: M, pa
 export function apiUrl<P extends ApiPath<'get'>>(path: P, ...[init]: UrlInitArg<P, 'get'>): string {
   return apiCallUrl('get', path, ...([init] as UrlInitArg<P, 'get'>));
 }
+
+/**
+ * A video's file, as the players ask for it and as the offline copy is kept (the same URL, so the kept
+ * copy answers the player). Here rather than beside the offline cache, so a screen with a player (the
+ * shared report too) does not load the offline machinery.
+ */
+export const videoUrl = (videoId: number) => apiUrl('/api/v1/video', { query: { video_id: videoId } });

@@ -1,4 +1,4 @@
-import { apiUrl } from '../api/paths';
+import { apiUrl, videoUrl } from '../api/paths';
 import { pageOffset, TASK_PAGE_SIZE } from './task-pages';
 import { warmApiCache } from './apiCache';
 
@@ -8,8 +8,6 @@ import { warmApiCache } from './apiCache';
  * works without a network.
  */
 export const VIDEO_CACHE = 'norma-videos';
-/** A video's file, as the player asks for it and as it is kept (the same URL, so the kept copy answers the player). */
-export const videoUrl = (videoId: number) => apiUrl('/api/v1/video', { query: { video_id: videoId } });
 
 export async function isKeptOffline(videoId: number): Promise<boolean> {
   if (!('caches' in window)) return false;

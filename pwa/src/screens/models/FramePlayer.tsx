@@ -1,5 +1,5 @@
 import { type RefObject, useState } from 'react';
-import { videoUrl } from '../../offline/videoCache';
+import { videoUrl } from '../../api/paths';
 
 /** Speeds of spec 02 §9 (x1–x16). */
 export const VISION_SPEEDS = [1, 2, 4, 8, 16];

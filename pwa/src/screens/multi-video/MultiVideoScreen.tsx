@@ -5,7 +5,7 @@ import type { Camera } from '../../api/types';
 import { LeafStructureSelect } from '../../ui/LeafStructureSelect';
 import { formatTime, localDate } from '../../format/time';
 import { login } from '../../state/login';
-import { videoUrl } from '../../offline/videoCache';
+import { videoUrl } from '../../api/paths';
 import { cameraCaption, daySpan, needsSeek, videoAt, type CameraVideo } from './timeline';
 
 interface CameraWithVideos extends Camera {

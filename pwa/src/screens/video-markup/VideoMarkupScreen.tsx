@@ -6,7 +6,7 @@ import { SuggestionPanel } from '../../ml/SuggestionPanel';
 import { login, useAllows } from '../../state/login';
 import { Banner } from '../../ui/Banner';
 import { DamagedRecording } from '../../ui/DamagedRecording';
-import { videoUrl } from '../../offline/videoCache';
+import { videoUrl } from '../../api/paths';
 import { performAction } from './actions';
 import { CommandBar } from './CommandBar';
 import { ConflictBanner } from './ConflictBanner';

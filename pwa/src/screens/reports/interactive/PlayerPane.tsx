@@ -1,9 +1,9 @@
 import type { FrvPlayer } from './useFrvPlayer';
-import { videoUrl as storedVideoUrl } from '../../../offline/videoCache';
+import { videoUrl as fileUrl } from '../../../api/paths';
 
 // A guest's player carries the share key, which the access check of every shared read takes from the query.
 function videoUrl(videoId: number, shareKey?: string) {
-  return storedVideoUrl(videoId) + (shareKey ? `&key=${encodeURIComponent(shareKey)}` : '');
+  return fileUrl(videoId) + (shareKey ? `&key=${encodeURIComponent(shareKey)}` : '');
 }
 
 /** The interactive report's player: the video (or «no footage»), the camera buttons and the file's name. */
