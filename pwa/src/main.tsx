@@ -5,7 +5,6 @@ import './styles.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { dropServerSnapshotOnNavigation } from './ui/serverSnapshot';
 import { registerServiceWorker } from './app/serviceWorker';
 import { guardRequestsWhileSignOutPending } from './offline/signOut';
 import { resetPageMeta } from './screens/site/meta';
@@ -39,7 +38,6 @@ if (root.hasAttribute('data-prerendered') && atLanding) {
     root.removeAttribute('data-prerendered');
     resetPageMeta();
   }
-  dropServerSnapshotOnNavigation();
   createRoot(root).render(app);
 }
 registerServiceWorker();

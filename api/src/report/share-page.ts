@@ -3,7 +3,6 @@ import type { Context, Hono } from 'hono';
 import { CLIENT_IP_HEADER } from '../http/client-address';
 import { isWellFormedShareKey } from '../auth/share-keys';
 import type { AppEnv } from '../http/env';
-import { sharedReportSnapshot, type SnapshotFrv } from './share-snapshot';
 
 /**
  * The id of the JSON data block that carries a shared report in its page; the PWA's shared-report
@@ -50,26 +49,12 @@ export function serveSharedReportPage(app: Hono<AppEnv>, pwaDir: string) {
     const data = isWellFormedShareKey(key) ? await sharedReportData(app, c, key) : null;
     const links = data ? await screenLinks(pwaDir) : '';
     const body = data
-      ? withFirstScreen(html, data.frv as SnapshotFrv, key)
+      ? html
           .replace('</head>', () => `${links}</head>`)
           .replace('</body>', () => `<script type="application/json" id="${SHARED_REPORT_DATA_ID}">${jsonForHtml({ key, ...data })}</script>\n</body>`)
       : html;
     return c.html(body, 200, { 'cache-control': 'no-store' });
   });
-}
-
-/**
- * index.html with the report's first screen as server HTML (share-snapshot.ts) before #root, under
- * the site header the build prerendered into the landing page (the same header a guest sees on
- * every screen); the landing page itself, which this page never shows, is left out of #root (its
- * `data-prerendered` mark stays: src/main.tsx then resets the page's title and description as on
- * any other deep link). index.html unchanged when it has no prerendered landing page.
- */
-function withFirstScreen(html: string, frv: SnapshotFrv, key: string): string {
-  const prerendered = /<div id="root" data-prerendered>[\s\S]*<\/div>(\s*<\/body>)/.exec(html);
-  const header = prerendered && /<header class="site-header">[\s\S]*?<\/header>/.exec(prerendered[0]);
-  if (!prerendered || !header) return html;
-  return html.replace(prerendered[0], () => `${sharedReportSnapshot(frv, key, header[0])}\n    <div id="root" data-prerendered></div>${prerendered[1]}`);
 }
 
 /**
