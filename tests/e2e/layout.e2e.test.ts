@@ -92,6 +92,50 @@ describe('every screen at 1440×900, 1024×768 and 360×740', () => {
   }
 });
 
+describe('markup rows on a phone', () => {
+  it('телефон 360×740: every operation, workplace and employee name fits its drop-down whole', async () => {
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'ru-RU' });
+    const page = await context.newPage();
+    await signInThroughPage(page, server.url, 'analyst');
+    await page.goto(`${server.url}/#/video/${markedVideo}`);
+    await settled(page, `/video/${markedVideo}`);
+    await page.getByTestId('op-row').first().waitFor();
+    // Any option may be the chosen one: each is shown in the closed control in turn and must not be
+    // clipped (the operation's name may wrap onto its second line; the others are one line).
+    const cut = await page
+      .getByTestId('op-row')
+      .first()
+      .evaluate(async (row) => {
+        const problems: string[] = [];
+        for (const select of row.querySelectorAll('select')) {
+          const chosen = select.value;
+          for (const option of select.options) {
+            select.value = option.value;
+            await new Promise(requestAnimationFrame);
+            const shown = select.querySelector('selectedcontent') ?? select;
+            const wraps = getComputedStyle(select).appearance === 'base-select';
+            const clipped = wraps ? shown.scrollHeight > shown.clientHeight + 1 || shown.scrollWidth > shown.clientWidth + 1 : textWider(select, option.text);
+            if (clipped) problems.push(`${select.getAttribute('aria-label')}: «${option.text}»`);
+          }
+          select.value = chosen;
+        }
+        return problems;
+
+        /** One line: the text beside the control's inner width, its arrow (about 24 px) aside. */
+        function textWider(select: HTMLSelectElement, text: string) {
+          const style = getComputedStyle(select);
+          const context2d = document.createElement('canvas').getContext('2d')!;
+          context2d.font = style.font;
+          return context2d.measureText(text).width > select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;
+        }
+      });
+    expect(await page.getByTestId('op-row').first().locator('select').count()).toBe(3);
+    expect(cut).toEqual([]);
+    expect(await layoutProblems(page)).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('coding on a tablet', () => {
   for (const size of [
     { name: 'лёжа', width: 1024, height: 768 },

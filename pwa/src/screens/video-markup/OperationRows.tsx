@@ -43,8 +43,8 @@ const ROW_HEIGHT = 58;
 const TWO_LINE_ROW_HEIGHT = 112;
 /** Portrait: four lines per row (see .op-row.narrow). */
 const NARROW_ROW_HEIGHT = 216;
-/** A phone: five, workplace and employee each on a line of their own (.op-row.narrow.phone). */
-const PHONE_ROW_HEIGHT = 266;
+/** A phone: six, operation (two lines of text high), workplace and employee each on a line of their own (.op-row.narrow.phone). */
+const PHONE_ROW_HEIGHT = 330;
 
 type RowLayout = 'wide' | 'two' | 'narrow' | 'phone';
 /**
