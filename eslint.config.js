@@ -16,7 +16,6 @@ const STILL_TO_SPLIT = [
   'pwa/src/screens/projects/StructureSettingsCard.tsx',
   'workers/src/jobs/vision.ts',
   'workers/src/map/dwg/r2000.ts',
-  'workers/src/runner/runner.ts',
   'workers/src/vision/classifier.ts',
 ];
 
