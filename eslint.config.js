@@ -15,7 +15,6 @@ const STILL_TO_SPLIT = [
   'pwa/src/charts/BarChart.tsx',
   'pwa/src/screens/projects/StructureSettingsCard.tsx',
   'workers/src/map/dwg/r2000.ts',
-  'workers/src/vision/classifier.ts',
 ];
 
 export default tseslint.config(
