@@ -14,7 +14,6 @@ const STILL_TO_SPLIT = [
   'core-wasm/src/report/statement.ts',
   'pwa/src/charts/BarChart.tsx',
   'pwa/src/screens/projects/StructureSettingsCard.tsx',
-  'workers/src/map/dwg/r2000.ts',
 ];
 
 export default tseslint.config(
