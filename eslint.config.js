@@ -12,7 +12,6 @@ const STILL_TO_SPLIT = [
   'core-wasm/src/index.ts',
   'core-wasm/src/report/blocks.ts',
   'core-wasm/src/report/statement.ts',
-  'pwa/src/screens/projects/StructureSettingsCard.tsx',
 ];
 
 export default tseslint.config(
