@@ -12,12 +12,6 @@ const STILL_TO_SPLIT = [
   'core-wasm/src/index.ts',
   'core-wasm/src/report/blocks.ts',
   'core-wasm/src/report/statement.ts',
-  'pwa/src/charts/BarChart.tsx',
-  'pwa/src/screens/projects/StructureSettingsCard.tsx',
-  'workers/src/jobs/vision.ts',
-  'workers/src/map/dwg/r2000.ts',
-  'workers/src/runner/runner.ts',
-  'workers/src/vision/classifier.ts',
 ];
 
 export default tseslint.config(

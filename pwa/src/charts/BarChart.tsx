@@ -101,84 +101,20 @@ export function BarChart({
           {unit}
         </text>
       </g>
-      {categories.map((category, c) => {
-        let stackBase = 0;
-        const x0 = left + band * c + (band - groupW) / 2;
-        return (
-          <g key={`${category}-${c}`}>
-            {series.map((s, i) => {
-              const value = s.values[c] ?? 0;
-              const from = stacked ? stackBase : 0;
-              const to = from + value;
-              if (stacked) stackBase = to;
-              const x = stacked ? x0 : x0 + i * barW;
-              const yTop = y(Math.max(from, to));
-              const h = Math.abs(y(from) - y(to));
-              return (
-                <g key={s.name}>
-                  <rect x={x} y={yTop} width={Math.max(1, barW - 2)} height={Math.max(0, h)} fill={s.color}>
-                    <title>{`${category} — ${s.name}: ${formatValue(value)}`}</title>
-                  </rect>
-                  {valueLabels && !stacked && h > 0 && (
-                    <text
-                      x={x + barW / 2 - 1}
-                      y={value >= 0 ? labelClearOfLine(yTop - 4, lineYAt(c)) : yTop + h + 13}
-                      textAnchor="middle"
-                      fontFamily={CHART_FONT}
-                      fontSize={11}
-                      fill={INK}
-                      data-testid="bar-label"
-                    >
-                      {formatValue(value)}
-                    </text>
-                  )}
-                </g>
-              );
-            })}
-            {valueLabels && stacked && (
-              <text
-                x={x0 + groupW / 2}
-                y={labelClearOfLine(y(stackBase) - 4, lineYAt(c))}
-                textAnchor="middle"
-                fontFamily={CHART_FONT}
-                fontSize={13}
-                fill={INK}
-                data-testid="bar-label"
-              >
-                {formatValue(stackBase)}
-              </text>
-            )}
-            {slanted ? (
-              <text
-                x={left + band * c + band / 2}
-                y={top + plotH + 14}
-                transform={`rotate(-40 ${left + band * c + band / 2} ${top + plotH + 14})`}
-                textAnchor="end"
-                fontFamily={CHART_FONT}
-                fontSize={12}
-                fill={INK}
-              >
-                {shorten(category, 16)}
-              </text>
-            ) : (
-              <text x={left + band * c + band / 2} y={top + plotH + 18} textAnchor="middle" fontFamily={CHART_FONT} fontSize={12} fill={INK}>
-                {shorten(category, maxLabel)}
-              </text>
-            )}
-            {reference && typeof reference.values !== 'number' && (
-              <line
-                x1={left + band * c + 4}
-                x2={left + band * (c + 1) - 4}
-                y1={y(refValues[c]!)}
-                y2={y(refValues[c]!)}
-                stroke={reference.color ?? '#b3261e'}
-                strokeWidth={2.5}
-                strokeDasharray="8 4"
-              />
-            )}
-          </g>
-        );
-      })}
+      {categories.map((category, c) => (
+        <CategoryBars
+          key={`${category}-${c}`}
+          category={category}
+          index={c}
+          series={series}
+          stacked={stacked}
+          valueLabels={valueLabels}
+          formatValue={formatValue}
+          reference={reference}
+          referenceY={lineYAt(c)}
+          layout={{ left, top, plotH, band, groupW, barW, slanted, maxLabel, y }}
+        />
+      ))}
       {reference && typeof reference.values === 'number' && (
         <line
           x1={left}
@@ -198,5 +134,122 @@ export function BarChart({
         <SvgLegend x={width - legendWidth} y={top} width={legendWidth} items={legendItems} />
       )}
     </ChartFrame>
+  );
+}
+
+/** Where the bars of one category go: the plot's box, the band of each category and the value scale. */
+interface BarLayout {
+  left: number;
+  top: number;
+  plotH: number;
+  band: number;
+  groupW: number;
+  barW: number;
+  /** Category names written slanting (narrow bands on a phone). */
+  slanted: boolean;
+  /** Characters of a category name written straight. */
+  maxLabel: number;
+  y: (value: number) => number;
+}
+
+/** One category: its bars (side by side or stacked), their value labels, its name and its own reference line. */
+function CategoryBars({
+  category,
+  index: c,
+  series,
+  stacked,
+  valueLabels,
+  formatValue,
+  reference,
+  referenceY,
+  layout,
+}: {
+  category: string;
+  index: number;
+  series: BarSeries[];
+  stacked: boolean;
+  valueLabels: boolean;
+  formatValue: (value: number) => string;
+  reference: ReferenceLine | null | undefined;
+  /** Height of the reference line over this category, null without one. */
+  referenceY: number | null;
+  layout: BarLayout;
+}) {
+  const { left, top, plotH, band, groupW, barW, slanted, maxLabel, y } = layout;
+  let stackBase = 0;
+  const x0 = left + band * c + (band - groupW) / 2;
+  return (
+    <g>
+      {series.map((s, i) => {
+        const value = s.values[c] ?? 0;
+        const from = stacked ? stackBase : 0;
+        const to = from + value;
+        if (stacked) stackBase = to;
+        const x = stacked ? x0 : x0 + i * barW;
+        const yTop = y(Math.max(from, to));
+        const h = Math.abs(y(from) - y(to));
+        return (
+          <g key={s.name}>
+            <rect x={x} y={yTop} width={Math.max(1, barW - 2)} height={Math.max(0, h)} fill={s.color}>
+              <title>{`${category} — ${s.name}: ${formatValue(value)}`}</title>
+            </rect>
+            {valueLabels && !stacked && h > 0 && (
+              <text
+                x={x + barW / 2 - 1}
+                y={value >= 0 ? labelClearOfLine(yTop - 4, referenceY) : yTop + h + 13}
+                textAnchor="middle"
+                fontFamily={CHART_FONT}
+                fontSize={11}
+                fill={INK}
+                data-testid="bar-label"
+              >
+                {formatValue(value)}
+              </text>
+            )}
+          </g>
+        );
+      })}
+      {valueLabels && stacked && (
+        <text
+          x={x0 + groupW / 2}
+          y={labelClearOfLine(y(stackBase) - 4, referenceY)}
+          textAnchor="middle"
+          fontFamily={CHART_FONT}
+          fontSize={13}
+          fill={INK}
+          data-testid="bar-label"
+        >
+          {formatValue(stackBase)}
+        </text>
+      )}
+      {slanted ? (
+        <text
+          x={left + band * c + band / 2}
+          y={top + plotH + 14}
+          transform={`rotate(-40 ${left + band * c + band / 2} ${top + plotH + 14})`}
+          textAnchor="end"
+          fontFamily={CHART_FONT}
+          fontSize={12}
+          fill={INK}
+        >
+          {shorten(category, 16)}
+        </text>
+      ) : (
+        <text x={left + band * c + band / 2} y={top + plotH + 18} textAnchor="middle" fontFamily={CHART_FONT} fontSize={12} fill={INK}>
+          {shorten(category, maxLabel)}
+        </text>
+      )}
+      {reference && typeof reference.values !== 'number' && (
+        <line
+          x1={left + band * c + 4}
+          x2={left + band * (c + 1) - 4}
+          y1={referenceY!}
+          y2={referenceY!}
+          stroke={reference.color ?? '#b3261e'}
+          strokeWidth={2.5}
+          strokeDasharray="8 4"
+        />
+      )}
+    </g>
   );
 }

@@ -105,6 +105,108 @@ function modelWatch(db: Db, modelId: number, runnerSignal: AbortSignal, report: 
 }
 
 /**
+ * What vision.train learns from: the marked video, the model's areas and operations, people's markups
+ * of those operations over the marked span, and the test span when one was chosen (issue 25).
+ */
+async function trainingInputs(
+  db: Db,
+  storage: ObjectStore,
+  model: { id: number; marked_video_id: number | null; workplace_id: number | null; start_second: number; end_second: number },
+  testPayload: TrainPayload['test'],
+) {
+  const video = await videoSource(db, storage, model.marked_video_id);
+  const areas = await db
+    .selectFrom('video_areas')
+    .innerJoin('model_video_areas', 'model_video_areas.video_area_id', 'video_areas.id')
+    .select(['video_areas.id', 'name', 'x1', 'y1', 'x2', 'y2'])
+    .where('model_video_areas.model_id', '=', model.id)
+    .orderBy('video_areas.id')
+    .execute();
+  if (areas.length === 0) throw new PermanentJobError('Области модели удалены: выберите области и обучите заново');
+  const operations = await db
+    .selectFrom('operations')
+    .innerJoin('model_operations', 'model_operations.operation_id', 'operations.id')
+    .select(['operations.id', 'operations.name'])
+    .where('model_operations.model_id', '=', model.id)
+    .orderBy('operations.id')
+    .execute();
+  if (operations.length === 0 || model.workplace_id === null) throw new PermanentJobError('Операции или рабочее место модели удалены');
+  const workplaceId = model.workplace_id;
+  /** People's markups of the model's operations at its workplace over a span of a video, as class spans from the video's start. */
+  const labelSpans = async (source: { structure_id: number; start_time: number }, startSecond: number, endSecond: number): Promise<LabelSpan[]> => {
+    const rows = await db
+      .selectFrom('markups')
+      .select(['operation_id', 'start_time', 'end_time'])
+      .where('structure_id', '=', source.structure_id)
+      .where('workplace_id', '=', workplaceId)
+      // A model learns and is scored on people's markups only, never on an unreviewed model layer.
+      .where('source', '!=', UNREVIEWED_SOURCE)
+      .where(
+        'operation_id',
+        'in',
+        operations.map((o) => o.id),
+      )
+      .where('start_time', '<', source.start_time + endSecond * 1000)
+      .where('end_time', '>', source.start_time + startSecond * 1000)
+      .orderBy('start_time')
+      .execute();
+    return rows.map((m) => ({
+      classIndex: 1 + operations.findIndex((o) => o.id === m.operation_id),
+      startSecond: (m.start_time - source.start_time) / 1000,
+      endSecond: (m.end_time - source.start_time) / 1000,
+    }));
+  };
+  const spans = await labelSpans(video, model.start_second, model.end_second);
+  let test: TestSpan | undefined;
+  if (testPayload) {
+    const other = await videoSource(db, storage, testPayload.video_id);
+    test = {
+      video: { file: other.file, width: other.width, height: other.height },
+      startSecond: testPayload.start_second,
+      endSecond: testPayload.end_second,
+      spans: await labelSpans(other, testPayload.start_second, testPayload.end_second),
+      description: `видео «${other.filename}», ${testPayload.start_second}–${testPayload.end_second} с`,
+    };
+  }
+  return { video, areas, operations, spans, test };
+}
+
+/** The job's result of vision.train: the report's figures, per class beside the constant answer's. */
+function trainResult(modelId: number, key: string, out: Awaited<ReturnType<typeof trainOperationModel>>) {
+  const r = out.report;
+  // Per class: training and test steps, step scores, segment F1@0.5; the constant answer beside them.
+  const heldOut = out.spec.classes.map((c, i) => {
+    const m = r.evaluation.perClass[i]!;
+    const b = r.baseline.evaluation.perClass[i]!;
+    return {
+      operation_id: c.operationId,
+      name: c.name,
+      train_steps: r.trainStepsPerClass[i] ?? 0,
+      steps: m.support,
+      precision: m.precision,
+      recall: m.recall,
+      f1: m.f1,
+      segment_f1: r.segments.perClass[i]!.f1,
+      baseline_f1: b.f1,
+    };
+  });
+  return {
+    model_id: modelId,
+    object_storage_key: key,
+    steps: r.steps,
+    train_steps: r.trainSteps,
+    validation_steps: r.validationSteps,
+    test: { source: r.test.source, steps: r.test.steps, description: r.test.description },
+    accuracy: r.evaluation.accuracy,
+    edit_score: r.segments.editScore,
+    best_epoch: r.bestEpoch,
+    baseline: { operation_id: out.spec.classes[r.baseline.classIndex]?.operationId ?? null, accuracy: r.baseline.evaluation.accuracy },
+    warnings: r.warnings,
+    held_out: heldOut,
+  };
+}
+
+/**
  * vision.train: features of the marked span, labels from the markups of the chosen operations at
  * the model's workplace (other time is the background), classifier, ONNX into the object store
  * (models/<organisation>/<model>.onnx, overwritten by a rerun: restart-safe), report into the row.
@@ -116,61 +218,7 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
       const model = await db.selectFrom('models').selectAll().where('id', '=', modelId).executeTakeFirst();
       if (!model) throw new PermanentJobError('Модель удалена до обучения');
       await db.updateTable('models').set({ completion_percentage: 0, error: null }).where('id', '=', modelId).execute();
-      const video = await videoSource(db, storage, model.marked_video_id);
-      const areas = await db
-        .selectFrom('video_areas')
-        .innerJoin('model_video_areas', 'model_video_areas.video_area_id', 'video_areas.id')
-        .select(['video_areas.id', 'name', 'x1', 'y1', 'x2', 'y2'])
-        .where('model_video_areas.model_id', '=', modelId)
-        .orderBy('video_areas.id')
-        .execute();
-      if (areas.length === 0) throw new PermanentJobError('Области модели удалены: выберите области и обучите заново');
-      const operations = await db
-        .selectFrom('operations')
-        .innerJoin('model_operations', 'model_operations.operation_id', 'operations.id')
-        .select(['operations.id', 'operations.name'])
-        .where('model_operations.model_id', '=', modelId)
-        .orderBy('operations.id')
-        .execute();
-      if (operations.length === 0 || model.workplace_id === null) throw new PermanentJobError('Операции или рабочее место модели удалены');
-      const workplaceId = model.workplace_id;
-      /** People's markups of the model's operations at its workplace over a span of a video, as class spans from the video's start. */
-      const labelSpans = async (source: { structure_id: number; start_time: number }, startSecond: number, endSecond: number): Promise<LabelSpan[]> => {
-        const rows = await db
-          .selectFrom('markups')
-          .select(['operation_id', 'start_time', 'end_time'])
-          .where('structure_id', '=', source.structure_id)
-          .where('workplace_id', '=', workplaceId)
-          // A model learns and is scored on people's markups only, never on an unreviewed model layer.
-          .where('source', '!=', UNREVIEWED_SOURCE)
-          .where(
-            'operation_id',
-            'in',
-            operations.map((o) => o.id),
-          )
-          .where('start_time', '<', source.start_time + endSecond * 1000)
-          .where('end_time', '>', source.start_time + startSecond * 1000)
-          .orderBy('start_time')
-          .execute();
-        return rows.map((m) => ({
-          classIndex: 1 + operations.findIndex((o) => o.id === m.operation_id),
-          startSecond: (m.start_time - source.start_time) / 1000,
-          endSecond: (m.end_time - source.start_time) / 1000,
-        }));
-      };
-      const spans = await labelSpans(video, model.start_second, model.end_second);
-      const testPayload = (job.payload as TrainPayload).test;
-      let test: TestSpan | undefined;
-      if (testPayload) {
-        const other = await videoSource(db, storage, testPayload.video_id);
-        test = {
-          video: { file: other.file, width: other.width, height: other.height },
-          startSecond: testPayload.start_second,
-          endSecond: testPayload.end_second,
-          spans: await labelSpans(other, testPayload.start_second, testPayload.end_second),
-          description: `видео «${other.filename}», ${testPayload.start_second}–${testPayload.end_second} с`,
-        };
-      }
+      const { video, areas, operations, spans, test } = await trainingInputs(db, storage, model, (job.payload as TrainPayload).test);
       const watch = modelWatch(db, modelId, signal, progress);
       let out;
       try {
@@ -197,37 +245,7 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
       if (signal.aborted) return null;
       const key = modelKey(video.organization_id, modelId);
       const report = reportText(out.report, out.spec, { videoName: video.filename, startSecond: model.start_second, endSecond: model.end_second });
-      const r = out.report;
-      // Per class: training and test steps, step scores, segment F1@0.5; the constant answer beside them.
-      const heldOut = out.spec.classes.map((c, i) => {
-        const m = r.evaluation.perClass[i]!;
-        const b = r.baseline.evaluation.perClass[i]!;
-        return {
-          operation_id: c.operationId,
-          name: c.name,
-          train_steps: r.trainStepsPerClass[i] ?? 0,
-          steps: m.support,
-          precision: m.precision,
-          recall: m.recall,
-          f1: m.f1,
-          segment_f1: r.segments.perClass[i]!.f1,
-          baseline_f1: b.f1,
-        };
-      });
-      const result = {
-        model_id: modelId,
-        object_storage_key: key,
-        steps: r.steps,
-        train_steps: r.trainSteps,
-        validation_steps: r.validationSteps,
-        test: { source: r.test.source, steps: r.test.steps, description: r.test.description },
-        accuracy: r.evaluation.accuracy,
-        edit_score: r.segments.editScore,
-        best_epoch: r.bestEpoch,
-        baseline: { operation_id: out.spec.classes[r.baseline.classIndex]?.operationId ?? null, accuracy: r.baseline.evaluation.accuracy },
-        warnings: r.warnings,
-        held_out: heldOut,
-      };
+      const result = trainResult(modelId, key, out);
       // The file first (a rerun overwrites the same key), then the model row and the job's success
       // in one transaction: a job cancelled or a model deleted meanwhile gets neither, and no file.
       await storage.put(key, out.onnx);

@@ -121,70 +121,6 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
     }
   };
 
-  const execute = async (job: ClaimedJob, token: string, controller: AbortController) => {
-    // Every write below is fenced by this claim's token, not just by the worker.
-    const workerId = token;
-    const handler = handlers[job.kind]!;
-    let lastWrite = 0;
-    let pending: number | null = null;
-    // Set when the store says the job is no longer ours (cancelled or taken over): stop, write nothing.
-    let lost = false;
-    const still = (owned: boolean) => {
-      if (owned || lost) return;
-      lost = true;
-      log(`задача ${job.id} (${job.kind}) отменена или передана другому процессу: останавливается`);
-      controller.abort();
-    };
-    const flush = () => {
-      if (pending === null) return;
-      const percent = pending;
-      pending = null;
-      lastWrite = Date.now();
-      store
-        .progress(job.id, workerId, percent)
-        .then(still)
-        .catch((err) => log(`задача ${job.id}: прогресс не записан: ${err}`));
-    };
-    const beat = setInterval(() => {
-      store
-        .heartbeat(job.id, workerId)
-        .then(still)
-        .catch((err) => log(`задача ${job.id}: блокировка не продлена: ${err}`));
-    }, heartbeatMs);
-    try {
-      const result = await handler.run({
-        job,
-        workerId,
-        signal: controller.signal,
-        progress(percent) {
-          pending = Math.max(0, Math.min(100, percent));
-          if (Date.now() - lastWrite >= 250 || percent >= 100) flush();
-        },
-      });
-      if (controller.signal.aborted) {
-        await store.release(job.id, workerId);
-        return;
-      }
-      flush();
-      await store.succeed(job.id, workerId, result ?? null);
-      log(`задача ${job.id} (${job.kind}) выполнена`);
-    } catch (err) {
-      if (controller.signal.aborted) {
-        await store.release(job.id, workerId).catch(() => {});
-        return;
-      }
-      const message = err instanceof Error ? err.message : String(err);
-      const permanent = err instanceof PermanentJobError;
-      const outcome = await store.fail(job.id, workerId, message, !permanent).catch(() => 'failed' as const);
-      if (outcome === 'lost') return;
-      log(`задача ${job.id} (${job.kind}): ${outcome === 'retrying' ? 'повтор позже' : 'ошибка'} — ${message}`);
-      const hook = outcome === 'retrying' ? handler.retrying : handler.failed;
-      await hook?.call(handler, job, message).catch((hookErr) => log(`задача ${job.id}: ${hookErr}`));
-    } finally {
-      clearInterval(beat);
-    }
-  };
-
   const tick = async () => {
     const tickNumber = ++ticksBegun;
     if (Date.now() - lastStaleCheck >= Math.min(staleMs / 2, 30_000)) {
@@ -206,7 +142,7 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
       queueEmpty = false;
       const controller = new AbortController();
       const entry = { controller, token, done: Promise.resolve() };
-      entry.done = execute(job, token, controller).finally(() => {
+      entry.done = runClaimedJob(job, token, controller, { store, handler: handlers[job.kind]!, heartbeatMs, log }).finally(() => {
         running.delete(job.id);
         schedule(0);
       });
@@ -258,6 +194,79 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
       idleWaiters = [];
     },
   };
+}
+
+/**
+ * Runs one claimed job: renews its lock every `heartbeatMs`, passes its progress on to the store (at most
+ * every 250 ms) and records how it ended. Every write is fenced by the claim's token.
+ */
+async function runClaimedJob(
+  job: ClaimedJob,
+  token: string,
+  controller: AbortController,
+  deps: { store: JobStore; handler: JobHandler; heartbeatMs: number; log: (line: string) => void },
+): Promise<void> {
+  const { store, handler, heartbeatMs, log } = deps;
+  // Every write below is fenced by this claim's token, not just by the worker.
+  const workerId = token;
+  let lastWrite = 0;
+  let pending: number | null = null;
+  // Set when the store says the job is no longer ours (cancelled or taken over): stop, write nothing.
+  let lost = false;
+  const still = (owned: boolean) => {
+    if (owned || lost) return;
+    lost = true;
+    log(`задача ${job.id} (${job.kind}) отменена или передана другому процессу: останавливается`);
+    controller.abort();
+  };
+  const flush = () => {
+    if (pending === null) return;
+    const percent = pending;
+    pending = null;
+    lastWrite = Date.now();
+    store
+      .progress(job.id, workerId, percent)
+      .then(still)
+      .catch((err) => log(`задача ${job.id}: прогресс не записан: ${err}`));
+  };
+  const beat = setInterval(() => {
+    store
+      .heartbeat(job.id, workerId)
+      .then(still)
+      .catch((err) => log(`задача ${job.id}: блокировка не продлена: ${err}`));
+  }, heartbeatMs);
+  try {
+    const result = await handler.run({
+      job,
+      workerId,
+      signal: controller.signal,
+      progress(percent) {
+        pending = Math.max(0, Math.min(100, percent));
+        if (Date.now() - lastWrite >= 250 || percent >= 100) flush();
+      },
+    });
+    if (controller.signal.aborted) {
+      await store.release(job.id, workerId);
+      return;
+    }
+    flush();
+    await store.succeed(job.id, workerId, result ?? null);
+    log(`задача ${job.id} (${job.kind}) выполнена`);
+  } catch (err) {
+    if (controller.signal.aborted) {
+      await store.release(job.id, workerId).catch(() => {});
+      return;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    const permanent = err instanceof PermanentJobError;
+    const outcome = await store.fail(job.id, workerId, message, !permanent).catch(() => 'failed' as const);
+    if (outcome === 'lost') return;
+    log(`задача ${job.id} (${job.kind}): ${outcome === 'retrying' ? 'повтор позже' : 'ошибка'} — ${message}`);
+    const hook = outcome === 'retrying' ? handler.retrying : handler.failed;
+    await hook?.call(handler, job, message).catch((hookErr) => log(`задача ${job.id}: ${hookErr}`));
+  } finally {
+    clearInterval(beat);
+  }
 }
 
 /** Back-off before attempt n+1 after n failures: 5 s, 10 s, 20 s… capped at 10 minutes. */

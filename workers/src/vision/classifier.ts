@@ -49,6 +49,10 @@ export interface TrainResult {
 /** Smallest standard deviation used for scaling: a feature constant while training must not explode later. */
 const MIN_STD = 0.01;
 
+/** The network's weights while training, in float64; the keys in the order they are stored and restored. */
+type Params = Record<'w1' | 'b1' | 'w2' | 'b2', Float64Array>;
+const PARAM_KEYS = ['w1', 'b1', 'w2', 'b2'] as const;
+
 /** Class probabilities, rows × classes, row-major; the same arithmetic as the ONNX graph (float32 weights). */
 export function predict(model: Classifier, x: FeatureMatrix): Float32Array {
   const out = new Float32Array(x.rows * model.classes);
@@ -126,42 +130,12 @@ export async function trainClassifier(x: FeatureMatrix, labels: Int32Array, clas
   if (rows < 10) throw new Error('Слишком мало шагов для обучения: нужно не меньше 10');
   const validationFrom = Math.min(rows - 1, Math.max(1, options.validationFrom ?? Math.floor(rows * (1 - (options.validationShare ?? 0.2)))));
 
-  const mean = new Float32Array(inputs);
-  const invStd = new Float32Array(inputs);
-  for (let f = 0; f < inputs; f++) {
-    let s = 0;
-    let s2 = 0;
-    for (let r = 0; r < validationFrom; r++) {
-      const v = x.data[r * inputs + f]!;
-      s += v;
-      s2 += v * v;
-    }
-    const m = s / validationFrom;
-    mean[f] = m;
-    invStd[f] = 1 / Math.max(MIN_STD, Math.sqrt(Math.max(0, s2 / validationFrom - m * m)));
-  }
-  const xs = new Float64Array(rows * inputs);
-  for (let r = 0; r < rows; r++)
-    for (let f = 0; f < inputs; f++) xs[r * inputs + f] = Math.fround(Math.fround(x.data[r * inputs + f]! - mean[f]!) * invStd[f]!);
-
-  const counts = new Float64Array(classes);
-  for (let r = 0; r < validationFrom; r++) counts[labels[r]!]!++;
-  const present = counts.filter((c) => c > 0).length;
-  const classWeight = Float64Array.from(counts, (c) => (c > 0 ? validationFrom / (present * c) : 0));
-
-  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const { mean, invStd, xs } = standardise(x, validationFrom);
+  const classWeight = classWeights(labels, validationFrom, classes);
   const width = hiddenUnits > 0 ? hiddenUnits : inputs;
-  const params = {
-    w1: Float64Array.from({ length: hiddenUnits > 0 ? inputs * hiddenUnits : 0 }, () => normal() * Math.sqrt(2 / inputs)),
-    b1: new Float64Array(hiddenUnits),
-    w2: Float64Array.from({ length: width * classes }, () => normal() * Math.sqrt(1 / width)),
-    b2: new Float64Array(classes),
-  };
-  type Key = keyof typeof params;
-  const keys = Object.keys(params) as Key[];
-  const grads = Object.fromEntries(keys.map((k) => [k, new Float64Array(params[k].length)])) as Record<Key, Float64Array>;
-  const m1 = Object.fromEntries(keys.map((k) => [k, new Float64Array(params[k].length)])) as Record<Key, Float64Array>;
-  const m2 = Object.fromEntries(keys.map((k) => [k, new Float64Array(params[k].length)])) as Record<Key, Float64Array>;
+  const params = initialParams(inputs, hiddenUnits, classes, random);
+  const grads = zerosLike(params);
+  const adam = { m1: zerosLike(params), m2: zerosLike(params) };
 
   const z1 = new Float64Array(hiddenUnits);
   const h = new Float64Array(width);
@@ -200,17 +174,14 @@ export async function trainClassifier(x: FeatureMatrix, labels: Int32Array, clas
 
   const order = Int32Array.from({ length: validationFrom }, (_, i) => i);
   let step = 0;
-  let best = { loss: Infinity, epoch: 0, params: keys.map((k) => params[k].slice()) };
+  let best = { loss: Infinity, epoch: 0, params: PARAM_KEYS.map((k) => params[k].slice()) };
   let epochs = 0;
   for (let epoch = 1; epoch <= maxEpochs; epoch++) {
     epochs = epoch;
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [order[i], order[j]] = [order[j]!, order[i]!];
-    }
+    shuffle(order, random);
     for (let start = 0; start < order.length; start += batchSize) {
       const end = Math.min(order.length, start + batchSize);
-      for (const k of keys) grads[k].fill(0);
+      for (const k of PARAM_KEYS) grads[k].fill(0);
       let batchWeight = 0;
       for (let b = start; b < end; b++) batchWeight += classWeight[labels[order[b]!]!]!;
       if (batchWeight === 0) continue;
@@ -238,45 +209,108 @@ export async function trainClassifier(x: FeatureMatrix, labels: Int32Array, clas
         }
       }
       step++;
-      const c1 = 1 - 0.9 ** step;
-      const c2 = 1 - 0.999 ** step;
-      for (const k of keys) {
-        const value = params[k];
-        const grad = grads[k];
-        const decay = k === 'w1' || k === 'w2' ? l2 : 0;
-        for (let i = 0; i < value.length; i++) {
-          const g = grad[i]! + decay * value[i]!;
-          m1[k][i] = 0.9 * m1[k][i]! + 0.1 * g;
-          m2[k][i] = 0.999 * m2[k][i]! + 0.001 * g * g;
-          value[i]! -= (rate * (m1[k][i]! / c1)) / (Math.sqrt(m2[k][i]! / c2) + 1e-8);
-        }
-      }
+      adamStep(params, grads, adam, step, rate, l2);
     }
     const validationLoss = lossOver(validationFrom, rows);
-    if (validationLoss < best.loss - 1e-6) best = { loss: validationLoss, epoch, params: keys.map((k) => params[k].slice()) };
+    if (validationLoss < best.loss - 1e-6) best = { loss: validationLoss, epoch, params: PARAM_KEYS.map((k) => params[k].slice()) };
     await options.onEpoch?.(epoch, maxEpochs);
     // Yield to the event loop: the job keeps renewing its lock and can be aborted.
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (epoch - best.epoch >= patience) break;
   }
-  keys.forEach((k, i) => params[k].set(best.params[i]!));
-  const model: Classifier = {
-    inputs,
-    hidden: hiddenUnits,
-    classes,
-    mean,
-    invStd,
-    w1: Float32Array.from(params.w1),
-    b1: Float32Array.from(params.b1),
-    w2: Float32Array.from(params.w2),
-    b2: Float32Array.from(params.b2),
-  };
+  PARAM_KEYS.forEach((k, i) => params[k].set(best.params[i]!));
   return {
-    model,
+    model: {
+      inputs,
+      hidden: hiddenUnits,
+      classes,
+      mean,
+      invStd,
+      w1: Float32Array.from(params.w1),
+      b1: Float32Array.from(params.b1),
+      w2: Float32Array.from(params.w2),
+      b2: Float32Array.from(params.b2),
+    },
     epochs,
     bestEpoch: best.epoch,
     trainLoss: lossOver(0, validationFrom),
     validationLoss: best.loss,
     validationFrom,
   };
+}
+
+/**
+ * Mean and inverse standard deviation of each feature over the training rows [0, validationFrom), and
+ * every row scaled by them (float32 steps, as the ONNX graph computes them).
+ */
+function standardise(x: FeatureMatrix, validationFrom: number) {
+  const { rows, columns: inputs } = x;
+  const mean = new Float32Array(inputs);
+  const invStd = new Float32Array(inputs);
+  for (let f = 0; f < inputs; f++) {
+    let s = 0;
+    let s2 = 0;
+    for (let r = 0; r < validationFrom; r++) {
+      const v = x.data[r * inputs + f]!;
+      s += v;
+      s2 += v * v;
+    }
+    const m = s / validationFrom;
+    mean[f] = m;
+    invStd[f] = 1 / Math.max(MIN_STD, Math.sqrt(Math.max(0, s2 / validationFrom - m * m)));
+  }
+  const xs = new Float64Array(rows * inputs);
+  for (let r = 0; r < rows; r++)
+    for (let f = 0; f < inputs; f++) xs[r * inputs + f] = Math.fround(Math.fround(x.data[r * inputs + f]! - mean[f]!) * invStd[f]!);
+  return { mean, invStd, xs };
+}
+
+/** Inverse class frequency over the training rows: each class present weighs as much in all; an absent class 0. */
+function classWeights(labels: Int32Array, validationFrom: number, classes: number): Float64Array {
+  const counts = new Float64Array(classes);
+  for (let r = 0; r < validationFrom; r++) counts[labels[r]!]!++;
+  const present = counts.filter((c) => c > 0).length;
+  return Float64Array.from(counts, (c) => (c > 0 ? validationFrom / (present * c) : 0));
+}
+
+/** He-initialised weights (Box–Muller normals from `random`: w1 first, then w2), zero biases. */
+function initialParams(inputs: number, hiddenUnits: number, classes: number, random: () => number): Params {
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const width = hiddenUnits > 0 ? hiddenUnits : inputs;
+  return {
+    w1: Float64Array.from({ length: hiddenUnits > 0 ? inputs * hiddenUnits : 0 }, () => normal() * Math.sqrt(2 / inputs)),
+    b1: new Float64Array(hiddenUnits),
+    w2: Float64Array.from({ length: width * classes }, () => normal() * Math.sqrt(1 / width)),
+    b2: new Float64Array(classes),
+  };
+}
+
+function zerosLike(params: Params): Params {
+  return Object.fromEntries(PARAM_KEYS.map((k) => [k, new Float64Array(params[k].length)])) as Params;
+}
+
+/** Fisher–Yates shuffle in place. */
+function shuffle(order: Int32Array, random: () => number): void {
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+}
+
+/** One Adam update (β1 0.9, β2 0.999) of every weight, with L2 decay on w1 and w2 only. */
+function adamStep(params: Params, grads: Params, moments: { m1: Params; m2: Params }, step: number, rate: number, l2: number): void {
+  const { m1, m2 } = moments;
+  const c1 = 1 - 0.9 ** step;
+  const c2 = 1 - 0.999 ** step;
+  for (const k of PARAM_KEYS) {
+    const value = params[k];
+    const grad = grads[k];
+    const decay = k === 'w1' || k === 'w2' ? l2 : 0;
+    for (let i = 0; i < value.length; i++) {
+      const g = grad[i]! + decay * value[i]!;
+      m1[k][i] = 0.9 * m1[k][i]! + 0.1 * g;
+      m2[k][i] = 0.999 * m2[k][i]! + 0.001 * g * g;
+      value[i]! -= (rate * (m1[k][i]! / c1)) / (Math.sqrt(m2[k][i]! / c2) + 1e-8);
+    }
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breakIntervalsText, parseBreakIntervalsText } from './StructureSettingsCard';
+import { breakIntervalsText, parseBreakIntervalsText } from './useStructureSettings';
 
 describe('break intervals typed in the settings card', () => {
   it('reads "10:00–10:15, 12:00-12:40" and writes it back', () => {

@@ -3,7 +3,7 @@ import { api } from '../../api/client';
 import type { OperationsReply, OperationsSave } from '../../api/types';
 import { notify } from '../../status/notifications';
 import { loadOperations, operations } from '../../state/operations';
-import { SAVED } from './StructureSettingsCard';
+import { SAVED } from './useStructureSettings';
 
 const OPERATION_NAME_MISSING = 'Не хватает имени у одной из операций!';
 

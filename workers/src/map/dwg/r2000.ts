@@ -424,14 +424,8 @@ export interface DwgOptions {
   guid?: string;
 }
 
-/** The whole file. Layer names must be unique; entities name their layer. */
-export function writeR2000(layers: DwgLayer[], entities: DwgEntity[], options: DwgOptions = {}): Uint8Array {
-  const layerHandle = new Map<string, number>([['0', H.layer0]]);
-  let next = H.firstFree;
-  for (const l of layers) if (!layerHandle.has(l.name)) layerHandle.set(l.name, next++);
-  const entityHandles = entities.map(() => next++);
-  const handseed = next;
-
+/** The drawing's extents (EXTMIN/EXTMAX), circles with their radius; all zero for an empty drawing. */
+function drawingExtents(entities: DwgEntity[]): [number, number, number, number] {
   let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
   const extend = ([x, y]: XY, r = 0) => {
     [minX, minY, maxX, maxY] = [Math.min(minX, x - r), Math.min(minY, y - r), Math.max(maxX, x + r), Math.max(maxY, y + r)];
@@ -443,11 +437,16 @@ export function writeR2000(layers: DwgLayer[], entities: DwgEntity[], options: D
     else extend(e.at);
   }
   if (!Number.isFinite(minX)) [minX, minY, maxX, maxY] = [0, 0, 0, 0];
+  return [minX, minY, maxX, maxY];
+}
 
+/**
+ * The objects every file has: the table controls, the named-object dictionaries, the layers, the text
+ * style, the linetypes and the model and paper space blocks (`first`/`last`: model space's entities).
+ */
+function tableObjects(allLayers: DwgLayer[], layerHandle: Map<string, number>, first: number, last: number): Array<[number, Uint8Array]> {
   const objects: Array<[number, Uint8Array]> = [];
   const add = (handle: number, bytes: Uint8Array) => objects.push([handle, bytes]);
-  const allLayers: DwgLayer[] = [{ name: '0', aci: 7 }, ...layers.filter((l) => l.name !== '0')];
-
   add(
     H.blockControl,
     control(T.BLOCK_CONTROL, H.blockControl, [], (w) => w.H(HARD_OWNER, H.modelSpace).H(HARD_OWNER, H.paperSpace)),
@@ -522,36 +521,17 @@ export function writeR2000(layers: DwgLayer[], entities: DwgEntity[], options: D
   add(H.byBlock, ltype(H.byBlock, 'ByBlock', ''));
   add(H.byLayer, ltype(H.byLayer, 'ByLayer', ''));
   add(H.continuous, ltype(H.continuous, 'Continuous', 'Solid line'));
-  const first = entityHandles[0] ?? 0;
-  const last = entityHandles[entityHandles.length - 1] ?? 0;
   add(H.modelSpace, blockHeader(H.modelSpace, '*Model_Space', H.modelBlock, H.modelEnd, first, last));
   add(H.modelBlock, blockEntity(H.modelBlock, H.modelSpace, '*Model_Space'));
   add(H.modelEnd, endblk(H.modelEnd, H.modelSpace));
   add(H.paperSpace, blockHeader(H.paperSpace, '*Paper_Space', H.paperBlock, H.paperEnd, 0, 0));
   add(H.paperBlock, blockEntity(H.paperBlock, H.paperSpace, '*Paper_Space'));
   add(H.paperEnd, endblk(H.paperEnd, H.paperSpace));
-  entities.forEach((e, i) => {
-    const layer = layerHandle.get(e.layer);
-    if (layer === undefined) throw new Error(`DWG: unknown layer ${e.layer}`);
-    if (e.kind === 'polyline' && (e.points.length < 2 || e.points.length > MAX_POLYLINE_VERTICES))
-      throw new DwgLimitError(`В DWG полилиния может иметь от 2 до ${MAX_POLYLINE_VERTICES} вершин, а здесь ${e.points.length}: выгрузите DXF`);
-    const [type, data, refs] = entityData(e);
-    add(entityHandles[i], object(type, entityHandles[i], data, refs, { entmode: 2, layer, prev: entityHandles[i - 1] ?? 0, next: entityHandles[i + 1] ?? 0 }));
-  });
-  objects.sort((a, b) => a[0] - b[0]);
+  return objects;
+}
 
-  const vars = section(
-    SENTINEL.varsBegin,
-    headerVariables({
-      handseed,
-      layerControlEntries: allLayers.length,
-      extents: [minX, minY, maxX, maxY],
-      created: options.created ?? new Date(Date.UTC(2000, 0, 1)), // the same file for the same drawing
-      guid: options.guid ?? '{00000000-0000-0000-0000-000000000000}',
-    }),
-    SENTINEL.varsEnd,
-  );
-  const classes = section(SENTINEL.classesBegin, classEntries(), SENTINEL.classesEnd);
+/** Lays the file out: file header with its section locators, header variables, classes, objects (sorted by handle), object map. */
+function fileOf(vars: Uint8Array, classes: Uint8Array, objects: Array<[number, Uint8Array]>): Uint8Array {
   const SECTIONS = 3;
   const fileHeaderSize = 0x19 + SECTIONS * 9 + 2 + 16;
   const varsAt = fileHeaderSize;
@@ -590,4 +570,40 @@ export function writeR2000(layers: DwgLayer[], entities: DwgEntity[], options: D
   for (let i = 0; i < objects.length; i++) file.set(objects[i][1], map[i][1]);
   file.set(objectMapBytes, mapAt);
   return file;
+}
+
+/** The whole file. Layer names must be unique; entities name their layer. */
+export function writeR2000(layers: DwgLayer[], entities: DwgEntity[], options: DwgOptions = {}): Uint8Array {
+  const layerHandle = new Map<string, number>([['0', H.layer0]]);
+  let next = H.firstFree;
+  for (const l of layers) if (!layerHandle.has(l.name)) layerHandle.set(l.name, next++);
+  const entityHandles = entities.map(() => next++);
+  const handseed = next;
+
+  const allLayers: DwgLayer[] = [{ name: '0', aci: 7 }, ...layers.filter((l) => l.name !== '0')];
+  const objects = tableObjects(allLayers, layerHandle, entityHandles[0] ?? 0, entityHandles[entityHandles.length - 1] ?? 0);
+  const add = (handle: number, bytes: Uint8Array) => objects.push([handle, bytes]);
+  entities.forEach((e, i) => {
+    const layer = layerHandle.get(e.layer);
+    if (layer === undefined) throw new Error(`DWG: unknown layer ${e.layer}`);
+    if (e.kind === 'polyline' && (e.points.length < 2 || e.points.length > MAX_POLYLINE_VERTICES))
+      throw new DwgLimitError(`В DWG полилиния может иметь от 2 до ${MAX_POLYLINE_VERTICES} вершин, а здесь ${e.points.length}: выгрузите DXF`);
+    const [type, data, refs] = entityData(e);
+    add(entityHandles[i], object(type, entityHandles[i], data, refs, { entmode: 2, layer, prev: entityHandles[i - 1] ?? 0, next: entityHandles[i + 1] ?? 0 }));
+  });
+  objects.sort((a, b) => a[0] - b[0]);
+
+  const vars = section(
+    SENTINEL.varsBegin,
+    headerVariables({
+      handseed,
+      layerControlEntries: allLayers.length,
+      extents: drawingExtents(entities),
+      created: options.created ?? new Date(Date.UTC(2000, 0, 1)), // the same file for the same drawing
+      guid: options.guid ?? '{00000000-0000-0000-0000-000000000000}',
+    }),
+    SENTINEL.varsEnd,
+  );
+  const classes = section(SENTINEL.classesBegin, classEntries(), SENTINEL.classesEnd);
+  return fileOf(vars, classes, objects);
 }
