@@ -7,7 +7,6 @@ import tseslint from 'typescript-eslint';
 
 /** Files with a function still over the size rule below (issue 26); the list only shrinks. */
 const STILL_TO_SPLIT = [
-  'api/src/seed/demo.ts',
   'pwa/src/charts/BarChart.tsx',
   'pwa/src/screens/projects/StructureSettingsCard.tsx',
   'workers/src/jobs/vision.ts',
