@@ -475,26 +475,34 @@ function readSeries(stats: Float64Array, offset: number): SeriesAggregate {
   return series;
 }
 
+/**
+ * Operations measured in `[from, to)`: those of main segments overlapping the window, or starting
+ * inside it, by id with the first-seen name.
+ */
+function measuredOperations(arena: Arena, cols: Columns, from: number, to: number): Map<number, string> {
+  const { n, operationIds: opIds } = cols;
+  const ids = new Map<number, string>();
+  const starts = arena.viewF64(cols.starts, n);
+  const ends = arena.viewF64(cols.ends, n);
+  const categories = arena.viewI32(cols.categories, n);
+  const operations = arena.viewI32(cols.operations, n);
+  for (let i = 0; i < n; i++) {
+    if (categories[i] !== MAIN) continue;
+    const start = starts[i];
+    const end = ends[i];
+    if (!((start < to && end > from) || (start >= from && start < to))) continue;
+    const operationId = opIds[operations[i]];
+    if (!ids.has(operationId)) ids.set(operationId, cols.nameAt(i));
+  }
+  return ids;
+}
+
 function studyPass(arena: Arena, cols: Columns, st: ResolvedSettings): OperationAggregate[] {
   const { n, operationIds: opIds } = cols;
   const { from, to } = st;
-  // Measurements: main segments overlapping the window, or starting inside it. Their operations
-  // by id (first-seen name), ranked by id; the group key per segment is that rank, else `groups`.
-  const ids = new Map<number, string>();
-  {
-    const starts = arena.viewF64(cols.starts, n);
-    const ends = arena.viewF64(cols.ends, n);
-    const categories = arena.viewI32(cols.categories, n);
-    const operations = arena.viewI32(cols.operations, n);
-    for (let i = 0; i < n; i++) {
-      if (categories[i] !== MAIN) continue;
-      const start = starts[i];
-      const end = ends[i];
-      if (!((start < to && end > from) || (start >= from && start < to))) continue;
-      const operationId = opIds[operations[i]];
-      if (!ids.has(operationId)) ids.set(operationId, cols.nameAt(i));
-    }
-  }
+  // Measurements: the operations measured in the window, ranked by id; the group key per segment
+  // is that rank, else `groups`.
+  const ids = measuredOperations(arena, cols, from, to);
   const operationIds = [...ids.keys()].sort((a, b) => a - b);
   const groups = operationIds.length;
   if (groups === 0) return [];

@@ -1,12 +1,12 @@
 import type { Config } from '../config';
 import type { NormThreadTask } from '../norms/build';
-import type { ReportThreadTask } from '../report/routes';
+import type { ReportThreadTask } from '../report/computed.routes';
 import { ApiError } from '../http/errors';
 import { startWorkerThread } from '../http/worker-thread';
 
 /**
  * The computations that may run on a report thread (threads/report-thread.ts): the reports' own
- * (report/routes.ts) and the norms' (norms/build.ts), each domain naming its tasks.
+ * (report/computed.routes.ts) and the norms' (norms/build.ts), each domain naming its tasks.
  */
 export type ReportTask = ReportThreadTask | NormThreadTask;
 

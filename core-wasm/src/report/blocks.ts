@@ -435,6 +435,30 @@ function structureUnits(stamps: Map<number, number>, manual: Map<number, number>
   return total;
 }
 
+/** Segments grouped by employee in order of first appearance, as Map.groupBy (not in the PWA's ES2023 lib) does. */
+function segmentsByEmployee(segments: ReportSegment[]): Map<number, ReportSegment[]> {
+  const byEmployee = new Map<number, ReportSegment[]>();
+  for (const s of segments) {
+    const own = byEmployee.get(s.employeeId);
+    if (own) own.push(s);
+    else byEmployee.set(s.employeeId, [s]);
+  }
+  return byEmployee;
+}
+
+/** Russian notices of the block report: the statement's, and the employees whose shifts were observed in part. */
+function blockNotices(context: StructureContext, segmentCount: number, staff: EmployeeResult[]): string[] {
+  const errors = staff.reduce((n, e) => n + e.balance.inputErrors.length, 0);
+  const notices = reportNotices(context, segmentCount, staff.some((e) => e.balance.basis === 'shifts') || staff.length === 0 ? 'shifts' : 'observed', errors);
+  const partly = staff.filter((e) => e.balance.shifts.some((x) => x.partlyObserved));
+  if (partly.length > 0) {
+    notices.push(
+      `Смены наблюдались не целиком у ${partly.length} ${plural(partly.length, 'сотрудника', 'сотрудников', 'сотрудников')} (${partly.map((e) => e.name).join(', ')}): баланс такой смены посчитан по наблюдаемой части, регламентированные перерывы — пропорционально этой части.`,
+    );
+  }
+  return notices;
+}
+
 /** GET /api/v2/report and /api/v3/compute-report: the whole analysis of a structure for a period. */
 export function assembleBlockReport(inputs: ReportInputs): { blocks: ReportBlock[] } {
   const { structure: context, from, to, segments, employees } = inputs;
@@ -447,13 +471,7 @@ export function assembleBlockReport(inputs: ReportInputs): { blocks: ReportBlock
   const names = new Map(employees.map((e) => [e.id, e.name]));
   const salary = context.settings?.employee_salary ?? 0;
 
-  // Grouped in order of first appearance, as Map.groupBy (not in the PWA's ES2023 lib) does.
-  const byEmployee = new Map<number, ReportSegment[]>();
-  for (const s of segments) {
-    const own = byEmployee.get(s.employeeId);
-    if (own) own.push(s);
-    else byEmployee.set(s.employeeId, [s]);
-  }
+  const byEmployee = segmentsByEmployee(segments);
   const staff: EmployeeResult[] = [...byEmployee.entries()]
     .map(([id, own]) => {
       const units = employeeUnits(id, stamps, manual);
@@ -476,20 +494,7 @@ export function assembleBlockReport(inputs: ReportInputs): { blocks: ReportBlock
   const main = totals.categories[CATEGORIES.indexOf('main')]!;
   const rise = main > 0 ? ((totals.normative[CATEGORIES.indexOf('main')]! - main) / main) * 100 : null;
   const period = `${localDateTimeText(from, context.timeZone)} — ${localDateTimeText(to, context.timeZone)}`;
-  const errors = staff.reduce((n, e) => n + e.balance.inputErrors.length, 0);
-  const notices = reportNotices(
-    context,
-    segments.length,
-    staff.some((e) => e.balance.basis === 'shifts') || staff.length === 0 ? 'shifts' : 'observed',
-    errors,
-  );
-
-  const partly = staff.filter((e) => e.balance.shifts.some((x) => x.partlyObserved));
-  if (partly.length > 0) {
-    notices.push(
-      `Смены наблюдались не целиком у ${partly.length} ${plural(partly.length, 'сотрудника', 'сотрудников', 'сотрудников')} (${partly.map((e) => e.name).join(', ')}): баланс такой смены посчитан по наблюдаемой части, регламентированные перерывы — пропорционально этой части.`,
-    );
-  }
+  const notices = blockNotices(context, segments.length, staff);
   const blocks: ReportBlock[] = [
     {
       type: 'header',

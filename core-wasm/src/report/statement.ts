@@ -4,7 +4,7 @@
  * docs/api.md ("Отчёты").
  */
 import { CATEGORIES } from '../types.ts';
-import type { BreakRow, Category, DayPart, Interval, OperationStudy, SeriesStats, ShiftObservation, Statement } from '../types.ts';
+import type { BreakRow, Category, DayBalance, DayPart, Interval, OperationStudy, SeriesStats, ShiftObservation, Statement, TimeStudy } from '../types.ts';
 import { engineSettings, reportDays, runStatement, shiftDayStarts, shiftInstances, shiftsWorked, type ShiftInstance } from './engine.ts';
 import { toIso, unitsProducedOf, type ReportInputs, type ReportSegment, type StructureContext, type UnitsProduced } from './inputs.ts';
 import { plural } from './text.ts';
@@ -161,18 +161,10 @@ export interface StatementInput {
   withDetails?: boolean;
 }
 
-/**
- * Maps the engine's statement onto spec 01 §3 "Statement report". Where each figure goes is
- * documented in docs/api.md ("Отчёты").
- */
-export function statementBody({ context, employee, from, to, result, units, segments, shifts, withDetails = false }: StatementInput) {
-  const { balance, study, frv } = result;
-  const machineIds = new Set(segments.filter((s) => s.machinePaced && s.category === 'main').map((s) => s.operationId));
+/** The statement's operation parameters: each operation of the balance with its study figures (main ones only). */
+function parameterRows(balance: DayBalance, study: TimeStudy) {
   const studyById = new Map(study.operations.map((op) => [op.operationId, op]));
-  const category = (c: Category) => balance.categories[CATEGORIES.indexOf(c)]!;
-  const minutes = (c: Category) => category(c).seconds / MINUTE;
-
-  const parameters = balance.operations.map((op) => {
+  return balance.operations.map((op) => {
     const studied = op.category === 'main' ? studyById.get(op.operationId) : undefined;
     return {
       id: op.operationId,
@@ -192,12 +184,121 @@ export function statementBody({ context, employee, from, to, result, units, segm
       count: op.count,
     };
   });
+}
+
+/** The statement's `loading`: the load and the time of each category, in minutes. */
+function loadingFields(balance: DayBalance) {
+  const category = (c: Category) => balance.categories[CATEGORIES.indexOf(c)]!;
+  const minutes = (c: Category) => category(c).seconds / MINUTE;
+  return {
+    overload: balance.load.overload,
+    percentage: balance.load.percentage,
+    overworking: balance.load.overworking,
+    overworking_per: balance.load.overworkingPer,
+    all_time: balance.observedSeconds / MINUTE,
+    main_work_time: { value: minutes('main'), percent: category('main').percentVideo },
+    add_work_time: minutes('aux'),
+    controltime: minutes('service'),
+    pz_time: minutes('pz'),
+    rest_time: minutes('rest'),
+    movetime: minutes('move'),
+    behind_machine: { percent: balance.usefulPercent, value: balance.usefulSeconds / MINUTE },
+    idle_time: minutes('idle'),
+    work_time: balance.workSeconds / MINUTE,
+    shift_time: balance.shiftSeconds / MINUTE,
+    regulated_break_time: balance.regulatedBreakSeconds / MINUTE,
+    available_time: balance.availableSeconds / MINUTE,
+    underload: balance.load.underload,
+    underload_per: balance.load.underloadPer,
+    text: balance.load.text,
+    basis: balance.basis,
+  };
+}
+
+/** The statement's title (`rep_param`): who, when, where, and the units produced. */
+function reportParameters(
+  context: StructureContext,
+  employee: { id: number; name: string },
+  from: number,
+  to: number,
+  units: UnitsProduced,
+  shift: ReturnType<typeof titleShift>,
+) {
+  return {
+    from_time: toIso(from),
+    to_time: toIso(to),
+    worker_name: employee.name,
+    date: localDate(from, context.timeZone),
+    product_num: units.product_num,
+    products_description: units.products_description,
+    structure: {
+      name: context.name,
+      shift_start_time: shift?.start ?? null,
+      shift_end_time: shift?.end ?? null,
+      partial: context.partial,
+      id: context.id,
+      production_type: context.productionType,
+      shift_name: shift?.name ?? null,
+    },
+    employee_id: employee.id,
+    time_zone: context.timeZone,
+    products_source: units.source,
+    stamp_count: units.stamp_count,
+  };
+}
+
+/** The statement's `losses`: the loss totals and their Pareto. */
+function lossFields(loss: DayBalance['losses']) {
+  return {
+    len: loss.seconds,
+    idle_len: loss.idleSeconds,
+    rest_len: loss.restSeconds,
+    percent: loss.percent,
+    pareto: loss.pareto.map((p) => ({
+      id: p.operationId,
+      name: p.operationName,
+      operation_type: p.category,
+      len: p.seconds,
+      percent: p.percent,
+      cumulative_percent: p.cumulativePercent,
+    })),
+  };
+}
+
+/** One row of the statement's `days`: a shift-day's balance. */
+function dayRow(d: DayPart, timeZone: string) {
+  return {
+    date: localDate(d.start, timeZone),
+    start_datetime: toIso(d.start),
+    end_datetime: toIso(d.end),
+    first_start: d.firstStart === null ? null : toIso(d.firstStart),
+    last_end: d.lastEnd === null ? null : toIso(d.lastEnd),
+    actual_day_len: d.actualDaySeconds,
+    observed_time: d.observedSeconds,
+    work_time: d.workSeconds,
+    shift_time: d.shiftSeconds,
+    regulated_break_time: d.regulatedBreakSeconds,
+    available_time: d.availableSeconds,
+    percentage: d.loadPercent,
+    overload: d.overload,
+    text: d.text,
+    product_num: d.units,
+    takt: d.taktSeconds,
+  };
+}
+
+/**
+ * Maps the engine's statement onto spec 01 §3 "Statement report". Where each figure goes is
+ * documented in docs/api.md ("Отчёты").
+ */
+export function statementBody({ context, employee, from, to, result, units, segments, shifts, withDetails = false }: StatementInput) {
+  const { balance, study, frv } = result;
+  const machineIds = new Set(segments.filter((s) => s.machinePaced && s.category === 'main').map((s) => s.operationId));
+  const parameters = parameterRows(balance, study);
 
   const notices = reportNotices(context, segments.length, balance.basis, balance.inputErrors.length);
   const partly = balance.shifts.filter((x) => x.partlyObserved);
   if (partly.length > 0) notices.push(NOTICES.partlyObserved(partly.map((x) => partlyObservedText(x, context.timeZone))));
-  const shift = titleShift(context, shifts.worked, shifts.all);
-  const loss = balance.losses;
 
   return {
     operations: balance.operations.map((op) => ({
@@ -211,29 +312,7 @@ export function statementBody({ context, employee, from, to, result, units, segm
       percent_video: op.percentVideo,
     })),
     parameters,
-    loading: {
-      overload: balance.load.overload,
-      percentage: balance.load.percentage,
-      overworking: balance.load.overworking,
-      overworking_per: balance.load.overworkingPer,
-      all_time: balance.observedSeconds / MINUTE,
-      main_work_time: { value: minutes('main'), percent: category('main').percentVideo },
-      add_work_time: minutes('aux'),
-      controltime: minutes('service'),
-      pz_time: minutes('pz'),
-      rest_time: minutes('rest'),
-      movetime: minutes('move'),
-      behind_machine: { percent: balance.usefulPercent, value: balance.usefulSeconds / MINUTE },
-      idle_time: minutes('idle'),
-      work_time: balance.workSeconds / MINUTE,
-      shift_time: balance.shiftSeconds / MINUTE,
-      regulated_break_time: balance.regulatedBreakSeconds / MINUTE,
-      available_time: balance.availableSeconds / MINUTE,
-      underload: balance.load.underload,
-      underload_per: balance.load.underloadPer,
-      text: balance.load.text,
-      basis: balance.basis,
-    },
+    loading: loadingFields(balance),
     frv: frv.map((row) => {
       return {
         id: row.segmentId ?? 0,
@@ -249,27 +328,7 @@ export function statementBody({ context, employee, from, to, result, units, segm
     }),
     measurements: measurementTable(study.operations, 'accepted', machineIds),
     all_measurements: measurementTable(study.operations, 'all', machineIds),
-    rep_param: {
-      from_time: toIso(from),
-      to_time: toIso(to),
-      worker_name: employee.name,
-      date: localDate(from, context.timeZone),
-      product_num: units.product_num,
-      products_description: units.products_description,
-      structure: {
-        name: context.name,
-        shift_start_time: shift?.start ?? null,
-        shift_end_time: shift?.end ?? null,
-        partial: context.partial,
-        id: context.id,
-        production_type: context.productionType,
-        shift_name: shift?.name ?? null,
-      },
-      employee_id: employee.id,
-      time_zone: context.timeZone,
-      products_source: units.source,
-      stamp_count: units.stamp_count,
-    },
+    rep_param: reportParameters(context, employee, from, to, units, titleShift(context, shifts.worked, shifts.all)),
     // Gaps only inside the observed parts of his shifts: what was not observed is not his window (§6).
     breaks: tableSixRows(
       balance.breaks,
@@ -313,20 +372,7 @@ export function statementBody({ context, employee, from, to, result, units, segm
         percent_norm: n.percent,
       })),
     },
-    losses: {
-      len: loss.seconds,
-      idle_len: loss.idleSeconds,
-      rest_len: loss.restSeconds,
-      percent: loss.percent,
-      pareto: loss.pareto.map((p) => ({
-        id: p.operationId,
-        name: p.operationName,
-        operation_type: p.category,
-        len: p.seconds,
-        percent: p.percent,
-        cumulative_percent: p.cumulativePercent,
-      })),
-    },
+    losses: lossFields(balance.losses),
     takt: {
       actual_day_len: balance.takt.actualDaySeconds,
       break_len: balance.takt.breakSeconds,
@@ -344,24 +390,7 @@ export function statementBody({ context, employee, from, to, result, units, segm
       useful_percent: balance.usefulPercent,
       covered_time: balance.coveredSeconds,
     },
-    days: balance.days.map((d) => ({
-      date: localDate(d.start, context.timeZone),
-      start_datetime: toIso(d.start),
-      end_datetime: toIso(d.end),
-      first_start: d.firstStart === null ? null : toIso(d.firstStart),
-      last_end: d.lastEnd === null ? null : toIso(d.lastEnd),
-      actual_day_len: d.actualDaySeconds,
-      observed_time: d.observedSeconds,
-      work_time: d.workSeconds,
-      shift_time: d.shiftSeconds,
-      regulated_break_time: d.regulatedBreakSeconds,
-      available_time: d.availableSeconds,
-      percentage: d.loadPercent,
-      overload: d.overload,
-      text: d.text,
-      product_num: d.units,
-      takt: d.taktSeconds,
-    })),
+    days: balance.days.map((d) => dayRow(d, context.timeZone)),
     input_errors: balance.inputErrors.map((e) => ({
       code: e.code,
       message: e.message,
