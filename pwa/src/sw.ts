@@ -16,6 +16,7 @@ import { FROM_CACHE_HEADER } from './api/cache-header';
 import type { ApiPath } from './api/paths';
 import type { MapReplayOutcome } from './offline/mapOutbox';
 import { replayOutbox } from './offline/replay';
+import { settlePendingSignOut } from './offline/signOut';
 import { VIDEO_CACHE } from './offline/videoCache';
 
 // The DOM lib of the PWA's tsconfig has no service-worker types; this is the little used here.
@@ -190,6 +191,8 @@ sw.addEventListener('message', (event) => {
   const message = event.data as { type?: unknown; paths?: unknown } | null;
   if (message?.type !== KEEP_READS_MESSAGE || !Array.isArray(message.paths)) return;
   const paths = message.paths.filter((path): path is string => typeof path === 'string' && isOfflineReadableApi(new URL(path, location.origin)));
-  // A network gone again meanwhile only means nothing is kept this time.
-  event.waitUntil(warmApiCache(paths).catch(() => {}));
+  // A sign-out the server has not heard yet goes first, as in the Background Sync below: the worker
+  // never reads under the session of someone who signed out. A network gone again meanwhile only
+  // means nothing is kept this time.
+  event.waitUntil((async () => (await settlePendingSignOut()) && (await warmApiCache(paths)))().catch(() => {}));
 });
