@@ -1,11 +1,11 @@
 // Static checks of every workspace, run by `npm test` before the tests (and alone by `npm run check`):
 // typecheck (api, workers, tests, bench, loader and configs; the PWA's generated API types are current; pwa; pwa's vite config; core-wasm),
 // ESLint with no warnings allowed, Prettier's format check, boundaries (scripts/folder-pairs.mjs: no
-// two folders import each other), and dead code (knip, knip.json): files and
-// exports nobody imports. Dead code is checked twice: with the tests as importers (a test-support
-// module's exports count as used when a test imports them), then for the product alone (--production:
-// an export of product code that only tests import is dead, unless tagged @internal). Needs core-wasm
-// built first.
+// two folders import each other; scripts/table-owners.mjs: each table written by one folder), and
+// dead code (knip, knip.json): files and exports nobody imports. Dead code is checked twice: with the
+// tests as importers (a test-support module's exports count as used when a test imports them), then
+// for the product alone (--production: an export of product code that only tests import is dead,
+// unless tagged @internal). Needs core-wasm built first.
 import { join } from 'node:path';
 import { bun, prepare, root, run } from './lib.mjs';
 
@@ -20,6 +20,7 @@ export const checks = [
   { name: 'lint (eslint, no warnings)', command: bin('eslint'), args: ['.', '--max-warnings', '0'] },
   { name: 'format (prettier --check)', command: bin('prettier'), args: ['--check', '--log-level', 'warn', '.'] },
   { name: 'boundaries: no two folders import each other (dependency-cruiser)', command: bun, args: ['scripts/folder-pairs.mjs'] },
+  { name: 'boundaries: each table written by its owner folder only', command: bun, args: ['scripts/table-owners.mjs'] },
   { name: 'dead code: files and exports nobody imports (knip)', command: bin('knip'), args: ['--no-progress', '--no-config-hints'] },
   {
     name: 'dead code: product exports only tests import (knip --production)',

@@ -18,12 +18,7 @@ const root = resolve(import.meta.dirname, '..');
  * Pairs that are known and being removed elsewhere; each entry is `A ⇄ B` with A < B. Keep this list
  * empty: an entry here is a debt with a name on it.
  */
-const ALLOWED_PAIRS = new Set([
-  // The one pair left (issue 26): the outbox's rounds follow who is signed in (state/login), and
-  // signing out clears the offline caches and records the pending sign-out (offline/apiCache,
-  // offline/signOut). Breaking it means one session module that owns both sides.
-  'pwa/src/offline ⇄ pwa/src/state',
-]);
+const ALLOWED_PAIRS = new Set([]);
 
 const SCANNED = ['api/src', 'pwa/src', 'workers/src', 'core-wasm/src', 'core-wasm/assembly', 'tests', 'bench', 'loader/src', 'loader/scripts'];
 const SPLIT = ['api/src', 'pwa/src', 'workers/src'];
@@ -92,5 +87,5 @@ if (import.meta.main) {
   }
   for (const allowed of stale) console.error(`✖ пары ${allowed} больше нет: уберите её из ALLOWED_PAIRS в scripts/folder-pairs.mjs`);
   if (offending.length || stale.length) process.exit(1);
-  console.log(`folder pairs: none (${ALLOWED_PAIRS.size} allowed for now)`);
+  console.log(ALLOWED_PAIRS.size ? `folder pairs: none (${ALLOWED_PAIRS.size} allowed for now)` : 'folder pairs: none');
 }

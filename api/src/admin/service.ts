@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { registerUser } from '../auth/service';
+import { registerUser, revokeMember, setMemberRole } from '../auth/service';
 import type { SessionUser } from '../http/env';
 import { roleLabels } from '../auth/roles';
 import type { Auth } from '../auth/auth';
@@ -7,6 +7,7 @@ import type { Db } from '../db/database';
 import type { Role } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { plural } from '@norma/core-wasm/report';
+import { deleteStructureRow, insertStructure, updateStructure } from '../org/service';
 
 /**
  * Administration of an organisation (admin role): users and roles, the structure tree,
@@ -72,7 +73,7 @@ export async function changeRole(db: Db, admin: SessionUser, userId: string, rol
     const tx = trx as unknown as Db;
     const member = await memberOf(tx, admin, userId);
     if (member.role === 'admin' && role !== 'admin' && (await adminCount(tx, admin.organizationId)) <= 1) throw conflict(LAST_ADMIN_MESSAGE);
-    await tx.updateTable('memberships').set({ role }).where('user_id', '=', userId).execute();
+    await setMemberRole(tx, userId, role);
   });
   const users = await listUsers(db, admin);
   return users.users.find((u) => u.id === userId)!;
@@ -89,10 +90,7 @@ export async function removeUser(db: Db, admin: SessionUser, userId: string) {
     const tx = trx as unknown as Db;
     const member = await memberOf(tx, admin, userId);
     if (member.role === 'admin' && (await adminCount(tx, admin.organizationId)) <= 1) throw conflict(LAST_ADMIN_MESSAGE);
-    await tx.deleteFrom('memberships').where('user_id', '=', userId).execute();
-    await sql`DELETE FROM "session" WHERE "userId" = ${userId}`.execute(tx);
-    await sql`DELETE FROM "account" WHERE "userId" = ${userId}`.execute(tx);
-    await tx.updateTable('user').set({ username: null, displayUsername: null }).where('id', '=', userId).execute();
+    await revokeMember(tx, userId);
   });
   return { message: 'Пользователь удалён из организации' };
 }
@@ -150,11 +148,7 @@ async function requireOwnStructure(db: Db, organizationId: number, id: number, w
 
 export async function createStructure(db: Db, organizationId: number, input: { name: string; parent_id: number | null }) {
   if (input.parent_id !== null) await requireOwnStructure(db, organizationId, input.parent_id, 'Родительская структурная единица не найдена');
-  const { id } = await db
-    .insertInto('structures')
-    .values({ organization_id: organizationId, name: input.name, parent_id: input.parent_id, created_at: Date.now() })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const id = await insertStructure(db, organizationId, input);
   return adminStructure(db, organizationId, id);
 }
 
@@ -177,7 +171,7 @@ export async function changeStructure(db: Db, organizationId: number, id: number
     const set: { name?: string; parent_id?: number | null } = {};
     if (input.name !== undefined) set.name = input.name;
     if (input.parent_id !== undefined) set.parent_id = input.parent_id;
-    if (Object.keys(set).length) await tx.updateTable('structures').set(set).where('id', '=', id).execute();
+    await updateStructure(tx, id, set);
   });
   return adminStructure(db, organizationId, id);
 }
@@ -203,7 +197,7 @@ export async function deleteStructure(db: Db, organizationId: number, id: number
     ] as const;
     const left = holds.filter(([n]) => n > 0).map(([n, one, few, many]) => `${n} ${plural(n, one, few, many)}`);
     if (left.length) throw conflict(`Удалить можно только пустую структурную единицу, а в «${row.name}» есть: ${left.join(', ')}.`);
-    await tx.deleteFrom('structures').where('id', '=', id).execute();
+    await deleteStructureRow(tx, id);
   });
   return { message: 'Структурная единица удалена' };
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { precompiled, type Db } from '../db/database';
 import type { Role } from '../db/schema';
 import type { SessionUser } from '../http/env';
@@ -88,6 +89,23 @@ export async function registerUser(
     await deps.db.deleteFrom('user').where('id', '=', userId).execute();
     throw err;
   }
+}
+
+/** A member's new role (admin/: the last administrator's check is the caller's). */
+export async function setMemberRole(db: Db, userId: string, role: Role) {
+  await db.updateTable('memberships').set({ role }).where('user_id', '=', userId).execute();
+}
+
+/**
+ * Takes a user out of the organisation: the membership, sessions and password go, and the login
+ * becomes free; the user row stays for the names on work already done. Run inside the caller's
+ * transaction (admin/service.ts `removeUser`).
+ */
+export async function revokeMember(db: Db, userId: string) {
+  await db.deleteFrom('memberships').where('user_id', '=', userId).execute();
+  await sql`DELETE FROM "session" WHERE "userId" = ${userId}`.execute(db);
+  await sql`DELETE FROM "account" WHERE "userId" = ${userId}`.execute(db);
+  await db.updateTable('user').set({ username: null, displayUsername: null }).where('id', '=', userId).execute();
 }
 
 /**

@@ -20,7 +20,7 @@ export const MAP_EXPORT_JOB = 'map.export';
 export const emptyCollection = (): FC => ({ type: 'FeatureCollection', features: [] });
 const EMPTY = collectionText('[]');
 /** A collection as stored: every writer goes through collectionText (map/drawing.ts). */
-export const storedCollection = (fc: { features: readonly unknown[] }) => collectionText(JSON.stringify(fc.features));
+const storedCollection = (fc: { features: readonly unknown[] }) => collectionText(JSON.stringify(fc.features));
 const parse = (text: string | null): FC => (text ? (JSON.parse(text) as FC) : emptyCollection());
 
 /** What export and preview draw: the drawn features and the generated ones (no info labels). */
@@ -332,6 +332,40 @@ export async function exportFile(db: Db, storage: ObjectStore, user: SessionUser
 
 export async function projectRow(db: Db, id: number): Promise<Row | undefined> {
   return db.selectFrom('map_projects').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A map.algo job that ends without a result (failed, given up): the project is free again, unless a newer job took it. */
+export async function releaseProject(db: Db, projectId: number, jobId: number) {
+  await db.updateTable('map_projects').set({ is_processing: 0, job_id: null }).where('id', '=', projectId).where('job_id', '=', jobId).execute();
+}
+
+/**
+ * A map.algo job's result: the generated network and info labels, and the drawing they make with the
+ * drawn features the job started from; the project is free again.
+ */
+export async function storeAlgoResult(db: Db, projectId: number, drawn: FC, out: { general: FC; info: { features: readonly unknown[] } }) {
+  await db
+    .updateTable('map_projects')
+    .set({
+      general_feature_collection: storedCollection(out.general),
+      info_feature_collection: storedCollection(out.info),
+      drawing_feature_collection: storedCollection(drawingOf(drawn, out.general)),
+      is_processing: 0,
+      job_id: null,
+      updated_at: Date.now(),
+    })
+    .where('id', '=', projectId)
+    .execute();
+}
+
+/** A project from before 0016 gets its coordinate reference on its first export, so the next export uses the same one. */
+export async function fixProjectCrs(db: Db, projectId: number, crs: ProjectCrs) {
+  await db
+    .updateTable('map_projects')
+    .set({ crs: JSON.stringify(crs) })
+    .where('id', '=', projectId)
+    .where('crs', 'is', null)
+    .execute();
 }
 
 export { parse as parseCollection };

@@ -1,6 +1,7 @@
 import type { Db } from '../db/database';
 import type { ProductionType } from '../db/schema';
 import { notFound } from '../http/errors';
+import { setStructureReportFields } from './service';
 
 /** Regulated breaks of a structure without settings: 70 minutes (METHODOLOGY §2), in seconds. */
 export const DEFAULT_REGULAR_BREAK_SECONDS = 4200;
@@ -125,14 +126,10 @@ export async function saveStructureSettings(db: Db, structureId: number, input: 
       .onConflict((oc) => oc.column('structure_id').doUpdateSet(values))
       .execute();
     if (input.partial !== undefined || input.production_type !== undefined) {
-      await trx
-        .updateTable('structures')
-        .set({
-          partial: pick(input.partial, current.partial) ? 1 : 0,
-          production_type: pick(input.production_type, current.production_type),
-        })
-        .where('id', '=', structureId)
-        .execute();
+      await setStructureReportFields(trx, structureId, {
+        partial: pick(input.partial, current.partial),
+        production_type: pick(input.production_type, current.production_type),
+      });
     }
     if (input.shifts) {
       await trx.deleteFrom('shifts').where('structure_id', '=', structureId).execute();

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Route, Router, Switch } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
 import { settlePendingSignOut } from '../offline/signOut';
-import { askPersistentStorage, startOutboxSync } from '../offline/sync';
+import { askPersistentStorage, startOutboxSync } from '../state/outboxSync';
 import { followSignOutInOtherTabs, refreshCurrentUser } from '../state/login';
 import { Toasts } from '../ui/Toasts';
 import { Header, OfflineBanner } from './Header';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link, useLocation } from 'wouter';
-import { outboxStatus } from '../offline/sync';
+import { outboxStatus } from '../state/outboxSync';
 import { connectivity } from '../status/connectivity';
 import { instance, loadInstance } from '../state/instance';
 import { login } from '../state/login';

@@ -11,7 +11,7 @@ import { notifyChange, withOutboxLock } from './outbox';
  * offline change was made on, the last one the server acknowledged. The server takes it only on
  * that version (409 otherwise) and answers a resend of a save that already arrived with no change,
  * so a save whose answer was lost is applied once. Sent by the same rounds, under the same lock,
- * as the markup outbox (offline/sync.ts, the service worker's Background Sync). No DOM here.
+ * as the markup outbox (state/outboxSync.ts, the service worker's Background Sync). No DOM here.
  */
 export interface MapOutboxItem {
   /** Login of the user who drew it: sent only in that user's session. */

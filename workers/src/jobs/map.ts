@@ -2,7 +2,7 @@ import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/work
 import { AlgoInputError, DwgLimitError, runAlgorithm, writeDwg, writeDxf, type AlgoTag, type GeoCollection } from '@norma/workers/map';
 import type { Db } from '../../../api/src/db/database';
 import type { ObjectStore } from '../../../api/src/storage/object-store';
-import { drawingOf, parseCollection, projectCrs, projectRow, storedCollection } from '../../../api/src/map/service';
+import { drawingOf, fixProjectCrs, parseCollection, projectCrs, projectRow, releaseProject, storeAlgoResult } from '../../../api/src/map/service';
 
 interface AlgoPayload {
   project_id: number;
@@ -18,10 +18,7 @@ interface ExportPayload {
  * network and info labels; the project stops processing when the job ends, whichever way.
  */
 export function mapAlgoHandler(db: Db): JobHandler {
-  const release = async (job: ClaimedJob) => {
-    const { project_id } = job.payload as AlgoPayload;
-    await db.updateTable('map_projects').set({ is_processing: 0, job_id: null }).where('id', '=', project_id).where('job_id', '=', job.id).execute();
-  };
+  const release = (job: ClaimedJob) => releaseProject(db, (job.payload as AlgoPayload).project_id, job.id);
   return {
     async run({ job, progress }) {
       const { project_id, algo_tag } = job.payload as AlgoPayload;
@@ -45,18 +42,7 @@ export function mapAlgoHandler(db: Db): JobHandler {
         throw err;
       }
       const general = out.general as unknown as ReturnType<typeof parseCollection>;
-      await db
-        .updateTable('map_projects')
-        .set({
-          general_feature_collection: storedCollection(general),
-          info_feature_collection: storedCollection(out.info),
-          drawing_feature_collection: storedCollection(drawingOf(drawn, general)),
-          is_processing: 0,
-          job_id: null,
-          updated_at: Date.now(),
-        })
-        .where('id', '=', project_id)
-        .execute();
+      await storeAlgoResult(db, project_id, drawn, { general, info: out.info });
       return { metrics: out.metrics, details: out.details };
     },
     failed: release,
@@ -78,13 +64,7 @@ export function mapExportHandler(db: Db, storage: ObjectStore): JobHandler {
       if (drawing.features.length === 0) throw new PermanentJobError('Проект пуст: нарисуйте что-нибудь перед выгрузкой');
       const crs = projectCrs(row);
       // A project from before 0016: its reference is fixed now, so the next export uses the same one.
-      if (!row.crs && crs)
-        await db
-          .updateTable('map_projects')
-          .set({ crs: JSON.stringify(crs) })
-          .where('id', '=', row.id)
-          .where('crs', 'is', null)
-          .execute();
+      if (!row.crs && crs) await fixProjectCrs(db, row.id, crs);
       const info = parseCollection(row.info_feature_collection) as GeoCollection;
       const onShare = (share: number) => progress(5 + share * 85);
       let out;

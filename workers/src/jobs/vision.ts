@@ -16,6 +16,7 @@ import { bumpMarkupVersions, logActivities } from '../../../api/src/video/activi
 import { replaceModelLayer, UNREVIEWED_SOURCE, workplaceEmployee } from '../../../api/src/markup/model-layer.service';
 import type { ObjectStore } from '../../../api/src/storage/object-store';
 import { visionCancelled } from '../../../api/src/vision/cancel';
+import { beginTraining, recordApplied, recordTraining, recordTrainingError, touchModel } from '../../../api/src/vision/model-jobs.service';
 import { modelKey } from '../../../api/src/vision/service';
 
 interface TrainPayload {
@@ -88,11 +89,9 @@ function modelWatch(db: Db, modelId: number, runnerSignal: AbortSignal, report: 
       if (writing || Date.now() - lastWrite < 500) return;
       writing = true;
       lastWrite = Date.now();
-      const update = db.updateTable('models').where('id', '=', modelId);
-      (column ? update.set({ completion_percentage: Math.round(percent * 10) / 10 }) : update.set({ id: modelId }))
-        .executeTakeFirst()
-        .then((result) => {
-          if (Number(result.numUpdatedRows) === 0) {
+      touchModel(db, modelId, column ? Math.round(percent * 10) / 10 : null)
+        .then((found) => {
+          if (!found) {
             gone = true;
             controller.abort();
           }
@@ -217,7 +216,7 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
       const modelId = modelIdOf(job);
       const model = await db.selectFrom('models').selectAll().where('id', '=', modelId).executeTakeFirst();
       if (!model) throw new PermanentJobError('Модель удалена до обучения');
-      await db.updateTable('models').set({ completion_percentage: 0, error: null }).where('id', '=', modelId).execute();
+      await beginTraining(db, modelId);
       const { video, areas, operations, spans, test } = await trainingInputs(db, storage, model, (job.payload as TrainPayload).test);
       const watch = modelWatch(db, modelId, signal, progress);
       let out;
@@ -252,12 +251,8 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
       try {
         await db.transaction().execute(async (trx) => {
           if (!(await finishJob(trx, job.id, workerId, result))) throw new JobCancelled();
-          const updated = await trx
-            .updateTable('models')
-            .set({ object_storage_key: key, completion_percentage: 100, trained_at: Date.now(), report, spec: JSON.stringify(out.spec), error: null })
-            .where('id', '=', modelId)
-            .executeTakeFirst();
-          if (Number(updated.numUpdatedRows) === 0) throw new PermanentJobError('Модель удалена: обучение остановлено');
+          if (!(await recordTraining(trx, modelId, { key, report, spec: JSON.stringify(out.spec) })))
+            throw new PermanentJobError('Модель удалена: обучение остановлено');
         });
       } catch (err) {
         await storage.remove(key);
@@ -269,7 +264,7 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
     },
     async failed(job, message) {
       const modelId = modelIdOf(job);
-      await db.updateTable('models').set({ error: message }).where('id', '=', modelId).execute();
+      await recordTrainingError(db, modelId, message);
       // Attempts spent after a worker died between writing the file and recording it: no orphan file.
       const organizationId = (await db.selectFrom('jobs').select('organization_id').where('id', '=', job.id).executeTakeFirst())?.organization_id;
       if (organizationId != null) await visionCancelled(db, storage, { organizationId, payload: job.payload });
@@ -389,7 +384,7 @@ async function writeModelMarkups(
 ) {
   const now = Date.now();
   await replaceModelLayer(trx, { id: model.id, workplaceId: model.workplace_id! }, video, segments, { ...target, now });
-  await trx.updateTable('models').set({ applied_at: now }).where('id', '=', model.id).execute();
+  await recordApplied(trx, model.id, now);
   await bumpMarkupVersions(trx, [video.id]);
   await logActivities(trx, [{ videoId: video.id, authorId: null, at: now, comment: `Разметка моделью «${model.name}»: ${segments.length} отрезков` }]);
 }

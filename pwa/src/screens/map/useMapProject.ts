@@ -3,7 +3,7 @@ import { api, ApiCallError, type ApiInit } from '../../api/client';
 import { pollUntil, waitForJob as jobEnded } from '../../api/jobs';
 import type { HtmlMenuReply, MapAlgoTag, MapFeature, MapFeatureCollection, MapProject, MapProjectCrsSetBody, MapProjectsListReply } from '../../api/types';
 import { dropQueuedDrawing, queuedDrawing, queueMapSave, rememberProject } from '../../offline/mapOutbox';
-import { onMapSaveReplayed } from '../../offline/sync';
+import { onMapSaveReplayed } from '../../state/outboxSync';
 import { login } from '../../state/login';
 import { notify } from '../../status/notifications';
 import { canRedo, canUndo, emptyHistory, pushSnapshot, redo, startHistory, undo, type SnapshotHistory } from './history';

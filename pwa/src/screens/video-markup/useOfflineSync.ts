@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ownedBy, queuedSaves } from '../../offline/outbox';
 import { carryOverAfterSave } from '../../offline/replay';
-import { onSaveReplayed } from '../../offline/sync';
+import { onSaveReplayed } from '../../state/outboxSync';
 import { forgetOffline, isKeptOffline, keepOffline } from '../../offline/videoCache';
 import { login } from '../../state/login';
 import { notify } from '../../status/notifications';
@@ -19,7 +19,7 @@ interface ReplayOptions {
 }
 
 /**
- * Saves queued without a connection are sent app-wide (offline/sync.ts); this screen takes the
+ * Saves queued without a connection are sent app-wide (state/outboxSync.ts); this screen takes the
  * outcome for its video: the sent rows become saved ones, later edits stay unsaved. The callbacks
  * must be stable (state setters, memoised functions).
  */

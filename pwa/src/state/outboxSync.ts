@@ -1,16 +1,17 @@
 import { proxy, subscribe } from 'valtio';
 import { markOffline, markOnline, onBackOnline } from '../status/connectivity';
-import { login } from '../state/login';
+import { login } from './login';
 import { notify, type Notice } from '../status/notifications';
-import { OUTBOX_SYNC_TAG } from './apiCache';
-import { queuedMapSaves, type MapReplayOutcome } from './mapOutbox';
-import { onOutboxChange, outboxProblems, ownedBy, queuedSaves, type OutboxProblem, type ReplayOutcome } from './outbox';
-import { replayOutbox } from './replay';
+import { OUTBOX_SYNC_TAG } from '../offline/apiCache';
+import { queuedMapSaves, type MapReplayOutcome } from '../offline/mapOutbox';
+import { onOutboxChange, outboxProblems, ownedBy, queuedSaves, type OutboxProblem, type ReplayOutcome } from '../offline/outbox';
+import { replayOutbox } from '../offline/replay';
 
 /**
  * App-wide sending of the outbox (offline/outbox.ts), whatever screen is open: on start, when the
  * network returns, every 30 s while online, and by Background Sync in the service worker where
- * the browser has it. The header's indicator reads `outboxStatus`.
+ * the browser has it. The header's indicator reads `outboxStatus`. It lives in state/, beside the
+ * signed-in user it follows (login.ts): offline/ keeps the queues and knows nothing of who is signed in.
  */
 export const outboxStatus = proxy({
   /** Saves of the signed-in user waiting to be sent. */
