@@ -7,7 +7,8 @@ import { PbfReader } from 'pbf';
 import { PMTiles } from 'pmtiles';
 import { describe, expect, it } from 'vitest';
 import { buildBasemap } from './basemap';
-import { PLACES_PER_TILE, placeNamesCatalog, russianPlaces } from './places';
+import { PLACES_MISSING } from '../../../tests/support/geonames';
+import { PLACES_PER_TILE, russianPlaces } from './places';
 
 /** The archive's tile z/x/y decoded (the pmtiles reader ungzips it), or null where there is none. */
 async function tileOf(bytes: Uint8Array, z: number, x: number, y: number): Promise<VectorTile | null> {
@@ -66,11 +67,7 @@ describe('town names on the basemap', () => {
   });
 });
 
-const CATALOGUE_MISSING = placeNamesCatalog()
-  ? null
-  : 'нет /usr/share/locale/ru/LC_MESSAGES/geonames.mo: установите пакет libgeonames-common (apt-get install libgeonames-common; .ci/run ставит его сам)';
-
-describe.skipIf(CATALOGUE_MISSING)("with Debian's GeoNames catalogue (libgeonames-common)", () => {
+describe.skipIf(PLACES_MISSING)("with Debian's GeoNames catalogue (libgeonames-common)", () => {
   it('the tile of the start view has «Санкт-Петербург» and its neighbours in Russian; upper zooms keep only the largest towns', async () => {
     const bytes = buildBasemap();
     const [z, x, y] = SPB.z6;
