@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, RETRY, signInThroughPage } from '../support/browser';
+import { cyrillicMontserratLoaded, PLACES_MISSING } from '../support/geonames';
 import { apiSessionCookie, startServer, type RunningServer, postOk } from '../support/server';
 
 /**
@@ -119,6 +120,11 @@ describe('map editor without a network', () => {
     await expect.poll(() => basemapAnswers.includes(206), RETRY).toBe(true);
     expect(await page.locator('.toast', { hasText: 'Карта: не удалось загрузить' }).count()).toBe(0);
     expect(await page.getByTestId('offline-banner').count()).toBe(1);
+    if (!PLACES_MISSING) {
+      // Town names too: drawn from the app's Montserrat, whose Cyrillic file comes from the offline cache.
+      await expect.poll(() => page.locator('canvas.maplibregl-canvas').getAttribute('aria-label'), RETRY).toMatch(/^Карта: .*Санкт-Петербург/);
+      expect(await cyrillicMontserratLoaded(page)).toBe(true);
+    }
 
     await drawObject(page);
     await page.getByText('Нет связи с сервером: рисунок сохранён на этом устройстве').waitFor();

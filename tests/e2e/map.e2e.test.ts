@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
 import { apiSessionCookie, startServer, type RunningServer, postOk } from '../support/server';
+import { cyrillicMontserratLoaded, PLACES_MISSING } from '../support/geonames';
 
 /**
  * The map editor /ciblock/map in Chromium (spec 02 "Map editor", issue 15): an analyst of a fresh
@@ -19,6 +20,8 @@ let cookie: string;
 const password = 'map-editor-secret';
 /** Basemap archive answers seen by the page: status and whether a Range was asked. */
 const basemapAnswers: Array<{ status: number; range: boolean }> = [];
+/** Requests the page made to anywhere but the server (the map must need none: no glyphs, no tiles). */
+const foreign: string[] = [];
 
 const post = (path: string, body: unknown, withCookie?: string) => postOk(server.url, path, body, withCookie);
 
@@ -49,6 +52,10 @@ beforeAll(async () => {
   page.on('response', (response) => {
     if (response.url().includes('/api/v1/map/basemap.pmtiles')) basemapAnswers.push({ status: response.status(), range: !!response.request().headers().range });
   });
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(`${server.url}/`) && !/^(data|blob):/.test(url)) foreign.push(url);
+  });
   await signInThroughPage(page, server.url, 'planner', password);
 });
 afterAll(async () => {
@@ -67,6 +74,21 @@ describe('map editor in Chromium', () => {
     expect(basemapAnswers.every((a) => a.status === 206 || a.status === 200 || a.status === 304)).toBe(true);
     await expect.poll(() => page.getByTestId('map-info').textContent(), RETRY).toMatch(/Проектов нет/);
   });
+
+  it.skipIf(PLACES_MISSING)(
+    'the start view names the city in Russian: the places layer shows «Санкт-Петербург», drawn from the page font, nothing fetched elsewhere',
+    async () => {
+      // The canvas's accessible name lists the town labels maplibre placed on screen (rendered features of `places`).
+      await expect.poll(() => page.locator('canvas.maplibregl-canvas').getAttribute('aria-label'), RETRY).toMatch(/^Карта: .*Санкт-Петербург/);
+      const label = (await page.locator('canvas.maplibregl-canvas').getAttribute('aria-label'))!;
+      expect(label).not.toMatch(/[A-Za-z]/);
+      // The letters come from the app's own Montserrat (its Cyrillic file is loaded), not from a glyph server.
+      expect(await cyrillicMontserratLoaded(page)).toBe(true);
+      // The names' source and licence are credited on the map.
+      await expect.poll(() => page.locator('.maplibregl-ctrl-attrib-inner').textContent(), RETRY).toMatch(/GeoNames \(CC BY 4\.0\)/);
+      expect(foreign).toEqual([]);
+    },
+  );
 
   it('creates a project; with one project delete is disabled', async () => {
     await side().getByRole('button', { name: 'Создать проект' }).click();

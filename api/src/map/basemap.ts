@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { buildBasemap, INITIAL_VIEW } from '@norma/workers/map';
+import { basemapAttribution, buildBasemap, INITIAL_VIEW, PLACE_NAMES_CATALOG, placeNamesCatalog } from '@norma/workers/map';
 import type { Config } from '../config';
 import { ApiError, errorBody } from '../http/errors';
 import { parseRange } from '../video/stream';
@@ -10,19 +10,26 @@ export const BASEMAP_PATH = '/api/v1/map/basemap.pmtiles';
 const built = new Map<string, string>();
 
 /**
- * The basemap file: the operator's (NORMA_BASEMAP) or the built-in one, made from Natural Earth on
- * first use into DATA_DIR/map/ (a fraction of a second) and kept there.
+ * The basemap file: the operator's (NORMA_BASEMAP) or the built-in one, made from Natural Earth
+ * (and GeoNames' Russian place names where Debian's libgeonames-common is installed) on first use
+ * into DATA_DIR/map/ (a few seconds) and kept there. The two variants have their own file names, so
+ * names appear once the package is installed, without deleting anything.
  */
 export function basemapFile(config: Pick<Config, 'basemapFile' | 'dataDir'>): string {
   if (config.basemapFile) return config.basemapFile;
-  const file = join(config.dataDir, 'map', 'basemap.pmtiles');
+  const catalog = placeNamesCatalog();
+  const file = join(config.dataDir, 'map', catalog ? 'basemap-places.pmtiles' : 'basemap.pmtiles');
   if (built.get(file) === file) return file;
   try {
     statSync(file);
   } catch {
+    if (!catalog)
+      console.warn(
+        `[api] подложка карты собирается без названий населённых пунктов: нет каталога ${PLACE_NAMES_CATALOG} (пакет Debian libgeonames-common; docs/map.md «Подложка»)`,
+      );
     mkdirSync(dirname(file), { recursive: true });
     const temp = `${file}.${process.pid}.part`;
-    writeFileSync(temp, buildBasemap());
+    writeFileSync(temp, buildBasemap(undefined, catalog));
     renameSync(temp, file);
   }
   built.set(file, file);
@@ -61,17 +68,39 @@ export async function basemapResponse(config: Pick<Config, 'basemapFile' | 'data
 }
 
 /**
- * The maplibre style of the basemap: a `pmtiles://` vector source on our own origin, land over a
- * sea background and country borders. No text layers: no glyphs are served (STACK-FACTS «Maps»).
- * Layers read `land` and `borders`; an operator's archive should use those names or bring its own style.
+ * Town names: Russian, in the app's own Montserrat. The style has no `glyphs` URL, so maplibre draws
+ * the letters itself from the page's web font (TinySDF) — nothing is fetched for them. Larger towns
+ * are placed first (`symbol-sort-key`) and in larger type; overlapping labels are dropped.
  */
-function mapStyle(origin: string) {
+const placesLayer = {
+  id: 'places',
+  type: 'symbol',
+  source: 'basemap',
+  'source-layer': 'places',
+  layout: {
+    'text-field': ['get', 'name'],
+    'text-font': ['Montserrat'],
+    'text-size': ['match', ['get', 'rank'], 1, 17, 2, 15, 3, 13, 12],
+    'symbol-sort-key': ['get', 'rank'],
+    'text-max-width': 12,
+    'text-padding': 4,
+  },
+  paint: { 'text-color': '#1d2430', 'text-halo-color': '#f4f1ea', 'text-halo-width': 1.5, 'text-halo-blur': 0.5 },
+};
+
+/**
+ * The maplibre style of the basemap: a `pmtiles://` vector source on our own origin, land over a
+ * sea background, country borders and town names (layer `places`, where the archive has it). No
+ * glyphs or sprites are served: labels are drawn from the page's font. Layers read `land`,
+ * `borders` and `places`; an operator's archive should use those names or bring its own style.
+ */
+function mapStyle(origin: string, attribution: string) {
   return {
     version: 8,
     name: 'Norma',
     center: [INITIAL_VIEW.lon, INITIAL_VIEW.lat],
     zoom: INITIAL_VIEW.zoom,
-    sources: { basemap: { type: 'vector', url: `pmtiles://${origin}${BASEMAP_PATH}`, attribution: 'Natural Earth' } },
+    sources: { basemap: { type: 'vector', url: `pmtiles://${origin}${BASEMAP_PATH}`, attribution } },
     layers: [
       { id: 'sea', type: 'background', paint: { 'background-color': '#cfe3f0' } },
       { id: 'land', type: 'fill', source: 'basemap', 'source-layer': 'land', paint: { 'fill-color': '#f4f1ea' } },
@@ -82,6 +111,7 @@ function mapStyle(origin: string) {
         'source-layer': 'borders',
         paint: { 'line-color': '#9a8fa6', 'line-width': 1, 'line-dasharray': [3, 2] },
       },
+      placesLayer,
     ],
   };
 }
@@ -91,8 +121,9 @@ function mapStyle(origin: string) {
  * schema, e.g. an OpenStreetMap extract with streets) with `{origin}` replaced by the server's
  * address, or the built-in one. Read on every request: the operator may edit it without a restart.
  */
-export function editorStyle(config: Pick<Config, 'mapStyleFile'>, origin: string): unknown {
-  if (!config.mapStyleFile) return mapStyle(origin);
+export function editorStyle(config: Pick<Config, 'mapStyleFile' | 'basemapFile'>, origin: string): unknown {
+  // GeoNames is credited only when the built-in archive carries its names.
+  if (!config.mapStyleFile) return mapStyle(origin, basemapAttribution(!config.basemapFile && placeNamesCatalog() !== null));
   let text: string;
   try {
     text = readFileSync(config.mapStyleFile, 'utf8');

@@ -9,7 +9,7 @@ import { startWorkers } from '@norma/workers/jobs';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 // Test-only LibreDWG reader (GPL, devDependency): reads back the DWG the export writes.
 import { readDwg } from '../../../workers/test-support/dwg-read-back';
-import { mapType } from '@norma/workers/map';
+import { mapType, placeNamesCatalog } from '@norma/workers/map';
 
 let t: TestApp;
 let admin: string;
@@ -374,6 +374,18 @@ describe('basemap', () => {
     expect(style.body.sources.basemap.url).toMatch(/^pmtiles:\/\/http:\/\/localhost(:\d+)?\/api\/v1\/map\/basemap\.pmtiles$/);
     expect(style.body.zoom).toBe(12);
     expect(JSON.stringify(style.body)).not.toMatch(/glyphs|sprite|https:/);
+    // Town names in the page's own font: no glyphs URL, so maplibre draws them from Montserrat.
+    expect(style.body.layers.find((l: { id: string }) => l.id === 'places')).toMatchObject({
+      type: 'symbol',
+      'source-layer': 'places',
+      layout: { 'text-field': ['get', 'name'], 'text-font': ['Montserrat'] },
+    });
+    // GeoNames (CC BY 4.0) is credited exactly when the archive carries its names (Debian's libgeonames-common).
+    const withNames = placeNamesCatalog() !== null;
+    const metadata = (await archive.getMetadata()) as { attribution: string; vector_layers: Array<{ id: string }> };
+    expect(metadata.vector_layers.some((l) => l.id === 'places')).toBe(withNames);
+    expect(style.body.sources.basemap.attribution).toBe(metadata.attribution);
+    expect(metadata.attribution).toBe(withNames ? 'Natural Earth, GeoNames (CC BY 4.0)' : 'Natural Earth');
   });
 
   it("serves the operator's own style (NORMA_MAP_STYLE) with {origin} filled in; a broken file is a 500 with a Russian message", async () => {

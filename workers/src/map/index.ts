@@ -1,5 +1,6 @@
 export * from './catalog';
-export { buildBasemap, BASEMAP_MAX_ZOOM, INITIAL_VIEW } from './basemap';
+export { buildBasemap, basemapAttribution, BASEMAP_MAX_ZOOM, INITIAL_VIEW } from './basemap';
+export { placeNamesCatalog, PLACE_NAMES_CATALOG } from './places';
 export { writePmtiles, zxyToTileId } from './pmtiles';
 export {
   ALGO_TAGS,
