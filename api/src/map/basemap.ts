@@ -1,44 +1,58 @@
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { basemapAttribution, buildBasemap, INITIAL_VIEW, PLACE_NAMES_CATALOG, placeNamesCatalog } from '@norma/workers/map';
+import { basemapAttribution, INITIAL_VIEW, PLACE_NAMES_CATALOG, placeNamesCatalog } from '@norma/workers/map';
 import type { Config } from '../config';
 import { ApiError, errorBody } from '../http/errors';
+import { startWorkerThread } from '../http/worker-thread';
 import { parseRange } from '../video/stream';
 
 export const BASEMAP_PATH = '/api/v1/map/basemap.pmtiles';
 
-const built = new Map<string, string>();
+const built = new Map<string, Promise<string>>();
 
 /**
  * The basemap file: the operator's (NORMA_BASEMAP) or the built-in one, made from Natural Earth
  * (and GeoNames' Russian place names where Debian's libgeonames-common is installed) on first use
- * into DATA_DIR/map/ (a few seconds) and kept there. The two variants have their own file names, so
- * names appear once the package is installed, without deleting anything.
+ * into DATA_DIR/map/ and kept there. The build takes seconds, so it runs on a thread of its own
+ * (threads/basemap-thread.ts) while this one answers other calls; calls that come meanwhile wait
+ * for the same build. The two variants have their own file names, so names appear once the package
+ * is installed, without deleting anything.
  */
-export function basemapFile(config: Pick<Config, 'basemapFile' | 'dataDir'>): string {
-  if (config.basemapFile) return config.basemapFile;
+export function basemapFile(config: Pick<Config, 'basemapFile' | 'dataDir'>): Promise<string> {
+  if (config.basemapFile) return Promise.resolve(config.basemapFile);
   const catalog = placeNamesCatalog();
   const file = join(config.dataDir, 'map', catalog ? 'basemap-places.pmtiles' : 'basemap.pmtiles');
-  if (built.get(file) === file) return file;
-  try {
-    statSync(file);
-  } catch {
-    if (!catalog)
-      console.warn(
-        `[api] подложка карты собирается без названий населённых пунктов: нет каталога ${PLACE_NAMES_CATALOG} (пакет Debian libgeonames-common; docs/map.md «Подложка»)`,
-      );
-    mkdirSync(dirname(file), { recursive: true });
-    const temp = `${file}.${process.pid}.part`;
-    writeFileSync(temp, buildBasemap(undefined, catalog));
-    renameSync(temp, file);
+  let pending = built.get(file);
+  if (!pending) {
+    pending = existsSync(file) ? Promise.resolve(file) : buildOffThread(file, catalog);
+    built.set(file, pending);
+    // A failed build is tried again by the next call.
+    pending.catch(() => built.delete(file));
   }
-  built.set(file, file);
+  return pending;
+}
+
+async function buildOffThread(file: string, catalog: string | null): Promise<string> {
+  if (!catalog)
+    console.warn(
+      `[api] подложка карты собирается без названий населённых пунктов: нет каталога ${PLACE_NAMES_CATALOG} (пакет Debian libgeonames-common; docs/map.md «Подложка»)`,
+    );
+  mkdirSync(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.part`;
+  const thread = startWorkerThread<{ id: number; error?: string }>(new URL('../threads/basemap-thread.ts', import.meta.url), 'basemap thread');
+  try {
+    const reply = await thread.send({ file: temp, catalog });
+    if (reply.error) throw new Error(`Подложка карты не собрана: ${reply.error}`);
+  } finally {
+    thread.close();
+  }
+  renameSync(temp, file);
   return file;
 }
 
 /** Serves the archive with HTTP Range (the pmtiles client reads it in ranges): 206, 200, 304 or 416. */
 export async function basemapResponse(config: Pick<Config, 'basemapFile' | 'dataDir'>, request: Request): Promise<Response> {
-  const file = basemapFile(config);
+  const file = await basemapFile(config);
   let info;
   try {
     info = statSync(file);
