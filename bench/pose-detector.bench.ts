@@ -197,7 +197,7 @@ writeFileSync(
       },
       // GET /api/v1/humans as main.ts runs it: two MoveNet threads, a strip each (threads/movenet-threads.ts).
       api: { ...api, same_frame_again_ms: round(median(againMs), 0) },
-      // The same on one MoveNet thread running both strips (as before 28.11): the gain of the second thread.
+      // The same on one MoveNet thread running both strips (as before): the gain of the second thread.
       api_one_thread: apiOneThread,
       chromium_worker: chromium,
     },
