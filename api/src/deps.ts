@@ -13,6 +13,6 @@ export interface AppDeps {
   storage: ObjectStore;
   /** Threads for wide reports (threads/report-threads.ts); without them reports are computed in place. */
   reportThreads?: ReportThreads;
-  /** The thread that runs MoveNet for GET /api/v1/humans (threads/movenet-threads.ts); without it MoveNet runs in place. */
+  /** The threads that run MoveNet for GET /api/v1/humans (threads/movenet-threads.ts); without them MoveNet runs in place. */
   movenetThread?: MoveNetThread;
 }

@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { startDocumentThread } from './http/document-threads';
 import { DOCUMENT_THREAD_URL } from './threads/document-read';
 import { startReportThreads } from './threads/report-threads';
-import { startMoveNetThread } from './threads/movenet-threads';
+import { startMoveNetThreads } from './threads/movenet-threads';
 import { checkRequestSize } from './video/body-limit';
 import { CLIENT_IP_HEADER, clientAddress } from './http/client-address';
 import { defaultVideoCacheDir, seedDemoIfEmpty } from './seed/demo';
@@ -34,8 +34,8 @@ const { app, deps } = await bootstrap(config).catch(stopStartup);
 deps.reportThreads = startReportThreads(config, Math.max(1, Math.min(4, availableParallelism() - 1)));
 // Large documents (markup saves, drawings) are read and checked on a thread of their own (http/document-threads.ts).
 const stopDocumentThread = startDocumentThread(DOCUMENT_THREAD_URL);
-// MoveNet (GET /api/v1/humans) runs on a thread of its own, its model loaded there once (threads/movenet-threads.ts).
-deps.movenetThread = startMoveNetThread();
+// MoveNet (GET /api/v1/humans) runs on threads of its own, one per strip of a frame, its model loaded in each once (threads/movenet-threads.ts).
+deps.movenetThread = startMoveNetThreads();
 if (config.demo) {
   await seedDemoIfEmpty(deps, { videoCacheDir: defaultVideoCacheDir(), log: (line) => console.log(`[seed] ${line}`) }).catch(stopStartup);
 }

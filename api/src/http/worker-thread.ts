@@ -1,6 +1,6 @@
 /**
  * One worker thread that answers messages by id: the plumbing shared by the report threads
- * (threads/report-threads.ts), the document thread (http/document-threads.ts) and the MoveNet thread
+ * (threads/report-threads.ts), the document thread (http/document-threads.ts) and the MoveNet threads
  * (threads/movenet-threads.ts). The thread posts
  * `{ ready: true }` once its handler is set (a message sent earlier may be lost), then one reply
  * `{ id, … }` per message; messages are sent only after that. If the thread dies, every message in

@@ -1,23 +1,28 @@
 /// <reference lib="webworker" />
-import { detectByMoveNet, type SourceVideo } from '@norma/workers/vision';
-import type { MoveNetReply } from './movenet-threads';
+import { moveNetModel, moveNetStrips } from '@norma/workers/vision';
+import type { MoveNetJob, MoveNetReply } from './movenet-threads';
 
 /*
- * The MoveNet thread (threads/movenet-threads.ts): loads the model on its first job and keeps it;
- * decodes the asked frame and runs MoveNet on it, one job at a time, answering each with the people found.
+ * A MoveNet thread (threads/movenet-threads.ts): its own TensorFlow.js wasm instance, the model
+ * loaded on its first job and kept; runs MoveNet on the strips of a decoded frame it is sent, one
+ * job at a time, answering each with the people found on them (in source pixels, not merged).
  */
 declare const self: Worker;
 
-self.onmessage = async (event: MessageEvent<{ id: number; source: SourceVideo; second: number }>) => {
-  const { id, source, second } = event.data;
+self.onmessage = async (event: MessageEvent<MoveNetJob>) => {
+  const { id, rgb, input, source, tiles } = event.data;
   let reply: MoveNetReply;
   try {
-    reply = { id, humans: await detectByMoveNet(source, second) };
+    const started = performance.now();
+    reply = { id, humans: await moveNetStrips(rgb, input, source, tiles), ms: performance.now() - started };
   } catch (err) {
     reply = { id, error: err instanceof Error ? err.message : String(err) };
   }
   self.postMessage(reply);
 };
+
+// Loads the model at once, before the first call needs it; its failure is thrown again by that call.
+void moveNetModel().catch(() => {});
 
 // Messages sent before the thread has set its handler may be lost: the pool waits for this.
 self.postMessage({ ready: true });

@@ -4,7 +4,7 @@ import { detectByMoveNet, matchFrame } from '@norma/workers/vision';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VTEST_AVI, VTEST_MISSING, vtestFixture } from '../../../tests/support/vtest';
 import { createTestApp, type TestApp } from '../../test-support/testing';
-import { startMoveNetThread } from '../threads/movenet-threads';
+import { startMoveNetThreads } from '../threads/movenet-threads';
 import { insertVideo, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 
 /**
@@ -12,7 +12,8 @@ import { insertVideo, videoWorld, type VideoWorld } from '../../test-support/vid
  * as a video; by default MoveNet answers, with boxes on the hand-labelled people of that frame —
  * the one who stands still behind the sign included, whom background subtraction cannot see by
  * design — and pose keypoints; `detector=background-subtraction-blobs` still gives the old one.
- * On the MoveNet thread (as main.ts runs it) the answer is the same, and other calls are answered meanwhile.
+ * On the MoveNet threads (as main.ts runs them: two, a strip of the frame each) the answer is the
+ * same as in place and as on one thread, and other calls are answered meanwhile.
  */
 let t: TestApp;
 let w: VideoWorld;
@@ -69,15 +70,15 @@ describe.skipIf(VTEST_MISSING)('people on a frame of real footage', () => {
     expect((await humans('second=12.5', w.cookies.rival)).status).toBe(404);
   });
 
-  it('on the MoveNet thread: the same answer, and the API answers other calls while MoveNet works', async () => {
+  it('on the MoveNet threads: the same answer, and the API answers other calls while MoveNet works', async () => {
     // A second no call has asked (the API remembers 12.5 s from above), so that the thread must really work below.
     const inPlace = await detectByMoveNet({ file: VTEST_AVI, width: 768, height: 576, duration: 79.5 }, 20);
-    const thread = startMoveNetThread();
+    const thread = startMoveNetThreads();
     t.deps.movenetThread = thread;
     try {
       let onThread: Awaited<ReturnType<typeof humans>> | null = null;
       const call = humans('second=20').then((reply) => (onThread = reply));
-      // The thread loads its own model first, then decodes and infers: all the while this thread
+      // The threads load their own models first, then infer: all the while this thread
       // answers whoami. In place, inference would hold it and no whoami could finish between turns.
       const answeredMeanwhile: number[] = [];
       while (onThread === null) {
@@ -92,11 +93,30 @@ describe.skipIf(VTEST_MISSING)('people on a frame of real footage', () => {
       expect(new Set(answeredMeanwhile)).toEqual(new Set([200]));
       expect(reply.body).toMatchObject({ detector: 'movenet-multipose' });
       expect(reply.body.humans).toEqual(inPlace);
-      // The thread keeps its model: a second call is answered there too.
+      // The threads keep their models: a second call is answered there too.
       expect((await humans('second=40')).body.detector).toBe('movenet-multipose');
     } finally {
       t.deps.movenetThread = undefined;
       thread.close();
+    }
+  });
+
+  it('two threads, a strip each, find the same people as one thread running both strips and as MoveNet in place', async () => {
+    const source = { file: VTEST_AVI, width: 768, height: 576, duration: 79.5 };
+    const two = startMoveNetThreads(2);
+    const one = startMoveNetThreads(1);
+    try {
+      // Frame 125 (the man behind the sign) and one more: both threads' strips hold people.
+      for (const second of [12.5, 33]) {
+        const inPlace = await detectByMoveNet(source, second);
+        const [onTwo, onOne] = await Promise.all([two.detect(source, second), one.detect(source, second)]);
+        expect(inPlace.length).toBeGreaterThanOrEqual(5);
+        expect(onTwo).toEqual(inPlace);
+        expect(onOne).toEqual(inPlace);
+      }
+    } finally {
+      two.close();
+      one.close();
     }
   });
 

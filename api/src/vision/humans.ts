@@ -49,7 +49,7 @@ function remembered<T>(store: Map<string, Promise<T>>, key: string, compute: () 
  * людей»). An ONNX person detector in the model store (HUMAN_DETECTOR_KEY) when one is placed
  * there; else the pretrained MoveNet multipose (people with their poses) — or, when asked for or
  * when MoveNet cannot run, background subtraction with blobs. The reply names which one answered
- * and, for the fallback, why. MoveNet runs on `movenet`, its thread, when the server has one (main.ts).
+ * and, for the fallback, why. MoveNet runs on `movenet`, its threads, when the server has them (main.ts).
  */
 export async function humansAt(
   db: Db,

@@ -27,8 +27,19 @@ export {
   stripTiles,
   type Keypoint,
   type PosedHuman,
+  type Tile,
 } from './movenet-decode';
-export { detectByMoveNet, MOVENET_DETECTOR, MOVENET_MODEL_DIR, moveNetModel, moveNetPeople, runMoveNet } from './movenet';
+export {
+  decodeMoveNetFrame,
+  detectByMoveNet,
+  MOVENET_DETECTOR,
+  MOVENET_MODEL_DIR,
+  moveNetModel,
+  moveNetPeople,
+  moveNetStrips,
+  runMoveNet,
+  type MoveNetFrame,
+} from './movenet';
 export { exportOnnx, INPUT_NAME, ONNX_OPSET, OUTPUT_NAME, readOnnxMetadata } from './onnx-export';
 export { loadClassifier, ModelLoadError, type OnnxClassifier } from './onnx-runtime';
 export {

@@ -102,15 +102,28 @@ export async function moveNetPeople(
   columns = MOVENET_COLUMNS,
   minScore = MOVENET_MIN_SCORE,
 ): Promise<PosedHuman[]> {
-  const tiles = stripTiles(input.width, columns);
+  return mergeOverlapping((await moveNetStrips(rgb, input, source, stripTiles(input.width, columns), minScore)).flat());
+}
+
+/**
+ * People MoveNet finds on the given strips of one frame, in source pixels, one list per strip,
+ * not merged: the MoveNet threads (api/src/threads/movenet-threads.ts) run the strips of a frame
+ * each on its own thread and merge the people (mergeOverlapping) in strip order, as moveNetPeople does.
+ */
+export async function moveNetStrips(
+  rgb: Uint8Array,
+  input: { width: number; height: number },
+  source: { width: number; height: number },
+  tiles: Tile[],
+  minScore = MOVENET_MIN_SCORE,
+): Promise<PosedHuman[][]> {
   const outputs = await runMoveNetTiles(rgb, input.width, input.height, tiles);
   const sx = source.width / input.width;
   const sy = source.height / input.height;
-  const people = outputs.flatMap((raw, i) => {
+  return outputs.map((raw, i) => {
     const tile = tiles[i]!;
     return decodeMoveNet(raw, tile.width, input.height, minScore).map((p) => shifted(p, tile.x, sx, sy));
   });
-  return mergeOverlapping(people);
 }
 
 export interface MoveNetOptions {
@@ -121,11 +134,15 @@ export interface MoveNetOptions {
   columns?: number;
 }
 
-/** Decodes the frame at `second` at the model's input size and returns the people MoveNet finds, in source-video pixels. */
-export async function detectByMoveNet(video: SourceVideo, second: number, options: MoveNetOptions = {}, signal?: AbortSignal): Promise<PosedHuman[]> {
-  const input = movenetInputSize(video.width, video.height, options.inputWidth);
-  // The first call loads the model while ffmpeg decodes (its failure is thrown below, where the model is awaited again).
-  void moveNetModel().catch(() => {});
+/** One frame of a video for MoveNet: RGB bytes at the model's input size. */
+export interface MoveNetFrame {
+  rgb: Uint8Array;
+  input: { width: number; height: number };
+}
+
+/** Decodes the frame at `second` at the model's input size (null: the video has no frame there). */
+export async function decodeMoveNetFrame(video: SourceVideo, second: number, inputWidth?: number, signal?: AbortSignal): Promise<MoveNetFrame | null> {
+  const input = movenetInputSize(video.width, video.height, inputWidth);
   let rgb: Uint8Array | null = null;
   const at = Math.min(second, Math.max(0, video.duration - 0.05));
   await decodeFrames(
@@ -135,6 +152,14 @@ export async function detectByMoveNet(video: SourceVideo, second: number, option
     (f) => void (rgb ??= f.slice()),
     signal,
   );
-  if (!rgb) return [];
-  return moveNetPeople(rgb, input, video, options.columns ?? MOVENET_COLUMNS, options.minScore ?? MOVENET_MIN_SCORE);
+  return rgb ? { rgb, input } : null;
+}
+
+/** Decodes the frame at `second` at the model's input size and returns the people MoveNet finds, in source-video pixels. */
+export async function detectByMoveNet(video: SourceVideo, second: number, options: MoveNetOptions = {}, signal?: AbortSignal): Promise<PosedHuman[]> {
+  // The first call loads the model while ffmpeg decodes (its failure is thrown below, where the model is awaited again).
+  void moveNetModel().catch(() => {});
+  const frame = await decodeMoveNetFrame(video, second, options.inputWidth, signal);
+  if (!frame) return [];
+  return moveNetPeople(frame.rgb, frame.input, video, options.columns ?? MOVENET_COLUMNS, options.minScore ?? MOVENET_MIN_SCORE);
 }
