@@ -65,7 +65,7 @@ const world = await videoWorld(t);
 const key = 'recordings/site/cam1/vtest.avi';
 mkdirSync(dirname(t.deps.storage.pathOf(key)), { recursive: true });
 copyFileSync(VTEST_AVI, t.deps.storage.pathOf(key));
-const videoId = await insertVideo(t, world.cameraIds[0]!, { filename: 'vtest.avi', start: Date.UTC(2024, 0, 10, 6), duration: 79.5, key });
+const videoId = await insertVideo(t.deps.db, world.cameraIds[0]!, { filename: 'vtest.avi', start: Date.UTC(2024, 0, 10, 6), duration: 79.5, key });
 const seconds = [12.5, 30, 45, 60, 70, 20];
 const apiMs: number[] = [];
 const bareMs: number[] = [];

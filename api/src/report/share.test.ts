@@ -17,14 +17,14 @@ beforeAll(async () => {
   w = await videoWorld(t);
   const { db } = t.deps;
   await makeClip(t.deps.storage.pathOf(clipKey), { seconds: 4, faststart: true });
-  video.inWindow = await insertVideo(t, w.cameraIds[0]!, {
+  video.inWindow = await insertVideo(t.deps.db, w.cameraIds[0]!, {
     filename: 'cam1_2026-11-16_09-00-00.mp4',
     start: at('2026-11-16T09:00:00'),
     duration: 4,
     key: clipKey,
   });
-  video.laterSameDay = await insertVideo(t, w.cameraIds[0]!, { filename: 'cam1_2026-11-16_11-00-00.mp4', start: at('2026-11-16T11:00:00'), duration: 4 });
-  video.noMarkup = await insertVideo(t, w.cameraIds[1]!, { filename: 'cam2_2026-11-16_09-30-00.mp4', start: at('2026-11-16T09:30:00'), duration: 4 });
+  video.laterSameDay = await insertVideo(t.deps.db, w.cameraIds[0]!, { filename: 'cam1_2026-11-16_11-00-00.mp4', start: at('2026-11-16T11:00:00'), duration: 4 });
+  video.noMarkup = await insertVideo(t.deps.db, w.cameraIds[1]!, { filename: 'cam2_2026-11-16_09-30-00.mp4', start: at('2026-11-16T09:30:00'), duration: 4 });
   const otherCamera = (
     await db
       .insertInto('cameras')
@@ -32,7 +32,7 @@ beforeAll(async () => {
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;
-  video.otherStructure = await insertVideo(t, otherCamera, { filename: 'other.mp4', start: at('2026-11-16T09:00:00'), duration: 4 });
+  video.otherStructure = await insertVideo(t.deps.db, otherCamera, { filename: 'other.mp4', start: at('2026-11-16T09:00:00'), duration: 4 });
   const mark = (from: string, to: string) => ({
     structure_id: w.structureId,
     operation_id: w.operationIds.main,

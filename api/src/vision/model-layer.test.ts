@@ -94,7 +94,7 @@ beforeAll(async () => {
   const { db, storage } = t.deps;
   const key = 'recordings/site/cam1/scene.mp4';
   await makeSceneClip(storage.pathOf(key), schedule, { fps: 10 });
-  videoId = await insertVideo(t, w.cameraIds[0]!, { filename: 'scene.mp4', start: START, duration: SECONDS, key });
+  videoId = await insertVideo(t.deps.db, w.cameraIds[0]!, { filename: 'scene.mp4', start: START, duration: SECONDS, key });
   const op = async (name: string) =>
     (await db.insertInto('operations').values({ structure_id: w.structureId, name, type: 'main' }).returning('id').executeTakeFirstOrThrow()).id;
   operationIds = { A: await op('Сборка с движением'), B: await op('Контроль на месте'), C: await op('Работа справа') };
@@ -184,7 +184,7 @@ describe('a model’s markups are a reviewed layer', () => {
       employee_id: w.foreignOperation + 10_000,
     });
     expect(stranger.status).toBe(400);
-    const nextDay = await insertVideo(t, w.cameraIds[0]!, {
+    const nextDay = await insertVideo(t.deps.db, w.cameraIds[0]!, {
       filename: 'next.mp4',
       start: START + 86_400_000,
       duration: SECONDS,

@@ -32,7 +32,7 @@ beforeAll(async () => {
   const { db, storage } = t.deps;
   const key = 'recordings/site/cam1/scene.mp4';
   await makeSceneClip(storage.pathOf(key), schedule, { fps: 10 });
-  videoId = await insertVideo(t, w.cameraIds[0]!, { filename: 'scene.mp4', start: START, duration: SECONDS, key });
+  videoId = await insertVideo(t.deps.db, w.cameraIds[0]!, { filename: 'scene.mp4', start: START, duration: SECONDS, key });
   const op = async (name: string) =>
     (await db.insertInto('operations').values({ structure_id: w.structureId, name, type: 'main' }).returning('id').executeTakeFirstOrThrow()).id;
   operationIds = { A: await op('Сборка с движением'), B: await op('Контроль на месте'), C: await op('Работа справа') };
@@ -178,7 +178,7 @@ describe('training and applying', () => {
     const key = 'recordings/site/cam1/scene-next-day.mp4';
     await makeSceneClip(t.deps.storage.pathOf(key), schedule, { fps: 10 });
     const nextDay = START + 86_400_000;
-    const otherId = await insertVideo(t, w.cameraIds[0]!, { filename: 'scene-next-day.mp4', start: nextDay, duration: SECONDS, key });
+    const otherId = await insertVideo(t.deps.db, w.cameraIds[0]!, { filename: 'scene-next-day.mp4', start: nextDay, duration: SECONDS, key });
     const now = Date.now();
     for (const segment of schedule.filter((s) => s.operation !== 'idle' && s.startSecond < 30))
       await t.deps.db
