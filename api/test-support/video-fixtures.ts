@@ -103,6 +103,16 @@ export async function videoWorld(t: TestApp) {
 
 export type VideoWorld = Awaited<ReturnType<typeof videoWorld>>;
 
+/** A top-level structure of an organisation. */
+export async function insertStructure(db: Db, organizationId: number, name: string, now = Date.now()) {
+  const row = await db
+    .insertInto('structures')
+    .values({ organization_id: organizationId, name, parent_id: null, created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 /** Camera 1 «Камера 1» (folder rec/1) of a structure. */
 export async function insertCamera(db: Db, structureId: number) {
   const row = await db
@@ -118,13 +128,7 @@ export async function insertCamera(db: Db, structureId: number) {
  * main operation «Сборка», a workplace «Стол 1», an employee «Алексеев» and camera 1 (folder rec/1).
  */
 export async function markupPlace(db: Db, organizationId: number, now = Date.now(), structureName = 'Участок') {
-  const structureId = (
-    await db
-      .insertInto('structures')
-      .values({ organization_id: organizationId, name: structureName, parent_id: null, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  const structureId = await insertStructure(db, organizationId, structureName, now);
   const operationId = (
     await db.insertInto('operations').values({ structure_id: structureId, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow()
   ).id;
@@ -165,4 +169,14 @@ export async function insertVideo(
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** Markup rows inserted directly (no video, created at 0) for calls that only read them: one per [start, end] span, all of one place. */
+export async function insertMarkupRows(
+  db: Db,
+  place: { structure_id: number; operation_id: number; workplace_id: number; employee_id: number | null },
+  spans: [number, number][],
+) {
+  const rows = spans.map(([start_time, end_time]) => ({ ...place, start_time, end_time, comment: null, video_id: null, created_at: 0, updated_at: 0 }));
+  await db.insertInto('markups').values(rows).execute();
 }
