@@ -16,7 +16,12 @@ beforeAll(async () => {
   w = await videoWorld(t);
   await makeClip(t.deps.storage.pathOf(key), { seconds: 6, faststart: true });
   bytes = new Uint8Array(await t.deps.storage.file(key).arrayBuffer());
-  videoId = await insertVideo(t.deps.db, w.cameraIds[0]!, { filename: 'cam1_2026-11-16_09-00-00.mp4', start: Date.parse('2026-11-16T06:00:00Z'), duration: 6, key });
+  videoId = await insertVideo(t.deps.db, w.cameraIds[0]!, {
+    filename: 'cam1_2026-11-16_09-00-00.mp4',
+    start: Date.parse('2026-11-16T06:00:00Z'),
+    duration: 6,
+    key,
+  });
 });
 afterAll(async () => t.cleanup());
 
