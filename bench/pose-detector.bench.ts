@@ -78,7 +78,7 @@ const world = await videoWorld(t);
 const key = 'recordings/site/cam1/vtest.avi';
 mkdirSync(dirname(t.deps.storage.pathOf(key)), { recursive: true });
 copyFileSync(VTEST_AVI, t.deps.storage.pathOf(key));
-const videoId = await insertVideo(t, world.cameraIds[0]!, { filename: 'vtest.avi', start: Date.UTC(2024, 0, 10, 6), duration: 79.5, key });
+const videoId = await insertVideo(t.deps.db, world.cameraIds[0]!, { filename: 'vtest.avi', start: Date.UTC(2024, 0, 10, 6), duration: 79.5, key });
 const rssMb = () => round(process.memoryUsage().rss / 2 ** 20, 0);
 /** Calls on `count` MoveNet threads (new frames each: answers are remembered per frame), each after a bare decode of the same frame. */
 async function apiCalls(count: number, seconds: number[], firstThreads: boolean) {

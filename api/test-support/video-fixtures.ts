@@ -1,5 +1,6 @@
 export { makeClip } from '../../workers/test-support/test-clips';
 import { registerUser } from '../src/auth/service';
+import type { Db } from '../src/db/database';
 import type { TestApp } from './testing';
 
 /**
@@ -102,13 +103,56 @@ export async function videoWorld(t: TestApp) {
 
 export type VideoWorld = Awaited<ReturnType<typeof videoWorld>>;
 
+/** A top-level structure of an organisation. */
+export async function insertStructure(db: Db, organizationId: number, name: string, now = Date.now()) {
+  const row = await db
+    .insertInto('structures')
+    .values({ organization_id: organizationId, name, parent_id: null, created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Camera 1 «Камера 1» (folder rec/1) of a structure. */
+export async function insertCamera(db: Db, structureId: number) {
+  const row = await db
+    .insertInto('cameras')
+    .values({ structure_id: structureId, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * The least a video markup is saved against, in one organisation: a structure (created `now`) with a
+ * main operation «Сборка», a workplace «Стол 1», an employee «Алексеев» and camera 1 (folder rec/1).
+ */
+export async function markupPlace(db: Db, organizationId: number, now = Date.now(), structureName = 'Участок') {
+  const structureId = await insertStructure(db, organizationId, structureName, now);
+  const operationId = (
+    await db.insertInto('operations').values({ structure_id: structureId, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow()
+  ).id;
+  const workplaceId = (await db.insertInto('workplaces').values({ structure_id: structureId, name: 'Стол 1' }).returning('id').executeTakeFirstOrThrow()).id;
+  const employeeId = (await db.insertInto('employees').values({ structure_id: structureId, name: 'Алексеев' }).returning('id').executeTakeFirstOrThrow()).id;
+  const cameraId = await insertCamera(db, structureId);
+  return { structureId, operationId, workplaceId, employeeId, cameraId };
+}
+
 /** Inserts a ready video row directly (for calls that only read rows); no file unless `key` is stored. */
 export async function insertVideo(
-  t: TestApp,
+  db: Db,
   cameraId: number,
-  values: { filename: string; start: number; duration: number | null; status?: 'queued' | 'processing' | 'ready' | 'failed'; key?: string; comment?: string },
+  values: {
+    filename: string;
+    start: number;
+    duration: number | null;
+    status?: 'queued' | 'processing' | 'ready' | 'failed';
+    key?: string;
+    comment?: string;
+    createdAt?: number;
+  },
 ) {
-  const row = await t.deps.db
+  const row = await db
     .insertInto('videos')
     .values({
       camera_id: cameraId,
@@ -120,9 +164,19 @@ export async function insertVideo(
       duration: values.duration,
       status: values.status ?? 'ready',
       comment: values.comment ?? '',
-      created_at: Date.now(),
+      created_at: values.createdAt ?? Date.now(),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** Markup rows inserted directly (no video, created at 0) for calls that only read them: one per [start, end] span, all of one place. */
+export async function insertMarkupRows(
+  db: Db,
+  place: { structure_id: number; operation_id: number; workplace_id: number; employee_id: number | null },
+  spans: [number, number][],
+) {
+  const rows = spans.map(([start_time, end_time]) => ({ ...place, start_time, end_time, comment: null, video_id: null, created_at: 0, updated_at: 0 }));
+  await db.insertInto('markups').values(rows).execute();
 }

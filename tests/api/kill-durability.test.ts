@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../api/src/auth/service';
 import { bootstrap } from '../../api/src/boot';
 import { configFromEnv } from '../../api/src/config';
+import { insertVideo, markupPlace } from '../../api/test-support/video-fixtures';
 import { apiSessionCookie, startServer } from '../support/server';
 
 /**
@@ -31,35 +32,15 @@ interface SavedMarkups {
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'norma-kill-'));
   const { deps, close } = await bootstrap({ ...configFromEnv({ DATA_DIR: dataDir }), pwaDir: undefined });
-  const { db } = deps;
   const lead = await registerUser(deps, { login: 'lead', password: PASSWORD, firstName: 'Мария', lastName: 'Иванова' });
   const now = Date.now();
-  const structure = (
-    await db
-      .insertInto('structures')
-      .values({ organization_id: lead.organizationId, name: 'Участок', parent_id: null, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  operationId = (await db.insertInto('operations').values({ structure_id: structure, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow())
-    .id;
-  workplaceId = (await db.insertInto('workplaces').values({ structure_id: structure, name: 'Стол 1' }).returning('id').executeTakeFirstOrThrow()).id;
-  const camera = (
-    await db
-      .insertInto('cameras')
-      .values({ structure_id: structure, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  const place = await markupPlace(deps.db, lead.organizationId, now);
+  ({ operationId, workplaceId } = place);
   videoIds = [];
   for (let i = 0; i < CLIENTS; i++) {
     const start = Date.parse('2026-11-16T06:00:00Z') + i * 3_600_000;
-    const row = await db
-      .insertInto('videos')
-      .values({ camera_id: camera, filename: `cam1_${i}.mp4`, storage_key: `rec/1/cam1_${i}.mp4`, start_time: start, duration: 3600, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    videoIds.push(row.id);
+    const filename = `cam1_${i}.mp4`;
+    videoIds.push(await insertVideo(deps.db, place.cameraId, { filename, key: `rec/1/${filename}`, start, duration: 3600, createdAt: now }));
   }
   await close();
 });

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceFixture, type WorkspaceFixture } from '../../api/test-support/workspace-fixture';
 import { createTestApp, testsOnPostgres, type TestApp } from '../../api/test-support/testing';
+import { insertCamera, insertVideo } from '../../api/test-support/video-fixtures';
 import { seededRandom } from '../../workers/src/random';
 
 /**
@@ -171,27 +172,9 @@ beforeAll(async () => {
   f = await workspaceFixture(t);
   const { db } = t.deps;
   await db.insertInto('operations').values({ structure_id: f.structureId, name: 'Простой', type: 'idle' }).execute();
-  const camera = (
-    await db
-      .insertInto('cameras')
-      .values({ structure_id: f.structureId, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  videoId = (
-    await db
-      .insertInto('videos')
-      .values({
-        camera_id: camera,
-        filename: 'cam1_2026-11-16_06-00-00.mp4',
-        storage_key: 'rec/1/cam1.mp4',
-        start_time: Date.parse('2026-11-16T06:00:00Z'),
-        duration: 100,
-        created_at: f.now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  const camera = await insertCamera(db, f.structureId);
+  const start = Date.parse('2026-11-16T06:00:00Z');
+  videoId = await insertVideo(db, camera, { filename: 'cam1_2026-11-16_06-00-00.mp4', key: 'rec/1/cam1.mp4', start, duration: 100, createdAt: f.now });
   const doc = await (await t.request('/api/openapi.json')).json();
   components = doc.components?.schemas ?? {};
   operations = [];

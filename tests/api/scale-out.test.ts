@@ -8,6 +8,7 @@ import { openPostgres } from '../../api/src/db/postgres';
 import { STALE_VERSION_MESSAGE } from '../../api/src/markup/video-markups.service';
 import type { OpenedDatabase } from '../../api/src/db/database';
 import { startFakeS3, type FakeS3 } from '../../api/test-support/s3-fake';
+import { insertVideo, markupPlace } from '../../api/test-support/video-fixtures';
 import { INGEST_JOB } from '../../api/src/video/registration';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres';
 import { startServer, type RunningServer } from '../support/server';
@@ -163,40 +164,11 @@ describe('two API processes and two worker processes on one PostgreSQL and one b
     const me = await whoami(api1, cookie);
     expect(me).toMatchObject({ login: 'lead' });
 
-    // The workplace the next tests work in: a camera, an operation, a workplace and one video row.
+    // The workplace the next tests work in: a camera, an operation, a workplace (and an employee) and one video row.
     const db = database!.db;
-    const structure = (
-      await db
-        .insertInto('structures')
-        .values({ organization_id: me.organization!.id, name: 'Цех', parent_id: null, created_at: Date.now() })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
-    const camera = (
-      await db
-        .insertInto('cameras')
-        .values({ structure_id: structure, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
-    const operation = (
-      await db.insertInto('operations').values({ structure_id: structure, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow()
-    ).id;
-    const workplace = (await db.insertInto('workplaces').values({ structure_id: structure, name: 'Стол 1' }).returning('id').executeTakeFirstOrThrow()).id;
-    const video = (
-      await db
-        .insertInto('videos')
-        .values({
-          camera_id: camera,
-          filename: 'marked.mp4',
-          storage_key: 'rec/1/marked.mp4',
-          start_time: Date.parse('2026-11-16T06:00:00Z'),
-          duration: 100,
-          created_at: Date.now(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
+    const place = await markupPlace(db, me.organization!.id, Date.now(), 'Цех');
+    const { cameraId: camera, operationId: operation, workplaceId: workplace } = place;
+    const video = await insertVideo(db, camera, { filename: 'marked.mp4', key: 'rec/1/marked.mp4', start: Date.parse('2026-11-16T06:00:00Z'), duration: 100 });
     ids = { video, operation, workplace, camera };
   });
 

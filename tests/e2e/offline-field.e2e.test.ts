@@ -1,57 +1,25 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, RETRY, signInThroughPage } from '../support/browser';
-import { codeThreeSegments } from '../support/markup-keys';
-import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
+import { RETRY, signInThroughPage } from '../support/browser';
+import { startDemo, type Demo, type DemoMarkups as Markups } from '../support/demo';
+import { codeThreeSegments, openVideoMarkup } from '../support/markup-keys';
+import type { RunningServer } from '../support/server';
 
 /**
  * The field promise (issue 12): a signed-in assessor opens the app with no network, codes a video
  * saved for offline use, and the saves arrive exactly once when the network returns.
  */
+let demo: Demo;
 let server: RunningServer;
 let browser: Browser;
-let cookie: string;
+let get: Demo['get'];
 let packingId: number;
 
-interface Task {
-  video: { id: number; filename: string };
-}
-interface Markups {
-  video_markups: { start_time: number; end_time: number; operation_id: number }[];
-  version: number;
-}
-
-const get = async <T>(path: string): Promise<T> => {
-  const response = await fetch(`${server.url}${path}`, { headers: { cookie } });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-};
-
-/** A video without markup on the first page of the task list (the page the screen opens on). */
-async function unmarkedVideo(): Promise<Task['video']> {
-  const tasks = await get<{ elements: Task[] }>(`/api/v1/get_tasks?structure_id=${packingId}&option=all&offset=0&limit=30`);
-  for (const { video } of tasks.elements) {
-    if ((await get<Markups>(`/api/v1/video_markups/${video.id}`)).video_markups.length === 0) return video;
-  }
-  throw new Error('no unmarked video on the first page');
-}
-
-async function openMarkup(page: Page, videoId: number) {
-  await page.goto(`${server.url}/#/video/${videoId}`);
-  await page.locator('video').waitFor();
-  await page.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement).readyState >= 1);
-}
-
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20' }), launchBrowser()]);
-  cookie = await apiSessionCookie(server.url, 'analyst');
-  const structures = await get<{ id: number; name: string }[]>('/api/v2/get_all_structures');
-  packingId = structures.find((s) => s.name === 'Участок упаковки')!.id;
+  demo = await startDemo();
+  ({ server, browser, get, packingId } = demo);
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(async () => demo?.stop());
 
 describe('field work without a network', () => {
   let context: BrowserContext;
@@ -62,14 +30,14 @@ describe('field work without a network', () => {
     // browsers without it); the worker's sync is the next test. It also keeps the worker, which
     // Playwright attaches to a little late when the browser wakes it, from sending while "offline".
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-    const video = await unmarkedVideo();
+    const video = await demo.unmarkedVideo();
     const online = await context.newPage();
     await signInThroughPage(online, server.url, 'assessor');
     // clientsClaim: the very first session is controlled, so its reads are cached.
     await online.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: RETRY.timeout });
     await online.goto(`${server.url}/#/markup/${packingId}`);
     await online.getByTestId('task-row').first().waitFor();
-    await openMarkup(online, video.id);
+    await openVideoMarkup(online, server.url, video.id);
     await online.getByRole('button', { name: 'Сохранить для работы без сети' }).click();
     await online.getByRole('button', { name: 'Убрать с устройства' }).waitFor();
     await online.close();
@@ -82,7 +50,7 @@ describe('field work without a network', () => {
     expect(page.url()).toMatch(/#\/projects$/);
     await page.goto(`${server.url}/#/markup/${packingId}`);
     await page.getByTestId('task-row').filter({ hasText: video.filename }).waitFor();
-    await openMarkup(page, video.id);
+    await openVideoMarkup(page, server.url, video.id);
     await codeThreeSegments(page);
     await expect.poll(() => page.getByTestId('op-row').count(), RETRY).toBe(3);
     await page.keyboard.press('Control+s');
@@ -96,7 +64,7 @@ describe('field work without a network', () => {
     again.on('request', (request) => {
       if (request.url().includes('/api/v1/other_videos')) otherCameraReads += 1;
     });
-    await openMarkup(again, video.id);
+    await openVideoMarkup(again, server.url, video.id);
     await expect.poll(() => again.getByTestId('op-row').count(), RETRY).toBe(3);
     await expect.poll(() => again.getByTestId('sync-indicator').textContent(), RETRY).toBe('Не отправлено: 1');
     await again.evaluate(() => {
@@ -125,7 +93,7 @@ describe('field work without a network', () => {
     ]);
 
     // The markup screen opens on the sent version: nothing unsaved, nothing sent a second time.
-    await openMarkup(again, video.id);
+    await openVideoMarkup(again, server.url, video.id);
     await expect.poll(() => again.getByTestId('op-row').count(), RETRY).toBe(3);
     expect(await again.getByTestId('unsaved').count()).toBe(0);
     expect(await again.locator('.conflict, .banner-error').count()).toBe(0);
@@ -135,11 +103,11 @@ describe('field work without a network', () => {
 
   it('sends the queued save from the service worker (Background Sync) with no tab of the app open', async () => {
     const worker = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const video = await unmarkedVideo();
+    const video = await demo.unmarkedVideo();
     const page = await worker.newPage();
     await signInThroughPage(page, server.url, 'assessor');
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: RETRY.timeout });
-    await openMarkup(page, video.id);
+    await openVideoMarkup(page, server.url, video.id);
     await worker.setOffline(true);
     await codeThreeSegments(page);
     await page.keyboard.press('Control+s');
@@ -166,7 +134,7 @@ describe('field work without a network', () => {
 
     // The app opened afterwards has nothing left to send and nothing unsaved.
     const reopened = await worker.newPage();
-    await openMarkup(reopened, video.id);
+    await openVideoMarkup(reopened, server.url, video.id);
     await expect.poll(() => reopened.getByTestId('op-row').count(), RETRY).toBe(3);
     expect(await reopened.getByTestId('sync-indicator').count()).toBe(0);
     expect(await reopened.getByTestId('unsaved').count()).toBe(0);
@@ -176,10 +144,10 @@ describe('field work without a network', () => {
 
   it('codes 20 segments by touch alone on a portrait tablet, with finger-sized targets', async () => {
     const touch = await browser.newContext({ hasTouch: true, viewport: { width: 800, height: 1280 } });
-    const video = await unmarkedVideo();
+    const video = await demo.unmarkedVideo();
     const page = await touch.newPage();
     await signInThroughPage(page, server.url, 'assessor');
-    await openMarkup(page, video.id);
+    await openVideoMarkup(page, server.url, video.id);
     await page.getByLabel('Рабочее место новых операций').selectOption({ index: 1 });
     const operationButtons = page.getByTestId('op-buttons').locator('.op-button:not(.stop)');
     const kinds = await operationButtons.count();

@@ -1,36 +1,18 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, RETRY, signInThroughPage } from '../support/browser';
-import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
+import { RETRY, signInThroughPage } from '../support/browser';
+import { startDemo, type Demo, type DemoMarkups as Markups } from '../support/demo';
+import { codeThreeSegments, openVideoMarkup } from '../support/markup-keys';
+import type { RunningServer } from '../support/server';
 
 /**
  * A shared tablet (issue 24): signing out without a network really signs out, and a save queued
  * offline is sent only in the session of the user who made it.
  */
+let demo: Demo;
 let server: RunningServer;
 let browser: Browser;
-let cookie: string;
-let packingId: number;
-
-interface Markups {
-  video_markups: { start_time: number; end_time: number; author_name: string | null }[];
-  version: number;
-}
-
-const get = async <T>(path: string, withCookie = cookie): Promise<T> => {
-  const response = await fetch(`${server.url}${path}`, { headers: { cookie: withCookie } });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-};
-
-/** A video without markup on the first page of the task list. */
-async function unmarkedVideo(): Promise<number> {
-  const tasks = await get<{ elements: { video: { id: number } }[] }>(`/api/v1/get_tasks?structure_id=${packingId}&option=all&offset=0&limit=30`);
-  for (const { video } of tasks.elements) {
-    if ((await get<Markups>(`/api/v1/video_markups/${video.id}`)).video_markups.length === 0) return video.id;
-  }
-  throw new Error('no unmarked video on the first page');
-}
+let get: Demo['get'];
 
 /** The browser's cookies for the server, as a Cookie header: what the device would send. */
 async function deviceCookie(context: BrowserContext): Promise<string> {
@@ -58,13 +40,9 @@ async function signOut(page: Page) {
 
 /** Opens the video online, goes offline, codes three segments (0–5, 5–10, 10–15 s) and saves: the save is queued. */
 async function queueSaveOffline(context: BrowserContext, page: Page, videoId: number) {
-  await page.goto(`${server.url}/#/video/${videoId}`);
-  await page.locator('video').waitFor();
-  await page.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement).readyState >= 1);
+  await openVideoMarkup(page, server.url, videoId);
   await context.setOffline(true);
-  await page.getByLabel('Рабочее место новых операций').selectOption({ index: 1 });
-  await page.locator('.markup-head h1').click();
-  for (const key of ['1', 'ArrowRight', '2', 'ArrowRight', '3', 'ArrowRight', 'Enter']) await page.keyboard.press(key);
+  await codeThreeSegments(page);
   await expect.poll(() => page.getByTestId('op-row').count(), RETRY).toBe(3);
   await page.keyboard.press('Control+s');
   await page.getByText('Нет связи с сервером: изменения сохранены на этом устройстве').waitFor();
@@ -93,15 +71,10 @@ async function dispatchOutboxSync(context: BrowserContext) {
 }
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20' }), launchBrowser()]);
-  cookie = await apiSessionCookie(server.url, 'analyst');
-  const structures = await get<{ id: number; name: string }[]>('/api/v2/get_all_structures');
-  packingId = structures.find((s) => s.name === 'Участок упаковки')!.id;
+  demo = await startDemo();
+  ({ server, browser, get } = demo);
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(async () => demo?.stop());
 
 describe('signing out on a shared tablet without a network', () => {
   it('signs out for good: the old session is never used again and ends on the server first thing', async () => {
@@ -155,7 +128,7 @@ describe('signing out on a shared tablet without a network', () => {
 
   it('keeps a queued save for its owner: not sent as the next user, sent once when its owner signs in again', async () => {
     const context = await tabletContext();
-    const videoId = await unmarkedVideo();
+    const videoId = (await demo.unmarkedVideo()).id;
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
     await signInControlled(page, 'assessor');
@@ -200,7 +173,7 @@ describe('signing out on a shared tablet without a network', () => {
 
   it('the service worker’s Background Sync ends the pending sign-out first and sends nobody else’s save', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const videoId = await unmarkedVideo();
+    const videoId = (await demo.unmarkedVideo()).id;
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
     await signInControlled(page, 'assessor');

@@ -1,28 +1,19 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInThroughPage, launchBrowser, watchErrors, RETRY } from '../support/browser';
-import { codeThreeSegments } from '../support/markup-keys';
-import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
+import { signInThroughPage, watchErrors, RETRY } from '../support/browser';
+import { startDemo, type Demo, type DemoMarkups as Markups } from '../support/demo';
+import { codeThreeSegments, openVideoMarkup } from '../support/markup-keys';
+import type { RunningServer } from '../support/server';
 
+let demo: Demo;
 let server: RunningServer;
 let browser: Browser;
-let cookie: string;
+let get: Demo['get'];
 let packingId: number;
 
 interface Task {
   video: { id: number; filename: string };
 }
-interface Markups {
-  video_markups: { start_time: number; end_time: number; operation_id: number }[];
-  version: number;
-}
-
-const get = async <T>(path: string): Promise<T> => {
-  const response = await fetch(`${server.url}${path}`, { headers: { cookie } });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-};
-
 /** An unmarked recording of the packing area on the second demo day, camera `key`, clip `index`. */
 async function unmarkedVideo(key: number, index = 0): Promise<number> {
   const tasks = await get<{ elements: Task[] }>(
@@ -43,22 +34,15 @@ async function signedIn(login = 'assessor'): Promise<BrowserContext> {
 
 async function openVideo(context: BrowserContext, videoId: number, second?: number): Promise<Page> {
   const page = await context.newPage();
-  await page.goto(`${server.url}/#/video/${videoId}${second === undefined ? '' : `/${second}`}`);
-  await page.locator('video').waitFor();
-  await page.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement).readyState >= 1);
+  await openVideoMarkup(page, server.url, videoId, second);
   return page;
 }
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20' }), launchBrowser()]);
-  cookie = await apiSessionCookie(server.url, 'analyst');
-  const structures = await get<{ id: number; name: string }[]>('/api/v2/get_all_structures');
-  packingId = structures.find((s) => s.name === 'Участок упаковки')!.id;
+  demo = await startDemo();
+  ({ server, browser, get, packingId } = demo);
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(async () => demo?.stop());
 
 describe('video markup in Chromium', () => {
   it('codes three segments with the keyboard, saves, and sees them after a reload', async () => {

@@ -18,3 +18,10 @@ export async function codeThreeSegments(page: Page) {
     await settled(page);
   }
 }
+
+/** Opens the markup screen of a video (at `second`, if given) and waits until its video knows its length. */
+export async function openVideoMarkup(page: Page, baseUrl: string, videoId: number, second?: number) {
+  await page.goto(`${baseUrl}/#/video/${videoId}${second === undefined ? '' : `/${second}`}`);
+  await page.locator('video').waitFor();
+  await page.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement).readyState >= 1);
+}

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../auth/service';
 import { DATABASE_FILE } from './database';
 import { createTestApp, testsOnPostgres, type TestApp } from '../../test-support/testing';
+import { insertVideo, markupPlace } from '../../test-support/video-fixtures';
 
 /**
  * Issue 24: a backup taken while users save never fails a save. Another process (`npm run backup`'s
@@ -45,34 +46,11 @@ let dir: string;
 beforeAll(async () => {
   t = await createTestApp();
   dir = mkdtempSync(join(tmpdir(), 'norma-backup-load-'));
-  const { db } = t.deps;
   const lead = await registerUser(t.deps, { login: 'lead', password: 'secret-pass', firstName: 'Мария', lastName: 'Иванова' });
   const now = Date.now();
-  const structure = (
-    await db
-      .insertInto('structures')
-      .values({ organization_id: lead.organizationId, name: 'Участок', parent_id: null, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  operationId = (await db.insertInto('operations').values({ structure_id: structure, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow())
-    .id;
-  workplaceId = (await db.insertInto('workplaces').values({ structure_id: structure, name: 'Стол 1' }).returning('id').executeTakeFirstOrThrow()).id;
-  employeeId = (await db.insertInto('employees').values({ structure_id: structure, name: 'Алексеев' }).returning('id').executeTakeFirstOrThrow()).id;
-  const camera = (
-    await db
-      .insertInto('cameras')
-      .values({ structure_id: structure, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  videoId = (
-    await db
-      .insertInto('videos')
-      .values({ camera_id: camera, filename: 'cam1.mp4', storage_key: 'rec/1/cam1.mp4', start_time: now, duration: 3600, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  const place = await markupPlace(t.deps.db, lead.organizationId, now);
+  ({ operationId, workplaceId, employeeId } = place);
+  videoId = await insertVideo(t.deps.db, place.cameraId, { filename: 'cam1.mp4', key: 'rec/1/cam1.mp4', start: now, duration: 3600, createdAt: now });
   cookie = await t.signIn('lead', 'secret-pass');
 });
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../auth/service';
 import { createTestApp, type TestApp } from '../../test-support/testing';
+import { insertStructure } from '../../test-support/video-fixtures';
 
 let t: TestApp;
 let cookie: string;
@@ -14,20 +15,8 @@ beforeAll(async () => {
   const rival = await registerUser(t.deps, { login: 'rival', password: 'secret-pass', firstName: 'Р', lastName: 'Р' });
   const { db } = t.deps;
   const now = Date.now();
-  structureId = (
-    await db
-      .insertInto('structures')
-      .values({ organization_id: admin.organizationId, name: 'Цех', parent_id: null, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  foreignId = (
-    await db
-      .insertInto('structures')
-      .values({ organization_id: rival.organizationId, name: 'Чужой', parent_id: null, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  structureId = await insertStructure(db, admin.organizationId, 'Цех', now);
+  foreignId = await insertStructure(db, rival.organizationId, 'Чужой', now);
   const operation = (
     await db.insertInto('operations').values({ structure_id: structureId, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow()
   ).id;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../auth/service';
 import { createTestApp, type TestApp } from '../../test-support/testing';
+import { insertVideo, markupPlace } from '../../test-support/video-fixtures';
 import { SAVE_OWNER_HEADER, SAVE_OWNER_MISMATCH_MESSAGE } from './save-owner';
 
 /** Issue 24: a save queued offline on a shared device is stored only as the user who queued it. */
@@ -12,7 +13,6 @@ let workplaceId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
-  const { db } = t.deps;
   const lead = await registerUser(t.deps, { login: 'lead', password: 'secret-pass', firstName: 'Мария', lastName: 'Иванова' });
   await registerUser(
     t.deps,
@@ -20,30 +20,9 @@ beforeAll(async () => {
     { organizationId: lead.organizationId, role: 'assessor' },
   );
   const now = Date.now();
-  const structure = (
-    await db
-      .insertInto('structures')
-      .values({ organization_id: lead.organizationId, name: 'Участок', parent_id: null, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  operationId = (await db.insertInto('operations').values({ structure_id: structure, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow())
-    .id;
-  workplaceId = (await db.insertInto('workplaces').values({ structure_id: structure, name: 'Стол 1' }).returning('id').executeTakeFirstOrThrow()).id;
-  const camera = (
-    await db
-      .insertInto('cameras')
-      .values({ structure_id: structure, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  videoId = (
-    await db
-      .insertInto('videos')
-      .values({ camera_id: camera, filename: 'cam1.mp4', storage_key: 'rec/1/cam1.mp4', start_time: now, duration: 100, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  const place = await markupPlace(t.deps.db, lead.organizationId, now);
+  ({ operationId, workplaceId } = place);
+  videoId = await insertVideo(t.deps.db, place.cameraId, { filename: 'cam1.mp4', key: 'rec/1/cam1.mp4', start: now, duration: 100, createdAt: now });
   cookies = { lead: await t.signIn('lead', 'secret-pass'), marker: await t.signIn('разметчик', 'secret-pass') };
 });
 afterAll(async () => t.cleanup());

@@ -18,24 +18,24 @@ beforeAll(async () => {
   for (let i = 0; i < 32; i++) {
     const start = utc('2026-11-10T05:00:00Z') + i * 60_000;
     bulk.push(
-      await insertVideo(t, cam1, {
+      await insertVideo(t.deps.db, cam1, {
         filename: `cam1_2026-11-10_${String(8 + Math.floor(i / 60)).padStart(2, '0')}-${String(i % 60).padStart(2, '0')}-00.mp4`,
         start,
         duration: 60,
       }),
     );
   }
-  ids.covered = await insertVideo(t, cam1, {
+  ids.covered = await insertVideo(t.deps.db, cam1, {
     filename: 'cam1_2026-11-16_09-00-00.mp4',
     start: utc('2026-11-16T06:00:00Z'),
     duration: 100,
     key: 'recordings/site/cam1/cam1_2026-11-16_09-00-00.mp4',
   });
-  ids.third = await insertVideo(t, cam2, { filename: 'Запись_склад.mp4', start: utc('2026-11-16T06:30:00Z'), duration: 30, comment: 'склад' });
-  ids.percent = await insertVideo(t, cam2, { filename: '100%готово.mp4', start: utc('2026-11-15T06:00:00Z'), duration: 10 });
-  ids.finished = await insertVideo(t, cam2, { filename: 'nounderscore.mp4', start: utc('2026-11-14T06:00:00Z'), duration: 10 });
-  ids.queued = await insertVideo(t, cam2, { filename: 'cam2_queued.mp4', start: utc('2026-11-20T06:00:00Z'), duration: null, status: 'queued' });
-  ids.foreign = await insertVideo(t, w.foreignCameraId, { filename: 'foreign.mp4', start: utc('2026-11-16T06:00:00Z'), duration: 10 });
+  ids.third = await insertVideo(t.deps.db, cam2, { filename: 'Запись_склад.mp4', start: utc('2026-11-16T06:30:00Z'), duration: 30, comment: 'склад' });
+  ids.percent = await insertVideo(t.deps.db, cam2, { filename: '100%готово.mp4', start: utc('2026-11-15T06:00:00Z'), duration: 10 });
+  ids.finished = await insertVideo(t.deps.db, cam2, { filename: 'nounderscore.mp4', start: utc('2026-11-14T06:00:00Z'), duration: 10 });
+  ids.queued = await insertVideo(t.deps.db, cam2, { filename: 'cam2_queued.mp4', start: utc('2026-11-20T06:00:00Z'), duration: null, status: 'queued' });
+  ids.foreign = await insertVideo(t.deps.db, w.foreignCameraId, { filename: 'foreign.mp4', start: utc('2026-11-16T06:00:00Z'), duration: 10 });
   await makeClip(t.deps.storage.pathOf('recordings/site/cam1/cam1_2026-11-16_09-00-00.mp4'), { seconds: 1 });
   await t.deps.db
     .updateTable('videos')

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { registerUser } from '../auth/service';
 import { createTestApp, type TestApp } from '../../test-support/testing';
+import { insertVideo, markupPlace } from '../../test-support/video-fixtures';
 import { STALE_VERSION_MESSAGE } from './video-markups.service';
 
 let t: TestApp;
@@ -21,13 +22,8 @@ beforeAll(async () => {
   );
   await registerUser(t.deps, { login: 'rival', password: 'secret-pass', firstName: 'Р', lastName: 'Р' });
   const now = Date.now();
-  const structure = (
-    await db
-      .insertInto('structures')
-      .values({ organization_id: lead.organizationId, name: 'Участок', parent_id: null, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  const place = await markupPlace(db, lead.organizationId, now);
+  const { structureId: structure, operationId: main, workplaceId: workplace, employeeId: employee } = place;
   const other = (
     await db
       .insertInto('structures')
@@ -42,25 +38,9 @@ beforeAll(async () => {
       .returning('id')
       .executeTakeFirstOrThrow()
       .then((r) => r.id);
-  const main = await op(structure, 'Сборка', 'main');
   const idle = await op(structure, 'Простой', 'idle');
   const foreignOperation = await op(other, 'Чужая', 'main');
-  const workplace = (await db.insertInto('workplaces').values({ structure_id: structure, name: 'Стол 1' }).returning('id').executeTakeFirstOrThrow()).id;
-  const employee = (await db.insertInto('employees').values({ structure_id: structure, name: 'Алексеев' }).returning('id').executeTakeFirstOrThrow()).id;
-  const camera = (
-    await db
-      .insertInto('cameras')
-      .values({ structure_id: structure, camera_key: 1, name: 'Камера 1', storage_folder: 'rec/1' })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  const video = (
-    await db
-      .insertInto('videos')
-      .values({ camera_id: camera, filename: 'cam1.mp4', storage_key: 'rec/1/cam1.mp4', start_time: VIDEO_START, duration: 100, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  const video = await insertVideo(db, place.cameraId, { filename: 'cam1.mp4', key: 'rec/1/cam1.mp4', start: VIDEO_START, duration: 100, createdAt: now });
   ids = { structure, main, idle, workplace, employee, video, foreignOperation };
   cookie = await t.signIn('lead', 'secret-pass');
   viewerCookie = await t.signIn('viewer', 'secret-pass');

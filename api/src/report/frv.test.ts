@@ -3,6 +3,7 @@ import { registerUser } from '../auth/service';
 import { defaultVideoCacheDir, seedDemoIfEmpty } from '../seed/demo';
 import { DEMO_PASSWORD, demoInstant } from '../seed/demo-plan';
 import { createTestApp, type TestApp } from '../../test-support/testing';
+import { insertMarkupRows } from '../../test-support/video-fixtures';
 import { INTERACTIVE_FRV, shapeProblems } from './spec-entities';
 
 const at = (local: string) => Date.parse(`${local}+03:00`);
@@ -64,25 +65,10 @@ describe('GET /api/v2/frv on hand-placed files of two cameras', () => {
       await db.insertInto('operations').values({ structure_id: structureId, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow()
     ).id;
     const workplace = (await db.insertInto('workplaces').values({ structure_id: structureId, name: 'Стол' }).returning('id').executeTakeFirstOrThrow()).id;
-    const mark = (from: string, to: string) => ({
-      structure_id: structureId,
-      operation_id: operation,
-      workplace_id: workplace,
-      employee_id: null,
-      start_time: at(from),
-      end_time: at(to),
-      comment: null,
-      video_id: null,
-      created_at: 0,
-      updated_at: 0,
-    });
-    await db
-      .insertInto('markups')
-      .values([
-        mark('2026-03-02T10:00:40', '2026-03-02T10:01:20'), // across cam1's two files and inside cam2's
-        mark('2026-03-02T10:05:00', '2026-03-02T10:06:00'), // no file covers it
-      ])
-      .execute();
+    await insertMarkupRows(db, { structure_id: structureId, operation_id: operation, workplace_id: workplace, employee_id: null }, [
+      [at('2026-03-02T10:00:40'), at('2026-03-02T10:01:20')], // across cam1's two files and inside cam2's
+      [at('2026-03-02T10:05:00'), at('2026-03-02T10:06:00')], // no file covers it
+    ]);
     cookie = await t.signIn('lead', 'secret-pass');
   });
   afterAll(async () => t.cleanup());

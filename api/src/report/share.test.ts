@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashShareKey } from '../auth/share-keys';
 import { SHARE_KEY_HEADER } from '../http/client-address';
 import { createTestApp, type TestApp } from '../../test-support/testing';
-import { insertVideo, makeClip, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
+import { insertMarkupRows, insertVideo, makeClip, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 
 let t: TestApp;
 let w: VideoWorld;
@@ -17,14 +17,18 @@ beforeAll(async () => {
   w = await videoWorld(t);
   const { db } = t.deps;
   await makeClip(t.deps.storage.pathOf(clipKey), { seconds: 4, faststart: true });
-  video.inWindow = await insertVideo(t, w.cameraIds[0]!, {
+  video.inWindow = await insertVideo(t.deps.db, w.cameraIds[0]!, {
     filename: 'cam1_2026-11-16_09-00-00.mp4',
     start: at('2026-11-16T09:00:00'),
     duration: 4,
     key: clipKey,
   });
-  video.laterSameDay = await insertVideo(t, w.cameraIds[0]!, { filename: 'cam1_2026-11-16_11-00-00.mp4', start: at('2026-11-16T11:00:00'), duration: 4 });
-  video.noMarkup = await insertVideo(t, w.cameraIds[1]!, { filename: 'cam2_2026-11-16_09-30-00.mp4', start: at('2026-11-16T09:30:00'), duration: 4 });
+  video.laterSameDay = await insertVideo(t.deps.db, w.cameraIds[0]!, {
+    filename: 'cam1_2026-11-16_11-00-00.mp4',
+    start: at('2026-11-16T11:00:00'),
+    duration: 4,
+  });
+  video.noMarkup = await insertVideo(t.deps.db, w.cameraIds[1]!, { filename: 'cam2_2026-11-16_09-30-00.mp4', start: at('2026-11-16T09:30:00'), duration: 4 });
   const otherCamera = (
     await db
       .insertInto('cameras')
@@ -32,23 +36,12 @@ beforeAll(async () => {
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;
-  video.otherStructure = await insertVideo(t, otherCamera, { filename: 'other.mp4', start: at('2026-11-16T09:00:00'), duration: 4 });
-  const mark = (from: string, to: string) => ({
-    structure_id: w.structureId,
-    operation_id: w.operationIds.main,
-    workplace_id: w.workplaceIds[0]!,
-    employee_id: w.employeeId,
-    start_time: at(from),
-    end_time: at(to),
-    comment: null,
-    video_id: null,
-    created_at: 0,
-    updated_at: 0,
-  });
-  await db
-    .insertInto('markups')
-    .values([mark('2026-11-16T09:00:01', '2026-11-16T09:00:03'), mark('2026-11-16T11:00:00', '2026-11-16T11:00:03')])
-    .execute();
+  video.otherStructure = await insertVideo(t.deps.db, otherCamera, { filename: 'other.mp4', start: at('2026-11-16T09:00:00'), duration: 4 });
+  const place = { structure_id: w.structureId, operation_id: w.operationIds.main, workplace_id: w.workplaceIds[0]!, employee_id: w.employeeId };
+  await insertMarkupRows(db, place, [
+    [at('2026-11-16T09:00:01'), at('2026-11-16T09:00:03')],
+    [at('2026-11-16T11:00:00'), at('2026-11-16T11:00:03')],
+  ]);
 });
 afterAll(async () => t.cleanup());
 

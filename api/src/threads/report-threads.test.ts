@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertMarkupRows } from '../../test-support/video-fixtures';
 import { workspaceFixture, type WorkspaceFixture } from '../../test-support/workspace-fixture';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 import { startReportThreads, type ReportThreads } from './report-threads';
@@ -15,22 +16,11 @@ beforeAll(async () => {
   t = await createTestApp();
   w = await workspaceFixture(t);
   const at = (iso: string) => Date.parse(`${iso}Z`);
-  const mark = (from: string, to: string) => ({
-    structure_id: w.structureId,
-    operation_id: w.operationId,
-    workplace_id: w.workplaceId,
-    employee_id: w.employeeId,
-    start_time: at(from),
-    end_time: at(to),
-    comment: null,
-    video_id: null,
-    created_at: 0,
-    updated_at: 0,
-  });
-  await t.deps.db
-    .insertInto('markups')
-    .values([mark('2026-11-16T09:00:00', '2026-11-16T09:05:00'), mark('2026-11-16T10:00:00', '2026-11-16T10:30:00')])
-    .execute();
+  const place = { structure_id: w.structureId, operation_id: w.operationId, workplace_id: w.workplaceId, employee_id: w.employeeId };
+  await insertMarkupRows(t.deps.db, place, [
+    [at('2026-11-16T09:00:00'), at('2026-11-16T09:05:00')],
+    [at('2026-11-16T10:00:00'), at('2026-11-16T10:30:00')],
+  ]);
   threads = startReportThreads(t.config, 1);
 });
 afterAll(async () => {

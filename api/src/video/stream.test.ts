@@ -16,7 +16,12 @@ beforeAll(async () => {
   w = await videoWorld(t);
   await makeClip(t.deps.storage.pathOf(key), { seconds: 6, faststart: true });
   bytes = new Uint8Array(await t.deps.storage.file(key).arrayBuffer());
-  videoId = await insertVideo(t, w.cameraIds[0]!, { filename: 'cam1_2026-11-16_09-00-00.mp4', start: Date.parse('2026-11-16T06:00:00Z'), duration: 6, key });
+  videoId = await insertVideo(t.deps.db, w.cameraIds[0]!, {
+    filename: 'cam1_2026-11-16_09-00-00.mp4',
+    start: Date.parse('2026-11-16T06:00:00Z'),
+    duration: 6,
+    key,
+  });
 });
 afterAll(async () => t.cleanup());
 
@@ -140,7 +145,7 @@ describe('GET /api/v1/video', () => {
   it('refuses a video whose camera moved to another organisation on the next request', async () => {
     const key = 'recordings/site/cam3/moved.mp4';
     await makeClip(t.deps.storage.pathOf(key), { seconds: 1, faststart: true });
-    const moved = await insertVideo(t, w.cameraIds[2]!, { filename: 'moved.mp4', start: Date.parse('2026-11-16T10:00:00Z'), duration: 1, key });
+    const moved = await insertVideo(t.deps.db, w.cameraIds[2]!, { filename: 'moved.mp4', start: Date.parse('2026-11-16T10:00:00Z'), duration: 1, key });
     expect((await get({ range: 'bytes=0-9' }, w.cookies.viewer, moved)).status).toBe(206);
     await t.deps.db.updateTable('cameras').set({ structure_id: w.foreignStructureId }).where('id', '=', w.cameraIds[2]!).execute();
     try {
@@ -156,7 +161,7 @@ describe('GET /api/v1/video', () => {
     const key = 'recordings/site/cam4/replaced.mp4';
     const path = t.deps.storage.pathOf(key);
     await makeClip(path, { seconds: 1, faststart: true });
-    const id = await insertVideo(t, w.cameraIds[3]!, { filename: 'replaced.mp4', start: Date.parse('2026-11-16T11:00:00Z'), duration: 1, key });
+    const id = await insertVideo(t.deps.db, w.cameraIds[3]!, { filename: 'replaced.mp4', start: Date.parse('2026-11-16T11:00:00Z'), duration: 1, key });
     const before = await get({}, w.cookies.viewer, id);
     expect(before.status).toBe(200);
     const etag = before.headers.get('etag')!;
@@ -174,7 +179,7 @@ describe('GET /api/v1/video', () => {
     expect((await t.request('/api/v1/video', { cookie: w.cookies.viewer })).status).toBe(400);
     expect((await t.request('/api/v1/video?video_id=x', { cookie: w.cookies.viewer })).status).toBe(400);
     expect((await t.request('/api/v1/video?video_id=987654', { cookie: w.cookies.viewer })).status).toBe(404);
-    const ghost = await insertVideo(t, w.cameraIds[1]!, { filename: 'ghost.mp4', start: Date.now(), duration: 1 });
+    const ghost = await insertVideo(t.deps.db, w.cameraIds[1]!, { filename: 'ghost.mp4', start: Date.now(), duration: 1 });
     const response = await get({}, w.cookies.viewer, ghost);
     expect(response.status).toBe(404);
     expect((await response.json()).error.message).toContain('Файл видео не найден');

@@ -16,12 +16,12 @@ beforeAll(async () => {
   t = await createTestApp({ loaderDir });
   w = await videoWorld(t);
   const [cam1, cam2, cam3, cam4] = w.cameraIds as [number, number, number, number];
-  ids.a = await insertVideo(t, cam1, { filename: 'cam1_2026-11-16_09-00-00.mp4', start: at('06:00:00'), duration: 150, comment: 'первая' });
-  ids.laterOnCam1 = await insertVideo(t, cam1, { filename: 'cam1_2026-11-16_09-10-00.mp4', start: at('06:10:00'), duration: 150 });
-  ids.b = await insertVideo(t, cam2, { filename: 'cam2_2026-11-16_09-00-03.mp4', start: at('06:00:03'), duration: 150 });
-  ids.queuedOnCam2 = await insertVideo(t, cam2, { filename: 'cam2-queued.mp4', start: at('06:00:00'), duration: 150, status: 'queued' });
-  ids.c = await insertVideo(t, cam3, { filename: 'cam3_2026-11-16_09-02-00.mp4', start: at('06:02:00'), duration: 150 });
-  ids.d = await insertVideo(t, cam4, { filename: 'cam4_2026-11-16_08-59-00.mp4', start: at('05:59:00'), duration: 60 });
+  ids.a = await insertVideo(t.deps.db, cam1, { filename: 'cam1_2026-11-16_09-00-00.mp4', start: at('06:00:00'), duration: 150, comment: 'первая' });
+  ids.laterOnCam1 = await insertVideo(t.deps.db, cam1, { filename: 'cam1_2026-11-16_09-10-00.mp4', start: at('06:10:00'), duration: 150 });
+  ids.b = await insertVideo(t.deps.db, cam2, { filename: 'cam2_2026-11-16_09-00-03.mp4', start: at('06:00:03'), duration: 150 });
+  ids.queuedOnCam2 = await insertVideo(t.deps.db, cam2, { filename: 'cam2-queued.mp4', start: at('06:00:00'), duration: 150, status: 'queued' });
+  ids.c = await insertVideo(t.deps.db, cam3, { filename: 'cam3_2026-11-16_09-02-00.mp4', start: at('06:02:00'), duration: 150 });
+  ids.d = await insertVideo(t.deps.db, cam4, { filename: 'cam4_2026-11-16_08-59-00.mp4', start: at('05:59:00'), duration: 60 });
   const elsewhere = (
     await t.deps.db
       .insertInto('cameras')
@@ -29,8 +29,8 @@ beforeAll(async () => {
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;
-  ids.elsewhere = await insertVideo(t, elsewhere, { filename: 'other-structure.mp4', start: at('06:00:00'), duration: 150 });
-  ids.foreign = await insertVideo(t, w.foreignCameraId, { filename: 'foreign.mp4', start: at('06:00:00'), duration: 150 });
+  ids.elsewhere = await insertVideo(t.deps.db, elsewhere, { filename: 'other-structure.mp4', start: at('06:00:00'), duration: 150 });
+  ids.foreign = await insertVideo(t.deps.db, w.foreignCameraId, { filename: 'foreign.mp4', start: at('06:00:00'), duration: 150 });
   const now = Date.now();
   await t.deps.db
     .insertInto('markups')

@@ -37,7 +37,7 @@ describe.skipIf(VTEST_MISSING)('people on a frame of real footage', () => {
     const key = 'recordings/site/cam1/vtest.avi';
     await mkdir(dirname(t.deps.storage.pathOf(key)), { recursive: true });
     await copyFile(VTEST_AVI, t.deps.storage.pathOf(key));
-    videoId = await insertVideo(t, w.cameraIds[0]!, { filename: 'vtest.avi', start: Date.UTC(2024, 0, 10, 6), duration: 79.5, key });
+    videoId = await insertVideo(t.deps.db, w.cameraIds[0]!, { filename: 'vtest.avi', start: Date.UTC(2024, 0, 10, 6), duration: 79.5, key });
   });
   afterAll(async () => t?.cleanup());
 

@@ -34,7 +34,7 @@ beforeAll(async () => {
   w = await videoWorld(t);
   const key = 'recordings/site/cam1/people.mp4';
   await makeSceneClip(t.deps.storage.pathOf(key), schedule, { fps: 10 });
-  videoId = await insertVideo(t, w.cameraIds[0]!, { filename: 'people.mp4', start: Date.UTC(2024, 0, 10, 6), duration: 14, key });
+  videoId = await insertVideo(t.deps.db, w.cameraIds[0]!, { filename: 'people.mp4', start: Date.UTC(2024, 0, 10, 6), duration: 14, key });
 });
 afterAll(async () => t.cleanup());
 

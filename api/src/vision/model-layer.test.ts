@@ -1,7 +1,8 @@
-import { makeSceneClip, SCENE_AREAS, sceneSchedule, type SceneOperation } from '../../../workers/test-support/vision-scene';
+import { SCENE_AREAS, sceneSchedule, type SceneOperation } from '../../../workers/test-support/vision-scene';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers } from '@norma/workers/jobs';
 import { createTestApp, type TestApp } from '../../test-support/testing';
+import { markedScene } from '../../test-support/marked-scene';
 import { insertVideo, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 
 /**
@@ -91,34 +92,9 @@ async function expectNoOverlap() {
 beforeAll(async () => {
   t = await createTestApp();
   w = await videoWorld(t);
-  const { db, storage } = t.deps;
-  const key = 'recordings/site/cam1/scene.mp4';
-  await makeSceneClip(storage.pathOf(key), schedule, { fps: 10 });
-  videoId = await insertVideo(t, w.cameraIds[0]!, { filename: 'scene.mp4', start: START, duration: SECONDS, key });
-  const op = async (name: string) =>
-    (await db.insertInto('operations').values({ structure_id: w.structureId, name, type: 'main' }).returning('id').executeTakeFirstOrThrow()).id;
-  operationIds = { A: await op('Сборка с движением'), B: await op('Контроль на месте'), C: await op('Работа справа') };
+  const { db } = t.deps;
+  ({ videoId, operationIds } = await markedScene(t, w, schedule, { start: START, seconds: SECONDS, half: HALF }));
   secondEmployee = (await db.insertInto('employees').values({ structure_id: w.structureId, name: 'Петров Пётр' }).returning('id').executeTakeFirstOrThrow()).id;
-  const now = Date.now();
-  for (const segment of schedule) {
-    if (segment.operation === 'idle' || segment.startSecond >= HALF) continue;
-    await db
-      .insertInto('markups')
-      .values({
-        structure_id: w.structureId,
-        operation_id: operationIds[segment.operation],
-        workplace_id: w.workplaceIds[0]!,
-        employee_id: w.employeeId,
-        start_time: START + segment.startSecond * 1000,
-        end_time: START + Math.min(HALF, segment.endSecond) * 1000,
-        video_id: videoId,
-        author_id: w.admin.id,
-        source: 'manual',
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-  }
   const areas = [];
   for (const [name, rect] of Object.entries(SCENE_AREAS)) {
     const added = await call('POST', '/api/v1/video-area', { camera_id: w.cameraIds[0], name, ...rect });
@@ -184,7 +160,7 @@ describe('a model’s markups are a reviewed layer', () => {
       employee_id: w.foreignOperation + 10_000,
     });
     expect(stranger.status).toBe(400);
-    const nextDay = await insertVideo(t, w.cameraIds[0]!, {
+    const nextDay = await insertVideo(t.deps.db, w.cameraIds[0]!, {
       filename: 'next.mp4',
       start: START + 86_400_000,
       duration: SECONDS,

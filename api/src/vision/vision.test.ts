@@ -2,6 +2,7 @@ import { makeSceneClip, SCENE_AREAS, sceneOperationAt, sceneSchedule, type Scene
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers } from '@norma/workers/jobs';
 import { createTestApp, type TestApp } from '../../test-support/testing';
+import { markedScene } from '../../test-support/marked-scene';
 import { insertVideo, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 import { VISION_MESSAGES } from './schema';
 import { modelKey } from './service';
@@ -29,33 +30,7 @@ const call = async (method: string, path: string, who: keyof VideoWorld['cookies
 beforeAll(async () => {
   t = await createTestApp();
   w = await videoWorld(t);
-  const { db, storage } = t.deps;
-  const key = 'recordings/site/cam1/scene.mp4';
-  await makeSceneClip(storage.pathOf(key), schedule, { fps: 10 });
-  videoId = await insertVideo(t, w.cameraIds[0]!, { filename: 'scene.mp4', start: START, duration: SECONDS, key });
-  const op = async (name: string) =>
-    (await db.insertInto('operations').values({ structure_id: w.structureId, name, type: 'main' }).returning('id').executeTakeFirstOrThrow()).id;
-  operationIds = { A: await op('Сборка с движением'), B: await op('Контроль на месте'), C: await op('Работа справа') };
-  const now = Date.now();
-  for (const segment of schedule) {
-    if (segment.operation === 'idle' || segment.startSecond >= HALF) continue;
-    await db
-      .insertInto('markups')
-      .values({
-        structure_id: w.structureId,
-        operation_id: operationIds[segment.operation],
-        workplace_id: w.workplaceIds[0]!,
-        employee_id: w.employeeId,
-        start_time: START + segment.startSecond * 1000,
-        end_time: START + Math.min(HALF, segment.endSecond) * 1000,
-        video_id: videoId,
-        author_id: w.admin.id,
-        source: 'manual',
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-  }
+  ({ videoId, operationIds } = await markedScene(t, w, schedule, { start: START, seconds: SECONDS, half: HALF }));
 });
 afterAll(async () => t.cleanup());
 
@@ -178,7 +153,7 @@ describe('training and applying', () => {
     const key = 'recordings/site/cam1/scene-next-day.mp4';
     await makeSceneClip(t.deps.storage.pathOf(key), schedule, { fps: 10 });
     const nextDay = START + 86_400_000;
-    const otherId = await insertVideo(t, w.cameraIds[0]!, { filename: 'scene-next-day.mp4', start: nextDay, duration: SECONDS, key });
+    const otherId = await insertVideo(t.deps.db, w.cameraIds[0]!, { filename: 'scene-next-day.mp4', start: nextDay, duration: SECONDS, key });
     const now = Date.now();
     for (const segment of schedule.filter((s) => s.operation !== 'idle' && s.startSecond < 30))
       await t.deps.db

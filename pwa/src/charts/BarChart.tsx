@@ -152,6 +152,15 @@ interface BarLayout {
   y: (value: number) => number;
 }
 
+/** A value written over its bar (over a stack: the stack's total). */
+function ValueLabel({ x, y, size, children }: { x: number; y: number; size: number; children: string }) {
+  return (
+    <text x={x} y={y} textAnchor="middle" fontFamily={CHART_FONT} fontSize={size} fill={INK} data-testid="bar-label">
+      {children}
+    </text>
+  );
+}
+
 /** One category: its bars (side by side or stacked), their value labels, its name and its own reference line. */
 function CategoryBars({
   category,
@@ -194,33 +203,17 @@ function CategoryBars({
               <title>{`${category} — ${s.name}: ${formatValue(value)}`}</title>
             </rect>
             {valueLabels && !stacked && h > 0 && (
-              <text
-                x={x + barW / 2 - 1}
-                y={value >= 0 ? labelClearOfLine(yTop - 4, referenceY) : yTop + h + 13}
-                textAnchor="middle"
-                fontFamily={CHART_FONT}
-                fontSize={11}
-                fill={INK}
-                data-testid="bar-label"
-              >
+              <ValueLabel x={x + barW / 2 - 1} y={value >= 0 ? labelClearOfLine(yTop - 4, referenceY) : yTop + h + 13} size={11}>
                 {formatValue(value)}
-              </text>
+              </ValueLabel>
             )}
           </g>
         );
       })}
       {valueLabels && stacked && (
-        <text
-          x={x0 + groupW / 2}
-          y={labelClearOfLine(y(stackBase) - 4, referenceY)}
-          textAnchor="middle"
-          fontFamily={CHART_FONT}
-          fontSize={13}
-          fill={INK}
-          data-testid="bar-label"
-        >
+        <ValueLabel x={x0 + groupW / 2} y={labelClearOfLine(y(stackBase) - 4, referenceY)} size={13}>
           {formatValue(stackBase)}
-        </text>
+        </ValueLabel>
       )}
       {slanted ? (
         <text

@@ -142,38 +142,48 @@ export function UnitsSection({ report }: SectionProps) {
   );
 }
 
+type NormativeRow = SectionProps['report']['normative']['rows'][number];
+
+/** One diagram of the balanced work: each normative row stacked, actually and by the norm. */
+function BalancedWorkChart(props: { title: string; unit: string; testId: string; rows: NormativeRow[]; values: (row: NormativeRow) => [number, number] }) {
+  return (
+    <>
+      <h2 data-pdf="heading">{props.title}</h2>
+      <div data-pdf="chart">
+        <BarChart
+          title={props.title}
+          unit={props.unit}
+          height={380}
+          stacked
+          valueLabels
+          testId={props.testId}
+          categories={['Фактически', 'По нормативу']}
+          series={props.rows.map((r) => ({ name: r.name, color: r.color, values: props.values(r) }))}
+          formatValue={(v) => num(v, 0)}
+        />
+      </div>
+    </>
+  );
+}
+
 /** Diagrams 2.1 and 2.2: the actual work against the normative one, in minutes and in percent. */
 export function BalancedWork({ report }: SectionProps) {
   return (
     <section className="report-section" data-testid="balanced-work">
-      <h2 data-pdf="heading">Диаграмма 2.1. Сбалансированная работа, мин</h2>
-      <div data-pdf="chart">
-        <BarChart
-          title="Диаграмма 2.1. Сбалансированная работа, мин"
-          unit="мин"
-          height={380}
-          stacked
-          valueLabels
-          testId="diagram-2-1"
-          categories={['Фактически', 'По нормативу']}
-          series={report.normative.rows.map((r) => ({ name: r.name, color: r.color, values: [minutesOf(r.len_fact), minutesOf(r.len_norm)] }))}
-          formatValue={(v) => num(v, 0)}
-        />
-      </div>
-      <h2 data-pdf="heading">Диаграмма 2.2. Сбалансированная работа, %</h2>
-      <div data-pdf="chart">
-        <BarChart
-          title="Диаграмма 2.2. Сбалансированная работа, %"
-          unit="%"
-          height={380}
-          stacked
-          valueLabels
-          testId="diagram-2-2"
-          categories={['Фактически', 'По нормативу']}
-          series={report.normative.rows.map((r) => ({ name: r.name, color: r.color, values: [r.percent_fact, r.percent_norm] }))}
-          formatValue={(v) => num(v, 0)}
-        />
-      </div>
+      <BalancedWorkChart
+        title="Диаграмма 2.1. Сбалансированная работа, мин"
+        unit="мин"
+        testId="diagram-2-1"
+        rows={report.normative.rows}
+        values={(r) => [minutesOf(r.len_fact), minutesOf(r.len_norm)]}
+      />
+      <BalancedWorkChart
+        title="Диаграмма 2.2. Сбалансированная работа, %"
+        unit="%"
+        testId="diagram-2-2"
+        rows={report.normative.rows}
+        values={(r) => [r.percent_fact, r.percent_norm]}
+      />
       <p data-pdf="text" data-testid="productivity-rise">
         {productivityRiseText(report.normative.productivity_rise)}
       </p>
