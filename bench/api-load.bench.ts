@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { startServer } from '../tests/support/server';
+import { apiSessionCookie, startServer } from '../tests/support/server';
 import { cpuMillisecondsOf, startBareServer } from './support/bare';
 
 const CONNECTIONS = 16;
@@ -25,15 +25,7 @@ const numeric = (url: string) => url.replace('//localhost:', '//127.0.0.1:');
 
 const server = await startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '4', NORMA_SIGNIN_PER_MINUTE: '1000' });
 try {
-  const login = await fetch(`${server.url}/api/v1/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ login: 'analyst', password: 'norma-demo' }),
-  });
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  const cookie = await apiSessionCookie(server.url, 'analyst');
   const structures = (await (await fetch(`${server.url}/api/v2/get_all_structures`, { headers: { cookie } })).json()) as { id: number; name: string }[];
   const leaf = structures.find((s) => s.name === 'Участок сборки редукторов')!;
   const window = 'from_time=2026-11-16T06:00:00Z&to_time=2026-11-16T07:00:00Z';

@@ -12,7 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../tests/support/server.ts';
+import { apiSessionCookie, startServer } from '../tests/support/server.ts';
 
 const PHASE_MS = 6000;
 const ATTACK_CONCURRENCY = 4;
@@ -27,18 +27,7 @@ const round = (x: number) => Math.round(x * 100) / 100;
 
 const server = await startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '4', NORMA_SIGNIN_PER_MINUTE: '1000' });
 try {
-  const signIn = async (login: string) => {
-    const response = await fetch(`${server.url}/api/v1/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ login, password: 'norma-demo' }),
-    });
-    if (response.status !== 200) throw new Error(`sign-in ${login}: ${response.status}`);
-    return response.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
-  };
+  const signIn = (login: string) => apiSessionCookie(server.url, login);
   const roles = ['admin', 'analyst', 'assessor', 'viewer'] as const;
   const cookies = Object.fromEntries(await Promise.all(roles.map(async (role) => [role, await signIn(role)] as const))) as Record<
     (typeof roles)[number],

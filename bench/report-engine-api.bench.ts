@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../tests/support/server.ts';
+import { apiSessionCookie, startServer } from '../tests/support/server.ts';
 
 const WARMUP = 10;
 const REQUESTS = 100;
@@ -21,15 +21,7 @@ const round = (x: number) => Math.round(x * 100) / 100;
 
 const server = await startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '4', NORMA_SIGNIN_PER_MINUTE: '1000' });
 try {
-  const login = await fetch(`${server.url}/api/v1/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ login: 'analyst', password: 'norma-demo' }),
-  });
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  const cookie = await apiSessionCookie(server.url, 'analyst');
   const get = (path: string) => fetch(`${server.url}${path}`, { headers: { cookie } });
   const structures = (await (await get('/api/v2/get_all_structures')).json()) as { id: number; name: string }[];
   const leaf = structures.find((s) => s.name === 'Участок сборки редукторов')!;

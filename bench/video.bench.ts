@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mediaTools, run } from '../workers/src/media/ffmpeg';
-import { startServer } from '../tests/support/server';
+import { apiSessionCookie, startServer } from '../tests/support/server';
 import { startBareServer } from './support/bare';
 import { figuresOf, interleavedSeeks, round } from './support/seek';
 
@@ -67,15 +67,7 @@ const transcodeSource = await makeSource('transcode.mp4', TRANSCODE_SECONDS, 'mp
 
 const server = await startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '4', NORMA_SIGNIN_PER_MINUTE: '1000' });
 try {
-  const login = await fetch(`${server.url}/api/v1/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ login: 'assessor', password: 'norma-demo' }),
-  });
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  const cookie = await apiSessionCookie(server.url, 'assessor');
   const api = async <T>(path: string, init: RequestInit = {}) => {
     const response = await fetch(`${server.url}${path}`, { ...init, headers: { cookie, ...(init.headers ?? {}) } });
     if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { bootstrap } from '../src/boot';
 import { configFromEnv, type Config } from '../src/config';
+import { sessionCookieOf } from './cookies';
 
 /** True when this test run's API tests run on PostgreSQL (NORMA_TEST_DATABASE=postgres; tests/support/global-setup.ts). */
 export const testsOnPostgres = () => Boolean(process.env.NORMA_TEST_POSTGRES_URL);
@@ -50,16 +51,10 @@ export async function createTestApp(overrides: Partial<Config> = {}) {
     if (init.body && !headers.has('content-type')) headers.set('content-type', 'application/json');
     return app.request(path, { ...init, headers });
   };
-  const cookieOf = (response: Response) =>
-    response.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .filter((c) => !c.endsWith('='))
-      .join('; ');
   const signIn = async (login: string, password: string) => {
     const response = await request('/api/v1/login', { method: 'POST', body: JSON.stringify({ login, password }) });
     if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
-    return cookieOf(response);
+    return sessionCookieOf(response);
   };
   return {
     app,
@@ -67,7 +62,7 @@ export async function createTestApp(overrides: Partial<Config> = {}) {
     config,
     request,
     signIn,
-    cookieOf,
+    cookieOf: sessionCookieOf,
     async cleanup() {
       await close();
       await postgres?.drop();

@@ -8,6 +8,7 @@ import { openPostgres } from '../../api/src/db/postgres';
 import { STALE_VERSION_MESSAGE } from '../../api/src/markup/video-markups.service';
 import type { OpenedDatabase } from '../../api/src/db/database';
 import { startFakeS3, type FakeS3 } from '../../api/test-support/s3-fake';
+import { sessionCookieOf } from '../../api/test-support/cookies';
 import { insertVideo, markupPlace } from '../../api/test-support/video-fixtures';
 import { INGEST_JOB } from '../../api/src/video/registration';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres';
@@ -67,13 +68,6 @@ function startWorker(extra: Record<string, string>) {
     },
   };
 }
-
-const cookieOf = (response: Response) =>
-  response.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .filter((c) => !c.endsWith('='))
-    .join('; ');
 
 const call = (api: RunningServer, path: string, init: RequestInit & { cookie?: string } = {}) => {
   const headers = new Headers(init.headers);
@@ -151,7 +145,7 @@ describe('two API processes and two worker processes on one PostgreSQL and one b
       body: JSON.stringify({ login: 'lead', password: PASSWORD, first_name: 'Мария', last_name: 'Иванова' }),
     });
     expect(registered.status).toBe(200);
-    const first = cookieOf(registered);
+    const first = sessionCookieOf(registered);
     expect(await whoami(api2, first)).toMatchObject({ login: 'lead' });
     expect(await whoami(api1, first)).toMatchObject({ login: 'lead' });
     expect((await call(api2, '/api/v1/leave', { cookie: first })).status).toBe(200);
@@ -160,7 +154,7 @@ describe('two API processes and two worker processes on one PostgreSQL and one b
 
     const signedIn = await signIn(api2, 'lead');
     expect(signedIn.status).toBe(200);
-    cookie = cookieOf(signedIn);
+    cookie = sessionCookieOf(signedIn);
     const me = await whoami(api1, cookie);
     expect(me).toMatchObject({ login: 'lead' });
 

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { sessionCookieOf } from '../../api/test-support/cookies';
 
 const root = resolve(import.meta.dirname, '..', '..');
 
@@ -99,10 +100,7 @@ export async function apiSessionCookie(baseUrl: string, login: string, password 
     body: JSON.stringify({ login, password }),
   });
   if (!response.ok) throw new Error(`sign-in as ${login} failed: ${response.status} ${await response.text()}`);
-  return response.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  return sessionCookieOf(response);
 }
 
 /** POSTs JSON as the PWA would (same origin), optionally with a session cookie; anything but 200 fails with the reply. */
