@@ -1,43 +1,28 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
-import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
-import { seedCameraFolder } from '../support/camera-folder';
+import { RETRY, watchErrors } from '../support/browser';
+import { startCameraFolderApp, type CameraFolderApp } from '../support/camera-folder';
 
 /** An upload that is no video: its processing fails, the screens say why and let it be deleted. */
 
-const PASSWORD = 'secret-pass';
 const NOT_A_VIDEO = Buffer.from('это текст, а не видео\n'.repeat(200));
-let dataDir: string;
-let server: RunningServer;
-let browser: Browser;
-let page: Page;
-let cookie: string;
-let structureId: number;
-let cameraId: number;
+let app: CameraFolderApp;
 
 const failedVideos = async () =>
-  (await (await fetch(`${server.url}/api/v1/failed_videos?structure_id=${structureId}`, { headers: { cookie } })).json()) as { id: number; filename: string }[];
+  (await (await fetch(`${app.server.url}/api/v1/failed_videos?structure_id=${app.structureId}`, { headers: { cookie: app.cookie } })).json()) as {
+    id: number;
+    filename: string;
+  }[];
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'norma-failed-uploads-'));
-  ({ structureId, cameraId } = await seedCameraFolder(dataDir, PASSWORD));
-  [server, browser] = await Promise.all([startServer({}, { dataDir }), launchBrowser()]);
-  cookie = await apiSessionCookie(server.url, 'lead', PASSWORD);
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  await signInThroughPage(page, server.url, 'lead', PASSWORD);
+  app = await startCameraFolderApp('norma-failed-uploads-');
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await app?.stop();
 });
 
 describe('failed uploads in Chromium', () => {
   it('the new-project screen shows the failed processing with its reason and deletes the recording', async () => {
+    const { server, page } = app;
     const errors = watchErrors(page);
     await page.goto(`${server.url}/#/project`);
     await page.getByLabel('Структурная единица').selectOption({ label: 'Участок' });
@@ -54,7 +39,8 @@ describe('failed uploads in Chromium', () => {
   });
 
   it('the task list lists recordings that failed, with the reason, and deletes them', async () => {
-    const upload = await fetch(`${server.url}/api/v1/upload?camera_id=${cameraId}&filename=broken.mp4`, {
+    const { server, page, cookie } = app;
+    const upload = await fetch(`${server.url}/api/v1/upload?camera_id=${app.cameraId}&filename=broken.mp4`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'video/mp4' },
       body: NOT_A_VIDEO,
@@ -62,9 +48,8 @@ describe('failed uploads in Chromium', () => {
     expect(upload.status).toBe(200);
     const { job_id: jobId } = (await upload.json()) as { job_id: number };
     // The ingest runs in the server's background workers; a failure is final at once (no retries).
-    const jobStatus = async () => ((await (await fetch(`${server.url}/api/v1/jobs/${jobId}`, { headers: { cookie } })).json()) as { status: string }).status;
-    await expect.poll(jobStatus, { ...RETRY, interval: 200 }).toBe('failed');
-    await page.goto(`${server.url}/#/markup/${structureId}`);
+    await expect.poll(() => app.jobStatus(jobId), { ...RETRY, interval: 200 }).toBe('failed');
+    await page.goto(`${server.url}/#/markup/${app.structureId}`);
     const row = page.getByTestId('failed-upload').filter({ hasText: 'broken.mp4' });
     await row.getByText(/Файл не удалось прочитать как видео/).waitFor();
     await row.getByRole('button', { name: 'Удалить' }).click();

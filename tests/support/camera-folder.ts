@@ -1,6 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { registerUser } from '../../api/src/auth/service';
 import { bootstrap } from '../../api/src/boot';
 import { configFromEnv } from '../../api/src/config';
+import { launchBrowser, signInThroughPage } from './browser';
+import { apiSessionCookie, startServer, type RunningServer } from './server';
 
 /**
  * Seeds a data folder, before a server is started on it, with one organisation: its admin `lead`
@@ -28,4 +34,43 @@ export async function seedCameraFolder(dataDir: string, password: string): Promi
   } finally {
     await close();
   }
+}
+
+/** What an upload test in Chromium works with: a server on a seeded camera folder, and `lead` signed in there and by API. */
+export interface CameraFolderApp {
+  server: RunningServer;
+  page: Page;
+  /** `lead`'s session cookie for API calls. */
+  cookie: string;
+  structureId: number;
+  cameraId: number;
+  dataDir: string;
+  /** A background job's status as the API reports it. */
+  jobStatus(jobId: number): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** Seeds a fresh data folder (seedCameraFolder), starts the server and Chromium on it and signs `lead` in on a 1280×900 page. */
+export async function startCameraFolderApp(prefix: string): Promise<CameraFolderApp> {
+  const password = 'secret-pass';
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  const { structureId, cameraId } = await seedCameraFolder(dataDir, password);
+  const [server, browser] = await Promise.all([startServer({}, { dataDir }), launchBrowser()]);
+  const cookie = await apiSessionCookie(server.url, 'lead', password);
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  await signInThroughPage(page, server.url, 'lead', password);
+  return {
+    server,
+    page,
+    cookie,
+    structureId,
+    cameraId,
+    dataDir,
+    jobStatus: async (jobId) => ((await (await fetch(`${server.url}/api/v1/jobs/${jobId}`, { headers: { cookie } })).json()) as { status: string }).status,
+    async stop() {
+      await browser.close();
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

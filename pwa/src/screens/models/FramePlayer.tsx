@@ -1,3 +1,4 @@
+import { ChoiceButtons } from '../../ui/ChoiceButtons';
 import { type RefObject, useState } from 'react';
 import { videoUrl } from '../../api/paths';
 
@@ -59,22 +60,16 @@ export function FramePlayer({ videoRef, videoId, onFrame, speeds = false }: Fram
           Текущий кадр
         </button>
         {speeds && (
-          <span className="speeds" role="group" aria-label="Скорость">
-            {VISION_SPEEDS.map((speed) => (
-              <button
-                key={speed}
-                type="button"
-                className={speed === rate ? 'speed active' : 'speed'}
-                aria-pressed={speed === rate}
-                onClick={() => {
-                  if (videoRef.current) videoRef.current.playbackRate = speed;
-                  setRate(speed);
-                }}
-              >
-                x{speed}
-              </button>
-            ))}
-          </span>
+          <ChoiceButtons
+            label="Скорость"
+            options={VISION_SPEEDS}
+            value={rate}
+            onChoose={(speed) => {
+              if (videoRef.current) videoRef.current.playbackRate = speed;
+              setRate(speed);
+            }}
+            text={(speed) => `x${speed}`}
+          />
         )}
         {message && <span className="field-error">{message}</span>}
       </div>

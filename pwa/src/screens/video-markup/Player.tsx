@@ -1,3 +1,4 @@
+import { ChoiceButtons } from '../../ui/ChoiceButtons';
 import { useEffect, useState, type RefObject } from 'react';
 import { formatSeconds } from '../../format/time';
 import { usePlayheadSeconds, type Playhead } from './playhead';
@@ -94,19 +95,7 @@ export function Player({ videoRef, src, playhead, startSecond, onDuration, loop 
         <output className="clock" data-testid="player-clock">
           {formatSeconds(second)}.{Math.round((second % 1) * 10)}
         </output>
-        <span className="speeds" role="group" aria-label="Скорость">
-          {SPEEDS.map((speed) => (
-            <button
-              key={speed}
-              type="button"
-              className={speed === rate ? 'speed active' : 'speed'}
-              aria-pressed={speed === rate}
-              onClick={() => setSpeed(speed)}
-            >
-              x{speed}
-            </button>
-          ))}
-        </span>
+        <ChoiceButtons label="Скорость" options={SPEEDS} value={rate} onChoose={setSpeed} text={(speed) => `x${speed}`} />
       </div>
     </div>
   );

@@ -1,3 +1,4 @@
+import { ChoiceButtons } from '../../../ui/ChoiceButtons';
 import type { FrvPlayer } from './useFrvPlayer';
 import { videoUrl as fileUrl } from '../../../api/paths';
 
@@ -31,19 +32,7 @@ export function PlayerPane({ player, shareKey }: { player: FrvPlayer; shareKey?:
       </div>
       <div className="interactive-controls">
         {cameras.length > 0 && (
-          <div className="speeds" role="group" aria-label="Камера">
-            {cameras.map((key) => (
-              <button
-                key={key}
-                type="button"
-                className={key === cameraKey ? 'speed active' : 'speed'}
-                aria-pressed={key === cameraKey}
-                onClick={() => player.chooseCamera(key)}
-              >
-                {`Камера ${key}`}
-              </button>
-            ))}
-          </div>
+          <ChoiceButtons label="Камера" options={cameras} value={cameraKey} onChoose={(key) => player.chooseCamera(key)} text={(key) => `Камера ${key}`} />
         )}
         {video && (
           <span className="muted small" data-testid="video-file">
