@@ -8,35 +8,9 @@ import fc from 'fast-check';
 import * as wasm from './index.ts';
 import * as reference from './reference.ts';
 import { CATEGORIES, type ReportSettings, type Segment } from './types.ts';
-import { assertFiniteDeep, firstDifference } from '../test-support/helpers.ts';
+import { expectSame, MIN, segmentArbitrary, T0 } from '../test-support/arbitraries.ts';
 
-const T0 = Date.UTC(2024, 0, 15, 6, 0);
-const MIN = 60_000;
-
-/** Coarse grid (ties, touching, reversed, overlapping); one operation id may carry two names. */
-const segmentArb = fc
-  .record({
-    startMin: fc.integer({ min: -20, max: 140 }),
-    length: fc.oneof(
-      fc.constant(0),
-      fc.integer({ min: -3, max: 30 }).map((m) => m * MIN),
-      fc.double({ min: 0, max: 20 * MIN, noNaN: true }),
-    ),
-    category: fc.constantFrom(...CATEGORIES),
-    operationId: fc.integer({ min: 1, max: 5 }),
-    renamed: fc.boolean(),
-    employeeId: fc.integer({ min: 1, max: 3 }),
-    id: fc.option(fc.integer({ min: 1, max: 1e6 }), { nil: undefined }),
-  })
-  .map(({ startMin, length, category, operationId, renamed, employeeId, id }): Segment => ({
-    start: T0 + startMin * MIN,
-    end: T0 + startMin * MIN + length,
-    category,
-    operationId,
-    operationName: renamed && operationId === 2 ? 'Операция 2 (переименована)' : `Операция ${operationId}`,
-    employeeId,
-    id,
-  }));
+const segmentArb = segmentArbitrary({ renamed: true });
 
 const settingsArb = fc
   .record({
@@ -60,13 +34,6 @@ const settingsArb = fc
       timeSeriesStabilityThreshold: s.threshold,
     },
   }));
-
-function expectSame(a: unknown, b: unknown): void {
-  assertFiniteDeep(a);
-  assertFiniteDeep(b);
-  const diff = firstDifference(a, b);
-  expect(diff, diff ?? '').toBeNull();
-}
 
 const inTimeOrder = (segments: Segment[]) => [...segments].sort((a, b) => a.start - b.start || a.end - b.end);
 

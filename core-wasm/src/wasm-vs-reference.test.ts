@@ -7,35 +7,10 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as wasm from './index.ts';
 import * as reference from './reference.ts';
-import { CATEGORIES, type MarkupSpan, type ReportSettings, type Segment } from './types.ts';
-import { assertFiniteDeep, firstDifference } from '../test-support/helpers.ts';
+import type { MarkupSpan, ReportSettings, Segment } from './types.ts';
+import { expectSame, MIN, segmentArbitrary, T0 } from '../test-support/arbitraries.ts';
 
-const T0 = Date.UTC(2024, 0, 15, 6, 0);
-const MIN = 60_000;
-
-/** Starts on a coarse minute grid so that ties and touching segments are common. */
-const segmentArb = fc
-  .record({
-    startMin: fc.integer({ min: -20, max: 140 }),
-    length: fc.oneof(
-      fc.constant(0),
-      fc.integer({ min: -3, max: 30 }).map((m) => m * MIN),
-      fc.double({ min: 0, max: 20 * MIN, noNaN: true }),
-    ),
-    category: fc.constantFrom(...CATEGORIES),
-    operationId: fc.integer({ min: 1, max: 5 }),
-    employeeId: fc.integer({ min: 1, max: 3 }),
-    id: fc.option(fc.integer({ min: 1, max: 1e6 }), { nil: undefined }),
-  })
-  .map(({ startMin, length, category, operationId, employeeId, id }): Segment => ({
-    start: T0 + startMin * MIN,
-    end: T0 + startMin * MIN + length,
-    category,
-    operationId,
-    operationName: `Операция ${operationId}`,
-    employeeId,
-    id,
-  }));
+const segmentArb = segmentArbitrary({ renamed: false });
 
 const settingsArb = fc
   .record({
@@ -113,13 +88,6 @@ const measurementSeriesArb = fc
       return s;
     });
   });
-
-function expectSame(a: unknown, b: unknown): void {
-  assertFiniteDeep(a);
-  assertFiniteDeep(b);
-  const diff = firstDifference(a, b);
-  expect(diff, diff ?? '').toBeNull();
-}
 
 const RUNS = { numRuns: 2000 };
 
