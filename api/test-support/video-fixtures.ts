@@ -103,14 +103,40 @@ export async function videoWorld(t: TestApp) {
 
 export type VideoWorld = Awaited<ReturnType<typeof videoWorld>>;
 
-/** A top-level structure of an organisation. */
-export async function insertStructure(db: Db, organizationId: number, name: string, now = Date.now()) {
-  const row = await db
+/**
+ * A top-level structure of an organisation. `settings`: the worked example's settings (2 employees,
+ * 52 000 ₽, a 20-minute regular break); `shift`: one shift «Смена» [start, end, break minutes].
+ */
+export async function insertStructure(
+  db: Db,
+  organizationId: number,
+  name: string,
+  options: { now?: number; partial?: boolean; settings?: boolean; shift?: [string, string, number] } = {},
+) {
+  const { id } = await db
     .insertInto('structures')
-    .values({ organization_id: organizationId, name, parent_id: null, created_at: now })
+    .values({ organization_id: organizationId, name, parent_id: null, partial: options.partial ? 1 : 0, created_at: options.now ?? Date.now() })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return row.id;
+  if (options.settings)
+    await db
+      .insertInto('structure_settings')
+      .values({
+        structure_id: id,
+        employee_count: 2,
+        employee_salary: 52000,
+        fluct_reduction: 0,
+        regular_break_duration: 1200,
+        time_series_stability_threshold: null,
+        rest_in_idle: 0,
+      })
+      .execute();
+  if (options.shift)
+    await db
+      .insertInto('shifts')
+      .values({ structure_id: id, name: 'Смена', start_time: options.shift[0], end_time: options.shift[1], regular_break_duration_min: options.shift[2] })
+      .execute();
+  return id;
 }
 
 /** Camera 1 «Камера 1» (folder rec/1) of a structure. */
@@ -128,7 +154,7 @@ export async function insertCamera(db: Db, structureId: number) {
  * main operation «Сборка», a workplace «Стол 1», an employee «Алексеев» and camera 1 (folder rec/1).
  */
 export async function markupPlace(db: Db, organizationId: number, now = Date.now(), structureName = 'Участок') {
-  const structureId = await insertStructure(db, organizationId, structureName, now);
+  const structureId = await insertStructure(db, organizationId, structureName, { now });
   const operationId = (
     await db.insertInto('operations').values({ structure_id: structureId, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow()
   ).id;

@@ -15,8 +15,8 @@ beforeAll(async () => {
   const rival = await registerUser(t.deps, { login: 'rival', password: 'secret-pass', firstName: 'Р', lastName: 'Р' });
   const { db } = t.deps;
   const now = Date.now();
-  structureId = await insertStructure(db, admin.organizationId, 'Цех', now);
-  foreignId = await insertStructure(db, rival.organizationId, 'Чужой', now);
+  structureId = await insertStructure(db, admin.organizationId, 'Цех', { now });
+  foreignId = await insertStructure(db, rival.organizationId, 'Чужой', { now });
   const operation = (
     await db.insertInto('operations').values({ structure_id: structureId, name: 'Сборка', type: 'main' }).returning('id').executeTakeFirstOrThrow()
   ).id;

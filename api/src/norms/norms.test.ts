@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../auth/service';
 import type { OperationTypeCode } from '../db/schema';
 import { createTestApp, type TestApp } from '../../test-support/testing';
+import { insertStructure } from '../../test-support/video-fixtures';
 import { PARTLY_OBSERVED_WARNING } from './build';
 
 /**
@@ -72,29 +73,7 @@ async function layDay(who: 'a' | 'b', date: string, main: number[], wholeShift =
 
 async function seedStructure(organizationId: number) {
   const { db } = t.deps;
-  const id = (
-    await db
-      .insertInto('structures')
-      .values({ organization_id: organizationId, name: 'Сборка узла', parent_id: null, partial: 0, created_at: Date.now() })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  await db
-    .insertInto('structure_settings')
-    .values({
-      structure_id: id,
-      employee_count: 2,
-      employee_salary: 52000,
-      fluct_reduction: 0,
-      regular_break_duration: 1200,
-      time_series_stability_threshold: null,
-      rest_in_idle: 0,
-    })
-    .execute();
-  await db
-    .insertInto('shifts')
-    .values({ structure_id: id, name: 'Смена', start_time: '08:00:00', end_time: '12:00:00', regular_break_duration_min: 20 })
-    .execute();
+  const id = await insertStructure(db, organizationId, 'Сборка узла', { settings: true, shift: ['08:00:00', '12:00:00', 20] });
   const workplace = (await db.insertInto('workplaces').values({ structure_id: id, name: 'Стол' }).returning('id').executeTakeFirstOrThrow()).id;
   const ops = {} as Record<string, number>;
   const kinds: [string, OperationTypeCode][] = [

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../auth/service';
 import type { OperationTypeCode } from '../db/schema';
 import { createTestApp, type TestApp } from '../../test-support/testing';
+import { insertStructure } from '../../test-support/video-fixtures';
 import { NOTICES } from '@norma/core-wasm/report';
 import { StatementReport } from './schema';
 
@@ -26,33 +27,7 @@ const iso = (local: string) => new Date(at(local)).toISOString();
 
 async function structure(orgId: number, name: string, opts: { partial?: boolean; settings?: boolean; shift?: [string, string, number] } = {}) {
   const { db } = t.deps;
-  const id = (
-    await db
-      .insertInto('structures')
-      .values({ organization_id: orgId, name, parent_id: null, partial: opts.partial ? 1 : 0, created_at: Date.now() })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  if (opts.settings) {
-    await db
-      .insertInto('structure_settings')
-      .values({
-        structure_id: id,
-        employee_count: 2,
-        employee_salary: 52000,
-        fluct_reduction: 0,
-        regular_break_duration: 1200,
-        time_series_stability_threshold: null,
-        rest_in_idle: 0,
-      })
-      .execute();
-  }
-  if (opts.shift) {
-    await db
-      .insertInto('shifts')
-      .values({ structure_id: id, name: 'Смена', start_time: opts.shift[0], end_time: opts.shift[1], regular_break_duration_min: opts.shift[2] })
-      .execute();
-  }
+  const id = await insertStructure(db, orgId, name, opts);
   const workplace = (await db.insertInto('workplaces').values({ structure_id: id, name: 'Стол' }).returning('id').executeTakeFirstOrThrow()).id;
   const operations = {} as Record<string, number>;
   const addOperation = async (name: string, type: OperationTypeCode, machine = 0) =>
