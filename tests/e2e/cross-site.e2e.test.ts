@@ -1,7 +1,8 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signInThroughPage, watchErrors } from '../support/browser';
-import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
+import { signInThroughPage, watchErrors } from '../support/browser';
+import type { RunningServer } from '../support/server';
+import { startDemo, type Demo } from '../support/demo';
 
 /**
  * Forged requests from other pages, in a real browser. Norma runs at http://localhost:P; the
@@ -9,6 +10,7 @@ import { apiSessionCookie, startServer, type RunningServer } from '../support/se
  * is another site (Chromium sends SameSite=Lax cookies only with top-level navigations there),
  * and as http://localhost:Q, the same site on another port (every Lax cookie goes along).
  */
+let demo: Demo;
 let server: RunningServer;
 let browser: Browser;
 let attacker: ReturnType<typeof Bun.serve>;
@@ -62,8 +64,8 @@ async function visit(context: BrowserContext, attackerUrl: string, landing: RegE
 }
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20' }), launchBrowser()]);
-  analystCookie = await apiSessionCookie(server.url, 'analyst');
+  demo = await startDemo();
+  ({ server, browser, cookie: analystCookie } = demo);
   // The attacker has an account of their own (registration is open); a script sends no Origin.
   const registered = await fetch(`${server.url}/api/v2/register`, {
     method: 'POST',
@@ -75,8 +77,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await attacker?.stop(true);
-  await browser?.close();
-  await server?.stop();
+  await demo?.stop();
 });
 
 describe('forged requests from other pages, in Chromium', () => {
@@ -100,8 +101,7 @@ describe('forged requests from other pages, in Chromium', () => {
   });
 
   it('a same-site page on another port cannot finish the victim’s task with a form POST', async () => {
-    const structures = await api<{ id: number; name: string }[]>('/api/v2/get_all_structures');
-    const packingId = structures.find((s) => s.name === 'Участок упаковки')!.id;
+    const packingId = demo.packingId;
     const unfinished = await api<{ elements: { video: { id: number } }[] }>(`/api/v1/get_tasks?structure_id=${packingId}&option=unfinished&offset=0&limit=1`);
     const videoId = unfinished.elements[0]!.video.id;
 

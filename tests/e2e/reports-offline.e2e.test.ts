@@ -1,8 +1,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlockReport, InteractiveFrv, StatementReport } from '../../pwa/src/screens/reports/types';
-import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
-import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
+import { RETRY, signInThroughPage, watchErrors } from '../support/browser';
+import type { RunningServer } from '../support/server';
+import { startDemo, type Demo } from '../support/demo';
 
 /**
  * Reports computed in the browser (issue 12): the PWA assembles the statement, the block report
@@ -10,9 +11,9 @@ import { apiSessionCookie, startServer, type RunningServer } from '../support/se
  * In Chromium each equals the API's answer field by field, and a report opened online opens
  * offline with the same numbers.
  */
+let demo: Demo;
 let server: RunningServer;
 let browser: Browser;
-let cookie: string;
 let assemblyId: number;
 let employeeId: number;
 
@@ -20,11 +21,7 @@ let employeeId: number;
 const day = { from: '2026-11-15T21:00:00.000Z', to: '2026-11-16T21:00:00.000Z' };
 const shift = { from: '2026-11-16T05:00:00.000Z', to: '2026-11-16T14:00:00.000Z' };
 
-const get = async <T>(path: string): Promise<T> => {
-  const response = await fetch(`${server.url}${path}`, { headers: { cookie } });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-};
+const get = <T>(path: string) => demo.get<T>(path);
 
 type Window = { structureId: number; from: string; to: string };
 /** The page's `window.normaReports` (pwa/src/reports-core/compute.ts); a type only: the callbacks run in the page. */
@@ -74,16 +71,14 @@ async function shownText(page: Page, route: string, testId: string): Promise<str
 }
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20' }), launchBrowser()]);
-  cookie = await apiSessionCookie(server.url, 'analyst');
-  const structures = await get<{ id: number; name: string }[]>('/api/v2/get_all_structures');
-  assemblyId = structures.find((s) => s.name === 'Участок сборки редукторов')!.id;
+  demo = await startDemo();
+  ({ server, browser } = demo);
+  assemblyId = demo.structureId('Участок сборки редукторов');
   const dates = await get<{ employees: Record<string, number[]> }>(`/api/v1/report/dates?structure_id=${assemblyId}`);
   employeeId = dates.employees['2026-11-16']![0]!;
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await demo?.stop();
 });
 
 describe('reports computed in the browser', () => {

@@ -6,12 +6,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hms, minutesApostrophe, num, wholeSecondSpan } from '../../pwa/src/screens/reports/format';
 import type { BlockReport, InteractiveFrv, StatementReport } from '../../pwa/src/screens/reports/types';
-import { signInThroughPage, launchBrowser, watchErrors, RETRY } from '../support/browser';
-import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
+import { signInThroughPage, watchErrors, RETRY } from '../support/browser';
+import type { RunningServer } from '../support/server';
+import { startDemo, type Demo } from '../support/demo';
 
+let demo: Demo;
 let server: RunningServer;
 let browser: Browser;
-let cookie: string;
 let assemblyId: number;
 let packingId: number;
 let employeeId: number;
@@ -23,11 +24,7 @@ const day = { from: '2026-11-15T21:00:00.000Z', to: '2026-11-16T21:00:00.000Z' }
 const recorded = { from: '2026-11-16T05:59:00.000Z', to: '2026-11-16T06:02:00.000Z' };
 const enc = encodeURIComponent;
 
-const get = async <T>(path: string, headers: Record<string, string> = { cookie }): Promise<T> => {
-  const response = await fetch(`${server.url}${path}`, { headers });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-};
+const get = <T>(path: string) => demo.get<T>(path);
 
 async function signedIn(viewport = { width: 1400, height: 1000 }, options: { serviceWorkers?: 'allow' | 'block' } = {}): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport, acceptDownloads: true, ...options });
@@ -92,18 +89,16 @@ async function checkPdf(context: BrowserContext, route: string, name: string, mi
 }
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20' }), launchBrowser()]);
-  cookie = await apiSessionCookie(server.url, 'analyst');
-  const structures = await get<{ id: number; name: string }[]>('/api/v2/get_all_structures');
-  assemblyId = structures.find((s) => s.name === 'Участок сборки редукторов')!.id;
-  packingId = structures.find((s) => s.name === 'Участок упаковки')!.id;
+  demo = await startDemo();
+  ({ server, browser } = demo);
+  assemblyId = demo.structureId('Участок сборки редукторов');
+  packingId = demo.structureId('Участок упаковки');
   const dates = await get<{ dates: string[]; employees: Record<string, number[]> }>(`/api/v1/report/dates?structure_id=${assemblyId}`);
   expect(dates.dates).toContain('2026-11-16');
   employeeId = dates.employees['2026-11-16']![0]!;
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await demo?.stop();
   rmSync(work, { recursive: true, force: true });
 });
 

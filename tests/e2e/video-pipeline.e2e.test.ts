@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInThroughPage, launchBrowser, watchErrors, RETRY } from '../support/browser';
-import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
+import { signInThroughPage, watchErrors, RETRY } from '../support/browser';
+import type { RunningServer } from '../support/server';
+import { startDemo, type Demo } from '../support/demo';
 
+let demo: Demo;
 let server: RunningServer;
 let browser: Browser;
 let analyst: BrowserContext;
@@ -14,24 +16,19 @@ let cookie: string;
 let packingId: number;
 const scratch = mkdtempSync(join(tmpdir(), 'norma-pipeline-'));
 
-const get = async <T>(path: string): Promise<T> => {
-  const response = await fetch(`${server.url}${path}`, { headers: { cookie } });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-};
+const get = <T>(path: string) => demo.get<T>(path);
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20' }), launchBrowser()]);
-  cookie = await apiSessionCookie(server.url, 'analyst');
-  packingId = (await get<{ id: number; name: string }[]>('/api/v2/get_all_structures')).find((s) => s.name === 'Участок упаковки')!.id;
+  demo = await startDemo();
+  ({ server, browser, cookie } = demo);
+  packingId = demo.packingId;
   analyst = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await analyst.newPage();
   await signInThroughPage(page, server.url, 'analyst');
   await page.close();
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await demo?.stop();
   rmSync(scratch, { recursive: true, force: true });
 });
 

@@ -1,9 +1,10 @@
 import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
+import { RETRY, signInThroughPage, watchErrors } from '../support/browser';
 import { SCENE_PASSWORD as PASSWORD, seedSceneWorld } from '../support/scene-world';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
+import { startDemo, type Demo } from '../support/demo';
 
 /**
  * Issue 14 in Chromium (docs/vision.md): an analyst opens /models/{videoId} of a marked demo video,
@@ -12,6 +13,7 @@ import { apiSessionCookie, startServer, type RunningServer } from '../support/se
  * deletes it after confirming. Then, beside an API without workers (the training stays queued),
  * cancels a training after confirming, and sees the refusal when the job ended meanwhile.
  */
+let demo: Demo;
 let server: RunningServer;
 let browser: Browser;
 let cookie: string;
@@ -24,17 +26,12 @@ interface Markups {
   video_markups: { workplace_id: number; operation_id: number; start_time: number; end_time: number }[];
 }
 
-const get = async <T>(path: string): Promise<T> => {
-  const response = await fetch(`${server.url}${path}`, { headers: { cookie } });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-};
+const get = <T>(path: string) => demo.get<T>(path);
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20' }), launchBrowser()]);
-  cookie = await apiSessionCookie(server.url, 'analyst');
-  const structures = await get<{ id: number; name: string }[]>('/api/v2/get_all_structures');
-  const packing = structures.find((s) => s.name === 'Участок упаковки')!;
+  demo = await startDemo();
+  ({ server, browser, cookie } = demo);
+  const packing = { id: demo.packingId };
   const tasks = await get<{ elements: { video: { id: number } }[] }>(`/api/v1/get_tasks?structure_id=${packing.id}&option=all&offset=0&limit=100`);
   const operations = await get<{ operations: { id: number; name: string }[] }>(`/api/v1/available_operations?structure_id=${packing.id}`);
   // A video with markup inside its 20 seconds (the demo marks a few): its workplace and operations.
@@ -53,8 +50,7 @@ beforeAll(async () => {
   if (!videoId) throw new Error('no marked demo video');
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await demo?.stop();
 });
 
 async function openModels(): Promise<Page> {

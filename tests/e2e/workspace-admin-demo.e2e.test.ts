@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInThroughPage, launchBrowser, watchErrors, RETRY } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
+import type { PeriodMarkupRow, VideoMarkupsReply } from '../../api/src/contract';
 
 /**
  * The period editor and the video screen show the same markups (DESIGN.md "Time and markups"):
@@ -12,21 +13,6 @@ let browser: Browser;
 let context: BrowserContext;
 let cookie: string;
 let assemblyId: number;
-
-interface PeriodRow {
-  id: number;
-  operation_id: number;
-  workplace_id: number;
-  employee_id: number | null;
-  start_time: string;
-  end_time: string;
-  comment: string | null;
-  video_id: number | null;
-}
-interface VideoMarkups {
-  video_markups: { id: number; start_time: number; end_time: number; comment: string | null }[];
-  version: number;
-}
 
 const get = async <T>(path: string): Promise<T> => {
   const response = await fetch(`${server.url}${path}`, { headers: { cookie } });
@@ -78,7 +64,7 @@ describe('period markups and the video screen', () => {
     await page.getByTestId('period-row').first().waitFor();
 
     // A row of the window that lies on a video: the latest such row.
-    const { operation_markups: rows } = await get<{ operation_markups: PeriodRow[] }>(
+    const { operation_markups: rows } = await get<{ operation_markups: PeriodMarkupRow[] }>(
       `/api/v1/operation_markups?structure_id=${assemblyId}&from_time=${encodeURIComponent(from)}&to_time=${encodeURIComponent(to)}`,
     );
     const index = rows.findIndex((r) => r.video_id !== null);
@@ -103,7 +89,7 @@ describe('period markups and the video screen', () => {
     await page.getByTestId('unsaved').waitFor({ state: 'detached' });
 
     // The edited row keeps its video; the video screen's call shows the new comment.
-    const onVideo = await get<VideoMarkups>(`/api/v1/video_markups/${row.video_id}`);
+    const onVideo = await get<VideoMarkupsReply>(`/api/v1/video_markups/${row.video_id}`);
     expect(onVideo.video_markups.find((m) => m.id === row.id)?.comment).toBe('правка из редактора периода');
 
     // The new row lies on the video of the same camera that covers 09:00:05.
@@ -111,7 +97,7 @@ describe('period markups and the video screen', () => {
     const videos = await get<{ id: number; start_time: string; duration: number }[]>(`/api/v1/videos?camera_id=${meta.camera_id}`);
     const at = Date.parse('2026-11-16T06:00:05Z');
     const covering = videos.find((v) => Date.parse(v.start_time) <= at && at < Date.parse(v.start_time) + v.duration * 1000)!;
-    const onCovering = await get<VideoMarkups>(`/api/v1/video_markups/${covering.id}`);
+    const onCovering = await get<VideoMarkupsReply>(`/api/v1/video_markups/${covering.id}`);
     const added = onCovering.video_markups.find((m) => m.comment === 'новая строка из редактора')!;
     expect([added.start_time, added.end_time]).toEqual([(at - Date.parse(covering.start_time)) / 1000, (at - Date.parse(covering.start_time)) / 1000 + 2]);
 
@@ -132,12 +118,12 @@ describe('period markups and the video screen', () => {
     const errors = watchErrors(page, { allowHttpErrors: true });
     await page.goto(`${server.url}/#/edit/${assemblyId}/${encodeURIComponent(from)}/${encodeURIComponent(to)}`);
     await page.getByTestId('period-row').first().waitFor();
-    const { operation_markups: rows } = await get<{ operation_markups: PeriodRow[] }>(
+    const { operation_markups: rows } = await get<{ operation_markups: PeriodMarkupRow[] }>(
       `/api/v1/operation_markups?structure_id=${assemblyId}&from_time=${encodeURIComponent(from)}&to_time=${encodeURIComponent(to)}`,
     );
     const onVideo = rows.find((r) => r.video_id !== null)!;
     // Meanwhile the video screen saves a change to a row of this period.
-    const current = await get<VideoMarkups>(`/api/v1/video_markups/${onVideo.video_id}`);
+    const current = await get<VideoMarkupsReply>(`/api/v1/video_markups/${onVideo.video_id}`);
     const target = current.video_markups.find((m) => m.id === onVideo.id)!;
     const saved = await fetch(`${server.url}/api/v1/video_markups/${onVideo.video_id}`, {
       method: 'PUT',
@@ -153,7 +139,7 @@ describe('period markups and the video screen', () => {
       .filter({ hasText: /^Данные введены некорректно$/ })
       .waitFor();
     await toast(page, /уже изменили/);
-    const after = await get<VideoMarkups>(`/api/v1/video_markups/${onVideo.video_id}`);
+    const after = await get<VideoMarkupsReply>(`/api/v1/video_markups/${onVideo.video_id}`);
     expect(after.video_markups.find((m) => m.id === onVideo.id)?.comment).toBe('с экрана видео');
     expect(JSON.stringify(after)).not.toContain('поверх чужой правки');
 

@@ -10,7 +10,7 @@ export interface DemoMarkups {
 
 /**
  * The demo (its clips 20 seconds long) and Chromium, started side by side, for end-to-end tests of
- * the demo's packing area: `get` reads the API as the analyst (or with another cookie); `stop` ends both.
+ * the demo: `get` reads the API as the analyst (or with another cookie); `stop` ends both.
  */
 export async function startDemo() {
   const [server, browser]: [RunningServer, Browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20' }), launchBrowser()]);
@@ -26,7 +26,13 @@ export async function startDemo() {
       return (await response.json()) as T;
     };
     const structures = await get<{ id: number; name: string }[]>('/api/v2/get_all_structures');
-    const packingId = structures.find((s) => s.name === 'Участок упаковки')!.id;
+    /** The id of the demo's structure of that name. */
+    const structureId = (name: string) => {
+      const found = structures.find((s) => s.name === name);
+      if (!found) throw new Error(`no demo structure «${name}»`);
+      return found.id;
+    };
+    const packingId = structureId('Участок упаковки');
     /** A video without markup on the first page of the packing area's task list (the page the screen opens on). */
     const unmarkedVideo = async () => {
       const tasks = await get<{ elements: { video: { id: number; filename: string } }[] }>(
@@ -37,7 +43,7 @@ export async function startDemo() {
       }
       throw new Error('no unmarked video on the first page');
     };
-    return { server, browser, cookie, get, packingId, unmarkedVideo, stop };
+    return { server, browser, cookie, get, structureId, packingId, unmarkedVideo, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceFixture, type WorkspaceFixture } from '../../test-support/workspace-fixture';
 import { createTestApp, type TestApp } from '../../test-support/testing';
+import type { PeriodMarkupsReply } from '../contract';
 
 let t: TestApp;
 let f: WorkspaceFixture;
@@ -11,20 +12,7 @@ const iso = (time: string) => new Date(at(time)).toISOString();
 const window = (from = '08:00:00', to = '10:00:00') => `from_time=${iso(from)}&to_time=${iso(to)}`;
 let path: string;
 
-interface Row {
-  id: number;
-  operation_id: number;
-  workplace_id: number;
-  employee_id: number | null;
-  start_time: string;
-  end_time: string;
-  comment: string | null;
-  video_id: number | null;
-}
-interface Reply {
-  operation_markups: Row[];
-  version: string;
-}
+type Reply = PeriodMarkupsReply;
 
 beforeAll(async () => {
   t = await createTestApp();
