@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { registerUser, revokeMember, setMemberRole } from '../auth/service';
+import { memberRole, registerUser, revokeMember, setMemberRole } from '../auth/service';
 import type { SessionUser } from '../http/env';
 import { roleLabels } from '../auth/roles';
 import type { Auth } from '../auth/auth';
@@ -34,15 +34,11 @@ export async function listUsers(db: Db, admin: SessionUser) {
   };
 }
 
-async function memberOf(db: Db, admin: SessionUser, userId: string) {
-  const row = await db
-    .selectFrom('memberships')
-    .select(['user_id', 'role'])
-    .where('user_id', '=', userId)
-    .where('organization_id', '=', admin.organizationId)
-    .executeTakeFirst();
-  if (!row) throw notFound('Пользователь не найден');
-  return row;
+/** The user's role in the admin's organisation (404 when not a member there). */
+async function roleOf(db: Db, admin: SessionUser, userId: string): Promise<Role> {
+  const role = await memberRole(db, admin.organizationId, userId);
+  if (!role) throw notFound('Пользователь не найден');
+  return role;
 }
 
 async function adminCount(db: Db, organizationId: number): Promise<number> {
@@ -71,8 +67,8 @@ export async function createUser(
 export async function changeRole(db: Db, admin: SessionUser, userId: string, role: Role) {
   await db.transaction().execute(async (trx) => {
     const tx = trx as unknown as Db;
-    const member = await memberOf(tx, admin, userId);
-    if (member.role === 'admin' && role !== 'admin' && (await adminCount(tx, admin.organizationId)) <= 1) throw conflict(LAST_ADMIN_MESSAGE);
+    if ((await roleOf(tx, admin, userId)) === 'admin' && role !== 'admin' && (await adminCount(tx, admin.organizationId)) <= 1)
+      throw conflict(LAST_ADMIN_MESSAGE);
     await setMemberRole(tx, userId, role);
   });
   const users = await listUsers(db, admin);
@@ -88,8 +84,7 @@ export async function removeUser(db: Db, admin: SessionUser, userId: string) {
   if (userId === admin.id) throw badRequest('Нельзя удалить самого себя: попросите другого администратора');
   await db.transaction().execute(async (trx) => {
     const tx = trx as unknown as Db;
-    const member = await memberOf(tx, admin, userId);
-    if (member.role === 'admin' && (await adminCount(tx, admin.organizationId)) <= 1) throw conflict(LAST_ADMIN_MESSAGE);
+    if ((await roleOf(tx, admin, userId)) === 'admin' && (await adminCount(tx, admin.organizationId)) <= 1) throw conflict(LAST_ADMIN_MESSAGE);
     await revokeMember(tx, userId);
   });
   return { message: 'Пользователь удалён из организации' };

@@ -91,6 +91,12 @@ export async function registerUser(
   }
 }
 
+/** A user's role in an organisation, or null when the user is not its member. */
+export async function memberRole(db: Db, organizationId: number, userId: string): Promise<Role | null> {
+  const row = await db.selectFrom('memberships').select('role').where('user_id', '=', userId).where('organization_id', '=', organizationId).executeTakeFirst();
+  return row?.role ?? null;
+}
+
 /** A member's new role (admin/: the last administrator's check is the caller's). */
 export async function setMemberRole(db: Db, userId: string, role: Role) {
   await db.updateTable('memberships').set({ role }).where('user_id', '=', userId).execute();

@@ -2,6 +2,7 @@ import { diffFigures } from '@norma/core-wasm/norms';
 import { toIso } from '@norma/core-wasm/report';
 import type { z } from '@hono/zod-openapi';
 import type { LocatedStructure, StructureLocator } from '../auth/access';
+import { memberRole } from '../auth/service';
 import type { SessionUser } from '../http/env';
 import type { Db } from '../db/database';
 import type { NormCardsTable } from '../db/schema';
@@ -268,14 +269,9 @@ export async function listApprovers(db: Db, organizationId: number) {
 
 /** Gives an analyst of the admin's organisation the right to approve norms (admins have it anyway). */
 export async function grantApprover(db: Db, admin: SessionUser, userId: string) {
-  const member = await db
-    .selectFrom('memberships')
-    .select('role')
-    .where('user_id', '=', userId)
-    .where('organization_id', '=', admin.organizationId)
-    .executeTakeFirst();
-  if (!member) throw notFound('Пользователь не найден в организации');
-  if (member.role !== 'analyst') throw badRequest('Право утверждать нормы даётся аналитику; администратор утверждает и без него');
+  const role = await memberRole(db, admin.organizationId, userId);
+  if (!role) throw notFound('Пользователь не найден в организации');
+  if (role !== 'analyst') throw badRequest('Право утверждать нормы даётся аналитику; администратор утверждает и без него');
   await db
     .insertInto('norm_approvers')
     .values({ organization_id: admin.organizationId, user_id: userId, granted_by: admin.id, granted_at: Date.now() })
@@ -285,13 +281,7 @@ export async function grantApprover(db: Db, admin: SessionUser, userId: string) 
 }
 
 export async function revokeApprover(db: Db, admin: SessionUser, userId: string) {
-  const member = await db
-    .selectFrom('memberships')
-    .select('role')
-    .where('user_id', '=', userId)
-    .where('organization_id', '=', admin.organizationId)
-    .executeTakeFirst();
-  if (!member) throw notFound('Пользователь не найден в организации');
+  if (!(await memberRole(db, admin.organizationId, userId))) throw notFound('Пользователь не найден в организации');
   await db.deleteFrom('norm_approvers').where('organization_id', '=', admin.organizationId).where('user_id', '=', userId).execute();
   return listApprovers(db, admin.organizationId);
 }
