@@ -145,14 +145,16 @@ describe('a new organisation sets up its workspace', () => {
     await editor.getByLabel('Операция 2: название').fill('Ожидание деталей');
     await editor.getByLabel('Операция 2: тип').selectOption({ label: 'Простои (нерегламентированные перерывы)' });
     await editor.getByRole('button', { name: 'Сохранить операции' }).click();
-    await toast(page, 'Успешно сохранено');
-    const { operations } = await get<{ operations: { name: string; type: string; reference_point: string }[] }>(
-      `/api/v1/operations?structure_id=${structureId}`,
-    );
-    expect(operations.map((o) => [o.name, o.type, o.reference_point])).toEqual([
+    // The settings' «Успешно сохранено» may still be on screen: the saved operations are the state to wait on.
+    const savedOperations = async () =>
+      (await get<{ operations: { name: string; type: string; reference_point: string }[] }>(`/api/v1/operations?structure_id=${structureId}`)).operations.map(
+        (o) => [o.name, o.type, o.reference_point],
+      );
+    await expect.poll(savedOperations, RETRY).toEqual([
       ['Сборка узла', 'main', 'взял корпус'],
       ['Ожидание деталей', 'idle', ''],
     ]);
+    await toast(page, 'Успешно сохранено');
 
     // After a reload the card shows what was saved.
     await page.reload();

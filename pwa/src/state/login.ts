@@ -3,6 +3,7 @@ import { api, ApiCallError } from '../api/client';
 import type { CurrentUser, Permission } from '../api/types';
 import { clearApiCache } from '../offline/apiCache';
 import { PENDING_SIGN_OUT_KEY, signOutPending } from '../offline/signOut';
+import { notify } from '../status/notifications';
 
 /** spec 02 §3 "login": loggedIn flag, firstName, lastName (plus what the header and guards need). */
 export const login = proxy({
@@ -91,6 +92,21 @@ export function setLoggedOut() {
   login.permissions = [];
   login.organizationName = '';
   login.checked = true;
+}
+
+/**
+ * Starts a session by `call` (sign-in or registration): on success its message is shown and, once
+ * the new user is read back, `opened` runs (the screens open /projects). Answers the failure's text
+ * for the form, or null.
+ */
+export async function startSession(call: () => Promise<{ message: string }>, opened: () => void): Promise<string | null> {
+  try {
+    notify('success', (await call()).message, { global: true });
+    if (await refreshCurrentUser()) opened();
+    return null;
+  } catch (err) {
+    return err instanceof ApiCallError ? err.message : String(err);
+  }
 }
 
 /**

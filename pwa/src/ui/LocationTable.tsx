@@ -1,3 +1,4 @@
+import { TableHead } from './TableHead';
 import type { ReactNode } from 'react';
 import { ConfirmButton } from './ConfirmButton';
 
@@ -44,17 +45,7 @@ export function LocationTable<T extends { id: number; name: string }>({
   return (
     <div className="table-scroll">
       <table className="data-table compact" data-testid={testId}>
-        <thead>
-          <tr>
-            <th>Имя</th>
-            {columns.map((c) => (
-              <th key={c.title}>{c.title}</th>
-            ))}
-            <th>
-              <span className="visually-hidden">Действия</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead titles={['Имя', ...columns.map((c) => c.title)]} />
         <tbody>
           {rows?.length === 0 && (
             <tr>

@@ -1,3 +1,4 @@
+import { TableHead } from '../../ui/TableHead';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
 import type { AdminCamera, CameraCreate, NamedItem } from '../../api/types';
@@ -200,17 +201,7 @@ function Cameras({ structureId, onCountChanged }: { structureId: number; onCount
       {cameras && cameras.length > 0 && (
         <div className="table-scroll">
           <table className="data-table compact">
-            <thead>
-              <tr>
-                <th>№</th>
-                <th>Название</th>
-                <th>Папка хранилища</th>
-                <th>Видео</th>
-                <th>
-                  <span className="visually-hidden">Действия</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead titles={['№', 'Название', 'Папка хранилища', 'Видео']} />
             <tbody>
               {cameras.map((c) => (
                 <CameraRow key={`${c.id}-${c.camera_key}-${c.name}-${c.storage_folder}`} camera={c} onChanged={changed} />

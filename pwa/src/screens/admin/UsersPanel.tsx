@@ -1,3 +1,4 @@
+import { TableHead } from '../../ui/TableHead';
 import type { AdminUser, Role } from '../../api/types';
 import { Banner } from '../../ui/Banner';
 import { ConfirmButton } from '../../ui/ConfirmButton';
@@ -23,16 +24,7 @@ function UsersTable({ users, roles, changeRole, remove }: TableProps) {
   return (
     <div className="table-scroll">
       <table className="data-table compact" data-testid="users-table">
-        <thead>
-          <tr>
-            <th>Логин</th>
-            <th>Имя</th>
-            <th>Роль</th>
-            <th>
-              <span className="visually-hidden">Действия</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead titles={['Логин', 'Имя', 'Роль']} />
         <tbody>
           {users.map((user) => (
             <tr key={user.id}>

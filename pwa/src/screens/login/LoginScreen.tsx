@@ -1,9 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
-import { api, ApiCallError } from '../../api/client';
+import { api } from '../../api/client';
 import type { LoginBody } from '../../api/types';
-import { refreshCurrentUser } from '../../state/login';
-import { notify } from '../../status/notifications';
+import { startSession } from '../../state/login';
 import { Banner } from '../../ui/Banner';
 
 /** spec 01 "Login": login and password, Enter submits, Registration button; then /projects. */
@@ -18,16 +17,14 @@ export function LoginScreen() {
     event.preventDefault();
     setError(null);
     setBusy(true);
-    try {
-      // The PWA signs in with POST so the password never sits in a URL or a log.
-      const reply = await api.post('/api/v1/login', { body: { login: loginName, password } satisfies LoginBody, quiet: true });
-      notify('success', reply.message, { global: true });
-      if (await refreshCurrentUser()) navigate('/projects');
-    } catch (err) {
-      setError(err instanceof ApiCallError ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
+    // The PWA signs in with POST so the password never sits in a URL or a log.
+    setError(
+      await startSession(
+        () => api.post('/api/v1/login', { body: { login: loginName, password } satisfies LoginBody, quiet: true }),
+        () => navigate('/projects'),
+      ),
+    );
+    setBusy(false);
   };
 
   return (

@@ -1,3 +1,4 @@
+import { TableHead } from '../../ui/TableHead';
 import { useState } from 'react';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { useSnapshot } from 'valtio';
@@ -108,22 +109,7 @@ export function ModelsTable({ models, operations, areas, canWrite, onApply, onDe
   return (
     <div className="table-scroll">
       <table className="data-table compact vision-models" data-testid="models-table">
-        <thead>
-          <tr>
-            <th>№</th>
-            <th>Название</th>
-            <th>Комментарий</th>
-            <th>Ход обучения</th>
-            <th>Ключ модели</th>
-            <th>Рабочее место</th>
-            <th>Операции</th>
-            <th>Области</th>
-            <th>Обучена / применена</th>
-            <th>
-              <span className="visually-hidden">Действия</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead titles={['№', 'Название', 'Комментарий', 'Ход обучения', 'Ключ модели', 'Рабочее место', 'Операции', 'Области', 'Обучена / применена']} />
         <tbody>
           {models.length === 0 && (
             <tr>

@@ -1,3 +1,4 @@
+import { TableHead } from '../../ui/TableHead';
 import { useSnapshot } from 'valtio';
 import { addOperation, editOperation, operations, removeOperation } from '../../state/operations';
 import { Banner } from '../../ui/Banner';
@@ -12,16 +13,7 @@ function OperationsTable({ change }: { change: Change }) {
   return (
     <div className="table-scroll">
       <table className="data-table compact">
-        <thead>
-          <tr>
-            <th>Название</th>
-            <th>Тип</th>
-            <th>Точка отсчёта</th>
-            <th>
-              <span className="visually-hidden">Действия</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead titles={['Название', 'Тип', 'Точка отсчёта']} />
         <tbody>
           {state.list.map((op, index) => (
             <tr key={op.id ?? `new-${index}`} data-testid="operation-row">

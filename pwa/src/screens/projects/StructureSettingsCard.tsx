@@ -1,3 +1,4 @@
+import { TableHead } from '../../ui/TableHead';
 import { useSnapshot } from 'valtio';
 import { editParameter, projectParameters, setRestInIdle, type ProjectParameters } from '../../state/projectParameters';
 import { addShift, editShift, projectShifts, type ProjectShift } from '../../state/projectShifts';
@@ -148,20 +149,7 @@ function ShiftsTable({ settings }: { settings: Settings }) {
   const shifts = useSnapshot(projectShifts);
   return (
     <table className="data-table compact shifts-table">
-      {shifts.shifts.length > 0 && (
-        <thead>
-          <tr>
-            <th>Название</th>
-            <th>Начало</th>
-            <th>Конец</th>
-            <th>Перерывы, мин</th>
-            <th>Интервалы перерывов</th>
-            <th>
-              <span className="visually-hidden">Действия</span>
-            </th>
-          </tr>
-        </thead>
-      )}
+      {shifts.shifts.length > 0 && <TableHead titles={['Название', 'Начало', 'Конец', 'Перерывы, мин', 'Интервалы перерывов']} />}
       <tbody>
         {shifts.shifts.map((shift, position) => (
           <ShiftRow key={`${position}-${shift.index}`} shift={shift} position={position} settings={settings} />

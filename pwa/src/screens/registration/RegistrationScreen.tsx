@@ -1,9 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
-import { api, ApiCallError } from '../../api/client';
+import { api } from '../../api/client';
 import type { RegistrationBody } from '../../api/types';
-import { refreshCurrentUser } from '../../state/login';
-import { notify } from '../../status/notifications';
+import { startSession } from '../../state/login';
 import { Banner } from '../../ui/Banner';
 import { registrationError, type RegistrationForm } from './validate';
 
@@ -28,18 +27,14 @@ export function RegistrationScreen() {
     setError(problem);
     if (problem) return;
     setBusy(true);
-    try {
-      const reply = await api.post('/api/v2/register', {
-        body: { login: form.login, password: form.password, first_name: form.firstName, last_name: form.lastName } satisfies RegistrationBody,
-        quiet: true,
-      });
-      notify('success', reply.message, { global: true });
-      if (await refreshCurrentUser()) navigate('/projects');
-    } catch (err) {
-      setError(err instanceof ApiCallError ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
+    const body = { login: form.login, password: form.password, first_name: form.firstName, last_name: form.lastName } satisfies RegistrationBody;
+    setError(
+      await startSession(
+        () => api.post('/api/v2/register', { body, quiet: true }),
+        () => navigate('/projects'),
+      ),
+    );
+    setBusy(false);
   };
 
   return (
