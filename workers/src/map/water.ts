@@ -25,8 +25,8 @@ export function waterSource(dir = GSHHG_DIR): string | null {
 /**
  * WDBII river classes kept, with the zoom each first shows at (fewer small rivers on the world's
  * tiles): 0 double-lined rivers (the banks of wide rivers), 1 permanent major rivers, 2 additional
- * major, 3 additional. Minor rivers (4) are left out — two fifths of the points and a third of the
- * archive for streams no wider than a pixel at zoom 6 —, and so are intermittent rivers (5–7) and
+ * major, 3 additional. Minor rivers (4) are left out — about 30 % of the points of the zoom-6
+ * tiles for streams no wider than a pixel there —, and so are intermittent rivers (5–7) and
  * canals (8–10): dry most of the year or man-made, they would read as permanent water.
  */
 export const RIVER_MIN_ZOOM: Readonly<Record<number, number>> = { 0: 3, 1: 0, 2: 3, 3: 6 };
