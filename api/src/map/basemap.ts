@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { basemapAttribution, INITIAL_VIEW, PLACE_NAMES_CATALOG, placeNamesCatalog } from '@norma/workers/map';
+import { basemapAttribution, GSHHG_DIR, GSHHG_PACKAGE, INITIAL_VIEW, PLACE_NAMES_CATALOG, placeNamesCatalog, waterSource } from '@norma/workers/map';
 import type { Config } from '../config';
 import { ApiError, errorBody } from '../http/errors';
 import { startWorkerThread } from '../http/worker-thread';
@@ -10,21 +10,30 @@ export const BASEMAP_PATH = '/api/v1/map/basemap.pmtiles';
 
 const built = new Map<string, Promise<string>>();
 
+/** What the built-in archive carries besides land and borders: town names and water, where their packages are installed. */
+interface BasemapData {
+  catalog: string | null;
+  water: string | null;
+}
+
+/** The built-in archive's file name: one per variant, `basemap[-places][-water].pmtiles`. */
+export const basemapFileName = ({ catalog, water }: BasemapData) => `basemap${catalog ? '-places' : ''}${water ? '-water' : ''}.pmtiles`;
+
 /**
  * The basemap file: the operator's (NORMA_BASEMAP) or the built-in one, made from Natural Earth
- * (and GeoNames' Russian place names where Debian's libgeonames-common is installed) on first use
- * into DATA_DIR/map/ and kept there. The build takes seconds, so it runs on a thread of its own
- * (threads/basemap-thread.ts) while this one answers other calls; calls that come meanwhile wait
- * for the same build. The two variants have their own file names, so names appear once the package
- * is installed, without deleting anything.
+ * (with GSHHG rivers and lakes where Debian's gmt-gshhg-high is installed, and GeoNames' Russian
+ * place names where libgeonames-common is) on first use into DATA_DIR/map/ and kept there. The
+ * build takes seconds, so it runs on a thread of its own (threads/basemap-thread.ts) while this one
+ * answers other calls; calls that come meanwhile wait for the same build. Each variant has its own
+ * file name, so names and water appear once a package is installed, without deleting anything.
  */
 export function basemapFile(config: Pick<Config, 'basemapFile' | 'dataDir'>): Promise<string> {
   if (config.basemapFile) return Promise.resolve(config.basemapFile);
-  const catalog = placeNamesCatalog();
-  const file = join(config.dataDir, 'map', catalog ? 'basemap-places.pmtiles' : 'basemap.pmtiles');
+  const data = { catalog: placeNamesCatalog(), water: waterSource() };
+  const file = join(config.dataDir, 'map', basemapFileName(data));
   let pending = built.get(file);
   if (!pending) {
-    pending = existsSync(file) ? Promise.resolve(file) : buildOffThread(file, catalog);
+    pending = existsSync(file) ? Promise.resolve(file) : buildOffThread(file, data);
     built.set(file, pending);
     // A failed build is tried again by the next call.
     pending.catch(() => built.delete(file));
@@ -32,16 +41,18 @@ export function basemapFile(config: Pick<Config, 'basemapFile' | 'dataDir'>): Pr
   return pending;
 }
 
-async function buildOffThread(file: string, catalog: string | null): Promise<string> {
-  if (!catalog)
+async function buildOffThread(file: string, data: BasemapData): Promise<string> {
+  if (!data.catalog)
     console.warn(
       `[api] подложка карты собирается без названий населённых пунктов: нет каталога ${PLACE_NAMES_CATALOG} (пакет Debian libgeonames-common; docs/map.md «Подложка»)`,
     );
+  if (!data.water)
+    console.warn(`[api] подложка карты собирается без рек и озёр: нет данных GSHHG в ${GSHHG_DIR} (пакет Debian ${GSHHG_PACKAGE}; docs/map.md «Подложка»)`);
   mkdirSync(dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.part`;
   const thread = startWorkerThread<{ id: number; error?: string }>(new URL('../threads/basemap-thread.ts', import.meta.url), 'basemap thread');
   try {
-    const reply = await thread.send({ file: temp, catalog });
+    const reply = await thread.send({ file: temp, ...data });
     if (reply.error) throw new Error(`Подложка карты не собрана: ${reply.error}`);
   } finally {
     thread.close();
@@ -81,6 +92,37 @@ export async function basemapResponse(config: Pick<Config, 'basemapFile' | 'data
   return new Response(body, { status: 200, headers });
 }
 
+/** Sea, lakes and rivers: one colour, so that a river's mouth and a lake's shore read as one water. */
+const WATER = '#aad3df';
+
+/**
+ * Rivers (WDBII classes, water.ts): major ones (1) widest, the banks of wide rivers (0) hairlines,
+ * widening with the zoom — under a pixel on the world map, a few pixels in a city.
+ */
+const riversLayer = {
+  id: 'rivers',
+  type: 'line',
+  source: 'basemap',
+  'source-layer': 'rivers',
+  layout: { 'line-cap': 'round', 'line-join': 'round' },
+  paint: {
+    'line-color': WATER,
+    'line-width': [
+      'interpolate',
+      ['linear'],
+      ['zoom'],
+      3,
+      ['match', ['get', 'level'], 1, 0.8, 0.5],
+      8,
+      ['match', ['get', 'level'], 1, 1.6, 2, 1.2, 0.8],
+      12,
+      ['match', ['get', 'level'], 1, 4, 2, 3, 3, 2, 1],
+      16,
+      ['match', ['get', 'level'], 1, 10, 2, 7, 3, 4, 1.5],
+    ],
+  },
+};
+
 /**
  * Town names: Russian, in the app's own Montserrat. The style has no `glyphs` URL, so maplibre draws
  * the letters itself from the page's web font (TinySDF) — nothing is fetched for them. Larger towns
@@ -104,9 +146,11 @@ const placesLayer = {
 
 /**
  * The maplibre style of the basemap: a `pmtiles://` vector source on our own origin, land over a
- * sea background, country borders and town names (layer `places`, where the archive has it). No
- * glyphs or sprites are served: labels are drawn from the page's font. Layers read `land`,
- * `borders` and `places`; an operator's archive should use those names or bring its own style.
+ * sea background, lakes and rivers in the sea's colour (layers `lakes` and `rivers`, where the
+ * archive has them), country borders and town names (layer `places`, where the archive has it). No
+ * glyphs or sprites are served: labels are drawn from the page's font. Layers read `land`, `lakes`,
+ * `rivers`, `borders` and `places`; an operator's archive should use those names or bring its own
+ * style.
  */
 function mapStyle(origin: string, attribution: string) {
   return {
@@ -116,8 +160,10 @@ function mapStyle(origin: string, attribution: string) {
     zoom: INITIAL_VIEW.zoom,
     sources: { basemap: { type: 'vector', url: `pmtiles://${origin}${BASEMAP_PATH}`, attribution } },
     layers: [
-      { id: 'sea', type: 'background', paint: { 'background-color': '#cfe3f0' } },
+      { id: 'sea', type: 'background', paint: { 'background-color': WATER } },
       { id: 'land', type: 'fill', source: 'basemap', 'source-layer': 'land', paint: { 'fill-color': '#f4f1ea' } },
+      { id: 'lakes', type: 'fill', source: 'basemap', 'source-layer': 'lakes', paint: { 'fill-color': WATER } },
+      riversLayer,
       {
         id: 'borders',
         type: 'line',
@@ -136,8 +182,11 @@ function mapStyle(origin: string, attribution: string) {
  * address, or the built-in one. Read on every request: the operator may edit it without a restart.
  */
 export function editorStyle(config: Pick<Config, 'mapStyleFile' | 'basemapFile'>, origin: string): unknown {
-  // GeoNames is credited only when the built-in archive carries its names.
-  if (!config.mapStyleFile) return mapStyle(origin, basemapAttribution(!config.basemapFile && placeNamesCatalog() !== null));
+  // GSHHG and GeoNames are credited only when the built-in archive carries their data.
+  if (!config.mapStyleFile) {
+    const builtIn = !config.basemapFile;
+    return mapStyle(origin, basemapAttribution(builtIn && placeNamesCatalog() !== null, builtIn && waterSource() !== null));
+  }
   let text: string;
   try {
     text = readFileSync(config.mapStyleFile, 'utf8');

@@ -9,7 +9,7 @@ import { startWorkers } from '@norma/workers/jobs';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 // Test-only LibreDWG reader (GPL, devDependency): reads back the DWG the export writes.
 import { readDwg } from '../../../workers/test-support/dwg-read-back';
-import { mapType, placeNamesCatalog } from '@norma/workers/map';
+import { mapType, placeNamesCatalog, waterSource } from '@norma/workers/map';
 
 let t: TestApp;
 let admin: string;
@@ -380,12 +380,21 @@ describe('basemap', () => {
       'source-layer': 'places',
       layout: { 'text-field': ['get', 'name'], 'text-font': ['Montserrat'] },
     });
-    // GeoNames (CC BY 4.0) is credited exactly when the archive carries its names (Debian's libgeonames-common).
+    // Water between land and borders, in the sea's colour: lakes filled, rivers as lines.
+    const layers = style.body.layers as Array<{ id: string; type: string; 'source-layer'?: string; paint: Record<string, unknown> }>;
+    expect(layers.map((l) => l.id)).toEqual(['sea', 'land', 'lakes', 'rivers', 'borders', 'places']);
+    const sea = layers[0]!.paint['background-color'];
+    expect(layers.find((l) => l.id === 'lakes')).toMatchObject({ type: 'fill', 'source-layer': 'lakes', paint: { 'fill-color': sea } });
+    expect(layers.find((l) => l.id === 'rivers')).toMatchObject({ type: 'line', 'source-layer': 'rivers', paint: { 'line-color': sea } });
+    // GeoNames (CC BY 4.0) and GSHHG are credited exactly when the archive carries their data
+    // (Debian's libgeonames-common and gmt-gshhg-high).
     const withNames = placeNamesCatalog() !== null;
+    const withWater = waterSource() !== null;
     const metadata = (await archive.getMetadata()) as { attribution: string; vector_layers: Array<{ id: string }> };
     expect(metadata.vector_layers.some((l) => l.id === 'places')).toBe(withNames);
+    expect(metadata.vector_layers.filter((l) => l.id === 'lakes' || l.id === 'rivers')).toHaveLength(withWater ? 2 : 0);
     expect(style.body.sources.basemap.attribution).toBe(metadata.attribution);
-    expect(metadata.attribution).toBe(withNames ? 'Natural Earth, GeoNames (CC BY 4.0)' : 'Natural Earth');
+    expect(metadata.attribution).toBe(['Natural Earth', ...(withWater ? ['GSHHG (LGPL-3.0)'] : []), ...(withNames ? ['GeoNames (CC BY 4.0)'] : [])].join(', '));
   });
 
   it("serves the operator's own style (NORMA_MAP_STYLE) with {origin} filled in; a broken file is a 500 with a Russian message", async () => {

@@ -1,17 +1,17 @@
 /// <reference lib="webworker" />
 import { writeFileSync } from 'node:fs';
-import { buildBasemap } from '@norma/workers/map';
+import { buildBasemap, readWater } from '@norma/workers/map';
 
 /*
- * The one-off thread that builds the built-in basemap (map/basemap.ts): a few seconds of tiling
- * that would otherwise hold the thread answering every call.
+ * The one-off thread that builds the built-in basemap (map/basemap.ts): a few seconds of reading
+ * GSHHG and tiling that would otherwise hold the thread answering every call.
  */
 declare const self: Worker;
 
-self.onmessage = (event: MessageEvent<{ id: number; file: string; catalog: string | null }>) => {
-  const { id, file, catalog } = event.data;
+self.onmessage = async (event: MessageEvent<{ id: number; file: string; catalog: string | null; water: string | null }>) => {
+  const { id, file, catalog, water } = event.data;
   try {
-    writeFileSync(file, buildBasemap(undefined, catalog));
+    writeFileSync(file, buildBasemap(undefined, catalog, water ? await readWater(water) : null));
     self.postMessage({ id });
   } catch (err) {
     self.postMessage({ id, error: err instanceof Error ? err.message : String(err) });

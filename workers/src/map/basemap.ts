@@ -7,6 +7,7 @@ import type { GeometryCollection, Topology } from 'topojson-specification';
 import { fromGeojsonVt } from 'vt-pbf';
 import { placeNamesCatalog, placeTiles, readPlaceNames, russianPlaces } from './places';
 import { writePmtiles, type PmTile } from './pmtiles';
+import type { Water } from './water';
 
 /** Zooms of the default basemap: Natural Earth 1:50m is no finer; maplibre over-zooms past it. */
 export const BASEMAP_MAX_ZOOM = 6;
@@ -16,17 +17,24 @@ export const INITIAL_VIEW = { lon: 30.3141, lat: 59.9386, zoom: 12 } as const;
 const require = createRequire(import.meta.url);
 const atlas = (name: string) => JSON.parse(readFileSync(require.resolve(`world-atlas/${name}`), 'utf8')) as Topology;
 
-/** What the built-in basemap's data is credited to on the map (GeoNames only when its names are in). */
-export const basemapAttribution = (withPlaces: boolean) => (withPlaces ? 'Natural Earth, GeoNames (CC BY 4.0)' : 'Natural Earth');
+/** What the built-in basemap's data is credited to on the map (GSHHG and GeoNames only when their data is in). */
+export const basemapAttribution = (withPlaces: boolean, withWater = false) =>
+  ['Natural Earth', ...(withWater ? ['GSHHG (LGPL-3.0)'] : []), ...(withPlaces ? ['GeoNames (CC BY 4.0)'] : [])].join(', ');
+
+/** A tile of geojson-vt, or null where no feature reaches it (geojson-vt answers null or an empty tile). */
+type VtTile = { features: Array<{ tags: Record<string, unknown> }> };
+const nonEmpty = <T extends VtTile | null>(tile: T) => (tile && tile.features.length > 0 ? tile : null);
 
 /**
  * Builds the default offline basemap: Natural Earth 1:50m land and country borders from the
- * `world-atlas` package and, where the GeoNames catalogue of Russian names is given, towns with
- * their Russian names (places.ts), cut into vector tiles (layers `land`, `borders`, `places`) for
- * zooms 0–6 and packed as a PMTiles v3 archive (docs/map.md «Подложка»). Deterministic for given
- * package versions and catalogue. `catalog` null: no `places` layer.
+ * `world-atlas` package; where the GSHHG files are read (water.ts), lakes and rivers; where the
+ * GeoNames catalogue of Russian names is given, towns with their Russian names (places.ts) — cut
+ * into vector tiles (layers `land`, `lakes`, `rivers`, `borders`, `places`) for zooms 0–6 and
+ * packed as a PMTiles v3 archive (docs/map.md «Подложка»). Deterministic for given package
+ * versions, catalogue and GSHHG files. `catalog` null: no `places` layer; `water` null: no
+ * `lakes` and `rivers`.
  */
-export function buildBasemap(maxZoom = BASEMAP_MAX_ZOOM, catalog: string | null = placeNamesCatalog()): Uint8Array {
+export function buildBasemap(maxZoom = BASEMAP_MAX_ZOOM, catalog: string | null = placeNamesCatalog(), water: Water | null = null): Uint8Array {
   const world = atlas('countries-50m.json');
   const land = feature(atlas('land-50m.json'), atlas('land-50m.json').objects.land as GeometryCollection) as unknown as GeoJSON.FeatureCollection;
   const borders: GeoJSON.FeatureCollection = {
@@ -34,25 +42,29 @@ export function buildBasemap(maxZoom = BASEMAP_MAX_ZOOM, catalog: string | null 
     features: [{ type: 'Feature', properties: { kind: 'country' }, geometry: mesh(world, world.objects.countries as GeometryCollection, (a, b) => a !== b) }],
   };
   const options = { maxZoom, indexMaxZoom: maxZoom, indexMaxPoints: 0, tolerance: 3, extent: 4096, buffer: 64 };
-  const landIndex = new GeoJSONVT(land, options);
-  const borderIndex = new GeoJSONVT(borders, options);
+  const indexes = {
+    land: new GeoJSONVT(land, options),
+    lakes: water && new GeoJSONVT(water.lakes, options),
+    rivers: water && new GeoJSONVT(water.rivers, options),
+    borders: new GeoJSONVT(borders, options),
+  };
   const placesByTile = catalog ? placeTiles(russianPlaces(readPlaceNames(catalog)), maxZoom) : new Map<string, never>();
   const tiles: PmTile[] = [];
   for (let z = 0; z <= maxZoom; z++) {
     const n = 2 ** z;
     for (let x = 0; x < n; x++)
       for (let y = 0; y < n; y++) {
-        // geojson-vt answers null or an empty tile where no feature reaches.
-        const nonEmpty = <T extends { features: unknown[] } | null>(tile: T) => (tile && tile.features.length > 0 ? tile : null);
-        const landTile = nonEmpty(landIndex.getTile(z, x, y));
-        const borderTile = nonEmpty(borderIndex.getTile(z, x, y));
-        const placeFeatures = placesByTile.get(`${z}/${x}/${y}`);
-        // Open sea needs no tile: the style's background is the sea.
-        if (!landTile && !borderTile && !placeFeatures) continue;
         const layers: Record<string, unknown> = {};
-        if (landTile) layers.land = landTile;
-        if (borderTile) layers.borders = borderTile;
+        for (const [name, index] of Object.entries(indexes)) {
+          const tile = nonEmpty(index?.getTile(z, x, y) as VtTile | null);
+          // A river or lake shows from its own zoom on (water.ts: RIVER_MIN_ZOOM, lakeMinZoom).
+          if (tile && water && (name === 'rivers' || name === 'lakes')) tile.features = tile.features.filter((f) => (f.tags.minzoom as number) <= z);
+          if (tile && tile.features.length > 0) layers[name] = tile;
+        }
+        const placeFeatures = placesByTile.get(`${z}/${x}/${y}`);
         if (placeFeatures) layers.places = { features: placeFeatures };
+        // Open sea needs no tile: the style's background is the sea.
+        if (Object.keys(layers).length === 0) continue;
         tiles.push({ z, x, y, data: gzipSync(fromGeojsonVt(layers, { version: 2 })) });
       }
   }
@@ -65,9 +77,15 @@ export function buildBasemap(maxZoom = BASEMAP_MAX_ZOOM, catalog: string | null 
     tileType: 1,
     metadata: {
       name: 'Norma basemap',
-      attribution: basemapAttribution(catalog !== null),
+      attribution: basemapAttribution(catalog !== null, water !== null),
       vector_layers: [
         { id: 'land', fields: {}, minzoom: 0, maxzoom: maxZoom },
+        ...(water
+          ? [
+              { id: 'lakes', fields: { kind: 'String', minzoom: 'Number' }, minzoom: 0, maxzoom: maxZoom },
+              { id: 'rivers', fields: { level: 'Number', minzoom: 'Number' }, minzoom: 0, maxzoom: maxZoom },
+            ]
+          : []),
         { id: 'borders', fields: { kind: 'String' }, minzoom: 0, maxzoom: maxZoom },
         ...(catalog ? [{ id: 'places', fields: { name: 'String', population: 'Number', rank: 'Number' }, minzoom: 0, maxzoom: maxZoom }] : []),
       ],

@@ -1,6 +1,7 @@
 export * from './catalog';
 export { buildBasemap, basemapAttribution, BASEMAP_MAX_ZOOM, INITIAL_VIEW } from './basemap';
 export { placeNamesCatalog, PLACE_NAMES_CATALOG } from './places';
+export { readWater, waterSource, GSHHG_DIR, GSHHG_PACKAGE, type Water } from './water';
 export { writePmtiles, zxyToTileId } from './pmtiles';
 export {
   ALGO_TAGS,

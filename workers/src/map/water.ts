@@ -1,0 +1,209 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import h5wasm, { Dataset, type File as H5File } from 'h5wasm/node';
+
+/**
+ * Rivers and lakes of the basemap (layers `rivers` and `lakes`, docs/map.md «Подложка») from GSHHG
+ * (Wessel & Smith, LGPL-3+) as Debian's `gmt-gshhg-high` installs it: the shorelines (GSHHS) and
+ * the rivers (WDBII) in GMT's binned netCDF-4 files, read with `h5wasm`. No files — no water
+ * layers (the basemap is built without them and says so).
+ */
+export const GSHHG_DIR = '/usr/share/gmt-gshhg';
+/** The resolution letter of the files used: `h` (high), chosen by build time and size (docs/map.md). */
+export const GSHHG_RESOLUTION = 'h';
+/** The Debian package that installs the files of `GSHHG_RESOLUTION`. */
+export const GSHHG_PACKAGE = 'gmt-gshhg-high';
+
+const shorelineFile = (dir: string) => join(dir, `binned_GSHHS_${GSHHG_RESOLUTION}.nc`);
+const riverFile = (dir: string) => join(dir, `binned_river_${GSHHG_RESOLUTION}.nc`);
+
+/** The GSHHG folder if both files are there, else null (the package is not installed). */
+export function waterSource(dir = GSHHG_DIR): string | null {
+  return existsSync(shorelineFile(dir)) && existsSync(riverFile(dir)) ? dir : null;
+}
+
+/**
+ * WDBII river classes kept, with the zoom each first shows at (fewer small rivers on the world's
+ * tiles): 0 double-lined rivers (the banks of wide rivers), 1 permanent major rivers, 2 additional
+ * major, 3 additional. Minor rivers (4) are left out — about 30 % of the points of the zoom-6
+ * tiles for streams no wider than a pixel there —, and so are intermittent rivers (5–7) and
+ * canals (8–10): dry most of the year or man-made, they would read as permanent water.
+ */
+export const RIVER_MIN_ZOOM: Readonly<Record<number, number>> = { 0: 3, 1: 0, 2: 3, 3: 6 };
+
+/**
+ * The zoom a lake first shows at, by its area: 0 from 20 000 km² on, and one zoom later for each
+ * quarter of that (a lake appears at about the same size on screen), 6 at most.
+ */
+export const lakeMinZoom = (km2: number) => Math.max(0, Math.min(6, Math.ceil(Math.log(20_000 / Math.abs(km2)) / Math.log(4))));
+
+export interface Water {
+  /** River lines; properties `level` (WDBII class) and `minzoom`. */
+  rivers: GeoJSON.FeatureCollection<GeoJSON.LineString, { level: number; minzoom: number }>;
+  /** Lakes and river-lakes with their islands as holes; properties `kind` (`lake` or `river`) and `minzoom`. */
+  lakes: GeoJSON.FeatureCollection<GeoJSON.Polygon, { kind: 'lake' | 'river'; minzoom: number }>;
+}
+
+/** What the binned files share: bins of `size` degrees, `nx` a row, numbered row by row from the north. */
+interface Bins {
+  size: number;
+  nx: number;
+  firstSegment: Int32Array;
+  segments: Int16Array;
+  dx: Int16Array;
+  dy: Int16Array;
+}
+
+function dataset(file: H5File, name: string) {
+  const entity = file.get(name);
+  if (!(entity instanceof Dataset)) throw new Error(`GSHHG: в файле ${file.filename} нет переменной ${name}`);
+  return entity.value as Int32Array | Int16Array | Int8Array | Float64Array;
+}
+
+function readBins(file: H5File): Bins {
+  return {
+    size: (dataset(file, 'Bin_size_in_minutes')[0] as number) / 60,
+    nx: dataset(file, 'N_bins_in_360_longitude_range')[0] as number,
+    firstSegment: dataset(file, 'Id_of_first_segment_in_a_bin') as Int32Array,
+    segments: dataset(file, 'N_segments_in_a_bin') as Int16Array,
+    dx: dataset(file, 'Relative_longitude_from_SW_corner_of_bin') as Int16Array,
+    dy: dataset(file, 'Relative_latitude_from_SW_corner_of_bin') as Int16Array,
+  };
+}
+
+/**
+ * Calls `visit` for every segment of every bin with its bin's south-west corner. A point is stored
+ * as two 16-bit fractions (read unsigned, 0…65535) of the bin's side from that corner.
+ */
+function eachSegment(bins: Bins, visit: (segment: number, west: number, south: number) => void): void {
+  for (let bin = 0; bin < bins.firstSegment.length; bin++) {
+    const west = (bin % bins.nx) * bins.size;
+    const south = 90 - (Math.floor(bin / bins.nx) + 1) * bins.size;
+    const first = bins.firstSegment[bin]!;
+    for (let s = first; s < first + bins.segments[bin]!; s++) visit(s, west, south);
+  }
+}
+
+/** Points first … first+count−1 of a bin in degrees; longitudes 0…360 as stored. */
+function pointsOf(bins: Bins, first: number, count: number, west: number, south: number): Array<[number, number]> {
+  const scale = bins.size / 65535;
+  const points: Array<[number, number]> = [];
+  for (let i = first; i < first + count; i++) points.push([west + (bins.dx[i]! & 0xffff) * scale, south + (bins.dy[i]! & 0xffff) * scale]);
+  return points;
+}
+
+/** Longitudes east of 180° written as west ones (a bin's points never straddle 180°). */
+const toWest = (points: Array<[number, number]>) =>
+  points.some(([lon]) => lon > 180) ? points.map(([lon, lat]) => [lon - 360, lat] as [number, number]) : points;
+
+/** WDBII rivers of the kept classes, one line per bin segment. */
+function readRivers(file: H5File): Water['rivers'] {
+  const bins = readBins(file);
+  const count = dataset(file, 'N_points_for_a_segment') as Int16Array;
+  const level = dataset(file, 'Hierarchial_level_of_a_segment') as Int16Array;
+  const start = dataset(file, 'Id_of_first_point_in_a_segment') as Int32Array;
+  const features: Water['rivers']['features'] = [];
+  eachSegment(bins, (s, west, south) => {
+    const minzoom = RIVER_MIN_ZOOM[level[s]!];
+    if (minzoom === undefined || count[s]! < 2) return;
+    const coordinates = toWest(pointsOf(bins, start[s]!, count[s]!, west, south));
+    features.push({ type: 'Feature', properties: { level: level[s]!, minzoom }, geometry: { type: 'LineString', coordinates } });
+  });
+  return { type: 'FeatureCollection', features };
+}
+
+/** A place on the globe as a map key: micro-degrees, longitude taken modulo 360°. */
+const keyOf = ([lon, lat]: [number, number]) => `${((Math.round(lon * 1e6) % 360e6) + 360e6) % 360e6},${Math.round(lat * 1e6)}`;
+
+/**
+ * One polygon's ring from its pieces: a polygon is stored cut at the bin edges, one piece per bin it
+ * crosses, and a piece ends where the next one (in the neighbouring bin) starts. Pieces are chained
+ * by those shared end points until the ring returns to its start. Null when the pieces do not close.
+ */
+export function chainRing(pieces: Array<Array<[number, number]>>): Array<[number, number]> | null {
+  const byStart = new Map<string, number[]>();
+  pieces.forEach((piece, i) => {
+    const key = keyOf(piece[0]!);
+    byStart.set(key, [...(byStart.get(key) ?? []), i]);
+  });
+  const used = new Set<number>([0]);
+  const ring = [...pieces[0]!];
+  const home = keyOf(ring[0]!);
+  for (;;) {
+    const end = keyOf(ring[ring.length - 1]!);
+    if (end === home && ring.length > 3) break;
+    const next = byStart.get(end)?.find((i) => !used.has(i));
+    if (next === undefined) return null;
+    used.add(next);
+    ring.push(...pieces[next]!.slice(1));
+  }
+  if (used.size !== pieces.length) return null;
+  // Keep longitudes continuous across 180° (geojson-vt wraps what lies beyond); start west of it.
+  const shift = ring[0]![0] > 180 ? -360 : 0;
+  let previous = ring[0]![0] + shift;
+  return ring.map(([lon, lat]) => {
+    let x = lon + shift;
+    while (x - previous > 180) x -= 360;
+    while (previous - x > 180) x += 360;
+    previous = x;
+    return [x, lat];
+  });
+}
+
+/**
+ * GSHHS lakes (level 2; a negative area marks a river-lake, a double-lined river), each with its
+ * islands (level 3) as holes; ponds on those islands (level 4) are lakes again. Antarctic ice and
+ * grounding-line polygons (land) are skipped.
+ */
+function readLakes(file: H5File): Water['lakes'] {
+  const bins = readBins(file);
+  const info = dataset(file, 'Embedded_npts_levels_exit_entry_for_a_segment') as Int32Array;
+  const start = dataset(file, 'Id_of_first_point_in_a_segment') as Int32Array;
+  const polygonOf = dataset(file, 'Id_of_GSHHS_ID') as Int32Array;
+  const antarctic = dataset(file, 'Embedded_ANT_flag') as Int8Array;
+  const parent = dataset(file, 'Id_of_parent_polygons') as Int32Array;
+  const area = dataset(file, 'The_km_squared_area_of_polygons') as Float64Array;
+  const pieces = new Map<number, { level: number; pieces: Array<Array<[number, number]>> }>();
+  eachSegment(bins, (s, west, south) => {
+    // Bits: 0–2 exit side, 3–5 entry side, 6–8 level, 9… number of points.
+    const level = (info[s]! >> 6) & 7;
+    if (level < 2 || level > 4 || antarctic[s]) return;
+    const polygon = polygonOf[s]!;
+    const entry = pieces.get(polygon) ?? { level, pieces: [] };
+    entry.pieces.push(pointsOf(bins, start[s]!, info[s]! >>> 9, west, south));
+    pieces.set(polygon, entry);
+  });
+  const rings = new Map<number, { level: number; ring: Array<[number, number]> }>();
+  for (const [polygon, { level, pieces: parts }] of [...pieces].sort((a, b) => a[0] - b[0])) {
+    const ring = chainRing(parts);
+    if (ring) rings.set(polygon, { level, ring });
+  }
+  const holes = new Map<number, Array<Array<[number, number]>>>();
+  for (const [polygon, { level, ring }] of rings)
+    if (level === 3 && rings.has(parent[polygon]!)) holes.set(parent[polygon]!, [...(holes.get(parent[polygon]!) ?? []), ring]);
+  const features: Water['lakes']['features'] = [];
+  for (const [polygon, { level, ring }] of rings) {
+    if (level === 3) continue;
+    const kind = area[polygon]! < 0 ? 'river' : 'lake';
+    features.push({
+      type: 'Feature',
+      properties: { kind, minzoom: lakeMinZoom(area[polygon]!) },
+      geometry: { type: 'Polygon', coordinates: [ring, ...(holes.get(polygon) ?? [])] },
+    });
+  }
+  return { type: 'FeatureCollection', features };
+}
+
+/** Reads the rivers and lakes of the GSHHG files in `dir` (waterSource). */
+export async function readWater(dir: string): Promise<Water> {
+  await h5wasm.ready;
+  const read = <T>(path: string, take: (file: H5File) => T): T => {
+    const file = new h5wasm.File(path, 'r');
+    try {
+      return take(file);
+    } finally {
+      file.close();
+    }
+  };
+  return { rivers: read(riverFile(dir), readRivers), lakes: read(shorelineFile(dir), readLakes) };
+}
