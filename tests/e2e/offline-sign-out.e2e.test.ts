@@ -96,13 +96,27 @@ describe('signing out on a shared tablet without a network', () => {
     // The cookie is still in the browser (a script cannot remove it): the app must refuse it.
     expect(await deviceCookie(context)).toBe(oldCookie);
 
-    // Back online and reloaded: the sign-out goes first, everything after it is anonymous.
-    const apiCalls: { path: string; status: number; body: string }[] = [];
+    // Back online and reloaded: the sign-out goes first, everything after it is anonymous. Requests
+    // are recorded as they leave the browser (page or service worker), with the cookie they carry:
+    // answers may come back in any order, what matters is what is sent under the old session.
+    const apiRequests: { path: string; cookie: Promise<string | undefined> }[] = [];
+    const apiReplies: { path: string; status: number; body: string }[] = [];
+    context.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/api/'))
+        apiRequests.push({
+          path: url.pathname,
+          cookie: request.allHeaders().then(
+            (h) => h.cookie,
+            () => undefined,
+          ),
+        });
+    });
     context.on('response', (response) => {
       const url = new URL(response.url());
       if (!url.pathname.startsWith('/api/')) return;
       const entry = { path: url.pathname, status: response.status(), body: '' };
-      apiCalls.push(entry);
+      apiReplies.push(entry);
       response.text().then(
         (text) => (entry.body = text),
         () => {},
@@ -112,10 +126,22 @@ describe('signing out on a shared tablet without a network', () => {
     await page.reload();
     await page.waitForURL(/#\/login$/);
     await page.getByRole('heading', { name: 'Вход' }).waitFor();
-    await expect.poll(() => apiCalls.some((c) => c.path === '/api/v1/whoami' && c.body !== ''), RETRY).toBe(true);
-    expect(apiCalls[0]?.path).toBe('/api/v1/leave');
-    expect(apiCalls[0]?.status).toBe(200);
-    const whoami = apiCalls.find((c) => c.path === '/api/v1/whoami')!;
+    await expect.poll(() => apiReplies.some((c) => c.path === '/api/v1/whoami' && c.body !== ''), RETRY).toBe(true);
+    const oldPairs = oldCookie.split('; ');
+    const sent = await Promise.all(
+      apiRequests.map(async (r) => {
+        const carried = ((await r.cookie) ?? '').split('; ');
+        return { path: r.path, oldSession: oldPairs.some((pair) => carried.includes(pair)) };
+      }),
+    );
+    const order = sent.map((r) => `${r.path}${r.oldSession ? ' (old session)' : ''}`).join(', ');
+    expect(sent[0]?.path, order).toBe('/api/v1/leave');
+    expect(
+      sent.filter((r) => r.oldSession && r.path !== '/api/v1/leave'),
+      order,
+    ).toEqual([]);
+    expect(apiReplies.find((c) => c.path === '/api/v1/leave')?.status).toBe(200);
+    const whoami = apiReplies.find((c) => c.path === '/api/v1/whoami')!;
     expect(JSON.parse(whoami.body)).toMatchObject({ error: { code: 'unauthorized' } });
     expect(await page.getByTestId('user-name').count()).toBe(0);
 
