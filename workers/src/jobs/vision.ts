@@ -79,6 +79,8 @@ function modelWatch(db: Db, modelId: number, runnerSignal: AbortSignal, report: 
   let gone = false;
   let lastWrite = 0;
   let writing = false;
+  let closed = false;
+  let lastTouch: Promise<unknown> = Promise.resolve();
   return {
     signal: controller.signal,
     get gone() {
@@ -86,10 +88,10 @@ function modelWatch(db: Db, modelId: number, runnerSignal: AbortSignal, report: 
     },
     progress(percent: number, column: 'completion_percentage' | null) {
       report(percent);
-      if (writing || Date.now() - lastWrite < 500) return;
+      if (closed || writing || Date.now() - lastWrite < 500) return;
       writing = true;
       lastWrite = Date.now();
-      touchModel(db, modelId, column ? Math.round(percent * 10) / 10 : null)
+      lastTouch = touchModel(db, modelId, column ? Math.round(percent * 10) / 10 : null)
         .then((found) => {
           if (!found) {
             gone = true;
@@ -99,7 +101,15 @@ function modelWatch(db: Db, modelId: number, runnerSignal: AbortSignal, report: 
         .catch(() => {})
         .finally(() => (writing = false));
     },
-    done: () => runnerSignal.removeEventListener('abort', onAbort),
+    /**
+     * Stops mirroring; resolves once the last progress write has landed, so that it cannot overwrite
+     * what the job writes next (a trained model's 100 % was once overwritten by a late 98 %).
+     */
+    async done() {
+      closed = true;
+      runnerSignal.removeEventListener('abort', onAbort);
+      await lastTouch;
+    },
   };
 }
 
@@ -239,7 +249,7 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
         if (err instanceof Error && /нет разметки|Слишком мало|ни одного кадра/.test(err.message)) throw new PermanentJobError(err.message);
         throw err;
       } finally {
-        watch.done();
+        await watch.done();
       }
       if (signal.aborted) return null;
       const key = modelKey(video.organization_id, modelId);
@@ -307,7 +317,7 @@ export function visionApplyHandler(db: Db, storage: ObjectStore): JobHandler {
         if (signal.aborted) return null;
         throw err;
       } finally {
-        watch.done();
+        await watch.done();
       }
       const startInstant = video.start_time + Math.round(payload.start_second * 1000);
       const endInstant = video.start_time + Math.round(payload.end_second * 1000);
