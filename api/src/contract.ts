@@ -59,7 +59,6 @@ export type VideoMarkupsReply = Reply<typeof markup.VideoMarkupsReply>;
 export type VideoMarkupsSave = Body<typeof markup.VideoMarkupsSave>;
 export type AvailableOperations = Reply<typeof markup.AvailableOperations>;
 export type PeriodMarkupRow = Reply<typeof periodMarkups.PeriodMarkupRow>;
-export type PeriodMarkupsReply = Reply<typeof periodMarkups.PeriodMarkupsReply>;
 export type PeriodMarkupsSave = Body<typeof periodMarkups.PeriodMarkupsSave>;
 export type TaskRow = Reply<typeof tasks.TaskRow>;
 export type TaskList = Reply<typeof tasks.TaskList>;
