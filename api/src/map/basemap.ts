@@ -16,12 +16,12 @@ interface BasemapData {
   water: string | null;
 }
 
-/** The built-in archive's file name: one per variant, `basemap[-places][-water].pmtiles`. */
-export const basemapFileName = ({ catalog, water }: BasemapData) => `basemap${catalog ? '-places' : ''}${water ? '-water' : ''}.pmtiles`;
+/** The built-in archive's file name: one per variant, `basemap[-places][-gshhs].pmtiles` (`-gshhs`: GSHHG land, lakes and rivers; an older `-water` file had Natural Earth land and is not reused). */
+export const basemapFileName = ({ catalog, water }: BasemapData) => `basemap${catalog ? '-places' : ''}${water ? '-gshhs' : ''}.pmtiles`;
 
 /**
  * The basemap file: the operator's (NORMA_BASEMAP) or the built-in one, made from Natural Earth
- * (with GSHHG rivers and lakes where Debian's gmt-gshhg-high is installed, and GeoNames' Russian
+ * (with GSHHG land, rivers and lakes where Debian's gmt-gshhg-high is installed, and GeoNames' Russian
  * place names where libgeonames-common is) on first use into DATA_DIR/map/ and kept there. The
  * build takes seconds, so it runs on a thread of its own (threads/basemap-thread.ts) while this one
  * answers other calls; calls that come meanwhile wait for the same build. Each variant has its own

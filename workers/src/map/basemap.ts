@@ -36,7 +36,9 @@ const nonEmpty = <T extends VtTile | null>(tile: T) => (tile && tile.features.le
  */
 export function buildBasemap(maxZoom = BASEMAP_MAX_ZOOM, catalog: string | null = placeNamesCatalog(), water: Water | null = null): Uint8Array {
   const world = atlas('countries-50m.json');
-  const land = feature(atlas('land-50m.json'), atlas('land-50m.json').objects.land as GeometryCollection) as unknown as GeoJSON.FeatureCollection;
+  // GSHHS land where its files are read (Natural Earth's 1:50m coast misses the Neva Bay), else Natural Earth.
+  const land =
+    water?.land ?? (feature(atlas('land-50m.json'), atlas('land-50m.json').objects.land as GeometryCollection) as unknown as GeoJSON.FeatureCollection);
   const borders: GeoJSON.FeatureCollection = {
     type: 'FeatureCollection',
     features: [{ type: 'Feature', properties: { kind: 'country' }, geometry: mesh(world, world.objects.countries as GeometryCollection, (a, b) => a !== b) }],

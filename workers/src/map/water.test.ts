@@ -4,7 +4,7 @@ import { PbfReader } from 'pbf';
 import { PMTiles } from 'pmtiles';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WATER_MISSING } from '../../../tests/support/gshhg';
-import { buildBasemap } from './basemap';
+import { buildBasemap, INITIAL_VIEW } from './basemap';
 import { chainRing, lakeMinZoom, readWater, waterSource, type Water } from './water';
 
 describe('lake outlines cut at bin edges', () => {
@@ -39,6 +39,40 @@ describe('lake outlines cut at bin edges', () => {
     expect(chainRing(pieces.slice(0, 3))).toBeNull();
   });
 
+  it('takes a loop piece (a coast touching a bin edge leaves and re-enters at one point) into the ring, wherever it lies', () => {
+    const square: Array<Array<[number, number]>> = [
+      [
+        [1, 0],
+        [1, 1],
+        [0, 1],
+        [0, 0],
+        [1, 0],
+      ],
+    ];
+    const loop: Array<[number, number]> = [
+      [1, 0],
+      [1.001, 0.5],
+      [1, 0],
+    ];
+    // The loop where the ring starts, and where it passes on (its point starts two pieces).
+    expect(chainRing([...square, loop])).toHaveLength(7);
+    expect(chainRing([loop, ...square])).toHaveLength(7);
+    const halves: Array<Array<[number, number]>> = [
+      [
+        [0, 0],
+        [1, 0],
+      ],
+      loop,
+      [
+        [1, 0],
+        [1, 1],
+        [0, 1],
+        [0, 0],
+      ],
+    ];
+    expect(chainRing(halves)).toHaveLength(7);
+  });
+
   it('a lake shows from a zoom that grows with its smallness', () => {
     expect([20_000, 17_700, 5_000, 300, 1].map(lakeMinZoom)).toEqual([0, 1, 1, 4, 6]);
   });
@@ -52,6 +86,8 @@ async function tileOf(bytes: Uint8Array, z: number, x: number, y: number): Promi
 }
 
 const SPB = point([30.31, 59.94]);
+/** In the Neva Bay, west of the city: sea. */
+const NEVA_BAY = point([30.2, 59.92]);
 const LADOGA = point([31.5, 61.0]);
 /** Valaam, an island in Ladoga: a hole of the lake. */
 const VALAAM = point([30.95, 61.38]);
@@ -85,10 +121,25 @@ describe.skipIf(WATER_MISSING)("with Debian's GSHHG files (gmt-gshhg-high)", () 
     expect(water.lakes.features.filter((f) => booleanPointInPolygon(ON_LAND, f) || booleanPointInPolygon(SPB, f))).toEqual([]);
   });
 
-  it('the archive has lakes and rivers in the tile of Saint Petersburg at zoom 6, and credits GSHHG', async () => {
+  it('every land polygon closes; the start view is land, the Neva Bay and the Gulf of Finland sea, Kotlin island land', () => {
+    expect(water.land.features.length).toBeGreaterThan(140_000);
+    for (const { geometry } of water.land.features) expect(geometry.coordinates[0]![0]).toEqual(geometry.coordinates[0]!.at(-1));
+    const onLand = (p: ReturnType<typeof point>) => water.land.features.some((f) => booleanPointInPolygon(p, f));
+    expect(onLand(point([INITIAL_VIEW.lon, INITIAL_VIEW.lat]))).toBe(true);
+    expect(onLand(NEVA_BAY)).toBe(false);
+    expect(onLand(point([29.0, 60.0]))).toBe(false);
+    expect(onLand(point([29.77, 60.0]))).toBe(true);
+  });
+
+  it('the archive has land, lakes and rivers in the tile of Saint Petersburg at zoom 6, and credits GSHHG', async () => {
     const bytes = buildBasemap(6, null, water);
     const tile = (await tileOf(bytes, 6, 37, 18))!;
     expect(Object.keys(tile.layers).sort()).toEqual(['borders', 'lakes', 'land', 'rivers']);
+    // GSHHS land: the Neva Bay stays sea (Natural Earth's 1:50m coast drew it as land), the start view is land.
+    const land = tile.layers.land!;
+    const polygons = Array.from({ length: land.length }, (_, i) => land.feature(i).toGeoJSON(37, 18, 6));
+    expect(polygons.some((f) => booleanPointInPolygon(NEVA_BAY, f as GeoJSON.Feature<GeoJSON.Polygon>))).toBe(false);
+    expect(polygons.some((f) => booleanPointInPolygon(point([INITIAL_VIEW.lon, INITIAL_VIEW.lat]), f as GeoJSON.Feature<GeoJSON.Polygon>))).toBe(true);
     const rivers = tile.layers.rivers!;
     const levels = Array.from({ length: rivers.length }, (_, i) => rivers.feature(i).properties.level);
     expect(levels).toContain(1);

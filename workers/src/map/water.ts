@@ -38,6 +38,8 @@ export const RIVER_MIN_ZOOM: Readonly<Record<number, number>> = { 0: 3, 1: 0, 2:
 export const lakeMinZoom = (km2: number) => Math.max(0, Math.min(6, Math.ceil(Math.log(20_000 / Math.abs(km2)) / Math.log(4))));
 
 export interface Water {
+  /** Land (GSHHS level 1) as closed rings, without lakes (they are their own layer). */
+  land: GeoJSON.FeatureCollection<GeoJSON.Polygon, Record<string, never>>;
   /** River lines; properties `level` (WDBII class) and `minzoom`. */
   rivers: GeoJSON.FeatureCollection<GeoJSON.LineString, { level: number; minzoom: number }>;
   /** Lakes and river-lakes with their islands as holes; properties `kind` (`lake` or `river`) and `minzoom`. */
@@ -131,8 +133,12 @@ export function chainRing(pieces: Array<Array<[number, number]>>): Array<[number
   const home = keyOf(ring[0]!);
   for (;;) {
     const end = keyOf(ring[ring.length - 1]!);
-    if (end === home && ring.length > 3) break;
-    const next = byStart.get(end)?.find((i) => !used.has(i));
+    const free = (byStart.get(end) ?? []).filter((i) => !used.has(i));
+    // Back home with no piece left there: closed. A coast that just touches a bin edge is stored as a
+    // piece leaving and re-entering at one point (a loop, seen at `h` on North America's coast), and
+    // one point of an edge may start two pieces: a loop is taken first, so none is left behind.
+    if (end === home && ring.length > 3 && free.length === 0) break;
+    const next = free.find((i) => keyOf(pieces[i]!.at(-1)!) === end) ?? free[0];
     if (next === undefined) return null;
     used.add(next);
     ring.push(...pieces[next]!.slice(1));
@@ -150,24 +156,18 @@ export function chainRing(pieces: Array<Array<[number, number]>>): Array<[number
   });
 }
 
-/**
- * GSHHS lakes (level 2; a negative area marks a river-lake, a double-lined river), each with its
- * islands (level 3) as holes; ponds on those islands (level 4) are lakes again. Antarctic ice and
- * grounding-line polygons (land) are skipped.
- */
-function readLakes(file: H5File): Water['lakes'] {
+/** Closed GSHHS polygons of levels 1–4 (land, lake, island in a lake, pond on it) by GSHHS id, Antarctic grounding-line ones left out. */
+function readShoreRings(file: H5File): Map<number, { level: number; ring: Array<[number, number]> }> {
   const bins = readBins(file);
   const info = dataset(file, 'Embedded_npts_levels_exit_entry_for_a_segment') as Int32Array;
   const start = dataset(file, 'Id_of_first_point_in_a_segment') as Int32Array;
   const polygonOf = dataset(file, 'Id_of_GSHHS_ID') as Int32Array;
   const antarctic = dataset(file, 'Embedded_ANT_flag') as Int8Array;
-  const parent = dataset(file, 'Id_of_parent_polygons') as Int32Array;
-  const area = dataset(file, 'The_km_squared_area_of_polygons') as Float64Array;
   const pieces = new Map<number, { level: number; pieces: Array<Array<[number, number]>> }>();
   eachSegment(bins, (s, west, south) => {
     // Bits: 0–2 exit side, 3–5 entry side, 6–8 level, 9… number of points.
     const level = (info[s]! >> 6) & 7;
-    if (level < 2 || level > 4 || antarctic[s]) return;
+    if (level < 1 || level > 4 || antarctic[s]) return;
     const polygon = polygonOf[s]!;
     const entry = pieces.get(polygon) ?? { level, pieces: [] };
     entry.pieces.push(pointsOf(bins, start[s]!, info[s]! >>> 9, west, south));
@@ -178,23 +178,38 @@ function readLakes(file: H5File): Water['lakes'] {
     const ring = chainRing(parts);
     if (ring) rings.set(polygon, { level, ring });
   }
+  return rings;
+}
+
+/**
+ * GSHHS land (level 1: continents and sea islands; Antarctica by its ice front) and lakes (level 2;
+ * a negative area marks a river-lake, a double-lined river), each lake with its islands (level 3) as
+ * holes; ponds on those islands (level 4) are lakes again. Land has no holes: the lakes layer lies
+ * over it.
+ */
+function readShores(file: H5File): Pick<Water, 'land' | 'lakes'> {
+  const rings = readShoreRings(file);
+  const parent = dataset(file, 'Id_of_parent_polygons') as Int32Array;
+  const area = dataset(file, 'The_km_squared_area_of_polygons') as Float64Array;
   const holes = new Map<number, Array<Array<[number, number]>>>();
   for (const [polygon, { level, ring }] of rings)
     if (level === 3 && rings.has(parent[polygon]!)) holes.set(parent[polygon]!, [...(holes.get(parent[polygon]!) ?? []), ring]);
-  const features: Water['lakes']['features'] = [];
+  const lakes: Water['lakes']['features'] = [];
+  const land: Water['land']['features'] = [];
   for (const [polygon, { level, ring }] of rings) {
-    if (level === 3) continue;
+    if (level === 1) land.push({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [ring] } });
+    if (level === 1 || level === 3) continue;
     const kind = area[polygon]! < 0 ? 'river' : 'lake';
-    features.push({
+    lakes.push({
       type: 'Feature',
       properties: { kind, minzoom: lakeMinZoom(area[polygon]!) },
       geometry: { type: 'Polygon', coordinates: [ring, ...(holes.get(polygon) ?? [])] },
     });
   }
-  return { type: 'FeatureCollection', features };
+  return { land: { type: 'FeatureCollection', features: land }, lakes: { type: 'FeatureCollection', features: lakes } };
 }
 
-/** Reads the rivers and lakes of the GSHHG files in `dir` (waterSource). */
+/** Reads the land, rivers and lakes of the GSHHG files in `dir` (waterSource). */
 export async function readWater(dir: string): Promise<Water> {
   await h5wasm.ready;
   const read = <T>(path: string, take: (file: H5File) => T): T => {
@@ -205,5 +220,5 @@ export async function readWater(dir: string): Promise<Water> {
       file.close();
     }
   };
-  return { rivers: read(riverFile(dir), readRivers), lakes: read(shorelineFile(dir), readLakes) };
+  return { rivers: read(riverFile(dir), readRivers), ...read(shorelineFile(dir), readShores) };
 }
