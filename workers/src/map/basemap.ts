@@ -21,13 +21,19 @@ const atlas = (name: string) => JSON.parse(readFileSync(require.resolve(`world-a
 export const basemapAttribution = (withPlaces: boolean, withWater = false) =>
   ['Natural Earth', ...(withWater ? ['GSHHG (LGPL-3.0)'] : []), ...(withPlaces ? ['GeoNames (CC BY 4.0)'] : [])].join(', ');
 
+/** Natural Earth 1:50m land, the fallback without the GSHHG files (its topology read and parsed once). */
+function naturalEarthLand(): GeoJSON.FeatureCollection {
+  const topology = atlas('land-50m.json');
+  return feature(topology, topology.objects.land as GeometryCollection) as unknown as GeoJSON.FeatureCollection;
+}
+
 /** A tile of geojson-vt, or null where no feature reaches it (geojson-vt answers null or an empty tile). */
 type VtTile = { features: Array<{ tags: Record<string, unknown> }> };
 const nonEmpty = <T extends VtTile | null>(tile: T) => (tile && tile.features.length > 0 ? tile : null);
 
 /**
- * Builds the default offline basemap: Natural Earth 1:50m land and country borders from the
- * `world-atlas` package; where the GSHHG files are read (water.ts), lakes and rivers; where the
+ * Builds the default offline basemap: country borders from Natural Earth 1:50m (`world-atlas`);
+ * land, lakes and rivers from GSHHG where its files are read (water.ts), else Natural Earth land; where the
  * GeoNames catalogue of Russian names is given, towns with their Russian names (places.ts) — cut
  * into vector tiles (layers `land`, `lakes`, `rivers`, `borders`, `places`) for zooms 0–6 and
  * packed as a PMTiles v3 archive (docs/map.md «Подложка»). Deterministic for given package
@@ -37,8 +43,7 @@ const nonEmpty = <T extends VtTile | null>(tile: T) => (tile && tile.features.le
 export function buildBasemap(maxZoom = BASEMAP_MAX_ZOOM, catalog: string | null = placeNamesCatalog(), water: Water | null = null): Uint8Array {
   const world = atlas('countries-50m.json');
   // GSHHS land where its files are read (Natural Earth's 1:50m coast misses the Neva Bay), else Natural Earth.
-  const land =
-    water?.land ?? (feature(atlas('land-50m.json'), atlas('land-50m.json').objects.land as GeometryCollection) as unknown as GeoJSON.FeatureCollection);
+  const land = water?.land ?? naturalEarthLand();
   const borders: GeoJSON.FeatureCollection = {
     type: 'FeatureCollection',
     features: [{ type: 'Feature', properties: { kind: 'country' }, geometry: mesh(world, world.objects.countries as GeometryCollection, (a, b) => a !== b) }],
