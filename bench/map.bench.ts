@@ -1,6 +1,9 @@
 /**
  * Map algorithms and CAD export (issue 15): each algorithm on a 10 km² district of 1,000 blocks
- * (a 3.16 km square of dense housing, 100 m grid), and DXF export of 20,000 features.
+ * (a 3.16 km square of dense housing, 100 m grid), and DXF export of 20,000 features. And the
+ * built-in basemap (issue 28): built from Natural Earth land alone (the bare reference) and with
+ * GSHHG land, lakes and rivers, as the server builds it where gmt-gshhg-high is installed — time,
+ * archive size and peak memory, and their ratios to the reference in the same run.
  *   node_modules/.bin/bun bench/map.bench.ts
  * Each case runs in its own child process, so its peak memory (max RSS) is its own.
  * Writes bench/results/map.json.
@@ -9,7 +12,18 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ALGO_TAGS, runAlgorithm, writeDxf, type AlgoTag, type GeoCollection } from '../workers/src/map/index.ts';
+import {
+  ALGO_TAGS,
+  BASEMAP_MAX_ZOOM,
+  buildBasemap,
+  placeNamesCatalog,
+  readWater,
+  runAlgorithm,
+  waterSource,
+  writeDxf,
+  type AlgoTag,
+  type GeoCollection,
+} from '../workers/src/map/index.ts';
 
 const fc = (features: GeoCollection['features']): GeoCollection => ({ type: 'FeatureCollection', features });
 
@@ -41,7 +55,19 @@ function district(sideM: number): GeoCollection {
 const empty = fc([]);
 const SIDE_10KM2 = Math.sqrt(10e6);
 
-function runCase(name: string): Record<string, unknown> {
+/** The basemap as the server builds it on first use (api/src/map/basemap.ts), with or without GSHHG's water. */
+async function basemapCase(withWater: boolean): Promise<Record<string, unknown>> {
+  const source = waterSource();
+  if (withWater && !source) return { skipped: 'нет файлов GSHHG (пакет Debian gmt-gshhg-high)' };
+  const start = performance.now();
+  const water = withWater ? await readWater(source!) : null;
+  const readMs = performance.now() - start;
+  const archive = buildBasemap(BASEMAP_MAX_ZOOM, placeNamesCatalog(), water);
+  return { ms: performance.now() - start, read_water_ms: readMs, bytes: archive.length, places: placeNamesCatalog() !== null };
+}
+
+async function runCase(name: string): Promise<Record<string, unknown>> {
+  if (name.startsWith('basemap')) return basemapCase(name === 'basemap_gshhs');
   const drawn = district(SIDE_10KM2);
   if (name.startsWith('dxf')) {
     const big = district(8_200);
@@ -64,7 +90,7 @@ function runCase(name: string): Record<string, unknown> {
 
 const one = process.argv.indexOf('--one');
 if (one >= 0) {
-  const result = runCase(process.argv[one + 1]);
+  const result = await runCase(process.argv[one + 1]);
   // maxRSS is in kilobytes.
   console.log(JSON.stringify({ ...result, peak_rss_mb: process.resourceUsage().maxRSS / 1024 }));
   process.exit(0);
@@ -72,7 +98,7 @@ if (one >= 0) {
 
 const self = fileURLToPath(import.meta.url);
 const cases: Record<string, unknown> = {};
-for (const name of ['baseline', ...ALGO_TAGS, 'dxf_20000']) {
+for (const name of ['baseline', ...ALGO_TAGS, 'dxf_20000', 'basemap_natural_earth', 'basemap_gshhs']) {
   const child = spawnSync(process.execPath, [self, '--one', name], { encoding: 'utf8', maxBuffer: 1 << 24 });
   if (child.status !== 0) throw new Error(`${name}: ${child.stderr}`);
   cases[name] = JSON.parse(child.stdout.trim().split('\n').pop()!);
@@ -81,5 +107,15 @@ for (const name of ['baseline', ...ALGO_TAGS, 'dxf_20000']) {
 const out = join(dirname(self), 'results', 'map.json');
 mkdirSync(dirname(out), { recursive: true });
 const runtime = typeof Bun !== 'undefined' ? `bun ${Bun.version}` : `node ${process.version}`;
-writeFileSync(out, JSON.stringify({ name: 'map', date: new Date().toISOString(), runtime, district_km2: 10, cases }, null, 2) + '\n');
+const reference = cases.basemap_natural_earth as { ms: number; bytes: number; peak_rss_mb: number };
+const gshhs = cases.basemap_gshhs as { ms?: number; bytes?: number; peak_rss_mb: number };
+const ratio = (a: number | undefined, b: number) => (a === undefined ? null : Math.round((a / b) * 100) / 100);
+const basemap = {
+  note: 'GSHHG land, lakes and rivers against the Natural Earth land basemap built in the same run (zooms 0–' + BASEMAP_MAX_ZOOM + ')',
+  build_ratio: ratio(gshhs.ms, reference.ms),
+  bytes_ratio: ratio(gshhs.bytes, reference.bytes),
+  peak_rss_ratio: ratio(gshhs.ms === undefined ? undefined : gshhs.peak_rss_mb, reference.peak_rss_mb),
+};
+console.log('basemap', basemap);
+writeFileSync(out, JSON.stringify({ name: 'map', date: new Date().toISOString(), runtime, district_km2: 10, cases, basemap }, null, 2) + '\n');
 console.log(`written ${out}`);

@@ -13,6 +13,7 @@ import { insertVideo, markupPlace } from '../../api/test-support/video-fixtures'
 import { INGEST_JOB } from '../../api/src/video/registration';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres';
 import { startServer, type RunningServer } from '../support/server';
+import { untilState } from '../support/wait';
 
 /**
  * The scale-out shape of issue 18 (docs/deployment.md): two API processes and two worker processes
@@ -23,7 +24,7 @@ import { startServer, type RunningServer } from '../support/server';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const PASSWORD = 'secret-pass';
-const RETRY = { timeout: 90_000, interval: 250 };
+const RETRY = untilState(250);
 
 let cluster: PostgresCluster | undefined;
 let fake: FakeS3 | undefined;

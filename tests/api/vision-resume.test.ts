@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadClassifier } from '@norma/workers/vision';
 import { RETRY } from '../support/browser';
+import { untilState } from '../support/wait';
 import { SCENE_PASSWORD, seedSceneWorld } from '../support/scene-world';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 
@@ -126,7 +127,7 @@ describe('vision jobs after the worker process dies', () => {
 
     await killMidway(startWorker(), jobId);
     startWorker();
-    await expect.poll(() => job(jobId), { timeout: 90_000, interval: 250 }).toMatchObject({ status: 'success', progress: 100 });
+    await expect.poll(() => job(jobId), untilState(250)).toMatchObject({ status: 'success', progress: 100 });
     expect((await job(jobId)).attempts).toBe(2);
 
     const meta = (await api('GET', `/api/v1/model/${modelId}`)).body.meta;
@@ -161,7 +162,7 @@ describe('vision jobs after the worker process dies', () => {
     const again = await apply();
     await killMidway(startWorker(), again);
     startWorker();
-    await expect.poll(() => job(again), { timeout: 90_000, interval: 250 }).toMatchObject({ status: 'success', progress: 100 });
+    await expect.poll(() => job(again), untilState(250)).toMatchObject({ status: 'success', progress: 100 });
     expect((await job(again)).attempts).toBe(2);
     expect(await modelMarkups()).toEqual(once);
     expect(workerLog).toContain('фоновые задачи запущены');

@@ -51,7 +51,7 @@ const area = {
 async function openEditor(page: Page) {
   await page.goto(`${server.url}/#/ciblock/map`);
   await page.getByRole('heading', { name: 'Редактор карты' }).waitFor();
-  await page.locator('[data-testid=map-canvas][data-map-loaded=true]').waitFor({ timeout: 30_000 });
+  await page.locator('[data-testid=map-canvas][data-map-loaded=true]').waitFor();
   await expect.poll(() => page.getByTestId('map-project-name').textContent(), RETRY).toBe('Набережная');
   await expect.poll(() => page.getByTestId('map-busy').count(), RETRY).toBe(0);
 }

@@ -200,7 +200,7 @@ describe('line balance screen', () => {
 
 /** Clicks a button that downloads a file and keeps the file. */
 async function download(page: Page, click: () => Promise<void>, name: string): Promise<string> {
-  const event = page.waitForEvent('download', { timeout: 90_000 });
+  const event = page.waitForEvent('download');
   await click();
   const file = join(work, name);
   await (await event).saveAs(file);

@@ -64,7 +64,7 @@ async function checkPdf(context: BrowserContext, route: string, name: string, mi
     throw new Error('Для проверки PDF нужен poppler-utils из Debian (apt-get install poppler-utils); .ci/run ставит его сам');
   const page = await context.newPage();
   const errors = watchErrors(page);
-  const download = page.waitForEvent('download', { timeout: 90_000 });
+  const download = page.waitForEvent('download');
   await page.goto(`${server.url}/#${route}`);
   const file = join(work, `${name}.pdf`);
   await (await download).saveAs(file);

@@ -1,18 +1,11 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
-
-/** Debian's Chromium, never a downloaded browser. */
-/**
- * How long a test waits for a state before it fails. A wait ends as soon as its state is there, so
- * this bound costs nothing on a quiet machine; it is generous so that a busy one (another test run
- * beside it, two cores) slows the suite down instead of failing it.
- */
-export const STATE_WAIT_MS = 120_000;
+import { STATE_WAIT_MS, untilState } from './wait';
 
 /**
  * Options for `expect.poll` over what a page shows: the page may still be rendering when the test
  * reads it, so a read is retried until it matches or STATE_WAIT_MS has passed.
  */
-export const RETRY = { timeout: STATE_WAIT_MS, interval: 100 } as const;
+export const RETRY = untilState();
 
 /**
  * `softwareWebGpu`: a WebGPU adapter on the CPU (Chromium's SwiftShader; no GPU is used or needed),
@@ -20,6 +13,7 @@ export const RETRY = { timeout: STATE_WAIT_MS, interval: 100 } as const;
  */
 export async function launchBrowser({ softwareWebGpu = false } = {}): Promise<Browser> {
   const browser = await chromium.launch({
+    // Debian's Chromium, never a downloaded browser.
     executablePath: '/usr/bin/chromium',
     args: [
       '--headless',

@@ -1,7 +1,8 @@
 import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { sceneOperationAt, type SceneOperation, type SceneSegment } from '../../workers/test-support/vision-scene';
-import { signInThroughPage, STATE_WAIT_MS } from './browser';
+import { signInThroughPage } from './browser';
+import { STATE_WAIT_MS } from './wait';
 import { SCENE_OPERATION_NAMES, SCENE_PASSWORD, seedSceneWorld } from './scene-world';
 import { apiSessionCookie, startServer, type RunningServer } from './server';
 

@@ -7,6 +7,7 @@ import { registerUser } from '../auth/service';
 import { DATABASE_FILE } from './database';
 import { createTestApp, testsOnPostgres, type TestApp } from '../../test-support/testing';
 import { insertVideo, markupPlace } from '../../test-support/video-fixtures';
+import { untilState } from '../../../tests/support/wait';
 
 /**
  * Issue 24: a backup taken while users save never fails a save. Another process (`npm run backup`'s
@@ -75,7 +76,7 @@ describe.skipIf(testsOnPostgres())('a backup under write load', () => {
     const copies = () => readdirSync(dir).filter((name) => /^copy-\d+\.sqlite$/.test(name)).length;
     const failures: string[] = [];
     try {
-      await expect.poll(copies, { timeout: 60_000, interval: 20 }).toBeGreaterThan(0);
+      await expect.poll(copies, untilState(20)).toBeGreaterThan(0);
       let version = 0;
       for (let i = 0; i < 1000; i++) {
         const response = await t.request(`/api/v1/video_markups/${videoId}`, {

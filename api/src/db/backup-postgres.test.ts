@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgresCluster, type PostgresCluster } from '../../../tests/support/postgres';
+import { untilState } from '../../../tests/support/wait';
 import { registerUser } from '../auth/service';
 import { bootstrap } from '../boot';
 import { configFromEnv } from '../config';
@@ -125,7 +126,7 @@ describe('PostgreSQL backup and restore', () => {
 
   it('takes a copy under write load that restores into an empty database equal to the source at one instant', async () => {
     const writer = startWriter(source);
-    await expect.poll(writer.commits, { timeout: 10_000, interval: 10 }).toBeGreaterThan(20);
+    await expect.poll(writer.commits, untilState(10)).toBeGreaterThan(20);
     const before = await counter(source);
     backup = join(folder, 'norma.dump');
     const { bytes } = await backupPostgres(source, backup);

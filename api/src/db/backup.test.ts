@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from './database';
 import { backupDatabase, checkDatabaseFile, restoreDatabase } from './backup';
+import { untilState } from '../../../tests/support/wait';
 
-const RETRY = { timeout: 30_000, interval: 50 };
+const RETRY = untilState(50);
 
 /** SHA-256 of every table's rows (sorted), by table name; `where` narrows one table. */
 function tableHashes(file: string, where: Record<string, string> = {}): Record<string, string> {

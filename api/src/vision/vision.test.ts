@@ -6,6 +6,7 @@ import { markedScene } from '../../test-support/marked-scene';
 import { insertVideo, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 import { VISION_MESSAGES } from './schema';
 import { modelKey } from './service';
+import { untilState } from '../../../tests/support/wait';
 
 /**
  * Issue 14 end to end over the API: a synthetic 640×360 video whose operations are visually
@@ -281,7 +282,7 @@ describe('training and applying', () => {
     const started = await call('POST', '/api/v1/start_marker_training', 'admin', { ...training(), comment: 'отменят' });
     const jobId: number = started.body.job_id;
     const runner = startWorkers(t.deps, { pollMs: 50 });
-    await expect.poll(() => progressOf(jobId), { timeout: 30_000, interval: 20 }).toBeGreaterThan(0);
+    await expect.poll(() => progressOf(jobId), untilState(20)).toBeGreaterThan(0);
     expect((await cancelJob(jobId, 'viewer')).status).toBe(403);
     expect((await cancelJob(jobId, 'rival')).status).toBe(404);
     const cancelled = await cancelJob(jobId, 'admin');
@@ -312,7 +313,7 @@ describe('training and applying', () => {
       end_second: SECONDS,
     });
     const runner = startWorkers(t.deps, { pollMs: 50 });
-    await expect.poll(() => progressOf(started.body.job_id), { timeout: 30_000, interval: 20 }).toBeGreaterThan(0);
+    await expect.poll(() => progressOf(started.body.job_id), untilState(20)).toBeGreaterThan(0);
     expect((await cancelJob(started.body.job_id, 'admin')).status).toBe(200);
     await runner.drain();
     await runner.stop();

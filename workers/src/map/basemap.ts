@@ -9,7 +9,11 @@ import { placeNamesCatalog, placeTiles, readPlaceNames, russianPlaces } from './
 import { writePmtiles, type PmTile } from './pmtiles';
 import type { Water } from './water';
 
-/** Zooms of the default basemap: Natural Earth 1:50m is no finer; maplibre over-zooms past it. */
+/**
+ * Zooms of the default basemap. At zoom 6 a tile unit is about 76 m at Saint Petersburg's latitude
+ * and geojson-vt's simplification (3 units) about 230 m — as fine as GSHHS `h` (≈200 m), the finest
+ * source used (Natural Earth 1:50m is coarser); maplibre over-zooms past it (docs/map.md «Разрешение»).
+ */
 export const BASEMAP_MAX_ZOOM = 6;
 /** The map editor opens here (spec 02 §2: a northern city at zoom 12): Saint Petersburg. */
 export const INITIAL_VIEW = { lon: 30.3141, lat: 59.9386, zoom: 12 } as const;
