@@ -5,6 +5,7 @@ import { RETRY, signInThroughPage, watchErrors } from '../support/browser';
 import { SCENE_PASSWORD as PASSWORD, seedSceneWorld } from '../support/scene-world';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 import { startDemo, type Demo } from '../support/demo';
+import { untilState } from '../support/wait';
 
 /**
  * Issue 14 in Chromium (docs/vision.md): an analyst opens /models/{videoId} of a marked demo video,
@@ -20,7 +21,7 @@ let cookie: string;
 let videoId: number;
 let workplaceId: number;
 let operationNames: string[];
-const SLOW = { timeout: 120_000, interval: 250 } as const;
+const SLOW = untilState(250);
 
 interface Markups {
   video_markups: { workplace_id: number; operation_id: number; start_time: number; end_time: number }[];

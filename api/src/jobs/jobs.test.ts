@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from '../../test-support/testing';
 import { VISION_APPLY_JOB } from '../vision/service';
 import { CANCEL_MESSAGES } from '../vision/cancel';
 import { enqueueJob, finishJob, onJobEnqueued, sqlJobStore } from './queue';
+import { STATE_WAIT_MS } from '../../../tests/support/wait';
 
 let t: TestApp;
 let cookie: string;
@@ -21,7 +22,7 @@ beforeAll(async () => {
 afterAll(async () => t.cleanup());
 
 const jobRow = (id: number) => t.deps.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const waitFor = async (check: () => Promise<boolean>, what: string, ms = 120_000) => {
+const waitFor = async (check: () => Promise<boolean>, what: string, ms = STATE_WAIT_MS) => {
   const deadline = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

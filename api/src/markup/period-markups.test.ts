@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceFixture, type WorkspaceFixture } from '../../test-support/workspace-fixture';
 import { createTestApp, type TestApp } from '../../test-support/testing';
-import type { PeriodMarkupRow } from '../contract';
+import type { z } from '@hono/zod-openapi';
+import type { PeriodMarkupsReply } from './period-markups.schema';
 
 let t: TestApp;
 let f: WorkspaceFixture;
@@ -12,7 +13,7 @@ const iso = (time: string) => new Date(at(time)).toISOString();
 const window = (from = '08:00:00', to = '10:00:00') => `from_time=${iso(from)}&to_time=${iso(to)}`;
 let path: string;
 
-type Reply = { operation_markups: PeriodMarkupRow[]; version: string };
+type Reply = z.output<typeof PeriodMarkupsReply>;
 
 beforeAll(async () => {
   t = await createTestApp();
