@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
 import { apiSessionCookie, startServer, type RunningServer, postOk } from '../support/server';
 import { cyrillicMontserratLoaded, PLACES_MISSING } from '../support/geonames';
+import { WATER_MISSING } from '../support/gshhg';
 
 /**
  * The map editor /ciblock/map in Chromium (spec 02 "Map editor", issue 15): an analyst of a fresh
@@ -73,6 +74,39 @@ describe('map editor in Chromium', () => {
     // Nothing from another origin: the style has no glyphs or sprites.
     expect(basemapAnswers.every((a) => a.status === 206 || a.status === 200 || a.status === 304)).toBe(true);
     await expect.poll(() => page.getByTestId('map-info').textContent(), RETRY).toMatch(/Проектов нет/);
+  });
+
+  it.skipIf(WATER_MISSING)('the start view is not one colour: the Neva and the bay in water beside the land (GSHHG), not all land', async () => {
+    // The colours the built-in style paints water (the background: the sea) and land with.
+    const style = (await (await fetch(`${server.url}/api/v1/map/style.json`)).json()) as { layers: { id: string; paint?: Record<string, string> }[] };
+    const paint = (id: string, property: string) => style.layers.find((layer) => layer.id === id)!.paint![property]!;
+    const colours = { water: paint('sea', 'background-color'), land: paint('land', 'fill-color') };
+    // Shares of the start view's pixels in each colour, from a picture of the map as shown (tiles arrive one by one: polled).
+    const shares = async () => {
+      const png = (await page.locator('canvas.maplibregl-canvas').screenshot()).toString('base64');
+      return page.evaluate(
+        async ({ png, colours }) => {
+          const bitmap = await createImageBitmap(new Blob([Uint8Array.from(atob(png), (c) => c.charCodeAt(0))], { type: 'image/png' }));
+          const context = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d')!;
+          context.drawImage(bitmap, 0, 0);
+          const pixels = context.getImageData(0, 0, bitmap.width, bitmap.height).data;
+          const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+          const near = (target: number[], i: number) => target.every((value, channel) => Math.abs(pixels[i + channel]! - value) <= 6);
+          const [water, land] = [rgb(colours.water), rgb(colours.land)];
+          let inWater = 0;
+          let onLand = 0;
+          for (let i = 0; i < pixels.length; i += 4) {
+            if (near(water, i)) inWater++;
+            else if (near(land, i)) onLand++;
+          }
+          const all = pixels.length / 4;
+          return { water: inWater / all, land: onLand / all };
+        },
+        { png, colours },
+      );
+    };
+    await expect.poll(async () => (await shares()).water, RETRY).toBeGreaterThan(0.05);
+    expect((await shares()).land).toBeGreaterThan(0.2);
   });
 
   it.skipIf(PLACES_MISSING)(
