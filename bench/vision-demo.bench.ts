@@ -21,6 +21,7 @@ import {
   demoLeaves,
   planClips,
   planDays,
+  planDemoWorkerDay,
   type PlannedClip,
 } from '../api/src/seed/demo-plan';
 
@@ -160,9 +161,47 @@ const CAP = 90;
 const everyOperation = [...leaf.cycle, leaf.aux, leaf.pz, leaf.service, leaf.move, leaf.rest, leaf.idle];
 const allClasses: VisionClass[] = [{ operationId: null, name: 'Фон (прочее)' }, ...everyOperation.map((op, i) => ({ operationId: i + 1, name: op.name }))];
 
+/**
+ * The date of a day index: demoDays, then (bench-only further days) the working days after them.
+ * Such a day is planned with the demo's planWorkerDay, seeded by its day index as planDays seeds a
+ * worker-day, and drawn with demoConditions of that index (its own light, place, jitter, passers-by).
+ */
+function dateOf(dayIndex: number): string {
+  if (dayIndex < demoDays.length) return demoDays[dayIndex]!;
+  const date = new Date(`${demoDays[demoDays.length - 1]}T00:00:00Z`);
+  for (let index = demoDays.length - 1; index < dayIndex;) {
+    date.setUTCDate(date.getUTCDate() + 1);
+    if (date.getUTCDay() !== 0 && date.getUTCDay() !== 6) index++;
+  }
+  return date.toISOString().slice(0, 10);
+}
+
+const planOf = (cameraKey: number, dayIndex: number) =>
+  dayIndex < demoDays.length
+    ? (days.get(`${leaf.slug}/${dayIndex}/${cameraKey - 1}`) ?? [])
+    : planDemoWorkerDay(LEAF, dayIndex, cameraKey - 1, dateOf(dayIndex));
+
 /** The non-cycle operations a worker-day's plan holds. */
 const operationsOfDay = (cameraKey: number, dayIndex: number) =>
-  new Set((days.get(`${leaf.slug}/${dayIndex}/${cameraKey - 1}`) ?? []).filter((s) => s.operation.type !== 'main').map((s) => s.operation.name));
+  new Set(
+    planOf(cameraKey, dayIndex)
+      .filter((s) => s.operation.type !== 'main')
+      .map((s) => s.operation.name),
+  );
+
+/** How many days after demoDays are looked at for a further day holding an operation. */
+const FURTHER_DAYS = 20;
+/**
+ * The further day of a camera for an operation missing from one of the demo days: the first day
+ * after demoDays (by day index, so by date) whose plan for the camera's worker holds it. Fixed by
+ * the seeds, so every run of the bench draws the same day.
+ */
+function furtherDayWith(cameraKey: number, operation: string): number {
+  for (let dayIndex = demoDays.length; dayIndex < demoDays.length + FURTHER_DAYS; dayIndex++) {
+    if (operationsOfDay(cameraKey, dayIndex).has(operation)) return dayIndex;
+  }
+  throw new Error(`Камера ${cameraKey}: «${operation}» нет ни в одном из ${FURTHER_DAYS} дней после демонстрационных`);
+}
 
 /**
  * `only`: the non-cycle operations to keep (the test day is drawn without an operation its training
@@ -170,7 +209,7 @@ const operationsOfDay = (cameraKey: number, dayIndex: number) =>
  * the run lists it under `not_tested`).
  */
 async function condensedDay(cameraKey: number, dayIndex: number, only?: Set<string>) {
-  const plan = (days.get(`${leaf.slug}/${dayIndex}/${cameraKey - 1}`) ?? []).filter((s) => s.operation.type === 'main' || !only || only.has(s.operation.name));
+  const plan = planOf(cameraKey, dayIndex).filter((s) => s.operation.type === 'main' || !only || only.has(s.operation.name));
   const keep = new Set<number>();
   const seen = new Map<string, number>();
   plan.forEach((s, i) => {
@@ -194,20 +233,20 @@ async function condensedDay(cameraKey: number, dayIndex: number, only?: Set<stri
   const seconds = Math.ceil(t);
   const clip: DemoClip = {
     title: `${leaf.name} · Камера ${cameraKey}`,
-    startMs: demoInstant(demoDays[dayIndex]!, '08:00:00'),
+    startMs: demoInstant(dateOf(dayIndex), '08:00:00'),
     utcOffsetMinutes: DEMO_UTC_OFFSET_MINUTES,
     durationSeconds: seconds,
     actors: [{ color: leaf.colors[cameraKey - 1]!, segments }],
     conditions: demoConditions(LEAF, { cameraKey, dayIndex, clipIndex: 0, durationSeconds: seconds }),
   };
-  const name = `cam${cameraKey}_${demoDays[dayIndex]}_${only ? 'trained-operations' : 'all-operations'}.mp4`;
+  const name = `cam${cameraKey}_${dateOf(dayIndex)}_${only ? 'trained-operations' : 'all-operations'}.mp4`;
   const file = join(work, name);
   await renderDemoClip(clip, file, defaultVideoCacheDir());
   return { file, name, seconds, spans };
 }
 
 const allStarted = performance.now();
-const allRuns = [];
+const allRuns: Awaited<ReturnType<typeof crossDay>>[] = [];
 for (const cameraKey of [1, 2]) {
   const condensed = [await condensedDay(cameraKey, 0), await condensedDay(cameraKey, 1)];
   for (const [trainDay, testDay] of directions) {
@@ -216,7 +255,34 @@ for (const cameraKey of [1, 2]) {
     const testRun = missing.length ? await condensedDay(cameraKey, testDay, trained) : condensed[testDay]!;
     allRuns.push(await crossDay(cameraKey, condensed[trainDay]!, testRun, allClasses));
   }
+  // An operation one demo day lacks is scored in neither direction: trained on the day that holds
+  // it, scored on the further day that holds it (one run per further day and training day).
+  const further = new Map<string, { trainDay: number; testDay: number }>();
+  for (const [trainDay, otherDay] of directions) {
+    const trained = operationsOfDay(cameraKey, trainDay);
+    for (const name of trained) {
+      if (operationsOfDay(cameraKey, otherDay).has(name)) continue;
+      const testDay = furtherDayWith(cameraKey, name);
+      further.set(`${trainDay}/${testDay}`, { trainDay, testDay });
+    }
+  }
+  for (const { trainDay, testDay } of further.values()) {
+    const trained = operationsOfDay(cameraKey, trainDay);
+    const lacking = [...operationsOfDay(cameraKey, testDay)].some((name) => !trained.has(name));
+    allRuns.push(await crossDay(cameraKey, condensed[trainDay]!, await condensedDay(cameraKey, testDay, lacking ? trained : undefined), allClasses));
+  }
 }
+
+/** Per camera, the operations scored in at least one run (training and test steps both present), and those never scored. */
+const scoredPerCamera = [1, 2].map((cameraKey) => {
+  const cameraRuns = allRuns.filter((r) => r.camera === cameraKey);
+  const scored = (name: string) =>
+    cameraRuns.filter((r) => r.per_operation.some((p) => p.name === name && p.train_steps > 0 && p.test_steps > 0)).map((r) => `${r.train} → ${r.test}`);
+  const operations = everyOperation.map((op) => ({ name: op.name, scored_in: scored(op.name) }));
+  return { camera: cameraKey, operations, never_scored: operations.filter((o) => !o.scored_in.length).map((o) => o.name) };
+});
+const neverScored = scoredPerCamera.flatMap((c) => c.never_scored.map((name) => `камера ${c.camera}: «${name}»`));
+if (neverScored.length) throw new Error(`Операции ни разу не оценены: ${neverScored.join(', ')}`);
 
 const result = {
   name: 'vision-demo',
@@ -230,9 +296,11 @@ const result = {
   total_ms: round(mainMs, 0),
   runs,
   all_operations: {
-    note: `Every operation of the scene: each worker-day condensed to the first ${OCCURRENCES} occurrences of each non-cycle operation (cut to ${CAP} s) with the cycle before and the segment after, drawn with the day's conditions; trained on one day, scored on the other, both directions; an operation the training day lacks is left out of the test day and listed under not_tested.`,
+    note: `Every operation of the scene: each worker-day condensed to the first ${OCCURRENCES} occurrences of each non-cycle operation (cut to ${CAP} s) with the cycle before and the segment after, drawn with the day's conditions; trained on one day, scored on the other, both directions; an operation the training day lacks is left out of the test day and listed under not_tested; an operation one of the two demo days lacks is also scored trained on the demo day that holds it and tested on a further bench-only day (the first working day after the demo days whose plan for that worker holds it, planned and drawn as a demo day); scored_per_camera lists the runs that scored each operation (training and test steps), never_scored must be empty.`,
     worst: worstOf(allRuns),
     total_ms: round(performance.now() - allStarted, 0),
+    scored_per_camera: scoredPerCamera,
+    never_scored: neverScored,
     runs: allRuns,
   },
 };

@@ -243,14 +243,23 @@ export function demoConditions(leafIndex: number, clip: Pick<PlannedClip, 'camer
   return conditions;
 }
 
+/**
+ * One worker-day, seeded by leaf, day index and employee as the demo seeds it. `day` is the date
+ * of that day index: one of demoDays for the demo, a later date for a day drawn beyond them (the
+ * vision bench's further day).
+ */
+export function planDemoWorkerDay(leafIndex: number, dayIndex: number, employeeIndex: number, day: string): PlannedSegment[] {
+  const random = seededRandom(1000 * (leafIndex + 1) + 100 * dayIndex + employeeIndex);
+  return planWorkerDay(demoLeaves[leafIndex]!, day, random);
+}
+
 /** Every worker-day of the demo (`<leaf slug>/<day index>/<employee index>`): the truth the videos are drawn from. */
 export function planDays(): Map<string, PlannedSegment[]> {
   const days = new Map<string, PlannedSegment[]>();
   demoLeaves.forEach((leaf, leafIndex) => {
     demoDays.forEach((day, dayIndex) => {
       leaf.employees.forEach((_, employeeIndex) => {
-        const random = seededRandom(1000 * (leafIndex + 1) + 100 * dayIndex + employeeIndex);
-        days.set(`${leaf.slug}/${dayIndex}/${employeeIndex}`, planWorkerDay(leaf, day, random));
+        days.set(`${leaf.slug}/${dayIndex}/${employeeIndex}`, planDemoWorkerDay(leafIndex, dayIndex, employeeIndex, day));
       });
     });
   });
