@@ -31,6 +31,9 @@ const PARTS_OPTIONS: Intl.DateTimeFormatOptions = {
   second: '2-digit',
 };
 
+/** zonedParts' formatters by zone (each also in the general cache). */
+const partsFormatters = new Map<string, Intl.DateTimeFormat>();
+
 export interface LocalParts {
   year: number;
   month: number;
@@ -46,9 +49,16 @@ export interface LocalParts {
  * not know throws RangeError.
  */
 export function zonedParts(instant: number, timeZone: string): LocalParts {
-  const parts = cachedDateTimeFormat('en-US', { timeZone, ...PARTS_OPTIONS }).formatToParts(new Date(instant));
-  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour') % 24, minute: get('minute'), second: get('second') };
+  // By zone straight away: a report asks this thousands of times, and the general cache's key (the options as JSON) would cost more than the formatting.
+  let format = partsFormatters.get(timeZone);
+  if (!format) {
+    format = cachedDateTimeFormat('en-US', { timeZone, ...PARTS_OPTIONS });
+    partsFormatters.set(timeZone, format);
+  }
+  const local: LocalParts = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 };
+  for (const part of format.formatToParts(new Date(instant))) if (part.type in local) local[part.type as keyof LocalParts] = Number(part.value);
+  local.hour %= 24;
+  return local;
 }
 
 /** The wall-clock reading of an instant (ms) in a time zone; an unknown zone reads as UTC. */
