@@ -149,15 +149,8 @@ function routePreload(): Plugin {
           const styles = own.flatMap((file) => [...(byFile.get(file)?.viteMetadata?.importedCss ?? [])]);
           return { hash, files: own.map((file) => `/${file}`), styles: styles.map((file) => `/${file}`), api: shareKeyApi, report: shareReportApi ?? null };
         });
-        // The entry chunk and the chunks it imports, for a page whose server left them out (below).
-        const boot = { entry: `/${entry.fileName}`, preloads: [...withEntry].filter((file) => file !== entry.fileName).map((file) => `/${file}`) };
         const script = `(function () {
   var routes = ${JSON.stringify(routes)};
-  var boot = ${JSON.stringify(boot)};
-  // A page whose first screen the server wrote as HTML (a shared report's link, api/src/report/share-page.ts:
-  // <html data-first-screen>) comes without the app's scripts: they are asked for only after that screen
-  // is painted, so that neither their download nor their running holds up its first paint on a phone.
-  var firstScreen = document.documentElement.hasAttribute('data-first-screen');
   // A shared report's link, /demo/{key}: the server put the report into this page (api/src/report/share-page.ts)
   // or found nothing to put. The app's own address is the hash route; nothing is read early here.
   var served = /^\\/demo\\/([A-Za-z0-9_-]{16,200})$/.exec(location.pathname);
@@ -174,32 +167,15 @@ function routePreload(): Plugin {
     if (as) element.as = as;
     document.head.appendChild(element);
   }
-  var scripts = firstScreen ? boot.preloads.slice() : null;
   for (var i = 0; i < routes.length; i++) {
     if (hash.indexOf(routes[i].hash) !== 0) continue;
-    for (var j = 0; j < routes[i].files.length; j++) {
-      if (scripts) scripts.push(routes[i].files[j]);
-      else link('modulepreload', routes[i].files[j]);
-    }
+    for (var j = 0; j < routes[i].files.length; j++) link('modulepreload', routes[i].files[j]);
     for (var k = 0; k < routes[i].styles.length; k++) link('stylesheet', routes[i].styles[k]);
     var key = hash.slice(routes[i].hash.length).split(/[/?#]/)[0];
     if (served || !routes[i].api || !/^[A-Za-z0-9_-]{16,200}$/.test(key)) continue;
     if (routes[i].report && window.fetch && window.Promise) window.__normaSharedReport = sharedReport(routes[i], key);
     else link('preload', routes[i].api + encodeURIComponent(key), 'fetch');
   }
-  // After the first frame (requestAnimationFrame runs just before it is painted; the timeout after it).
-  // A page opened in a background tab paints, and so starts the app, when it is first shown.
-  if (scripts)
-    requestAnimationFrame(function () {
-      setTimeout(function () {
-        for (var s = 0; s < scripts.length; s++) link('modulepreload', scripts[s]);
-        var app = document.createElement('script');
-        app.type = 'module';
-        app.crossOrigin = 'anonymous';
-        app.src = boot.entry;
-        document.head.appendChild(app);
-      }, 0);
-    });
   // The key's window, then the report over it, as the screen would read them (same URLs and
   // credentials); null on any failure: the screen then reads them itself and shows its error.
   function sharedReport(route, key) {

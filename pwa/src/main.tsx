@@ -5,7 +5,6 @@ import './styles.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { dropServerSnapshotOnNavigation, hasServerSnapshot } from './ui/serverSnapshot';
 import { registerServiceWorker } from './app/serviceWorker';
 import { guardRequestsWhileSignOutPending } from './offline/signOut';
 import { resetPageMeta } from './screens/site/meta';
@@ -39,11 +38,6 @@ if (root.hasAttribute('data-prerendered') && atLanding) {
     root.removeAttribute('data-prerendered');
     resetPageMeta();
   }
-  dropServerSnapshotOnNavigation();
-  // Under a first screen the server wrote (a shared report's link: src/ui/serverSnapshot.ts) the page
-  // is already painted, so the app's first render, laid out unseen beneath it, runs as a transition
-  // too: in slices, not as one long task of a phone's main thread.
-  if (hasServerSnapshot()) startTransition(() => createRoot(root).render(app));
-  else createRoot(root).render(app);
+  createRoot(root).render(app);
 }
 registerServiceWorker();

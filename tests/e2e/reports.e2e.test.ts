@@ -348,33 +348,8 @@ describe('interactive report and sharing', () => {
     watchReads(shared);
     const sharedPage = await shared.goto(link);
     // The page's own response carries the key's window and report.
-    const pageHtml = await sharedPage!.text();
-    expect(pageHtml).toContain('<script type="application/json" id="norma-shared-report">');
-    // …and its first screen as server HTML (api/src/report/share-snapshot.ts): its title and rows.
-    const firstScreen = await shared.evaluate((html) => {
-      const snapshot = new DOMParser().parseFromString(html, 'text/html').getElementById('norma-server-snapshot');
-      return {
-        title: snapshot?.querySelector('main h1')?.textContent ?? null,
-        video: snapshot?.querySelector('video')?.getAttribute('src') ?? null,
-        rows: [...(snapshot?.querySelectorAll('tbody tr') ?? [])].map((tr) => [tr.getAttribute('data-item-id')!, tr.textContent ?? ''] as const),
-      };
-    }, pageHtml);
-    expect(firstScreen.rows.length).toBeGreaterThan(5);
+    expect(await sharedPage!.text()).toContain('<script type="application/json" id="norma-shared-report">');
     await shared.getByTestId('interactive-report').waitFor();
-    // Once the app's screen is there, the server's first screen is gone, and it showed what the app
-    // shows: the same title, and each row the app has built is the server's row, text for text.
-    expect(await shared.locator('#norma-server-snapshot').count()).toBe(0);
-    expect(await shared.locator('main h1').textContent()).toBe(firstScreen.title);
-    // Its player asked for the file the app's player shows first, at the same address.
-    expect(firstScreen.video).toMatch(/^\/api\/v1\/video\?video_id=\d+&key=/);
-    expect(await shared.getByTestId('interactive-video').getAttribute('src')).toBe(firstScreen.video);
-    const appRows = await shared.evaluate(
-      (ids) => ids.map((id) => document.querySelector(`[data-testid="frv-row"][data-item-id="${id}"]`)?.textContent ?? null),
-      firstScreen.rows.map(([id]) => id),
-    );
-    const built = firstScreen.rows.filter((_, i) => appRows[i] !== null);
-    expect(built.length).toBeGreaterThan(5);
-    expect(built.map(([, text]) => text)).toEqual(appRows.filter((text) => text !== null));
     // The app's address is the hash route the older links have.
     expect(await shared.evaluate(() => location.pathname + location.hash)).toBe(`/#/demo/${key}`);
     await expect.poll(() => shared.getByTestId('share-button').count(), RETRY).toBe(0);
@@ -385,10 +360,6 @@ describe('interactive report and sharing', () => {
     await expect.poll(() => shared.locator(`[data-item-id="${opening.id}"] td`).first().textContent(), RETRY).toBe(String(opening.number));
     // The screen took the report from the page: no data request at all.
     expect(reads).toEqual([]);
-    // The page fetched no footage by itself (the visitor is not there yet: no touch, key or mouse);
-    // the mouse moving over it is enough for the player to fetch its file.
-    expect(await shared.getByTestId('interactive-video').evaluate((video: HTMLVideoElement) => [video.preload, video.readyState])).toEqual(['none', 0]);
-    await shared.mouse.move(20, 20);
     await shared.waitForFunction(() => (document.querySelector('[data-testid="interactive-video"]') as HTMLVideoElement)?.readyState >= 1);
     const withVideo = api.items.find((i) => i.video_segments.some((s) => s.camera_key === 1 && s.video_segment.start > 2))!;
     const segment = withVideo.video_segments.find((s) => s.camera_key === 1)!;

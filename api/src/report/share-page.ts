@@ -3,7 +3,6 @@ import type { Context, Hono } from 'hono';
 import { CLIENT_IP_HEADER } from '../http/client-address';
 import { isWellFormedShareKey } from '../auth/share-keys';
 import type { AppEnv } from '../http/env';
-import { sharedReportSnapshot, type SnapshotFrv } from './share-snapshot';
 
 /**
  * The id of the JSON data block that carries a shared report in its page; the PWA's shared-report
@@ -48,47 +47,23 @@ export function serveSharedReportPage(app: Hono<AppEnv>, pwaDir: string) {
     const html = await page.text();
     const key = c.req.param('key');
     const data = isWellFormedShareKey(key) ? await sharedReportData(app, c, key) : null;
-    let body = html;
-    if (data) {
-      const firstScreen = withFirstScreen(html, data.frv as SnapshotFrv, key);
-      // With a first screen, the screen's scripts come after it is painted (route-preload): only its style sheets are named here.
-      const links = await screenLinks(pwaDir, { scripts: firstScreen === null });
-      body = (firstScreen ?? html)
-        .replace('</head>', () => `${links}</head>`)
-        .replace('</body>', () => `<script type="application/json" id="${SHARED_REPORT_DATA_ID}">${jsonForHtml({ key, ...data })}</script>\n</body>`);
-    }
+    const links = data ? await screenLinks(pwaDir) : '';
+    const body = data
+      ? html
+          .replace('</head>', () => `${links}</head>`)
+          .replace('</body>', () => `<script type="application/json" id="${SHARED_REPORT_DATA_ID}">${jsonForHtml({ key, ...data })}</script>\n</body>`)
+      : html;
     return c.html(body, 200, { 'cache-control': 'no-store' });
   });
-}
-
-/**
- * index.html with the report's first screen as server HTML (share-snapshot.ts) before #root, under
- * the site header the build prerendered into the landing page (the same header a guest sees on
- * every screen); the landing page itself, which this page never shows, is left out of #root (its
- * `data-prerendered` mark stays: src/main.tsx then resets the page's title and description as on
- * any other deep link). The page is marked `<html data-first-screen>` and carries none of the app's
- * scripts: the route-preload script asks for them once the first screen is painted (pwa/vite.config.ts),
- * so that on a phone neither their download nor their running comes before it (docs/performance.md,
- * «Lighthouse»). Null when index.html has no prerendered landing page or no <html> tag to mark.
- */
-function withFirstScreen(html: string, frv: SnapshotFrv, key: string): string | null {
-  const prerendered = /<div id="root" data-prerendered>[\s\S]*<\/div>(\s*<\/body>)/.exec(html);
-  const header = prerendered && /<header class="site-header">[\s\S]*?<\/header>/.exec(prerendered[0]);
-  if (!prerendered || !header || !/<html[^>]*>/.test(html)) return null;
-  return html
-    .replace(/<html([^>]*)>/, '<html$1 data-first-screen>')
-    .replace(/\s*<script type="module"[^>]*><\/script>/g, '')
-    .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
-    .replace(prerendered[0], () => `${sharedReportSnapshot(frv, key, header[0])}\n    <div id="root" data-prerendered></div>${prerendered[1]}`);
 }
 
 /**
  * `<link>`s for the shared report screen's own chunks and style sheets, as the build lists them
  * (pwa/vite.config.ts, routePreload: dist/.vite/routes.json): in the page itself they load beside
  * the entry chunk, a round trip earlier than from index.html's route-preload script (which adds the
- * same links; the browser loads each once); without `scripts`, only the style sheets. Nothing when the build wrote no list.
+ * same links; the browser loads each once). Nothing when the build wrote no list.
  */
-async function screenLinks(pwaDir: string, { scripts }: { scripts: boolean }): Promise<string> {
+async function screenLinks(pwaDir: string): Promise<string> {
   const list = Bun.file(join(pwaDir, '.vite', 'routes.json'));
   if (!(await list.exists())) return '';
   const routes = (await list.json()) as { hash: string; files: string[]; styles: string[] }[];
@@ -96,7 +71,7 @@ async function screenLinks(pwaDir: string, { scripts }: { scripts: boolean }): P
   if (!route) return '';
   const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   return [
-    ...(scripts ? route.files : []).map((file) => `<link rel="modulepreload" href="${attribute(file)}" crossorigin="anonymous">`),
+    ...route.files.map((file) => `<link rel="modulepreload" href="${attribute(file)}" crossorigin="anonymous">`),
     ...route.styles.map((file) => `<link rel="stylesheet" href="${attribute(file)}" crossorigin="anonymous">`),
   ]
     .map((line) => `    ${line}\n`)

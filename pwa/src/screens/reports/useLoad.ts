@@ -1,12 +1,10 @@
-import { startTransition, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 
 export type Loaded<T> = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; data: T };
 
 /**
  * Loads a report once per `key`. The API client has already shown a failure to the user; the
- * screen also says it in place, so an empty report is never mistaken for a result. The report is
- * put on screen as a transition: React renders a big table in slices of a few milliseconds, not as
- * one long task that would hold a phone's main thread (docs/performance.md, «Lighthouse»).
+ * screen also says it in place, so an empty report is never mistaken for a result.
  */
 export function useLoad<T>(key: string | null, load: () => Promise<T>): Loaded<T> {
   const [result, setResult] = useState<Loaded<T>>({ state: 'loading' });
@@ -15,7 +13,7 @@ export function useLoad<T>(key: string | null, load: () => Promise<T>): Loaded<T
     let live = true;
     setResult({ state: 'loading' });
     load().then(
-      (data) => live && startTransition(() => setResult({ state: 'ready', data })),
+      (data) => live && setResult({ state: 'ready', data }),
       (error: unknown) => live && setResult({ state: 'error', message: error instanceof Error ? error.message : String(error) }),
     );
     return () => {

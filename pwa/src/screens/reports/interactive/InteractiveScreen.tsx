@@ -1,5 +1,5 @@
 import { loadFarFromNorm, type FarFromNorm } from '../../norms/NormFulfilment';
-import { useLayoutEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { api, type ApiInit } from '../../../api/client';
 import type { ExportTable } from '../../../export/table';
 import { formatDateTime, formatTime, localDate } from '../../../format/time';
@@ -12,7 +12,6 @@ import { FrvTable } from './FrvTable';
 import { PlayerPane } from './PlayerPane';
 import { SharePanel } from './SharePanel';
 import { segmentFor, useFrvPlayer } from './useFrvPlayer';
-import { dropServerSnapshot } from '../../../ui/serverSnapshot';
 import { computeInteractiveFrv } from '../../../reports-core/compute';
 import '../reports.css';
 
@@ -228,10 +227,6 @@ export function SharedInteractiveScreen(params: Params) {
     });
     return { share, frv };
   });
-  // The page's server-rendered first screen (/demo/{key}) gives way once this screen has rendered its own.
-  useLayoutEffect(() => {
-    if (!wellFormed || loaded.state !== 'loading') dropServerSnapshot();
-  }, [wellFormed, loaded.state]);
   const title = 'Интерактивный отчёт';
   if (!wellFormed) return <ReportState title={title} error="Ссылка недействительна: в ней нет ключа доступа." />;
   if (loaded.state === 'loading') return <ReportState title={title} loading="Открываем отчёт по ссылке…" />;

@@ -1,15 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { notify } from '../../../status/notifications';
-import { hasServerSnapshot } from '../../../ui/serverSnapshot';
 import type { FrvItem, InteractiveFrv, VideoSegment } from '../types';
 
 /** The file and seconds the player shows for an item: the chosen camera's first file, else any camera's. */
 export function segmentFor(item: FrvItem, cameraKey: number | null): VideoSegment | null {
   return item.video_segments.find((s) => s.camera_key === cameraKey) ?? item.video_segments[0] ?? null;
 }
-
-/** What tells that someone is at the page (not the page loading by itself). */
-const PRESENCE_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'touchstart', 'wheel'] as const;
 
 /**
  * The interactive report's player: the chosen camera, the file shown, the selected row and the
@@ -27,18 +23,6 @@ export function useFrvPlayer(frv: InteractiveFrv) {
   const player = useRef<HTMLVideoElement>(null);
   const videoBox = useRef<HTMLDivElement>(null);
   const [videoHeight, setVideoHeight] = useState(360);
-  // A shared report's link whose first screen came from the server (src/ui/serverSnapshot.ts): the
-  // video is fetched only once someone is at the page — a touch, a key, the mouse moving, a row or
-  // camera chosen —, not by the page itself. A phone on a QR link then spends its first seconds of
-  // a slow network on the report, not on footage nobody asked for yet, and the frame is not painted
-  // late as the page's largest element (docs/performance.md, «Lighthouse»).
-  const [videoDeferred, setVideoDeferred] = useState(hasServerSnapshot);
-  useEffect(() => {
-    if (!videoDeferred) return;
-    const release = () => setVideoDeferred(false);
-    for (const event of PRESENCE_EVENTS) window.addEventListener(event, release, { once: true, passive: true });
-    return () => PRESENCE_EVENTS.forEach((event) => window.removeEventListener(event, release));
-  }, [videoDeferred]);
 
   useEffect(() => {
     const box = videoBox.current;
@@ -56,7 +40,6 @@ export function useFrvPlayer(frv: InteractiveFrv) {
   };
 
   const show = (segment: VideoSegment) => {
-    setVideoDeferred(false);
     if (segment.camera_key !== cameraKey) setCameraKey(segment.camera_key);
     if (video?.video_id === segment.video_id && player.current && player.current.readyState >= 1) {
       setVideo(segment);
@@ -96,7 +79,7 @@ export function useFrvPlayer(frv: InteractiveFrv) {
     }
   };
 
-  return { cameras, cameraKey, selected, video, videoDeferred, player, videoBox, videoHeight, jump, chooseCamera, metadataLoaded };
+  return { cameras, cameraKey, selected, video, player, videoBox, videoHeight, jump, chooseCamera, metadataLoaded };
 }
 
 export type FrvPlayer = ReturnType<typeof useFrvPlayer>;
