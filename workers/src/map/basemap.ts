@@ -5,6 +5,7 @@ import GeoJSONVT from 'geojson-vt';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import { fromGeojsonVt } from 'vt-pbf';
+import { encodeLayer, type RawShape } from './mvt';
 import { placeNamesCatalog, placeTiles, readPlaceNames, russianPlaces } from './places';
 import { writePmtiles, type PmTile } from './pmtiles';
 import type { Water } from './water';
@@ -31,9 +32,42 @@ function naturalEarthLand(): GeoJSON.FeatureCollection {
   return feature(topology, topology.objects.land as GeometryCollection) as unknown as GeoJSON.FeatureCollection;
 }
 
-/** A tile of geojson-vt, or null where no feature reaches it (geojson-vt answers null or an empty tile). */
-type VtTile = { features: Array<{ tags: Record<string, unknown> }> };
-const nonEmpty = <T extends VtTile | null>(tile: T) => (tile && tile.features.length > 0 ? tile : null);
+/** geojson-vt's options: every tile of zooms 0–maxZoom indexed up front, simplified by 3 tile units. */
+const tileOptions = (maxZoom: number) => ({ maxZoom, indexMaxZoom: maxZoom, indexMaxPoints: 0, tolerance: 3, extent: 4096, buffer: 64 });
+
+/**
+ * A full garbage collection, where the runtime is Bun (the server's and the tests'). Bun collects
+ * when the heap has grown to about twice what is live; between the build's stages the previous
+ * stage's garbage (GeoJSON made for geojson-vt, clipped copies) is all dead, and collecting it there
+ * keeps the peak near what is live: ≈800 MB → ≈530 MB for GSHHG (docs/performance.md «Подложка»).
+ */
+const collectGarbage = () => {
+  if (typeof Bun !== 'undefined') Bun.gc(true);
+};
+
+/**
+ * One layer cut into tiles of zooms 0…maxZoom, each tile with features encoded as that layer's part
+ * of a vector tile (by `z/x/y`). A vector tile is its layers one after another, each with its own
+ * keys and values, so parts made layer by layer and joined in layer order are byte for byte the tile
+ * of all layers at once — and only one layer's geojson-vt index (≈100 MB for GSHHS land) is alive at
+ * a time. `byMinZoom`: a feature shows from its `minzoom` property on.
+ */
+function layerTiles(name: string, data: GeoJSON.GeoJSON, maxZoom: number, byMinZoom = false): Map<string, Uint8Array> {
+  collectGarbage();
+  const index = new GeoJSONVT(data, tileOptions(maxZoom));
+  const parts = new Map<string, Uint8Array>();
+  for (let z = 0; z <= maxZoom; z++) {
+    const n = 2 ** z;
+    for (let x = 0; x < n; x++)
+      for (let y = 0; y < n; y++) {
+        // The tile as stored (flat arrays, nothing made per point: mvt.ts); lines and polygons only.
+        const features = (index.getTileRaw(z, x, y)?.features ?? []) as RawShape[];
+        const shown = byMinZoom ? features.filter((f) => (f.tags?.minzoom as number) <= z) : features;
+        if (shown.length > 0) parts.set(`${z}/${x}/${y}`, encodeLayer(name, shown));
+      }
+  }
+  return parts;
+}
 
 /**
  * Builds the default offline basemap: country borders from Natural Earth 1:50m (`world-atlas`);
@@ -42,41 +76,36 @@ const nonEmpty = <T extends VtTile | null>(tile: T) => (tile && tile.features.le
  * into vector tiles (layers `land`, `lakes`, `rivers`, `borders`, `places`) for zooms 0–6 and
  * packed as a PMTiles v3 archive (docs/map.md «Подложка»). Deterministic for given package
  * versions, catalogue and GSHHG files. `catalog` null: no `places` layer; `water` null: no
- * `lakes` and `rivers`.
+ * `lakes` and `rivers`. Layers are cut one after another (layerTiles), so the build's peak memory
+ * is that of its largest layer, not of all of them.
  */
 export function buildBasemap(maxZoom = BASEMAP_MAX_ZOOM, catalog: string | null = placeNamesCatalog(), water: Water | null = null): Uint8Array {
   const world = atlas('countries-50m.json');
-  // GSHHS land where its files are read (Natural Earth's 1:50m coast misses the Neva Bay), else Natural Earth.
-  const land = water?.land ?? naturalEarthLand();
   const borders: GeoJSON.FeatureCollection = {
     type: 'FeatureCollection',
     features: [{ type: 'Feature', properties: { kind: 'country' }, geometry: mesh(world, world.objects.countries as GeometryCollection, (a, b) => a !== b) }],
   };
-  const options = { maxZoom, indexMaxZoom: maxZoom, indexMaxPoints: 0, tolerance: 3, extent: 4096, buffer: 64 };
-  const indexes = {
-    land: new GeoJSONVT(land, options),
-    lakes: water && new GeoJSONVT(water.lakes, options),
-    rivers: water && new GeoJSONVT(water.rivers, options),
-    borders: new GeoJSONVT(borders, options),
-  };
+  // In the order of layers in a tile. Land from GSHHS where its files are read (Natural Earth's 1:50m
+  // coast misses the Neva Bay), else Natural Earth; a river or lake shows from its own zoom on
+  // (water.ts: RIVER_MIN_ZOOM, lakeMinZoom).
+  const layers = [
+    layerTiles('land', water?.land ?? naturalEarthLand(), maxZoom),
+    ...(water ? [layerTiles('lakes', water.lakes, maxZoom, true), layerTiles('rivers', water.rivers, maxZoom, true)] : []),
+    layerTiles('borders', borders, maxZoom),
+  ];
   const placesByTile = catalog ? placeTiles(russianPlaces(readPlaceNames(catalog)), maxZoom) : new Map<string, never>();
   const tiles: PmTile[] = [];
   for (let z = 0; z <= maxZoom; z++) {
     const n = 2 ** z;
     for (let x = 0; x < n; x++)
       for (let y = 0; y < n; y++) {
-        const layers: Record<string, unknown> = {};
-        for (const [name, index] of Object.entries(indexes)) {
-          const tile = nonEmpty(index?.getTile(z, x, y) as VtTile | null);
-          // A river or lake shows from its own zoom on (water.ts: RIVER_MIN_ZOOM, lakeMinZoom).
-          if (tile && water && (name === 'rivers' || name === 'lakes')) tile.features = tile.features.filter((f) => (f.tags.minzoom as number) <= z);
-          if (tile && tile.features.length > 0) layers[name] = tile;
-        }
-        const placeFeatures = placesByTile.get(`${z}/${x}/${y}`);
-        if (placeFeatures) layers.places = { features: placeFeatures };
+        const key = `${z}/${x}/${y}`;
+        const parts = layers.map((layer) => layer.get(key)).filter((part) => part !== undefined);
+        const placeFeatures = placesByTile.get(key);
+        if (placeFeatures) parts.push(fromGeojsonVt({ places: { features: placeFeatures } }, { version: 2 }));
         // Open sea needs no tile: the style's background is the sea.
-        if (Object.keys(layers).length === 0) continue;
-        tiles.push({ z, x, y, data: gzipSync(fromGeojsonVt(layers, { version: 2 })) });
+        if (parts.length === 0) continue;
+        tiles.push({ z, x, y, data: gzipSync(Buffer.concat(parts)) });
       }
   }
   return writePmtiles(tiles, {

@@ -46,6 +46,48 @@ export interface Water {
   lakes: GeoJSON.FeatureCollection<GeoJSON.Polygon, { kind: 'lake' | 'river'; minzoom: number }>;
 }
 
+/** A line or ring as flat pairs: lon₀, lat₀, lon₁, lat₁, … */
+type Flat = Float64Array;
+
+/** A flat line or ring as GeoJSON positions. */
+function pairsOf(flat: Flat): Array<[number, number]> {
+  const pairs: Array<[number, number]> = [];
+  for (let i = 0; i < flat.length; i += 2) pairs.push([flat[i]!, flat[i + 1]!]);
+  return pairs;
+}
+
+/**
+ * A GeoJSON feature whose coordinates are kept flat and made into GeoJSON's [lon, lat] pairs anew
+ * each time `geometry` is read (geojson-vt reads it once). GSHHS `h` has 2.3 million points: kept as
+ * pairs (an array per point), they left the process at ≈620 MB after reading, flat at ≈330 MB
+ * (docs/performance.md «Подложка»).
+ */
+class FlatPolygon<P> implements GeoJSON.Feature<GeoJSON.Polygon, P> {
+  readonly type = 'Feature';
+  /** `rings`: the outer ring first, then the holes. */
+  constructor(
+    readonly properties: P,
+    private readonly rings: Flat[],
+  ) {}
+
+  get geometry(): GeoJSON.Polygon {
+    return { type: 'Polygon', coordinates: this.rings.map(pairsOf) };
+  }
+}
+
+/** A line kept flat, as FlatPolygon. */
+class FlatLine<P> implements GeoJSON.Feature<GeoJSON.LineString, P> {
+  readonly type = 'Feature';
+  constructor(
+    readonly properties: P,
+    private readonly line: Flat,
+  ) {}
+
+  get geometry(): GeoJSON.LineString {
+    return { type: 'LineString', coordinates: pairsOf(this.line) };
+  }
+}
+
 /** What the binned files share: bins of `size` degrees, `nx` a row, numbered row by row from the north. */
 interface Bins {
   size: number;
@@ -86,17 +128,24 @@ function eachSegment(bins: Bins, visit: (segment: number, west: number, south: n
   }
 }
 
-/** Points first … first+count−1 of a bin in degrees; longitudes 0…360 as stored. */
-function pointsOf(bins: Bins, first: number, count: number, west: number, south: number): Array<[number, number]> {
+/** Points first … first+count−1 of a bin in degrees, flat; longitudes 0…360 as stored. */
+function pointsOf(bins: Bins, first: number, count: number, west: number, south: number): Flat {
   const scale = bins.size / 65535;
-  const points: Array<[number, number]> = [];
-  for (let i = first; i < first + count; i++) points.push([west + (bins.dx[i]! & 0xffff) * scale, south + (bins.dy[i]! & 0xffff) * scale]);
+  const points = new Float64Array(count * 2);
+  for (let i = 0; i < count; i++) {
+    points[i * 2] = west + (bins.dx[first + i]! & 0xffff) * scale;
+    points[i * 2 + 1] = south + (bins.dy[first + i]! & 0xffff) * scale;
+  }
   return points;
 }
 
-/** Longitudes east of 180° written as west ones (a bin's points never straddle 180°). */
-const toWest = (points: Array<[number, number]>) =>
-  points.some(([lon]) => lon > 180) ? points.map(([lon, lat]) => [lon - 360, lat] as [number, number]) : points;
+/** Longitudes east of 180° written as west ones, in place (a bin's points never straddle 180°). */
+function toWest(points: Flat): Flat {
+  let east = false;
+  for (let i = 0; i < points.length; i += 2) east ||= points[i]! > 180;
+  if (east) for (let i = 0; i < points.length; i += 2) points[i] = points[i]! - 360;
+  return points;
+}
 
 /** WDBII rivers of the kept classes, one line per bin segment. */
 function readRivers(file: H5File): Water['rivers'] {
@@ -108,62 +157,76 @@ function readRivers(file: H5File): Water['rivers'] {
   eachSegment(bins, (s, west, south) => {
     const minzoom = RIVER_MIN_ZOOM[level[s]!];
     if (minzoom === undefined || count[s]! < 2) return;
-    const coordinates = toWest(pointsOf(bins, start[s]!, count[s]!, west, south));
-    features.push({ type: 'Feature', properties: { level: level[s]!, minzoom }, geometry: { type: 'LineString', coordinates } });
+    features.push(new FlatLine({ level: level[s]!, minzoom }, toWest(pointsOf(bins, start[s]!, count[s]!, west, south))));
   });
   return { type: 'FeatureCollection', features };
 }
 
 /** A place on the globe as a map key: micro-degrees, longitude taken modulo 360°. */
-const keyOf = ([lon, lat]: [number, number]) => `${((Math.round(lon * 1e6) % 360e6) + 360e6) % 360e6},${Math.round(lat * 1e6)}`;
+const keyOf = (lon: number, lat: number) => `${((Math.round(lon * 1e6) % 360e6) + 360e6) % 360e6},${Math.round(lat * 1e6)}`;
+const startKey = (piece: Flat) => keyOf(piece[0]!, piece[1]!);
+const endKey = (piece: Flat) => keyOf(piece[piece.length - 2]!, piece[piece.length - 1]!);
 
 /**
- * One polygon's ring from its pieces: a polygon is stored cut at the bin edges, one piece per bin it
- * crosses, and a piece ends where the next one (in the neighbouring bin) starts. Pieces are chained
- * by those shared end points until the ring returns to its start. Null when the pieces do not close.
+ * One polygon's ring from its pieces (flat, as pointsOf gives them): a polygon is stored cut at the
+ * bin edges, one piece per bin it crosses, and a piece ends where the next one (in the neighbouring
+ * bin) starts. Pieces are chained by those shared end points until the ring returns to its start.
+ * Null when the pieces do not close.
  */
-export function chainRing(pieces: Array<Array<[number, number]>>): Array<[number, number]> | null {
+export function chainRing(pieces: Flat[]): Flat | null {
   const byStart = new Map<string, number[]>();
   pieces.forEach((piece, i) => {
-    const key = keyOf(piece[0]!);
+    const key = startKey(piece);
     byStart.set(key, [...(byStart.get(key) ?? []), i]);
   });
   const used = new Set<number>([0]);
-  const ring = [...pieces[0]!];
-  const home = keyOf(ring[0]!);
+  const order = [0];
+  let points = pieces[0]!.length / 2;
+  const home = startKey(pieces[0]!);
+  let end = endKey(pieces[0]!);
   for (;;) {
-    const end = keyOf(ring[ring.length - 1]!);
     const free = (byStart.get(end) ?? []).filter((i) => !used.has(i));
     // Back home with no piece left there: closed. A coast that just touches a bin edge is stored as a
     // piece leaving and re-entering at one point (a loop, seen at `h` on North America's coast), and
     // one point of an edge may start two pieces: a loop is taken first, so none is left behind.
-    if (end === home && ring.length > 3 && free.length === 0) break;
-    const next = free.find((i) => keyOf(pieces[i]!.at(-1)!) === end) ?? free[0];
+    if (end === home && points > 3 && free.length === 0) break;
+    const next = free.find((i) => endKey(pieces[i]!) === end) ?? free[0];
     if (next === undefined) return null;
     used.add(next);
-    ring.push(...pieces[next]!.slice(1));
+    order.push(next);
+    // A piece's first point is the previous one's last: it is not repeated.
+    points += pieces[next]!.length / 2 - 1;
+    end = endKey(pieces[next]!);
   }
   if (used.size !== pieces.length) return null;
+  const ring = new Float64Array(points * 2);
+  let at = 0;
+  for (const [k, i] of order.entries()) {
+    const piece = k === 0 ? pieces[i]! : pieces[i]!.subarray(2);
+    ring.set(piece, at);
+    at += piece.length;
+  }
   // Keep longitudes continuous across 180° (geojson-vt wraps what lies beyond); start west of it.
-  const shift = ring[0]![0] > 180 ? -360 : 0;
-  let previous = ring[0]![0] + shift;
-  return ring.map(([lon, lat]) => {
-    let x = lon + shift;
+  const shift = ring[0]! > 180 ? -360 : 0;
+  let previous = ring[0]! + shift;
+  for (let i = 0; i < ring.length; i += 2) {
+    let x = ring[i]! + shift;
     while (x - previous > 180) x -= 360;
     while (previous - x > 180) x += 360;
     previous = x;
-    return [x, lat];
-  });
+    ring[i] = x;
+  }
+  return ring;
 }
 
 /** Closed GSHHS polygons of levels 1–4 (land, lake, island in a lake, pond on it) by GSHHS id, Antarctic grounding-line ones left out. */
-function readShoreRings(file: H5File): Map<number, { level: number; ring: Array<[number, number]> }> {
+function readShoreRings(file: H5File): Map<number, { level: number; ring: Flat }> {
   const bins = readBins(file);
   const info = dataset(file, 'Embedded_npts_levels_exit_entry_for_a_segment') as Int32Array;
   const start = dataset(file, 'Id_of_first_point_in_a_segment') as Int32Array;
   const polygonOf = dataset(file, 'Id_of_GSHHS_ID') as Int32Array;
   const antarctic = dataset(file, 'Embedded_ANT_flag') as Int8Array;
-  const pieces = new Map<number, { level: number; pieces: Array<Array<[number, number]>> }>();
+  const pieces = new Map<number, { level: number; pieces: Flat[] }>();
   eachSegment(bins, (s, west, south) => {
     // Bits: 0–2 exit side, 3–5 entry side, 6–8 level, 9… number of points.
     const level = (info[s]! >> 6) & 7;
@@ -173,7 +236,7 @@ function readShoreRings(file: H5File): Map<number, { level: number; ring: Array<
     entry.pieces.push(pointsOf(bins, start[s]!, info[s]! >>> 9, west, south));
     pieces.set(polygon, entry);
   });
-  const rings = new Map<number, { level: number; ring: Array<[number, number]> }>();
+  const rings = new Map<number, { level: number; ring: Flat }>();
   for (const [polygon, { level, pieces: parts }] of [...pieces].sort((a, b) => a[0] - b[0])) {
     const ring = chainRing(parts);
     if (ring) rings.set(polygon, { level, ring });
@@ -191,20 +254,16 @@ function readShores(file: H5File): Pick<Water, 'land' | 'lakes'> {
   const rings = readShoreRings(file);
   const parent = dataset(file, 'Id_of_parent_polygons') as Int32Array;
   const area = dataset(file, 'The_km_squared_area_of_polygons') as Float64Array;
-  const holes = new Map<number, Array<Array<[number, number]>>>();
+  const holes = new Map<number, Flat[]>();
   for (const [polygon, { level, ring }] of rings)
     if (level === 3 && rings.has(parent[polygon]!)) holes.set(parent[polygon]!, [...(holes.get(parent[polygon]!) ?? []), ring]);
   const lakes: Water['lakes']['features'] = [];
   const land: Water['land']['features'] = [];
   for (const [polygon, { level, ring }] of rings) {
-    if (level === 1) land.push({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [ring] } });
+    if (level === 1) land.push(new FlatPolygon({}, [ring]));
     if (level === 1 || level === 3) continue;
     const kind = area[polygon]! < 0 ? 'river' : 'lake';
-    lakes.push({
-      type: 'Feature',
-      properties: { kind, minzoom: lakeMinZoom(area[polygon]!) },
-      geometry: { type: 'Polygon', coordinates: [ring, ...(holes.get(polygon) ?? [])] },
-    });
+    lakes.push(new FlatPolygon({ kind, minzoom: lakeMinZoom(area[polygon]!) }, [ring, ...(holes.get(polygon) ?? [])]));
   }
   return { land: { type: 'FeatureCollection', features: land }, lakes: { type: 'FeatureCollection', features: lakes } };
 }
