@@ -35,6 +35,11 @@ function naturalEarthLand(): GeoJSON.FeatureCollection {
 /** geojson-vt's options: every tile of zooms 0–maxZoom indexed up front, simplified by 3 tile units. */
 const tileOptions = (maxZoom: number) => ({ maxZoom, indexMaxZoom: maxZoom, indexMaxPoints: 0, tolerance: 3, extent: 4096, buffer: 64 });
 
+/** Every tile of zooms 0…maxZoom, zoom by zoom, column by column, with its `z/x/y` key. */
+function* everyTile(maxZoom: number) {
+  for (let z = 0; z <= maxZoom; z++) for (let x = 0; x < 2 ** z; x++) for (let y = 0; y < 2 ** z; y++) yield { z, x, y, key: `${z}/${x}/${y}` };
+}
+
 /**
  * A full garbage collection, where the runtime is Bun (the server's and the tests'). Bun collects
  * when the heap has grown to about twice what is live; between the build's stages the previous
@@ -56,15 +61,11 @@ function layerTiles(name: string, data: GeoJSON.GeoJSON, maxZoom: number, byMinZ
   collectGarbage();
   const index = new GeoJSONVT(data, tileOptions(maxZoom));
   const parts = new Map<string, Uint8Array>();
-  for (let z = 0; z <= maxZoom; z++) {
-    const n = 2 ** z;
-    for (let x = 0; x < n; x++)
-      for (let y = 0; y < n; y++) {
-        // The tile as stored (flat arrays, nothing made per point: mvt.ts); lines and polygons only.
-        const features = (index.getTileRaw(z, x, y)?.features ?? []) as RawShape[];
-        const shown = byMinZoom ? features.filter((f) => (f.tags?.minzoom as number) <= z) : features;
-        if (shown.length > 0) parts.set(`${z}/${x}/${y}`, encodeLayer(name, shown));
-      }
+  for (const { z, x, y, key } of everyTile(maxZoom)) {
+    // The tile as stored (flat arrays, nothing made per point: mvt.ts); lines and polygons only.
+    const features = (index.getTileRaw(z, x, y)?.features ?? []) as RawShape[];
+    const shown = byMinZoom ? features.filter((f) => (f.tags?.minzoom as number) <= z) : features;
+    if (shown.length > 0) parts.set(key, encodeLayer(name, shown));
   }
   return parts;
 }
@@ -95,18 +96,13 @@ export function buildBasemap(maxZoom = BASEMAP_MAX_ZOOM, catalog: string | null 
   ];
   const placesByTile = catalog ? placeTiles(russianPlaces(readPlaceNames(catalog)), maxZoom) : new Map<string, never>();
   const tiles: PmTile[] = [];
-  for (let z = 0; z <= maxZoom; z++) {
-    const n = 2 ** z;
-    for (let x = 0; x < n; x++)
-      for (let y = 0; y < n; y++) {
-        const key = `${z}/${x}/${y}`;
-        const parts = layers.map((layer) => layer.get(key)).filter((part) => part !== undefined);
-        const placeFeatures = placesByTile.get(key);
-        if (placeFeatures) parts.push(fromGeojsonVt({ places: { features: placeFeatures } }, { version: 2 }));
-        // Open sea needs no tile: the style's background is the sea.
-        if (parts.length === 0) continue;
-        tiles.push({ z, x, y, data: gzipSync(Buffer.concat(parts)) });
-      }
+  for (const { z, x, y, key } of everyTile(maxZoom)) {
+    const parts = layers.map((layer) => layer.get(key)).filter((part) => part !== undefined);
+    const placeFeatures = placesByTile.get(key);
+    if (placeFeatures) parts.push(fromGeojsonVt({ places: { features: placeFeatures } }, { version: 2 }));
+    // Open sea needs no tile: the style's background is the sea.
+    if (parts.length === 0) continue;
+    tiles.push({ z, x, y, data: gzipSync(Buffer.concat(parts)) });
   }
   return writePmtiles(tiles, {
     minZoom: 0,
