@@ -1,7 +1,8 @@
 /**
  * The person detector on real footage (issue 25, docs/vision.md «Детектор людей»), all in one run:
- *  - MoveNet multipose in the worker process (Bun, TensorFlow.js wasm, SIMD, one thread): ms per
- *    frame and precision / recall at IoU 0.5 on the 32 hand-labelled frames of vtest.avi;
+ *  - MoveNet multipose in the worker process (Bun; the network on ONNX Runtime, native, one thread,
+ *    as the server runs it, and the whole graph on TensorFlow.js wasm, SIMD, one thread, as before):
+ *    ms per frame and precision / recall at IoU 0.5 on the 32 hand-labelled frames of vtest.avi;
  *  - background subtraction (the fallback) on 8 of those frames, the same measure;
  *  - MoveNet on one strip of a frame (the work of one MoveNet thread per call);
  *  - GET /api/v1/humans on vtest.avi as the server stores it (an uploaded or synced AVI is turned
@@ -23,8 +24,8 @@ import { decodeFrames } from '../workers/src/vision/frames';
 import { convertForBrowser, inspectRecording } from '../workers/src/media/ingest';
 import { detectByBackground } from '../workers/src/vision/humans';
 import { matchFrame, precisionRecall, type DetectionCounts } from '../workers/src/vision/detection-metrics';
-import { moveNetModel, moveNetPeople, moveNetStrips } from '../workers/src/vision/movenet';
-import { movenetInputSize, stripTiles } from '../workers/src/vision/movenet-decode';
+import { moveNetModel, moveNetStrips, type MoveNetEngine } from '../workers/src/vision/movenet';
+import { mergeOverlapping, MOVENET_COLUMNS, movenetInputSize, stripTiles } from '../workers/src/vision/movenet-decode';
 import { startMoveNetThreads } from '../api/src/threads/movenet-threads';
 import { launchBrowser } from '../tests/support/browser';
 import { detectInBrowser } from '../tests/support/pose-browser';
@@ -48,25 +49,38 @@ const frames = await vtestFrames(
   input.width,
   input.height,
 );
-const workerMs: number[] = [];
-const counts: DetectionCounts[] = [];
-for (const [i, labelled] of fixture.frames.entries()) {
-  const started = performance.now();
-  const people = await moveNetPeople(frames[i]!, input, source);
-  workerMs.push(performance.now() - started);
-  counts.push(matchFrame(labelled.people, people));
-}
-const movenet = precisionRecall(counts);
-// One strip at a time, on the first 8 frames: what each MoveNet thread does per call.
-const stripMs: number[] = [];
-for (const rgb of frames.slice(0, 8))
-  for (const tile of stripTiles(input.width, 2)) {
+/** Every labelled frame on `engine`: ms per frame, precision / recall; then each strip of the first 8 frames alone (the work of one MoveNet thread per call). */
+async function workerRun(engine: MoveNetEngine) {
+  const frameMs: number[] = [];
+  const counts: DetectionCounts[] = [];
+  for (const [i, labelled] of fixture.frames.entries()) {
     const started = performance.now();
-    await moveNetStrips(rgb, input, source, [tile]);
-    stripMs.push(performance.now() - started);
+    const people = mergeOverlapping((await moveNetStrips(frames[i]!, input, source, stripTiles(input.width, MOVENET_COLUMNS), undefined, engine)).flat());
+    frameMs.push(performance.now() - started);
+    counts.push(matchFrame(labelled.people, people));
   }
-console.log(`one strip: ${round(median(stripMs), 0)} ms`);
-console.log(`worker: ${round(median(workerMs), 0)} ms/frame, precision ${round(movenet.precision, 3)}, recall ${round(movenet.recall, 3)}`);
+  const stripMs: number[] = [];
+  for (const rgb of frames.slice(0, 8))
+    for (const tile of stripTiles(input.width, MOVENET_COLUMNS)) {
+      const started = performance.now();
+      await moveNetStrips(rgb, input, source, [tile], undefined, engine);
+      stripMs.push(performance.now() - started);
+    }
+  const found = precisionRecall(counts);
+  const result = {
+    ms_per_frame: round(median(frameMs), 0),
+    ms_per_strip: round(median(stripMs), 0),
+    precision: round(found.precision, 3),
+    recall: round(found.recall, 3),
+    true_positives: found.truePositives,
+    false_positives: found.falsePositives,
+    people: found.people,
+  };
+  console.log(`worker, ${engine}: ${JSON.stringify(result)}`);
+  return result;
+}
+const native = await workerRun('onnxruntime');
+const wasm = await workerRun('tfjs-wasm');
 
 // 2. The fallback on every fourth labelled frame.
 const backgroundCounts: DetectionCounts[] = [];
@@ -202,17 +216,10 @@ writeFileSync(
       footage: 'vtest.avi 768x576, 32 hand-labelled frames (tests/fixtures/vtest-people.json)',
       model: `movenet-multipose, input ${input.width}x${input.height} in two strips`,
       api_decode: 'ffmpeg -ss before -i, one frame (-frames:v 1), scaled to the model input in ffmpeg; the bare decode is the same command',
-      worker: {
-        backend: 'tfjs wasm (SIMD, one thread)',
-        model_load_ms: round(loadMs, 0),
-        ms_per_frame: round(median(workerMs), 0),
-        ms_per_strip: round(median(stripMs), 0),
-        precision: round(movenet.precision, 3),
-        recall: round(movenet.recall, 3),
-        true_positives: movenet.truePositives,
-        false_positives: movenet.falsePositives,
-        people: movenet.people,
-      },
+      // What the server runs: the network on ONNX Runtime (native CPU, one kernel thread), the graph's decoding on TensorFlow.js wasm.
+      worker: { backend: 'onnxruntime-node (CPU, one thread) + tfjs wasm for the heads', model_load_ms: round(loadMs, 0), ...native },
+      // The whole graph on TensorFlow.js wasm, as the browser runs it and the server did before.
+      worker_tfjs_wasm: { backend: 'tfjs wasm (SIMD, one thread)', ...wasm },
       background_subtraction: {
         frames: backgroundCounts.length,
         precision: round(background.precision, 3),

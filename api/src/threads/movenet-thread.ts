@@ -3,9 +3,10 @@ import { moveNetModel, moveNetStrips } from '@norma/workers/vision';
 import type { MoveNetJob, MoveNetReply } from './movenet-threads';
 
 /*
- * A MoveNet thread (threads/movenet-threads.ts): its own TensorFlow.js wasm instance, the model
- * loaded on its first job and kept; runs MoveNet on the strips of a decoded frame it is sent, one
- * job at a time, answering each with the people found on them (in source pixels, not merged).
+ * A MoveNet thread (threads/movenet-threads.ts): its own ONNX Runtime session for the network and
+ * TensorFlow.js wasm instance for the decoding, the model loaded when the thread starts and kept;
+ * runs MoveNet on the strips of a decoded frame it is sent, one job at a time, answering each with
+ * the people found on them (in source pixels, not merged).
  */
 declare const self: Worker;
 

@@ -26,8 +26,9 @@ export interface MoveNetThread {
  * every call it would stall everyone else's. Why `count` of them (by default one per strip, two):
  * a frame is cut into strips (MoveNet sees at most six people per picture) and each thread runs
  * its strips at the same time as the others — on two cores a call takes about one strip's time,
- * not two. Each thread is its own TensorFlow.js wasm instance with its own copy of the model,
- * loaded once when the thread starts and kept. The frame is decoded here, by an ffmpeg process
+ * not two. Each thread has its own copy of the model (an ONNX Runtime session with one kernel
+ * thread for the network, a TensorFlow.js wasm instance for the decoding), loaded once when the
+ * thread starts and kept. The frame is decoded here, by an ffmpeg process
  * (this thread only waits for it), and sent to every thread; the people of all strips are merged
  * here as moveNetPeople merges them in place, so the answer is the same. Every call sends one job
  * to each thread, in the order the calls came: calls wait their turn, and fair share

