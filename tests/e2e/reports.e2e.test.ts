@@ -350,6 +350,13 @@ describe('interactive report and sharing', () => {
     // The page's own response carries the key's window and report.
     expect(await sharedPage!.text()).toContain('<script type="application/json" id="norma-shared-report">');
     await shared.getByTestId('interactive-report').waitFor();
+    // The page names the screen's chunks and style sheets itself; nothing links them a second time
+    // (a style sheet linked twice is parsed twice).
+    const linkedTwice = await shared.evaluate(() => {
+      const hrefs = [...document.querySelectorAll('link[rel="stylesheet"], link[rel="modulepreload"]')].map((l) => l.getAttribute('href'));
+      return hrefs.filter((href, i) => hrefs.indexOf(href) !== i);
+    });
+    expect(linkedTwice).toEqual([]);
     // The app's address is the hash route the older links have.
     expect(await shared.evaluate(() => location.pathname + location.hash)).toBe(`/#/demo/${key}`);
     await expect.poll(() => shared.getByTestId('share-button').count(), RETRY).toBe(0);

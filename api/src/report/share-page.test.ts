@@ -71,6 +71,8 @@ describe('GET /demo/{key}: the shared report page carries its report', () => {
     // The screen's chunks and style sheet load beside the entry chunk, named by the page itself.
     expect(html).toContain('<link rel="modulepreload" href="/assets/InteractiveScreen-Ab12.js" crossorigin="anonymous">\n');
     expect(html).toContain('<link rel="stylesheet" href="/assets/compute-Cd34.css" crossorigin="anonymous">\n</head>');
+    // …and says so, so that the route-preload script does not link them a second time.
+    expect(html).toContain('<html data-screen-links lang="ru">');
     expect(html).toContain('<div id="root"></div><script type="application/json" id="norma-shared-report">');
     expect(html).not.toContain('</script><script>alert');
     expect(html).not.toContain('<!-- &');

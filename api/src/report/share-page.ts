@@ -48,8 +48,11 @@ export function serveSharedReportPage(app: Hono<AppEnv>, pwaDir: string) {
     const key = c.req.param('key');
     const data = isWellFormedShareKey(key) ? await sharedReportData(app, c, key) : null;
     const links = data ? await screenLinks(pwaDir) : '';
+    // <html data-screen-links>: the route-preload script (pwa/vite.config.ts) then adds no second <link>
+    // of its own for them — the browser loads a file once, but parses a style sheet linked twice twice.
     const body = data
       ? html
+          .replace(/<html\b/, () => (links ? '<html data-screen-links' : '<html'))
           .replace('</head>', () => `${links}</head>`)
           .replace('</body>', () => `<script type="application/json" id="${SHARED_REPORT_DATA_ID}">${jsonForHtml({ key, ...data })}</script>\n</body>`)
       : html;
@@ -60,8 +63,8 @@ export function serveSharedReportPage(app: Hono<AppEnv>, pwaDir: string) {
 /**
  * `<link>`s for the shared report screen's own chunks and style sheets, as the build lists them
  * (pwa/vite.config.ts, routePreload: dist/.vite/routes.json): in the page itself they load beside
- * the entry chunk, a round trip earlier than from index.html's route-preload script (which adds the
- * same links; the browser loads each once). Nothing when the build wrote no list.
+ * the entry chunk, a round trip earlier than from index.html's route-preload script (which, told by
+ * <html data-screen-links>, then adds none of its own). Nothing when the build wrote no list.
  */
 async function screenLinks(pwaDir: string): Promise<string> {
   const list = Bun.file(join(pwaDir, '.vite', 'routes.json'));
