@@ -5,7 +5,7 @@ import GeoJSONVT from 'geojson-vt';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import { fromGeojsonVt } from 'vt-pbf';
-import { encodeLayer, type RawShape } from './mvt';
+import { encodeLayer, everyTile, tileOptions, type RawShape } from './mvt';
 import { placeNamesCatalog, placeTiles, readPlaceNames, russianPlaces } from './places';
 import { writePmtiles, type PmTile } from './pmtiles';
 import type { Water } from './water';
@@ -30,14 +30,6 @@ export const basemapAttribution = (withPlaces: boolean, withWater = false) =>
 function naturalEarthLand(): GeoJSON.FeatureCollection {
   const topology = atlas('land-50m.json');
   return feature(topology, topology.objects.land as GeometryCollection) as unknown as GeoJSON.FeatureCollection;
-}
-
-/** geojson-vt's options: every tile of zooms 0–maxZoom indexed up front, simplified by 3 tile units. */
-const tileOptions = (maxZoom: number) => ({ maxZoom, indexMaxZoom: maxZoom, indexMaxPoints: 0, tolerance: 3, extent: 4096, buffer: 64 });
-
-/** Every tile of zooms 0…maxZoom, zoom by zoom, column by column, with its `z/x/y` key. */
-function* everyTile(maxZoom: number) {
-  for (let z = 0; z <= maxZoom; z++) for (let x = 0; x < 2 ** z; x++) for (let y = 0; y < 2 ** z; y++) yield { z, x, y, key: `${z}/${x}/${y}` };
 }
 
 /**

@@ -1,6 +1,17 @@
 import type { RawFeature } from 'geojson-vt';
 import { PbfWriter } from 'pbf';
 
+/** Tile units per tile side: what geojson-vt cuts to and what each layer says. */
+const TILE_EXTENT = 4096;
+
+/** geojson-vt's options: every tile of zooms 0–maxZoom indexed up front, simplified by 3 tile units. */
+export const tileOptions = (maxZoom: number) => ({ maxZoom, indexMaxZoom: maxZoom, indexMaxPoints: 0, tolerance: 3, extent: TILE_EXTENT, buffer: 64 });
+
+/** Every tile of zooms 0…maxZoom, zoom by zoom, column by column, with its `z/x/y` key. */
+export function* everyTile(maxZoom: number) {
+  for (let z = 0; z <= maxZoom; z++) for (let x = 0; x < 2 ** z; x++) for (let y = 0; y < 2 ** z; y++) yield { z, x, y, key: `${z}/${x}/${y}` };
+}
+
 /** A line or polygon feature of a geojson-vt tile as stored (getTileRaw): rings as flat x, y arrays in tile units. */
 export type RawShape = Extract<RawFeature, { type: 2 | 3 }>;
 
@@ -22,7 +33,7 @@ export function encodeLayer(name: string, features: readonly RawShape[]): Uint8A
 function writeLayer({ name, features }: { name: string; features: readonly RawShape[] }, pbf: PbfWriter) {
   pbf.writeVarintField(15, 2);
   pbf.writeStringField(1, name);
-  pbf.writeVarintField(5, 4096);
+  pbf.writeVarintField(5, TILE_EXTENT);
   const keys = new Map<string, number>();
   // By type and value, as vt-pbf tells 1 from '1'.
   const values = new Map<string, { value: string | number | boolean; index: number }>();
