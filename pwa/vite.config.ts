@@ -172,8 +172,10 @@ function routePreload(): Plugin {
   var named = document.documentElement.hasAttribute('data-screen-links');
   for (var i = 0; i < routes.length; i++) {
     if (hash.indexOf(routes[i].hash) !== 0) continue;
-    for (var j = 0; j < routes[i].files.length && !named; j++) link('modulepreload', routes[i].files[j]);
-    for (var k = 0; k < routes[i].styles.length && !named; k++) link('stylesheet', routes[i].styles[k]);
+    if (!named) {
+      for (var j = 0; j < routes[i].files.length; j++) link('modulepreload', routes[i].files[j]);
+      for (var k = 0; k < routes[i].styles.length; k++) link('stylesheet', routes[i].styles[k]);
+    }
     var key = hash.slice(routes[i].hash.length).split(/[/?#]/)[0];
     if (served || !routes[i].api || !/^[A-Za-z0-9_-]{16,200}$/.test(key)) continue;
     if (routes[i].report && window.fetch && window.Promise) window.__normaSharedReport = sharedReport(routes[i], key);

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { onnx } from 'onnx-proto';
+import { node, ONNX_OPSET, tensor } from './onnx-export';
 
 /**
  * MoveNet multipose's convolutional part as an ONNX model, built in memory from the TensorFlow.js
@@ -53,12 +54,12 @@ class GraphBuilder {
   readonly nodes: onnx.INodeProto[] = [];
 
   tensor(name: string, dims: number[], values: Float32Array): string {
-    this.initializer.push({ name, dims, dataType: FLOAT, rawData: new Uint8Array(values.buffer, values.byteOffset, values.byteLength) });
+    this.initializer.push(tensor(name, dims, values));
     return name;
   }
 
   node(opType: string, input: string[], output: string, attribute: onnx.IAttributeProto[] = []): string {
-    this.nodes.push({ opType, input, output: [output], name: output, attribute });
+    this.nodes.push(node(opType, input, output, attribute));
     return output;
   }
 }
@@ -196,7 +197,7 @@ export function moveNetToOnnx(model: TfjsGraphModel, weightData: ArrayBuffer): M
   const input = [...nodes.values()].find((n) => n.op === 'Placeholder')!.name;
   const proto = onnx.ModelProto.create({
     irVersion: 7,
-    opsetImport: [{ domain: '', version: 13 }],
+    opsetImport: [{ domain: '', version: ONNX_OPSET }],
     producerName: 'norma',
     graph: {
       name: 'movenet_multipose_network',

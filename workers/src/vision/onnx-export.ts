@@ -7,7 +7,8 @@ export const OUTPUT_NAME = 'probabilities';
 
 const FLOAT = onnx.TensorProto.DataType.FLOAT;
 
-const tensor = (name: string, dims: number[], values: Float32Array) =>
+/** A float32 initialiser (the values copied). */
+export const tensor = (name: string, dims: number[], values: Float32Array) =>
   onnx.TensorProto.create({
     name,
     dims,
@@ -21,7 +22,8 @@ const valueInfo = (name: string, columns: number) =>
     type: { tensorType: { elemType: FLOAT, shape: { dim: [{ dimParam: 'steps' }, { dimValue: columns }] } } },
   });
 
-const node = (opType: string, input: string[], output: string, attribute: onnx.IAttributeProto[] = []) =>
+/** A node of one output, named after it. */
+export const node = (opType: string, input: string[], output: string, attribute: onnx.IAttributeProto[] = []) =>
   onnx.NodeProto.create({ opType, input, output: [output], name: output, attribute });
 
 /**
