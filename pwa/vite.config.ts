@@ -94,7 +94,13 @@ function chunkGraph(): Plugin {
  * module. The shared report (/#/demo/{key}) is opened by visitors with nothing cached.
  */
 const PRELOADED_ROUTES = [
-  { hash: '#/demo/', module: 'src/screens/reports/interactive/InteractiveScreen.tsx', shareKeyApi: '/api/v1/resolve_hash/', shareReportApi: '/api/v2/frv' },
+  {
+    hash: '#/demo/',
+    module: 'src/screens/reports/interactive/InteractiveScreen.tsx',
+    chunk: 'interactive-report',
+    shareKeyApi: '/api/v1/resolve_hash/',
+    shareReportApi: '/api/v2/frv',
+  },
 ];
 
 /**
@@ -141,7 +147,11 @@ function routePreload(): Plugin {
         };
         const withEntry = loaded([entry.fileName]);
         const routes = PRELOADED_ROUTES.map(({ hash, module, shareKeyApi, shareReportApi }) => {
-          const screen = chunks.find((chunk) => chunk.moduleIds.some((id) => id.endsWith(`/${module}`)));
+          // The chunk the screen's import() asks for: the module's own, or the facade Rolldown writes
+          // for it when a codeSplitting group holds the module (shellGraph) — that one imports the group.
+          const screen =
+            chunks.find((chunk) => chunk.facadeModuleId?.endsWith(`/${module}`)) ??
+            chunks.find((chunk) => chunk.moduleIds.some((id) => id.endsWith(`/${module}`)));
           if (!screen) throw new Error(`norma:route-preload: no chunk holds ${module}`);
           const own = [...loaded([screen.fileName])].filter((file) => !withEntry.has(file));
           // Their style sheets too: Vite's loader waits for a chunk's CSS before the screen renders,
@@ -270,23 +280,42 @@ function prerenderLanding(): Plugin {
  * group below. Without it Rolldown, which turns its chunk merging off once any module has a
  * top-level await (core-wasm's glue has one), cuts the entry into a dozen small files: on a phone
  * network each is a request, and six at a time over HTTP/1.1 (about +0.5 s to the first paint).
+ * For the same reason each screen of PRELOADED_ROUTES, opened cold from a link, is one chunk too:
+ * its module and everything it imports statically that the entry has not (the shared report was
+ * nine files: a third round of requests on a phone).
  */
 const shellModules = new Set<string>();
+const screenModules = new Map<string, Set<string>>(PRELOADED_ROUTES.map(({ chunk }) => [chunk, new Set<string>()]));
 function shellGraph(): Plugin {
   return {
     name: 'norma:shell-graph',
     apply: 'build',
     buildEnd() {
+      const staticClosure = (start: string[], into: Set<string>, skip: (id: string) => boolean) => {
+        const queue = [...start];
+        const seen = new Set<string>();
+        while (queue.length) {
+          const id = queue.pop()!;
+          if (seen.has(id)) continue;
+          seen.add(id);
+          if (!skip(id)) into.add(id);
+          queue.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+        }
+      };
       shellModules.clear();
-      const queue = [...this.getModuleIds()].filter((id) => this.getModuleInfo(id)?.isEntry);
-      const seen = new Set<string>();
-      while (queue.length) {
-        const id = queue.pop()!;
-        if (seen.has(id)) continue;
-        seen.add(id);
-        // index.html, its script and src/main.tsx stay in the entry chunk (a group holding them leaves no entry).
-        if (!this.getModuleInfo(id)?.isEntry && !/\.html(\?|$)/.test(id) && !id.endsWith('/src/main.tsx')) shellModules.add(id);
-        queue.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+      const ids = [...this.getModuleIds()];
+      // index.html, its script and src/main.tsx stay in the entry chunk (a group holding them leaves no entry).
+      staticClosure(
+        ids.filter((id) => this.getModuleInfo(id)?.isEntry),
+        shellModules,
+        (id) => !!this.getModuleInfo(id)?.isEntry || /\.html(\?|$)/.test(id) || id.endsWith('/src/main.tsx'),
+      );
+      for (const { module, chunk } of PRELOADED_ROUTES) {
+        const modules = screenModules.get(chunk)!;
+        modules.clear();
+        const screen = ids.find((id) => id.endsWith(`/${module}`));
+        if (!screen) throw new Error(`norma:shell-graph: no module ${module}`);
+        staticClosure([screen], modules, (id) => shellModules.has(id));
       }
     },
   };
@@ -339,7 +368,16 @@ export default defineConfig({
     // No source maps in dist: they are public there (10 MB of our source), and nobody reads them.
     sourcemap: false,
     chunkSizeWarningLimit: 1500,
-    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'shell', test: (id: string) => shellModules.has(id) }] } } },
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'shell', test: (id: string) => shellModules.has(id) },
+            ...[...screenModules].map(([name, modules]) => ({ name, test: (id: string) => modules.has(id) })),
+          ],
+        },
+      },
+    },
   },
   // The inference worker (src/ml) loads onnxruntime-web with dynamic imports: only ES module workers split code.
   worker: { format: 'es' },

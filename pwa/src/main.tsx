@@ -5,6 +5,7 @@ import './styles.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { loadScreenAt } from './app/routes';
 import { registerServiceWorker } from './app/serviceWorker';
 import { guardRequestsWhileSignOutPending } from './offline/signOut';
 import { resetPageMeta } from './screens/site/meta';
@@ -28,11 +29,13 @@ const app = (
 // hold up a phone's main thread (Lighthouse's total blocking time); a click or a key press on the
 // page before it is done hydrates at once and is not lost.
 const atLanding = `/${location.hash.replace(/^#?\/?/, '')}` === '/' && navigator.onLine !== false;
-if (root.hasAttribute('data-prerendered') && atLanding) {
-  startTransition(() => {
-    hydrateRoot(root, app);
-  });
-} else {
+function render() {
+  if (root.hasAttribute('data-prerendered') && atLanding) {
+    startTransition(() => {
+      hydrateRoot(root, app);
+    });
+    return;
+  }
   if (root.hasAttribute('data-prerendered')) {
     root.replaceChildren();
     root.removeAttribute('data-prerendered');
@@ -40,4 +43,9 @@ if (root.hasAttribute('data-prerendered') && atLanding) {
   }
   createRoot(root).render(app);
 }
+// A page that links its screen's chunks itself (the shared report's link, <html data-screen-links>)
+// has them on the way already: the first render waits for them and draws the screen, not «Загрузка…».
+// Failed, the screen's own load tries again and says so.
+if (document.documentElement.hasAttribute('data-screen-links')) void loadScreenAt(location.hash).then(render, render);
+else render();
 registerServiceWorker();

@@ -346,6 +346,16 @@ describe('interactive report and sharing', () => {
         if (path.startsWith('/api/v1/resolve_hash/') || path === '/api/v2/frv') reads.push(path.split('/').slice(0, 4).join('/'));
       });
     watchReads(shared);
+    // Every placeholder the app puts up before the report («Загрузка…» while the screen's code
+    // comes, «Открываем отчёт по ссылке…» while its data does), as the page's own script sees them.
+    await shared.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { placeholdersSeen: string[] }).placeholdersSeen = seen;
+      new MutationObserver(() => {
+        for (const busy of document.querySelectorAll('#root [aria-busy="true"], #root [role="status"]'))
+          if (!seen.includes(busy.textContent ?? '')) seen.push(busy.textContent ?? '');
+      }).observe(document, { childList: true, subtree: true });
+    });
     const sharedPage = await shared.goto(link);
     // The page's own response carries the key's window and report.
     expect(await sharedPage!.text()).toContain('<script type="application/json" id="norma-shared-report">');
@@ -365,9 +375,19 @@ describe('interactive report and sharing', () => {
     // It opens at the first row with footage, the same item the API gives.
     const opening = api.items.find((i) => i.video_segments.length > 0)!;
     await expect.poll(() => shared.locator(`[data-item-id="${opening.id}"] td`).first().textContent(), RETRY).toBe(String(opening.number));
-    // The screen took the report from the page: no data request at all.
+    // The screen took the report from the page: no data request at all, and the report is the
+    // first thing the app draws (its code is linked by the page and waited for, its data is there).
     expect(reads).toEqual([]);
+    expect(await shared.evaluate(() => (window as unknown as { placeholdersSeen: string[] }).placeholdersSeen)).toEqual([]);
+    // A guest's player asks for its file only once someone is at the page (a phone that only reads
+    // the table downloads no video): nothing yet, then the mouse moves and the file's first frame comes.
+    const videoReads = () => shared.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/v1/video?')).length);
+    expect(await shared.getByTestId('interactive-video').getAttribute('preload')).toBe('none');
+    expect(await videoReads()).toBe(0);
+    await shared.mouse.move(200, 200);
     await shared.waitForFunction(() => (document.querySelector('[data-testid="interactive-video"]') as HTMLVideoElement)?.readyState >= 1);
+    expect(await shared.getByTestId('interactive-video').getAttribute('preload')).toBe('metadata');
+    expect(await videoReads()).toBeGreaterThan(0);
     const withVideo = api.items.find((i) => i.video_segments.some((s) => s.camera_key === 1 && s.video_segment.start > 2))!;
     const segment = withVideo.video_segments.find((s) => s.camera_key === 1)!;
     await jump(shared, withVideo.id, segment.video_id, segment.video_segment.start);

@@ -1,4 +1,6 @@
 import { lazy, Suspense, type ComponentType } from 'react';
+import { parse } from 'regexparam';
+import { matchRoute } from 'wouter';
 import { LandingScreen } from '../screens/landing/LandingScreen';
 import { LoginScreen } from '../screens/login/LoginScreen';
 
@@ -22,13 +24,23 @@ function ScreenLoading() {
   );
 }
 
+/** A screen that loads its code when first opened; `load()` fetches it ahead (resolves when it can render at once). */
+type LazyScreen = Screen & { load: () => Promise<unknown> };
+
 /**
  * A screen whose code is loaded when it is first opened: each screen is a chunk of its own, so
  * the landing page, login and the shared report carry no canvas, chart, PDF or XLSX code
- * (docs/performance.md, «Быстрая первая загрузка»).
+ * (docs/performance.md, «Быстрая первая загрузка»). Once its code is here (loaded ahead by `load()`,
+ * or opened before), the screen renders in the same pass: React shows a Suspense fallback for at
+ * least 300 ms once it has shown one, so a screen that suspends needlessly appears that much later.
  */
-function lazyScreen<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): Screen {
-  const Loaded = lazy(async () => ({ default: (await load())[name] as Screen }));
+function lazyScreen<M extends Record<string, unknown>>(importModule: () => Promise<M>, name: keyof M & string): LazyScreen {
+  let loaded: { default: Screen } | null = null;
+  const load = async () => (loaded ??= { default: (await importModule())[name] as Screen });
+  // A thenable that is already settled when the code is here: React.lazy then renders without suspending.
+  const Loaded = lazy(() =>
+    loaded ? ({ then: (resolve: (module: { default: Screen }) => void) => resolve(loaded!) } as Promise<{ default: Screen }>) : load(),
+  );
   function LazyScreen(props: Record<string, unknown>) {
     return (
       <Suspense fallback={<ScreenLoading />}>
@@ -37,6 +49,7 @@ function lazyScreen<M extends Record<string, unknown>>(load: () => Promise<M>, n
     );
   }
   LazyScreen.displayName = `Lazy(${name})`;
+  LazyScreen.load = load;
   return LazyScreen;
 }
 
@@ -124,3 +137,16 @@ export const routes: AppRoute[] = [
   { path: '/norms/:structureId/line/:cardId', screen: LineBalanceScreen, private: true },
   { path: '/norms/:structureId', screen: NormCardScreen, private: true },
 ];
+
+/**
+ * Loads ahead the code of the screen at this hash address, when it is one loaded on demand; resolves
+ * at once otherwise. For a page that links that screen's chunks itself (the shared report's link,
+ * api/src/report/share-page.ts): src/main.tsx waits for them before the first render, so the report
+ * is the first thing drawn, not a «Загрузка…» that must stay up for React's 300 ms.
+ */
+export function loadScreenAt(hash: string): Promise<unknown> {
+  const path = `/${hash.replace(/^#?\/?/, '')}`.split('?')[0]!;
+  const route = routes.find((r) => matchRoute(parse, r.path, path)[0]);
+  const screen = route?.screen as Partial<LazyScreen> | undefined;
+  return screen?.load ? screen.load() : Promise.resolve();
+}

@@ -4,12 +4,17 @@ export type Loaded<T> = { state: 'loading' } | { state: 'error'; message: string
 
 /**
  * Loads a report once per `key`. The API client has already shown a failure to the user; the
- * screen also says it in place, so an empty report is never mistaken for a result.
+ * screen also says it in place, so an empty report is never mistaken for a result. `inPage`: the
+ * data for the first key that came with the page itself (a shared report's link): ready in the
+ * first render, without a loading render or a request.
  */
-export function useLoad<T>(key: string | null, load: () => Promise<T>): Loaded<T> {
-  const [result, setResult] = useState<Loaded<T>>({ state: 'loading' });
+export function useLoad<T>(key: string | null, load: () => Promise<T>, inPage?: T): Loaded<T> {
+  const [given] = useState(() => (key !== null && inPage !== undefined ? { key, result: { state: 'ready', data: inPage } as Loaded<T> } : null));
+  const [result, setResult] = useState<Loaded<T>>(given?.result ?? { state: 'loading' });
   useEffect(() => {
     if (key === null) return;
+    // The same object as the first state: React renders nothing for it.
+    if (key === given?.key) return setResult(given.result);
     let live = true;
     setResult({ state: 'loading' });
     load().then(

@@ -78,7 +78,7 @@ export function InteractiveReport({ frv, structureId, from, to, shareKey, farFro
   // Cycles far from the norm in force (docs/norms.md); a shared (key) report has none.
   const far = farFromNorm?.cycles ?? new Map<number, number>();
   const employees = useMemo(() => [...new Set(frv.items.map((i) => i.employee_name ?? ''))].filter(Boolean).sort(), [frv]);
-  const player = useFrvPlayer(frv);
+  const player = useFrvPlayer(frv, { guest: shareKey !== undefined });
   const [employee, setEmployee] = useState('');
   const [onlyWithVideo, setOnlyWithVideo] = useState(false);
   const multiDay = localDate(frv.requested_slot.fromm, zone) !== localDate(Date.parse(frv.requested_slot.to) - 1, zone);
@@ -187,23 +187,32 @@ interface EarlySharedReport {
 /** The id of the JSON data block in which the server sends a shared report with its page (api/src/report/share-page.ts). */
 const SHARED_REPORT_DATA_ID = 'norma-shared-report';
 
+/** The report in the page's data block, read once (the block's text is dropped then); undefined when the page has none. */
+let pageReport: EarlySharedReport | null | undefined;
+
 /**
- * The report the page came with (the link /demo/{key}: api/src/report/share-page.ts) or the reads
- * index.html's route-preload script started for a /#/demo/{key} visit before the app's JS came
- * (pwa/vite.config.ts, routePreload): taken once, for this key only; null when there are none
- * or they failed, and the screen reads as usual.
+ * The report the page came with (the link /demo/{key}: api/src/report/share-page.ts), for this key
+ * only; undefined when there is none (or it is not JSON), and the screen reads as usual.
  */
-async function takeEarlySharedReport(key: string): Promise<{ share: ResolvedShare; frv: InteractiveFrv } | null> {
-  const block = document.getElementById(SHARED_REPORT_DATA_ID);
-  if (block) {
-    block.remove();
+function sharedReportInPage(key: string): { share: ResolvedShare; frv: InteractiveFrv } | undefined {
+  if (pageReport === undefined) {
+    const block = document.getElementById(SHARED_REPORT_DATA_ID);
+    block?.remove();
     try {
-      const inPage = JSON.parse(block.textContent ?? '') as EarlySharedReport;
-      if (inPage.key === key) return { share: inPage.share, frv: inPage.frv };
+      pageReport = block ? (JSON.parse(block.textContent ?? '') as EarlySharedReport) : null;
     } catch {
-      // Not JSON: read as usual.
+      pageReport = null;
     }
   }
+  return pageReport?.key === key ? { share: pageReport.share, frv: pageReport.frv } : undefined;
+}
+
+/**
+ * The reads index.html's route-preload script started for a /#/demo/{key} visit before the app's
+ * JS came (pwa/vite.config.ts, routePreload): taken once, for this key only; null when there are
+ * none or they failed, and the screen reads as usual.
+ */
+async function takeEarlySharedReport(key: string): Promise<{ share: ResolvedShare; frv: InteractiveFrv } | null> {
   const holder = window as { __normaSharedReport?: Promise<EarlySharedReport | null> };
   const early = holder.__normaSharedReport;
   if (!early) return null;
@@ -217,16 +226,20 @@ export function SharedInteractiveScreen(params: Params) {
   const key = params.shareKey ?? '';
   // A key is base64url of at least 128 bits; anything shorter is no key (and is not sent anywhere).
   const wellFormed = /^[A-Za-z0-9_-]{22,128}$/.test(key);
-  const loaded = useLoad(wellFormed ? `share/${key}` : null, async () => {
-    const early = await takeEarlySharedReport(key);
-    if (early) return early;
-    const share = await api.get('/api/v1/resolve_hash/{key}', { path: { key } });
-    const frv = await api.get('/api/v2/frv', {
-      // `key` is read by the access check (a shared link), not by the route's query schema.
-      query: { structure_id: share.structure_id, from_time: share.from_time, to_time: share.to_time, key } as ApiInit<'/api/v2/frv', 'get'>['query'],
-    });
-    return { share, frv };
-  });
+  const loaded = useLoad(
+    wellFormed ? `share/${key}` : null,
+    async () => {
+      const early = await takeEarlySharedReport(key);
+      if (early) return early;
+      const share = await api.get('/api/v1/resolve_hash/{key}', { path: { key } });
+      const frv = await api.get('/api/v2/frv', {
+        // `key` is read by the access check (a shared link), not by the route's query schema.
+        query: { structure_id: share.structure_id, from_time: share.from_time, to_time: share.to_time, key } as ApiInit<'/api/v2/frv', 'get'>['query'],
+      });
+      return { share, frv };
+    },
+    wellFormed ? sharedReportInPage(key) : undefined,
+  );
   const title = 'Интерактивный отчёт';
   if (!wellFormed) return <ReportState title={title} error="Ссылка недействительна: в ней нет ключа доступа." />;
   if (loaded.state === 'loading') return <ReportState title={title} loading="Открываем отчёт по ссылке…" />;

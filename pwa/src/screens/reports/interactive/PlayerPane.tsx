@@ -21,7 +21,7 @@ export function PlayerPane({ player, shareKey }: { player: FrvPlayer; shareKey?:
             controls
             muted
             playsInline
-            preload="metadata"
+            preload={player.preload}
             data-testid="interactive-video"
             data-video-id={video.video_id}
             onLoadedMetadata={player.metadataLoaded}

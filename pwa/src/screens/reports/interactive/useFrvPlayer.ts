@@ -7,11 +7,36 @@ export function segmentFor(item: FrvItem, cameraKey: number | null): VideoSegmen
   return item.video_segments.find((s) => s.camera_key === cameraKey) ?? item.video_segments[0] ?? null;
 }
 
+/** What tells that someone is at the page: a touch, a click, the mouse moving, a key, the wheel. */
+const PRESENCE_EVENTS = ['pointerdown', 'pointermove', 'touchstart', 'keydown', 'wheel'] as const;
+
+/**
+ * False until someone does something on the page (PRESENCE_EVENTS), then true; true from the start
+ * unless `waitForPresence`.
+ */
+function usePresence(waitForPresence: boolean): boolean {
+  const [present, setPresent] = useState(!waitForPresence);
+  useEffect(() => {
+    if (present) return;
+    const arrived = () => setPresent(true);
+    for (const type of PRESENCE_EVENTS) window.addEventListener(type, arrived, { capture: true, passive: true, once: true });
+    return () => {
+      for (const type of PRESENCE_EVENTS) window.removeEventListener(type, arrived, { capture: true });
+    };
+  }, [present]);
+  return present;
+}
+
 /**
  * The interactive report's player: the chosen camera, the file shown, the selected row and the
  * seek waiting for a file's metadata; the video box's height sizes the table beside it.
+ * `guest` (a shared link, often a phone on a slow network): the player asks for its file only once
+ * someone is at the page — a touch, a click, the mouse, a key (`preload`: 'none' until then) — so a
+ * visitor who only reads the table downloads no video, and the file does not compete with the
+ * report's first screen (docs/performance.md, «Отчёт по ссылке: первым же рендером»).
  */
-export function useFrvPlayer(frv: InteractiveFrv) {
+export function useFrvPlayer(frv: InteractiveFrv, { guest = false }: { guest?: boolean } = {}) {
+  const preload: 'none' | 'metadata' = usePresence(guest) ? 'metadata' : 'none';
   const cameras = useMemo(() => [...new Set(frv.items.flatMap((i) => i.video_segments.map((s) => s.camera_key)))].sort((a, b) => a - b), [frv]);
   const [cameraKey, setCameraKey] = useState<number | null>(cameras[0] ?? null);
   const [selected, setSelected] = useState<number | null>(null);
@@ -79,7 +104,7 @@ export function useFrvPlayer(frv: InteractiveFrv) {
     }
   };
 
-  return { cameras, cameraKey, selected, video, player, videoBox, videoHeight, jump, chooseCamera, metadataLoaded };
+  return { cameras, cameraKey, selected, video, preload, player, videoBox, videoHeight, jump, chooseCamera, metadataLoaded };
 }
 
 export type FrvPlayer = ReturnType<typeof useFrvPlayer>;
