@@ -343,7 +343,8 @@ describe('interactive report and sharing', () => {
     const watchReads = (watched: typeof shared) =>
       watched.on('request', (request) => {
         const path = new URL(request.url()).pathname;
-        if (path.startsWith('/api/v1/resolve_hash/') || path === '/api/v2/frv') reads.push(path.split('/').slice(0, 4).join('/'));
+        if (path.startsWith('/api/v1/resolve_hash/') || ['/api/v2/frv', '/api/v1/instance', '/api/v1/whoami'].includes(path))
+          reads.push(path.split('/').slice(0, 4).join('/'));
       });
     watchReads(shared);
     // Every placeholder the app puts up before the report («Загрузка…» while the screen's code
@@ -375,8 +376,9 @@ describe('interactive report and sharing', () => {
     // It opens at the first row with footage, the same item the API gives.
     const opening = api.items.find((i) => i.video_segments.length > 0)!;
     await expect.poll(() => shared.locator(`[data-item-id="${opening.id}"] td`).first().textContent(), RETRY).toBe(String(opening.number));
-    // The screen took the report from the page: no data request at all, and the report is the
-    // first thing the app draws (its code is linked by the page and waited for, its data is there).
+    // The screen took the report from the page, and the app the answers to its start reads (the
+    // installation, who is signed in): no request for any of them. The report is the first thing
+    // the app draws (its code is linked by the page and waited for, its data is there).
     expect(reads).toEqual([]);
     expect(await shared.evaluate(() => (window as unknown as { placeholdersSeen: string[] }).placeholdersSeen)).toEqual([]);
     // A guest's player asks for its file only once someone is at the page (a phone that only reads
@@ -418,13 +420,15 @@ describe('interactive report and sharing', () => {
     expect(offlineCopy).toEqual({ workers: 0, caches: [] });
 
     // An older link, /#/demo/{key}: index.html's preload script reads the key's window and the
-    // report before the app's JS comes; the screen takes them over: each is asked once.
+    // report before the app's JS comes; the screen takes them over: each is asked once, and the
+    // app asks its start reads itself.
     const older = await visitor.newPage();
     reads.length = 0;
     watchReads(older);
     await older.goto(`${server.url}/#/demo/${key}`);
     await expect.poll(() => older.locator(`[data-item-id="${opening.id}"] td`).first().textContent(), RETRY).toBe(String(opening.number));
-    expect(reads.sort()).toEqual(['/api/v1/resolve_hash', '/api/v2/frv']);
+    await expect.poll(() => reads.length, RETRY).toBe(4);
+    expect(reads.sort()).toEqual(['/api/v1/instance', '/api/v1/resolve_hash', '/api/v1/whoami', '/api/v2/frv']);
     // A key that opens nothing: the page carries no data, and the screen says so after its own read.
     const wrong = await visitor.newPage();
     const wrongPage = await wrong.goto(`${server.url}/demo/${'A'.repeat(32)}`);

@@ -52,6 +52,11 @@ const newKey = async (body: Record<string, unknown> = { structure_id: w.structur
   expect(response.status).toBe(200);
   return ((await response.json()) as { hash: string }).hash;
 };
+/** The page's answers to the app's start reads (pwa/src/api/page-answers.ts), parsed; null when the page has none. */
+const answersOf = (html: string) => {
+  const match = /<script type="application\/json" id="norma-page-answers">([^<]*)<\/script>/.exec(html);
+  return match ? (JSON.parse(match[1]!) as Record<string, unknown>) : null;
+};
 /** The page's data block, parsed; null when the page has none. */
 const dataOf = (html: string) => {
   const match = /<script type="application\/json" id="norma-shared-report">([^<]*)<\/script>/.exec(html);
@@ -74,6 +79,7 @@ describe('GET /demo/{key}: the shared report page carries its report', () => {
     // …and says so, so that the route-preload script does not link them a second time.
     expect(html).toContain('<html data-screen-links lang="ru">');
     expect(html).toContain('<div id="root"></div><script type="application/json" id="norma-shared-report">');
+    expect(html).toContain('</script>\n<script type="application/json" id="norma-page-answers">');
     expect(html).not.toContain('</script><script>alert');
     expect(html).not.toContain('<!-- &');
     const data = dataOf(html);
@@ -93,6 +99,20 @@ describe('GET /demo/{key}: the shared report page carries its report', () => {
     expect(first.share).toMatchObject({ structure_id: w.structureId, to_time: iso('2026-11-16T09:30:00') });
     expect(second.share).toMatchObject({ structure_id: w.otherStructureId, to_time: window.to });
     expect(second.key).toBe(other);
+  });
+
+  it("answers the app's start reads in the page too: the installation, and who is signed in by the visitor's own cookie", async () => {
+    const key = await newKey();
+    const instance = await (await t.request('/api/v1/instance')).json();
+    // A guest: whoami's own «not signed in» answer.
+    const guest = answersOf(await (await t.request(`/demo/${key}`)).text());
+    expect(guest).toEqual({ '/api/v1/instance': instance, '/api/v1/whoami': await (await t.request('/api/v1/whoami')).json() });
+    expect(guest!['/api/v1/whoami']).toMatchObject({ error: { code: 'unauthorized' } });
+    // A signed-in analyst who opens the link: their own whoami, nobody else's.
+    const whoami = (await (await t.request('/api/v1/whoami', { cookie: w.cookies.viewer })).json()) as { login: string; role: string };
+    expect(whoami).toMatchObject({ role: 'viewer' });
+    const signedIn = answersOf(await (await t.request(`/demo/${key}`, { cookie: w.cookies.viewer })).text());
+    expect(signedIn).toEqual({ '/api/v1/instance': instance, '/api/v1/whoami': whoami });
   });
 
   it('puts nothing into the page for a revoked, unknown or malformed key: the page is index.html as it is', async () => {

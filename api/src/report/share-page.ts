@@ -11,6 +11,14 @@ import type { AppEnv } from '../http/env';
 const SHARED_REPORT_DATA_ID = 'norma-shared-report';
 
 /**
+ * The id of the JSON data block with the page's answers to the reads the app makes on every start,
+ * keyed by the URL it asks (pwa/src/api/page-answers.ts): the installation (its demo badge and
+ * links) and who is signed in — the visitor's own session, read with their cookie.
+ */
+const PAGE_ANSWERS_ID = 'norma-page-answers';
+const START_READS = ['/api/v1/instance', '/api/v1/whoami'];
+
+/**
  * JSON for the content of a `<script type="application/json">` element: `<`, `>` and `&` escaped,
  * so that no text in the data (a name like `</script><script>…`) can end the element or open a
  * comment; U+2028/U+2029 too, for any reader that takes the text for JavaScript.
@@ -48,13 +56,19 @@ export function serveSharedReportPage(app: Hono<AppEnv>, pwaDir: string) {
     const key = c.req.param('key');
     const data = isWellFormedShareKey(key) ? await sharedReportData(app, c, key) : null;
     const links = data ? await screenLinks(pwaDir) : '';
+    const answers = data ? await startAnswers(app, c) : {};
     // <html data-screen-links>: the route-preload script (pwa/vite.config.ts) then adds no second <link>
     // of its own for them — the browser loads a file once, but parses a style sheet linked twice twice.
     const body = data
       ? html
           .replace(/<html\b/, () => (links ? '<html data-screen-links' : '<html'))
           .replace('</head>', () => `${links}</head>`)
-          .replace('</body>', () => `<script type="application/json" id="${SHARED_REPORT_DATA_ID}">${jsonForHtml({ key, ...data })}</script>\n</body>`)
+          .replace(
+            '</body>',
+            () =>
+              `<script type="application/json" id="${SHARED_REPORT_DATA_ID}">${jsonForHtml({ key, ...data })}</script>\n` +
+              `<script type="application/json" id="${PAGE_ANSWERS_ID}">${jsonForHtml(answers)}</script>\n</body>`,
+          )
       : html;
     return c.html(body, 200, { 'cache-control': 'no-store' });
   });
@@ -81,18 +95,38 @@ async function screenLinks(pwaDir: string): Promise<string> {
     .join('');
 }
 
-/** The key's window and its report, read as the screen reads them; null when either read is refused. */
-async function sharedReportData(app: Hono<AppEnv>, c: Context<AppEnv>, key: string): Promise<{ share: unknown; frv: unknown } | null> {
+/**
+ * A GET through the app itself, with the visitor's address (and, `asVisitor`, their cookie): the
+ * reply's JSON, or null when the call refused.
+ */
+async function readThroughApp(app: Hono<AppEnv>, c: Context<AppEnv>, path: string, { asVisitor = false } = {}): Promise<unknown> {
   const headers = new Headers();
   const address = c.req.header(CLIENT_IP_HEADER);
   if (address) headers.set(CLIENT_IP_HEADER, address);
-  const read = async (path: string) => {
-    const response = await app.request(path, { headers }, c.env);
-    return response.ok ? ((await response.json()) as unknown) : null;
-  };
-  const share = (await read(`/api/v1/resolve_hash/${encodeURIComponent(key)}`)) as { structure_id: number; from_time: string; to_time: string } | null;
+  const cookie = c.req.header('cookie');
+  if (asVisitor && cookie) headers.set('cookie', cookie);
+  const response = await app.request(path, { headers }, c.env);
+  return response.ok ? ((await response.json()) as unknown) : null;
+}
+
+/** The key's window and its report, read as the screen reads them; null when either read is refused. */
+async function sharedReportData(app: Hono<AppEnv>, c: Context<AppEnv>, key: string): Promise<{ share: unknown; frv: unknown } | null> {
+  const share = (await readThroughApp(app, c, `/api/v1/resolve_hash/${encodeURIComponent(key)}`)) as {
+    structure_id: number;
+    from_time: string;
+    to_time: string;
+  } | null;
   if (!share) return null;
   const query = new URLSearchParams({ structure_id: String(share.structure_id), from_time: share.from_time, to_time: share.to_time, key });
-  const frv = await read(`/api/v2/frv?${query}`);
+  const frv = await readThroughApp(app, c, `/api/v2/frv?${query}`);
   return frv ? { share, frv } : null;
+}
+
+/**
+ * The replies to START_READS, as the visitor's app would get them now (whoami with their cookie);
+ * a read that refused is left out, and the app asks it itself.
+ */
+async function startAnswers(app: Hono<AppEnv>, c: Context<AppEnv>): Promise<Record<string, unknown>> {
+  const replies = await Promise.all(START_READS.map((path) => readThroughApp(app, c, path, { asVisitor: true })));
+  return Object.fromEntries(START_READS.flatMap((path, i) => (replies[i] === null ? [] : [[path, replies[i]]])));
 }

@@ -1,5 +1,6 @@
 import { saveBlob } from '../export/download';
 import { FROM_CACHE_HEADER } from './cache-header';
+import { takePageAnswer } from './page-answers';
 import { markOffline, markOnline } from '../status/connectivity';
 import { notify } from '../status/notifications';
 import { apiUrl, type ApiPath, type Method, type Operation, type UrlInit } from './paths';
@@ -77,6 +78,9 @@ export const NO_CONNECTION = 'Нет связи с сервером. Прове�
  * polls stay quiet); a read answered from the offline cache counts as offline but succeeds.
  */
 async function apiCall<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options: { body?: unknown; quiet?: boolean }): Promise<T> {
+  // The server answered this read with the page already (a shared report's link): the same reply, no request.
+  const fromPage = method === 'GET' ? takePageAnswer(url) : undefined;
+  if (fromPage) return fromPage.reply as T;
   let response: Response;
   try {
     response = await fetch(url, {

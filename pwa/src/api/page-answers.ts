@@ -1,0 +1,31 @@
+/**
+ * The id of the JSON data block in which the server sends, with a page, its answers to the first
+ * reads the app makes on every start (GET /api/v1/instance, GET /api/v1/whoami), keyed by the URL
+ * the client asks (api/src/report/share-page.ts, the shared report's link). Not a script the
+ * browser runs: the Content-Security-Policy stays as it is.
+ */
+const PAGE_ANSWERS_ID = 'norma-page-answers';
+
+/** The block's answers, read once (the block is dropped then); null: none, or not JSON. */
+let answers: Map<string, unknown> | null | undefined;
+
+/**
+ * The page's answer to a GET of `url`, taken once: the next read of it asks the server. Undefined
+ * when the page brought none — on a phone network each one saved is a round trip that no longer
+ * queues behind the fonts for one of the browser's six connections.
+ */
+export function takePageAnswer(url: string): { reply: unknown } | undefined {
+  if (answers === undefined) {
+    const block = typeof document === 'undefined' ? null : document.getElementById(PAGE_ANSWERS_ID);
+    block?.remove();
+    try {
+      answers = block ? new Map(Object.entries(JSON.parse(block.textContent ?? '') as Record<string, unknown>)) : null;
+    } catch {
+      answers = null;
+    }
+  }
+  if (!answers?.has(url)) return undefined;
+  const reply = answers.get(url);
+  answers.delete(url);
+  return { reply };
+}
