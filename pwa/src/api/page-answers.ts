@@ -1,8 +1,9 @@
+import { readPageData } from './page-data';
+
 /**
  * The id of the JSON data block in which the server sends, with a page, its answers to the first
  * reads the app makes on every start (GET /api/v1/instance, GET /api/v1/whoami), keyed by the URL
- * the client asks (api/src/report/share-page.ts, the shared report's link). Not a script the
- * browser runs: the Content-Security-Policy stays as it is.
+ * the client asks (api/src/report/share-page.ts, the shared report's link).
  */
 const PAGE_ANSWERS_ID = 'norma-page-answers';
 
@@ -16,13 +17,8 @@ let answers: Map<string, unknown> | null | undefined;
  */
 export function takePageAnswer(url: string): { reply: unknown } | undefined {
   if (answers === undefined) {
-    const block = typeof document === 'undefined' ? null : document.getElementById(PAGE_ANSWERS_ID);
-    block?.remove();
-    try {
-      answers = block ? new Map(Object.entries(JSON.parse(block.textContent ?? '') as Record<string, unknown>)) : null;
-    } catch {
-      answers = null;
-    }
+    const data = readPageData(PAGE_ANSWERS_ID) as Record<string, unknown> | null;
+    answers = data ? new Map(Object.entries(data)) : null;
   }
   if (!answers?.has(url)) return undefined;
   const reply = answers.get(url);

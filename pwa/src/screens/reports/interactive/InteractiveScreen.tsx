@@ -1,6 +1,7 @@
 import { loadFarFromNorm, type FarFromNorm } from '../../norms/NormFulfilment';
 import { useMemo, useState } from 'react';
 import { api, type ApiInit } from '../../../api/client';
+import { readPageData } from '../../../api/page-data';
 import type { ExportTable } from '../../../export/table';
 import { formatDateTime, formatTime, localDate } from '../../../format/time';
 import { ExportButtons } from '../ExportButtons';
@@ -195,15 +196,7 @@ let pageReport: EarlySharedReport | null | undefined;
  * only; undefined when there is none (or it is not JSON), and the screen reads as usual.
  */
 function sharedReportInPage(key: string): { share: ResolvedShare; frv: InteractiveFrv } | undefined {
-  if (pageReport === undefined) {
-    const block = document.getElementById(SHARED_REPORT_DATA_ID);
-    block?.remove();
-    try {
-      pageReport = block ? (JSON.parse(block.textContent ?? '') as EarlySharedReport) : null;
-    } catch {
-      pageReport = null;
-    }
-  }
+  if (pageReport === undefined) pageReport = readPageData(SHARED_REPORT_DATA_ID) as EarlySharedReport | null;
   return pageReport?.key === key ? { share: pageReport.share, frv: pageReport.frv } : undefined;
 }
 
