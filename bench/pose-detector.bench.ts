@@ -99,7 +99,7 @@ const aviVideoId = await insertVideo(t.deps.db, world.cameraIds[0]!, { filename:
 // The same recording as the server keeps it after its ingest job: converted by the job's own code.
 const storedKey = 'recordings/site/cam1/vtest.mp4';
 const inspected = await inspectRecording(VTEST_AVI);
-await convertForBrowser(inspected.plan, VTEST_AVI, t.deps.storage.pathOf(storedKey), { durationSeconds: inspected.info.durationSeconds });
+await convertForBrowser(inspected, VTEST_AVI, t.deps.storage.pathOf(storedKey));
 const storedVideoId = await insertVideo(t.deps.db, world.cameraIds[0]!, {
   filename: 'vtest.mp4',
   start: Date.UTC(2024, 0, 11, 6),

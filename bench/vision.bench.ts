@@ -10,6 +10,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mediaTools } from '../workers/src/media/ffmpeg';
 import { applyOperationModel, trainOperationModel } from '../workers/src/vision/pipeline';
+import { detectContainer } from '../workers/src/media/container';
 import { samplingArguments, workSize } from '../workers/src/vision/frames';
 import { makeSceneClip, SCENE_AREAS, sceneOperationAt, sceneSchedule } from '../workers/test-support/vision-scene';
 
@@ -48,7 +49,7 @@ const trainMs = performance.now() - started;
 async function bareDecode(): Promise<number> {
   const { ffmpeg } = await mediaTools();
   const size = workSize(640, 360);
-  const child = Bun.spawn([ffmpeg, ...samplingArguments(file, { startSecond: HALF, endSecond: SECONDS, fps: FPS, ...size })], {
+  const child = Bun.spawn([ffmpeg, ...samplingArguments(file, await detectContainer(file), { startSecond: HALF, endSecond: SECONDS, fps: FPS, ...size })], {
     stdout: 'pipe',
     stderr: 'ignore',
   });

@@ -13,7 +13,7 @@ export interface ClipSpec {
   creationTime?: string;
   size?: string;
   fps?: number;
-  format?: 'mp4' | 'webm' | 'matroska';
+  format?: 'mp4' | 'webm' | 'matroska' | 'avi' | 'mpegts';
 }
 
 /** Makes a real small clip with ffmpeg's test sources (a few hundred KB, well under a second). */

@@ -1,4 +1,4 @@
-import { checkIntegrity, convertForBrowser, inspectRecording, NotAVideoError } from '@norma/workers/ingest';
+import { checkIntegrity, convertForBrowser, inspectRecording, MediaRefusedError, NotAVideoError } from '@norma/workers/ingest';
 import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/runner';
 import type { Db } from '../../../api/src/db/database';
 import { fitFileName } from '../../../api/src/storage/file-names';
@@ -13,6 +13,11 @@ interface IngestPayload {
 }
 
 const videoIdOf = (job: ClaimedJob) => Number((job.payload as IngestPayload | null)?.video_id);
+
+/** A recording outside the bounds or a process stopped at its cap fails at once: the same file would fail again. */
+const permanentIfRefused = (err: unknown): never => {
+  throw err instanceof MediaRefusedError ? new PermanentJobError(err.message) : err;
+};
 
 /**
  * The `ingest_video` job: probes the recording; when the browser cannot play it at once (not
@@ -53,9 +58,11 @@ export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
           }
           throw new PermanentJobError(err.message);
         }
+        // Outside the bounds (limits.ts): a real recording, kept for an administrator who may raise them.
+        if (err instanceof MediaRefusedError) throw new PermanentJobError(err.message);
         throw err;
       }
-      const integrity = await checkIntegrity(path, inspected.info.durationSeconds);
+      const integrity = await checkIntegrity(path, inspected.info.durationSeconds).catch(permanentIfRefused);
       if (integrity.damage && integrity.readableSeconds <= 0) throw new PermanentJobError(integrity.damage);
       let damage = integrity.damage;
       progress(2);
@@ -65,11 +72,10 @@ export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
       if (plan.action !== 'none') {
         const folder = video.storage_key.slice(0, video.storage_key.lastIndexOf('/'));
         const workKey = `${folder}/.ingest-${video.id}.mp4`;
-        await convertForBrowser(plan, path, storage.pathOf(workKey), {
-          durationSeconds: info.durationSeconds,
+        await convertForBrowser(inspected, path, storage.pathOf(workKey), {
           signal,
           onProgress: (percent) => progress(2 + percent * 0.96),
-        });
+        }).catch(permanentIfRefused);
         if (signal.aborted) {
           await storage.remove(workKey);
           return null;

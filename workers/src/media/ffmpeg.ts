@@ -1,4 +1,7 @@
 import { existsSync } from 'node:fs';
+import { detectContainer, inputArguments, type Container } from './container';
+import { MediaRefusedError, probeCaps, type ProcessCaps } from './limits';
+import { spawnCapped } from './process';
 
 export interface MediaTools {
   ffmpeg: string;
@@ -39,11 +42,23 @@ export async function mediaTools(): Promise<MediaTools> {
   return cached;
 }
 
-/** Runs a tool and returns stdout; throws with stderr on a non-zero exit. */
+/**
+ * Runs a tool on trusted input (the demo's own generated video) and returns stdout; throws with stderr
+ * on a non-zero exit. Untrusted files go through `runCapped` and `inputArguments` (container.ts).
+ */
 export async function run(command: string, args: string[]): Promise<string> {
   const child = Bun.spawn([command, ...args], { stdout: 'pipe', stderr: 'pipe' });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   if (code !== 0) throw new Error(`${command.split('/').pop()} завершился с кодом ${code}: ${stderr.trim().slice(-2000)}`);
+  return stdout;
+}
+
+/** Runs a tool under `caps` and returns stdout; a cap that stopped it is a MediaRefusedError, another failure an Error with stderr. */
+export async function runCapped(command: string, args: string[], caps: ProcessCaps): Promise<string> {
+  const child = spawnCapped(command, args, caps);
+  const [stdout, exit] = await Promise.all([new Response(child.stdout).text(), child.finished]);
+  if (exit.overCap) throw new MediaRefusedError(exit.overCap);
+  if (exit.code !== 0) throw new Error(`${command.split('/').pop()} завершился с кодом ${exit.code}: ${exit.stderr.trim().slice(-2000)}`);
   return stdout;
 }
 
@@ -58,11 +73,31 @@ export interface ProbeResult {
   /** Pixel format and profile of the video stream (yuv420p, High…): what a browser can decode. */
   pixelFormat: string | null;
   videoProfile: string | null;
+  /** Frames a second of the video stream (average; the nominal rate when the average is unknown). */
+  frameRate: number | null;
+  /** The container, recognised from the file's bytes before ffprobe ran (container.ts). */
+  container: Container;
 }
 
+/** `30000/1001` → 29.97; null for `0/0` and the like. */
+function rate(text: string | undefined): number | null {
+  const [num, den] = (text ?? '').split('/').map(Number);
+  const value = den ? num! / den : Number.NaN;
+  return Number.isFinite(value) && value > 0 ? value : null;
+}
+
+/**
+ * Reads a recording's header with ffprobe, pinned to the container its bytes show (a file that is no
+ * accepted container throws UnsupportedContainerError before ffprobe starts).
+ */
 export async function probe(file: string): Promise<ProbeResult> {
+  const container = await detectContainer(file);
   const { ffprobe } = await mediaTools();
-  const out = await run(ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
+  const out = await runCapped(
+    ffprobe,
+    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...inputArguments(file, container)],
+    probeCaps(),
+  );
   const data = JSON.parse(out) as {
     format: { duration?: string; format_name: string; tags?: Record<string, string> };
     streams: {
@@ -72,6 +107,8 @@ export async function probe(file: string): Promise<ProbeResult> {
       height?: number;
       pix_fmt?: string;
       profile?: string;
+      avg_frame_rate?: string;
+      r_frame_rate?: string;
       duration?: string;
       disposition?: { attached_pic?: number };
       tags?: Record<string, string>;
@@ -91,5 +128,7 @@ export async function probe(file: string): Promise<ProbeResult> {
     height: video?.height ?? null,
     pixelFormat: video?.pix_fmt ?? null,
     videoProfile: video?.profile ?? null,
+    frameRate: rate(video?.avg_frame_rate) ?? rate(video?.r_frame_rate),
+    container,
   };
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe, type ProbeResult } from './ffmpeg';
-import { browserPlan, convertArguments, convertForBrowser, inspectRecording, NotAVideoError, progressSeconds } from './ingest';
+import { browserPlan, convertArguments, type BrowserPlan, convertForBrowser, inspectRecording, NotAVideoError, progressSeconds } from './ingest';
 import { mp4Layout } from './mp4-layout';
 import { makeClip } from '../../test-support/test-clips';
 
@@ -33,6 +33,8 @@ const info = (overrides: Partial<ProbeResult>): ProbeResult => ({
   height: 360,
   pixelFormat: 'yuv420p',
   videoProfile: 'High',
+  frameRate: 25,
+  container: { demuxer: 'mov', label: 'MP4/MOV' },
   ...overrides,
 });
 
@@ -89,20 +91,34 @@ describe('progress from ffmpeg', () => {
     expect(progressSeconds('frame=10')).toBeNull();
   });
   it('asks for faststart, the first video and audio streams, and H.264 only when transcoding', () => {
-    const remux = convertArguments({ action: 'remux', video: 'copy', audio: 'none', reasons: [] }, 'in', 'out');
+    const input = { path: '/in', container: { demuxer: 'avi', label: 'AVI' } } as const;
+    const remux = convertArguments({ action: 'remux', video: 'copy', audio: 'none', reasons: [] }, input, '/out', 3600);
     expect(remux.join(' ')).toContain('-c:v copy');
     expect(remux.join(' ')).toContain('-movflags +faststart');
     expect(remux.join(' ')).toContain('-map 0:a:0?');
-    const transcode = convertArguments({ action: 'transcode', video: 'h264', audio: 'aac', reasons: [] }, 'in', 'out');
+    const transcode = convertArguments({ action: 'transcode', video: 'h264', audio: 'aac', reasons: [] }, input, '/out', 3600);
     expect(transcode.join(' ')).toContain('-c:v libx264');
     expect(transcode.join(' ')).toContain('-c:a aac');
+    // Pinned to the detected demuxer and local files, and never longer than the bound.
+    expect(remux.join(' ')).toContain('-protocol_whitelist file,pipe -f avi -i file:/in');
+    expect(remux.join(' ')).toContain('-t 3600');
   });
 });
 
 describe('inspectRecording and convertForBrowser on real files', () => {
   it('refuses a file that is not a video with a clear Russian message', async () => {
     await expect(inspectRecording(file('text.mp4'))).rejects.toThrow(NotAVideoError);
-    await expect(inspectRecording(file('text.mp4'))).rejects.toThrow(/не удалось прочитать как видео/);
+    await expect(inspectRecording(file('text.mp4'))).rejects.toThrow(/^Файл не является видеозаписью в поддерживаемом формате/);
+  });
+
+  it('refuses a file that looks like MP4 from its first bytes but is not readable, without naming the server path', async () => {
+    // An 'ftyp' box followed by noise: the container is recognised, ffprobe finds no video in it.
+    const ftyp = new Uint8Array([0, 0, 0, 24, ...new TextEncoder().encode('ftypisom'), 0, 0, 2, 0, ...new TextEncoder().encode('isomiso2mp41')]);
+    writeFileSync(file('noise.mp4'), Buffer.concat([ftyp, Buffer.from('шум, а не видео\n'.repeat(100))]));
+    const refusal = inspectRecording(file('noise.mp4'));
+    await expect(refusal).rejects.toThrow(NotAVideoError);
+    await expect(refusal).rejects.toThrow(/^Файл не удалось прочитать как видео \(ffprobe: /);
+    await expect(refusal).rejects.not.toThrow(dir);
   });
 
   it.each([
@@ -115,7 +131,7 @@ describe('inspectRecording and convertForBrowser on real files', () => {
     expect(inspected.plan.action).toBe(action);
     const progress: number[] = [];
     const output = file(`${name}.out.mp4`);
-    await convertForBrowser(inspected.plan, file(name), output, { durationSeconds: inspected.info.durationSeconds, onProgress: (p) => progress.push(p) });
+    await convertForBrowser(inspected, file(name), output, { onProgress: (p) => progress.push(p) });
     const after = await inspectRecording(output);
     expect(after.plan).toMatchObject({ action: 'none' });
     expect(after.info.videoCodec).toBe('h264');
@@ -129,8 +145,8 @@ describe('inspectRecording and convertForBrowser on real files', () => {
     await makeClip(input, { video: 'mpeg4', seconds: 30, size: '640x360', fps: 25 });
     const controller = new AbortController();
     const output = file('long.out.mp4');
-    const running = convertForBrowser({ action: 'transcode', video: 'h264', audio: 'none', reasons: [] }, input, output, {
-      durationSeconds: 30,
+    const plan: BrowserPlan = { action: 'transcode', video: 'h264', audio: 'none', reasons: [] };
+    const running = convertForBrowser({ plan, info: await probe(input) }, input, output, {
       signal: controller.signal,
       onProgress: () => controller.abort(),
     });

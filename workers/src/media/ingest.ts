@@ -1,10 +1,15 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { inputArguments, NotAVideoError, UnsupportedContainerError, withoutPath, type Container } from './container';
 import { mediaTools, probe, type ProbeResult } from './ffmpeg';
+import { checkBounds, conversionNiceness, decodeCaps, MediaRefusedError, mediaLimits } from './limits';
 import { mp4Layout, type Mp4Layout } from './mp4-layout';
+import { spawnCapped } from './process';
 
 export { mp4Layout, type Mp4Layout } from './mp4-layout';
 export { checkIntegrity, type Integrity } from './integrity';
+export { NotAVideoError, UnsupportedContainerError, ACCEPTED_CONTAINERS } from './container';
+export { MediaRefusedError } from './limits';
 
 /** What it takes to make a recording play (and seek) in Chromium at once. */
 export interface BrowserPlan {
@@ -48,24 +53,27 @@ export function browserPlan(info: ProbeResult, layout: Pick<Mp4Layout, 'isoBmff'
 }
 
 export interface ConvertOptions {
-  /** Duration of the input, seconds, for progress (0–100) from ffmpeg's `out_time`. */
-  durationSeconds: number;
   onProgress?: (percent: number) => void;
   signal?: AbortSignal;
 }
 
-/** ffmpeg arguments that turn `input` into a browser-ready MP4 at `output` according to `plan`. */
-export function convertArguments(plan: BrowserPlan, input: string, output: string): string[] {
+/**
+ * ffmpeg arguments that turn `input` (read as its detected container only) into a browser-ready MP4 at
+ * `output` according to `plan`, never longer than `maxSeconds` whatever the file's packets say.
+ */
+export function convertArguments(plan: BrowserPlan, input: { path: string; container: Container }, output: string, maxSeconds: number): string[] {
   const args = [
     '-hide_banner',
     '-loglevel',
     'error',
     '-nostats',
+    '-nostdin',
     '-progress',
     'pipe:1',
     '-y',
-    '-i',
-    input,
+    ...inputArguments(input.path, input.container),
+    '-t',
+    String(maxSeconds),
     '-map',
     '0:v:0',
     '-map',
@@ -93,7 +101,7 @@ export function convertArguments(plan: BrowserPlan, input: string, output: strin
   }
   if (plan.audio === 'copy') args.push('-c:a', 'copy');
   else if (plan.audio === 'aac') args.push('-c:a', 'aac', '-b:a', '128k');
-  args.push('-movflags', '+faststart', '-max_muxing_queue_size', '1024', '-f', 'mp4', output);
+  args.push('-movflags', '+faststart', '-max_muxing_queue_size', '1024', '-f', 'mp4', `file:${output}`);
   return args;
 }
 
@@ -107,14 +115,23 @@ export function progressSeconds(line: string): number | null {
 }
 
 /**
- * Runs ffmpeg for `plan` in a child process (the caller's event loop never waits on it),
- * reporting progress; writes to a temporary name and renames on success.
+ * Runs ffmpeg for the inspected recording's plan in a child process (the caller's event loop never
+ * waits on it) under caps that fit the recording (limits.ts), reporting progress; writes to a
+ * temporary name and renames on success. A cap that stopped it is a MediaRefusedError.
  */
-export async function convertForBrowser(plan: BrowserPlan, input: string, output: string, options: ConvertOptions): Promise<void> {
+export async function convertForBrowser(
+  inspected: Pick<InspectResult, 'plan' | 'info'>,
+  input: string,
+  output: string,
+  options: ConvertOptions = {},
+): Promise<void> {
+  const { plan, info } = inspected;
   const { ffmpeg } = await mediaTools();
   await mkdir(dirname(output), { recursive: true });
   const partial = `${output}.part`;
-  const child = Bun.spawn([ffmpeg, ...convertArguments(plan, input, partial)], { stdout: 'pipe', stderr: 'pipe' });
+  const limits = mediaLimits();
+  const caps = decodeCaps(info.durationSeconds, info, limits, conversionNiceness(info.durationSeconds, info));
+  const child = spawnCapped(ffmpeg, convertArguments(plan, { path: input, container: info.container }, partial, limits.maxSeconds), caps);
   const abort = () => child.kill();
   options.signal?.addEventListener('abort', abort, { once: true });
   let lastPercent = -1;
@@ -129,7 +146,7 @@ export async function convertForBrowser(plan: BrowserPlan, input: string, output
         buffer = buffer.slice(newline + 1);
         const seconds = progressSeconds(line);
         let percent: number | null = null;
-        if (seconds !== null && options.durationSeconds > 0) percent = Math.min(99.9, (seconds / options.durationSeconds) * 100);
+        if (seconds !== null && info.durationSeconds > 0) percent = Math.min(99.9, (seconds / info.durationSeconds) * 100);
         if (line === 'progress=end') percent = 100;
         if (percent !== null && Math.floor(percent) > lastPercent) {
           lastPercent = Math.floor(percent);
@@ -139,9 +156,11 @@ export async function convertForBrowser(plan: BrowserPlan, input: string, output
     }
   };
   try {
-    const [, stderr, code] = await Promise.all([readProgress(), new Response(child.stderr).text(), child.exited]);
+    const [, exit] = await Promise.all([readProgress(), child.finished]);
     if (options.signal?.aborted) throw new Error('Обработка остановлена');
-    if (code !== 0) throw new Error(`ffmpeg завершился с кодом ${code}: ${stderr.trim().slice(-1500)}`);
+    if (exit.overCap) throw new MediaRefusedError(`Запись не обработана: ${exit.overCap}`);
+    if (exit.code !== 0)
+      throw new Error(`ffmpeg завершился с кодом ${exit.code}: ${withoutPath(withoutPath(exit.stderr.trim().slice(-1500), input), partial)}`);
     await rename(partial, output);
   } catch (err) {
     await rm(partial, { force: true });
@@ -157,22 +176,25 @@ export interface InspectResult {
   plan: BrowserPlan;
 }
 
-/** Probes a file and decides what the browser needs; throws `NotAVideoError` when it is not a video. */
+/**
+ * Probes a file and decides what the browser needs. Throws `NotAVideoError` when it is not a video
+ * (`UnsupportedContainerError` when its bytes are no accepted container: nothing decoded it), and
+ * `MediaRefusedError` when its header describes a recording outside the bounds (limits.ts).
+ */
 export async function inspectRecording(path: string): Promise<InspectResult> {
   let info: ProbeResult;
   try {
     info = await probe(path);
   } catch (err) {
-    throw new NotAVideoError(`Файл не удалось прочитать как видео (ffprobe: ${shortReason(err)})`);
+    if (err instanceof UnsupportedContainerError || err instanceof MediaRefusedError) throw err;
+    throw new NotAVideoError(`Файл не удалось прочитать как видео (ffprobe: ${withoutPath(shortReason(err), path)})`);
   }
   if (!info.videoCodec) throw new NotAVideoError('В файле нет видеодорожки');
   if (!(info.durationSeconds > 0)) throw new NotAVideoError('Не удалось определить длительность видео: файл повреждён или не дописан');
+  checkBounds(info);
   const layout = await mp4Layout(path);
   return { info, layout, plan: browserPlan(info, layout) };
 }
-
-/** The file is not a readable video: retrying will not help. */
-export class NotAVideoError extends Error {}
 
 function shortReason(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);

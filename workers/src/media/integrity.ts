@@ -1,4 +1,7 @@
+import { detectContainer, inputArguments, withoutPath } from './container';
 import { mediaTools } from './ffmpeg';
+import { MediaRefusedError, mediaLimits, probeCaps } from './limits';
+import { spawnCapped } from './process';
 
 /** What reading a recording through shows beyond its header (issue 24: damaged recordings). */
 export interface Integrity {
@@ -21,16 +24,27 @@ const seconds = (s: number) => `${s.toLocaleString('ru-RU', { maximumFractionDig
  * declares. A file cut short — an interrupted copy, a recorder that died — keeps its index, so the
  * header still promises the whole duration; the packets stop where the data does, and the demuxer
  * reports «partial file» or invalid data. Either makes the recording damaged, with the reason.
+ * A file whose packets run longer than the bounds allow (a header that understates) is refused
+ * (MediaRefusedError), and so is one whose reading outlasts its cap.
  */
 export async function checkIntegrity(path: string, declaredSeconds: number): Promise<Integrity> {
+  const container = await detectContainer(path);
   const { ffprobe } = await mediaTools();
-  const args = ['-v', 'error', '-count_packets', '-select_streams', 'v:0', '-show_entries', 'stream=nb_frames,nb_read_packets', '-of', 'json', path];
-  const child = Bun.spawn([ffprobe, ...args], { stdout: 'pipe', stderr: 'pipe' });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-  if (code !== 0) return { declaredSeconds, readableSeconds: 0, damage: `Запись повреждена: файл не читается (${lastLine(stderr)})` };
-  const stream = (JSON.parse(stdout) as { streams?: { nb_frames?: string; nb_read_packets?: string }[] }).streams?.[0];
+  const args = ['-v', 'error', '-count_packets', '-select_streams', 'v:0', '-show_entries', 'stream=nb_frames,nb_read_packets,avg_frame_rate', '-of', 'json'];
+  const child = spawnCapped(ffprobe, [...args, ...inputArguments(path, container)], probeCaps(declaredSeconds));
+  const [stdout, { code, stderr, overCap }] = await Promise.all([new Response(child.stdout).text(), child.finished]);
+  if (overCap) throw new MediaRefusedError(`Запись не проверена: ${overCap}`);
+  if (code !== 0) return { declaredSeconds, readableSeconds: 0, damage: `Запись повреждена: файл не читается (${lastLine(withoutPath(stderr, path))})` };
+  const stream = (JSON.parse(stdout) as { streams?: { nb_frames?: string; nb_read_packets?: string; avg_frame_rate?: string }[] }).streams?.[0];
   const declaredFrames = Number(stream?.nb_frames);
   const readFrames = Number(stream?.nb_read_packets);
+  const [rateNum, rateDen] = (stream?.avg_frame_rate ?? '').split('/').map(Number);
+  const readSeconds = rateNum && rateDen ? readFrames / (rateNum / rateDen) : Number.NaN;
+  const { maxSeconds } = mediaLimits();
+  if (readSeconds > maxSeconds)
+    throw new MediaRefusedError(
+      `Запись длиннее допустимой: в файле ${Math.round(readSeconds / 360) / 10} ч видео при пределе ${Math.round(maxSeconds / 360) / 10} ч`,
+    );
   const errors = stderr
     .split('\n')
     .map((line) => line.trim())

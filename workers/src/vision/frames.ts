@@ -1,4 +1,7 @@
+import { detectContainer, inputArguments, withoutPath, type Container } from '../media/container';
 import { mediaTools } from '../media/ffmpeg';
+import { decodeCaps, MediaRefusedError, type SourceShape } from '../media/limits';
+import { spawnCapped } from '../media/process';
 
 /** How frames are sampled from a video: a span, a fixed rate and a small gray (or RGB) picture. */
 export interface Sampling {
@@ -12,6 +15,8 @@ export interface Sampling {
   pixelFormat?: 'gray' | 'rgb24';
   /** At most this many frames (ffmpeg stops decoding after them): 1 for a single picture. */
   frames?: number;
+  /** The recording's own picture and rate (ffprobe), for the decoder's caps; unknown: the bounds' largest. */
+  source?: SourceShape;
 }
 
 /** Width of the working picture: low enough to decode-and-scale at many times real time. */
@@ -24,8 +29,11 @@ export function workSize(width: number, height: number): { width: number; height
   return { width: w, height: h };
 }
 
-/** The ffmpeg arguments of a sampling: seek, span, fps, area scaling, raw pixels to stdout. */
-export function samplingArguments(file: string, sampling: Sampling): string[] {
+/**
+ * The ffmpeg arguments of a sampling: seek, span, fps, area scaling, raw pixels to stdout; the file is
+ * read as its detected container only (media/container.ts).
+ */
+export function samplingArguments(file: string, container: Container, sampling: Sampling): string[] {
   const duration = Math.max(0, sampling.endSecond - sampling.startSecond);
   return [
     '-hide_banner',
@@ -36,8 +44,7 @@ export function samplingArguments(file: string, sampling: Sampling): string[] {
     sampling.startSecond.toFixed(3),
     '-t',
     duration.toFixed(3),
-    '-i',
-    file,
+    ...inputArguments(file, container),
     '-an',
     '-sn',
     '-vf',
@@ -57,7 +64,8 @@ export class FrameDecodeError extends Error {}
  * Decodes the sampled frames of a span with an ffmpeg child process and hands each frame to
  * `onFrame` as it arrives (stdout is read chunk by chunk: the video is never whole in memory).
  * The frame buffer is reused: copy what must outlive the call. Frame i is at
- * `startSecond + i / fps`. An aborted signal kills ffmpeg and rejects.
+ * `startSecond + i / fps`. An aborted signal kills ffmpeg and rejects. ffmpeg runs under caps that fit
+ * the span (media/limits.ts): a cap that stopped it is a MediaRefusedError.
  */
 export async function decodeFrames(
   file: string,
@@ -65,14 +73,17 @@ export async function decodeFrames(
   onFrame: (frame: Uint8Array, index: number) => void | Promise<void>,
   signal?: AbortSignal,
 ): Promise<number> {
+  const container = await detectContainer(file);
   const { ffmpeg } = await mediaTools();
   const channels = sampling.pixelFormat === 'rgb24' ? 3 : 1;
   const frameBytes = sampling.width * sampling.height * channels;
-  const child = Bun.spawn([ffmpeg, ...samplingArguments(file, sampling)], { stdout: 'pipe', stderr: 'pipe' });
+  const caps = decodeCaps(sampling.endSecond - sampling.startSecond, sampling.source ?? {});
+  const child = spawnCapped(ffmpeg, samplingArguments(file, container, sampling), caps);
   const abort = () => child.kill();
   if (signal?.aborted) abort();
   signal?.addEventListener('abort', abort, { once: true });
-  const stderr = new Response(child.stderr).text();
+  let exited = false;
+  const finished = child.finished.finally(() => (exited = true));
   const frame = new Uint8Array(frameBytes);
   let filled = 0;
   let index = 0;
@@ -91,12 +102,13 @@ export async function decodeFrames(
       }
       if (signal?.aborted) break;
     }
-    const code = await child.exited;
+    const { code, stderr, overCap } = await finished;
     if (signal?.aborted) throw new FrameDecodeError('Обработка остановлена');
-    if (code !== 0) throw new FrameDecodeError(`Не удалось прочитать кадры видео: ${(await stderr).trim().slice(-500) || `ffmpeg, код ${code}`}`);
+    if (overCap) throw new MediaRefusedError(`Кадры видео не прочитаны: ${overCap}`);
+    if (code !== 0) throw new FrameDecodeError(`Не удалось прочитать кадры видео: ${withoutPath(stderr.trim().slice(-500), file) || `ffmpeg, код ${code}`}`);
     return index;
   } finally {
     signal?.removeEventListener('abort', abort);
-    if (child.exitCode === null) child.kill();
+    if (!exited) child.kill();
   }
 }

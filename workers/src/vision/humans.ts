@@ -128,13 +128,13 @@ export async function detectByBackground(video: SourceVideo, second: number, sig
   const frames: Uint8Array[] = [];
   await decodeFrames(
     video.file,
-    { startSecond: from, endSecond: to, fps: BACKGROUND_FRAMES / Math.max(1, to - from), width, height },
+    { startSecond: from, endSecond: to, fps: BACKGROUND_FRAMES / Math.max(1, to - from), width, height, source: video },
     (f) => void frames.push(f.slice()),
     signal,
   );
   let current: Uint8Array | null = null;
   const at = Math.min(second, Math.max(0, video.duration - 0.05));
-  await decodeFrames(video.file, { startSecond: at, endSecond: at + 0.5, fps: 25, width, height }, (f) => void (current ??= f.slice()), signal);
+  await decodeFrames(video.file, { startSecond: at, endSecond: at + 0.5, fps: 25, width, height, source: video }, (f) => void (current ??= f.slice()), signal);
   if (!current || frames.length < 3) return [];
   const mask = foregroundMask(current, medianBackground(frames), THRESHOLD);
   const sx = video.width / width;
@@ -175,7 +175,7 @@ export async function detectByOnnx(bytes: Uint8Array, video: SourceVideo, second
     const at = Math.min(second, Math.max(0, video.duration - 0.05));
     await decodeFrames(
       video.file,
-      { startSecond: at, endSecond: at + 0.5, fps: 25, width, height, pixelFormat: 'rgb24' },
+      { startSecond: at, endSecond: at + 0.5, fps: 25, width, height, pixelFormat: 'rgb24', source: video },
       (f) => void (rgb ??= f.slice()),
       signal,
     );

@@ -194,7 +194,7 @@ export async function decodeMoveNetFrame(video: SourceVideo, second: number, inp
   await decodeFrames(
     video.file,
     // Fast seek (-ss before -i) and one frame, scaled by ffmpeg straight to the model's input.
-    { startSecond: at, endSecond: at + 0.5, fps: 25, width: input.width, height: input.height, pixelFormat: 'rgb24', frames: 1 },
+    { startSecond: at, endSecond: at + 0.5, fps: 25, width: input.width, height: input.height, pixelFormat: 'rgb24', frames: 1, source: video },
     (f) => void (rgb ??= f.slice()),
     signal,
   );

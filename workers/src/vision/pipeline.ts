@@ -85,7 +85,7 @@ export async function extractSpanFeatures(
   const pixelShare = spec.pose ? 0.3 : 1;
   await decodeFrames(
     input.video.file,
-    { startSecond: input.startSecond, endSecond: input.endSecond, fps: spec.fps, width: spec.work.width, height: spec.work.height },
+    { startSecond: input.startSecond, endSecond: input.endSecond, fps: spec.fps, width: spec.work.width, height: spec.work.height, source: input.video },
     (frame, index) => {
       extractor.push(frame);
       for (const view of viewExtractors) view.push(frame);
@@ -120,7 +120,7 @@ async function poseSamples(input: SpanInput, pose: PoseSampling, areas: VisionAr
   let rows = 0;
   await decodeFrames(
     input.video.file,
-    { startSecond: input.startSecond, endSecond: input.endSecond, fps: pose.fps, ...size, pixelFormat: 'rgb24' },
+    { startSecond: input.startSecond, endSecond: input.endSecond, fps: pose.fps, ...size, pixelFormat: 'rgb24', source: input.video },
     async (frame) => {
       if (input.signal?.aborted) return;
       const people = await moveNetPeople(frame, size, input.video, pose.columns);
