@@ -17,6 +17,7 @@ import * as hardeningScope from './migrations/0015_hardening_scope';
 import * as mapCrs from './migrations/0016_map_crs';
 import * as norms from './migrations/0017_norms';
 import * as modelReview from './migrations/0018_model_review';
+import * as normRevision from './migrations/0019_norm_revision';
 
 /** Versioned migrations, in order. Add a file and a line here; never edit an applied one. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0016_map_crs': mapCrs,
   '0017_norms': norms,
   '0018_model_review': modelReview,
+  '0019_norm_revision': normRevision,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

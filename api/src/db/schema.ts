@@ -425,4 +425,6 @@ export interface NormCardsTable {
   approved_by: string | null;
   approved_by_name: string | null;
   effective_from: string | null;
+  /** 0019: the draft's revision, one more with every change; an approval names the one its approver read. */
+  revision: number;
 }

@@ -3,7 +3,18 @@ import { currentUser } from '../auth/access';
 import type { AppDeps } from '../deps';
 import { createRouter, errorResponses, json } from '../http/openapi';
 import { body, conflictResponse, normAccess, tags } from './route-spec';
-import { NormApproveBody, NormCard, NormCreateBody, NormDiff, NormDiffQuery, NormIdParam, NormList, NormListQuery, NormUpdateBody } from './schema';
+import {
+  NormApproveBody,
+  NormApproveConflict,
+  NormCard,
+  NormCreateBody,
+  NormDiff,
+  NormDiffQuery,
+  NormIdParam,
+  NormList,
+  NormListQuery,
+  NormUpdateBody,
+} from './schema';
 import { approveDraft, createDraft, diffVersions, listVersions, readCard, updateDraft } from './service';
 
 /** A structure's norm card versions: history, new draft, read, change a draft, approve it, compare versions. */
@@ -65,10 +76,16 @@ export function normCardRoutes(deps: Pick<AppDeps, 'db' | 'reportThreads'>) {
       method: 'post',
       path: '/api/v1/norms/{id}/approve',
       tags,
-      summary: 'Утвердить черновик с даты (администратор или аналитик с правом утверждения)',
+      summary: 'Утвердить черновик с даты в прочитанной ревизии (администратор или аналитик с правом утверждения)',
+      description:
+        'Тело называет ревизию черновика, которую прочёл утверждающий (`revision` карточки). Черновик изменён после неё или уже утверждён — 409, ничего не утверждено, в `error.details.card` — карточка такой, какая она сейчас.',
       middleware: [writeCardAccess] as const,
       request: { params: NormIdParam, ...body(NormApproveBody) },
-      responses: { 200: json(NormCard), ...errorResponses, ...conflictResponse },
+      responses: {
+        200: json(NormCard),
+        ...errorResponses,
+        409: json(NormApproveConflict, 'Черновик изменён после прочитанной ревизии или уже утверждён: ничего не утверждено'),
+      },
     }),
     async (c) => c.json(await approveDraft(db, currentUser(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );

@@ -286,7 +286,7 @@ describe('approval, immutability and versions', () => {
   it('an analyst without the right cannot approve; the admin can give it', async () => {
     const card = await send(`/api/v1/norms/${draftId}`, analyst);
     expect(card.body.can_approve).toBe(false);
-    expect((await send(`/api/v1/norms/${draftId}/approve`, analyst, 'POST', { effective_from: '2026-03-10' })).status).toBe(403);
+    expect((await send(`/api/v1/norms/${draftId}/approve`, analyst, 'POST', { effective_from: '2026-03-10', revision: card.body.revision })).status).toBe(403);
     expect((await send(`/api/v1/norm_approvers/${analystId}`, analyst, 'PUT')).status).toBe(403);
     const granted = await send(`/api/v1/norm_approvers/${analystId}`, admin, 'PUT');
     expect(granted.status).toBe(200);
@@ -306,14 +306,17 @@ describe('approval, immutability and versions', () => {
   });
 
   it('approval records who and from when; the approved version is frozen (409)', async () => {
-    expect((await send(`/api/v1/norms/${draftId}/approve`, analyst, 'POST', { effective_from: '2026-02-30' })).status).toBe(400);
-    const approved = await send(`/api/v1/norms/${draftId}/approve`, analyst, 'POST', { effective_from: '2026-03-10' });
+    const { revision } = (await send(`/api/v1/norms/${draftId}`, analyst)).body;
+    expect((await send(`/api/v1/norms/${draftId}/approve`, analyst, 'POST', { effective_from: '2026-02-30', revision })).status).toBe(400);
+    const approved = await send(`/api/v1/norms/${draftId}/approve`, analyst, 'POST', { effective_from: '2026-03-10', revision });
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ status: 'approved', effective_from: '2026-03-10', approved_by_name: 'Аналитик А', in_force: true, can_edit: false });
     const before = (await send(`/api/v1/norms/${draftId}`, admin)).body;
     expect((await send(`/api/v1/norms/${draftId}`, admin, 'PUT', { params: { plan_units: 10 } })).status).toBe(409);
     expect((await send(`/api/v1/norms/${draftId}`, admin, 'PUT', { title: 'Другое' })).status).toBe(409);
-    expect((await send(`/api/v1/norms/${draftId}/approve`, admin, 'POST', { effective_from: '2026-04-01' })).status).toBe(409);
+    const again = await send(`/api/v1/norms/${draftId}/approve`, admin, 'POST', { effective_from: '2026-04-01', revision });
+    expect(again.status).toBe(409);
+    expect(again.body.error.message).toBe('Эта версия нормы уже утверждена');
     expect((await send(`/api/v1/norms/${draftId}`, admin)).body).toEqual(before);
   });
 
@@ -364,5 +367,71 @@ describe('approval, immutability and versions', () => {
   it('revoking the right takes approval away again', async () => {
     expect((await send(`/api/v1/norm_approvers/${analystId}`, admin, 'DELETE')).body.approvers).toEqual([]);
     expect((await send(`/api/v1/norms?structure_id=${structureId}`, analyst)).body.can_approve).toBe(false);
+  });
+});
+
+describe('approval names the draft revision its approver read (issue 39)', () => {
+  const approve = (id: number, cookie: string, body: object) => send(`/api/v1/norms/${id}/approve`, cookie, 'POST', body);
+  /** The stored row as it is: nothing approved is nothing written, not just a status in a reply. */
+  const stored = (id: number) =>
+    t.deps.db.selectFrom('norm_cards').select(['approved_at', 'approved_by', 'effective_from', 'revision']).where('id', '=', id).executeTakeFirstOrThrow();
+  let draftId: number;
+
+  beforeAll(async () => {
+    const created = await send(`/api/v1/norms?structure_id=${structureId}`, analyst, 'POST', { windows: windowBody(), title: 'Норма под правкой' });
+    expect(created.status).toBe(201);
+    draftId = created.body.id;
+  });
+
+  it('a draft changed after the read is not approved: 409 with the new content; approving the new revision puts exactly it into force', async () => {
+    const read = (await send(`/api/v1/norms/${draftId}`, admin)).body;
+    expect(read).toMatchObject({ status: 'draft', revision: 1 });
+    const readTime = figure(read, 'norm_time')!;
+    // Another user changes the draft between the approver's read and his approval: a batch adds Тпз / n to Нвр.
+    const edited = await send(`/api/v1/norms/${draftId}`, analyst, 'PUT', { params: { batch_size: 2, batch_prep_minutes: 30 } });
+    expect(edited.status).toBe(200);
+    expect(edited.body.revision).toBe(2);
+    const newTime = figure(edited.body, 'norm_time')!;
+    expect(figure(edited.body, 'piece_batch')).toBeCloseTo(figure(edited.body, 'piece')! + 30 / 2, 9);
+    expect(newTime).toBeGreaterThan(readTime + 10);
+
+    const refused = await approve(draftId, admin, { effective_from: '2026-04-01', revision: read.revision });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toMatch(/^Черновик нормы изменили после того, как вы его открыли: ничего не утверждено/);
+    // The reply carries the draft as it is now, so the approver can read what changed.
+    const current = (await send(`/api/v1/norms/${draftId}`, admin)).body;
+    expect(refused.body.error.details.card).toEqual(current);
+    expect(figure(refused.body.error.details.card, 'norm_time')).toBeCloseTo(newTime, 9);
+    expect(current).toMatchObject({ status: 'draft', approved_at: null, effective_from: null, in_force: false, revision: 2 });
+    expect(await stored(draftId)).toEqual({ approved_at: null, approved_by: null, effective_from: null, revision: 2 });
+
+    // The revision is required; one that never was is refused like a stale one.
+    const missing = await approve(draftId, admin, { effective_from: '2026-04-01' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toContain('revision: укажите ревизию черновика');
+    expect((await approve(draftId, admin, { effective_from: '2026-04-01', revision: 3 })).status).toBe(409);
+    expect(await stored(draftId)).toMatchObject({ approved_at: null, revision: 2 });
+
+    const approved = await approve(draftId, admin, { effective_from: '2026-04-01', revision: refused.body.error.details.card.revision });
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ status: 'approved', effective_from: '2026-04-01', revision: 2 });
+    expect(figure(approved.body, 'norm_time')).toBeCloseTo(newTime, 9);
+    // Frozen: the edit now is refused and the revision stays.
+    expect((await send(`/api/v1/norms/${draftId}`, analyst, 'PUT', { title: 'Поздно' })).status).toBe(409);
+    expect((await stored(draftId)).revision).toBe(2);
+  });
+
+  it('effective_from before 2000-01-01 or more than five years ahead is refused with a Russian message; nothing written', async () => {
+    const draft = (await send(`/api/v1/norms?structure_id=${structureId}`, analyst, 'POST', { windows: windowBody() })).body;
+    const before = await stored(draft.id);
+    const today = new Date();
+    const tooLate = new Date(Date.UTC(today.getUTCFullYear() + 5, today.getUTCMonth(), today.getUTCDate() + 2)).toISOString().slice(0, 10);
+    for (const date of ['0000-01-01', '9999-12-31', '1999-12-31', tooLate]) {
+      const r = await approve(draft.id, admin, { effective_from: date, revision: draft.revision });
+      expect(r.status, date).toBe(400);
+      expect(r.body.error.message).toContain('effective_from: дата не раньше 01.01.2000 и не позже чем через 5 лет от сегодняшнего дня');
+    }
+    expect(await stored(draft.id)).toEqual(before);
+    expect((await send(`/api/v1/norms/${draft.id}`, admin)).body).toMatchObject({ status: 'draft', approved_at: null, effective_from: null });
   });
 });

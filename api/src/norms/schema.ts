@@ -69,6 +69,20 @@ export const NormUpdateBody = z
   })
   .strict();
 
+/** The earliest date a norm can take effect from (issue 39): nothing in the product is older. */
+export const EARLIEST_EFFECTIVE_FROM = '2000-01-01';
+/** How many years ahead of today a norm can be set to take effect (issue 39). */
+export const EFFECTIVE_FROM_YEARS_AHEAD = 5;
+
+/** The latest date a norm approved on `now` can take effect from: the same day, EFFECTIVE_FROM_YEARS_AHEAD years later (UTC). */
+export function latestEffectiveFrom(now = Date.now()): string {
+  const today = new Date(now);
+  const later = new Date(Date.UTC(today.getUTCFullYear() + EFFECTIVE_FROM_YEARS_AHEAD, today.getUTCMonth(), today.getUTCDate()));
+  return later.toISOString().slice(0, 10);
+}
+
+const EFFECTIVE_FROM_RANGE = `дата не раньше ${EARLIEST_EFFECTIVE_FROM.split('-').reverse().join('.')} и не позже чем через ${EFFECTIVE_FROM_YEARS_AHEAD} лет от сегодняшнего дня`;
+
 export const NormApproveBody = z
   .object({
     effective_from: z
@@ -76,7 +90,14 @@ export const NormApproveBody = z
       .length(10, 'ожидается дата ГГГГ-ММ-ДД')
       .regex(/^\d{4}-\d{2}-\d{2}$/, 'ожидается дата ГГГГ-ММ-ДД')
       .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'нет такой даты')
-      .openapi({ description: 'С какой даты норма действует', example: '2026-12-01' }),
+      // ISO dates of four-digit years compare as text.
+      .refine((d) => d >= EARLIEST_EFFECTIVE_FROM && d <= latestEffectiveFrom(), EFFECTIVE_FROM_RANGE)
+      .openapi({ description: `С какой даты норма действует: ${EFFECTIVE_FROM_RANGE}`, example: '2026-12-01' }),
+    revision: z
+      .number({ error: 'укажите ревизию черновика, которую вы прочли (поле revision карточки), — без неё можно утвердить не то, что прочитано' })
+      .int()
+      .min(1)
+      .openapi({ description: 'обязательно: ревизия черновика из прочитанной карточки (поле revision); черновик изменён после неё → 409 с текущей карточкой' }),
   })
   .strict();
 
@@ -164,6 +185,7 @@ export const NormSummary = z
     approved_at: z.string().nullable(),
     approved_by_name: z.string().nullable(),
     effective_from: z.string().nullable(),
+    revision: z.number().int().openapi({ description: 'Ревизия черновика: растёт с каждым изменением; утверждение называет прочитанную' }),
   })
   .openapi('NormSummary');
 
@@ -174,6 +196,17 @@ export const NormCard = NormSummary.extend({
   can_edit: z.boolean(),
   can_approve: z.boolean(),
 }).openapi('NormCard');
+
+/** 409 of an approval: the draft changed after the approver read it (or is already approved); `details.card` is the card as it is now. */
+export const NormApproveConflict = z
+  .object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      details: z.object({ card: NormCard }).optional().openapi({ description: 'Карточка такой, какая она сейчас: её и надо прочесть перед утверждением' }),
+    }),
+  })
+  .openapi('NormApproveConflict');
 
 export const NormList = z
   .object({ structure: z.object({ id: z.number().int(), name: z.string() }), versions: z.array(NormSummary), can_edit: z.boolean(), can_approve: z.boolean() })

@@ -14,13 +14,18 @@ import { NormParams, type LineScenarioBody, type NormApproveBody, type NormCreat
 
 /**
  * Norm card versions (docs/norms.md): drafts are recomputed from their windows whenever they
- * change; an approved version is frozen — every write to it is a 409, and the approval itself
- * only touches a row that is still a draft.
+ * change, and every change adds one to the draft's revision; an approved version is frozen — every
+ * write to it is a 409, and the approval itself only touches a row that is still a draft at the
+ * revision its approver read.
  */
 
 type CardRow = Omit<NormCardsTable, 'id'> & { id: number };
 
 export const APPROVED_IS_FROZEN = 'Утверждённая версия нормы не изменяется: создайте новый черновик';
+export const ALREADY_APPROVED = 'Эта версия нормы уже утверждена';
+/** 409 of an approval whose approver read an earlier revision of the draft (issue 39). */
+export const DRAFT_CHANGED =
+  'Черновик нормы изменили после того, как вы его открыли: ничего не утверждено. Прочтите карточку в её нынешнем виде и утвердите снова.';
 
 /** `/api/v1/norms/{id}`: the card's structure and organisation, for the one access check. */
 export const structureOfCard: StructureLocator = async (c, db): Promise<LocatedStructure> => {
@@ -86,6 +91,7 @@ function summaryOf(row: CardRow, inForce: number | null) {
     approved_at: row.approved_at === null ? null : toIso(row.approved_at),
     approved_by_name: row.approved_by_name,
     effective_from: row.effective_from,
+    revision: row.revision,
   };
 }
 
@@ -174,6 +180,7 @@ export async function createDraft(db: Db, user: SessionUser, structureId: number
       approved_by: null,
       approved_by_name: null,
       effective_from: null,
+      revision: 1,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -195,6 +202,7 @@ export async function updateDraft(db: Db, user: SessionUser, id: number, body: z
       params: JSON.stringify(params),
       card: JSON.stringify(card),
       updated_at: Date.now(),
+      revision: (eb) => eb('revision', '+', 1),
     })
     .where('id', '=', id)
     .where('approved_at', 'is', null)
@@ -204,10 +212,18 @@ export async function updateDraft(db: Db, user: SessionUser, id: number, body: z
   return readCard(db, user, id);
 }
 
+/**
+ * Approves a draft at the revision its approver read (`body.revision`). A draft changed since then
+ * is refused with 409 and the card as it is now (`details.card`), so the approver reads what he
+ * would approve. The check is in the one `UPDATE … WHERE approved_at IS NULL AND revision = ?`:
+ * an edit that lands between the read and the write cannot slip in, and the approval is one
+ * statement — all or nothing.
+ */
 export async function approveDraft(db: Db, user: SessionUser, id: number, body: z.output<typeof NormApproveBody>) {
   if (!(await canApprove(db, user))) throw forbidden('Утверждать нормы может администратор или аналитик, которому администратор дал это право');
   const row = await cardRow(db, id);
-  if (row.approved_at !== null) throw conflict('Эта версия нормы уже утверждена');
+  if (row.approved_at !== null) throw conflict(ALREADY_APPROVED, { card: await readCard(db, user, id) });
+  if (row.revision !== body.revision) throw conflict(DRAFT_CHANGED, { card: await readCard(db, user, id) });
   const card = JSON.parse(row.card) as NormComputedValue;
   if (!card.figures.some((f) => f.key === 'norm_time' && f.value !== null))
     throw badRequest('Нельзя утвердить норму без нормы времени: в окнах нет замеров операций единицы');
@@ -216,8 +232,13 @@ export async function approveDraft(db: Db, user: SessionUser, id: number, body: 
     .set({ approved_at: Date.now(), approved_by: user.id, approved_by_name: `${user.lastName} ${user.firstName}`.trim(), effective_from: body.effective_from })
     .where('id', '=', id)
     .where('approved_at', 'is', null)
+    .where('revision', '=', body.revision)
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw conflict('Эта версия нормы уже утверждена');
+  if (Number(result.numUpdatedRows) === 0) {
+    // Approved or changed between the read above and this write: say which, with the card as it is now.
+    const now = await readCard(db, user, id);
+    throw conflict(now.status === 'approved' ? ALREADY_APPROVED : DRAFT_CHANGED, { card: now });
+  }
   return readCard(db, user, id);
 }
 

@@ -23,5 +23,5 @@ export async function seedDemoNorm(db: Db, structureId: number, timeZone: string
   );
   const draft = await createDraft(db, analyst, structureId, { title: 'Сборка редуктора: норма по хронометражу', windows });
   // In force from the first studied day, so the demo's own reports show norm fulfilment.
-  await approveDraft(db, admin, draft.id, { effective_from: studied[0]! });
+  await approveDraft(db, admin, draft.id, { effective_from: studied[0]!, revision: draft.revision });
 }

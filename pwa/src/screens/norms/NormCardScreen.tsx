@@ -21,6 +21,9 @@ export function parseRu(text: string): number | null {
 }
 const show = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(value).replace('.', ','));
 const CATEGORY = { main: 'основная', aux: 'вспомогательная' } as const;
+/** A figure's value as the card shows it: percentages with three decimals, whole headcounts, other figures with four. */
+const figureValue = (key: string, unit: string, value: number | null) =>
+  unit.startsWith('%') ? pct(value, 3) : num(value, key.startsWith('headcount') && key !== 'headcount_exact' ? 0 : 4);
 
 /**
  * `/norms/{structureId}` (issue 29, docs/norms.md): the structure's norm card — versions and their
@@ -161,7 +164,7 @@ function CardView({ card }: { card: NormCard }) {
             {card.card.figures.map((f) => (
               <tr key={f.key} data-key={f.key}>
                 <td>{f.label}</td>
-                <td>{f.unit.startsWith('%') ? pct(f.value, 3) : num(f.value, f.key.startsWith('headcount') && f.key !== 'headcount_exact' ? 0 : 4)}</td>
+                <td>{figureValue(f.key, f.unit, f.value)}</td>
                 <td>{f.unit.startsWith('%') ? f.unit.slice(2) : f.unit}</td>
                 <td className="muted">{f.source}</td>
               </tr>
@@ -171,7 +174,8 @@ function CardView({ card }: { card: NormCard }) {
       </div>
       {s.diff?.before && <DiffView />}
       {card.can_edit && <ParamsForm key={`${card.id}-${card.updated_at}`} card={card} />}
-      {card.can_approve && <ApproveForm />}
+      {s.changed && <DraftChanged />}
+      {card.can_approve && <ApproveForm revision={card.revision} />}
     </section>
   );
 }
@@ -289,7 +293,47 @@ function ParamsForm({ card }: { card: NormCard }) {
   );
 }
 
-function ApproveForm() {
+/** The approval refused because the draft changed after it was shown (409): the server's message and what changed. */
+function DraftChanged() {
+  const { changed } = useSnapshot(normsState);
+  if (!changed) return null;
+  return (
+    <div className="banner banner-error" role="alert" data-testid="norm-changed">
+      <p>{changed.message}</p>
+      {changed.readRevision !== changed.revision && (
+        <p>
+          Вы читали ревизию {changed.readRevision}, сейчас — ревизия {changed.revision}.
+        </p>
+      )}
+      {changed.figures.length > 0 && (
+        <div className="table-scroll">
+          <table className="data-table compact" data-testid="norm-changed-figures">
+            <thead>
+              <tr>
+                <th>Показатель</th>
+                <th>Было, когда вы читали</th>
+                <th>Стало</th>
+                <th>Ед.</th>
+              </tr>
+            </thead>
+            <tbody>
+              {changed.figures.map((f) => (
+                <tr key={f.key} data-key={f.key}>
+                  <td>{f.label}</td>
+                  <td>{figureValue(f.key, f.unit, f.before)}</td>
+                  <td>{figureValue(f.key, f.unit, f.after)}</td>
+                  <td>{f.unit.startsWith('%') ? f.unit.slice(2) : f.unit}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ApproveForm({ revision }: { revision: number }) {
   const { timeZone } = useSnapshot(login);
   const [date, setDate] = useState(() => localDate(Date.now(), timeZone));
   return (
@@ -301,6 +345,9 @@ function ApproveForm() {
       }}
     >
       <h3>Утверждение</h3>
+      <p className="muted" data-testid="norm-revision">
+        Утверждается ревизия {revision} черновика — та, что на экране. Если черновик изменят до утверждения, оно не пройдёт и карточка покажет изменения.
+      </p>
       <label>
         Действует с
         <input type="date" value={date} onChange={(e) => setDate(e.target.value)} name="effective_from" required />

@@ -1,5 +1,5 @@
 import { proxy } from 'valtio';
-import { api } from '../../api/client';
+import { api, ApiCallError } from '../../api/client';
 import type { AdminUsersReply, NamedItem, NormCard, NormDiff, NormList, NormParams, ReportDates } from '../../api/types';
 import { fromLocal } from '../../format/time';
 import { nextDate } from '../projects/period';
@@ -20,10 +20,35 @@ export const normsState = proxy({
   chosen: [] as string[],
   busy: false,
   error: null as string | null,
+  /**
+   * The draft changed after it was shown and the approval was refused (409, issue 39): the server's
+   * message, the revisions and the figures that differ between what was read and the card now on
+   * screen, so the approver reads them before approving again.
+   */
+  changed: null as DraftChange | null,
   /** For an administrator: the organisation's analysts and which of them may approve norms. */
   analysts: [] as AdminUsersReply['users'],
   approvers: [] as string[],
 });
+
+/** What changed in a draft between the revision an approver read and the one now on screen. */
+export interface DraftChange {
+  message: string;
+  readRevision: number;
+  revision: number;
+  figures: { key: string; label: string; unit: string; before: number | null; after: number | null }[];
+}
+
+/** The figures whose values differ between two revisions of a card (by key; a figure on one side only counts too). */
+export function changedFigures(read: NormCard, now: NormCard): DraftChange['figures'] {
+  const before = new Map(read.card.figures.map((f) => [f.key, f.value]));
+  const keys = new Set([...read.card.figures.map((f) => f.key), ...now.card.figures.map((f) => f.key)]);
+  const labels = new Map([...read.card.figures, ...now.card.figures].map((f) => [f.key, f]));
+  const after = new Map(now.card.figures.map((f) => [f.key, f.value]));
+  return [...keys]
+    .filter((key) => (before.get(key) ?? null) !== (after.get(key) ?? null))
+    .map((key) => ({ key, label: labels.get(key)!.label, unit: labels.get(key)!.unit, before: before.get(key) ?? null, after: after.get(key) ?? null }));
+}
 
 async function run(task: () => Promise<void>) {
   normsState.busy = true;
@@ -51,6 +76,7 @@ export function openStructure(structureId: number) {
   normsState.structureId = structureId;
   normsState.card = null;
   normsState.diff = null;
+  normsState.changed = null;
   normsState.chosen = [];
   return run(async () => {
     const [, dates, employees] = await Promise.all([
@@ -65,7 +91,10 @@ export function openStructure(structureId: number) {
   });
 }
 
-export const selectVersion = (id: number) => run(() => showVersion(id));
+export const selectVersion = (id: number) => {
+  normsState.changed = null;
+  return run(() => showVersion(id));
+};
 
 export function toggleChosen(key: string) {
   normsState.chosen = normsState.chosen.includes(key) ? normsState.chosen.filter((k) => k !== key) : [...normsState.chosen, key].sort();
@@ -110,11 +139,26 @@ export function saveParams(params: NormParams) {
   });
 }
 
+/**
+ * Approves the card on screen at the revision on screen: the server refuses (409) a draft changed
+ * since, and then the card is read again and shown with what changed, for the approver to read
+ * before he approves again (docs/norms.md).
+ */
 export function approve(effectiveFrom: string) {
   const card = normsState.card;
   if (!card) return Promise.resolve();
+  normsState.changed = null;
   return run(async () => {
-    await api.post('/api/v1/norms/{id}/approve', { path: { id: card.id }, body: { effective_from: effectiveFrom } });
+    try {
+      await api.post('/api/v1/norms/{id}/approve', { path: { id: card.id }, body: { effective_from: effectiveFrom, revision: card.revision }, quiet: true });
+    } catch (err) {
+      if (!(err instanceof ApiCallError && err.status === 409)) throw err;
+      await reloadList(card.structure_id);
+      await showVersion(card.id);
+      const now = normsState.card as NormCard | null;
+      if (now) normsState.changed = { message: err.message, readRevision: card.revision, revision: now.revision, figures: changedFigures(card, now) };
+      return;
+    }
     await reloadList(card.structure_id);
     await showVersion(card.id);
   });
