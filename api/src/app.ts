@@ -3,11 +3,12 @@ import { adminRoutes } from './admin/routes';
 import { authRoutes } from './auth/routes';
 import { calculatorRoutes } from './calculator/routes';
 import { sessionUser } from './auth/service';
+import { shareKeyCreators } from './auth/share-keys';
 import { requestBodyLimits } from './http/body-limit';
 import { compressResponses } from './http/compress';
 import { refuseCrossSiteWrites } from './http/cross-site';
 import { errorBody, handleError } from './http/errors';
-import { fairShare } from './http/fair-share';
+import { DEFAULT_FAIR_SHARE, fairShare, HEAVY_REQUESTS } from './http/fair-share';
 import type { AppEnv } from './http/env';
 import type { AppDeps } from './deps';
 import { useDocumentReader } from './http/document-threads';
@@ -90,8 +91,9 @@ export function createApp(deps: AppDeps) {
   });
   // A read that runs past its budget answers 503 instead of holding the client (http/time-budget.ts).
   app.use('/api/*', timeBudget(deps.config.readTimeBudgetMs));
-  // Inside the time budget, so that a slot is held until the work has really ended (http/fair-share.ts).
-  app.use('/api/*', fairShare());
+  // Inside the time budget, so that a slot is held until the work has really ended (http/fair-share.ts);
+  // a request with a share key counts as the key's creator.
+  app.use('/api/*', fairShare(DEFAULT_FAIR_SHARE, HEAVY_REQUESTS, shareKeyCreators(deps.db)));
 
   const api = apiRouter(deps);
   api.doc31('/api/openapi.json', API_DOCUMENT);

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { Db } from '../db/database';
-import { badRequest, forbidden, tooManyRequests, unauthorized } from '../http/errors';
+import { badRequest, conflict, forbidden, tooManyRequests, unauthorized } from '../http/errors';
 import { CLIENT_IP_HEADER, SHARE_KEY_HEADER, SHARE_KEY_QUERY } from '../http/client-address';
 import { sharedRateLimiter } from './rate-limits';
 import type { AppEnv } from '../http/env';
@@ -152,6 +152,77 @@ export async function lookUpShareKey(c: Context<AppEnv>, db: Db, key: string): P
     throw tooManyRequests(SHARE_KEY_GUESSING, SHARE_KEY_MISS_WINDOW_MS / 1000);
   }
   return null;
+}
+
+/** Creators of live keys already looked up, per database: key hash → user id, the oldest forgotten first. */
+const creatorCaches = new WeakMap<Db, Map<string, string>>();
+/** Enough for every live key of a large installation; past it the oldest entry is looked up again when next used. */
+const KEY_CREATOR_CACHE_SIZE = 10_000;
+
+const creatorCacheOf = (db: Db) => {
+  let cache = creatorCaches.get(db);
+  if (!cache) creatorCaches.set(db, (cache = new Map()));
+  return cache;
+};
+
+/**
+ * Who a share key's heavy requests count as (http/fair-share.ts): the id of the user who created a
+ * live key, or null (unknown, revoked or malformed key, creator deleted, or an address blocked for
+ * guessing) — then the request counts under its address. Only this identity is cached, by the key's
+ * hash: a key's creator never changes. Whether a key opens anything is still decided on every request
+ * by findShareGrant, uncached, so a revoked key stops working at once whatever this cache holds.
+ */
+export function shareKeyCreators(db: Db): (key: string, address: string) => Promise<string | null> {
+  const cache = creatorCacheOf(db);
+  return async (key, address) => {
+    if (!isWellFormedShareKey(key) || (blockedUntil.get(address) ?? 0) > Date.now()) return null;
+    const hash = hashShareKey(key);
+    const known = cache.get(hash);
+    if (known !== undefined) return known;
+    const row = await db.selectFrom('share_keys').select('created_by').where('key', '=', hash).where('revoked_at', 'is', null).executeTakeFirst();
+    if (!row?.created_by) return null;
+    if (cache.size >= KEY_CREATOR_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(hash, row.created_by);
+    return row.created_by;
+  };
+}
+
+/** A revoked key counts under its address from now on (DELETE /api/v1/share/{key}). */
+export function forgetShareKeyCreator(db: Db, key: string): void {
+  creatorCaches.get(db)?.delete(hashShareKey(key));
+}
+
+/** What a user may create: `livePerUser` live keys at most and `perHour` new keys an hour (config.ts ShareKeyLimits). */
+export interface ShareKeyQuota {
+  livePerUser: number;
+  perHour: number;
+}
+
+export const tooManyLiveShareKeys = (max: number) =>
+  `У вас уже ${max} действующих ссылок «поделиться» — это предел. Отзовите ненужные ссылки и создайте новую.`;
+export const SHARE_KEYS_TOO_OFTEN = 'Слишком много новых ссылок «поделиться» за час. Попробуйте позже.';
+const SHARE_KEY_CREATION_WINDOW_MS = 60 * 60 * 1000;
+
+/**
+ * Lets a user create one more share key, or refuses with nothing written: 409 when they already
+ * hold `livePerUser` live keys, 429 with Retry-After past `perHour` creations in the hour (counted
+ * in the database, shared by every API process; an atomic counter, so keys sent at once cannot all
+ * slip under it). The live count is read before the insert, so keys created at the same moment may
+ * pass it together — by no more than the hourly limit.
+ */
+export async function admitNewShareKey(db: Db, userId: string, quota: ShareKeyQuota): Promise<void> {
+  const { live } = await db
+    .selectFrom('share_keys')
+    .select((eb) => eb.fn.countAll<number | string>().as('live'))
+    .where('created_by', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  if (Number(live) >= quota.livePerUser) throw conflict(tooManyLiveShareKeys(quota.livePerUser));
+  const scope = 'share_key_create';
+  if (await sharedRateLimiter(db, { scope, max: quota.perHour, windowMs: SHARE_KEY_CREATION_WINDOW_MS }).take(userId)) return;
+  const window = await db.selectFrom('rate_limits').select('window_start').where('scope', '=', scope).where('address', '=', userId).executeTakeFirst();
+  const retryMs = window ? Number(window.window_start) + SHARE_KEY_CREATION_WINDOW_MS - Date.now() : SHARE_KEY_CREATION_WINDOW_MS;
+  throw tooManyRequests(SHARE_KEYS_TOO_OFTEN, retryMs / 1000);
 }
 
 /**

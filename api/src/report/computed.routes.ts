@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { requireAccess, structureFrom } from '../auth/access';
 import type { Db } from '../db/database';
 import type { AppDeps } from '../deps';
+import { chooseEncoding } from '../http/compress';
 import type { AppEnv } from '../http/env';
 import { createRouter, errorResponses, json } from '../http/openapi';
 import { buildBlockReport } from './blocks';
@@ -31,9 +32,20 @@ export type ReportThreadTask =
 export function reportComputedRoutes(deps: Pick<AppDeps, 'db' | 'reportThreads'>) {
   const { db } = deps;
   const app = createRouter();
-  /** A wide report: on a report thread when the server has them (main.ts), its JSON text sent as it is; else computed here. */
-  const report = async (c: Context<AppEnv>, task: ReportThreadTask, here: () => Promise<unknown>) =>
-    (deps.reportThreads ? c.body(await deps.reportThreads.run(task), 200, { 'content-type': 'application/json' }) : c.json(await here(), 200)) as never;
+  /**
+   * A wide report: on a report thread when the server has them (main.ts), sent as the thread gives it — JSON
+   * text, or already compressed for this client; else computed here. The threads take turns by requester
+   * (as fair share counts them), so that one user's flood does not queue ahead of everyone else.
+   */
+  const report = async (c: Context<AppEnv>, task: ReportThreadTask, here: () => Promise<unknown>) => {
+    if (!deps.reportThreads) return c.json(await here(), 200) as never;
+    const coding = c.req.method === 'HEAD' ? null : chooseEncoding(c.req.header('accept-encoding'));
+    const answer = await deps.reportThreads.answer(task, coding);
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    // Already compressed, so compressResponses (http/compress.ts) leaves it alone: the Vary it would add is added here.
+    if (answer.coding) Object.assign(headers, { 'content-encoding': answer.coding, vary: 'Accept-Encoding' });
+    return c.body(answer.body as never, 200, headers) as never;
+  };
   const readReports = requireAccess(db, 'reports.read', structureFrom.query());
 
   app.openapi(

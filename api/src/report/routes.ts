@@ -14,6 +14,6 @@ export function reportRoutes(deps: AppDeps) {
   app.route('/', reportComputedRoutes(deps));
   app.route('/', reportInputsRoutes(deps));
   app.route('/', reportReferenceRoutes(deps));
-  app.route('/', shareRoutes({ db: deps.db }));
+  app.route('/', shareRoutes(deps));
   return app;
 }

@@ -1,8 +1,16 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { assertStructureInOrganization, currentUser, requireAccess, type StructureLocator } from '../auth/access';
 import { roleAllows } from '../auth/roles';
-import { hashShareKey, lookUpShareKey, INVALID_SHARE_KEY, isWellFormedShareKey, newShareKey } from '../auth/share-keys';
-import type { Db } from '../db/database';
+import {
+  admitNewShareKey,
+  forgetShareKeyCreator,
+  hashShareKey,
+  lookUpShareKey,
+  INVALID_SHARE_KEY,
+  isWellFormedShareKey,
+  newShareKey,
+} from '../auth/share-keys';
+import type { AppDeps } from '../deps';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { toIso } from '../http/time';
 import { createRouter, ErrorSchema, errorResponses, json, parseId } from '../http/openapi';
@@ -32,9 +40,11 @@ const structureFromBody: StructureLocator = async (c) => {
 /**
  * Share keys for the interactive report (spec 01 §7 generate_hash, resolve_hash; DESIGN
  * "A share key … opens exactly one interactive report window read-only … revocable").
- * What a key opens is decided in auth/share-keys.ts.
+ * What a key opens is decided in auth/share-keys.ts. A user's keys are bounded (config.shareKeys:
+ * live keys held and new keys an hour), and a request made with a key counts in the fair share of
+ * heavy requests as its creator's (http/fair-share.ts), so keys multiply nothing.
  */
-export function shareRoutes({ db }: { db: Db }) {
+export function shareRoutes({ db, config }: Pick<AppDeps, 'db' | 'config'>) {
   const app = createRouter();
 
   app.openapi(
@@ -45,10 +55,16 @@ export function shareRoutes({ db }: { db: Db }) {
       summary: 'Создать ключ «поделиться»: интерактивный отчёт этого окна без входа, только чтение',
       middleware: [requireAccess(db, 'reports.read', structureFromBody)] as const,
       request: { body: { content: { 'application/json': { schema: ReportWindowQuery } }, required: true } },
-      responses: { 200: json(ShareHash), ...errorResponses },
+      responses: {
+        200: json(ShareHash),
+        ...errorResponses,
+        409: { description: 'У пользователя уже предельное число действующих ссылок', content: { 'application/json': { schema: ErrorSchema } } },
+        429: { description: 'Слишком много новых ссылок за час', content: { 'application/json': { schema: ErrorSchema } } },
+      },
     }),
     async (c) => {
       const body = c.req.valid('json');
+      await admitNewShareKey(db, currentUser(c).id, config.shareKeys);
       const key = newShareKey();
       await db
         .insertInto('share_keys')
@@ -125,6 +141,7 @@ export function shareRoutes({ db }: { db: Db }) {
       if (row.revoked_at === null) {
         await db.updateTable('share_keys').set({ revoked_at: Date.now() }).where('key', '=', hashShareKey(key)).execute();
       }
+      forgetShareKeyCreator(db, key);
       return c.json({ message: LINK_REVOKED }, 200);
     },
   );

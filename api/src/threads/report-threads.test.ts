@@ -1,8 +1,11 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currentRequester } from '../http/fair-share';
+import { SHARE_KEY_HEADER } from '../http/client-address';
 import { insertMarkupRows } from '../../test-support/video-fixtures';
 import { workspaceFixture, type WorkspaceFixture } from '../../test-support/workspace-fixture';
 import { createTestApp, type TestApp } from '../../test-support/testing';
-import { startReportThreads, type ReportThreads } from './report-threads';
+import { startReportThreads, type ReportTask, type ReportThreads } from './report-threads';
 
 /*
  * The server computes wide reports and norm cards on threads of their own (main.ts): the same answers as in place,
@@ -21,6 +24,14 @@ beforeAll(async () => {
     [at('2026-11-16T09:00:00'), at('2026-11-16T09:05:00')],
     [at('2026-11-16T10:00:00'), at('2026-11-16T10:30:00')],
   ]);
+  // Big reports' work: ten days in October with 300 cycles of a minute each.
+  const cycles: [number, number][] = [];
+  for (let day = 1; day <= 10; day++)
+    for (let i = 0; i < 300; i++) {
+      const start = Date.UTC(2026, 9, day, 8) + i * 90_000;
+      cycles.push([start, start + 60_000]);
+    }
+  for (let i = 0; i < cycles.length; i += 500) await insertMarkupRows(t.deps.db, place, cycles.slice(i, i + 500));
   threads = startReportThreads(t.config, 1);
 });
 afterAll(async () => {
@@ -76,7 +87,7 @@ describe('report threads', () => {
     expect(inPlaceFulfilment.status).toBe(200);
     expect(inPlaceFulfilment.body.rows).toHaveLength(1);
     const sent: string[] = [];
-    t.deps.reportThreads = { run: (task) => (sent.push(task.task), threads.run(task)), close: () => undefined };
+    t.deps.reportThreads = { run: (task) => (sent.push(task.task), threads.run(task)), answer: threads.answer, close: () => undefined };
     try {
       const threaded = await build();
       expect(threaded.status).toBe(201);
@@ -84,6 +95,114 @@ describe('report threads', () => {
       expect(threaded.body.card).toEqual(inPlace.body.card);
       expect(await fulfilment()).toEqual(inPlaceFulfilment);
       expect(sent).toEqual(['normCard', 'normFulfilment']);
+    } finally {
+      t.deps.reportThreads = undefined;
+    }
+  });
+});
+
+/*
+ * Issue 39, finding 3 after fair share: the report thread's queue was first come, first served, so a
+ * viewer's report waited behind every big task one user's flood had queued. Now the waiting tasks take
+ * turns by requester: another user's waits for the task running, not for the flood.
+ */
+describe('report threads take turns by requester', () => {
+  const october = { from: Date.UTC(2026, 9, 1), to: Date.UTC(2026, 9, 11) };
+  const big = (): ReportTask => ({ task: 'frv', structureId: w.structureId, ...october });
+  const small = (): ReportTask => ({
+    task: 'statement',
+    structureId: w.structureId,
+    employeeId: w.employeeId,
+    from: Date.parse('2026-11-16T00:00:00Z'),
+    to: Date.parse('2026-11-17T00:00:00Z'),
+    details: false,
+  });
+
+  it("with one thread, one user's small report runs before the second of another user's queued big reports; each user's keep their order", async () => {
+    const done: string[] = [];
+    const send = (label: string, task: ReportTask, requester: string) => threads.run(task, requester).then(() => done.push(label));
+    // All sent at once, A's first: A1 goes to the thread, the rest wait. One thread runs one task at a
+    // time, so the order they finish in is the order they started in.
+    await Promise.all([
+      send('A1', big(), 'user:a'),
+      send('A2', big(), 'user:a'),
+      send('A3', big(), 'user:a'),
+      send('B1', small(), 'user:b'),
+      send('A4', big(), 'user:a'),
+      send('B2', small(), 'user:b'),
+    ]);
+    expect(done).toEqual(['A1', 'B1', 'A2', 'B2', 'A3', 'A4']);
+  });
+
+  it("a requester that comes while another's tasks wait goes next, not after them", async () => {
+    const done: string[] = [];
+    const send = (label: string, task: ReportTask, requester: string) => threads.run(task, requester).then(() => done.push(label));
+    // C comes the moment A1 is answered, A2 already on the thread and A3 waiting: C's task is next, before A3.
+    let c: Promise<unknown> = Promise.resolve();
+    const a1 = send('A1', big(), 'user:a').then(() => (c = send('C1', small(), 'address:198.51.100.7')));
+    await Promise.all([a1, send('A2', big(), 'user:a'), send('A3', big(), 'user:a')]);
+    await c;
+    expect(done).toEqual(['A1', 'A2', 'C1', 'A3']);
+  });
+
+  it("the requester is fair share's: a user, the same user through a share key of theirs, and the builder of a norm card", async () => {
+    const window = { from_time: '2026-11-16T00:00:00Z', to_time: '2026-11-17T00:00:00Z' };
+    const keyResponse = await t.request('/api/v1/generate_hash', {
+      method: 'POST',
+      cookie: w.cookies.analyst,
+      body: JSON.stringify({ structure_id: w.structureId, ...window }),
+    });
+    expect(keyResponse.status).toBe(200);
+    const key = ((await keyResponse.json()) as { hash: string }).hash;
+    const seen: string[] = [];
+    // What the threads take turns by: the requester given, else the one of the request being served.
+    t.deps.reportThreads = {
+      run: (task, requester) => (seen.push(`${task.task} ${requester ?? currentRequester()}`), threads.run(task, requester)),
+      answer: (task, coding, requester) => (seen.push(`${task.task} ${requester ?? currentRequester()}`), threads.answer(task, coding, requester)),
+      close: () => undefined,
+    };
+    try {
+      const query = `structure_id=${w.structureId}&from_time=${window.from_time}&to_time=${window.to_time}`;
+      expect((await t.request(`/api/v2/frv?${query}`, { cookie: w.cookies.analyst })).status).toBe(200);
+      expect((await t.request(`/api/v2/frv?${query}`, { headers: { [SHARE_KEY_HEADER]: key }, ip: '203.0.113.9' })).status).toBe(200);
+      expect((await t.request(`/api/v2/report?${query}`, { cookie: w.cookies.viewer })).status).toBe(200);
+      const built = await t.request(`/api/v1/norms?structure_id=${w.structureId}`, {
+        method: 'POST',
+        cookie: w.cookies.analyst,
+        body: JSON.stringify({ windows: [{ employee_id: w.employeeId, ...window }] }),
+      });
+      expect(built.status).toBe(201);
+      expect(seen).toEqual([
+        `frv user:${w.users.analyst}`,
+        `frv user:${w.users.analyst}`,
+        `blockReport user:${w.users.viewer}`,
+        `normCard user:${w.users.analyst}`,
+      ]);
+    } finally {
+      t.deps.reportThreads = undefined;
+    }
+  });
+
+  it('compress the answer on the thread for a client that accepts it: the same JSON as computed in place', async () => {
+    const path = `/api/v2/frv?structure_id=${w.structureId}&from_time=2026-10-01T00:00:00Z&to_time=2026-10-11T00:00:00Z`;
+    const inPlace = await (await t.request(path, { cookie: w.cookies.analyst })).text();
+    expect(inPlace.length).toBeGreaterThan(10_000);
+    t.deps.reportThreads = threads;
+    try {
+      for (const [coding, decode] of [
+        ['br', brotliDecompressSync],
+        ['gzip', gunzipSync],
+      ] as const) {
+        const response = await t.request(path, { cookie: w.cookies.analyst, headers: { 'accept-encoding': coding } });
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-encoding')).toBe(coding);
+        expect(response.headers.get('vary')).toBe('Accept-Encoding');
+        expect(response.headers.get('content-type')).toBe('application/json');
+        expect(decode(Buffer.from(await response.arrayBuffer())).toString('utf8')).toBe(inPlace);
+      }
+      const plain = await t.request(path, { cookie: w.cookies.analyst });
+      expect(plain.headers.get('content-encoding')).toBeNull();
+      expect(await plain.text()).toBe(inPlace);
     } finally {
       t.deps.reportThreads = undefined;
     }
