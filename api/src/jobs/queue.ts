@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import { retryDelayMs, type ClaimedJob, type JobStore } from '@norma/workers/runner';
 import type { Db } from '../db/database';
 import { isPostgres } from '../db/postgres';
+import { isStorageFullText } from '../db/storage-full';
+import { withoutServerPaths } from './error-text';
 import type { Selectable } from 'kysely';
 import type { JobsTable } from '../db/schema';
 
@@ -45,6 +47,14 @@ export async function enqueueJob(db: Db, input: EnqueueInput): Promise<number> {
   return row.id;
 }
 
+/**
+ * A job that failed for want of space (ENOSPC, SQLITE_FULL) is tried up to this many times in all,
+ * the first retry after STORAGE_FULL_RETRY_BASE_MS and each next one twice as late, at most 10 minutes
+ * (retryDelayMs): about an hour for someone to free the disk, instead of three tries in 15 seconds.
+ */
+export const STORAGE_FULL_ATTEMPTS = 10;
+export const STORAGE_FULL_RETRY_BASE_MS = 60_000;
+
 type JobRow = Pick<Selectable<JobsTable>, 'kind' | 'payload' | 'max_attempts'> & { id: number; attempts: number };
 
 const claimed = (row: JobRow): ClaimedJob => ({
@@ -55,9 +65,15 @@ const claimed = (row: JobRow): ClaimedJob => ({
   maxAttempts: row.max_attempts,
 });
 
+/** The jobs (`j`) of one organisation; null: the jobs of no organisation, a group of their own. */
+const ofOrganization = (organizationId: number | null) =>
+  organizationId === null ? sql`j.organization_id IS NULL` : sql`j.organization_id = ${organizationId}`;
+
 /**
  * The job queue over the `jobs` table (DESIGN.md "Jobs"). A claim is one UPDATE … RETURNING, so two
- * workers never take the same job; every later write is fenced by the claiming worker's id.
+ * workers never take the same job; every later write is fenced by the claiming worker's id. The claim
+ * is fair between organisations (issue 39): it takes the oldest ready job of the organisation that
+ * runs the fewest jobs now, so one organisation's uploads queued first do not hold up another's.
  */
 export function sqlJobStore(db: Db): JobStore {
   // PostgreSQL: workers in other processes skip a row another claim has locked instead of waiting for it.
@@ -65,19 +81,31 @@ export function sqlJobStore(db: Db): JobStore {
   const skipLocked = sql.raw(isPostgres(db) ? ' FOR UPDATE SKIP LOCKED' : '');
   const owned = (id: number, workerId: string) => db.updateTable('jobs').where('id', '=', id).where('locked_by', '=', workerId).where('status', '=', 'running');
   return {
-    async claim(workerId, kinds) {
+    async claim(workerId, kinds, avoid = []) {
       if (kinds.length === 0) return null;
       const now = Date.now();
-      const result = await sql<JobRow>`
+      // Kinds of an organisation the runner keeps to its share of the slots (runner.ts, nextClaim).
+      const passOver = avoid
+        .filter((a) => a.kinds.length > 0)
+        .map((a) => sql` AND NOT (${ofOrganization(a.organizationId)} AND j.kind IN (${sql.join(a.kinds)}))`);
+      // The organisation with the fewest running jobs first (in every runner; no organisation is a group
+      // of its own), then the oldest ready job: on a tie, the organisation whose oldest ready job is the
+      // oldest, and its oldest. One statement, so the choice and the take are one atomic step.
+      const result = await sql<JobRow & { organization_id: number | null }>`
         UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = ${workerId}, locked_at = ${now},
           progress = 0, updated_at = ${now}
         WHERE id = (
-          SELECT id FROM jobs WHERE status = 'queued' AND run_after <= ${now} AND kind IN (${sql.join(kinds)})
-          ORDER BY run_after, id LIMIT 1${skipLocked}
+          SELECT j.id FROM jobs j
+          WHERE j.status = 'queued' AND j.run_after <= ${now} AND j.kind IN (${sql.join(kinds)})${sql.join(passOver, sql``)}
+          ORDER BY (
+            SELECT COUNT(*) FROM jobs r WHERE r.status = 'running'
+              AND (r.organization_id = j.organization_id OR (r.organization_id IS NULL AND j.organization_id IS NULL))
+          ), j.run_after, j.id
+          LIMIT 1${skipLocked}
         ) AND status = 'queued'
-        RETURNING id, kind, payload, attempts, max_attempts`.execute(db);
+        RETURNING id, kind, payload, attempts, max_attempts, organization_id`.execute(db);
       const row = result.rows[0];
-      return row ? claimed(row) : null;
+      return row ? { ...claimed(row), organizationId: row.organization_id } : null;
     },
     async progress(id, workerId, percent) {
       const now = Date.now();
@@ -99,12 +127,18 @@ export function sqlJobStore(db: Db): JobStore {
     async fail(id, workerId, message, retry) {
       const now = Date.now();
       const row = await db.selectFrom('jobs').select(['attempts', 'max_attempts']).where('id', '=', id).executeTakeFirst();
-      const again = retry && row !== undefined && row.attempts < row.max_attempts;
+      // A full disk is usually freed within the hour: it gets more attempts, further apart (STORAGE_FULL_ATTEMPTS).
+      const full = isStorageFullText(message);
+      const maxAttempts = row === undefined ? 0 : full ? Math.max(row.max_attempts, STORAGE_FULL_ATTEMPTS) : row.max_attempts;
+      const again = retry && row !== undefined && row.attempts < maxAttempts;
+      const delay = again ? retryDelayMs(row!.attempts, full ? STORAGE_FULL_RETRY_BASE_MS : undefined) : 0;
       const updated = await owned(id, workerId)
         .set({
           status: again ? 'queued' : 'failed',
-          run_after: again ? now + retryDelayMs(row!.attempts) : now,
-          error: message,
+          run_after: now + delay,
+          ...(row === undefined ? {} : { max_attempts: maxAttempts }),
+          // The one place a job's error is stored: users see it (GET /api/v1/jobs/{id}), the server's paths stay out.
+          error: withoutServerPaths(message),
           locked_by: null,
           locked_at: null,
           updated_at: now,

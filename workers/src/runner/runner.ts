@@ -8,6 +8,29 @@ export interface ClaimedJob {
   /** Attempts so far, this one included. */
   attempts: number;
   maxAttempts: number;
+  /** Whose job it is (null: no organisation's); the store sets it, and the runner keeps an organisation to its share of the slots. */
+  organizationId?: number | null;
+}
+
+/**
+ * How the jobs of one kind share a runner's slots; workers/src/jobs/registry.ts names the class of
+ * every kind the API queues (a kind not named there is 'short').
+ *   - 'ingest': a video made browser-ready (ffmpeg), what a user waits for after an upload;
+ *   - 'short': seconds of work (a map algorithm);
+ *   - 'long': minutes of work (training or applying a model, a map export): never the last free slot.
+ */
+export type JobClass = 'ingest' | 'short' | 'long';
+
+export interface JobKindClass {
+  class: JobClass;
+}
+
+const SHORT_KIND: JobKindClass = { class: 'short' };
+
+/** Jobs a claim passes over: those of `kinds` that belong to `organizationId` (null: to no organisation). */
+export interface ClaimAvoid {
+  organizationId: number | null;
+  kinds: string[];
 }
 
 /**
@@ -16,7 +39,12 @@ export interface ClaimedJob {
  * job taken over after a stale lock, even by the same worker, is not clobbered by the older claim.
  */
 export interface JobStore {
-  claim(workerId: string, kinds: string[]): Promise<ClaimedJob | null>;
+  /**
+   * Takes one ready job of `kinds` (none of `avoid`), atomically, for `workerId`: of the organisation
+   * that runs the fewest jobs now (in every runner), on a tie the one whose oldest ready job is the
+   * oldest, and that organisation's oldest ready job.
+   */
+  claim(workerId: string, kinds: string[], avoid?: ClaimAvoid[]): Promise<ClaimedJob | null>;
   /**
    * Progress 0–100; also renews the lock. Both answer false once the job is no longer this
    * worker's running job (cancelled, or taken over after a stale lock): the runner then aborts it.
@@ -62,8 +90,14 @@ export class PermanentJobError extends Error {}
 export interface RunnerOptions {
   store: JobStore;
   handlers: Record<string, JobHandler>;
-  /** Jobs run at once (default 1: ffmpeg uses every core by itself). */
+  /**
+   * Job slots: jobs run at once (default 1; the server and `npm run workers` pass NORMA_JOB_SLOTS,
+   * default 2). With two or more, the last free slot goes to no long job and to no organisation that
+   * already runs a job of the same class here (`nextClaim`).
+   */
   concurrency?: number;
+  /** The class of each kind (workers/src/jobs/registry.ts); a kind not named is 'short'. */
+  classes?: Record<string, JobKindClass>;
   /** How often to look for work when idle, ms (default 500). */
   pollMs?: number;
   /** How often a running job renews its lock, ms (default 10 s). */
@@ -97,7 +131,8 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
   const log = options.log ?? (() => {});
   const workerId = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
   const kinds = Object.keys(handlers);
-  const running = new Map<number, { controller: AbortController; token: string; done: Promise<void> }>();
+  const classOf = (kind: string) => options.classes?.[kind] ?? SHORT_KIND;
+  const running = new Map<number, RunningSlot & { controller: AbortController; token: string; done: Promise<void> }>();
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let ticking: Promise<void> | null = null;
@@ -134,15 +169,19 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
     }
     while (!stopped && running.size < concurrency) {
       const token = claimToken();
-      const job = await store.claim(token, kinds);
+      const next = nextClaim(kinds, classOf, concurrency, [...running.values()]);
+      const job = next.kinds.length > 0 ? await store.claim(token, next.kinds, next.avoid) : null;
       if (!job) {
-        queueEmpty = true;
+        // A claim that passed jobs over says nothing about the queue being empty (drain() must not end on it).
+        queueEmpty = !next.limited;
         break;
       }
       queueEmpty = false;
       const controller = new AbortController();
-      const entry = { controller, token, done: Promise.resolve() };
-      entry.done = runClaimedJob(job, token, controller, { store, handler: handlers[job.kind]!, heartbeatMs, log }).finally(() => {
+      const kindClass = classOf(job.kind);
+      const entry = { organizationId: job.organizationId ?? null, jobClass: kindClass.class, controller, token, done: Promise.resolve() };
+      const deps = { store, handler: handlers[job.kind]!, heartbeatMs, log };
+      entry.done = runClaimedJob(job, token, controller, deps).finally(() => {
         running.delete(job.id);
         schedule(0);
       });
@@ -194,6 +233,36 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
       idleWaiters = [];
     },
   };
+}
+
+interface RunningSlot {
+  organizationId: number | null;
+  jobClass: JobClass;
+}
+
+/**
+ * What a runner with `slots` slots may claim next, given the jobs it runs (issue 39). While two or more
+ * slots are free: any ready job. The last free slot of two or more goes to no long kind (long jobs hold
+ * at most slots − 1, so an ingest always finds a slot while models train), and to no kind of a class
+ * that the job's organisation already runs here (one organisation's uploads never hold every slot:
+ * another organisation's ingest starts beside them, not after them). `limited`: something was left out.
+ */
+function nextClaim(
+  kinds: string[],
+  classOf: (kind: string) => JobKindClass,
+  slots: number,
+  running: RunningSlot[],
+): { kinds: string[]; avoid: ClaimAvoid[]; limited: boolean } {
+  if (slots < 2 || running.length < slots - 1) return { kinds, avoid: [], limited: false };
+  const allowed = kinds.filter((kind) => classOf(kind).class !== 'long');
+  const avoided = new Map<number | null, Set<string>>();
+  for (const { organizationId, jobClass } of running) {
+    const set = avoided.get(organizationId) ?? new Set<string>();
+    for (const kind of allowed) if (classOf(kind).class === jobClass) set.add(kind);
+    avoided.set(organizationId, set);
+  }
+  const avoid = [...avoided].filter(([, set]) => set.size > 0).map(([organizationId, set]) => ({ organizationId, kinds: [...set] }));
+  return { kinds: allowed, avoid, limited: allowed.length < kinds.length || avoid.length > 0 };
 }
 
 /**
