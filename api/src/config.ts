@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { mediaLimitsFromEnv, type MediaLimits } from '@norma/workers/media-limits';
 import { parseTrustedProxies } from './http/client-address';
 
 export interface Config {
@@ -20,6 +21,8 @@ export interface Config {
   signInPerMinute: number;
   /** Self-registration attempts allowed per client address per hour (NORMA_REGISTER_PER_HOUR). */
   registerPerHour: number;
+  /** Bounds on a user's share keys (report/share-routes.ts; docs/architecture.md «Пределы запросов»). */
+  shareKeys: ShareKeyLimits;
   /** Reverse proxies whose X-Forwarded-For names the client (NORMA_TRUSTED_PROXY; http/client-address.ts). */
   trustedProxies: string[];
   /** Folder with the built PWA (index.html, assets); absent in API-only tests. */
@@ -32,6 +35,10 @@ export interface Config {
   loaderDir: string;
   /** Run background jobs (video ingest) in this process; NORMA_WORKERS=0 turns them off. */
   workers: boolean;
+  /** Jobs a runner (in this process or `npm run workers`) runs at once (NORMA_JOB_SLOTS, default 2; workers/src/runner/runner.ts). */
+  jobSlots: number;
+  /** What a recording may be and what each media process may take (NORMA_MEDIA_*; workers/src/media/limits.ts, docs/video.md). */
+  media: MediaLimits;
   /** Default detector of GET /api/v1/humans (NORMA_HUMAN_DETECTOR; docs/vision.md «Детектор людей»). */
   humanDetector: 'movenet-multipose' | 'background-subtraction-blobs';
   /** PostgreSQL instead of DATA_DIR/norma.sqlite when DATABASE_URL is set (postgres://…; db/postgres.ts, docs/deployment.md). */
@@ -47,6 +54,13 @@ export interface Config {
   s3?: S3Config;
   /** Public site (docs/site.md): robot check, contact requests and their mail notice. */
   site: SiteConfig;
+}
+
+export interface ShareKeyLimits {
+  /** Live (not revoked) share keys one user may hold (NORMA_SHARE_KEYS_PER_USER, default 1000). */
+  livePerUser: number;
+  /** Share keys one user may create per hour (NORMA_SHARE_KEYS_PER_HOUR, default 20). */
+  perHour: number;
 }
 
 export interface SiteConfig {
@@ -133,12 +147,18 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     demoVideoSeconds: Number(env.NORMA_DEMO_VIDEO_SECONDS ?? 150),
     signInPerMinute: Number(env.NORMA_SIGNIN_PER_MINUTE ?? 10),
     registerPerHour: Number(env.NORMA_REGISTER_PER_HOUR ?? 10),
+    shareKeys: {
+      livePerUser: positiveInteger(env.NORMA_SHARE_KEYS_PER_USER, 1000),
+      perHour: positiveInteger(env.NORMA_SHARE_KEYS_PER_HOUR, 20),
+    },
     trustedProxies: parseTrustedProxies(env.NORMA_TRUSTED_PROXY),
     pwaDir: resolve(env.NORMA_PWA_DIR ?? 'pwa/dist'),
     uploadMaxBytes: Number(env.NORMA_UPLOAD_MAX_BYTES ?? 4 * 1024 ** 3),
     readTimeBudgetMs: positiveSeconds(env.NORMA_READ_TIME_BUDGET_SECONDS, 30) * 1000,
     loaderDir: resolve(env.NORMA_LOADER_DIR ?? 'loader/dist'),
     workers: env.NORMA_WORKERS !== '0',
+    jobSlots: positiveInteger(env.NORMA_JOB_SLOTS, 2),
+    media: mediaLimitsFromEnv(env),
     humanDetector: env.NORMA_HUMAN_DETECTOR === 'background-subtraction-blobs' ? 'background-subtraction-blobs' : 'movenet-multipose',
     databaseUrl: env.DATABASE_URL || undefined,
     basemapFile: env.NORMA_BASEMAP ? resolve(env.NORMA_BASEMAP) : undefined,
@@ -172,4 +192,10 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
 function positiveSeconds(value: string | undefined, fallback: number): number {
   const seconds = Number(value);
   return value && Number.isFinite(seconds) && seconds > 0 ? seconds : fallback;
+}
+
+/** A positive whole number from the environment; anything else (unset, 0, text, 2.5) is the default. */
+function positiveInteger(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value && Number.isInteger(n) && n > 0 ? n : fallback;
 }

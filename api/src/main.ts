@@ -1,5 +1,6 @@
 import { bootstrap } from './boot';
 import { configFromEnv } from './config';
+import { configureMediaLimits } from '@norma/workers/media-limits';
 // The one place the server wires the job handlers (workers/src/jobs/registry.ts): the API's domains never import them.
 import { startWorkers } from '@norma/workers/jobs';
 import { availableParallelism } from 'node:os';
@@ -29,6 +30,7 @@ function stopStartup(err: unknown): never {
 }
 
 const config = configFromEnv();
+configureMediaLimits(config.media);
 const { app, deps } = await bootstrap(config).catch(stopStartup);
 // Wide reports are computed on threads of their own, so that they never hold this one (threads/report-threads.ts).
 deps.reportThreads = startReportThreads(config, Math.max(1, Math.min(4, availableParallelism() - 1)));
@@ -40,8 +42,8 @@ if (config.demo) {
   await seedDemoIfEmpty(deps, { videoCacheDir: defaultVideoCacheDir(), log: (line) => console.log(`[seed] ${line}`) }).catch(stopStartup);
 }
 
-// Video ingest and other jobs run beside the API (ffmpeg in child processes); NORMA_WORKERS=0 turns them off.
-const workers = config.workers ? startWorkers(deps, { log: (line) => console.log(`[jobs] ${line}`) }) : null;
+// Video ingest and other jobs run beside the API (ffmpeg in child processes), NORMA_JOB_SLOTS at once; NORMA_WORKERS=0 turns them off.
+const workers = config.workers ? startWorkers(deps, { concurrency: config.jobSlots, log: (line) => console.log(`[jobs] ${line}`) }) : null;
 
 const serve = () =>
   Bun.serve({

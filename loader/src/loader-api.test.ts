@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorkers } from '@norma/workers/jobs';
 import { createTestApp, type TestApp } from '../../api/test-support/testing';
 import { makeClip, videoWorld, type VideoWorld } from '../../api/test-support/video-fixtures';
 import { NormaClient } from './client';
@@ -76,6 +77,47 @@ describe('the loader against the real API', () => {
     const again = await uploadPass(await context());
     expect(again).toEqual({ uploaded: [], alreadyOnServer: ['cam3_2026-11-16_09-00-00.mp4', 'cam3_2026-11-16_09-02-30.mp4'], refused: [] });
     expect(await t.deps.db.selectFrom('videos').select('id').where('camera_id', '=', cameraId).execute()).toHaveLength(2);
+  });
+
+  it('sends again the recordings whose processing failed on the server, and the server processes them', async () => {
+    const client = new NormaClient({ server: `http://localhost:${server.port}`, login: 'marker', password: 'secret-pass' });
+    const cameraId = w.cameraIds[2]!;
+    const videos = () => t.deps.db.selectFrom('videos').select(['id', 'status']).where('camera_id', '=', cameraId).orderBy('start_time').execute();
+    const ingest = async (storage = t.deps.storage) => {
+      const runner = startWorkers({ db: t.deps.db, storage }, { pollMs: 20 });
+      await runner.drain();
+      await runner.stop();
+    };
+    // The recordings could not be read on the server for a while (a disk not mounted): their processing failed.
+    await ingest({ ...t.deps.storage, exists: async () => false });
+    const failed = await videos();
+    expect(failed.map((v) => v.status)).toEqual(['failed', 'failed']);
+
+    const statePath = join(folder, '.norma-loader-state.json');
+    rmSync(statePath);
+    const context = {
+      folder,
+      cameraId,
+      client,
+      statePath,
+      state: await loadState(statePath),
+      settleMs: 5_000,
+      retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 },
+      log: () => {},
+    };
+    const pass = await uploadPass(context);
+    expect(pass).toEqual({ uploaded: ['cam3_2026-11-16_09-00-00.mp4', 'cam3_2026-11-16_09-02-30.mp4'], alreadyOnServer: [], refused: [] });
+    expect(
+      Object.values(context.state.uploaded)
+        .map((u) => u.videoId)
+        .sort(),
+    ).toEqual(failed.map((v) => v.id).sort());
+    await ingest();
+    expect(await videos()).toEqual(failed.map((v) => ({ id: v.id, status: 'ready' })));
+    // Processed: sent no more.
+    rmSync(statePath);
+    const after = await uploadPass({ ...context, state: await loadState(statePath) });
+    expect(after).toEqual({ uploaded: [], alreadyOnServer: ['cam3_2026-11-16_09-00-00.mp4', 'cam3_2026-11-16_09-02-30.mp4'], refused: [] });
   });
 
   it('stops with a clear message for a camera of another organisation', async () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { configFromEnv } from '../../api/src/config';
 import { pendingMigrations } from '../../api/src/db/migrate';
 import { startWorkers } from './jobs/registry';
+import { configureMediaLimits } from './media/limits';
 import { DATABASE_FILE, type OpenedDatabase } from '../../api/src/db/database';
 import { openConfiguredDatabase, StartupError } from '../../api/src/storage/data-dir';
 import { objectStoreFor } from '../../api/src/storage/open-store';
@@ -13,6 +14,7 @@ import { objectStoreFor } from '../../api/src/storage/open-store';
  * workers`. Several can run at once; the queue's claim is one UPDATE, so no job runs twice.
  */
 const config = configFromEnv();
+configureMediaLimits(config.media);
 const databaseFile = join(config.dataDir, DATABASE_FILE);
 // The server creates the installation; a worker only joins one (never starts an empty database).
 if (!config.databaseUrl && !existsSync(databaseFile)) {
@@ -40,7 +42,10 @@ for (;;) {
   await Bun.sleep(500);
 }
 
-const workers = startWorkers({ db: opened.db, storage: objectStoreFor(config) }, { log: (line) => console.log(`[jobs] ${line}`) });
+const workers = startWorkers(
+  { db: opened.db, storage: objectStoreFor(config) },
+  { concurrency: config.jobSlots, log: (line) => console.log(`[jobs] ${line}`) },
+);
 console.log(`Norma: фоновые задачи запущены (${workers.workerId}, данные: ${config.dataDir})`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -6,7 +6,7 @@ import { boundedEnd, MAX_SEGMENT_MS, toIso } from '../http/time';
 import type { PeriodMarkupsSaveInput } from './period-markups.schema';
 import { bumpMarkupVersions, logActivities } from '../video/activity.service';
 import { clipModelLayer, UNREVIEWED_SOURCE } from './model-layer.service';
-import { lockStructureForSave } from './save-lock';
+import { lockStructureForSave, saveTransaction } from './save-lock';
 import { assertRowInStructure, structureMembers } from './structure-members.service';
 
 /**
@@ -121,8 +121,7 @@ async function videoShows(db: Db, videoId: number, at: number): Promise<boolean>
  * or to none.
  */
 export async function savePeriodMarkups(db: Db, user: SessionUser, w: PeriodWindow, input: PeriodMarkupsSaveInput) {
-  await db.transaction().execute(async (trx) => {
-    const tx = trx as unknown as Db;
+  await saveTransaction(db, async (tx) => {
     await lockStructureForSave(tx, w.structureId);
     const current = await windowVersion(tx, w);
     if (current !== input.base_version) throw conflict(PERIOD_STALE_MESSAGE, { current_version: current });

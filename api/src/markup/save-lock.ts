@@ -13,3 +13,26 @@ export async function lockStructureForSave(tx: Db, structureId: number): Promise
   if (!isPostgres(tx)) return;
   await tx.selectFrom('structures').select('id').where('id', '=', structureId).forUpdate().execute();
 }
+
+/**
+ * Runs a save's transaction so that its own error is the one thrown. A write refused for want of
+ * space may end the transaction by itself (SQLite rolls the whole transaction back on SQLITE_FULL
+ * outside a statement journal); the ROLLBACK after it then fails («cannot rollback - no transaction is
+ * active»), and Kysely threw that instead — a full disk answered 500, not 507 (issue 39). Here a
+ * failed ROLLBACK is passed over: the database holds nothing of the save either way, and the user
+ * gets the save's error — 507 «Недостаточно места на сервере» for a full disk (http/errors.ts).
+ */
+export async function saveTransaction<T>(db: Db, save: (tx: Db) => Promise<T>): Promise<T> {
+  const trx = await db.startTransaction().execute();
+  try {
+    const result = await save(trx as unknown as Db);
+    await trx.commit().execute();
+    return result;
+  } catch (err) {
+    await trx
+      .rollback()
+      .execute()
+      .catch(() => {});
+    throw err;
+  }
+}

@@ -1,5 +1,6 @@
 import { coveredSeconds } from '@norma/core-wasm';
 import { sql } from 'kysely';
+import { saveTransaction } from './save-lock';
 import type { Db } from '../db/database';
 import { isPostgres } from '../db/postgres';
 import { conflict } from '../http/errors';
@@ -111,7 +112,7 @@ export async function finishTask(db: Db, videoId: number, userId: string): Promi
   if (video.status !== 'ready') throw conflict('Видео ещё не обработано: завершить задачу можно после обработки');
   if (video.finished === 1) return;
   const now = Date.now();
-  await db.transaction().execute(async (trx) => {
+  await saveTransaction(db, async (trx) => {
     await markTaskFinished(trx, videoId, userId, now);
     await logActivities(trx, [{ videoId, authorId: userId, at: now, comment: 'Задача завершена' }]);
   });

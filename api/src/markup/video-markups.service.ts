@@ -8,7 +8,7 @@ import { boundedEnd, MAX_SEGMENT_MS, MAX_SEGMENT_SECONDS, MAX_VIDEO_SECONDS } fr
 import { formatLocalDateTime } from '../time-zone';
 import { bumpMarkupVersions, logActivities, recordMarkupSave } from '../video/activity.service';
 import { clipModelLayer, UNREVIEWED_SOURCE } from './model-layer.service';
-import { lockStructureForSave } from './save-lock';
+import { lockStructureForSave, saveTransaction } from './save-lock';
 import { assertRowInStructure, structureMembers } from './structure-members.service';
 import { tsvText } from '../http/tsv';
 
@@ -180,8 +180,7 @@ const isEmptySave = (input: VideoMarkupsSaveInput) =>
  */
 export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: number, input: VideoMarkupsSaveInput, { fillGaps = false } = {}) {
   const digest = saveDigest(videoId, fillGaps, input);
-  await db.transaction().execute(async (trx) => {
-    const tx = trx as unknown as Db;
+  await saveTransaction(db, async (tx) => {
     // Versions are read after the lock: a save that waited sees the one it waited for (save-lock.ts).
     await lockStructureForSave(tx, (await videoContext(tx, videoId)).structureId);
     const video = await videoContext(tx, videoId);

@@ -157,7 +157,7 @@ describe('failed uploads', () => {
     expect(listed.status).toBe(200);
     const rows = await listed.json();
     expect(rows).toEqual([expect.objectContaining({ id: video_id, filename: 'fake.mp4', camera_key: 2 })]);
-    expect(rows[0].error).toMatch(/^Файл не удалось прочитать как видео.*Файл удалён с сервера$/);
+    expect(rows[0].error).toMatch(/^Файл не является видеозаписью в поддерживаемом формате.*Файл удалён с сервера$/);
     expect(await (await t.request(`/api/v1/failed_videos?structure_id=${w.structureId}`, { cookie: w.cookies.rival })).status).toBe(404);
 
     expect((await t.request(`/api/v1/failed_videos/${video_id}`, { method: 'DELETE', cookie: w.cookies.viewer })).status).toBe(403);

@@ -1,8 +1,15 @@
 import type { Db } from '../db/database';
 import { conflict, notFound } from '../http/errors';
 import { toIso } from '../http/time';
+import { withoutServerPaths } from '../jobs/error-text';
 import type { ObjectStore } from '../storage/object-store';
+import { hashStoredFile, isUniqueViolation, requeueFailedRecording } from './registration';
 import { deleteVideo } from './service';
+
+export const RETRY_ONLY_FAILED = 'Повторить можно только обработку, которая не удалась: запись уже обработана или обрабатывается';
+export const RETRY_NO_FILE = 'Файла этой записи больше нет на сервере: загрузите запись заново';
+const RETRY_SAME_AS_OTHER = 'Файл этой записи теперь совпадает с другой записью камеры: удалите эту запись';
+const RETRY_ACTIVITY = 'Обработка запущена повторно';
 
 /**
  * Recordings of a structure whose processing failed (not a video, unreadable…), newest first:
@@ -18,7 +25,8 @@ export async function listFailedVideos(db: Db, structureId: number) {
     .orderBy('videos.created_at', 'desc')
     .orderBy('videos.id', 'desc')
     .execute();
-  return rows.map((row) => ({ ...row, created_at: toIso(row.created_at) }));
+  // Errors stored before the server cut its paths out of them (jobs/error-text.ts) are cut here.
+  return rows.map((row) => ({ ...row, error: row.error === null ? null : withoutServerPaths(row.error), created_at: toIso(row.created_at) }));
 }
 
 /** Deletes a video whose processing failed: its row and whatever file is left (409 for any other video). */
@@ -27,4 +35,38 @@ export async function deleteFailedVideo(db: Db, storage: ObjectStore, videoId: n
   if (!video) throw notFound('Видео не найдено');
   if (video.status !== 'failed') throw conflict('Удалить здесь можно только запись, которую не удалось обработать');
   await deleteVideo(db, storage, videoId);
+}
+
+/**
+ * Processes a recording whose processing failed once more (POST /api/v1/failed_videos/{videoId}/retry):
+ * a new ingest job, the video queued again. 409 for a video that did not fail (ready, queued,
+ * being processed), for one whose file is gone (an upload that was no video: it has to be uploaded
+ * again) and for one whose file now holds another video of the camera.
+ */
+export async function retryFailedVideo(db: Db, storage: ObjectStore, videoId: number, authorId: string) {
+  const video = await db
+    .selectFrom('videos')
+    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+    .innerJoin('structures', 'structures.id', 'cameras.structure_id')
+    .select(['videos.status', 'videos.storage_key', 'structures.organization_id'])
+    .where('videos.id', '=', videoId)
+    .executeTakeFirst();
+  if (!video) throw notFound('Видео не найдено');
+  if (video.status !== 'failed') throw conflict(RETRY_ONLY_FAILED);
+  const stored = await storage.stat(video.storage_key);
+  if (!stored) throw conflict(RETRY_NO_FILE);
+  // The file may have changed since it failed (a recorder that had not finished it): the video is what it holds now.
+  const file = { size_bytes: stored.size, content_hash: await hashStoredFile(storage, video.storage_key) };
+  const jobId = await db
+    .transaction()
+    .execute((trx) =>
+      requeueFailedRecording(trx as unknown as Db, { id: videoId, organizationId: video.organization_id, file }, { authorId, comment: RETRY_ACTIVITY }),
+    )
+    .catch((err: unknown) => {
+      if (isUniqueViolation(err)) throw conflict(RETRY_SAME_AS_OTHER);
+      throw err;
+    });
+  // Another retry or an upload of the same recording took it a moment ago.
+  if (jobId === null) throw conflict(RETRY_ONLY_FAILED);
+  return { video_id: videoId, job_id: jobId };
 }

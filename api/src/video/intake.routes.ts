@@ -3,10 +3,11 @@ import { currentUser, requireAccess, structureFrom, type StructureLocator } from
 import type { AppDeps } from '../deps';
 import { badRequest } from '../http/errors';
 import { createRouter, ErrorSchema, errorResponses, json } from '../http/openapi';
-import { deleteFailedVideo, listFailedVideos } from './failed-uploads';
+import { deleteFailedVideo, listFailedVideos, retryFailedVideo } from './failed-uploads';
 import {
   DeletedReply,
   FailedVideo,
+  RetryReply,
   StructureQuery,
   SyncQuery,
   SyncResult,
@@ -29,7 +30,7 @@ const syncStructureLocator: StructureLocator = async (c, db) => {
   return structureFrom.query()(c, db);
 };
 
-/** How recordings come in: the cameras' folders synced, files uploaded (and asked about first), the failed ones listed and deleted. */
+/** How recordings come in: the cameras' folders synced, files uploaded (and asked about first), the failed ones listed, retried and deleted. */
 export function videoIntakeRoutes({ db, storage, config }: Pick<AppDeps, 'db' | 'storage' | 'config'>) {
   const app = createRouter();
 
@@ -57,7 +58,10 @@ export function videoIntakeRoutes({ db, storage, config }: Pick<AppDeps, 'db' | 
       responses: {
         200: json(UploadResult),
         ...errorResponses,
-        409: { description: 'Эта запись уже загружена для камеры', content: { 'application/json': { schema: ErrorSchema } } },
+        409: {
+          description: 'Эта запись уже загружена для камеры (готова или в обработке; запись, которую не удалось обработать, загружается заново)',
+          content: { 'application/json': { schema: ErrorSchema } },
+        },
         413: { description: 'Файл больше допустимого размера', content: { 'application/json': { schema: ErrorSchema } } },
       },
     }),
@@ -111,10 +115,27 @@ export function videoIntakeRoutes({ db, storage, config }: Pick<AppDeps, 'db' | 
 
   app.openapi(
     createRoute({
+      method: 'post',
+      path: '/api/v1/failed_videos/{videoId}/retry',
+      tags,
+      summary: 'Обработать запись, которую не удалось обработать, ещё раз (новая задача обработки); другие видео и запись без файла — 409',
+      middleware: [requireAccess(db, 'markup.write', structureFrom.videoParam())] as const,
+      request: { params: VideoIdParam },
+      responses: {
+        200: json(RetryReply),
+        ...errorResponses,
+        409: { description: 'Видео обработано или в обработке, или файла записи больше нет', content: { 'application/json': { schema: ErrorSchema } } },
+      },
+    }),
+    async (c) => c.json(await retryFailedVideo(db, storage, c.req.valid('param').videoId, currentUser(c).id), 200),
+  );
+
+  app.openapi(
+    createRoute({
       method: 'get',
       path: '/api/v1/upload_check',
       tags,
-      summary: 'Есть ли у камеры запись с таким содержимым (SHA-256): загрузчик спрашивает до отправки файла',
+      summary: 'Есть ли у камеры запись с таким содержимым (SHA-256): загрузчик спрашивает до отправки файла; неудавшаяся запись не считается (exists: false)',
       middleware: [requireAccess(db, 'markup.write', structureFrom.cameraQuery())] as const,
       request: { query: UploadCheckQuery },
       responses: { 200: json(UploadCheck), ...errorResponses },

@@ -127,10 +127,10 @@ describe('ingest_video jobs', () => {
     }
     const broken = byName['broken.mp4']!;
     expect(broken.status).toBe('failed');
-    expect(broken.error).toMatch(/^Файл не удалось прочитать как видео/);
+    expect(broken.error).toMatch(/^Файл не является видеозаписью в поддерживаемом формате/);
     const failedJob = await jobOf('broken.mp4');
     expect(failedJob).toMatchObject({ status: 'failed', attempts: 1 });
-    expect(failedJob.error).toMatch(/^Файл не удалось прочитать как видео/);
+    expect(failedJob.error).toMatch(/^Файл не является видеозаписью в поддерживаемом формате/);
   });
 
   it('after processing, a sync finds nothing new and nothing waiting', async () => {
@@ -254,7 +254,7 @@ describe('POST /api/v1/upload', () => {
     await runner.stop();
     const job = await (await t.request(`/api/v1/jobs/${job_id}`, { cookie: w.cookies.assessor })).json();
     expect(job.status).toBe('failed');
-    expect(job.error).toMatch(/^Файл не удалось прочитать как видео/);
+    expect(job.error).toMatch(/^Файл не является видеозаписью в поддерживаемом формате/);
     const meta = await (await t.request(`/api/v1/video_meta/${video_id}`, { cookie: w.cookies.assessor })).json();
     expect(meta).toMatchObject({ status: 'failed', error: job.error });
   });

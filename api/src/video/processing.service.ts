@@ -1,11 +1,17 @@
 import type { Db } from '../db/database';
+import { withoutServerPaths } from '../jobs/error-text';
 
 /**
  * The processing job's writes to `videos` (the handler is workers/src/jobs/video-ingest.ts): the
  * video domain is the one writer of its table, the job goes through here.
  */
 export async function setVideoStatus(db: Db, videoId: number, status: 'queued' | 'processing' | 'failed', error: string | null): Promise<void> {
-  await db.updateTable('videos').set({ status, error }).where('id', '=', videoId).execute();
+  // The job's message as the user sees it (the task list's «Не удалось обработать»): without the server's paths.
+  await db
+    .updateTable('videos')
+    .set({ status, error: error === null ? null : withoutServerPaths(error) })
+    .where('id', '=', videoId)
+    .execute();
 }
 
 /** The file was converted to .mp4 under a new key (and name). */

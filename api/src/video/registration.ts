@@ -98,6 +98,31 @@ export async function registerRecording(db: Db, recording: NewRecording): Promis
   });
 }
 
+/**
+ * Queues the processing of a video whose processing failed once more, in the caller's transaction
+ * (a user's retry, the same recording uploaded again — `file`: its bytes now, and where they are
+ * when moved): status "queued", error cleared, a new ingest job (its own attempts), an activity.
+ * Null when the video is no longer failed — another retry or upload took it a moment ago — and
+ * then nothing is written.
+ */
+export async function requeueFailedRecording(
+  trx: Db,
+  video: { id: number; organizationId: number; file?: { storage_key?: string; filename?: string; size_bytes: number; content_hash: string } },
+  activity: { authorId: string | null; comment: string },
+): Promise<number | null> {
+  const taken = await trx
+    .updateTable('videos')
+    .set({ status: 'queued', error: null, damage: null, ...video.file })
+    .where('id', '=', video.id)
+    .where('status', '=', 'failed')
+    .executeTakeFirst();
+  if (Number(taken.numUpdatedRows) === 0) return null;
+  const jobId = await enqueueJob(trx, { kind: INGEST_JOB, payload: { video_id: video.id }, organizationId: video.organizationId });
+  await trx.updateTable('videos').set({ job_id: jobId }).where('id', '=', video.id).execute();
+  await logActivities(trx, [{ videoId: video.id, authorId: activity.authorId, at: Date.now(), comment: activity.comment }]);
+  return jobId;
+}
+
 /** SHA-256 of a stored file, read in chunks (never whole in memory). */
 export async function hashStoredFile(storage: ObjectStore, key: string): Promise<string> {
   const hasher = new Bun.CryptoHasher('sha256');
@@ -117,6 +142,7 @@ export async function freeStorageKey(db: Db, storage: ObjectStore, folder: strin
   }
 }
 
+/** A unique index refused the row: SQLite's message, PostgreSQL's unique_violation (23505). */
 export function isUniqueViolation(err: unknown): boolean {
-  return err instanceof Error && /UNIQUE constraint failed/i.test(err.message);
+  return err instanceof Error && ((err as { code?: unknown }).code === '23505' || /UNIQUE constraint failed/i.test(err.message));
 }

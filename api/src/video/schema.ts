@@ -121,3 +121,6 @@ export const FailedVideo = z
   })
   .openapi('FailedVideo');
 export const DeletedReply = z.object({ message: z.string() });
+export const RetryReply = z
+  .object({ video_id: z.number(), job_id: z.number().openapi({ description: 'новая задача обработки: GET /api/v1/jobs/{id}' }) })
+  .openapi('IngestRetry');

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { precompiled, type Db } from '../db/database';
 import { badRequest, notFound } from '../http/errors';
+import { withoutServerPaths } from '../jobs/error-text';
 import { endJobs } from '../jobs/queue';
 import type { ObjectStore } from '../storage/object-store';
 import { logActivities } from './activity.service';
@@ -41,7 +42,9 @@ export async function videoMeta(db: Db, videoId: number) {
     .where('videos.id', '=', videoId)
     .executeTakeFirst();
   if (!row) throw notFound('Видео не найдено');
-  return { ...row, start_time: toIso(row.start_time), finished: row.finished === 1 };
+  // An error stored before the server cut its paths out of job errors (jobs/error-text.ts) is cut here.
+  const error = row.error === null ? null : withoutServerPaths(row.error);
+  return { ...row, error, start_time: toIso(row.start_time), finished: row.finished === 1 };
 }
 
 export async function setVideoComment(db: Db, videoId: number, comment: string, authorId: string) {

@@ -5,11 +5,23 @@ import { fitFileName } from '../storage/file-names';
 import type { ObjectStore } from '../storage/object-store';
 import { humanBytes } from './body-limit';
 import { extensionOf } from './recording-name';
-import { cameraContext, freeStorageKey, isUniqueViolation, recordingStart, registerRecording } from './registration';
+import {
+  cameraContext,
+  freeStorageKey,
+  hashStoredFile,
+  isUniqueViolation,
+  recordingStart,
+  registerRecording,
+  requeueFailedRecording,
+  type CameraContext,
+} from './registration';
 import { folderKey } from './sync';
 
 /** The activity of an uploaded video (ingest removes the bytes of an upload that is no video). */
 export const UPLOADED_ACTIVITY = 'Видео загружено';
+
+/** The answer (409) to a recording the camera has, ready or being processed; a failed one may be uploaded again. */
+export const ALREADY_UPLOADED = 'Эта запись уже загружена для этой камеры';
 
 /** The exact text of spec 01 §5 for a file that is not MP4. */
 export const ONLY_MP4 = 'Ошибка: допускается только формат MP4';
@@ -53,8 +65,9 @@ export function cleanFilename(raw: string | undefined): string {
 
 /**
  * Streams a request body into the camera's folder (chunk by chunk, hashing on the way; never whole
- * in memory), refuses it when too large (413) or already uploaded for this camera (409), then
- * registers the video and queues its ingest job (POST /api/v1/upload).
+ * in memory), refuses it when too large (413) or already uploaded for this camera (409; a recording
+ * whose processing failed is taken again instead), then registers the video and queues its ingest job
+ * (POST /api/v1/upload).
  */
 export async function receiveUpload(db: Db, storage: ObjectStore, input: UploadInput): Promise<UploadResult> {
   const camera = await cameraContext(db).where('cameras.id', '=', input.cameraId).executeTakeFirstOrThrow();
@@ -99,8 +112,22 @@ export async function receiveUpload(db: Db, storage: ObjectStore, input: UploadI
     });
     if (bytes === 0) throw badRequest('Пустой файл');
     const contentHash = hasher.digest('hex');
-    const duplicate = await db.selectFrom('videos').select('id').where('camera_id', '=', camera.id).where('content_hash', '=', contentHash).executeTakeFirst();
-    if (duplicate) throw conflict('Эта запись уже загружена для этой камеры', { video_id: duplicate.id });
+    const duplicate = await findByContent(db, camera.id, contentHash);
+    if (duplicate && duplicate.status !== 'failed') throw conflict(ALREADY_UPLOADED, { video_id: duplicate.id });
+    if (duplicate) {
+      const { kept: moved, ...again } = await uploadFailedAgain(db, storage, {
+        failed: duplicate,
+        partKey,
+        folder,
+        filename,
+        contentHash,
+        sizeBytes: bytes,
+        camera,
+        authorId: input.authorId,
+      });
+      kept = moved;
+      return again;
+    }
     const key = await freeStorageKey(db, storage, folder, filename);
     await storage.move(partKey, key);
     try {
@@ -119,7 +146,7 @@ export async function receiveUpload(db: Db, storage: ObjectStore, input: UploadI
       return { video_id: videoId, job_id: jobId, filename: key.slice(folder.length + 1) };
     } catch (err) {
       await storage.remove(key);
-      if (isUniqueViolation(err)) throw conflict('Эта запись уже загружена для этой камеры');
+      if (isUniqueViolation(err)) throw conflict(ALREADY_UPLOADED);
       throw err;
     }
   } finally {
@@ -129,18 +156,69 @@ export async function receiveUpload(db: Db, storage: ObjectStore, input: UploadI
   }
 }
 
+/**
+ * The same recording uploaded again after its processing failed (a full disk, an unreadable file…):
+ * not a duplicate — it takes the failed video's place and is processed once more, under the same
+ * video id. The failed video's file, when still there with this very content, stays and the upload's
+ * bytes go; when gone, the upload takes its place; when changed since, the upload goes beside it and
+ * it goes. Another retry or upload that took the video a moment ago makes this a 409. `kept`: the
+ * upload's work file was moved into place (not to be removed).
+ */
+async function uploadFailedAgain(
+  db: Db,
+  storage: ObjectStore,
+  upload: {
+    failed: { id: number; storage_key: string; filename: string };
+    partKey: string;
+    folder: string;
+    filename: string;
+    contentHash: string;
+    sizeBytes: number;
+    camera: CameraContext;
+    authorId: string;
+  },
+): Promise<UploadResult & { kept: boolean }> {
+  const { failed, folder } = upload;
+  const there = (await storage.exists(failed.storage_key)) ? await hashStoredFile(storage, failed.storage_key) : null;
+  const place = there === upload.contentHash ? 'intact' : there === null ? 'gone' : 'changed';
+  const key = place === 'changed' ? await freeStorageKey(db, storage, folder, upload.filename) : failed.storage_key;
+  const filename = place === 'changed' ? key.slice(folder.length + 1) : failed.filename;
+  if (place !== 'intact') await storage.move(upload.partKey, key);
+  // The upload's activity: an upload that is no video loses its bytes (workers/src/jobs/video-ingest.ts).
+  const activity = { authorId: upload.authorId, comment: UPLOADED_ACTIVITY };
+  const file = { storage_key: key, filename, size_bytes: upload.sizeBytes, content_hash: upload.contentHash };
+  const jobId = await db
+    .transaction()
+    .execute((trx) => requeueFailedRecording(trx as unknown as Db, { id: failed.id, organizationId: upload.camera.organization_id, file }, activity))
+    .catch(async (err: unknown) => {
+      if (place === 'changed') await storage.remove(key);
+      throw err;
+    });
+  if (jobId === null) {
+    // Taken a moment ago by a retry or another upload: only a file of our own beside it goes.
+    if (place === 'changed') await storage.remove(key);
+    throw conflict(ALREADY_UPLOADED, { video_id: failed.id });
+  }
+  if (place === 'changed') await storage.remove(failed.storage_key).catch(() => {});
+  return { video_id: failed.id, job_id: jobId, filename, kept: place !== 'intact' };
+}
+
 /** Is this content already a video of the camera? (The loader asks before sending a large file.) */
 async function findByContent(db: Db, cameraId: number, contentHash: string) {
   return db
     .selectFrom('videos')
-    .select(['id', 'filename', 'status'])
+    .select(['id', 'filename', 'status', 'storage_key'])
     .where('camera_id', '=', cameraId)
     .where('content_hash', '=', contentHash)
     .executeTakeFirst();
 }
 
-/** The loader's question before it sends a file (GET /api/v1/upload_check): the camera's video with this content, if any. */
+/**
+ * The loader's question before it sends a file (GET /api/v1/upload_check): the camera's video with
+ * this content, if any. A video whose processing failed does not count as there (`exists` false,
+ * its id and status given): the loader sends the file again, and the upload takes its place.
+ */
 export async function uploadCheck(db: Db, cameraId: number, contentHash: string) {
   const found = await findByContent(db, cameraId, contentHash.toLowerCase());
-  return { exists: Boolean(found), video_id: found?.id ?? null, status: found?.status ?? null };
+  return { exists: Boolean(found) && found?.status !== 'failed', video_id: found?.id ?? null, status: found?.status ?? null };
 }

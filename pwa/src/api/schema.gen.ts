@@ -2463,6 +2463,89 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/failed_videos/{videoId}/retry': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Обработать запись, которую не удалось обработать, ещё раз (новая задача обработки); другие видео и запись без файла — 409 */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          videoId: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['IngestRetry'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Видео обработано или в обработке, или файла записи больше нет */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/generate_hash': {
     parameters: {
       query?: never;
@@ -2542,6 +2625,24 @@ export interface paths {
         };
         /** @description Не найдено */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description У пользователя уже предельное число действующих ссылок */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Слишком много новых ссылок за час */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -4919,7 +5020,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Утвердить черновик с даты (администратор или аналитик с правом утверждения) */
+    /**
+     * Утвердить черновик с даты в прочитанной ревизии (администратор или аналитик с правом утверждения)
+     * @description Тело называет ревизию черновика, которую прочёл утверждающий (`revision` карточки). Черновик изменён после неё или уже утверждён — 409, ничего не утверждено, в `error.details.card` — карточка такой, какая она сейчас.
+     */
     post: {
       parameters: {
         query?: never;
@@ -4933,10 +5037,12 @@ export interface paths {
         content: {
           'application/json': {
             /**
-             * @description С какой даты норма действует
+             * @description С какой даты норма действует: дата не раньше 01.01.2000 и не позже чем через 5 лет от сегодняшнего дня
              * @example 2026-12-01
              */
             effective_from: string;
+            /** @description обязательно: ревизия черновика из прочитанной карточки (поле revision); черновик изменён после неё → 409 с текущей карточкой */
+            revision: number;
           };
         };
       };
@@ -4986,13 +5092,13 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description Версия утверждена и не изменяется */
+        /** @description Черновик изменён после прочитанной ревизии или уже утверждён: ничего не утверждено */
         409: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error'];
+            'application/json': components['schemas']['NormApproveConflict'];
           };
         };
       };
@@ -8142,7 +8248,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description Эта запись уже загружена для камеры */
+        /** @description Эта запись уже загружена для камеры (готова или в обработке; запись, которую не удалось обработать, загружается заново) */
         409: {
           headers: {
             [name: string]: unknown;
@@ -8175,7 +8281,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Есть ли у камеры запись с таким содержимым (SHA-256): загрузчик спрашивает до отправки файла */
+    /** Есть ли у камеры запись с таким содержимым (SHA-256): загрузчик спрашивает до отправки файла; неудавшаяся запись не считается (exists: false) */
     get: {
       parameters: {
         query: {
@@ -11455,6 +11561,11 @@ export interface components {
       }[];
       width: number;
     };
+    IngestRetry: {
+      /** @description новая задача обработки: GET /api/v1/jobs/{id} */
+      job_id: number;
+      video_id: number;
+    };
     Instance: {
       demo: boolean;
       links: {
@@ -11938,6 +12049,16 @@ export interface components {
       name: string;
       structure_id: number;
     };
+    NormApproveConflict: {
+      error: {
+        code: string;
+        /** @description Карточка такой, какая она сейчас: её и надо прочесть перед утверждением */
+        details?: {
+          card: components['schemas']['NormCard'];
+        };
+        message: string;
+      };
+    };
     NormApprovers: {
       approvers: {
         granted_at: string;
@@ -12140,6 +12261,8 @@ export interface components {
       effective_from: string | null;
       id: number;
       in_force: boolean;
+      /** @description Ревизия черновика: растёт с каждым изменением; утверждение называет прочитанную */
+      revision: number;
       /** @enum {string} */
       status: 'draft' | 'approved';
       structure_id: number;

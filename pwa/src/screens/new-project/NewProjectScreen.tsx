@@ -6,7 +6,7 @@ import { LeafStructureSelect } from '../../ui/LeafStructureSelect';
 import { notify } from '../../status/notifications';
 import { Banner } from '../../ui/Banner';
 import { Tabs } from '../../ui/Tabs';
-import { deleteFailedVideo } from '../task-list/FailedUploads';
+import { deleteFailedVideo, retryFailedVideo } from '../task-list/FailedUploads';
 import { inputModes, isMp4, NO_SUCH_MODE, ONLY_MP4, uploadRecording, type InputMode } from './upload';
 
 /** What the upload list shows of an ingest job (GET /api/v1/jobs/{id}); known as queued before the first poll. */
@@ -22,7 +22,7 @@ interface Tracked {
   deleted: boolean;
 }
 
-function JobProgress({ item, onDelete }: { item: Tracked; onDelete: () => void }) {
+function JobProgress({ item, onRetry, onDelete }: { item: Tracked; onRetry: () => void; onDelete: () => void }) {
   const failedJob = item.job?.status === 'failed' && item.videoId !== null;
   const stage = item.deleted
     ? 'Запись удалена'
@@ -44,12 +44,22 @@ function JobProgress({ item, onDelete }: { item: Tracked; onDelete: () => void }
       </div>
       <span>{stage}</span>
       {failedJob && !item.deleted && (
-        <button type="button" className="button danger secondary" onClick={onDelete}>
-          Удалить запись
-        </button>
+        <div className="row-actions">
+          <button type="button" className="button secondary" onClick={onRetry}>
+            Повторить обработку
+          </button>
+          <button type="button" className="button danger secondary" onClick={onDelete}>
+            Удалить запись
+          </button>
+        </div>
       )}
     </li>
   );
+}
+
+/** Each read of the ingest job moves the bar: the real progress, never a fake. A failed read the API client has shown. */
+function followJob(jobId: number, signal: AbortSignal, update: (change: Partial<Tracked>) => void) {
+  return waitForJob(jobId, { signal, onRead: (job) => update({ job }) }).catch((err: Error) => update({ error: err.message }));
 }
 
 /** spec 01 "New-project screen": three input modes, one shown at a time; real upload and ingest. */
@@ -94,13 +104,26 @@ export function NewProjectScreen() {
     setTracked((list) => list.map((t, i) => (i === index ? { ...t, deleted: true } : t)));
   };
 
+  const follow = (jobId: number, update: (change: Partial<Tracked>) => void) => followJob(jobId, unmounted.current.signal, update);
+  const updater = (index: number) => (change: Partial<Tracked>) => setTracked((list) => list.map((t, i) => (i === index ? { ...t, ...change } : t)));
+
+  // A recording whose processing failed (a full disk, say) is processed again: a new job, followed like the first.
+  const retryFailed = async (index: number) => {
+    const videoId = tracked[index]?.videoId;
+    const reply = videoId == null ? null : await retryFailedVideo(videoId);
+    if (!reply) return;
+    const update = updater(index);
+    update({ error: null, job: { id: reply.job_id, status: 'queued', progress: 0, error: null } });
+    await follow(reply.job_id, update);
+  };
+
   const start = async () => {
     if (!file) return setError('Выберите файл MP4');
     if (cameraId === null) return setError('Выберите структурную единицу и камеру');
     setError(null);
     const index = tracked.length;
     setTracked((list) => [...list, { filename: file.name, uploadPercent: 0, job: null, error: null, videoId: null, deleted: false }]);
-    const update = (change: Partial<Tracked>) => setTracked((list) => list.map((t, i) => (i === index ? { ...t, ...change } : t)));
+    const update = updater(index);
     let reply;
     try {
       reply = await uploadRecording(cameraId, file, (uploadPercent) => update({ uploadPercent }));
@@ -112,10 +135,7 @@ export function NewProjectScreen() {
     }
     update({ uploadPercent: 100, videoId: reply.video_id, job: { id: reply.job_id, status: 'queued', progress: 0, error: null } });
     setMode('analysis');
-    // Each read of the ingest job moves the bar: the real progress, never a fake. A failed read the API client has shown.
-    await waitForJob(reply.job_id, { signal: unmounted.current.signal, onRead: (job) => update({ job }) }).catch((err: Error) =>
-      update({ error: err.message }),
-    );
+    await follow(reply.job_id, update);
   };
 
   return (
@@ -163,7 +183,7 @@ export function NewProjectScreen() {
           ) : (
             <ul className="jobs">
               {tracked.map((item, i) => (
-                <JobProgress key={i} item={item} onDelete={() => removeFailed(i)} />
+                <JobProgress key={i} item={item} onRetry={() => retryFailed(i)} onDelete={() => removeFailed(i)} />
               ))}
             </ul>
           )}
