@@ -13,11 +13,11 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apiSessionCookie, startServer } from '../tests/support/server.ts';
+import { spreadDemoMarkups } from './support/demo-window.ts';
 
 const PHASE_MS = 6000;
 const ATTACK_CONCURRENCY = 4;
 const REPORT_FLOOD = 50;
-const DAY_MS = 86_400_000;
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -42,17 +42,7 @@ try {
 
   // The demo's two days of markups, copied to every other day pair of 62 days (without their videos).
   const db = new Database(join(server.dataDir, 'norma.sqlite'));
-  db.exec('PRAGMA busy_timeout = 10000');
-  const columns = 'structure_id, operation_id, workplace_id, employee_id, comment, author_id, source, model_id, created_at, updated_at';
-  for (let shift = -30; shift <= 30; shift++) {
-    if (shift === 0) continue;
-    const ms = shift * 2 * DAY_MS;
-    db.run(
-      `INSERT INTO markups (${columns}, start_time, end_time, video_id) SELECT ${columns}, start_time + ${ms}, end_time + ${ms}, NULL FROM markups WHERE structure_id = ? AND start_time >= ? AND start_time < ?`,
-      [leaf.id, Date.UTC(2026, 10, 15, 21), Date.UTC(2026, 10, 17, 21)],
-    );
-  }
-  const markupRows = (db.query('SELECT count(*) AS n FROM markups WHERE structure_id = ?').get(leaf.id) as { n: number }).n;
+  const markupRows = spreadDemoMarkups(db, leaf.id);
   const videoId = (
     db.query('SELECT videos.id FROM videos JOIN cameras ON cameras.id = videos.camera_id WHERE cameras.structure_id = ? LIMIT 1').get(leaf.id) as { id: number }
   ).id;

@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addDays, zonedInstant } from '../api/src/time-zone.ts';
 import { apiSessionCookie, startServer } from '../tests/support/server.ts';
+import { spreadDemoMarkups } from './support/demo-window.ts';
 
 const VIEWER_SAMPLES = 3;
 /** How long after a burst the viewer's report is sent: the burst is counted, its refused part answered. */
@@ -23,7 +24,6 @@ const FLOOD_WARM_MS = 300;
 const KEYS = 10;
 const KEY_FLOOD = 50;
 const NORM_FLOOD = 8;
-const DAY_MS = 86_400_000;
 
 const round = (x: number) => Math.round(x * 100) / 100;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -41,17 +41,7 @@ try {
 
   // The demo's two days of markups, copied to every other day pair of 62 days (without their videos).
   const db = new Database(join(server.dataDir, 'norma.sqlite'));
-  db.exec('PRAGMA busy_timeout = 10000');
-  const columns = 'structure_id, operation_id, workplace_id, employee_id, comment, author_id, source, model_id, created_at, updated_at';
-  for (let shift = -30; shift <= 30; shift++) {
-    if (shift === 0) continue;
-    const ms = shift * 2 * DAY_MS;
-    db.run(
-      `INSERT INTO markups (${columns}, start_time, end_time, video_id) SELECT ${columns}, start_time + ${ms}, end_time + ${ms}, NULL FROM markups WHERE structure_id = ? AND start_time >= ? AND start_time < ?`,
-      [leaf.id, Date.UTC(2026, 10, 15, 21), Date.UTC(2026, 10, 17, 21)],
-    );
-  }
-  const markupRows = (db.query('SELECT count(*) AS n FROM markups WHERE structure_id = ?').get(leaf.id) as { n: number }).n;
+  const markupRows = spreadDemoMarkups(db, leaf.id);
   db.close();
   const window = { from_time: new Date(Date.UTC(2026, 9, 16, 21)).toISOString(), to_time: new Date(Date.UTC(2026, 11, 16, 21)).toISOString() };
   const window62 = `structure_id=${leaf.id}&from_time=${window.from_time}&to_time=${window.to_time}`;
