@@ -2,9 +2,9 @@
  * One organisation's upload while another's large ones are processed (issue 39): the real server
  * (`bun api/src/main.ts`, its job runner with the default NORMA_JOB_SLOTS), two organisations
  * registered through the API, each with its own camera.
- *   - organisation A: a small recording (10 s 640×360 H.264 in MKV: remuxed to MP4), uploaded and
- *     waited for, first on an idle server, then while organisation B's uploads are transcoded, then
- *     idle again;
+ *   - organisation A: a small recording (10 s 640×360 MPEG-4 Part 2 in AVI: transcoded to H.264, so that
+ *     it needs the processor as B's do), uploaded and waited for, first on an idle server, then while
+ *     organisation B's uploads are transcoded, then idle again;
  *   - organisation B: several large recordings uploaded first (1920×1080 25 fps MPEG-4 Part 2 in AVI,
  *     MP3 sound: transcoded to H.264), the heaviest kind of upload the server takes.
  * A's ingest time is the job's own (queued → success, by the server's clock); each loaded run is a
@@ -37,13 +37,13 @@ const work = mkdtempSync(join(tmpdir(), 'norma-ingest-fairness-'));
 const { ffmpeg } = await mediaTools();
 const quiet = ['-hide_banner', '-loglevel', 'error', '-y'];
 
-/** A 640×360 25 fps H.264 clip with AAC sound in Matroska: the server remuxes it to MP4. */
+/** A 640×360 25 fps MPEG-4 Part 2 clip with MP3 sound in AVI, as an older camera writes: the server transcodes it to H.264. */
 async function makeSmall() {
-  const path = join(work, 'small.mkv');
+  const path = join(work, 'small.avi');
   const picture = `testsrc2=size=640x360:rate=25:duration=${SMALL_SECONDS}`;
   const sound = `sine=frequency=300:duration=${SMALL_SECONDS}`;
-  const video = ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p'];
-  await run(ffmpeg, [...quiet, '-f', 'lavfi', '-i', picture, '-f', 'lavfi', '-i', sound, ...video, '-c:a', 'aac', '-b:a', '96k', '-f', 'matroska', path]);
+  const video = ['-c:v', 'mpeg4', '-q:v', '4'];
+  await run(ffmpeg, [...quiet, '-f', 'lavfi', '-i', picture, '-f', 'lavfi', '-i', sound, ...video, '-c:a', 'libmp3lame', '-b:a', '96k', '-f', 'avi', path]);
   return path;
 }
 
@@ -214,7 +214,7 @@ try {
     runtime: `bun ${Bun.version}`,
     cpus: cpus().length,
     job_slots: 'default (NORMA_JOB_SLOTS unset: 2)',
-    small_upload: `A: ${SMALL_SECONDS} s 640x360 25 fps H.264 + AAC in MKV (${round(Bun.file(small).size / 1024 ** 2, 1)} MB) → remux to MP4`,
+    small_upload: `A: ${SMALL_SECONDS} s 640x360 25 fps MPEG-4 Part 2 + MP3 in AVI (${round(Bun.file(small).size / 1024 ** 2, 1)} MB) → transcode to H.264`,
     large_uploads: `B: ${LARGE_UPLOADS} × ${LARGE_SECONDS} s 1920x1080 25 fps MPEG-4 Part 2 + MP3 in AVI (${round(Bun.file(large).size / 1024 ** 2, 1)} MB each) → transcode to H.264`,
     b_job_seconds: bJobViews.map((job) => round((Date.parse(job.updated_at) - Date.parse(job.created_at)) / 1000, 1)),
     b_job_status: bJobViews.map((job) => job.status),
