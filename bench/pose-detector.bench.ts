@@ -1,12 +1,14 @@
 /**
  * The person detector on real footage (issue 25, docs/vision.md «Детектор людей»), all in one run:
  *  - MoveNet multipose in the worker process (Bun; the network on ONNX Runtime, native, one thread,
- *    as the server runs it, and the whole graph on TensorFlow.js wasm, SIMD, one thread, as before):
- *    ms per frame and precision / recall at IoU 0.5 on the 32 hand-labelled frames of vtest.avi;
+ *    as the server runs it): ms per frame and precision / recall at IoU 0.5 on the 32 hand-labelled
+ *    frames of vtest.avi; against the whole graph on TensorFlow.js wasm, as the browser runs it,
+ *    recorded once on those frames (workers/test-support/fixtures/movenet-reference.json): how many
+ *    of its people the server finds the same, and its own precision / recall;
  *  - background subtraction (the fallback) on 8 of those frames, the same measure;
  *  - MoveNet on one strip of a frame (the work of one MoveNet thread per call);
  *  - GET /api/v1/humans on vtest.avi as the server stores it (an uploaded or synced AVI is turned
- *    into H.264 MP4 with a keyframe every 2 s by the ingest job, workers/src/jobs/video-ingest.ts),
+ *    into H.264 MP4 with a keyframe every 2 s by the ingest job, api/src/video/ingest.job.ts),
  *    on the MoveNet threads as main.ts runs them (two, a strip each); for comparison on the original
  *    AVI (MPEG-4 part 2, a keyframe every 25 s: each seek decodes up to 250 frames) and on one thread
  *    running both strips: ms per call against a bare ffmpeg decode of the same frame at the same size
@@ -24,8 +26,9 @@ import { decodeFrames } from '../workers/src/vision/frames';
 import { convertForBrowser, inspectRecording } from '../workers/src/media/ingest';
 import { detectByBackground } from '../workers/src/vision/humans';
 import { matchFrame, precisionRecall, type DetectionCounts } from '../workers/src/vision/detection-metrics';
-import { moveNetModel, moveNetStrips, type MoveNetEngine } from '../workers/src/vision/movenet';
-import { mergeOverlapping, MOVENET_COLUMNS, movenetInputSize, stripTiles } from '../workers/src/vision/movenet-decode';
+import { moveNetModel, moveNetStrips } from '../workers/src/vision/movenet';
+import { mergeOverlapping, MOVENET_COLUMNS, MOVENET_MIN_SCORE, movenetInputSize, stripTiles } from '../workers/src/vision/movenet-decode';
+import { moveNetReference, personDifferences } from '../workers/test-support/movenet-reference';
 import { startMoveNetThreads } from '../api/src/threads/movenet-threads';
 import { launchBrowser } from '../tests/support/browser';
 import { detectInBrowser } from '../tests/support/pose-browser';
@@ -49,13 +52,13 @@ const frames = await vtestFrames(
   input.width,
   input.height,
 );
-/** Every labelled frame on `engine`: ms per frame, precision / recall; then each strip of the first 8 frames alone (the work of one MoveNet thread per call). */
-async function workerRun(engine: MoveNetEngine) {
+/** Every labelled frame: ms per frame, precision / recall; then each strip of the first 8 frames alone (the work of one MoveNet thread per call). */
+async function workerRun() {
   const frameMs: number[] = [];
   const counts: DetectionCounts[] = [];
   for (const [i, labelled] of fixture.frames.entries()) {
     const started = performance.now();
-    const people = mergeOverlapping((await moveNetStrips(frames[i]!, input, source, stripTiles(input.width, MOVENET_COLUMNS), undefined, engine)).flat());
+    const people = mergeOverlapping((await moveNetStrips(frames[i]!, input, source, stripTiles(input.width, MOVENET_COLUMNS))).flat());
     frameMs.push(performance.now() - started);
     counts.push(matchFrame(labelled.people, people));
   }
@@ -63,7 +66,7 @@ async function workerRun(engine: MoveNetEngine) {
   for (const rgb of frames.slice(0, 8))
     for (const tile of stripTiles(input.width, MOVENET_COLUMNS)) {
       const started = performance.now();
-      await moveNetStrips(rgb, input, source, [tile], undefined, engine);
+      await moveNetStrips(rgb, input, source, [tile]);
       stripMs.push(performance.now() - started);
     }
   const found = precisionRecall(counts);
@@ -76,11 +79,45 @@ async function workerRun(engine: MoveNetEngine) {
     false_positives: found.falsePositives,
     people: found.people,
   };
-  console.log(`worker, ${engine}: ${JSON.stringify(result)}`);
+  console.log(`worker, onnxruntime: ${JSON.stringify(result)}`);
   return result;
 }
-const native = await workerRun('onnxruntime');
-const wasm = await workerRun('tfjs-wasm');
+const native = await workerRun();
+
+/**
+ * The recorded whole graph on TensorFlow.js wasm: its precision / recall (strips merged as the
+ * server merges them, at the server's score), and, strip by strip at the recorded score, how many of
+ * its people the network on ONNX Runtime finds the same (movenet-onnx.test.ts's tolerances).
+ */
+function againstReference() {
+  const reference = moveNetReference();
+  const tiles = stripTiles(input.width, MOVENET_COLUMNS);
+  const counts = fixture.frames.map((labelled, i) =>
+    matchFrame(labelled.people, mergeOverlapping(reference.frames[i]!.strips.flat().filter((p) => p.score >= MOVENET_MIN_SCORE))),
+  );
+  return { reference, tiles, found: precisionRecall(counts) };
+}
+const { reference, tiles: referenceTiles, found: referenceFound } = againstReference();
+let samePeople = 0;
+let referencePeople = 0;
+for (const [i, rgb] of frames.entries()) {
+  const strips = await moveNetStrips(rgb, input, source, referenceTiles, reference.minScore);
+  strips.forEach((people, t) => {
+    const recorded = reference.frames[i]!.strips[t]!;
+    referencePeople += recorded.length;
+    if (people.length === recorded.length) samePeople += people.filter((p, k) => personDifferences(p, recorded[k]!).length === 0).length;
+  });
+}
+const wasm = {
+  precision: round(referenceFound.precision, 3),
+  recall: round(referenceFound.recall, 3),
+  true_positives: referenceFound.truePositives,
+  false_positives: referenceFound.falsePositives,
+  people: referenceFound.people,
+  onnx_same_people: samePeople,
+  recorded_people: referencePeople,
+};
+console.log(`tfjs wasm, recorded: ${JSON.stringify(wasm)}`);
 
 // 2. The fallback on every fourth labelled frame.
 const backgroundCounts: DetectionCounts[] = [];
@@ -218,8 +255,8 @@ writeFileSync(
       api_decode: 'ffmpeg -ss before -i, one frame (-frames:v 1), scaled to the model input in ffmpeg; the bare decode is the same command',
       // What the server runs: the network on ONNX Runtime (native CPU, one kernel thread), the graph's decoding on TensorFlow.js wasm.
       worker: { backend: 'onnxruntime-node (CPU, one thread) + tfjs wasm for the heads', model_load_ms: round(loadMs, 0), ...native },
-      // The whole graph on TensorFlow.js wasm, as the browser runs it and the server did before.
-      worker_tfjs_wasm: { backend: 'tfjs wasm (SIMD, one thread)', ...wasm },
+      // The whole graph on TensorFlow.js wasm, as the browser runs it, recorded once (the server no longer runs it): its precision / recall, and how many of its people (per strip, score ≥ 0.05) the server's network finds the same.
+      worker_tfjs_wasm_recorded: { backend: 'tfjs wasm (SIMD, one thread), recorded: workers/test-support/fixtures/movenet-reference.json', ...wasm },
       background_subtraction: {
         frames: backgroundCounts.length,
         precision: round(background.precision, 3),

@@ -27,7 +27,7 @@ try {
     join(work, 'page.ts'),
     [
       `import * as wasm from ${JSON.stringify(join(root, 'core-wasm/src/index.ts'))};`,
-      `import * as reference from ${JSON.stringify(join(root, 'core-wasm/src/reference.ts'))};`,
+      `import * as reference from ${JSON.stringify(join(root, 'core-wasm/test-support/reference.ts'))};`,
       `import { runCases } from ${JSON.stringify(join(here, 'report-engine-cases.ts'))};`,
       'await wasm.loadCore();',
       '(window as any).runBench = () => runCases(wasm, reference, (line) => console.log(line));',

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as wasm from '../core-wasm/src/index.ts';
-import * as reference from '../core-wasm/src/reference.ts';
+import * as reference from '../core-wasm/test-support/reference.ts';
 import { runCases } from './report-engine-cases.ts';
 
 await wasm.loadCore();

@@ -352,7 +352,9 @@ export default defineConfig({
       srcDir: 'src',
       filename: 'sw.ts',
       injectManifest: {
-        globPatterns: ['**/*.{js,css,html,woff2,png,svg,webmanifest}'],
+        // The report core's wasm (6 KB) too: the markup screen's gap filling needs it, so a tablet that
+        // installed the app opens markup offline without having loaded a report first.
+        globPatterns: ['**/*.{js,css,html,woff2,png,svg,webmanifest}', 'assets/core-*.wasm'],
       },
     }),
     routePreload(),

@@ -7,8 +7,9 @@
 // modules are TypeScript): `bun scripts/api-types.mjs [--check]`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, transformSchemaObject } from 'openapi-typescript';
 import prettier from 'prettier';
+import ts from 'typescript';
 import { openApiDocument } from '../api/src/app.ts';
 import { configFromEnv } from '../api/src/config.ts';
 
@@ -60,6 +61,18 @@ function replyDefaultsPresent(document) {
   }
 }
 
+/**
+ * An array of `prefixItems` and then `items` (JSON Schema 2020-12: the first places, then any number of
+ * the rest) as a tuple with a rest element, `[number, number, ...number[]]` (a GeoJSON position);
+ * openapi-typescript alone drops the rest. Other schemas: undefined, its own reading.
+ */
+function tupleWithRest(schema, options) {
+  if (schema.type !== 'array' || !Array.isArray(schema.prefixItems) || !schema.items || typeof schema.items !== 'object') return undefined;
+  const first = schema.prefixItems.map((item) => transformSchemaObject(item, options));
+  const rest = ts.factory.createRestTypeNode(ts.factory.createArrayTypeNode(transformSchemaObject(schema.items, options)));
+  return ts.factory.createTupleTypeNode([...first, rest]);
+}
+
 /** The generated file's text for the routes as they are now. */
 export async function generate() {
   // The routes only close over their dependencies; the declarations read the configuration (fixed here,
@@ -68,7 +81,7 @@ export async function generate() {
   const document = openApiDocument(deps);
   replyDefaultsPresent(document);
   // A field with a default may be left out of a request (defaultNonNullable: false); a reply always has it (above).
-  const ast = await openapiTS(document, { alphabetize: true, defaultNonNullable: false });
+  const ast = await openapiTS(document, { alphabetize: true, defaultNonNullable: false, transform: tupleWithRest });
   // Only `paths` (and the `components` it reads) is used: the empty webhooks, $defs and operations go.
   const text = HEADER + astToString(ast).replace(/^export type (webhooks|\$defs|operations) = Record<string, never>;\n/gm, '');
   const options = await prettier.resolveConfig(SCHEMA_FILE);

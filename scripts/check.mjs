@@ -1,7 +1,8 @@
 // Static checks of every workspace, run by `npm test` before the tests (and alone by `npm run check`):
 // typecheck (api, workers, tests, bench, loader and configs; the PWA's generated API types are current; pwa; pwa's vite config; core-wasm),
 // ESLint with no warnings allowed, Prettier's format check, boundaries (scripts/folder-pairs.mjs: no
-// two folders import each other; scripts/table-owners.mjs: each table written by one folder), and
+// two folders import each other, and workers/ imports nothing of api/; scripts/table-owners.mjs: each
+// table written by one folder), and
 // dead code (knip, knip.json): files and exports nobody imports. Dead code is checked twice: with the
 // tests as importers (a test-support module's exports count as used when a test imports them), then
 // for the product alone (--production: an export of product code that only tests import is dead,
@@ -19,8 +20,13 @@ export const checks = [
   { name: 'typecheck: core-wasm', command: bin('tsc'), args: ['-p', 'core-wasm/tsconfig.json'] },
   { name: 'lint (eslint, no warnings)', command: bin('eslint'), args: ['.', '--max-warnings', '0'] },
   { name: 'format (prettier --check)', command: bin('prettier'), args: ['--check', '--log-level', 'warn', '.'] },
-  { name: 'boundaries: no two folders import each other (dependency-cruiser)', command: bun, args: ['scripts/folder-pairs.mjs'] },
+  {
+    name: 'boundaries: no two folders import each other, workers/ imports nothing of api/ (dependency-cruiser)',
+    command: bun,
+    args: ['scripts/folder-pairs.mjs'],
+  },
   { name: 'boundaries: each table written by its owner folder only', command: bun, args: ['scripts/table-owners.mjs'] },
+  { name: 'boundaries: SQL only in services, the database layer and the job queue (api/src)', command: bun, args: ['scripts/sql-placement.mjs'] },
   { name: 'dead code: files and exports nobody imports (knip)', command: bin('knip'), args: ['--no-progress', '--no-config-hints'] },
   {
     name: 'dead code: product exports only tests import (knip --production)',

@@ -6,8 +6,11 @@
 // own name: `api/src/config.ts` is `api/src/config`), and for the other workspaces the workspace
 // itself (`core-wasm`, `tests`, `bench`, `loader`). Imports inside one folder are that folder's
 // business. dependency-cruiser's own folder rules look at every directory level and at cycles of any
-// length, not at these pairs, hence the folding here. Runs under Bun (dependency-cruiser needs a
-// newer Node than the project's minimum).
+// length, not at these pairs, hence the folding here. Second rule, one direction only: nothing in
+// `workers/` (its tests and test support included) imports the API — no relative path into `api/`,
+// no `@norma/api` — since workers/ holds the libraries that know nothing of it (DESIGN.md «Shape»,
+// «Jobs»); job handlers live in the API's domains. Runs under Bun (dependency-cruiser needs a newer
+// Node than the project's minimum).
 import { cruise } from 'dependency-cruiser';
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 import { relative, resolve } from 'node:path';
@@ -55,14 +58,25 @@ export function mutualPairs(imports) {
   return pairs.sort((x, y) => x.pair.localeCompare(y.pair));
 }
 
-async function fileImports() {
+/** The library folders that know nothing of the API: none of their files imports it. */
+const LIBRARIES = ['workers/src', 'workers/test-support'];
+
+/** The imports `{ from, to, module }` of a library file (LIBRARIES) into the API: a path in `api/` or the `@norma/api` package. */
+export function importsIntoApi(imports) {
+  const isLibrary = (path) => LIBRARIES.some((base) => path.startsWith(`${base}/`));
+  const isApi = (to, module) => to.startsWith('api/') || /(^|\/)node_modules\/@norma\/api(\/|$)/.test(to) || /^@norma\/api(\/|$)/.test(module ?? '');
+  return imports.filter(({ from, to, module }) => isLibrary(from) && isApi(to, module));
+}
+
+/** Every file-level import under `paths` as `{ from, to, module }` (repository paths; `module` as written); tests too unless `withTests` is false. */
+async function fileImports(paths, withTests) {
   const result = await cruise(
-    SCANNED.map((path) => resolve(root, path)),
+    paths.map((path) => resolve(root, path)),
     {
       baseDir: root,
       tsPreCompilationDeps: true,
       doNotFollow: { path: 'node_modules' },
-      exclude: { path: ['(^|/)(node_modules|dist|build)/', '\\.test\\.tsx?$'] },
+      exclude: { path: ['(^|/)(node_modules|dist|build)/', ...(withTests ? [] : ['\\.test\\.tsx?$'])] },
       combinedDependencies: true,
     },
     { extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs', '.d.ts', '.json'] },
@@ -71,21 +85,34 @@ async function fileImports() {
   const imports = [];
   for (const module of result.output.modules) {
     for (const dependency of module.dependencies) {
-      if (!dependency.resolved || dependency.coreModule) continue;
-      imports.push({ from: relative(root, resolve(root, module.source)), to: relative(root, resolve(root, dependency.resolved)) });
+      if (dependency.coreModule) continue;
+      const from = relative(root, resolve(root, module.source));
+      // An unresolved `@norma/api/…` still counts for the library rule (workers/ does not declare the package).
+      if (!dependency.resolved || dependency.couldNotResolve) {
+        if (/^@norma\/api(\/|$)/.test(dependency.module)) imports.push({ from, to: dependency.module, module: dependency.module });
+        continue;
+      }
+      imports.push({ from, to: relative(root, resolve(root, dependency.resolved)), module: dependency.module });
     }
   }
   return imports;
 }
 
 if (import.meta.main) {
-  const pairs = mutualPairs(await fileImports());
+  const pairs = mutualPairs(await fileImports(SCANNED, false));
+  const intoApi = importsIntoApi(await fileImports(LIBRARIES, true));
+  for (const { from, module } of intoApi) {
+    console.error(
+      `✖ библиотека workers/ импортирует API: ${from} → ${module}\n    workers/ не знает API; обработчик задачи — в домене API (api/src/<домен>/*.job.ts)`,
+    );
+  }
   const offending = pairs.filter((p) => !ALLOWED_PAIRS.has(p.pair));
   const stale = [...ALLOWED_PAIRS].filter((allowed) => !pairs.some((p) => p.pair === allowed));
   for (const { pair, forward, backward } of offending) {
     console.error(`✖ папки импортируют друг друга: ${pair}\n    ${forward.from} → ${forward.to}\n    ${backward.from} → ${backward.to}`);
   }
   for (const allowed of stale) console.error(`✖ пары ${allowed} больше нет: уберите её из ALLOWED_PAIRS в scripts/folder-pairs.mjs`);
-  if (offending.length || stale.length) process.exit(1);
+  if (offending.length || stale.length || intoApi.length) process.exit(1);
   console.log(ALLOWED_PAIRS.size ? `folder pairs: none (${ALLOWED_PAIRS.size} allowed for now)` : 'folder pairs: none');
+  console.log('workers/ → api/: none');
 }

@@ -4,6 +4,6 @@ import { spawn } from 'node:child_process';
 import { bun, ensureInstalled, root } from './lib.mjs';
 
 ensureInstalled();
-const workers = spawn(bun, ['workers/src/main.ts'], { cwd: root, stdio: 'inherit', env: process.env });
+const workers = spawn(bun, ['api/src/worker-main.ts'], { cwd: root, stdio: 'inherit', env: process.env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => workers.kill(signal));
 workers.on('exit', (code) => process.exit(code ?? 0));

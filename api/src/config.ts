@@ -35,7 +35,7 @@ export interface Config {
   loaderDir: string;
   /** Run background jobs (video ingest) in this process; NORMA_WORKERS=0 turns them off. */
   workers: boolean;
-  /** Jobs a runner (in this process or `npm run workers`) runs at once (NORMA_JOB_SLOTS, default 2; workers/src/runner/runner.ts). */
+  /** Jobs a runner (in this process or `npm run workers`) runs at once (NORMA_JOB_SLOTS, default 2; api/src/jobs/runner.ts). */
   jobSlots: number;
   /** What a recording may be and what each media process may take (NORMA_MEDIA_*; workers/src/media/limits.ts, docs/video.md). */
   media: MediaLimits;

@@ -144,7 +144,6 @@ export type MovableLocation = Reply<typeof vision.MovableLocation>;
 export type MovableLocationBody = Body<typeof vision.MovableLocationBody>;
 export type AbsoluteLocationBody = Body<typeof vision.AbsoluteLocationBody>;
 export type HumansReply = Reply<typeof vision.HumansReply>;
-export type VisionMessages = typeof vision.VISION_MESSAGES;
 
 // norms (issue 29)
 export type NormCard = Reply<typeof norms.NormCard>;

@@ -1,8 +1,8 @@
 import { bootstrap } from './boot';
 import { configFromEnv } from './config';
 import { configureMediaLimits } from '@norma/workers/media-limits';
-// The one place the server wires the job handlers (workers/src/jobs/registry.ts): the API's domains never import them.
-import { startWorkers } from '@norma/workers/jobs';
+// The one place the server wires the job handlers (job-registry.ts): the API's domains never import it.
+import { startWorkers } from './job-registry';
 import { availableParallelism } from 'node:os';
 import { startDocumentThread } from './http/document-threads';
 import { DOCUMENT_THREAD_URL } from './threads/document-read';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as wasm from './index.ts';
-import * as reference from './reference.ts';
+import * as reference from '../test-support/reference.ts';
 import type { MarkupSpan, ReportSettings, Segment } from './types.ts';
 import { expectSame, MIN, segmentArbitrary, T0 } from '../test-support/arbitraries.ts';
 

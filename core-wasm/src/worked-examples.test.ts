@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as wasm from './index.ts';
-import * as reference from './reference.ts';
+import * as reference from '../test-support/reference.ts';
 import type { ReportSettings, Segment } from './types.ts';
 import { assertFiniteDeep, at, seg, series } from '../test-support/helpers.ts';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkers } from '@norma/workers/jobs';
+import { startWorkers } from '../../api/src/job-registry';
 import { createTestApp, type TestApp } from '../../api/test-support/testing';
 import { makeClip, videoWorld, type VideoWorld } from '../../api/test-support/video-fixtures';
 import { NormaClient } from './client';

@@ -53,8 +53,8 @@ registerRoute(
   new CacheFirst({ cacheName: VIDEO_CACHE, plugins: [new CacheableResponsePlugin({ statuses: [200] }), new RangeRequestsPlugin()] }),
 );
 
-// The report core (core-wasm, a hashed file the precache list leaves out): kept on first use, so
-// reports computed in the browser open offline too (docs/reports.md, «Расчёт в браузере»).
+// Other wasm files (the report core is precached; the models' runtimes are too big to be): kept on
+// first use, so what was opened online opens offline too (docs/reports.md, «Расчёт в браузере»).
 registerRoute(
   ({ url, request }) => request.method === 'GET' && url.origin === location.origin && url.pathname.endsWith('.wasm'),
   new CacheFirst({ cacheName: 'norma-wasm', plugins: [new CacheableResponsePlugin({ statuses: [200] })] }),

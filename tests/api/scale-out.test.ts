@@ -42,7 +42,7 @@ const folder = (name: string) => {
 
 /** `npm run workers` as a process of its own; its pid is left for the run's teardown like a server's. */
 function startWorker(extra: Record<string, string>) {
-  const child = Bun.spawn([join(root, 'node_modules', '.bin', 'bun'), 'workers/src/main.ts'], {
+  const child = Bun.spawn([join(root, 'node_modules', '.bin', 'bun'), 'api/src/worker-main.ts'], {
     cwd: root,
     env: { ...process.env, ...env, ...extra },
     stdout: 'pipe',

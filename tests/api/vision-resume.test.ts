@@ -47,9 +47,9 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** `npm run workers`' process (workers/src/main.ts) on the test's data folder, stale locks taken back after STALE_SECONDS. */
+/** `npm run workers`' process (api/src/worker-main.ts) on the test's data folder, stale locks taken back after STALE_SECONDS. */
 function startWorker() {
-  const worker = Bun.spawn([join(root, 'node_modules', '.bin', 'bun'), 'workers/src/main.ts'], {
+  const worker = Bun.spawn([join(root, 'node_modules', '.bin', 'bun'), 'api/src/worker-main.ts'], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, NORMA_JOB_STALE_SECONDS: String(STALE_SECONDS) },
     stdout: 'pipe',

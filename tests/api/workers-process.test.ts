@@ -51,7 +51,7 @@ describe('workers as a process of their own', () => {
     await Bun.sleep(1500);
     expect(await job()).toMatchObject({ status: 'queued', progress: 0 });
 
-    worker = Bun.spawn([join(root, 'node_modules', '.bin', 'bun'), 'workers/src/main.ts'], {
+    worker = Bun.spawn([join(root, 'node_modules', '.bin', 'bun'), 'api/src/worker-main.ts'], {
       cwd: root,
       env: { ...process.env, DATA_DIR: dataDir },
       stdout: 'pipe',

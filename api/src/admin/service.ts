@@ -65,8 +65,7 @@ export async function createUser(
 }
 
 export async function changeRole(db: Db, admin: SessionUser, userId: string, role: Role) {
-  await db.transaction().execute(async (trx) => {
-    const tx = trx as unknown as Db;
+  await db.transaction().execute(async (tx) => {
     if ((await roleOf(tx, admin, userId)) === 'admin' && role !== 'admin' && (await adminCount(tx, admin.organizationId)) <= 1)
       throw conflict(LAST_ADMIN_MESSAGE);
     await setMemberRole(tx, userId, role);
@@ -82,8 +81,7 @@ export async function changeRole(db: Db, admin: SessionUser, userId: string, rol
  */
 export async function removeUser(db: Db, admin: SessionUser, userId: string) {
   if (userId === admin.id) throw badRequest('Нельзя удалить самого себя: попросите другого администратора');
-  await db.transaction().execute(async (trx) => {
-    const tx = trx as unknown as Db;
+  await db.transaction().execute(async (tx) => {
     if ((await roleOf(tx, admin, userId)) === 'admin' && (await adminCount(tx, admin.organizationId)) <= 1) throw conflict(LAST_ADMIN_MESSAGE);
     await revokeMember(tx, userId);
   });
@@ -149,8 +147,7 @@ export async function createStructure(db: Db, organizationId: number, input: { n
 
 /** Renames and/or moves a structure; a move under itself or one of its descendants is refused. */
 export async function changeStructure(db: Db, organizationId: number, id: number, input: { name?: string; parent_id?: number | null }) {
-  await db.transaction().execute(async (trx) => {
-    const tx = trx as unknown as Db;
+  await db.transaction().execute(async (tx) => {
     await requireOwnStructure(tx, organizationId, id);
     if (input.parent_id !== undefined && input.parent_id !== null) {
       if (input.parent_id === id) throw badRequest('Нельзя сделать структурную единицу родителем самой себя');
@@ -176,8 +173,7 @@ export async function changeStructure(db: Db, organizationId: number, id: number
  * markups or stamps. Its configuration (settings, shifts, operations) goes with it.
  */
 export async function deleteStructure(db: Db, organizationId: number, id: number) {
-  await db.transaction().execute(async (trx) => {
-    const tx = trx as unknown as Db;
+  await db.transaction().execute(async (tx) => {
     const row = await adminStructure(tx, organizationId, id);
     const stamps = Number(
       (await tx.selectFrom('video_stamps').select(tx.fn.countAll<number>().as('n')).where('structure_id', '=', id).executeTakeFirstOrThrow()).n,
@@ -222,8 +218,7 @@ export async function renameNamed(db: Db, table: NamedTable, id: number, name: s
 
 /** Deletes an employee or workplace that no markup names (409 otherwise: reports would lose it). */
 export async function deleteNamed(db: Db, table: NamedTable, id: number) {
-  await db.transaction().execute(async (trx) => {
-    const tx = trx as unknown as Db;
+  await db.transaction().execute(async (tx) => {
     const column = table === 'employees' ? 'employee_id' : 'workplace_id';
     const used = Number((await tx.selectFrom('markups').select(tx.fn.countAll<number>().as('n')).where(column, '=', id).executeTakeFirstOrThrow()).n);
     if (used > 0) throw conflict(`${namedWords[table].used} (${used} ${plural(used, 'отрезок', 'отрезка', 'отрезков')}). Переименуйте вместо удаления.`);
@@ -279,8 +274,7 @@ async function assertKeyFree(db: Db, structureId: number, key: number, exceptCam
 }
 
 export async function createCamera(db: Db, input: { structure_id: number; camera_key: number; name: string; storage_folder: string }) {
-  const id = await db.transaction().execute(async (trx) => {
-    const tx = trx as unknown as Db;
+  const id = await db.transaction().execute(async (tx) => {
     await assertKeyFree(tx, input.structure_id, input.camera_key);
     await assertFolderFree(tx, input.storage_folder);
     const row = await tx.insertInto('cameras').values(input).returning('id').executeTakeFirstOrThrow();
@@ -290,8 +284,7 @@ export async function createCamera(db: Db, input: { structure_id: number; camera
 }
 
 export async function changeCamera(db: Db, id: number, input: { camera_key?: number; name?: string; storage_folder?: string }) {
-  const structureId = await db.transaction().execute(async (trx) => {
-    const tx = trx as unknown as Db;
+  const structureId = await db.transaction().execute(async (tx) => {
     const camera = await tx.selectFrom('cameras').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     if (input.camera_key !== undefined) await assertKeyFree(tx, camera.structure_id, input.camera_key, id);
     if (input.storage_folder !== undefined) await assertFolderFree(tx, input.storage_folder, id);
@@ -304,8 +297,7 @@ export async function changeCamera(db: Db, id: number, input: { camera_key?: num
 
 /** Deletes a camera without videos (its videos, and their markup links, would go with it). */
 export async function deleteCamera(db: Db, id: number) {
-  await db.transaction().execute(async (trx) => {
-    const tx = trx as unknown as Db;
+  await db.transaction().execute(async (tx) => {
     const videos = Number((await tx.selectFrom('videos').select(tx.fn.countAll<number>().as('n')).where('camera_id', '=', id).executeTakeFirstOrThrow()).n);
     if (videos > 0)
       throw conflict(`Камеру нельзя удалить: у неё ${videos} ${plural(videos, 'видео', 'видео', 'видео')}. Удалите видео в списке задач или оставьте камеру.`);

@@ -1,11 +1,12 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { precompiled, type Db } from '../db/database';
+import type { Db } from '../db/database';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
 import type { AppEnv } from '../http/env';
 import { parseId } from '../http/openapi';
 import { isSharePermission, roleAllows, type Permission } from './roles';
 import { requireShareAccess, shareKeyOf } from './share-keys';
 import type { SessionUser } from '../http/env';
+import { cameraStructure, structureOfOrganization, videoStructure } from './access.service';
 
 /** A structure found together with its organisation, so that the access check needs no second query. */
 export interface LocatedStructure {
@@ -68,23 +69,11 @@ export const structureFrom = {
     (name = 'camera_id'): StructureLocator =>
     async (c, db) => {
       const cameraId = positiveInt(c.req.query(name), name);
-      const row = await db.selectFrom('cameras').select('structure_id').where('id', '=', cameraId).executeTakeFirst();
+      const row = await cameraStructure(db, cameraId);
       if (!row) throw notFound('Камера не найдена');
       return row.structure_id;
     },
 };
-
-// Asked on every seek of a video and on every structure-scoped call: compiled once. The video's
-// structure, its organisation and its file in one read; the file is kept for the route (`storedVideo`).
-const videoStructure = precompiled((db) =>
-  db
-    .selectFrom('videos')
-    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
-    .innerJoin('structures', 'structures.id', 'cameras.structure_id')
-    .select(['cameras.structure_id', 'structures.organization_id', 'videos.storage_key', 'videos.filename'])
-    .where('videos.id', '=', 0),
-);
-const structureOfOrganization = precompiled((db) => db.selectFrom('structures').select('id').where('id', '=', 0).where('organization_id', '=', 0));
 
 async function structureOfVideo(c: Context<AppEnv>, db: Db, videoId: number): Promise<LocatedStructure> {
   const [row] = await videoStructure(db, [videoId]);

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import { clearSignInFailures, countSignInFailure, forgetSignInFailures, lockSignIn, signInLock } from './lockout.service';
 
 /**
  * Sign-in lockout per login and client address (issue 24; table sign_in_failures, migration 0015).
@@ -33,48 +33,22 @@ export function signInLockout(db: Db, now: () => number = Date.now) {
   return {
     /** Milliseconds this login is still locked from this address (0: may try). */
     async lockedFor(login: string, address: string): Promise<number> {
-      const row = await db
-        .selectFrom('sign_in_failures')
-        .select('locked_until')
-        .where('login', '=', loginKey(login))
-        .where('address', '=', address)
-        .executeTakeFirst();
+      const row = await signInLock(db, loginKey(login), address);
       return Math.max(0, (row?.locked_until ?? 0) - now());
     },
     /** Records a wrong password; returns how long the pair is now locked (0: not yet). */
     async failed(login: string, address: string): Promise<number> {
       const at = now();
-      const forgotten = sql<boolean>`sign_in_failures.updated_at <= ${at - LOCKOUT.forgetAfterMs}`;
-      const { failures } = await db
-        .insertInto('sign_in_failures')
-        .values({ login: loginKey(login), address, failures: 1, locked_until: 0, updated_at: at })
-        .onConflict((conflict) =>
-          conflict.columns(['login', 'address']).doUpdateSet({
-            failures: sql<number>`CASE WHEN ${forgotten} THEN 1 ELSE sign_in_failures.failures + 1 END`,
-            updated_at: at,
-          }),
-        )
-        .returning('failures')
-        .executeTakeFirstOrThrow();
+      const failures = await countSignInFailure(db, loginKey(login), address, at, at - LOCKOUT.forgetAfterMs);
       const delay = lockDelayMs(failures);
-      if (delay > 0)
-        await db
-          .updateTable('sign_in_failures')
-          .set({ locked_until: at + delay })
-          .where('login', '=', loginKey(login))
-          .where('address', '=', address)
-          .execute();
+      if (delay > 0) await lockSignIn(db, loginKey(login), address, at + delay);
       // Now and then, forget old pairs so the table stays small.
-      if (failures === 1)
-        await db
-          .deleteFrom('sign_in_failures')
-          .where('updated_at', '<=', at - LOCKOUT.forgetAfterMs)
-          .execute();
+      if (failures === 1) await forgetSignInFailures(db, at - LOCKOUT.forgetAfterMs);
       return delay;
     },
     /** The right password: the pair starts again from nothing. */
     async succeeded(login: string, address: string): Promise<void> {
-      await db.deleteFrom('sign_in_failures').where('login', '=', loginKey(login)).where('address', '=', address).execute();
+      await clearSignInFailures(db, loginKey(login), address);
     },
   };
 }

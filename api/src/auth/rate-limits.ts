@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import { countAttempt, forgetExpiredWindows } from './rate-limits.service';
 
 /**
  * Counts attempts per client address in the database (table rate_limits, migration 0013), so that
@@ -14,20 +14,9 @@ export function sharedRateLimiter(db: Db, { scope, max, windowMs, now = Date.now
     async take(address: string): Promise<boolean> {
       const at = now();
       const since = at - windowMs;
-      const expired = sql<boolean>`rate_limits.window_start <= ${since}`;
-      const { hits } = await db
-        .insertInto('rate_limits')
-        .values({ scope, address, window_start: at, hits: 1 })
-        .onConflict((conflict) =>
-          conflict.columns(['scope', 'address']).doUpdateSet({
-            hits: sql<number>`CASE WHEN ${expired} THEN 1 ELSE rate_limits.hits + 1 END`,
-            window_start: sql<number>`CASE WHEN ${expired} THEN ${at} ELSE rate_limits.window_start END`,
-          }),
-        )
-        .returning('hits')
-        .executeTakeFirstOrThrow();
+      const hits = await countAttempt(db, scope, address, at, since);
       // A new window: forget the addresses whose windows have all run out, so the table stays small.
-      if (hits === 1) await db.deleteFrom('rate_limits').where('scope', '=', scope).where('window_start', '<=', since).execute();
+      if (hits === 1) await forgetExpiredWindows(db, scope, since);
       return hits <= max;
     },
   };

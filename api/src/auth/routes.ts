@@ -12,7 +12,7 @@ import { permissionsOf } from './permissions';
 import { lockMessage, signInLockout } from './lockout';
 import { sharedRateLimiter } from './rate-limits';
 import { LoginBody, LoginQuery, MessageReply, RegistrationSchema, WhoAmI, InstanceInfo } from './schema';
-import { registerUser } from './service';
+import { hasDemoOrganization, registerUser } from './service';
 
 const tags = ['Вход и регистрация'];
 const registrationConflict = { description: 'Логин занят или слишком похож на существующий', content: { 'application/json': { schema: ErrorSchema } } };
@@ -203,8 +203,8 @@ export function authRoutes(deps: AuthDeps) {
       responses: { 200: json(InstanceInfo) },
     }),
     async (c) => {
-      const demo = await deps.db.selectFrom('organizations').select('id').where('is_demo', '=', 1).executeTakeFirst();
-      return c.json({ demo: Boolean(demo), version: '0.1.0', links: deps.config.site.links }, 200);
+      const demo = await hasDemoOrganization(deps.db);
+      return c.json({ demo, version: '0.1.0', links: deps.config.site.links }, 200);
     },
   );
 

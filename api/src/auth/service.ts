@@ -227,3 +227,9 @@ async function checkedSessionUser(deps: { db: Db; auth: Auth }, headers: Headers
     timeZone: row.time_zone,
   };
 }
+
+/** Does the installation hold the demo organisation (GET /api/v1/instance)? */
+export async function hasDemoOrganization(db: Db): Promise<boolean> {
+  const demo = await db.selectFrom('organizations').select('id').where('is_demo', '=', 1).executeTakeFirst();
+  return Boolean(demo);
+}

@@ -3,6 +3,8 @@ import type { Db } from '../db/database';
 import { badRequest, conflict, forbidden, tooManyRequests, unauthorized } from '../http/errors';
 import { CLIENT_IP_HEADER, SHARE_KEY_HEADER, SHARE_KEY_QUERY } from '../http/client-address';
 import { sharedRateLimiter } from './rate-limits';
+import { windowStart } from './rate-limits.service';
+import { countLiveShareKeys, hasMarkupBetween, liveShareKey, liveShareKeyCreator, sharedVideo } from './share-keys.service';
 import type { AppEnv } from '../http/env';
 import { parseId } from '../http/openapi';
 import { parseInstant } from '../http/time';
@@ -54,12 +56,7 @@ export function shareKeyOf(c: Context<AppEnv>): string | null {
 /** The window of a live (not revoked) key, or null. */
 export async function findShareGrant(db: Db, key: string): Promise<ShareGrant | null> {
   if (!isWellFormedShareKey(key)) return null;
-  const row = await db
-    .selectFrom('share_keys')
-    .select(['key', 'structure_id', 'from_time', 'to_time', 'created_by'])
-    .where('key', '=', hashShareKey(key))
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const row = await liveShareKey(db, hashShareKey(key));
   return row ? { keyHash: row.key, structureId: row.structure_id, from: row.from_time, to: row.to_time, createdBy: row.created_by } : null;
 }
 
@@ -82,25 +79,12 @@ function queryInstant(c: Context<AppEnv>, name: string): number {
  * structure, overlapping a markup of the structure inside the window.
  */
 async function videoInWindow(db: Db, grant: ShareGrant, videoId: number): Promise<boolean> {
-  const video = await db
-    .selectFrom('videos')
-    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
-    .select(['videos.start_time', 'videos.duration', 'videos.status', 'cameras.structure_id'])
-    .where('videos.id', '=', videoId)
-    .executeTakeFirst();
+  const video = await sharedVideo(db, videoId);
   if (!video || video.structure_id !== grant.structureId || video.status !== 'ready' || !video.duration || video.duration <= 0) return false;
   const from = Math.max(grant.from, video.start_time);
   const to = Math.min(grant.to, video.start_time + Math.round(video.duration * 1000));
   if (!(to > from)) return false;
-  const markup = await db
-    .selectFrom('markups')
-    .select('id')
-    .where('structure_id', '=', grant.structureId)
-    .where('start_time', '<', to)
-    .where('end_time', '>', from)
-    .limit(1)
-    .executeTakeFirst();
-  return Boolean(markup);
+  return hasMarkupBetween(db, grant.structureId, from, to);
 }
 
 /**
@@ -179,7 +163,7 @@ export function shareKeyCreators(db: Db): (key: string, address: string) => Prom
     const hash = hashShareKey(key);
     const known = cache.get(hash);
     if (known !== undefined) return known;
-    const row = await db.selectFrom('share_keys').select('created_by').where('key', '=', hash).where('revoked_at', 'is', null).executeTakeFirst();
+    const row = await liveShareKeyCreator(db, hash);
     if (!row?.created_by) return null;
     if (cache.size >= KEY_CREATOR_CACHE_SIZE) cache.delete(cache.keys().next().value!);
     cache.set(hash, row.created_by);
@@ -211,16 +195,11 @@ const SHARE_KEY_CREATION_WINDOW_MS = 60 * 60 * 1000;
  * pass it together — by no more than the hourly limit.
  */
 export async function admitNewShareKey(db: Db, userId: string, quota: ShareKeyQuota): Promise<void> {
-  const { live } = await db
-    .selectFrom('share_keys')
-    .select((eb) => eb.fn.countAll<number | string>().as('live'))
-    .where('created_by', '=', userId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  if (Number(live) >= quota.livePerUser) throw conflict(tooManyLiveShareKeys(quota.livePerUser));
+  const live = await countLiveShareKeys(db, userId);
+  if (live >= quota.livePerUser) throw conflict(tooManyLiveShareKeys(quota.livePerUser));
   const scope = 'share_key_create';
   if (await sharedRateLimiter(db, { scope, max: quota.perHour, windowMs: SHARE_KEY_CREATION_WINDOW_MS }).take(userId)) return;
-  const window = await db.selectFrom('rate_limits').select('window_start').where('scope', '=', scope).where('address', '=', userId).executeTakeFirst();
+  const window = await windowStart(db, scope, userId);
   const retryMs = window ? Number(window.window_start) + SHARE_KEY_CREATION_WINDOW_MS - Date.now() : SHARE_KEY_CREATION_WINDOW_MS;
   throw tooManyRequests(SHARE_KEYS_TOO_OFTEN, retryMs / 1000);
 }

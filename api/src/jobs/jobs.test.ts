@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PermanentJobError, retryDelayMs, startJobRunner, type JobHandler, type JobRunner } from '@norma/workers/runner';
+import { PermanentJobError, retryDelayMs, startJobRunner, type JobHandler, type JobRunner } from './runner';
 import { registerUser } from '../auth/service';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 import { VISION_APPLY_JOB } from '../vision/service';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { retryDelayMs, type ClaimedJob, type JobStore } from '@norma/workers/runner';
+import { retryDelayMs, type ClaimedJob, type JobStore } from './runner';
 import type { Db } from '../db/database';
 import { isPostgres } from '../db/postgres';
 import { isStorageFullText } from '../db/storage-full';
@@ -210,6 +210,11 @@ export async function finishJob(db: Db, id: number, workerId: string, result: un
     .where('status', '=', 'running')
     .executeTakeFirst();
   return Number(updated.numUpdatedRows) > 0;
+}
+
+/** The organisation a job belongs to (null: no organisation's, undefined: no such job). */
+export async function jobOrganizationId(db: Db, id: number): Promise<number | null | undefined> {
+  return (await db.selectFrom('jobs').select('organization_id').where('id', '=', id).executeTakeFirst())?.organization_id;
 }
 
 export const CANCELLED_MESSAGE = 'Задача отменена';

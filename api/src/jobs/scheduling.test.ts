@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startJobRunner, type JobHandler, type JobRunner } from '@norma/workers/runner';
-import { JOB_KIND_CLASSES } from '@norma/workers/jobs';
+import { startJobRunner, type JobHandler, type JobRunner } from './runner';
+import { JOB_KIND_CLASSES } from '../job-registry';
 import { registerUser } from '../auth/service';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 import { INGEST_JOB } from '../video/registration';

@@ -5,7 +5,7 @@ import { PMTiles } from 'pmtiles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import DxfParser from 'dxf-parser';
 import { registerUser } from '../auth/service';
-import { startWorkers } from '@norma/workers/jobs';
+import { startWorkers } from '../job-registry';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 // Test-only LibreDWG reader (GPL, devDependency): reads back the DWG the export writes.
 import { readDwg } from '../../../workers/test-support/dwg-read-back';

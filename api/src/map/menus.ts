@@ -1,8 +1,8 @@
 import { MAP_TYPES, mapType, typesOf, type MapFeatureType } from '@norma/workers/map';
-import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { badRequest } from '../http/errors';
 import type { z } from '@hono/zod-openapi';
+import { parcelGeometry, saveParcels } from './parcels.service';
 import type { FeatureCollection } from './schema';
 
 type FC = z.output<typeof FeatureCollection>;
@@ -153,14 +153,7 @@ export async function polygonsFromCodes(db: Db, organizationId: number, params: 
   const polygons = [];
   for (const number of numbers) {
     if (!CADASTRAL_NUMBER.test(number)) throw badRequest(`«${number.slice(0, 40)}» — не кадастровый номер (пример: 78:31:0001001:1)`);
-    const row = await db
-      .selectFrom('cadastral_parcels')
-      .select('geometry')
-      .where('number', '=', number)
-      .where((eb) => eb.or([eb('organization_id', '=', organizationId), eb('organization_id', 'is', null)]))
-      .orderBy(sql`organization_id IS NULL`)
-      .limit(1)
-      .executeTakeFirst();
+    const row = await parcelGeometry(db, organizationId, number);
     const geometry = row ? JSON.parse(row.geometry) : provider ? await provider.lookup(number) : null;
     if (!geometry) throw badRequest(`Участок с кадастровым номером ${number} не найден`);
     polygons.push(geometry);
@@ -195,20 +188,6 @@ export async function importParcels(db: Db, organizationId: number | null, colle
       throw badRequest(`Объект ${i + 1}: ожидается полигон (кольца не меньше чем из 4 точек «долгота, широта»)`);
     return { number, geometry: JSON.stringify({ type: 'Polygon', coordinates: geometry.coordinates }), source: 'import', updated_at: Date.now() };
   });
-  await db.transaction().execute(async (trx) => {
-    for (const row of rows) {
-      const updated = await trx
-        .updateTable('cadastral_parcels')
-        .set({ geometry: row.geometry, source: row.source, updated_at: row.updated_at })
-        .where('number', '=', row.number)
-        .where('organization_id', organizationId === null ? 'is' : '=', organizationId)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0)
-        await trx
-          .insertInto('cadastral_parcels')
-          .values({ ...row, organization_id: organizationId })
-          .execute();
-    }
-  });
+  await saveParcels(db, organizationId, rows);
   return rows.length;
 }

@@ -26,7 +26,7 @@ const Position = z
   .tuple([lon, lat])
   .rest(z.number())
   .refine((p) => p.length <= 4, { message: 'точка — не больше 4 чисел' })
-  .openapi({ description: '[долгота, широта] (EPSG:4326)', maxItems: 4 });
+  .openapi({ description: '[долгота, широта] (EPSG:4326)', items: { type: 'number' }, maxItems: 4 });
 type Position = z.infer<typeof Position>;
 
 /** Where a list of points first goes wrong, or null; a plain loop (zod per point costs microseconds each, and one issue per bad point). */
@@ -59,7 +59,12 @@ const positions = (min: number, message: string) =>
       const problem = badPosition(value, min);
       if (problem) ctx.addIssue({ code: 'custom', message: problem === `не меньше ${min} точек` ? message : problem });
     })
-    .openapi({ type: 'array', items: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 4 }, minItems: min, maxItems: MAX_VERTICES });
+    .openapi({
+      type: 'array',
+      items: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: { type: 'number' }, minItems: 2, maxItems: 4 },
+      minItems: min,
+      maxItems: MAX_VERTICES,
+    });
 const Ring = positions(4, 'кольцо полигона — не меньше 4 точек');
 const Line = positions(2, 'линия — не меньше 2 точек');
 
@@ -154,7 +159,8 @@ export const MapProject = z
     info_feature_collection: FeatureCollection,
     general_feature_collection: FeatureCollection,
     drawing_feature_collection: FeatureCollection,
-    golden: FeatureCollection.nullable(),
+    // A union, not .nullable(): a nullable named schema is documented as `allOf` with `type: [object, null]`, which reads as never null.
+    golden: z.union([FeatureCollection, z.null()]),
     crs: ProjectCrsView.nullable().openapi({ description: 'Система координат чертежа; null — пока ничего не нарисовано' }),
     crs_options: z.array(CrsOption).openapi({ description: 'Системы координат, которые можно выбрать для этого проекта' }),
     updated_at: z.number().int().openapi({ description: 'Последнее изменение, мс Unix' }),

@@ -6,7 +6,7 @@ import { boundedEnd, MAX_SEGMENT_MS, toIso } from '../http/time';
 import type { PeriodMarkupsSaveInput } from './period-markups.schema';
 import { bumpMarkupVersions, logActivities } from '../video/activity.service';
 import { clipModelLayer, UNREVIEWED_SOURCE } from './model-layer.service';
-import { lockStructureForSave, saveTransaction } from './save-lock';
+import { lockStructureForSave, saveTransaction } from './save-lock.service';
 import { assertRowInStructure, structureMembers } from './structure-members.service';
 
 /**

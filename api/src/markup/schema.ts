@@ -79,17 +79,24 @@ export const VideoMarkupsSave = z
   })
   .openapi('VideoMarkupsSave');
 
-const SavedMarkup = VideoMarkup.extend({
-  id: z.number().int(),
-  employee_id: z.number().nullable(),
-  comment: z.string().nullable(),
-  author_name: z.string().nullable(),
-  source: z.enum(['manual', 'fill_gaps', 'model']).openapi({
-    description: 'model — слой модели, ещё не принятый человеком: в отчёты не входит; правка или принятие строки делает её manual',
-  }),
-  confidence: z.number().nullable().optional().openapi({ description: 'у отрезка модели — средняя вероятность его класса (0…1), иначе null' }),
-});
-const SavedStamp = VideoStamp.extend({ id: z.number().int(), employee_id: z.number().nullable(), author_name: z.string().nullable() });
+// Saved rows are objects of their own, not extensions: an extension is documented as `allOf` with the
+// request's row, whose id, employee and comment may be left out (and the stamp's comment defaults to '').
+const SavedMarkup = z
+  .object({
+    ...VideoMarkup.shape,
+    id: z.number().int(),
+    employee_id: z.number().nullable(),
+    comment: z.string().nullable(),
+    author_name: z.string().nullable(),
+    source: z.enum(['manual', 'fill_gaps', 'model']).openapi({
+      description: 'model — слой модели, ещё не принятый человеком: в отчёты не входит; правка или принятие строки делает её manual',
+    }),
+    confidence: z.number().nullable().optional().openapi({ description: 'у отрезка модели — средняя вероятность его класса (0…1), иначе null' }),
+  })
+  .openapi('SavedVideoMarkup');
+const SavedStamp = z
+  .object({ ...VideoStamp.shape, id: z.number().int(), employee_id: z.number().nullable(), author_name: z.string().nullable() })
+  .openapi('SavedVideoStamp');
 
 export const VideoMarkupsReply = z
   .object({ video_markups: z.array(SavedMarkup), video_stamps: z.array(SavedStamp), version: z.number().int() })

@@ -1,6 +1,6 @@
 import { coveredSeconds } from '@norma/core-wasm';
 import { sql } from 'kysely';
-import { saveTransaction } from './save-lock';
+import { saveTransaction } from './save-lock.service';
 import type { Db } from '../db/database';
 import { isPostgres } from '../db/postgres';
 import { conflict } from '../http/errors';

@@ -8,7 +8,7 @@ import { boundedEnd, MAX_SEGMENT_MS, MAX_SEGMENT_SECONDS, MAX_VIDEO_SECONDS } fr
 import { formatLocalDateTime } from '../time-zone';
 import { bumpMarkupVersions, logActivities, recordMarkupSave } from '../video/activity.service';
 import { clipModelLayer, UNREVIEWED_SOURCE } from './model-layer.service';
-import { lockStructureForSave, saveTransaction } from './save-lock';
+import { lockStructureForSave, saveTransaction } from './save-lock.service';
 import { assertRowInStructure, structureMembers } from './structure-members.service';
 import { tsvText } from '../http/tsv';
 
@@ -181,7 +181,7 @@ const isEmptySave = (input: VideoMarkupsSaveInput) =>
 export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: number, input: VideoMarkupsSaveInput, { fillGaps = false } = {}) {
   const digest = saveDigest(videoId, fillGaps, input);
   await saveTransaction(db, async (tx) => {
-    // Versions are read after the lock: a save that waited sees the one it waited for (save-lock.ts).
+    // Versions are read after the lock: a save that waited sees the one it waited for (save-lock.service.ts).
     await lockStructureForSave(tx, (await videoContext(tx, videoId)).structureId);
     const video = await videoContext(tx, videoId);
     if (input.client_save_id) {

@@ -140,7 +140,7 @@ describe('video markups', () => {
     expect(await markupCount()).toBe(1);
   });
 
-  it('saves on one version sent at once: one is applied, the others get 409 (PostgreSQL too: save-lock.ts)', async () => {
+  it('saves on one version sent at once: one is applied, the others get 409 (PostgreSQL too: save-lock.service.ts)', async () => {
     const base = await currentVersion();
     const replies = await Promise.all([0, 20, 40, 60].map((start) => send('PUT', { video_markups: [row(start, start + 5)], base_version: base })));
     expect(replies.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);

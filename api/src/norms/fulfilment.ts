@@ -3,6 +3,7 @@ import { assembleStatement, type ReportInputs } from '@norma/core-wasm/report';
 import type { Db } from '../db/database';
 import { loadReportInputs } from '../report/service';
 import type { NormComputedValue } from './build';
+import { approvedNormRows } from './service';
 
 /**
  * Norm fulfilment of a report window (METHODOLOGY §7, docs/norms.md «Выполнение норм»): per
@@ -22,12 +23,7 @@ interface ApprovedNorm {
 }
 
 async function approvedNorms(db: Db, structureId: number): Promise<ApprovedNorm[]> {
-  const rows = await db
-    .selectFrom('norm_cards')
-    .select(['id', 'version', 'effective_from', 'card'])
-    .where('structure_id', '=', structureId)
-    .where('approved_at', 'is not', null)
-    .execute();
+  const rows = await approvedNormRows(db, structureId);
   return rows
     .map((r) => ({ id: r.id, version: r.version, effective_from: r.effective_from!, card: JSON.parse(r.card) as NormComputedValue }))
     .sort((a, b) => (a.effective_from < b.effective_from ? 1 : a.effective_from > b.effective_from ? -1 : b.version - a.version));

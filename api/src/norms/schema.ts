@@ -191,7 +191,8 @@ export const NormSummary = z
 
 export const NormCard = NormSummary.extend({
   windows: z.array(NormWindow),
-  params: NormParams,
+  // A component of its own: NormParams is a request's too, where a field with a default may be left out; the card always has them.
+  params: NormParams.openapi('NormParamsReply'),
   card: NormComputed,
   can_edit: z.boolean(),
   can_approve: z.boolean(),

@@ -335,3 +335,13 @@ export async function saveScenario(db: Db, user: SessionUser, cardId: number, bo
     .execute();
   return listScenarios(db, cardId);
 }
+
+/** The structure's approved norm cards (fulfilment.ts picks the one in force each day). */
+export async function approvedNormRows(db: Db, structureId: number) {
+  return db
+    .selectFrom('norm_cards')
+    .select(['id', 'version', 'effective_from', 'card'])
+    .where('structure_id', '=', structureId)
+    .where('approved_at', 'is not', null)
+    .execute();
+}

@@ -43,8 +43,7 @@ export async function readOperations(db: Db, structureId: number) {
  * deletion of an operation that markups use (409 — markups reference operations ON DELETE RESTRICT).
  */
 export async function saveOperations(db: Db, structureId: number, input: OperationsSaveInput) {
-  await db.transaction().execute(async (trx) => {
-    const tx = trx as unknown as Db;
+  await db.transaction().execute(async (tx) => {
     const types = new Set((await tx.selectFrom('operation_types').select('code').execute()).map((t) => t.code as string));
     const own = await tx.selectFrom('operations').select(['id', 'name']).where('structure_id', '=', structureId).execute();
     const ownIds = new Map(own.map((o) => [o.id, o.name]));

@@ -109,7 +109,7 @@ export async function readStructureSettings(db: Db, structureId: number) {
  */
 export async function saveStructureSettings(db: Db, structureId: number, input: StructureSettingsInput) {
   await db.transaction().execute(async (trx) => {
-    const current = await readStructureSettings(trx as unknown as Db, structureId);
+    const current = await readStructureSettings(trx, structureId);
     const pick = <T>(value: T | undefined, fallback: T) => (value === undefined ? fallback : value);
     const values = {
       employee_count: pick(input.employee_count, current.employee_count),

@@ -10,6 +10,7 @@ import { buildBlockReport } from './blocks';
 import { buildInteractiveFrv } from './frv';
 import { BlockReport, InteractiveFrv, ReportWindowQuery, StatementQuery, StatementReport } from './schema';
 import { buildStatement } from './statement';
+import type { ReportThreadTask } from './thread-task';
 
 const tags = ['Отчёты'];
 
@@ -21,12 +22,6 @@ const tags = ['Отчёты'];
 export function frvWindowAccess(db: Db) {
   return requireAccess(db, 'reports.window.read', structureFrom.query());
 }
-
-/** The reports that may run on a report thread (threads/report-threads.ts). */
-export type ReportThreadTask =
-  | { task: 'blockReport'; structureId: number; from: number; to: number }
-  | { task: 'frv'; structureId: number; from: number; to: number }
-  | { task: 'statement'; structureId: number; employeeId: number; from: number; to: number; details: boolean };
 
 /** The reports computed over a window: the statement, the block report and the interactive report. */
 export function reportComputedRoutes(deps: Pick<AppDeps, 'db' | 'reportThreads'>) {

@@ -1,6 +1,7 @@
 import { DEFAULT_STABILITY_TABLE, type ProductionType } from '@norma/core-wasm';
 import { PRODUCTION_TYPE_LABELS, PRODUCTION_TYPES, WORK_KINDS, WORK_KIND_LABELS, type ReferenceTable, type WorkKind } from '@norma/core-wasm/report';
 import type { Db } from '../db/database';
+import { deleteReferenceRows, referenceRows, replaceReferenceRows } from './reference.service';
 
 /**
  * Reference data of METHODOLOGY §4: normative stability coefficients Ку (elements up to and longer
@@ -29,25 +30,7 @@ export const DEFAULT_REFERENCE_EDITION = 'базовая редакция';
 
 /** The table an organisation's reports use: its own edition, or the defaults. */
 export async function referenceTable(db: Db, organizationId: number): Promise<ReferenceTable> {
-  const rows = await db
-    .selectFrom('reference_stability')
-    .leftJoin('user', 'user.id', 'reference_stability.updated_by')
-    .select([
-      'reference_stability.organization_id',
-      'production_type',
-      'work_kind',
-      'coef_short',
-      'coef_long',
-      'accuracy_percent',
-      'short_element_max_seconds',
-      'source',
-      'edition',
-      'updated_at',
-      'user.firstName',
-      'user.lastName',
-    ])
-    .where((eb) => eb.or([eb('reference_stability.organization_id', '=', organizationId), eb('reference_stability.organization_id', 'is', null)]))
-    .execute();
+  const rows = await referenceRows(db, organizationId);
   const own = rows.filter((r) => r.organization_id === organizationId);
   const chosen = (own.length > 0 ? own : rows.filter((r) => r.organization_id === null)).sort((a, b) => order(a) - order(b));
   const first = chosen[0];
@@ -73,30 +56,26 @@ export async function referenceTable(db: Db, organizationId: number): Promise<Re
 /** Saves the organisation's own edition (all eight rows at once, in one transaction). */
 export async function saveReferenceTable(db: Db, organizationId: number, userId: string, input: ReferenceInput): Promise<void> {
   const now = Date.now();
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('reference_stability').where('organization_id', '=', organizationId).execute();
-    await trx
-      .insertInto('reference_stability')
-      .values(
-        input.rows.map((row) => ({
-          organization_id: organizationId,
-          production_type: row.production_type,
-          work_kind: row.work_kind,
-          coef_short: row.coef_short,
-          coef_long: row.coef_long,
-          accuracy_percent: row.accuracy_percent,
-          short_element_max_seconds: input.short_element_max_seconds,
-          source: input.source,
-          edition: input.edition,
-          updated_at: now,
-          updated_by: userId,
-        })),
-      )
-      .execute();
-  });
+  await replaceReferenceRows(
+    db,
+    organizationId,
+    input.rows.map((row) => ({
+      organization_id: organizationId,
+      production_type: row.production_type,
+      work_kind: row.work_kind,
+      coef_short: row.coef_short,
+      coef_long: row.coef_long,
+      accuracy_percent: row.accuracy_percent,
+      short_element_max_seconds: input.short_element_max_seconds,
+      source: input.source,
+      edition: input.edition,
+      updated_at: now,
+      updated_by: userId,
+    })),
+  );
 }
 
 /** Drops the organisation's own edition: its reports use the defaults again. */
 export async function resetReferenceTable(db: Db, organizationId: number): Promise<void> {
-  await db.deleteFrom('reference_stability').where('organization_id', '=', organizationId).execute();
+  await deleteReferenceRows(db, organizationId);
 }

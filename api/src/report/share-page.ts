@@ -3,19 +3,15 @@ import type { Context, Hono } from 'hono';
 import { CLIENT_IP_HEADER } from '../http/client-address';
 import { isWellFormedShareKey } from '../auth/share-keys';
 import type { AppEnv } from '../http/env';
+import { PAGE_ANSWERS_ID, SHARED_REPORT_DATA_ID } from '@norma/core-wasm/report/page-data';
 
-/**
- * The id of the JSON data block that carries a shared report in its page; the PWA's shared-report
- * screen reads it (pwa/src/screens/reports/interactive/InteractiveScreen.tsx, SHARED_REPORT_DATA_ID).
+/*
+ * The page's JSON data blocks (ids shared with the PWA, @norma/core-wasm/report/page-data): the shared
+ * report, which the PWA's shared-report screen reads (pwa/src/screens/reports/interactive/InteractiveScreen.tsx),
+ * and the page's answers to the reads the app makes on every start, keyed by the URL it asks
+ * (pwa/src/api/page-answers.ts): the installation (its demo badge and links) and who is signed in —
+ * the visitor's own session, read with their cookie.
  */
-const SHARED_REPORT_DATA_ID = 'norma-shared-report';
-
-/**
- * The id of the JSON data block with the page's answers to the reads the app makes on every start,
- * keyed by the URL it asks (pwa/src/api/page-answers.ts): the installation (its demo badge and
- * links) and who is signed in — the visitor's own session, read with their cookie.
- */
-const PAGE_ANSWERS_ID = 'norma-page-answers';
 const START_READS = ['/api/v1/instance', '/api/v1/whoami'];
 
 /**

@@ -16,6 +16,7 @@ import { toIso } from '../http/time';
 import { createRouter, ErrorSchema, errorResponses, json, parseId } from '../http/openapi';
 import { MessageReply } from '../auth/schema';
 import { ReportWindowQuery, ResolvedShare, ShareHash } from './schema';
+import { insertShareKey, revokeShareKey, shareKeyByHash, sharedStructure } from './share-keys.service';
 
 const tags = ['Отчёты'];
 
@@ -66,18 +67,13 @@ export function shareRoutes({ db, config }: Pick<AppDeps, 'db' | 'config'>) {
       const body = c.req.valid('json');
       await admitNewShareKey(db, currentUser(c).id, config.shareKeys);
       const key = newShareKey();
-      await db
-        .insertInto('share_keys')
-        .values({
-          key: hashShareKey(key),
-          structure_id: c.get('structureId'),
-          from_time: body.from_time,
-          to_time: body.to_time,
-          created_by: currentUser(c).id,
-          created_at: Date.now(),
-          revoked_at: null,
-        })
-        .execute();
+      await insertShareKey(db, {
+        keyHash: hashShareKey(key),
+        structureId: c.get('structureId'),
+        from: body.from_time,
+        to: body.to_time,
+        createdBy: currentUser(c).id,
+      });
       return c.json({ hash: key }, 200);
     },
   );
@@ -98,12 +94,7 @@ export function shareRoutes({ db, config }: Pick<AppDeps, 'db' | 'config'>) {
     async (c) => {
       const grant = await lookUpShareKey(c, db, c.req.valid('param').key);
       if (!grant) throw notFound(INVALID_SHARE_KEY);
-      const structure = await db
-        .selectFrom('structures')
-        .innerJoin('organizations', 'organizations.id', 'structures.organization_id')
-        .select(['structures.name', 'organizations.time_zone'])
-        .where('structures.id', '=', grant.structureId)
-        .executeTakeFirstOrThrow();
+      const structure = await sharedStructure(db, grant.structureId);
       return c.json(
         {
           structure_id: grant.structureId,
@@ -130,16 +121,14 @@ export function shareRoutes({ db, config }: Pick<AppDeps, 'db' | 'config'>) {
     async (c) => {
       const user = currentUser(c);
       const key = c.req.valid('param').key;
-      const row = isWellFormedShareKey(key)
-        ? await db.selectFrom('share_keys').select(['structure_id', 'created_by', 'revoked_at']).where('key', '=', hashShareKey(key)).executeTakeFirst()
-        : undefined;
+      const row = isWellFormedShareKey(key) ? await shareKeyByHash(db, hashShareKey(key)) : undefined;
       if (!row) throw notFound(INVALID_SHARE_KEY);
       await assertStructureInOrganization(db, user, row.structure_id);
       if (row.created_by !== user.id && !roleAllows(user.role, 'organization.admin')) {
         throw forbidden('Отозвать ссылку может тот, кто её создал, или администратор');
       }
       if (row.revoked_at === null) {
-        await db.updateTable('share_keys').set({ revoked_at: Date.now() }).where('key', '=', hashShareKey(key)).execute();
+        await revokeShareKey(db, hashShareKey(key));
       }
       forgetShareKeyCreator(db, key);
       return c.json({ message: LINK_REVOKED }, 200);

@@ -1,27 +1,22 @@
-import { utimes } from 'node:fs/promises';
-import { DEMO_WORKPLACE_AREAS, renderDemoClip } from '@norma/workers/demo-video';
+import { renderDemoClip } from '@norma/workers/demo-video';
 import { registerUser } from '../auth/service';
 import type { SessionUser } from '../http/env';
 import type { Db } from '../db/database';
 import type { AppDeps } from '../deps';
 import {
   DEMO_PASSWORD,
-  DEMO_SHIFT,
   DEMO_TIME_ZONE,
   demoClip,
-  demoDays,
   demoLeaves,
-  demoTree,
   demoUsers,
-  isUnregisteredDemoClip,
   planClips,
   planDays,
   type DemoLeaf,
-  type DemoOperation,
   type PlannedClip,
   type PlannedSegment,
 } from './demo-plan';
 import { seedDemoNorm } from './demo-norm';
+import { deleteDemoOrganization, demoStorageKey, hasOrganization, insertDemoOrganization, structureNamed, writeDemoOrganization } from './demo.service';
 
 export { defaultVideoCacheDir } from './demo-plan';
 
@@ -37,8 +32,6 @@ export interface SeedOptions {
   log?: (line: string) => void;
 }
 
-const storageKey = (leaf: DemoLeaf, clip: PlannedClip) => `recordings/${leaf.slug}/cam${clip.cameraKey}/${clip.filename}`;
-
 async function renderAll(deps: AppDeps, days: Map<string, PlannedSegment[]>, clips: PlannedClip[], options: SeedOptions) {
   const keep = options.onlyClips ?? (() => true);
   const jobs = demoLeaves.flatMap((leaf, leafIndex) => clips.filter((clip) => keep(leaf, clip)).map((clip) => ({ leaf, leafIndex, clip })));
@@ -46,7 +39,7 @@ async function renderAll(deps: AppDeps, days: Map<string, PlannedSegment[]>, cli
   const worker = async () => {
     for (let job = jobs.shift(); job; job = jobs.shift()) {
       const { leaf, leafIndex, clip } = job;
-      await renderDemoClip(demoClip(leafIndex, clip, days), deps.storage.pathOf(storageKey(leaf, clip)), options.videoCacheDir);
+      await renderDemoClip(demoClip(leafIndex, clip, days), deps.storage.pathOf(demoStorageKey(leaf, clip)), options.videoCacheDir);
       done++;
       if (done % 8 === 0) options.log?.(`видео: ${done} готово`);
     }
@@ -55,14 +48,9 @@ async function renderAll(deps: AppDeps, days: Map<string, PlannedSegment[]>, cli
   await Promise.all([worker(), worker()]);
 }
 
-async function insertChunked<T>(rows: T[], size: number, insert: (chunk: T[]) => Promise<unknown>) {
-  for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
-}
-
 /** Seeds the demo organisation when the database has no organisation yet. Returns whether it did. */
 export async function seedDemoIfEmpty(deps: AppDeps, options: SeedOptions = {}): Promise<boolean> {
-  const any = await deps.db.selectFrom('organizations').select('id').limit(1).executeTakeFirst();
-  if (any) return false;
+  if (await hasOrganization(deps.db)) return false;
   await seedDemo(deps, options);
   return true;
 }
@@ -80,12 +68,7 @@ export async function seedDemo(deps: AppDeps, options: SeedOptions = {}): Promis
     await renderAll(deps, days, clips, options);
   }
 
-  const now = Date.now();
-  const org = await db
-    .insertInto('organizations')
-    .values({ name: 'Демо: Северный машиностроительный завод', time_zone: DEMO_TIME_ZONE, is_demo: 1, created_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const org = await insertDemoOrganization(db, Date.now());
   const userIds: Record<string, string> = {};
   try {
     for (const user of demoUsers) {
@@ -96,14 +79,10 @@ export async function seedDemo(deps: AppDeps, options: SeedOptions = {}): Promis
       );
       userIds[user.login] = created.id;
     }
-    await db.transaction().execute((trx) => writeOrganization(trx as unknown as Db, deps, org.id, userIds, days, clips, renderVideos, options.onlyClips));
+    await writeDemoOrganization(db, deps, org.id, userIds, days, clips, renderVideos, options.onlyClips);
     await seedNorm(db, org.id, userIds);
   } catch (err) {
-    await db
-      .deleteFrom('user')
-      .where('id', 'in', Object.values(userIds).length ? Object.values(userIds) : [''])
-      .execute();
-    await db.deleteFrom('organizations').where('id', '=', org.id).execute();
+    await deleteDemoOrganization(db, org.id, Object.values(userIds));
     throw err;
   }
   log(`демо-организация готова за ${((Date.now() - started) / 1000).toFixed(1)} с`);
@@ -111,12 +90,7 @@ export async function seedDemo(deps: AppDeps, options: SeedOptions = {}): Promis
 
 /** The demo's approved norm card on the first workshop (seed/demo-norm.ts). */
 async function seedNorm(db: Db, organizationId: number, userIds: Record<string, string>) {
-  const leaf = await db
-    .selectFrom('structures')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('name', '=', demoLeaves[0]!.name)
-    .executeTakeFirstOrThrow();
+  const leaf = await structureNamed(db, organizationId, demoLeaves[0]!.name);
   const as = (login: string): SessionUser => {
     const user = demoUsers.find((u) => u.login === login)!;
     return {
@@ -131,230 +105,4 @@ async function seedNorm(db: Db, organizationId: number, userIds: Record<string, 
     };
   };
   await seedDemoNorm(db, leaf.id, DEMO_TIME_ZONE, as('analyst'), as('admin'));
-}
-
-/** One demo leaf being written: the transaction, the leaf and its structure, the assessor who marked it, the seed's time. */
-interface LeafScope {
-  db: Db;
-  leaf: DemoLeaf;
-  leafId: number;
-  assessorId: string;
-  now: number;
-}
-
-/** Ids of a leaf's reference rows, by the plan's objects and indices. */
-interface LeafIds {
-  operationIds: Map<DemoOperation, number>;
-  employeeIds: number[];
-  workplaceIds: number[];
-  cameraIds: number[];
-}
-
-/** Whether the employee's day was marked in the plan. */
-const isMarked = (leaf: DemoLeaf, dayIndex: number, employeeIndex: number) => leaf.markedDays[dayIndex]?.includes(employeeIndex) ?? false;
-
-async function writeOrganization(
-  db: Db,
-  deps: AppDeps,
-  organizationId: number,
-  userIds: Record<string, string>,
-  days: Map<string, PlannedSegment[]>,
-  clips: PlannedClip[],
-  withVideos: boolean,
-  onlyClips: SeedOptions['onlyClips'] = () => true,
-) {
-  const now = Date.now();
-  const assessorId = userIds.assessor!;
-  const structure = (name: string, parentId: number | null) =>
-    db
-      .insertInto('structures')
-      .values({ organization_id: organizationId, parent_id: parentId, name, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-      .then((r) => r.id);
-  const rootId = await structure(demoTree.root, null);
-  const workshopId = await structure(demoTree.workshop, rootId);
-  await structure(demoTree.emptyWorkshop, rootId);
-
-  for (const leaf of demoLeaves) {
-    const scope: LeafScope = { db, leaf, leafId: await structure(leaf.name, workshopId), assessorId, now };
-    const ids = await writeLeafSetup(scope);
-    const videoIdOf = withVideos ? await writeVideos(scope, deps, ids.cameraIds, clips, onlyClips) : new Map<string, number>();
-    await writeMarkups(scope, ids, days, clips, videoIdOf);
-  }
-}
-
-/** A leaf's settings, shift, operations, employees, workplaces and cameras (with the areas of the one-worker cameras). */
-async function writeLeafSetup({ db, leaf, leafId }: LeafScope): Promise<LeafIds> {
-  await db
-    .insertInto('structure_settings')
-    .values({
-      structure_id: leafId,
-      employee_count: 3,
-      employee_salary: 68000,
-      fluct_reduction: 30,
-      regular_break_duration: DEMO_SHIFT.breakMinutes * 60,
-      time_series_stability_threshold: null,
-      rest_in_idle: 0,
-    })
-    .execute();
-  await db
-    .insertInto('shifts')
-    .values({
-      structure_id: leafId,
-      position: 0,
-      name: DEMO_SHIFT.name,
-      start_time: DEMO_SHIFT.start,
-      end_time: DEMO_SHIFT.end,
-      regular_break_duration_min: DEMO_SHIFT.breakMinutes,
-    })
-    .execute();
-
-  const operationIds = new Map<DemoOperation, number>();
-  for (const operation of [...leaf.cycle, leaf.aux, leaf.pz, leaf.service, leaf.move, leaf.rest, leaf.idle]) {
-    const row = await db
-      .insertInto('operations')
-      .values({ structure_id: leafId, name: operation.name, type: operation.type, reference_point: operation.referencePoint })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    operationIds.set(operation, row.id);
-  }
-  const employeeIds: number[] = [];
-  const workplaceIds: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    employeeIds.push(
-      (await db.insertInto('employees').values({ structure_id: leafId, name: leaf.employees[i]! }).returning('id').executeTakeFirstOrThrow()).id,
-    );
-    workplaceIds.push(
-      (await db.insertInto('workplaces').values({ structure_id: leafId, name: leaf.workplaces[i]! }).returning('id').executeTakeFirstOrThrow()).id,
-    );
-  }
-  const cameraIds: number[] = [];
-  for (let key = 1; key <= 4; key++) {
-    const name = key === 4 ? 'Камера 4 (обзорная)' : `Камера ${key} (${leaf.workplaces[key - 1]})`;
-    const row = await db
-      .insertInto('cameras')
-      .values({ structure_id: leafId, camera_key: key, name, storage_folder: `recordings/${leaf.slug}/cam${key}` })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    cameraIds.push(row.id);
-    // A one-worker camera comes with the areas an analyst would draw, so a model can be trained right away.
-    if (key <= 3)
-      await db
-        .insertInto('video_areas')
-        .values(DEMO_WORKPLACE_AREAS.map((area) => ({ camera_id: row.id, ...area })))
-        .execute();
-  }
-  return { operationIds, employeeIds, workplaceIds, cameraIds };
-}
-
-/**
- * The leaf's rendered clips as videos, "finished" when their worker's day was marked; the clips a
- * sync should find are left unregistered. Returns the video ids by `camera/day/clip`.
- */
-async function writeVideos(
-  { db, leaf, assessorId, now }: LeafScope,
-  deps: AppDeps,
-  cameraIds: number[],
-  clips: PlannedClip[],
-  onlyClips: NonNullable<SeedOptions['onlyClips']>,
-): Promise<Map<string, number>> {
-  const videoIdOf = new Map<string, number>();
-  for (const clip of clips) {
-    if (!onlyClips(leaf, clip)) continue;
-    const key = storageKey(leaf, clip);
-    if (isUnregisteredDemoClip(leaf, clip)) {
-      // Left for a sync to find, dated as a recorder would have finished writing it.
-      const finishedAt = new Date(clip.startMs + clip.durationSeconds * 1000);
-      await utimes(deps.storage.pathOf(key), finishedAt, finishedAt);
-      continue;
-    }
-    const file = deps.storage.file(key);
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    const workerMarked = clip.cameraKey <= 3 && isMarked(leaf, clip.dayIndex, clip.cameraKey - 1);
-    const row = await db
-      .insertInto('videos')
-      .values({
-        camera_id: cameraIds[clip.cameraKey - 1]!,
-        filename: clip.filename,
-        storage_key: key,
-        content_hash: new Bun.CryptoHasher('sha256').update(bytes).digest('hex'),
-        size_bytes: bytes.byteLength,
-        start_time: clip.startMs,
-        duration: clip.durationSeconds,
-        status: 'ready',
-        comment: workerMarked ? 'Разметка завершена' : '',
-        author_id: workerMarked ? assessorId : null,
-        finished: workerMarked ? 1 : 0,
-        finished_at: workerMarked ? clip.startMs + 86_400_000 : null,
-        created_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    videoIdOf.set(`${clip.cameraKey}/${clip.dayIndex}/${clip.clipIndex}`, row.id);
-    if (workerMarked) {
-      await db
-        .insertInto('activities')
-        .values([
-          { video_id: row.id, author_id: assessorId, happened_at: clip.startMs + 80_000_000, comment: 'Разметка сохранена' },
-          { video_id: row.id, author_id: assessorId, happened_at: clip.startMs + 86_400_000, comment: 'Задача завершена' },
-        ])
-        .execute();
-    }
-  }
-  return videoIdOf;
-}
-
-/** The markup of the marked days and its "product" stamps, each tied to the video it falls in (if registered). */
-async function writeMarkups(
-  { db, leaf, leafId, assessorId, now }: LeafScope,
-  { operationIds, employeeIds, workplaceIds }: LeafIds,
-  days: Map<string, PlannedSegment[]>,
-  clips: PlannedClip[],
-  videoIdOf: Map<string, number>,
-) {
-  const videoAt = (cameraKey: number, dayIndex: number, instant: number) => {
-    const clip = clips.find(
-      (c) => c.cameraKey === cameraKey && c.dayIndex === dayIndex && instant >= c.startMs && instant < c.startMs + c.durationSeconds * 1000,
-    );
-    return clip ? (videoIdOf.get(`${cameraKey}/${dayIndex}/${clip.clipIndex}`) ?? null) : null;
-  };
-
-  const markupRows = [];
-  const stampRows = [];
-  for (const [dayIndex] of demoDays.entries()) {
-    for (let employeeIndex = 0; employeeIndex < 3; employeeIndex++) {
-      if (!isMarked(leaf, dayIndex, employeeIndex)) continue;
-      for (const segment of days.get(`${leaf.slug}/${dayIndex}/${employeeIndex}`) ?? []) {
-        const videoId = videoAt(employeeIndex + 1, dayIndex, segment.start);
-        markupRows.push({
-          structure_id: leafId,
-          operation_id: operationIds.get(segment.operation)!,
-          workplace_id: workplaceIds[employeeIndex]!,
-          employee_id: employeeIds[employeeIndex]!,
-          start_time: segment.start,
-          end_time: segment.end,
-          comment: null,
-          video_id: videoId,
-          author_id: assessorId,
-          created_at: now,
-          updated_at: now,
-        });
-        if (segment.product) {
-          stampRows.push({
-            structure_id: leafId,
-            video_id: videoAt(employeeIndex + 1, dayIndex, segment.end),
-            type: 'product',
-            at: segment.end,
-            comment: '',
-            employee_id: employeeIds[employeeIndex]!,
-            author_id: assessorId,
-            created_at: now,
-          });
-        }
-      }
-    }
-  }
-  await insertChunked(markupRows, 400, (chunk) => db.insertInto('markups').values(chunk).execute());
-  await insertChunked(stampRows, 400, (chunk) => db.insertInto('video_stamps').values(chunk).execute());
 }

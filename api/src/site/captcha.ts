@@ -5,6 +5,7 @@ import type { SiteConfig } from '../config';
 import type { Db } from '../db/database';
 import { ApiError } from '../http/errors';
 import { PROMPTS } from './schema';
+import { recordSpentChallenge } from './service';
 
 /**
  * The robot check: ALTCHA proof of work, issued and verified here — no outside service, so it
@@ -83,11 +84,5 @@ function parsePayload(raw: string): Payload | null {
  * Rows whose challenge has expired are dropped on the way — an expired challenge is refused anyway.
  */
 async function markSpent(db: Db, challengeId: string, expiresAtMs: number): Promise<void> {
-  await db.deleteFrom('captcha_used').where('expires_at', '<', Date.now()).execute();
-  const inserted = await db
-    .insertInto('captcha_used')
-    .values({ challenge_id: challengeId, expires_at: expiresAtMs })
-    .onConflict((oc) => oc.column('challenge_id').doNothing())
-    .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) throw refused('Эта проверка «не робот» уже использована. Пройдите её ещё раз.');
+  if (!(await recordSpentChallenge(db, challengeId, expiresAtMs))) throw refused('Эта проверка «не робот» уже использована. Пройдите её ещё раз.');
 }

@@ -16,7 +16,7 @@ type NewFeedback = Omit<z.output<typeof FeedbackBody>, 'altcha'>;
  */
 export async function receiveFeedback(db: Db, captcha: Captcha, payload: string, input: NewFeedback): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    await captcha.spend(trx as unknown as Db, payload);
+    await captcha.spend(trx, payload);
     // Optional fields that were not filled stay NULL (spec 01 §5: sent only when filled).
     const row = await trx
       .insertInto('feedback')
@@ -118,4 +118,18 @@ export function feedbackMailer(config: SiteConfig): ((id: number, input: NewFeed
       .sendMail({ from: config.smtpFrom, to, replyTo: input.email, subject: `Norma: заявка с сайта от ${input.name}`, text: lines.join('\n') })
       .catch((err: unknown) => console.error(`[site] письмо о заявке № ${id} не отправлено: ${err instanceof Error ? err.message : String(err)}`));
   };
+}
+
+/**
+ * Records a spent robot-check challenge (captcha.ts), dropping the expired ones on the way; false when
+ * the challenge was spent already (the primary key decides, so of two requests exactly one gets true).
+ */
+export async function recordSpentChallenge(db: Db, challengeId: string, expiresAtMs: number): Promise<boolean> {
+  await db.deleteFrom('captcha_used').where('expires_at', '<', Date.now()).execute();
+  const inserted = await db
+    .insertInto('captcha_used')
+    .values({ challenge_id: challengeId, expires_at: expiresAtMs })
+    .onConflict((oc) => oc.column('challenge_id').doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 0;
 }

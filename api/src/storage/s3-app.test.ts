@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkers } from '@norma/workers/jobs';
+import { startWorkers } from '../job-registry';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 import { makeClip, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 import { startFakeS3, type FakeS3 } from '../../test-support/s3-fake';

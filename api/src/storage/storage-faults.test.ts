@@ -7,7 +7,7 @@ import { createApp } from '../app';
 import { bootstrap } from '../boot';
 import { configFromEnv } from '../config';
 import { DISK_FULL_MESSAGE } from '../http/errors';
-import { startWorkers } from '@norma/workers/jobs';
+import { startWorkers } from '../job-registry';
 import { createTestApp, testsOnPostgres, type TestApp } from '../../test-support/testing';
 import { videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 import { DATABASE_FILE } from '../db/database';

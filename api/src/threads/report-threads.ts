@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import type { NormThreadTask } from '../norms/build';
-import type { ReportThreadTask } from '../report/computed.routes';
+import type { ReportThreadTask } from '../report/thread-task';
 import type { ContentCoding } from '../http/compress';
 import { ApiError } from '../http/errors';
 import { currentRequester } from '../http/fair-share';
@@ -8,7 +8,7 @@ import { startWorkerThread } from '../http/worker-thread';
 
 /**
  * The computations that may run on a report thread (threads/report-thread.ts): the reports' own
- * (report/computed.routes.ts) and the norms' (norms/build.ts), each domain naming its tasks.
+ * (report/thread-task.ts, sent by report/computed.routes.ts) and the norms' (norms/build.ts), each domain naming its tasks.
  */
 export type ReportTask = ReportThreadTask | NormThreadTask;
 

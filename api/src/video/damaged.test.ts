@@ -2,7 +2,7 @@ import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkIntegrity } from '@norma/workers/ingest';
 import { probe } from '@norma/workers/media';
-import { startWorkers } from '@norma/workers/jobs';
+import { startWorkers } from '../job-registry';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 import { makeClip, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 

@@ -3,7 +3,9 @@ import { conflict, notFound } from '../http/errors';
 import { toIso } from '../http/time';
 import { withoutServerPaths } from '../jobs/error-text';
 import type { ObjectStore } from '../storage/object-store';
-import { hashStoredFile, isUniqueViolation, requeueFailedRecording } from './registration';
+import { failedVideoRows, videoStatus, videoToRetry } from './failed-uploads.service';
+import { hashStoredFile, isUniqueViolation } from './registration';
+import { requeueFailedRecording } from './registration.service';
 import { deleteVideo } from './service';
 
 export const RETRY_ONLY_FAILED = 'Повторить можно только обработку, которая не удалась: запись уже обработана или обрабатывается';
@@ -16,22 +18,14 @@ const RETRY_ACTIVITY = 'Обработка запущена повторно';
  * the task list shows only ready videos, so these are listed apart, with their error.
  */
 export async function listFailedVideos(db: Db, structureId: number) {
-  const rows = await db
-    .selectFrom('videos')
-    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
-    .select(['videos.id', 'videos.filename', 'videos.error', 'videos.created_at', 'cameras.camera_key'])
-    .where('cameras.structure_id', '=', structureId)
-    .where('videos.status', '=', 'failed')
-    .orderBy('videos.created_at', 'desc')
-    .orderBy('videos.id', 'desc')
-    .execute();
+  const rows = await failedVideoRows(db, structureId);
   // Errors stored before the server cut its paths out of them (jobs/error-text.ts) are cut here.
   return rows.map((row) => ({ ...row, error: row.error === null ? null : withoutServerPaths(row.error), created_at: toIso(row.created_at) }));
 }
 
 /** Deletes a video whose processing failed: its row and whatever file is left (409 for any other video). */
 export async function deleteFailedVideo(db: Db, storage: ObjectStore, videoId: number): Promise<void> {
-  const video = await db.selectFrom('videos').select('status').where('id', '=', videoId).executeTakeFirst();
+  const video = await videoStatus(db, videoId);
   if (!video) throw notFound('Видео не найдено');
   if (video.status !== 'failed') throw conflict('Удалить здесь можно только запись, которую не удалось обработать');
   await deleteVideo(db, storage, videoId);
@@ -44,28 +38,19 @@ export async function deleteFailedVideo(db: Db, storage: ObjectStore, videoId: n
  * again) and for one whose file now holds another video of the camera.
  */
 export async function retryFailedVideo(db: Db, storage: ObjectStore, videoId: number, authorId: string) {
-  const video = await db
-    .selectFrom('videos')
-    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
-    .innerJoin('structures', 'structures.id', 'cameras.structure_id')
-    .select(['videos.status', 'videos.storage_key', 'structures.organization_id'])
-    .where('videos.id', '=', videoId)
-    .executeTakeFirst();
+  const video = await videoToRetry(db, videoId);
   if (!video) throw notFound('Видео не найдено');
   if (video.status !== 'failed') throw conflict(RETRY_ONLY_FAILED);
   const stored = await storage.stat(video.storage_key);
   if (!stored) throw conflict(RETRY_NO_FILE);
   // The file may have changed since it failed (a recorder that had not finished it): the video is what it holds now.
   const file = { size_bytes: stored.size, content_hash: await hashStoredFile(storage, video.storage_key) };
-  const jobId = await db
-    .transaction()
-    .execute((trx) =>
-      requeueFailedRecording(trx as unknown as Db, { id: videoId, organizationId: video.organization_id, file }, { authorId, comment: RETRY_ACTIVITY }),
-    )
-    .catch((err: unknown) => {
+  const jobId = await requeueFailedRecording(db, { id: videoId, organizationId: video.organization_id, file }, { authorId, comment: RETRY_ACTIVITY }).catch(
+    (err: unknown) => {
       if (isUniqueViolation(err)) throw conflict(RETRY_SAME_AS_OTHER);
       throw err;
-    });
+    },
+  );
   // Another retry or an upload of the same recording took it a moment ago.
   if (jobId === null) throw conflict(RETRY_ONLY_FAILED);
   return { video_id: videoId, job_id: jobId };

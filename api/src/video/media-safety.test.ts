@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkers } from '@norma/workers/jobs';
+import { startWorkers } from '../job-registry';
 import { mediaTools, run } from '@norma/workers/media';
 import { configureMediaLimits, DEFAULT_MEDIA_LIMITS } from '@norma/workers/media-limits';
 import { createTestApp, type TestApp } from '../../test-support/testing';

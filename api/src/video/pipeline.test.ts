@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mp4Layout } from '@norma/workers/ingest';
 import { probe } from '@norma/workers/media';
-import { startWorkers } from '@norma/workers/jobs';
+import { startWorkers } from '../job-registry';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 import { SYNC_NEEDS_STRUCTURE } from './intake.routes';
 import { makeClip, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';

@@ -1,7 +1,8 @@
 import type { Db } from '../db/database';
 import type { ObjectStore } from '../storage/object-store';
 import { baseName, isRecordingName } from './recording-name';
-import { cameraContext, hashStoredFile, isUniqueViolation, recordingStart, registerRecording } from './registration';
+import { hashStoredFile, isUniqueViolation, recordingStart } from './registration';
+import { cameraContentHashes, inFlightStorageKeys, registerRecording, storageKeysUnder, structureCameras } from './registration.service';
 
 export interface SyncResult {
   /** File names registered by this call. */
@@ -26,21 +27,15 @@ export const folderKey = (folder: string) => folder.replace(/^\/+|\/+$/g, '');
 export async function syncStructure(db: Db, storage: ObjectStore, structureId: number, options: SyncOptions = {}): Promise<SyncResult> {
   const settleMs = options.settleMs ?? 2000;
   const now = options.now ?? Date.now();
-  const cameras = await cameraContext(db).where('cameras.structure_id', '=', structureId).orderBy('cameras.camera_key').execute();
+  const cameras = await structureCameras(db, structureId);
   const newVideos: string[] = [];
   for (const camera of cameras) {
     const folder = folderKey(camera.storage_folder);
     if (!folder) continue;
     const files = (await storage.list(folder)).filter((f) => isRecordingName(baseName(f.key)) && f.size > 0);
     if (files.length === 0) continue;
-    const knownKeys = new Set(
-      (await db.selectFrom('videos').select('storage_key').where('storage_key', 'like', `${folder}/%`).execute()).map((r) => r.storage_key),
-    );
-    const knownHashes = new Set(
-      (await db.selectFrom('videos').select('content_hash').where('camera_id', '=', camera.id).where('content_hash', 'is not', null).execute()).map(
-        (r) => r.content_hash!,
-      ),
-    );
+    const knownKeys = new Set(await storageKeysUnder(db, folder));
+    const knownHashes = new Set(await cameraContentHashes(db, camera.id));
     for (const file of files) {
       if (knownKeys.has(file.key)) continue;
       // A file changed a moment ago may still be being written (a future time is clock skew: taken).
@@ -71,14 +66,5 @@ export async function syncStructure(db: Db, storage: ObjectStore, structureId: n
       newVideos.push(filename);
     }
   }
-  const inFlight = await db
-    .selectFrom('videos')
-    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
-    .select('videos.storage_key')
-    .where('cameras.structure_id', '=', structureId)
-    .where('videos.status', 'in', ['queued', 'processing'])
-    .orderBy('videos.start_time')
-    .orderBy('videos.id')
-    .execute();
-  return { new_videos: newVideos, queued_processing_videos: inFlight.map((r) => r.storage_key) };
+  return { new_videos: newVideos, queued_processing_videos: await inFlightStorageKeys(db, structureId) };
 }

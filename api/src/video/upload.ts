@@ -5,16 +5,8 @@ import { fitFileName } from '../storage/file-names';
 import type { ObjectStore } from '../storage/object-store';
 import { humanBytes } from './body-limit';
 import { extensionOf } from './recording-name';
-import {
-  cameraContext,
-  freeStorageKey,
-  hashStoredFile,
-  isUniqueViolation,
-  recordingStart,
-  registerRecording,
-  requeueFailedRecording,
-  type CameraContext,
-} from './registration';
+import { freeStorageKey, hashStoredFile, isUniqueViolation, recordingStart } from './registration';
+import { cameraWithContext, registerRecording, requeueFailedRecording, videoByContent, type CameraContext } from './registration.service';
 import { folderKey } from './sync';
 
 /** The activity of an uploaded video (ingest removes the bytes of an upload that is no video). */
@@ -70,7 +62,7 @@ export function cleanFilename(raw: string | undefined): string {
  * (POST /api/v1/upload).
  */
 export async function receiveUpload(db: Db, storage: ObjectStore, input: UploadInput): Promise<UploadResult> {
-  const camera = await cameraContext(db).where('cameras.id', '=', input.cameraId).executeTakeFirstOrThrow();
+  const camera = await cameraWithContext(db, input.cameraId);
   const filename = cleanFilename(input.filename);
   if (input.declaredBytes !== null && input.declaredBytes > input.maxBytes) throw tooLarge(input.maxBytes);
   if (!input.body) throw badRequest('Пустой запрос: тело запроса должно содержать файл');
@@ -112,7 +104,7 @@ export async function receiveUpload(db: Db, storage: ObjectStore, input: UploadI
     });
     if (bytes === 0) throw badRequest('Пустой файл');
     const contentHash = hasher.digest('hex');
-    const duplicate = await findByContent(db, camera.id, contentHash);
+    const duplicate = await videoByContent(db, camera.id, contentHash);
     if (duplicate && duplicate.status !== 'failed') throw conflict(ALREADY_UPLOADED, { video_id: duplicate.id });
     if (duplicate) {
       const { kept: moved, ...again } = await uploadFailedAgain(db, storage, {
@@ -184,16 +176,15 @@ async function uploadFailedAgain(
   const key = place === 'changed' ? await freeStorageKey(db, storage, folder, upload.filename) : failed.storage_key;
   const filename = place === 'changed' ? key.slice(folder.length + 1) : failed.filename;
   if (place !== 'intact') await storage.move(upload.partKey, key);
-  // The upload's activity: an upload that is no video loses its bytes (workers/src/jobs/video-ingest.ts).
+  // The upload's activity: an upload that is no video loses its bytes (video/ingest.job.ts).
   const activity = { authorId: upload.authorId, comment: UPLOADED_ACTIVITY };
   const file = { storage_key: key, filename, size_bytes: upload.sizeBytes, content_hash: upload.contentHash };
-  const jobId = await db
-    .transaction()
-    .execute((trx) => requeueFailedRecording(trx as unknown as Db, { id: failed.id, organizationId: upload.camera.organization_id, file }, activity))
-    .catch(async (err: unknown) => {
+  const jobId = await requeueFailedRecording(db, { id: failed.id, organizationId: upload.camera.organization_id, file }, activity).catch(
+    async (err: unknown) => {
       if (place === 'changed') await storage.remove(key);
       throw err;
-    });
+    },
+  );
   if (jobId === null) {
     // Taken a moment ago by a retry or another upload: only a file of our own beside it goes.
     if (place === 'changed') await storage.remove(key);
@@ -203,22 +194,12 @@ async function uploadFailedAgain(
   return { video_id: failed.id, job_id: jobId, filename, kept: place !== 'intact' };
 }
 
-/** Is this content already a video of the camera? (The loader asks before sending a large file.) */
-async function findByContent(db: Db, cameraId: number, contentHash: string) {
-  return db
-    .selectFrom('videos')
-    .select(['id', 'filename', 'status', 'storage_key'])
-    .where('camera_id', '=', cameraId)
-    .where('content_hash', '=', contentHash)
-    .executeTakeFirst();
-}
-
 /**
  * The loader's question before it sends a file (GET /api/v1/upload_check): the camera's video with
  * this content, if any. A video whose processing failed does not count as there (`exists` false,
  * its id and status given): the loader sends the file again, and the upload takes its place.
  */
 export async function uploadCheck(db: Db, cameraId: number, contentHash: string) {
-  const found = await findByContent(db, cameraId, contentHash.toLowerCase());
+  const found = await videoByContent(db, cameraId, contentHash.toLowerCase());
   return { exists: Boolean(found) && found?.status !== 'failed', video_id: found?.id ?? null, status: found?.status ?? null };
 }

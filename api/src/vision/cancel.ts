@@ -1,6 +1,7 @@
 import type { Db } from '../db/database';
 import { conflict, notFound } from '../http/errors';
 import type { ObjectStore } from '../storage/object-store';
+import { modelStorageKey, organizationJob } from './cancel.service';
 import { modelKey, VISION_APPLY_JOB, VISION_TRAIN_JOB } from './service';
 import { CANCELLED_MESSAGE, endJobs, findJob, type JobView } from '../jobs/queue';
 
@@ -12,7 +13,7 @@ import { CANCELLED_MESSAGE, endJobs, findJob, type JobView } from '../jobs/queue
 export async function visionCancelled(db: Db, storage: ObjectStore, job: { organizationId: number; payload: unknown }): Promise<void> {
   const modelId = Number((job.payload as { model_id?: unknown } | null)?.model_id);
   if (!Number.isInteger(modelId)) return;
-  const model = await db.selectFrom('models').select('object_storage_key').where('id', '=', modelId).executeTakeFirst();
+  const model = await modelStorageKey(db, modelId);
   if (model && !model.object_storage_key) await storage.remove(modelKey(job.organizationId, modelId));
 }
 
@@ -40,7 +41,7 @@ export const CANCEL_MESSAGES = {
  * the job is no longer its own), stops its ffmpeg and writes nothing more (finishJob is fenced).
  */
 export async function cancelJob(db: Db, storage: ObjectStore, organizationId: number, id: number): Promise<JobView> {
-  const row = await db.selectFrom('jobs').select(['kind', 'payload']).where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+  const row = await organizationJob(db, organizationId, id);
   if (!row) throw notFound(CANCEL_MESSAGES.missing);
   const cleanup = CANCELLABLE[row.kind];
   if (!cleanup) throw conflict(CANCEL_MESSAGES.notCancellable);

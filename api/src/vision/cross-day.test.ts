@@ -1,6 +1,6 @@
 import { DEMO_WORKPLACE_AREAS } from '@norma/workers/demo-video';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkers } from '@norma/workers/jobs';
+import { startWorkers } from '../job-registry';
 import { DEMO_PASSWORD, demoLeaves } from '../seed/demo-plan';
 import { defaultVideoCacheDir, seedDemoIfEmpty } from '../seed/demo';
 import { createTestApp, type TestApp } from '../../test-support/testing';

@@ -1,7 +1,12 @@
 import type { Db } from '../db/database';
+import { finishJob } from '../jobs/queue';
+import { replaceModelLayer, UNREVIEWED_SOURCE } from '../markup/model-layer.service';
+import { bumpMarkupVersions, logActivities } from '../video/activity.service';
 
-// What the vision jobs (workers/src/jobs/vision.ts) write into a model's row: training progress,
-// its result or error, the time of the last applying. The handlers call these; the row is vision's.
+// What the vision jobs (train.job.ts, apply.job.ts) read and write: a model's row (training progress,
+// its result or error, the time of the last applying; the row is vision's), and what training and
+// applying read — the video, the model's areas and operations, people's markups, the employee.
+// The handlers call these and run no SQL themselves.
 
 /**
  * Touches the model's row while a job runs: with a percentage, the training progress bar of
@@ -38,4 +43,156 @@ export async function recordTrainingError(db: Db, modelId: number, message: stri
 /** When the model's segments were last written (vision.apply). */
 export async function recordApplied(db: Db, modelId: number, at: number) {
   await db.updateTable('models').set({ applied_at: at }).where('id', '=', modelId).execute();
+}
+
+/** A model's row, or undefined when it is gone. */
+export async function modelRow(db: Db, modelId: number) {
+  return await db.selectFrom('models').selectAll().where('id', '=', modelId).executeTakeFirst();
+}
+
+/** Whether the model is still there (inside the transaction that writes an applying's result). */
+async function modelExists(db: Db, modelId: number): Promise<boolean> {
+  return (await db.selectFrom('models').select('id').where('id', '=', modelId).executeTakeFirst()) !== undefined;
+}
+
+/** How a job's result commit ended: written, or nothing written — the job was cancelled (or taken over), or the model deleted. */
+type Committed = 'done' | 'cancelled' | 'gone';
+
+/** Thrown inside a result transaction to roll it back with the reason. */
+class RolledBack extends Error {
+  constructor(readonly reason: Exclude<Committed, 'done'>) {
+    super(reason);
+  }
+}
+
+/** The claimed job a result commit ends (finishJob, jobs/queue.ts): its id, the claim's token, its result. */
+interface FinishedJob {
+  id: number;
+  workerId: string;
+  result: unknown;
+}
+
+/** Runs `writes` in one transaction; a RolledBack inside it is its answer, anything else is thrown. */
+async function commit(db: Db, writes: (trx: Db) => Promise<void>): Promise<Committed> {
+  try {
+    await db.transaction().execute(writes);
+    return 'done';
+  } catch (err) {
+    if (err instanceof RolledBack) return err.reason;
+    throw err;
+  }
+}
+
+/**
+ * A finished training: the job's success and the model's result (recordTraining) in one transaction,
+ * so that a job cancelled or a model deleted meanwhile gets neither.
+ */
+export async function commitTraining(db: Db, job: FinishedJob, modelId: number, trained: { key: string; report: string; spec: string }): Promise<Committed> {
+  return await commit(db, async (trx) => {
+    if (!(await finishJob(trx, job.id, job.workerId, job.result))) throw new RolledBack('cancelled');
+    if (!(await recordTraining(trx, modelId, trained))) throw new RolledBack('gone');
+  });
+}
+
+/**
+ * A finished applying: the job's success and its markups in one transaction — the model's new layer
+ * (markup/model-layer.service.ts), the model's time, the video's version and activity. A cancelled job
+ * writes none, and a worker killed before the commit leaves none, so the rerun after a restart starts clean.
+ */
+export async function commitApplying(
+  db: Db,
+  job: FinishedJob,
+  applied: {
+    model: { id: number; name: string; workplace_id: number | null };
+    video: { id: number; structure_id: number; start_time: number };
+    segments: { operationId: number; startSecond: number; endSecond: number; confidence: number }[];
+    target: { startInstant: number; endInstant: number; employeeId: number };
+  },
+): Promise<Committed> {
+  const { model, video, segments, target } = applied;
+  return await commit(db, async (trx) => {
+    if (!(await modelExists(trx, model.id))) throw new RolledBack('gone');
+    if (!(await finishJob(trx, job.id, job.workerId, job.result))) throw new RolledBack('cancelled');
+    const now = Date.now();
+    await replaceModelLayer(trx, { id: model.id, workplaceId: model.workplace_id! }, video, segments, { ...target, now });
+    await recordApplied(trx, model.id, now);
+    await bumpMarkupVersions(trx, [video.id]);
+    await logActivities(trx, [{ videoId: video.id, authorId: null, at: now, comment: `Разметка моделью «${model.name}»: ${segments.length} отрезков` }]);
+  });
+}
+
+/** A video a job reads, with its camera's structure and organisation; undefined when it is gone. */
+export async function jobVideo(db: Db, videoId: number) {
+  return await db
+    .selectFrom('videos')
+    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+    .innerJoin('structures', 'structures.id', 'cameras.structure_id')
+    .select([
+      'videos.id',
+      'videos.filename',
+      'videos.storage_key',
+      'videos.start_time',
+      'videos.duration',
+      'cameras.structure_id',
+      'structures.organization_id',
+    ])
+    .where('videos.id', '=', videoId)
+    .executeTakeFirst();
+}
+
+/** The model's areas of the picture, by id. */
+export async function modelAreas(db: Db, modelId: number) {
+  return await db
+    .selectFrom('video_areas')
+    .innerJoin('model_video_areas', 'model_video_areas.video_area_id', 'video_areas.id')
+    .select(['video_areas.id', 'name', 'x1', 'y1', 'x2', 'y2'])
+    .where('model_video_areas.model_id', '=', modelId)
+    .orderBy('video_areas.id')
+    .execute();
+}
+
+/** The model's operations (its classes besides the background), by id. */
+export async function modelOperations(db: Db, modelId: number) {
+  return await db
+    .selectFrom('operations')
+    .innerJoin('model_operations', 'model_operations.operation_id', 'operations.id')
+    .select(['operations.id', 'operations.name'])
+    .where('model_operations.model_id', '=', modelId)
+    .orderBy('operations.id')
+    .execute();
+}
+
+/**
+ * People's markups of `operationIds` at a workplace of a structure that overlap the instants
+ * [from, to) (ms), by start: what a model learns from and is scored on — never an unreviewed model layer.
+ */
+export async function peopleMarkups(db: Db, scope: { structureId: number; workplaceId: number; operationIds: number[]; from: number; to: number }) {
+  return await db
+    .selectFrom('markups')
+    .select(['operation_id', 'start_time', 'end_time'])
+    .where('structure_id', '=', scope.structureId)
+    .where('workplace_id', '=', scope.workplaceId)
+    .where('source', '!=', UNREVIEWED_SOURCE)
+    .where('operation_id', 'in', scope.operationIds)
+    .where('start_time', '<', scope.to)
+    .where('end_time', '>', scope.from)
+    .orderBy('start_time')
+    .execute();
+}
+
+/** Which of `operationIds` the structure still has (an applying writes no segment of a deleted operation). */
+export async function existingOperationIds(db: Db, structureId: number, operationIds: number[]): Promise<Set<number>> {
+  const rows = await db.selectFrom('operations').select('id').where('structure_id', '=', structureId).where('id', 'in', operationIds).execute();
+  return new Set(rows.map((o) => o.id));
+}
+
+/** A workplace's name and its organisation's time zone. */
+export async function workplacePlace(db: Db, workplaceId: number) {
+  return await db
+    .selectFrom('workplaces')
+    .innerJoin('structures', 'structures.id', 'workplaces.structure_id')
+    .innerJoin('organizations', 'organizations.id', 'structures.organization_id')
+    .select(['workplaces.name', 'organizations.time_zone'])
+    .where('workplaces.id', '=', workplaceId)
+    .executeTakeFirstOrThrow();
 }

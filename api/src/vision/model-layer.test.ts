@@ -1,6 +1,6 @@
 import { SCENE_AREAS, sceneSchedule, type SceneOperation } from '../../../workers/test-support/vision-scene';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkers } from '@norma/workers/jobs';
+import { startWorkers } from '../job-registry';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 import { markedScene } from '../../test-support/marked-scene';
 import { insertVideo, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';

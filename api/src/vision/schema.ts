@@ -7,20 +7,8 @@ import { decimalInt, decimalNumber } from '../http/params';
  * types through api/src/contract.ts.
  */
 
-/** §5 texts, word for word; the server answers them as 400/404 messages where it enforces the rule. */
-export const VISION_MESSAGES = {
-  areaMissing: 'Этой области нет в списке!',
-  modelMissing: 'Этой модели нет в списке!',
-  locationMissing: 'Этой локации нет в списке!',
-  chooseStand: 'Надо выбрать стенд или базис',
-  needPoint: 'Надо получить кадр и выбрать хотя бы одну точку',
-  chooseObject: 'Надо выбрать объект',
-  needRectangle: 'Надо получить кадр и выбрать прямоугольник',
-  needName: 'Надо ввести имя',
-  needAreaName: 'Надо заполнить имя области',
-  needAreaRectangle: 'Надо получить кадр и обвести хотя бы один прямоугольник',
-  chooseWorkplace: 'Выберите рабочее место для разметки',
-} as const;
+/** §5 texts, word for word (one definition with the PWA's: workers/src/vision/messages.ts). */
+export { VISION_MESSAGES } from '@norma/workers/vision/messages';
 
 /** Largest coordinate accepted (pixels of an 8K frame and some). */
 const MAX_PIXEL = 20_000;

@@ -5,7 +5,7 @@ import { markOffline, markOnline } from '../status/connectivity';
 import { notify } from '../status/notifications';
 import { apiUrl, type ApiPath, type Method, type Operation, type UrlInit } from './paths';
 import type { paths } from './schema.gen';
-import type { ApiErrorBody, MapFeatureCollection, MapProject, NormCard, VideoMarkupsReply } from './types';
+import type { ApiErrorBody } from './types';
 
 /** A failure's body as read defensively: a proxy or a crash may answer something else than the API's error shape. */
 export type FailureBody = { error?: Partial<ApiErrorBody['error']> } | undefined;
@@ -37,37 +37,10 @@ export type ApiInit<P extends keyof paths, M extends Method> = UrlInit<P, M> &
 /** The init argument: optional where the call needs nothing. */
 type InitArg<P extends keyof paths, M extends Method> = object extends ApiInit<P, M> ? [init?: ApiInit<P, M>] : [init: ApiInit<P, M>];
 type Success = 200 | 201 | 202 | 204;
-type GeneratedReply<P extends keyof paths, M extends Method> = {
+/** What a call answers when it succeeds, as its route declares it (schema.gen.ts, the one source of reply types). */
+export type ApiReply<P extends keyof paths, M extends Method> = {
   [S in Success & keyof Operation<P, M>['responses']]: Operation<P, M>['responses'][S] extends { content: { 'application/json': infer R } } ? R : undefined;
 }[Success & keyof Operation<P, M>['responses']];
-/**
- * Replies the OpenAPI document renders looser than the API's zod schemas (a coordinate pair becomes
- * `number[]`, an extended object an `allOf` whose ids look optional, a part shared with a request keeps
- * its defaults optional): for these the reply is the
- * contract's own type (types.ts), read from the same zod schema.
- */
-type ContractReplies = {
-  get: {
-    '/api/v1/gis/code': MapFeatureCollection;
-    '/api/v1/gis/coords': MapFeatureCollection;
-    '/api/v1/norms/{id}': NormCard;
-    '/api/v1/projects/last/get': MapProject;
-    '/api/v1/video_markups/{videoId}': VideoMarkupsReply;
-  };
-  post: {
-    '/api/v1/projects/create': MapProject;
-    '/api/v1/projects/last/clear': MapProject;
-    '/api/v1/projects/last/crs': MapProject;
-    '/api/v1/projects/last/golden': MapProject;
-    '/api/v1/projects/last/save': MapProject;
-    '/api/v1/projects/last/set': MapProject;
-    '/api/v1/video_markups/{videoId}': VideoMarkupsReply;
-  };
-  put: { '/api/v1/video_markups/{videoId}': VideoMarkupsReply };
-  delete: object;
-};
-/** What a call answers when it succeeds, as its route declares it. */
-export type ApiReply<P extends keyof paths, M extends Method> = P extends keyof ContractReplies[M] ? ContractReplies[M][P] : GeneratedReply<P, M>;
 
 export const NO_CONNECTION = 'Нет связи с сервером. Проверьте подключение и повторите.';
 

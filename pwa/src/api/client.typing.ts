@@ -3,8 +3,9 @@
  * declare, and `tsc -p pwa/tsconfig.json` (npm run check) fails if any of them stops being an error
  * (`@ts-expect-error` on a line without an error is itself an error). Never called.
  */
-import { api, downloadFile } from './client';
+import { api, downloadFile, type ApiReply } from './client';
 import { apiCallUrl, apiUrl } from './paths';
+import type { MapFeatureCollection, MapProject, NormCard, VideoMarkupsReply } from './types';
 
 export async function wrongCallsFailTheTypecheck(id: number) {
   // @ts-expect-error a path the API does not declare
@@ -36,4 +37,31 @@ export async function wrongCallsFailTheTypecheck(id: number) {
   // @ts-expect-error a write's URL names a path declared for that method
   apiCallUrl('put', '/api/v1/whoami');
   return title;
+}
+
+/** True when A and B are each assignable to the other. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/**
+ * Proof that the generated replies are the contract's (types.ts, read from the same zod schemas), not a
+ * looser reading of the OpenAPI document: GeoJSON positions stay `[lon, lat, …]`, a nullable collection
+ * stays nullable, fields with a default are present, a saved row's id is not optional. Never called.
+ */
+export function repliesAreTheContracts(): true[] {
+  const same: [
+    Same<ApiReply<'/api/v1/gis/code', 'get'>, MapFeatureCollection>,
+    Same<ApiReply<'/api/v1/gis/coords', 'get'>, MapFeatureCollection>,
+    Same<ApiReply<'/api/v1/norms/{id}', 'get'>, NormCard>,
+    Same<ApiReply<'/api/v1/projects/last/get', 'get'>, MapProject>,
+    Same<ApiReply<'/api/v1/projects/create', 'post'>, MapProject>,
+    Same<ApiReply<'/api/v1/projects/last/clear', 'post'>, MapProject>,
+    Same<ApiReply<'/api/v1/projects/last/crs', 'post'>, MapProject>,
+    Same<ApiReply<'/api/v1/projects/last/golden', 'post'>, MapProject>,
+    Same<ApiReply<'/api/v1/projects/last/save', 'post'>, MapProject>,
+    Same<ApiReply<'/api/v1/projects/last/set', 'post'>, MapProject>,
+    Same<ApiReply<'/api/v1/video_markups/{videoId}', 'get'>, VideoMarkupsReply>,
+    Same<ApiReply<'/api/v1/video_markups/{videoId}', 'post'>, VideoMarkupsReply>,
+    Same<ApiReply<'/api/v1/video_markups/{videoId}', 'put'>, VideoMarkupsReply>,
+  ] = [true, true, true, true, true, true, true, true, true, true, true, true, true];
+  return same;
 }

@@ -1,11 +1,8 @@
+// The JSON data block in which the server sends, with a page, its answers to the first reads the app
+// makes on every start (GET /api/v1/instance, GET /api/v1/whoami), keyed by the URL the client asks
+// (api/src/report/share-page.ts, the shared report's link); the id is defined once for both sides.
+import { PAGE_ANSWERS_ID } from '@norma/core-wasm/report/page-data';
 import { readPageData } from './page-data';
-
-/**
- * The id of the JSON data block in which the server sends, with a page, its answers to the first
- * reads the app makes on every start (GET /api/v1/instance, GET /api/v1/whoami), keyed by the URL
- * the client asks (api/src/report/share-page.ts, the shared report's link).
- */
-const PAGE_ANSWERS_ID = 'norma-page-answers';
 
 /** The block's answers, read once (the block is dropped then); null: none, or not JSON. */
 let answers: Map<string, unknown> | null | undefined;

@@ -11783,27 +11783,27 @@ export interface components {
     MapGeometry:
       | {
           /** @description [долгота, широта] (EPSG:4326) */
-          coordinates: [number, number];
+          coordinates: [number, number, ...number[]];
           /** @enum {string} */
           type: 'Point';
         }
       | {
-          coordinates: number[][];
+          coordinates: [number, number, ...number[]][];
           /** @enum {string} */
           type: 'LineString';
         }
       | {
-          coordinates: number[][][];
+          coordinates: [number, number, ...number[]][][];
           /** @enum {string} */
           type: 'Polygon';
         }
       | {
-          coordinates: number[][][][];
+          coordinates: [number, number, ...number[]][][][];
           /** @enum {string} */
           type: 'MultiPolygon';
         }
       | {
-          coordinates: number[][][];
+          coordinates: [number, number, ...number[]][][];
           /** @enum {string} */
           type: 'MultiLineString';
         };
@@ -11818,7 +11818,7 @@ export interface components {
       drawing_feature_collection: components['schemas']['MapFeatureCollection'];
       drawn_feature_collection: components['schemas']['MapFeatureCollection'];
       general_feature_collection: components['schemas']['MapFeatureCollection'];
-      golden: components['schemas']['MapFeatureCollection'] & (Record<string, never> | null);
+      golden: components['schemas']['MapFeatureCollection'] | null;
       id: number;
       info_feature_collection: components['schemas']['MapFeatureCollection'];
       is_processing: boolean;
@@ -12144,7 +12144,7 @@ export interface components {
         }[];
         warnings: string[];
       };
-      params: components['schemas']['NormParams'];
+      params: components['schemas']['NormParamsReply'];
       windows: {
         employee_id: number;
         employee_name: string;
@@ -12247,6 +12247,56 @@ export interface components {
        * @default null
        */
       unit_operations?:
+        | {
+            operation_id: number;
+            /** @description Сколько раз операция выполняется на единицу (0 — не входит) */
+            times_per_unit: number;
+          }[]
+        | null;
+    };
+    NormParamsReply: {
+      /**
+       * @description Тпз на партию, мин
+       * @default null
+       */
+      batch_prep_minutes: number | null;
+      /**
+       * @description Размер партии, шт.
+       * @default null
+       */
+      batch_size: number | null;
+      /**
+       * @description Нормативы организации; null — фактические по фотографии рабочего времени
+       * @default null
+       */
+      normative_allowances: {
+        /** @description а_пз, % от Топ */
+        pz: number;
+        /** @description а_отл, % от Топ */
+        rest: number;
+        /** @description а_обс, % от Топ */
+        service: number;
+      } | null;
+      /**
+       * @description K_вн — планируемое выполнение норм (1 = 100 %)
+       * @default 1
+       */
+      plan_fulfilment: number;
+      /**
+       * @description Смен в плановом периоде
+       * @default null
+       */
+      plan_shifts: number | null;
+      /**
+       * @description План выпуска, шт.
+       * @default null
+       */
+      plan_units: number | null;
+      /**
+       * @description Состав единицы продукции; null — каждая основная операция один раз
+       * @default null
+       */
+      unit_operations:
         | {
             operation_id: number;
             /** @description Сколько раз операция выполняется на единицу (0 — не входит) */
@@ -12718,6 +12768,34 @@ export interface components {
       /** Format: date-time */
       to_time: string;
     };
+    SavedVideoMarkup: {
+      author_name: string | null;
+      comment: string | null;
+      /** @description у отрезка модели — средняя вероятность его класса (0…1), иначе null */
+      confidence?: number | null;
+      employee_id: number | null;
+      /** @description секунды от начала видео; операция может продолжаться в следующем файле камеры, но не дольше суток */
+      end_time: number;
+      id: number;
+      operation_id: number;
+      /**
+       * @description model — слой модели, ещё не принятый человеком: в отчёты не входит; правка или принятие строки делает её manual
+       * @enum {string}
+       */
+      source: 'manual' | 'fill_gaps' | 'model';
+      /** @description секунды от начала видео */
+      start_time: number;
+      workplace_id: number;
+    };
+    SavedVideoStamp: {
+      author_name: string | null;
+      /** @default  */
+      comment: string;
+      employee_id: number | null;
+      id: number;
+      time: number;
+      type: string;
+    };
     ShareHash: {
       /**
        * @description Ключ: 192 случайных бита, base64url
@@ -13095,23 +13173,8 @@ export interface components {
     };
     VideoMarkups: {
       version: number;
-      video_markups: (components['schemas']['VideoMarkup'] & {
-        author_name: string | null;
-        comment: string | null;
-        /** @description у отрезка модели — средняя вероятность его класса (0…1), иначе null */
-        confidence?: number | null;
-        employee_id: number | null;
-        id: number;
-        /**
-         * @description model — слой модели, ещё не принятый человеком: в отчёты не входит; правка или принятие строки делает её manual
-         * @enum {string}
-         */
-        source: 'manual' | 'fill_gaps' | 'model';
-      })[];
-      video_stamps: (components['schemas']['VideoStamp'] & {
-        author_name: string | null;
-        employee_id: number | null;
-      })[];
+      video_markups: components['schemas']['SavedVideoMarkup'][];
+      video_stamps: components['schemas']['SavedVideoStamp'][];
     };
     VideoMarkupsSave: {
       /** @description обязательно: версия, на которой основано изменение; иная текущая → 409 */

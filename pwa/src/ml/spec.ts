@@ -1,5 +1,5 @@
 import type { SourceRect } from '../../../workers/src/vision/features';
-import { readOnnxMetadata } from './onnx-metadata';
+import { readOnnxMetadata } from '../../../workers/src/vision/onnx-metadata';
 
 /**
  * What the browser needs of a model's feature description (`norma_vision_spec` inside the ONNX

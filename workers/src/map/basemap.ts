@@ -4,7 +4,6 @@ import { gzipSync } from 'node:zlib';
 import GeoJSONVT from 'geojson-vt';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
-import { fromGeojsonVt } from 'vt-pbf';
 import { encodeLayer, everyTile, tileOptions, type RawShape } from './mvt';
 import { placeNamesCatalog, placeTiles, readPlaceNames, russianPlaces } from './places';
 import { writePmtiles, type PmTile } from './pmtiles';
@@ -91,7 +90,7 @@ export function buildBasemap(maxZoom = BASEMAP_MAX_ZOOM, catalog: string | null 
   for (const { z, x, y, key } of everyTile(maxZoom)) {
     const parts = layers.map((layer) => layer.get(key)).filter((part) => part !== undefined);
     const placeFeatures = placesByTile.get(key);
-    if (placeFeatures) parts.push(fromGeojsonVt({ places: { features: placeFeatures } }, { version: 2 }));
+    if (placeFeatures) parts.push(encodeLayer('places', placeFeatures));
     // Open sea needs no tile: the style's background is the sea.
     if (parts.length === 0) continue;
     tiles.push({ z, x, y, data: gzipSync(Buffer.concat(parts)) });

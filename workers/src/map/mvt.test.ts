@@ -6,6 +6,11 @@ import type { GeometryCollection, Topology } from 'topojson-specification';
 import { fromGeojsonVt } from 'vt-pbf';
 import { describe, expect, it } from 'vitest';
 import { encodeLayer, everyTile, tileOptions, type RawShape } from './mvt';
+import { placeTiles, type Place } from './places';
+
+/*
+ * vt-pbf is this test's oracle only (a dev dependency): the product writes every layer with mvt.ts.
+ */
 
 /** Zooms 0–4 with the basemap's own options: every tile compared in seconds. */
 const MAX_ZOOM = 4;
@@ -74,5 +79,23 @@ describe('vector tile layers from geojson-vt tiles as stored (the basemap writes
     const topology = JSON.parse(readFileSync(require.resolve('world-atlas/land-110m.json'), 'utf8')) as Topology;
     const land = feature(topology, topology.objects.land as GeometryCollection) as unknown as GeoJSON.FeatureCollection;
     expect(compareAll('land', land)).toBeGreaterThan(100);
+  });
+
+  it('are byte for byte what vt-pbf writes for the places layer (points with a name and a rank)', () => {
+    const places: Place[] = Array.from({ length: 300 }, (_, i) => ({
+      id: i + 1,
+      name: i % 3 === 0 ? `Город ${i}` : `Посёлок «${i}»`,
+      population: 1_000_000 - i * 3000,
+      rank: ((i % 4) + 1) as Place['rank'],
+      lon: -179 + ((i * 37.3) % 358),
+      lat: -80 + ((i * 17.9) % 160),
+    }));
+    let compared = 0;
+    for (const [key, features] of placeTiles(places, MAX_ZOOM)) {
+      const ours = encodeLayer('places', features);
+      expect(Buffer.from(ours).equals(Buffer.from(fromGeojsonVt({ places: { features } }, { version: 2 }))), `places ${key}`).toBe(true);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(100);
   });
 });

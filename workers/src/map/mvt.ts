@@ -15,22 +15,34 @@ export function* everyTile(maxZoom: number) {
 /** A line or polygon feature of a geojson-vt tile as stored (getTileRaw): rings as flat x, y arrays in tile units. */
 export type RawShape = Extract<RawFeature, { type: 2 | 3 }>;
 
+/** A point feature in tile units as geojson-vt's getTile gives one: its points as [x, y] pairs (places.ts). */
+export interface PointShape {
+  type: 1;
+  id?: number | string;
+  geometry: readonly (readonly [number, number])[];
+  tags: Record<string, unknown> | null;
+}
+
+type Shape = RawShape | PointShape;
+
 /**
  * One layer of a Mapbox Vector Tile (spec 2.1) from geojson-vt's tile of lines or polygons as
- * stored, as the bytes vt-pbf's `fromGeojsonVt` writes for it: the same fields in the same order
- * (version 2, extent 4096; keys and values in the order first met; a polygon's closing point not
- * written). vt-pbf takes getTile's [x, y] pairs and makes a Point of each — two objects a point,
- * millions at zoom 6 of GSHHS land, and ≈280 MB more memory that the runtime kept (docs/performance.md «Подложка»);
- * this reads the flat arrays as they are. The `places` layer (a few points a tile) stays with vt-pbf.
+ * stored, or of points, as the bytes vt-pbf's `fromGeojsonVt` writes for it: the same fields in the
+ * same order (version 2, extent 4096; keys and values in the order first met; a polygon's closing
+ * point not written; a point feature's points after one MoveTo). The one tile encoder of the
+ * product (the basemap's layers, places included); vt-pbf is only the tests' oracle (mvt.test.ts).
+ * vt-pbf takes getTile's [x, y] pairs and makes a Point of each — two objects a point, millions at
+ * zoom 6 of GSHHS land, and ≈280 MB more memory that the runtime kept (docs/performance.md «Подложка»);
+ * this reads the flat arrays as they are.
  */
-export function encodeLayer(name: string, features: readonly RawShape[]): Uint8Array {
+export function encodeLayer(name: string, features: readonly Shape[]): Uint8Array {
   const pbf = new PbfWriter();
   pbf.writeMessage(3, writeLayer, { name, features });
   // A copy: the writer's buffer is larger than what it wrote.
   return pbf.finish().slice();
 }
 
-function writeLayer({ name, features }: { name: string; features: readonly RawShape[] }, pbf: PbfWriter) {
+function writeLayer({ name, features }: { name: string; features: readonly Shape[] }, pbf: PbfWriter) {
   pbf.writeVarintField(15, 2);
   pbf.writeStringField(1, name);
   pbf.writeVarintField(5, TILE_EXTENT);
@@ -43,7 +55,7 @@ function writeLayer({ name, features }: { name: string; features: readonly RawSh
 }
 
 interface FeatureContext {
-  feature: RawShape;
+  feature: Shape;
   keys: Map<string, number>;
   values: Map<string, { value: string | number | boolean; index: number }>;
 }
@@ -79,10 +91,23 @@ function writeValue(value: string | number | boolean, pbf: PbfWriter) {
 const command = (id: number, count: number) => (count << 3) + (id & 0x7);
 const zigzag = (n: number) => (n << 1) ^ (n >> 31);
 
-/** Each ring: MoveTo its first point, LineTo the rest (a polygon's closing point left out), then ClosePath for a polygon; deltas zigzag-coded. */
-function writeGeometry(feature: RawShape, pbf: PbfWriter) {
+/**
+ * Points: one MoveTo with every point. Lines and polygons, each ring: MoveTo its first point, LineTo
+ * the rest (a polygon's closing point left out), then ClosePath for a polygon. Deltas zigzag-coded.
+ */
+function writeGeometry(feature: Shape, pbf: PbfWriter) {
   let x = 0;
   let y = 0;
+  if (feature.type === 1) {
+    pbf.writeVarint(command(1, feature.geometry.length));
+    for (const [px, py] of feature.geometry) {
+      pbf.writeVarint(zigzag(px - x));
+      pbf.writeVarint(zigzag(py - y));
+      x = px;
+      y = py;
+    }
+    return;
+  }
   for (const ring of feature.geometry) {
     pbf.writeVarint(command(1, 1));
     const count = feature.type === 3 ? ring.length / 2 - 1 : ring.length / 2;

@@ -68,7 +68,7 @@ export function russianPlaces(names: Map<number, string>): Place[] {
   return places.sort((a, b) => b.population - a.population || a.id - b.id);
 }
 
-/** A point feature as geojson-vt writes one (tile pixels, extent 4096) — what vt-pbf encodes. */
+/** A point feature as geojson-vt writes one (tile pixels, extent 4096) — what mvt.ts's encodeLayer encodes. */
 export interface PointTileFeature {
   type: 1;
   geometry: [[number, number]];

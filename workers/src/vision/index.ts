@@ -40,7 +40,8 @@ export {
   runMoveNet,
   type MoveNetFrame,
 } from './movenet';
-export { exportOnnx, INPUT_NAME, ONNX_OPSET, OUTPUT_NAME, readOnnxMetadata } from './onnx-export';
+export { exportOnnx, INPUT_NAME, ONNX_OPSET, OUTPUT_NAME } from './onnx-export';
+export { readOnnxMetadata } from './onnx-metadata';
 export { loadClassifier, ModelLoadError, type OnnxClassifier } from './onnx-runtime';
 export {
   applyOperationModel,

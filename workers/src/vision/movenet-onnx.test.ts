@@ -1,48 +1,45 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { VTEST_MISSING, vtestFixture, vtestFrames } from '../../../tests/support/vtest';
-import { movenetInputSize, stripTiles, type PosedHuman } from './movenet-decode';
+import { moveNetReference, personDifferences } from '../../test-support/movenet-reference';
+import { MOVENET_COLUMNS, movenetInputSize, stripTiles } from './movenet-decode';
 import { MOVENET_MODEL_DIR, moveNetStrips } from './movenet';
 import { moveNetToOnnx, type TfjsGraphModel } from './movenet-onnx';
 
 /**
  * The server runs MoveNet's network on ONNX Runtime, converted in memory from the TensorFlow.js
  * files (movenet-onnx.ts). The conversion is right when the people found are the whole graph's on
- * TensorFlow.js wasm — what the browser runs — to a fraction of a pixel and of a score.
+ * TensorFlow.js wasm — what the browser runs, recorded once on these frames
+ * (workers/test-support/fixtures/movenet-reference.json) — to a fraction of a pixel and of a score.
  */
 describe.skipIf(VTEST_MISSING)('MoveNet network on ONNX Runtime', () => {
   it('finds the same people with the same poses as the whole graph on TensorFlow.js wasm', async () => {
     const fixture = vtestFixture();
+    const reference = moveNetReference();
     const input = movenetInputSize(fixture.width, fixture.height);
     // Frames with many people, a standing one among them (frames 50–125).
-    const chosen = fixture.frames.filter((_, i) => i % 8 === 2).map((f) => f.frame);
-    const frames = await vtestFrames(chosen, input.width, input.height);
+    const chosen = fixture.frames.map((f, i) => ({ frame: f.frame, recorded: reference.frames[i]! })).filter((_, i) => i % 8 === 2);
+    const frames = await vtestFrames(
+      chosen.map((c) => c.frame),
+      input.width,
+      input.height,
+    );
     let compared = 0;
-    for (const rgb of frames) {
-      for (const tile of stripTiles(input.width, 2)) {
-        const [native] = await moveNetStrips(rgb, input, fixture, [tile], 0.05, 'onnxruntime');
-        const [wasm] = await moveNetStrips(rgb, input, fixture, [tile], 0.05, 'tfjs-wasm');
-        expect(native!.length).toBe(wasm!.length);
+    for (const [f, rgb] of frames.entries()) {
+      const { frame, recorded } = chosen[f]!;
+      expect(recorded.frame).toBe(frame);
+      for (const [t, tile] of stripTiles(input.width, MOVENET_COLUMNS).entries()) {
+        const [native] = await moveNetStrips(rgb, input, fixture, [tile], reference.minScore);
+        const wasm = recorded.strips[t]!;
+        expect(native!.length).toBe(wasm.length);
         expect(native!.length).toBeGreaterThan(0);
-        native!.forEach((person, i) => expectSamePerson(person, wasm![i]!));
+        native!.forEach((person, i) => expect(personDifferences(person, wasm[i]!), `frame ${frame}, strip ${t}, person ${i}`).toEqual([]));
         compared += native!.length;
       }
     }
     expect(compared).toBeGreaterThan(20);
   });
 });
-
-function expectSamePerson(a: PosedHuman, b: PosedHuman) {
-  expect(Math.abs(a.score - b.score)).toBeLessThan(1e-3);
-  for (const key of ['x1', 'y1', 'x2', 'y2'] as const) expect(Math.abs(a.box[key] - b.box[key])).toBeLessThanOrEqual(1);
-  a.keypoints.forEach((k, i) => {
-    const other = b.keypoints[i]!;
-    expect(k.name).toBe(other.name);
-    expect(Math.abs(k.x - other.x)).toBeLessThan(0.5);
-    expect(Math.abs(k.y - other.y)).toBeLessThan(0.5);
-    expect(Math.abs(k.score - other.score)).toBeLessThan(1e-3);
-  });
-}
 
 describe('MoveNet conversion to ONNX', () => {
   it('takes the six heads of the network and refuses an op it cannot convert', async () => {

@@ -32,15 +32,6 @@ export const MOVENET_DETECTOR = 'movenet-multipose';
 /** The model files, beside the package (not in node_modules: they are committed with their licence). */
 export const MOVENET_MODEL_DIR = fileURLToPath(new URL('../../models/movenet-multipose/', import.meta.url));
 
-/**
- * Which engine runs the network: ONNX Runtime's native CPU kernels on the network converted from
- * the same files (movenet-onnx.ts; about five times faster than wasm on this machine, which is
- * what brings GET /api/v1/humans under a second), or TensorFlow.js wasm alone — what the browser
- * runs, kept on the server for the bench's comparison. Either way the graph's own decoding of the
- * heads (TensorFlow.js) turns the network's output into people.
- */
-export type MoveNetEngine = 'onnxruntime' | 'tfjs-wasm';
-
 export interface MoveNetModel {
   graph: GraphModel;
   network: ort.InferenceSession;
@@ -83,8 +74,8 @@ export function moveNetModel(): Promise<MoveNetModel> {
 }
 
 /** MoveNet on one RGB frame already at the model's input size (multiples of 32): raw [6 × 56] output. */
-export async function runMoveNet(rgb: Uint8Array, width: number, height: number, engine: MoveNetEngine = 'onnxruntime'): Promise<Float32Array> {
-  return (await runMoveNetTiles(rgb, width, height, [{ x: 0, width }], engine))[0]!;
+export async function runMoveNet(rgb: Uint8Array, width: number, height: number): Promise<Float32Array> {
+  return (await runMoveNetTiles(rgb, width, height, [{ x: 0, width }]))[0]!;
 }
 
 /** The columns of `tile` of an RGB frame, as a frame of their own. */
@@ -95,7 +86,13 @@ function stripPixels(rgb: Uint8Array, width: number, height: number, tile: Tile)
   return strip;
 }
 
-/** The network on ONNX Runtime, its heads decoded by the graph: the same [6 × 56] output the whole graph gives. */
+/**
+ * The network on ONNX Runtime's native CPU kernels, converted from the same files (movenet-onnx.ts;
+ * about five times faster than the whole graph on TensorFlow.js wasm on this machine, which is what
+ * brings GET /api/v1/humans under a second), its heads decoded by the graph's own decoding
+ * (TensorFlow.js wasm): the same [6 × 56] output the whole graph gives — what the browser runs,
+ * recorded once for the check (movenet-onnx.test.ts, workers/test-support/fixtures/movenet-reference.json).
+ */
 async function runNative(model: MoveNetModel, pixels: Uint8Array, width: number, height: number): Promise<Float32Array> {
   const results = await model.network.run({ [model.input]: new ort.Tensor('uint8', pixels, [1, height, width, 3]) });
   const feeds: tf.NamedTensorMap = {};
@@ -116,22 +113,11 @@ async function runNative(model: MoveNetModel, pixels: Uint8Array, width: number,
   }
 }
 
-/** The whole graph on TensorFlow.js wasm. */
-async function runWasm(model: MoveNetModel, pixels: Uint8Array, width: number, height: number): Promise<Float32Array> {
-  const output = tf.tidy(() => model.graph.execute(tf.tensor4d(new Int32Array(pixels), [1, height, width, 3], 'int32')) as tf.Tensor);
-  try {
-    return (await output.data()) as Float32Array;
-  } finally {
-    output.dispose();
-  }
-}
-
 /** MoveNet on vertical strips of one frame (each a multiple of 32 wide): one raw output per strip. */
-async function runMoveNetTiles(rgb: Uint8Array, width: number, height: number, tiles: Tile[], engine: MoveNetEngine): Promise<Float32Array[]> {
+async function runMoveNetTiles(rgb: Uint8Array, width: number, height: number, tiles: Tile[]): Promise<Float32Array[]> {
   const model = await moveNetModel();
-  const run = engine === 'onnxruntime' ? runNative : runWasm;
   const outputs: Float32Array[] = [];
-  for (const tile of tiles) outputs.push(await run(model, stripPixels(rgb, width, height, tile), tile.width, height));
+  for (const tile of tiles) outputs.push(await runNative(model, stripPixels(rgb, width, height, tile), tile.width, height));
   return outputs;
 }
 
@@ -161,9 +147,8 @@ export async function moveNetStrips(
   source: { width: number; height: number },
   tiles: Tile[],
   minScore = MOVENET_MIN_SCORE,
-  engine: MoveNetEngine = 'onnxruntime',
 ): Promise<PosedHuman[][]> {
-  const outputs = await runMoveNetTiles(rgb, input.width, input.height, tiles, engine);
+  const outputs = await runMoveNetTiles(rgb, input.width, input.height, tiles);
   const sx = source.width / input.width;
   const sy = source.height / input.height;
   return outputs.map((raw, i) => {

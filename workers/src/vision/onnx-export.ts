@@ -62,9 +62,3 @@ export function exportOnnx(model: Classifier, metadata: Record<string, string> =
   });
   return onnx.ModelProto.encode(proto).finish();
 }
-
-/** The metadata pairs written by `exportOnnx` (for checks and for the browser, which has no ORT metadata API). */
-export function readOnnxMetadata(bytes: Uint8Array): Record<string, string> {
-  const proto = onnx.ModelProto.decode(bytes);
-  return Object.fromEntries((proto.metadataProps ?? []).map((p) => [p.key ?? '', p.value ?? '']));
-}

@@ -4,7 +4,8 @@ import { argmaxRows, predict, trainClassifier } from './classifier';
 import { evaluateLabels } from './evaluate';
 import { AreaFeatureExtractor, FEATURES_PER_AREA, toWorkRect, type FeatureMatrix } from './features';
 import { findBlobs, foregroundMask, medianBackground } from './humans';
-import { exportOnnx, ONNX_OPSET, readOnnxMetadata } from './onnx-export';
+import { exportOnnx, ONNX_OPSET } from './onnx-export';
+import { readOnnxMetadata } from './onnx-metadata';
 import { loadClassifier, ModelLoadError } from './onnx-runtime';
 import { segmentsOf, smoothPredictions } from './smoothing';
 

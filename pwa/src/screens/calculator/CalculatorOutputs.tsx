@@ -1,7 +1,7 @@
 import { formatNumber, formatRub } from './model';
 import { LineChart } from './LineChart';
 import { PrivateTables } from './PrivateTables';
-import type { Outputs } from './useCalculator';
+import type { Outputs } from './session';
 
 function Figure({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (

@@ -3,7 +3,7 @@ import { api, ApiCallError } from '../../api/client';
 import { pollUntil } from '../../api/jobs';
 import type { DwgBuildBody } from '../../api/types';
 import { Banner } from '../../ui/Banner';
-import { POLL_MS } from './useMapProject';
+import { POLL_MS } from './session';
 
 type Format = NonNullable<DwgBuildBody['format']>;
 type State =

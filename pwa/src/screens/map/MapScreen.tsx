@@ -8,7 +8,8 @@ import { GisDialog } from './GisDialog';
 import { SidePanel } from './SidePanel';
 import { Toolbar } from './Toolbar';
 import { useMapEditor } from './useMapEditor';
-import { useMapProject, type Busy, type MapProjectState } from './useMapProject';
+import type { Busy } from './session';
+import { useMapProject, type MapProjectState } from './useMapProject';
 import './map.css';
 
 const BUSY_TEXT: Record<NonNullable<Busy>, string> = {

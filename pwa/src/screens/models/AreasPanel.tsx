@@ -4,7 +4,7 @@ import type { VideoArea, VideoAreaBody } from '../../api/types';
 import { notify } from '../../status/notifications';
 import { coordinateColumns, LocationTable } from '../../ui/LocationTable';
 import type { FrameRect } from './FrameCanvas';
-import { VISION_TEXT } from './messages';
+import { VISION_MESSAGES } from '../../../../workers/src/vision/messages';
 
 interface AreasPanelProps {
   cameraId: number;
@@ -22,8 +22,8 @@ export function AreasPanel({ cameraId, areas, rect, canWrite, onChanged, onAdded
 
   const add = async (event: FormEvent) => {
     event.preventDefault();
-    if (!name.trim()) return notify('error', VISION_TEXT.needAreaName);
-    if (!rect || rect.x2 <= rect.x1 || rect.y2 <= rect.y1) return notify('error', VISION_TEXT.needAreaRectangle);
+    if (!name.trim()) return notify('error', VISION_MESSAGES.needAreaName);
+    if (!rect || rect.x2 <= rect.x1 || rect.y2 <= rect.y1) return notify('error', VISION_MESSAGES.needAreaRectangle);
     const body: VideoAreaBody = { camera_id: cameraId, name: name.trim(), ...rect };
     setBusy(true);
     try {

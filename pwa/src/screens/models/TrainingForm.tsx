@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { api } from '../../api/client';
 import type { MarkerTrainingBody, NamedItem, VideoArea } from '../../api/types';
 import { notify } from '../../status/notifications';
-import { VISION_TEXT } from './messages';
+import { VISION_MESSAGES } from '../../../../workers/src/vision/messages';
 
 interface TrainingFormProps {
   videoId: number;
@@ -36,7 +36,7 @@ function useTrainingForm({ videoId, duration, onStarted }: Pick<TrainingFormProp
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!workplaceId) {
-      notify('error', VISION_TEXT.chooseWorkplace);
+      notify('error', VISION_MESSAGES.chooseWorkplace);
       return;
     }
     const body: MarkerTrainingBody = {

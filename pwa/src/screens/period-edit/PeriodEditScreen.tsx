@@ -4,7 +4,8 @@ import { useAllows } from '../../state/login';
 import { Banner } from '../../ui/Banner';
 import { formatPicker } from '../projects/period';
 import type { EditRow } from './rows';
-import { usePeriodEdit, type Lists, type PeriodEdit } from './usePeriodEdit';
+import type { Lists } from './session';
+import { usePeriodEdit, type PeriodEdit } from './usePeriodEdit';
 
 /** One row of the editor; drawn again only when its own data changes. */
 const PeriodRow = memo(function PeriodRow({

@@ -5,7 +5,7 @@ import { useAllows } from '../../state/login';
 import { notify } from '../../status/notifications';
 import { Banner } from '../../ui/Banner';
 import { coordinateColumns, LocationTable } from '../../ui/LocationTable';
-import { VISION_TEXT } from '../models/messages';
+import { VISION_MESSAGES } from '../../../../workers/src/vision/messages';
 import '../models/vision.css';
 
 const KIND_TEXT: Record<Stand['kind'], string> = { stand: 'Стенд', basis: 'Базис' };
@@ -49,10 +49,10 @@ export function StandsScreen({ structureId: structureIdParam }: { structureId: s
 
   const add = async (event: FormEvent) => {
     event.preventDefault();
-    if (!kind) return notify('error', VISION_TEXT.chooseStand);
-    if (!name.trim()) return notify('error', VISION_TEXT.needName);
+    if (!kind) return notify('error', VISION_MESSAGES.chooseStand);
+    if (!name.trim()) return notify('error', VISION_MESSAGES.needName);
     if (kind === 'basis' && (x.trim() === '' || y.trim() === '' || !Number.isFinite(Number(x)) || !Number.isFinite(Number(y))))
-      return notify('error', VISION_TEXT.needPoint);
+      return notify('error', VISION_MESSAGES.needPoint);
     setBusy(true);
     try {
       const before = new Set((stands ?? []).map((s) => s.id));

@@ -5,7 +5,7 @@ import { useBrowserPeople } from '../../ml/useBrowserPeople';
 import { notify } from '../../status/notifications';
 import type { FrameRect } from '../models/FrameCanvas';
 import type { CapturedFrame } from '../models/FramePlayer';
-import { VISION_TEXT } from '../models/messages';
+import { VISION_MESSAGES } from '../../../../workers/src/vision/messages';
 
 const complete = (r: FrameRect | null): r is FrameRect => r !== null && r.x2 > r.x1 && r.y2 > r.y1;
 
@@ -67,9 +67,9 @@ export function useStandLocations(videoId: number) {
 
   /** Saves a stand's point; an incomplete form is answered with a notice. */
   const addStandLocation = async (standId: string, onlyNow: boolean) => {
-    if (!standId) return notify('error', VISION_TEXT.chooseStand);
+    if (!standId) return notify('error', VISION_MESSAGES.chooseStand);
     // A click on the frame is a rectangle of no size: its centre is the point (spec 02: «click a point on the frame»).
-    if (!frame || !rect) return notify('error', VISION_TEXT.needPoint);
+    if (!frame || !rect) return notify('error', VISION_MESSAGES.needPoint);
     // Spec 02 §5: the point is the centre of the drawn rectangle, rounded up.
     const body: StandLocationBody = {
       stand_id: Number(standId),
@@ -88,8 +88,8 @@ export function useStandLocations(videoId: number) {
   };
 
   const addMovableLocation = async (movableId: string) => {
-    if (!movableId) return notify('error', VISION_TEXT.chooseObject);
-    if (!frame || !complete(rect)) return notify('error', VISION_TEXT.needRectangle);
+    if (!movableId) return notify('error', VISION_MESSAGES.chooseObject);
+    if (!frame || !complete(rect)) return notify('error', VISION_MESSAGES.needRectangle);
     const body: MovableLocationBody = { movable_id: Number(movableId), camera_id: meta!.camera_id, ...rect, checkpoint_time: Number(frame.second.toFixed(2)) };
     try {
       await api.post('/api/v1/movable_location', { body });
@@ -103,7 +103,7 @@ export function useStandLocations(videoId: number) {
   /** Adds a movable object by name; true when it was saved. */
   const addMovable = async (name: string): Promise<boolean> => {
     if (!name.trim()) {
-      notify('error', VISION_TEXT.needName);
+      notify('error', VISION_MESSAGES.needName);
       return false;
     }
     try {

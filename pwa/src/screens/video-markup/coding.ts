@@ -1,5 +1,5 @@
-// The plain TypeScript core: the same rules as the WASM one, without loading it for a key press.
-import { findGaps } from '@norma/core-wasm/reference';
+// The WASM core the API fills gaps with (api/src/markup/video-markups.service.ts): one implementation.
+import { findGaps } from '@norma/core-wasm';
 import type { MarkupSession } from './session';
 import { newKey, type MarkupRow } from '../../offline/markup-rows';
 

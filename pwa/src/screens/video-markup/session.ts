@@ -1,4 +1,4 @@
-import { History, type Change } from './history';
+import { History, type Change } from '../../state/history';
 import {
   byStart,
   newKey,

@@ -2,6 +2,8 @@ import { loadFarFromNorm, type FarFromNorm } from '../../norms/NormFulfilment';
 import { useMemo, useState } from 'react';
 import { api, type ApiInit } from '../../../api/client';
 import { readPageData } from '../../../api/page-data';
+// The data block in which the server sends a shared report with its page (api/src/report/share-page.ts).
+import { SHARED_REPORT_DATA_ID } from '@norma/core-wasm/report/page-data';
 import type { ExportTable } from '../../../export/table';
 import { formatDateTime, formatTime, localDate } from '../../../format/time';
 import { ExportButtons } from '../ExportButtons';
@@ -184,9 +186,6 @@ interface EarlySharedReport {
   share: ResolvedShare;
   frv: InteractiveFrv;
 }
-
-/** The id of the JSON data block in which the server sends a shared report with its page (api/src/report/share-page.ts). */
-const SHARED_REPORT_DATA_ID = 'norma-shared-report';
 
 /** The report in the page's data block, read once (the block's text is dropped then); undefined when the page has none. */
 let pageReport: EarlySharedReport | null | undefined;

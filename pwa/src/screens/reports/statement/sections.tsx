@@ -4,7 +4,7 @@ import { ParetoChart } from '../../../charts/ParetoChart';
 import { RingPie } from '../../../charts/RingPie';
 import { formatDateTime } from '../../../format/time';
 import { ALLOWED_FLUCTUATION_PERCENT, PIE_LABEL_MIN_PERCENT } from '../constants';
-import { daysWord } from '@norma/core-wasm/reference';
+import { daysWord } from '@norma/core-wasm/formulas';
 import { hms, minutesApostrophe, num, pct, productivityRiseText } from '../format';
 import type { StatementReport } from '../types';
 import { availableTimePie } from './pies';

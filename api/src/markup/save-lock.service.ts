@@ -25,7 +25,7 @@ export async function lockStructureForSave(tx: Db, structureId: number): Promise
 export async function saveTransaction<T>(db: Db, save: (tx: Db) => Promise<T>): Promise<T> {
   const trx = await db.startTransaction().execute();
   try {
-    const result = await save(trx as unknown as Db);
+    const result = await save(trx);
     await trx.commit().execute();
     return result;
   } catch (err) {

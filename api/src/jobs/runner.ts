@@ -13,7 +13,7 @@ export interface ClaimedJob {
 }
 
 /**
- * How the jobs of one kind share a runner's slots; workers/src/jobs/registry.ts names the class of
+ * How the jobs of one kind share a runner's slots; api/src/job-registry.ts names the class of
  * every kind the API queues (a kind not named there is 'short').
  *   - 'ingest': a video made browser-ready (ffmpeg), what a user waits for after an upload;
  *   - 'short': seconds of work (a map algorithm);
@@ -34,7 +34,7 @@ export interface ClaimAvoid {
 }
 
 /**
- * The queue as the runner sees it. The API implements it over its `jobs` table (api/src/jobs/);
+ * The queue as the runner sees it. The API implements it over its `jobs` table (queue.ts beside);
  * every write is fenced by `workerId` — the claim's token, new for every claim (`<worker>#<n>`) — so a
  * job taken over after a stale lock, even by the same worker, is not clobbered by the older claim.
  */
@@ -96,7 +96,7 @@ export interface RunnerOptions {
    * already runs a job of the same class here (`nextClaim`).
    */
   concurrency?: number;
-  /** The class of each kind (workers/src/jobs/registry.ts); a kind not named is 'short'. */
+  /** The class of each kind (api/src/job-registry.ts); a kind not named is 'short'. */
   classes?: Record<string, JobKindClass>;
   /** How often to look for work when idle, ms (default 500). */
   pollMs?: number;

@@ -17,7 +17,7 @@ import {
   type Statement,
   type SummaryOptions,
   type TimeStudy,
-} from './types.ts';
+} from '../src/types.ts';
 import {
   CATEGORY_INDEX,
   buildDayBalance,
@@ -32,12 +32,12 @@ import {
   type OperationKey,
   type ResolvedSettings,
   type SeriesAggregate,
-} from './assemble.ts';
-import { CLEANING_MIN_REMAINING } from './formulas.ts';
-import { buildAssessorSummary, buildStaffLoad } from './summary.ts';
+} from '../src/assemble.ts';
+import { CLEANING_MIN_REMAINING } from '../src/formulas.ts';
+import { buildAssessorSummary, buildStaffLoad } from '../src/summary.ts';
 
-export * from './types.ts';
-export * from './common-exports.ts';
+export * from '../src/types.ts';
+export * from '../src/common-exports.ts';
 
 function categoryCode(segment: Segment): number {
   const code = CATEGORY_INDEX[segment.category];

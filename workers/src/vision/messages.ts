@@ -1,7 +1,9 @@
-import type { VisionMessages } from '../../api/types';
-
-/** Spec 02 §5 texts, word for word (the contract's type checks each against the server's). */
-export const VISION_TEXT: VisionMessages = {
+/**
+ * Spec 02 §5 texts, word for word: the server answers them as 400/404 messages where it enforces
+ * the rule (api/src/vision/), the PWA shows them where it checks the same before asking
+ * (pwa/src/screens/models/, stands/). One definition for both.
+ */
+export const VISION_MESSAGES = {
   areaMissing: 'Этой области нет в списке!',
   modelMissing: 'Этой модели нет в списке!',
   locationMissing: 'Этой локации нет в списке!',
@@ -13,4 +15,4 @@ export const VISION_TEXT: VisionMessages = {
   needAreaName: 'Надо заполнить имя области',
   needAreaRectangle: 'Надо получить кадр и обвести хотя бы один прямоугольник',
   chooseWorkplace: 'Выберите рабочее место для разметки',
-};
+} as const;

@@ -1,6 +1,7 @@
 /**
  * Undo/redo that records diffs, not commands (as tldraw's HistoryManager): each entry lists the
  * items it changed with their value before and after. A bulk edit (fill gaps, a drag) is one entry.
+ * The one undo model of the PWA: the markup screen's rows and stamps, the map's collections.
  */
 export interface Change<T> {
   key: string;
@@ -17,9 +18,13 @@ export class History<T> {
   private done: HistoryEntry<T>[] = [];
   private undone: HistoryEntry<T>[] = [];
 
+  /** `capacity`: how many steps back are kept; the oldest goes first. */
+  constructor(private readonly capacity = Infinity) {}
+
   record(entry: HistoryEntry<T>) {
     if (entry.changes.length === 0) return;
     this.done.push(entry);
+    if (this.done.length > this.capacity) this.done.shift();
     this.undone = [];
   }
 

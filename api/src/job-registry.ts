@@ -1,18 +1,24 @@
-import { startJobRunner, type JobHandler, type JobKindClass, type JobRunner, type RunnerOptions } from '@norma/workers/runner';
-import type { AppDeps } from '../../../api/src/deps';
-import { mapAlgoHandler, mapExportHandler } from './map';
-import { MAP_ALGO_JOB, MAP_EXPORT_JOB } from '../../../api/src/map/service';
-import { ingestVideoHandler } from './video-ingest';
-import { INGEST_JOB } from '../../../api/src/video/registration';
-import { visionApplyHandler, visionTrainHandler } from './vision';
-import { VISION_APPLY_JOB, VISION_TRAIN_JOB } from '../../../api/src/vision/service';
-import { onJobEnqueued, sqlJobStore } from '../../../api/src/jobs/queue';
+import type { AppDeps } from './deps';
+import { onJobEnqueued, sqlJobStore } from './jobs/queue';
+import { startJobRunner, type JobHandler, type JobKindClass, type JobRunner, type RunnerOptions } from './jobs/runner';
+import { mapAlgoHandler } from './map/algo.job';
+import { mapExportHandler } from './map/export.job';
+import { MAP_ALGO_JOB, MAP_EXPORT_JOB } from './map/service';
+import { ingestVideoHandler } from './video/ingest.job';
+import { INGEST_JOB } from './video/registration';
+import { visionApplyHandler } from './vision/apply.job';
+import { VISION_TRAIN_JOB, VISION_APPLY_JOB } from './vision/service';
+import { visionTrainHandler } from './vision/train.job';
+
+// The one registry of job kinds, above the domains: it imports each domain's handlers (`*.job.ts`),
+// and only the entry points import it — the server (main.ts) and the worker process (worker-main.ts).
+// It sits beside them, not in jobs/, because the domains import jobs/ (the queue) themselves.
 
 type WorkerDeps = Pick<AppDeps, 'db' | 'storage'>;
 
 /**
  * Every job kind the API queues: its handler and its class, the one place that says how the kinds
- * share the runner's slots (NORMA_JOB_SLOTS; runner.ts `JobKindClass`, docs/architecture.md «Очередь
+ * share the runner's slots (NORMA_JOB_SLOTS; jobs/runner.ts `JobKindClass`, docs/architecture.md «Очередь
  * задач»). Long kinds never take a runner's last free slot, so an upload's ingest always finds one;
  * how politely their ffmpeg shares the processor is the media code's (workers/src/media/limits.ts).
  */
@@ -33,7 +39,7 @@ export const JOB_KIND_CLASSES: Record<string, JobKindClass> = Object.fromEntries
 );
 
 /**
- * Starts the background job runner of this process (workers/src/runner/runner.ts) with every job
+ * Starts the background job runner of this process (jobs/runner.ts) with every job
  * kind the API queues. `npm start` runs it inside the API process (NORMA_WORKERS=0 turns it off);
  * tests start and stop one explicitly. Slots: `options.concurrency` (the server and `npm run workers`
  * pass NORMA_JOB_SLOTS; default 1).

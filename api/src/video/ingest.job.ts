@@ -1,12 +1,11 @@
 import { checkIntegrity, convertForBrowser, inspectRecording, MediaRefusedError, NotAVideoError } from '@norma/workers/ingest';
-import { PermanentJobError, type ClaimedJob, type JobHandler } from '@norma/workers/runner';
-import type { Db } from '../../../api/src/db/database';
-import { fitFileName } from '../../../api/src/storage/file-names';
-import type { ObjectStore } from '../../../api/src/storage/object-store';
-import { markVideoReady, moveVideoFile, setVideoStatus } from '../../../api/src/video/processing.service';
-import { extensionOf } from '../../../api/src/video/recording-name';
-import { freeStorageKey } from '../../../api/src/video/registration';
-import { UPLOADED_ACTIVITY } from '../../../api/src/video/upload';
+import type { Db } from '../db/database';
+import { PermanentJobError, type ClaimedJob, type JobHandler } from '../jobs/runner';
+import { fitFileName } from '../storage/file-names';
+import type { ObjectStore } from '../storage/object-store';
+import { markVideoReady, moveVideoFile, setVideoStatus, videoExists, videoToIngest, wasUploaded } from './processing.service';
+import { extensionOf } from './recording-name';
+import { freeStorageKey } from './registration';
 
 interface IngestPayload {
   video_id: number;
@@ -33,7 +32,7 @@ export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
   return {
     async run({ job, signal, progress }) {
       const videoId = videoIdOf(job);
-      const video = await db.selectFrom('videos').select(['id', 'storage_key', 'camera_id', 'filename']).where('id', '=', videoId).executeTakeFirst();
+      const video = await videoToIngest(db, videoId);
       if (!video) throw new PermanentJobError('Видео удалено до обработки');
       await setStatus(video.id, 'processing', null);
       if (!(await storage.exists(video.storage_key))) throw new PermanentJobError('Файл записи не найден в хранилище');
@@ -46,13 +45,7 @@ export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
           // An uploaded file that is no video is of no use: its bytes go at once, the failed row stays
           // (with its error, until deleted in the task list). A file found in a camera folder is the
           // recorder's and may still be being written, so it stays.
-          const uploaded = await db
-            .selectFrom('activities')
-            .select('id')
-            .where('video_id', '=', video.id)
-            .where('comment', '=', UPLOADED_ACTIVITY)
-            .executeTakeFirst();
-          if (uploaded) {
+          if (await wasUploaded(db, video.id)) {
             await storage.remove(video.storage_key);
             throw new PermanentJobError(`${err.message}. Файл удалён с сервера`);
           }
@@ -93,8 +86,7 @@ export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
         if (!damage && lost > Math.max(1, info.durationSeconds * 0.01))
           damage = `Запись повреждена: после обработки ${converted.info.durationSeconds.toFixed(1)} с вместо заявленных ${info.durationSeconds.toFixed(1)} с`;
         info = converted.info;
-        const still = await db.selectFrom('videos').select('id').where('id', '=', video.id).executeTakeFirst();
-        if (!still) {
+        if (!(await videoExists(db, video.id))) {
           await storage.remove(workKey);
           throw new PermanentJobError('Видео удалено во время обработки');
         }

@@ -1,17 +1,18 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { configFromEnv } from '../../api/src/config';
-import { pendingMigrations } from '../../api/src/db/migrate';
-import { startWorkers } from './jobs/registry';
-import { configureMediaLimits } from './media/limits';
-import { DATABASE_FILE, type OpenedDatabase } from '../../api/src/db/database';
-import { openConfiguredDatabase, StartupError } from '../../api/src/storage/data-dir';
-import { objectStoreFor } from '../../api/src/storage/open-store';
+import { configureMediaLimits } from '@norma/workers/media-limits';
+import { configFromEnv } from './config';
+import { pendingMigrations } from './db/migrate';
+import { startWorkers } from './job-registry';
+import { DATABASE_FILE, type OpenedDatabase } from './db/database';
+import { openConfiguredDatabase, StartupError } from './storage/data-dir';
+import { objectStoreFor } from './storage/open-store';
 
 /**
  * The background jobs (video ingest and the rest of the queue) as a process of their own, beside
  * an API started with NORMA_WORKERS=0, on the same DATA_DIR (database and object store): `npm run
- * workers`. Several can run at once; the queue's claim is one UPDATE, so no job runs twice.
+ * workers` (scripts/workers.mjs). Several can run at once; the queue's claim is one UPDATE, so no job
+ * runs twice. The job kinds and their handlers: job-registry.ts.
  */
 const config = configFromEnv();
 configureMediaLimits(config.media);
