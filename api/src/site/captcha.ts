@@ -5,7 +5,7 @@ import type { SiteConfig } from '../config';
 import type { Db } from '../db/database';
 import { ApiError } from '../http/errors';
 import { PROMPTS } from './schema';
-import { recordSpentChallenge } from './service';
+import { recordSpentChallenge } from './captcha.service';
 
 /**
  * The robot check: ALTCHA proof of work, issued and verified here — no outside service, so it
