@@ -24,7 +24,7 @@ const shift = { from: '2026-11-16T05:00:00.000Z', to: '2026-11-16T14:00:00.000Z'
 const get = <T>(path: string) => demo.get<T>(path);
 
 type Window = { structureId: number; from: string; to: string };
-/** The page's `window.normaReports` (pwa/src/reports-core/compute.ts); a type only: the callbacks run in the page. */
+/** The page's `window.normaReports` (pwa/src/screens/reports/compute.ts); a type only: the callbacks run in the page. */
 type NormaWindow = {
   normaReports: {
     computeStatement(window: Window, employeeId: number): Promise<unknown>;

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { buildBasemap, readWater } from '@norma/workers/map';
 
 /*
- * The one-off thread that builds the built-in basemap (map/basemap.ts): a few seconds of reading
+ * The one-off thread that builds the built-in basemap (workers/src/map/basemap-build.ts): a few seconds of reading
  * GSHHG and tiling that would otherwise hold the thread answering every call.
  */
 declare const self: Worker;

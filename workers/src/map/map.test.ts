@@ -2,7 +2,7 @@ import DxfParser from 'dxf-parser';
 import { PMTiles, zxyToTileId as readerTileId } from 'pmtiles';
 import { describe, expect, it } from 'vitest';
 import { MAX_DETOUR_GROWTH, runAlgorithm, type AlgoTag } from './algorithms';
-import { buildBasemap } from './basemap';
+import { buildBasemap } from './basemap-build';
 import { MAP_TYPES, mapType } from './catalog';
 import { writeDxf, layerOf, LABEL_LAYER } from './dxf';
 import { centroid, dist, inside, type XY } from './geo';

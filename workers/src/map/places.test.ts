@@ -6,7 +6,7 @@ import { mo } from 'gettext-parser';
 import { PbfReader } from 'pbf';
 import { PMTiles } from 'pmtiles';
 import { describe, expect, it } from 'vitest';
-import { buildBasemap } from './basemap';
+import { buildBasemap } from './basemap-build';
 import { PLACES_MISSING } from '../../../tests/support/geonames';
 import { PLACES_PER_TILE, russianPlaces } from './places';
 

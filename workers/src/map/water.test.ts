@@ -4,7 +4,7 @@ import { PbfReader } from 'pbf';
 import { PMTiles } from 'pmtiles';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WATER_MISSING } from '../../../tests/support/gshhg';
-import { buildBasemap, INITIAL_VIEW } from './basemap';
+import { buildBasemap, INITIAL_VIEW } from './basemap-build';
 import { chainRing, lakeMinZoom, readWater, waterSource, type Water } from './water';
 
 /** chainRing on pieces written as [lon, lat] pairs, its ring as pairs again (it works on flat arrays). */

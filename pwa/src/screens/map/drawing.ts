@@ -11,8 +11,8 @@ import {
 } from 'terra-draw';
 import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
 import type { MapFeature, MapTypeStyle } from '../../api/types';
-import { styleOf } from '../../map/layers';
-import { roundGeometry } from '../../map/precision';
+import { styleOf } from '../../maplibre/layers';
+import { roundGeometry } from '../../maplibre/precision';
 
 /**
  * The drawing on the map (Terra Draw, docs/map.md «Экран редактора»): line = road, polygon =

@@ -6,7 +6,7 @@ import { PdfDownload } from '../PdfDownload';
 import { ReportState } from '../ReportState';
 import type { BlockReport, ReportBlock } from '../types';
 import { useLoad } from '../useLoad';
-import { computeBlockReport } from '../../../reports-core/compute';
+import { computeBlockReport } from '../compute';
 import { Block } from './blocks';
 
 type Params = { structureId?: string; fromTime?: string; toTime?: string };

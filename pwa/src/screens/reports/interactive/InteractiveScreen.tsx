@@ -15,7 +15,7 @@ import { FrvTable } from './FrvTable';
 import { PlayerPane } from './PlayerPane';
 import { SharePanel } from './SharePanel';
 import { segmentFor, useFrvPlayer } from './useFrvPlayer';
-import { computeInteractiveFrv } from '../../../reports-core/compute';
+import { computeInteractiveFrv } from '../compute';
 import '../reports.css';
 
 interface Props {

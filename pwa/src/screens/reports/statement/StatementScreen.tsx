@@ -9,7 +9,7 @@ import type { StatementReport } from '../types';
 import { useLoad } from '../useLoad';
 import { BalancedWork, FluctuationChart, LoadSection, ParetoSection, StatementHeader, TaktSection, TimeUseSection, UnitsSection } from './sections';
 import { ObservationSheet, StudyRule, Table1, Table4, Table5, Table6 } from './tables';
-import { computeStatement } from '../../../reports-core/compute';
+import { computeStatement } from '../compute';
 
 type Params = { structureId?: string; employeeId?: string; fromTime?: string; toTime?: string };
 

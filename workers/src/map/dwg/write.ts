@@ -1,9 +1,9 @@
-import { planCad } from './dxf';
-import { writeR2000, type DwgOptions } from './dwg/r2000';
-import type { CrsProjection, ProjectCrs } from './crs';
-import type { GeoCollection } from './network';
+import { planCad } from '../dxf';
+import { writeR2000, type DwgOptions } from './r2000';
+import type { CrsProjection, ProjectCrs } from '../crs';
+import type { GeoCollection } from '../network';
 
-export { DwgLimitError } from './dwg/r2000';
+export { DwgLimitError } from './r2000';
 
 export interface DwgResult {
   bytes: Uint8Array;

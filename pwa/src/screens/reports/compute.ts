@@ -5,8 +5,8 @@
  * report opened once opens offline with the same numbers. The core is loaded on first use only,
  * so the rest of the app never waits for (or breaks on) the WASM file.
  */
-import { api } from '../api/client';
-import type { BlockReport, InteractiveFrv, ReportInputsReply, StatementReport } from '../api/types';
+import { api } from '../../api/client';
+import type { BlockReport, InteractiveFrv, ReportInputsReply, StatementReport } from '../../api/types';
 
 type Window = { structureId: number; from: string; to: string };
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { mapType, typesOf } from './catalog';
-import { LABEL_LAYER, layerOf, planCad, type CadEntity } from './dxf';
-import { DwgLimitError, writeDwg } from './dwg';
-import { BitWriter, modularChar, modularShort } from './dwg/bit-writer';
-import { encodeCp1251, encodeDwgText, escapeOutsideCp1251 } from './dwg/cp1251';
-import { crc16 } from './dwg/crc';
-import { LIBREDWG_CRITICAL, readDwg } from '../../test-support/dwg-read-back';
-import type { GeoCollection, GeoFeature } from './network';
+import { mapType, typesOf } from '../catalog';
+import { LABEL_LAYER, layerOf, planCad, type CadEntity } from '../dxf';
+import { DwgLimitError, writeDwg } from './write';
+import { BitWriter, modularChar, modularShort } from './bit-writer';
+import { encodeCp1251, encodeDwgText, escapeOutsideCp1251 } from './cp1251';
+import { crc16 } from './crc';
+import { LIBREDWG_CRITICAL, readDwg } from '../../../test-support/dwg-read-back';
+import type { GeoCollection, GeoFeature } from '../network';
 
 const bitsOf = (f: (w: BitWriter) => void) => {
   const w = new BitWriter();
