@@ -508,23 +508,6 @@ function restLossByKey(agg: DayAggregates, days: DayPart[], rest: number, restLo
 /** Series statistics as the loops produce them (everything but standard_len). */
 export type SeriesAggregate = Omit<SeriesStats, 'standardLen'>;
 
-export const SERIES_FIELDS = [
-  'n',
-  'len',
-  'tMin',
-  'tMax',
-  'tAverage',
-  'time2min',
-  'coef',
-  'tReg',
-  'tFreqFact',
-  'tFreqPred',
-  'fluctMax',
-  'fluctMin',
-  'fluctAverage',
-  'par2',
-] as const satisfies readonly (keyof SeriesAggregate)[];
-
 export interface OperationAggregate {
   operationId: number;
   operationName: string;

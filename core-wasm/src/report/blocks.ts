@@ -5,7 +5,7 @@
 import { daysWord, loadStatus, moneyLost } from '../common-exports.ts';
 import { CATEGORIES, USEFUL_CATEGORIES } from '../types.ts';
 import type { Category, DayBalance, LoadStatus, TimeStudy } from '../types.ts';
-import { engineSettings, reportDays, runDayBalance, runTimeStudy, shiftDayStarts, shiftInstances, shiftsWorked } from './engine.ts';
+import { engineSettings, reportDays, runDayBalance, runTimeStudy, shiftDayStarts, shiftInstances, shiftsWorked } from './window.ts';
 import { manualUnitsMap, PRODUCTION_TYPE_LABELS, stampCounts, toIso, type ReportInputs, type ReportSegment, type StructureContext } from './inputs.ts';
 import { reportNotices, typeInfo } from './statement.ts';
 import { formatDuration, formatNumber, formatPercent, formatRoubles, plural, round2 } from './text.ts';

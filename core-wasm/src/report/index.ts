@@ -3,7 +3,7 @@
  * block report and the interactive report, computed from the report inputs of a window.
  */
 export * from './inputs.ts';
-export * from './engine.ts';
+export * from './window.ts';
 export {
   NOTICES,
   reportNotices,

@@ -5,7 +5,7 @@
  */
 import { CATEGORIES } from '../types.ts';
 import type { BreakRow, Category, DayBalance, DayPart, Interval, OperationStudy, SeriesStats, ShiftObservation, Statement, TimeStudy } from '../types.ts';
-import { engineSettings, reportDays, runStatement, shiftDayStarts, shiftInstances, shiftsWorked, type ShiftInstance } from './engine.ts';
+import { engineSettings, reportDays, runStatement, shiftDayStarts, shiftInstances, shiftsWorked, type ShiftInstance } from './window.ts';
 import { toIso, unitsProducedOf, type ReportInputs, type ReportSegment, type StructureContext, type UnitsProduced } from './inputs.ts';
 import { plural } from './text.ts';
 import { localDate, localDateTimeText } from './time-zone.ts';

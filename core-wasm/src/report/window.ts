@@ -1,21 +1,11 @@
 /**
- * From report inputs to engine calls: the structure's shifts as absolute intervals, shift-days,
- * engine settings, and one rule the engine takes per call rather than per operation:
- * machine-paced operations (operations.machine_paced) are studied with the machine-work Ку.
+ * A report window in the engine's terms: the structure's shifts as absolute intervals,
+ * shift-days, engine settings, and the machine-paced operations (operations.machine_paced) the
+ * engine studies apart with the machine-work Ку. The report functions (`statement.ts`,
+ * `blocks.ts`) build these from the inputs and call the engine (`../engine.ts`) once.
  */
-import {
-  dayBalance,
-  statement,
-  timeStudy,
-  type DayBalance,
-  type ReportDay,
-  type ReportSettings,
-  type Segment,
-  type Shift,
-  type Statement,
-  type StructureSettings,
-  type TimeStudy,
-} from '../index.ts';
+import { dayBalance, statement, timeStudy, type MachinePaced } from '../engine.ts';
+import type { DayBalance, ReportDay, ReportSettings, Segment, Shift, Statement, StructureSettings, TimeStudy } from '../types.ts';
 import { stabilityTableFor, type ReportSegment, type ShiftRow, type StructureContext } from './inputs.ts';
 import { addDays, localDate, zonedInstant } from './time-zone.ts';
 
@@ -152,35 +142,22 @@ export function engineSettings(
   };
 }
 
-/** Time study where machine-paced main operations use the machine rows of the reference table. */
-function withMachinePaced(study: TimeStudy, segments: ReportSegment[], settings: ReportSettings, context: StructureContext): TimeStudy {
-  const machineIds = new Set(segments.filter((s) => s.machinePaced && s.category === 'main').map((s) => s.operationId));
-  if (machineIds.size === 0) return study;
-  const machineStudy = timeStudy(
-    segments.filter((s) => machineIds.has(s.operationId)),
-    {
-      ...settings,
-      structure: { ...settings.structure, machinePaced: true },
-      stabilityTable: stabilityTableFor(context.reference, context.productionType, 'machine'),
-    },
-  );
-  const operations = [...study.operations.filter((o) => !machineIds.has(o.operationId)), ...machineStudy.operations].sort(
-    (a, b) => a.operationId - b.operationId,
-  );
-  return {
-    ...study,
-    operations,
-    maxOperationCount: operations.reduce((m, o) => Math.max(m, o.measurements.length), 0),
-  };
+/**
+ * The machine-paced main operations of the segments, with the machine rows of the reference
+ * table; undefined when there are none.
+ */
+export function machinePacedOf(segments: ReportSegment[], context: StructureContext): MachinePaced | undefined {
+  const operationIds = new Set(segments.filter((s) => s.machinePaced && s.category === 'main').map((s) => s.operationId));
+  if (operationIds.size === 0) return undefined;
+  return { operationIds, stabilityTable: stabilityTableFor(context.reference, context.productionType, 'machine') };
 }
 
 export function runStatement(segments: ReportSegment[], settings: ReportSettings, context: StructureContext): Statement {
-  const result = statement(segments as Segment[], settings);
-  return { ...result, study: withMachinePaced(result.study, segments, settings, context) };
+  return statement(segments as Segment[], settings, machinePacedOf(segments, context));
 }
 
 export function runTimeStudy(segments: ReportSegment[], settings: ReportSettings, context: StructureContext): TimeStudy {
-  return withMachinePaced(timeStudy(segments as Segment[], settings), segments, settings, context);
+  return timeStudy(segments as Segment[], settings, machinePacedOf(segments, context));
 }
 
 export function runDayBalance(segments: Segment[], settings: ReportSettings): DayBalance {
