@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { mediaLimitsFromEnv, type MediaLimits } from '@norma/workers/media-limits';
+import { DEFAULT_MEDIA_LIMITS, type MediaLimits } from '@norma/workers/media-limits';
 import { parseTrustedProxies } from './http/client-address';
 
 export interface Config {
@@ -154,7 +154,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     trustedProxies: parseTrustedProxies(env.NORMA_TRUSTED_PROXY),
     pwaDir: resolve(env.NORMA_PWA_DIR ?? 'pwa/dist'),
     uploadMaxBytes: Number(env.NORMA_UPLOAD_MAX_BYTES ?? 4 * 1024 ** 3),
-    readTimeBudgetMs: positiveSeconds(env.NORMA_READ_TIME_BUDGET_SECONDS, 30) * 1000,
+    readTimeBudgetMs: positiveNumber(env.NORMA_READ_TIME_BUDGET_SECONDS, 30) * 1000,
     loaderDir: resolve(env.NORMA_LOADER_DIR ?? 'loader/dist'),
     workers: env.NORMA_WORKERS !== '0',
     jobSlots: positiveInteger(env.NORMA_JOB_SLOTS, 2),
@@ -188,14 +188,28 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
   };
 }
 
-/** A positive number of seconds from the environment; anything else (unset, 0, text) is the default. */
-function positiveSeconds(value: string | undefined, fallback: number): number {
-  const seconds = Number(value);
-  return value && Number.isFinite(seconds) && seconds > 0 ? seconds : fallback;
+/** A positive number from the environment; anything else (unset, 0, text) is the default. */
+function positiveNumber(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value && Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
 /** A positive whole number from the environment; anything else (unset, 0, text, 2.5) is the default. */
 function positiveInteger(value: string | undefined, fallback: number): number {
   const n = Number(value);
   return value && Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+/** The media bounds and caps (NORMA_MEDIA_*; README «Настройки»): an unset or invalid value keeps its default. */
+function mediaLimitsFromEnv(env: Record<string, string | undefined>): MediaLimits {
+  const d = DEFAULT_MEDIA_LIMITS;
+  return {
+    maxSide: positiveNumber(env.NORMA_MEDIA_MAX_SIDE, d.maxSide),
+    maxPixels: positiveNumber(env.NORMA_MEDIA_MAX_PIXELS, d.maxPixels),
+    maxFps: positiveNumber(env.NORMA_MEDIA_MAX_FPS, d.maxFps),
+    maxSeconds: positiveNumber(env.NORMA_MEDIA_MAX_SECONDS, d.maxSeconds),
+    timeFactor: positiveNumber(env.NORMA_MEDIA_TIME_FACTOR, d.timeFactor),
+    memoryBaseBytes: positiveNumber(env.NORMA_MEDIA_MEMORY_MB, d.memoryBaseBytes / 1024 ** 2) * 1024 ** 2,
+    memoryPerPixel: d.memoryPerPixel,
+  };
 }

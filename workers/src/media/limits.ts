@@ -128,21 +128,3 @@ export function conversionNiceness(durationSeconds: number, source: SourceShape)
   const share = workShare(source.width ?? 1920, source.height ?? 1080, source.frameRate ?? 25);
   return durationSeconds * share > LONG_CONVERSION_SECONDS ? 15 : 5;
 }
-
-/** Reads the media settings from the environment (README «Настройки»); an unset or invalid value keeps its default. */
-export function mediaLimitsFromEnv(env: Record<string, string | undefined>): MediaLimits {
-  const positive = (name: string, fallback: number) => {
-    const value = Number(env[name]);
-    return env[name] && Number.isFinite(value) && value > 0 ? value : fallback;
-  };
-  const d = DEFAULT_MEDIA_LIMITS;
-  return {
-    maxSide: positive('NORMA_MEDIA_MAX_SIDE', d.maxSide),
-    maxPixels: positive('NORMA_MEDIA_MAX_PIXELS', d.maxPixels),
-    maxFps: positive('NORMA_MEDIA_MAX_FPS', d.maxFps),
-    maxSeconds: positive('NORMA_MEDIA_MAX_SECONDS', d.maxSeconds),
-    timeFactor: positive('NORMA_MEDIA_TIME_FACTOR', d.timeFactor),
-    memoryBaseBytes: positive('NORMA_MEDIA_MEMORY_MB', d.memoryBaseBytes / 1024 ** 2) * 1024 ** 2,
-    memoryPerPixel: d.memoryPerPixel,
-  };
-}
