@@ -80,7 +80,7 @@ export interface ProbeResult {
 }
 
 /** `30000/1001` → 29.97; null for `0/0` and the like. */
-function rate(text: string | undefined): number | null {
+export function frameRateOf(text: string | undefined): number | null {
   const [num, den] = (text ?? '').split('/').map(Number);
   const value = den ? num! / den : Number.NaN;
   return Number.isFinite(value) && value > 0 ? value : null;
@@ -128,7 +128,7 @@ export async function probe(file: string): Promise<ProbeResult> {
     height: video?.height ?? null,
     pixelFormat: video?.pix_fmt ?? null,
     videoProfile: video?.profile ?? null,
-    frameRate: rate(video?.avg_frame_rate) ?? rate(video?.r_frame_rate),
+    frameRate: frameRateOf(video?.avg_frame_rate) ?? frameRateOf(video?.r_frame_rate),
     container,
   };
 }

@@ -1,5 +1,5 @@
 import { detectContainer, inputArguments, withoutPath } from './container';
-import { mediaTools } from './ffmpeg';
+import { frameRateOf, mediaTools } from './ffmpeg';
 import { MediaRefusedError, mediaLimits, probeCaps } from './limits';
 import { spawnCapped } from './process';
 
@@ -38,8 +38,8 @@ export async function checkIntegrity(path: string, declaredSeconds: number): Pro
   const stream = (JSON.parse(stdout) as { streams?: { nb_frames?: string; nb_read_packets?: string; avg_frame_rate?: string }[] }).streams?.[0];
   const declaredFrames = Number(stream?.nb_frames);
   const readFrames = Number(stream?.nb_read_packets);
-  const [rateNum, rateDen] = (stream?.avg_frame_rate ?? '').split('/').map(Number);
-  const readSeconds = rateNum && rateDen ? readFrames / (rateNum / rateDen) : Number.NaN;
+  const frameRate = frameRateOf(stream?.avg_frame_rate);
+  const readSeconds = frameRate ? readFrames / frameRate : Number.NaN;
   const { maxSeconds } = mediaLimits();
   if (readSeconds > maxSeconds)
     throw new MediaRefusedError(
