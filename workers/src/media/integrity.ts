@@ -1,6 +1,6 @@
 import { detectContainer, inputArguments, withoutPath } from './container';
 import { frameRateOf, mediaTools } from './ffmpeg';
-import { MediaRefusedError, mediaLimits, probeCaps } from './limits';
+import { hours, MediaRefusedError, mediaLimits, probeCaps } from './limits';
 import { spawnCapped } from './process';
 
 /** What reading a recording through shows beyond its header (issue 24: damaged recordings). */
@@ -41,10 +41,7 @@ export async function checkIntegrity(path: string, declaredSeconds: number): Pro
   const frameRate = frameRateOf(stream?.avg_frame_rate);
   const readSeconds = frameRate ? readFrames / frameRate : Number.NaN;
   const { maxSeconds } = mediaLimits();
-  if (readSeconds > maxSeconds)
-    throw new MediaRefusedError(
-      `Запись длиннее допустимой: в файле ${Math.round(readSeconds / 360) / 10} ч видео при пределе ${Math.round(maxSeconds / 360) / 10} ч`,
-    );
+  if (readSeconds > maxSeconds) throw new MediaRefusedError(`Запись длиннее допустимой: в файле ${hours(readSeconds)} видео при пределе ${hours(maxSeconds)}`);
   const errors = stderr
     .split('\n')
     .map((line) => line.trim())

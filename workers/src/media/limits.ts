@@ -59,7 +59,8 @@ export interface RecordingShape {
 }
 
 const number = (value: number, digits = 0) => value.toLocaleString('ru-RU', { maximumFractionDigits: digits });
-const hours = (seconds: number) => `${number(seconds / 3600, 1)} ч`;
+/** Hours as a person reads them in a message: «72 ч», «1,5 ч». */
+export const hours = (seconds: number) => `${number(seconds / 3600, 1)} ч`;
 
 /** Throws MediaRefusedError, in plain Russian, when the header describes a recording outside the bounds. */
 export function checkBounds(shape: RecordingShape, limits: MediaLimits = current): void {
