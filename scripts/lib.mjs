@@ -34,6 +34,20 @@ function newest(path) {
   return latest;
 }
 
+/**
+ * The Debian packages of `set` ('start': what the server uses; 'test': all of it), through the one list
+ * of them, scripts/system-deps.sh: as root, what is missing is installed; otherwise the script
+ * names the missing packages and the one command that installs them. `strict`: then this process stops
+ * with its code before doing anything else; otherwise (a partial `npm test -- <paths>`, which may not
+ * need them) the same lines stand as a warning and the run goes on.
+ */
+export function ensureSystemPackages(set, { strict = true } = {}) {
+  const status = run('bash', [join(root, 'scripts', 'system-deps.sh'), '--ensure', set]);
+  if (status === 0) return;
+  if (strict) process.exit(status);
+  console.warn('⚠ Продолжаю без них: тесты, которым они нужны, не пройдут.');
+}
+
 /** Installs npm dependencies when missing or older than the lock file. */
 export function ensureInstalled() {
   const marker = join(root, 'node_modules', '.package-lock.json');

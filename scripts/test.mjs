@@ -2,14 +2,18 @@
 // API contract, end-to-end in Chromium) under Bun + Vitest. Each check counts as one passed or failed
 // item. Ends with the line "N passed, N failed" and a non-zero exit code on any failure.
 // With arguments (`npm test -- api/src/auth`) only those tests run, without the checks.
+// First the Debian packages the tests use (scripts/system-deps.sh): as root the missing ones are
+// installed; otherwise the whole run stops naming them and the one command to run, while a partial
+// run only warns and goes on (the tests it picked may not need them).
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runChecks, checks } from './check.mjs';
-import { bun, prepare, root, run } from './lib.mjs';
+import { bun, ensureSystemPackages, prepare, root, run } from './lib.mjs';
 
 const startedAt = Date.now();
-prepare();
 const partial = process.argv.length > 2;
+ensureSystemPackages('test', { strict: !partial });
+prepare();
 const failedChecks = partial ? [] : runChecks();
 const reportDir = join(root, 'node_modules', '.cache', 'norma-test');
 mkdirSync(reportDir, { recursive: true });
