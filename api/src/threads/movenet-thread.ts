@@ -1,6 +1,6 @@
-/// <reference lib="webworker" />
 import { moveNetModel, moveNetStrips } from '@norma/workers/vision';
 import type { MoveNetJob, MoveNetReply } from './movenet-threads';
+import { serveThread } from './thread-port';
 
 /*
  * A MoveNet thread (threads/movenet-threads.ts): its own ONNX Runtime session for the network and
@@ -8,10 +8,10 @@ import type { MoveNetJob, MoveNetReply } from './movenet-threads';
  * runs MoveNet on the strips of a decoded frame it is sent, one job at a time, answering each with
  * the people found on them (in source pixels, not merged).
  */
-declare const self: Worker;
+// Loads the model at once, before the first call needs it; its failure is thrown again by that call.
+void moveNetModel().catch(() => {});
 
-self.onmessage = async (event: MessageEvent<MoveNetJob>) => {
-  const { id, rgb, input, source, tiles } = event.data;
+serveThread<MoveNetJob>(async ({ id, rgb, input, source, tiles }, post) => {
   let reply: MoveNetReply;
   try {
     const started = performance.now();
@@ -19,11 +19,5 @@ self.onmessage = async (event: MessageEvent<MoveNetJob>) => {
   } catch (err) {
     reply = { id, error: err instanceof Error ? err.message : String(err) };
   }
-  self.postMessage(reply);
-};
-
-// Loads the model at once, before the first call needs it; its failure is thrown again by that call.
-void moveNetModel().catch(() => {});
-
-// Messages sent before the thread has set its handler may be lost: the pool waits for this.
-self.postMessage({ ready: true });
+  post(reply);
+});

@@ -1,7 +1,7 @@
 import { onnx } from 'onnx-proto';
 import { decodeFrames } from './frames';
 import type { Keypoint } from './movenet-decode';
-import { configureOnnxRuntime, ModelLoadError, ort } from './onnx-runtime';
+import { createSession, ModelLoadError, ort } from './onnx-runtime';
 
 /**
  * People on a frame (GET /api/v1/humans), the fallback and the pluggable detector: the default is
@@ -163,10 +163,9 @@ export async function detectByOnnx(bytes: Uint8Array, video: SourceVideo, second
   } catch (err) {
     throw new ModelLoadError(`Детектор людей не подходит (${ONNX_DETECTOR_CONTRACT}): ${err instanceof Error ? err.message : err}`);
   }
-  configureOnnxRuntime();
   let session: ort.InferenceSession;
   try {
-    session = await ort.InferenceSession.create(bytes);
+    session = await createSession(bytes);
   } catch (err) {
     throw new ModelLoadError(`Файл детектора людей не читается: ${err instanceof Error ? err.message.split('\n')[0] : err}`);
   }

@@ -9,14 +9,53 @@ export class ModelLoadError extends Error {}
 const BATCH_ROWS = 4096;
 
 let configured = false;
-/** Called before any session is made (classifier or detector). */
-export function configureOnnxRuntime() {
+/** Called before any session is made (classifier or detector); createSession calls it. */
+function configureOnnxRuntime() {
   if (configured) return;
   configured = true;
   // The wasm backend, one thread: it loads from node_modules (no network) in Bun, Node and the browser alike.
   ort.env.wasm.numThreads = 1;
   ort.env.logLevel = 'error';
 }
+
+/**
+ * The one way this code opens an ONNX Runtime session. The first session loads ort's wasm, and its
+ * loader, under Bun or Node, sets `globalThis.Worker` to node:worker_threads' class (onnxruntime-web
+ * 1.x, `ort-wasm-simd-threaded.mjs`: `global.Worker = require("worker_threads").Worker`, no flag turns
+ * it off); in the server that broke every thread started after a vision job (the basemap answered 500).
+ * So the session is made with the globals kept: whatever it adds, replaces or removes on globalThis is
+ * put back as it was (docs/architecture.md «Глобальные объекты»). One thread (numThreads = 1) means ort
+ * never makes a Worker of its own, so it does not need the one it set.
+ */
+export async function createSession(bytes: Uint8Array): Promise<ort.InferenceSession> {
+  configureOnnxRuntime();
+  return keepingGlobals(() => ort.InferenceSession.create(bytes));
+}
+
+/** Runs `action`, then leaves globalThis's own properties as they were before it (added ones removed, changed or removed ones put back). */
+async function keepingGlobals<T>(action: () => Promise<T>): Promise<T> {
+  const before = new Map<PropertyKey, PropertyDescriptor>();
+  for (const key of Reflect.ownKeys(globalThis)) before.set(key, Object.getOwnPropertyDescriptor(globalThis, key)!);
+  try {
+    return await action();
+  } finally {
+    for (const key of Reflect.ownKeys(globalThis)) {
+      const was = before.get(key);
+      const now = Object.getOwnPropertyDescriptor(globalThis, key);
+      if (!was) Reflect.deleteProperty(globalThis, key);
+      else if (!now || !sameDescriptor(was, now)) Reflect.defineProperty(globalThis, key, was);
+    }
+    for (const [key, was] of before) if (!Object.prototype.hasOwnProperty.call(globalThis, key)) Reflect.defineProperty(globalThis, key, was);
+  }
+}
+
+const sameDescriptor = (a: PropertyDescriptor, b: PropertyDescriptor) =>
+  Object.is(a.value, b.value) &&
+  a.get === b.get &&
+  a.set === b.set &&
+  a.writable === b.writable &&
+  a.enumerable === b.enumerable &&
+  a.configurable === b.configurable;
 
 export interface OnnxClassifier {
   readonly inputs: number;
@@ -27,10 +66,9 @@ export interface OnnxClassifier {
 
 /** Opens an operation classifier (onnx-export.ts) with onnxruntime-web; a bad file gives ModelLoadError. */
 export async function loadClassifier(bytes: Uint8Array, expect?: { inputs: number; classes: number }): Promise<OnnxClassifier> {
-  configureOnnxRuntime();
   let session: ort.InferenceSession;
   try {
-    session = await ort.InferenceSession.create(bytes);
+    session = await createSession(bytes);
   } catch (err) {
     throw new ModelLoadError(`Файл модели не читается: ${shortReason(err)}`);
   }
