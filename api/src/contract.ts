@@ -44,6 +44,9 @@ export type Structure = Reply<typeof org.StructureSchema>;
 export type NamedItem = Reply<typeof org.NamedItem>;
 export type StructureSettings = Reply<typeof org.StructureSettingsReply>;
 export type StructureSettingsSave = Body<typeof org.StructureSettingsSave>;
+export type OrganizationSettings = Reply<typeof org.OrganizationSettings>;
+export type OrganizationSave = Body<typeof org.OrganizationSave>;
+export type TimeZonePreview = Reply<typeof org.TimeZonePreview>;
 export type OperationsReply = Reply<typeof org.OperationsReply>;
 export type OperationsSave = Body<typeof org.OperationsSave>;
 
@@ -67,6 +70,7 @@ export type TaskOption = Body<typeof tasks.TasksQuery>['option'] & string;
 // video
 export type SyncResult = Reply<typeof video.SyncResult>;
 export type UploadResult = Reply<typeof video.UploadResult>;
+export type RecordingStart = Reply<typeof video.RecordingStart>;
 export type VideoMeta = Reply<typeof video.VideoMeta>;
 export type OtherVideo = Reply<typeof video.OtherVideo>;
 export type Activity = Reply<typeof video.Activity>;

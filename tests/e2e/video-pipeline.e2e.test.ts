@@ -140,18 +140,25 @@ describe('from a camera folder to a task, in Chromium', () => {
     await page.close();
   });
 
-  it('uploads an MP4 from the new-project screen with real progress, and refuses other formats', async () => {
+  it('uploads an MP4 from the new-project screen with real progress, asks its start, and refuses other formats', async () => {
     const clip = join(scratch, 'timelapse.mp4');
     execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=s=320x180:r=10:d=3', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', clip]);
     const page = await analyst.newPage();
     await page.goto(`${server.url}/#/project`);
-    await page.getByLabel('Файл').setInputFiles({ name: 'clip.mov', mimeType: 'video/quicktime', buffer: Buffer.from('not a movie') });
-    await page.getByText('Ошибка: допускается только формат MP4').waitFor();
+    await page.getByLabel('Файл').setInputFiles({ name: 'clip.flv', mimeType: 'video/x-flv', buffer: Buffer.from('not a movie') });
+    await page.getByText(/^Ошибка: допускаются видеофайлы MP4, MOV, AVI, MKV, WebM, MPEG-TS/).waitFor();
+    // The picker offers the camera and phone formats, not only MP4.
+    expect(await page.getByLabel('Файл').getAttribute('accept')).toContain('.avi');
     await page.getByLabel('Структурная единица').selectOption({ label: 'Участок упаковки' });
     await page.getByLabel('Камера').selectOption({ index: 1 });
     await page.getByLabel('Файл').setInputFiles(clip);
     await page.getByRole('button', { name: 'Загрузить и обработать' }).click();
+    // No start in the name or the metadata: the start is asked, the file's time offered, then confirmed.
+    await page.getByRole('button', { name: /^Взять время файла/ }).click();
+    await page.getByRole('button', { name: 'Подтвердить' }).click();
+    await page.getByTestId('confirmed-start').waitFor();
     await page.getByText('Готово: запись появилась в задачах разметки').waitFor();
+    await page.getByRole('link', { name: 'Открыть задачу' }).waitFor();
     const tasks = await get<{ elements: { video: { filename: string } }[] }>(
       `/api/v1/get_tasks?structure_id=${packingId}&option=all&offset=0&limit=100&filename_pattern=timelapse`,
     );

@@ -18,6 +18,8 @@ import * as mapCrs from './migrations/0016_map_crs';
 import * as norms from './migrations/0017_norms';
 import * as modelReview from './migrations/0018_model_review';
 import * as normRevision from './migrations/0019_norm_revision';
+import * as recordingStart from './migrations/0020_recording_start';
+import * as normNominalShift from './migrations/0022_norm_nominal_shift';
 
 /** Versioned migrations, in order. Add a file and a line here; never edit an applied one. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +40,8 @@ const migrations: Record<string, Migration> = {
   '0017_norms': norms,
   '0018_model_review': modelReview,
   '0019_norm_revision': normRevision,
+  '0020_recording_start': recordingStart,
+  '0022_norm_nominal_shift': normNominalShift,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

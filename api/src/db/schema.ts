@@ -79,6 +79,8 @@ export interface ShiftsTable {
   regular_break_duration_min: Generated<number>;
   /** JSON list of regulated break intervals, local times (migration 0006); '[]' when none. */
   break_intervals: Generated<string>;
+  /** 0022: the unpaid meal break, whole minutes (Тсм = end − start − it, METHODOLOGY §7). */
+  meal_break_min: Generated<number>;
 }
 
 export interface OperationTypesTable {
@@ -133,6 +135,9 @@ export interface VideosTable {
   error: Generated<string | null>;
   /** 0015: why the recording is damaged (truncated, decode errors), or null. */
   damage: Generated<string | null>;
+  /** 0020: where the start came from (file_name, creation_time, file_time, manual, unknown) and whether a person confirmed it. */
+  start_source: Generated<'file_name' | 'creation_time' | 'file_time' | 'manual' | 'unknown'>;
+  start_confirmed: Generated<number>;
 }
 
 export interface MarkupsTable {
@@ -427,4 +432,6 @@ export interface NormCardsTable {
   effective_from: string | null;
   /** 0019: the draft's revision, one more with every change; an approval names the one its approver read. */
   revision: number;
+  /** 0022: the approver's override of an unstable series, with his comment; null when none was needed. */
+  approval_comment: string | null;
 }

@@ -6,6 +6,7 @@ import type { AppDeps } from '../deps';
 import { createRouter, errorResponses, idParam, json } from '../http/openapi';
 import { VideoOrStructureQuery } from '../org/schema';
 import { periodMarkupRoutes } from './period-markups.routes';
+import { recordingStartRoutes } from './recording-start.routes';
 import { saveOwnerMatches } from './save-owner';
 import { AvailableOperations, VideoMarkupsReply, VideoMarkupsSave } from './schema';
 import { availableOperations, readVideoMarkups, saveVideoMarkups, videoMarkupsTsv } from './video-markups.service';
@@ -21,6 +22,7 @@ export function markupRoutes(deps: AppDeps) {
 
   // GET and POST /api/v1/operation_markups: the period editor (period-markups.routes.ts).
   app.route('/', periodMarkupRoutes(deps));
+  app.route('/', recordingStartRoutes(deps));
 
   app.openapi(
     createRoute({

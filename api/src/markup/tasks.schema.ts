@@ -18,6 +18,9 @@ export const TaskRow = z
       filename: z.string(),
       comment: z.string(),
       damage: z.string().nullable().openapi({ description: 'Почему запись повреждена, иначе null' }),
+      start_time: z.string().openapi({ format: 'date-time', description: 'Начало записи' }),
+      start_source: z.enum(['file_name', 'creation_time', 'file_time', 'manual', 'unknown']).openapi({ description: 'Откуда начало записи' }),
+      start_confirmed: z.boolean().openapi({ description: 'Начало подтвердил человек (или оно из имени файла регистратора)' }),
     }),
     status: z.object({
       finished: z.boolean(),

@@ -34,7 +34,9 @@ export async function listTasks(db: Db, structureId: number, query: TaskQuery) {
     .selectFrom('videos')
     .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
     .where('cameras.structure_id', '=', structureId)
-    .where('videos.status', '=', 'ready');
+    .where('videos.status', '=', 'ready')
+    // A recording whose start nothing told is offered for markup once a person gives it (video/recording-start.service.ts).
+    .where('videos.start_source', '!=', 'unknown');
   if (query.option === 'finished') base = base.where('videos.finished', '=', 1);
   if (query.option === 'unfinished') base = base.where('videos.finished', '=', 0);
   const pattern = query.filenamePattern?.trim() ?? '';
@@ -68,6 +70,8 @@ export async function listTasks(db: Db, structureId: number, query: TaskQuery) {
       'videos.comment',
       'videos.damage',
       'videos.start_time',
+      'videos.start_source',
+      'videos.start_confirmed',
       'videos.duration',
       'videos.finished',
       'videos.finished_at',
@@ -90,7 +94,15 @@ export async function listTasks(db: Db, structureId: number, query: TaskQuery) {
     const lastActivity = latest.find((a) => a.video_id === id)?.at ?? null;
     const happenedAt = finished && video.finished_at !== null ? video.finished_at : lastActivity;
     return {
-      video: { id: video.id, filename: video.filename, comment: video.comment, damage: video.damage },
+      video: {
+        id: video.id,
+        filename: video.filename,
+        comment: video.comment,
+        damage: video.damage,
+        start_time: new Date(Number(video.start_time)).toISOString(),
+        start_source: video.start_source,
+        start_confirmed: video.start_confirmed === 1,
+      },
       status: {
         finished,
         completion_percentage: completionPercentage(

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import { findGaps } from '@norma/core-wasm';
+import { findGaps, type Interval } from '@norma/core-wasm';
+import { partsOutside, shiftBreakIntervals } from '@norma/core-wasm/report';
 import type { SessionUser } from '../http/env';
 import type { Db } from '../db/database';
 import { badRequest, conflict, notFound } from '../http/errors';
@@ -11,6 +12,7 @@ import { clipModelLayer, UNREVIEWED_SOURCE } from './model-layer.service';
 import { lockStructureForSave, saveTransaction } from './save-lock.service';
 import { assertRowInStructure, structureMembers } from './structure-members.service';
 import { tsvText } from '../http/tsv';
+import { parseBreakIntervals } from '../org/settings.service';
 
 export interface VideoMarkupInput {
   id?: number;
@@ -53,6 +55,8 @@ export const SAVE_ID_REUSED_MESSAGE =
   'Ключ сохранения client_save_id уже использован для другого изменения: повторная отправка должна совпадать с первой. Обновите страницу и сохраните заново.';
 export const SAVE_ID_OTHER_USER_MESSAGE = 'Ключ сохранения client_save_id уже использован другим пользователем: сохраните заново.';
 
+export const START_UNKNOWN_MESSAGE = 'Начало этой записи не указано: укажите его на экране загрузки, и запись станет доступна для разметки';
+
 export const STALE_VERSION_MESSAGE =
   'Разметку этого видео уже изменил другой пользователь или другая вкладка. Загрузите свежую версию или сохраните поверх неё.';
 
@@ -60,10 +64,12 @@ async function videoContext(db: Db, videoId: number): Promise<VideoContext> {
   const row = await db
     .selectFrom('videos')
     .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
-    .select(['videos.id', 'cameras.structure_id', 'videos.start_time', 'videos.duration', 'videos.markup_version'])
+    .select(['videos.id', 'cameras.structure_id', 'videos.start_time', 'videos.duration', 'videos.markup_version', 'videos.start_source'])
     .where('videos.id', '=', videoId)
     .executeTakeFirst();
   if (!row) throw notFound('Видео не найдено');
+  // Markup keyed to a start nobody gave would land at the upload's moment (video/recording-start.service.ts).
+  if (row.start_source === 'unknown') throw conflict(START_UNKNOWN_MESSAGE);
   return { id: row.id, structureId: row.structure_id, start: row.start_time, duration: row.duration, version: row.markup_version };
 }
 
@@ -277,7 +283,32 @@ export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: numbe
   return readVideoMarkups(db, videoId);
 }
 
-/** DESIGN.md "Fill gaps": each uncovered interval → the idle operation, workplace and employee of its neighbour. */
+/**
+ * The structure's regulated break intervals (its shifts' breaks entered as intervals) over
+ * [from, to): an unmarked break is the break, never idle (docs/markup.md). None for a partial
+ * structure, whose reports do not count shifts.
+ */
+async function regulatedBreaks(db: Db, structureId: number, from: number, to: number): Promise<Interval[]> {
+  const structure = await db
+    .selectFrom('structures')
+    .innerJoin('organizations', 'organizations.id', 'structures.organization_id')
+    .select(['structures.partial', 'organizations.time_zone'])
+    .where('structures.id', '=', structureId)
+    .executeTakeFirst();
+  if (!structure || structure.partial === 1) return [];
+  const shifts = await db
+    .selectFrom('shifts')
+    .select(['name', 'start_time', 'end_time', 'regular_break_duration_min', 'break_intervals'])
+    .where('structure_id', '=', structureId)
+    .execute();
+  const rows = shifts.map(({ break_intervals, ...shift }) => ({ ...shift, breaks: parseBreakIntervals(break_intervals) }));
+  return shiftBreakIntervals(rows, structure.time_zone, from, to);
+}
+
+/**
+ * DESIGN.md "Fill gaps": each uncovered interval → the idle operation, workplace and employee of
+ * its neighbour; the shifts' regulated break intervals stay unmarked (they are breaks, not idle).
+ */
 async function fillVideoGaps(db: Db, user: SessionUser, video: VideoContext, now: number) {
   if (video.duration === null) throw badRequest('Длительность видео ещё неизвестна: откройте видео, чтобы она записалась, и повторите');
   if (!(video.duration <= MAX_VIDEO_SECONDS))
@@ -297,10 +328,13 @@ async function fillVideoGaps(db: Db, user: SessionUser, video: VideoContext, now
     .orderBy('start_time')
     .execute();
   const end = toInstant(video, video.duration);
-  const gaps = findGaps(
-    rows.map((r) => ({ start: r.start_time, end: boundedEnd(r.start_time, r.end_time) })),
-    video.start,
-    end,
+  const gaps = partsOutside(
+    findGaps(
+      rows.map((r) => ({ start: r.start_time, end: boundedEnd(r.start_time, r.end_time) })),
+      video.start,
+      end,
+    ),
+    await regulatedBreaks(db, video.structureId, video.start, end),
   );
   if (gaps.length === 0) return;
   let fallback: { workplace_id: number; employee_id: number | null } | undefined = rows[0];

@@ -261,6 +261,8 @@ export async function videosOverlapping(db: Db, structureId: number, from: numbe
     .select(['videos.id', 'videos.camera_id', 'cameras.camera_key', 'videos.filename', 'videos.start_time', 'videos.duration'])
     .where('cameras.structure_id', '=', structureId)
     .where('videos.status', '=', 'ready')
+    // A recording whose start is not yet given counts from the moment it is (video/recording-start.service.ts).
+    .where('videos.start_source', '!=', 'unknown')
     .where('videos.duration', '>', 0)
     .where('videos.start_time', '<', to)
     .where((eb) => eb(eb('videos.start_time', '+', eb(eb.ref('videos.duration'), '*', 1000)), '>', from))

@@ -52,7 +52,8 @@ export function videoIntakeRoutes({ db, storage, config }: Pick<AppDeps, 'db' | 
       method: 'post',
       path: '/api/v1/upload',
       tags,
-      summary: 'Загрузить запись камеры (тело запроса — сам файл MP4); ответ — id видео и задачи обработки',
+      summary:
+        'Загрузить запись камеры или телефона (тело запроса — сам файл: MP4, MOV, AVI, MKV, WebM, MPEG-TS); ответ — id видео и задачи обработки, найденное начало записи и откуда оно',
       middleware: [requireAccess(db, 'markup.write', structureFrom.cameraQuery())] as const,
       request: { query: UploadQuery, body: { content: { 'video/mp4': { schema: z.string().openapi({ format: 'binary' }) } } } },
       responses: {
@@ -66,7 +67,7 @@ export function videoIntakeRoutes({ db, storage, config }: Pick<AppDeps, 'db' | 
       },
     }),
     async (c) => {
-      const { camera_id, filename } = c.req.valid('query');
+      const { camera_id, filename, file_time } = c.req.valid('query');
       const length = c.req.header('content-length');
       const result = await receiveUpload(db, storage, {
         cameraId: camera_id,
@@ -75,6 +76,7 @@ export function videoIntakeRoutes({ db, storage, config }: Pick<AppDeps, 'db' | 
         declaredBytes: length ? Number(length) : null,
         maxBytes: config.uploadMaxBytes,
         authorId: currentUser(c).id,
+        clientFileTime: file_time ?? null,
       });
       return c.json(result, 200);
     },

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers } from '../job-registry';
-import { mediaTools, run } from '@norma/workers/media';
+import { mp4Layout } from '@norma/workers/ingest';
+import { mediaTools, probe, run } from '@norma/workers/media';
 import { configureMediaLimits, DEFAULT_MEDIA_LIMITS } from '@norma/workers/media-limits';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 import { makeClip, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
@@ -147,6 +148,39 @@ describe('real containers still pass: the same recording as MP4, MKV, AVI and MP
     expect(job.status).toBe('success');
     expect(video.status).toBe('ready');
     expect(video.duration).toBeCloseTo(3, 0);
+  });
+});
+
+/**
+ * Issue 41, item 2: the cameras' and phones' own files, under their own names, are taken and made
+ * what a browser plays (H.264 in MP4, index first) behind the same container rules. Each is made
+ * here with Debian's ffmpeg encoders, a second of 320×240.
+ */
+describe('camera and phone formats are accepted under their own extensions and converted to a playable MP4', () => {
+  const encode = async (path: string, codec: string[], format: string) => {
+    const { ffmpeg } = await mediaTools();
+    const input = ['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10:duration=2'];
+    await run(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-y', ...input, ...codec, '-f', format, path]);
+  };
+  it.each([
+    ['camera.avi', 'a camera’s AVI with MS-MPEG4v3', ['-c:v', 'msmpeg4'], 'avi'],
+    ['divx.avi', 'an AVI with MPEG-4 part 2', ['-c:v', 'mpeg4', '-q:v', '5'], 'avi'],
+    ['mjpeg.avi', 'an MJPEG AVI', ['-c:v', 'mjpeg', '-q:v', '5', '-pix_fmt', 'yuvj420p'], 'avi'],
+    ['phone.mov', 'a phone’s MOV', ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'], 'mov'],
+    ['clip.mkv', 'an MKV', ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'], 'matroska'],
+    ['stream.ts', 'an MPEG-TS', ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'], 'mpegts'],
+    ['hevc.mp4', 'HEVC in MP4', ['-c:v', 'libx265', '-preset', 'ultrafast', '-tag:v', 'hvc1', '-x265-params', 'log-level=error'], 'mp4'],
+  ])('%s (%s)', async (name, _what, codec, format) => {
+    const source = join(outside, `source-${name}`);
+    await encode(source, codec, format);
+    const { job, video } = await rivalUpload(name, new Uint8Array(await Bun.file(source).arrayBuffer()));
+    expect(job.status, JSON.stringify(job.error)).toBe('success');
+    expect(video.status).toBe('ready');
+    expect(video.duration).toBeCloseTo(2, 0);
+    expect(video.storage_key.endsWith('.mp4')).toBe(true);
+    const path = t.deps.storage.pathOf(video.storage_key);
+    expect((await probe(path)).videoCodec).toBe('h264');
+    expect(await mp4Layout(path)).toMatchObject({ isoBmff: true, moovFirst: true });
   });
 });
 

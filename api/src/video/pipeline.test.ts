@@ -7,7 +7,7 @@ import { startWorkers } from '../job-registry';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 import { SYNC_NEEDS_STRUCTURE } from './intake.routes';
 import { makeClip, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
-import { ONLY_MP4 } from './upload';
+import { UNSUPPORTED_FORMAT } from './upload';
 
 let t: TestApp;
 let w: VideoWorld;
@@ -202,12 +202,17 @@ describe('POST /api/v1/upload', () => {
     expect((await response.json()).filename).toBe('cam2_2026-11-17_10-00-00~2.mp4');
   });
 
-  it('refuses other extensions with the spec text, and bad parameters, storing nothing', async () => {
+  it('refuses extensions that are no accepted video container, naming what is accepted, and bad parameters, storing nothing', async () => {
     const before = camera2Files();
     const videosBefore = (await videoRows()).length;
-    const wrong = await upload(`camera_id=${w.cameraIds[1]}&filename=clip.avi`, clip);
-    expect(wrong.status).toBe(400);
-    expect((await wrong.json()).error.message).toBe(ONLY_MP4);
+    for (const name of ['clip.flv', 'clip.wmv', 'clip.mpg', 'notes.txt', 'noext']) {
+      const wrong = await upload(`camera_id=${w.cameraIds[1]}&filename=${name}`, clip);
+      expect(wrong.status, name).toBe(400);
+      expect((await wrong.json()).error.message).toBe(UNSUPPORTED_FORMAT);
+    }
+    expect(UNSUPPORTED_FORMAT).toBe(
+      'Ошибка: допускаются видеофайлы MP4, MOV, AVI, MKV, WebM, MPEG-TS (.mp4, .m4v, .mov, .3gp, .mkv, .webm, .avi, .ts, .mts, .m2ts)',
+    );
     for (const [query, status] of [
       [`filename=a.mp4`, 400],
       [`camera_id=abc&filename=a.mp4`, 400],

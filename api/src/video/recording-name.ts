@@ -3,6 +3,13 @@ import type { LocalParts } from '../time-zone';
 /** File extensions taken for recordings when a camera folder is scanned (everything else is ignored). */
 export const RECORDING_EXTENSIONS = ['mp4', 'm4v', 'mov', 'mkv', 'webm', 'avi', 'ts', 'mts', 'm2ts', '3gp', 'flv', 'wmv', 'mpg', 'mpeg'];
 
+/**
+ * Extensions an upload takes: the containers whose bytes the media library recognises
+ * (workers/src/media/container.ts: MP4/MOV/3GP, MKV/WebM, AVI, MPEG-TS/M2TS). FLV, WMV and MPEG-PS
+ * are found by a sync but refused by the container check, so an upload refuses them at once.
+ */
+export const UPLOAD_EXTENSIONS = ['mp4', 'm4v', 'mov', '3gp', 'mkv', 'webm', 'avi', 'ts', 'mts', 'm2ts'];
+
 export function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.');
   return dot <= 0 ? '' : name.slice(dot + 1).toLowerCase();

@@ -57,6 +57,9 @@ export interface NewRecording {
   contentHash: string;
   sizeBytes: number;
   startTime: number;
+  /** Where the start came from (recording-start.service.ts) and whether it counts as confirmed. */
+  startSource: 'file_name' | 'creation_time' | 'file_time' | 'unknown';
+  startConfirmed: boolean;
   authorId: string | null;
   /** Written to the video's activity list. */
   activity: string;
@@ -75,6 +78,8 @@ export async function registerRecording(db: Db, recording: NewRecording): Promis
         content_hash: recording.contentHash,
         size_bytes: recording.sizeBytes,
         start_time: recording.startTime,
+        start_source: recording.startSource,
+        start_confirmed: recording.startConfirmed ? 1 : 0,
         duration: null,
         status: 'queued',
         created_at: now,

@@ -8,22 +8,28 @@ import { localToInstant } from '../time-zone';
 // The ingest job's kind lives with the queries that queue it; its importers (job registry, tests) name it here.
 export { INGEST_JOB } from './registration.service';
 
-export type StartSource = 'file_name' | 'creation_time' | 'file_time';
-
 /**
  * When a recording began: the local time in its name (`cam1_2026-11-16_09-00-00.mp4`, in the
- * organisation's zone), else the container's creation time (ffprobe), else the file's time.
+ * organisation's zone), else the container's creation time (ffprobe), else the file's time — a
+ * camera folder's file keeps the recorder's time; an upload's file time is the upload moment and
+ * tells nothing, so an upload passes null and gets 'unknown' (its instant is then `placeholder`).
  */
-export async function recordingStart(path: string, name: string, timeZone: string, fileTime: number): Promise<{ instant: number; source: StartSource }> {
+export async function recordingStart(
+  path: string,
+  name: string,
+  timeZone: string,
+  fileTime: number | null,
+  placeholder = Date.now(),
+): Promise<{ instant: number; source: 'file_name' | 'creation_time' | 'file_time' | 'unknown' }> {
   const local = startFromName(name);
   if (local) return { instant: localToInstant(local, timeZone), source: 'file_name' };
   try {
     const created = plausibleCreationTime((await probe(path)).creationTime);
     if (created !== null) return { instant: created, source: 'creation_time' };
   } catch {
-    // Not readable as video: the ingest job reports that; the file time is used meanwhile.
+    // Not readable as video (no accepted container, say): the ingest job reports that.
   }
-  return { instant: Math.floor(fileTime), source: 'file_time' };
+  return fileTime === null ? { instant: Math.floor(placeholder), source: 'unknown' } : { instant: Math.floor(fileTime), source: 'file_time' };
 }
 
 /** SHA-256 of a stored file, read in chunks (never whole in memory). */

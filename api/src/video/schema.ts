@@ -16,8 +16,28 @@ export const SyncResult = z
 export const UploadQuery = z.object({
   camera_id: positiveId,
   filename: z.string().min(1).max(255).openapi({ example: 'cam1_2026-11-16_09-00-00.mp4' }),
+  file_time: decimalInt(0, 4_102_444_800_000)
+    .optional()
+    .openapi({ description: 'Время файла на устройстве отправителя (мс UTC, lastModified): только подсказка, если начало записи неизвестно' }),
 });
-export const UploadResult = z.object({ video_id: z.number(), job_id: z.number(), filename: z.string() }).openapi('UploadResult');
+const StartSourceEnum = z
+  .enum(['file_name', 'creation_time', 'file_time', 'manual', 'unknown'])
+  .openapi({ description: 'Откуда начало записи: имя файла, метаданные файла, время файла, указано человеком, неизвестно' });
+export const UploadResult = z
+  .object({
+    video_id: z.number(),
+    job_id: z.number(),
+    filename: z.string(),
+    start_time: isoString.nullable().openapi({ description: 'Найденное начало записи; null — неизвестно, его надо указать' }),
+    start_source: StartSourceEnum,
+    start_confirmed: z.boolean(),
+    suggested_start_time: isoString.nullable().openapi({ description: 'Время файла на устройстве отправителя — подсказка для неизвестного начала' }),
+  })
+  .openapi('UploadResult');
+export const RecordingStartBody = z.object({ start_time: instant }).openapi('RecordingStartBody');
+export const RecordingStart = z
+  .object({ video_id: z.number(), start_time: isoString.nullable(), start_source: StartSourceEnum, start_confirmed: z.boolean() })
+  .openapi('RecordingStart');
 export const UploadCheckQuery = z.object({
   camera_id: positiveId,
   content_hash: z
@@ -46,6 +66,8 @@ export const VideoMeta = z
     job_id: z.number().nullable(),
     finished: z.boolean(),
     size_bytes: z.number().nullable(),
+    start_source: StartSourceEnum,
+    start_confirmed: z.boolean(),
   })
   .openapi('VideoMeta');
 export const CommentBody = z.object({ comment: z.string().max(2000, 'не длиннее 2000 символов') });

@@ -22,6 +22,8 @@ const metaColumns = [
   'videos.job_id',
   'videos.finished',
   'videos.size_bytes',
+  'videos.start_source',
+  'videos.start_confirmed',
 ] as const;
 
 /** Video meta (spec 01 §3, spec 02 §3): name, comment, camera, structure, start instant, duration, status. */
@@ -44,7 +46,7 @@ export async function videoMeta(db: Db, videoId: number) {
   if (!row) throw notFound('Видео не найдено');
   // An error stored before the server cut its paths out of job errors (jobs/error-text.ts) is cut here.
   const error = row.error === null ? null : withoutServerPaths(row.error);
-  return { ...row, error, start_time: toIso(row.start_time), finished: row.finished === 1 };
+  return { ...row, error, start_time: toIso(row.start_time), finished: row.finished === 1, start_confirmed: row.start_confirmed === 1 };
 }
 
 export async function setVideoComment(db: Db, videoId: number, comment: string, authorId: string) {

@@ -54,6 +54,9 @@ export async function syncStructure(db: Db, storage: ObjectStore, structureId: n
           contentHash,
           sizeBytes: file.size,
           startTime: start.instant,
+          startSource: start.source,
+          // The recorders' naming rule is their word on the start; metadata and the file's time wait for a person.
+          startConfirmed: start.source === 'file_name',
           authorId: options.authorId ?? null,
           activity: 'Запись найдена при синхронизации',
         });

@@ -4,7 +4,9 @@ import { ApiError, badRequest, conflict, diskFull } from '../http/errors';
 import { fitFileName } from '../storage/file-names';
 import type { ObjectStore } from '../storage/object-store';
 import { humanBytes } from './body-limit';
-import { extensionOf } from './recording-name';
+import { extensionOf, UPLOAD_EXTENSIONS } from './recording-name';
+import { EARLIEST_START, recordingStartOf, START_FUTURE_SLACK_MS, type StartSource } from './recording-start.service';
+import { toIso } from '../http/time';
 import { freeStorageKey, hashStoredFile, isUniqueViolation, recordingStart } from './registration';
 import { cameraWithContext, registerRecording, requeueFailedRecording, videoByContent, type CameraContext } from './registration.service';
 import { folderKey } from './sync';
@@ -15,8 +17,11 @@ export const UPLOADED_ACTIVITY = 'Видео загружено';
 /** The answer (409) to a recording the camera has, ready or being processed; a failed one may be uploaded again. */
 export const ALREADY_UPLOADED = 'Эта запись уже загружена для этой камеры';
 
-/** The exact text of spec 01 §5 for a file that is not MP4. */
-export const ONLY_MP4 = 'Ошибка: допускается только формат MP4';
+/**
+ * A file of another kind (spec 01 §5 said «only MP4»; issue 41 widened it to the cameras' and phones'
+ * formats, which are converted to MP4 for browsers — docs/video-storage.md «Загрузка»).
+ */
+export const UNSUPPORTED_FORMAT = `Ошибка: допускаются видеофайлы MP4, MOV, AVI, MKV, WebM, MPEG-TS (${UPLOAD_EXTENSIONS.map((e) => `.${e}`).join(', ')})`;
 
 export interface UploadInput {
   cameraId: number;
@@ -26,12 +31,20 @@ export interface UploadInput {
   declaredBytes: number | null;
   maxBytes: number;
   authorId: string;
+  /** The file's time on the sender's device (ms): a suggestion for an unknown start, never taken by itself. */
+  clientFileTime?: number | null;
 }
 
 export interface UploadResult {
   video_id: number;
   job_id: number;
   filename: string;
+  /** The start found (null when nothing told it), where from, whether a person confirmed it. */
+  start_time: string | null;
+  start_source: StartSource;
+  start_confirmed: boolean;
+  /** The sender's file time, offered to the person when the start is unknown; null when none or implausible. */
+  suggested_start_time: string | null;
 }
 
 export function tooLarge(maxBytes: number) {
@@ -51,7 +64,7 @@ export function cleanFilename(raw: string | undefined): string {
   if (name.length > 200 || /[/\\\p{Cc}]/u.test(name) || name === '.' || name === '..' || name.startsWith('.')) {
     throw badRequest('filename: недопустимое имя файла');
   }
-  if (extensionOf(name) !== 'mp4') throw new ApiError(400, 'bad_request', ONLY_MP4);
+  if (!UPLOAD_EXTENSIONS.includes(extensionOf(name))) throw new ApiError(400, 'bad_request', UNSUPPORTED_FORMAT);
   return fitFileName(name, SUFFIX_RESERVE_BYTES);
 }
 
@@ -64,6 +77,9 @@ export function cleanFilename(raw: string | undefined): string {
 export async function receiveUpload(db: Db, storage: ObjectStore, input: UploadInput): Promise<UploadResult> {
   const camera = await cameraWithContext(db, input.cameraId);
   const filename = cleanFilename(input.filename);
+  const now = Date.now();
+  const clientTime = input.clientFileTime ?? null;
+  const suggested = clientTime !== null && clientTime >= EARLIEST_START && clientTime <= now + START_FUTURE_SLACK_MS ? toIso(clientTime) : null;
   if (input.declaredBytes !== null && input.declaredBytes > input.maxBytes) throw tooLarge(input.maxBytes);
   if (!input.body) throw badRequest('Пустой запрос: тело запроса должно содержать файл');
   const folder = folderKey(camera.storage_folder);
@@ -118,12 +134,14 @@ export async function receiveUpload(db: Db, storage: ObjectStore, input: UploadI
         authorId: input.authorId,
       });
       kept = moved;
-      return again;
+      const { video_id: _id, ...start } = await recordingStartOf(db, again.video_id);
+      return { ...again, ...start, suggested_start_time: suggested };
     }
     const key = await freeStorageKey(db, storage, folder, filename);
     await storage.move(partKey, key);
     try {
-      const start = await recordingStart(await storage.local(key), filename, camera.time_zone, Date.now());
+      // The file's time on the server is this upload's moment: it tells nothing of the recording.
+      const start = await recordingStart(await storage.local(key), filename, camera.time_zone, null, now);
       const { videoId, jobId } = await registerRecording(db, {
         camera,
         storageKey: key,
@@ -131,11 +149,22 @@ export async function receiveUpload(db: Db, storage: ObjectStore, input: UploadI
         contentHash,
         sizeBytes: bytes,
         startTime: start.instant,
+        startSource: start.source,
+        // Confirmed by the person on the upload screen (PUT /api/v1/videos/{videoId}/start).
+        startConfirmed: false,
         authorId: input.authorId,
         activity: UPLOADED_ACTIVITY,
       });
       kept = true;
-      return { video_id: videoId, job_id: jobId, filename: key.slice(folder.length + 1) };
+      return {
+        video_id: videoId,
+        job_id: jobId,
+        filename: key.slice(folder.length + 1),
+        start_time: start.source === 'unknown' ? null : toIso(start.instant),
+        start_source: start.source,
+        start_confirmed: false,
+        suggested_start_time: suggested,
+      };
     } catch (err) {
       await storage.remove(key);
       if (isUniqueViolation(err)) throw conflict(ALREADY_UPLOADED);
@@ -169,7 +198,7 @@ async function uploadFailedAgain(
     camera: CameraContext;
     authorId: string;
   },
-): Promise<UploadResult & { kept: boolean }> {
+): Promise<{ video_id: number; job_id: number; filename: string; kept: boolean }> {
   const { failed, folder } = upload;
   const there = (await storage.exists(failed.storage_key)) ? await hashStoredFile(storage, failed.storage_key) : null;
   const place = there === upload.contentHash ? 'intact' : there === null ? 'gone' : 'changed';

@@ -3212,10 +3212,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Сведения об установке: есть ли демо-данные, адреса внешних сайтов (NORMA_LINK_*) */
+    /**
+     * Сведения об установке: есть ли демо-данные, адреса внешних сайтов (NORMA_LINK_*)
+     * @description demo: с ключом ссылки (key или заголовок x-norma-share-key) — открывает ли ключ отчёт демонстрационной организации; без ключа — есть ли в установке демонстрационная организация. Вошедшему пользователю PWA показывает признак из whoami (organization.is_demo).
+     */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description ключ ссылки на отчёт: demo — о его организации */
+          key?: string;
+        };
         header?: never;
         path?: never;
         cookie?: never;
@@ -4775,6 +4781,8 @@ export interface paths {
             params?: components['schemas']['NormParams'];
             title?: string;
             windows: {
+              /** @description Смена-день сотрудника, дата начала смены (ГГГГ-ММ-ДД); вместо from_time и to_time */
+              date?: string;
               /** @description Сотрудник структурной единицы */
               employee_id: number;
               /**
@@ -4782,13 +4790,13 @@ export interface paths {
                * @description Начало окна [from_time, to_time)
                * @example 2026-11-16T05:00:00Z
                */
-              from_time: string;
+              from_time?: string;
               /**
                * Format: date-time
                * @description Конец окна (не включается)
                * @example 2026-11-16T05:00:00Z
                */
-              to_time: string;
+              to_time?: string;
             }[];
           };
         };
@@ -4929,6 +4937,8 @@ export interface paths {
             params?: components['schemas']['NormParams'];
             title?: string;
             windows?: {
+              /** @description Смена-день сотрудника, дата начала смены (ГГГГ-ММ-ДД); вместо from_time и to_time */
+              date?: string;
               /** @description Сотрудник структурной единицы */
               employee_id: number;
               /**
@@ -4936,13 +4946,13 @@ export interface paths {
                * @description Начало окна [from_time, to_time)
                * @example 2026-11-16T05:00:00Z
                */
-              from_time: string;
+              from_time?: string;
               /**
                * Format: date-time
                * @description Конец окна (не включается)
                * @example 2026-11-16T05:00:00Z
                */
-              to_time: string;
+              to_time?: string;
             }[];
           };
         };
@@ -5041,6 +5051,8 @@ export interface paths {
              * @example 2026-12-01
              */
             effective_from: string;
+            /** @description Нужен, когда у операции единицы ряд неустойчив: явное подтверждение утверждающего с комментарием; хранится с утверждением */
+            override_comment?: string;
             /** @description обязательно: ревизия черновика из прочитанной карточки (поле revision); черновик изменён после неё → 409 с текущей карточкой */
             revision: number;
           };
@@ -5610,6 +5622,235 @@ export interface paths {
           };
         };
         /** @description Некорректные данные */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/organization': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Название и часовой пояс своей организации (администратор) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['OrganizationSettings'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    /**
+     * Переименовать организацию и/или сменить её часовой пояс (не переданное поле не меняется)
+     * @description Новый пояс действует на то, что читается после сохранения: время в именах новых файлов записей, границы суток отчётов, смены. Начала уже зарегистрированных записей не меняются. Пояс демонстрационной организации не меняется (409).
+     */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['OrganizationSave'];
+        };
+      };
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['OrganizationSettings'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Часовой пояс демонстрационной организации не меняется */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/organization/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Что изменит новый часовой пояс (ничего не сохраняется): время сейчас в обоих поясах, записи с временем из имени файла */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['TimeZonePreviewBody'];
+        };
+      };
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['TimeZonePreview'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Часовой пояс демонстрационной организации не меняется */
         409: {
           headers: {
             [name: string]: unknown;
@@ -8186,11 +8427,13 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Загрузить запись камеры (тело запроса — сам файл MP4); ответ — id видео и задачи обработки */
+    /** Загрузить запись камеры или телефона (тело запроса — сам файл: MP4, MOV, AVI, MKV, WebM, MPEG-TS); ответ — id видео и задачи обработки, найденное начало записи и откуда оно */
     post: {
       parameters: {
         query: {
           camera_id: number;
+          /** @description Время файла на устройстве отправителя (мс UTC, lastModified): только подсказка, если начало записи неизвестно */
+          file_time?: number;
           filename: string;
         };
         header?: never;
@@ -9177,6 +9420,93 @@ export interface paths {
       };
     };
     put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/videos/{videoId}/start': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Подтвердить или изменить начало записи: разметка, отметки и слой модели видео сдвигаются на ту же разницу. Разметчик подтверждает только неподтверждённое начало неразмеченной записи (при загрузке); менять — аналитик или администратор */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          videoId: number;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['RecordingStartBody'];
+        };
+      };
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['RecordingStart'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Запись с таким началом пересекается с другой записью этой камеры */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
     post?: never;
     delete?: never;
     options?: never;
@@ -11189,11 +11519,14 @@ export interface components {
       login: string;
       organization: {
         id: number;
+        is_demo: boolean;
         name: string;
         /** @example Europe/Moscow */
         time_zone: string;
       };
-      permissions: ('workspace.read' | 'reports.read' | 'markup.write' | 'workspace.write' | 'organization.admin' | 'reports.window.read' | 'video.play')[];
+      permissions: (
+        'workspace.read' | 'reports.read' | 'markup.write' | 'workspace.write' | 'organization.admin' | 'reports.window.read' | 'video.play' | 'site.requests'
+      )[];
       /** @enum {string} */
       role: 'admin' | 'analyst' | 'assessor' | 'viewer';
     };
@@ -12088,12 +12421,19 @@ export interface components {
         balance: {
           days: number;
           idle_minutes: number;
+          meal_break_minutes: number;
           move_minutes: number;
+          /** @description Топ_набл: основная и вспомогательная работа нормативного баланса, в среднем на смену-день */
+          observed_operative_minutes: number;
+          /** @description Наблюдавшаяся часть смены, в среднем на смену-день (справочно) */
+          observed_shift_minutes: number;
           pz_minutes: number;
           regulated_break_minutes: number;
           rest_minutes: number;
           service_minutes: number;
+          /** @description Тсм: номинальная длительность выбранной смены (конец − начало − обед) */
           shift_minutes: number;
+          shift_name: string | null;
           source: string;
         };
         basis: {
@@ -12127,25 +12467,58 @@ export interface components {
             name: string;
           }[];
         };
+        /** @description «не рассчитано: нет замеров «…»»: такую карточку утвердить нельзя (409) */
+        not_calculated: string | null;
         operations: {
           accepted: number;
           /** @enum {string} */
           category: 'main' | 'aux';
           coef: number;
+          /** @description Отброшено очисткой ряда */
+          dropped: number;
           enough: boolean;
+          manual: {
+            minutes: number;
+            note: string;
+            /** @enum {string} */
+            source: 'mtm' | 'micro' | 'reference' | 'other';
+            source_label: string;
+          } | null;
           measurements: number;
           name: string;
           normative_coef: number;
           operation_id: number;
+          /** @description Оценка темпа замеров операции, % (по сотрудникам — взвешенная по времени) */
+          rating_percent: number;
           required: number;
           source: string;
-          t_reg_minutes: number;
+          /** @description t_norm = t_reg × темп / 100 (время, введённое вручную, — как введено) */
+          t_norm_minutes: number | null;
+          /** @description t_reg по замерам или время, введённое вручную; null — не рассчитано */
+          t_reg_minutes: number | null;
+          /** @enum {string} */
+          time_source: 'measured' | 'manual' | 'none';
           times_per_unit: number;
+          /** @description Ряд неустойчив: очистка отбросила больше 15 % замеров (или больше 2 у ряда короче 15) */
+          unstable: boolean;
         }[];
+        rating: {
+          employees: {
+            employee_id: number;
+            name: string;
+            percent: number;
+          }[];
+          percent: number;
+          text: string;
+        };
+        /** @description Операции единицы с неустойчивым рядом: утверждение только с override_comment */
+        unstable: string[];
         warnings: string[];
       };
       params: components['schemas']['NormParamsReply'];
       windows: {
+        /** @description Смена-день, когда окно задано датой */
+        date?: string | null;
         employee_id: number;
         employee_name: string;
         from_time: string;
@@ -12216,6 +12589,26 @@ export interface components {
        */
       batch_size?: number | null;
       /**
+       * @description Оценка темпа по сотрудникам основания, %; заменяет общую для его замеров
+       * @default []
+       */
+      employee_ratings?: {
+        employee_id: number;
+        rating_percent: number;
+      }[];
+      /**
+       * @description Время операций единицы без замеров, введённое вручную, с источником (МТМ, микроэлементные нормативы, справочник, другое)
+       * @default []
+       */
+      manual_times?: {
+        minutes: number;
+        /** @default  */
+        note?: string;
+        operation_id: number;
+        /** @enum {string} */
+        source: 'mtm' | 'micro' | 'reference' | 'other';
+      }[];
+      /**
        * @description Нормативы организации; null — фактические по фотографии рабочего времени
        * @default null
        */
@@ -12243,6 +12636,16 @@ export interface components {
        */
       plan_units?: number | null;
       /**
+       * @description Оценка темпа для всего основания, %: t_norm = t_reg × темп / 100
+       * @default 100
+       */
+      rating_percent?: number;
+      /**
+       * @description Смена, на которую устанавливается норма (её Тсм); null — самая частая смена основания
+       * @default null
+       */
+      shift_name?: string | null;
+      /**
        * @description Состав единицы продукции; null — каждая основная операция один раз
        * @default null
        */
@@ -12265,6 +12668,26 @@ export interface components {
        * @default null
        */
       batch_size: number | null;
+      /**
+       * @description Оценка темпа по сотрудникам основания, %; заменяет общую для его замеров
+       * @default []
+       */
+      employee_ratings: {
+        employee_id: number;
+        rating_percent: number;
+      }[];
+      /**
+       * @description Время операций единицы без замеров, введённое вручную, с источником (МТМ, микроэлементные нормативы, справочник, другое)
+       * @default []
+       */
+      manual_times: {
+        minutes: number;
+        /** @default  */
+        note: string;
+        operation_id: number;
+        /** @enum {string} */
+        source: 'mtm' | 'micro' | 'reference' | 'other';
+      }[];
       /**
        * @description Нормативы организации; null — фактические по фотографии рабочего времени
        * @default null
@@ -12293,6 +12716,16 @@ export interface components {
        */
       plan_units: number | null;
       /**
+       * @description Оценка темпа для всего основания, %: t_norm = t_reg × темп / 100
+       * @default 100
+       */
+      rating_percent: number;
+      /**
+       * @description Смена, на которую устанавливается норма (её Тсм); null — самая частая смена основания
+       * @default null
+       */
+      shift_name: string | null;
+      /**
        * @description Состав единицы продукции; null — каждая основная операция один раз
        * @default null
        */
@@ -12305,6 +12738,8 @@ export interface components {
         | null;
     };
     NormSummary: {
+      /** @description Комментарий утверждающего к неустойчивому ряду (null — не понадобился) */
+      approval_comment: string | null;
       approved_at: string | null;
       approved_by_name: string | null;
       created_at: string;
@@ -12384,6 +12819,19 @@ export interface components {
       operations_to_delete?: number[];
       structure_id: number;
     };
+    OrganizationSave: {
+      name?: string;
+      /** @example Asia/Yekaterinburg */
+      time_zone?: string;
+    };
+    OrganizationSettings: {
+      id: number;
+      /** @description демонстрационная организация: её часовой пояс не меняется */
+      is_demo: boolean;
+      name: string;
+      /** @example Europe/Moscow */
+      time_zone: string;
+    };
     OtherVideo: {
       camera_key: number;
       current_second: number;
@@ -12458,6 +12906,24 @@ export interface components {
       product_num: number | null;
       /** @default  */
       products_description?: string;
+    };
+    RecordingStart: {
+      start_confirmed: boolean;
+      /**
+       * @description Откуда начало записи: имя файла, метаданные файла, время файла, указано человеком, неизвестно
+       * @enum {string}
+       */
+      start_source: 'file_name' | 'creation_time' | 'file_time' | 'manual' | 'unknown';
+      /** Format: date-time */
+      start_time: string | null;
+      video_id: number;
+    };
+    RecordingStartBody: {
+      /**
+       * Format: date-time
+       * @example 2026-11-16T05:00:00Z
+       */
+      start_time: string;
     };
     ReferenceStability: {
       edition: string;
@@ -12818,6 +13284,11 @@ export interface components {
       end_time: string;
       /** @description при сохранении не нужен: список смен заменяется целиком */
       id?: number;
+      /**
+       * @description обед (неоплачиваемый перерыв), мин: Тсм нормы = конец − начало − обед (METHODOLOGY §7); 0 — время смены обед уже не включает
+       * @default 0
+       */
+      meal_break_min?: number;
       name: string;
       /** @default 0 */
       regular_break_duration_min?: number;
@@ -13046,6 +13517,7 @@ export interface components {
         }[];
         end_time?: string;
         id: number;
+        meal_break_min: number;
         regular_break_duration_min: number;
         start_time?: string;
       })[];
@@ -13120,11 +13592,67 @@ export interface components {
         damage: string | null;
         filename: string;
         id: number;
+        /** @description Начало подтвердил человек (или оно из имени файла регистратора) */
+        start_confirmed: boolean;
+        /**
+         * @description Откуда начало записи
+         * @enum {string}
+         */
+        start_source: 'file_name' | 'creation_time' | 'file_time' | 'manual' | 'unknown';
+        /**
+         * Format: date-time
+         * @description Начало записи
+         */
+        start_time: string;
       };
+    };
+    TimeZonePreview: {
+      /**
+       * @description то же время в новом поясе
+       * @example 16.11.2026 11:00
+       */
+      new_now_local: string;
+      /** @description пояс после сохранения */
+      new_time_zone: string;
+      /** @description момент, для которого посчитано местное время (ISO 8601, UTC) */
+      now: string;
+      /**
+       * @description местное время сейчас в прежнем поясе, ДД.ММ.ГГГГ ЧЧ:ММ
+       * @example 16.11.2026 09:00
+       */
+      now_local: string;
+      /** @description на сколько минут новое местное время впереди прежнего (сейчас) */
+      offset_change_minutes: number;
+      /** @description записей организации всего */
+      recordings: number;
+      /** @description из них записей, чьё начало прочитано из имени файла (cam{N}_ГГГГ-ММ-ДД_ЧЧ-ММ-СС); их начало не меняется */
+      recordings_from_file_name: number;
+      /** @description пояс сейчас */
+      time_zone: string;
+    };
+    TimeZonePreviewBody: {
+      /** @example Asia/Yekaterinburg */
+      time_zone: string;
     };
     UploadResult: {
       filename: string;
       job_id: number;
+      start_confirmed: boolean;
+      /**
+       * @description Откуда начало записи: имя файла, метаданные файла, время файла, указано человеком, неизвестно
+       * @enum {string}
+       */
+      start_source: 'file_name' | 'creation_time' | 'file_time' | 'manual' | 'unknown';
+      /**
+       * Format: date-time
+       * @description Найденное начало записи; null — неизвестно, его надо указать
+       */
+      start_time: string | null;
+      /**
+       * Format: date-time
+       * @description Время файла на устройстве отправителя — подсказка для неизвестного начала
+       */
+      suggested_start_time: string | null;
       video_id: number;
     };
     UserCreate: {
@@ -13203,6 +13731,12 @@ export interface components {
       id: number;
       job_id: number | null;
       size_bytes: number | null;
+      start_confirmed: boolean;
+      /**
+       * @description Откуда начало записи: имя файла, метаданные файла, время файла, указано человеком, неизвестно
+       * @enum {string}
+       */
+      start_source: 'file_name' | 'creation_time' | 'file_time' | 'manual' | 'unknown';
       /** Format: date-time */
       start_time: string;
       /** @enum {string} */

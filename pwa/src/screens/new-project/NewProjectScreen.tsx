@@ -1,13 +1,17 @@
 import { useEffect, useRef, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { Link } from 'wouter';
 import { api } from '../../api/client';
 import { waitForJob } from '../../api/jobs';
-import type { Camera, Job } from '../../api/types';
+import type { Camera, Job, UploadResult } from '../../api/types';
 import { LeafStructureSelect } from '../../ui/LeafStructureSelect';
 import { notify } from '../../status/notifications';
 import { Banner } from '../../ui/Banner';
 import { Tabs } from '../../ui/Tabs';
+import { login } from '../../state/login';
 import { deleteFailedVideo, retryFailedVideo } from '../task-list/FailedUploads';
-import { inputModes, isMp4, NO_SUCH_MODE, ONLY_MP4, uploadRecording, type InputMode } from './upload';
+import { RecordingStartEditor, START_SOURCE_TEXT, startText, type StartState } from '../task-list/RecordingStart';
+import { inputModes, isAcceptedVideo, NAMING_HINT, NO_SUCH_MODE, UNSUPPORTED_FORMAT, UPLOAD_ACCEPT, uploadRecording, type InputMode } from './upload';
 
 /** What the upload list shows of an ingest job (GET /api/v1/jobs/{id}); known as queued before the first poll. */
 type TrackedJob = Pick<Job, 'id' | 'status' | 'progress' | 'error'>;
@@ -20,10 +24,47 @@ interface Tracked {
   /** The registered video, once the upload is through. */
   videoId: number | null;
   deleted: boolean;
+  /** The recording's start as the upload found it, and the sender's file time offered when it is unknown. */
+  start: StartState | null;
+  suggested: string | null;
 }
 
-function JobProgress({ item, onRetry, onDelete }: { item: Tracked; onRetry: () => void; onDelete: () => void }) {
+/** The start found at upload, to confirm (or give, when unknown); once confirmed, a line with where it came from. */
+function UploadStart({ item, timeZone, onSaved }: { item: Tracked; timeZone: string; onSaved: (start: StartState) => void }) {
+  const { start } = item;
+  if (!start || item.deleted || item.job?.status === 'failed') return null;
+  if (start.confirmed && start.startTime)
+    return (
+      <span data-testid="confirmed-start">
+        Начало записи подтверждено: {startText(start.startTime, timeZone)} ({START_SOURCE_TEXT[start.source]})
+      </span>
+    );
+  return (
+    <RecordingStartEditor
+      start={start}
+      suggested={item.suggested}
+      timeZone={timeZone}
+      action="Подтвердить"
+      onSaved={(saved) => onSaved({ videoId: saved.video_id, startTime: saved.start_time, source: saved.start_source, confirmed: saved.start_confirmed })}
+    />
+  );
+}
+
+function JobProgress({
+  item,
+  timeZone,
+  onRetry,
+  onDelete,
+  onStart,
+}: {
+  item: Tracked;
+  timeZone: string;
+  onRetry: () => void;
+  onDelete: () => void;
+  onStart: (start: StartState) => void;
+}) {
   const failedJob = item.job?.status === 'failed' && item.videoId !== null;
+  const startKnown = item.start?.startTime != null;
   const stage = item.deleted
     ? 'Запись удалена'
     : item.error
@@ -31,7 +72,9 @@ function JobProgress({ item, onRetry, onDelete }: { item: Tracked; onRetry: () =
       : !item.job
         ? `Загрузка: ${item.uploadPercent.toFixed(0)} %`
         : item.job.status === 'success'
-          ? 'Готово: запись появилась в задачах разметки'
+          ? startKnown
+            ? 'Готово: запись появилась в задачах разметки'
+            : 'Готово: укажите начало записи — тогда она появится в задачах разметки'
           : item.job.status === 'failed'
             ? `Обработка не удалась: ${item.job.error ?? ''}`
             : `Обработка: ${item.job.progress.toFixed(0)} %`;
@@ -42,7 +85,16 @@ function JobProgress({ item, onRetry, onDelete }: { item: Tracked; onRetry: () =
       <div className="progress large" role="progressbar" aria-valuenow={Math.round(percent)} aria-valuemin={0} aria-valuemax={100}>
         <div style={{ width: `${percent}%` }} />
       </div>
-      <span>{stage}</span>
+      <span>
+        {stage}
+        {item.job?.status === 'success' && startKnown && item.videoId !== null && (
+          <>
+            {' '}
+            <Link href={`/video/${item.videoId}`}>Открыть задачу</Link>
+          </>
+        )}
+      </span>
+      <UploadStart item={item} timeZone={timeZone} onSaved={onStart} />
       {failedJob && !item.deleted && (
         <div className="row-actions">
           <button type="button" className="button secondary" onClick={onRetry}>
@@ -62,6 +114,73 @@ function followJob(jobId: number, signal: AbortSignal, update: (change: Partial<
   return waitForJob(jobId, { signal, onRead: (job) => update({ job }) }).catch((err: Error) => update({ error: err.message }));
 }
 
+const newItem = (filename: string): Tracked => ({
+  filename,
+  uploadPercent: 0,
+  job: null,
+  error: null,
+  videoId: null,
+  deleted: false,
+  start: null,
+  suggested: null,
+});
+
+/** An item once its upload is through: the video, its queued ingest job, the start the server found. */
+const uploaded = (reply: UploadResult): Partial<Tracked> => ({
+  uploadPercent: 100,
+  videoId: reply.video_id,
+  job: { id: reply.job_id, status: 'queued', progress: 0, error: null },
+  start: { videoId: reply.video_id, startTime: reply.start_time, source: reply.start_source, confirmed: reply.start_confirmed },
+  suggested: reply.suggested_start_time,
+});
+
+/** The upload form: what is accepted and how a name carries the start, structure, camera, file. */
+function UploadForm(props: {
+  structureId: number | null;
+  onStructure: (id: number | null) => void;
+  cameras: Camera[];
+  cameraId: number | null;
+  onCamera: (id: number | null) => void;
+  onFile: (file: File | null) => void;
+  onStart: () => void;
+  error: string | null;
+}) {
+  const { cameras } = props;
+  return (
+    <section className="card">
+      <p>
+        Загрузите запись камеры или телефона — MP4, MOV, AVI (в том числе MPEG-4 и MJPEG), MKV, WebM или MPEG-TS: она будет проверена, при необходимости
+        перекодирована в MP4 и появится в задачах разметки.
+      </p>
+      <p className="muted" data-testid="naming-hint">
+        {NAMING_HINT}
+      </p>
+      <div className="row">
+        <LeafStructureSelect value={props.structureId} onChange={props.onStructure} />
+        <label>
+          Камера
+          <select value={props.cameraId ?? ''} onChange={(e) => props.onCamera(e.target.value ? Number(e.target.value) : null)} disabled={cameras.length === 0}>
+            <option value="">—</option>
+            {cameras.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.camera_key}: {c.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Файл
+          <input type="file" accept={UPLOAD_ACCEPT} onChange={(e) => props.onFile(e.target.files?.[0] ?? null)} />
+        </label>
+        <button type="button" className="button" onClick={props.onStart}>
+          Загрузить и обработать
+        </button>
+      </div>
+      <Banner text={props.error} />
+    </section>
+  );
+}
+
 /** spec 01 "New-project screen": three input modes, one shown at a time; real upload and ingest. */
 export function NewProjectScreen() {
   const [mode, setMode] = useState<InputMode>('timelapse');
@@ -71,6 +190,7 @@ export function NewProjectScreen() {
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [tracked, setTracked] = useState<Tracked[]>([]);
+  const { timeZone } = useSnapshot(login);
 
   useEffect(() => {
     setCameras([]);
@@ -90,8 +210,8 @@ export function NewProjectScreen() {
     setError(null);
     setFile(null);
     if (!chosen) return;
-    if (!isMp4(chosen.name)) {
-      setError(ONLY_MP4);
+    if (!isAcceptedVideo(chosen.name)) {
+      setError(UNSUPPORTED_FORMAT);
       return;
     }
     setFile(chosen);
@@ -118,11 +238,11 @@ export function NewProjectScreen() {
   };
 
   const start = async () => {
-    if (!file) return setError('Выберите файл MP4');
+    if (!file) return setError('Выберите видеофайл');
     if (cameraId === null) return setError('Выберите структурную единицу и камеру');
     setError(null);
     const index = tracked.length;
-    setTracked((list) => [...list, { filename: file.name, uploadPercent: 0, job: null, error: null, videoId: null, deleted: false }]);
+    setTracked((list) => [...list, newItem(file.name)]);
     const update = updater(index);
     let reply;
     try {
@@ -133,7 +253,7 @@ export function NewProjectScreen() {
       notify('error', message);
       return;
     }
-    update({ uploadPercent: 100, videoId: reply.video_id, job: { id: reply.job_id, status: 'queued', progress: 0, error: null } });
+    update(uploaded(reply));
     setMode('analysis');
     await follow(reply.job_id, update);
   };
@@ -143,31 +263,16 @@ export function NewProjectScreen() {
       <h1>Новый проект</h1>
       <Tabs tabs={inputModes} value={mode} onChange={setMode} />
       {mode === 'timelapse' ? (
-        <section className="card">
-          <p>Загрузите запись камеры в формате MP4: она будет проверена, при необходимости перекодирована и появится в задачах разметки.</p>
-          <div className="row">
-            <LeafStructureSelect value={structureId} onChange={setStructureId} />
-            <label>
-              Камера
-              <select value={cameraId ?? ''} onChange={(e) => setCameraId(e.target.value ? Number(e.target.value) : null)} disabled={cameras.length === 0}>
-                <option value="">—</option>
-                {cameras.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.camera_key}: {c.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              Файл
-              <input type="file" accept="video/mp4,.mp4" onChange={(e) => chooseFile(e.target.files?.[0] ?? null)} />
-            </label>
-            <button type="button" className="button" onClick={start}>
-              Загрузить и обработать
-            </button>
-          </div>
-          <Banner text={error} />
-        </section>
+        <UploadForm
+          structureId={structureId}
+          onStructure={setStructureId}
+          cameras={cameras}
+          cameraId={cameraId}
+          onCamera={setCameraId}
+          onFile={chooseFile}
+          onStart={start}
+          error={error}
+        />
       ) : mode === 'cloud' ? (
         <section className="card">
           <p>
@@ -183,7 +288,14 @@ export function NewProjectScreen() {
           ) : (
             <ul className="jobs">
               {tracked.map((item, i) => (
-                <JobProgress key={i} item={item} onRetry={() => retryFailed(i)} onDelete={() => removeFailed(i)} />
+                <JobProgress
+                  key={i}
+                  item={item}
+                  timeZone={timeZone}
+                  onRetry={() => retryFailed(i)}
+                  onDelete={() => removeFailed(i)}
+                  onStart={(start) => updater(i)({ start })}
+                />
               ))}
             </ul>
           )}
