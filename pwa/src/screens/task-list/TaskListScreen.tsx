@@ -13,6 +13,7 @@ import { Tabs } from '../../ui/Tabs';
 import { pageOffset, TASK_PAGE_SIZE } from '../../offline/task-pages';
 import { taskTabs, type TaskOption, type TaskPage, type TaskRow } from './tasks';
 import { FailedUploads } from './FailedUploads';
+import { RecordingStartEditor, START_SOURCE_TEXT, startText } from './RecordingStart';
 import { WorkTimeRecord } from './WorkTimeRecord';
 import { DamagedRecording } from '../../ui/DamagedRecording';
 import { pct } from '../reports/format';
@@ -41,12 +42,42 @@ function DeleteTask({ task, onDeleted }: { task: TaskRow; onDeleted: () => void 
   return <ConfirmButton question={`Удалить «${task.video.filename}»?`} small={false} onConfirm={() => void remove()} />;
 }
 
+/** A recording's start with where it came from, a mark when no person confirmed it, and (analyst, admin) its change. */
+function TaskStart({ task, timeZone, canChange, onSaved }: { task: TaskRow; timeZone: string; canChange: boolean; onSaved: () => void }) {
+  const [editing, setEditing] = useState(false);
+  const { video } = task;
+  if (editing)
+    return (
+      <RecordingStartEditor
+        start={{ videoId: video.id, startTime: video.start_time, source: video.start_source, confirmed: video.start_confirmed }}
+        timeZone={timeZone}
+        action="Сохранить"
+        onCancel={() => setEditing(false)}
+        onSaved={() => {
+          setEditing(false);
+          onSaved();
+        }}
+      />
+    );
+  return (
+    <div className="task-start" data-testid="task-start">
+      <span title={START_SOURCE_TEXT[video.start_source]}>{startText(video.start_time, timeZone)}</span>
+      {!video.start_confirmed && <span className="badge warning">начало не подтверждено</span>}
+      {canChange && (
+        <button type="button" className="button secondary small" onClick={() => setEditing(true)}>
+          Изменить начало
+        </button>
+      )}
+    </div>
+  );
+}
+
 /** spec 01 "Task list": tabs, search, table, numbered pages of 30, the work-time record block. */
 export function TaskListScreen({ structureId }: { structureId: string }) {
   const id = Number(structureId);
   const paging = useSnapshot(markup);
   const { timeZone } = useSnapshot(login);
-  // DELETE /api/v1/task/{id} needs workspace.write (api/src/auth/permissions.ts).
+  // DELETE /api/v1/task/{id} and changing a confirmed start need workspace.write (api/src/auth/permissions.ts).
   const canDelete = useAllows('workspace.write');
   const [option, setOption] = useState<TaskOption>('all');
   const [search, setSearch] = useState(markup.searchPattern);
@@ -106,11 +137,12 @@ export function TaskListScreen({ structureId }: { structureId: string }) {
       ) : data.elements.length === 0 ? (
         <p className="muted">Задач нет{paging.searchPattern ? ` по запросу «${paging.searchPattern}»` : ''}.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="data-table">
+        <div className="table-scroll fit-scope">
+          <table className="data-table fit-table tasks-table">
             <thead>
               <tr>
                 <th>Файл</th>
+                <th>Начало записи</th>
                 <th>Комментарий</th>
                 <th>Статус</th>
                 <th>Автор</th>
@@ -120,16 +152,19 @@ export function TaskListScreen({ structureId }: { structureId: string }) {
             <tbody>
               {data.elements.map((task) => (
                 <tr key={task.video.id} data-testid="task-row">
-                  <td>
+                  <td className="fit-wide" data-label="Файл">
                     {task.video.filename}
                     {task.video.damage && <DamagedRecording reason={task.video.damage} compact />}
                   </td>
-                  <td>{task.video.comment}</td>
-                  <td>
+                  <td data-label="Начало записи">
+                    <TaskStart task={task} timeZone={timeZone} canChange={canDelete} onSaved={load} />
+                  </td>
+                  <td data-label="Комментарий">{task.video.comment}</td>
+                  <td data-label="Статус">
                     <TaskStatus status={task.status} timeZone={timeZone} />
                   </td>
-                  <td>{task.author ? `${task.author.first_name} ${task.author.last_name}` : '—'}</td>
-                  <td className="row-actions">
+                  <td data-label="Автор">{task.author ? `${task.author.first_name} ${task.author.last_name}` : '—'}</td>
+                  <td className="row-actions fit-actions">
                     <Link href={`/video/${task.video.id}`} className="button">
                       Открыть
                     </Link>
