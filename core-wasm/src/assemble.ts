@@ -15,6 +15,7 @@ import {
   type DayPart,
   type FrvRow,
   type InputError,
+  type Losses,
   type Interval,
   type Measurement,
   type MeasurementStatus,
@@ -242,6 +243,12 @@ export interface DayAggregates {
   dayParts?: DayAggregatePart[];
   /** Per shift of `settings.structure.shifts`: the segments inside it (cut to the window). */
   shiftSpans?: ShiftSpan[];
+  /**
+   * Per operation key (as `keys`), ms of the segments inside the given intervals (disjoint, in
+   * time order): the time marked inside the regulated break intervals (METHODOLOGY §2, losses).
+   * Absent: nothing is inside.
+   */
+  keyMsInside?: (intervals: readonly Interval[]) => ArrayLike<number>;
 }
 
 export interface DayAggregatePart {
@@ -306,6 +313,49 @@ function findEndBeforeStart(segments: SegmentRows): number[] {
     if (s.end < s.start) found.push(i);
   }
   return found;
+}
+
+/** The union of the intervals, disjoint and in time order (two shifts' breaks may overlap). */
+function unionOf(intervals: readonly Interval[]): Interval[] {
+  const merged: Interval[] = [];
+  for (const iv of [...intervals].filter((x) => x.end > x.start).sort((a, b) => a.start - b.start || a.end - b.end)) {
+    const last = merged[merged.length - 1];
+    if (last && iv.start <= last.end) last.end = Math.max(last.end, iv.end);
+    else merged.push({ start: iv.start, end: iv.end });
+  }
+  return merged;
+}
+
+/**
+ * Idle and rest marked inside the regulated break intervals (Table 6's «регламентированный
+ * перерыв» rows): per shift-day and per operation key. That time is the break the statement already
+ * counts, so it is never a loss too (docs/methodology.md, «Потери»).
+ */
+interface BreakTime {
+  /** Per shift-day of `settings.days` (one entry for one day): per key ms inside the breaks. */
+  dayKeyMs: ArrayLike<number>[];
+  /** Per key ms inside the breaks over the window. */
+  keyMs: ArrayLike<number>;
+}
+
+function breakTime(agg: DayAggregates, settings: ResolvedSettings, shift: ShiftTime): BreakTime {
+  const zeros = new Array<number>(agg.keys.length).fill(0);
+  const intervals = shift.basis === 'shifts' ? unionOf(shift.regulatedRows) : [];
+  const inside = (from: number, to: number) => {
+    const cut = intervals.map((b) => ({ start: Math.max(b.start, from), end: Math.min(b.end, to) })).filter((b) => b.end > b.start);
+    return cut.length > 0 && agg.keyMsInside ? agg.keyMsInside(cut) : zeros;
+  };
+  const keyMs = inside(-Infinity, Infinity);
+  return { keyMs, dayKeyMs: settings.days.length === 1 ? [keyMs] : settings.days.map((d) => inside(d.start, d.end)) };
+}
+
+/** Seconds of one category among per-key ms. */
+function categoryOfKeys(agg: DayAggregates, keyMs: ArrayLike<number>, category: Category): number {
+  let ms = 0;
+  agg.keys.forEach((key, k) => {
+    if (key.category === category) ms += keyMs[k] ?? 0;
+  });
+  return ms / 1000;
 }
 
 function byTimeThenType(a: BreakRow, b: BreakRow): number {
@@ -382,24 +432,7 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
   const productivityRise = main > 0 ? ((normSeconds('main') - main) / main) * 100 : null;
 
   // Rest above the regulated breaks, per shift-day and summed: never netted across days (§6).
-  const days = dayParts(agg, settings, shift);
-  const restLoss = days.reduce((acc, d) => acc + d.restLossSeconds, 0);
-  const lossSeconds = idle + restLoss;
-  const restLossOfKey = restLossByKey(agg, days, rest, restLoss);
-  const paretoBase = agg.keys
-    .map((key, k) => ({
-      operationId: key.operationId,
-      operationName: key.operationName,
-      category: key.category,
-      seconds: key.category === 'idle' ? agg.keyMs[k] / 1000 : key.category === 'rest' ? restLossOfKey(k) : 0,
-    }))
-    .filter((row) => row.seconds > 0)
-    .sort((a, b) => b.seconds - a.seconds || a.operationId - b.operationId || CATEGORY_INDEX[a.category] - CATEGORY_INDEX[b.category]);
-  let running = 0;
-  const pareto: ParetoRow[] = paretoBase.map((row) => {
-    running += row.seconds;
-    return { ...row, percent: percentOf(row.seconds, lossSeconds), cumulativePercent: percentOf(running, lossSeconds) };
-  });
+  const { days, losses } = lossesOf(agg, settings, shift, observed);
 
   // The actual working day of each shift-day, summed: the nights between days are not working time.
   const actualDaySeconds = days.reduce((acc, d) => acc + d.actualDaySeconds, 0);
@@ -430,7 +463,7 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
     usefulPercent: percentOf(useful, observed),
     normative,
     productivityRise,
-    losses: { seconds: lossSeconds, idleSeconds: idle, restSeconds: restLoss, percent: percentOf(lossSeconds, observed), pareto },
+    losses,
     takt,
     coveredSeconds: agg.coveredMs / 1000,
     breaks: [...shift.regulatedRows, ...gapRows].sort(byTimeThenType),
@@ -441,10 +474,51 @@ export function buildDayBalance(segments: SegmentRows, agg: DayAggregates, setti
 }
 
 /**
+ * The shift-days and the losses with their Pareto: idle, and rest above the regulated breaks of each
+ * shift-day (never netted across days, §6). Idle inside a regulated break interval is that break,
+ * not a loss (docs/methodology.md, «Потери»).
+ */
+function lossesOf(agg: DayAggregates, settings: ResolvedSettings, shift: ShiftTime, observed: number): { days: DayPart[]; losses: Losses } {
+  const inBreaks = breakTime(agg, settings, shift);
+  const days = dayParts(agg, settings, shift, inBreaks);
+  const restLoss = days.reduce((acc, d) => acc + d.restLossSeconds, 0);
+  const idleLossOfKey = (k: number) => Math.max(0, agg.keyMs[k] - (inBreaks.keyMs[k] ?? 0)) / 1000;
+  const idle = agg.categoryMs[CATEGORY_INDEX.idle] / 1000;
+  const idleLoss = agg.keys.reduce((acc, key, k) => acc + (key.category === 'idle' ? idleLossOfKey(k) : 0), 0);
+  const lossSeconds = idleLoss + restLoss;
+  const restLossOfKey = restLossByKey(agg, days, inBreaks, settings.structure.restInIdle);
+  const paretoBase = agg.keys
+    .map((key, k) => ({
+      operationId: key.operationId,
+      operationName: key.operationName,
+      category: key.category,
+      seconds: key.category === 'idle' ? idleLossOfKey(k) : key.category === 'rest' ? restLossOfKey(k) : 0,
+    }))
+    .filter((row) => row.seconds > 0)
+    .sort((a, b) => b.seconds - a.seconds || a.operationId - b.operationId || CATEGORY_INDEX[a.category] - CATEGORY_INDEX[b.category]);
+  let running = 0;
+  const pareto: ParetoRow[] = paretoBase.map((row) => {
+    running += row.seconds;
+    return { ...row, percent: percentOf(row.seconds, lossSeconds), cumulativePercent: percentOf(running, lossSeconds) };
+  });
+  return {
+    days,
+    losses: {
+      seconds: lossSeconds,
+      idleSeconds: idleLoss,
+      restSeconds: restLoss,
+      idleInBreakSeconds: Math.max(0, idle - idleLoss),
+      percent: percentOf(lossSeconds, observed),
+      pareto,
+    },
+  };
+}
+
+/**
  * The window's shift-days (METHODOLOGY §2): each day's balance on the window's basis, so the days
  * add up to the window. One day: the window's own figures.
  */
-function dayParts(agg: DayAggregates, settings: ResolvedSettings, whole: ShiftTime): DayPart[] {
+function dayParts(agg: DayAggregates, settings: ResolvedSettings, whole: ShiftTime, inBreaks: BreakTime): DayPart[] {
   const single = settings.days.length === 1;
   const parts: DayAggregatePart[] =
     single || !agg.dayParts ? [{ categoryMs: agg.categoryMs, counted: agg.counted, firstStart: agg.firstStart, lastEnd: agg.lastEnd }] : agg.dayParts;
@@ -460,6 +534,8 @@ function dayParts(agg: DayAggregates, settings: ResolvedSettings, whole: ShiftTi
     const loadPercent = percentOf(work, available);
     const actual = part.counted > 0 ? (part.lastEnd - part.firstStart) / 1000 : 0;
     const rest = part.categoryMs[CATEGORY_INDEX.rest] / 1000;
+    const idleInBreaks = Math.min(part.categoryMs[CATEGORY_INDEX.idle] / 1000, categoryOfKeys(agg, inBreaks.dayKeyMs[k] ?? [], 'idle'));
+    const restInBreaks = Math.min(rest, categoryOfKeys(agg, inBreaks.dayKeyMs[k] ?? [], 'rest'));
     const units = single ? settings.unitsProduced : day.units;
     return {
       start: day.start,
@@ -476,7 +552,11 @@ function dayParts(agg: DayAggregates, settings: ResolvedSettings, whole: ShiftTi
       observed: part.counted > 0,
       partlyObserved: shift.shifts.some((x) => x.partlyObserved),
       restSeconds: rest,
-      restLossSeconds: settings.structure.restInIdle ? rest : Math.max(0, rest - breakSeconds),
+      idleInBreakSeconds: idleInBreaks,
+      restInBreakSeconds: restInBreaks,
+      // Idle inside a break interval is that break: it takes its share of B_reg as rest would.
+      // With rest_in_idle every rest is a loss, except the rest inside a break interval.
+      restLossSeconds: settings.structure.restInIdle ? rest - restInBreaks : Math.max(0, rest - Math.max(0, breakSeconds - idleInBreaks)),
       firstStart: part.counted > 0 ? part.firstStart : null,
       lastEnd: part.counted > 0 ? part.lastEnd : null,
       actualDaySeconds: actual,
@@ -487,20 +567,24 @@ function dayParts(agg: DayAggregates, settings: ResolvedSettings, whole: ShiftTi
 }
 
 /**
- * Rest loss of each operation key: its rest in each shift-day times that day's share of rest
- * above the day's breaks, so the Pareto's rest rows add up to the per-day excesses.
+ * Rest loss of each operation key: its rest in each shift-day (with rest_in_idle: its rest outside
+ * the break intervals) times that day's share of rest above the day's breaks, so the Pareto's rest
+ * rows add up to the per-day excesses.
  */
-function restLossByKey(agg: DayAggregates, days: DayPart[], rest: number, restLoss: number): (k: number) => number {
+function restLossByKey(agg: DayAggregates, days: DayPart[], inBreaks: BreakTime, restInIdle: boolean): (k: number) => number {
   const parts = agg.dayParts;
+  const lossable = (keyMs: ArrayLike<number>, breakMs: ArrayLike<number>, k: number) => Math.max(0, keyMs[k] - (restInIdle ? (breakMs[k] ?? 0) : 0)) / 1000;
+  const shareOf = (d: DayPart) => {
+    const base = d.restSeconds - (restInIdle ? d.restInBreakSeconds : 0);
+    return base > 0 ? d.restLossSeconds / base : 0;
+  };
   if (days.length === 1 || !parts || parts.some((p) => !p.keyMs)) {
-    const share = rest > 0 ? restLoss / rest : 0;
-    return (k) => (agg.keyMs[k] / 1000) * share;
+    const restLoss = days.reduce((acc, d) => acc + d.restLossSeconds, 0);
+    const base = agg.keys.reduce((acc, key, k) => acc + (key.category === 'rest' ? lossable(agg.keyMs, inBreaks.keyMs, k) : 0), 0);
+    const share = days.length === 1 ? shareOf(days[0]!) : base > 0 ? restLoss / base : 0;
+    return (k) => lossable(agg.keyMs, inBreaks.keyMs, k) * share;
   }
-  return (k) =>
-    days.reduce((acc, d, i) => {
-      const share = d.restSeconds > 0 ? d.restLossSeconds / d.restSeconds : 0;
-      return acc + (parts[i]!.keyMs![k] / 1000) * share;
-    }, 0);
+  return (k) => days.reduce((acc, d, i) => acc + lossable(parts[i]!.keyMs!, inBreaks.dayKeyMs[i] ?? [], k) * shareOf(d), 0);
 }
 
 // ---------------------------------------------------------------- time study

@@ -382,10 +382,24 @@ export function dayPass(arena: Arena, cols: Columns, st: ResolvedSettings): DayP
   const gapList: Interval[] = new Array(gapCount);
   for (let g = 0; g < gapCount; g++) gapList[g] = { start: gapView[2 * g], end: gapView[2 * g + 1] };
   const counted = sums[9];
+  // Per key ms inside intervals (the regulated breaks): one pass of the same sums per interval.
+  const keyMsInside = (intervals: readonly Interval[]) => {
+    const total = new Float64Array(keyTotal);
+    const insideOut = arena.f64(10);
+    const insideKeyMs = arena.f64(keyTotal);
+    const insideKeyCount = arena.f64(keyTotal);
+    for (const iv of intervals) {
+      core.categorySums(cols.starts, cols.ends, cols.categories, cols.opKeys, n, iv.start, iv.end, keyTotal, insideOut, insideKeyMs, insideKeyCount);
+      const v = arena.viewF64(insideKeyMs, keyTotal);
+      for (let k = 0; k < keyTotal; k++) total[k] += v[k];
+    }
+    return total;
+  };
   return {
     agg: {
       dayParts,
       shiftSpans,
+      keyMsInside,
       categoryMs: sums.slice(0, CATEGORIES.length),
       counted,
       firstStart: sums[7],

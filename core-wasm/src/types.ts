@@ -183,9 +183,12 @@ export interface ParetoRow {
 
 export interface Losses {
   seconds: number;
+  /** Idle counted as a loss: outside the regulated break intervals. */
   idleSeconds: number;
-  /** Rest counted as a loss: above B_reg, or all rest with rest_in_idle. */
+  /** Rest counted as a loss: above B_reg, or all rest with rest_in_idle (never rest inside a break interval). */
   restSeconds: number;
+  /** Idle marked inside the regulated break intervals: that break, so not in `idleSeconds` nor in the losses. */
+  idleInBreakSeconds: number;
   /** Percent of T_obs. */
   percent: number;
   pareto: ParetoRow[];
@@ -248,6 +251,9 @@ export interface DayPart {
   /** Rest of the day, and the part of it above the day's regulated breaks (all of it with rest_in_idle). */
   restSeconds: number;
   restLossSeconds: number;
+  /** Idle and rest marked inside the day's regulated break intervals (never a loss; they take the break's share of B_reg). */
+  idleInBreakSeconds: number;
+  restInBreakSeconds: number;
   /** First segment start and last segment end inside the day; null without segments. */
   firstStart: number | null;
   lastEnd: number | null;

@@ -176,6 +176,15 @@ function dayAggregates(segments: Segment[], st: ResolvedSettings): DayAggregates
     coveredMs: coveredSeconds(clipped) * 1000,
     gaps: findGaps(clipped, st.from, st.to),
     overlapPairs: overlapPairs(segments),
+    // Time marked inside the regulated breaks: each key's segments clipped to each interval, summed.
+    keyMsInside: (intervals) => {
+      const total = new Array<number>(keys.length).fill(0);
+      for (const iv of intervals) {
+        const part = dayPart(segments, keyOf, keys.length, iv.start, iv.end).keyMs!;
+        for (let k = 0; k < keys.length; k++) total[k] += part[k]!;
+      }
+      return total;
+    },
   };
 }
 

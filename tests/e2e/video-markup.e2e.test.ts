@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInThroughPage, watchErrors, RETRY } from '../support/browser';
 import { startDemo, type Demo, type DemoMarkups as Markups } from '../support/demo';
-import { codeThreeSegments, openVideoMarkup } from '../support/markup-keys';
+import { codeThreeSegments, openVideoMarkup, settled } from '../support/markup-keys';
 import type { RunningServer } from '../support/server';
 
 let demo: Demo;
@@ -102,6 +102,29 @@ describe('video markup in Chromium', () => {
     await page.evaluate(() => (location.hash = '#/summary'));
     await page.getByRole('heading', { name: 'Сводка по разметчикам' }).waitFor();
     await expect.poll(() => page.getByTestId('toast').count(), RETRY).toBe(0);
+    await context.close();
+  });
+
+  it('refuses an operation key before «Разметка для» is chosen: a message, and no row without a workplace', async () => {
+    const context = await signedIn();
+    const videoId = await unmarkedVideo(2, 1);
+    const page = await openVideo(context, videoId);
+    const errors = watchErrors(page);
+    // The packing area has three workplaces: nothing is chosen in «Разметка для» for an unmarked video.
+    expect(await page.getByLabel('Рабочее место новых операций').inputValue()).toBe('');
+    await page.locator('.markup-head h1').click();
+    await page.keyboard.press('1');
+    await settled(page);
+    await page.getByText('Сначала выберите, для кого разметка').first().waitFor();
+    expect(await page.getByTestId('op-row').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('unsaved').count(), RETRY).toBe(0);
+
+    // Once chosen, the same key codes.
+    await page.getByLabel('Рабочее место новых операций').selectOption({ index: 1 });
+    await page.locator('.markup-head h1').click();
+    await page.keyboard.press('1');
+    await expect.poll(() => page.getByTestId('op-row').count(), RETRY).toBe(1);
+    expect(errors).toEqual([]);
     await context.close();
   });
 

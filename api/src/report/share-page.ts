@@ -52,7 +52,7 @@ export function serveSharedReportPage(app: Hono<AppEnv>, pwaDir: string) {
     const key = c.req.param('key');
     const data = isWellFormedShareKey(key) ? await sharedReportData(app, c, key) : null;
     const links = data ? await screenLinks(pwaDir) : '';
-    const answers = data ? await startAnswers(app, c) : {};
+    const answers = data ? await startAnswers(app, c, key) : {};
     // <html data-screen-links>: the route-preload script (pwa/vite.config.ts) then adds no second <link>
     // of its own for them — the browser loads a file once, but parses a style sheet linked twice twice.
     const body = data
@@ -119,10 +119,12 @@ async function sharedReportData(app: Hono<AppEnv>, c: Context<AppEnv>, key: stri
 }
 
 /**
- * The replies to START_READS, as the visitor's app would get them now (whoami with their cookie);
- * a read that refused is left out, and the app asks it itself.
+ * The replies to START_READS, and to the header's read of whether this key's report is the demo
+ * organisation's (its «демо-данные» badge, pwa/src/app/Header.tsx), as the visitor's app would get
+ * them now (whoami with their cookie); a read that refused is left out, and the app asks it itself.
  */
-async function startAnswers(app: Hono<AppEnv>, c: Context<AppEnv>): Promise<Record<string, unknown>> {
-  const replies = await Promise.all(START_READS.map((path) => readThroughApp(app, c, path, { asVisitor: true })));
-  return Object.fromEntries(START_READS.flatMap((path, i) => (replies[i] === null ? [] : [[path, replies[i]]])));
+async function startAnswers(app: Hono<AppEnv>, c: Context<AppEnv>, key: string): Promise<Record<string, unknown>> {
+  const reads = [...START_READS, `/api/v1/instance?${new URLSearchParams({ key })}`];
+  const replies = await Promise.all(reads.map((path) => readThroughApp(app, c, path, { asVisitor: true })));
+  return Object.fromEntries(reads.flatMap((path, i) => (replies[i] === null ? [] : [[path, replies[i]]])));
 }

@@ -5,9 +5,9 @@
 import { daysWord, loadStatus, moneyLost } from '../common-exports.ts';
 import { CATEGORIES, USEFUL_CATEGORIES } from '../types.ts';
 import type { Category, DayBalance, LoadStatus, TimeStudy } from '../types.ts';
-import { engineSettings, reportDays, runDayBalance, runTimeStudy, shiftDayStarts, shiftInstances, shiftsWorked } from './window.ts';
+import { engineSettings, partsOutside, reportDays, runDayBalance, runTimeStudy, shiftDayStarts, shiftInstances, shiftsWorked } from './window.ts';
 import { manualUnitsMap, PRODUCTION_TYPE_LABELS, stampCounts, toIso, type ReportInputs, type ReportSegment, type StructureContext } from './inputs.ts';
-import { reportNotices, typeInfo } from './statement.ts';
+import { breakDurationText, NOTICES, reportNotices, typeInfo } from './statement.ts';
 import { formatDuration, formatNumber, formatPercent, formatRoubles, plural, round2 } from './text.ts';
 import { localDate, localDateTimeText, localHour, zoneOffsetMs } from './time-zone.ts';
 
@@ -147,34 +147,42 @@ function paretoBars(
  * Losses by local hour of day (the rose chart, METHODOLOGY §6): idle time where it was, and each
  * employee's rest above his regulated breaks of each shift-day placed in the hours where that
  * day's rest of his was (his day's excess share of each rest minute), never spread over the
- * structure. So the sectors add up to the structure's losses.
+ * structure. Idle inside a regulated break interval is the break, not a loss (nor is rest there
+ * with rest_in_idle). So the sectors add up to the structure's losses.
  */
 function lossesByHour(
   staff: EmployeeResult[],
   segmentsOf: Map<number, ReportSegment[]>,
-  from: number,
-  to: number,
+  window: { from: number; to: number; restInIdle: boolean },
   timeZone: string,
 ): { hour: number; label: string; value: number; idle: number; rest: number }[] {
+  const { from, to, restInIdle } = window;
   const idle = new Array<number>(24).fill(0);
   const rest = new Array<number>(24).fill(0);
   const hourStart = (t: number) => t - ((((t + zoneOffsetMs(t, timeZone)) % HOUR) + HOUR) % HOUR);
   for (const e of staff) {
     const days = e.balance.days;
+    const breaks = e.balance.breaks.filter((b) => b.type === 'regulated');
     for (const s of segmentsOf.get(e.id) ?? []) {
       if (s.category !== 'idle' && s.category !== 'rest') continue;
+      // Rest counts everywhere (its excess share), idle and rest_in_idle rest only outside the breaks.
+      const outsideOnly = s.category === 'idle' || restInIdle;
       for (const day of days) {
-        const share = s.category === 'idle' ? 1 : day.restSeconds > 0 ? day.restLossSeconds / day.restSeconds : 0;
-        const start = Math.max(s.start, day.start, from);
-        const end = Math.min(s.end, day.end, to);
-        if (!(end > start) || share === 0) continue;
-        for (let t = hourStart(start); t < end; t += HOUR) {
-          const inside = Math.min(end, t + HOUR) - Math.max(start, t);
-          if (!(inside > 0)) continue;
-          const hour = localHour(Math.max(start, t), timeZone);
-          const target = s.category === 'idle' ? idle : rest;
-          target[hour] = target[hour]! + (inside / 1000) * share;
-        }
+        const base = day.restSeconds - (restInIdle ? day.restInBreakSeconds : 0);
+        const share = s.category === 'idle' ? 1 : base > 0 ? day.restLossSeconds / base : 0;
+        const clippedStart = Math.max(s.start, day.start, from);
+        const clippedEnd = Math.min(s.end, day.end, to);
+        if (!(clippedEnd > clippedStart) || share === 0) continue;
+        for (const { start, end } of outsideOnly
+          ? partsOutside([{ start: clippedStart, end: clippedEnd }], breaks)
+          : [{ start: clippedStart, end: clippedEnd }])
+          for (let t = hourStart(start); t < end; t += HOUR) {
+            const inside = Math.min(end, t + HOUR) - Math.max(start, t);
+            if (!(inside > 0)) continue;
+            const hour = localHour(Math.max(start, t), timeZone);
+            const target = s.category === 'idle' ? idle : rest;
+            target[hour] = target[hour]! + (inside / 1000) * share;
+          }
       }
     }
   }
@@ -456,6 +464,8 @@ function blockNotices(context: StructureContext, segmentCount: number, staff: Em
       `Смены наблюдались не целиком у ${partly.length} ${plural(partly.length, 'сотрудника', 'сотрудников', 'сотрудников')} (${partly.map((e) => e.name).join(', ')}): баланс такой смены посчитан по наблюдаемой части, регламентированные перерывы — пропорционально этой части.`,
     );
   }
+  const idleInBreaks = staff.reduce((acc, e) => acc + e.balance.losses.idleInBreakSeconds, 0);
+  if (idleInBreaks > 0) notices.push(NOTICES.idleInBreaks(breakDurationText(idleInBreaks)));
   return notices;
 }
 
@@ -567,7 +577,7 @@ export function assembleBlockReport(inputs: ReportInputs): { blocks: ReportBlock
       type: 'black_diagram',
       title: 'Потери по часам суток',
       unit: 'мин',
-      sectors: lossesByHour(staff, byEmployee, from, to, context.timeZone),
+      sectors: lossesByHour(staff, byEmployee, { from, to, restInIdle: (context.settings?.rest_in_idle ?? 0) === 1 }, context.timeZone),
       total: min(totals.losses),
     },
     studyRuleParagraph(study),

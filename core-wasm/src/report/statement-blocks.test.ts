@@ -113,9 +113,11 @@ describe('Table 6 of a window longer than a day', () => {
       ],
       ranges,
     );
+    // The unmarked time inside the regulated break is the break, listed once (not a gap too).
     expect(rows).toEqual([
-      { type: 'gap', start: at('2026-03-02T09:00:00'), end: at('2026-03-02T10:00:00'), seconds: 3600 },
+      { type: 'gap', start: at('2026-03-02T09:00:00'), end: at('2026-03-02T09:30:00'), seconds: 1800 },
       { type: 'regulated', start: at('2026-03-02T09:30:00'), end: at('2026-03-02T09:40:00'), seconds: 600 },
+      { type: 'gap', start: at('2026-03-02T09:40:00'), end: at('2026-03-02T10:00:00'), seconds: 1200 },
       { type: 'gap', start: at('2026-03-02T13:00:00'), end: at('2026-03-02T14:00:00'), seconds: 3600 },
     ]);
   });

@@ -5,9 +5,9 @@
  */
 import { CATEGORIES } from '../types.ts';
 import type { BreakRow, Category, DayBalance, DayPart, Interval, OperationStudy, SeriesStats, ShiftObservation, Statement, TimeStudy } from '../types.ts';
-import { engineSettings, reportDays, runStatement, shiftDayStarts, shiftInstances, shiftsWorked, type ShiftInstance } from './window.ts';
+import { engineSettings, partsOutside, reportDays, runStatement, shiftDayStarts, shiftInstances, shiftsWorked, type ShiftInstance } from './window.ts';
 import { toIso, unitsProducedOf, type ReportInputs, type ReportSegment, type StructureContext, type UnitsProduced } from './inputs.ts';
-import { plural } from './text.ts';
+import { formatDuration, plural } from './text.ts';
 import { localDate, localDateTimeText } from './time-zone.ts';
 
 const MINUTE = 60;
@@ -23,6 +23,8 @@ export const NOTICES = {
   partial: 'Неполная структура: баланс дня считается по наблюдаемому времени, диаграммы нормативного баланса не показываются.',
   partlyObserved: (shifts: string[]) =>
     `${shifts.length === 1 ? 'Смена наблюдалась' : 'Смены наблюдались'} не целиком: ${shifts.join('; ')}. Баланс такой смены посчитан по наблюдаемой части (от начала смены или первого наблюдения — что позже — до конца смены или последнего наблюдения — что раньше), регламентированные перерывы — пропорционально этой части.`,
+  idleInBreaks: (duration: string) =>
+    `Простой внутри регламентированных перерывов смены (${duration}) потерями не считается: это время перерыва, оно уже учтено в регламентированных перерывах (таблица 6).`,
   inputErrors: (n: number) =>
     `В разметке ${n} ${plural(n, 'ошибка', 'ошибки', 'ошибок')} ввода (пересечения отрезков одного сотрудника или конец раньше начала): такие отрезки считаются как есть.`,
 };
@@ -134,15 +136,33 @@ export function gapRanges(context: StructureContext, shifts: Interval[], days: D
   return merged;
 }
 
-/** Table 6: regulated breaks as they are, unmarked gaps of the window cut to the gap ranges. */
+/** "1 ч", "45 мин", "30 с": a short duration of a notice, never "0 мин". */
+export function breakDurationText(seconds: number): string {
+  return seconds >= 30 ? formatDuration(seconds) : `${Math.max(1, Math.round(seconds))} с`;
+}
+
+/**
+ * Table 6: regulated breaks as they are, unmarked gaps of the window cut to the gap ranges. An
+ * unmarked stretch inside a regulated break is that break, listed once as the break, not as a gap.
+ */
 export function tableSixRows(rows: BreakRow[], ranges: Interval[]): BreakRow[] {
+  const regulated = rows
+    .filter((row) => row.type === 'regulated')
+    .map((row) => ({ start: row.start, end: row.end }))
+    .sort((a, b) => a.start - b.start);
   return rows
     .flatMap((row) => {
       if (row.type !== 'gap') return [row];
       return ranges.flatMap((r) => {
         const start = Math.max(row.start, r.start);
         const end = Math.min(row.end, r.end);
-        return end > start ? [{ type: 'gap' as const, start, end, seconds: (end - start) / 1000 }] : [];
+        if (!(end > start)) return [];
+        return partsOutside([{ start, end }], regulated).map((part) => ({
+          type: 'gap' as const,
+          start: part.start,
+          end: part.end,
+          seconds: (part.end - part.start) / 1000,
+        }));
       });
     })
     .sort((a, b) => a.start - b.start || a.end - b.end || a.type.localeCompare(b.type));
@@ -299,6 +319,7 @@ export function statementBody({ context, employee, from, to, result, units, segm
   const notices = reportNotices(context, segments.length, balance.basis, balance.inputErrors.length);
   const partly = balance.shifts.filter((x) => x.partlyObserved);
   if (partly.length > 0) notices.push(NOTICES.partlyObserved(partly.map((x) => partlyObservedText(x, context.timeZone))));
+  if (balance.losses.idleInBreakSeconds > 0) notices.push(NOTICES.idleInBreaks(breakDurationText(balance.losses.idleInBreakSeconds)));
 
   return {
     operations: balance.operations.map((op) => ({

@@ -5,7 +5,7 @@
  * `blocks.ts`) build these from the inputs and call the engine (`../engine.ts`) once.
  */
 import { dayBalance, statement, timeStudy, type MachinePaced } from '../engine.ts';
-import type { DayBalance, ReportDay, ReportSettings, Segment, Shift, Statement, StructureSettings, TimeStudy } from '../types.ts';
+import type { DayBalance, Interval, ReportDay, ReportSettings, Segment, Shift, Statement, StructureSettings, TimeStudy } from '../types.ts';
 import { stabilityTableFor, type ReportSegment, type ShiftRow, type StructureContext } from './inputs.ts';
 import { addDays, localDate, zonedInstant } from './time-zone.ts';
 
@@ -68,6 +68,43 @@ export function shiftInstances(context: StructureContext, from: number, to: numb
     }
   }
   return instances.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * The parts of the intervals outside `cut` (any order, may overlap): an interval is split around
+ * each cut one, and one inside a cut interval is left out. Fill gaps leaves the regulated breaks
+ * unmarked this way, Table 6 lists no gap inside a break, and the losses skip idle inside one.
+ */
+export function partsOutside(intervals: readonly Interval[], cut: readonly Interval[]): Interval[] {
+  const sorted = [...cut].sort((a, b) => a.start - b.start);
+  return intervals.flatMap((iv) => {
+    const parts: Interval[] = [];
+    let cursor = iv.start;
+    for (const c of sorted) {
+      if (c.end <= cursor || c.start >= iv.end) continue;
+      if (c.start > cursor) parts.push({ start: cursor, end: c.start });
+      cursor = Math.max(cursor, c.end);
+    }
+    if (cursor < iv.end) parts.push({ start: cursor, end: iv.end });
+    return parts;
+  });
+}
+
+/**
+ * The regulated break intervals of the shifts (those entered as intervals) that overlap
+ * [from, to), in absolute time and time order: what Table 6 lists as breaks, and what fill gaps
+ * leaves unmarked (an unmarked break is the break, not idle time).
+ */
+export function shiftBreakIntervals(shifts: ShiftRow[], timeZone: string, from: number, to: number): Interval[] {
+  const found: Interval[] = [];
+  const last = localDate(to, timeZone);
+  for (let date = addDays(localDate(from, timeZone), -1); date <= last; date = addDays(date, 1)) {
+    for (const shift of shifts) {
+      const start = zonedInstant(date, shift.start_time, timeZone);
+      for (const b of breakInstances(date, start, shift, timeZone)) if (b.start < to && b.end > from) found.push(b);
+    }
+  }
+  return found.sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
 /**

@@ -33,35 +33,100 @@ export interface RingPieProps {
   testId?: string;
 }
 
-function ring(
-  data: PieDatum[],
-  cx: number,
-  cy: number,
-  r0: number,
-  r1: number,
-  minPercent: number,
-  formatPercent: (p: number) => string,
-  labelOutside: boolean,
-) {
+/** One ring of a pie: where it lies, which labels it may show and how they look. */
+export interface RingSpec {
+  data: PieDatum[];
+  cx: number;
+  cy: number;
+  r0: number;
+  r1: number;
+  /** Labels only on slices above this percent. */
+  minPercent: number;
+  /** Labels beside the ring (outer ring) or on the slice (inner ring). */
+  outside: boolean;
+}
+
+interface PieLabel {
+  x: number;
+  y: number;
+  anchor: 'start' | 'middle' | 'end';
+  text: string;
+  fontSize: number;
+  /** The label's box, for the overlap check. */
+  box: { x0: number; y0: number; x1: number; y1: number };
+}
+
+/** Slices and their angles (radians, 0 at 12 o'clock, clockwise) in a ring. */
+function sliceAngles(data: PieDatum[]): { a0: number; a1: number; share: number }[] {
   const total = data.reduce((sum, d) => sum + Math.max(0, d.value), 0);
   let angle = 0;
-  return data.map((d, i) => {
+  return data.map((d) => {
     const share = total > 0 ? Math.max(0, d.value) / total : 0;
     const a0 = angle;
-    const a1 = angle + share * Math.PI * 2;
-    angle = a1;
+    angle += share * Math.PI * 2;
+    return { a0, a1: angle, share };
+  });
+}
+
+const overlaps = (a: PieLabel['box'], b: PieLabel['box']) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+
+/**
+ * Labels of the rings' slices, none on another: each slice above its ring's threshold gets a
+ * label, the larger slices first; a label whose box would cover one already placed is left out
+ * (its slice keeps its value in the tooltip and the legend). So tiny slices side by side — under
+ * 1 % each — never pile their labels up. Per ring, per slice: the label or null.
+ */
+export function pieLabels(rings: RingSpec[], formatPercent: (p: number) => string): (PieLabel | null)[][] {
+  const result: (PieLabel | null)[][] = rings.map((r) => r.data.map(() => null));
+  const candidates: { ring: number; index: number; percent: number; label: PieLabel }[] = [];
+  rings.forEach((r, ringIndex) => {
+    sliceAngles(r.data).forEach(({ a0, a1, share }, index) => {
+      const d = r.data[index]!;
+      if (share <= 0 || d.spacer || !(d.percent > r.minPercent)) return;
+      const mid = (a0 + a1) / 2;
+      const [lx, ly] = polar(r.cx, r.cy, r.outside ? r.r1 + 14 : (r.r0 + r.r1) / 2, mid);
+      const anchor = r.outside ? (Math.sin(mid) >= 0 ? 'start' : 'end') : 'middle';
+      const fontSize = r.outside ? 11 : 14;
+      const text = formatPercent(d.percent);
+      // Montserrat's digits are about 0.62 em wide; the box is the text's, baseline at ly + 4.
+      const width = text.length * fontSize * 0.62;
+      const x0 = anchor === 'start' ? lx : anchor === 'end' ? lx - width : lx - width / 2;
+      const y = ly + 4;
+      const box = { x0, y0: y - fontSize * 0.8, x1: x0 + width, y1: y + fontSize * 0.25 };
+      candidates.push({ ring: ringIndex, index, percent: d.percent, label: { x: lx, y, anchor, text, fontSize, box } });
+    });
+  });
+  const placed: PieLabel['box'][] = [];
+  for (const c of candidates.sort((a, b) => b.percent - a.percent)) {
+    if (placed.some((box) => overlaps(box, c.label.box))) continue;
+    placed.push(c.label.box);
+    result[c.ring]![c.index] = c.label;
+  }
+  return result;
+}
+
+function ring(spec: RingSpec, labels: (PieLabel | null)[], formatPercent: (p: number) => string) {
+  const { data, cx, cy, r0, r1, outside } = spec;
+  return sliceAngles(data).map(({ a0, a1, share }, i) => {
+    const d = data[i]!;
     if (share <= 0 || d.spacer) return null;
-    const mid = (a0 + a1) / 2;
-    const [lx, ly] = polar(cx, cy, labelOutside ? r1 + 14 : (r0 + r1) / 2, mid);
-    const anchor = labelOutside ? (Math.sin(mid) >= 0 ? 'start' : 'end') : 'middle';
+    const label = labels[i];
     return (
       <g key={`${d.key ?? d.name}-${i}`}>
         <path d={sectorPath(cx, cy, r0, r1, a0, a1)} fill={d.color} stroke="#fff" strokeWidth={1.5}>
           <title>{`${d.name}: ${formatPercent(d.percent)}`}</title>
         </path>
-        {d.percent > minPercent && (
-          <text x={lx} y={ly + 4} textAnchor={anchor} fontFamily={CHART_FONT} fontSize={labelOutside ? 11 : 14} fill={labelOutside ? INK : '#fff'}>
-            {formatPercent(d.percent)}
+        {label && (
+          <text
+            x={label.x}
+            y={label.y}
+            textAnchor={label.anchor}
+            fontFamily={CHART_FONT}
+            fontSize={label.fontSize}
+            fill={outside ? INK : '#fff'}
+            data-pie-label=""
+          >
+            {label.text}
           </text>
         )}
       </g>
@@ -103,11 +168,24 @@ export function RingPie({
   const innerR1 = outer ? radius * 0.62 : radius;
   const legendX = below || narrow ? (narrow ? 8 : 10) : pieSize + 50;
   const legendY = below || narrow ? pieSize + 8 : Math.max(10, cy - (legend.length * lineHeight) / 2);
+  const rings: RingSpec[] = [{ data: inner, cx, cy, r0: radius * 0.28, r1: innerR1, minPercent: labelMinPercent, outside: false }];
+  // On a phone only the larger outer slices are labelled (the legend lists all); everywhere a label
+  // that would cover another is left out (pieLabels).
+  if (outer)
+    rings.push({
+      data: outer,
+      cx,
+      cy,
+      r0: innerR1 + 2,
+      r1: radius,
+      minPercent: narrow ? Math.max(outerLabelMinPercent, 3) : outerLabelMinPercent,
+      outside: true,
+    });
+  const labels = pieLabels(rings, formatPercent);
   return (
     <ChartFrame boxRef={ref} title={title} width={width} height={svgHeight} fitWidth={below && !narrow} testId={testId}>
-      {ring(inner, cx, cy, radius * 0.28, innerR1, labelMinPercent, formatPercent, false)}
-      {/* On a phone only the larger outer slices are labelled: small ones would overlap (the legend lists all). */}
-      {outer && ring(outer, cx, cy, innerR1 + 2, radius, narrow ? Math.max(outerLabelMinPercent, 3) : outerLabelMinPercent, formatPercent, true)}
+      {ring(rings[0]!, labels[0]!, formatPercent)}
+      {rings[1] && ring(rings[1], labels[1]!, formatPercent)}
       {narrow ? (
         <SvgLegend x={legendX} y={legendY} width={legendWidth} items={legendItems} wrap />
       ) : (

@@ -51,6 +51,18 @@ export function useCodingInput(
   return { lane, setLane, defaultLane, reactionMs, setReactionMs, keyTime };
 }
 
+/** Shown when an operation key comes before «Разметка для» is chosen: no row is made. */
+export const CHOOSE_LANE_FIRST = 'Сначала выберите, для кого разметка: рабочее место в поле «Разметка для»';
+
+/**
+ * An operation key now would make a row without a workplace (refused only at save): no segment
+ * is being coded, no row with a workplace is selected, and none is chosen in «Разметка для».
+ */
+export function laneMissing(session: MarkupSession, lane: Lane): boolean {
+  const open = session.codingKey ? session.row(session.codingKey) : null;
+  return (open ? open.workplace_id : lane.workplace_id) === null;
+}
+
 /**
  * The keyboard: outside fields, an operation's key (OPERATION_KEYS, in the order of the
  * operations) codes it; every other key goes to the actions. Subscribed anew on each render, so

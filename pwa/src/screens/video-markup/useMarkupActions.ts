@@ -8,7 +8,7 @@ import { nextGapStart, nextSegment, previousSegment } from './coding';
 import { LINK_COPIED, NO_LONGER_AT_SECOND } from './model';
 import { acceptModelRows, modelRowsIn, nextModelRow, rejectModelRows, reviewTarget } from './review';
 import type { OtherVideo } from './SidePanels';
-import { useMarkupKeyboard } from './useCodingInput';
+import { CHOOSE_LANE_FIRST, laneMissing, useMarkupKeyboard } from './useCodingInput';
 import type { MarkupEditor } from './useMarkupEditor';
 
 /** Saves unsaved work, then opens the other camera's video at the same second (if it still covers it). */
@@ -113,6 +113,11 @@ export function useMarkupActions(editor: MarkupEditor) {
   };
   const addNote = () => session.addStamp({ type: 'note', time: Math.floor(player.time()), comment: '', employee_id: coding.defaultLane().employee_id });
 
+  // An operation key before «Разметка для» is chosen makes no row without a workplace: it says what to do.
+  const pressOperationKey = (operationId: number) => {
+    if (!readOnly && laneMissing(session, coding.defaultLane())) return notify('error', CHOOSE_LANE_FIRST);
+    editor.pressOperation(operationId);
+  };
   const selected = session.selectedKey ? session.row(session.selectedKey) : null;
   const ctx: ActionContext = {
     readOnly,
@@ -155,14 +160,14 @@ export function useMarkupActions(editor: MarkupEditor) {
     },
     acceptSuggestion: () => {
       const operationId = suggestion.suggestion?.operationId;
-      if (operationId != null && editor.operationById.has(operationId)) editor.pressOperation(operationId);
+      if (operationId != null && editor.operationById.has(operationId)) pressOperationKey(operationId);
       else notify('info', suggestModel === null ? 'Выберите модель для подсказки' : 'Модель сейчас не подсказывает операцию');
     },
     reviewModel: (decision, scope) => reviewModel(editor, reviewSpan, decision, scope),
     downloadTsv: () =>
       void downloadFile('/api/v1/video_markups/{videoId}', { path: { videoId }, query: { format: 'tsv' } }, `${meta?.filename}.tsv`).catch(() => {}),
   };
-  useMarkupKeyboard(ctx, editor.lookups.operations, editor.pressOperation);
+  useMarkupKeyboard(ctx, editor.lookups.operations, pressOperationKey);
   return { ctx, help, setHelp, loop, reviewSpan, setReviewSpan, addOperation, addNote, navigate };
 }
 

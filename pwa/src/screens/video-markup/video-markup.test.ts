@@ -5,6 +5,7 @@ import { timeBudget } from './budget';
 import { endCoding, gaps, nextGapStart, nextSegment, pressOperationKey, previousSegment } from './coding';
 import { invalidRows, type MarkupRow, type VideoMarkupsReply } from '../../offline/markup-rows';
 import { MarkupSession } from './session';
+import { CHOOSE_LANE_FIRST, laneMissing } from './useCodingInput';
 
 const reply: VideoMarkupsReply = {
   version: 3,
@@ -295,5 +296,29 @@ describe('actions', () => {
     expect(runShortcut(key('Delete'), ctx)).toBe(false);
     expect(runShortcut(key('?'), ctx)).toBe(true);
     expect(calls).toEqual(['toggleHelp']);
+  });
+});
+
+describe('an operation key before «Разметка для» is chosen', () => {
+  const none = { workplace_id: null, employee_id: null };
+
+  it('is refused with a message: it would make a row without a workplace', () => {
+    const session = new MarkupSession({ version: 1, video_markups: [], video_stamps: [] });
+    expect(laneMissing(session, none)).toBe(true);
+    expect(CHOOSE_LANE_FIRST).toMatch(/^Сначала выберите, для кого разметка/);
+    expect(session.rows).toHaveLength(0);
+    // Chosen: the key codes.
+    expect(laneMissing(session, { workplace_id: 5, employee_id: null })).toBe(false);
+  });
+
+  it('codes on in the lane of the segment being coded or of the selected row', () => {
+    const session = new MarkupSession(reply);
+    pressOperationKey(session, 1, 40, { workplace_id: 5, employee_id: 7 });
+    expect(laneMissing(session, none)).toBe(false);
+    endCoding(session, 45);
+    session.codingKey = null;
+    session.select('m10');
+    // The selected row's lane is what defaultLane gives (useCodingInput): here the chosen one is empty.
+    expect(laneMissing(session, { workplace_id: session.row('m10')!.workplace_id, employee_id: 7 })).toBe(false);
   });
 });

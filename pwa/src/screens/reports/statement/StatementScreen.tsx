@@ -1,6 +1,5 @@
 import { useRef } from 'react';
 import { Link } from 'wouter';
-import { Banner } from '../../../ui/Banner';
 import { instantParam } from '../format';
 import { NormFulfilmentBlock } from '../../norms/NormFulfilment';
 import { PdfDownload } from '../PdfDownload';
@@ -23,7 +22,12 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
     <article className={print ? 'report print-layout' : 'report'} data-testid="statement">
       <StatementHeader report={report} print={print} pdfHref={pdfHref} />
 
-      {report.notices.length > 0 && <Banner kind="info" text={report.notices.join(' ')} />}
+      {/* Every caveat of the screen goes into the PDF too (data-pdf): «Смена наблюдалась не целиком» and the rest. */}
+      {report.notices.length > 0 && (
+        <div className="banner banner-info" role="status" data-pdf="text" data-testid="statement-notices">
+          {report.notices.join(' ')}
+        </div>
+      )}
       {report.input_errors.length > 0 && (
         <div className="banner banner-error" role="alert" data-pdf="text">
           {`Ошибки разметки: ${report.input_errors.map((e) => e.message).join('; ')}`}
