@@ -18,3 +18,12 @@ export const videoStructure = precompiled((db) =>
 
 /** The structure, if it belongs to the organisation: parameters [structureId, organizationId]. */
 export const structureOfOrganization = precompiled((db) => db.selectFrom('structures').select('id').where('id', '=', 0).where('organization_id', '=', 0));
+
+/**
+ * The installation's owner organisation: its first one (the demo's, or the first registered). Its
+ * members hold the owner-only permissions (auth/permissions.ts `ownerOnlyPermissions`).
+ */
+export async function ownerOrganizationId(db: Db): Promise<number | null> {
+  const row = await db.selectFrom('organizations').select('id').orderBy('id').limit(1).executeTakeFirst();
+  return row?.id ?? null;
+}

@@ -3,10 +3,11 @@ import type { Db } from '../db/database';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
 import type { AppEnv } from '../http/env';
 import { parseId } from '../http/openapi';
+import { ownerOnlyPermissions } from './permissions';
 import { isSharePermission, roleAllows, type Permission } from './roles';
 import { requireShareAccess, shareKeyOf } from './share-keys';
 import type { SessionUser } from '../http/env';
-import { cameraStructure, structureOfOrganization, videoStructure } from './access.service';
+import { cameraStructure, ownerOrganizationId, structureOfOrganization, videoStructure } from './access.service';
 
 /** A structure found together with its organisation, so that the access check needs no second query. */
 export interface LocatedStructure {
@@ -120,10 +121,21 @@ export function requireAccess(db: Db, permission: Permission, locate?: Structure
     }
     const user = c.get('user');
     if (!user) throw unauthorized();
-    if (!roleAllows(user.role, permission)) throw forbidden();
+    if (!(await userAllows(db, user, permission))) throw forbidden();
     if (locate) c.set('structureId', await structureOfUser(db, user, await locate(c, db)));
     await next();
   };
+}
+
+/** Is the user a member of the installation's owner organisation (its first one)? */
+export async function inOwnerOrganization(db: Db, user: SessionUser): Promise<boolean> {
+  return (await ownerOrganizationId(db)) === user.organizationId;
+}
+
+/** Does the user's role grant the permission (an owner-only one also asks whether the organisation is the owner). */
+export async function userAllows(db: Db, user: SessionUser, permission: Permission): Promise<boolean> {
+  const owner = ownerOnlyPermissions.includes(permission) && (await inOwnerOrganization(db, user));
+  return roleAllows(user.role, permission, owner);
 }
 
 export function currentUser(c: Context<AppEnv>): SessionUser {

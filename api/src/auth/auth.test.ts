@@ -26,8 +26,10 @@ describe('registration', () => {
     expect(me.organization.name).toBe('Организация Инна_К');
     expect(me.error).toBeUndefined();
     // The role's permissions, read from the API's own table: the PWA shows only what these allow.
-    expect(me.permissions).toEqual(permissionsOf('admin'));
+    // The first organisation of the installation is its owner: its admin also reads the site's requests.
+    expect(me.permissions).toEqual(permissionsOf('admin', true));
     expect(me.permissions).toContain('organization.admin');
+    expect(me.organization.is_demo).toBe(false);
   });
 
   it('refuses missing fields with the exact text and changes nothing', async () => {
@@ -122,6 +124,9 @@ describe('the permission table', () => {
     expect(permissionsOf('viewer')).toEqual(['workspace.read', 'reports.read', 'reports.window.read', 'video.play']);
     expect(permissionsOf('assessor')).toEqual(['workspace.read', 'reports.read', 'markup.write', 'reports.window.read', 'video.play']);
     expect(permissionsOf('analyst')).toEqual(['workspace.read', 'reports.read', 'markup.write', 'workspace.write', 'reports.window.read', 'video.play']);
-    expect(permissionsOf('admin')).toEqual(Object.keys(permissions));
+    expect(permissionsOf('admin', true)).toEqual(Object.keys(permissions));
+    // The site's requests are the installation's: an admin of any other organisation does not get them.
+    expect(permissionsOf('admin')).toEqual(Object.keys(permissions).filter((p) => p !== 'site.requests'));
+    expect(permissionsOf('viewer', true)).toEqual(permissionsOf('viewer'));
   });
 });

@@ -8,10 +8,13 @@ import type { AppEnv, SessionUser } from '../http/env';
 import { createRouter, ErrorSchema, errorResponses, json } from '../http/openapi';
 import { CLIENT_IP_HEADER } from '../http/client-address';
 import type { Auth } from './auth';
+import { inOwnerOrganization } from './access';
+import { isDemoStructure, readOrganization } from './organization.service';
+import { findShareGrant, shareKeyOf } from './share-keys';
 import { permissionsOf } from './permissions';
 import { lockMessage, signInLockout } from './lockout';
 import { sharedRateLimiter } from './rate-limits';
-import { LoginBody, LoginQuery, MessageReply, RegistrationSchema, WhoAmI, InstanceInfo } from './schema';
+import { LoginBody, LoginQuery, MessageReply, RegistrationSchema, WhoAmI, InstanceInfo, InstanceQuery } from './schema';
 import { hasDemoOrganization, registerUser } from './service';
 
 const tags = ['Вход и регистрация'];
@@ -102,14 +105,16 @@ const jsonBodyOnly: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
-function whoAmIReply(user: SessionUser) {
+/** The signed-in user, with what their role may do here (owner-only permissions inside the owner organisation). */
+async function whoAmIReply(db: Db, user: SessionUser) {
+  const [organization, owner] = await Promise.all([readOrganization(db, user.organizationId), inOwnerOrganization(db, user)]);
   return {
     first_name: user.firstName,
     last_name: user.lastName,
     login: user.login,
     role: user.role,
-    permissions: permissionsOf(user.role),
-    organization: { id: user.organizationId, name: user.organizationName, time_zone: user.timeZone },
+    permissions: permissionsOf(user.role, owner),
+    organization: { id: organization.id, name: organization.name, time_zone: organization.time_zone, is_demo: organization.is_demo },
   };
 }
 
@@ -125,11 +130,11 @@ export function authRoutes(deps: AuthDeps) {
       summary: 'Текущий пользователь; без входа — ответ с полем error (так клиент узнаёт, что вход не выполнен)',
       responses: { 200: json(WhoAmI.or(ErrorSchema)) },
     }),
-    (c) => {
+    async (c) => {
       const user = c.get('user');
       // "Not signed in" is an answer to this probe, not a failure: the contract reads the error field.
       if (!user) return c.json(errorBody('unauthorized', 'Вход не выполнен'), 200);
-      return c.json(whoAmIReply(user), 200);
+      return c.json(await whoAmIReply(deps.db, user), 200);
     },
   );
 
@@ -200,10 +205,16 @@ export function authRoutes(deps: AuthDeps) {
       path: '/api/v1/instance',
       tags: ['Система'],
       summary: 'Сведения об установке: есть ли демо-данные, адреса внешних сайтов (NORMA_LINK_*)',
+      description:
+        'demo: с ключом ссылки (key или заголовок x-norma-share-key) — открывает ли ключ отчёт демонстрационной организации; ' +
+        'без ключа — есть ли в установке демонстрационная организация. Вошедшему пользователю PWA показывает признак из whoami (organization.is_demo).',
+      request: { query: InstanceQuery },
       responses: { 200: json(InstanceInfo) },
     }),
     async (c) => {
-      const demo = await hasDemoOrganization(deps.db);
+      const key = shareKeyOf(c);
+      const grant = key === null ? null : await findShareGrant(deps.db, key);
+      const demo = key === null ? await hasDemoOrganization(deps.db) : grant !== null && (await isDemoStructure(deps.db, grant.structureId));
       return c.json({ demo, version: '0.1.0', links: deps.config.site.links }, 200);
     },
   );

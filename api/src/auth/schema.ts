@@ -29,11 +29,25 @@ export const WhoAmI = z
     role: z.enum(roleNames),
     /** What this role may do (auth/permissions.ts): the PWA shows an action only when its permission is here. */
     permissions: z.array(z.enum(permissionNames)),
-    organization: z.object({ id: z.number(), name: z.string(), time_zone: z.string().openapi({ example: 'Europe/Moscow' }) }),
+    organization: z.object({
+      id: z.number(),
+      name: z.string(),
+      time_zone: z.string().openapi({ example: 'Europe/Moscow' }),
+      /** The demo organisation: the PWA shows the «демо-данные» badge to its users only. */
+      is_demo: z.boolean(),
+    }),
   })
   .openapi('CurrentUser');
 
 export const MessageReply = z.object({ message: z.string(), first_name: z.string().optional(), last_name: z.string().optional() }).openapi('Message');
+
+export const InstanceQuery = z.object({
+  key: z
+    .string()
+    .max(128, { error: 'ключ ссылки не длиннее 128 символов' })
+    .optional()
+    .openapi({ description: 'ключ ссылки на отчёт: demo — о его организации' }),
+});
 
 export const InstanceInfo = z
   .object({

@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps';
 import { badRequest } from '../http/errors';
 import { createRouter, errorResponses, json, parseId } from '../http/openapi';
 import { readOperations, saveOperations } from './operations.service';
+import { organizationRoutes } from './organization.routes';
 import {
   IdParam,
   NamedItem,
@@ -42,6 +43,7 @@ export const structureFromBody =
 
 export function orgRoutes({ db }: AppDeps) {
   const app = createRouter();
+  app.route('/', organizationRoutes({ db }));
 
   app.openapi(
     createRoute({

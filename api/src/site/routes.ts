@@ -87,13 +87,11 @@ export function siteRoutes({ db, config, auth }: AppDeps) {
       path: '/api/v3/feedback',
       tags,
       summary: 'Полученные заявки, новые сверху (администраторы организации-владельца)',
+      middleware: [feedbackReader] as const,
       request: { query: FeedbackListQuery },
       responses: { 200: json(FeedbackList), ...errorResponses },
     }),
-    async (c) => {
-      await requireFeedbackReader(db, c.get('user'));
-      return c.json(await listFeedback(db, c.req.valid('query')), 200);
-    },
+    async (c) => c.json(await listFeedback(db, c.req.valid('query')), 200),
   );
 
   app.openapi(

@@ -1,6 +1,6 @@
 import { createTransport } from 'nodemailer';
 import type { SessionUser } from '../http/env';
-import { ownerOrganizationId } from '../calculator/service';
+import { userAllows } from '../auth/access';
 import type { SiteConfig } from '../config';
 import type { Db } from '../db/database';
 import { forbidden, notFound, unauthorized } from '../http/errors';
@@ -37,12 +37,12 @@ export async function receiveFeedback(db: Db, captcha: Captcha, payload: string,
 /**
  * Contact requests are installation-wide (the site has no organisation), so they are read by the
  * administrators of the owner organisation — the installation's first, as for the calculator's
- * settings; a self-registered organisation's admin sees none (docs/site.md).
+ * settings; a self-registered organisation's admin sees none (docs/site.md). The rule is the
+ * permission `site.requests` of auth/permissions.ts, which whoami sends: the PWA shows the tab by it.
  */
 export async function requireFeedbackReader(db: Db, user: SessionUser | null): Promise<SessionUser> {
   if (!user) throw unauthorized();
-  if (user.role !== 'admin' || user.organizationId !== (await ownerOrganizationId(db)))
-    throw forbidden('Заявки с сайта видят только администраторы организации-владельца');
+  if (!(await userAllows(db, user, 'site.requests'))) throw forbidden('Заявки с сайта видят только администраторы организации-владельца');
   return user;
 }
 

@@ -1,6 +1,7 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link, useLocation } from 'wouter';
+import { api } from '../api/client';
 import { outboxStatus } from '../state/outboxSync';
 import { connectivity } from '../status/connectivity';
 import { instance, loadInstance } from '../state/instance';
@@ -73,11 +74,45 @@ export function OfflineBanner() {
   );
 }
 
+/** The key of a shared report's page (`/demo/:shareKey`), or null. */
+function shareKeyOf(route: string): string | null {
+  const match = /^\/demo\/([^/?#]+)/.exec(route);
+  return match ? decodeURIComponent(match[1]!) : null;
+}
+
+/**
+ * Whether the «демо-данные» badge shows: on a shared report, when the key opens the demo
+ * organisation's report; for a signed-in user, when their organisation is the demo (whoami); for
+ * a visitor elsewhere, when the installation holds the demo (its public pages). Another
+ * organisation of the same installation never sees it.
+ */
+function useDemoBadge(route: string): boolean {
+  const user = useSnapshot(login);
+  const { demo } = useSnapshot(instance);
+  const shareKey = shareKeyOf(route);
+  const [shared, setShared] = useState<{ key: string; demo: boolean } | null>(null);
+  useEffect(() => {
+    if (shareKey === null) return;
+    let live = true;
+    // A failure is shown by the API client; the badge stays off.
+    api.get('/api/v1/instance', { query: { key: shareKey } }).then(
+      (info) => live && setShared({ key: shareKey, demo: info.demo }),
+      () => live && setShared({ key: shareKey, demo: false }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [shareKey]);
+  if (shareKey !== null) return shared?.key === shareKey && shared.demo;
+  return user.loggedIn ? user.organizationDemo : demo;
+}
+
 /** Shared header: marketing links, the contact anchor, sign-in or the signed-in user. */
 export function Header() {
   const user = useSnapshot(login);
   const [route, navigate] = useLocation();
-  const { demo, links } = useSnapshot(instance);
+  const { links } = useSnapshot(instance);
+  const demo = useDemoBadge(route);
   // The projects page has «Выход» in its own button row (spec 02): not a second one here.
   const ownLogout = route === '/projects' || route.startsWith('/projects/');
 
@@ -96,7 +131,7 @@ export function Header() {
         <span>Norma</span>
       </Link>
       {demo && (
-        <span className="demo-badge" title="В системе есть демонстрационная организация с синтетическими данными">
+        <span className="demo-badge" data-testid="demo-badge" title="Демонстрационная организация: данные синтетические">
           демо-данные
         </span>
       )}
@@ -114,6 +149,11 @@ export function Header() {
         <SyncIndicator />
         {user.loggedIn ? (
           <>
+            {user.organizationName && (
+              <span className="user-organization" data-testid="organization-name" title={user.organizationName}>
+                {user.organizationName}
+              </span>
+            )}
             <Link href="/projects" className="user-name" data-testid="user-name">
               {user.firstName} {user.lastName}
             </Link>

@@ -21,6 +21,8 @@ export const login = proxy({
   organizationName: '',
   /** IANA zone of the organisation: every date and time is shown in it. */
   timeZone: 'Europe/Moscow',
+  /** The user's organisation is the demo one (synthetic data): the header's «демо-данные» badge. */
+  organizationDemo: false,
   /** True once the first whoami has answered, so guards do not bounce a signed-in user. */
   checked: false,
 });
@@ -79,6 +81,8 @@ export function setLoggedIn(user: CurrentUser) {
   login.permissions = Array.isArray(user.permissions) ? [...user.permissions] : [];
   login.organizationName = user.organization.name;
   login.timeZone = user.organization.time_zone;
+  // An identity kept on the device before whoami said it: not the demo until the server answers.
+  login.organizationDemo = user.organization.is_demo === true;
   login.checked = true;
 }
 
@@ -91,6 +95,7 @@ export function setLoggedOut() {
   login.role = null;
   login.permissions = [];
   login.organizationName = '';
+  login.organizationDemo = false;
   login.checked = true;
 }
 

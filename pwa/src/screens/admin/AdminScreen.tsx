@@ -8,24 +8,29 @@ import { structures } from '../../state/structures';
 import { Banner } from '../../ui/Banner';
 import { Tabs } from '../../ui/Tabs';
 import { FeedbackPanel } from './FeedbackPanel';
+import { OrganizationPanel } from './OrganizationPanel';
 import { StaffPanel } from './StaffPanel';
 import { StructuresPanel } from './StructuresPanel';
 import { UsersPanel } from './UsersPanel';
 
-type Tab = 'structures' | 'users' | 'feedback';
+type Tab = 'structures' | 'users' | 'organization' | 'feedback';
 const ADMIN_TABS: { key: Tab; label: string }[] = [
   { key: 'structures', label: 'Структура и камеры' },
   { key: 'users', label: 'Пользователи' },
-  { key: 'feedback', label: 'Заявки с сайта' },
+  { key: 'organization', label: 'Организация' },
 ];
+/** The site's requests are the installation's: the tab shows only where whoami grants `site.requests` (the API's own rule). */
+const FEEDBACK_TAB: { key: Tab; label: string } = { key: 'feedback', label: 'Заявки с сайта' };
 
 /**
  * Administration of the organisation (admin role): the structure tree with its employees,
- * workplaces and cameras, and the users with their roles. What a new customer sets up first.
+ * workplaces and cameras, the users with their roles, the organisation's name and time zone.
+ * What a new customer sets up first.
  */
 export function AdminScreen() {
   const { organizationName } = useSnapshot(login);
   const isAdmin = useAllows('organization.admin');
+  const readsSiteRequests = useAllows('site.requests');
   const [tab, setTab] = useState<Tab>('structures');
   const [list, setList] = useState<AdminStructure[] | null>(null);
   const [selectedId, setSelectedId] = useState<number | null>(null);
@@ -61,9 +66,10 @@ export function AdminScreen() {
       <p className="muted">
         {organizationName} · <Link href="/projects">к проектам</Link>
       </p>
-      <Tabs tabs={ADMIN_TABS} value={tab} onChange={setTab} />
+      <Tabs tabs={readsSiteRequests ? [...ADMIN_TABS, FEEDBACK_TAB] : ADMIN_TABS} value={tab} onChange={setTab} />
       {tab === 'users' && <UsersPanel />}
-      {tab === 'feedback' && <FeedbackPanel />}
+      {tab === 'organization' && <OrganizationPanel />}
+      {tab === 'feedback' && readsSiteRequests && <FeedbackPanel />}
       {tab === 'structures' && (
         <>
           {list === null ? (

@@ -1,21 +1,25 @@
 import { useCallback, useEffect, useState } from 'react';
+import { useSnapshot } from 'valtio';
 import { ApiCallError, api } from '../../api/client';
 import type { FeedbackHandledBody, FeedbackItem, FeedbackList, FeedbackListQuery } from '../../api/types';
+import { formatDateTime } from '../../format/time';
+import { login } from '../../state/login';
 import { Banner } from '../../ui/Banner';
 
 type Status = NonNullable<FeedbackListQuery['status']>;
 const PAGE = 50;
-const when = new Intl.DateTimeFormat('ru-RU', { dateStyle: 'short', timeStyle: 'short' });
 
 /**
  * Requests sent through the site's contact form (docs/site.md): newest first, open or handled; an
- * administrator of the owner organisation marks them handled (or back). Others get the server's 403 text.
+ * administrator of the owner organisation marks them handled (or back); the tab shows only to them
+ * (permission `site.requests`). Times in the organisation's zone.
  */
 export function FeedbackPanel() {
   const [status, setStatus] = useState<Status>('open');
   const [page, setPage] = useState(0);
   const [list, setList] = useState<FeedbackList | null>(null);
   const [refused, setRefused] = useState<string | null>(null);
+  const { timeZone } = useSnapshot(login);
 
   const reload = useCallback(async () => {
     try {
@@ -80,7 +84,7 @@ export function FeedbackPanel() {
             <tbody>
               {list.items.map((item) => (
                 <tr key={item.id} data-testid="feedback-row">
-                  <td>{when.format(new Date(item.created_at))}</td>
+                  <td>{formatDateTime(item.created_at, timeZone)}</td>
                   <td>{item.name}</td>
                   <td>
                     <a href={`mailto:${item.email}`}>{item.email}</a>
@@ -92,7 +96,7 @@ export function FeedbackPanel() {
                     {item.handled_at ? (
                       <>
                         <span className="muted">
-                          Обработана {when.format(new Date(item.handled_at))}
+                          Обработана {formatDateTime(item.handled_at, timeZone)}
                           {item.handled_by ? `, ${item.handled_by}` : ''}
                         </span>{' '}
                         <button type="button" className="link-button" onClick={() => mark(item, false)}>
