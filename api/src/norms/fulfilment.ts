@@ -74,7 +74,7 @@ export async function normFulfilment(db: Db, structureId: number, from: number, 
         fulfilment_percent: normTime !== null ? fulfilmentPercent(normTime, units, own.loading.shift_time, own.loading.idle_time) : null,
       });
       if (!norm) continue;
-      const tReg = new Map(norm.card.operations.map((o) => [o.operation_id, o.t_reg_minutes * 60]));
+      const tReg = new Map(norm.card.operations.map((o) => [o.operation_id, (o.t_reg_minutes ?? 0) * 60]));
       for (const op of own.all_measurements.rows) {
         const normSeconds = tReg.get(op.id);
         if (!normSeconds) continue;

@@ -3,7 +3,7 @@ import { registerUser } from '../auth/service';
 import type { OperationTypeCode } from '../db/schema';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 import { insertStructure } from '../../test-support/video-fixtures';
-import { PARTLY_OBSERVED_WARNING } from './build';
+import { notCalculatedText, UNSTABLE_TEXT } from './build';
 
 /**
  * Norm cards over the real app (SQLite, and PostgreSQL with NORMA_TEST_DATABASE=postgres): a card
@@ -37,16 +37,16 @@ const windows = Object.keys(MAIN).map((key) => {
 let layout: { structureId: number; workplace: number; ops: Record<string, number> };
 
 /** One hand-laid shift-day: prep, service, a move, cycles of main work and one aux step, rest, idle. */
-async function layDay(who: 'a' | 'b', date: string, main: number[], wholeShift = true) {
-  let clock = at(`${date}T08:00:00`);
+async function layDay(who: 'a' | 'b', date: string, main: number[], wholeShift = true, start = '08:00', place = layout, employeeId = employees[who]) {
+  let clock = at(`${date}T${start}:00`);
   const mark = async (operation: string, minutes: number) => {
     await t.deps.db
       .insertInto('markups')
       .values({
-        structure_id: layout.structureId,
-        operation_id: layout.ops[operation]!,
-        workplace_id: layout.workplace,
-        employee_id: employees[who],
+        structure_id: place.structureId,
+        operation_id: place.ops[operation]!,
+        workplace_id: place.workplace,
+        employee_id: employeeId,
         start_time: clock,
         end_time: clock + minutes * 60_000,
         comment: null,
@@ -64,16 +64,17 @@ async function layDay(who: 'a' | 'b', date: string, main: number[], wholeShift =
     await mark('Подноска', AUX_MINUTES);
   }
   await mark('Отдых', 10);
-  // Observed over the whole shift (METHODOLOGY §6 balances only the observed part): the day's
-  // markup ends with the wait at 11:50–12:00; the minutes before it are unmarked, a gap that no
-  // norm figure reads (idle time is the idle category only).
-  if (wholeShift) clock = at(`${date}T11:50:00`);
+  // Observed over four whole hours (METHODOLOGY §6 balances only the observed part): the markup
+  // ends with the wait in the last ten minutes (11:50–12:00 from 08:00); the minutes before it are
+  // unmarked, a gap that no norm figure reads (idle time is the idle category only).
+  if (wholeShift) clock = at(`${date}T${start}:00`) + 230 * 60_000;
   await mark('Ожидание', 10);
 }
 
-async function seedStructure(organizationId: number) {
+/** A structure with the operations of layDay, one workplace, and the given shift. */
+async function structureWithOperations(organizationId: number, name: string, shift: [string, string, number]) {
   const { db } = t.deps;
-  const id = await insertStructure(db, organizationId, 'Сборка узла', { settings: true, shift: ['08:00:00', '12:00:00', 20] });
+  const id = await insertStructure(db, organizationId, name, { settings: true, shift });
   const workplace = (await db.insertInto('workplaces').values({ structure_id: id, name: 'Стол' }).returning('id').executeTakeFirstOrThrow()).id;
   const ops = {} as Record<string, number>;
   const kinds: [string, OperationTypeCode][] = [
@@ -87,6 +88,13 @@ async function seedStructure(organizationId: number) {
   ];
   for (const [name, type] of kinds)
     ops[name] = (await db.insertInto('operations').values({ structure_id: id, name, type, machine_paced: 0 }).returning('id').executeTakeFirstOrThrow()).id;
+  return { structureId: id, workplace, ops };
+}
+
+async function seedStructure(organizationId: number) {
+  const { db } = t.deps;
+  layout = await structureWithOperations(organizationId, 'Сборка узла', ['08:00:00', '12:00:00', 20]);
+  const id = layout.structureId;
   for (const who of ['a', 'b'] as const)
     employees[who] = (
       await db
@@ -95,7 +103,6 @@ async function seedStructure(organizationId: number) {
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id;
-  layout = { structureId: id, workplace, ops };
   for (const w of windows) await layDay(w.who, w.date, MAIN[`${w.who} ${w.date}`]!);
   return id;
 }
@@ -158,8 +165,8 @@ describe('norm card from report windows', () => {
     expect(figure(card, 'operative')).toBeCloseTo(main.t_reg_minutes, 9);
   });
 
-  it('the shift balance per shift-day sums to the statements of the same windows', async () => {
-    const totals = { shift: 0, pz: 0, service: 0, move: 0, breaks: 0 };
+  it('the observed normative balance per shift-day sums to the statements of the same windows; Тсм is the shift of the settings', async () => {
+    const totals = { shift: 0, pz: 0, service: 0, move: 0, breaks: 0, operative: 0 };
     for (const w of windowBody()) {
       const r = await send(`/api/v1/report?structure_id=${structureId}&employee_id=${w.employee_id}&from_time=${w.from_time}&to_time=${w.to_time}`, viewer);
       expect(r.status).toBe(200);
@@ -168,17 +175,24 @@ describe('norm card from report windows', () => {
       totals.service += r.body.loading.controltime;
       totals.move += r.body.loading.movetime;
       totals.breaks += r.body.loading.regulated_break_time;
+      const norm = (type: string) => r.body.normative.rows.find((row: { type: string }) => row.type === type).len_norm / 60;
+      totals.operative += norm('main') + norm('aux');
     }
     const b = card.card.balance;
     expect(b.days).toBe(3);
-    expect(b.shift_minutes * 3).toBeCloseTo(totals.shift, 9);
+    expect(b.observed_shift_minutes * 3).toBeCloseTo(totals.shift, 9);
+    expect(b.observed_operative_minutes * 3).toBeCloseTo(totals.operative, 9);
     expect(b.pz_minutes * 3).toBeCloseTo(totals.pz, 9);
     expect(b.service_minutes * 3).toBeCloseTo(totals.service, 9);
     expect(b.move_minutes * 3).toBeCloseTo(totals.move, 9);
     expect(b.regulated_break_minutes * 3).toBeCloseTo(totals.breaks, 9);
-    // By hand: a 4-hour shift, 10 min of prep, 10 + 5 of service and moves, 20 min of breaks.
-    expect(b.shift_minutes).toBeCloseTo(240, 9);
-    expect(figure(card, 'operative_shift')).toBeCloseTo(240 - 10 - 15 - 20, 9);
+    // By hand: a 4-hour shift, 10 min of prep, 10 + 5 of service and moves, 20 min of breaks, as shares of Топ_набл.
+    expect(b.shift_minutes).toBe(240);
+    const base = totals.operative / 3;
+    expect(figure(card, 'allowance_pz')).toBeCloseTo((10 / base) * 100, 9);
+    expect(figure(card, 'allowance_service')).toBeCloseTo((15 / base) * 100, 9);
+    expect(figure(card, 'allowance_rest')).toBeCloseTo((20 / base) * 100, 9);
+    expect(figure(card, 'operative_shift')).toBeCloseTo(240 / (1 + 45 / base), 9);
   });
 
   it('Нвр × Нвыр = Тсм, and the sources and basis are stated', () => {
@@ -196,16 +210,16 @@ describe('norm card from report windows', () => {
     expect(thin.body.card.warnings).toEqual(['Основание — один день наблюдений.', 'Основание — один сотрудник.']);
   });
 
-  it('a shift observed only in part: Тсм is its observed part (METHODOLOGY §6), and the card says so', async () => {
-    // Observed 08:00 to the end of the wait: 10 + 10 + 5 + 54 + 6 × 1 + 10 + 10 = 105 minutes of the 240.
-    await layDay('b', '2026-03-05', [9, 9, 9, 9, 9, 9], false);
-    const partWindow = [{ employee_id: employees.b, from_time: iso('2026-03-05T08:00:00'), to_time: iso('2026-03-05T12:00:00') }];
-    const part = await send(`/api/v1/norms?structure_id=${structureId}`, analyst, 'POST', { windows: partWindow });
-    expect(part.status).toBe(201);
-    expect(part.body.card.balance.shift_minutes).toBeCloseTo(105, 9);
-    expect(part.body.card.balance.regulated_break_minutes).toBeCloseTo((20 * 105) / 240, 9);
-    expect(part.body.card.warnings).toContain(PARTLY_OBSERVED_WARNING);
-    expect(card.card.warnings).not.toContain(PARTLY_OBSERVED_WARNING);
+  it('a segment cut by the window is not a measurement (METHODOLOGY §3)', async () => {
+    // Employee a, 2 March: cycles 08:25–08:34, 08:35–08:43, 08:44–08:54, then 08:55–09:04 — cut at 09:00.
+    const cut = await send(`/api/v1/norms?structure_id=${structureId}`, analyst, 'POST', {
+      windows: [{ employee_id: employees.a, from_time: iso('2026-03-02T08:00:00'), to_time: iso('2026-03-02T09:00:00') }],
+    });
+    expect(cut.status).toBe(201);
+    const main = cut.body.card.operations.find((o: { name: string }) => o.name === 'Сборка');
+    expect(main.measurements).toBe(3);
+    expect(main.accepted).toBe(3);
+    expect(main.t_reg_minutes).toBeCloseTo((9 + 8 + 10) / 3, 9);
   });
 
   it('card parameters: composition with aux once per unit, batch and plan recompute the draft', async () => {
@@ -228,6 +242,9 @@ describe('norm card from report windows', () => {
     const piece = figure(r.body, 'piece')!;
     expect(figure(r.body, 'piece_batch')).toBeCloseTo(piece + 12 / 20, 9);
     expect(figure(r.body, 'headcount')).toBe(Math.ceil((4000 * (piece + 0.6)) / (21 * 240) - 1e-9));
+    // With a batch its prep replaces the shift's: Нвр = Тшт-к and Нвыр = Тсм / Нвр, so Нвр × Нвыр = Тсм.
+    expect(figure(r.body, 'norm_time')).toBeCloseTo(piece + 0.6, 9);
+    expect(figure(r.body, 'norm_time')! * figure(r.body, 'output')!).toBeCloseTo(240, 9);
     card = r.body;
   });
 });
@@ -243,7 +260,7 @@ describe('line balance data and scenarios', () => {
     expect(idle.name).toBe('Ожидание');
     expect(idle.minutes).toBeCloseTo(10 / figure(card, 'output')!, 9);
     expect(line.operations.every((o: { workplace_id: number }) => o.workplace_id === line.workplaces[0].id)).toBe(true);
-    expect(line.available_minutes).toBeCloseTo(240 - 20, 9);
+    expect(line.available_minutes).toBeCloseTo(240 - figure(card, 'rest')!, 9);
 
     const path = `/api/v1/norms/${card.id}/line_scenarios`;
     const op = work[0].operation_id;
@@ -433,5 +450,200 @@ describe('approval names the draft revision its approver read (issue 39)', () =>
     }
     expect(await stored(draft.id)).toEqual(before);
     expect((await send(`/api/v1/norms/${draft.id}`, admin)).body).toMatchObject({ status: 'draft', approved_at: null, effective_from: null });
+  });
+});
+
+describe('METHODOLOGY §7: Тсм from the shift settings, whole shift-days', () => {
+  let organizationId: number;
+  let day: Awaited<ReturnType<typeof structureWithOperations>>;
+  let worker: number;
+
+  beforeAll(async () => {
+    organizationId = (await t.deps.db.selectFrom('structures').select('organization_id').where('id', '=', structureId).executeTakeFirstOrThrow())
+      .organization_id;
+    day = await structureWithOperations(organizationId, 'Сборка в две половины', ['08:00:00', '16:00:00', 40]);
+    worker = (await t.deps.db.insertInto('employees').values({ structure_id: day.structureId, name: 'Сидоров' }).returning('id').executeTakeFirstOrThrow()).id;
+    // 16 March observed whole (two halves of the same work), 17 March only from 08:00 to 12:00.
+    await layDay('a', '2026-03-16', [9, 8, 10, 9, 9, 9], true, '08:00', day, worker);
+    await layDay('a', '2026-03-16', [9, 8, 10, 9, 9, 9], true, '12:00', day, worker);
+    await layDay('a', '2026-03-17', [9, 8, 10, 9, 9, 9], true, '08:00', day, worker);
+  });
+
+  it('a partly observed and a fully observed shift give the same Тсм, allowances and Нвыр', async () => {
+    const card = async (date: string) => {
+      const r = await send(`/api/v1/norms?structure_id=${day.structureId}`, analyst, 'POST', { windows: [{ employee_id: worker, date }] });
+      expect(r.status).toBe(201);
+      return r.body;
+    };
+    const full = await card('2026-03-16');
+    const half = await card('2026-03-17');
+    expect(full.card.balance.observed_shift_minutes).toBeCloseTo(480, 9);
+    expect(half.card.balance.observed_shift_minutes).toBeCloseTo(240, 9);
+    for (const c of [full, half]) {
+      expect(c.card.balance.shift_minutes).toBe(480);
+      expect(c.card.balance.shift_name).toBe('Смена');
+      expect(figure(c, 'norm_time')! * figure(c, 'output')!).toBeCloseTo(480, 9);
+    }
+    for (const key of ['allowance_pz', 'allowance_service', 'allowance_rest', 'operative', 'output', 'norm_time'])
+      expect(figure(half, key), key).toBeCloseTo(figure(full, key)!, 9);
+    expect(half.windows[0]).toMatchObject({ date: '2026-03-17', from_time: iso('2026-03-17T00:00:00'), to_time: iso('2026-03-18T00:00:00') });
+  });
+
+  it('a night shift 22:00–06:00 is one shift-day dated by its start', async () => {
+    const night = await structureWithOperations(organizationId, 'Ночная сборка', ['22:00:00', '06:00:00', 40]);
+    const nightWorker = (
+      await t.deps.db.insertInto('employees').values({ structure_id: night.structureId, name: 'Ночной' }).returning('id').executeTakeFirstOrThrow()
+    ).id;
+    await layDay('a', '2026-03-18', [9, 8, 10, 9, 9, 9], true, '22:00', night, nightWorker);
+    await layDay('a', '2026-03-19', [9, 8, 10, 9, 9, 9], true, '02:00', night, nightWorker);
+    const r = await send(`/api/v1/norms?structure_id=${night.structureId}`, analyst, 'POST', { windows: [{ employee_id: nightWorker, date: '2026-03-18' }] });
+    expect(r.status).toBe(201);
+    expect(r.body.windows[0]).toMatchObject({ date: '2026-03-18', from_time: iso('2026-03-18T06:00:00'), to_time: iso('2026-03-19T06:00:00') });
+    expect(r.body.card.balance).toMatchObject({ days: 1, shift_minutes: 480 });
+    expect(r.body.card.balance.observed_shift_minutes).toBeCloseTo(480, 9);
+    const main = r.body.card.operations.find((o: { name: string }) => o.name === 'Сборка');
+    expect(main.accepted).toBe(12);
+    // A window must be a shift-day or an interval, not both.
+    const both = await send(`/api/v1/norms?structure_id=${night.structureId}`, analyst, 'POST', {
+      windows: [{ employee_id: nightWorker, date: '2026-03-18', from_time: iso('2026-03-18T06:00:00'), to_time: iso('2026-03-19T06:00:00') }],
+    });
+    expect(both.status).toBe(400);
+    expect(
+      (await send(`/api/v1/norms?structure_id=${night.structureId}`, analyst, 'POST', { windows: [{ employee_id: nightWorker, date: '2026-02-30' }] })).status,
+    ).toBe(400);
+  });
+
+  it('the shift setting «обед, мин» makes a 9-hour shift 08:00–17:00 a Тсм of 480; bad values are refused in Russian', async () => {
+    const path = `/api/v1/structure/${day.structureId}`;
+    const shift = { name: 'Смена', start_time: '08:00', end_time: '17:00', regular_break_duration_min: 40 };
+    const tooLong = await send(path, admin, 'PUT', { shifts: [{ ...shift, meal_break_min: 721 }] });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error.message).toContain('meal_break_min: не больше 720');
+    const wholeShift = await send(path, admin, 'PUT', { shifts: [{ ...shift, meal_break_min: 540 }] });
+    expect(wholeShift.status).toBe(400);
+    expect(wholeShift.body.error.message).toContain('обед (540 мин) должен быть короче смены');
+    expect((await send(path, admin)).body.shifts[0]).toMatchObject({ end_time: '16:00:00', meal_break_min: 0 });
+    const saved = await send(path, admin, 'PUT', { shifts: [{ ...shift, meal_break_min: 60 }] });
+    expect(saved.status).toBe(200);
+    expect(saved.body.shifts[0]).toMatchObject({ end_time: '17:00:00', meal_break_min: 60 });
+    const r = await send(`/api/v1/norms?structure_id=${day.structureId}`, analyst, 'POST', { windows: [{ employee_id: worker, date: '2026-03-16' }] });
+    expect(r.status).toBe(201);
+    expect(r.body.card.balance).toMatchObject({ shift_minutes: 480, meal_break_minutes: 60 });
+    expect(r.body.card.figures.find((f: { key: string }) => f.key === 'shift').source).toContain('обед 60 мин');
+    expect(figure(r.body, 'norm_time')! * figure(r.body, 'output')!).toBeCloseTo(480, 9);
+  });
+});
+
+describe('METHODOLOGY §7: every operation of the unit, rating, unstable series', () => {
+  let packing: number;
+  const mainOf = (card: { card: { operations: { name: string; operation_id: number; t_reg_minutes: number }[] } }) =>
+    card.card.operations.find((o) => o.name === 'Сборка')!;
+
+  beforeAll(async () => {
+    packing = (
+      await t.deps.db
+        .insertInto('operations')
+        .values({ structure_id: structureId, name: 'Упаковка', type: 'main', machine_paced: 0 })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  });
+
+  it('an operation of the unit without measurements: «не рассчитано», no approval (409); a time entered by hand with its source calculates it', async () => {
+    const first = (await send(`/api/v1/norms?structure_id=${structureId}`, analyst, 'POST', { windows: windowBody() })).body;
+    const main = mainOf(first);
+    const unit = [
+      { operation_id: main.operation_id, times_per_unit: 1 },
+      { operation_id: packing, times_per_unit: 1 },
+    ];
+    const missing = await send(`/api/v1/norms/${first.id}`, analyst, 'PUT', { params: { unit_operations: unit } });
+    expect(missing.status).toBe(200);
+    expect(missing.body.card.not_calculated).toBe(notCalculatedText(['Упаковка']));
+    expect(missing.body.card.not_calculated).toBe('не рассчитано: нет замеров «Упаковка»');
+    expect(missing.body.card.operations.find((o: { name: string }) => o.name === 'Упаковка')).toMatchObject({
+      time_source: 'none',
+      t_reg_minutes: null,
+      times_per_unit: 1,
+    });
+    expect(figure(missing.body, 'output')).toBeNull();
+    expect(figure(missing.body, 'operative')).toBeNull();
+    const refused = await send(`/api/v1/norms/${first.id}/approve`, admin, 'POST', { effective_from: '2026-05-01', revision: missing.body.revision });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toContain('не рассчитано: нет замеров «Упаковка»');
+    expect((await send(`/api/v1/norms/${first.id}`, admin)).body).toMatchObject({ status: 'draft', approved_at: null });
+
+    for (const bad of [
+      { operation_id: packing, minutes: 2, source: 'guess' },
+      { operation_id: 999999, minutes: 2, source: 'mtm' },
+      { operation_id: packing, minutes: 0, source: 'mtm' },
+      { operation_id: packing, minutes: 2, source: 'other', note: 'x'.repeat(501) },
+    ])
+      expect((await send(`/api/v1/norms/${first.id}`, analyst, 'PUT', { params: { unit_operations: unit, manual_times: [bad] } })).status).toBe(400);
+    const entered = await send(`/api/v1/norms/${first.id}`, analyst, 'PUT', {
+      params: { unit_operations: unit, manual_times: [{ operation_id: packing, minutes: 2, source: 'mtm', note: 'карта МТМ-1' }] },
+    });
+    expect(entered.status).toBe(200);
+    expect(entered.body.card.not_calculated).toBeNull();
+    expect(entered.body.card.operations.find((o: { name: string }) => o.name === 'Упаковка')).toMatchObject({
+      time_source: 'manual',
+      t_reg_minutes: 2,
+      t_norm_minutes: 2,
+      manual: { minutes: 2, source: 'mtm', source_label: 'МТМ', note: 'карта МТМ-1' },
+    });
+    expect(figure(entered.body, 'operative')).toBeCloseTo(main.t_reg_minutes + 2, 9);
+    expect(entered.body.card.warnings).toContain('«Упаковка»: время введено вручную (МТМ: карта МТМ-1).');
+  });
+
+  it('rating (темп) for the whole basis and per employee: t_norm = t_reg × rating / 100, shown on the card', async () => {
+    const draft = (await send(`/api/v1/norms?structure_id=${structureId}`, analyst, 'POST', { windows: windowBody() })).body;
+    const tReg = mainOf(draft).t_reg_minutes;
+    expect(figure(draft, 'rating')).toBe(100);
+    const faster = await send(`/api/v1/norms/${draft.id}`, analyst, 'PUT', { params: { rating_percent: 110 } });
+    expect(faster.status).toBe(200);
+    expect(figure(faster.body, 'operative')).toBeCloseTo(tReg * 1.1, 9);
+    expect(figure(faster.body, 'rating')).toBe(110);
+    expect(faster.body.card.rating).toMatchObject({ percent: 110, text: 'общая 110 %' });
+    expect(figure(faster.body, 'norm_time')! * figure(faster.body, 'output')!).toBeCloseTo(240, 9);
+    // Иванов's 12 cycles (54 + 55 min) at 120 %, Петров's 6 (53 min) at 100 %: t_norm = Σ t_i × r_i / 100 / n.
+    const own = await send(`/api/v1/norms/${draft.id}`, analyst, 'PUT', { params: { employee_ratings: [{ employee_id: employees.a, rating_percent: 120 }] } });
+    expect(own.status).toBe(200);
+    expect(figure(own.body, 'operative')).toBeCloseTo((109 * 1.2 + 53) / 18, 9);
+    expect(own.body.card.rating.employees).toEqual([{ employee_id: employees.a, name: 'Иванов', percent: 120 }]);
+    const tooHigh = await send(`/api/v1/norms/${draft.id}`, analyst, 'PUT', { params: { rating_percent: 300 } });
+    expect(tooHigh.status).toBe(400);
+    expect(tooHigh.body.error.message).toContain('оценка темпа не больше 200 %');
+    const stranger = await send(`/api/v1/norms/${draft.id}`, analyst, 'PUT', { params: { employee_ratings: [{ employee_id: 999999, rating_percent: 90 }] } });
+    expect(stranger.status).toBe(400);
+    expect((await send(`/api/v1/norms/${draft.id}`, analyst)).body.revision).toBe(3);
+  });
+
+  it('an unstable series is named and approved only with an explicit override and a comment, stored with the approval', async () => {
+    // Cleaning drops 2, 30 and 25: 3 of 10 measurements (more than 2 of a series shorter than 15).
+    await layDay('b', '2026-03-06', [9, 9, 9, 9, 9, 9, 9, 30, 2, 25]);
+    const draft = await send(`/api/v1/norms?structure_id=${structureId}`, analyst, 'POST', {
+      windows: [{ employee_id: employees.b, from_time: iso('2026-03-06T08:00:00'), to_time: iso('2026-03-06T12:00:00') }],
+    });
+    expect(draft.status).toBe(201);
+    expect(draft.body.card.unstable).toEqual(['Сборка']);
+    expect(draft.body.card.operations.find((o: { name: string }) => o.name === 'Сборка')).toMatchObject({
+      measurements: 10,
+      accepted: 7,
+      dropped: 3,
+      unstable: true,
+    });
+    expect(draft.body.card.warnings).toContain(`«Сборка»: ${UNSTABLE_TEXT} (очистка отбросила 3 из 10).`);
+    const body = { effective_from: '2026-05-01', revision: draft.body.revision };
+    const refused = await send(`/api/v1/norms/${draft.body.id}/approve`, admin, 'POST', body);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toContain(`«Сборка»: ${UNSTABLE_TEXT}`);
+    expect((await send(`/api/v1/norms/${draft.body.id}/approve`, admin, 'POST', { ...body, override_comment: '   ' })).status).toBe(400);
+    expect((await send(`/api/v1/norms/${draft.body.id}/approve`, admin, 'POST', { ...body, override_comment: 'x'.repeat(1001) })).status).toBe(400);
+    expect((await send(`/api/v1/norms/${draft.body.id}`, admin)).body).toMatchObject({ status: 'draft', approval_comment: null });
+    const approved = await send(`/api/v1/norms/${draft.body.id}/approve`, admin, 'POST', {
+      ...body,
+      override_comment: 'Выбросы — смена оснастки, повторим в мае',
+    });
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ status: 'approved', approval_comment: 'Выбросы — смена оснастки, повторим в мае' });
   });
 });

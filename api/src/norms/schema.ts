@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { RATING_MAX, RATING_MIN } from '@norma/core-wasm/norms';
 import { decimalInt, idParam } from '../http/params';
 import { instant } from '../http/time';
 
@@ -12,17 +13,54 @@ export const MAX_NORM_WINDOWS = 62;
 /** The longest single window, as for reports. */
 export const MAX_NORM_WINDOW_DAYS = 62;
 
+/** A local date «ГГГГ-ММ-ДД» that exists. */
+const localDay = z
+  .string()
+  .length(10, 'ожидается дата ГГГГ-ММ-ДД')
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'ожидается дата ГГГГ-ММ-ДД')
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'нет такой даты');
+
+/**
+ * A window of a card: a whole shift-day of an employee (`date`, METHODOLOGY §7: a night shift
+ * 22:00–06:00 is one shift-day, dated by its start), or an interval [from_time, to_time).
+ */
 const NormWindowInput = z
   .object({
     employee_id: decimalInt(1).openapi({ description: 'Сотрудник структурной единицы' }),
-    from_time: instant.openapi({ description: 'Начало окна [from_time, to_time)' }),
-    to_time: instant.openapi({ description: 'Конец окна (не включается)' }),
+    date: localDay.optional().openapi({ description: 'Смена-день сотрудника, дата начала смены (ГГГГ-ММ-ДД); вместо from_time и to_time' }),
+    from_time: instant.optional().openapi({ description: 'Начало окна [from_time, to_time)' }),
+    to_time: instant.optional().openapi({ description: 'Конец окна (не включается)' }),
   })
+  .strict()
   .superRefine((w, ctx) => {
+    if (w.date !== undefined) {
+      if (w.from_time !== undefined || w.to_time !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['date'], message: 'укажите либо date (смена-день), либо from_time и to_time' });
+      return;
+    }
+    if (w.from_time === undefined || w.to_time === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['date'], message: 'укажите date (смена-день) или from_time и to_time' });
+      return;
+    }
     if (!(w.to_time > w.from_time)) ctx.addIssue({ code: 'custom', path: ['to_time'], message: 'to_time должно быть позже from_time' });
     else if (w.to_time - w.from_time > MAX_NORM_WINDOW_DAYS * 86_400_000)
       ctx.addIssue({ code: 'custom', path: ['to_time'], message: `окно не длиннее ${MAX_NORM_WINDOW_DAYS} дней` });
   });
+
+/** Where an operation's time entered by hand comes from (METHODOLOGY §7). */
+export const MANUAL_TIME_SOURCES = ['mtm', 'micro', 'reference', 'other'] as const;
+export const MANUAL_TIME_SOURCE_LABELS: Record<(typeof MANUAL_TIME_SOURCES)[number], string> = {
+  mtm: 'МТМ',
+  micro: 'микроэлементные нормативы',
+  reference: 'справочник',
+  other: 'другое',
+};
+
+const rating = (field: string) =>
+  z
+    .number({ error: `${field}: ожидается число` })
+    .min(RATING_MIN, { error: `${field}: оценка темпа не меньше ${RATING_MIN} %` })
+    .max(RATING_MAX, { error: `${field}: оценка темпа не больше ${RATING_MAX} %` });
 
 const percent = (description: string) => z.number().min(0).max(200).openapi({ description });
 
@@ -49,6 +87,37 @@ export const NormParams = z
       .nullable()
       .default(null)
       .openapi({ description: 'Нормативы организации; null — фактические по фотографии рабочего времени' }),
+    shift_name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .nullable()
+      .default(null)
+      .openapi({ description: 'Смена, на которую устанавливается норма (её Тсм); null — самая частая смена основания' }),
+    rating_percent: rating('rating_percent').default(100).openapi({ description: 'Оценка темпа для всего основания, %: t_norm = t_reg × темп / 100' }),
+    employee_ratings: z
+      .array(z.object({ employee_id: decimalInt(1), rating_percent: rating('employee_ratings.rating_percent') }).strict())
+      .max(200)
+      .default([])
+      .openapi({ description: 'Оценка темпа по сотрудникам основания, %; заменяет общую для его замеров' }),
+    manual_times: z
+      .array(
+        z
+          .object({
+            operation_id: decimalInt(1),
+            minutes: z
+              .number({ error: 'manual_times.minutes: ожидается число минут' })
+              .positive({ error: 'manual_times.minutes: время больше 0' })
+              .max(100_000, { error: 'manual_times.minutes: не больше 100000 мин' }),
+            source: z.enum(MANUAL_TIME_SOURCES, { error: 'manual_times.source: mtm, micro, reference или other' }),
+            note: z.string().trim().max(500, { error: 'manual_times.note: не длиннее 500 символов' }).default(''),
+          })
+          .strict(),
+      )
+      .max(500)
+      .default([])
+      .openapi({ description: 'Время операций единицы без замеров, введённое вручную, с источником (МТМ, микроэлементные нормативы, справочник, другое)' }),
   })
   .strict()
   .openapi('NormParams');
@@ -98,6 +167,13 @@ export const NormApproveBody = z
       .int()
       .min(1)
       .openapi({ description: 'обязательно: ревизия черновика из прочитанной карточки (поле revision); черновик изменён после неё → 409 с текущей карточкой' }),
+    override_comment: z
+      .string()
+      .trim()
+      .min(1, { error: 'override_comment: напишите, почему норма утверждается по неустойчивому ряду' })
+      .max(1000, { error: 'override_comment: не длиннее 1000 символов' })
+      .optional()
+      .openapi({ description: 'Нужен, когда у операции единицы ряд неустойчив: явное подтверждение утверждающего с комментарием; хранится с утверждением' }),
   })
   .strict();
 
@@ -121,7 +197,13 @@ export const NormOperation = z.object({
   operation_id: z.number().int(),
   name: z.string(),
   category: z.enum(['main', 'aux']),
-  t_reg_minutes: z.number(),
+  t_reg_minutes: z.number().nullable().openapi({ description: 't_reg по замерам или время, введённое вручную; null — не рассчитано' }),
+  rating_percent: z.number().openapi({ description: 'Оценка темпа замеров операции, % (по сотрудникам — взвешенная по времени)' }),
+  t_norm_minutes: z.number().nullable().openapi({ description: 't_norm = t_reg × темп / 100 (время, введённое вручную, — как введено)' }),
+  time_source: z.enum(['measured', 'manual', 'none']),
+  manual: z.object({ minutes: z.number(), source: z.enum(MANUAL_TIME_SOURCES), source_label: z.string(), note: z.string() }).nullable(),
+  dropped: z.number().int().openapi({ description: 'Отброшено очисткой ряда' }),
+  unstable: z.boolean().openapi({ description: 'Ряд неустойчив: очистка отбросила больше 15 % замеров (или больше 2 у ряда короче 15)' }),
   coef: z.number(),
   normative_coef: z.number(),
   measurements: z.number().int(),
@@ -143,7 +225,13 @@ export const NormComputed = z.object({
   operations: z.array(NormOperation),
   balance: z.object({
     days: z.number().int(),
-    shift_minutes: z.number(),
+    shift_minutes: z.number().openapi({ description: 'Тсм: номинальная длительность выбранной смены (конец − начало − обед)' }),
+    shift_name: z.string().nullable(),
+    meal_break_minutes: z.number(),
+    observed_shift_minutes: z.number().openapi({ description: 'Наблюдавшаяся часть смены, в среднем на смену-день (справочно)' }),
+    observed_operative_minutes: z
+      .number()
+      .openapi({ description: 'Топ_набл: основная и вспомогательная работа нормативного баланса, в среднем на смену-день' }),
     pz_minutes: z.number(),
     service_minutes: z.number(),
     move_minutes: z.number(),
@@ -154,6 +242,13 @@ export const NormComputed = z.object({
   }),
   allowances: z.object({ actual: Allowances, normative: Allowances.nullable(), used: z.enum(['actual', 'normative']) }),
   figures: z.array(NormFigure),
+  rating: z.object({
+    percent: z.number(),
+    employees: z.array(z.object({ employee_id: z.number().int(), name: z.string(), percent: z.number() })),
+    text: z.string(),
+  }),
+  not_calculated: z.string().nullable().openapi({ description: '«не рассчитано: нет замеров «…»»: такую карточку утвердить нельзя (409)' }),
+  unstable: z.array(z.string()).openapi({ description: 'Операции единицы с неустойчивым рядом: утверждение только с override_comment' }),
   warnings: z.array(z.string()),
   line: z.object({
     workplaces: z.array(z.object({ id: z.number().int(), name: z.string() })),
@@ -170,7 +265,13 @@ export const NormComputed = z.object({
   }),
 });
 
-export const NormWindow = z.object({ employee_id: z.number().int(), employee_name: z.string(), from_time: z.string(), to_time: z.string() });
+export const NormWindow = z.object({
+  employee_id: z.number().int(),
+  employee_name: z.string(),
+  date: z.string().nullable().optional().openapi({ description: 'Смена-день, когда окно задано датой' }),
+  from_time: z.string(),
+  to_time: z.string(),
+});
 
 export const NormSummary = z
   .object({
@@ -186,6 +287,7 @@ export const NormSummary = z
     approved_by_name: z.string().nullable(),
     effective_from: z.string().nullable(),
     revision: z.number().int().openapi({ description: 'Ревизия черновика: растёт с каждым изменением; утверждение называет прочитанную' }),
+    approval_comment: z.string().nullable().openapi({ description: 'Комментарий утверждающего к неустойчивому ряду (null — не понадобился)' }),
   })
   .openapi('NormSummary');
 

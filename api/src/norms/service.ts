@@ -9,7 +9,16 @@ import type { NormCardsTable } from '../db/schema';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { parseId } from '../http/openapi';
 import { localDate } from '../time-zone';
-import { computeCard, windowRows, type NormComputedValue, type NormParamsValue, type NormThreadTask, type NormWindowValue } from './build';
+import {
+  computeCard,
+  resolveWindows,
+  UNSTABLE_TEXT,
+  windowRows,
+  type NormComputedValue,
+  type NormParamsValue,
+  type NormThreadTask,
+  type NormWindowValue,
+} from './build';
 import { NormParams, type LineScenarioBody, type NormApproveBody, type NormCreateBody, type NormUpdateBody } from './schema';
 
 /**
@@ -65,10 +74,11 @@ async function employeeNames(db: Db, structureId: number): Promise<Map<number, s
 }
 
 const windowsOf = (row: CardRow): NormWindowValue[] =>
-  (JSON.parse(row.windows) as { employee_id: number; from_time: string; to_time: string }[]).map((w) => ({
+  (JSON.parse(row.windows) as { employee_id: number; from_time: string; to_time: string; date?: string | null }[]).map((w) => ({
     employee_id: w.employee_id,
     from_time: Date.parse(w.from_time),
     to_time: Date.parse(w.to_time),
+    date: w.date ?? null,
   }));
 
 /** The version in force today: the approved one with the latest start not after today (then the highest version). */
@@ -92,6 +102,7 @@ function summaryOf(row: CardRow, inForce: number | null) {
     approved_by_name: row.approved_by_name,
     effective_from: row.effective_from,
     revision: row.revision,
+    approval_comment: row.approval_comment ?? null,
   };
 }
 
@@ -154,7 +165,8 @@ async function cardOf(db: Db, threads: NormThreads | undefined, structureId: num
 
 export async function createDraft(db: Db, user: SessionUser, structureId: number, body: z.output<typeof NormCreateBody>, threads?: NormThreads) {
   const params = body.params ?? defaultParams();
-  const card = await cardOf(db, threads, structureId, body.windows, params);
+  const windows = await resolveWindows(db, structureId, body.windows);
+  const card = await cardOf(db, threads, structureId, windows, params);
   const names = await employeeNames(db, structureId);
   const now = Date.now();
   // The next version number; the unique (structure, version) turns a concurrent twin into an error, not a duplicate.
@@ -170,7 +182,7 @@ export async function createDraft(db: Db, user: SessionUser, structureId: number
       structure_id: structureId,
       version,
       title: body.title ?? `Норма, версия ${version}`,
-      windows: JSON.stringify(windowRows(body.windows, names)),
+      windows: JSON.stringify(windowRows(windows, names)),
       params: JSON.stringify(params),
       card: JSON.stringify(card),
       created_at: now,
@@ -190,7 +202,7 @@ export async function createDraft(db: Db, user: SessionUser, structureId: number
 export async function updateDraft(db: Db, user: SessionUser, id: number, body: z.output<typeof NormUpdateBody>, threads?: NormThreads) {
   const row = await cardRow(db, id);
   if (row.approved_at !== null) throw conflict(APPROVED_IS_FROZEN);
-  const windows = body.windows ?? windowsOf(row);
+  const windows = body.windows ? await resolveWindows(db, row.structure_id, body.windows) : windowsOf(row);
   const params = body.params ?? (JSON.parse(row.params) as NormParamsValue);
   const card = await cardOf(db, threads, row.structure_id, windows, params);
   const names = await employeeNames(db, row.structure_id);
@@ -225,11 +237,24 @@ export async function approveDraft(db: Db, user: SessionUser, id: number, body: 
   if (row.approved_at !== null) throw conflict(ALREADY_APPROVED, { card: await readCard(db, user, id) });
   if (row.revision !== body.revision) throw conflict(DRAFT_CHANGED, { card: await readCard(db, user, id) });
   const card = JSON.parse(row.card) as NormComputedValue;
+  // METHODOLOGY §7: a card that hides an operation of the unit is not a norm; an unstable series needs the approver's word.
+  if (card.not_calculated) throw conflict(`Нельзя утвердить: ${card.not_calculated}`);
   if (!card.figures.some((f) => f.key === 'norm_time' && f.value !== null))
     throw badRequest('Нельзя утвердить норму без нормы времени: в окнах нет замеров операций единицы');
+  const unstable = card.unstable ?? [];
+  if (unstable.length > 0 && body.override_comment === undefined)
+    throw conflict(
+      `${unstable.map((name) => `«${name}»`).join(', ')}: ${UNSTABLE_TEXT}. Утвердить можно только с явным подтверждением и комментарием (override_comment).`,
+    );
   const result = await db
     .updateTable('norm_cards')
-    .set({ approved_at: Date.now(), approved_by: user.id, approved_by_name: `${user.lastName} ${user.firstName}`.trim(), effective_from: body.effective_from })
+    .set({
+      approved_at: Date.now(),
+      approved_by: user.id,
+      approved_by_name: `${user.lastName} ${user.firstName}`.trim(),
+      effective_from: body.effective_from,
+      approval_comment: unstable.length > 0 ? body.override_comment! : null,
+    })
     .where('id', '=', id)
     .where('approved_at', 'is', null)
     .where('revision', '=', body.revision)

@@ -40,6 +40,9 @@ export const ShiftSchema = z
     start_time: ClockTime,
     end_time: ClockTime,
     regular_break_duration_min: whole('regular_break_duration_min', 0, 1440).default(0),
+    meal_break_min: whole('meal_break_min', 0, 720)
+      .default(0)
+      .openapi({ description: 'обед (неоплачиваемый перерыв), мин: Тсм нормы = конец − начало − обед (METHODOLOGY §7); 0 — время смены обед уже не включает' }),
     breaks: z
       .array(z.object({ start_time: ClockTime, end_time: ClockTime }))
       .max(12, { error: 'breaks: не больше 12 перерывов в смене' })
@@ -70,6 +73,7 @@ export const StructureSettingsReply = z
         start_time: z.string(),
         end_time: z.string(),
         regular_break_duration_min: z.number(),
+        meal_break_min: z.number(),
         breaks: z.array(z.object({ start_time: z.string(), end_time: z.string() })),
       }),
     ),
@@ -132,3 +136,76 @@ export const OperationsSave = z
     operations_to_delete: z.array(z.number().int().positive()).max(1000).default([]),
   })
   .openapi('OperationsSave');
+
+/** The longest organisation name and IANA zone name accepted. */
+export const ORGANIZATION_NAME_MAX = 200;
+export const TIME_ZONE_MAX = 64;
+
+/**
+ * An IANA zone name the runtime knows ("Asia/Yekaterinburg", "UTC"), written as its canonical
+ * spelling; offsets ("+03:00") and unknown names are refused.
+ */
+export function canonicalTimeZone(value: string): string | null {
+  if (value.length > TIME_ZONE_MAX || !/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+){0,2}$/.test(value)) return null;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+const TimeZoneField = z
+  .string({ error: 'укажите часовой пояс строкой, например Europe/Moscow' })
+  .trim()
+  .min(1, { error: 'укажите часовой пояс' })
+  .max(TIME_ZONE_MAX, { error: `название часового пояса не длиннее ${TIME_ZONE_MAX} символов` })
+  .transform((value, ctx) => {
+    const zone = canonicalTimeZone(value);
+    if (zone === null) {
+      ctx.addIssue({ code: 'custom', message: `неизвестный часовой пояс «${value}»: ожидается пояс IANA, например Europe/Moscow` });
+      return z.NEVER;
+    }
+    return zone;
+  })
+  .openapi({ type: 'string', maxLength: TIME_ZONE_MAX, example: 'Asia/Yekaterinburg' });
+
+export const OrganizationSettings = z
+  .object({
+    id: z.number(),
+    name: z.string(),
+    time_zone: z.string().openapi({ example: 'Europe/Moscow' }),
+    is_demo: z.boolean().openapi({ description: 'демонстрационная организация: её часовой пояс не меняется' }),
+  })
+  .openapi('OrganizationSettings');
+
+export const OrganizationSave = z
+  .object({
+    name: z
+      .string({ error: 'название: ожидается строка' })
+      .trim()
+      .min(1, { error: 'название не может быть пустым' })
+      .max(ORGANIZATION_NAME_MAX, { error: `название не длиннее ${ORGANIZATION_NAME_MAX} символов` })
+      // eslint-disable-next-line no-control-regex
+      .refine((value) => !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value), { error: 'название не должно содержать управляющих символов' })
+      .optional(),
+    time_zone: TimeZoneField.optional(),
+  })
+  .strict()
+  .openapi('OrganizationSave');
+
+export const TimeZonePreviewBody = z.object({ time_zone: TimeZoneField }).strict().openapi('TimeZonePreviewBody');
+
+export const TimeZonePreview = z
+  .object({
+    time_zone: z.string().openapi({ description: 'пояс сейчас' }),
+    new_time_zone: z.string().openapi({ description: 'пояс после сохранения' }),
+    now: z.string().openapi({ description: 'момент, для которого посчитано местное время (ISO 8601, UTC)' }),
+    now_local: z.string().openapi({ description: 'местное время сейчас в прежнем поясе, ДД.ММ.ГГГГ ЧЧ:ММ', example: '16.11.2026 09:00' }),
+    new_now_local: z.string().openapi({ description: 'то же время в новом поясе', example: '16.11.2026 11:00' }),
+    offset_change_minutes: z.number().openapi({ description: 'на сколько минут новое местное время впереди прежнего (сейчас)' }),
+    recordings: z.number().openapi({ description: 'записей организации всего' }),
+    recordings_from_file_name: z
+      .number()
+      .openapi({ description: 'из них записей, чьё начало прочитано из имени файла (cam{N}_ГГГГ-ММ-ДД_ЧЧ-ММ-СС); их начало не меняется' }),
+  })
+  .openapi('TimeZonePreview');

@@ -16,6 +16,8 @@ export interface ShiftInput {
   start_time: string;
   end_time: string;
   regular_break_duration_min: number;
+  /** The unpaid meal break, minutes (METHODOLOGY §7: not rest, not in Тсм); 0 when left out. */
+  meal_break_min?: number;
   /** Regulated break intervals, local times inside the shift; when given, their sum is the shift's break. */
   breaks?: BreakInterval[];
 }
@@ -32,6 +34,11 @@ function breakOffsets(shift: ShiftInput, b: BreakInterval): { from: number; to: 
   const offset = (time: string) => (clockSeconds(time) - start + DAY_SECONDS) % DAY_SECONDS;
   const length = offset(shift.end_time) || DAY_SECONDS;
   return { from: offset(b.start_time), to: offset(b.end_time) || (b.end_time === shift.end_time ? length : 0), length };
+}
+
+/** Length of a shift by its clock times, seconds (a night shift runs past midnight; equal times: a whole day). */
+function shiftSeconds(shift: ShiftInput): number {
+  return (clockSeconds(shift.end_time) - clockSeconds(shift.start_time) + DAY_SECONDS) % DAY_SECONDS || DAY_SECONDS;
 }
 
 /** Seconds of a shift's break intervals. */
@@ -80,7 +87,7 @@ export async function readStructureSettings(db: Db, structureId: number) {
   const settings = await db.selectFrom('structure_settings').selectAll().where('structure_id', '=', structureId).executeTakeFirst();
   const shifts = await db
     .selectFrom('shifts')
-    .select(['id', 'name', 'start_time', 'end_time', 'regular_break_duration_min', 'break_intervals'])
+    .select(['id', 'name', 'start_time', 'end_time', 'regular_break_duration_min', 'meal_break_min', 'break_intervals'])
     .where('structure_id', '=', structureId)
     .orderBy('position')
     .orderBy('id')
@@ -147,6 +154,7 @@ export async function saveStructureSettings(db: Db, structureId: number, input: 
                 end_time: shift.end_time,
                 // With intervals, the shift's break minutes are their sum.
                 regular_break_duration_min: breaks.length > 0 ? Math.round(breakIntervalsSeconds(shift) / 60) : shift.regular_break_duration_min,
+                meal_break_min: shift.meal_break_min ?? 0,
                 break_intervals: JSON.stringify(breaks.map((b) => ({ start_time: b.start_time, end_time: b.end_time }))),
               };
             }),
@@ -163,6 +171,8 @@ export function shiftProblem(shifts: ShiftInput[]): string | null {
   for (const [index, shift] of shifts.entries()) {
     const name = `Смена ${index + 1} («${shift.name}»)`;
     if (shift.start_time === shift.end_time) return `${name}: начало и конец совпадают`;
+    const meal = shift.meal_break_min ?? 0;
+    if (meal * 60 >= shiftSeconds(shift)) return `${name}: обед (${meal} мин) должен быть короче смены`;
     const breaks = (shift.breaks ?? []).map((b, j) => ({ ...breakOffsets(shift, b), j, b }));
     for (const { from, to, length, j, b } of breaks) {
       if (!(from < to && to <= length))

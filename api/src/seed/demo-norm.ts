@@ -2,7 +2,6 @@ import type { SessionUser } from '../http/env';
 import type { Db } from '../db/database';
 import { approveDraft, createDraft } from '../norms/service';
 import { reportDates } from '../report/service';
-import { addDays, zonedInstant } from '../time-zone';
 
 /**
  * One approved norm card in the demo (docs/norms.md, docs/demo-data.md): the first workshop's
@@ -14,13 +13,8 @@ export async function seedDemoNorm(db: Db, structureId: number, timeZone: string
   const { dates, employees } = await reportDates(db, structureId, timeZone);
   const studied = dates.slice(0, 2);
   if (studied.length === 0) return;
-  const windows = studied.flatMap((date) =>
-    (employees[date] ?? []).map((employeeId) => ({
-      employee_id: employeeId,
-      from_time: zonedInstant(date, '00:00:00', timeZone),
-      to_time: zonedInstant(addDays(date, 1), '00:00:00', timeZone),
-    })),
-  );
+  // Whole shift-days (METHODOLOGY §7), as the PWA chooses them.
+  const windows = studied.flatMap((date) => (employees[date] ?? []).map((employeeId) => ({ employee_id: employeeId, date })));
   const draft = await createDraft(db, analyst, structureId, { title: 'Сборка редуктора: норма по хронометражу', windows });
   // In force from the first studied day, so the demo's own reports show norm fulfilment.
   await approveDraft(db, admin, draft.id, { effective_from: studied[0]!, revision: draft.revision });

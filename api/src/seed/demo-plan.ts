@@ -22,7 +22,8 @@ export const DEMO_UTC_OFFSET_MINUTES = 180;
 export const DEMO_TIME_ZONE = 'Europe/Moscow';
 /** Two consecutive working days. */
 export const demoDays = ['2026-11-16', '2026-11-17'] as const;
-export const DEMO_SHIFT = { name: 'Дневная смена', start: '08:00:00', end: '17:00:00', breakMinutes: 70 } as const;
+/** The demo's day shift: 9 hours with an unpaid hour for lunch, so its Тсм is 480 minutes (METHODOLOGY §7). */
+export const DEMO_SHIFT = { name: 'Дневная смена', start: '08:00:00', end: '17:00:00', breakMinutes: 70, mealMinutes: 60 } as const;
 /** Recordings start at 09:00 local; each camera a few seconds after the previous one. */
 export const DEMO_RECORDING_START = '09:00:00';
 export const CLIPS_PER_CAMERA_DAY = 3;

@@ -146,6 +146,7 @@ async function writeLeafSetup({ db, leaf, leafId }: LeafScope): Promise<LeafIds>
       start_time: DEMO_SHIFT.start,
       end_time: DEMO_SHIFT.end,
       regular_break_duration_min: DEMO_SHIFT.breakMinutes,
+      meal_break_min: DEMO_SHIFT.mealMinutes,
     })
     .execute();
 

@@ -135,5 +135,8 @@ describe('demo organisation', () => {
     const normTime = card.card.figures.find((f: { key: string }) => f.key === 'norm_time').value;
     const output = card.card.figures.find((f: { key: string }) => f.key === 'output').value;
     expect(normTime * output).toBeCloseTo(card.card.balance.shift_minutes, 6);
+    // The demo shift 08:00–17:00 with an hour's lunch (METHODOLOGY §7), and windows of whole shift-days.
+    expect(card.card.balance).toMatchObject({ shift_minutes: 480, meal_break_minutes: 60 });
+    expect(card.windows.every((w: { date: string | null }) => w.date !== null)).toBe(true);
   });
 });

@@ -6,24 +6,33 @@
  * Units: minutes; percentages are 0–100. A ratio without a base (Нвыр with Топ = 0) is null.
  */
 
-/** One operation of a unit of output: its t_reg in minutes and how many times one unit needs it. */
+/**
+ * One operation of a unit of output: its t_reg in minutes (null: no accepted measurement and no
+ * time entered by hand — the card is not calculated), how many times one unit needs it, and the
+ * rating (темп) of its observations, percent (100 = no rating).
+ */
 export interface UnitOperation {
-  tRegMinutes: number;
+  tRegMinutes: number | null;
   timesPerUnit: number;
+  ratingPercent?: number;
 }
 
-/** The windows' normative shift balance per shift-day (§2's normative balance), minutes. */
-export interface ShiftBalance {
-  /** Тсм: shift time of one shift-day. */
-  shiftMinutes: number;
+/**
+ * The basis's observed normative balance (METHODOLOGY §2: idle → 0, rest → the regulated rest),
+ * minutes. Only its shares count, so totals over the basis and averages per shift-day give the same
+ * figures, and so does a shift observed in part.
+ */
+export interface ObservedBalance {
+  mainMinutes: number;
+  auxMinutes: number;
   pzMinutes: number;
   serviceMinutes: number;
   moveMinutes: number;
-  /** B_reg: regulated breaks of one shift-day (Тотл.н). */
-  regulatedBreakMinutes: number;
+  /** The regulated rest inside working time (not the meal break). */
+  regulatedRestMinutes: number;
 }
 
-/** Allowances as percent of Топ.н: preparation, service of the workplace, rest. */
+/** Allowances as percent of the operating time: preparation, service of the workplace (with moves), rest. */
 export interface Allowances {
   pz: number;
   service: number;
@@ -32,8 +41,10 @@ export interface Allowances {
 
 export interface NormInput {
   operations: UnitOperation[];
-  balance: ShiftBalance;
-  /** Allowances the organisation sets; when given they replace the actual ones. */
+  /** Тсм: the chosen shift's nominal length, end − start − its meal break (nominalShiftMinutes). */
+  shiftMinutes: number;
+  balance: ObservedBalance;
+  /** Allowances the organisation sets; when given they replace the observed ones. */
   normativeAllowances?: Allowances | null;
   /** A batch of `size` units with `prepMinutes` of preparation for the batch (Тпз.партии). */
   batch?: { size: number; prepMinutes: number } | null;
@@ -42,29 +53,31 @@ export interface NormInput {
 }
 
 export interface NormFigures {
-  /** Топ, minutes per unit. */
-  operative: number;
+  /** Топ, minutes per unit; null when an operation of the unit has no time. */
+  operative: number | null;
+  /** Топ_набл: main + aux minutes of the observed normative balance, the base of the observed allowances. */
+  observedOperative: number;
   shiftMinutes: number;
-  /** The shift balance in force: Тпз.н, Тобс.н, Тотл.н, Топ.н (minutes per shift). */
+  /** The shift in force: Тпз.н, Тобс.н, Тотл.н = Топ.н × a / 100, and Топ.н (minutes per shift). */
   pz: number;
   service: number;
   rest: number;
   operativeShift: number;
-  /** Allowances from the photography, percent of Топ.н. */
+  /** Allowances from the observed normative balance, percent of Топ_набл. */
   actualAllowances: Allowances;
   /** The allowances the figures use, and which they are. */
   allowances: Allowances;
   allowanceSource: 'actual' | 'normative';
   /** Тшт. */
-  piece: number;
+  piece: number | null;
   /** Нвыр exact, and as the card shows it (whole units, rounded down). */
   output: number | null;
   outputWhole: number | null;
-  /** Нвр without a batch: Тшт + Тпз.н / Нвыр. */
+  /** Нвр without a batch: Тсм / Нвыр (= Тшт + Тпз.н / Нвыр). */
   timePerUnit: number | null;
   /** Тшт-к for the batch, when one is set. */
   pieceBatch: number | null;
-  /** The norm of time in force: Тшт-к with a batch, else Тшт + Тпз.н / Нвыр. */
+  /** The norm of time in force: Тшт-к with a batch, else Тсм / Нвыр; always Нвр × Нвыр = Тсм. */
   normTime: number | null;
   /** Нч for the plan, exact and rounded up; null without a plan. */
   headcountExact: number | null;
@@ -73,26 +86,43 @@ export interface NormFigures {
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
-/** Топ = Σ t_reg × times per unit (default composition: every main operation once). */
-export function operativeTime(operations: UnitOperation[]): number {
-  return sum(operations.map((o) => o.tRegMinutes * o.timesPerUnit));
+/** The lowest and highest rating (темп) a basis may be given, percent. */
+export const RATING_MIN = 50;
+export const RATING_MAX = 200;
+
+/** t_norm = t_reg × rating / 100 (METHODOLOGY §7). */
+export const ratedTime = (tRegMinutes: number, ratingPercent = 100) => (tRegMinutes * ratingPercent) / 100;
+
+/** Топ = Σ t_norm × times per unit; null when an operation the unit needs has no time. */
+export function operativeTime(operations: UnitOperation[]): number | null {
+  const used = operations.filter((o) => o.timesPerUnit > 0);
+  if (used.some((o) => o.tRegMinutes === null)) return null;
+  return sum(used.map((o) => ratedTime(o.tRegMinutes!, o.ratingPercent) * o.timesPerUnit));
 }
 
-/** Тпз.н = pz, Тобс.н = service + move, Тотл.н = B_reg, Топ.н = Тсм − the three (never below 0). */
-export function normativeShift(balance: ShiftBalance) {
-  const pz = balance.pzMinutes;
-  const service = balance.serviceMinutes + balance.moveMinutes;
-  const rest = balance.regulatedBreakMinutes;
-  return { pz, service, rest, operativeShift: Math.max(0, balance.shiftMinutes - pz - service - rest) };
+const DAY_MINUTES = 1440;
+const clockMinutes = (time: string) => {
+  const [h = 0, m = 0, s = 0] = time.split(':').map(Number);
+  return h * 60 + m + s / 60;
+};
+
+/**
+ * Тсм of a shift from its settings: end − start − the meal break, minutes. A night shift runs past
+ * midnight; the clock, not a DST night's real hours, gives its length.
+ */
+export function nominalShiftMinutes(startTime: string, endTime: string, mealMinutes: number): number {
+  const length = (clockMinutes(endTime) - clockMinutes(startTime) + DAY_MINUTES) % DAY_MINUTES || DAY_MINUTES;
+  return Math.max(0, length - mealMinutes);
 }
 
-/** Allowances as percent of Топ.н (0 when Топ.н is 0). */
-export function allowancesOf(shift: { pz: number; service: number; rest: number; operativeShift: number }): Allowances {
-  const percent = (x: number) => (shift.operativeShift > 0 ? (x / shift.operativeShift) * 100 : 0);
-  return { pz: percent(shift.pz), service: percent(shift.service), rest: percent(shift.rest) };
+/** Observed allowances as percent of Топ_набл = main + aux of the normative balance (0 without it). */
+export function allowancesOf(balance: ObservedBalance): Allowances {
+  const base = balance.mainMinutes + balance.auxMinutes;
+  const percent = (x: number) => (base > 0 ? (x / base) * 100 : 0);
+  return { pz: percent(balance.pzMinutes), service: percent(balance.serviceMinutes + balance.moveMinutes), rest: percent(balance.regulatedRestMinutes) };
 }
 
-/** The shift split by given allowances: Топ.н = Тсм / (1 + Σa / 100), each part a × Топ.н / 100. */
+/** The shift split by allowances: Топ.н = Тсм / (1 + Σa / 100), each part a × Топ.н / 100. */
 export function shiftFromAllowances(shiftMinutes: number, a: Allowances) {
   const operativeShift = shiftMinutes / (1 + (a.pz + a.service + a.rest) / 100);
   return { pz: (a.pz * operativeShift) / 100, service: (a.service * operativeShift) / 100, rest: (a.rest * operativeShift) / 100, operativeShift };
@@ -107,28 +137,39 @@ export function headcountExact(plan: { units: number; shifts: number; fulfilment
   return capacity > 0 ? (plan.units * normTime) / capacity : null;
 }
 
+/**
+ * A series is unstable (METHODOLOGY §7) when cleaning dropped more than 15 % of its measurements,
+ * or more than 2 of a series shorter than 15.
+ */
+export function unstableSeries(measured: number, accepted: number): boolean {
+  const dropped = measured - accepted;
+  return measured < 15 ? dropped > 2 : dropped > 0.15 * measured;
+}
+
 /** Rounds up, forgiving the last binary digits (4.000000000001 people are 4). */
 const ceilSafe = (x: number) => Math.ceil(x - 1e-9);
 const floorSafe = (x: number) => Math.floor(x + 1e-9);
 
-/** Every figure of the norm card (METHODOLOGY §7) from the unit's operations and the shift balance. */
+/** Every figure of the norm card (METHODOLOGY §7) from the unit's operations, Тсм and the observed balance. */
 export function normFigures(input: NormInput): NormFigures {
   const operative = operativeTime(input.operations);
-  const shiftMinutes = input.balance.shiftMinutes;
-  const actual = normativeShift(input.balance);
-  const actualAllowances = allowancesOf(actual);
+  const shiftMinutes = input.shiftMinutes;
+  const actualAllowances = allowancesOf(input.balance);
   const normative = input.normativeAllowances ?? null;
-  const shift = normative ? shiftFromAllowances(shiftMinutes, normative) : actual;
   const allowances = normative ?? actualAllowances;
-  const piece = pieceTime(operative, allowances);
-  const output = operative > 0 ? shift.operativeShift / operative : null;
-  const timePerUnit = output !== null && output > 0 ? piece + shift.pz / output : null;
+  const shift = shiftFromAllowances(shiftMinutes, allowances);
+  const piece = operative === null ? null : pieceTime(operative, allowances);
   const batch = input.batch && input.batch.size > 0 ? input.batch : null;
-  const pieceBatch = batch ? piece + batch.prepMinutes / batch.size : null;
+  const pieceBatch = piece !== null && batch ? piece + batch.prepMinutes / batch.size : null;
+  const byShift = operative !== null && operative > 0 ? shift.operativeShift / operative : null;
+  const timePerUnit = byShift !== null && byShift > 0 ? shiftMinutes / byShift : null;
+  // With a batch its prep replaces the shift's: Нвр = Тшт-к, Нвыр = Тсм / Нвр.
   const normTime = pieceBatch ?? timePerUnit;
+  const output = pieceBatch !== null ? (pieceBatch > 0 ? shiftMinutes / pieceBatch : null) : byShift;
   const exact = input.plan && normTime !== null ? headcountExact(input.plan, normTime, shiftMinutes) : null;
   return {
     operative,
+    observedOperative: input.balance.mainMinutes + input.balance.auxMinutes,
     shiftMinutes,
     pz: shift.pz,
     service: shift.service,

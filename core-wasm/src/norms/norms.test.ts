@@ -1,29 +1,48 @@
 /** METHODOLOGY §7 «Norms»: the worked example pinned by hand, and the identities as properties. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffFigures, fulfilmentPercent, lineBalance, moveOperation, normFigures, taktOf, type LineStation, type NormInput } from './index.ts';
+import {
+  diffFigures,
+  fulfilmentPercent,
+  lineBalance,
+  moveOperation,
+  nominalShiftMinutes,
+  normFigures,
+  taktOf,
+  unstableSeries,
+  type LineStation,
+  type NormInput,
+} from './index.ts';
 
+/**
+ * The worked example of METHODOLOGY §7, every number copied from its text: t_reg 8.83 (main) + 1.50
+ * (aux once per unit); a fully observed 480-minute shift with pz 14.4, service 16.8, move 4.8,
+ * regulated rest 28.8, so its normative balance holds 415.2 minutes of main and aux work.
+ */
 const example: NormInput = {
   operations: [
     { tRegMinutes: 8.83, timesPerUnit: 1 },
     { tRegMinutes: 1.5, timesPerUnit: 1 },
   ],
-  balance: { shiftMinutes: 480, pzMinutes: 14.4, serviceMinutes: 16.8, moveMinutes: 4.8, regulatedBreakMinutes: 28.8 },
+  shiftMinutes: 480,
+  balance: { mainMinutes: 415.2 - 1.5 * 40, auxMinutes: 1.5 * 40, pzMinutes: 14.4, serviceMinutes: 16.8, moveMinutes: 4.8, regulatedRestMinutes: 28.8 },
 };
+
+/** Every category of the observed balance scaled by k (a shift observed only in part). */
+const scaled = (input: NormInput, k: number): NormInput => ({
+  ...input,
+  balance: Object.fromEntries(Object.entries(input.balance).map(([key, v]) => [key, v * k])) as unknown as NormInput['balance'],
+});
 
 describe('norm card figures (METHODOLOGY §7 worked example)', () => {
   const f = normFigures(example);
 
-  it('Топ = 8.83 + 1.50 = 10.33', () => expect(f.operative).toBeCloseTo(10.33, 10));
-
-  it('normative shift: Тобс.н = 21.6, Топ.н = 415.2', () => {
-    expect(f.pz).toBeCloseTo(14.4, 10);
-    expect(f.service).toBeCloseTo(21.6, 10);
-    expect(f.rest).toBeCloseTo(28.8, 10);
-    expect(f.operativeShift).toBeCloseTo(415.2, 10);
+  it('Топ = 8.83 + 1.50 = 10.33; Топ_набл = 415.2', () => {
+    expect(f.operative).toBeCloseTo(10.33, 10);
+    expect(f.observedOperative).toBeCloseTo(415.2, 10);
   });
 
-  it('allowances 3.468 %, 5.202 %, 6.936 % of Топ.н', () => {
+  it('allowances 3.468 %, 5.202 %, 6.936 % of Топ_набл', () => {
     expect(f.allowanceSource).toBe('actual');
     expect(f.allowances.pz).toBeCloseTo(3.468, 3);
     expect(f.allowances.service).toBeCloseTo(5.202, 3);
@@ -32,22 +51,34 @@ describe('norm card figures (METHODOLOGY §7 worked example)', () => {
 
   it('Тшт = 10.33 × 1.12139 = 11.5839', () => expect(f.piece).toBeCloseTo(11.5839, 4));
 
+  it('Топ.н = 480 / 1.15607 = 415.2, with Тпз.н 14.4, Тобс.н 21.6, Тотл.н 28.8', () => {
+    expect(f.shiftMinutes).toBe(480);
+    expect(f.operativeShift).toBeCloseTo(415.2, 9);
+    expect(f.pz).toBeCloseTo(14.4, 9);
+    expect(f.service).toBeCloseTo(21.6, 9);
+    expect(f.rest).toBeCloseTo(28.8, 9);
+  });
+
   it('Нвыр = 415.2 / 10.33 = 40.194, the card shows 40', () => {
     expect(f.output).toBeCloseTo(40.194, 3);
     expect(f.outputWhole).toBe(40);
   });
 
-  it('Нвр = 11.5839 + 14.4 / 40.194 = 11.9422, and Нвр × Нвыр = 480', () => {
+  it('Нвр = 480 / 40.194 = 11.9422 = Тшт + Тпз.н / Нвыр, and Нвр × Нвыр = 480', () => {
     expect(f.timePerUnit).toBeCloseTo(11.9422, 4);
     expect(f.normTime).toBeCloseTo(11.9422, 4);
-    expect(f.timePerUnit! * f.output!).toBeCloseTo(480, 9);
+    expect(f.normTime).toBeCloseTo(f.piece! + f.pz / f.output!, 9);
+    expect(f.normTime! * f.output!).toBeCloseTo(480, 9);
     expect(f.pieceBatch).toBeNull();
   });
 
-  it('a batch of 20 with 12 min of prep: Тшт-к = 11.5839 + 0.6 = 12.1839', () => {
+  it('a batch of 20 with 12 min of prep: Тшт-к = 11.5839 + 0.6 = 12.1839, Нвыр = 480 / 12.1839 = 39.396 (card 39), Нвр × Нвыр = 480', () => {
     const b = normFigures({ ...example, batch: { size: 20, prepMinutes: 12 } });
     expect(b.pieceBatch).toBeCloseTo(12.1839, 4);
     expect(b.normTime).toBeCloseTo(12.1839, 4);
+    expect(b.output).toBeCloseTo(39.396, 3);
+    expect(b.outputWhole).toBe(39);
+    expect(b.normTime! * b.output!).toBeCloseTo(480, 9);
   });
 
   it('plan 4,000 units over 21 shifts: Нч = ⌈4.739⌉ = 5', () => {
@@ -57,7 +88,30 @@ describe('norm card figures (METHODOLOGY §7 worked example)', () => {
     expect(f.headcount).toBeNull();
   });
 
-  it('normative allowances replace the actual ones and split the shift by them', () => {
+  it('the same shift observed only from 08:00 to 12:00 (every category halved): the same allowances and Нвыр 40.194', () => {
+    const half = normFigures(scaled(example, 0.5));
+    expect(half.allowances.pz).toBeCloseTo(3.468, 3);
+    expect(half.allowances.service).toBeCloseTo(5.202, 3);
+    expect(half.allowances.rest).toBeCloseTo(6.936, 3);
+    expect(half.output).toBeCloseTo(40.194, 3);
+    expect(half.output).toBeCloseTo(f.output!, 9);
+    expect(half.shiftMinutes).toBe(480);
+  });
+
+  it('a rating of 110 %: Топ = 11.363, Нвыр = 36.540', () => {
+    const r = normFigures({ ...example, operations: example.operations.map((o) => ({ ...o, ratingPercent: 110 })) });
+    expect(r.operative).toBeCloseTo(11.363, 3);
+    expect(r.output).toBeCloseTo(36.54, 3);
+    expect(r.normTime! * r.output!).toBeCloseTo(480, 9);
+  });
+
+  it('Тсм of a 9-hour shift 08:00–17:00 with «обед, мин» 60 is 480; a night shift 22:00–06:00 is 480 too', () => {
+    expect(nominalShiftMinutes('08:00:00', '17:00:00', 60)).toBe(480);
+    expect(nominalShiftMinutes('22:00:00', '06:00:00', 0)).toBe(480);
+    expect(nominalShiftMinutes('08:00:00', '08:00:00', 0)).toBe(1440);
+  });
+
+  it('normative allowances replace the observed ones and split the shift by them', () => {
     const n = normFigures({ ...example, normativeAllowances: { pz: 4, service: 5, rest: 6 } });
     expect(n.allowanceSource).toBe('normative');
     expect(n.operativeShift).toBeCloseTo(480 / 1.15, 9);
@@ -66,11 +120,32 @@ describe('norm card figures (METHODOLOGY §7 worked example)', () => {
     expect(n.actualAllowances.pz).toBeCloseTo(3.468, 3);
   });
 
+  it('an operation of the unit without a time: nothing is calculated, not Топ without it', () => {
+    const e = normFigures({ ...example, operations: [...example.operations, { tRegMinutes: null, timesPerUnit: 1 }] });
+    expect(e.operative).toBeNull();
+    expect(e.piece).toBeNull();
+    expect(e.output).toBeNull();
+    expect(e.normTime).toBeNull();
+    // An operation outside the unit (0 times) does not need a time.
+    expect(normFigures({ ...example, operations: [...example.operations, { tRegMinutes: null, timesPerUnit: 0 }] }).output).toBeCloseTo(40.194, 3);
+  });
+
   it('without operations there is no output and no norm of time', () => {
     const e = normFigures({ ...example, operations: [] });
     expect(e.operative).toBe(0);
     expect(e.output).toBeNull();
     expect(e.normTime).toBeNull();
+  });
+});
+
+describe('unstable series (METHODOLOGY §7)', () => {
+  it('more than 15 % dropped, or more than 2 of a series shorter than 15', () => {
+    expect(unstableSeries(67, 39)).toBe(true);
+    expect(unstableSeries(20, 17)).toBe(false);
+    expect(unstableSeries(20, 16)).toBe(true);
+    expect(unstableSeries(10, 8)).toBe(false);
+    expect(unstableSeries(10, 7)).toBe(true);
+    expect(unstableSeries(14, 12)).toBe(false);
   });
 });
 
@@ -85,7 +160,7 @@ describe('norm fulfilment', () => {
 const minutes = fc.double({ min: 0.01, max: 100, noNaN: true });
 
 describe('properties', () => {
-  it('Нвр × Нвыр = Тсм without a batch, for actual and normative allowances', () => {
+  it('Нвр × Нвыр = Тсм with and without a batch, for actual and normative allowances', () => {
     fc.assert(
       fc.property(
         fc.array(fc.record({ tRegMinutes: minutes, timesPerUnit: fc.integer({ min: 1, max: 5 }) }), { minLength: 1, maxLength: 8 }),
@@ -99,13 +174,17 @@ describe('properties', () => {
           }),
         ),
         (operations, shift, [pz, service, rest], normativeAllowances) => {
-          const f = normFigures({
-            operations,
-            balance: { shiftMinutes: shift, pzMinutes: pz, serviceMinutes: service, moveMinutes: 0, regulatedBreakMinutes: rest },
-            normativeAllowances,
-          });
-          expect(f.timePerUnit! * f.output!).toBeCloseTo(shift, 6);
-          expect(f.pz + f.service + f.rest + f.operativeShift).toBeCloseTo(shift, 6);
+          for (const batch of [null, { size: 7, prepMinutes: 15 }]) {
+            const f = normFigures({
+              operations,
+              shiftMinutes: shift,
+              balance: { mainMinutes: 300, auxMinutes: 20, pzMinutes: pz, serviceMinutes: service, moveMinutes: 0, regulatedRestMinutes: rest },
+              normativeAllowances,
+              batch,
+            });
+            expect(f.normTime! * f.output!).toBeCloseTo(shift, 6);
+            expect(f.pz + f.service + f.rest + f.operativeShift).toBeCloseTo(shift, 6);
+          }
         },
       ),
     );

@@ -121,6 +121,7 @@ function CardView({ card }: { card: NormCard }) {
               <th>Операция</th>
               <th>Вид</th>
               <th>t_reg, мин</th>
+              <th>Темп, %</th>
               <th>Ку (норм.)</th>
               <th>Замеры: принято / нужно</th>
               <th>Раз на единицу</th>
@@ -129,10 +130,11 @@ function CardView({ card }: { card: NormCard }) {
           </thead>
           <tbody>
             {card.card.operations.map((o) => (
-              <tr key={o.operation_id} className={o.enough ? undefined : 'norm-thin'}>
+              <tr key={o.operation_id} className={o.enough && !o.unstable ? undefined : 'norm-thin'}>
                 <td>{o.name}</td>
                 <td>{CATEGORY[o.category]}</td>
-                <td>{num(o.t_reg_minutes, 3)}</td>
+                <td>{o.t_reg_minutes === null ? 'нет замеров' : num(o.t_reg_minutes, 3)}</td>
+                <td>{num(o.rating_percent ?? 100, 1)}</td>
                 <td>
                   {num(o.coef, 2)} ({num(o.normative_coef, 2)})
                 </td>
@@ -175,7 +177,7 @@ function CardView({ card }: { card: NormCard }) {
       {s.diff?.before && <DiffView />}
       {card.can_edit && <ParamsForm key={`${card.id}-${card.updated_at}`} card={card} />}
       {s.changed && <DraftChanged />}
-      {card.can_approve && <ApproveForm revision={card.revision} />}
+      {card.can_approve && <ApproveForm revision={card.revision} unstable={card.card.unstable ?? []} notCalculated={card.card.not_calculated ?? null} />}
     </section>
   );
 }
@@ -228,6 +230,7 @@ function ParamsForm({ card }: { card: NormCard }) {
     pz: show(p.normative_allowances?.pz),
     service: show(p.normative_allowances?.service),
     rest: show(p.normative_allowances?.rest),
+    rating_percent: show(p.rating_percent ?? 100),
   });
   const [times, setTimes] = useState(() => Object.fromEntries(card.card.operations.map((o) => [o.operation_id, show(o.times_per_unit)])));
   const [problem, setProblem] = useState<string | null>(null);
@@ -243,6 +246,8 @@ function ParamsForm({ card }: { card: NormCard }) {
     if (allowances.some((a) => a === null) && allowances.some((a) => a !== null)) return setProblem('Нормативы организации: заполните все три или ни одного');
     setProblem(null);
     const params: NormParams = {
+      ...p,
+      rating_percent: v.rating_percent ?? 100,
       unit_operations: units,
       batch_size: v.batch_size,
       batch_prep_minutes: v.batch_prep_minutes,
@@ -278,6 +283,7 @@ function ParamsForm({ card }: { card: NormCard }) {
         {input('plan_units', 'План выпуска, шт.')}
         {input('plan_shifts', 'Смен в периоде плана')}
         {input('plan_fulfilment', 'K_вн (1 = 100 %)')}
+        {input('rating_percent', 'Оценка темпа, % (50–200; 100 — без оценки)')}
       </fieldset>
       <fieldset>
         <legend>Нормативы организации, % от Топ (пусто — фактические)</legend>
@@ -333,25 +339,37 @@ function DraftChanged() {
   );
 }
 
-function ApproveForm({ revision }: { revision: number }) {
+function ApproveForm({ revision, unstable, notCalculated }: { revision: number; unstable: readonly string[]; notCalculated: string | null }) {
   const { timeZone } = useSnapshot(login);
   const [date, setDate] = useState(() => localDate(Date.now(), timeZone));
+  const [comment, setComment] = useState('');
   return (
     <form
       className="norm-approve"
       onSubmit={(e) => {
         e.preventDefault();
-        void approve(date);
+        void approve(date, unstable.length > 0 ? comment.trim() : undefined);
       }}
     >
       <h3>Утверждение</h3>
       <p className="muted" data-testid="norm-revision">
         Утверждается ревизия {revision} черновика — та, что на экране. Если черновик изменят до утверждения, оно не пройдёт и карточка покажет изменения.
       </p>
+      {notCalculated !== null && (
+        <p className="banner banner-error" role="alert" data-testid="norm-not-calculated">
+          Карточка {notCalculated}: утвердить её нельзя, пока у каждой операции единицы нет времени.
+        </p>
+      )}
       <label>
         Действует с
         <input type="date" value={date} onChange={(e) => setDate(e.target.value)} name="effective_from" required />
       </label>
+      {unstable.length > 0 && (
+        <label>
+          Ряд неустойчив ({unstable.map((name) => `«${name}»`).join(', ')}): утверждаю вопреки этому, потому что…
+          <textarea value={comment} onChange={(e) => setComment(e.target.value)} name="override_comment" maxLength={1000} required />
+        </label>
+      )}
       <button type="submit" className="button" data-testid="norm-approve">
         Утвердить норму
       </button>

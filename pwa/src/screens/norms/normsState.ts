@@ -1,8 +1,6 @@
 import { proxy } from 'valtio';
 import { api, ApiCallError } from '../../api/client';
 import type { AdminUsersReply, NamedItem, NormCard, NormDiff, NormList, NormParams, ReportDates } from '../../api/types';
-import { fromLocal } from '../../format/time';
-import { nextDate } from '../projects/period';
 
 /**
  * The norm card screen's state (docs/norms.md), outside the components: the structure's versions,
@@ -100,15 +98,11 @@ export function toggleChosen(key: string) {
   normsState.chosen = normsState.chosen.includes(key) ? normsState.chosen.filter((k) => k !== key) : [...normsState.chosen, key].sort();
 }
 
-/** The chosen day-and-employee pairs as report windows: local midnight to the next one. */
-export function chosenWindows(chosen: readonly string[], timeZone: string) {
+/** The chosen day-and-employee pairs as whole shift-days (METHODOLOGY §7: a night shift is one shift-day, dated by its start). */
+export function chosenWindows(chosen: readonly string[]) {
   return chosen.map((key) => {
     const [date, employee] = key.split(':') as [string, string];
-    return {
-      employee_id: Number(employee),
-      from_time: new Date(fromLocal(`${date}T00:00`, timeZone)).toISOString(),
-      to_time: new Date(fromLocal(`${nextDate(date)}T00:00`, timeZone)).toISOString(),
-    };
+    return { employee_id: Number(employee), date };
   });
 }
 
@@ -122,7 +116,7 @@ export function createDraft() {
   return run(async () => {
     const card = await api.post('/api/v1/norms', {
       query: { structure_id: structureId },
-      body: { windows: chosenWindows(normsState.chosen, dates.time_zone) },
+      body: { windows: chosenWindows(normsState.chosen) },
     });
     normsState.chosen = [];
     await reloadList(structureId);
@@ -144,13 +138,17 @@ export function saveParams(params: NormParams) {
  * since, and then the card is read again and shown with what changed, for the approver to read
  * before he approves again (docs/norms.md).
  */
-export function approve(effectiveFrom: string) {
+export function approve(effectiveFrom: string, overrideComment?: string) {
   const card = normsState.card;
   if (!card) return Promise.resolve();
   normsState.changed = null;
   return run(async () => {
     try {
-      await api.post('/api/v1/norms/{id}/approve', { path: { id: card.id }, body: { effective_from: effectiveFrom, revision: card.revision }, quiet: true });
+      await api.post('/api/v1/norms/{id}/approve', {
+        path: { id: card.id },
+        body: { effective_from: effectiveFrom, revision: card.revision, ...(overrideComment ? { override_comment: overrideComment } : {}) },
+        quiet: true,
+      });
     } catch (err) {
       if (!(err instanceof ApiCallError && err.status === 409)) throw err;
       await reloadList(card.structure_id);

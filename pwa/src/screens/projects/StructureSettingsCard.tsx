@@ -65,7 +65,7 @@ export function StructureSettingsCard({ structureId, canWrite }: { structureId: 
 
         <h3>Смены</h3>
         {shifts.shifts.length === 0 && <p className="muted">Смен нет: отчёт считает по наблюдаемому времени.</p>}
-        <div className="table-scroll">
+        <div className="table-scroll fit-scope">
           <ShiftsTable key={`shifts-${loaded}-${shifts.shifts.length}`} settings={settings} />
         </div>
         <p className="muted small">
@@ -148,8 +148,8 @@ function ParameterFields({ settings }: { settings: Settings }) {
 function ShiftsTable({ settings }: { settings: Settings }) {
   const shifts = useSnapshot(projectShifts);
   return (
-    <table className="data-table compact shifts-table">
-      {shifts.shifts.length > 0 && <TableHead titles={['Название', 'Начало', 'Конец', 'Перерывы, мин', 'Интервалы перерывов']} />}
+    <table className="data-table compact fit-table stack-early shifts-table">
+      {shifts.shifts.length > 0 && <TableHead titles={['Название', 'Начало', 'Конец', 'Перерывы, мин', 'Обед, мин', 'Интервалы перерывов']} />}
       <tbody>
         {shifts.shifts.map((shift, position) => (
           <ShiftRow key={`${position}-${shift.index}`} shift={shift} position={position} settings={settings} />
@@ -161,10 +161,10 @@ function ShiftsTable({ settings }: { settings: Settings }) {
 
 /** One shift: name, start, end, break minutes, break intervals, and its removal. */
 function ShiftRow({ shift, position, settings }: { shift: Readonly<ProjectShift>; position: number; settings: Settings }) {
-  const { breakTexts, setBreakText, removeShiftAt } = settings;
+  const { breakTexts, setBreakText, mealTexts, setMealText, removeShiftAt } = settings;
   return (
     <tr data-testid="shift-row">
-      <td>
+      <td className="fit-wide" data-label="Название">
         <input
           aria-label={`Смена ${position + 1}: название`}
           defaultValue={shift.name}
@@ -172,7 +172,7 @@ function ShiftRow({ shift, position, settings }: { shift: Readonly<ProjectShift>
           onBlur={(e) => (e.target.value = projectShifts.shifts[position]?.name ?? '')}
         />
       </td>
-      <td>
+      <td data-label="Начало">
         <input
           type="time"
           step={60}
@@ -182,7 +182,7 @@ function ShiftRow({ shift, position, settings }: { shift: Readonly<ProjectShift>
           onBlur={(e) => (e.target.value = (projectShifts.shifts[position]?.timeStart ?? '').slice(0, 5))}
         />
       </td>
-      <td>
+      <td data-label="Конец">
         <input
           type="time"
           step={60}
@@ -192,7 +192,7 @@ function ShiftRow({ shift, position, settings }: { shift: Readonly<ProjectShift>
           onBlur={(e) => (e.target.value = (projectShifts.shifts[position]?.timeFinish ?? '').slice(0, 5))}
         />
       </td>
-      <td>
+      <td data-label="Перерывы, мин">
         <input
           inputMode="numeric"
           size={5}
@@ -202,7 +202,17 @@ function ShiftRow({ shift, position, settings }: { shift: Readonly<ProjectShift>
           onBlur={(e) => (e.target.value = String(projectShifts.shifts[position]?.gaps ?? 0))}
         />
       </td>
-      <td>
+      <td data-label="Обед, мин">
+        <input
+          inputMode="numeric"
+          size={5}
+          aria-label={`Смена ${position + 1}: обед, мин`}
+          value={mealTexts[position] ?? '0'}
+          data-testid="shift-meal"
+          onChange={(e) => setMealText(position, e.target.value)}
+        />
+      </td>
+      <td className="fit-wide" data-label="Интервалы перерывов">
         <input
           size={22}
           placeholder="12:00–12:30, 15:00–15:10"
@@ -212,7 +222,7 @@ function ShiftRow({ shift, position, settings }: { shift: Readonly<ProjectShift>
           onChange={(e) => setBreakText(position, e.target.value)}
         />
       </td>
-      <td>
+      <td className="fit-actions">
         <button type="button" className="button danger secondary small" onClick={() => removeShiftAt(position)}>
           Удалить смену
         </button>

@@ -65,6 +65,8 @@ export function useStructureSettings(structureId: number) {
   const [cleaningRule, setCleaningRule] = useState<CleaningRule>('one_extreme');
   // Break intervals as typed, one per shift row (the shift store keeps the other shift fields).
   const [breakTexts, setBreakTexts] = useState<string[]>([]);
+  // The unpaid meal break of each shift row as typed, minutes (METHODOLOGY §7: Тсм = end − start − it).
+  const [mealTexts, setMealTexts] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
@@ -75,6 +77,7 @@ export function useStructureSettings(structureId: number) {
     setProductionType(settings.production_type);
     setCleaningRule(settings.cleaning_rule ?? 'one_extreme');
     setBreakTexts(settings.shifts.map((sh) => breakIntervalsText(sh.breaks)));
+    setMealTexts(settings.shifts.map((sh) => String(sh.meal_break_min ?? 0)));
     setLoaded((n) => n + 1);
   };
 
@@ -97,6 +100,12 @@ export function useStructureSettings(structureId: number) {
       setError(`Смена ${badBreaks + 1}: перерывы вводятся интервалами вида 12:00–12:30 через запятую`);
       return;
     }
+    const meals = projectShifts.shifts.map((_, position) => (mealTexts[position] ?? '0').trim() || '0');
+    const badMeal = meals.findIndex((m) => !/^\d{1,3}$/.test(m) || Number(m) > 720);
+    if (badMeal >= 0) {
+      setError(`Смена ${badMeal + 1}: обед — целое число минут от 0 до 720`);
+      return;
+    }
     setBusy(true);
     try {
       const reply = await api.put('/api/v1/structure/{id}', {
@@ -116,6 +125,7 @@ export function useStructureSettings(structureId: number) {
             start_time: s.timeStart,
             end_time: s.timeFinish,
             regular_break_duration_min: s.gaps,
+            meal_break_min: Number(meals[position]),
             breaks: breaks[position] ?? [],
           })),
         } satisfies StructureSettingsSave,
@@ -137,10 +147,19 @@ export function useStructureSettings(structureId: number) {
       return next;
     });
 
-  /** Removes the shift in row `position` with its break intervals. */
+  /** The meal break of the shift in row `position` as typed. */
+  const setMealText = (position: number, value: string) =>
+    setMealTexts((list) => {
+      const next = [...list];
+      next[position] = value;
+      return next;
+    });
+
+  /** Removes the shift in row `position` with its break intervals and meal break. */
   const removeShiftAt = (position: number) => {
     removeShift(position);
     setBreakTexts((list) => list.filter((_, i) => i !== position));
+    setMealTexts((list) => list.filter((_, i) => i !== position));
   };
 
   return {
@@ -156,6 +175,8 @@ export function useStructureSettings(structureId: number) {
     setCleaningRule,
     breakTexts,
     setBreakText,
+    mealTexts,
+    setMealText,
     removeShiftAt,
     save,
   };
