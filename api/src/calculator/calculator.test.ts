@@ -87,6 +87,8 @@ describe('public calls, no sign-in', () => {
       ['/api/v2/required_measurements?production_type=series&less_10_sec=maybe', /less_10_sec: ожидается true или false/],
       [`/api/v2/get_calculator_public_output?${inputs.replace('employees_num=20&', '')}`, /employees_num: обязательное поле/],
       [`/api/v2/get_calculator_public_output?${inputs.replace('employees_num=20', 'employees_num=2.5')}`, /employees_num: ожидается целое число/],
+      // «-5» (issue 41): the reply says what the number must be, not only that it is not one.
+      [`/api/v2/get_calculator_public_output?${inputs.replace('employees_num=20', 'employees_num=-5')}`, /employees_num: ожидается целое число от 1 до 100000/],
       [`/api/v2/get_calculator_public_output?${inputs.replace('average_salary=60000', 'average_salary=много')}`, /average_salary: ожидается число/],
       [`/api/v2/get_calculator_public_output?${inputs.replace('visible=true&unseen=4', 'visible=false&unseen=0')}`, /unseen: укажите/],
       [`/api/v2/get_calculator_public_output?${inputs.replace('unseen=4', 'unseen=11')}`, /unseen: рабочих мест вне обзора не может быть больше/],

@@ -27,7 +27,7 @@ const number = (min: number, max: number, description: string, options: { intege
       const text = raw.trim();
       const value = DECIMAL.test(text) ? Number(text.replace(',', '.')) : NaN;
       if (!Number.isFinite(value) || (options.integer && !Number.isInteger(value))) {
-        ctx.addIssue({ code: 'custom', message: options.integer ? 'ожидается целое число' : 'ожидается число' });
+        ctx.addIssue({ code: 'custom', message: options.integer ? `ожидается целое число от ${min} до ${max}` : `ожидается число от ${min} до ${max}` });
         return z.NEVER;
       }
       if (value < min || value > max) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calculatorQuery, changedValues, initialForm, measurementsReady, outputsReady, type CalculatorForm } from './model';
+import { calculatorQuery, changedValues, initialForm, inputProblem, measurementsReady, outputsReady, type CalculatorForm } from './model';
 
 const complete: CalculatorForm = { ...initialForm, employeesNum: '20', shiftsPerDay: '2', businessDayNum: '21', hoursPerShift: '8', averageSalary: '60000' };
 
@@ -65,5 +65,19 @@ describe('administrator edits (spec 02 §4: only changed values)', () => {
     ]);
     expect(changes).toEqual([]);
     expect(problems).toEqual(['car_price: «дорого» — не число', 'conv: введите число']);
+  });
+});
+
+describe('company figures out of their bounds', () => {
+  it('names what is wrong with the figure (issue 41: «-5» employees), with the bounds written as the screen writes numbers', () => {
+    expect(inputProblem(complete)).toBeNull();
+    expect(inputProblem(initialForm)).toBeNull();
+    expect(inputProblem({ ...complete, employeesNum: '-5' })).toBe('Число сотрудников должно быть целым числом от 1 до 100\u00a0000');
+    expect(inputProblem({ ...complete, employeesNum: '2,5' })).toBe('Число сотрудников должно быть целым числом от 1 до 100\u00a0000');
+    expect(inputProblem({ ...complete, shiftsPerDay: '5' })).toBe('Число смен в сутки должно быть целым числом от 1 до 4');
+    expect(inputProblem({ ...complete, hoursPerShift: 'восемь' })).toBe('Число часов в смене должно быть числом от 0,5 до 24');
+    expect(inputProblem({ ...complete, hoursPerShift: '7,5' })).toBeNull();
+    expect(inputProblem({ ...complete, averageSalary: '0' })).toBe('Средняя зарплата в месяц, ₽, должна быть числом от 1 до 100\u00a0000\u00a0000');
+    expect(inputProblem({ ...complete, unseen: '-1' })).toBe('Число рабочих мест вне обзора камер должно быть целым числом от 0 до 100\u00a0000');
   });
 });

@@ -47,6 +47,35 @@ export function outputsReady(form: CalculatorForm): boolean {
   return company && (form.visible || (filled(form.unseen) && unseen !== 0));
 }
 
+/** The company figures' bounds, as the API checks them (api/src/calculator/schema.ts, CalculatorQuery). */
+const FIELD_RULES: { key: keyof CalculatorForm; what: string; min: number; max: number; integer: boolean; must?: string }[] = [
+  { key: 'employeesNum', what: 'Число сотрудников', min: 1, max: 100_000, integer: true },
+  { key: 'shiftsPerDay', what: 'Число смен в сутки', min: 1, max: 4, integer: true },
+  { key: 'businessDayNum', what: 'Число рабочих дней в месяце', min: 1, max: 31, integer: true },
+  { key: 'hoursPerShift', what: 'Число часов в смене', min: 0.5, max: 24, integer: false },
+  { key: 'averageSalary', what: 'Средняя зарплата в месяц, ₽,', min: 1, max: 100_000_000, integer: false, must: 'должна' },
+  { key: 'unseen', what: 'Число рабочих мест вне обзора камер', min: 0, max: 100_000, integer: true },
+];
+
+const bound = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 1 });
+
+/**
+ * What is wrong with a typed company figure, in words a person can act on («Число сотрудников
+ * должно быть целым числом от 1 до 100 000»), or null when every filled one is within its bounds.
+ * Empty fields are not problems here (outputsReady waits for them).
+ */
+export function inputProblem(form: CalculatorForm): string | null {
+  for (const rule of FIELD_RULES) {
+    const text = String(form[rule.key]).trim().replace(',', '.');
+    if (text === '') continue;
+    const value = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+    if (Number.isFinite(value) && value >= rule.min && value <= rule.max && (!rule.integer || Number.isInteger(value))) continue;
+    const kind = rule.integer ? 'целым числом' : 'числом';
+    return `${rule.what} ${rule.must ?? 'должно'} быть ${kind} от ${bound.format(rule.min)} до ${bound.format(rule.max)}`;
+  }
+  return null;
+}
+
 /** §5: required measurements only when a production type is chosen. */
 export const measurementsReady = (form: CalculatorForm) => form.productionType !== null;
 

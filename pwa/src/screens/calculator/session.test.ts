@@ -9,7 +9,7 @@ const complete: CalculatorForm = {
   productionType: 'series',
   employeesNum: '120',
   shiftsPerDay: '2',
-  businessDayNum: '247',
+  businessDayNum: '21',
   hoursPerShift: '8',
   averageSalary: '60000',
 };
@@ -87,6 +87,22 @@ describe('the calculator’s session', () => {
     expect(session.outputs).toBeNull();
     expect(session.error).toBe('Расчёт не выполнен: нет связи');
     expect(session.busy).toBe(false);
+  });
+
+  it('a figure out of its bounds («-5» employees) is named at once and asks the server nothing', async () => {
+    vi.useFakeTimers();
+    const calls = fakeApi((path) => ({ path }));
+    const session = new CalculatorSession();
+    expect(session.scheduleOutputs({ ...complete, employeesNum: '-5' }, true)).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(TYPING_PAUSE_MS);
+    expect(calls).toEqual([]);
+    expect(session.outputs).toBeNull();
+    expect(session.error).toBe('Число сотрудников должно быть целым числом от 1 до 100\u00a0000');
+    // Corrected, the figures are asked for and the message goes.
+    session.scheduleOutputs(complete, false);
+    await vi.advanceTimersByTimeAsync(TYPING_PAUSE_MS);
+    expect(calls).toContain('/api/v2/get_calculator_public_output');
+    expect(session.error).toBeNull();
   });
 
   it('the settings panels come only for those the server lets edit; an answer after cancelling is dropped', async () => {

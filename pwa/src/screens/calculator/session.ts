@@ -10,7 +10,7 @@ import type {
   RequiredMeasurements,
 } from '../../api/types';
 import { SessionStore } from '../../state/session-store';
-import { calculatorQuery, initialForm, measurementsReady, outputsReady, type CalculatorForm } from './model';
+import { calculatorQuery, initialForm, inputProblem, measurementsReady, outputsReady, type CalculatorForm } from './model';
 
 export interface Outputs {
   pub: PublicOutput;
@@ -95,6 +95,12 @@ export class CalculatorSession extends SessionStore {
   scheduleOutputs(form: CalculatorForm, canViewPrivate: boolean): Cancel | undefined {
     if (!outputsReady(form)) {
       this.change({ outputs: null });
+      return;
+    }
+    // A figure out of its bounds («-5» employees) is named before any request (issue 41).
+    const problem = inputProblem(form);
+    if (problem) {
+      this.change({ outputs: null, error: problem });
       return;
     }
     let alive = true;
