@@ -118,3 +118,58 @@ export function layoutProblems(page: Page): Promise<string[]> {
     return [...counts].map(([p, n]) => (n > 1 ? `${p} (×${n})` : p));
   });
 }
+
+/**
+ * Controls a person cannot reach without scrolling sideways (issue 41), one line each: every
+ * visible button, link, field, list and `[role=button]` must lie inside the window's width and
+ * inside the visible box of every ancestor that clips or scrolls sideways (a wide table in its
+ * own scroll region hides its last column until scrolled: that counts). Decorative or map
+ * canvases (`[data-layout-free]`, svg, maps) are left out, as in `layoutProblems`.
+ */
+export function unreachableControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const width = window.innerWidth;
+    const controls = 'button, a[href], input:not([type="hidden"]), select, textarea, [role="button"], summary';
+    const describe = (el: Element) => {
+      const label = el.getAttribute('aria-label') ?? (el as HTMLInputElement).placeholder ?? '';
+      const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40) || label.slice(0, 60) || (el as HTMLInputElement).value?.slice(0, 40);
+      return `${el.tagName.toLowerCase()} «${text}»`;
+    };
+    const clips = (el: Element) => getComputedStyle(el).overflowX !== 'visible';
+    for (const el of document.querySelectorAll(controls)) {
+      if (el.closest('svg, canvas, .maplibregl-map, .leaflet-container, [data-layout-free], .visually-hidden')) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === 'hidden' || style.display === 'none' || Number(style.opacity) === 0) continue;
+      const rect = el.getBoundingClientRect();
+      // A screen-reader-only control (1 px, clipped) is not for the eye.
+      if (rect.width <= 1 || rect.height <= 1) continue;
+      if (rect.left < -1 || rect.right > width + 1) {
+        problems.push(`за краем окна (${Math.round(rect.left)}…${Math.round(rect.right)} из ${width}): ${describe(el)}`);
+        continue;
+      }
+      for (let p = el.parentElement; p && p !== document.body && p !== document.documentElement; p = p.parentElement) {
+        if (!clips(p)) continue;
+        const box = p.getBoundingClientRect();
+        const left = box.left + p.clientLeft;
+        const right = left + p.clientWidth;
+        if (rect.left < left - 1 || rect.right > right + 1) {
+          const cls = typeof p.className === 'string' && p.className ? `.${p.className.trim().split(/\s+/).join('.')}` : '';
+          problems.push(
+            `скрыто в ${p.tagName.toLowerCase()}${cls} (${Math.round(rect.left)}…${Math.round(rect.right)} из ${Math.round(left)}…${Math.round(right)}): ${describe(el)}`,
+          );
+          break;
+        }
+      }
+    }
+    // The same control in many rows («Строка 7: начало»): once, the first row's line, with the count.
+    const counts = new Map<string, { first: string; n: number }>();
+    for (const p of problems) {
+      const key = p.replace(/\d+/g, '#');
+      const seen = counts.get(key);
+      if (seen) seen.n++;
+      else counts.set(key, { first: p, n: 1 });
+    }
+    return [...counts.values()].map(({ first, n }) => (n > 1 ? `${first} (×${n})` : first));
+  });
+}

@@ -43,8 +43,8 @@ export function LocationTable<T extends { id: number; name: string }>({
   rowTestId,
 }: LocationTableProps<T>) {
   return (
-    <div className="table-scroll">
-      <table className="data-table compact" data-testid={testId}>
+    <div className="table-scroll fit-scope">
+      <table className="data-table compact fit-table fit-auto" data-testid={testId}>
         <TableHead titles={['Имя', ...columns.map((c) => c.title)]} />
         <tbody>
           {rows?.length === 0 && (
@@ -56,13 +56,15 @@ export function LocationTable<T extends { id: number; name: string }>({
           )}
           {rows?.map((row) => (
             <tr key={row.id} data-testid={rowTestId}>
-              <td>{row.name}</td>
+              <td className="fit-wide" data-label="Имя">
+                {row.name}
+              </td>
               {columns.map((c) => (
-                <td key={c.title} className={c.number ? 'number' : undefined}>
+                <td key={c.title} className={c.number ? 'number' : undefined} data-label={c.title}>
                   {c.value(row)}
                 </td>
               ))}
-              <td>{canWrite && <DeleteRow row={row} noun={typeof noun === 'string' ? noun : noun(row)} onDelete={onDelete} />}</td>
+              <td className="fit-actions">{canWrite && <DeleteRow row={row} noun={typeof noun === 'string' ? noun : noun(row)} onDelete={onDelete} />}</td>
             </tr>
           ))}
         </tbody>

@@ -123,7 +123,7 @@ function CameraRow({ camera, onChanged }: { camera: AdminCamera; onChanged: () =
   };
   return (
     <tr>
-      <td>
+      <td data-label="№">
         <select
           aria-label={`Камера ${camera.name}: номер`}
           value={draft.camera_key}
@@ -136,18 +136,20 @@ function CameraRow({ camera, onChanged }: { camera: AdminCamera; onChanged: () =
           ))}
         </select>
       </td>
-      <td>
+      <td className="fit-wide" data-label="Название">
         <input aria-label={`Камера ${camera.name}: название`} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
       </td>
-      <td>
+      <td className="fit-wide" data-label="Папка хранилища">
         <input
           aria-label={`Камера ${camera.name}: папка`}
           value={draft.storage_folder}
           onChange={(e) => setDraft({ ...draft, storage_folder: e.target.value })}
         />
       </td>
-      <td className="number">{camera.videos}</td>
-      <td className="row-actions">
+      <td className="number" data-label="Видео">
+        {camera.videos}
+      </td>
+      <td className="row-actions fit-actions">
         <button type="button" className="button secondary small" disabled={!changed} onClick={() => void save()}>
           Сохранить
         </button>
@@ -199,8 +201,8 @@ function Cameras({ structureId, onCountChanged }: { structureId: number; onCount
     <div className="staff-list cameras" data-testid="admin-cameras">
       <h3>Камеры</h3>
       {cameras && cameras.length > 0 && (
-        <div className="table-scroll">
-          <table className="data-table compact">
+        <div className="table-scroll fit-scope">
+          <table className="data-table compact fit-table cameras-table">
             <TableHead titles={['№', 'Название', 'Папка хранилища', 'Видео']} />
             <tbody>
               {cameras.map((c) => (

@@ -82,12 +82,12 @@ function StructureRow({
 
   return (
     <tr className={selected ? 'selected' : undefined} data-testid="admin-structure-row">
-      <td style={{ paddingLeft: `${0.75 + depth * 1.25}rem` }}>
+      <td className="fit-wide" style={{ paddingLeft: `${0.75 + depth * 1.25}rem` }}>
         <button type="button" className="link-button tree-pick" aria-pressed={selected} onClick={onSelect}>
           {item.name}
         </button>
       </td>
-      <td>
+      <td className="fit-wide" data-label="Название">
         <span className="inline-edit">
           <input aria-label={`Новое название «${item.name}»`} value={name} onChange={(e) => setName(e.target.value)} />
           <button type="button" className="button secondary small" disabled={!name.trim() || name.trim() === item.name} onClick={() => void change({ name })}>
@@ -95,7 +95,7 @@ function StructureRow({
           </button>
         </span>
       </td>
-      <td>
+      <td data-label="Входит в">
         <select aria-label={`Родитель «${item.name}»`} value={item.parent_id ?? 0} onChange={(e) => void change({ parent_id: Number(e.target.value) || null })}>
           <option value={0}>— корень —</option>
           {parents.map(({ item: p, depth: d }) => (
@@ -106,8 +106,10 @@ function StructureRow({
           ))}
         </select>
       </td>
-      <td className="muted small">{holds.length ? holds.join(', ') : 'пусто'}</td>
-      <td>
+      <td className="muted small" data-label="Содержит">
+        {holds.length ? holds.join(', ') : 'пусто'}
+      </td>
+      <td className="fit-actions">
         <ConfirmButton question={`Удалить «${item.name}»?`} confirm="Да" title="Удалить можно только пустую единицу" onConfirm={() => void remove()} />
       </td>
     </tr>
@@ -154,8 +156,8 @@ export function StructuresPanel({
       <h2 id="structures-title">Структурные единицы</h2>
       {rows.length === 0 && <p className="muted">Структурных единиц пока нет — создайте первую.</p>}
       {rows.length > 0 && (
-        <div className="table-scroll">
-          <table className="data-table compact">
+        <div className="table-scroll fit-scope">
+          <table className="data-table compact fit-table structures-table">
             <thead>
               <tr>
                 <th>Единица</th>

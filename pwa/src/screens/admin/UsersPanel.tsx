@@ -22,25 +22,27 @@ interface TableProps {
 /** The users with their role to change and, for everyone but oneself, the removal. */
 function UsersTable({ users, roles, changeRole, remove }: TableProps) {
   return (
-    <div className="table-scroll">
-      <table className="data-table compact" data-testid="users-table">
+    <div className="table-scroll fit-scope">
+      <table className="data-table compact fit-table users-table" data-testid="users-table">
         <TableHead titles={['Логин', 'Имя', 'Роль']} />
         <tbody>
           {users.map((user) => (
             <tr key={user.id}>
-              <td>
+              <td data-label="Логин">
                 {user.login}
                 {user.is_self && <span className="muted"> (вы)</span>}
               </td>
-              <td>
+              <td data-label="Имя">
                 {user.first_name} {user.last_name}
               </td>
-              <td>
+              <td data-label="Роль">
                 <select aria-label={`Роль ${user.login}`} value={user.role} onChange={(e) => void changeRole(user, e.target.value as Role)}>
                   <RoleOptions roles={roles} />
                 </select>
               </td>
-              <td>{user.is_self ? null : <ConfirmButton question={`Удалить ${user.login} из организации?`} onConfirm={() => void remove(user)} />}</td>
+              <td className="fit-actions">
+                {user.is_self ? null : <ConfirmButton question={`Удалить ${user.login} из организации?`} onConfirm={() => void remove(user)} />}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -107,8 +107,8 @@ export function ModelsTable({ models, operations, areas, canWrite, onApply, onDe
   const nameOf = (list: { id: number; name: string }[], id: number) => list.find((x) => x.id === id)?.name ?? `№ ${id}`;
   const when = (iso: string | null) => (iso ? formatDateTime(iso, timeZone) : '—');
   return (
-    <div className="table-scroll">
-      <table className="data-table compact vision-models" data-testid="models-table">
+    <div className="table-scroll fit-scope">
+      <table className="data-table compact fit-table fit-auto stack-early vision-models" data-testid="models-table">
         <TableHead titles={['№', 'Название', 'Комментарий', 'Ход обучения', 'Ключ модели', 'Рабочее место', 'Операции', 'Области', 'Обучена / применена']} />
         <tbody>
           {models.length === 0 && (
@@ -124,12 +124,12 @@ export function ModelsTable({ models, operations, areas, canWrite, onApply, onDe
             const percent = Math.max(0, Math.min(100, meta.completion_percentage));
             return (
               <tr key={meta.id} data-testid="model-row" data-model-id={meta.id} data-stored={stored}>
-                <td>{meta.id}</td>
-                <td>
+                <td data-label="№">{meta.id}</td>
+                <td data-label="Название">
                   <Link href={`/model/${meta.id}`}>{meta.name}</Link>
                 </td>
-                <td>{meta.comment}</td>
-                <td>
+                <td data-label="Комментарий">{meta.comment}</td>
+                <td data-label="Ход обучения">
                   <div
                     className={`vision-progress ${stored ? 'success' : 'info'}`}
                     role="progressbar"
@@ -145,11 +145,13 @@ export function ModelsTable({ models, operations, areas, canWrite, onApply, onDe
                   <small className="muted">{STATUS_TEXT[meta.status]}</small>
                   {meta.error && <small className="field-error">{meta.error}</small>}
                 </td>
-                <td className="vision-key">{meta.object_storage_key ?? '—'}</td>
-                <td>{workplace_name ?? '—'}</td>
-                <td>{meta.operation_ids.map((id) => nameOf(operations, id)).join(', ')}</td>
-                <td>{meta.video_area_ids.map((id) => nameOf(areas, id)).join(', ')}</td>
-                <td>
+                <td className="vision-key" data-label="Ключ модели">
+                  {meta.object_storage_key ?? '—'}
+                </td>
+                <td data-label="Рабочее место">{workplace_name ?? '—'}</td>
+                <td data-label="Операции">{meta.operation_ids.map((id) => nameOf(operations, id)).join(', ')}</td>
+                <td data-label="Области">{meta.video_area_ids.map((id) => nameOf(areas, id)).join(', ')}</td>
+                <td data-label="Обучена / применена">
                   {when(meta.trained_at)} / {when(meta.applied_at)}
                   {meta.apply_status && (
                     <small className={meta.apply_status === 'failed' ? 'field-error' : 'muted'} data-testid="apply-status">
@@ -159,7 +161,7 @@ export function ModelsTable({ models, operations, areas, canWrite, onApply, onDe
                     </small>
                   )}
                 </td>
-                <td>
+                <td className="fit-actions">
                   {canWrite && (
                     <ModelActions
                       model={{ meta, workplace_name }}

@@ -11,13 +11,13 @@ function OperationsTable({ change }: { change: Change }) {
   const state = useSnapshot(operations);
   const types = Object.entries(state.operationTypes);
   return (
-    <div className="table-scroll">
-      <table className="data-table compact">
+    <div className="table-scroll fit-scope">
+      <table className="data-table compact fit-table operations-table">
         <TableHead titles={['Название', 'Тип', 'Точка отсчёта']} />
         <tbody>
           {state.list.map((op, index) => (
             <tr key={op.id ?? `new-${index}`} data-testid="operation-row">
-              <td>
+              <td className="fit-wide" data-label="Название">
                 <input
                   aria-label={`Операция ${index + 1}: название`}
                   value={op.name}
@@ -25,7 +25,7 @@ function OperationsTable({ change }: { change: Change }) {
                   onChange={(e) => change(() => editOperation(index, { name: e.target.value }))}
                 />
               </td>
-              <td>
+              <td data-label="Тип">
                 <select
                   aria-label={`Операция ${index + 1}: тип`}
                   value={op.type}
@@ -38,14 +38,14 @@ function OperationsTable({ change }: { change: Change }) {
                   ))}
                 </select>
               </td>
-              <td>
+              <td data-label="Точка отсчёта">
                 <input
                   aria-label={`Операция ${index + 1}: точка отсчёта`}
                   value={op.referencePoint}
                   onChange={(e) => change(() => editOperation(index, { referencePoint: e.target.value }))}
                 />
               </td>
-              <td>
+              <td className="fit-actions">
                 <button type="button" className="button danger secondary small" onClick={() => change(() => removeOperation(index))}>
                   Удалить
                 </button>

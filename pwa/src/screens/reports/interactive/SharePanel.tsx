@@ -77,9 +77,11 @@ export function SharePanel({ structureId, from, to }: { structureId: number; fro
             Закрыть
           </button>
           <p className="muted small">Ссылка открывает этот интерактивный отчёт без входа, только для просмотра.</p>
-          <input
+          {/* A text area, not a one-line field: the whole link is in view at every width (issue 41). */}
+          <textarea
             className="share-link"
             readOnly
+            rows={2}
             value={shared.link}
             aria-label="Ссылка на отчёт"
             data-testid="share-link"
