@@ -78,6 +78,7 @@ export type Camera = Reply<typeof video.Camera>;
 export type LoaderPackages = Reply<typeof video.LoaderPackages>;
 export type LoaderPackage = LoaderPackages['packages'][number];
 export type FailedVideo = Reply<typeof video.FailedVideo>;
+export type RecordingWithoutStart = Reply<typeof video.RecordingWithoutStart>;
 
 // jobs
 export type Job = Reply<typeof jobs.Job>;

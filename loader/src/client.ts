@@ -16,6 +16,8 @@ export interface UploadReply {
   video_id: number;
   job_id: number;
   filename: string;
+  /** Null when neither the file's name nor its metadata told when it began: someone gives it in the task list. */
+  start_time: string | null;
 }
 
 export type UploadOutcome = ({ kind: 'uploaded' } & UploadReply) | { kind: 'duplicate'; video_id: number | null };
@@ -104,10 +106,17 @@ export class NormaClient {
     return this.json(`/api/v1/upload_check?camera_id=${cameraId}&content_hash=${sha256}`);
   }
 
-  /** Sends a file (streamed from disk) to POST /api/v1/upload; 409 means the server has it already. */
-  async upload(cameraId: number, path: string, name = basename(path)): Promise<UploadOutcome> {
-    const query = `camera_id=${cameraId}&filename=${encodeURIComponent(name)}`;
-    const response = await this.call(`/api/v1/upload?${query}`, { method: 'POST', headers: { 'content-type': 'video/mp4' }, long: true }, () => Bun.file(path));
+  /**
+   * Sends a file (streamed from disk) to POST /api/v1/upload; 409 means the server has it already.
+   * `fileTime`: the file's modification time here, which the server only offers as a suggestion when the
+   * recording's start is unknown (never takes it by itself).
+   */
+  async upload(cameraId: number, path: string, fileTime?: number, name = basename(path)): Promise<UploadOutcome> {
+    const query = new URLSearchParams({ camera_id: String(cameraId), filename: name });
+    if (fileTime !== undefined && Number.isFinite(fileTime)) query.set('file_time', String(Math.floor(fileTime)));
+    const response = await this.call(`/api/v1/upload?${query}`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, long: true }, () =>
+      Bun.file(path),
+    );
     if (response.status === 409) {
       const text = await response.text().catch(() => '');
       let videoId: number | null = null;

@@ -56,7 +56,8 @@ async function main(): Promise<number> {
     const cameraId = options.cameraId ?? (await withRetry(() => client.cameraId(options.structureId!, options.cameraKey!), { ...retry, signal: stop.signal }));
     log(`Norma ${options.server}: вход выполнен, камера ${cameraId}, папка ${options.folder}`);
     const skipped = await unsupportedFiles(options.folder);
-    if (skipped.length) log(`Не MP4, не отправляются (сервер принимает только MP4): ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? '…' : ''}`);
+    if (skipped.length)
+      log(`Не отправляются (сервер принимает MP4, MOV, AVI, MKV, WebM, MPEG-TS): ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? '…' : ''}`);
     const context = {
       folder: options.folder,
       cameraId,

@@ -20,16 +20,17 @@ beforeAll(() => {
   put('cam1_2026-11-16_11-59-55.mp4', 'still being written', 0.05);
   put('.hidden.mp4', 'hidden', 30);
   put('empty.mp4', '', 30);
-  put('clip.mov', 'not mp4', 30);
+  put('phone.MOV', 'a phone clip', 25);
+  put('clip.flv', 'a container the server does not take', 30);
   put('notes.txt', 'text', 30);
   put('state.mp4', 'the state file, by a strange name', 30);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('scanFolder', () => {
-  it('finds settled, non-empty MP4 files in subfolders too, oldest first, skipping hidden, others and the state file', async () => {
+  it('finds settled, non-empty recordings of the containers the server takes, in subfolders too, oldest first, skipping hidden, others and the state file', async () => {
     const files = await scanFolder(dir, { settleMs: 10_000, now, ignore: [join(dir, 'state.mp4')] });
-    expect(files.map((f) => f.name)).toEqual(['cam1_2026-11-16_09-00-00.mp4', '2026-11-16/cam1_2026-11-16_09-30-00.MP4']);
+    expect(files.map((f) => f.name)).toEqual(['cam1_2026-11-16_09-00-00.mp4', 'phone.MOV', '2026-11-16/cam1_2026-11-16_09-30-00.MP4']);
     expect(files[0]).toMatchObject({ path: join(dir, 'cam1_2026-11-16_09-00-00.mp4'), size: 7, modifiedAt: now - 30 * 60_000 });
   });
 
@@ -39,6 +40,6 @@ describe('scanFolder', () => {
   });
 
   it('names the files the server would refuse', async () => {
-    expect(await unsupportedFiles(dir)).toEqual(['clip.mov']);
+    expect(await unsupportedFiles(dir)).toEqual(['clip.flv']);
   });
 });

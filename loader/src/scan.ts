@@ -1,8 +1,11 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 
-/** The server takes MP4 only (spec 01: "Error : Only MP4 format allowed"). */
-export const UPLOAD_EXTENSIONS = ['.mp4'];
+/**
+ * The containers the server takes (its UPLOAD_EXTENSIONS, api/src/video/recording-name.ts; the loader is a
+ * program of its own and cannot import the server): camera and phone files, converted there.
+ */
+export const UPLOAD_EXTENSIONS = ['.mp4', '.m4v', '.mov', '.3gp', '.mkv', '.webm', '.avi', '.ts', '.mts', '.m2ts'];
 
 export interface FoundFile {
   path: string;
@@ -21,7 +24,8 @@ export interface ScanOptions {
 }
 
 /**
- * The recordings in a folder and its subfolders that are ready to send: MP4, not hidden, not empty,
+ * The recordings in a folder and its subfolders that are ready to send: a video container the server
+ * takes (UPLOAD_EXTENSIONS), not hidden, not empty,
  * and unchanged for `settleMs` (a recorder may still be writing a newer one). Oldest first.
  */
 export async function scanFolder(folder: string, options: ScanOptions): Promise<FoundFile[]> {
@@ -55,10 +59,8 @@ export async function scanFolder(folder: string, options: ScanOptions): Promise<
   return found.sort((a, b) => a.modifiedAt - b.modifiedAt || a.name.localeCompare(b.name));
 }
 
-/** Names of files in the folder that the server would refuse (not MP4), for a one-time warning. */
+/** Names of video files in the folder that the server would refuse (a container it does not take), for a one-time warning. */
 export async function unsupportedFiles(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
-  return entries
-    .filter((e) => e.isFile() && !e.name.startsWith('.') && /\.(mov|mkv|avi|webm|m4v|ts|mts|flv|wmv|mpg|mpeg|3gp)$/i.test(e.name))
-    .map((e) => e.name);
+  return entries.filter((e) => e.isFile() && !e.name.startsWith('.') && /\.(flv|wmv|asf|mpg|mpeg|vob|dav|h264|h265)$/i.test(e.name)).map((e) => e.name);
 }

@@ -42,7 +42,7 @@ async function contentHash(context: UploaderContext, file: FoundFile): Promise<s
 }
 
 /**
- * One pass over the folder: every settled MP4 whose content was never delivered is checked with the
+ * One pass over the folder: every settled recording whose content was never delivered is checked with the
  * server and sent, retrying with back-off while the network or the server is down. The state is
  * saved after each file, so a stop or a crash loses nothing and sends nothing twice.
  */
@@ -70,7 +70,7 @@ export async function uploadPass(context: UploaderContext): Promise<PassResult> 
         continue;
       }
       context.log(`${file.name}: отправляю (${(file.size / 1024 ** 2).toFixed(1)} МБ)…`);
-      const outcome = await withRetry(() => context.client.upload(context.cameraId, file.path), {
+      const outcome = await withRetry(() => context.client.upload(context.cameraId, file.path, file.modifiedAt), {
         ...retry,
         onRetry: (error, attempt, delay) => context.log(`${file.name}: ${error.message}; попытка ${attempt + 1} через ${Math.round(delay / 1000)} с`),
       });
@@ -82,11 +82,13 @@ export async function uploadPass(context: UploaderContext): Promise<PassResult> 
         await record('uploaded', outcome.video_id);
         result.uploaded.push(file.name);
         context.log(`${file.name}: отправлен (видео ${outcome.video_id}, обработка — задача ${outcome.job_id})`);
+        if (outcome.start_time === null)
+          context.log(`${file.name}: начало записи не определено (в имени нет даты и времени) — укажите его в списке задач разметки`);
       }
     } catch (err) {
       if (context.signal?.aborted) break;
       if (err instanceof LoaderError && !err.retryable && isFileRefusal(err.status)) {
-        // Refused for this file (not MP4, too large): not retried until the file changes.
+        // Refused for this file (not a video, too large): not retried until the file changes.
         context.state.refused[file.path] = { size: file.size, modifiedAt: file.modifiedAt, reason: err.message };
         await saveState(context.statePath, context.state);
         result.refused.push(file.name);

@@ -112,4 +112,48 @@ describe('a recording’s start at upload and later', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('an upload left before its start was given is named in the task list, and becomes a task once given there', async () => {
+    const { server } = demo;
+    const clip = join(scratch, 'left-clip.avi');
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=s=320x180:r=10:d=3', '-c:v', 'mpeg4', clip]);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${server.url}/#/project`);
+    await page.getByLabel('Структурная единица').selectOption({ label: 'Участок упаковки' });
+    await page.getByLabel('Камера').selectOption({ index: 1 });
+    await page.getByLabel('Файл').setInputFiles({ name: 'left-clip.avi', mimeType: 'video/x-msvideo', buffer: readFileSync(clip) });
+    await page.getByRole('button', { name: 'Загрузить и обработать' }).click();
+    await page
+      .getByTestId('recording-start')
+      .getByText(/^Начало записи неизвестно/)
+      .waitFor();
+
+    // The assessor goes to the task list without giving the start: the recording is not a task, but it is named.
+    await page.goto(`${server.url}/#/markup/${demo.packingId}`);
+    // Named as stored: left-clip.avi, or left-clip.mp4 once converted.
+    const waiting = page.getByTestId('recording-without-start').filter({ hasText: 'left-clip' });
+    await waiting.waitFor();
+    await page.getByLabel('Поиск по имени файла').fill('left-clip');
+    await page.getByRole('button', { name: 'Найти' }).click();
+    await page.getByText('Задач нет по запросу «left-clip»').waitFor();
+
+    await waiting.getByLabel(/^Начало записи \(Europe\/Moscow\)/).fill('2026-11-21T08:00:00');
+    await waiting.getByRole('button', { name: 'Указать' }).click();
+    // Once its processing is through, it is a task at the time given; the block has gone.
+    const row = page.getByTestId('task-row').filter({ hasText: 'left-clip.mp4' });
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Найти' }).click();
+          return row.count();
+        },
+        { ...RETRY, interval: 500 },
+      )
+      .toBe(1);
+    await row.getByTestId('task-start').getByText('21.11.2026 08:00:00').waitFor();
+    await expect.poll(() => page.getByTestId('recordings-without-start').count(), RETRY).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

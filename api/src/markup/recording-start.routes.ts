@@ -1,14 +1,27 @@
-import { createRoute } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import { currentUser, requireAccess, structureFrom } from '../auth/access';
 import { roleAllows } from '../auth/roles';
 import type { AppDeps } from '../deps';
 import { createRouter, ErrorSchema, errorResponses, json, jsonBody } from '../http/openapi';
-import { RecordingStart, RecordingStartBody, VideoIdParam } from '../video/schema';
+import { recordingsWithoutStart } from '../video/recording-start.service';
+import { RecordingStart, RecordingStartBody, RecordingWithoutStart, StructureQuery, VideoIdParam } from '../video/schema';
 import { moveRecordingStart } from './recording-start.service';
 
-/** A recording's start confirmed or moved with its markups (docs/video-storage.md «Начало записи»). */
+/** A recording's start confirmed or moved with its markups, and the recordings still without one (docs/video-storage.md «Начало записи»). */
 export function recordingStartRoutes({ db }: Pick<AppDeps, 'db'>) {
   const app = createRouter();
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/recordings_without_start',
+      tags: ['Видео'],
+      summary: 'Записи структуры, начало которых не известно (в имени и метаданных нет даты): их начало указывают, тогда они появятся в задачах и отчётах',
+      middleware: [requireAccess(db, 'workspace.read', structureFrom.query())] as const,
+      request: { query: StructureQuery },
+      responses: { 200: json(z.array(RecordingWithoutStart)), ...errorResponses },
+    }),
+    async (c) => c.json(await recordingsWithoutStart(db, c.get('structureId')), 200),
+  );
   app.openapi(
     createRoute({
       method: 'put',

@@ -55,7 +55,16 @@ export function videoIntakeRoutes({ db, storage, config }: Pick<AppDeps, 'db' | 
       summary:
         'Загрузить запись камеры или телефона (тело запроса — сам файл: MP4, MOV, AVI, MKV, WebM, MPEG-TS); ответ — id видео и задачи обработки, найденное начало записи и откуда оно',
       middleware: [requireAccess(db, 'markup.write', structureFrom.cameraQuery())] as const,
-      request: { query: UploadQuery, body: { content: { 'video/mp4': { schema: z.string().openapi({ format: 'binary' }) } } } },
+      // The body is the file as it is (its type does not matter: the container is read from the bytes).
+      request: {
+        query: UploadQuery,
+        body: {
+          content: {
+            'video/mp4': { schema: z.string().openapi({ format: 'binary' }) },
+            'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) },
+          },
+        },
+      },
       responses: {
         200: json(UploadResult),
         ...errorResponses,

@@ -35,6 +35,26 @@ export function startReply(row: { id: number; start_time: number; start_source: 
   };
 }
 
+/**
+ * The structure's recordings whose start nobody has given yet (an upload whose name and metadata
+ * told nothing, left before its start was confirmed, or sent by the loader): kept out of tasks and
+ * reports, so the task list names them to be given a start. Failed ones are listed with the failures.
+ */
+export async function recordingsWithoutStart(db: Db, structureId: number) {
+  const rows = await db
+    .selectFrom('videos')
+    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+    .select(['videos.id', 'videos.filename', 'videos.status', 'videos.created_at', 'cameras.camera_key'])
+    .where('cameras.structure_id', '=', structureId)
+    .where('videos.start_source', '=', 'unknown')
+    .where('videos.status', '!=', 'failed')
+    .orderBy('videos.created_at', 'desc')
+    .orderBy('videos.id', 'desc')
+    .limit(500)
+    .execute();
+  return rows.map((row) => ({ ...row, created_at: toIso(row.created_at) }));
+}
+
 /** The video whose start is to be set, with what a move needs; another organisation's is not found (404). */
 export async function videoForStart(trx: Db, videoId: number, organizationId: number) {
   const video = await trx

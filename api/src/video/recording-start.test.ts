@@ -93,6 +93,12 @@ describe('the upload answers the start it found and where from', () => {
     expect(markups.status).toBe(409);
     expect((await markups.json()).error.message).toMatch(/^Начало этой записи не указано/);
 
+    // The task list names it to be given a start (the organisation's own only).
+    const withoutStart = async (cookie: string) => t.request(`/api/v1/recordings_without_start?structure_id=${w.structureId}`, { cookie });
+    const listed = await (await withoutStart(w.cookies.viewer)).json();
+    expect(listed).toEqual([expect.objectContaining({ id: result.video_id, filename: 'clip.mp4', camera_key: 3, status: 'ready' })]);
+    expect((await withoutStart(w.cookies.rival)).status).toBe(404);
+
     // The uploader gives it: the recording is a task at that time, and counts there.
     const given = await setStart(result.video_id, '2026-11-16T07:00:00Z', w.cookies.assessor);
     expect(given.status).toBe(200);
@@ -101,6 +107,7 @@ describe('the upload answers the start it found and where from', () => {
     expect(task?.video).toMatchObject({ start_time: '2026-11-16T07:00:00.000Z', start_source: 'manual', start_confirmed: true });
     const counted = await videosOverlapping(t.deps.db, w.structureId, Date.parse('2026-11-16T06:00:00Z'), Date.parse('2026-11-16T08:00:00Z'));
     expect(counted.map((s) => s.id)).toContain(result.video_id);
+    expect(await (await withoutStart(w.cookies.viewer)).json()).toEqual([]);
   });
 
   it('a sender’s file time outside the plausible range is no suggestion; one outside the calendar is a 400', async () => {

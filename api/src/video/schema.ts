@@ -142,6 +142,15 @@ export const FailedVideo = z
     camera_key: z.number(),
   })
   .openapi('FailedVideo');
+export const RecordingWithoutStart = z
+  .object({
+    id: z.number(),
+    filename: z.string(),
+    camera_key: z.number(),
+    status: z.enum(['queued', 'processing', 'ready', 'failed']),
+    created_at: isoString.openapi({ description: 'когда запись загружена' }),
+  })
+  .openapi('RecordingWithoutStart');
 export const DeletedReply = z.object({ message: z.string() });
 export const RetryReply = z
   .object({ video_id: z.number(), job_id: z.number().openapi({ description: 'новая задача обработки: GET /api/v1/jobs/{id}' }) })

@@ -6770,6 +6770,80 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/recordings_without_start': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Записи структуры, начало которых не известно (в имени и метаданных нет даты): их начало указывают, тогда они появятся в задачах и отчётах */
+    get: {
+      parameters: {
+        query: {
+          structure_id: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['RecordingWithoutStart'][];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/reference/stability': {
     parameters: {
       query?: never;
@@ -8442,6 +8516,7 @@ export interface paths {
       };
       requestBody?: {
         content: {
+          'application/octet-stream': string;
           'video/mp4': string;
         };
       };
@@ -12924,6 +12999,18 @@ export interface components {
        * @example 2026-11-16T05:00:00Z
        */
       start_time: string;
+    };
+    RecordingWithoutStart: {
+      camera_key: number;
+      /**
+       * Format: date-time
+       * @description когда запись загружена
+       */
+      created_at: string;
+      filename: string;
+      id: number;
+      /** @enum {string} */
+      status: 'queued' | 'processing' | 'ready' | 'failed';
     };
     ReferenceStability: {
       edition: string;

@@ -13,6 +13,7 @@ import { Tabs } from '../../ui/Tabs';
 import { pageOffset, TASK_PAGE_SIZE } from '../../offline/task-pages';
 import { taskTabs, type TaskOption, type TaskPage, type TaskRow } from './tasks';
 import { FailedUploads } from './FailedUploads';
+import { RecordingsWithoutStart } from './RecordingsWithoutStart';
 import { RecordingStartEditor, START_SOURCE_TEXT, startText } from './RecordingStart';
 import { WorkTimeRecord } from './WorkTimeRecord';
 import { DamagedRecording } from '../../ui/DamagedRecording';
@@ -132,6 +133,7 @@ export function TaskListScreen({ structureId }: { structureId: string }) {
       </form>
       <WorkTimeRecord structureId={id} />
       <FailedUploads structureId={id} timeZone={timeZone} refreshKey={data} />
+      <RecordingsWithoutStart structureId={id} timeZone={timeZone} refreshKey={data} onGiven={load} />
       {data === null ? (
         <p className="muted">Загрузка…</p>
       ) : data.elements.length === 0 ? (
