@@ -118,6 +118,11 @@ describe('video markup in Chromium', () => {
     await page.getByText('Сначала выберите, для кого разметка').first().waitFor();
     expect(await page.getByTestId('op-row').count()).toBe(0);
     await expect.poll(() => page.getByTestId('unsaved').count(), RETRY).toBe(0);
+    // A tap on an operation's button is the same: no row.
+    await page.getByTestId('op-buttons').locator('button.op-button:not(.stop)').first().click();
+    await settled(page);
+    expect(await page.getByTestId('op-row').count()).toBe(0);
+    expect(await page.getByTestId('unsaved').count()).toBe(0);
 
     // Once chosen, the same key codes.
     await page.getByLabel('Рабочее место новых операций').selectOption({ index: 1 });

@@ -81,7 +81,7 @@ function CodingStage({ editor, actions, meta }: Parts & { meta: Meta }) {
           <OperationButtons
             operations={lookups.operations}
             codingOperationId={session.codingKey ? (session.row(session.codingKey)?.operation_id ?? null) : null}
-            onPress={editor.pressOperation}
+            onPress={actions.pressOperationKey}
             onStop={() => performAction('endCoding', actions.ctx)}
           />
         )}

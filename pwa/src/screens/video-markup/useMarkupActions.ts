@@ -113,7 +113,7 @@ export function useMarkupActions(editor: MarkupEditor) {
   };
   const addNote = () => session.addStamp({ type: 'note', time: Math.floor(player.time()), comment: '', employee_id: coding.defaultLane().employee_id });
 
-  // An operation key before «Разметка для» is chosen makes no row without a workplace: it says what to do.
+  // An operation key or button before «Разметка для» is chosen makes no row without a workplace: it says what to do.
   const pressOperationKey = (operationId: number) => {
     if (!readOnly && laneMissing(session, coding.defaultLane())) return notify('error', CHOOSE_LANE_FIRST);
     editor.pressOperation(operationId);
@@ -168,7 +168,7 @@ export function useMarkupActions(editor: MarkupEditor) {
       void downloadFile('/api/v1/video_markups/{videoId}', { path: { videoId }, query: { format: 'tsv' } }, `${meta?.filename}.tsv`).catch(() => {}),
   };
   useMarkupKeyboard(ctx, editor.lookups.operations, pressOperationKey);
-  return { ctx, help, setHelp, loop, reviewSpan, setReviewSpan, addOperation, addNote, navigate };
+  return { ctx, help, setHelp, loop, reviewSpan, setReviewSpan, addOperation, addNote, navigate, pressOperationKey };
 }
 
 export type MarkupActions = ReturnType<typeof useMarkupActions>;
