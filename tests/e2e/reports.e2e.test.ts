@@ -462,14 +462,15 @@ describe('interactive report and sharing', () => {
 
     // An older link, /#/demo/{key}: index.html's preload script reads the key's window and the
     // report before the app's JS comes; the screen takes them over: each is asked once, and the
-    // app asks its start reads itself.
+    // app asks its start reads itself — the installation, who is signed in, and whether the key's
+    // report is the demo organisation's (the header's «демо-данные», /api/v1/instance?key=).
     const older = await visitor.newPage();
     reads.length = 0;
     watchReads(older);
     await older.goto(`${server.url}/#/demo/${key}`);
     await expect.poll(() => older.locator(`[data-item-id="${opening.id}"] td`).first().textContent(), RETRY).toBe(String(opening.number));
-    await expect.poll(() => reads.length, RETRY).toBe(4);
-    expect(reads.sort()).toEqual(['/api/v1/instance', '/api/v1/resolve_hash', '/api/v1/whoami', '/api/v2/frv']);
+    await expect.poll(() => reads.length, RETRY).toBe(5);
+    expect(reads.sort()).toEqual(['/api/v1/instance', '/api/v1/instance', '/api/v1/resolve_hash', '/api/v1/whoami', '/api/v2/frv']);
     // A key that opens nothing: the page carries no data, and the screen says so after its own read.
     const wrong = await visitor.newPage();
     const wrongPage = await wrong.goto(`${server.url}/demo/${'A'.repeat(32)}`);

@@ -148,7 +148,15 @@ describe('GET /api/v1/get_tasks', () => {
     const body = await (await tasks('limit=4')).json();
     const [third, covered, percent, finished] = body.elements;
     expect(covered).toEqual({
-      video: { id: ids.covered, filename: 'cam1_2026-11-16_09-00-00.mp4', comment: '', damage: null },
+      video: {
+        id: ids.covered,
+        filename: 'cam1_2026-11-16_09-00-00.mp4',
+        comment: '',
+        damage: null,
+        start_time: '2026-11-16T06:00:00.000Z',
+        start_source: 'file_name',
+        start_confirmed: true,
+      },
       status: { finished: false, completion_percentage: 45.5, happened_at: '2026-11-17T11:00:00.000Z' },
       author: null,
     });
@@ -156,7 +164,16 @@ describe('GET /api/v1/get_tasks', () => {
     expect(third.video.comment).toBe('склад');
     expect(percent.status.completion_percentage).toBe(0);
     expect(finished).toEqual({
-      video: { id: ids.finished, filename: 'nounderscore.mp4', comment: '', damage: null },
+      // Inserted without a start source: the column's default, a start read from the name and confirmed.
+      video: {
+        id: ids.finished,
+        filename: 'nounderscore.mp4',
+        comment: '',
+        damage: null,
+        start_time: '2026-11-14T06:00:00.000Z',
+        start_source: 'file_name',
+        start_confirmed: true,
+      },
       status: { finished: true, completion_percentage: 0, happened_at: '2026-11-18T12:00:00.000Z' },
       author: { first_name: 'Мария', last_name: 'Разметчица' },
     });

@@ -101,18 +101,22 @@ describe('GET /demo/{key}: the shared report page carries its report', () => {
     expect(second.key).toBe(other);
   });
 
-  it("answers the app's start reads in the page too: the installation, and who is signed in by the visitor's own cookie", async () => {
+  it("answers the app's start reads in the page too: the installation, whether the key's report is the demo's, and who is signed in by the visitor's own cookie", async () => {
     const key = await newKey();
     const instance = await (await t.request('/api/v1/instance')).json();
+    // The header's read for its «демо-данные» badge: this key's organisation is not the demo.
+    const badge = `/api/v1/instance?key=${key}`;
+    const ofKey = await (await t.request(badge)).json();
+    expect(ofKey).toMatchObject({ demo: false });
     // A guest: whoami's own «not signed in» answer.
     const guest = answersOf(await (await t.request(`/demo/${key}`)).text());
-    expect(guest).toEqual({ '/api/v1/instance': instance, '/api/v1/whoami': await (await t.request('/api/v1/whoami')).json() });
+    expect(guest).toEqual({ '/api/v1/instance': instance, [badge]: ofKey, '/api/v1/whoami': await (await t.request('/api/v1/whoami')).json() });
     expect(guest!['/api/v1/whoami']).toMatchObject({ error: { code: 'unauthorized' } });
     // A signed-in analyst who opens the link: their own whoami, nobody else's.
     const whoami = (await (await t.request('/api/v1/whoami', { cookie: w.cookies.viewer })).json()) as { login: string; role: string };
     expect(whoami).toMatchObject({ role: 'viewer' });
     const signedIn = answersOf(await (await t.request(`/demo/${key}`, { cookie: w.cookies.viewer })).text());
-    expect(signedIn).toEqual({ '/api/v1/instance': instance, '/api/v1/whoami': whoami });
+    expect(signedIn).toEqual({ '/api/v1/instance': instance, [badge]: ofKey, '/api/v1/whoami': whoami });
   });
 
   it('puts nothing into the page for a revoked, unknown or malformed key: the page is index.html as it is', async () => {
