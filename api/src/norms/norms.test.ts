@@ -4,6 +4,7 @@ import type { OperationTypeCode } from '../db/schema';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 import { insertStructure } from '../../test-support/video-fixtures';
 import { notCalculatedText, UNSTABLE_TEXT } from './build';
+import { APPROVE_CODES } from './service';
 
 /**
  * Norm cards over the real app (SQLite, and PostgreSQL with NORMA_TEST_DATABASE=postgres): a card
@@ -415,6 +416,7 @@ describe('approval names the draft revision its approver read (issue 39)', () =>
     const refused = await approve(draftId, admin, { effective_from: '2026-04-01', revision: read.revision });
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toMatch(/^Черновик нормы изменили после того, как вы его открыли: ничего не утверждено/);
+    expect(refused.body.error.code).toBe(APPROVE_CODES.draftChanged);
     // The reply carries the draft as it is now, so the approver can read what changed.
     const current = (await send(`/api/v1/norms/${draftId}`, admin)).body;
     expect(refused.body.error.details.card).toEqual(current);
@@ -570,6 +572,9 @@ describe('METHODOLOGY §7: every operation of the unit, rating, unstable series'
     const refused = await send(`/api/v1/norms/${first.id}/approve`, admin, 'POST', { effective_from: '2026-05-01', revision: missing.body.revision });
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toContain('не рассчитано: нет замеров «Упаковка»');
+    // Its own code, without a card to read again: the client tells it from a draft changed meanwhile.
+    expect(refused.body.error).toMatchObject({ code: APPROVE_CODES.notCalculated });
+    expect(refused.body.error.details).toBeUndefined();
     expect((await send(`/api/v1/norms/${first.id}`, admin)).body).toMatchObject({ status: 'draft', approved_at: null });
 
     for (const bad of [
@@ -636,6 +641,7 @@ describe('METHODOLOGY §7: every operation of the unit, rating, unstable series'
     const refused = await send(`/api/v1/norms/${draft.body.id}/approve`, admin, 'POST', body);
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toContain(`«Сборка»: ${UNSTABLE_TEXT}`);
+    expect(refused.body.error.code).toBe(APPROVE_CODES.unstable);
     expect((await send(`/api/v1/norms/${draft.body.id}/approve`, admin, 'POST', { ...body, override_comment: '   ' })).status).toBe(400);
     expect((await send(`/api/v1/norms/${draft.body.id}/approve`, admin, 'POST', { ...body, override_comment: 'x'.repeat(1001) })).status).toBe(400);
     expect((await send(`/api/v1/norms/${draft.body.id}`, admin)).body).toMatchObject({ status: 'draft', approval_comment: null });

@@ -6,7 +6,7 @@ import { memberRole } from '../auth/service';
 import type { SessionUser } from '../http/env';
 import type { Db } from '../db/database';
 import type { NormCardsTable } from '../db/schema';
-import { badRequest, conflict, forbidden, notFound } from '../http/errors';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { parseId } from '../http/openapi';
 import { localDate } from '../time-zone';
 import {
@@ -35,6 +35,17 @@ export const ALREADY_APPROVED = 'Эта версия нормы уже утве�
 /** 409 of an approval whose approver read an earlier revision of the draft (issue 39). */
 export const DRAFT_CHANGED =
   'Черновик нормы изменили после того, как вы его открыли: ничего не утверждено. Прочтите карточку в её нынешнем виде и утвердите снова.';
+/**
+ * The codes of an approval's 409s (docs/norms.md), so a client tells a draft changed since it was
+ * read (its `details.card` is to be read again) from a card that cannot be approved as it is.
+ */
+export const APPROVE_CODES = {
+  draftChanged: 'norm_draft_changed',
+  alreadyApproved: 'norm_already_approved',
+  notCalculated: 'norm_not_calculated',
+  unstable: 'norm_unstable_series',
+} as const;
+const refused = (code: string, message: string, details?: unknown) => new ApiError(409, code, message, details);
 
 /** `/api/v1/norms/{id}`: the card's structure and organisation, for the one access check. */
 export const structureOfCard: StructureLocator = async (c, db): Promise<LocatedStructure> => {
@@ -234,16 +245,17 @@ export async function updateDraft(db: Db, user: SessionUser, id: number, body: z
 export async function approveDraft(db: Db, user: SessionUser, id: number, body: z.output<typeof NormApproveBody>) {
   if (!(await canApprove(db, user))) throw forbidden('Утверждать нормы может администратор или аналитик, которому администратор дал это право');
   const row = await cardRow(db, id);
-  if (row.approved_at !== null) throw conflict(ALREADY_APPROVED, { card: await readCard(db, user, id) });
-  if (row.revision !== body.revision) throw conflict(DRAFT_CHANGED, { card: await readCard(db, user, id) });
+  if (row.approved_at !== null) throw refused(APPROVE_CODES.alreadyApproved, ALREADY_APPROVED, { card: await readCard(db, user, id) });
+  if (row.revision !== body.revision) throw refused(APPROVE_CODES.draftChanged, DRAFT_CHANGED, { card: await readCard(db, user, id) });
   const card = JSON.parse(row.card) as NormComputedValue;
   // METHODOLOGY §7: a card that hides an operation of the unit is not a norm; an unstable series needs the approver's word.
-  if (card.not_calculated) throw conflict(`Нельзя утвердить: ${card.not_calculated}`);
+  if (card.not_calculated) throw refused(APPROVE_CODES.notCalculated, `Нельзя утвердить: ${card.not_calculated}`);
   if (!card.figures.some((f) => f.key === 'norm_time' && f.value !== null))
     throw badRequest('Нельзя утвердить норму без нормы времени: в окнах нет замеров операций единицы');
   const unstable = card.unstable ?? [];
   if (unstable.length > 0 && body.override_comment === undefined)
-    throw conflict(
+    throw refused(
+      APPROVE_CODES.unstable,
       `${unstable.map((name) => `«${name}»`).join(', ')}: ${UNSTABLE_TEXT}. Утвердить можно только с явным подтверждением и комментарием (override_comment).`,
     );
   const result = await db
@@ -262,7 +274,8 @@ export async function approveDraft(db: Db, user: SessionUser, id: number, body: 
   if (Number(result.numUpdatedRows) === 0) {
     // Approved or changed between the read above and this write: say which, with the card as it is now.
     const now = await readCard(db, user, id);
-    throw conflict(now.status === 'approved' ? ALREADY_APPROVED : DRAFT_CHANGED, { card: now });
+    if (now.status === 'approved') throw refused(APPROVE_CODES.alreadyApproved, ALREADY_APPROVED, { card: now });
+    throw refused(APPROVE_CODES.draftChanged, DRAFT_CHANGED, { card: now });
   }
   return readCard(db, user, id);
 }

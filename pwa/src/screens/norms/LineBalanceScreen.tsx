@@ -8,7 +8,7 @@ import { ExportButtons } from '../reports/ExportButtons';
 import { num, pct } from '../reports/format';
 import { PdfDownload } from '../reports/PdfDownload';
 import { stationsTable } from './exportTables';
-import { parseRu } from './NormCardScreen';
+import { parseRu } from './normsState';
 import { balanceOf, initialAssignment, lineState, loadScenario, moveBy, moveTo, openLine, saveScenario, stationsOf } from './lineState';
 import './norms.css';
 

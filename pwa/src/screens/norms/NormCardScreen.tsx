@@ -10,15 +10,30 @@ import { ExportButtons } from '../reports/ExportButtons';
 import { num, pct } from '../reports/format';
 import { PdfDownload } from '../reports/PdfDownload';
 import { figuresTable, operationsTable } from './exportTables';
-import { approve, createDraft, loadApprovers, normsState, openStructure, saveParams, selectVersion, setApprover, toggleChosen } from './normsState';
+import {
+  approve,
+  createDraft,
+  employeeRatings,
+  loadApprovers,
+  MANUAL_NOTE_MAX,
+  MANUAL_SOURCES,
+  manualRows,
+  manualTimes,
+  normsState,
+  openStructure,
+  parseRu,
+  ratingProblem,
+  ratingRows,
+  saveParams,
+  selectVersion,
+  setApprover,
+  toggleChosen,
+  type ManualRow,
+  type ManualSource,
+  type RatingRow,
+} from './normsState';
 import './norms.css';
 
-/** A number typed the Russian way ("12,5"); empty → null; anything else → NaN. */
-export function parseRu(text: string): number | null {
-  const t = text.trim().replace(/\s/g, '').replace(',', '.');
-  if (t === '') return null;
-  return /^\d+(\.\d+)?$/.test(t) ? Number(t) : NaN;
-}
 const show = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(value).replace('.', ','));
 const CATEGORY = { main: 'основная', aux: 'вспомогательная' } as const;
 /** A figure's value as the card shows it: percentages with three decimals, whole headcounts, other figures with four. */
@@ -130,7 +145,7 @@ function CardView({ card }: { card: NormCard }) {
           </thead>
           <tbody>
             {card.card.operations.map((o) => (
-              <tr key={o.operation_id} className={o.enough && !o.unstable ? undefined : 'norm-thin'}>
+              <tr key={o.operation_id} data-operation-id={o.operation_id} className={o.enough && !o.unstable ? undefined : 'norm-thin'}>
                 <td>{o.name}</td>
                 <td>{CATEGORY[o.category]}</td>
                 <td>{o.t_reg_minutes === null ? 'нет замеров' : num(o.t_reg_minutes, 3)}</td>
@@ -142,7 +157,10 @@ function CardView({ card }: { card: NormCard }) {
                   {o.accepted} / {o.required} {o.enough ? '' : '— мало'}
                 </td>
                 <td>{num(o.times_per_unit, 3)}</td>
-                <td className="muted">{o.source}</td>
+                <td className="muted">
+                  {o.source}
+                  {o.manual?.note ? ` (${o.manual.note})` : ''}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -219,7 +237,9 @@ function DiffView() {
   );
 }
 
+/** The draft's parameters: unit composition, hand times, shift, batch and plan, ratings, allowances; «Пересчитать» saves them. */
 function ParamsForm({ card }: { card: NormCard }) {
+  const s = useSnapshot(normsState);
   const p = card.params;
   const [fields, setFields] = useState({
     batch_size: show(p.batch_size),
@@ -233,21 +253,44 @@ function ParamsForm({ card }: { card: NormCard }) {
     rating_percent: show(p.rating_percent ?? 100),
   });
   const [times, setTimes] = useState(() => Object.fromEntries(card.card.operations.map((o) => [o.operation_id, show(o.times_per_unit)])));
+  // Operations of the structure added to the unit here, not yet on the card (no measurements in the basis).
+  const [added, setAdded] = useState<{ id: number; name: string }[]>([]);
+  const [hand, setHand] = useState<ManualRow[]>(() => manualRows(card));
+  const [ratings, setRatings] = useState<RatingRow[]>(() => ratingRows(card));
+  const [shift, setShift] = useState(p.shift_name ?? '');
   const [problem, setProblem] = useState<string | null>(null);
   const set = (name: keyof typeof fields) => (e: { target: { value: string } }) => setFields({ ...fields, [name]: e.target.value });
+  const unitRows = [...card.card.operations.map((o) => ({ id: o.operation_id, name: o.name })), ...added];
+  const onCard = new Set(unitRows.map((o) => o.id));
+  const addOperation = (id: number) => {
+    const op = s.operations.find((o) => o.id === id);
+    if (!op || onCard.has(id)) return;
+    setAdded([...added, { id: op.id, name: op.name }]);
+    setTimes({ ...times, [op.id]: '1' });
+    setHand([...hand, { operationId: op.id, name: op.name, minutes: '', source: 'mtm', note: '' }]);
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const v = Object.fromEntries(Object.entries(fields).map(([k, text]) => [k, parseRu(text)])) as Record<keyof typeof fields, number | null>;
-    const units = card.card.operations.map((o) => ({ operation_id: o.operation_id, times_per_unit: parseRu(times[o.operation_id] ?? '') ?? 0 }));
+    const units = unitRows.map((o) => ({ operation_id: o.id, times_per_unit: parseRu(times[o.id] ?? '') ?? 0 }));
     const allowances = [v.pz, v.service, v.rest];
     const bad = [...Object.values(v), ...units.map((u) => u.times_per_unit)].some((x) => Number.isNaN(x));
     if (bad) return setProblem('Числа вводятся цифрами, дробная часть — через запятую');
     if (allowances.some((a) => a === null) && allowances.some((a) => a !== null)) return setProblem('Нормативы организации: заполните все три или ни одного');
+    const rated = employeeRatings(ratings);
+    const typed = manualTimes(hand);
+    const problemText = ratingProblem(v.rating_percent, 'Оценка темпа') ?? rated.problem ?? typed.problem;
+    if (problemText !== null) return setProblem(problemText);
     setProblem(null);
+    // Hand times of operations not in the form (measured now) stay as they were: the API uses the measurements.
+    const shown = new Set(hand.map((h) => h.operationId));
     const params: NormParams = {
       ...p,
       rating_percent: v.rating_percent ?? 100,
+      employee_ratings: rated.value!,
+      manual_times: [...p.manual_times.filter((m) => !shown.has(m.operation_id)), ...typed.value!],
+      shift_name: shift === '' ? null : shift,
       unit_operations: units,
       batch_size: v.batch_size,
       batch_prep_minutes: v.batch_prep_minutes,
@@ -264,18 +307,13 @@ function ParamsForm({ card }: { card: NormCard }) {
       <input inputMode="decimal" value={fields[name]} onChange={set(name)} name={name} />
     </label>
   );
+  const addable = s.operations.filter((o) => !onCard.has(o.id));
   return (
     <form className="norm-params" onSubmit={submit} data-testid="norm-params">
       <h3>Параметры черновика</h3>
-      <fieldset>
-        <legend>Состав единицы: раз на единицу</legend>
-        {card.card.operations.map((o) => (
-          <label key={o.operation_id}>
-            {o.name}
-            <input inputMode="decimal" value={times[o.operation_id] ?? ''} onChange={(e) => setTimes({ ...times, [o.operation_id]: e.target.value })} />
-          </label>
-        ))}
-      </fieldset>
+      <UnitComposition rows={unitRows} times={times} onTimes={setTimes} addable={addable} onAdd={addOperation} />
+      {hand.length > 0 && <ManualTimes rows={hand} onChange={setHand} />}
+      <ShiftField value={shift} onChange={setShift} chosen={card.card.balance.shift_name} />
       <fieldset>
         <legend>Партия и план</legend>
         {input('batch_size', 'Размер партии, шт.')}
@@ -285,6 +323,7 @@ function ParamsForm({ card }: { card: NormCard }) {
         {input('plan_fulfilment', 'K_вн (1 = 100 %)')}
         {input('rating_percent', 'Оценка темпа, % (50–200; 100 — без оценки)')}
       </fieldset>
+      {ratings.length > 0 && <EmployeeRatings rows={ratings} onChange={setRatings} />}
       <fieldset>
         <legend>Нормативы организации, % от Топ (пусто — фактические)</legend>
         {input('pz', 'а_пз')}
@@ -296,6 +335,145 @@ function ParamsForm({ card }: { card: NormCard }) {
         Пересчитать
       </button>
     </form>
+  );
+}
+
+/** The unit's composition: times per unit of each operation of the card, and operations of the structure to add. */
+function UnitComposition(props: {
+  rows: { id: number; name: string }[];
+  times: Record<string, string>;
+  onTimes: (times: Record<string, string>) => void;
+  addable: readonly { id: number; name: string }[];
+  onAdd: (id: number) => void;
+}) {
+  const { rows, times, onTimes, addable, onAdd } = props;
+  return (
+    <fieldset>
+      <legend>Состав единицы: раз на единицу</legend>
+      {rows.map((o) => (
+        <label key={o.id}>
+          {o.name}
+          <input inputMode="decimal" value={times[o.id] ?? ''} onChange={(e) => onTimes({ ...times, [o.id]: e.target.value })} />
+        </label>
+      ))}
+      {addable.length > 0 && (
+        <label>
+          Добавить операцию в единицу
+          <select value="" onChange={(e) => onAdd(Number(e.target.value))} name="add_operation">
+            <option value="">— выберите операцию —</option>
+            {addable.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+    </fieldset>
+  );
+}
+
+/** The shift of the norm (its Тсм): one of the structure's, or the basis's most common one, as the API chose it. */
+function ShiftField({ value, onChange, chosen }: { value: string; onChange: (name: string) => void; chosen: string | null }) {
+  const { shifts } = useSnapshot(normsState);
+  return (
+    <fieldset>
+      <legend>Смена и Тсм</legend>
+      <label>
+        Смена нормы
+        <select value={value} onChange={(e) => onChange(e.target.value)} name="shift_name">
+          <option value="">{`Самая частая в основании${chosen ? ` («${chosen}»)` : ''}`}</option>
+          {shifts.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </label>
+    </fieldset>
+  );
+}
+
+/** Times of the unit's operations without measurements, entered by hand with their source (METHODOLOGY §7). */
+function ManualTimes({ rows, onChange }: { rows: ManualRow[]; onChange: (rows: ManualRow[]) => void }) {
+  const edit = (k: number, change: Partial<ManualRow>) => onChange(rows.map((r, i) => (i === k ? { ...r, ...change } : r)));
+  return (
+    <fieldset data-testid="norm-manual-times">
+      <legend>Время операций без замеров (вводится вручную с источником)</legend>
+      <div className="table-scroll">
+        <table className="data-table compact">
+          <thead>
+            <tr>
+              <th>Операция</th>
+              <th>Время, мин</th>
+              <th>Источник</th>
+              <th>Примечание</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r, k) => (
+              <tr key={r.operationId} data-operation-id={r.operationId}>
+                <td>{r.name}</td>
+                <td>
+                  <input inputMode="decimal" aria-label={`Время «${r.name}», мин`} value={r.minutes} onChange={(e) => edit(k, { minutes: e.target.value })} />
+                </td>
+                <td>
+                  <select aria-label={`Источник времени «${r.name}»`} value={r.source} onChange={(e) => edit(k, { source: e.target.value as ManualSource })}>
+                    {MANUAL_SOURCES.map((m) => (
+                      <option key={m.value} value={m.value}>
+                        {m.label}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td>
+                  <input
+                    aria-label={`Примечание к «${r.name}»`}
+                    value={r.note}
+                    maxLength={MANUAL_NOTE_MAX}
+                    onChange={(e) => edit(k, { note: e.target.value })}
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </fieldset>
+  );
+}
+
+/** The rating (темп) per employee of the basis; an empty field — the card's common rating. */
+function EmployeeRatings({ rows, onChange }: { rows: RatingRow[]; onChange: (rows: RatingRow[]) => void }) {
+  return (
+    <fieldset data-testid="norm-employee-ratings">
+      <legend>Оценка темпа по сотрудникам, % (пусто — общая)</legend>
+      <div className="table-scroll">
+        <table className="data-table compact">
+          <thead>
+            <tr>
+              <th>Сотрудник</th>
+              <th>Темп, %</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r, k) => (
+              <tr key={r.employeeId}>
+                <td>{r.name}</td>
+                <td>
+                  <input
+                    inputMode="decimal"
+                    aria-label={`Оценка темпа «${r.name}», %`}
+                    value={r.percent}
+                    onChange={(e) => onChange(rows.map((x, i) => (i === k ? { ...x, percent: e.target.value } : x)))}
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </fieldset>
   );
 }
 
@@ -341,6 +519,7 @@ function DraftChanged() {
 
 function ApproveForm({ revision, unstable, notCalculated }: { revision: number; unstable: readonly string[]; notCalculated: string | null }) {
   const { timeZone } = useSnapshot(login);
+  const { refusal } = useSnapshot(normsState);
   const [date, setDate] = useState(() => localDate(Date.now(), timeZone));
   const [comment, setComment] = useState('');
   return (
@@ -355,6 +534,11 @@ function ApproveForm({ revision, unstable, notCalculated }: { revision: number; 
       <p className="muted" data-testid="norm-revision">
         Утверждается ревизия {revision} черновика — та, что на экране. Если черновик изменят до утверждения, оно не пройдёт и карточка покажет изменения.
       </p>
+      {refusal !== null && (
+        <p className="banner banner-error" role="alert" data-testid="norm-refused">
+          {refusal}
+        </p>
+      )}
       {notCalculated !== null && (
         <p className="banner banner-error" role="alert" data-testid="norm-not-calculated">
           Карточка {notCalculated}: утвердить её нельзя, пока у каждой операции единицы нет времени.
