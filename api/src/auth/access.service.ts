@@ -20,8 +20,9 @@ export const videoStructure = precompiled((db) =>
 export const structureOfOrganization = precompiled((db) => db.selectFrom('structures').select('id').where('id', '=', 0).where('organization_id', '=', 0));
 
 /**
- * The installation's owner organisation: its first one (the demo's, or the first registered). Its
- * members hold the owner-only permissions (auth/permissions.ts `ownerOnlyPermissions`).
+ * The installation's owner organisation: its first one (the smallest id — the demo's, or the first
+ * registered). Its members hold the owner-only permissions (auth/permissions.ts `ownerOnlyPermissions`)
+ * and see the calculator's cost structure, its administrators edit it (docs/calculator.md says why).
  */
 export async function ownerOrganizationId(db: Db): Promise<number | null> {
   const row = await db.selectFrom('organizations').select('id').orderBy('id').limit(1).executeTakeFirst();

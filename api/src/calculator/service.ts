@@ -2,6 +2,7 @@ import type { StabilityTable } from '@norma/core-wasm';
 import type { SessionUser } from '../http/env';
 import type { Db } from '../db/database';
 import { badRequest, forbidden, unauthorized } from '../http/errors';
+import { ownerOrganizationId } from '../auth/access.service';
 import { referenceTable, stabilityTableFor } from '../report/reference';
 import {
   DEFAULTS,
@@ -24,16 +25,6 @@ import {
   requiredMeasurementsFor,
   type CalculatorInput,
 } from './formulas';
-
-/**
- * Who owns the calculator's settings: the installation's first organisation (the smallest id —
- * on a demo installation the demo organisation, otherwise the first one registered). Its members
- * see the provider's cost structure; its administrators edit it. docs/calculator.md says why.
- */
-export async function ownerOrganizationId(db: Db): Promise<number | null> {
-  const row = await db.selectFrom('organizations').select('id').orderBy('id').limit(1).executeTakeFirst();
-  return row?.id ?? null;
-}
 
 export interface CalculatorAccess {
   /** A member of the owner organisation: private outputs, gear table, settings. */

@@ -1,12 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { cachedDateTimeFormat, localDateTimeText, zoneOffsetMs } from '@norma/core-wasm/report/time-zone';
-import { formatDateTime, formatSeconds, formatTime, fromLocal, localDate } from './time';
+import { formatDateTime, formatDateTimeSeconds, formatSeconds, formatTime, fromLocal, localDate } from './time';
 
 describe('time formatting in the organisation zone', () => {
   const instant = Date.parse('2026-11-16T21:30:05Z');
   it('shows Moscow time whatever the device zone is', () => {
     expect(formatDateTime(instant, 'Europe/Moscow')).toBe('17.11.2026 00:30');
     expect(formatTime(instant, 'Europe/Moscow')).toBe('00:30:05');
+    expect(formatDateTimeSeconds(instant, 'Asia/Yekaterinburg')).toBe('17.11.2026 02:30:05');
     expect(localDate(instant, 'Europe/Moscow')).toBe('2026-11-17');
     expect(localDate(instant, 'UTC')).toBe('2026-11-16');
   });

@@ -18,6 +18,12 @@ export function formatDateTime(instant: string | number | Date, timeZone: string
   return `${pad(p.day)}.${pad(p.month)}.${p.year} ${pad(p.hour)}:${pad(p.minute)}`;
 }
 
+/** 16.11.2026 09:00:05 */
+export function formatDateTimeSeconds(instant: string | number | Date, timeZone: string): string {
+  const p = parts(instant, timeZone);
+  return `${pad(p.day)}.${pad(p.month)}.${p.year} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`;
+}
+
 /** 09:00:05 */
 export function formatTime(instant: string | number | Date, timeZone: string): string {
   const p = parts(instant, timeZone);

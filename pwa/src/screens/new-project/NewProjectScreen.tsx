@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
 import { api } from '../../api/client';
+import { formatDateTimeSeconds } from '../../format/time';
 import { waitForJob } from '../../api/jobs';
 import type { Camera, Job, UploadResult } from '../../api/types';
 import { LeafStructureSelect } from '../../ui/LeafStructureSelect';
@@ -10,7 +11,7 @@ import { Banner } from '../../ui/Banner';
 import { Tabs } from '../../ui/Tabs';
 import { login } from '../../state/login';
 import { deleteFailedVideo, retryFailedVideo } from '../task-list/FailedUploads';
-import { RecordingStartEditor, START_SOURCE_TEXT, startText, type StartState } from '../task-list/RecordingStart';
+import { RecordingStartEditor, START_SOURCE_TEXT, type StartState } from '../task-list/RecordingStart';
 import { inputModes, isAcceptedVideo, NAMING_HINT, NO_SUCH_MODE, UNSUPPORTED_FORMAT, UPLOAD_ACCEPT, uploadRecording, type InputMode } from './upload';
 
 /** What the upload list shows of an ingest job (GET /api/v1/jobs/{id}); known as queued before the first poll. */
@@ -36,7 +37,7 @@ function UploadStart({ item, timeZone, onSaved }: { item: Tracked; timeZone: str
   if (start.confirmed && start.startTime)
     return (
       <span data-testid="confirmed-start">
-        Начало записи подтверждено: {startText(start.startTime, timeZone)} ({START_SOURCE_TEXT[start.source]})
+        Начало записи подтверждено: {formatDateTimeSeconds(start.startTime, timeZone)} ({START_SOURCE_TEXT[start.source]})
       </span>
     );
   return (

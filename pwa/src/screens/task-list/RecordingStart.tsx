@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api } from '../../api/client';
 import type { RecordingStart as RecordingStartReply } from '../../api/types';
-import { formatTime, fromLocal, localDate } from '../../format/time';
+import { formatDateTimeSeconds, formatTime, fromLocal, localDate } from '../../format/time';
 import { notify } from '../../status/notifications';
 
 /**
@@ -18,12 +18,6 @@ export const START_SOURCE_TEXT: Record<StartSource, string> = {
   file_time: 'по часам камеры — время файла',
   manual: 'указано вручную',
   unknown: 'неизвестно',
-};
-
-/** 16.11.2026 09:00:05 in the zone. */
-export const startText = (instant: string, timeZone: string) => {
-  const [year, month, day] = localDate(instant, timeZone).split('-');
-  return `${day}.${month}.${year} ${formatTime(instant, timeZone)}`;
 };
 
 /** The value of a datetime-local field (seconds shown) for an instant, in the zone. */
@@ -71,7 +65,7 @@ export function RecordingStartEditor({
       });
     setBusy(false);
     if (!saved) return;
-    notify('success', `Начало записи: ${saved.start_time ? startText(saved.start_time, timeZone) : ''}`);
+    notify('success', `Начало записи: ${saved.start_time ? formatDateTimeSeconds(saved.start_time, timeZone) : ''}`);
     onSaved(saved);
   };
 
@@ -79,7 +73,7 @@ export function RecordingStartEditor({
     <div className="recording-start" data-testid="recording-start">
       {start.startTime ? (
         <span>
-          Начало записи: {startText(start.startTime, timeZone)} ({START_SOURCE_TEXT[start.source]})
+          Начало записи: {formatDateTimeSeconds(start.startTime, timeZone)} ({START_SOURCE_TEXT[start.source]})
         </span>
       ) : (
         <span className="warning">
@@ -93,7 +87,7 @@ export function RecordingStartEditor({
         </label>
         {!start.startTime && suggested && (
           <button type="button" className="button secondary" onClick={() => setValue(fieldValue(suggested, timeZone))}>
-            Взять время файла: {startText(suggested, timeZone)}
+            Взять время файла: {formatDateTimeSeconds(suggested, timeZone)}
           </button>
         )}
         <button type="button" className="button" disabled={busy} onClick={() => void save()}>

@@ -3,7 +3,7 @@ import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
 import { api } from '../../api/client';
 
-import { formatDateTime } from '../../format/time';
+import { formatDateTime, formatDateTimeSeconds } from '../../format/time';
 import { login, useAllows } from '../../state/login';
 import { markup } from '../../state/markup';
 import { notify } from '../../status/notifications';
@@ -14,7 +14,7 @@ import { pageOffset, TASK_PAGE_SIZE } from '../../offline/task-pages';
 import { taskTabs, type TaskOption, type TaskPage, type TaskRow } from './tasks';
 import { FailedUploads } from './FailedUploads';
 import { RecordingsWithoutStart } from './RecordingsWithoutStart';
-import { RecordingStartEditor, START_SOURCE_TEXT, startText } from './RecordingStart';
+import { RecordingStartEditor, START_SOURCE_TEXT } from './RecordingStart';
 import { WorkTimeRecord } from './WorkTimeRecord';
 import { DamagedRecording } from '../../ui/DamagedRecording';
 import { pct } from '../reports/format';
@@ -62,7 +62,7 @@ function TaskStart({ task, timeZone, canChange, onSaved }: { task: TaskRow; time
     );
   return (
     <div className="task-start" data-testid="task-start">
-      <span title={START_SOURCE_TEXT[video.start_source]}>{startText(video.start_time, timeZone)}</span>
+      <span title={START_SOURCE_TEXT[video.start_source]}>{formatDateTimeSeconds(video.start_time, timeZone)}</span>
       {!video.start_confirmed && <span className="badge warning">начало не подтверждено</span>}
       {canChange && (
         <button type="button" className="button secondary small" onClick={() => setEditing(true)}>
