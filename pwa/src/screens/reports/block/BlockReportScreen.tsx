@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { NormFulfilmentBlock } from '../../norms/NormFulfilment';
 import { Link } from 'wouter';
 import { instantParam } from '../format';
@@ -43,6 +43,8 @@ export function BlockReportScreen({ pdf = false, ...params }: Params & { pdf?: b
   const valid = structureId > 0 && from !== null && to !== null;
   const loaded = useLoad(valid ? `${structureId}/${from}/${to}` : null, () => computeBlockReport({ structureId, from: from!, to: to! }));
   const layout = useRef<HTMLDivElement>(null);
+  // The PDF waits for the norm fulfilment block below the report, so that it is in the file.
+  const [fulfilmentSettled, setFulfilmentSettled] = useState(false);
   const tail = `${structureId}/${encodeURIComponent(from ?? '')}/${encodeURIComponent(to ?? '')}`;
 
   const title = 'Отчёт по структурной единице';
@@ -57,7 +59,7 @@ export function BlockReportScreen({ pdf = false, ...params }: Params & { pdf?: b
         {pdf ? (
           <>
             <Link href={`/report/${tail}`}>← к отчёту</Link>
-            <PdfDownload layout={layout} ready fileName={fileName} />
+            <PdfDownload layout={layout} ready={fulfilmentSettled} fileName={fileName} />
           </>
         ) : (
           <Link href={`/pdf/report/${tail}`} className="button">
@@ -67,7 +69,7 @@ export function BlockReportScreen({ pdf = false, ...params }: Params & { pdf?: b
       </div>
       <div ref={layout}>
         <BlockReportContent report={loaded.data} print={pdf} />
-        <NormFulfilmentBlock structureId={structureId} from={from!} to={to!} />
+        <NormFulfilmentBlock structureId={structureId} from={from!} to={to!} print={pdf} onSettled={() => setFulfilmentSettled(true)} />
       </div>
     </div>
   );

@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { instantParam } from '../format';
 import { NormFulfilmentBlock } from '../../norms/NormFulfilment';
@@ -87,6 +87,8 @@ export function StatementScreen({ pdf = false, ...params }: Params & { pdf?: boo
     computeStatement({ structureId, from: from!, to: to! }, employeeId),
   );
   const layout = useRef<HTMLDivElement>(null);
+  // The PDF waits for the norm fulfilment block below the statement, so that it is in the file.
+  const [fulfilmentSettled, setFulfilmentSettled] = useState(false);
   const base = `/statement/${structureId}/${employeeId}/${encodeURIComponent(from ?? '')}/${encodeURIComponent(to ?? '')}`;
 
   const title = 'Ведомость: отчёт по сотруднику';
@@ -99,12 +101,12 @@ export function StatementScreen({ pdf = false, ...params }: Params & { pdf?: boo
       {pdf && (
         <div className="report-toolbar no-print">
           <Link href={base}>← к отчёту</Link>
-          <PdfDownload layout={layout} ready fileName={`Ведомость ${report.rep_param.worker_name} ${report.rep_param.date}`} />
+          <PdfDownload layout={layout} ready={fulfilmentSettled} fileName={`Ведомость ${report.rep_param.worker_name} ${report.rep_param.date}`} />
         </div>
       )}
       <div ref={layout}>
         <StatementContent report={report} print={pdf} pdfHref={`${base}/pdf`} />
-        <NormFulfilmentBlock structureId={structureId} from={from!} to={to!} employeeId={employeeId} />
+        <NormFulfilmentBlock structureId={structureId} from={from!} to={to!} employeeId={employeeId} print={pdf} onSettled={() => setFulfilmentSettled(true)} />
       </div>
     </div>
   );
