@@ -1,4 +1,4 @@
-import { nominalShiftMinutes, normFigures, unstableSeries, type NormFigures } from '@norma/core-wasm/norms';
+import { nominalShiftMinutes, normFigures, operativeTime, unstableSeries, type NormFigures } from '@norma/core-wasm/norms';
 import {
   addDays,
   assembleStatement,
@@ -111,9 +111,11 @@ async function windowReports(db: Db, structureId: number, windows: NormWindowVal
 const asStudied = (segments: ReportSegment[]) =>
   segments.filter((s) => s.category === 'main' || s.category === 'aux').map((s) => ({ ...s, category: 'main' as const, auxiliary: s.category === 'aux' }));
 
+type StudiedSegment = ReportSegment & { auxiliary: boolean };
+
 /** The measurements of every window (segments the window cuts are not measurements), pooled and studied as one series per operation. */
 function pooledStudy(reports: WindowReport[]) {
-  const chosen = new Map<number, ReportSegment & { auxiliary: boolean }>();
+  const chosen = new Map<number, StudiedSegment>();
   for (const { window, inputs } of reports) {
     const studied = asStudied(inputs.segments);
     const study = runTimeStudy(studied, engineSettings(inputs.structure, window.from_time, window.to_time, []), inputs.structure);
@@ -123,11 +125,18 @@ function pooledStudy(reports: WindowReport[]) {
       for (const m of op.measurements) if (m.segmentId !== null && m.status !== 'cut') chosen.set(m.segmentId, byId.get(m.segmentId)!);
   }
   const segments = [...chosen.values()].sort((a, b) => a.start - b.start || a.id - b.id);
-  if (segments.length === 0) return { segments, operations: [] };
-  const context = reports[0]!.inputs.structure;
+  return { segments, operations: studyOf(segments, reports[0]!.inputs.structure) };
+}
+
+/**
+ * The time study of chosen measurements (METHODOLOGY §3: each operation's series cleaned, t_reg of
+ * the accepted ones): of the whole basis for the card, of one workplace's for its bench.
+ */
+function studyOf(segments: StudiedSegment[], context: StructureContext) {
+  if (segments.length === 0) return [];
   const from = segments[0]!.start;
   const to = Math.max(...segments.map((s) => s.end)) + 1;
-  return { segments, operations: runTimeStudy(segments, engineSettings(context, from, to, []), context).operations };
+  return runTimeStudy(segments, engineSettings(context, from, to, []), context).operations;
 }
 
 /** The chosen shift (METHODOLOGY §7): its Тсм from the settings, and the basis's shift-days of it whose real length differs (DST). */
@@ -294,16 +303,10 @@ function mainWorkplace(segments: { workplaceId: number; start: number; end: numb
 
 /**
  * The line balance's data (docs/norms.md, «Баланс линии»): each operation of the unit at the
- * workplace where it was mostly done, with its t_norm × times per unit; idle time (losses) per unit
- * = its minutes per shift-day (the statements' operation table) spread over Нвыр.
+ * workplace where it was mostly done, with its t_norm × times per unit. Losses (idle) are not work
+ * and never occupy a station, so they are not among them.
  */
-function lineData(
-  reports: WindowReport[],
-  study: ReturnType<typeof pooledStudy>,
-  operations: NormComputedValue['operations'],
-  output: number | null,
-  shiftDays: number,
-) {
+function lineData(reports: WindowReport[], study: ReturnType<typeof pooledStudy>, operations: NormComputedValue['operations']) {
   const workplaces = reports[0]!.inputs.workplaces.map((w) => ({ id: w.id, name: w.name }));
   const unit = operations
     .filter((o) => o.times_per_unit > 0)
@@ -314,24 +317,54 @@ function lineData(
       workplace_id: mainWorkplace(study.segments.filter((s) => s.operationId === o.operation_id)),
       minutes: (o.t_norm_minutes ?? 0) * o.times_per_unit,
     }));
-  const idle = new Map<number, { name: string; seconds: number }>();
-  for (const { statement } of reports)
-    for (const op of statement.operations.filter((x) => x.operation_type === 'idle')) {
-      const entry = idle.get(op.id) ?? { name: op.name, seconds: 0 };
-      entry.seconds += op.len;
-      idle.set(op.id, entry);
-    }
-  const losses =
-    output !== null && output > 0 && shiftDays > 0
-      ? [...idle.entries()].map(([id, entry]) => ({
-          operation_id: id,
-          name: entry.name,
-          category: 'loss' as const,
-          workplace_id: mainWorkplace(reports.flatMap((r) => r.inputs.segments.filter((s) => s.operationId === id))),
-          minutes: entry.seconds / MINUTE / shiftDays / output,
-        }))
-      : [];
-  return { workplaces, operations: [...unit, ...losses] };
+  return { workplaces, operations: unit };
+}
+
+/** Rounds down, forgiving the last binary digits (39.99999999999 units are 40), as the card's Нвыр. */
+const floorSafe = (x: number) => Math.floor(x + 1e-9);
+
+/**
+ * Each bench's own Нвыр (METHODOLOGY §7: workplaces that each make the whole unit side by side):
+ * t_reg of each operation of the unit from the measurements done at that workplace, cleaned as the
+ * card's (the same study over the bench's share of the pooled measurements), t_norm with the
+ * card's ratings, Топ_места = Σ t_norm × times per unit, Нвыр_места = Топ.н / Топ_места. An
+ * operation never measured at the bench takes the card's t_norm and is named as borrowed.
+ */
+function benchData(
+  workplaces: { id: number; name: string }[],
+  study: ReturnType<typeof pooledStudy>,
+  operations: NormComputedValue['operations'],
+  context: StructureContext,
+  rated: (op: StudyOperation) => number,
+  operativeShift: number,
+) {
+  const unit = operations.filter((o) => o.times_per_unit > 0);
+  return workplaces.map((w) => {
+    const own = new Map(
+      studyOf(
+        study.segments.filter((s) => s.workplaceId === w.id),
+        context,
+      ).map((op) => [op.operationId, op]),
+    );
+    const borrowed: number[] = [];
+    const times = unit.map((o) => {
+      const op = own.get(o.operation_id);
+      if (op && op.accepted.n > 0) return { tRegMinutes: (op.accepted.tReg / MINUTE) * (rated(op) / 100), timesPerUnit: o.times_per_unit };
+      borrowed.push(o.operation_id);
+      return { tRegMinutes: o.t_norm_minutes, timesPerUnit: o.times_per_unit };
+    });
+    const top = unit.length > 0 ? operativeTime(times) : null;
+    const exact = top !== null && top > 0 && operativeShift > 0 ? operativeShift / top : null;
+    return {
+      workplace_id: w.id,
+      name: w.name,
+      top_minutes: top,
+      output_exact: exact,
+      output: exact === null ? null : floorSafe(exact),
+      measured_operations: unit.length - borrowed.length,
+      borrowed_operation_ids: borrowed,
+    };
+  });
 }
 
 type StudyOperation = ReturnType<typeof pooledStudy>['operations'][number];
@@ -431,7 +464,9 @@ async function cardOperations(db: Db, structureId: number, reports: WindowReport
     const row = { operation_id: id, name: op.name, category, rating_percent: 100, coef: 0, normative_coef: 0, measurements: 0, accepted: 0, dropped: 0 };
     operations.push(withTime({ ...row, unstable: false, required: 0, enough: false, times_per_unit: times, source: '' }, null));
   }
-  return { operations, rating: ratings.row, days, employees, measurementSource };
+  // The rating of a study's operation (the card's, or one bench's) as the card rates its measurements.
+  const rated = (op: StudyOperation) => operationRating(op, employeeOf, ratings.of);
+  return { operations, rating: ratings.row, rated, days, employees, measurementSource };
 }
 
 /** Computes the card of a structure from its windows and parameters. */
@@ -439,7 +474,7 @@ export async function computeCard(db: Db, structureId: number, windows: NormWind
   const reports = await windowReports(db, structureId, windows);
   const study = pooledStudy(reports);
   const context = reports[0]!.inputs.structure;
-  const { operations, rating, days, employees, measurementSource } = await cardOperations(db, structureId, reports, study, params);
+  const { operations, rating, rated, days, employees, measurementSource } = await cardOperations(db, structureId, reports, study, params);
   const shift = chooseShift((await readStructureSettings(db, structureId)).shifts, reports, params.shift_name);
   const { total, row: balance } = shiftBalance(reports, shift);
   const figures = normFigures({
@@ -466,6 +501,7 @@ export async function computeCard(db: Db, structureId: number, windows: NormWind
   const unitMeasurements = unit.reduce((a, o) => a + o.measurements, 0);
   const allowanceSource = params.normative_allowances ? 'нормативы организации, заданные на карточке' : balance.source;
   const measurements = operations.reduce((a, o) => a + o.measurements, 0);
+  const line = lineData(reports, study, operations);
   const sources = {
     shift: shiftSource(shift),
     balance: balance.source,
@@ -489,7 +525,11 @@ export async function computeCard(db: Db, structureId: number, windows: NormWind
     not_calculated: notCalculated,
     unstable: unit.filter((o) => o.unstable).map((o) => o.name),
     warnings: basisWarnings(operations, { dates: days, employees, otherLength: shift?.otherLength ?? [], notCalculated }),
-    line: { ...lineData(reports, study, operations, figures.output, balance.days), available_minutes: figures.shiftMinutes - figures.rest },
+    line: {
+      ...line,
+      benches: benchData(line.workplaces, study, operations, context, rated, figures.operativeShift),
+      available_minutes: figures.shiftMinutes - figures.rest,
+    },
   };
 }
 

@@ -251,16 +251,21 @@ describe('norm card from report windows', () => {
 });
 
 describe('line balance data and scenarios', () => {
-  it('the unit work content of the line adds up to Топ; losses are the idle minutes per shift spread over Нвыр', async () => {
+  it('the unit work content of the line adds up to Топ; losses never occupy a station; the only bench works at the card’s Нвыр', async () => {
     const card = (await send(`/api/v1/norms?structure_id=${structureId}`, analyst, 'POST', { windows: windowBody() })).body;
     const line = card.card.line;
     expect(line.workplaces).toHaveLength(1);
-    const work = line.operations.filter((o: { category: string }) => o.category !== 'loss');
+    const work = line.operations;
+    expect(work.map((o: { name: string }) => o.name)).toEqual(['Сборка']);
+    expect(work.some((o: { category: string }) => o.category === 'loss')).toBe(false);
     expect(work.reduce((a: number, o: { minutes: number }) => a + o.minutes, 0)).toBeCloseTo(figure(card, 'operative')!, 9);
-    const idle = line.operations.find((o: { category: string }) => o.category === 'loss');
-    expect(idle.name).toBe('Ожидание');
-    expect(idle.minutes).toBeCloseTo(10 / figure(card, 'output')!, 9);
     expect(line.operations.every((o: { workplace_id: number }) => o.workplace_id === line.workplaces[0].id)).toBe(true);
+    // One bench did every measurement: its own figures are the card's.
+    expect(line.benches).toHaveLength(1);
+    expect(line.benches[0]).toMatchObject({ workplace_id: line.workplaces[0].id, measured_operations: 1, borrowed_operation_ids: [] });
+    expect(line.benches[0].top_minutes).toBeCloseTo(figure(card, 'operative')!, 9);
+    expect(line.benches[0].output_exact).toBeCloseTo(figure(card, 'output')!, 9);
+    expect(line.benches[0].output).toBe(figure(card, 'output_whole'));
     expect(line.available_minutes).toBeCloseTo(240 - figure(card, 'rest')!, 9);
 
     const path = `/api/v1/norms/${card.id}/line_scenarios`;

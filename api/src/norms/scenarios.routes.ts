@@ -6,7 +6,7 @@ import { body, normAccess, tags } from './route-spec';
 import { LineScenarioBody, LineScenarios, NormIdParam } from './schema';
 import { listScenarios, saveScenario } from './service';
 
-/** A card's saved line-balance scenarios: list and save. */
+/** A card's saved line-balance scenarios (the analyst's line: stations in order, operations on them): list and save. */
 export function normScenarioRoutes({ db }: Pick<AppDeps, 'db'>) {
   const { readCardAccess, writeCardAccess } = normAccess(db);
   const app = createRouter();
@@ -28,8 +28,10 @@ export function normScenarioRoutes({ db }: Pick<AppDeps, 'db'>) {
       method: 'post',
       path: '/api/v1/norms/{id}/line_scenarios',
       tags,
-      summary: 'Сохранить сценарий баланса линии (распределение операций по рабочим местам и потребность)',
-      description: 'Сценарий — не часть нормы: его можно сохранить и у утверждённой версии.',
+      summary: 'Сохранить сценарий баланса линии: станции по порядку, операции на них и потребность',
+      description:
+        'Линия — рабочие места, через которые изделие проходит одно за другим, в порядке, заданном аналитиком. Потери (простои) станцию не занимают: ' +
+        'такая операция в assignment — 400. Сценарий — не часть нормы: его можно сохранить и у утверждённой версии.',
       middleware: [writeCardAccess] as const,
       request: { params: NormIdParam, ...body(LineScenarioBody) },
       responses: { 201: json(LineScenarios), ...errorResponses },

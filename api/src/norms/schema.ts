@@ -256,11 +256,35 @@ export const NormComputed = z.object({
       z.object({
         operation_id: z.number().int(),
         name: z.string(),
-        category: z.enum(['main', 'aux', 'loss']),
+        category: z.enum(['main', 'aux', 'loss']).openapi({
+          description: 'Основная или вспомогательная работа; «loss» (потери) — только в карточках, сохранённых до того, как потери перестали входить в линию',
+        }),
         workplace_id: z.number().int().nullable(),
         minutes: z.number().openapi({ description: 'Трудоёмкость на единицу, мин' }),
       }),
     ),
+    benches: z
+      .array(
+        z.object({
+          workplace_id: z.number().int(),
+          name: z.string(),
+          top_minutes: z
+            .number()
+            .nullable()
+            .openapi({ description: 'Топ места: Σ t_norm × раз на единицу по замерам на этом месте, мин; null — у операции единицы нет времени' }),
+          output_exact: z.number().nullable().openapi({ description: 'Нвыр места = Топ.н карточки / Топ места, шт./смену' }),
+          output: z.number().int().nullable().openapi({ description: 'Нвыр места, округлено вниз' }),
+          measured_operations: z.number().int().openapi({ description: 'Операций единицы, замеренных на этом месте' }),
+          borrowed_operation_ids: z
+            .array(z.number().int())
+            .openapi({ description: 'Операции единицы, на этом месте не замерявшиеся: их t_norm — по карточке' }),
+        }),
+      )
+      .optional()
+      .openapi({
+        description:
+          'Рабочие места, каждое из которых делает изделие целиком, с их собственной Нвыр; нет в карточках, сохранённых до появления поля (тогда у места — Нвыр карточки)',
+      }),
     available_minutes: z.number().openapi({ description: 'Рабочее время смены без регламентированных перерывов, мин' }),
   }),
 });
@@ -344,14 +368,22 @@ export const ApproverParam = z.object({
     .openapi({ param: { name: 'userId', in: 'path' } }),
 });
 
+/** The most stations a line may have, and operations a scenario may place. */
+const MAX_STATIONS = 200;
+const MAX_ASSIGNED = 1000;
+
 export const LineScenarioBody = z
   .object({
     name: z.string().trim().min(1).max(200),
     demand: z.number().positive().max(1e7).openapi({ description: 'Потребность за смену, шт. (такт = рабочее время / потребность)' }),
+    stations: z.array(decimalInt(1)).min(1).max(MAX_STATIONS).optional().openapi({
+      description:
+        'Станции линии по порядку: рабочие места, через которые изделие проходит одно за другим. Без поля — рабочие места из assignment в порядке карточки (прежние сценарии)',
+    }),
     assignment: z
-      .array(z.object({ operation_id: decimalInt(1), workplace_id: decimalInt(1) }))
-      .max(1000)
-      .openapi({ description: 'На каком рабочем месте каждая операция' }),
+      .array(z.object({ operation_id: decimalInt(1), workplace_id: decimalInt(1) }).strict())
+      .max(MAX_ASSIGNED)
+      .openapi({ description: 'На какой станции каждая операция (основная или вспомогательная: потери станцию не занимают)' }),
   })
   .strict();
 
@@ -359,6 +391,7 @@ export const LineScenario = z.object({
   id: z.number().int(),
   name: z.string(),
   demand: z.number(),
+  stations: z.array(z.number().int()).openapi({ description: 'Станции линии (рабочие места) по порядку' }),
   assignment: z.array(z.object({ operation_id: z.number().int(), workplace_id: z.number().int() })),
   created_at: z.string(),
 });
@@ -377,25 +410,51 @@ export const FulfilmentQuery = z
       ctx.addIssue({ code: 'custom', path: ['to_time'], message: `окно не длиннее ${MAX_NORM_WINDOW_DAYS} дней` });
   });
 
+const FulfilmentTotal = z.object({
+  employee_id: z.number().int().nullable().openapi({ description: 'Сотрудник; null — итог по всем сотрудникам окна' }),
+  employee_name: z.string().nullable(),
+  days: z.number().int().openapi({ description: 'Смен-суток в строках (у итога по всем — смен-суток сотрудников)' }),
+  days_with_output: z.number().int(),
+  days_counted: z.number().int().openapi({ description: 'Смен-суток с выпуском и нормой — только они входят в выполнение' }),
+  units: z.number().openapi({ description: 'Выпуск окна: сумма выпуска его смен-суток, шт.' }),
+  units_counted: z.number().openapi({ description: 'Выпуск смен-суток, входящих в выполнение (с нормой), шт.' }),
+  norm_minutes: z.number().openapi({ description: 'Σ Нвр × выпуск, мин' }),
+  working_minutes: z.number().openapi({ description: 'Σ (Тсм − простои), мин' }),
+  actual_minutes_per_unit: z.number().nullable().openapi({ description: 'Σ (Тсм − простои) / выпуск смен-суток, входящих в выполнение, мин' }),
+  fulfilment_percent: z
+    .number()
+    .nullable()
+    .openapi({ description: 'Σ Нвр × выпуск / Σ (Тсм − простои) × 100; null — ни одной смены-суток с выпуском и нормой' }),
+});
+
 export const Fulfilment = z
   .object({
     norm: z.object({ id: z.number().int(), version: z.number().int(), effective_from: z.string() }).nullable(),
     far_threshold_percent: z.number(),
+    from_time: z.string().openapi({ description: 'Начало первых смен-суток окна' }),
+    to_time: z.string().openapi({ description: 'Конец последних смен-суток окна' }),
     rows: z.array(
       z.object({
         employee_id: z.number().int(),
         employee_name: z.string(),
-        date: z.string(),
+        date: z.string().openapi({ description: 'Смена-сутки (ночная смена — по дню начала)' }),
+        from_time: z.string(),
+        to_time: z.string(),
         norm_id: z.number().int().nullable(),
         norm_version: z.number().int().nullable(),
         norm_time_minutes: z.number().nullable(),
-        units: z.number(),
-        shift_minutes: z.number(),
-        idle_minutes: z.number(),
+        units: z.number().openapi({ description: 'Выпуск смены-суток, шт. (0 — выпуска нет)' }),
+        output_source: z
+          .enum(['manual', 'stamps', 'none'])
+          .openapi({ description: 'manual — введён вручную за смену-сутки или окна внутри неё; stamps — отметки «продукт»; none — выпуска нет' }),
+        shift_minutes: z.number().nullable().openapi({ description: 'Тсм действующей нормы, мин; null — нормы нет' }),
+        idle_minutes: z.number().openapi({ description: 'Простои, наблюдённые в эту смену-сутки, мин' }),
         actual_minutes_per_unit: z.number().nullable(),
-        fulfilment_percent: z.number().nullable(),
+        fulfilment_percent: z.number().nullable().openapi({ description: 'null — нет нормы или нет выпуска («нет выпуска»)' }),
       }),
     ),
+    totals: z.array(FulfilmentTotal).openapi({ description: 'Итог окна по каждому сотруднику' }),
+    total: FulfilmentTotal.openapi({ description: 'Итог окна по всем сотрудникам' }),
     far_cycles: z.array(
       z.object({
         markup_id: z.number().int(),

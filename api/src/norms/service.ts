@@ -347,29 +347,72 @@ export async function revokeApprover(db: Db, admin: SessionUser, userId: string)
 
 // ---------------------------------------------------------------- line balance scenarios
 
+type Placement = { operation_id: number; workplace_id: number };
+/**
+ * A scenario as stored in `norm_line_scenarios.assignment` (JSON): the line's stations in order and
+ * where each operation is. Scenarios saved before stations were kept hold the bare array of
+ * placements; their stations are the workplaces they use, in the card's order.
+ */
+type StoredLine = { stations: number[]; assignment: Placement[] };
+
+function storedLine(text: string, card: NormComputedValue | null): StoredLine {
+  const value = JSON.parse(text) as StoredLine | Placement[];
+  if (!Array.isArray(value)) return value;
+  const used = new Set(value.map((a) => a.workplace_id));
+  const order = card ? card.line.workplaces.map((w) => w.id) : [...used];
+  return { stations: order.filter((id) => used.has(id)), assignment: value };
+}
+
 export async function listScenarios(db: Db, cardId: number) {
   const rows = await db.selectFrom('norm_line_scenarios').selectAll().where('card_id', '=', cardId).orderBy('id').execute();
+  const legacy = rows.some((r) => Array.isArray(JSON.parse(r.assignment)));
+  const card = legacy ? (JSON.parse((await cardRow(db, cardId)).card) as NormComputedValue) : null;
   return {
     scenarios: rows.map((r) => ({
       id: r.id,
       name: r.name,
       demand: r.demand,
-      assignment: JSON.parse(r.assignment) as { operation_id: number; workplace_id: number }[],
+      ...storedLine(r.assignment, card),
       created_at: toIso(r.created_at),
     })),
   };
 }
 
-/** Saves a scenario of the card's line: every operation named must be on the card's line, every workplace one of its workplaces. */
+/**
+ * Checks a scenario against the card's line (METHODOLOGY §7, «Line balance»): the stations are the
+ * card's workplaces, each once; each operation is work of the unit (a loss never occupies a
+ * station), placed once, on one of the stations. Returns the line to store.
+ */
+function checkedLine(card: NormComputedValue, body: z.output<typeof LineScenarioBody>): StoredLine {
+  const workplaces = new Map(card.line.workplaces.map((w) => [w.id, w.name]));
+  const operations = new Map(card.line.operations.map((o) => [o.operation_id, o]));
+  const stations = body.stations ?? card.line.workplaces.map((w) => w.id).filter((id) => body.assignment.some((a) => a.workplace_id === id));
+  const seen = new Set<number>();
+  for (const id of stations) {
+    if (!workplaces.has(id)) throw badRequest(`stations: рабочего места ${id} нет у структурной единицы этой карточки`);
+    if (seen.has(id)) throw badRequest(`stations: рабочее место «${workplaces.get(id)}» стоит на линии дважды`);
+    seen.add(id);
+  }
+  const placed = new Set<number>();
+  for (const a of body.assignment) {
+    const op = operations.get(a.operation_id);
+    if (!op) throw badRequest(`assignment: операции ${a.operation_id} нет среди операций единицы этой карточки`);
+    if (op.category === 'loss') throw badRequest(`assignment: «${op.name}» — потери, а не работа: станцию не занимает`);
+    if (placed.has(a.operation_id)) throw badRequest(`assignment: операция «${op.name}» назначена дважды`);
+    if (!seen.has(a.workplace_id))
+      throw badRequest(`assignment: операция «${op.name}» назначена на рабочее место ${a.workplace_id}, которого нет среди станций линии`);
+    placed.add(a.operation_id);
+  }
+  return { stations, assignment: body.assignment };
+}
+
+/** Saves a scenario of the card's line: its stations in order and the operations on them. Bad input changes nothing (400). */
 export async function saveScenario(db: Db, user: SessionUser, cardId: number, body: z.output<typeof LineScenarioBody>) {
   const card = JSON.parse((await cardRow(db, cardId)).card) as NormComputedValue;
-  const operations = new Set(card.line.operations.map((o) => o.operation_id));
-  const workplaces = new Set(card.line.workplaces.map((w) => w.id));
-  const wrong = body.assignment.find((a) => !operations.has(a.operation_id) || !workplaces.has(a.workplace_id));
-  if (wrong) throw badRequest(`Операции ${wrong.operation_id} или рабочего места ${wrong.workplace_id} нет на линии этой карточки`);
+  const line = checkedLine(card, body);
   await db
     .insertInto('norm_line_scenarios')
-    .values({ card_id: cardId, name: body.name, demand: body.demand, assignment: JSON.stringify(body.assignment), created_at: Date.now(), created_by: user.id })
+    .values({ card_id: cardId, name: body.name, demand: body.demand, assignment: JSON.stringify(line), created_at: Date.now(), created_by: user.id })
     .execute();
   return listScenarios(db, cardId);
 }

@@ -203,11 +203,13 @@ export function fulfilmentPercent(normTime: number, units: number, shiftMinutes:
 export interface LineOperation {
   id: number;
   name: string;
+  /** Losses (idle) may come with the operations; they are not work content and never count. */
   category: 'main' | 'aux' | 'loss';
-  /** Work content per unit, minutes. */
+  /** Work content per unit, minutes: t_norm × times per unit. */
   minutes: number;
 }
 
+/** A station of the line: a workplace the unit passes through, in the line's order. */
 export interface LineStation {
   id: number;
   name: string;
@@ -215,27 +217,39 @@ export interface LineStation {
 }
 
 export interface LineBalance {
-  stations: { id: number; name: string; minutes: number; byCategory: Record<LineOperation['category'], number> }[];
-  /** Σt over every station. */
+  /** The stations in the line's order: Σt of each = its main + aux work content (losses left out). */
+  stations: { id: number; name: string; minutes: number; byCategory: { main: number; aux: number } }[];
+  /** Σt_all over every station. */
   totalMinutes: number;
   /** C = max Σt of a station. */
   cycleMinutes: number;
   taktMinutes: number | null;
-  /** Σt / (N · C), 0–1; null without stations or work. */
+  /** Σt_all / (N · C), 0–1; null without stations or work. */
   efficiency: number | null;
+  /** 1 − efficiency. */
   balanceDelay: number | null;
-  /** ⌈Σt / takt⌉; null without a takt. */
+  /** ⌈Σt_all / takt⌉; null without a takt. */
   minimumStations: number | null;
 }
 
 /** Takt = available time / demand (null without demand). */
 export const taktOf = (availableMinutes: number, demand: number) => (demand > 0 ? availableMinutes / demand : null);
 
+/** Work content of an operation on a line: losses (idle) are none (METHODOLOGY §7, «Line balance»). */
+export const workContent = (op: LineOperation) => (op.category === 'loss' ? 0 : op.minutes);
+
+/**
+ * The balance of a line (METHODOLOGY §7): the analyst's stations in order, each with the operations
+ * assigned to it. Σt of a station = Σ t_norm × times per unit of its operations, work content only;
+ * C = max Σt; efficiency = Σt_all / (N · C); balance delay = 1 − efficiency; minimum stations =
+ * ⌈Σt_all / takt⌉. Workplaces that each make the whole unit side by side are not a line: the
+ * caller does not call this for them.
+ */
 export function lineBalance(stations: LineStation[], taktMinutes: number | null): LineBalance {
   const rows = stations.map((s) => {
-    const byCategory = { main: 0, aux: 0, loss: 0 };
-    for (const op of s.operations) byCategory[op.category] += op.minutes;
-    return { id: s.id, name: s.name, minutes: sum(s.operations.map((o) => o.minutes)), byCategory };
+    const byCategory = { main: 0, aux: 0 };
+    for (const op of s.operations) if (op.category !== 'loss') byCategory[op.category] += op.minutes;
+    return { id: s.id, name: s.name, minutes: sum(s.operations.map(workContent)), byCategory };
   });
   const totalMinutes = sum(rows.map((r) => r.minutes));
   const cycleMinutes = rows.reduce((m, r) => Math.max(m, r.minutes), 0);
@@ -247,7 +261,7 @@ export function lineBalance(stations: LineStation[], taktMinutes: number | null)
     taktMinutes,
     efficiency,
     balanceDelay: efficiency === null ? null : 1 - efficiency,
-    minimumStations: taktMinutes !== null && taktMinutes > 0 ? ceilSafe(totalMinutes / taktMinutes) : null,
+    minimumStations: taktMinutes !== null && taktMinutes > 0 ? Math.max(0, ceilSafe(totalMinutes / taktMinutes)) : null,
   };
 }
 

@@ -201,7 +201,7 @@ describe('properties', () => {
     );
   });
 
-  it('line balance: station sums add up to Σt, moving an operation keeps Σt, 0 < efficiency ≤ 1', () => {
+  it('line balance: station sums add up to Σt of the work, losses never count, moving an operation keeps Σt, 0 < efficiency ≤ 1', () => {
     const station = (id: number) =>
       fc
         .array(fc.record({ id: fc.integer({ min: 1, max: 1_000_000 }), category: fc.constantFrom('main', 'aux', 'loss'), minutes }), { maxLength: 6 })
@@ -211,10 +211,15 @@ describe('properties', () => {
         const all = stations.flatMap((s) => s.operations);
         const before = lineBalance(stations, 5);
         expect(before.totalMinutes).toBeCloseTo(
-          all.reduce((a, o) => a + o.minutes, 0),
+          all.filter((o) => o.category !== 'loss').reduce((a, o) => a + o.minutes, 0),
           9,
         );
-        expect(before.stations.reduce((a, s) => a + s.byCategory.main + s.byCategory.aux + s.byCategory.loss, 0)).toBeCloseTo(before.totalMinutes, 9);
+        expect(before.stations.reduce((a, s) => a + s.byCategory.main + s.byCategory.aux, 0)).toBeCloseTo(before.totalMinutes, 9);
+        const withoutLosses = lineBalance(
+          stations.map((s) => ({ ...s, operations: s.operations.filter((o) => o.category !== 'loss') })),
+          5,
+        );
+        expect(withoutLosses).toEqual(before);
         if (before.efficiency !== null) {
           expect(before.efficiency).toBeGreaterThan(0);
           expect(before.efficiency).toBeLessThanOrEqual(1 + 1e-12);
@@ -230,34 +235,59 @@ describe('properties', () => {
 });
 
 describe('line balance by hand', () => {
+  // A line of three stations in the analyst's order (Р3 first); Р1 also holds 2 min of idle, which is
+  // a loss: not work content, so it neither adds to Σt nor makes Р1 the slowest station.
   const stations: LineStation[] = [
+    { id: 3, name: 'Р3', operations: [{ id: 31, name: 'a', category: 'main', minutes: 4 }] },
     {
       id: 1,
       name: 'Р1',
       operations: [
-        { id: 11, name: 'a', category: 'main', minutes: 4 },
-        { id: 12, name: 'b', category: 'aux', minutes: 1 },
+        { id: 11, name: 'b', category: 'aux', minutes: 1 },
+        { id: 12, name: 'c', category: 'main', minutes: 3 },
+        { id: 13, name: 'простой', category: 'loss', minutes: 2 },
       ],
     },
-    { id: 2, name: 'Р2', operations: [{ id: 21, name: 'c', category: 'main', minutes: 3 }] },
-    { id: 3, name: 'Р3', operations: [{ id: 31, name: 'd', category: 'loss', minutes: 2 }] },
+    { id: 2, name: 'Р2', operations: [{ id: 21, name: 'd', category: 'main', minutes: 2.5 }] },
   ];
 
-  it('Σt 10, C 5, efficiency 10 / (3 · 5) = 66.7 %, delay 33.3 %, takt 480 / 96 = 5 → 2 stations', () => {
-    const b = lineBalance(stations, taktOf(480, 96));
-    expect(b.totalMinutes).toBe(10);
-    expect(b.cycleMinutes).toBe(5);
-    expect(b.efficiency).toBeCloseTo(2 / 3, 12);
-    expect(b.balanceDelay).toBeCloseTo(1 / 3, 12);
-    expect(b.minimumStations).toBe(2);
-    expect(b.stations[0]!.byCategory).toEqual({ main: 4, aux: 1, loss: 0 });
+  it('Σt 4 + 4 + 2,5 = 10,5, C 4, efficiency 10,5 / (3 · 4) = 87,5 %, delay 12,5 %, takt 420 / 100 = 4,2 → ⌈2,5⌉ = 3 stations', () => {
+    const b = lineBalance(stations, taktOf(420, 100));
+    expect(b.stations.map((s) => [s.name, s.minutes])).toEqual([
+      ['Р3', 4],
+      ['Р1', 4],
+      ['Р2', 2.5],
+    ]);
+    expect(b.stations[1]!.byCategory).toEqual({ main: 3, aux: 1 });
+    expect(b.totalMinutes).toBe(10.5);
+    expect(b.cycleMinutes).toBe(4);
+    expect(b.taktMinutes).toBeCloseTo(4.2, 12);
+    expect(b.efficiency).toBeCloseTo(0.875, 12);
+    expect(b.balanceDelay).toBeCloseTo(0.125, 12);
+    expect(b.minimumStations).toBe(3);
   });
 
-  it('moving «b» to Р3 makes the cycle 4 and efficiency 10 / 12', () => {
-    const b = lineBalance(moveOperation(stations, 12, 3), null);
+  it('idle alone does not occupy a station: a station holding only a loss has Σt 0', () => {
+    const b = lineBalance([{ id: 9, name: 'Р9', operations: [{ id: 91, name: 'простой', category: 'loss', minutes: 5 }] }], 1);
+    expect(b.totalMinutes).toBe(0);
+    expect(b.cycleMinutes).toBe(0);
+    expect(b.efficiency).toBeNull();
+    expect(b.minimumStations).toBe(0);
+  });
+
+  it('moving «b» from Р1 to Р2 makes the stations 4, 3, 3,5: C stays 4, efficiency unchanged', () => {
+    const b = lineBalance(moveOperation(stations, 11, 2), null);
+    expect(b.stations.map((s) => s.minutes)).toEqual([4, 3, 3.5]);
     expect(b.cycleMinutes).toBe(4);
-    expect(b.efficiency).toBeCloseTo(10 / 12, 12);
+    expect(b.efficiency).toBeCloseTo(10.5 / 12, 12);
     expect(b.minimumStations).toBeNull();
+  });
+
+  it('moving «c» from Р1 to Р2 makes Р2 the slowest (5,5): efficiency 10,5 / 16,5', () => {
+    const b = lineBalance(moveOperation(stations, 12, 2), taktOf(420, 100));
+    expect(b.cycleMinutes).toBe(5.5);
+    expect(b.efficiency).toBeCloseTo(10.5 / 16.5, 12);
+    expect(b.balanceDelay).toBeCloseTo(6 / 16.5, 12);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { LineBalance } from '@norma/core-wasm/norms';
 import type { NormCard } from '../../api/types';
 import type { ExportTable } from '../../export/table';
-import { stationsOf } from './lineState';
+import { stationsOf, type LineLayout } from './lineState';
 
 /**
  * The norm card's and the line balance's tables as data for the XLSX and CSV downloads (as the
@@ -54,16 +54,17 @@ export function operationsTable(card: NormCard): ExportTable {
   };
 }
 
-export function stationsTable(line: NormCard['card']['line'], assignment: Record<number, number>, balance: LineBalance): ExportTable {
-  const stations = stationsOf(line, assignment);
+/** The line's stations in the analyst's order: work content only (losses never count). */
+export function stationsTable(line: NormCard['card']['line'], layout: LineLayout, balance: LineBalance): ExportTable {
+  const stations = stationsOf(line, layout);
   return {
     title: 'Баланс линии',
-    columns: ['Рабочее место', 'Основная, мин', 'Вспомогательная, мин', 'Потери, мин', 'Всего, мин', 'Операции'],
+    columns: ['№', 'Станция (рабочее место)', 'Основная, мин', 'Вспомогательная, мин', 'Σt, мин', 'Операции'],
     rows: balance.stations.map((s, k) => [
+      k + 1,
       s.name,
       s.byCategory.main,
       s.byCategory.aux,
-      s.byCategory.loss,
       s.minutes,
       stations[k]!.operations.map((o) => o.name).join(', '),
     ]),
