@@ -4,6 +4,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { createServer, defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { pdfFallbackFont } from './build-plugins/pdf-fallback-font';
 import type { LandingPrerenderer } from './src/prerendered-landing';
 
 /** Files worth compressing (text and wasm); images and fonts (woff2 is compressed already) are not. */
@@ -325,6 +326,7 @@ export default defineConfig({
   root: import.meta.dirname,
   plugins: [
     shellGraph(),
+    pdfFallbackFont(),
     react(),
     VitePWA({
       registerType: 'autoUpdate',
