@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { configFromEnv, siteLinksFromEnv } from './config';
+import { availableParallelism } from 'node:os';
+import { configFromEnv, defaultJobSlots, siteLinksFromEnv } from './config';
 
 describe('outside links (NORMA_LINK_*)', () => {
   it('are absent unless set, so the pages show no link to a site the installation has not named', () => {
@@ -14,5 +15,15 @@ describe('outside links (NORMA_LINK_*)', () => {
     });
     expect(() => siteLinksFromEnv({ NORMA_LINK_FORMWORK: 'javascript:alert(1)' })).toThrow(/NORMA_LINK_FORMWORK: ожидается адрес http/);
     expect(() => siteLinksFromEnv({ NORMA_LINK_DISTRICT: 'district' })).toThrow(/NORMA_LINK_DISTRICT/);
+  });
+});
+
+describe('job slots (NORMA_JOB_SLOTS)', () => {
+  it('default to one per core and never below 2, so that an ingest always finds a slot beside long jobs', () => {
+    expect(defaultJobSlots(1)).toBe(2);
+    expect(defaultJobSlots(2)).toBe(2);
+    expect(defaultJobSlots(16)).toBe(16);
+    expect(configFromEnv({}).jobSlots).toBe(Math.max(2, availableParallelism()));
+    expect(configFromEnv({ NORMA_JOB_SLOTS: '3' }).jobSlots).toBe(3);
   });
 });

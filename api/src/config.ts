@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_MEDIA_LIMITS, type MediaLimits } from '@norma/workers/media-limits';
 import { parseTrustedProxies } from './http/client-address';
@@ -35,7 +36,7 @@ export interface Config {
   loaderDir: string;
   /** Run background jobs (video ingest) in this process; NORMA_WORKERS=0 turns them off. */
   workers: boolean;
-  /** Jobs a runner (in this process or `npm run workers`) runs at once (NORMA_JOB_SLOTS, default 2; api/src/jobs/runner.ts). */
+  /** Jobs a runner (in this process or `npm run workers`) runs at once (NORMA_JOB_SLOTS, default `defaultJobSlots()`; api/src/jobs/runner.ts). */
   jobSlots: number;
   /** What a recording may be and what each media process may take (NORMA_MEDIA_*; workers/src/media/limits.ts, docs/video.md). */
   media: MediaLimits;
@@ -134,6 +135,17 @@ export interface S3Config {
   cacheDir: string;
 }
 
+/**
+ * Job slots when NORMA_JOB_SLOTS is not set: one per processor core, and never fewer than 2, so that
+ * an ingest always finds a slot beside the long jobs (they never take a runner's last free slot,
+ * jobs/runner.ts). Decoding is most of a vision job and ffmpeg's frame threads use the other cores
+ * while a job's own JavaScript waits, so one job per core keeps a big machine busy without splitting
+ * a recording (docs/performance.md, «Пропускная способность зрения»).
+ */
+export function defaultJobSlots(cores = availableParallelism()): number {
+  return Math.max(2, cores);
+}
+
 export function configFromEnv(env: Record<string, string | undefined> = process.env): Config {
   const port = Number(env.PORT ?? 3000);
   return {
@@ -157,7 +169,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     readTimeBudgetMs: positiveNumber(env.NORMA_READ_TIME_BUDGET_SECONDS, 30) * 1000,
     loaderDir: resolve(env.NORMA_LOADER_DIR ?? 'loader/dist'),
     workers: env.NORMA_WORKERS !== '0',
-    jobSlots: positiveInteger(env.NORMA_JOB_SLOTS, 2),
+    jobSlots: positiveInteger(env.NORMA_JOB_SLOTS, defaultJobSlots()),
     media: mediaLimitsFromEnv(env),
     humanDetector: env.NORMA_HUMAN_DETECTOR === 'background-subtraction-blobs' ? 'background-subtraction-blobs' : 'movenet-multipose',
     databaseUrl: env.DATABASE_URL || undefined,

@@ -42,7 +42,7 @@ export const JOB_KIND_CLASSES: Record<string, JobKindClass> = Object.fromEntries
  * Starts the background job runner of this process (jobs/runner.ts) with every job
  * kind the API queues. `npm start` runs it inside the API process (NORMA_WORKERS=0 turns it off);
  * tests start and stop one explicitly. Slots: `options.concurrency` (the server and `npm run workers`
- * pass NORMA_JOB_SLOTS; default 1).
+ * pass NORMA_JOB_SLOTS, one per core by default: config.ts `defaultJobSlots`; here default 1).
  */
 export function startWorkers(deps: WorkerDeps, options: Partial<Omit<RunnerOptions, 'store' | 'handlers'>> = {}): JobRunner {
   const runner = startJobRunner({

@@ -92,7 +92,7 @@ export interface RunnerOptions {
   handlers: Record<string, JobHandler>;
   /**
    * Job slots: jobs run at once (default 1; the server and `npm run workers` pass NORMA_JOB_SLOTS,
-   * default 2). With two or more, the last free slot goes to no long job and to no organisation that
+   * default one per core and at least 2: config.ts `defaultJobSlots`). With two or more, the last free slot goes to no long job and to no organisation that
    * already runs a job of the same class here (`nextClaim`).
    */
   concurrency?: number;

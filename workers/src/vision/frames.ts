@@ -31,7 +31,13 @@ export function workSize(width: number, height: number): { width: number; height
 
 /**
  * The ffmpeg arguments of a sampling: seek, span, fps, area scaling, raw pixels to stdout; the file is
- * read as its detected container only (media/container.ts).
+ * read as its detected container only (media/container.ts). Seeking is by keyframe (`-ss` before the
+ * input). No decoder shortcut is used (measured, docs/performance.md «Пропускная способность
+ * зрения»): `-skip_loop_filter all` saves a quarter of the decoder's time on 1080p, but P-frames then
+ * predict from unfiltered pictures and the error grows until the next keyframe (about one gray level
+ * at the work size) — enough to move and drop a model's segments; `-skip_frame noref`, `-flags2 fast`,
+ * `-flags gray`, fast_bilinear scaling and `-threads 1` saved nothing, and H.264 has no `lowres`. So
+ * the sampled frames are exactly every (source fps / fps)-th frame of the full decode (frames.test.ts).
  */
 export function samplingArguments(file: string, container: Container, sampling: Sampling): string[] {
   const duration = Math.max(0, sampling.endSecond - sampling.startSecond);

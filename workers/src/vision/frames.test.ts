@@ -1,0 +1,86 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSceneClip, sceneSchedule } from '../../test-support/vision-scene';
+import { mediaTools } from '../media/ffmpeg';
+import { decodeFrames, workSize, type Sampling } from './frames';
+
+// The frames a model samples are the frames of the exact, full decode (issue 43: a decoder shortcut
+// that changes them — `-skip_loop_filter all` drifts by about a gray level until the next keyframe —
+// moved and dropped a model's segments; docs/performance.md «Пропускная способность зрения»). The
+// clip is 720p and deblocked (the vision scene scaled up, x264 veryfast as ingest and the demo
+// encode, a keyframe every 2 s): a shortcut that skipped the loop filter or any frame would show here.
+const SECONDS = 12;
+const SOURCE = { width: 1280, height: 720 };
+const WORK = workSize(SOURCE.width, SOURCE.height);
+const work = mkdtempSync(join(tmpdir(), 'norma-frames-'));
+const clip = join(work, 'deblocked.mp4');
+
+beforeAll(async () => {
+  const raw = join(work, 'scene.mp4');
+  await makeSceneClip(raw, sceneSchedule(SECONDS), { fps: 25 });
+  const { ffmpeg } = await mediaTools();
+  const scale = `scale=${SOURCE.width}:${SOURCE.height}`;
+  const args = ['-hide_banner', '-loglevel', 'error', '-y', '-i', raw, '-vf', scale, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '28', '-g', '50', clip];
+  const child = Bun.spawn([ffmpeg, ...args], { stdout: 'ignore', stderr: 'pipe' });
+  const stderr = await new Response(child.stderr).text();
+  if ((await child.exited) !== 0) throw new Error(`ffmpeg: ${stderr}`);
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** Every frame of the span, decoded by a plain ffmpeg command (no option beyond the seek) and scaled as the sampler scales. */
+async function fullDecode(start: number, end: number): Promise<Uint8Array[]> {
+  const { ffmpeg } = await mediaTools();
+  const scale = `scale=${WORK.width}:${WORK.height}:flags=area`;
+  const args = [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-ss',
+    start.toFixed(3),
+    '-t',
+    (end - start).toFixed(3),
+    '-i',
+    clip,
+    '-vf',
+    scale,
+    '-pix_fmt',
+    'gray',
+    '-f',
+    'rawvideo',
+    'pipe:1',
+  ];
+  const child = Bun.spawn([ffmpeg, ...args], { stdout: 'pipe', stderr: 'ignore' });
+  const bytes = new Uint8Array(await new Response(child.stdout).arrayBuffer());
+  expect(await child.exited).toBe(0);
+  const size = WORK.width * WORK.height;
+  return Array.from({ length: Math.floor(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
+}
+
+async function frames(sampling: Sampling): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  await decodeFrames(clip, sampling, (f) => void out.push(f.slice()));
+  return out;
+}
+
+describe('sampled frames', () => {
+  it.each([
+    ['from the start', 0],
+    ['after a seek into a keyframe interval', 3.4],
+  ])('are every fifth frame of a plain full decode, bit for bit (%s)', async (_, start) => {
+    const span = { startSecond: start, endSecond: SECONDS - 1, ...WORK, source: { ...SOURCE, frameRate: 25 } };
+    const all = await fullDecode(span.startSecond, span.endSecond);
+    const sampled = await frames({ ...span, fps: 5 });
+    expect(all.length).toBeGreaterThanOrEqual((SECONDS - 1 - start) * 25 - 1);
+    expect(Math.abs(sampled.length - all.length / 5)).toBeLessThanOrEqual(1);
+    // The fps filter keeps one frame of every five, at a fixed place in the five (ffmpeg 5.1: the third).
+    const offset = all.findIndex((frame) => Buffer.from(frame).equals(Buffer.from(sampled[0]!)));
+    expect(offset).toBeGreaterThanOrEqual(0);
+    expect(offset).toBeLessThan(5);
+    const differing = sampled.filter((frame, i) => offset + i * 5 < all.length && !Buffer.from(frame).equals(Buffer.from(all[offset + i * 5]!)));
+    expect(differing).toHaveLength(0);
+    // The frames are pictures of a moving scene, not one repeated picture.
+    expect(Buffer.from(sampled[0]!).equals(Buffer.from(sampled[sampled.length - 1]!))).toBe(false);
+  });
+});
