@@ -45,6 +45,7 @@ export const OWNERS = {
   markup_saves: 'api/src/markup',
   video_stamps: 'api/src/markup',
   video_stamp_types: 'api/src/markup',
+  model_rejections: 'api/src/markup',
   // vision/: models, areas, stands, movables.
   models: 'api/src/vision',
   model_operations: 'api/src/vision',

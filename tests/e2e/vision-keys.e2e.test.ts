@@ -47,8 +47,8 @@ describe('coding with the model’s suggestions', () => {
     const helper = page.getByTestId('markup-helper');
     await helper.getByRole('button', { name: 'Анализ' }).click();
     const status = helper.getByRole('status');
-    await status.filter({ hasText: /разметила отрезков: \d+/ }).waitFor();
-    const count = Number((await status.textContent())!.match(/отрезков: (\d+)/)![1]);
+    await status.filter({ hasText: /записала \d+ отрезк/ }).waitFor();
+    const count = Number((await status.textContent())!.match(/записала (\d+) отрезк/)![1]);
     expect(count).toBeGreaterThanOrEqual(5);
     await expect.poll(() => page.locator('.row-number.from-model').count(), RETRY).toBe(count);
 

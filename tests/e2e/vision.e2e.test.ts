@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETRY, signInThroughPage, watchErrors } from '../support/browser';
-import { SCENE_PASSWORD as PASSWORD, seedSceneWorld } from '../support/scene-world';
+import { SCENE_OPERATION_NAMES, SCENE_PASSWORD as PASSWORD, seedSceneWorld } from '../support/scene-world';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 import { startDemo, type Demo } from '../support/demo';
 import { untilState } from '../support/wait';
@@ -193,16 +193,17 @@ describe('cancelling a training in Chromium', () => {
 
   beforeAll(async () => {
     // No workers: a training stays queued until it is cancelled.
-    const world = await seedSceneWorld({ seconds: 6, fps: 10, markedUntil: 6 });
+    // 30 s with one chosen operation: the rest of the span is the other work the model must see (issue 43).
+    const world = await seedSceneWorld({ seconds: 30, fps: 10, markedUntil: 30 });
     dataDir = world.dataDir;
     sceneVideoId = world.videoIds[0]!;
     body = {
       workplace_id: world.workplaceId,
-      operation_ids: Object.values(world.operationIds),
+      operation_ids: [world.operationIds.A],
       marked_video_id: sceneVideoId,
       video_area_ids: world.areaIds,
       start_second: 0,
-      end_second: 6,
+      end_second: 30,
     };
     quiet = await startServer({ NORMA_WORKERS: '0' }, { dataDir });
     leadCookie = await apiSessionCookie(quiet.url, 'lead', PASSWORD);
@@ -266,10 +267,10 @@ describe('cancelling a training in Chromium', () => {
     await page.goto(`${quiet.url}/#/models/${sceneVideoId}`);
     const form = page.getByTestId('training-form');
     await form.getByLabel('Операции').locator('option').first().waitFor();
-    await form.getByLabel('Операции').selectOption((await form.getByLabel('Операции').locator('option').allTextContents()).map((label) => ({ label })));
+    await form.getByLabel('Операции').selectOption({ label: SCENE_OPERATION_NAMES.A });
     await form.getByLabel('Области видео').selectOption({ index: 0 });
     await form.getByLabel('Рабочее место').selectOption(String(body.workplace_id));
-    await form.getByLabel('Конец, с').fill('6');
+    await form.getByLabel('Конец, с').fill('30');
     const poses = form.getByRole('checkbox', { name: 'Учитывать позы людей (только на сервере)' });
     expect(await poses.isChecked()).toBe(false);
     await poses.check();
@@ -277,7 +278,7 @@ describe('cancelling a training in Chromium', () => {
       page.waitForRequest((r) => r.url().endsWith('/api/v1/start_marker_training') && r.method() === 'POST'),
       form.getByRole('button', { name: 'Начать обучение' }).click(),
     ]);
-    expect(request.postDataJSON()).toMatchObject({ poses: true, workplace_id: body.workplace_id, end_second: 6 });
+    expect(request.postDataJSON()).toMatchObject({ poses: true, workplace_id: body.workplace_id, end_second: 30 });
     const started = toast(page, /модель № \d+/);
     await started.waitFor();
     const modelId = Number(/модель № (\d+)/.exec((await started.textContent())!)![1]);

@@ -20,6 +20,8 @@ import * as modelReview from './migrations/0018_model_review';
 import * as normRevision from './migrations/0019_norm_revision';
 import * as recordingStart from './migrations/0020_recording_start';
 import * as normNominalShift from './migrations/0022_norm_nominal_shift';
+import * as areaFrame from './migrations/0023_area_frame';
+import * as modelRejections from './migrations/0024_model_rejections';
 
 /** Versioned migrations, in order. Add a file and a line here; never edit an applied one. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +44,8 @@ const migrations: Record<string, Migration> = {
   '0019_norm_revision': normRevision,
   '0020_recording_start': recordingStart,
   '0022_norm_nominal_shift': normNominalShift,
+  '0023_area_frame': areaFrame,
+  '0024_model_rejections': modelRejections,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -240,6 +240,9 @@ export interface VideoAreasTable {
   y1: number;
   x2: number;
   y2: number;
+  /** 0023: the size of the frame x1…y2 were drawn on; null — pixels of the video used (areas from before). */
+  frame_width: Generated<number | null>;
+  frame_height: Generated<number | null>;
 }
 
 export interface ModelsTable {
@@ -369,6 +372,18 @@ export interface DB {
   cameras: CamerasTable;
   videos: VideosTable;
   markups: MarkupsTable;
+  /** 0024: rejected segments of a model's layer (issue 43); model_id NULL once the model is deleted. */
+  model_rejections: {
+    id: Generated<number>;
+    model_id: number | null;
+    video_id: number;
+    workplace_id: number;
+    operation_id: number;
+    start_time: number;
+    end_time: number;
+    rejected_by: string | null;
+    rejected_at: number;
+  };
   video_stamp_types: VideoStampTypesTable;
   video_stamps: VideoStampsTable;
   activities: ActivitiesTable;

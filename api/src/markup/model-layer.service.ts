@@ -45,7 +45,7 @@ export async function replaceModelLayer(
   trx: Db,
   model: { id: number; workplaceId: number },
   video: { id: number; structure_id: number; start_time: number },
-  segments: { operationId: number; startSecond: number; endSecond: number; confidence: number }[],
+  segments: { operationId: number; startSecond: number; endSecond: number; confidence: number; note?: string }[],
   target: { startInstant: number; endInstant: number; employeeId: number; now: number },
 ) {
   const { startInstant, endInstant, now } = target;
@@ -81,7 +81,7 @@ export async function replaceModelLayer(
           employee_id: target.employeeId,
           start_time: video.start_time + Math.round(s.startSecond * 1000),
           end_time: video.start_time + Math.round(s.endSecond * 1000),
-          comment: `Модель ${model.id}`,
+          comment: s.note ? `Модель ${model.id}: ${s.note}` : `Модель ${model.id}`,
           video_id: video.id,
           author_id: null,
           source: UNREVIEWED_SOURCE,
@@ -93,6 +93,39 @@ export async function replaceModelLayer(
       )
       .execute();
   await clipModelLayer(trx, video.structure_id, startInstant, endInstant, video.id);
+}
+
+/**
+ * Remembers the unreviewed model segments among `ids` of the video that a save deletes (a person
+ * rejected them; issue 43): re-applying the same model does not bring them back. Runs inside the
+ * save's transaction, before the rows go.
+ */
+export async function rememberRejections(trx: Db, videoId: number, ids: number[], user: { id: string }, now: number) {
+  const rejected = await trx
+    .selectFrom('markups')
+    .select(['model_id', 'workplace_id', 'operation_id', 'start_time', 'end_time'])
+    .where('video_id', '=', videoId)
+    .where('id', 'in', ids)
+    .where('source', '=', UNREVIEWED_SOURCE)
+    .where('model_id', 'is not', null)
+    .execute();
+  if (rejected.length === 0) return;
+  await trx
+    .insertInto('model_rejections')
+    .values(rejected.map((r) => ({ ...r, video_id: videoId, rejected_by: user.id, rejected_at: now })))
+    .execute();
+}
+
+/** The rejected model segments of a workplace on a video that overlap [from, to) (ms), any model's. */
+export async function modelRejections(db: Db, scope: { videoId: number; workplaceId: number; from: number; to: number }) {
+  return await db
+    .selectFrom('model_rejections')
+    .select(['model_id', 'operation_id', 'start_time', 'end_time'])
+    .where('video_id', '=', scope.videoId)
+    .where('workplace_id', '=', scope.workplaceId)
+    .where('start_time', '<', scope.to)
+    .where('end_time', '>', scope.from)
+    .execute();
 }
 
 /**

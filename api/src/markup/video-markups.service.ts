@@ -8,7 +8,7 @@ import { badRequest, conflict, notFound } from '../http/errors';
 import { boundedEnd, MAX_SEGMENT_MS, MAX_SEGMENT_SECONDS, MAX_VIDEO_SECONDS } from '../http/time';
 import { formatLocalDateTime } from '../time-zone';
 import { bumpMarkupVersions, logActivities, recordMarkupSave } from '../video/activity.service';
-import { clipModelLayer, UNREVIEWED_SOURCE } from './model-layer.service';
+import { clipModelLayer, rememberRejections, UNREVIEWED_SOURCE } from './model-layer.service';
 import { lockStructureForSave, saveTransaction } from './save-lock.service';
 import { assertRowInStructure, structureMembers } from './structure-members.service';
 import { tsvText } from '../http/tsv';
@@ -211,6 +211,8 @@ export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: numbe
     const now = Date.now();
 
     if (input.operation_markups_to_delete.length) {
+      // A model segment deleted unreviewed is a rejection: remembered, so re-applying does not bring it back.
+      await rememberRejections(tx, videoId, input.operation_markups_to_delete, user, now);
       await tx.deleteFrom('markups').where('video_id', '=', videoId).where('id', 'in', input.operation_markups_to_delete).execute();
     }
     if (input.video_stamps_to_delete.length) {

@@ -182,7 +182,7 @@ async function writeLeafSetup({ db, leaf, leafId }: LeafScope): Promise<LeafIds>
     if (key <= 3)
       await db
         .insertInto('video_areas')
-        .values(DEMO_WORKPLACE_AREAS.map((area) => ({ camera_id: row.id, ...area })))
+        .values(DEMO_WORKPLACE_AREAS.map((area) => ({ camera_id: row.id, ...area, frame_width: 640, frame_height: 360 })))
         .execute();
   }
   return { operationIds, employeeIds, workplaceIds, cameraIds };

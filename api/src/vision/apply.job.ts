@@ -1,10 +1,11 @@
-import { applyOperationModel, ModelLoadError, type VisionSpec } from '@norma/workers/vision';
+import { applyOperationModel, checkPicture, ModelLoadError, type VisionSpec } from '@norma/workers/vision';
 import type { Db } from '../db/database';
 import { PermanentJobError, type JobHandler } from '../jobs/runner';
 import { workplaceEmployee } from '../markup/model-layer.service';
 import type { ObjectStore } from '../storage/object-store';
 import { modelWatch, videoSource } from './job-support';
-import { commitApplying, existingOperationIds, modelRow, workplacePlace } from './model-jobs.service';
+import { plural } from '@norma/core-wasm/report';
+import { commitApplying, existingOperationIds, modelRow, REJECTED_BEFORE_NOTE, workplacePlace, type ApplyCounts } from './model-jobs.service';
 
 interface ApplyPayload {
   model_id: number;
@@ -34,7 +35,10 @@ export function visionApplyHandler(db: Db, storage: ObjectStore): JobHandler {
       const bytes = new Uint8Array(await storage.file(model.object_storage_key).arrayBuffer());
       const watch = modelWatch(db, model.id, signal, progress);
       let out;
+      let picture;
       try {
+        // Another aspect ratio or a moved camera: applied anyway, and the result says so (docs/vision.md «Разрешение и вид камеры»).
+        picture = await checkPicture(spec, video, { startSecond: payload.start_second, endSecond: payload.end_second }, watch.signal);
         out = await applyOperationModel({
           video: { file: video.file, width: video.width, height: video.height },
           startSecond: payload.start_second,
@@ -61,29 +65,77 @@ export function visionApplyHandler(db: Db, storage: ObjectStore): JobHandler {
       );
       const segments = out.segments.filter((s) => existing.has(s.operationId));
       const employeeId = payload.employee_id ?? (await applyingEmployee(db, model.workplace_id, video.structure_id, startInstant));
-      const result = {
-        model_id: model.id,
-        video_id: video.id,
-        steps: out.steps,
-        markups: segments.length,
-        start_second: payload.start_second,
-        end_second: payload.end_second,
-      };
+      const uncertainSeconds = out.uncertain.reduce((sum, u) => sum + u.endSecond - u.startSecond, 0);
       if (signal.aborted) return null;
       // The markups and the job's success commit together: a cancelled job writes none, and a
       // worker killed before the commit leaves none, so the rerun after a restart starts clean.
-      const committed = await commitApplying(
+      const { committed, result } = await commitApplying(
         db,
-        { id: job.id, workerId, result },
+        { id: job.id, workerId },
         { model, video, segments, target: { startInstant, endInstant, employeeId } },
+        (counts) => {
+          const message = applyMessage(model.name, counts, { seconds: uncertainSeconds, spans: out.uncertain.length });
+          return {
+            result: {
+              model_id: model.id,
+              video_id: video.id,
+              steps: out.steps,
+              start_second: payload.start_second,
+              end_second: payload.end_second,
+              picture_warnings: picture.warnings,
+              view_similarity: picture.viewSimilarity,
+              // Every count true (issue 43): rows written, segments under people's rows, earlier rows replaced, rejections.
+              markups: counts.written,
+              found: counts.found,
+              under_people: counts.underPeople,
+              replaced: counts.replaced,
+              rejected: counts.rejected,
+              rejected_before: counts.rejectedBefore,
+              // «Не уверена»: steps unlike what the model was trained on, never written as an operation.
+              uncertain_steps: out.uncertainSteps,
+              uncertain_seconds: Math.round(uncertainSeconds * 10) / 10,
+              uncertain: out.uncertain.slice(0, MAX_UNCERTAIN_SPANS).map((u) => ({ start_second: u.startSecond, end_second: u.endSecond })),
+              message,
+            },
+            message,
+          };
+        },
       );
       if (committed === 'gone') throw new PermanentJobError('Модель удалена: применение остановлено');
       if (committed === 'cancelled') return null;
       progress(100);
-      return result;
+      return result!;
     },
   };
 }
+
+/** At most this many «не уверена» spans are listed in the job's result (their total is always there). */
+const MAX_UNCERTAIN_SPANS = 500;
+
+const segmentsText = (n: number) => `${n} ${plural(n, 'отрезок', 'отрезка', 'отрезков')}`;
+
+/**
+ * The applying's result in words (job result, the video's history, the PWA's message): what was
+ * written and what was not, and why — each count true, each noun in its Russian plural.
+ */
+export function applyMessage(modelName: string, counts: ApplyCounts, uncertain: { seconds: number; spans: number }): string {
+  const parts = [
+    counts.written > 0 ? `Модель «${modelName}» записала ${segmentsText(counts.written)} на проверку` : `Модель «${modelName}» не записала ни одного отрезка`,
+  ];
+  if (counts.replaced > 0) parts.push(`${plural(counts.replaced, 'заменён', 'заменены', 'заменено')} ${segmentsText(counts.replaced)} её прежнего применения`);
+  if (counts.underPeople > 0)
+    parts.push(`${segmentsText(counts.underPeople)} не ${plural(counts.underPeople, 'записан', 'записаны', 'записано')}: там уже есть разметка людей`);
+  if (counts.rejected > 0)
+    parts.push(`${segmentsText(counts.rejected)} не ${plural(counts.rejected, 'записан', 'записаны', 'записано')}: там отрезок этой модели уже отклонили`);
+  if (counts.rejectedBefore > 0) parts.push(`${segmentsText(counts.rejectedBefore)} с отметкой «${REJECTED_BEFORE_NOTE}»`);
+  if (uncertain.spans > 0)
+    parts.push(
+      `модель не уверена на ${secondsText(uncertain.seconds)} с (${segmentsText(uncertain.spans)}): такая работа не похожа на то, чему её учили, и операцией не записана`,
+    );
+  return `${parts.join('; ')}.`;
+}
+
+const secondsText = (v: number) => (Math.round(v * 10) / 10).toString().replace('.', ',');
 
 /** The workplace's employee that day for a job queued before the analyst could pick one (0018). */
 async function applyingEmployee(db: Db, workplaceId: number, structureId: number, at: number): Promise<number> {

@@ -3,11 +3,12 @@ import { currentUser } from '../auth/access';
 import type { AppDeps } from '../deps';
 import { createRouter, errorResponses, json, jsonBody } from '../http/openapi';
 import { visionAccess, visionRoute } from './route-spec';
-import { DeletedReply, IdParam, VideoArea, VideoAreaBody, VideoAreasReply, VideoIdQuery } from './schema';
+import { modelPictureCheck } from './picture-check';
+import { DeletedReply, IdParam, PictureCheckQuery, PictureCheckReply, VideoArea, VideoAreaBody, VideoAreasReply, VideoIdQuery } from './schema';
 import * as vision from './service';
 
-/** A camera's areas (rectangles on its frame): list, add, delete. */
-export function visionAreaRoutes({ db }: Pick<AppDeps, 'db'>) {
+/** A camera's areas (rectangles on its frame): list, add, delete; and whether a video's picture is a model's (aspect ratio, view). */
+export function visionAreaRoutes({ db, storage }: Pick<AppDeps, 'db' | 'storage'>) {
   const app = createRouter();
   const { readVideo, write } = visionAccess(db);
 
@@ -21,7 +22,7 @@ export function visionAreaRoutes({ db }: Pick<AppDeps, 'db'>) {
   );
   app.openapi(
     createRoute({
-      ...visionRoute('post', '/api/v1/video-area', 'Добавить область камеры (прямоугольник в пикселях кадра)', write),
+      ...visionRoute('post', '/api/v1/video-area', 'Добавить область камеры (прямоугольник в пикселях кадра frame_width×frame_height)', write),
       request: jsonBody(VideoAreaBody),
       responses: { 200: json(VideoArea), ...errorResponses },
     }),
@@ -34,6 +35,19 @@ export function visionAreaRoutes({ db }: Pick<AppDeps, 'db'>) {
       responses: { 200: json(DeletedReply), ...errorResponses },
     }),
     async (c) => c.json(await vision.deleteArea(db, currentUser(c), c.req.valid('param').id), 200),
+  );
+  app.openapi(
+    createRoute({
+      ...visionRoute(
+        'get',
+        '/api/v1/model/{id}/picture-check',
+        'Тот ли кадр у видео, что при обучении модели: соотношение сторон и вид камеры; предупреждения перед применением',
+        readVideo,
+      ),
+      request: { params: IdParam, query: PictureCheckQuery },
+      responses: { 200: json(PictureCheckReply), ...errorResponses },
+    }),
+    async (c) => c.json(await modelPictureCheck(db, storage, currentUser(c), c.req.valid('param').id, c.req.valid('query')), 200),
   );
   return app;
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database';
 import { finishJob } from '../jobs/queue';
-import { replaceModelLayer, UNREVIEWED_SOURCE } from '../markup/model-layer.service';
+import { modelRejections, replaceModelLayer, subtractIntervals, UNREVIEWED_SOURCE } from '../markup/model-layer.service';
 import { bumpMarkupVersions, logActivities } from '../video/activity.service';
 
 // What the vision jobs (train.job.ts, apply.job.ts) read and write: a model's row (training progress,
@@ -94,31 +94,112 @@ export async function commitTraining(db: Db, job: FinishedJob, modelId: number, 
   });
 }
 
+/** What an applying wrote, for the job's result and the user's message (issue 43: every count true). */
+export interface ApplyCounts {
+  /** Operation segments the model found in the span (before anything below). */
+  found: number;
+  /** Rows of the layer written (a segment cut by people's rows may leave two). */
+  written: number;
+  /** Segments not written because people's rows of the workplace cover them. */
+  underPeople: number;
+  /** Earlier unreviewed rows of this model in the span that the new layer replaced. */
+  replaced: number;
+  /** Segments not written because a person rejected this model's segment there before. */
+  rejected: number;
+  /** Written segments another (earlier) model had there and a person rejected: marked «отклонён в прошлой версии». */
+  rejectedBefore: number;
+}
+
+/** The mark of a segment an earlier model had there and a person rejected. */
+export const REJECTED_BEFORE_NOTE = 'отклонён в прошлой версии';
+
+/** Length of [start, end) covered by the spans (which may overlap one another). */
+function coveredBy(start: number, end: number, spans: { start_time: number; end_time: number }[]): number {
+  const gaps = subtractIntervals(
+    start,
+    end,
+    spans.map((s) => ({ start: s.start_time, end: s.end_time })),
+  );
+  return end - start - gaps.reduce((sum, g) => sum + g.end - g.start, 0);
+}
+
 /**
  * A finished applying: the job's success and its markups in one transaction — the model's new layer
- * (markup/model-layer.service.ts), the model's time, the video's version and activity. A cancelled job
- * writes none, and a worker killed before the commit leaves none, so the rerun after a restart starts clean.
+ * (markup/model-layer.service.ts), the model's time, the video's version and activity. A segment
+ * lying more than half in a span where a person rejected this model's segment is not written; one
+ * more than half in a span where another model's segment of the same operation was rejected is
+ * written with the mark REJECTED_BEFORE_NOTE. The counts are read back from what was written, and
+ * `describe` turns them into the job's result and the activity's text. A cancelled job writes none,
+ * and a worker killed before the commit leaves none, so the rerun after a restart starts clean.
  */
-export async function commitApplying(
+export async function commitApplying<R>(
   db: Db,
-  job: FinishedJob,
+  job: Omit<FinishedJob, 'result'>,
   applied: {
     model: { id: number; name: string; workplace_id: number | null };
     video: { id: number; structure_id: number; start_time: number };
     segments: { operationId: number; startSecond: number; endSecond: number; confidence: number }[];
     target: { startInstant: number; endInstant: number; employeeId: number };
   },
-): Promise<Committed> {
-  const { model, video, segments, target } = applied;
-  return await commit(db, async (trx) => {
+  describe: (counts: ApplyCounts) => { result: R; message: string },
+): Promise<{ committed: Committed; result?: R }> {
+  const { model, video, target } = applied;
+  const workplaceId = model.workplace_id!;
+  let result: R | undefined;
+  const committed = await commit(db, async (trx) => {
     if (!(await modelExists(trx, model.id))) throw new RolledBack('gone');
-    if (!(await finishJob(trx, job.id, job.workerId, job.result))) throw new RolledBack('cancelled');
     const now = Date.now();
-    await replaceModelLayer(trx, { id: model.id, workplaceId: model.workplace_id! }, video, segments, { ...target, now });
+    const instant = (second: number) => video.start_time + Math.round(second * 1000);
+    const rejections = await modelRejections(trx, { videoId: video.id, workplaceId, from: target.startInstant, to: target.endInstant });
+    const segments = [];
+    let rejected = 0;
+    for (const s of applied.segments) {
+      const [from, to] = [instant(s.startSecond), instant(s.endSecond)];
+      const half = (to - from) / 2;
+      if (
+        coveredBy(
+          from,
+          to,
+          rejections.filter((r) => r.model_id === model.id),
+        ) > half
+      ) {
+        rejected++;
+        continue;
+      }
+      const before = rejections.filter((r) => r.model_id !== model.id && r.operation_id === s.operationId);
+      segments.push(coveredBy(from, to, before) > half ? { ...s, note: REJECTED_BEFORE_NOTE } : s);
+    }
+    const layerIn = () =>
+      trx
+        .selectFrom('markups')
+        .select(['start_time', 'end_time'])
+        .where('model_id', '=', model.id)
+        .where('source', '=', UNREVIEWED_SOURCE)
+        .where('video_id', '=', video.id)
+        .where('start_time', '<', target.endInstant)
+        .where('end_time', '>', target.startInstant)
+        .execute();
+    const replaced = (await layerIn()).length;
+    await replaceModelLayer(trx, { id: model.id, workplaceId }, video, segments, { ...target, now });
+    // Rows of the new layer lie inside the span (earlier rows' parts outside it were cut at its edges).
+    const written = (await layerIn()).filter((r) => r.start_time >= target.startInstant && r.end_time <= target.endInstant);
+    const underPeople = segments.filter((s) => !written.some((r) => r.start_time >= instant(s.startSecond) && r.end_time <= instant(s.endSecond))).length;
+    const counts: ApplyCounts = {
+      found: applied.segments.length,
+      written: written.length,
+      underPeople,
+      replaced,
+      rejected,
+      rejectedBefore: segments.filter((s) => 'note' in s).length,
+    };
+    const described = describe(counts);
+    if (!(await finishJob(trx, job.id, job.workerId, described.result))) throw new RolledBack('cancelled');
+    result = described.result;
     await recordApplied(trx, model.id, now);
     await bumpMarkupVersions(trx, [video.id]);
-    await logActivities(trx, [{ videoId: video.id, authorId: null, at: now, comment: `Разметка моделью «${model.name}»: ${segments.length} отрезков` }]);
+    await logActivities(trx, [{ videoId: video.id, authorId: null, at: now, comment: described.message }]);
   });
+  return committed === 'done' ? { committed, result } : { committed };
 }
 
 /** A video a job reads, with its camera's structure and organisation; undefined when it is gone. */
@@ -145,7 +226,7 @@ export async function modelAreas(db: Db, modelId: number) {
   return await db
     .selectFrom('video_areas')
     .innerJoin('model_video_areas', 'model_video_areas.video_area_id', 'video_areas.id')
-    .select(['video_areas.id', 'name', 'x1', 'y1', 'x2', 'y2'])
+    .select(['video_areas.id', 'name', 'x1', 'y1', 'x2', 'y2', 'frame_width', 'frame_height'])
     .where('model_video_areas.model_id', '=', modelId)
     .orderBy('video_areas.id')
     .execute();

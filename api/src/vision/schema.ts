@@ -34,13 +34,51 @@ export const HumansQuery = z.object({
     .openapi({ description: 'Какой детектор спросить; по умолчанию — настройка сервера NORMA_HUMAN_DETECTOR (movenet-multipose)' }),
 });
 
+/** The size of the frame an area was drawn on (issue 43): x1…y2 are its pixels; any other video's picture scales them. */
+const frameSide = z.number().int().min(1).max(MAX_PIXEL);
 export const VideoArea = z
-  .object({ id: z.number().int(), name: z.string(), x1: z.number(), y1: z.number(), x2: z.number(), y2: z.number(), camera_id: z.number().int() })
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    x1: z.number(),
+    y1: z.number(),
+    x2: z.number(),
+    y2: z.number(),
+    camera_id: z.number().int(),
+    frame_width: z.number().int().nullable().openapi({ description: 'Ширина кадра, на котором обведена область; null — пиксели видео (области до 0023)' }),
+    frame_height: z.number().int().nullable(),
+  })
   .openapi('VideoArea');
 export const VideoAreasReply = z.object({ video_areas: z.array(VideoArea) }).openapi('VideoAreas');
 export const VideoAreaBody = z
-  .object({ camera_id: id, name: z.string().max(200).nullable().optional(), x1: coordinate, y1: coordinate, x2: coordinate, y2: coordinate })
+  .object({
+    camera_id: id,
+    name: z.string().max(200).nullable().optional(),
+    x1: coordinate,
+    y1: coordinate,
+    x2: coordinate,
+    y2: coordinate,
+    frame_width: frameSide.optional().openapi({ description: 'Ширина кадра, на котором обведён прямоугольник (пиксели); без неё — кадр видео камеры' }),
+    frame_height: frameSide.optional(),
+  })
   .openapi('VideoAreaBody');
+
+export const PictureCheckQuery = z.object({
+  video_id: decimalInt(1),
+  start_second: decimalNumber(MAX_SECONDS).optional(),
+  end_second: decimalNumber(MAX_SECONDS).optional(),
+});
+export const PictureCheckReply = z
+  .object({
+    model_id: z.number().int(),
+    video_id: z.number().int(),
+    trained: z.object({ width: z.number().int(), height: z.number().int() }).openapi({ description: 'Кадр видео, на котором модель обучена' }),
+    video: z.object({ width: z.number().int(), height: z.number().int() }),
+    aspect_change: z.number().openapi({ description: 'Относительная разница соотношений сторон (0,01 — 1 %)' }),
+    view_similarity: z.number().nullable().openapi({ description: 'Сходство вида камеры с видом при обучении (−1…1); null — у модели нет подписи вида' }),
+    warnings: z.array(z.string()),
+  })
+  .openapi('PictureCheck');
 
 export const ModelMeta = z.object({
   id: z.number().int(),
@@ -65,6 +103,10 @@ export const ModelMeta = z.object({
   apply_status: z.enum(['queued', 'running', 'success', 'failed', 'cancelled']).nullable(),
   apply_progress: z.number().nullable(),
   apply_error: z.string().nullable(),
+  apply_message: z.string().nullable().openapi({
+    description:
+      'Итог последнего применения словами: сколько отрезков записано, сколько не записано под разметкой людей или как отклонённых, сколько заменено, где модель «не уверена»',
+  }),
 });
 export const ModelItem = z.object({ meta: ModelMeta, workplace_name: z.string().nullable() }).openapi('VisionModel');
 export const ModelsReply = z.object({ models: z.array(ModelItem) }).openapi('VisionModels');

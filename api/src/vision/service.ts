@@ -1,7 +1,8 @@
 import type { z } from '@hono/zod-openapi';
 import { sql, type Selectable } from 'kysely';
+import { backgroundShortfall } from '@norma/workers/vision';
 import type { SessionUser } from '../http/env';
-import { UNREVIEWED_SOURCE, workplaceEmployee } from '../markup/model-layer.service';
+import { subtractIntervals, UNREVIEWED_SOURCE, workplaceEmployee } from '../markup/model-layer.service';
 import type { Db } from '../db/database';
 import type { ModelsTable } from '../db/schema';
 import { ApiError, badRequest, notFound } from '../http/errors';
@@ -106,6 +107,13 @@ function readyVideo(video: VideoInOrganization) {
 
 // ——— models ———
 
+/** The words of a finished applying (apply.job.ts applyMessage) from its job's result; null for a result without them. */
+function applyMessageOf(result: string | null): string | null {
+  if (!result) return null;
+  const message = (JSON.parse(result) as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : null;
+}
+
 async function modelItems(db: Db, rows: ModelRow[]): Promise<In<typeof ModelItem>[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
@@ -114,7 +122,7 @@ async function modelItems(db: Db, rows: ModelRow[]): Promise<In<typeof ModelItem
   const workplaceIds = rows.map((r) => r.workplace_id).filter((w): w is number => w !== null);
   const workplaces = workplaceIds.length ? await db.selectFrom('workplaces').select(['id', 'name']).where('id', 'in', workplaceIds).execute() : [];
   const jobIds = rows.flatMap((r) => [r.job_id, r.apply_job_id]).filter((j): j is number => j !== null);
-  const jobs = jobIds.length ? await db.selectFrom('jobs').select(['id', 'status', 'progress', 'error']).where('id', 'in', jobIds).execute() : [];
+  const jobs = jobIds.length ? await db.selectFrom('jobs').select(['id', 'status', 'progress', 'error', 'result']).where('id', 'in', jobIds).execute() : [];
   const job = (id: number | null) => jobs.find((j) => j.id === id);
   return rows.map((r) => {
     const training = job(r.job_id);
@@ -154,6 +162,7 @@ async function modelItems(db: Db, rows: ModelRow[]): Promise<In<typeof ModelItem
         apply_status: applying?.status ?? null,
         apply_progress: applying?.progress ?? null,
         apply_error: applying?.status === 'failed' ? applying.error : null,
+        apply_message: applying?.status === 'success' ? applyMessageOf(applying.result) : null,
       },
       workplace_name: workplaces.find((w) => w.id === r.workplace_id)?.name ?? null,
     };
@@ -227,17 +236,26 @@ export async function startTraining(db: Db, user: SessionUser, body: In<typeof T
   const areaIds = [...new Set(body.video_area_ids)];
   const areas = await db.selectFrom('video_areas').select('id').where('id', 'in', areaIds).where('camera_id', '=', video.camera_id).execute();
   if (areas.length !== areaIds.length) throw badRequest('Области должны быть заданы для камеры этого видео');
+  const [from, to] = [video.start_time + start * 1000, video.start_time + end * 1000];
   const marked = await db
     .selectFrom('markups')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .select(['start_time', 'end_time'])
     .where('structure_id', '=', video.structure_id)
     .where('workplace_id', '=', workplace.id)
     .where('source', '!=', UNREVIEWED_SOURCE)
     .where('operation_id', 'in', operationIds)
-    .where('start_time', '<', video.start_time + end * 1000)
-    .where('end_time', '>', video.start_time + start * 1000)
-    .executeTakeFirstOrThrow();
-  if (Number(marked.n) === 0) throw badRequest('В выбранном отрезке нет разметки выбранных операций на этом рабочем месте: модели не на чем учиться');
+    .where('start_time', '<', to)
+    .where('end_time', '>', from)
+    .execute();
+  if (marked.length === 0) throw badRequest('В выбранном отрезке нет разметки выбранных операций на этом рабочем месте: модели не на чем учиться');
+  // «Фон (прочее)» needs examples (issue 43): time of the span under none of the chosen operations.
+  const other = subtractIntervals(
+    from,
+    to,
+    marked.map((m) => ({ start: m.start_time, end: m.end_time })),
+  ).reduce((sum, gap) => sum + gap.end - gap.start, 0);
+  const shortfall = backgroundShortfall(end - start, other / 1000);
+  if (shortfall) throw badRequest(shortfall);
   const test = body.test ? await testSpan(db, user, video, body.test) : null;
   return db.transaction().execute(async (trx) => {
     const now = Date.now();
@@ -335,9 +353,34 @@ export async function startApplying(db: Db, user: SessionUser, body: In<typeof A
   };
 }
 
+/**
+ * What GET /api/v1/model/{id}/picture-check compares (picture-check.ts): the trained model's spec and
+ * a ready video of its camera with the span (the whole video by default).
+ */
+export async function pictureCheckInputs(db: Db, user: SessionUser, modelId: number, query: { video_id: number; start_second?: number; end_second?: number }) {
+  const model = await modelRowOf(db, user, modelId);
+  if (!model.object_storage_key || !model.spec) throw badRequest('Модель ещё не обучена: проверить кадр можно только для обученной модели');
+  const video = await videoOf(db, user, query.video_id);
+  readyVideo(video);
+  if (video.camera_id !== model.camera_id) throw badRequest('Модель обучена для другой камеры: её области не подходят к этому видео');
+  const { start, end } = span(query.start_second ?? 0, query.end_second ?? video.duration ?? 86_400, video.duration);
+  return { model: { id: model.id, spec: model.spec }, video, start, end };
+}
+
 // ——— video areas ———
 
-const areaView = (a: { id: number; name: string; x1: number; y1: number; x2: number; y2: number; camera_id: number }) => ({
+type AreaRow = {
+  id: number;
+  name: string;
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  camera_id: number;
+  frame_width: number | null;
+  frame_height: number | null;
+};
+const areaView = (a: AreaRow) => ({
   id: a.id,
   name: a.name,
   x1: a.x1,
@@ -345,6 +388,8 @@ const areaView = (a: { id: number; name: string; x1: number; y1: number; x2: num
   x2: a.x2,
   y2: a.y2,
   camera_id: a.camera_id,
+  frame_width: a.frame_width,
+  frame_height: a.frame_height,
 });
 
 export async function listAreas(db: Db, user: SessionUser, videoId: number) {
@@ -364,10 +409,14 @@ export async function addArea(db: Db, user: SessionUser, body: In<typeof VideoAr
   const name = (body.name ?? '').trim();
   if (!name) throw badRequest(M.needAreaName);
   const rect = rectangle(body, M.needAreaRectangle);
+  // Pixels of the frame it was drawn on (issue 43): both sides or neither, the rectangle inside it.
+  if ((body.frame_width == null) !== (body.frame_height == null)) throw badRequest('Укажите и ширину, и высоту кадра области');
+  if (body.frame_width != null && body.frame_height != null && (rect.x2 > body.frame_width || rect.y2 > body.frame_height))
+    throw badRequest(`Прямоугольник выходит за кадр ${body.frame_width}×${body.frame_height}`);
   await cameraOf(db, user, body.camera_id);
   const row = await db
     .insertInto('video_areas')
-    .values({ camera_id: body.camera_id, name, ...rect })
+    .values({ camera_id: body.camera_id, name, ...rect, frame_width: body.frame_width ?? null, frame_height: body.frame_height ?? null })
     .returningAll()
     .executeTakeFirstOrThrow();
   return areaView(row);

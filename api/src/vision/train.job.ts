@@ -95,6 +95,8 @@ function trainResult(modelId: number, key: string, out: Awaited<ReturnType<typeo
     edit_score: r.segments.editScore,
     best_epoch: r.bestEpoch,
     baseline: { operation_id: out.spec.classes[r.baseline.classIndex]?.operationId ?? null, accuracy: r.baseline.evaluation.accuracy },
+    // Share of the test steps the model is «не уверена» about (issue 43).
+    uncertain_share: r.uncertainShare,
     warnings: r.warnings,
     held_out: heldOut,
   };
@@ -120,7 +122,13 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
           video: { file: video.file, width: video.width, height: video.height },
           startSecond: model.start_second,
           endSecond: model.end_second,
-          areas: areas.map((a) => ({ id: a.id, name: a.name, rect: { x1: a.x1, y1: a.y1, x2: a.x2, y2: a.y2 } })),
+          areas: areas.map((a) => ({
+            id: a.id,
+            name: a.name,
+            rect: { x1: a.x1, y1: a.y1, x2: a.x2, y2: a.y2 },
+            // The frame it was drawn on (0023): the pipeline scales it to the training picture.
+            ...(a.frame_width && a.frame_height ? { frame: { width: a.frame_width, height: a.frame_height } } : {}),
+          })),
           classes: [{ operationId: null, name: 'Фон (прочее)' }, ...operations.map((o) => ({ operationId: o.id, name: o.name }))],
           spans,
           test,
@@ -131,7 +139,8 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
       } catch (err) {
         if (watch.gone) throw new PermanentJobError('Модель удалена: обучение остановлено');
         if (signal.aborted) return null;
-        if (err instanceof Error && /нет разметки|Слишком мало|ни одного кадра/.test(err.message)) throw new PermanentJobError(err.message);
+        if (err instanceof Error && /нет разметки|Слишком мало|ни одного кадра|не на чем узнать прочую работу/.test(err.message))
+          throw new PermanentJobError(err.message);
         throw err;
       } finally {
         await watch.done();

@@ -3982,6 +3982,84 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/model/{id}/picture-check': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Тот ли кадр у видео, что при обучении модели: соотношение сторон и вид камеры; предупреждения перед применением */
+    get: {
+      parameters: {
+        query: {
+          end_second?: number;
+          start_second?: number;
+          video_id: number;
+        };
+        header?: never;
+        path: {
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['PictureCheck'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/models': {
     parameters: {
       query?: never;
@@ -5266,8 +5344,8 @@ export interface paths {
     };
     put?: never;
     /**
-     * Сохранить сценарий баланса линии (распределение операций по рабочим местам и потребность)
-     * @description Сценарий — не часть нормы: его можно сохранить и у утверждённой версии.
+     * Сохранить сценарий баланса линии: станции по порядку, операции на них и потребность
+     * @description Линия — рабочие места, через которые изделие проходит одно за другим, в порядке, заданном аналитиком. Потери (простои) станцию не занимают: такая операция в assignment — 400. Сценарий — не часть нормы: его можно сохранить и у утверждённой версии.
      */
     post: {
       parameters: {
@@ -5281,7 +5359,7 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
-            /** @description На каком рабочем месте каждая операция */
+            /** @description На какой станции каждая операция (основная или вспомогательная: потери станцию не занимают) */
             assignment: {
               operation_id: number;
               workplace_id: number;
@@ -5289,6 +5367,8 @@ export interface paths {
             /** @description Потребность за смену, шт. (такт = рабочее время / потребность) */
             demand: number;
             name: string;
+            /** @description Станции линии по порядку: рабочие места, через которые изделие проходит одно за другим. Без поля — рабочие места из assignment в порядке карточки (прежние сценарии) */
+            stations?: number[];
           };
         };
       };
@@ -9138,7 +9218,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Добавить область камеры (прямоугольник в пикселях кадра) */
+    /** Добавить область камеры (прямоугольник в пикселях кадра frame_width×frame_height) */
     post: {
       parameters: {
         query?: never;
@@ -12080,6 +12160,8 @@ export interface components {
         demand: number;
         id: number;
         name: string;
+        /** @description Станции линии (рабочие места) по порядку */
+        stations: number[];
       }[];
     };
     LoaderPackages: {
@@ -12528,8 +12610,26 @@ export interface components {
         line: {
           /** @description Рабочее время смены без регламентированных перерывов, мин */
           available_minutes: number;
+          /** @description Рабочие места, каждое из которых делает изделие целиком, с их собственной Нвыр; нет в карточках, сохранённых до появления поля (тогда у места — Нвыр карточки) */
+          benches?: {
+            /** @description Операции единицы, на этом месте не замерявшиеся: их t_norm — по карточке */
+            borrowed_operation_ids: number[];
+            /** @description Операций единицы, замеренных на этом месте */
+            measured_operations: number;
+            name: string;
+            /** @description Нвыр места, округлено вниз */
+            output: number | null;
+            /** @description Нвыр места = Топ.н карточки / Топ места, шт./смену */
+            output_exact: number | null;
+            /** @description Топ места: Σ t_norm × раз на единицу по замерам на этом месте, мин; null — у операции единицы нет времени */
+            top_minutes: number | null;
+            workplace_id: number;
+          }[];
           operations: {
-            /** @enum {string} */
+            /**
+             * @description Основная или вспомогательная работа; «loss» (потери) — только в карточках, сохранённых до того, как потери перестали входить в линию
+             * @enum {string}
+             */
             category: 'main' | 'aux' | 'loss';
             /** @description Трудоёмкость на единицу, мин */
             minutes: number;
@@ -12624,6 +12724,8 @@ export interface components {
         seconds: number;
       }[];
       far_threshold_percent: number;
+      /** @description Начало первых смен-суток окна */
+      from_time: string;
       norm: {
         effective_from: string;
         id: number;
@@ -12631,16 +12733,76 @@ export interface components {
       } | null;
       rows: {
         actual_minutes_per_unit: number | null;
+        /** @description Смена-сутки (ночная смена — по дню начала) */
         date: string;
         employee_id: number;
         employee_name: string;
+        from_time: string;
+        /** @description null — нет нормы или нет выпуска («нет выпуска») */
         fulfilment_percent: number | null;
+        /** @description Простои, наблюдённые в эту смену-сутки, мин */
         idle_minutes: number;
         norm_id: number | null;
         norm_time_minutes: number | null;
         norm_version: number | null;
-        shift_minutes: number;
+        /**
+         * @description manual — введён вручную за смену-сутки или окна внутри неё; stamps — отметки «продукт»; none — выпуска нет
+         * @enum {string}
+         */
+        output_source: 'manual' | 'stamps' | 'none';
+        /** @description Тсм действующей нормы, мин; null — нормы нет */
+        shift_minutes: number | null;
+        to_time: string;
+        /** @description Выпуск смены-суток, шт. (0 — выпуска нет) */
         units: number;
+      }[];
+      /** @description Конец последних смен-суток окна */
+      to_time: string;
+      /** @description Итог окна по всем сотрудникам */
+      total: {
+        /** @description Σ (Тсм − простои) / выпуск смен-суток, входящих в выполнение, мин */
+        actual_minutes_per_unit: number | null;
+        /** @description Смен-суток в строках (у итога по всем — смен-суток сотрудников) */
+        days: number;
+        /** @description Смен-суток с выпуском и нормой — только они входят в выполнение */
+        days_counted: number;
+        days_with_output: number;
+        /** @description Сотрудник; null — итог по всем сотрудникам окна */
+        employee_id: number | null;
+        employee_name: string | null;
+        /** @description Σ Нвр × выпуск / Σ (Тсм − простои) × 100; null — ни одной смены-суток с выпуском и нормой */
+        fulfilment_percent: number | null;
+        /** @description Σ Нвр × выпуск, мин */
+        norm_minutes: number;
+        /** @description Выпуск окна: сумма выпуска его смен-суток, шт. */
+        units: number;
+        /** @description Выпуск смен-суток, входящих в выполнение (с нормой), шт. */
+        units_counted: number;
+        /** @description Σ (Тсм − простои), мин */
+        working_minutes: number;
+      };
+      /** @description Итог окна по каждому сотруднику */
+      totals: {
+        /** @description Σ (Тсм − простои) / выпуск смен-суток, входящих в выполнение, мин */
+        actual_minutes_per_unit: number | null;
+        /** @description Смен-суток в строках (у итога по всем — смен-суток сотрудников) */
+        days: number;
+        /** @description Смен-суток с выпуском и нормой — только они входят в выполнение */
+        days_counted: number;
+        days_with_output: number;
+        /** @description Сотрудник; null — итог по всем сотрудникам окна */
+        employee_id: number | null;
+        employee_name: string | null;
+        /** @description Σ Нвр × выпуск / Σ (Тсм − простои) × 100; null — ни одной смены-суток с выпуском и нормой */
+        fulfilment_percent: number | null;
+        /** @description Σ Нвр × выпуск, мин */
+        norm_minutes: number;
+        /** @description Выпуск окна: сумма выпуска его смен-суток, шт. */
+        units: number;
+        /** @description Выпуск смен-суток, входящих в выполнение (с нормой), шт. */
+        units_counted: number;
+        /** @description Σ (Тсм − простои), мин */
+        working_minutes: number;
       }[];
     };
     NormList: {
@@ -12968,6 +13130,24 @@ export interface components {
       })[];
       /** @description версия строк окна: передайте её в base_version при сохранении */
       version: string;
+    };
+    PictureCheck: {
+      /** @description Относительная разница соотношений сторон (0,01 — 1 %) */
+      aspect_change: number;
+      model_id: number;
+      /** @description Кадр видео, на котором модель обучена */
+      trained: {
+        height: number;
+        width: number;
+      };
+      video: {
+        height: number;
+        width: number;
+      };
+      video_id: number;
+      /** @description Сходство вида камеры с видом при обучении (−1…1); null — у модели нет подписи вида */
+      view_similarity: number | null;
+      warnings: string[];
     };
     Products: {
       product_num: number;
@@ -13756,6 +13936,9 @@ export interface components {
     };
     VideoArea: {
       camera_id: number;
+      frame_height: number | null;
+      /** @description Ширина кадра, на котором обведена область; null — пиксели видео (области до 0023) */
+      frame_width: number | null;
       id: number;
       name: string;
       x1: number;
@@ -13765,6 +13948,9 @@ export interface components {
     };
     VideoAreaBody: {
       camera_id: number;
+      frame_height?: number;
+      /** @description Ширина кадра, на котором обведён прямоугольник (пиксели); без неё — кадр видео камеры */
+      frame_width?: number;
       name?: string | null;
       x1?: number | null;
       x2?: number | null;
@@ -13856,6 +14042,8 @@ export interface components {
         applied_at: string | null;
         apply_error: string | null;
         apply_job_id: number | null;
+        /** @description Итог последнего применения словами: сколько отрезков записано, сколько не записано под разметкой людей или как отклонённых, сколько заменено, где модель «не уверена» */
+        apply_message: string | null;
         apply_progress: number | null;
         /** @enum {string|null} */
         apply_status: 'queued' | 'running' | 'success' | 'failed' | 'cancelled' | null;

@@ -3,7 +3,7 @@ import type * as Ort from 'onnxruntime-web';
 // The runtime's wasm comes from our own origin (emitted by the build, loaded only when a model is opened).
 import webgpuWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import wasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url';
-import { AreaFeatureExtractor, toWorkRect } from '../../../workers/src/vision/features';
+import { AreaFeatureExtractor, pixelLightOf, toWorkRect } from '../../../workers/src/vision/features';
 import { grayWorkFrame } from './gray';
 import type { InferenceBackend, WorkerReply, WorkerRequest } from './protocol';
 import { specOfOnnx, type BrowserVisionSpec } from './spec';
@@ -40,7 +40,7 @@ async function runtime(wanted?: InferenceBackend): Promise<{ ort: typeof Ort; ba
 function features(frames: Uint8Array[]) {
   const s = spec!;
   const rects = s.areas.map((a) => toWorkRect(a.rect, s.source, s.work));
-  const extractor = new AreaFeatureExtractor(rects, s.work.width, s.fps, frames.length);
+  const extractor = new AreaFeatureExtractor(rects, s.work.width, s.fps, frames.length, pixelLightOf(s.featureVersion));
   for (const frame of frames) extractor.push(frame);
   return extractor.finish();
 }

@@ -20,15 +20,15 @@ export interface BrowserVisionSpec {
   pose?: { fps: number; inputWidth: number; columns: number };
 }
 
-/** The feature version this browser code computes (workers' FEATURE_VERSION). */
-export const SUPPORTED_FEATURE_VERSION = 1;
+/** The feature versions this browser code computes (workers' FEATURE_VERSION and the older absolute one, features.ts). */
+export const SUPPORTED_FEATURE_VERSIONS = [1, 3];
 
 export function specOfOnnx(bytes: Uint8Array): BrowserVisionSpec {
   const raw = readOnnxMetadata(bytes).norma_vision_spec;
   if (!raw) throw new Error('В файле модели нет описания признаков (norma_vision_spec)');
   const spec = JSON.parse(raw) as BrowserVisionSpec;
   if (spec.pose) throw new Error('Модель считает и позы людей — их считает только сервер: подсказки в браузере у этой модели нет');
-  if (spec.featureVersion !== SUPPORTED_FEATURE_VERSION)
-    throw new Error(`Модель считает признаки версии ${spec.featureVersion}, браузер — ${SUPPORTED_FEATURE_VERSION}`);
+  if (!SUPPORTED_FEATURE_VERSIONS.includes(spec.featureVersion))
+    throw new Error(`Модель считает признаки версии ${spec.featureVersion}, браузер — ${SUPPORTED_FEATURE_VERSIONS.join(' и ')}`);
   return spec;
 }

@@ -1,6 +1,7 @@
 import { copyFile, mkdir, rename } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { FIGURE_HEIGHT, FIGURE_TORSO, FIGURE_WIDTH, figureSource } from './demo-figure';
 import { mediaTools, run } from './ffmpeg';
 
 /** Categories of work (METHODOLOGY §1). */
@@ -93,6 +94,7 @@ export const DEMO_WORKPLACE_AREAS: { name: string; x1: number; y1: number; x2: n
 
 /** Things drawn for each worker: size (layout pixels) and colour. Hands are light, parts distinct in brightness. */
 const OBJECTS = {
+  // The worker's torso: a human figure (demo-figure.ts) is drawn with its torso here, in the worker's colour.
   body: { w: 36, h: 56, color: '' },
   hand: { w: 14, h: 14, color: '0xffcc99' },
   bearing: { w: 16, h: 16, color: '0xeeeeee' },
@@ -222,12 +224,14 @@ function layers(clip: DemoClip): Layer[] {
       .filter((s) => s.to > s.from)
       .sort((a, b) => a.from - b.from);
     const poses = visible.map((s, i) => pose(s, c.speed, visible[i - 1], visible[i + 1]));
-    // Fixed parts first, the worker over them, the held parts and hands on top.
-    const order: ObjectName[] = ['housing', 'paper', 'body', 'crate', 'wrench', 'bearing', 'hand'];
+    // The worker first (a human figure whose torso is where the body stands), the fixed parts on
+    // the bench in front of them, the held parts and the working hand on top.
+    const order: ObjectName[] = ['body', 'housing', 'paper', 'crate', 'wrench', 'bearing', 'hand'];
     for (const name of order) {
       if (!poses.some((p) => p[name])) continue;
-      const dx = HELD[name] ? MARGIN + c.shiftX : MARGIN;
-      const dy = HELD[name] ? top + c.shiftY * k : top;
+      const figure = name === 'body';
+      const dx = (HELD[name] ? MARGIN + c.shiftX : MARGIN) - (figure ? Math.round(FIGURE_TORSO.x * scale) : 0);
+      const dy = (HELD[name] ? top + c.shiftY * k : top) - (figure ? Math.round(FIGURE_TORSO.y * scale) : 0);
       const x = piecewise(visible, (i) => {
         const p = poses[i]![name];
         return p ? `${dx}+(${p[0]})*1` : null;
@@ -236,7 +240,8 @@ function layers(clip: DemoClip): Layer[] {
         const p = poses[i]![name];
         return p ? `${num(dy)}+(${p[1]})*${num(k)}` : null;
       });
-      out.push({ source: src(name === 'body' ? actor.color : OBJECTS[name].color, name), x, y });
+      const source = figure ? figureSource(actor.color, Math.round(FIGURE_WIDTH * scale), Math.round(FIGURE_HEIGHT * scale)) : src(OBJECTS[name].color, name);
+      out.push({ source, x, y });
     }
   });
   // Passers-by walk across the back of the whole scene.

@@ -314,3 +314,76 @@ function adamStep(params: Params, grads: Params, moments: { m1: Params; m2: Para
     }
   }
 }
+
+/**
+ * What the model saw of each class, to tell work it never saw (issue 43, docs/vision.md «Не
+ * уверена»): per class, the centre and scale of each feature over its training steps and the
+ * distance that NOVELTY_QUANTILE of those steps stay within, times NOVELTY_MARGIN. A step whose
+ * features lie farther than that from the class the network chose is «не уверена», however sure
+ * the softmax is (a softmax is sure far from everything it saw). Raw feature units, so applying
+ * needs nothing but the features; stored in the model's spec.
+ */
+export interface NoveltyStats {
+  /** Index as the classes; null for a class without training steps. */
+  classes: ({ centre: number[]; scale: number[]; limit: number } | null)[];
+}
+
+/** Share of a class's training steps that lie within its limit (before the margin). */
+export const NOVELTY_QUANTILE = 0.995;
+/** The limit is this many times the quantile's distance. */
+export const NOVELTY_MARGIN = 3;
+/** A class's scale of a feature is at least this share of the feature's overall spread (a feature constant within a class must not explode). */
+const MIN_CLASS_SCALE = 0.5;
+
+const round6 = (v: number) => Number(v.toPrecision(6));
+
+/** Root mean square over features of the standardised difference between row r of x and the class's centre. */
+function classDistance(cls: { centre: number[]; scale: number[] }, data: ArrayLike<number>, base: number): number {
+  let sum = 0;
+  for (let f = 0; f < cls.centre.length; f++) {
+    const d = (data[base + f]! - cls.centre[f]!) / cls.scale[f]!;
+    sum += d * d;
+  }
+  return Math.sqrt(sum / cls.centre.length);
+}
+
+/** The novelty statistics of the rows [0, rows) of `x` with their labels (the training rows of `model`). */
+export function noveltyStats(model: Classifier, x: FeatureMatrix, labels: Int32Array, rows: number): NoveltyStats {
+  const { columns } = x;
+  const classes: NoveltyStats['classes'] = [];
+  for (let c = 0; c < model.classes; c++) {
+    const members: number[] = [];
+    for (let r = 0; r < rows; r++) if (labels[r] === c) members.push(r);
+    if (members.length < 2) {
+      classes.push(null);
+      continue;
+    }
+    const centre = new Array<number>(columns).fill(0);
+    const scale = new Array<number>(columns).fill(0);
+    for (const r of members) for (let f = 0; f < columns; f++) centre[f]! += x.data[r * columns + f]!;
+    for (let f = 0; f < columns; f++) centre[f] = centre[f]! / members.length;
+    for (const r of members)
+      for (let f = 0; f < columns; f++) {
+        const d = x.data[r * columns + f]! - centre[f]!;
+        scale[f]! += d * d;
+      }
+    for (let f = 0; f < columns; f++) scale[f] = Math.max(Math.sqrt(scale[f]! / members.length), MIN_CLASS_SCALE / model.invStd[f]!);
+    const cls = { centre: centre.map(round6), scale: scale.map(round6) };
+    const distances = members.map((r) => classDistance(cls, x.data, r * columns)).sort((a, b) => a - b);
+    const quantile = distances[Math.min(distances.length - 1, Math.floor(NOVELTY_QUANTILE * distances.length))]!;
+    classes.push({ ...cls, limit: round6(quantile * NOVELTY_MARGIN) });
+  }
+  return { classes };
+}
+
+/** 1 where a step's features lie beyond the limit of the class the network chose for it (argmax of `probabilities`), else 0. */
+export function uncertainSteps(stats: NoveltyStats, x: FeatureMatrix, probabilities: Float32Array, classes: number): Uint8Array {
+  const chosen = argmaxRows(probabilities, classes);
+  const out = new Uint8Array(x.rows);
+  for (let r = 0; r < x.rows; r++) {
+    const cls = stats.classes[chosen[r]!];
+    // A class the model never trained on cannot be chosen honestly.
+    out[r] = !cls || classDistance(cls, x.data, r * x.columns) > cls.limit ? 1 : 0;
+  }
+  return out;
+}

@@ -1,17 +1,35 @@
 /**
  * Features of video areas per time step (docs/vision.md «Признаки»). One step is one sampled gray
  * frame; for every area, in this order:
- *   motion     mean |frame − previous frame| / 255 inside the area
- *   changed    share of area pixels whose difference exceeds CHANGE_THRESHOLD
- *   mean, std  intensity mean and standard deviation / 255
+ *   motion     mean |frame − previous frame| inside the area
+ *   changed    share of area pixels whose difference exceeds the change threshold
+ *   mean, std  intensity mean and standard deviation
  *   motion_1s  motion averaged over about one second centred on the step
- *   patch_r_c  the area downscaled to PATCH×PATCH cells, each cell's mean / 255
+ *   patch_r_c  the area downscaled to PATCH×PATCH cells, each cell's mean intensity
+ * Intensities are read one of two ways (`PixelLight`, the model's feature version):
+ *   version 1  absolute: v / 255, changed at a difference over CHANGE_THRESHOLD levels;
+ *   version 3  relative to the frame's light (issue 43): (v − frame mean) / frame spread, motion
+ *              and spread / frame spread, changed at a difference over CHANGE_SPREADS frame
+ *              spreads — the same numbers when the light changes a picture v → a·v + b (half to
+ *              double brightness or contrast), up to clipping and sensor noise.
  * The first step has no previous frame: its motion features copy the second step's.
  * The browser (onnxruntime-web in the PWA) must compute exactly these numbers.
  */
 
 export const PATCH = 4;
 export const CHANGE_THRESHOLD = 15;
+/** Version 3: the share of the darkest and of the brightest pixels left out of the frame's light. */
+export const TRIM = 0.1;
+/** Version 3: a pixel changed when its difference exceeds this many spreads of the frame (about 16 levels on the demo scene, as version 1's 15). */
+export const CHANGE_SPREADS = 2;
+/** Version 3: the least frame spread divided by, in levels (a blank frame must not blow the features up). */
+export const MIN_FRAME_SPREAD = 2;
+/** How the pixel features read intensity: 1 — absolute; 3 — relative to the frame's light. */
+export type PixelLight = 1 | 3;
+export const ABSOLUTE_LIGHT: PixelLight = 1;
+export const RELATIVE_LIGHT: PixelLight = 3;
+/** The pixel features of a model's feature version (2 and 4 are 1 and 3 with poses, pipeline.ts). */
+export const pixelLightOf = (featureVersion: number): PixelLight => (featureVersion >= RELATIVE_LIGHT ? RELATIVE_LIGHT : ABSOLUTE_LIGHT);
 const BASE_KINDS = ['motion', 'changed', 'mean', 'std', 'motion_1s'] as const;
 export const FEATURES_PER_AREA = BASE_KINDS.length + PATCH * PATCH;
 
@@ -80,19 +98,26 @@ export class AreaFeatureExtractor {
     private readonly width: number,
     private readonly fps: number,
     expectedRows = 256,
+    private readonly light: PixelLight = RELATIVE_LIGHT,
+    /** Training views only (augment.ts): the frame as it would look under other light. */
+    private readonly view?: (frame: Uint8Array) => Uint8Array,
   ) {
     this.columns = rects.length * FEATURES_PER_AREA;
     this.data = new Float32Array(Math.max(1, expectedRows) * this.columns);
   }
 
-  push(frame: Uint8Array): void {
+  push(filmed: Uint8Array): void {
+    const frame = this.view ? this.view(filmed) : filmed;
     if ((this.rows + 1) * this.columns > this.data.length) {
       const bigger = new Float32Array(this.data.length * 2);
       bigger.set(this.data);
       this.data = bigger;
     }
     const row = this.data.subarray(this.rows * this.columns, (this.rows + 1) * this.columns);
-    this.rects.forEach((rect, a) => areaFeatures(frame, this.previous, this.width, rect, row.subarray(a * FEATURES_PER_AREA, (a + 1) * FEATURES_PER_AREA)));
+    const scale = this.light === RELATIVE_LIGHT ? frameLight(frame) : { offset: 0, unit: 255, changed: CHANGE_THRESHOLD };
+    this.rects.forEach((rect, a) =>
+      areaFeatures(frame, this.previous, this.width, rect, scale, row.subarray(a * FEATURES_PER_AREA, (a + 1) * FEATURES_PER_AREA)),
+    );
     if (!this.previous) this.previous = new Uint8Array(frame.length);
     this.previous.set(frame);
     this.rows++;
@@ -121,8 +146,42 @@ export class AreaFeatureExtractor {
   }
 }
 
+/** How intensities are read: (v − offset) / unit, differences / unit, a pixel changed over `changed` levels. */
+interface LightScale {
+  offset: number;
+  unit: number;
+  changed: number;
+}
+
+/**
+ * Version 3: the frame's own light — mean and spread of its pixels between the TRIM and 1 − TRIM
+ * quantiles (by rank, so a brighter or more contrasted picture keeps the same pixels even where its
+ * highlights or shadows clip), the spread at least MIN_FRAME_SPREAD levels.
+ */
+function frameLight(frame: Uint8Array): LightScale {
+  const histogram = new Uint32Array(256);
+  for (let i = 0; i < frame.length; i++) histogram[frame[i]!]!++;
+  const from = Math.floor(frame.length * TRIM);
+  const to = frame.length - from;
+  let seen = 0;
+  let count = 0;
+  let sum = 0;
+  let sumSq = 0;
+  for (let v = 0; v < 256 && seen < to; v++) {
+    const n = histogram[v]!;
+    const kept = Math.max(0, Math.min(to, seen + n) - Math.max(from, seen));
+    seen += n;
+    count += kept;
+    sum += kept * v;
+    sumSq += kept * v * v;
+  }
+  const mean = count > 0 ? sum / count : 0;
+  const spread = Math.max(MIN_FRAME_SPREAD, Math.sqrt(Math.max(0, count > 0 ? sumSq / count - mean * mean : 0)));
+  return { offset: mean, unit: spread, changed: CHANGE_SPREADS * spread };
+}
+
 /** The FEATURES_PER_AREA numbers of one area in one frame (motion_1s is filled in later). */
-function areaFeatures(frame: Uint8Array, previous: Uint8Array | null, width: number, rect: PixelRect, out: Float32Array): void {
+function areaFeatures(frame: Uint8Array, previous: Uint8Array | null, width: number, rect: PixelRect, light: LightScale, out: Float32Array): void {
   const w = rect.x2 - rect.x1;
   const h = rect.y2 - rect.y1;
   const count = w * h;
@@ -145,15 +204,16 @@ function areaFeatures(frame: Uint8Array, previous: Uint8Array | null, width: num
       if (previous) {
         const d = Math.abs(v - previous[line + x]!);
         diffSum += d;
-        if (d > CHANGE_THRESHOLD) changed++;
+        if (d > light.changed) changed++;
       }
     }
   }
   const mean = sum / count;
-  out[0] = diffSum / count / 255;
+  const { offset, unit } = light;
+  out[0] = diffSum / count / unit;
   out[1] = changed / count;
-  out[2] = mean / 255;
-  out[3] = Math.sqrt(Math.max(0, sumSq / count - mean * mean)) / 255;
+  out[2] = (mean - offset) / unit;
+  out[3] = Math.sqrt(Math.max(0, sumSq / count - mean * mean)) / unit;
   out[4] = 0;
-  for (let i = 0; i < PATCH * PATCH; i++) out[5 + i] = cellCounts[i]! > 0 ? cells[i]! / cellCounts[i]! / 255 : 0;
+  for (let i = 0; i < PATCH * PATCH; i++) out[5 + i] = cellCounts[i]! > 0 ? (cells[i]! / cellCounts[i]! - offset) / unit : 0;
 }

@@ -45,6 +45,7 @@ export { readOnnxMetadata } from './onnx-metadata';
 export { loadClassifier, ModelLoadError, type OnnxClassifier } from './onnx-runtime';
 export {
   applyOperationModel,
+  backgroundShortfall,
   DEFAULT_FPS,
   DEFAULT_SMOOTHING,
   extractSpanFeatures,
@@ -60,4 +61,5 @@ export {
   type VisionSpec,
 } from './pipeline';
 export { DEFAULT_POSE_SAMPLING, POSE_FEATURES_PER_AREA, POSE_GROUPS, poseFeatureNames, poseFeatures, poseSampleOf, type PoseSampling } from './pose-features';
+export { ASPECT_TOLERANCE, checkPicture, VIEW_MOVED_BELOW, viewSignature, viewSimilarity, type PictureCheck, type ViewSignature } from './view-check';
 export { IncrementalSmoother, segmentsOf, smoothPredictions, type Segment, type SettledClass, type SmoothingOptions } from './smoothing';

@@ -1,25 +1,37 @@
-import { argmaxRows, predict, trainClassifier, type Classifier, type TrainOptions } from './classifier';
+import { argmaxRows, noveltyStats, predict, trainClassifier, uncertainSteps, type Classifier, type NoveltyStats, type TrainOptions } from './classifier';
 import { blockRoles, evaluateLabels, permutationImportance, roleRuns, segmentScores, StepRole, type Evaluation, type SegmentScores } from './evaluate';
-import { augmentedRows, shiftRect, TRAINING_SHIFTS } from './augment';
-import { AreaFeatureExtractor, featureNames, toWorkRect, type FeatureMatrix, type SourceRect } from './features';
+import { augmentedRows, relitFrame, shiftRect, TRAINING_LIGHTS, TRAINING_SHIFTS } from './augment';
+import { AreaFeatureExtractor, featureNames, pixelLightOf, toWorkRect, type FeatureMatrix, type SourceRect } from './features';
 import { decodeFrames, workSize } from './frames';
 import { movenetInputSize } from './movenet-decode';
 import { exportOnnx, ONNX_OPSET } from './onnx-export';
 import { loadClassifier } from './onnx-runtime';
 import { poseFeatureNames, POSE_FEATURES_PER_AREA, poseFeatures, poseSampleOf, type PoseSampling } from './pose-features';
 import { smoothPredictions, type Segment } from './smoothing';
+import { checkPicture, viewSignature, type ViewSignature } from './view-check';
 
 /** Frames per second sampled for features (one time step = 0.2 s). */
 export const DEFAULT_FPS = 5;
 export const DEFAULT_SMOOTHING = { minSegmentSeconds: 1, hysteresis: 0.15 };
-export const FEATURE_VERSION = 1;
-/** Pixel features as in FEATURE_VERSION, then the pose features of every area (pose-features.ts). */
-export const POSE_FEATURE_VERSION = 2;
+/** Pixel features relative to the frame's light (features.ts; 1 — absolute, still applied as such). */
+export const FEATURE_VERSION = 3;
+/** Pixel features as in FEATURE_VERSION, then the pose features of every area (pose-features.ts); 2 — version 1 with poses. */
+export const POSE_FEATURE_VERSION = 4;
 
 export interface VisionArea {
   id: number;
   name: string;
+  /** In pixels of `frame` when given (the frame it was drawn on); in a spec, pixels of the spec's `source`. */
   rect: SourceRect;
+  /** The size of the frame the area was drawn on (0023); absent: the training video's own size. */
+  frame?: { width: number; height: number };
+}
+
+/** `rect` drawn on a `from`-sized frame, in pixels of a `to`-sized one (the same relative place). */
+export function scaleRect(rect: SourceRect, from: { width: number; height: number }, to: { width: number; height: number }): SourceRect {
+  const sx = to.width / from.width;
+  const sy = to.height / from.height;
+  return { x1: rect.x1 * sx, y1: rect.y1 * sy, x2: rect.x2 * sx, y2: rect.y2 * sy };
 }
 
 export interface VisionClass {
@@ -33,8 +45,11 @@ export interface VisionSpec {
   featureVersion: number;
   fps: number;
   work: { width: number; height: number };
+  /** The training video's picture size: the areas' rects are its pixels, scaled to any other video's (docs/vision.md «Разрешение и вид камеры»). */
   source: { width: number; height: number };
   areas: VisionArea[];
+  /** The training view's signature (view-check.ts), compared with an applied video's; absent in models trained before it. */
+  view?: ViewSignature;
   /** Index 0 is the background. */
   classes: VisionClass[];
   featureNames: string[];
@@ -43,6 +58,8 @@ export interface VisionSpec {
   hidden: number;
   smoothing: { minSegmentSeconds: number; hysteresis: number };
   opset: number;
+  /** How far from its training steps a chosen class may lie before the step is «не уверена» (issue 43); absent in older models. */
+  novelty?: NoveltyStats;
 }
 
 export interface SourceVideoFile {
@@ -66,20 +83,26 @@ export interface SpanInput {
  */
 export async function extractSpanFeatures(
   input: SpanInput,
-  spec: Pick<VisionSpec, 'fps' | 'work' | 'areas' | 'pose'>,
+  spec: Pick<VisionSpec, 'fps' | 'work' | 'areas' | 'pose' | 'source'> & { featureVersion?: number },
   views?: { shifts: [number, number][]; out: FeatureMatrix[] },
 ): Promise<FeatureMatrix> {
-  const rects = spec.areas.map((a) => toWorkRect(a.rect, input.video, spec.work));
+  // Any resolution of the camera: the areas (pixels of the training picture) at the same relative
+  // place of this video's picture, and the frames decoded to the model's working size (a different
+  // aspect ratio is stretched to it; view-check.ts warns about it).
+  const areas = spec.areas.map((a) => ({ ...a, rect: scaleRect(a.rect, spec.source, input.video) }));
+  const rects = areas.map((a) => toWorkRect(a.rect, input.video, spec.work));
   const expected = Math.ceil((input.endSecond - input.startSecond) * spec.fps) + 1;
-  const extractor = new AreaFeatureExtractor(rects, spec.work.width, spec.fps, expected);
-  // Training views (augment.ts): the same frames through moved areas, pixel features only.
+  const extractor = new AreaFeatureExtractor(rects, spec.work.width, spec.fps, expected, pixelLightOf(spec.featureVersion ?? FEATURE_VERSION));
+  // Training views (augment.ts): the same frames through moved areas under other light, pixel features only.
   const viewExtractors = (views?.shifts ?? []).map(
-    ([dx, dy]) =>
+    ([dx, dy], i) =>
       new AreaFeatureExtractor(
         rects.map((r) => shiftRect(r, dx, dy, spec.work)),
         spec.work.width,
         spec.fps,
         expected,
+        pixelLightOf(spec.featureVersion ?? FEATURE_VERSION),
+        (frame) => relitFrame(frame, TRAINING_LIGHTS[i % TRAINING_LIGHTS.length]!),
       ),
   );
   const pixelShare = spec.pose ? 0.3 : 1;
@@ -97,7 +120,7 @@ export async function extractSpanFeatures(
   if (features.rows === 0) throw new Error('В выбранном отрезке видео не удалось прочитать ни одного кадра');
   views?.out.push(...viewExtractors.map((view) => view.finish()));
   if (!spec.pose) return features;
-  const poses = await poseSamples(input, spec.pose, spec.areas, (p) => input.progress?.(100 * pixelShare + p * (1 - pixelShare)));
+  const poses = await poseSamples(input, spec.pose, areas, (p) => input.progress?.(100 * pixelShare + p * (1 - pixelShare)));
   const perArea = spec.areas.length * POSE_FEATURES_PER_AREA;
   const columns = features.columns + perArea;
   const data = new Float32Array(features.rows * columns);
@@ -160,6 +183,29 @@ export function stepLabels(rows: number, startSecond: number, fps: number, spans
   return labels;
 }
 
+/** «Фон (прочее)» needs examples (issue 43): at least this share of the marked span … */
+export const MIN_BACKGROUND_SHARE = 0.1;
+/** … and at least this many seconds of it. */
+export const MIN_BACKGROUND_SECONDS = 5;
+
+const secondsText = (v: number) => (Math.round(v * 10) / 10).toString().replace('.', ',');
+
+/**
+ * Null when the marked span shows enough other work (time under none of the chosen operations:
+ * other operations of the workplace, pauses, unlabelled time), else the plain reason the model is
+ * not trained — without such examples every step would be one of the chosen operations, at full
+ * confidence (docs/vision.md «Прочая работа»). The API checks it before queueing, the job again.
+ */
+export function backgroundShortfall(spanSeconds: number, backgroundSeconds: number): string | null {
+  const needed = Math.max(MIN_BACKGROUND_SECONDS, MIN_BACKGROUND_SHARE * spanSeconds);
+  if (backgroundSeconds >= needed) return null;
+  return (
+    `Модели не на чем узнать прочую работу: в отрезке обучения на «Фон (прочее)» — время без выбранных операций — приходится ${secondsText(backgroundSeconds)} с из ${secondsText(spanSeconds)} с, ` +
+    `а нужно не меньше ${secondsText(needed)} с (${MIN_BACKGROUND_SHARE * 100} % отрезка, но не меньше ${MIN_BACKGROUND_SECONDS} с). ` +
+    'Расширьте отрезок на время, когда работник занят другим, или разметьте такое время другой операцией рабочего места, не выбранной для модели.'
+  );
+}
+
 export interface TrainingReport {
   steps: number;
   trainSteps: number;
@@ -177,6 +223,8 @@ export interface TrainingReport {
   segments: SegmentScores;
   /** The constant answer: the class most frequent in training, for every test step. */
   baseline: { classIndex: number; evaluation: Evaluation };
+  /** Share of the test steps the model is «не уверена» about (features far from the chosen class's training steps). */
+  uncertainShare: number;
   /** Plain warnings for the analyst (Russian). */
   warnings: string[];
   importance: { feature: string; drop: number }[];
@@ -236,14 +284,40 @@ const rowsWith = (roles: Uint8Array, role: StepRole) => Array.from(roles.keys())
  * What the classifier is fitted on: the training steps as filmed and once more through another
  * view (augment.ts), then the early-stopping steps as filmed (from `validationFrom` on).
  */
-function fitSet(features: FeatureMatrix, views: FeatureMatrix[], roles: Uint8Array, labels: Int32Array, areas: number) {
+function fitSet(features: FeatureMatrix, views: FeatureMatrix[], roles: Uint8Array, labels: Int32Array) {
   const trainRows = rowsWith(roles, StepRole.Train);
   const validationRows = rowsWith(roles, StepRole.Validation);
-  const x = concatRows([pickRows(features, trainRows), augmentedRows(features, views, trainRows, areas), pickRows(features, validationRows)]);
+  const x = concatRows([pickRows(features, trainRows), augmentedRows(features, views, trainRows), pickRows(features, validationRows)]);
   const rows = [...trainRows, ...trainRows, ...validationRows];
   return { trainRows, validationRows, fit: { x, labels: Int32Array.from(rows, (r) => labels[r]!), validationFrom: 2 * trainRows.length } };
 }
 const macroF1 = (e: Evaluation, classes: number[]) => (classes.length ? classes.reduce((sum, c) => sum + e.perClass[c]!.f1, 0) / classes.length : 0);
+
+/**
+ * The test runs through the model: step labels (argmax) and, smoothed as the applying job does,
+ * segments, scored against the truth; and how many steps the model is «не уверена» about.
+ */
+function scoreTestRuns(
+  model: Classifier,
+  novelty: NoveltyStats,
+  testRuns: { x: FeatureMatrix; truth: Int32Array }[],
+  smoothing: { minSegmentSteps: number; hysteresis: number },
+) {
+  const classes = model.classes;
+  const truth: number[] = [];
+  const predicted: number[] = [];
+  let uncertain = 0;
+  const segmentRuns = testRuns.map((run) => {
+    const probabilities = predict(model, run.x);
+    uncertain += uncertainSteps(novelty, run.x, probabilities, classes).reduce((n, u) => n + u, 0);
+    truth.push(...run.truth);
+    predicted.push(...argmaxRows(probabilities, classes));
+    const smoothed = new Int32Array(run.truth.length);
+    for (const s of smoothPredictions(probabilities, classes, smoothing)) smoothed.fill(s.label, s.from, s.to);
+    return { truth: run.truth, predicted: smoothed };
+  });
+  return { truth, evaluation: evaluateLabels(truth, predicted, classes), segments: segmentScores(segmentRuns, classes), uncertain };
+}
 
 /**
  * Training (job vision.train): features of the marked span (progress 0–60), labels from the
@@ -254,6 +328,9 @@ const macroF1 = (e: Evaluation, classes: number[]) => (classes.length ? classes.
 export async function trainOperationModel(input: TrainInput): Promise<TrainOutput> {
   const fps = input.fps ?? DEFAULT_FPS;
   const work = workSize(input.video.width, input.video.height);
+  const source = { width: input.video.width, height: input.video.height };
+  // The areas in pixels of the training picture, whatever frame each was drawn on.
+  const areas = input.areas.map(({ id, name, rect, frame }) => ({ id, name, rect: frame ? scaleRect(rect, frame, source) : rect }));
   const labels0 = input.areas.map((_, i) => `area${i + 1}`);
   const names = [...featureNames(labels0), ...(input.pose ? poseFeatureNames(labels0) : [])];
   const pose = input.pose;
@@ -262,13 +339,15 @@ export async function trainOperationModel(input: TrainInput): Promise<TrainOutpu
   const views: FeatureMatrix[] = [];
   const features = await extractSpanFeatures(
     { ...input, progress: (p) => progress(p * share) },
-    { fps, work, areas: input.areas, pose },
+    { fps, work, areas, pose, source },
     { shifts: TRAINING_SHIFTS, out: views },
   );
   const labels = stepLabels(features.rows, input.startSecond, fps, input.spans);
   if (!labels.some((l) => l > 0)) throw new Error('В выбранном отрезке нет разметки выбранных операций');
+  const shortfall = backgroundShortfall(features.rows / fps, labels.filter((l) => l === 0).length / fps);
+  if (shortfall) throw new Error(shortfall);
   const roles = blockRoles(features.rows, fps, !input.test);
-  const { trainRows, validationRows, fit } = fitSet(features, views, roles, labels, input.areas.length);
+  const { trainRows, validationRows, fit } = fitSet(features, views, roles, labels);
   const hidden = input.hidden ?? 16;
   const trained = await trainClassifier(fit.x, fit.labels, input.classes.length, {
     ...input.train,
@@ -281,6 +360,7 @@ export async function trainOperationModel(input: TrainInput): Promise<TrainOutpu
   });
   const { model } = trained;
   const classes = input.classes.length;
+  const novelty = noveltyStats(model, fit.x, fit.labels, fit.validationFrom);
   const smoothing = { minSegmentSteps: Math.max(1, Math.round(DEFAULT_SMOOTHING.minSegmentSeconds * fps)), hysteresis: DEFAULT_SMOOTHING.hysteresis };
 
   // The test steps: contiguous runs, each scored by steps and, smoothed as the applying job does, by segments.
@@ -295,7 +375,7 @@ export async function trainOperationModel(input: TrainInput): Promise<TrainOutpu
         signal: input.signal,
         progress: (p) => progress(45 + p * 0.15),
       },
-      { fps, work, areas: input.areas, pose },
+      { fps, work, areas, pose, source },
     );
     testRuns = [{ x: other, truth: stepLabels(other.rows, input.test.startSecond, fps, input.test.spans) }];
     test = { source: 'other', steps: other.rows, description: input.test.description };
@@ -313,25 +393,18 @@ export async function trainOperationModel(input: TrainInput): Promise<TrainOutpu
       description: 'блоки размеченного отрезка, не участвовавшие в обучении',
     };
   }
-  const truth: number[] = [];
-  const predicted: number[] = [];
-  const segmentRuns = testRuns.map((run) => {
-    const probabilities = predict(model, run.x);
-    const labelsOfRun = argmaxRows(probabilities, classes);
-    truth.push(...run.truth);
-    predicted.push(...labelsOfRun);
-    const smoothed = new Int32Array(run.truth.length);
-    for (const s of smoothPredictions(probabilities, classes, smoothing)) smoothed.fill(s.label, s.from, s.to);
-    return { truth: run.truth, predicted: smoothed };
-  });
-  const evaluation = evaluateLabels(truth, predicted, classes);
-  const segments = segmentScores(segmentRuns, classes);
+  const { truth, evaluation, segments, uncertain } = scoreTestRuns(model, novelty, testRuns, smoothing);
   const trainStepsPerClass = new Array<number>(classes).fill(0);
   for (const r of trainRows) trainStepsPerClass[labels[r]!]!++;
   const majority = trainStepsPerClass.reduce((best, n, c) => (n > trainStepsPerClass[best]! ? c : best), 0);
   const baseline = { classIndex: majority, evaluation: evaluateLabels(truth, new Array<number>(truth.length).fill(majority), classes) };
-  const warnings = trainingWarnings(input.classes, trainStepsPerClass, evaluation, baseline, trained.bestEpoch);
+  const uncertainShare = truth.length > 0 ? uncertain / truth.length : 0;
+  const warnings = trainingWarnings(input.classes, trainStepsPerClass, evaluation, baseline, trained.bestEpoch, uncertainShare);
   progress(93);
+  const view = await viewSignature(input.video, input, undefined, input.signal);
+  // A test video of another aspect ratio or view: its scores are not the camera's as trained (issue 43).
+  if (input.test)
+    for (const w of (await checkPicture({ source, view }, input.test.video, input.test, input.signal)).warnings) warnings.push(`Проверочное видео: ${w}`);
   const allTest = testRuns.length === 1 ? testRuns[0]!.x : pickRows(features, rowsWith(roles, StepRole.Test));
   const importance = permutationImportance(model, allTest, Int32Array.from(truth), 0, truth.length)
     .slice(0, 10)
@@ -340,14 +413,16 @@ export async function trainOperationModel(input: TrainInput): Promise<TrainOutpu
     featureVersion: pose ? POSE_FEATURE_VERSION : FEATURE_VERSION,
     fps,
     work,
-    source: { width: input.video.width, height: input.video.height },
-    areas: input.areas,
+    source,
+    areas,
+    view,
     classes: input.classes,
     featureNames: names,
     ...(pose ? { pose } : {}),
     hidden,
     smoothing: DEFAULT_SMOOTHING,
     opset: ONNX_OPSET,
+    novelty,
   };
   const onnx = exportOnnx(model, { norma_vision_spec: JSON.stringify(spec) });
   progress(100);
@@ -367,19 +442,24 @@ export async function trainOperationModel(input: TrainInput): Promise<TrainOutpu
       evaluation,
       segments,
       baseline,
+      uncertainShare,
       warnings,
       importance,
     },
   };
 }
 
-/** The warnings an analyst must not miss: an operation the model never saw or was never tested on, no gain over the constant answer, best epoch 1. */
+/** Above this share of «не уверена» test steps the report warns (the test steps are like the training ones: a few are expected). */
+const MAX_UNCERTAIN_TEST_SHARE = 0.1;
+
+/** The warnings an analyst must not miss: an operation the model never saw or was never tested on, no gain over the constant answer, best epoch 1, many «не уверена» test steps. */
 function trainingWarnings(
   classes: VisionClass[],
   trainSteps: number[],
   evaluation: Evaluation,
   baseline: TrainingReport['baseline'],
   bestEpoch: number,
+  uncertainShare: number,
 ): string[] {
   const warnings: string[] = [];
   classes.forEach((c, i) => {
@@ -396,6 +476,10 @@ function trainingWarnings(
     );
   if (bestEpoch <= 1) warnings.push('Лучшая эпоха — первая: модель почти не обучилась. Проверьте разметку, области и операции.');
   if (evaluation.steps === 0) warnings.push('Нет шагов для проверки: качество модели не оценено.');
+  if (uncertainShare > MAX_UNCERTAIN_TEST_SHARE)
+    warnings.push(
+      `На шагах проверки модель «не уверена» в ${percent(uncertainShare)} шагов: они не похожи на то, что она видела при обучении. Такие шаги при применении не станут операциями; обучите модель на отрезке, где есть и такая работа.`,
+    );
   return warnings;
 }
 
@@ -412,12 +496,31 @@ export interface ApplyOutput {
   steps: number;
   /** Non-background segments after smoothing, seconds from the video start. */
   segments: AppliedSegment[];
+  /** Where the model is «не уверена» (issue 43): spans of steps unlike anything it was trained on, never an operation. */
+  uncertain: { startSecond: number; endSecond: number }[];
+  /** Steps that were «не уверена» before smoothing. */
+  uncertainSteps: number;
   probabilities: Float32Array;
 }
 
 /**
+ * The probabilities with one more class, «не уверена», last: a step whose features lie far from
+ * the chosen class's training steps (classifier.ts noveltyStats) is wholly that class, any other
+ * keeps its probabilities. Smoothing then treats «не уверена» as a class of its own.
+ */
+function withUncertainClass(probabilities: Float32Array, classes: number, uncertain: Uint8Array): Float32Array {
+  const out = new Float32Array(uncertain.length * (classes + 1));
+  for (let r = 0; r < uncertain.length; r++) {
+    if (uncertain[r]) out[r * (classes + 1) + classes] = 1;
+    else out.set(probabilities.subarray(r * classes, (r + 1) * classes), r * (classes + 1));
+  }
+  return out;
+}
+
+/**
  * Applying (job vision.apply): the model's features over the span (0–85), onnxruntime-web
- * inference (85–95), smoothing into segments; background segments are dropped.
+ * inference (85–95), «не уверена» where the features are far from what the chosen class was
+ * trained on, smoothing into segments; background and «не уверена» segments are not operations.
  */
 export async function applyOperationModel(input: SpanInput & { onnx: Uint8Array; spec: VisionSpec }): Promise<ApplyOutput> {
   const { spec } = input;
@@ -428,25 +531,35 @@ export async function applyOperationModel(input: SpanInput & { onnx: Uint8Array;
     const features = await extractSpanFeatures({ ...input, progress: (p) => progress(p * 0.85) }, spec);
     const probabilities = await session.run(features);
     progress(95);
-    const segments = smoothPredictions(probabilities, spec.classes.length, {
+    const classes = spec.classes.length;
+    // Models trained before issue 43 have no novelty statistics: every step is as sure as its softmax.
+    const uncertain = spec.novelty ? uncertainSteps(spec.novelty, features, probabilities, classes) : new Uint8Array(features.rows);
+    const extended = withUncertainClass(probabilities, classes, uncertain);
+    const segments = smoothPredictions(extended, classes + 1, {
       minSegmentSteps: Math.max(1, Math.round(spec.smoothing.minSegmentSeconds * spec.fps)),
       hysteresis: spec.smoothing.hysteresis,
     });
-    return { steps: features.rows, segments: toSeconds(segments, probabilities, input.startSecond, input.endSecond, spec), probabilities };
+    return {
+      steps: features.rows,
+      ...toSeconds(segments, extended, input.startSecond, input.endSecond, spec),
+      uncertainSteps: uncertain.reduce((n, u) => n + u, 0),
+      probabilities,
+    };
   } finally {
     await session.release();
   }
 }
 
-function toSeconds(segments: Segment[], probabilities: Float32Array, startSecond: number, endSecond: number, spec: VisionSpec): AppliedSegment[] {
+/** Smoothed segments (over the classes and «не уверена», index spec.classes.length) as the operations' segments and the «не уверена» spans, in seconds. */
+function toSeconds(segments: Segment[], probabilities: Float32Array, startSecond: number, endSecond: number, spec: VisionSpec) {
   const at = (step: number) => Math.min(endSecond, startSecond + step / spec.fps);
-  const classes = spec.classes.length;
+  const columns = spec.classes.length + 1;
   const confidence = (s: Segment) => {
     let sum = 0;
-    for (let r = s.from; r < s.to; r++) sum += probabilities[r * classes + s.label]!;
+    for (let r = s.from; r < s.to; r++) sum += probabilities[r * columns + s.label]!;
     return s.to > s.from ? sum / (s.to - s.from) : 0;
   };
-  return segments
+  const operations: AppliedSegment[] = segments
     .filter((s) => s.label > 0 && spec.classes[s.label]?.operationId != null)
     .map((s) => ({
       classIndex: s.label,
@@ -456,6 +569,11 @@ function toSeconds(segments: Segment[], probabilities: Float32Array, startSecond
       confidence: confidence(s),
     }))
     .filter((s) => s.endSecond > s.startSecond);
+  const uncertain = segments
+    .filter((s) => s.label === spec.classes.length)
+    .map((s) => ({ startSecond: at(s.from), endSecond: at(s.to) }))
+    .filter((s) => s.endSecond > s.startSecond);
+  return { segments: operations, uncertain };
 }
 
 const percent = (v: number) => `${(v * 100).toFixed(1)}%`;
@@ -467,6 +585,7 @@ export function reportText(report: TrainingReport, spec: VisionSpec, context: { 
   const lines = [
     `Обучено на видео «${context.videoName}», отрезок ${context.startSecond}–${context.endSecond} с; ${spec.fps} кадров/с, кадр ${spec.work.width}×${spec.work.height}.`,
     `Области: ${spec.areas.map((a) => a.name).join(', ')}. Классы: ${names.join(', ')}.`,
+    `Кадр обучения: ${spec.source.width}×${spec.source.height}; к видео этой камеры другого разрешения области переносятся в то же место кадра. Другое соотношение сторон (больше 1 %) или сдвинутый вид камеры${spec.view ? '' : ' (у этой модели нет подписи вида — только соотношение сторон)'} — предупреждение перед применением и в его итоге.`,
     `Модель: ${spec.hidden > 0 ? `перцептрон, скрытый слой ${spec.hidden} (ReLU)` : 'многоклассовая логистическая регрессия'}, ONNX opset ${spec.opset}.`,
     ...(spec.pose
       ? [
@@ -484,6 +603,7 @@ export function reportText(report: TrainingReport, spec: VisionSpec, context: { 
         `${names[c]!.padEnd(width)}  ${String(report.trainStepsPerClass[c] ?? 0).padStart(5)}  ${String(m.support).padStart(5)}  ${percent(m.precision).padStart(8)}  ${percent(m.recall).padStart(7)}  ${percent(m.f1).padStart(6)}  ${percent(report.segments.perClass[c]?.f1 ?? 0).padStart(15)}`,
     ),
     `Доля верных шагов: ${percent(report.evaluation.accuracy)}; оценка правок (edit score): ${report.segments.editScore.toFixed(1)}.`,
+    `«Не уверена» (признаки далеко от того, что модель видела у выбранного класса; при применении такой шаг не станет операцией): ${percent(report.uncertainShare)} шагов проверки.`,
     `Постоянный ответ «${names[report.baseline.classIndex]}» на тех же шагах: доля верных ${percent(report.baseline.evaluation.accuracy)}, F1 по классам: ${report.baseline.evaluation.perClass
       .map((m, c) => `${names[c]} ${percent(m.f1)}`)
       .join(', ')}.`,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../random';
 import { argmaxRows, predict, trainClassifier } from './classifier';
 import { evaluateLabels } from './evaluate';
-import { AreaFeatureExtractor, FEATURES_PER_AREA, toWorkRect, type FeatureMatrix } from './features';
+import { ABSOLUTE_LIGHT, AreaFeatureExtractor, FEATURES_PER_AREA, toWorkRect, type FeatureMatrix } from './features';
 import { findBlobs, foregroundMask, medianBackground } from './humans';
 import { exportOnnx, ONNX_OPSET } from './onnx-export';
 import { readOnnxMetadata } from './onnx-metadata';
@@ -73,12 +73,12 @@ describe('ONNX export', () => {
 });
 
 describe('features', () => {
-  it('measures motion, intensity and the patch inside an area only', () => {
+  it('measures motion, intensity and the patch inside an area only (version 1: absolute light)', () => {
     const width = 16;
     const height = 8;
     const rect = toWorkRect({ x1: 0, y1: 0, x2: 320, y2: 360 }, { width: 640, height: 360 }, { width, height });
     expect(rect).toEqual({ x1: 0, y1: 0, x2: 8, y2: 8 });
-    const extractor = new AreaFeatureExtractor([rect], width, 5);
+    const extractor = new AreaFeatureExtractor([rect], width, 5, 256, ABSOLUTE_LIGHT);
     const frame = new Uint8Array(width * height).fill(100);
     extractor.push(frame);
     const bright = frame.slice();

@@ -10,13 +10,15 @@ interface AreasPanelProps {
   cameraId: number;
   areas: VideoArea[];
   rect: FrameRect | null;
+  /** The captured frame the rectangle is drawn on: its size is stored with the area (any resolution later). */
+  frame: { width: number; height: number } | null;
   canWrite: boolean;
   onChanged(): void;
   onAdded(): void;
 }
 
 /** Video areas of the camera (spec 02): the table with delete and the add form whose corners come from the rectangle on the frame. */
-export function AreasPanel({ cameraId, areas, rect, canWrite, onChanged, onAdded }: AreasPanelProps) {
+export function AreasPanel({ cameraId, areas, rect, frame, canWrite, onChanged, onAdded }: AreasPanelProps) {
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -24,7 +26,7 @@ export function AreasPanel({ cameraId, areas, rect, canWrite, onChanged, onAdded
     event.preventDefault();
     if (!name.trim()) return notify('error', VISION_MESSAGES.needAreaName);
     if (!rect || rect.x2 <= rect.x1 || rect.y2 <= rect.y1) return notify('error', VISION_MESSAGES.needAreaRectangle);
-    const body: VideoAreaBody = { camera_id: cameraId, name: name.trim(), ...rect };
+    const body: VideoAreaBody = { camera_id: cameraId, name: name.trim(), ...rect, ...(frame ? { frame_width: frame.width, frame_height: frame.height } : {}) };
     setBusy(true);
     try {
       await api.post('/api/v1/video-area', { body });

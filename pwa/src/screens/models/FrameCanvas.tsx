@@ -25,6 +25,8 @@ export interface FrameMark {
 export interface FrameBox extends FrameRect {
   key: string;
   color: string;
+  /** The frame size the rectangle's pixels belong to (an area drawn on another resolution); absent: this frame's. */
+  frame?: { width: number; height: number } | null;
 }
 
 interface FrameCanvasProps {
@@ -111,19 +113,24 @@ export function FrameCanvas({ frame, rect, onRect, marks = [], boxes = [], maxWi
       >
         <Layer>
           {frame && <KonvaImage image={frame.canvas} width={width} height={height} />}
-          {boxes.map((b) => (
-            <Rect
-              key={b.key}
-              x={b.x1 * scale}
-              y={b.y1 * scale}
-              width={(b.x2 - b.x1) * scale}
-              height={(b.y2 - b.y1) * scale}
-              stroke={b.color}
-              strokeWidth={1.5}
-              dash={[6, 4]}
-              listening={false}
-            />
-          ))}
+          {boxes.map((b) => {
+            // Pixels of the frame it was drawn on, at the same relative place of this one (issue 43).
+            const sx = scale * (b.frame ? sourceWidth / b.frame.width : 1);
+            const sy = scale * (b.frame ? sourceHeight / b.frame.height : 1);
+            return (
+              <Rect
+                key={b.key}
+                x={b.x1 * sx}
+                y={b.y1 * sy}
+                width={(b.x2 - b.x1) * sx}
+                height={(b.y2 - b.y1) * sy}
+                stroke={b.color}
+                strokeWidth={1.5}
+                dash={[6, 4]}
+                listening={false}
+              />
+            );
+          })}
           {marks.map((m) => (
             <Rect
               key={m.key}

@@ -12,6 +12,28 @@ import { TrainingForm } from './TrainingForm';
 import { useModels, type ModelsState } from './useModels';
 import './vision.css';
 
+/** Before applying (issue 43): the video's picture differs from the model's training picture — apply anyway or not. */
+function PictureWarnings({ state }: { state: ModelsState }) {
+  const asking = state.pictureWarnings;
+  if (!asking) return null;
+  return (
+    <div className="card warning" role="alertdialog" aria-labelledby="picture-warnings-title" data-testid="picture-warnings">
+      <h3 id="picture-warnings-title">Кадр видео не такой, как при обучении модели «{asking.model.meta.name}»</h3>
+      <ul>
+        {asking.warnings.map((w) => (
+          <li key={w}>{w}</li>
+        ))}
+      </ul>
+      <button type="button" className="button small" onClick={() => void state.applyNow(asking.model)}>
+        Всё равно применить
+      </button>{' '}
+      <button type="button" className="button secondary small" onClick={() => state.dismissPictureWarnings()}>
+        Не применять
+      </button>
+    </div>
+  );
+}
+
 /** «Модели камеры»: the employee «Применить» writes for, the models' table, and the training form. */
 function ModelsCard({ videoId, state, canWrite }: { videoId: number; state: ModelsState; canWrite: boolean }) {
   const { models, meta, operations, areas } = state;
@@ -35,6 +57,7 @@ function ModelsCard({ videoId, state, canWrite }: { videoId: number; state: Mode
               </select>
             </label>
           )}
+          <PictureWarnings state={state} />
           <ModelsTable
             models={models}
             operations={operations}
@@ -104,7 +127,15 @@ export function ModelsScreen({ videoId: videoIdParam }: { videoId: string }) {
           frame={frame}
           rect={rect}
           onRect={setRect}
-          boxes={areas.map((a) => ({ key: String(a.id), x1: a.x1, y1: a.y1, x2: a.x2, y2: a.y2, color: '#1f6feb' }))}
+          boxes={areas.map((a) => ({
+            key: String(a.id),
+            x1: a.x1,
+            y1: a.y1,
+            x2: a.x2,
+            y2: a.y2,
+            frame: a.frame_width && a.frame_height ? { width: a.frame_width, height: a.frame_height } : null,
+            color: '#1f6feb',
+          }))}
         />
       </div>
       <ModelsCard videoId={videoId} state={state} canWrite={canWrite} />
@@ -113,6 +144,7 @@ export function ModelsScreen({ videoId: videoIdParam }: { videoId: string }) {
           cameraId={meta.camera_id}
           areas={areas}
           rect={rect}
+          frame={frame}
           canWrite={canWrite}
           onChanged={() => void state.loadAreas()}
           onAdded={() => setRect(null)}

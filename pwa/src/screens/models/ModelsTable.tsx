@@ -160,6 +160,11 @@ export function ModelsTable({ models, operations, areas, canWrite, onApply, onDe
                       {meta.apply_error ? `: ${meta.apply_error}` : ''}
                     </small>
                   )}
+                  {meta.apply_message && (
+                    <small className="muted" data-testid="apply-message">
+                      {meta.apply_message}
+                    </small>
+                  )}
                 </td>
                 <td className="fit-actions">
                   {canWrite && (

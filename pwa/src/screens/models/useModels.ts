@@ -1,6 +1,6 @@
 import { type RefObject, useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/client';
-import type { NamedItem, VideoArea, VideoMeta, VisionModel } from '../../api/types';
+import type { NamedItem, PictureCheck, VideoArea, VideoMeta, VisionModel } from '../../api/types';
 import { notify } from '../../status/notifications';
 
 /** How often running training and applying are re-read (their progress bars). */
@@ -84,7 +84,24 @@ export function useModels(videoId: number, videoRef: RefObject<HTMLVideoElement 
     return () => clearInterval(timer);
   }, [busy, loadModels]);
 
-  const apply = async ({ meta: model }: VisionModel) => {
+  /** The model asked about before applying and why (issue 43: another aspect ratio, a moved camera); null — none. */
+  const [pictureWarnings, setPictureWarnings] = useState<{ model: VisionModel; warnings: string[] } | null>(null);
+  // «Применить»: the picture is checked first; warnings are shown and the analyst decides, else it applies at once.
+  const apply = async (item: VisionModel) => {
+    setPictureWarnings(null);
+    let warnings: string[];
+    try {
+      const check: PictureCheck = await api.get('/api/v1/model/{id}/picture-check', { path: { id: item.meta.id }, query: { video_id: videoId } });
+      warnings = check.warnings;
+    } catch {
+      // Shown by the API client.
+      return;
+    }
+    if (warnings.length > 0) setPictureWarnings({ model: item, warnings });
+    else await applyNow(item);
+  };
+  const applyNow = async ({ meta: model }: VisionModel) => {
+    setPictureWarnings(null);
     try {
       const reply = await api.post('/api/v1/start_marker_applying', {
         body: {
@@ -121,7 +138,24 @@ export function useModels(videoId: number, videoRef: RefObject<HTMLVideoElement 
     await loadModels();
   };
 
-  return { ...lists, loadError, models, areas, applyEmployee, setApplyEmployee, suggestModel, setSuggestModel, loadModels, loadAreas, apply, cancel, remove };
+  return {
+    ...lists,
+    loadError,
+    models,
+    areas,
+    applyEmployee,
+    setApplyEmployee,
+    suggestModel,
+    setSuggestModel,
+    loadModels,
+    loadAreas,
+    apply,
+    applyNow,
+    pictureWarnings,
+    dismissPictureWarnings: () => setPictureWarnings(null),
+    cancel,
+    remove,
+  };
 }
 
 export type ModelsState = ReturnType<typeof useModels>;

@@ -55,8 +55,15 @@ export async function analyse({ videoId, session, persistence, player, coding, c
       'разметку меняли, пока модель работала. Сохраните её: сервер сообщит о новой версии, и вы сможете наложить свои изменения на разметку модели',
     );
   session.loadFromServer(markups);
-  const count = markups.video_markups.filter((m) => m.source === 'model').length;
-  return `Модель «${started.model_name}» разметила отрезков: ${count}. В отчёты они не войдут, пока вы их не примете: V — принять, X — отклонить (Shift — все в отрезке проверки), J и K переходят по отрезкам; затем сохраните.`;
+  // The job's own words: rows written, segments under people's rows or rejected before, «не уверена» (issue 43).
+  const summary = appliedSummary(job.result) ?? `Модель «${started.model_name}» применена.`;
+  return `${summary} В отчёты отрезки модели не войдут, пока вы их не примете: V — принять, X — отклонить (Shift — все в отрезке проверки), J и K переходят по отрезкам; затем сохраните.`;
+}
+
+/** The applying job's message (its result's `message`), when it has one. */
+function appliedSummary(result: unknown): string | null {
+  const message = typeof result === 'object' && result !== null && 'message' in result ? result.message : null;
+  return typeof message === 'string' ? message : null;
 }
 
 /** Copies the link to this video at the playhead's second. */
