@@ -200,9 +200,12 @@ describe('browser and server inference agree', () => {
       }
     }
     // Features differ by rounding (≤ 1 gray level); how much that moves a probability depends on how
-    // steep the trained model is (issue 25 trains on interleaved blocks, a steeper model here).
+    // steep the trained model is (issue 25 trains on interleaved blocks, a steeper model here). Pixel
+    // features of version 3 are in units of the frame's own spread (issue 43), so a level of rounding
+    // moves them a little more than it moved /255 features: the worst single probability may differ
+    // by up to 0.1 while the mean stays under 0.01 and the answers agree.
     expect(difference / (answered.length * classes)).toBeLessThan(0.01);
-    expect(worst).toBeLessThan(0.06);
+    expect(worst).toBeLessThan(0.1);
     expect(agree / answered.length).toBeGreaterThan(0.9);
   });
 });
