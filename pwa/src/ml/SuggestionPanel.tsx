@@ -46,6 +46,14 @@ export function SuggestionPanel({ models, modelId, onModel, state, hint, follow,
               <strong>{state.suggestion.name}</strong> (уверенность {Math.round(state.suggestion.probability * 100)}%)
               {hint && state.suggestion.operationId !== null ? <span className="muted"> · {hint}</span> : null}
             </>
+          ) : state.uncertain ? (
+            <span
+              className="muted"
+              data-testid="suggestion-uncertain"
+              title="Признаки далеко от того, что модель видела при обучении; применение модели здесь тоже не поставит операцию"
+            >
+              Модель не уверена: такой работы она при обучении не видела — подсказки нет
+            </span>
           ) : state.unsure !== null ? (
             <span className="muted" data-testid="suggestion-unsure">
               Модель не уверена ({Math.round(state.unsure * 100)}%) — подсказки нет

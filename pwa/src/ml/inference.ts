@@ -85,8 +85,11 @@ export class BrowserModel {
     return reply;
   }
 
-  /** Feeds one RGBA frame of playback; answers the class probabilities of the step half a second back once a second of frames is in. */
-  async live(rgba: ImageData, second: number): Promise<{ second: number; probabilities: Float32Array | null }> {
+  /**
+   * Feeds one RGBA frame of playback; answers the class probabilities of the step half a second back
+   * once a second of frames is in, and whether the model is «не уверена» there (as the applying job).
+   */
+  async live(rgba: ImageData, second: number): Promise<{ second: number; probabilities: Float32Array | null; uncertain: boolean }> {
     const buffer = rgba.data.slice().buffer;
     const reply = await this.call({ type: 'live', rgba: buffer, width: rgba.width, height: rgba.height, second }, [buffer]);
     if (reply.type !== 'suggestion') throw new Error('Модуль вывода ответил не то');

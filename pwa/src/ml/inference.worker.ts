@@ -3,6 +3,7 @@ import type * as Ort from 'onnxruntime-web';
 // The runtime's wasm comes from our own origin (emitted by the build, loaded only when a model is opened).
 import webgpuWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import wasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url';
+import { uncertainSteps } from '../../../workers/src/vision/classifier';
 import { AreaFeatureExtractor, pixelLightOf, toWorkRect } from '../../../workers/src/vision/features';
 import { grayWorkFrame } from './gray';
 import type { InferenceBackend, WorkerReply, WorkerRequest } from './protocol';
@@ -50,7 +51,7 @@ async function probabilities(frames: Uint8Array[]) {
   const x = features(frames);
   const output = (await session.run({ [INPUT_NAME]: new ort.Tensor('float32', x.data, [x.rows, x.columns]) }))[OUTPUT_NAME]!;
   const data = (output.location === 'gpu-buffer' ? await output.getData() : output.data) as Float32Array;
-  return { rows: x.rows, classes: Number(output.dims[1]), data: new Float32Array(data) };
+  return { rows: x.rows, classes: Number(output.dims[1]), data: new Float32Array(data), x };
 }
 
 async function handle(request: WorkerRequest): Promise<WorkerReply> {
@@ -68,8 +69,8 @@ async function handle(request: WorkerRequest): Promise<WorkerReply> {
       return { id, type: 'loaded', backend: loaded.backend, spec };
     }
     case 'frames': {
-      const result = await probabilities(request.frames.map((f) => new Uint8Array(f)));
-      return { id, type: 'probabilities', ...result };
+      const { rows, classes, data } = await probabilities(request.frames.map((f) => new Uint8Array(f)));
+      return { id, type: 'probabilities', rows, classes, data };
     }
     case 'live': {
       const s = spec;
@@ -83,15 +84,18 @@ async function handle(request: WorkerRequest): Promise<WorkerReply> {
       // One frame more than the centred second: the first step's motion has no previous frame (it copies the second's).
       const size = 2 * half + 2;
       if (recent.length > size) recent = recent.slice(-size);
-      if (recent.length < size) return { id, type: 'suggestion', second: request.second, probabilities: null };
+      if (recent.length < size) return { id, type: 'suggestion', second: request.second, probabilities: null, uncertain: false };
       // The middle step of the window has its one-second motion centred as on the server.
       const result = await probabilities(recent);
       const row = result.rows - 1 - half;
+      // «Не уверена» by the same test as the applying job (classifier.ts), on the same step's features.
+      const uncertain = uncertainSteps(s.novelty, result.x, result.data, result.classes)[row] === 1;
       return {
         id,
         type: 'suggestion',
         second: request.second - half * step,
         probabilities: result.data.slice(row * result.classes, (row + 1) * result.classes),
+        uncertain,
       };
     }
     case 'reset':

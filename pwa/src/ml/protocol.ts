@@ -15,6 +15,7 @@ export type WorkerRequest =
 export type WorkerReply =
   | { id: number; type: 'loaded'; backend: InferenceBackend; spec: BrowserVisionSpec }
   | { id: number; type: 'probabilities'; rows: number; classes: number; data: Float32Array }
-  | { id: number; type: 'suggestion'; second: number; probabilities: Float32Array | null }
+  /** `uncertain`: the step's features lie far from what the model saw of the class it chose (classifier.ts uncertainSteps), as the applying job tells. */
+  | { id: number; type: 'suggestion'; second: number; probabilities: Float32Array | null; uncertain: boolean }
   | { id: number; type: 'done' }
   | { id: number; type: 'error'; message: string };

@@ -1,3 +1,4 @@
+import type { NoveltyStats } from '../../../workers/src/vision/classifier';
 import type { SourceRect } from '../../../workers/src/vision/features';
 import { readOnnxMetadata } from '../../../workers/src/vision/onnx-metadata';
 
@@ -16,6 +17,8 @@ export interface BrowserVisionSpec {
   classes: { operationId: number | null; name: string }[];
   /** How the applying job smooths (live following uses the same rules, suggestion-follower.ts). */
   smoothing: { minSegmentSeconds: number; hysteresis: number };
+  /** What the model saw of each class (issue 43): a step far from its chosen class is «не уверена»; absent in models trained before. */
+  novelty?: NoveltyStats;
   /** Present when the model also uses people's keypoints: those only the server computes (docs/vision.md «Позы как признаки»). */
   pose?: { fps: number; inputWidth: number; columns: number };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { smoothPredictions } from '../../../workers/src/vision/smoothing';
-import { SuggestionFollower } from './suggestion-follower';
+import { smoothedStep, SuggestionFollower } from './suggestion-follower';
 
 const STEP = 0.2;
 const follower = () => new SuggestionFollower({ minSteps: 5, hysteresis: 0.15, stepSeconds: STEP });
@@ -125,5 +125,29 @@ describe('following live suggestions', () => {
     const jumped = [];
     for (let i = 0; i < 5; i++) jumped.push(f.push(6 + i * STEP, row(1)));
     expect(jumped.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('«не уверена» steps settle as their own class, never an operation; without them it follows as before (issue 43)', () => {
+    const labels = [...Array(8).fill(1), ...Array(10).fill(2), ...Array(8).fill(1)];
+    // Steps 8–17 are «не уверена» (the model never saw that work) though the softmax says 2.
+    const run = (uncertainFrom: number, uncertainTo: number) => {
+      const f = follower();
+      const shown: number[] = [];
+      const changes = [];
+      for (let i = 0; i < labels.length; i++) {
+        const change = f.push(10 + i * STEP, smoothedStep(Float32Array.from(row(labels[i]!)), i >= uncertainFrom && i < uncertainTo));
+        if (change) changes.push(change.classIndex);
+        if (f.decided) shown.push(f.decided.classIndex);
+      }
+      return { changes, shown };
+    };
+    const uncertain = run(8, 18);
+    expect(uncertain.changes).toEqual([1, 3, 1]);
+    expect(uncertain.shown).toContain(3);
+    expect(uncertain.shown).not.toContain(2);
+    // No «не уверена» step (a model without novelty statistics): the extra class never wins.
+    const plain = run(0, 0);
+    expect(plain.changes).toEqual(follow(labels).map((c) => c.classIndex));
+    expect(plain.changes).toEqual([1, 2, 1]);
   });
 });

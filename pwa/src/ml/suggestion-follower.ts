@@ -1,3 +1,4 @@
+import { withUncertainClass } from '../../../workers/src/vision/classifier';
 import { IncrementalSmoother } from '../../../workers/src/vision/smoothing';
 
 /**
@@ -5,6 +6,15 @@ import { IncrementalSmoother } from '../../../workers/src/vision/smoothing';
  * itself is not sure of costs the assessor more than silence.
  */
 export const SUGGESTION_MIN_CONFIDENCE = 0.5;
+
+/**
+ * One live step as the applying job smooths it: the classes' probabilities and «не уверена» last
+ * (classifier.ts withUncertainClass, the job's own function). The follower's class index
+ * `probabilities.length` is then «не уверена» — never an operation, as in the job.
+ */
+export function smoothedStep(probabilities: Float32Array, uncertain: boolean): Float32Array {
+  return withUncertainClass(probabilities, probabilities.length, Uint8Array.of(uncertain ? 1 : 0));
+}
 
 /** A settled change of the suggested class: the class and the video second its run began. */
 export interface SettledSuggestion {

@@ -2,7 +2,8 @@ import { type RefObject, useEffect, useRef, useState } from 'react';
 import { api } from '../api/client';
 import type { VisionModel } from '../api/types';
 import type { BrowserModel, InferenceBackend } from './inference';
-import { SUGGESTION_MIN_CONFIDENCE, SuggestionFollower } from './suggestion-follower';
+import type { BrowserVisionSpec } from './spec';
+import { smoothedStep, SUGGESTION_MIN_CONFIDENCE, SuggestionFollower } from './suggestion-follower';
 
 export interface Suggestion {
   /** Index into the model's classes (0: background). */
@@ -23,6 +24,8 @@ export interface LiveSuggestionState {
   suggestion: Suggestion | null;
   /** The model is running but not sure enough to suggest (its confidence, 0…1); null otherwise. */
   unsure: number | null;
+  /** The model is «не уверена» (issue 43): the work is unlike what it saw of the class it chose, as the applying job tells; no suggestion. */
+  uncertain: boolean;
 }
 
 /** A suggestion that has settled (held the applying job's minimum segment), from the second its run began. */
@@ -32,7 +35,28 @@ export interface SettledChange {
   onsetSecond: number;
 }
 
-const OFF: LiveSuggestionState = { status: 'off', backend: null, error: null, suggestion: null, unsure: null };
+const OFF: LiveSuggestionState = { status: 'off', backend: null, error: null, suggestion: null, unsure: null, uncertain: false };
+
+/** The name of the smoothing's extra class (index spec.classes.length), as the applying job calls it. */
+const UNCERTAIN_NAME = 'Не уверена';
+
+/** A class of the follower (the model's classes and «не уверена» last) as an operation (null for background and «не уверена») and a name. */
+function classOf(spec: BrowserVisionSpec, classIndex: number): { operationId: number | null; name: string } {
+  if (classIndex === spec.classes.length) return { operationId: null, name: UNCERTAIN_NAME };
+  const cls = spec.classes[classIndex];
+  return { operationId: cls?.operationId ?? null, name: cls?.name ?? `Класс ${classIndex}` };
+}
+
+/** What the panel shows for the follower's decided step: a suggestion when sure enough, the confidence when not, or «не уверена». */
+function shown(spec: BrowserVisionSpec, current: { classIndex: number; confidence: number; second: number } | null) {
+  if (current !== null && current.classIndex === spec.classes.length) return { suggestion: null, unsure: null, uncertain: true };
+  const sure = current !== null && current.confidence >= SUGGESTION_MIN_CONFIDENCE;
+  return {
+    suggestion: sure ? { classIndex: current.classIndex, ...classOf(spec, current.classIndex), probability: current.confidence, second: current.second } : null,
+    unsure: current !== null && !sure ? current.confidence : null,
+    uncertain: false,
+  };
+}
 
 /**
  * Suggests the current operation during playback with a trained model run in the browser: the
@@ -70,7 +94,7 @@ export function useLiveSuggestion(
         model = await BrowserModel.open(modelId);
         if (stopped) return model.close();
         const opened = model;
-        setState({ status: 'ready', backend: opened.backend, error: null, suggestion: null, unsure: null });
+        setState({ ...OFF, status: 'ready', backend: opened.backend });
         const step = 1 / opened.spec.fps;
         const follower = new SuggestionFollower({
           minSteps: Math.max(1, Math.round(opened.spec.smoothing.minSegmentSeconds * opened.spec.fps)),
@@ -102,34 +126,14 @@ export function useLiveSuggestion(
           inFlight++;
           opened
             .live(context.getImageData(0, 0, canvas.width, canvas.height), now)
-            .then(({ second, probabilities }) => {
+            .then(({ second, probabilities, uncertain }) => {
               if (stopped || !probabilities) return;
-              const change = follower.push(second, probabilities);
-              if (change) {
-                const settled = opened.spec.classes[change.classIndex];
-                settledRef.current?.({
-                  operationId: settled?.operationId ?? null,
-                  name: settled?.name ?? `Класс ${change.classIndex}`,
-                  onsetSecond: change.onsetSecond,
-                });
-              }
+              // The same classes the applying job smooths: the model's and «не уверена» last.
+              const change = follower.push(second, smoothedStep(probabilities, uncertain));
+              if (change) settledRef.current?.({ ...classOf(opened.spec, change.classIndex), onsetSecond: change.onsetSecond });
               // What is shown is the class the applying job's smoothing gives the latest decided step, not a step's argmax.
-              const current = follower.decided;
-              const cls = current ? opened.spec.classes[current.classIndex] : undefined;
-              const sure = current !== null && current.confidence >= SUGGESTION_MIN_CONFIDENCE;
-              setState((s) => ({
-                ...s,
-                suggestion: sure
-                  ? {
-                      classIndex: current.classIndex,
-                      operationId: cls?.operationId ?? null,
-                      name: cls?.name ?? `Класс ${current.classIndex}`,
-                      probability: current.confidence,
-                      second: current.second,
-                    }
-                  : null,
-                unsure: current !== null && !sure ? current.confidence : null,
-              }));
+              const current = shown(opened.spec, follower.decided);
+              setState((s) => ({ ...s, ...current }));
             })
             .catch((err: unknown) => {
               if (!stopped) setState((s) => ({ ...s, status: 'error', error: err instanceof Error ? err.message : String(err) }));

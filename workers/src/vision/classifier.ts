@@ -376,14 +376,34 @@ export function noveltyStats(model: Classifier, x: FeatureMatrix, labels: Int32A
   return { classes };
 }
 
-/** 1 where a step's features lie beyond the limit of the class the network chose for it (argmax of `probabilities`), else 0. */
-export function uncertainSteps(stats: NoveltyStats, x: FeatureMatrix, probabilities: Float32Array, classes: number): Uint8Array {
-  const chosen = argmaxRows(probabilities, classes);
+/**
+ * 1 where a step's features lie beyond the limit of the class the network chose for it (argmax of
+ * `probabilities`), else 0. The applying job and the browser's live suggestion both call this. A
+ * model trained before issue 43 has no statistics (`stats` undefined): every step is as sure as its softmax.
+ */
+export function uncertainSteps(stats: NoveltyStats | undefined, x: FeatureMatrix, probabilities: Float32Array, classes: number): Uint8Array {
   const out = new Uint8Array(x.rows);
+  if (!stats) return out;
+  const chosen = argmaxRows(probabilities, classes);
   for (let r = 0; r < x.rows; r++) {
     const cls = stats.classes[chosen[r]!];
     // A class the model never trained on cannot be chosen honestly.
     out[r] = !cls || classDistance(cls, x.data, r * x.columns) > cls.limit ? 1 : 0;
+  }
+  return out;
+}
+
+/**
+ * The probabilities with one more class, «не уверена», last: a step whose features lie far from
+ * the chosen class's training steps (noveltyStats) is wholly that class, any other
+ * keeps its probabilities. Smoothing then treats «не уверена» as a class of its own — in the applying
+ * job (pipeline.ts) and in the browser's live suggestion (pwa/src/ml) alike.
+ */
+export function withUncertainClass(probabilities: Float32Array, classes: number, uncertain: Uint8Array): Float32Array {
+  const out = new Float32Array(uncertain.length * (classes + 1));
+  for (let r = 0; r < uncertain.length; r++) {
+    if (uncertain[r]) out[r * (classes + 1) + classes] = 1;
+    else out.set(probabilities.subarray(r * classes, (r + 1) * classes), r * (classes + 1));
   }
   return out;
 }

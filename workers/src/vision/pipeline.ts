@@ -1,8 +1,18 @@
-import { argmaxRows, noveltyStats, predict, trainClassifier, uncertainSteps, type Classifier, type NoveltyStats, type TrainOptions } from './classifier';
+import {
+  argmaxRows,
+  noveltyStats,
+  predict,
+  trainClassifier,
+  uncertainSteps,
+  withUncertainClass,
+  type Classifier,
+  type NoveltyStats,
+  type TrainOptions,
+} from './classifier';
 import { blockRoles, evaluateLabels, permutationImportance, roleRuns, segmentScores, StepRole, type Evaluation, type SegmentScores } from './evaluate';
 import { augmentedRows, relitFrame, shiftRect, TRAINING_LIGHTS, TRAINING_SHIFTS } from './augment';
 import { AreaFeatureExtractor, featureNames, pixelLightOf, toWorkRect, type FeatureMatrix, type SourceRect } from './features';
-import { decodeFrames, workSize } from './frames';
+import { decodeFramesTogether, workSize, type Sampling } from './frames';
 import { movenetInputSize } from './movenet-decode';
 import { exportOnnx, ONNX_OPSET } from './onnx-export';
 import { loadClassifier } from './onnx-runtime';
@@ -79,7 +89,8 @@ export interface SpanInput {
 
 /**
  * Decodes a span (ffmpeg, streamed) and computes the area features of every step; with `spec.pose`
- * a second, sparse pass adds the pose features (MoveNet once per pose sample, held between samples).
+ * the same decode also gives sparse RGB frames for the pose features (MoveNet once per pose sample,
+ * held between samples).
  */
 export async function extractSpanFeatures(
   input: SpanInput,
@@ -105,35 +116,57 @@ export async function extractSpanFeatures(
         (frame) => relitFrame(frame, TRAINING_LIGHTS[i % TRAINING_LIGHTS.length]!),
       ),
   );
-  const pixelShare = spec.pose ? 0.3 : 1;
-  await decodeFrames(
+  // With poses, one decode feeds both samplings (issue 43): gray work-size frames for the pixel
+  // features and RGB frames at MoveNet's size for the pose features, read at once.
+  const span = { startSecond: input.startSecond, endSecond: input.endSecond, source: input.video };
+  const pixelSampling: Sampling = { ...span, fps: spec.fps, width: spec.work.width, height: spec.work.height };
+  const poses = spec.pose ? await poseCollector(input, spec.pose, areas) : null;
+  let pixelDone = 0;
+  const report = () => input.progress?.(poses ? 30 * pixelDone + 70 * poses.done() : 100 * pixelDone);
+  await decodeFramesTogether(
     input.video.file,
-    { startSecond: input.startSecond, endSecond: input.endSecond, fps: spec.fps, width: spec.work.width, height: spec.work.height, source: input.video },
-    (frame, index) => {
-      extractor.push(frame);
-      for (const view of viewExtractors) view.push(frame);
-      if (index % 25 === 0) input.progress?.(Math.min(100, (index / expected) * 100 * pixelShare));
-    },
+    [pixelSampling, ...(poses ? [{ ...span, ...poses.sampling }] : [])],
+    [
+      (frame, index) => {
+        extractor.push(frame);
+        for (const view of viewExtractors) view.push(frame);
+        if (index % 25 === 0) {
+          pixelDone = Math.min(1, index / expected);
+          report();
+        }
+      },
+      ...(poses
+        ? [
+            async (frame: Uint8Array) => {
+              await poses.push(frame);
+              report();
+            },
+          ]
+        : []),
+    ],
     input.signal,
   );
   const features = extractor.finish();
   if (features.rows === 0) throw new Error('В выбранном отрезке видео не удалось прочитать ни одного кадра');
   views?.out.push(...viewExtractors.map((view) => view.finish()));
-  if (!spec.pose) return features;
-  const poses = await poseSamples(input, spec.pose, areas, (p) => input.progress?.(100 * pixelShare + p * (1 - pixelShare)));
+  if (!spec.pose || !poses) return features;
+  const posed = poses.finish();
   const perArea = spec.areas.length * POSE_FEATURES_PER_AREA;
   const columns = features.columns + perArea;
   const data = new Float32Array(features.rows * columns);
   for (let r = 0; r < features.rows; r++) {
     data.set(features.data.subarray(r * features.columns, (r + 1) * features.columns), r * columns);
-    const sample = poseSampleOf(r, spec.fps, spec.pose.fps, poses.rows);
-    if (poses.rows > 0) data.set(poses.data.subarray(sample * perArea, (sample + 1) * perArea), r * columns + features.columns);
+    const sample = poseSampleOf(r, spec.fps, spec.pose.fps, posed.rows);
+    if (posed.rows > 0) data.set(posed.data.subarray(sample * perArea, (sample + 1) * perArea), r * columns + features.columns);
   }
   return { rows: features.rows, columns, data };
 }
 
-/** The pose features of each pose sample of the span (one RGB frame at MoveNet's input size per sample). */
-async function poseSamples(input: SpanInput, pose: PoseSampling, areas: VisionArea[], progress: (percent: number) => void): Promise<FeatureMatrix> {
+/**
+ * The pose features of each pose sample of a span, one RGB frame at MoveNet's input size per sample
+ * (`sampling`, decoded beside the pixel features' frames): `push` each frame in order, then `finish`.
+ */
+async function poseCollector(input: SpanInput, pose: PoseSampling, areas: VisionArea[]) {
   // TensorFlow.js loads only for a model that uses poses.
   const { moveNetPeople } = await import('./movenet');
   const size = movenetInputSize(input.video.width, input.video.height, pose.inputWidth);
@@ -141,10 +174,9 @@ async function poseSamples(input: SpanInput, pose: PoseSampling, areas: VisionAr
   const expected = Math.ceil((input.endSecond - input.startSecond) * pose.fps) + 1;
   let data = new Float32Array(expected * perArea);
   let rows = 0;
-  await decodeFrames(
-    input.video.file,
-    { startSecond: input.startSecond, endSecond: input.endSecond, fps: pose.fps, ...size, pixelFormat: 'rgb24', source: input.video },
-    async (frame) => {
+  return {
+    sampling: { fps: pose.fps, ...size, pixelFormat: 'rgb24' as const },
+    async push(frame: Uint8Array) {
       if (input.signal?.aborted) return;
       const people = await moveNetPeople(frame, size, input.video, pose.columns);
       if ((rows + 1) * perArea > data.length) {
@@ -158,11 +190,11 @@ async function poseSamples(input: SpanInput, pose: PoseSampling, areas: VisionAr
         data.subarray(rows * perArea, (rows + 1) * perArea),
       );
       rows++;
-      progress(Math.min(100, (rows / expected) * 100));
     },
-    input.signal,
-  );
-  return { rows, columns: perArea, data: data.subarray(0, rows * perArea) };
+    /** The share of the expected samples done, 0–1. */
+    done: () => Math.min(1, rows / expected),
+    finish: (): FeatureMatrix => ({ rows, columns: perArea, data: data.subarray(0, rows * perArea) }),
+  };
 }
 
 /** A labelled span of the marked video, seconds from its start. */
@@ -504,20 +536,6 @@ export interface ApplyOutput {
 }
 
 /**
- * The probabilities with one more class, «не уверена», last: a step whose features lie far from
- * the chosen class's training steps (classifier.ts noveltyStats) is wholly that class, any other
- * keeps its probabilities. Smoothing then treats «не уверена» as a class of its own.
- */
-function withUncertainClass(probabilities: Float32Array, classes: number, uncertain: Uint8Array): Float32Array {
-  const out = new Float32Array(uncertain.length * (classes + 1));
-  for (let r = 0; r < uncertain.length; r++) {
-    if (uncertain[r]) out[r * (classes + 1) + classes] = 1;
-    else out.set(probabilities.subarray(r * classes, (r + 1) * classes), r * (classes + 1));
-  }
-  return out;
-}
-
-/**
  * Applying (job vision.apply): the model's features over the span (0–85), onnxruntime-web
  * inference (85–95), «не уверена» where the features are far from what the chosen class was
  * trained on, smoothing into segments; background and «не уверена» segments are not operations.
@@ -532,8 +550,7 @@ export async function applyOperationModel(input: SpanInput & { onnx: Uint8Array;
     const probabilities = await session.run(features);
     progress(95);
     const classes = spec.classes.length;
-    // Models trained before issue 43 have no novelty statistics: every step is as sure as its softmax.
-    const uncertain = spec.novelty ? uncertainSteps(spec.novelty, features, probabilities, classes) : new Uint8Array(features.rows);
+    const uncertain = uncertainSteps(spec.novelty, features, probabilities, classes);
     const extended = withUncertainClass(probabilities, classes, uncertain);
     const segments = smoothPredictions(extended, classes + 1, {
       minSegmentSteps: Math.max(1, Math.round(spec.smoothing.minSegmentSeconds * spec.fps)),
