@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSceneClip, sceneSchedule } from '../../test-support/vision-scene';
 import { mediaTools } from '../media/ffmpeg';
-import { decodeFrames, workSize, type Sampling } from './frames';
+import { decodeFrames, decodeFramesTogether, workSize, type Sampling } from './frames';
+import { movenetInputSize } from './movenet-decode';
 
 // The frames a model samples are the frames of the exact, full decode (issue 43: a decoder shortcut
 // that changes them — `-skip_loop_filter all` drifts by about a gray level until the next keyframe —
@@ -82,5 +83,67 @@ describe('sampled frames', () => {
     expect(differing).toHaveLength(0);
     // The frames are pictures of a moving scene, not one repeated picture.
     expect(Buffer.from(sampled[0]!).equals(Buffer.from(sampled[sampled.length - 1]!))).toBe(false);
+  });
+});
+
+describe('one decode for two samplings (a model with poses)', () => {
+  it.each([
+    ['from the start', 0],
+    ['after a seek into a keyframe interval', 3.4],
+  ])('gives the gray and the RGB frames of two separate decodes, bit for bit (%s)', async (_, start) => {
+    // As extractSpanFeatures samples for a pose model: gray work-size frames at 5 fps, RGB at MoveNet's input size at 1 fps.
+    const span = { startSecond: start, endSecond: SECONDS - 1, source: { ...SOURCE, frameRate: 25 } };
+    const gray: Sampling = { ...span, fps: 5, ...WORK };
+    const rgb: Sampling = { ...span, fps: 1, ...movenetInputSize(SOURCE.width, SOURCE.height, 256), pixelFormat: 'rgb24' };
+    const together: [Uint8Array[], Uint8Array[]] = [[], []];
+    const counts = await decodeFramesTogether(clip, [gray, rgb], [(f) => void together[0].push(f.slice()), (f) => void together[1].push(f.slice())]);
+    const [alone0, alone1] = [await frames(gray), await frames(rgb)];
+    expect(counts).toEqual([together[0].length, together[1].length]);
+    expect(alone0.length).toBeGreaterThanOrEqual(Math.floor((SECONDS - 1 - start) * 5));
+    expect(alone1.length).toBeGreaterThanOrEqual(Math.floor(SECONDS - 1 - start));
+    expect(together[0].length).toBe(alone0.length);
+    expect(together[1].length).toBe(alone1.length);
+    expect(together[0].every((f, i) => Buffer.from(f).equals(Buffer.from(alone0[i]!)))).toBe(true);
+    expect(together[1].every((f, i) => Buffer.from(f).equals(Buffer.from(alone1[i]!)))).toBe(true);
+    expect(together[1][0]!.length).toBe(rgb.width * rgb.height * 3);
+  });
+
+  it('keeps reading the fast pipe while the slow one waits, and a failed reader stops the decode', async () => {
+    const span = { startSecond: 0, endSecond: 6, source: { ...SOURCE, frameRate: 25 } };
+    const gray: Sampling = { ...span, fps: 5, ...WORK };
+    // Small RGB frames: the few written meanwhile fit the pipe, so ffmpeg need not wait for that reader.
+    const rgb: Sampling = { ...span, fps: 1, width: 64, height: 36, pixelFormat: 'rgb24' };
+    // The RGB reader holds its first frame until the gray reader has seen frames past it: were the
+    // pipes read one after the other, this would never end.
+    let grayFrames = 0;
+    let grayMoved!: () => void;
+    const moved = new Promise<void>((resolve) => (grayMoved = resolve));
+    const counts = await decodeFramesTogether(
+      clip,
+      [gray, rgb],
+      [
+        () => {
+          if (++grayFrames === 20) grayMoved();
+        },
+        async (_, index) => {
+          if (index === 0) await moved;
+        },
+      ],
+    );
+    expect(counts[0]).toBe(grayFrames);
+    expect(counts[0]).toBeGreaterThanOrEqual(29);
+    expect(counts[1]).toBeGreaterThanOrEqual(6);
+    await expect(
+      decodeFramesTogether(
+        clip,
+        [gray, rgb],
+        [
+          () => {},
+          () => {
+            throw new Error('reader failed');
+          },
+        ],
+      ),
+    ).rejects.toThrow('reader failed');
   });
 });

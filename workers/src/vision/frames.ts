@@ -40,6 +40,31 @@ export function workSize(width: number, height: number): { width: number; height
  * the sampled frames are exactly every (source fps / fps)-th frame of the full decode (frames.test.ts).
  */
 export function samplingArguments(file: string, container: Container, sampling: Sampling): string[] {
+  return [...spanArguments(file, container, sampling), '-an', '-sn', '-vf', sampleFilter(sampling), ...outputArguments(sampling, 'pipe:1')];
+}
+
+/**
+ * The ffmpeg arguments of several samplings of one span decoded once (issue 43: a model with poses
+ * needs gray work-size frames for the pixel features and RGB frames for MoveNet): the decoded
+ * pictures are split, each branch sampled and scaled exactly as `samplingArguments` would, the first
+ * written to stdout, the next ones to descriptors 3, 4, … (spawnCapped's extra outputs). The first
+ * video stream is the one read (a vision source is a converted recording with one).
+ */
+function splitSamplingArguments(file: string, container: Container, samplings: Sampling[]): string[] {
+  const first = samplings[0]!;
+  if (samplings.some((s) => s.startSecond !== first.startSecond || s.endSecond !== first.endSecond)) throw new Error('samplings of one decode share one span');
+  const branches = samplings.map((_, i) => `[in${i}]`).join('');
+  const graph = [`[0:v:0]split=${samplings.length}${branches}`, ...samplings.map((s, i) => `[in${i}]${sampleFilter(s)}[out${i}]`)].join(';');
+  return [
+    ...spanArguments(file, container, first),
+    '-filter_complex',
+    graph,
+    ...samplings.flatMap((s, i) => ['-map', `[out${i}]`, ...outputArguments(s, i === 0 ? 'pipe:1' : `pipe:${i + 2}`)]),
+  ];
+}
+
+/** Seek, span and the input as its detected container only. */
+function spanArguments(file: string, container: Container, sampling: Sampling): string[] {
   const duration = Math.max(0, sampling.endSecond - sampling.startSecond);
   return [
     '-hide_banner',
@@ -51,20 +76,18 @@ export function samplingArguments(file: string, container: Container, sampling: 
     '-t',
     duration.toFixed(3),
     ...inputArguments(file, container),
-    '-an',
-    '-sn',
-    '-vf',
-    `fps=${sampling.fps},scale=${sampling.width}:${sampling.height}:flags=area`,
-    ...(sampling.frames ? ['-frames:v', String(sampling.frames)] : []),
-    '-pix_fmt',
-    sampling.pixelFormat ?? 'gray',
-    '-f',
-    'rawvideo',
-    'pipe:1',
   ];
 }
 
+const sampleFilter = (sampling: Sampling) => `fps=${sampling.fps},scale=${sampling.width}:${sampling.height}:flags=area`;
+
+function outputArguments(sampling: Sampling, target: string): string[] {
+  return [...(sampling.frames ? ['-frames:v', String(sampling.frames)] : []), '-pix_fmt', sampling.pixelFormat ?? 'gray', '-f', 'rawvideo', target];
+}
+
 export class FrameDecodeError extends Error {}
+
+type OnFrame = (frame: Uint8Array, index: number) => void | Promise<void>;
 
 /**
  * Decodes the sampled frames of a span with an ffmpeg child process and hands each frame to
@@ -73,48 +96,77 @@ export class FrameDecodeError extends Error {}
  * `startSecond + i / fps`. An aborted signal kills ffmpeg and rejects. ffmpeg runs under caps that fit
  * the span (media/limits.ts): a cap that stopped it is a MediaRefusedError.
  */
-export async function decodeFrames(
-  file: string,
-  sampling: Sampling,
-  onFrame: (frame: Uint8Array, index: number) => void | Promise<void>,
-  signal?: AbortSignal,
-): Promise<number> {
+export async function decodeFrames(file: string, sampling: Sampling, onFrame: OnFrame, signal?: AbortSignal): Promise<number> {
+  const [count] = await decodeSamplings(file, [sampling], [onFrame], signal);
+  return count!;
+}
+
+/**
+ * Several samplings of one span (the same start and end) from one decode — one ffmpeg process,
+ * each sampling on its own pipe (splitSamplingArguments) — each frame to its sampling's `onFrame`,
+ * exactly the frames `decodeFrames` gives for each sampling alone (frames.test.ts). The pipes are
+ * read at once, each at its own pace: a slow `onFrame` (MoveNet) holds ffmpeg back, never the
+ * others' reading, and nothing piles up in memory. Frame counts in the samplings' order.
+ */
+export async function decodeFramesTogether(file: string, samplings: Sampling[], onFrames: OnFrame[], signal?: AbortSignal): Promise<number[]> {
+  if (samplings.length !== onFrames.length) throw new Error('one onFrame per sampling');
+  return decodeSamplings(file, samplings, onFrames, signal);
+}
+
+async function decodeSamplings(file: string, samplings: Sampling[], onFrames: OnFrame[], signal?: AbortSignal): Promise<number[]> {
   const container = await detectContainer(file);
   const { ffmpeg } = await mediaTools();
-  const channels = sampling.pixelFormat === 'rgb24' ? 3 : 1;
-  const frameBytes = sampling.width * sampling.height * channels;
-  const caps = decodeCaps(sampling.endSecond - sampling.startSecond, sampling.source ?? {});
-  const child = spawnCapped(ffmpeg, samplingArguments(file, container, sampling), caps);
+  const first = samplings[0]!;
+  const caps = decodeCaps(first.endSecond - first.startSecond, first.source ?? {});
+  const args = samplings.length === 1 ? samplingArguments(file, container, first) : splitSamplingArguments(file, container, samplings);
+  const child = spawnCapped(ffmpeg, args, caps, samplings.length - 1);
   const abort = () => child.kill();
   if (signal?.aborted) abort();
   signal?.addEventListener('abort', abort, { once: true });
   let exited = false;
   const finished = child.finished.finally(() => (exited = true));
-  const frame = new Uint8Array(frameBytes);
-  let filled = 0;
-  let index = 0;
   try {
-    for await (const chunk of child.stdout as unknown as AsyncIterable<Uint8Array>) {
-      let offset = 0;
-      while (offset < chunk.length) {
-        const take = Math.min(frameBytes - filled, chunk.length - offset);
-        frame.set(chunk.subarray(offset, offset + take), filled);
-        filled += take;
-        offset += take;
-        if (filled === frameBytes) {
-          await onFrame(frame, index++);
-          filled = 0;
-        }
-      }
-      if (signal?.aborted) break;
-    }
+    // A failed onFrame stops ffmpeg, so the other pipes end too; the first failure is the answer.
+    const reads = [child.stdout, ...child.outputs].map((stream, i) =>
+      readFrames(stream, frameBytes(samplings[i]!), onFrames[i]!, signal).catch((error: unknown) => {
+        child.kill();
+        throw error;
+      }),
+    );
+    const settled = await Promise.allSettled(reads);
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
     const { code, stderr, overCap } = await finished;
     if (signal?.aborted) throw new FrameDecodeError('Обработка остановлена');
     if (overCap) throw new MediaRefusedError(`Кадры видео не прочитаны: ${overCap}`);
     if (code !== 0) throw new FrameDecodeError(`Не удалось прочитать кадры видео: ${withoutPath(stderr.trim().slice(-500), file) || `ffmpeg, код ${code}`}`);
-    return index;
+    return settled.map((r) => (r.status === 'fulfilled' ? r.value : 0));
   } finally {
     signal?.removeEventListener('abort', abort);
     if (!exited) child.kill();
   }
+}
+
+const frameBytes = (sampling: Sampling) => sampling.width * sampling.height * (sampling.pixelFormat === 'rgb24' ? 3 : 1);
+
+/** The frames of one raw pipe, one reused buffer, to `onFrame` in order; the count read. */
+async function readFrames(stream: ReadableStream<Uint8Array>, bytes: number, onFrame: OnFrame, signal?: AbortSignal): Promise<number> {
+  const frame = new Uint8Array(bytes);
+  let filled = 0;
+  let index = 0;
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
+    let offset = 0;
+    while (offset < chunk.length) {
+      const take = Math.min(bytes - filled, chunk.length - offset);
+      frame.set(chunk.subarray(offset, offset + take), filled);
+      filled += take;
+      offset += take;
+      if (filled === bytes) {
+        await onFrame(frame, index++);
+        filled = 0;
+      }
+    }
+    if (signal?.aborted) break;
+  }
+  return index;
 }
