@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { ByteTracker, type Detection, type TrackerOptions } from './byte-tracker';
+import { boxOf, initiate, measurementOf, predict, update, type Box } from './kalman';
+import { motScores, type MotBox } from './mot-metrics';
+
+/**
+ * The tracker on synthetic scenes whose truth is known (docs/event-analytics.md «Трекер»):
+ * people 40 × 100 px, 10 frames per second.
+ */
+const FPS = 10;
+const person = (x: number, y: number): Box => ({ x1: x, y1: y, x2: x + 40, y2: y + 100 });
+
+/** Runs the tracker over `frames` frames; `scene(f)` gives each frame's detections with their true identities. */
+function run(frames: number, scene: (f: number) => (Detection & { truth: number })[], options: Partial<TrackerOptions> = {}) {
+  const tracker = new ByteTracker({ fps: FPS, ...options });
+  const gt: MotBox[] = [];
+  for (let f = 0; f < frames; f++) {
+    const detections = scene(f);
+    for (const d of detections) if (d.truth > 0) gt.push({ frame: f, id: d.truth, box: d.box });
+    tracker.update(f, f / FPS, detections);
+  }
+  const tracks = tracker.tracks();
+  const hyp = tracks.flatMap((t) => t.points.map((p) => ({ frame: p.frame, id: t.id, box: p.box })));
+  return { tracks, scores: motScores(gt, hyp) };
+}
+
+describe('Kalman filter (constant velocity on centre, aspect, height)', () => {
+  it('learns a steady motion and predicts it', () => {
+    let state = initiate(measurementOf(person(0, 0)));
+    for (let f = 1; f <= 10; f++) state = update(predict(state), measurementOf(person(10 * f, 5 * f)));
+    const next = boxOf(predict(state).mean);
+    // After ten steps of (+10, +5) px the prediction for step 11 is within a pixel of (110, 55)
+    // (standing still would say (100, 50)).
+    expect(Math.abs(next.x1 - 110)).toBeLessThan(1);
+    expect(Math.abs(next.y1 - 55)).toBeLessThan(1);
+    expect(next.y2 - next.y1).toBeCloseTo(100, 3);
+    expect(next.x2 - next.x1).toBeCloseTo(40, 3);
+  });
+});
+
+describe('ByteTracker on synthetic scenes', () => {
+  it('keeps two people apart through a crossing with a few hidden frames', () => {
+    // A walks right at y 100, B walks left at y 130 (B nearer the camera, in front). They meet near
+    // frame 20: A is half hidden on frames 18–19 (low score 0.15) and not detected at all on 20–22.
+    const scene = (f: number) => {
+      const out: (Detection & { truth: number })[] = [{ box: person(500 - 10 * f, 130), score: 0.8, truth: 2 }];
+      if (f < 18 || f > 22) out.push({ box: person(100 + 10 * f, 100), score: 0.8, truth: 1 });
+      else if (f < 20) out.push({ box: person(100 + 10 * f, 100), score: 0.15, truth: 1 });
+      return out;
+    };
+    const { tracks, scores } = run(41, scene);
+    expect(tracks).toHaveLength(2);
+    expect(scores.idsw).toBe(0);
+    // Every true box is matched, the three hidden frames were never in the truth: MOTA = IDF1 = 1.
+    expect(scores.mota).toBe(1);
+    expect(scores.idf1).toBe(1);
+    // A's low-score frames went into A's track (the second association), not into a new one.
+    const a = tracks.find((t) => t.points[0]!.box.x1 === 100)!;
+    expect(a.points.filter((p) => p.score === 0.15).map((p) => p.frame)).toEqual([18, 19]);
+    expect(a.points.map((p) => p.frame)).not.toContain(21);
+    expect([a.firstTime, a.lastTime]).toEqual([0, 4]);
+
+    // Without the second stage (low-score boxes ignored) A is still recovered after the gap, but
+    // its half-hidden frames are lost: two misses more.
+    const firstOnly = run(41, scene, { lowScore: 0.2 });
+    expect(firstOnly.scores.idsw).toBe(0);
+    expect(firstOnly.scores.fn).toBe(2);
+  });
+
+  it('keeps a person standing still with jitter and a short dropout as one track, foot at the bottom centre', () => {
+    const jitter = [0, 1, -1, 2, 0, -2, 1, 0, -1, 1];
+    const scene = (f: number) => (f >= 10 && f <= 14 ? [] : [{ box: person(300 + jitter[f % 10]!, 200 - jitter[(f + 3) % 10]!), score: 0.6, truth: 1 }]);
+    const { tracks, scores } = run(40, scene);
+    expect(tracks).toHaveLength(1);
+    expect(tracks[0]!.points).toHaveLength(35);
+    expect(scores).toMatchObject({ idsw: 0, fn: 0, fp: 0 });
+    const p = tracks[0]!.points[0]!;
+    expect(p.foot).toEqual({ x: (p.box.x1 + p.box.x2) / 2, y: p.box.y2 });
+  });
+
+  it('gives a person entering and leaving one track with their lifetime; a one-frame ghost never becomes a track', () => {
+    // The person walks in at frame 5 and out after frame 24; a false box flashes on frame 30.
+    const scene = (f: number) => [
+      ...(f >= 5 && f <= 24 ? [{ box: person(20 * (f - 5), 50), score: 0.7, truth: 1 }] : []),
+      ...(f === 30 ? [{ box: person(600, 300), score: 0.9, truth: 0 }] : []),
+    ];
+    const { tracks } = run(60, scene);
+    expect(tracks).toHaveLength(1);
+    expect(tracks[0]!.points).toHaveLength(20);
+    expect([tracks[0]!.firstTime, tracks[0]!.lastTime]).toEqual([0.5, 2.4]);
+  });
+
+  it('ends a track lost for longer than the buffer: the same place later is a new person', () => {
+    // Gone on frames 10–24: 15 frames, longer than the 1 s (10 frames) buffer.
+    const scene = (f: number) => (f >= 10 && f < 25 ? [] : [{ box: person(300, 200), score: 0.7, truth: f < 10 ? 1 : 2 }]);
+    const { tracks, scores } = run(40, scene);
+    expect(tracks.map((t) => [t.id, t.points.length, t.firstTime, t.lastTime])).toEqual([
+      [1, 10, 0, 0.9],
+      [2, 15, 2.5, 3.9],
+    ]);
+    expect(scores.idsw).toBe(0);
+    // The same gap within a 2-second buffer keeps the identity (the person just stood hidden).
+    const longer = run(40, scene, { lostSeconds: 2 });
+    expect(longer.tracks).toHaveLength(1);
+  });
+
+  it('confirms a track only after confirmFrames consecutive matches, keeping its first boxes', () => {
+    const scene = (f: number) => (f < 2 || f >= 4 ? [{ box: person(10 * f, 0), score: 0.9, truth: f < 2 ? 1 : 2 }] : []);
+    // Frames 0–1 (two matches) — confirmed with three; 4–9 — confirmed, with its first two boxes.
+    const { tracks } = run(10, scene, { confirmFrames: 3 });
+    expect(tracks.map((t) => t.points.map((p) => p.frame))).toEqual([[4, 5, 6, 7, 8, 9]]);
+    expect(() => new ByteTracker({ fps: 0 })).toThrow('частота кадров');
+    const tracker = new ByteTracker({ fps: FPS });
+    tracker.update(3, 0.3, []);
+    expect(() => tracker.update(3, 0.3, [])).toThrow('не позже предыдущего');
+  });
+});
