@@ -1,8 +1,7 @@
 import { DEMO_WORKPLACE_AREAS } from '@norma/workers/demo-video';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers } from '../job-registry';
-import { DEMO_PASSWORD, demoLeaves } from '../seed/demo-plan';
-import { defaultVideoCacheDir, seedDemoIfEmpty } from '../seed/demo';
+import { DEMO_CAMERA_LEAF, demoCameraDays, seedDemoCameraDays } from '../../test-support/demo-camera-days';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 
 /**
@@ -14,64 +13,34 @@ import { createTestApp, type TestApp } from '../../test-support/testing';
  * figures are the job's own (per operation F1, segment F1@0.5, the constant answer).
  */
 const VIDEO_SECONDS = 300;
-const leaf = demoLeaves[0]!;
+const leaf = DEMO_CAMERA_LEAF;
 let t: TestApp;
-let cookie: string;
-
-const call = async (method: string, path: string, body?: unknown) => {
-  const response = await t.request(path, { method, cookie, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-};
+let call: Awaited<ReturnType<typeof seedDemoCameraDays>>['call'];
 
 beforeAll(async () => {
   t = await createTestApp();
-  // Only the two clips the test needs (camera 1, first clip of each day), longer than the default: a few work cycles each.
-  const seeded = await seedDemoIfEmpty(t.deps, {
-    videoSeconds: VIDEO_SECONDS,
-    videoCacheDir: defaultVideoCacheDir(),
-    onlyClips: (l, clip) => l.slug === leaf.slug && clip.cameraKey === 1 && clip.clipIndex === 0,
-  });
-  expect(seeded).toBe(true);
-  cookie = await t.signIn('analyst', DEMO_PASSWORD);
+  ({ call } = await seedDemoCameraDays(t, VIDEO_SECONDS));
 });
 afterAll(async () => t.cleanup());
 
 describe('demo scene: trained on one day, tested on another', () => {
   it('labels the other day with F1 ≥ 0.9 for every operation and beats the constant answer clearly', async () => {
     const { db } = t.deps;
-    const structure = await db.selectFrom('structures').select('id').where('name', '=', leaf.name).executeTakeFirstOrThrow();
-    const camera = await db.selectFrom('cameras').select('id').where('structure_id', '=', structure.id).where('camera_key', '=', 1).executeTakeFirstOrThrow();
-    const videos = await db.selectFrom('videos').select(['id', 'filename']).where('camera_id', '=', camera.id).orderBy('start_time').execute();
-    expect(videos).toHaveLength(2);
-    const [dayOne, dayTwo] = videos;
-    const workplace = await db
-      .selectFrom('workplaces')
-      .select('id')
-      .where('structure_id', '=', structure.id)
-      .where('name', '=', leaf.workplaces[0])
-      .executeTakeFirstOrThrow();
-    const operations = await db
-      .selectFrom('operations')
-      .select(['id', 'name'])
-      .where('structure_id', '=', structure.id)
-      .where('type', '=', 'main')
-      .orderBy('id')
-      .execute();
+    const { dayOne, dayTwo, workplace, operations } = await demoCameraDays(t);
     expect(operations.map((o) => o.name)).toEqual(leaf.cycle.map((o) => o.name));
 
     // The demo's own areas of a one-worker camera (around the bin, fixture, hanger, desk and rack).
-    const areas = (await call('GET', `/api/v1/video-areas?video_id=${dayOne!.id}`)).body.video_areas as { id: number; name: string }[];
+    const areas = (await call('GET', `/api/v1/video-areas?video_id=${dayOne.id}`)).body.video_areas as { id: number; name: string }[];
     expect(areas.map((a) => a.name)).toEqual(DEMO_WORKPLACE_AREAS.map((a) => a.name));
     const areaIds = areas.map((a) => a.id);
     const started = await call('POST', '/api/v1/start_marker_training', {
       workplace_id: workplace.id,
       operation_ids: operations.map((o) => o.id),
-      marked_video_id: dayOne!.id,
+      marked_video_id: dayOne.id,
       video_area_ids: areaIds,
       start_second: 0,
       end_second: VIDEO_SECONDS,
-      test: { video_id: dayTwo!.id, start_second: 0, end_second: VIDEO_SECONDS },
+      test: { video_id: dayTwo.id, start_second: 0, end_second: VIDEO_SECONDS },
       comment: 'день 1 → день 2',
     });
     expect(started.status).toBe(200);
@@ -83,7 +52,7 @@ describe('demo scene: trained on one day, tested on another', () => {
     expect(job.status).toBe('success');
     const result = JSON.parse(job.result!);
     expect(result.test).toMatchObject({ source: 'other' });
-    expect(result.test.description).toContain(dayTwo!.filename);
+    expect(result.test.description).toContain(dayTwo.filename);
 
     const heldOut = result.held_out as {
       operation_id: number | null;

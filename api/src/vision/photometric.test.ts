@@ -6,8 +6,7 @@ import { promisify } from 'node:util';
 import { applyOperationModel, argmaxRows, evaluateLabels, stepLabels, type VisionSpec } from '@norma/workers/vision';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers } from '../job-registry';
-import { DEMO_PASSWORD, demoLeaves } from '../seed/demo-plan';
-import { defaultVideoCacheDir, seedDemoIfEmpty } from '../seed/demo';
+import { demoCameraDays, seedDemoCameraDays } from '../../test-support/demo-camera-days';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 
 /**
@@ -19,7 +18,6 @@ import { createTestApp, type TestApp } from '../../test-support/testing';
  * printed for docs/vision.md «Свет другого дня».
  */
 const VIDEO_SECONDS = 300;
-const leaf = demoLeaves[0]!;
 const run = promisify(execFile);
 /** Conditions of the other day: ffmpeg filters on luma given the picture's mean luma (lutyuv clips to the video's range). */
 const CONDITIONS: { name: string; filter: ((mean: number) => string) | null }[] = [
@@ -30,24 +28,12 @@ const CONDITIONS: { name: string; filter: ((mean: number) => string) | null }[] 
   { name: 'контраст ×2', filter: (mean) => `lutyuv=y=(val-${mean})*2+${mean}` },
 ];
 let t: TestApp;
-let cookie: string;
+let call: Awaited<ReturnType<typeof seedDemoCameraDays>>['call'];
 let scratch: string;
-
-const call = async (method: string, path: string, body?: unknown) => {
-  const response = await t.request(path, { method, cookie, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-};
 
 beforeAll(async () => {
   t = await createTestApp();
-  const seeded = await seedDemoIfEmpty(t.deps, {
-    videoSeconds: VIDEO_SECONDS,
-    videoCacheDir: defaultVideoCacheDir(),
-    onlyClips: (l, clip) => l.slug === leaf.slug && clip.cameraKey === 1 && clip.clipIndex === 0,
-  });
-  expect(seeded).toBe(true);
-  cookie = await t.signIn('analyst', DEMO_PASSWORD);
+  ({ call } = await seedDemoCameraDays(t, VIDEO_SECONDS));
   scratch = await mkdtemp(join(tmpdir(), 'norma-photometric-'));
 });
 afterAll(async () => {
@@ -100,38 +86,16 @@ async function lumaChanged(a: string, b: string): Promise<number> {
 describe('demo scene: another day under other light', () => {
   it('keeps F1 ≥ 0.9 per operation from half to double brightness and contrast', async () => {
     const { db } = t.deps;
-    const structure = await db.selectFrom('structures').select('id').where('name', '=', leaf.name).executeTakeFirstOrThrow();
-    const camera = await db.selectFrom('cameras').select('id').where('structure_id', '=', structure.id).where('camera_key', '=', 1).executeTakeFirstOrThrow();
-    const videos = await db
-      .selectFrom('videos')
-      .select(['id', 'filename', 'storage_key', 'start_time'])
-      .where('camera_id', '=', camera.id)
-      .orderBy('start_time')
-      .execute();
-    expect(videos).toHaveLength(2);
-    const [dayOne, dayTwo] = videos;
-    const workplace = await db
-      .selectFrom('workplaces')
-      .select('id')
-      .where('structure_id', '=', structure.id)
-      .where('name', '=', leaf.workplaces[0])
-      .executeTakeFirstOrThrow();
-    const operations = await db
-      .selectFrom('operations')
-      .select(['id', 'name'])
-      .where('structure_id', '=', structure.id)
-      .where('type', '=', 'main')
-      .orderBy('id')
-      .execute();
-    const areas = (await call('GET', `/api/v1/video-areas?video_id=${dayOne!.id}`)).body.video_areas as { id: number }[];
+    const { structure, dayOne, dayTwo, workplace, operations } = await demoCameraDays(t);
+    const areas = (await call('GET', `/api/v1/video-areas?video_id=${dayOne.id}`)).body.video_areas as { id: number }[];
     const started = await call('POST', '/api/v1/start_marker_training', {
       workplace_id: workplace.id,
       operation_ids: operations.map((o) => o.id),
-      marked_video_id: dayOne!.id,
+      marked_video_id: dayOne.id,
       video_area_ids: areas.map((a) => a.id),
       start_second: 0,
       end_second: VIDEO_SECONDS,
-      test: { video_id: dayTwo!.id, start_second: 0, end_second: VIDEO_SECONDS },
+      test: { video_id: dayTwo.id, start_second: 0, end_second: VIDEO_SECONDS },
       comment: 'день 1 → день 2 при другом свете',
     });
     expect(started.status).toBe(200);
@@ -157,19 +121,19 @@ describe('demo scene: another day under other light', () => {
         'in',
         operations.map((o) => o.id),
       )
-      .where('start_time', '<', dayTwo!.start_time + VIDEO_SECONDS * 1000)
-      .where('end_time', '>', dayTwo!.start_time)
+      .where('start_time', '<', dayTwo.start_time + VIDEO_SECONDS * 1000)
+      .where('end_time', '>', dayTwo.start_time)
       .execute();
     const classOf = (operationId: number | null) => spec.classes.findIndex((c) => c.operationId === operationId);
     const spans = markups.map((m) => ({
       classIndex: classOf(m.operation_id),
-      startSecond: (m.start_time - dayTwo!.start_time) / 1000,
-      endSecond: (m.end_time - dayTwo!.start_time) / 1000,
+      startSecond: (m.start_time - dayTwo.start_time) / 1000,
+      endSecond: (m.end_time - dayTwo.start_time) / 1000,
     }));
     expect(spans.length).toBeGreaterThan(0);
     expect(spans.every((s) => s.classIndex > 0)).toBe(true);
 
-    const original = await t.deps.storage.local(dayTwo!.storage_key);
+    const original = await t.deps.storage.local(dayTwo.storage_key);
     const table: string[] = [];
     const failures: string[] = [];
     const filmedLuma = await meanLuma(original);

@@ -7,8 +7,7 @@ import { mediaTools } from '@norma/workers/media';
 import { applyOperationModel, argmaxRows, evaluateLabels, stepLabels, type VisionSpec } from '@norma/workers/vision';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers } from '../job-registry';
-import { DEMO_PASSWORD, demoLeaves } from '../seed/demo-plan';
-import { defaultVideoCacheDir, seedDemoIfEmpty } from '../seed/demo';
+import { demoCameraDays, seedDemoCameraDays } from '../../test-support/demo-camera-days';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 
 /**
@@ -18,27 +17,14 @@ import { createTestApp, type TestApp } from '../../test-support/testing';
  * warns about a 4:3 cut and a 10 % crop and says nothing for the camera's own picture at any size.
  */
 const VIDEO_SECONDS = 300;
-const leaf = demoLeaves[0]!;
 const run = promisify(execFile);
 let t: TestApp;
-let cookie: string;
+let call: Awaited<ReturnType<typeof seedDemoCameraDays>>['call'];
 const temp = mkdtempSync(join(tmpdir(), 'norma-resolution-'));
-
-const call = async (method: string, path: string, body?: unknown) => {
-  const response = await t.request(path, { method, cookie, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-};
 
 beforeAll(async () => {
   t = await createTestApp();
-  const seeded = await seedDemoIfEmpty(t.deps, {
-    videoSeconds: VIDEO_SECONDS,
-    videoCacheDir: defaultVideoCacheDir(),
-    onlyClips: (l, clip) => l.slug === leaf.slug && clip.cameraKey === 1 && clip.clipIndex === 0,
-  });
-  expect(seeded).toBe(true);
-  cookie = await t.signIn('analyst', DEMO_PASSWORD);
+  ({ call } = await seedDemoCameraDays(t, VIDEO_SECONDS));
 });
 afterAll(async () => {
   await t.cleanup();
@@ -48,24 +34,7 @@ afterAll(async () => {
 describe('a model at another resolution and aspect ratio of its camera', () => {
   it('keeps F1 ≥ 0.9 at 1280 and 320 pixels wide and warns about another aspect ratio or view', async () => {
     const { db, storage } = t.deps;
-    const structure = await db.selectFrom('structures').select('id').where('name', '=', leaf.name).executeTakeFirstOrThrow();
-    const camera = await db.selectFrom('cameras').select('id').where('structure_id', '=', structure.id).where('camera_key', '=', 1).executeTakeFirstOrThrow();
-    const videos = await db.selectFrom('videos').selectAll().where('camera_id', '=', camera.id).orderBy('start_time').execute();
-    expect(videos).toHaveLength(2);
-    const [dayOne, dayTwo] = videos as [(typeof videos)[0], (typeof videos)[0]];
-    const workplace = await db
-      .selectFrom('workplaces')
-      .select('id')
-      .where('structure_id', '=', structure.id)
-      .where('name', '=', leaf.workplaces[0])
-      .executeTakeFirstOrThrow();
-    const operations = await db
-      .selectFrom('operations')
-      .select(['id', 'name'])
-      .where('structure_id', '=', structure.id)
-      .where('type', '=', 'main')
-      .orderBy('id')
-      .execute();
+    const { structure, camera, dayOne, dayTwo, workplace, operations } = await demoCameraDays(t);
 
     // Areas keep the frame they were drawn on; one drawn on a 1280-wide frame lands where its 640-wide twin does.
     const areas = (await call('GET', `/api/v1/video-areas?video_id=${dayOne.id}`)).body.video_areas as {
