@@ -7,14 +7,19 @@
  * apply with poses (one decode feeds the pixel and the pose samplings) and, for comparison in the
  * same run, the same features and probabilities the way they were computed before: two decodes; wall time is what a user waits, processor time (this process and its ffmpeg
  * children, /proc/self/stat) is what a full machine pays per second of video — the figure the
- * extrapolation to many cameras and cores uses. Also two applies at once against one.
+ * extrapolation to many cameras and cores uses. Also two applies at once against one. And the
+ * sampler's ffmpeg alone (the very arguments applying runs, frames.ts `samplingArguments`, output
+ * thrown away): exact as applying runs it, and without the deblocking filter (`-skip_loop_filter
+ * all`) — the one decoder shortcut that saves processor time, measured here but not used, since it
+ * changes the frames (docs/performance.md «Пропускная способность зрения»).
  *   node_modules/.bin/bun bench/vision-throughput.bench.ts     → bench/results/vision-throughput.json
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { detectContainer } from '../workers/src/media/container';
 import { mediaTools } from '../workers/src/media/ffmpeg';
-import { decodeFrames } from '../workers/src/vision/frames';
+import { decodeFrames, samplingArguments, workSize } from '../workers/src/vision/frames';
 import { moveNetPeople } from '../workers/src/vision/movenet';
 import { movenetInputSize } from '../workers/src/vision/movenet-decode';
 import { loadClassifier } from '../workers/src/vision/onnx-runtime';
@@ -52,6 +57,14 @@ async function measured<T>(work: () => Promise<T>): Promise<{ ms: number; cpu: n
 async function ffmpegRun(args: string[]): Promise<void> {
   const { ffmpeg } = await mediaTools();
   const child = Bun.spawn([ffmpeg, '-hide_banner', '-loglevel', 'error', '-nostdin', ...args], { stdout: 'ignore', stderr: 'pipe' });
+  const stderr = await new Response(child.stderr).text();
+  if ((await child.exited) !== 0) throw new Error(`ffmpeg: ${stderr}`);
+}
+
+/** ffmpeg with exactly these arguments (they carry their own -hide_banner, -loglevel), its output thrown away. */
+async function ffmpegExactly(args: string[]): Promise<void> {
+  const { ffmpeg } = await mediaTools();
+  const child = Bun.spawn([ffmpeg, ...args], { stdout: 'ignore', stderr: 'pipe' });
   const stderr = await new Response(child.stderr).text();
   if ((await child.exited) !== 0) throw new Error(`ffmpeg: ${stderr}`);
 }
@@ -120,7 +133,18 @@ for (const size of SIZES) {
     return probabilities;
   };
 
+  // The sampler's own ffmpeg command for the plain model's frames, and the same with the decoder's loop filter skipped.
+  const sampler = samplingArguments(file, await detectContainer(file), {
+    startSecond: 0,
+    endSecond: SECONDS,
+    fps: plain.spec.fps,
+    ...workSize(size.width, size.height),
+  });
+  const seek = sampler.indexOf('-ss');
+  const noDeblock = [...sampler.slice(0, seek), '-skip_loop_filter', 'all', ...sampler.slice(seek)];
   const runs = {
+    sample: [] as { ms: number; cpu: number }[],
+    sampleNoDeblock: [] as { ms: number; cpu: number }[],
     bare: [] as { ms: number; cpu: number }[],
     apply: [] as { ms: number; cpu: number }[],
     pose: [] as { ms: number; cpu: number }[],
@@ -132,6 +156,8 @@ for (const size of SIZES) {
     const applied = await measured(() => apply(plain));
     const withPoses = await measured(() => apply(posed));
     const twoDecodes = await measured(() => twoPass(posed));
+    runs.sample.push(await measured(() => ffmpegExactly(sampler)));
+    runs.sampleNoDeblock.push(await measured(() => ffmpegExactly(noDeblock)));
     // The same probabilities from one decode as from two (frames.test.ts, pipeline-poses.test.ts).
     if (Array.from(twoDecodes.value).some((p, i) => p !== withPoses.value.probabilities[i])) throw new Error('one decode and two decodes disagree');
     runs.bare.push(bare);
@@ -152,6 +178,8 @@ for (const size of SIZES) {
     apply: cpuOf(runs.apply) / SECONDS,
     pose: cpuOf(runs.pose) / SECONDS,
     twoPass: cpuOf(runs.twoPass) / SECONDS,
+    sample: cpuOf(runs.sample) / SECONDS,
+    sampleNoDeblock: cpuOf(runs.sampleNoDeblock) / SECONDS,
   };
   const plantHours = (cpuPerSecond: number, cores: number) => round((PLANT_SECONDS * cpuPerSecond) / cores / 3600, 1);
   cases.push({
@@ -181,9 +209,14 @@ for (const size of SIZES) {
       apply: round(perSecond.apply, 3),
       apply_pose: round(perSecond.pose, 3),
       apply_pose_two_decodes: round(perSecond.twoPass, 3),
+      sampler_ffmpeg: round(perSecond.sample, 3),
+      sampler_ffmpeg_no_deblock: round(perSecond.sampleNoDeblock, 3),
     },
     apply_to_bare_cpu_ratio: round(perSecond.apply / perSecond.bare, 3),
     apply_pose_to_bare_cpu_ratio: round(perSecond.pose / perSecond.bare, 3),
+    // What of applying is the sampler's ffmpeg, and what skipping the loop filter would save (not used: it changes the frames).
+    sampler_to_bare_cpu_ratio: round(perSecond.sample / perSecond.bare, 3),
+    sampler_no_deblock_to_bare_cpu_ratio: round(perSecond.sampleNoDeblock / perSecond.bare, 3),
     // One decode against the two it replaced, processor time, same run.
     apply_pose_one_to_two_decodes_cpu_ratio: round(perSecond.pose / perSecond.twoPass, 3),
     two_at_once: { one_ms: round(one.ms, 0), two_ms: round(two.ms, 0), throughput_gain: round((2 * one.ms) / two.ms, 2) },
@@ -206,6 +239,8 @@ for (const size of SIZES) {
         apply: runs.apply.map((x) => round(x.cpu)),
         apply_pose: runs.pose.map((x) => round(x.cpu)),
         apply_pose_two_decodes: runs.twoPass.map((x) => round(x.cpu)),
+        sampler_ffmpeg: runs.sample.map((x) => round(x.cpu)),
+        sampler_ffmpeg_no_deblock: runs.sampleNoDeblock.map((x) => round(x.cpu)),
       },
     },
   });

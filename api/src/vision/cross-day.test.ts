@@ -1,7 +1,6 @@
 import { DEMO_WORKPLACE_AREAS } from '@norma/workers/demo-video';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkers } from '../job-registry';
-import { DEMO_CAMERA_LEAF, demoCameraDays, seedDemoCameraDays } from '../../test-support/demo-camera-days';
+import { DEMO_CAMERA_LEAF, demoCameraDays, seedDemoCameraDays, trainedDemoModel, type DemoCall } from '../../test-support/demo-camera-days';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 
 /**
@@ -15,7 +14,7 @@ import { createTestApp, type TestApp } from '../../test-support/testing';
 const VIDEO_SECONDS = 300;
 const leaf = DEMO_CAMERA_LEAF;
 let t: TestApp;
-let call: Awaited<ReturnType<typeof seedDemoCameraDays>>['call'];
+let call: DemoCall;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -25,32 +24,19 @@ afterAll(async () => t.cleanup());
 
 describe('demo scene: trained on one day, tested on another', () => {
   it('labels the other day with F1 ≥ 0.9 for every operation and beats the constant answer clearly', async () => {
-    const { db } = t.deps;
-    const { dayOne, dayTwo, workplace, operations } = await demoCameraDays(t);
+    const days = await demoCameraDays(t);
+    const { dayOne, dayTwo, operations } = days;
     expect(operations.map((o) => o.name)).toEqual(leaf.cycle.map((o) => o.name));
 
     // The demo's own areas of a one-worker camera (around the bin, fixture, hanger, desk and rack).
     const areas = (await call('GET', `/api/v1/video-areas?video_id=${dayOne.id}`)).body.video_areas as { id: number; name: string }[];
     expect(areas.map((a) => a.name)).toEqual(DEMO_WORKPLACE_AREAS.map((a) => a.name));
-    const areaIds = areas.map((a) => a.id);
-    const started = await call('POST', '/api/v1/start_marker_training', {
-      workplace_id: workplace.id,
-      operation_ids: operations.map((o) => o.id),
-      marked_video_id: dayOne.id,
-      video_area_ids: areaIds,
-      start_second: 0,
-      end_second: VIDEO_SECONDS,
+    const { result } = await trainedDemoModel(t, call, days, {
+      areaIds: areas.map((a) => a.id),
+      endSecond: VIDEO_SECONDS,
       test: { video_id: dayTwo.id, start_second: 0, end_second: VIDEO_SECONDS },
       comment: 'день 1 → день 2',
     });
-    expect(started.status).toBe(200);
-    const runner = startWorkers(t.deps, { pollMs: 50 });
-    await runner.drain();
-    await runner.stop();
-    const job = await db.selectFrom('jobs').selectAll().where('id', '=', started.body.job_id).executeTakeFirstOrThrow();
-    expect(job.error).toBeNull();
-    expect(job.status).toBe('success');
-    const result = JSON.parse(job.result!);
     expect(result.test).toMatchObject({ source: 'other' });
     expect(result.test.description).toContain(dayTwo.filename);
 

@@ -3,10 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { applyOperationModel, argmaxRows, evaluateLabels, stepLabels, type VisionSpec } from '@norma/workers/vision';
+import { applyOperationModel, argmaxRows, evaluateLabels, stepLabels } from '@norma/workers/vision';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkers } from '../job-registry';
-import { demoCameraDays, seedDemoCameraDays } from '../../test-support/demo-camera-days';
+import { demoCameraDays, peopleSpans, seedDemoCameraDays, trainedDemoModel, type DemoCall } from '../../test-support/demo-camera-days';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 
 /**
@@ -28,7 +27,7 @@ const CONDITIONS: { name: string; filter: ((mean: number) => string) | null }[] 
   { name: 'контраст ×2', filter: (mean) => `lutyuv=y=(val-${mean})*2+${mean}` },
 ];
 let t: TestApp;
-let call: Awaited<ReturnType<typeof seedDemoCameraDays>>['call'];
+let call: DemoCall;
 let scratch: string;
 
 beforeAll(async () => {
@@ -85,51 +84,19 @@ async function lumaChanged(a: string, b: string): Promise<number> {
 
 describe('demo scene: another day under other light', () => {
   it('keeps F1 ≥ 0.9 per operation from half to double brightness and contrast', async () => {
-    const { db } = t.deps;
-    const { structure, dayOne, dayTwo, workplace, operations } = await demoCameraDays(t);
-    const areas = (await call('GET', `/api/v1/video-areas?video_id=${dayOne.id}`)).body.video_areas as { id: number }[];
-    const started = await call('POST', '/api/v1/start_marker_training', {
-      workplace_id: workplace.id,
-      operation_ids: operations.map((o) => o.id),
-      marked_video_id: dayOne.id,
-      video_area_ids: areas.map((a) => a.id),
-      start_second: 0,
-      end_second: VIDEO_SECONDS,
+    const days = await demoCameraDays(t);
+    const { dayTwo, operations } = days;
+    const { spec, onnx } = await trainedDemoModel(t, call, days, {
+      endSecond: VIDEO_SECONDS,
       test: { video_id: dayTwo.id, start_second: 0, end_second: VIDEO_SECONDS },
       comment: 'день 1 → день 2 при другом свете',
     });
-    expect(started.status).toBe(200);
-    const runner = startWorkers(t.deps, { pollMs: 50 });
-    await runner.drain();
-    await runner.stop();
-    const job = await db.selectFrom('jobs').selectAll().where('id', '=', started.body.job_id).executeTakeFirstOrThrow();
-    expect(job.error).toBeNull();
-    expect(job.status).toBe('success');
-    const model = await db.selectFrom('models').select(['spec', 'object_storage_key']).where('id', '=', started.body.model_id).executeTakeFirstOrThrow();
-    const spec = JSON.parse(model.spec!) as VisionSpec;
-    const onnx = new Uint8Array(await t.deps.storage.file(model.object_storage_key!).arrayBuffer());
 
     // People's markups of day 2 as class spans from the video's start (as the training job reads them).
-    const markups = await db
-      .selectFrom('markups')
-      .select(['operation_id', 'start_time', 'end_time'])
-      .where('structure_id', '=', structure.id)
-      .where('workplace_id', '=', workplace.id)
-      .where('source', '!=', 'model')
-      .where(
-        'operation_id',
-        'in',
-        operations.map((o) => o.id),
-      )
-      .where('start_time', '<', dayTwo.start_time + VIDEO_SECONDS * 1000)
-      .where('end_time', '>', dayTwo.start_time)
-      .execute();
     const classOf = (operationId: number | null) => spec.classes.findIndex((c) => c.operationId === operationId);
-    const spans = markups.map((m) => ({
-      classIndex: classOf(m.operation_id),
-      startSecond: (m.start_time - dayTwo.start_time) / 1000,
-      endSecond: (m.end_time - dayTwo.start_time) / 1000,
-    }));
+    const spans = (await peopleSpans(t, days, dayTwo, VIDEO_SECONDS))
+      .filter((m) => operations.some((o) => o.id === m.operationId))
+      .map((m) => ({ classIndex: classOf(m.operationId), startSecond: m.startSecond, endSecond: m.endSecond }));
     expect(spans.length).toBeGreaterThan(0);
     expect(spans.every((s) => s.classIndex > 0)).toBe(true);
 

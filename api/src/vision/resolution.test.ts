@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { mediaTools } from '@norma/workers/media';
-import { applyOperationModel, argmaxRows, evaluateLabels, stepLabels, type VisionSpec } from '@norma/workers/vision';
+import { applyOperationModel, argmaxRows, evaluateLabels, stepLabels } from '@norma/workers/vision';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers } from '../job-registry';
-import { demoCameraDays, seedDemoCameraDays } from '../../test-support/demo-camera-days';
+import { demoCameraDays, peopleSpans, seedDemoCameraDays, trainedDemoModel, type DemoCall } from '../../test-support/demo-camera-days';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 
 /**
@@ -19,7 +19,7 @@ import { createTestApp, type TestApp } from '../../test-support/testing';
 const VIDEO_SECONDS = 300;
 const run = promisify(execFile);
 let t: TestApp;
-let call: Awaited<ReturnType<typeof seedDemoCameraDays>>['call'];
+let call: DemoCall;
 const temp = mkdtempSync(join(tmpdir(), 'norma-resolution-'));
 
 beforeAll(async () => {
@@ -34,7 +34,8 @@ afterAll(async () => {
 describe('a model at another resolution and aspect ratio of its camera', () => {
   it('keeps F1 ≥ 0.9 at 1280 and 320 pixels wide and warns about another aspect ratio or view', async () => {
     const { db, storage } = t.deps;
-    const { structure, camera, dayOne, dayTwo, workplace, operations } = await demoCameraDays(t);
+    const days = await demoCameraDays(t);
+    const { camera, dayOne, dayTwo, operations } = days;
 
     // Areas keep the frame they were drawn on; one drawn on a 1280-wide frame lands where its 640-wide twin does.
     const areas = (await call('GET', `/api/v1/video-areas?video_id=${dayOne.id}`)).body.video_areas as {
@@ -56,22 +57,7 @@ describe('a model at another resolution and aspect ratio of its camera', () => {
     expect(outside.status).toBe(400);
     expect(outside.body.error.message).toContain('выходит за кадр');
 
-    const started = await call('POST', '/api/v1/start_marker_training', {
-      workplace_id: workplace.id,
-      operation_ids: operations.map((o) => o.id),
-      marked_video_id: dayOne.id,
-      video_area_ids: areas.map((a) => a.id),
-      start_second: 0,
-      end_second: VIDEO_SECONDS,
-      comment: 'разрешение',
-    });
-    expect(started.status).toBe(200);
-    const runner = startWorkers(t.deps, { pollMs: 50 });
-    await runner.drain();
-    const job = await db.selectFrom('jobs').selectAll().where('id', '=', started.body.job_id).executeTakeFirstOrThrow();
-    expect(job.error).toBeNull();
-    const model = await db.selectFrom('models').selectAll().where('id', '=', started.body.model_id).executeTakeFirstOrThrow();
-    const spec = JSON.parse(model.spec!) as VisionSpec;
+    const { model, spec, onnx } = await trainedDemoModel(t, call, days, { areaIds: areas.map((a) => a.id), endSecond: VIDEO_SECONDS, comment: 'разрешение' });
     expect(spec.source).toEqual({ width: 640, height: 360 });
     expect(spec.view?.gradient.length).toBe(spec.view!.width * spec.view!.height);
     expect(model.report).toContain('Кадр обучения: 640×360');
@@ -136,6 +122,7 @@ describe('a model at another resolution and aspect ratio of its camera', () => {
       end_second: 60,
     });
     expect(applied.status).toBe(200);
+    const runner = startWorkers(t.deps, { pollMs: 50 });
     await runner.drain();
     await runner.stop();
     const applyJob = await db.selectFrom('jobs').selectAll().where('id', '=', applied.body.job_id).executeTakeFirstOrThrow();
@@ -143,23 +130,13 @@ describe('a model at another resolution and aspect ratio of its camera', () => {
     expect(JSON.parse(applyJob.result!).picture_warnings.join(' ')).toContain('Соотношение сторон кадра другое');
 
     // F1 per operation on day 2 at 1280 and 320 wide (the stored model, applied as the job applies it).
-    const truth = await db
-      .selectFrom('markups')
-      .select(['operation_id', 'start_time', 'end_time'])
-      .where('structure_id', '=', structure.id)
-      .where('workplace_id', '=', workplace.id)
-      .where('source', '!=', 'model')
-      .where('start_time', '<', dayTwo.start_time + VIDEO_SECONDS * 1000)
-      .where('end_time', '>', dayTwo.start_time)
-      .execute();
-    const spans = truth
-      .filter((m) => operations.some((o) => o.id === m.operation_id))
+    const spans = (await peopleSpans(t, days, dayTwo, VIDEO_SECONDS))
+      .filter((m) => operations.some((o) => o.id === m.operationId))
       .map((m) => ({
-        classIndex: 1 + operations.findIndex((o) => o.id === m.operation_id),
-        startSecond: (m.start_time - dayTwo.start_time) / 1000,
-        endSecond: (m.end_time - dayTwo.start_time) / 1000,
+        classIndex: 1 + operations.findIndex((o) => o.id === m.operationId),
+        startSecond: m.startSecond,
+        endSecond: m.endSecond,
       }));
-    const onnx = new Uint8Array(await storage.file(model.object_storage_key!).arrayBuffer());
     for (const name of ['wide', 'small'] as const) {
       const [width, height] = variants[name].size;
       const out = await applyOperationModel({

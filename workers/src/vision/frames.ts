@@ -35,9 +35,13 @@ export function workSize(width: number, height: number): { width: number; height
  * input). No decoder shortcut is used (measured, docs/performance.md «Пропускная способность
  * зрения»): `-skip_loop_filter all` saves a quarter of the decoder's time on 1080p, but P-frames then
  * predict from unfiltered pictures and the error grows until the next keyframe (about one gray level
- * at the work size) — enough to move and drop a model's segments; `-skip_frame noref`, `-flags2 fast`,
- * `-flags gray`, fast_bilinear scaling and `-threads 1` saved nothing, and H.264 has no `lowres`. So
- * the sampled frames are exactly every (source fps / fps)-th frame of the full decode (frames.test.ts).
+ * at the work size) — enough to move and drop a model's segments; a model trained and applied on
+ * such frames alike (tried as a feature version of its own) kept the cross-day and resolution tests,
+ * but on the photometric one its worst operation fell below F1 0.9 as filmed and at half brightness
+ * or contrast (0.87–0.89, exact decoding 0.93–0.94 in the same tree). `-skip_frame noref`
+ * (a camera's or ingest's stream has no unreferenced frames), `-flags2 fast`, `-flags gray`,
+ * fast_bilinear scaling and `-threads 1` saved nothing beyond the noise, and H.264 has no `lowres`.
+ * So the sampled frames are exactly every (source fps / fps)-th frame of the full decode (frames.test.ts).
  */
 export function samplingArguments(file: string, container: Container, sampling: Sampling): string[] {
   return [...spanArguments(file, container, sampling), '-an', '-sn', '-vf', sampleFilter(sampling), ...outputArguments(sampling, 'pipe:1')];

@@ -144,7 +144,7 @@ export async function checkPicture(
   const warnings: string[] = [];
   if (aspectChange > ASPECT_TOLERANCE)
     warnings.push(
-      `Соотношение сторон кадра другое: модель обучена на ${model.source.width}×${model.source.height}, видео ${video.width}×${video.height} (разница ${(aspectChange * 100).toFixed(1)} %). Области растянуты на новый кадр и могут не совпасть с местами работы — проверьте их или обучите модель на этом видео.`,
+      `Соотношение сторон кадра другое: модель обучена на ${model.source.width}×${model.source.height}, видео ${video.width}×${video.height} (разница ${(aspectChange * 100).toFixed(1).replace('.', ',')} %). Области растянуты на новый кадр и могут не совпасть с местами работы — проверьте их или обучите модель на этом видео.`,
     );
   let similarity: number | null = null;
   if (model.view) {
@@ -152,7 +152,7 @@ export async function checkPicture(
     similarity = viewSimilarity(model.view, signature);
     if (similarity < VIEW_MOVED_BELOW)
       warnings.push(
-        `Вид камеры не совпадает с видом при обучении (сходство ${similarity.toFixed(2)} при пороге ${VIEW_MOVED_BELOW}): камеру, вероятно, сдвинули или обрезали кадр. Проверьте области на кадре этого видео или обучите модель заново.`,
+        `Вид камеры не совпадает с видом при обучении (сходство ${similarity.toFixed(2).replace('.', ',')} при пороге ${String(VIEW_MOVED_BELOW).replace('.', ',')}): камеру, вероятно, сдвинули или обрезали кадр. Проверьте области на кадре этого видео или обучите модель заново.`,
       );
   }
   return { aspectChange, viewSimilarity: similarity, warnings };
