@@ -41,11 +41,11 @@ describe('Kalman filter (constant velocity on centre, aspect, height)', () => {
 describe('ByteTracker on synthetic scenes', () => {
   it('keeps two people apart through a crossing with a few hidden frames', () => {
     // A walks right at y 100, B walks left at y 130 (B nearer the camera, in front). They meet near
-    // frame 20: A is half hidden on frames 18–19 (low score 0.15) and not detected at all on 20–22.
+    // frame 20: A is half hidden on frames 18–19 (low score 0.12) and not detected at all on 20–22.
     const scene = (f: number) => {
       const out: (Detection & { truth: number })[] = [{ box: person(500 - 10 * f, 130), score: 0.8, truth: 2 }];
       if (f < 18 || f > 22) out.push({ box: person(100 + 10 * f, 100), score: 0.8, truth: 1 });
-      else if (f < 20) out.push({ box: person(100 + 10 * f, 100), score: 0.15, truth: 1 });
+      else if (f < 20) out.push({ box: person(100 + 10 * f, 100), score: 0.12, truth: 1 });
       return out;
     };
     const { tracks, scores } = run(41, scene);
@@ -56,7 +56,7 @@ describe('ByteTracker on synthetic scenes', () => {
     expect(scores.idf1).toBe(1);
     // A's low-score frames went into A's track (the second association), not into a new one.
     const a = tracks.find((t) => t.points[0]!.box.x1 === 100)!;
-    expect(a.points.filter((p) => p.score === 0.15).map((p) => p.frame)).toEqual([18, 19]);
+    expect(a.points.filter((p) => p.score === 0.12).map((p) => p.frame)).toEqual([18, 19]);
     expect(a.points.map((p) => p.frame)).not.toContain(21);
     expect([a.firstTime, a.lastTime]).toEqual([0, 4]);
 
@@ -91,17 +91,17 @@ describe('ByteTracker on synthetic scenes', () => {
   });
 
   it('ends a track lost for longer than the buffer: the same place later is a new person', () => {
-    // Gone on frames 10–24: 15 frames, longer than the 1 s (10 frames) buffer.
+    // Gone on frames 10–24: 15 frames, longer than a 1 s (10 frames) buffer.
     const scene = (f: number) => (f >= 10 && f < 25 ? [] : [{ box: person(300, 200), score: 0.7, truth: f < 10 ? 1 : 2 }]);
-    const { tracks, scores } = run(40, scene);
+    const { tracks, scores } = run(40, scene, { lostSeconds: 1 });
     expect(tracks.map((t) => [t.id, t.points.length, t.firstTime, t.lastTime])).toEqual([
       [1, 10, 0, 0.9],
       [2, 15, 2.5, 3.9],
     ]);
     expect(scores.idsw).toBe(0);
-    // The same gap within a 2-second buffer keeps the identity (the person just stood hidden).
-    const longer = run(40, scene, { lostSeconds: 2 });
-    expect(longer.tracks).toHaveLength(1);
+    // The same gap within a 2-second buffer, or the default 3 s, keeps the identity (the person just stood hidden).
+    expect(run(40, scene, { lostSeconds: 2 }).tracks).toHaveLength(1);
+    expect(run(40, scene).tracks).toHaveLength(1);
   });
 
   it('confirms a track only after confirmFrames consecutive matches, keeping its first boxes', () => {

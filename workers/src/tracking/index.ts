@@ -3,3 +3,22 @@ export { ByteTracker, TRACKER_DEFAULTS, type Detection, type Track, type Tracker
 export type { Box } from './kalman';
 export { motRowsOfTracks, readMot, writeMot, type MotRow } from './mot-format';
 export { motScores, type MotBox, type MotScores } from './mot-metrics';
+export {
+  computeFigures,
+  FIGURE_DEFAULTS,
+  MAX_WINDOW_SECONDS,
+  type EventFigures,
+  type FigureOptions,
+  type FigureZone,
+  type PlanTrack,
+  type PlanTrackPoint,
+  type SafeZoneEntry,
+  type StandRank,
+  type ZoneDwell,
+  type ZoneRole,
+} from './figures';
+export type { Point } from './geometry';
+export type { HeatGrid } from './heat';
+export { CalibrationError, homographyFromPoints, invertHomography, toImage, toPlan, type Homography } from './homography';
+export { JOIN_DEFAULTS, joinOverlappingViews, type JoinOptions } from './join';
+export { depthInZone, pointInZone, validateZoneShape, ZONE_LIMITS, zoneArea, zoneBounds, type ZoneShape } from './zones';
