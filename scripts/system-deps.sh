@@ -33,6 +33,7 @@ PACKAGES=(
   'xvfb|test|/usr/bin/xvfb-run|CAD export tests: LibreCAD on a virtual screen'
   'xdotool|test|/usr/bin/xdotool|CAD export tests'
   'imagemagick|test|/usr/bin/import|CAD export tests: screenshots of LibreCAD'
+  'rtsp-server-perl|test|/usr/bin/rtsp-server-perl|live camera tests: an RTSP server stands in for a camera (api/src/live)'
   'gdal-bin|test|/usr/bin/ogrinfo|CAD export tests: GDAL reads the DXF'
   'python3-ezdxf|test|/usr/lib/python3/dist-packages/ezdxf/__init__.py|CAD export tests: ezdxf reads the DXF'
 )

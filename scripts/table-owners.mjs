@@ -56,6 +56,15 @@ export const OWNERS = {
   stand_locations: 'api/src/vision',
   movables: 'api/src/vision',
   movable_locations: 'api/src/vision',
+  // events/: event analytics (issue 44) — tracker runs and tracks, calibrations, zones.
+  event_trackings: 'api/src/events',
+  event_tracks: 'api/src/events',
+  event_calibrations: 'api/src/events',
+  event_zones: 'api/src/events',
+  // live/: camera streams, their recorders' leases, gaps and recorded segments (issue 45).
+  camera_streams: 'api/src/live',
+  recording_gaps: 'api/src/live',
+  stream_segments: 'api/src/live',
   // map/.
   map_projects: 'api/src/map',
   map_last_project: 'api/src/map',

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { adminRoutes } from './admin/routes';
 import { authRoutes } from './auth/routes';
 import { calculatorRoutes } from './calculator/routes';
+import { eventRoutes } from './events/routes';
 import { sessionUser } from './auth/service';
 import { shareKeyCreators } from './auth/share-keys';
 import { requestBodyLimits } from './http/body-limit';
@@ -31,6 +32,7 @@ import { siteRoutes } from './site/routes';
 import { summaryRoutes } from './summary/routes';
 import { visionRoutes } from './vision/routes';
 import { jobCancelRoutes } from './vision/cancel.routes';
+import { liveRoutes } from './live/routes';
 
 /** Every domain's router, in one place so the OpenAPI document lists them all. */
 const domains = [
@@ -49,6 +51,8 @@ const domains = [
   siteRoutes,
   visionRoutes,
   normRoutes,
+  eventRoutes,
+  liveRoutes,
 ];
 
 const API_DOCUMENT = {

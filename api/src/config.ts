@@ -36,6 +36,8 @@ export interface Config {
   loaderDir: string;
   /** Run background jobs (video ingest) in this process; NORMA_WORKERS=0 turns them off. */
   workers: boolean;
+  /** Record camera streams in this process (live/recorder.ts, docs/live-cameras.md); NORMA_RECORDERS=0 turns it off. */
+  recorders: boolean;
   /** Jobs a runner (in this process or `npm run workers`) runs at once (NORMA_JOB_SLOTS, default `defaultJobSlots()`; api/src/jobs/runner.ts). */
   jobSlots: number;
   /** What a recording may be and what each media process may take (NORMA_MEDIA_*; workers/src/media/limits.ts, docs/video.md). */
@@ -169,6 +171,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     readTimeBudgetMs: positiveNumber(env.NORMA_READ_TIME_BUDGET_SECONDS, 30) * 1000,
     loaderDir: resolve(env.NORMA_LOADER_DIR ?? 'loader/dist'),
     workers: env.NORMA_WORKERS !== '0',
+    recorders: env.NORMA_RECORDERS !== '0',
     jobSlots: positiveInteger(env.NORMA_JOB_SLOTS, defaultJobSlots()),
     media: mediaLimitsFromEnv(env),
     humanDetector: env.NORMA_HUMAN_DETECTOR === 'background-subtraction-blobs' ? 'background-subtraction-blobs' : 'movenet-multipose',

@@ -13,7 +13,9 @@ import type { z } from '@hono/zod-openapi';
 import type * as admin from './admin/schema';
 import type * as auth from './auth/schema';
 import type * as calculator from './calculator/schema';
+import type * as events from './events/schema';
 import type * as jobs from './jobs/schema';
+import type * as live from './live/schema';
 import type * as map from './map/schema';
 import type * as markup from './markup/schema';
 import type * as norms from './norms/schema';
@@ -158,3 +160,30 @@ export type NormDiff = Reply<typeof norms.NormDiff>;
 export type NormParams = Reply<typeof norms.NormParams>;
 export type LineScenarios = Reply<typeof norms.LineScenarios>;
 export type NormFulfilment = Reply<typeof norms.Fulfilment>;
+
+// event analytics (issue 44; docs/event-analytics.md): for its screen, the next step (@public: no screen imports them yet)
+/** @public */
+export type Tracking = Reply<typeof events.TrackingReply>;
+/** @public */
+export type TrackingRun = Reply<typeof events.TrackingRun>;
+/** @public */
+export type TrackingBody = Body<typeof events.TrackingBody>;
+/** @public */
+export type EventTracks = Reply<typeof events.EventTracksReply>;
+/** @public */
+export type Calibration = Reply<typeof events.Calibration>;
+/** @public */
+export type CalibrationBody = Body<typeof events.CalibrationBody>;
+/** @public */
+export type EventZone = Reply<typeof events.Zone>;
+/** @public */
+export type EventZoneBody = Body<typeof events.ZoneBody>;
+/** @public */
+export type EventZoneUpdateBody = Body<typeof events.ZoneUpdateBody>;
+/** @public */
+export type EventFigures = Reply<typeof events.EventFiguresReply>;
+
+// live cameras (issue 45; docs/live-cameras.md)
+export type CameraStream = Reply<typeof live.CameraStream>;
+export type StreamSettingsBody = Body<typeof live.StreamSettingsBody>;
+export type StreamCheck = Reply<typeof live.StreamCheck>;

@@ -1,4 +1,6 @@
 import type { AppDeps } from './deps';
+import { trackingHandler } from './events/tracking.job';
+import { TRACKING_JOB } from './events/service';
 import { onJobEnqueued, sqlJobStore } from './jobs/queue';
 import { startJobRunner, type JobHandler, type JobKindClass, type JobRunner, type RunnerOptions } from './jobs/runner';
 import { mapAlgoHandler } from './map/algo.job';
@@ -14,7 +16,7 @@ import { visionTrainHandler } from './vision/train.job';
 // and only the entry points import it — the server (main.ts) and the worker process (worker-main.ts).
 // It sits beside them, not in jobs/, because the domains import jobs/ (the queue) themselves.
 
-type WorkerDeps = Pick<AppDeps, 'db' | 'storage'>;
+type WorkerDeps = Pick<AppDeps, 'db' | 'storage' | 'movenetThread'>;
 
 /**
  * Every job kind the API queues: its handler and its class, the one place that says how the kinds
@@ -28,6 +30,7 @@ const KINDS: Record<string, JobKindClass & { handler: (deps: WorkerDeps) => JobH
   [MAP_EXPORT_JOB]: { class: 'long', handler: (deps) => mapExportHandler(deps.db, deps.storage) },
   [VISION_TRAIN_JOB]: { class: 'long', handler: (deps) => visionTrainHandler(deps.db, deps.storage) },
   [VISION_APPLY_JOB]: { class: 'long', handler: (deps) => visionApplyHandler(deps.db, deps.storage) },
+  [TRACKING_JOB]: { class: 'long', handler: (deps) => trackingHandler(deps.db, deps.storage, deps.movenetThread) },
 };
 
 /**

@@ -13,6 +13,8 @@ import { CLIENT_IP_HEADER, clientAddress } from './http/client-address';
 import { defaultVideoCacheDir, seedDemoIfEmpty } from './seed/demo';
 import { isStorageFull } from './db/storage-full';
 import { StartupError } from './storage/data-dir';
+import { startRecorder } from './live/recorder';
+import { join } from 'node:path';
 
 /**
  * A start-up failure the administrator can act on is one Russian line on stderr and exit code 1;
@@ -44,6 +46,11 @@ if (config.demo) {
 
 // Video ingest and other jobs run beside the API (ffmpeg in child processes), NORMA_JOB_SLOTS at once; NORMA_WORKERS=0 turns them off.
 const workers = config.workers ? startWorkers(deps, { concurrency: config.jobSlots, log: (line) => console.log(`[jobs] ${line}`) }) : null;
+
+// Camera streams are recorded beside the API too (live/recorder.ts); NORMA_RECORDERS=0 turns it off (then `npm run recorder` elsewhere).
+const recorder = config.recorders
+  ? startRecorder(deps, { workDir: join(config.dataDir, 'live-work'), log: (line) => console.log(`[recorder] ${line}`) })
+  : null;
 
 const serve = () =>
   Bun.serve({
@@ -79,6 +86,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {
     // Running jobs go back to the queue (their ffmpeg is stopped) and resume on the next start.
     await workers?.stop();
+    // Each recording closes its segment in progress and registers it before the leases are given up.
+    await recorder?.stop();
     deps.reportThreads?.close();
     deps.movenetThread?.close();
     stopDocumentThread();

@@ -22,6 +22,8 @@ import * as recordingStart from './migrations/0020_recording_start';
 import * as normNominalShift from './migrations/0022_norm_nominal_shift';
 import * as areaFrame from './migrations/0023_area_frame';
 import * as modelRejections from './migrations/0024_model_rejections';
+import * as eventAnalytics from './migrations/0025_event_analytics';
+import * as cameraStreams from './migrations/0026_camera_streams';
 
 /** Versioned migrations, in order. Add a file and a line here; never edit an applied one. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +48,8 @@ const migrations: Record<string, Migration> = {
   '0022_norm_nominal_shift': normNominalShift,
   '0023_area_frame': areaFrame,
   '0024_model_rejections': modelRejections,
+  '0025_event_analytics': eventAnalytics,
+  '0026_camera_streams': cameraStreams,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -418,6 +418,34 @@ export interface DB {
   /** 0017: norm card versions (api/src/norms/). */
   norm_cards: NormCardsTable;
   norm_approvers: { organization_id: number; user_id: string; granted_by: string | null; granted_at: number };
+  /** 0026: a camera's RTSP stream, its recorder's lease and health (issue 45, api/src/live); url holds credentials, never returned. */
+  camera_streams: CameraStreamsTable;
+  /** 0026: spans of a stream camera with no recording (the stream dropped). */
+  recording_gaps: { id: Generated<number>; camera_id: number; from_time: number; to_time: number; reason: string };
+  /** 0026: the videos a recorder made of its camera's stream (retention removes only these). */
+  stream_segments: { id: Generated<number>; camera_id: number; video_id: number; start_time: number; end_time: number; size_bytes: number };
+  /** 0025: event analytics (issue 44): tracker runs, their tracks, camera floor calibrations, a hall's zones. */
+  event_trackings: EventTrackingsTable;
+  event_tracks: { id: Generated<number>; tracking_id: number; track_number: number; first_time: number; last_time: number; points: string };
+  event_calibrations: {
+    id: Generated<number>;
+    camera_id: number;
+    frame_width: number;
+    frame_height: number;
+    image_points: string;
+    plan_points: string;
+    updated_at: number;
+  };
+  event_zones: {
+    id: Generated<number>;
+    structure_id: number;
+    name: string;
+    role: 'zone' | 'stand' | 'safe';
+    stand_id: number | null;
+    shape: string;
+    created_at: number;
+    updated_at: number;
+  };
   norm_line_scenarios: {
     id: Generated<number>;
     card_id: number;
@@ -427,6 +455,38 @@ export interface DB {
     created_at: number;
     created_by: string | null;
   };
+}
+
+/** 0026: a camera's stream (api/src/live): settings, the recorder holding it (a lease, as a job's lock) and its health. */
+export interface CameraStreamsTable {
+  id: Generated<number>;
+  camera_id: number;
+  url: string;
+  enabled: number;
+  segment_seconds: number;
+  retention_days: number | null;
+  retention_gb: number | null;
+  holder: string | null;
+  lease_until: number | null;
+  state: Generated<'online' | 'connecting' | 'offline'>;
+  last_frame_at: number | null;
+  last_error: string | null;
+  updated_at: number;
+}
+
+/** 0025: one run of the tracker over a video (api/src/events); settings and stats are JSON. */
+export interface EventTrackingsTable {
+  id: Generated<number>;
+  video_id: number;
+  job_id: number | null;
+  status: Generated<'queued' | 'done'>;
+  settings: string;
+  video_fps: number | null;
+  frame_width: number | null;
+  frame_height: number | null;
+  stats: string | null;
+  created_at: number;
+  finished_at: number | null;
 }
 
 /** 0017: one version of a structure's norm card; JSON columns hold windows, parameters and figures. */

@@ -11,11 +11,11 @@ import { serveThread } from './thread-port';
 // Loads the model at once, before the first call needs it; its failure is thrown again by that call.
 void moveNetModel().catch(() => {});
 
-serveThread<MoveNetJob>(async ({ id, rgb, input, source, tiles }, post) => {
+serveThread<MoveNetJob>(async ({ id, rgb, input, source, tiles, minScore }, post) => {
   let reply: MoveNetReply;
   try {
     const started = performance.now();
-    reply = { id, humans: await moveNetStrips(rgb, input, source, tiles), ms: performance.now() - started };
+    reply = { id, humans: await moveNetStrips(rgb, input, source, tiles, minScore), ms: performance.now() - started };
   } catch (err) {
     reply = { id, error: err instanceof Error ? err.message : String(err) };
   }

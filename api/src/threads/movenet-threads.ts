@@ -1,4 +1,13 @@
-import { decodeMoveNetFrame, mergeOverlapping, MOVENET_COLUMNS, stripTiles, type PosedHuman, type SourceVideo, type Tile } from '@norma/workers/vision';
+import {
+  decodeMoveNetFrame,
+  mergeOverlapping,
+  MOVENET_COLUMNS,
+  stripTiles,
+  type MoveNetFrame,
+  type PosedHuman,
+  type SourceVideo,
+  type Tile,
+} from '@norma/workers/vision';
 import { startWorkerThread } from '../http/worker-thread';
 
 /** A job for a MoveNet thread: the strips `tiles` of one decoded frame. */
@@ -8,6 +17,8 @@ export interface MoveNetJob {
   input: { width: number; height: number };
   source: { width: number; height: number };
   tiles: Tile[];
+  /** Lowest score kept (default MOVENET_MIN_SCORE; the tracking job asks down to its tracker's second stage). */
+  minScore?: number;
 }
 
 /** People on each of the job's strips (source pixels, not merged) and how long MoveNet took on them, or why it failed. */
@@ -16,6 +27,8 @@ export type MoveNetReply = { id: number; humans: PosedHuman[][]; ms: number } | 
 export interface MoveNetThread {
   /** MoveNet's people on the frame at `second`, found on the MoveNet threads; their failure is thrown here again. */
   detect(source: SourceVideo, second: number): Promise<PosedHuman[]>;
+  /** MoveNet's people on a frame already decoded at the model's input size (the tracking job decodes a whole span once). */
+  detectFrame(frame: MoveNetFrame, source: { width: number; height: number }, minScore?: number): Promise<PosedHuman[]>;
   close(): void;
 }
 
@@ -38,27 +51,32 @@ export function startMoveNetThreads(count = MOVENET_COLUMNS): MoveNetThread {
   const threads = Array.from({ length: Math.max(1, count) }, (_, i) =>
     startWorkerThread<MoveNetReply>(new URL('./movenet-thread.ts', import.meta.url), `MoveNet thread ${i + 1}`),
   );
+  const detectFrame: MoveNetThread['detectFrame'] = async (frame, source, minScore) => {
+    const tiles = stripTiles(frame.input.width, MOVENET_COLUMNS);
+    // Strip i goes to thread i mod count: with one thread it runs every strip, one after another.
+    const replies = await Promise.all(
+      threads.map((thread, i) => {
+        const mine = tiles.filter((_, t) => t % threads.length === i);
+        return mine.length
+          ? thread.send({ rgb: frame.rgb, input: frame.input, source: { width: source.width, height: source.height }, tiles: mine, minScore })
+          : null;
+      }),
+    );
+    const byThread = replies.map((reply) => {
+      if (reply && 'error' in reply) throw new Error(reply.error);
+      return reply?.humans ?? [];
+    });
+    // In strip order, as moveNetPeople has them, so that equal scores merge the same way: strip t is
+    // the (t div count)-th strip of thread t mod count.
+    const inStripOrder = tiles.flatMap((_, t) => byThread[t % threads.length]![Math.floor(t / threads.length)]!);
+    return mergeOverlapping(inStripOrder);
+  };
   return {
     async detect(source, second) {
       const frame = await decodeMoveNetFrame(source, second);
-      if (!frame) return [];
-      const tiles = stripTiles(frame.input.width, MOVENET_COLUMNS);
-      // Strip i goes to thread i mod count: with one thread it runs every strip, one after another.
-      const replies = await Promise.all(
-        threads.map((thread, i) => {
-          const mine = tiles.filter((_, t) => t % threads.length === i);
-          return mine.length ? thread.send({ rgb: frame.rgb, input: frame.input, source, tiles: mine }) : null;
-        }),
-      );
-      const byThread = replies.map((reply) => {
-        if (reply && 'error' in reply) throw new Error(reply.error);
-        return reply?.humans ?? [];
-      });
-      // In strip order, as moveNetPeople has them, so that equal scores merge the same way: strip t is
-      // the (t div count)-th strip of thread t mod count.
-      const inStripOrder = tiles.flatMap((_, t) => byThread[t % threads.length]![Math.floor(t / threads.length)]!);
-      return mergeOverlapping(inStripOrder);
+      return frame ? detectFrame(frame, source) : [];
     },
+    detectFrame,
     close: () => threads.forEach((thread) => thread.close()),
   };
 }

@@ -21,6 +21,13 @@ export interface SyncOptions {
 export const folderKey = (folder: string) => folder.replace(/^\/+|\/+$/g, '');
 
 /**
+ * The subfolder of a camera's folder where its stream recorder (live/recorder.ts) stores segments. The
+ * recorder registers each segment itself, so folder sync leaves that subfolder alone: otherwise a sync
+ * between the recorder's move and its registration would take the segment first.
+ */
+export const RECORDER_FOLDER = 'live';
+
+/**
  * Finds recordings in the structure's camera folders that are not videos yet (neither by storage
  * key nor by content), registers them and queues their ingest (GET /api/v1/sync_videos).
  */
@@ -32,7 +39,8 @@ export async function syncStructure(db: Db, storage: ObjectStore, structureId: n
   for (const camera of cameras) {
     const folder = folderKey(camera.storage_folder);
     if (!folder) continue;
-    const files = (await storage.list(folder)).filter((f) => isRecordingName(baseName(f.key)) && f.size > 0);
+    const recorderPrefix = `${folder}/${RECORDER_FOLDER}/`;
+    const files = (await storage.list(folder)).filter((f) => isRecordingName(baseName(f.key)) && f.size > 0 && !f.key.startsWith(recorderPrefix));
     if (files.length === 0) continue;
     const knownKeys = new Set(await storageKeysUnder(db, folder));
     const knownHashes = new Set(await cameraContentHashes(db, camera.id));

@@ -124,7 +124,7 @@ describe.skipIf(VTEST_MISSING)('people on a frame of real footage', () => {
     const first = await humans('second=12.5');
     expect(first.body.detector).toBe('movenet-multipose');
     // A MoveNet that always fails: a remembered frame is still answered by MoveNet, a new one falls back.
-    t.deps.movenetThread = { detect: () => Promise.reject(new Error('нет потока')), close() {} };
+    t.deps.movenetThread = { detect: () => Promise.reject(new Error('нет потока')), detectFrame: () => Promise.reject(new Error('нет потока')), close() {} };
     try {
       expect(await humans('second=12.5')).toEqual(first);
       const fresh = await humans('second=13');

@@ -1774,6 +1774,297 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/camera/{id}/recording_gaps': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Промежутки без записи потока камеры (мс UTC), по началу */
+    get: {
+      parameters: {
+        query?: {
+          from?: number;
+          to?: number;
+        };
+        header?: never;
+        path: {
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['RecordingGap'][];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/camera/{id}/stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Поток камеры: настройки и состояние записи (пароль в адресе скрыт) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['CameraStream'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    /** Задать поток камеры (rtsp:// или rtsps://), длину отрезка записи и срок хранения */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['StreamSettingsBody'];
+        };
+      };
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['CameraStream'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/camera/{id}/stream/check': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Проверить поток: кодек, размер кадра, частота и снимок кадра; 422 — почему не открылся */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['StreamCheckBody'];
+        };
+      };
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['StreamCheck'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/cameras': {
     parameters: {
       query?: never;
@@ -2256,6 +2547,893 @@ export interface paths {
               id: number;
               name: string;
             }[];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/event/calibration': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Калибровка пола камеры: четыре точки на кадре и те же четыре на плане зала в метрах (null — не задана) */
+    get: {
+      parameters: {
+        query: {
+          camera_id: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['CalibrationReply'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    /** Задать калибровку пола камеры: четыре разные точки, никакие три не на одной прямой */
+    put: {
+      parameters: {
+        query: {
+          camera_id: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['CalibrationBody'];
+        };
+      };
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['CalibrationReply'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/event/figures': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Цифры зала за окно (до 7 суток): посетители, заполненность, тепловые карты, пути, время в зонах, стенды, маршруты, входы в безопасные зоны
+     * @description Из законченных трекингов видео камер зала, пересекающих окно; треки камер без калибровки не входят в цифры плана (uncalibrated_cameras), только в тепловые карты кадра.
+     */
+    get: {
+      parameters: {
+        query: {
+          /** @description Начало окна */
+          from: string;
+          /** @description Зал (структура) */
+          structure_id: number;
+          /** @description Конец окна, не дальше 7 суток от начала */
+          to: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['EventFigures'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/event/tracking': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Трекинг видео: последний запуск (состояние, прогресс, настройки, итоги, ошибка) и последний законченный */
+    get: {
+      parameters: {
+        query: {
+          video_id: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Tracking'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Запустить трекинг людей по видео (задача event_tracking): прогресс и итог — GET /api/v1/event/tracking
+     * @description 409 — трекинг этого видео уже идёт или видео ещё не обработано. Новый законченный трекинг заменяет прежний.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['TrackingBody'];
+        };
+      };
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Tracking'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Трекинг уже идёт или отменять нечего */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/event/tracking/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Отменить идущий или ждущий трекинг видео: задача сразу cancelled, прежний законченный трекинг остаётся */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['TrackingCancelBody'];
+        };
+      };
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Tracking'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Трекинг уже идёт или отменять нечего */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/event/tracks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Треки законченного трекинга видео, страницами по номеру трека; точки трека длиннее 600 прорежены равномерно */
+    get: {
+      parameters: {
+        query: {
+          /** @description Сколько треков отдать, до 200, по умолчанию 50 */
+          limit?: number;
+          /** @description Сколько треков пропустить (по номеру трека), по умолчанию 0 */
+          offset?: number;
+          video_id: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['EventTracks'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/event/tracks.mot': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Треки законченного трекинга в формате MOTChallenge: frame,id,x,y,w,h,conf,-1,-1,-1, кадры видео с 1 */
+    get: {
+      parameters: {
+        query: {
+          video_id: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Текст MOTChallenge */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/event/zone': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Добавить зону зала: многоугольник (3–100 точек) или круг (радиус до 1000 м); зона стенда без формы — круг 1,5 м вокруг его локации */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['ZoneBody'];
+        };
+      };
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Zone'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/event/zone/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Изменить зону зала (название, роль, стенд, форму) */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['ZoneUpdateBody'];
+        };
+      };
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Zone'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    post?: never;
+    /** Удалить зону зала */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ZoneDeleted'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/event/zones': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Зоны зала (структуры) на плане в метрах: зоны, зоны стендов, безопасные зоны */
+    get: {
+      parameters: {
+        query: {
+          structure_id: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Zones'];
           };
         };
         /** @description Некорректные данные */
@@ -11619,6 +12797,26 @@ export interface components {
       video_hours: number;
       workplaces: number;
     };
+    Calibration: {
+      camera_id: number;
+      frame_height: number;
+      frame_width: number;
+      image_points: [number, number][];
+      plan_points: [number, number][];
+      updated_at: string;
+    } | null;
+    CalibrationBody: {
+      frame_height: number;
+      /** @description Ширина кадра, на котором отмечены точки, пикселей */
+      frame_width: number;
+      /** @description Четыре точки пола на кадре [[x, y] × 4], пиксели */
+      image_points: [number, number][];
+      /** @description Те же четыре точки на плане зала [[x, y] × 4], метры */
+      plan_points: [number, number][];
+    };
+    CalibrationReply: {
+      calibration: components['schemas']['Calibration'];
+    };
     Camera: {
       camera_key: number;
       id: number;
@@ -11645,6 +12843,21 @@ export interface components {
       storage_folder: string;
       structure_id: number;
     };
+    CameraStream: {
+      camera_id: number;
+      enabled: boolean;
+      last_error: string | null;
+      last_frame_at: number | null;
+      /** @description Поток держит регистратор (аренда не истекла) */
+      recording: boolean;
+      retention_days: number | null;
+      retention_gb: number | null;
+      segment_seconds: number;
+      /** @enum {string} */
+      state: 'online' | 'connecting' | 'offline';
+      /** @description Адрес с паролем, заменённым на *** */
+      url: string;
+    } | null;
     CameraVideo: {
       duration: number | null;
       filename: string;
@@ -11802,6 +13015,153 @@ export interface components {
         details?: unknown;
         message: string;
       };
+    };
+    EventFigures: {
+      cameras: {
+        calibrated: boolean;
+        camera_id: number;
+        name: string;
+        tracks: number;
+        /** @description Видео с законченным трекингом в окне */
+        videos: number;
+      }[];
+      dwell: {
+        histogram: {
+          count: number;
+          from: number;
+          label: string;
+          to: number | null;
+        }[];
+        mean_seconds: number | null;
+        median_seconds: number | null;
+        name: string;
+        p90_seconds: number | null;
+        /** @enum {string} */
+        role: 'zone' | 'stand' | 'safe';
+        total_seconds: number;
+        visitors: number;
+        visits: number;
+        zone_id: number | string;
+      }[];
+      frame_heat_maps: {
+        camera_id: number;
+        grid: components['schemas']['EventHeatGrid'];
+      }[];
+      from: string;
+      heat_map: components['schemas']['EventHeatGrid'];
+      occupancy: {
+        people: number;
+        t: number;
+      }[];
+      occupancy_step_seconds: number;
+      paths: {
+        camera_id: number;
+        points: {
+          t: number;
+          x: number;
+          y: number;
+        }[];
+        track_id: string;
+      }[];
+      peak_occupancy: {
+        people: number;
+        t: number;
+      } | null;
+      routes: {
+        popular: {
+          count: number;
+          names: string[];
+          zones: (number | string)[];
+        }[];
+        visitors: {
+          track_id: string;
+          zones: (number | string)[];
+        }[];
+      };
+      safe_zone_entries: {
+        entries: {
+          camera_id: number;
+          deepest: {
+            depth_metres: number;
+            t: number;
+            x: number;
+            y: number;
+          };
+          entry: number;
+          exit: number;
+          seconds_inside: number;
+          track_id: string;
+        }[];
+        name: string;
+        zone_id: number | string;
+      }[];
+      settings: {
+        [key: string]: number;
+      };
+      stands: {
+        least_popular: {
+          name: string;
+          total_seconds: number;
+          visitors: number;
+          visits: number;
+          zone_id: number | string;
+        }[];
+        most_popular: {
+          name: string;
+          total_seconds: number;
+          visitors: number;
+          visits: number;
+          zone_id: number | string;
+        }[];
+        ranking: {
+          name: string;
+          total_seconds: number;
+          visitors: number;
+          visits: number;
+          zone_id: number | string;
+        }[];
+      };
+      structure_id: number;
+      to: string;
+      /** @description Камеры без калибровки: их треки не входят в цифры плана, только в тепловые карты кадра */
+      uncalibrated_cameras: number[];
+      visitors: number;
+      visitors_per_minute: {
+        entries: number;
+        minute_start: number;
+        visitors: number;
+      }[];
+      /** @description Окно, секунды от 1970-01-01 UTC */
+      window: {
+        from: number;
+        to: number;
+      };
+    };
+    EventHeatGrid: {
+      cell: number;
+      columns: number;
+      origin: [number, number];
+      outside_seconds: number;
+      rows: number;
+      /** @description Секунды присутствия по клеткам, строка за строкой: индекс = строка · columns + столбец */
+      seconds: number[];
+    };
+    EventTrack: {
+      first_time: number;
+      last_time: number;
+      number: number;
+      /** @description [кадр видео с 0, время с, x, y, w, h, оценка] в пикселях видео; больше 600 — прорежены равномерно */
+      points: number[][];
+      points_total: number;
+    };
+    EventTracks: {
+      frame_height: number | null;
+      frame_width: number | null;
+      offset: number;
+      total: number;
+      tracking_id: number;
+      tracks: components['schemas']['EventTrack'][];
+      video_fps: number | null;
     };
     FailedVideo: {
       camera_key: number;
@@ -13162,6 +14522,11 @@ export interface components {
       /** @default  */
       products_description?: string;
     };
+    RecordingGap: {
+      from_time: number;
+      reason: string;
+      to_time: number;
+    };
     RecordingStart: {
       start_confirmed: boolean;
       /**
@@ -13744,6 +15109,32 @@ export interface components {
         takt: number | null;
       };
     };
+    StreamCheck: {
+      /** @description h264: записывается копированием, без перекодирования */
+      browser_playable: boolean;
+      codec: string;
+      frame_rate: number | null;
+      height: number;
+      /** @description Кадр потока, data:image/jpeg;base64,… */
+      snapshot: string;
+      width: number;
+    };
+    StreamCheckBody: {
+      /** @description Проверить этот адрес (иначе — сохранённый) */
+      url?: string;
+    };
+    StreamSettingsBody: {
+      /** @default true */
+      enabled?: boolean;
+      /** @default null */
+      retention_days?: number | null;
+      /** @default null */
+      retention_gb?: number | null;
+      /** @default 300 */
+      segment_seconds?: number;
+      /** @description rtsp:// или rtsps://; пароль в виде *** (как его отдаёт GET) сохраняет прежний */
+      url: string;
+    };
     Structure: {
       id: number;
       name: string;
@@ -13901,6 +15292,58 @@ export interface components {
       /** @example Asia/Yekaterinburg */
       time_zone: string;
     };
+    Tracking: {
+      finished: components['schemas']['TrackingRun'] & unknown;
+      run: components['schemas']['TrackingRun'];
+      video_id: number;
+    };
+    TrackingBody: {
+      /** @description Кадров в секунду, на которых ищутся люди (не больше частоты самого видео); по умолчанию 10 */
+      fps?: number;
+      video_id: number;
+    };
+    TrackingCancelBody: {
+      video_id: number;
+    };
+    /** @description Последний запуск трекинга этого видео (null — не запускали) */
+    TrackingRun: {
+      created_at: string;
+      error: string | null;
+      finished_at: string | null;
+      frame_height: number | null;
+      frame_width: number | null;
+      id: number;
+      job_id: number | null;
+      progress: number;
+      settings: components['schemas']['TrackingSettings'];
+      stats: components['schemas']['TrackingStats'];
+      /** @enum {string} */
+      status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+      video_fps: number | null;
+      video_id: number;
+    } | null;
+    TrackingSettings: {
+      detector: string;
+      /** @description Частота обработки, кадров в секунду */
+      fps_sampled: number;
+      /** @description Ширина кадра на входе детектора, пикселей */
+      input_width: number;
+      /** @description Пороги трекера (TRACKER_DEFAULTS) */
+      thresholds: {
+        [key: string]: number;
+      };
+    };
+    TrackingStats: {
+      /** @description Обработано кадров */
+      frames: number;
+      /** @description Секунд записи */
+      seconds: number;
+      tracks: number;
+      /** @description Секунд работы задачи (декодирование, детектор, трекер) */
+      work_seconds: number;
+      /** @description Во сколько раз быстрее записи */
+      x_real_time: number;
+    } | null;
     UploadResult: {
       filename: string;
       job_id: number;
@@ -14076,6 +15519,58 @@ export interface components {
     };
     VisionModels: {
       models: components['schemas']['VisionModel'][];
+    };
+    Zone: {
+      id: number;
+      name: string;
+      /** @enum {string} */
+      role: 'zone' | 'stand' | 'safe';
+      shape: components['schemas']['ZoneShape'];
+      stand_id: number | null;
+      structure_id: number;
+      updated_at: string;
+    };
+    ZoneBody: {
+      name: string;
+      /**
+       * @description zone — зона, stand — зона стенда, safe — безопасная зона (вход в неё — нарушение)
+       * @enum {string}
+       */
+      role: 'zone' | 'stand' | 'safe';
+      shape?: components['schemas']['ZoneShape'] & unknown;
+      /** @description Стенд организации (для зоны стенда) */
+      stand_id?: number | null;
+      structure_id: number;
+    };
+    ZoneDeleted: {
+      deleted: number;
+    };
+    Zones: {
+      zones: components['schemas']['Zone'][];
+    };
+    /** @description На плане зала, метры: многоугольник {type: polygon, points} или круг {type: circle, center, radius} */
+    ZoneShape:
+      | {
+          points: [number, number][];
+          /** @enum {string} */
+          type: 'polygon';
+        }
+      | {
+          center: [number, number];
+          radius: number;
+          /** @enum {string} */
+          type: 'circle';
+        };
+    ZoneUpdateBody: {
+      name: string;
+      /**
+       * @description zone — зона, stand — зона стенда, safe — безопасная зона (вход в неё — нарушение)
+       * @enum {string}
+       */
+      role: 'zone' | 'stand' | 'safe';
+      shape?: components['schemas']['ZoneShape'] & unknown;
+      /** @description Стенд организации (для зоны стенда) */
+      stand_id?: number | null;
     };
   };
   responses: never;

@@ -4,6 +4,7 @@ import { api } from '../../api/client';
 import type { AdminCamera, CameraCreate, NamedItem } from '../../api/types';
 import { notify } from '../../status/notifications';
 import { Banner } from '../../ui/Banner';
+import { CameraStreamPanel } from './CameraStream';
 
 const KEYS = [1, 2, 3, 4];
 
@@ -103,6 +104,7 @@ function NamedList({
 function CameraRow({ camera, onChanged }: { camera: AdminCamera; onChanged: () => Promise<void> }) {
   const [draft, setDraft] = useState({ camera_key: camera.camera_key, name: camera.name, storage_folder: camera.storage_folder });
   const changed = draft.camera_key !== camera.camera_key || draft.name !== camera.name || draft.storage_folder !== camera.storage_folder;
+  const [streamOpen, setStreamOpen] = useState(false);
   const save = async () => {
     try {
       await api.put('/api/v1/admin/cameras/{id}', { path: { id: camera.id }, body: draft });
@@ -122,42 +124,54 @@ function CameraRow({ camera, onChanged }: { camera: AdminCamera; onChanged: () =
     await onChanged();
   };
   return (
-    <tr>
-      <td data-label="№">
-        <select
-          aria-label={`Камера ${camera.name}: номер`}
-          value={draft.camera_key}
-          onChange={(e) => setDraft({ ...draft, camera_key: Number(e.target.value) })}
-        >
-          {KEYS.map((k) => (
-            <option key={k} value={k}>
-              {k}
-            </option>
-          ))}
-        </select>
-      </td>
-      <td className="fit-wide" data-label="Название">
-        <input aria-label={`Камера ${camera.name}: название`} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
-      </td>
-      <td className="fit-wide" data-label="Папка хранилища">
-        <input
-          aria-label={`Камера ${camera.name}: папка`}
-          value={draft.storage_folder}
-          onChange={(e) => setDraft({ ...draft, storage_folder: e.target.value })}
-        />
-      </td>
-      <td className="number" data-label="Видео">
-        {camera.videos}
-      </td>
-      <td className="row-actions fit-actions">
-        <button type="button" className="button secondary small" disabled={!changed} onClick={() => void save()}>
-          Сохранить
-        </button>
-        <button type="button" className="button danger secondary small" onClick={() => void remove()}>
-          Удалить
-        </button>
-      </td>
-    </tr>
+    <>
+      <tr>
+        <td data-label="№">
+          <select
+            aria-label={`Камера ${camera.name}: номер`}
+            value={draft.camera_key}
+            onChange={(e) => setDraft({ ...draft, camera_key: Number(e.target.value) })}
+          >
+            {KEYS.map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </select>
+        </td>
+        <td className="fit-wide" data-label="Название">
+          <input aria-label={`Камера ${camera.name}: название`} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
+        </td>
+        <td className="fit-wide" data-label="Папка хранилища">
+          <input
+            aria-label={`Камера ${camera.name}: папка`}
+            value={draft.storage_folder}
+            onChange={(e) => setDraft({ ...draft, storage_folder: e.target.value })}
+          />
+        </td>
+        <td className="number" data-label="Видео">
+          {camera.videos}
+        </td>
+        <td className="row-actions fit-actions">
+          <button type="button" className="button secondary small" disabled={!changed} onClick={() => void save()}>
+            Сохранить
+          </button>
+          <button type="button" className="button secondary small" aria-expanded={streamOpen} onClick={() => setStreamOpen(!streamOpen)}>
+            Поток
+          </button>
+          <button type="button" className="button danger secondary small" onClick={() => void remove()}>
+            Удалить
+          </button>
+        </td>
+      </tr>
+      {streamOpen && (
+        <tr>
+          <td colSpan={5}>
+            <CameraStreamPanel cameraId={camera.id} cameraName={camera.name} />
+          </td>
+        </tr>
+      )}
+    </>
   );
 }
 

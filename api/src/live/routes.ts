@@ -1,0 +1,81 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { requireAccess, type StructureLocator } from '../auth/access';
+import { cameraStructure } from '../auth/access.service';
+import type { AppDeps } from '../deps';
+import { badRequest, notFound } from '../http/errors';
+import { createRouter, errorResponses, json, jsonBody, parseId } from '../http/openapi';
+import { CameraIdParam, CameraStream, RecordingGap, RecordingGapsQuery, StreamCheck, StreamCheckBody, StreamSettingsBody } from './schema';
+import { listGaps } from './service';
+import { checkCameraStream, readStream, saveStream } from './stream';
+
+const tags = ['Камеры: поток'];
+
+/** The camera of `/api/v1/camera/{id}/…` → its structure (before any body is read). */
+const cameraParam: StructureLocator = async (c, db) => {
+  const id = parseId(c.req.param('id') ?? '');
+  if (id === null) throw badRequest('id: ожидается целое положительное число десятичными цифрами');
+  const row = await cameraStructure(db, id);
+  if (!row) throw notFound('Камера не найдена');
+  return row.structure_id;
+};
+
+/** A camera's RTSP stream: settings (address masked in every reply), a check with a frame, the gaps of its recording (issue 45). */
+export function liveRoutes({ db }: Pick<AppDeps, 'db'>) {
+  const app = createRouter();
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/camera/{id}/stream',
+      tags,
+      summary: 'Поток камеры: настройки и состояние записи (пароль в адресе скрыт)',
+      middleware: [requireAccess(db, 'workspace.read', cameraParam)] as const,
+      request: { params: CameraIdParam },
+      responses: { 200: json(CameraStream.nullable()), ...errorResponses },
+    }),
+    async (c) => c.json(await readStream(db, c.req.valid('param').id), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'put',
+      path: '/api/v1/camera/{id}/stream',
+      tags,
+      summary: 'Задать поток камеры (rtsp:// или rtsps://), длину отрезка записи и срок хранения',
+      middleware: [requireAccess(db, 'workspace.write', cameraParam)] as const,
+      request: { params: CameraIdParam, ...jsonBody(StreamSettingsBody) },
+      responses: { 200: json(CameraStream), ...errorResponses },
+    }),
+    async (c) => c.json(await saveStream(db, c.req.valid('param').id, c.req.valid('json')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/v1/camera/{id}/stream/check',
+      tags,
+      summary: 'Проверить поток: кодек, размер кадра, частота и снимок кадра; 422 — почему не открылся',
+      middleware: [requireAccess(db, 'workspace.write', cameraParam)] as const,
+      request: { params: CameraIdParam, ...jsonBody(StreamCheckBody) },
+      responses: { 200: json(StreamCheck), ...errorResponses },
+    }),
+    async (c) => c.json(await checkCameraStream(db, c.req.valid('param').id, c.req.valid('json').url), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/camera/{id}/recording_gaps',
+      tags,
+      summary: 'Промежутки без записи потока камеры (мс UTC), по началу',
+      middleware: [requireAccess(db, 'workspace.read', cameraParam)] as const,
+      request: { params: CameraIdParam, query: RecordingGapsQuery },
+      responses: { 200: json(z.array(RecordingGap)), ...errorResponses },
+    }),
+    async (c) => {
+      const { from, to } = c.req.valid('query');
+      return c.json(await listGaps(db, c.req.valid('param').id, from, to), 200);
+    },
+  );
+  return app;
+}

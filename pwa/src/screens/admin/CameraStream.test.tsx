@@ -1,0 +1,57 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import type { CameraStream, StreamCheck } from '../../api/types';
+import { StreamForm, type StreamFormProps } from './CameraStream';
+
+const stream: CameraStream = {
+  camera_id: 3,
+  url: 'rtsp://admin:***@10.0.0.7:554/Streaming/101',
+  enabled: true,
+  segment_seconds: 300,
+  retention_days: 30,
+  retention_gb: null,
+  state: 'online',
+  last_frame_at: Date.parse('2026-11-29T09:00:00Z'),
+  last_error: null,
+  recording: true,
+};
+const check: StreamCheck = { codec: 'h264', width: 768, height: 576, frame_rate: 10, browser_playable: true, snapshot: 'data:image/jpeg;base64,/9j/AA==' };
+const props = (over: Partial<StreamFormProps>): StreamFormProps => ({
+  cameraName: 'Камера 1',
+  stream,
+  draft: { url: stream.url, enabled: true, segment_seconds: 300, retention_days: 30, retention_gb: null },
+  check: null,
+  checkError: null,
+  busy: false,
+  onDraft: () => {},
+  onCheck: () => {},
+  onSave: () => {},
+  ...over,
+});
+
+describe('camera stream form', () => {
+  it('shows the address as the server gives it (password masked), the recording state and the retention', () => {
+    const html = renderToStaticMarkup(<StreamForm {...props({})} />);
+    expect(html).toContain('value="rtsp://admin:***@10.0.0.7:554/Streaming/101"');
+    expect(html).toContain('Поток: пишется, последний кадр');
+    expect(html).toContain('value="30"');
+    expect(html).not.toContain('<img');
+  });
+
+  it('shows a check: codec, picture, frame rate and the frame; or the reason in Russian', () => {
+    const html = renderToStaticMarkup(<StreamForm {...props({ check })} />);
+    expect(html).toContain('src="data:image/jpeg;base64,/9j/AA=="');
+    expect(html).toContain('h264, 768×576, 10 к/с — записывается без перекодирования');
+    const failed = renderToStaticMarkup(<StreamForm {...props({ checkError: 'Камера отказала во входе: проверьте имя и пароль в адресе' })} />);
+    expect(failed).toContain('role="alert"');
+    expect(failed).toContain('Камера отказала во входе');
+  });
+
+  it('without a stream says so; without an address the buttons are off', () => {
+    const html = renderToStaticMarkup(
+      <StreamForm {...props({ stream: null, draft: { url: '', enabled: true, segment_seconds: 300, retention_days: null, retention_gb: null } })} />,
+    );
+    expect(html).toContain('Поток не задан');
+    expect(html.match(/disabled=""/g)?.length).toBe(2);
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import {
+  maskStreamUrl,
+  mergeMaskedPassword,
+  parseProgress,
+  parseSegmentList,
+  recordArguments,
+  streamFailureReason,
+  streamUrlProblem,
+  withoutCredentials,
+} from './rtsp-record';
+
+describe('stream addresses', () => {
+  it('accepts rtsp and rtsps with a host, refuses the rest in Russian', () => {
+    expect(streamUrlProblem('rtsp://10.0.0.7:554/Streaming/101')).toBeNull();
+    expect(streamUrlProblem('rtsps://user:p%40ss@cam.local/live')).toBeNull();
+    expect(streamUrlProblem('http://10.0.0.7/x')).toBe('Принимаются только адреса rtsp:// и rtsps://');
+    expect(streamUrlProblem('file:///etc/passwd')).toBe('Принимаются только адреса rtsp:// и rtsps://');
+    expect(streamUrlProblem('rtsp:///x')).toMatch(/не указан узел|не разобран/);
+    expect(streamUrlProblem('rtsp://a b/x')).toMatch(/пробел/);
+    expect(streamUrlProblem(`rtsp://h/${'x'.repeat(1100)}`)).toMatch(/длиннее 1024/);
+  });
+
+  it('masks the password everywhere it may show, and a masked form sent back keeps the stored one for the same user and host only', () => {
+    expect(maskStreamUrl('rtsp://admin:s3cr3t@10.0.0.7:554/a?b=1')).toBe('rtsp://admin:***@10.0.0.7:554/a?b=1');
+    expect(maskStreamUrl('rtsp://10.0.0.7/a')).toBe('rtsp://10.0.0.7/a');
+    expect(withoutCredentials('rtsp://admin:s3cr3t@10.0.0.7/a: Connection refused')).toBe('rtsp://admin:***@10.0.0.7/a: Connection refused');
+    const stored = 'rtsp://admin:s3cr3t@10.0.0.7/a';
+    expect(mergeMaskedPassword('rtsp://admin:***@10.0.0.7/b', stored)).toBe('rtsp://admin:s3cr3t@10.0.0.7/b');
+    expect(mergeMaskedPassword('rtsp://admin:***@10.0.0.8/a', stored)).toBe('rtsp://admin:***@10.0.0.8/a');
+    expect(mergeMaskedPassword('rtsp://other:***@10.0.0.7/a', stored)).toBe('rtsp://other:***@10.0.0.7/a');
+    expect(mergeMaskedPassword('rtsp://admin:new@10.0.0.7/a', stored)).toBe('rtsp://admin:new@10.0.0.7/a');
+  });
+});
+
+describe('recording', () => {
+  it('pins ffmpeg to the RTSP demuxer and its protocols, copies without re-encoding, lists closed segments', () => {
+    const args = recordArguments({ url: 'rtsp://10.0.0.7/a', dir: '/w', segmentSeconds: 300 });
+    const after = (flag: string) => args[args.indexOf(flag) + 1];
+    expect(after('-protocol_whitelist')).toBe('rtsp,rtsps,rtp,udp,tcp,tls');
+    expect(after('-f')).toBe('rtsp');
+    expect(after('-i')).toBe('rtsp://10.0.0.7/a');
+    expect(after('-c')).toBe('copy');
+    expect(after('-segment_time')).toBe('300');
+    expect(after('-segment_list')).toBe('/w/segments.csv');
+    expect(args.at(-1)).toBe('/w/.segment-%06d.mp4');
+    expect(() => recordArguments({ url: 'concat:/etc/passwd', dir: '/w', segmentSeconds: 60 })).toThrow(/rtsp/);
+  });
+
+  it('reads only complete lines of the segment list and of the progress', () => {
+    expect(parseSegmentList('.segment-000000.mp4,0.000000,5.400000\n.segment-000001.mp4,5.400000,8.7')).toEqual([
+      { file: '.segment-000000.mp4', start: 0, end: 5.4 },
+    ]);
+    expect(parseSegmentList('../x.mp4,0,1\n.segment-000001.mp4,1,2\n')).toEqual([{ file: '.segment-000001.mp4', start: 1, end: 2 }]);
+    expect(parseProgress('frame=1\nout_time_us=4000098\nprogress=continue\nout_time_us=46')).toEqual({ outTimes: [4.000098], rest: 'out_time_us=46' });
+  });
+
+  it('says in Russian why a stream did not open', () => {
+    expect(streamFailureReason('method DESCRIBE failed: 401 Unauthorized', false)).toMatch(/отказала во входе/);
+    expect(streamFailureReason('Server returned 404 Not Found', false)).toMatch(/нет потока по этому пути/);
+    expect(streamFailureReason('Connection refused', false)).toMatch(/соединение отклонено/);
+    expect(streamFailureReason('', true)).toMatch(/не ответила вовремя/);
+    expect(streamFailureReason('rtsp://u:pw@h/x: something odd', false)).not.toContain('pw@');
+  });
+});
