@@ -121,8 +121,9 @@ export const EventTracksReply = z
 
 // ——— calibration ———
 
-const pixelPoint = z.tuple([z.number().min(0).max(MAX_PIXEL), z.number().min(0).max(MAX_PIXEL)]);
-const planPoint = z.tuple([z.number().min(-MAX_METRES).max(MAX_METRES), z.number().min(-MAX_METRES).max(MAX_METRES)]);
+// Pairs and fours bounded in the OpenAPI document too (tests: api/src/http/input-bounds.test.ts).
+const pixelPoint = z.tuple([z.number().min(0).max(MAX_PIXEL), z.number().min(0).max(MAX_PIXEL)]).openapi({ minItems: 2, maxItems: 2 });
+const planPoint = z.tuple([z.number().min(-MAX_METRES).max(MAX_METRES), z.number().min(-MAX_METRES).max(MAX_METRES)]).openapi({ minItems: 2, maxItems: 2 });
 /** Why the four point pairs define no floor mapping (the core's CalibrationError, in Russian), or null. */
 function calibrationProblem(image: [number, number][], plan: [number, number][]): { field: 'image_points' | 'plan_points'; message: string } | null {
   try {
@@ -141,11 +142,11 @@ export const CalibrationBody = z
     image_points: z
       .array(pixelPoint)
       .length(4, 'нужно ровно четыре точки на кадре')
-      .openapi({ description: 'Четыре точки пола на кадре [[x, y] × 4], пиксели' }),
+      .openapi({ description: 'Четыре точки пола на кадре [[x, y] × 4], пиксели', minItems: 4, maxItems: 4 }),
     plan_points: z
       .array(planPoint)
       .length(4, 'нужно ровно четыре точки на плане')
-      .openapi({ description: 'Те же четыре точки на плане зала [[x, y] × 4], метры' }),
+      .openapi({ description: 'Те же четыре точки на плане зала [[x, y] × 4], метры', minItems: 4, maxItems: 4 }),
   })
   .strict()
   .superRefine((body, ctx) => {
