@@ -16,6 +16,11 @@ export interface Config {
   authSecret?: string;
   /** Seed the demo organisation into an empty database. */
   demo: boolean;
+  /**
+   * Seed the demo's exhibition hall on real footage and queue its tracking (seed/demo-hall.ts);
+   * NORMA_DEMO_HALL=0 leaves it out — the test servers do: its tracking takes minutes of both cores.
+   */
+  demoHall: boolean;
   /** Length of each generated demo video, seconds. */
   demoVideoSeconds: number;
   /** Sign-in attempts allowed per client address per minute. */
@@ -158,6 +163,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     baseUrl: env.NORMA_BASE_URL ?? `http://localhost:${port}`,
     authSecret: env.NORMA_AUTH_SECRET,
     demo: env.NORMA_DEMO !== '0',
+    demoHall: env.NORMA_DEMO_HALL !== '0',
     demoVideoSeconds: Number(env.NORMA_DEMO_VIDEO_SECONDS ?? 150),
     signInPerMinute: Number(env.NORMA_SIGNIN_PER_MINUTE ?? 10),
     registerPerHour: Number(env.NORMA_REGISTER_PER_HOUR ?? 10),

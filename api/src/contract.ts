@@ -161,8 +161,7 @@ export type NormParams = Reply<typeof norms.NormParams>;
 export type LineScenarios = Reply<typeof norms.LineScenarios>;
 export type NormFulfilment = Reply<typeof norms.Fulfilment>;
 
-// event analytics (issue 44; docs/event-analytics.md): for its screen, the next step (@public: no screen imports them yet)
-/** @public */
+// event analytics (issue 44; docs/event-analytics.md; @public: calls no screen makes yet — the track list, the zone edit)
 export type Tracking = Reply<typeof events.TrackingReply>;
 /** @public */
 export type TrackingRun = Reply<typeof events.TrackingRun>;
@@ -170,17 +169,12 @@ export type TrackingRun = Reply<typeof events.TrackingRun>;
 export type TrackingBody = Body<typeof events.TrackingBody>;
 /** @public */
 export type EventTracks = Reply<typeof events.EventTracksReply>;
-/** @public */
 export type Calibration = Reply<typeof events.Calibration>;
-/** @public */
 export type CalibrationBody = Body<typeof events.CalibrationBody>;
-/** @public */
 export type EventZone = Reply<typeof events.Zone>;
-/** @public */
 export type EventZoneBody = Body<typeof events.ZoneBody>;
 /** @public */
 export type EventZoneUpdateBody = Body<typeof events.ZoneUpdateBody>;
-/** @public */
 export type EventFigures = Reply<typeof events.EventFiguresReply>;
 
 // live cameras (issue 45; docs/live-cameras.md)

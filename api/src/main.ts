@@ -41,7 +41,11 @@ const stopDocumentThread = startDocumentThread(DOCUMENT_THREAD_URL);
 // MoveNet (GET /api/v1/humans) runs on threads of its own, one per strip of a frame, its model loaded in each once (threads/movenet-threads.ts).
 deps.movenetThread = startMoveNetThreads();
 if (config.demo) {
-  await seedDemoIfEmpty(deps, { videoCacheDir: defaultVideoCacheDir(), log: (line) => console.log(`[seed] ${line}`) }).catch(stopStartup);
+  await seedDemoIfEmpty(deps, {
+    videoCacheDir: defaultVideoCacheDir(),
+    hall: config.demoHall ? undefined : false,
+    log: (line) => console.log(`[seed] ${line}`),
+  }).catch(stopStartup);
 }
 
 // Video ingest and other jobs run beside the API (ffmpeg in child processes), NORMA_JOB_SLOTS at once; NORMA_WORKERS=0 turns them off.

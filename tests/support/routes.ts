@@ -1,5 +1,5 @@
 /**
- * One concrete address for every row of spec 01 §2 and spec 02 §2 (the demo organisation's ids), for
+ * One concrete address for every row of spec 01 §2 and spec 02 §2 and for the screens added since (event analytics; the demo organisation's ids), for
  * the tests that walk every screen: console errors and Russian text (workspace.e2e), layout at the
  * three screen sizes (layout.e2e).
  */
@@ -33,5 +33,6 @@ export const everyRoute = [
   '/models/1',
   '/models-stand-locations/1',
   '/models-stands/4',
+  '/event-analytics/4',
   '/ciblock/map',
 ];

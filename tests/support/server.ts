@@ -44,7 +44,7 @@ export async function startServer(env: Record<string, string> = {}, options: { d
   const url = `http://localhost:${port}`;
   const child = Bun.spawn([join(root, 'node_modules', '.bin', 'bun'), 'api/src/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NORMA_DEMO: '0', NORMA_RECORDERS: '0', NORMA_BASE_URL: url, ...env },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NORMA_DEMO: '0', NORMA_DEMO_HALL: '0', NORMA_RECORDERS: '0', NORMA_BASE_URL: url, ...env },
     stdout: 'pipe',
     stderr: 'pipe',
   });

@@ -1,6 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { TRACKER_DEFAULTS, writeMot } from '@norma/workers/tracking';
-import { MOVENET_DETECTOR } from '@norma/workers/vision';
+import { writeMot } from '@norma/workers/tracking';
 import { currentUser, requireAccess, structureFrom } from '../auth/access';
 import type { AppDeps } from '../deps';
 import { contentDisposition } from '../http/content-disposition';
@@ -20,9 +19,6 @@ import * as events from './service';
 
 const tags = ['Аналитика мероприятий'];
 const conflictResponse = { 409: { description: 'Трекинг уже идёт или отменять нечего', content: errorResponses[400].content } };
-
-/** The settings every run is queued with besides its rate (docs/event-analytics.md «Задача трекинга»). */
-const RUN_SETTINGS = { detector: MOVENET_DETECTOR, input_width: events.TRACKING_INPUT_WIDTH, thresholds: { ...TRACKER_DEFAULTS } };
 
 /**
  * Event analytics (issue 44, docs/api.md «Аналитика мероприятий»): the tracking job of a video and
@@ -46,7 +42,7 @@ export function eventRoutes({ db }: AppDeps) {
       request: jsonBody(TrackingBody),
       responses: { 200: json(TrackingReply), ...errorResponses, ...conflictResponse },
     }),
-    async (c) => c.json(await events.startTracking(db, currentUser(c), c.req.valid('json'), RUN_SETTINGS), 200),
+    async (c) => c.json(await events.startTracking(db, currentUser(c), c.req.valid('json'), events.RUN_SETTINGS), 200),
   );
   app.openapi(
     createRoute({

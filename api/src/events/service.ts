@@ -1,4 +1,6 @@
 import type { Selectable } from 'kysely';
+import { TRACKER_DEFAULTS } from '@norma/workers/tracking';
+import { MOVENET_DETECTOR } from '@norma/workers/vision';
 import type { Db } from '../db/database';
 import type { EventTrackingsTable } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/errors';
@@ -30,6 +32,9 @@ export const TRACKING_JOB = 'event_tracking';
  * clip lost 3 of 20 people instead of 2; 512 loses the small ones outright (detector recall 0.896).
  */
 export const TRACKING_INPUT_WIDTH = 768;
+
+/** The settings every run is queued with besides its rate (docs/event-analytics.md «Задача трекинга»). */
+export const RUN_SETTINGS = { detector: MOVENET_DETECTOR, input_width: TRACKING_INPUT_WIDTH, thresholds: { ...TRACKER_DEFAULTS } };
 
 export const EVENT_MESSAGES = {
   videoNotReady: 'Видео ещё не готово: трекинг запускается на обработанном видео',

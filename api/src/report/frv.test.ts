@@ -112,7 +112,7 @@ describe('GET /api/v2/frv on the demo recordings', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    await seedDemoIfEmpty(t.deps, { videoSeconds: 4, videoCacheDir: defaultVideoCacheDir() });
+    await seedDemoIfEmpty(t.deps, { videoSeconds: 4, videoCacheDir: defaultVideoCacheDir(), hall: false });
     cookie = await t.signIn('viewer', DEMO_PASSWORD);
     structureId = (await t.deps.db.selectFrom('structures').select('id').where('name', '=', 'Участок сборки редукторов').executeTakeFirstOrThrow()).id;
   });

@@ -1,13 +1,13 @@
 import { renderDemoClip } from '@norma/workers/demo-video';
 import { registerUser } from '../auth/service';
 import type { SessionUser } from '../http/env';
-import type { Db } from '../db/database';
 import type { AppDeps } from '../deps';
 import {
   DEMO_PASSWORD,
   DEMO_TIME_ZONE,
   demoClip,
   demoLeaves,
+  demoTree,
   demoUsers,
   planClips,
   planDays,
@@ -15,6 +15,7 @@ import {
   type PlannedClip,
   type PlannedSegment,
 } from './demo-plan';
+import { seedDemoHall } from './demo-hall';
 import { seedDemoNorm } from './demo-norm';
 import { deleteDemoOrganization, demoStorageKey, hasOrganization, insertDemoOrganization, structureNamed, writeDemoOrganization } from './demo.service';
 
@@ -29,6 +30,13 @@ export interface SeedOptions {
   videoCacheDir?: string;
   /** Render and register only these clips (all by default): tests that need a few long ones. */
   onlyClips?: (leaf: DemoLeaf, clip: PlannedClip) => boolean;
+  /**
+   * Seed the exhibition hall on real footage (demo-hall.ts)? By default when the videos are rendered
+   * and no clips are picked: tests that pick clips or skip videos get no hall and no tracking job.
+   */
+  hall?: boolean;
+  /** vtest.avi for the hall (DEMO_VTEST_PATH by default); a missing file leaves the hall out with one line in the log. */
+  vtestPath?: string;
   log?: (line: string) => void;
 }
 
@@ -80,7 +88,11 @@ export async function seedDemo(deps: AppDeps, options: SeedOptions = {}): Promis
       userIds[user.login] = created.id;
     }
     await writeDemoOrganization(db, deps, org.id, userIds, days, clips, renderVideos, options.onlyClips);
-    await seedNorm(db, org.id, userIds);
+    const as = demoSession(org.id, userIds);
+    await seedDemoNorm(db, (await structureNamed(db, org.id, demoLeaves[0]!.name)).id, DEMO_TIME_ZONE, as('analyst'), as('admin'));
+    const rootId = (await structureNamed(db, org.id, demoTree.root)).id;
+    if (options.hall ?? (renderVideos && !options.onlyClips))
+      await seedDemoHall(deps, as('admin'), rootId, { vtestPath: options.vtestPath, videoCacheDir: options.videoCacheDir, log });
   } catch (err) {
     await deleteDemoOrganization(db, org.id, Object.values(userIds));
     throw err;
@@ -88,10 +100,9 @@ export async function seedDemo(deps: AppDeps, options: SeedOptions = {}): Promis
   log(`демо-организация готова за ${((Date.now() - started) / 1000).toFixed(1)} с`);
 }
 
-/** The demo's approved norm card on the first workshop (seed/demo-norm.ts). */
-async function seedNorm(db: Db, organizationId: number, userIds: Record<string, string>) {
-  const leaf = await structureNamed(db, organizationId, demoLeaves[0]!.name);
-  const as = (login: string): SessionUser => {
+/** A demo user as a signed-in session, for the seed steps that go through the domains' services. */
+function demoSession(organizationId: number, userIds: Record<string, string>) {
+  return (login: string): SessionUser => {
     const user = demoUsers.find((u) => u.login === login)!;
     return {
       id: userIds[login]!,
@@ -104,5 +115,4 @@ async function seedNorm(db: Db, organizationId: number, userIds: Record<string, 
       timeZone: DEMO_TIME_ZONE,
     };
   };
-  await seedDemoNorm(db, leaf.id, DEMO_TIME_ZONE, as('analyst'), as('admin'));
 }

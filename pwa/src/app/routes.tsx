@@ -89,6 +89,7 @@ const ModelsScreen = lazyScreen(() => import('../screens/models/ModelsScreen'), 
 const ModelScreen = lazyScreen(() => import('../screens/models/ModelScreen'), 'ModelScreen');
 const StandLocationsScreen = lazyScreen(() => import('../screens/stands/StandLocationsScreen'), 'StandLocationsScreen');
 const StandsScreen = lazyScreen(() => import('../screens/stands/StandsScreen'), 'StandsScreen');
+const EventAnalyticsScreen = lazyScreen(() => import('../screens/event-analytics/EventAnalyticsScreen'), 'EventAnalyticsScreen');
 const NormCardScreen = lazyScreen(() => import('../screens/norms/NormCardScreen'), 'NormCardScreen');
 const LineBalanceScreen = lazyScreen(() => import('../screens/norms/LineBalanceScreen'), 'LineBalanceScreen');
 
@@ -117,6 +118,8 @@ export const routes: AppRoute[] = [
   { path: '/models/:videoId', screen: ModelsScreen, private: true },
   { path: '/models-stand-locations/:videoId', screen: StandLocationsScreen, private: true },
   { path: '/models-stands/:structureId', screen: StandsScreen, private: true },
+  /** A hall's event analytics (issue 44, docs/event-analytics.md «Экран»). */
+  { path: '/event-analytics/:structureId', screen: EventAnalyticsScreen, private: true },
   { path: '/model/:modelId', screen: ModelScreen, private: true },
   { path: '/ciblock/map', screen: MapScreen, private: true },
   { path: '/news', screen: NewsScreen },

@@ -143,6 +143,9 @@ export function ProjectsScreen({ structureId }: { structureId?: string }) {
                   <Link href={`/norms/${active.id}`} className="button secondary">
                     Нормы
                   </Link>
+                  <Link href={`/event-analytics/${active.id}`} className="button secondary">
+                    Аналитика мероприятия
+                  </Link>
                   {canAddRecordings && <SyncButton structureId={active.id} />}
                 </div>
                 <PeriodPanel key={active.id} structureId={active.id} />

@@ -1,0 +1,226 @@
+import { Database } from 'bun:sqlite';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
+import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
+
+/**
+ * Issue 44, the screen «Аналитика мероприятия» in Chromium (docs/event-analytics.md «Экран»): an
+ * analyst opens a demo structure as a hall, sees its camera's video with a finished tracking,
+ * calibrates the camera on its frame (a bad calibration shows the API's Russian message and saves
+ * nothing), adds a stand's zone, shows the figures of the default window — two visitors, the stand's
+ * dwell row — and downloads the tracks in MOTChallenge. The finished tracking (two tracks) is written
+ * straight into the server's database as the tracking job commits it (as api/src/events/figures.test.ts
+ * does): the demo's videos show a drawn figure, not people. At 360 px the body does not scroll sideways;
+ * a viewer sees the figures but no writing controls.
+ */
+let server: RunningServer;
+let browser: Browser;
+let cookie: string;
+let structureId: number;
+let cameraId: number;
+let cameraName: string;
+let videoId: number;
+
+/** The demo's clips: 640 × 360. The calibration maps (64, 36)–(576, 324) on the frame to (0, 0)–(10, 5) m on the plan. */
+const FRAME = { width: 640, height: 360 };
+const IMAGE = [
+  [64, 36],
+  [576, 36],
+  [576, 324],
+  [64, 324],
+] as const;
+const PLAN = [
+  [0, 0],
+  [10, 0],
+  [10, 5],
+  [0, 5],
+] as const;
+/** Frames of the tracking at 5 per second of a 25 fps clip: [frame, time, x, y, w, h, score], foot = (x + w/2, y + h). */
+const standing = Array.from({ length: 61 }, (_, i) => [i * 5, i * 0.2, 310, 140, 20, 40, 0.9]);
+const walking = Array.from({ length: 51 }, (_, i) => [i * 5, i * 0.2, 80 + i * 8, 20, 20, 40, 0.8]);
+
+const get = async <T>(path: string, who = cookie): Promise<T> => {
+  const response = await fetch(`${server.url}${path}`, { headers: { cookie: who } });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+};
+
+/** A finished tracking of the video with two tracks, written as the tracking job's last transaction writes it. */
+function insertTracking(dataDir: string, video: number) {
+  const db = new Database(join(dataDir, 'norma.sqlite'));
+  try {
+    db.exec('PRAGMA busy_timeout = 60000');
+    const now = Date.now();
+    const settings = JSON.stringify({ fps_sampled: 5, detector: 'movenet-multipose', input_width: 640, thresholds: {} });
+    const stats = JSON.stringify({ tracks: 2, frames: 61, seconds: 12, work_seconds: 3, x_real_time: 4 });
+    const { id } = db
+      .query(
+        `INSERT INTO event_trackings (video_id, job_id, status, settings, video_fps, frame_width, frame_height, stats, created_at, finished_at)
+         VALUES (?, NULL, 'done', ?, 25, ?, ?, ?, ?, ?) RETURNING id`,
+      )
+      .get(video, settings, FRAME.width, FRAME.height, stats, now, now) as { id: number };
+    const insert = db.query('INSERT INTO event_tracks (tracking_id, track_number, first_time, last_time, points) VALUES (?, ?, ?, ?, ?)');
+    [standing, walking].forEach((points, i) => insert.run(id, i + 1, points[0]![1]!, points[points.length - 1]![1]!, JSON.stringify(points)));
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20' }), launchBrowser()]);
+  cookie = await apiSessionCookie(server.url, 'analyst');
+  const structures = await get<{ id: number; name: string }[]>('/api/v2/get_all_structures');
+  structureId = structures.find((s) => s.name === 'Участок упаковки')!.id;
+  const cameras = await get<{ id: number; name: string }[]>(`/api/v1/cameras?structure_id=${structureId}`);
+  [cameraId, cameraName] = [cameras[0]!.id, cameras[0]!.name];
+  const videos = await get<{ id: number; start_time: string }[]>(`/api/v1/videos?camera_id=${cameraId}`);
+  // The newest video: the screen's default window is its day.
+  videoId = videos.reduce((a, b) => (b.start_time > a.start_time ? b : a)).id;
+  insertTracking(server.dataDir, videoId);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function open(login: string, width = 1440, height = 900): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width, height }, acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = watchErrors(page, { allowHttpErrors: true });
+  await signInThroughPage(page, server.url, login);
+  await page.goto(`${server.url}/#/event-analytics/${structureId}`);
+  await page.getByRole('heading', { name: 'Видео камер и поиск людей' }).waitFor();
+  return { page, errors };
+}
+
+/** Clicks the four calibration points on the camera's frame (frame pixels → the drawn frame's box). */
+async function clickFramePoints(page: Page) {
+  const frame = page.getByTestId('calibration-frame').first();
+  await frame.waitFor();
+  const box = (await frame.boundingBox())!;
+  for (const [x, y] of IMAGE) await frame.click({ position: { x: (x / FRAME.width) * box.width, y: (y / FRAME.height) * box.height } });
+}
+
+async function typePlan(page: Page, plan: readonly (readonly number[])[]) {
+  for (const [i, [x, y]] of plan.entries()) {
+    await page
+      .getByLabel(`Точка ${i + 1}, x на плане, м`)
+      .first()
+      .fill(String(x));
+    await page
+      .getByLabel(`Точка ${i + 1}, y на плане, м`)
+      .first()
+      .fill(String(y));
+  }
+}
+
+describe('event analytics screen (issue 44)', () => {
+  it('calibrates, adds a zone, shows the visitors and the dwell row, downloads the MOT tracks', async () => {
+    const { page, errors } = await open('analyst');
+    const row = page.getByTestId('tracking-row').filter({ hasText: 'готов' });
+    await expect.poll(() => row.count(), RETRY).toBe(1);
+    expect(await row.textContent()).toContain('треков: 2');
+
+    // A calibration whose plan points lie on one line: the API's Russian message beside the form, nothing saved.
+    await clickFramePoints(page);
+    await typePlan(page, [
+      [0, 0],
+      [1, 0],
+      [2, 0],
+      [3, 0],
+    ]);
+    const card = page.getByTestId('calibration-card').first();
+    await card.getByRole('button', { name: 'Сохранить калибровку' }).click();
+    const alert = card.getByRole('alert');
+    await expect.poll(() => alert.textContent(), RETRY).toMatch(/на плане/);
+    expect(await get(`/api/v1/event/calibration?camera_id=${cameraId}`)).toEqual({ calibration: null });
+
+    // The right plan points: saved with the frame's own size and the clicked points (to a pixel of the drawn frame).
+    await typePlan(page, PLAN);
+    await card.getByRole('button', { name: 'Сохранить калибровку' }).click();
+    type Saved = { calibration: { frame_width: number; frame_height: number; image_points: number[][]; plan_points: number[][] } | null };
+    await expect.poll(async () => (await get<Saved>(`/api/v1/event/calibration?camera_id=${cameraId}`)).calibration !== null, RETRY).toBe(true);
+    const saved = (await get<Saved>(`/api/v1/event/calibration?camera_id=${cameraId}`)).calibration!;
+    expect(saved).toMatchObject({ frame_width: FRAME.width, frame_height: FRAME.height, plan_points: PLAN });
+    saved.image_points.forEach((p, i) => {
+      expect(Math.abs(p[0]! - IMAGE[i]![0])).toBeLessThanOrEqual(2);
+      expect(Math.abs(p[1]! - IMAGE[i]![1])).toBeLessThanOrEqual(2);
+    });
+
+    // A stand's zone: a circle of 2 m around the plan point of the standing person's feet (320, 180) → (5, 2.5).
+    const form = page.getByTestId('zone-form');
+    await form.getByLabel('Название').fill('Стенд у входа');
+    await form.getByLabel('Роль').selectOption('stand');
+    await form.getByLabel('Центр x, м').fill('5');
+    await form.getByLabel('Центр y, м').fill('2.5');
+    await form.getByLabel('Радиус, м').fill('2');
+    await form.getByRole('button', { name: 'Добавить зону' }).click();
+    await expect
+      .poll(async () => (await get<{ zones: { name: string; role: string }[] }>(`/api/v1/event/zones?structure_id=${structureId}`)).zones, RETRY)
+      .toEqual([expect.objectContaining({ name: 'Стенд у входа', role: 'stand' })]);
+    await expect.poll(() => page.getByTestId('zone-row').count(), RETRY).toBe(1);
+
+    // The figures of the default window (the day of the tracked video): two visitors, one 12 s visit of the stand.
+    await page.getByRole('button', { name: 'Показать' }).click();
+    await expect.poll(() => page.getByTestId('tile-visitors').locator('strong').textContent(), RETRY).toBe('2');
+    const dwell = page.getByTestId('dwell-row').filter({ hasText: 'Стенд у входа' });
+    await expect.poll(() => dwell.locator('td').allTextContents(), RETRY).toEqual(expect.arrayContaining(['Стенд у входа', 'Стенд', '1', '12 с']));
+    // The plan's heat map is painted (cells with presence are coloured).
+    const painted = () =>
+      page
+        .getByTestId('event-figures')
+        .getByTestId('plan-heat')
+        .evaluate((canvas: HTMLCanvasElement) => {
+          const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+          let cells = 0;
+          for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) cells++;
+          return cells;
+        });
+    await expect.poll(painted, RETRY).toBeGreaterThan(0);
+    // The calibrated camera is no longer among those listed with the hint to calibrate.
+    expect(await page.getByTestId('uncalibrated-camera').allTextContents()).not.toContain(cameraName);
+
+    // The MOT download: one line per stored point, frames from 1.
+    const event = page.waitForEvent('download');
+    await row.getByRole('button', { name: 'Скачать треки (MOT)' }).click();
+    const download = await event;
+    expect(download.suggestedFilename()).toMatch(/\.mot\.txt$/);
+    const text = await readFile((await download.path())!, 'utf8');
+    const lines = text.trim().split(/\r?\n/);
+    expect(lines).toHaveLength(standing.length + walking.length);
+    expect(lines[0]!.split(',').slice(0, 2)).toEqual(['1', '1']);
+
+    // A phone: the body does not scroll sideways (tables scroll in their own box).
+    await page.setViewportSize({ width: 360, height: 740 });
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), RETRY).toBeLessThanOrEqual(0);
+    expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+    await page.context().close();
+  });
+
+  it('«Найти людей» starts the tracking job, shows its state, «Отменить» cancels it', async () => {
+    const { page } = await open('analyst', 1024, 768);
+    const idle = page.getByTestId('tracking-row').filter({ hasText: 'не запускали' }).first();
+    await idle.waitFor();
+    const filename = (await idle.locator('td').first().textContent())!;
+    const row = page.getByTestId('tracking-row').filter({ hasText: filename });
+    await row.getByRole('button', { name: 'Найти людей' }).click();
+    // Queued or running: the cancel button replaces the start one while the job is active.
+    await row.getByRole('button', { name: 'Отменить' }).click();
+    await expect.poll(() => row.getByTestId('tracking-state').textContent(), RETRY).toMatch(/^отменён/);
+    expect(await row.getByRole('button', { name: 'Найти людей' }).count()).toBe(1);
+    await page.context().close();
+  });
+
+  it('a viewer reads the figures without writing controls', async () => {
+    const { page } = await open('viewer', 1024, 768);
+    await page.getByRole('button', { name: 'Показать' }).click();
+    await expect.poll(() => page.getByTestId('tile-visitors').locator('strong').textContent(), RETRY).toMatch(/^\d+$/);
+    expect(await page.getByRole('button', { name: 'Найти людей' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Сохранить калибровку' }).count()).toBe(0);
+    expect(await page.getByTestId('zone-form').count()).toBe(0);
+    await page.context().close();
+  });
+});
