@@ -11,7 +11,7 @@
  * time, the server's own work aside. The budget holds the processor seconds per video second.
  *   node_modules/.bin/bun bench/event-tracking.bench.ts     → bench/results/event-tracking.json
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { TRACKING_FPS } from '../api/src/events/schema';
@@ -22,6 +22,7 @@ import { ByteTracker, TRACKER_DEFAULTS } from '../workers/src/tracking';
 import { decodeFrames } from '../workers/src/vision/frames';
 import { movenetInputSize } from '../workers/src/vision/movenet-decode';
 import { VTEST_AVI } from '../tests/support/vtest';
+import { measured } from './support/process-time';
 
 /** Seconds of vtest.avi tracked, from its start. */
 const STRETCH = 20;
@@ -32,19 +33,6 @@ const ROUNDS = 2;
 const SERVER_CORES = 2;
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-/** Processor seconds of this process (all its threads) and of its children that have ended (user + system). */
-function cpuSeconds(): number {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
-}
-
-async function measured<T>(work: () => Promise<T>): Promise<{ ms: number; cpu: number; value: T }> {
-  const cpu0 = cpuSeconds();
-  const t0 = performance.now();
-  const value = await work();
-  return { ms: performance.now() - t0, cpu: cpuSeconds() - cpu0, value };
-}
 
 if (!existsSync(VTEST_AVI)) throw new Error(`нет ${VTEST_AVI} (пакет opencv-doc): бенчмарк трекинга не на чем мерить`);
 const info = await probe(VTEST_AVI);

@@ -14,7 +14,7 @@
  * changes the frames (docs/performance.md «Пропускная способность зрения»).
  *   node_modules/.bin/bun bench/vision-throughput.bench.ts     → bench/results/vision-throughput.json
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { detectContainer } from '../workers/src/media/container';
@@ -26,6 +26,7 @@ import { loadClassifier } from '../workers/src/vision/onnx-runtime';
 import { DEFAULT_POSE_SAMPLING, POSE_FEATURES_PER_AREA, poseFeatures, poseSampleOf } from '../workers/src/vision/pose-features';
 import { applyOperationModel, extractSpanFeatures, trainOperationModel, type VisionSpec } from '../workers/src/vision/pipeline';
 import { makeSceneClip, SCENE_AREAS, sceneSchedule } from '../workers/test-support/vision-scene';
+import { measured } from './support/process-time';
 
 const SECONDS = 60;
 const TRAIN_SECONDS = 30;
@@ -39,20 +40,6 @@ const PLANT_SECONDS = 20 * 8 * 3600;
 const BIG_MACHINE_CORES = 16;
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-/** Processor seconds of this process and of its children that have ended (user + system). */
-function cpuSeconds(): number {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  // Fields 14–17 of proc(5) (utime, stime, cutime, cstime) are 12–15 here, in clock ticks (100 a second).
-  return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
-}
-
-async function measured<T>(work: () => Promise<T>): Promise<{ ms: number; cpu: number; value: T }> {
-  const cpu0 = cpuSeconds();
-  const t0 = performance.now();
-  const value = await work();
-  return { ms: performance.now() - t0, cpu: cpuSeconds() - cpu0, value };
-}
 
 async function ffmpegRun(args: string[]): Promise<void> {
   const { ffmpeg } = await mediaTools();
