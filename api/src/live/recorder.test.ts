@@ -163,7 +163,8 @@ describe.skipIf(RTSP_MISSING)('recorder', () => {
       const probed = Number(
         await run(ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', t.deps.storage.pathOf(video.storage_key)]),
       );
-      expect(probed).toBeGreaterThan(0.5);
+      // Readable, with frames: the segment closed by an outage may be a fraction of a second long.
+      expect(probed).toBeGreaterThan(0);
       if (i === 0) continue;
       const previous = videos[i - 1]!;
       const step = video.start_time - (previous.start_time + previous.duration! * 1000);

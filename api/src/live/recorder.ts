@@ -160,7 +160,10 @@ class CameraSession {
       await p.done;
       this.wait = null;
     }
-    await streams.releaseStream(this.ctx.db, this.camera.id, this.ctx.id).catch(() => {});
+    // A lease not given back runs out by itself (LEASE_MS); say so rather than stay silent.
+    await streams.releaseStream(this.ctx.db, this.camera.id, this.ctx.id).catch((err: unknown) => {
+      this.ctx.log(`камера ${this.camera.id}: аренда не отдана, истечёт сама: ${withoutCredentials(String(err))}`);
+    });
   }
 
   /** One connection to the stream, to its end; whether any frame came, and ffmpeg's last words. */
