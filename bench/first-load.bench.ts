@@ -7,8 +7,8 @@
  * - landing: first-contentful-paint of /;
  * - shared report: from navigation to the share button's link /demo/{key} until the first row of its
  *   table is on screen (the page carries the report: api/src/report/share-page.ts);
- * - beside it: the older link /#/demo/{key} on the same server (index.html's preload script reads
- *   the report), the bare reference (the same files and the same API answers, recorded once, from a
+ * - beside it: the older link /#/demo/{key} on the same server (index.html's preload script sends it on
+ *   to /demo/{key}, issue 47: its time includes that second page load), the bare reference (the same files and the same API answers, recorded once, from a
  *   bare static server in this process, /#/demo/{key}) and the inlined-data reference (the bare
  *   server sending the product's own /demo/{key} page, recorded once): what is left to the server;
  * - JS of the landing page and of the markup screen: bytes on the wire and uncompressed.

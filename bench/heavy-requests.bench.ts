@@ -24,6 +24,9 @@ const FLOOD_WARM_MS = 300;
 const KEYS = 10;
 const KEY_FLOOD = 50;
 const NORM_FLOOD = 8;
+/** Case (c): month-long interactive reports each flooding user keeps going (their share: 2 running, 4 waiting), and the analyst's day reports. */
+const FLOOD_IN_FLIGHT = 6;
+const DAY_SAMPLES = 20;
 
 const round = (x: number) => Math.round(x * 100) / 100;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -140,6 +143,8 @@ try {
     ),
   ];
 
+  const floodCase = await dayReportDuringFlood(leaf.id, analyst);
+
   const output = {
     bench: 'heavy-requests',
     date: new Date().toISOString(),
@@ -149,15 +154,68 @@ try {
     idle: { viewer_report_ms: idleSamples.map((s) => round(s.ms)), viewer_median_ms: round(idleMs) },
     cases,
     worst_ratio_to_idle: Math.max(...cases.map((c) => c.ratio_to_idle)),
+    day_report_during_flood: floodCase,
   };
   console.log(`idle: viewer's 62-day report ${round(idleMs)} ms (median of ${VIEWER_SAMPLES}); one ${windows.length}-window card alone ${singleCardMs} ms`);
   for (const c of cases)
     console.log(
       `${c.case}\n  viewer ${c.viewer_median_ms} ms (×${c.ratio_to_idle} idle) ${JSON.stringify(c.viewer_statuses)}; bursts ${JSON.stringify(c.burst_statuses)}`,
     );
+  console.log(
+    `(c) ${floodCase.case}\n  analyst's day: idle ${floodCase.idle_median_ms} ms, during median ${floodCase.median_ms} ms, p90 ${floodCase.p90_ms} ms, max ${floodCase.max_ms} ms (×${floodCase.ratio_to_idle}); flood ${JSON.stringify(floodCase.flood_statuses)}`,
+  );
   const out = join(dirname(fileURLToPath(import.meta.url)), 'results', 'heavy-requests.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(output, null, 2)}\n`);
+
+  /**
+   * (c) Issue 47, finding 4: three users each keep FLOOD_IN_FLIGHT month-long interactive reports going (from a
+   * process of their own, bench/support/report-flood.ts) while an analyst asks for one day's, DAY_SAMPLES times
+   * one after another; beside the same analyst's day when the server is idle, in the same run.
+   */
+  async function dayReportDuringFlood(structureId: number, bystander: string) {
+    const flooders = await Promise.all(['admin', 'viewer', 'assessor'].map((login) => apiSessionCookie(server.url, login)));
+    const month = `structure_id=${structureId}&from_time=${new Date(Date.UTC(2026, 10, 1, 21)).toISOString()}&to_time=${new Date(Date.UTC(2026, 11, 2, 21)).toISOString()}`;
+    const day = `/api/v2/frv?structure_id=${structureId}&from_time=2026-11-15T21:00:00.000Z&to_time=2026-11-16T21:00:00.000Z`;
+    const daySamples = async () => {
+      const samples: { ms: number; status: number }[] = [];
+      for (let i = 0; i < DAY_SAMPLES; i++) {
+        const start = performance.now();
+        const response = await get(day, { cookie: bystander });
+        await response.arrayBuffer();
+        samples.push({ ms: performance.now() - start, status: response.status });
+      }
+      return samples;
+    };
+    const idle = await daySamples();
+    const floodScript = join(dirname(fileURLToPath(import.meta.url)), 'support', 'report-flood.ts');
+    const flood = Bun.spawn([process.execPath, floodScript, server.url, `/api/v2/frv?${month}`, String(FLOOD_IN_FLIGHT), ...flooders], {
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    // Started, then time for every slot and queue to fill.
+    await flood.stderr.getReader().read();
+    await pause(FLOOD_WARM_MS * 10);
+    const during = await daySamples();
+    flood.stdin.write('stop\n');
+    await flood.stdin.end();
+    const floodStatuses = JSON.parse(await new Response(flood.stdout).text()) as Record<string, number>;
+    const ms = during.map((s) => s.ms).sort((a, b) => a - b);
+    const idleMedian = median(idle.map((s) => s.ms));
+    return {
+      case: `3 users each keep ${FLOOD_IN_FLIGHT} month-long GET /api/v2/frv going (a separate process); the analyst's 1-day GET /api/v2/frv, ${DAY_SAMPLES} in a row`,
+      idle_ms: idle.map((s) => round(s.ms)),
+      idle_median_ms: round(idleMedian),
+      during_ms: during.map((s) => round(s.ms)),
+      statuses: [...new Set(during.map((s) => s.status))],
+      median_ms: round(median(ms)),
+      p90_ms: round(ms[Math.ceil(ms.length * 0.9) - 1]!),
+      max_ms: round(ms.at(-1)!),
+      ratio_to_idle: round(median(ms) / idleMedian),
+      flood_statuses: floodStatuses,
+    };
+  }
 } finally {
   await server.stop();
 }

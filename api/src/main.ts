@@ -34,8 +34,9 @@ function stopStartup(err: unknown): never {
 const config = configFromEnv();
 configureMediaLimits(config.media);
 const { app, deps } = await bootstrap(config).catch(stopStartup);
-// Wide reports are computed on threads of their own, so that they never hold this one (threads/report-threads.ts).
-deps.reportThreads = startReportThreads(config, Math.max(1, Math.min(4, availableParallelism() - 1)));
+// Wide reports are computed on threads of their own, so that they never hold this one (threads/report-threads.ts);
+// one express thread more, for a requester with nothing running while floods keep the others busy.
+deps.reportThreads = startReportThreads(config, Math.max(1, Math.min(4, availableParallelism() - 1)), 1);
 // Large documents (markup saves, drawings) are read and checked on a thread of their own (http/document-threads.ts).
 const stopDocumentThread = startDocumentThread(DOCUMENT_THREAD_URL);
 // MoveNet (GET /api/v1/humans) runs on threads of its own, one per strip of a frame, its model loaded in each once (threads/movenet-threads.ts).

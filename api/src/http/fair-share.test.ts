@@ -44,7 +44,8 @@ function heldApp(limits: FairShareLimits) {
     c.set('user', await sessionUser(t.deps, c.req.raw.headers));
     await next();
   });
-  app.use('*', fairShare(limits, HEAVY_REQUESTS, shareKeyCreators(t.deps.db)));
+  const middleware = fairShare(limits, HEAVY_REQUESTS, shareKeyCreators(t.deps.db));
+  app.use('*', middleware);
   const hold = async (label: string) => {
     await new Promise<void>((end) => running.push({ label, end }));
     return label;
@@ -74,7 +75,9 @@ function heldApp(limits: FairShareLimits) {
     expect(index).toBeGreaterThanOrEqual(0);
     running.splice(index, 1)[0]!.end();
   };
-  return { call, runningAre, end, labels };
+  /** Waits until this many heavy requests wait for a slot. */
+  const waitingAre = (count: number) => expect.poll(middleware.waitingNow, untilState(5)).toBe(count);
+  return { call, runningAre, waitingAre, end, labels };
 }
 
 const keyOf = async (cookie: string) => {
@@ -223,5 +226,99 @@ describe('building a norm card is a heavy request; listing and reading cards are
     end('other build');
     end(waitingLabel);
     expect((await Promise.all([first, other, waiting])).map((r) => r.status)).toEqual([200, 200, 200]);
+  });
+});
+
+describe('waiting heavy requests take turns by requester', () => {
+  // Issue 47, finding 4: first come, first served let users who keep many reports going hold up a bystander's one.
+  const twoAtOnce: FairShareLimits = { total: 2, perUser: 2, queueTotal: 16, queuePerUser: 4, retryAfterSeconds: 3 };
+
+  it('a user with nothing running goes before the flood, and floods alternate', async () => {
+    const { call, runningAre, waitingAre, end } = heldApp(twoAtOnce);
+    const flood = { cookie: w.cookies.admin };
+    const second = { cookie: w.cookies.assessor };
+    const bystander = { cookie: w.cookies.viewer };
+    const calls = [call('GET', frv, 'flood 1', flood), call('GET', frv, 'flood 2', flood)];
+    await runningAre(['flood 1', 'flood 2']);
+    // The flood queues more, then a second flooder, then the bystander's one report — in that order.
+    for (const label of ['flood 3', 'flood 4', 'flood 5']) calls.push(call('GET', frv, label, flood));
+    await waitingAre(3);
+    for (const label of ['second 1', 'second 2']) calls.push(call('GET', frv, label, second));
+    await waitingAre(5);
+    calls.push(call('GET', frv, 'bystander', bystander));
+    await waitingAre(6);
+
+    // A slot frees: not «flood 3», which came first, but a requester with nothing running — the second flooder, who came before the bystander.
+    end('flood 1');
+    await runningAre(['flood 2', 'second 1']);
+    // The next slot: the bystander has nothing running, the flood and the second flooder one each.
+    end('flood 2');
+    await runningAre(['second 1', 'bystander']);
+    // Then the flood (nothing running now) before the second flooder's second.
+    end('bystander');
+    await runningAre(['second 1', 'flood 3']);
+    end('second 1');
+    await runningAre(['flood 3', 'second 2']);
+    for (const label of ['flood 3', 'second 2']) end(label);
+    await runningAre(['flood 4', 'flood 5']);
+    for (const label of ['flood 4', 'flood 5']) end(label);
+    expect((await Promise.all(calls)).map((r) => r.status)).toEqual(Array(8).fill(200));
+  });
+});
+
+describe('a reserve slot for a requester with nothing running', () => {
+  const withReserve: FairShareLimits = { total: 2, perUser: 2, queueTotal: 16, queuePerUser: 4, retryAfterSeconds: 3, reserve: 1 };
+
+  it("a bystander's request runs at once beside a flood that fills every slot; the flood never takes the reserve", async () => {
+    const { call, runningAre, waitingAre, end } = heldApp(withReserve);
+    const flood = { cookie: w.cookies.admin };
+    const calls = [call('GET', frv, 'flood 1', flood), call('GET', frv, 'flood 2', flood)];
+    await runningAre(['flood 1', 'flood 2']);
+    calls.push(call('GET', frv, 'flood 3', flood));
+    await waitingAre(1);
+    calls.push(call('GET', frv, 'bystander', { cookie: w.cookies.viewer }));
+    await runningAre(['flood 1', 'flood 2', 'bystander']);
+    // The reserve is taken: another requester with nothing running waits now.
+    calls.push(call('GET', frv, 'second', { cookie: w.cookies.assessor }));
+    await waitingAre(2);
+    // The reserve comes free: the one with nothing running takes it, not the flood's third.
+    end('bystander');
+    await runningAre(['flood 1', 'flood 2', 'second']);
+    await waitingAre(1);
+    // Running are as many as `total` again, one each: the flood's third waits until another ends.
+    end('flood 1');
+    await runningAre(['flood 2', 'second']);
+    await waitingAre(1);
+    end('flood 2');
+    await runningAre(['second', 'flood 3']);
+    for (const label of ['second', 'flood 3']) end(label);
+    expect((await Promise.all(calls)).map((r) => r.status)).toEqual(Array(5).fill(200));
+  });
+
+  it('one with nothing running but more in line does not take the reserve', async () => {
+    const { call, runningAre, waitingAre, end } = heldApp(withReserve);
+    const calls = [call('GET', frv, 'A1', { cookie: w.cookies.admin }), call('GET', frv, 'A2', { cookie: w.cookies.admin })];
+    await runningAre(['A1', 'A2']);
+    // B's first comes with nothing else of B's in line: it takes the reserve; B's next two wait.
+    calls.push(call('GET', frv, 'B1', { cookie: w.cookies.assessor }));
+    await runningAre(['A1', 'A2', 'B1']);
+    calls.push(call('GET', frv, 'B2', { cookie: w.cookies.assessor }), call('GET', frv, 'B3', { cookie: w.cookies.assessor }));
+    await waitingAre(2);
+    // B1 ends: B has nothing running but two in line — that is keeping requests going, not a bystander's one.
+    end('B1');
+    await runningAre(['A1', 'A2']);
+    await waitingAre(2);
+    // A bystander's one request takes the reserve at once.
+    calls.push(call('GET', frv, 'bystander', { cookie: w.cookies.viewer }));
+    await runningAre(['A1', 'A2', 'bystander']);
+    // Running are `total` again (the bystander's counts now): B waits for the next slot.
+    end('A1');
+    await runningAre(['A2', 'bystander']);
+    end('bystander');
+    await runningAre(['A2', 'B2']);
+    end('A2');
+    await runningAre(['B2', 'B3']);
+    for (const label of ['B2', 'B3']) end(label);
+    expect((await Promise.all(calls)).map((r) => r.status)).toEqual(Array(6).fill(200));
   });
 });

@@ -61,9 +61,15 @@ export interface FairShareLimits {
   queuePerUser: number;
   /** Retry-After of the 429. */
   retryAfterSeconds: number;
+  /**
+   * Heavy requests more than `total` that may run for requesters with nothing running and nothing else in
+   * line (default 0): a bystander's report starts at once instead of waiting for one of the floods' to end
+   * (the report threads' express thread, threads/report-threads.ts, then runs it beside them).
+   */
+  reserve?: number;
 }
 
-export const DEFAULT_FAIR_SHARE: FairShareLimits = { total: 4, perUser: 2, queueTotal: 32, queuePerUser: 4, retryAfterSeconds: 5 };
+export const DEFAULT_FAIR_SHARE: FairShareLimits = { total: 4, perUser: 2, queueTotal: 32, queuePerUser: 4, retryAfterSeconds: 5, reserve: 1 };
 
 /** The requester of the heavy request whose handler is running (set by fairShare around it). */
 const requesterScope = new AsyncLocalStorage<string>();
@@ -79,8 +85,8 @@ export const HEAVY_READ_BUSY = 'Сервер занят тяжёлыми зап�
 
 /**
  * Fair share of the heavy requests (docs/architecture.md "Limits"): at most `total` run at once and
- * at most `perUser` for one requester; the rest wait in line, first come first served, up to the
- * queue limits; beyond them the answer is 429 with Retry-After at once. A slot is held until the
+ * at most `perUser` for one requester; the rest wait, up to the queue limits, and take turns by
+ * requester (`nextWaiting`: a user with nothing running is next, whatever others keep queued); beyond them the answer is 429 with Retry-After at once. A slot is held until the
  * handler has really finished — also when the time budget has already answered 503 — so abandoned
  * work still counts. Cheap calls never pass through here.
  *
@@ -93,7 +99,7 @@ export function fairShare(
   limits: FairShareLimits = DEFAULT_FAIR_SHARE,
   requests: Iterable<string> = HEAVY_REQUESTS,
   keyCreator?: ShareKeyCreator,
-): MiddlewareHandler<AppEnv> {
+): MiddlewareHandler<AppEnv> & { waitingNow: () => number } {
   const isHeavy = heavyRequestMatcher(requests);
   let running = 0;
   const runningBy = new Map<string, number>();
@@ -104,16 +110,43 @@ export function fairShare(
     if (next === 0) map.delete(who);
     else map.set(who, next);
   };
-  const canRun = (who: string) => running < limits.total && (runningBy.get(who) ?? 0) < limits.perUser;
+  // When each requester last started a request (a counter, not the clock): forgotten once they have nothing running or waiting.
+  let starts = 0;
+  const lastStart = new Map<string, number>();
+  // The reserve is for a requester with nothing running and no other request waiting (counting the one being
+  // decided on, already in line or not): one who keeps requests going always has more in line, and never gets it.
+  const canRun = (who: string, queued = 0) => {
+    const mine = runningBy.get(who) ?? 0;
+    if (mine >= limits.perUser) return false;
+    if (running < limits.total) return true;
+    return mine === 0 && (waitingBy.get(who) ?? 0) <= queued && running < limits.total + (limits.reserve ?? 0);
+  };
   const begin = (who: string) => {
     running++;
     bump(runningBy, who, 1);
+    lastStart.set(who, ++starts);
   };
-  // A slot came free: start the first waiting request that may run (a user at their own limit does not hold up others).
+  /**
+   * The waiting request to start next: of the requesters who may run, the one with the fewest requests
+   * running, then the one who started longest ago, then the earliest to arrive — so a user with nothing
+   * running goes before everyone keeping requests going, and floods take turns.
+   */
+  const nextWaiting = () => {
+    let best = -1;
+    let bestKey: [number, number] = [Infinity, Infinity];
+    waiting.forEach((entry, index) => {
+      if (!canRun(entry.who, 1)) return;
+      const key: [number, number] = [runningBy.get(entry.who) ?? 0, lastStart.get(entry.who) ?? 0];
+      if (key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) [best, bestKey] = [index, key];
+    });
+    return best;
+  };
+  // A slot came free: start the waiting request whose turn it is (a user at their own limit does not hold up others).
   const release = (who: string) => {
     running--;
     bump(runningBy, who, -1);
-    const index = waiting.findIndex((entry) => canRun(entry.who));
+    if (!runningBy.has(who) && !waitingBy.has(who)) lastStart.delete(who);
+    const index = nextWaiting();
     if (index < 0) return;
     const [next] = waiting.splice(index, 1);
     bump(waitingBy, next!.who, -1);
@@ -122,7 +155,7 @@ export function fairShare(
     setImmediate(next!.start);
   };
 
-  return async (c, next) => {
+  const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     if (!isHeavy(c.req.method, c.req.path)) return next();
     // One turn of the event loop first: requests that arrived together are all counted before any runs.
     await new Promise((resolve) => setImmediate(resolve));
@@ -140,6 +173,8 @@ export function fairShare(
       release(who);
     }
   };
+  // How many heavy requests wait for a slot now (tests wait on it rather than on the clock).
+  return Object.assign(middleware, { waitingNow: () => waiting.length });
 }
 
 /** Whom a heavy request counts under: `user:<id>` (signed in, or by a live key of theirs) or `address:<client address>`. */

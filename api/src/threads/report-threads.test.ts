@@ -5,7 +5,7 @@ import { SHARE_KEY_HEADER } from '../http/client-address';
 import { insertMarkupRows } from '../../test-support/video-fixtures';
 import { workspaceFixture, type WorkspaceFixture } from '../../test-support/workspace-fixture';
 import { createTestApp, type TestApp } from '../../test-support/testing';
-import { startReportThreads, type ReportTask, type ReportThreads } from './report-threads';
+import { requesterTurns, startReportThreads, type ReportTask, type ReportThreads, type Waiting } from './report-threads';
 
 /*
  * The server computes wide reports and norm cards on threads of their own (main.ts): the same answers as in place,
@@ -205,6 +205,64 @@ describe('report threads take turns by requester', () => {
       expect(await plain.text()).toBe(inPlace);
     } finally {
       t.deps.reportThreads = undefined;
+    }
+  });
+});
+
+/*
+ * Issue 47, finding 4: a bystander's one-day report waited for one of the floods' month-long tasks to end.
+ * An express thread takes only the task of a requester with nothing on the threads.
+ */
+describe('the express thread', () => {
+  const waitingTask = (requester: string, label: string): Waiting & { label: string } => ({
+    label,
+    requester,
+    task: { task: 'frv', structureId: 1, from: 0, to: 1 },
+    coding: null,
+    resolve: () => undefined,
+    reject: () => undefined,
+  });
+  const labelOf = (task: Waiting | undefined) => (task as { label?: string } | undefined)?.label;
+
+  it('takes a task only of a requester with nothing running; the regular threads take turns as before', () => {
+    const turns = requesterTurns();
+    turns.add(waitingTask('user:a', 'A1'));
+    turns.add(waitingTask('user:a', 'A2'));
+    expect(labelOf(turns.take())).toBe('A1');
+    // A has one running: the express thread leaves A2 waiting.
+    expect(turns.take(true)).toBeUndefined();
+    turns.add(waitingTask('user:b', 'B1'));
+    expect(labelOf(turns.take(true))).toBe('B1');
+    // Both have one running now; B's next is not for the express thread either.
+    turns.add(waitingTask('user:b', 'B2'));
+    expect(turns.take(true)).toBeUndefined();
+    // A regular thread takes the one served longest ago: A.
+    expect(labelOf(turns.take())).toBe('A2');
+    turns.finished('user:b');
+    expect(labelOf(turns.take(true))).toBe('B2');
+    // Nothing running but two in line: one who keeps tasks going, not a bystander.
+    turns.add(waitingTask('user:c', 'C1'));
+    turns.add(waitingTask('user:c', 'C2'));
+    expect(turns.take(true)).toBeUndefined();
+    expect(labelOf(turns.take())).toBe('C1');
+  });
+
+  it('answers as the regular thread does, with a flood of big reports and a small one at once', async () => {
+    const withExpress = startReportThreads(t.config, 1, 1);
+    try {
+      const big: ReportTask = { task: 'frv', structureId: w.structureId, from: Date.UTC(2026, 9, 1), to: Date.UTC(2026, 9, 11) };
+      const small: ReportTask = { task: 'frv', structureId: w.structureId, from: Date.parse('2026-11-16T00:00:00Z'), to: Date.parse('2026-11-17T00:00:00Z') };
+      const [alone, aloneSmall] = [await threads.run(big, 'user:x'), await threads.run(small, 'user:x')];
+      const answers = await Promise.all([
+        withExpress.run(big, 'user:a'),
+        withExpress.run(big, 'user:a'),
+        withExpress.run(small, 'user:b'),
+        withExpress.run(big, 'user:a'),
+      ]);
+      expect(answers).toEqual([alone, alone, aloneSmall, alone]);
+      expect(aloneSmall).toContain('Цех');
+    } finally {
+      withExpress.close();
     }
   });
 });

@@ -38,7 +38,7 @@ export interface ReportThreads {
 /** Whose tasks nobody named: one requester of their own, taking turns with the others. */
 const UNNAMED = 'unnamed';
 
-interface Waiting {
+export interface Waiting {
   task: ReportTask;
   requester: string;
   coding: ContentCoding | null;
@@ -58,9 +58,14 @@ interface Waiting {
  * started longest ago), each requester's own in the order they came. A task cannot be stopped once
  * on a thread, so another user's report waits for the tasks already running, not for all that one
  * user's flood (ten share keys, eight norm cards of 62 windows) has queued (bench/heavy-requests.bench.ts).
+ *
+ * `express` threads more (issue 47, finding 4) take only the task of a requester with nothing on the
+ * threads and nothing else waiting, once the `size` others are busy: a bystander's one-day report runs beside
+ * the floods' month-long ones (the system shares the cores between them) instead of waiting for one of those
+ * to end. Whoever keeps tasks going has more in line, and does not get them.
  */
-export function startReportThreads(config: Pick<Config, 'dataDir' | 'databaseUrl'>, size: number): ReportThreads {
-  const threads = Array.from({ length: size }, () => startWorkerThread<ReportReply>(new URL('./report-thread.ts', import.meta.url), 'report thread'));
+export function startReportThreads(config: Pick<Config, 'dataDir' | 'databaseUrl'>, size: number, express = 0): ReportThreads {
+  const threads = Array.from({ length: size + express }, () => startWorkerThread<ReportReply>(new URL('./report-thread.ts', import.meta.url), 'report thread'));
   const busy = threads.map(() => false);
   // Sent with every task: the thread opens its connection on the first.
   const where = { dataDir: config.dataDir, databaseUrl: config.databaseUrl };
@@ -70,7 +75,7 @@ export function startReportThreads(config: Pick<Config, 'dataDir' | 'databaseUrl
   const pump = () => {
     for (const [i, thread] of threads.entries()) {
       if (busy[i]) continue;
-      const next = turns.take();
+      const next = turns.take(i >= size);
       if (!next) return;
       busy[i] = true;
       const done = () => {
@@ -108,7 +113,7 @@ export function startReportThreads(config: Pick<Config, 'dataDir' | 'databaseUrl
 }
 
 /** The tasks waiting for a thread, by requester, and whose turn it is. */
-function requesterTurns() {
+export function requesterTurns() {
   // Each requester's waiting tasks, oldest first; the map keeps requesters in the order they began to wait.
   const waiting = new Map<string, Waiting[]>();
   // Tasks on a thread by requester, and the turn of each requester's latest start (kept while they have tasks).
@@ -122,10 +127,15 @@ function requesterTurns() {
       if (queue) queue.push(task);
       else waiting.set(task.requester, [task]);
     },
-    /** The next task to start, now counted as running: of the requester with the fewest running, then the one served longest ago. */
-    take(): Waiting | undefined {
+    /**
+     * The next task to start, now counted as running: of the requester with the fewest running, then the one
+     * served longest ago; with `idleOnly` (the express thread), only of a requester with nothing running and
+     * this one task waiting — one who keeps tasks going has more in line (none if there is no such).
+     */
+    take(idleOnly = false): Waiting | undefined {
       let best: string | undefined;
-      for (const who of waiting.keys()) {
+      for (const [who, queue] of waiting) {
+        if (idleOnly && (running.has(who) || queue.length > 1)) continue;
         if (best === undefined) best = who;
         const [runs, last] = rank(who);
         const [bestRuns, bestLast] = rank(best);
