@@ -3,15 +3,15 @@
  * — without and with poses — beside a bare full decode of the same file in the same run
  * (`ffmpeg -i file -f null -`, every frame, default threads). The files are the vision scene
  * (workers/test-support/vision-scene.ts) scaled up with sensor noise at full size and encoded as
- * ingest encodes (x264 veryfast, CRF 23, a keyframe every 2 s). Rounds alternate bare, apply,
- * apply with poses (one decode feeds the pixel and the pose samplings) and, for comparison in the
- * same run, the same features and probabilities the way they were computed before: two decodes; wall time is what a user waits, processor time (this process and its ffmpeg
- * children, /proc/self/stat) is what a full machine pays per second of video — the figure the
- * extrapolation to many cameras and cores uses. Also two applies at once against one. And the
- * sampler's ffmpeg alone (the very arguments applying runs, frames.ts `samplingArguments`, output
- * thrown away): exact as applying runs it, and without the deblocking filter (`-skip_loop_filter
- * all`) — the one decoder shortcut that saves processor time, measured here but not used, since it
- * changes the frames (docs/performance.md «Пропускная способность зрения»).
+ * ingest encodes (x264 veryfast, CRF 23, a keyframe every 2 s). Rounds alternate bare, apply and
+ * apply with poses (one decode feeds the pixel and the pose samplings; the two decodes it replaced
+ * were measured until 29.11, docs/performance.md); wall time is what a user waits, processor time
+ * (this process and its ffmpeg children, /proc/self/stat) is what a full machine pays per second of
+ * video — the figure the extrapolation to many cameras and cores uses. Also two applies at once
+ * against one. And the sampler's ffmpeg alone (frames.ts `samplingArguments`, output thrown away):
+ * exact as applying runs it, and the shortcuts considered — without the deblocking filter
+ * (`skipLoopFilter`, not used: the browser's live suggestion decodes exactly and would disagree with
+ * the job), `fast_bilinear` scaling and one decoder thread (docs/vision.md «Кадры декодируются точно»).
  *   node_modules/.bin/bun bench/vision-throughput.bench.ts     → bench/results/vision-throughput.json
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,12 +19,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { detectContainer } from '../workers/src/media/container';
 import { mediaTools } from '../workers/src/media/ffmpeg';
-import { decodeFrames, samplingArguments, workSize } from '../workers/src/vision/frames';
-import { moveNetPeople } from '../workers/src/vision/movenet';
-import { movenetInputSize } from '../workers/src/vision/movenet-decode';
-import { loadClassifier } from '../workers/src/vision/onnx-runtime';
-import { DEFAULT_POSE_SAMPLING, POSE_FEATURES_PER_AREA, poseFeatures, poseSampleOf } from '../workers/src/vision/pose-features';
-import { applyOperationModel, extractSpanFeatures, trainOperationModel, type VisionSpec } from '../workers/src/vision/pipeline';
+import { samplingArguments, workSize } from '../workers/src/vision/frames';
+import { DEFAULT_POSE_SAMPLING } from '../workers/src/vision/pose-features';
+import { applyOperationModel, trainOperationModel, type VisionSpec } from '../workers/src/vision/pipeline';
 import { makeSceneClip, SCENE_AREAS, sceneSchedule } from '../workers/test-support/vision-scene';
 import { measured } from './support/process-time';
 
@@ -91,66 +88,35 @@ for (const size of SIZES) {
   const apply = (model: { onnx: Uint8Array; spec: VisionSpec }) =>
     applyOperationModel({ video, startSecond: 0, endSecond: SECONDS, onnx: model.onnx, spec: model.spec });
 
-  // Before issue 43's single decode: the pixel features from one decode, the pose features from a second, RGB one.
-  const twoPass = async (model: { onnx: Uint8Array; spec: VisionSpec }) => {
-    const { spec } = model;
-    const pose = spec.pose!;
-    const session = await loadClassifier(model.onnx, { inputs: spec.featureNames.length, classes: spec.classes.length });
-    const pixels = await extractSpanFeatures({ video, startSecond: 0, endSecond: SECONDS }, { ...spec, pose: undefined });
-    const input = movenetInputSize(video.width, video.height, pose.inputWidth);
-    const perArea = spec.areas.length * POSE_FEATURES_PER_AREA;
-    const samples: Float32Array[] = [];
-    await decodeFrames(file, { startSecond: 0, endSecond: SECONDS, fps: pose.fps, ...input, pixelFormat: 'rgb24', source: video }, async (frame) => {
-      const out = new Float32Array(perArea);
-      poseFeatures(
-        await moveNetPeople(frame, input, video, pose.columns),
-        spec.areas.map((a) => a.rect),
-        out,
-      );
-      samples.push(out);
-    });
-    const columns = pixels.columns + perArea;
-    const data = new Float32Array(pixels.rows * columns);
-    for (let r = 0; r < pixels.rows; r++) {
-      data.set(pixels.data.subarray(r * pixels.columns, (r + 1) * pixels.columns), r * columns);
-      data.set(samples[poseSampleOf(r, spec.fps, pose.fps, samples.length)]!, r * columns + pixels.columns);
-    }
-    const probabilities = await session.run({ rows: pixels.rows, columns, data });
-    await session.release();
-    return probabilities;
-  };
-
-  // The sampler's own ffmpeg command for the plain model's frames, and the same with the decoder's loop filter skipped.
-  const sampler = samplingArguments(file, await detectContainer(file), {
-    startSecond: 0,
-    endSecond: SECONDS,
-    fps: plain.spec.fps,
-    ...workSize(size.width, size.height),
-  });
+  // The sampler's own ffmpeg command for the plain model's frames, and the shortcuts considered.
+  const sampling = { startSecond: 0, endSecond: SECONDS, fps: plain.spec.fps, ...workSize(size.width, size.height) };
+  const container = await detectContainer(file);
+  const sampler = samplingArguments(file, container, sampling);
+  const noDeblock = samplingArguments(file, container, { ...sampling, skipLoopFilter: true });
+  const fastScale = sampler.map((a) => a.replace('flags=area', 'flags=fast_bilinear'));
   const seek = sampler.indexOf('-ss');
-  const noDeblock = [...sampler.slice(0, seek), '-skip_loop_filter', 'all', ...sampler.slice(seek)];
+  const oneThread = [...sampler.slice(0, seek), '-threads', '1', ...sampler.slice(seek)];
   const runs = {
     sample: [] as { ms: number; cpu: number }[],
     sampleNoDeblock: [] as { ms: number; cpu: number }[],
+    sampleFastScale: [] as { ms: number; cpu: number }[],
+    sampleOneThread: [] as { ms: number; cpu: number }[],
     bare: [] as { ms: number; cpu: number }[],
     apply: [] as { ms: number; cpu: number }[],
     pose: [] as { ms: number; cpu: number }[],
-    twoPass: [] as { ms: number; cpu: number }[],
   };
   let segments = 0;
   for (let r = 0; r < ROUNDS; r++) {
     const bare = await measured(() => ffmpegRun(['-i', file, '-f', 'null', '-']));
     const applied = await measured(() => apply(plain));
     const withPoses = await measured(() => apply(posed));
-    const twoDecodes = await measured(() => twoPass(posed));
     runs.sample.push(await measured(() => ffmpegExactly(sampler)));
     runs.sampleNoDeblock.push(await measured(() => ffmpegExactly(noDeblock)));
-    // The same probabilities from one decode as from two (frames.test.ts, pipeline-poses.test.ts).
-    if (Array.from(twoDecodes.value).some((p, i) => p !== withPoses.value.probabilities[i])) throw new Error('one decode and two decodes disagree');
+    runs.sampleFastScale.push(await measured(() => ffmpegExactly(fastScale)));
+    runs.sampleOneThread.push(await measured(() => ffmpegExactly(oneThread)));
     runs.bare.push(bare);
     runs.apply.push(applied);
     runs.pose.push(withPoses);
-    runs.twoPass.push(twoDecodes);
     segments = applied.value.segments.length;
   }
   // Two applies at once (two job slots) against one, right after each other.
@@ -164,9 +130,10 @@ for (const size of SIZES) {
     bare: cpuOf(runs.bare) / SECONDS,
     apply: cpuOf(runs.apply) / SECONDS,
     pose: cpuOf(runs.pose) / SECONDS,
-    twoPass: cpuOf(runs.twoPass) / SECONDS,
     sample: cpuOf(runs.sample) / SECONDS,
     sampleNoDeblock: cpuOf(runs.sampleNoDeblock) / SECONDS,
+    sampleFastScale: cpuOf(runs.sampleFastScale) / SECONDS,
+    sampleOneThread: cpuOf(runs.sampleOneThread) / SECONDS,
   };
   const plantHours = (cpuPerSecond: number, cores: number) => round((PLANT_SECONDS * cpuPerSecond) / cores / 3600, 1);
   cases.push({
@@ -185,8 +152,6 @@ for (const size of SIZES) {
     bare_realtime_factor: realtime(best(runs.bare)),
     apply_realtime_factor: realtime(best(runs.apply)),
     apply_pose_realtime_factor: realtime(best(runs.pose)),
-    apply_pose_two_decodes_ms: round(best(runs.twoPass), 0),
-    apply_pose_two_decodes_realtime_factor: realtime(best(runs.twoPass)),
     apply_to_bare_ratio: round(best(runs.apply) / best(runs.bare), 3),
     apply_to_bare_ratio_median: round(median(runs.apply.map((x) => x.ms)) / median(runs.bare.map((x) => x.ms)), 3),
     apply_pose_to_bare_ratio: round(best(runs.pose) / best(runs.bare), 3),
@@ -195,17 +160,18 @@ for (const size of SIZES) {
       bare: round(perSecond.bare, 3),
       apply: round(perSecond.apply, 3),
       apply_pose: round(perSecond.pose, 3),
-      apply_pose_two_decodes: round(perSecond.twoPass, 3),
       sampler_ffmpeg: round(perSecond.sample, 3),
       sampler_ffmpeg_no_deblock: round(perSecond.sampleNoDeblock, 3),
+      sampler_ffmpeg_fast_bilinear: round(perSecond.sampleFastScale, 3),
+      sampler_ffmpeg_one_thread: round(perSecond.sampleOneThread, 3),
     },
     apply_to_bare_cpu_ratio: round(perSecond.apply / perSecond.bare, 3),
     apply_pose_to_bare_cpu_ratio: round(perSecond.pose / perSecond.bare, 3),
-    // What of applying is the sampler's ffmpeg, and what skipping the loop filter would save (not used: it changes the frames).
+    // What of applying is the sampler's ffmpeg, and what the shortcuts would save (not used; docs/vision.md).
     sampler_to_bare_cpu_ratio: round(perSecond.sample / perSecond.bare, 3),
     sampler_no_deblock_to_bare_cpu_ratio: round(perSecond.sampleNoDeblock / perSecond.bare, 3),
-    // One decode against the two it replaced, processor time, same run.
-    apply_pose_one_to_two_decodes_cpu_ratio: round(perSecond.pose / perSecond.twoPass, 3),
+    sampler_fast_bilinear_to_sampler_cpu_ratio: round(perSecond.sampleFastScale / perSecond.sample, 3),
+    sampler_one_thread_to_sampler_cpu_ratio: round(perSecond.sampleOneThread / perSecond.sample, 3),
     two_at_once: { one_ms: round(one.ms, 0), two_ms: round(two.ms, 0), throughput_gain: round((2 * one.ms) / two.ms, 2) },
     // 20 cameras × 8 h: processor time spread over every core, the server's own work aside.
     extrapolated_plant_hours: {
@@ -220,14 +186,14 @@ for (const size of SIZES) {
       bare_ms: runs.bare.map((x) => round(x.ms, 0)),
       apply_ms: runs.apply.map((x) => round(x.ms, 0)),
       apply_pose_ms: runs.pose.map((x) => round(x.ms, 0)),
-      apply_pose_two_decodes_ms: runs.twoPass.map((x) => round(x.ms, 0)),
       cpu_s: {
         bare: runs.bare.map((x) => round(x.cpu)),
         apply: runs.apply.map((x) => round(x.cpu)),
         apply_pose: runs.pose.map((x) => round(x.cpu)),
-        apply_pose_two_decodes: runs.twoPass.map((x) => round(x.cpu)),
         sampler_ffmpeg: runs.sample.map((x) => round(x.cpu)),
         sampler_ffmpeg_no_deblock: runs.sampleNoDeblock.map((x) => round(x.cpu)),
+        sampler_ffmpeg_fast_bilinear: runs.sampleFastScale.map((x) => round(x.cpu)),
+        sampler_ffmpeg_one_thread: runs.sampleOneThread.map((x) => round(x.cpu)),
       },
     },
   });

@@ -51,6 +51,8 @@ describe('demo scene: trained on one day, tested on another', () => {
     const scored = heldOut.filter((h) => h.operation_id !== null);
     expect(scored.map((h) => h.operation_id)).toEqual(operations.map((o) => o.id));
     const name = (id: number | null) => operations.find((o) => o.id === id)?.name;
+    // The figures for docs/vision.md (what a change of features or decoding did to them).
+    console.log(`cross-day F1: ${scored.map((h) => `«${name(h.operation_id)}» ${h.f1.toFixed(3)} (отрезки ${h.segment_f1.toFixed(2)})`).join(', ')}`);
     for (const h of scored) {
       expect(h.train_steps, `train steps of «${name(h.operation_id)}»`).toBeGreaterThan(0);
       expect(h.steps, `test steps of «${name(h.operation_id)}»`).toBeGreaterThan(0);

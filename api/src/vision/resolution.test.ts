@@ -148,6 +148,7 @@ describe('a model at another resolution and aspect ratio of its camera', () => {
       });
       const classes = spec.classes.length;
       const evaluation = evaluateLabels(stepLabels(out.steps, 0, spec.fps, spans), argmaxRows(out.probabilities, classes), classes);
+      console.log(`resolution ${width} px F1: ${operations.map((o, i) => `«${o.name}» ${evaluation.perClass[i + 1]!.f1.toFixed(3)}`).join(', ')}`);
       operations.forEach((o, i) => {
         expect(evaluation.perClass[i + 1]!.support, `steps of «${o.name}» at ${width}`).toBeGreaterThan(0);
         expect(evaluation.perClass[i + 1]!.f1, `F1 of «${o.name}» at ${width} px wide`).toBeGreaterThanOrEqual(0.9);

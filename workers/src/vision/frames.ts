@@ -17,6 +17,13 @@ export interface Sampling {
   frames?: number;
   /** The recording's own picture and rate (ffprobe), for the decoder's caps; unknown: the bounds' largest. */
   source?: SourceShape;
+  /**
+   * Decode without H.264's deblocking filter (`-skip_loop_filter all`): about a quarter less decoder
+   * time, frames about a gray level off the exact ones. Measured, not used by models (docs/vision.md
+   * «Кадры декодируются точно»: the browser's live suggestion decodes exactly and then disagrees
+   * with the job); bench/vision-throughput.bench.ts measures it.
+   */
+  skipLoopFilter?: boolean;
 }
 
 /** Width of the working picture: low enough to decode-and-scale at many times real time. */
@@ -32,16 +39,13 @@ export function workSize(width: number, height: number): { width: number; height
 /**
  * The ffmpeg arguments of a sampling: seek, span, fps, area scaling, raw pixels to stdout; the file is
  * read as its detected container only (media/container.ts). Seeking is by keyframe (`-ss` before the
- * input). No decoder shortcut is used (measured, docs/performance.md «Пропускная способность
- * зрения»): `-skip_loop_filter all` saves a quarter of the decoder's time on 1080p, but P-frames then
- * predict from unfiltered pictures and the error grows until the next keyframe (about one gray level
- * at the work size) — enough to move and drop a model's segments; a model trained and applied on
- * such frames alike (tried as a feature version of its own) kept the cross-day and resolution tests,
- * but on the photometric one its worst operation fell below F1 0.9 as filmed and at half brightness
- * or contrast (0.87–0.89, exact decoding 0.93–0.94 in the same tree). `-skip_frame noref`
- * (a camera's or ingest's stream has no unreferenced frames), `-flags2 fast`, `-flags gray`,
- * fast_bilinear scaling and `-threads 1` saved nothing beyond the noise, and H.264 has no `lowres`.
- * So the sampled frames are exactly every (source fps / fps)-th frame of the full decode (frames.test.ts).
+ * input). Models use no decoder shortcut (measured, docs/vision.md «Кадры декодируются точно»): the
+ * only one that saves anything beyond the noise, `skipLoopFilter`, keeps the demo's cross-day, light,
+ * resolution and unseen-work figures but moves the job's answers off the browser's live suggestion
+ * (the browser decodes exactly); `-skip_frame noref` (a camera's or ingest's stream has no
+ * unreferenced frames), `-flags2 fast`, `-flags gray`, fast_bilinear scaling and `-threads 1` saved
+ * nothing, and H.264 has no `lowres`. So the sampled frames are exactly every (source fps / fps)-th
+ * frame of the full decode (frames.test.ts).
  */
 export function samplingArguments(file: string, container: Container, sampling: Sampling): string[] {
   return [...spanArguments(file, container, sampling), '-an', '-sn', '-vf', sampleFilter(sampling), ...outputArguments(sampling, 'pipe:1')];
@@ -79,6 +83,7 @@ function spanArguments(file: string, container: Container, sampling: Sampling): 
     sampling.startSecond.toFixed(3),
     '-t',
     duration.toFixed(3),
+    ...(sampling.skipLoopFilter ? ['-skip_loop_filter', 'all'] : []),
     ...inputArguments(file, container),
   ];
 }
