@@ -1,10 +1,11 @@
 /**
  * Tracking speed (issue 44, docs/event-analytics.md «Задача трекинга»): the tracking job's own work on
- * a stretch of vtest.avi (768×576, 10 fps, people walking) — one decode at the sampling rate and
- * MoveNet's input size (workers' decodeFrames, as the job calls it), MoveNet multipose on every
- * sampled frame on the server's MoveNet threads (detectFrame, as the job runs on the server), the
- * ByteTracker — at the job's default sampling rate, beside a bare decode of the same stretch with the
- * same sampling in the same run (frames thrown away). Rounds alternate bare and tracking; the
+ * a stretch of vtest.avi (768×576, 10 fps, people walking) — the decode at the sampling rate and
+ * MoveNet's input size in runs of a few seconds (decodeChunked, as the job calls it), MoveNet
+ * multipose on every sampled frame on the server's MoveNet threads (detectFrame, as the job runs on
+ * the server), each person's appearance from the decoded frame, the ByteTracker — at the job's
+ * default sampling rate, beside a bare decode of the same stretch with the same sampling in the same
+ * run (frames thrown away). Rounds alternate bare and tracking; the
  * figures are the medians. Wall time gives × real time (what one video waits); processor time (this
  * process with its MoveNet threads and its ended ffmpeg children, /proc/self/stat) per second of
  * video is what each camera costs a full machine: cores ÷ that = cameras one machine tracks in real
@@ -16,10 +17,10 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { TRACKING_FPS } from '../api/src/events/schema';
 import { TRACKING_INPUT_WIDTH } from '../api/src/events/service';
+import { decodeChunked } from '../api/src/events/tracking.job';
 import { startMoveNetThreads } from '../api/src/threads/movenet-threads';
 import { probe } from '../workers/src/media/ffmpeg';
-import { ByteTracker, TRACKER_DEFAULTS } from '../workers/src/tracking';
-import { decodeFrames } from '../workers/src/vision/frames';
+import { appearanceOf, ByteTracker, scaleBox, TRACKER_DEFAULTS } from '../workers/src/tracking';
 import { movenetInputSize } from '../workers/src/vision/movenet-decode';
 import { VTEST_AVI } from '../tests/support/vtest';
 import { measured } from './support/process-time';
@@ -40,8 +41,6 @@ const source = { width: info.width!, height: info.height! };
 const videoFps = info.frameRate && info.frameRate > 0 ? info.frameRate : 25;
 const input = movenetInputSize(source.width, source.height, TRACKING_INPUT_WIDTH);
 const sampling = {
-  startSecond: 0,
-  endSecond: STRETCH,
   fps: FPS,
   width: input.width,
   height: input.height,
@@ -51,17 +50,15 @@ const sampling = {
 const threads = startMoveNetThreads();
 const load = { start: loadavg().map((v) => round(v, 1)) };
 
-const bare = () => decodeFrames(VTEST_AVI, sampling, async () => {});
+const bare = () => decodeChunked(VTEST_AVI, sampling, STRETCH, undefined, async () => {});
 async function track() {
   const tracker = new ByteTracker({ ...TRACKER_DEFAULTS, fps: FPS });
-  await decodeFrames(VTEST_AVI, sampling, async (rgb, index) => {
+  await decodeChunked(VTEST_AVI, sampling, STRETCH, undefined, async (rgb, index) => {
     const time = index / FPS;
     const people = await threads.detectFrame({ rgb, input }, source, TRACKER_DEFAULTS.lowScore);
-    tracker.update(
-      Math.round(time * videoFps),
-      time,
-      people.map((p) => ({ box: p.box, score: p.score })),
-    );
+    const picture = { rgb, width: input.width, height: input.height };
+    const detections = people.map((p) => ({ box: p.box, score: p.score, feature: appearanceOf(picture, scaleBox(p.box, source, input)) ?? undefined }));
+    tracker.update(Math.round(time * videoFps), time, detections);
   });
   return tracker.tracks().length;
 }

@@ -3,6 +3,7 @@ import { adminRoutes } from './admin/routes';
 import { authRoutes } from './auth/routes';
 import { calculatorRoutes } from './calculator/routes';
 import { eventRoutes } from './events/routes';
+import { eventShareRoutes } from './events/share.routes';
 import { sessionUser } from './auth/service';
 import { shareKeyCreators } from './auth/share-keys';
 import { requestBodyLimits } from './http/body-limit';
@@ -33,6 +34,7 @@ import { summaryRoutes } from './summary/routes';
 import { visionRoutes } from './vision/routes';
 import { jobCancelRoutes } from './vision/cancel.routes';
 import { liveRoutes } from './live/routes';
+import { liveBoardRoutes } from './live/board.routes';
 
 /** Every domain's router, in one place so the OpenAPI document lists them all. */
 const domains = [
@@ -52,7 +54,9 @@ const domains = [
   visionRoutes,
   normRoutes,
   eventRoutes,
+  eventShareRoutes,
   liveRoutes,
+  liveBoardRoutes,
 ];
 
 const API_DOCUMENT = {

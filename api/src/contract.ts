@@ -14,8 +14,10 @@ import type * as admin from './admin/schema';
 import type * as auth from './auth/schema';
 import type * as calculator from './calculator/schema';
 import type * as events from './events/schema';
+import type * as eventShare from './events/share.schema';
 import type * as jobs from './jobs/schema';
 import type * as live from './live/schema';
+import type * as liveBoard from './live/board.schema';
 import type * as map from './map/schema';
 import type * as markup from './markup/schema';
 import type * as norms from './norms/schema';
@@ -164,6 +166,8 @@ export type NormFulfilment = Reply<typeof norms.Fulfilment>;
 // event analytics (issue 44; docs/event-analytics.md; @public: calls no screen makes yet — the track list, the zone edit)
 export type Tracking = Reply<typeof events.TrackingReply>;
 /** @public */
+export type HallTrackings = Reply<typeof events.HallTrackingsReply>;
+/** @public */
 export type TrackingRun = Reply<typeof events.TrackingRun>;
 /** @public */
 export type TrackingBody = Body<typeof events.TrackingBody>;
@@ -176,8 +180,22 @@ export type EventZoneBody = Body<typeof events.ZoneBody>;
 /** @public */
 export type EventZoneUpdateBody = Body<typeof events.ZoneUpdateBody>;
 export type EventFigures = Reply<typeof events.EventFiguresReply>;
+/** @public */
+export type EventVisit = EventFigures['dwell'][number]['visit_moments'][number];
+export type EventShareBody = Body<typeof eventShare.EventShareBody>;
+export type SharedEventFigures = Reply<typeof eventShare.SharedEventFigures>;
 
 // live cameras (issue 45; docs/live-cameras.md)
 export type CameraStream = Reply<typeof live.CameraStream>;
 export type StreamSettingsBody = Body<typeof live.StreamSettingsBody>;
 export type StreamCheck = Reply<typeof live.StreamCheck>;
+/** @public */
+export type LiveModelBody = Body<typeof live.LiveModelBody>;
+/** @public */
+export type LiveLabels = Reply<typeof live.LiveLabels>;
+export type StructureHealth = Reply<typeof live.StructureHealthReply>;
+export type LiveModelChoices = Reply<typeof live.LiveModelChoices>;
+
+// the live board «Смена сейчас» (issue 45; docs/live-cameras.md «Доска»)
+export type LiveBoard = Reply<typeof liveBoard.LiveBoard>;
+export type LiveBoardShareBody = Body<typeof liveBoard.LiveBoardShareBody>;

@@ -86,14 +86,20 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function open(login: string, width = 1440, height = 900): Promise<{ page: Page; errors: string[] }> {
+async function open(login: string, width = 1440, height = 900): Promise<{ page: Page; errors: string[]; requests: string[] }> {
   const context = await browser.newContext({ viewport: { width, height }, acceptDownloads: true });
   const page = await context.newPage();
   const errors = watchErrors(page, { allowHttpErrors: true });
   await signInThroughPage(page, server.url, login);
+  // The API calls the screen makes (paths with their queries), in the order they were sent.
+  const requests: string[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith('/api/')) requests.push(`${url.pathname}${url.search}`);
+  });
   await page.goto(`${server.url}/#/event-analytics/${structureId}`);
   await page.getByRole('heading', { name: 'Видео камер и поиск людей' }).waitFor();
-  return { page, errors };
+  return { page, errors, requests };
 }
 
 /** Clicks the four calibration points on the camera's frame (frame pixels → the drawn frame's box). */
@@ -118,11 +124,14 @@ async function typePlan(page: Page, plan: readonly (readonly number[])[]) {
 }
 
 describe('event analytics screen (issue 44)', () => {
-  it('calibrates, adds a zone, shows the visitors and the dwell row, downloads the MOT tracks', async () => {
-    const { page, errors } = await open('analyst');
+  it('calibrates, adds a zone, shows the visitors and the dwell row, downloads the MOT tracks, opens a visit on its video', async () => {
+    const { page, errors, requests } = await open('analyst');
     const row = page.getByTestId('tracking-row').filter({ hasText: 'готов' });
     await expect.poll(() => row.count(), RETRY).toBe(1);
     expect(await row.textContent()).toContain('треков: 2');
+    // The tracking state of every video of the hall came in one call, none per video.
+    expect(requests).toContain(`/api/v1/event/trackings?structure_id=${structureId}`);
+    expect(requests.filter((r) => r.startsWith('/api/v1/event/tracking?'))).toEqual([]);
 
     // A calibration whose plan points lie on one line: the API's Russian message beside the form, nothing saved.
     await clickFramePoints(page);
@@ -197,6 +206,13 @@ describe('event analytics screen (issue 44)', () => {
     await page.setViewportSize({ width: 360, height: 740 });
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), RETRY).toBeLessThanOrEqual(0);
     expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+
+    // The stand's visit opens the tracked video at its moment: the person stands there from the video's second 0.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await dwell.getByTestId('dwell-visits').locator('summary').click();
+    const visit = dwell.getByTestId('dwell-visit').getByRole('link');
+    await visit.click();
+    await expect.poll(() => page.url(), RETRY).toMatch(new RegExp(`/video/${videoId}/0$`));
     await page.context().close();
   });
 

@@ -34,5 +34,8 @@ export const everyRoute = [
   '/models-stand-locations/1',
   '/models-stands/4',
   '/event-analytics/4',
+  '/live/4',
+  '/live-share/abc123',
+  '/event-share/abc123',
   '/ciblock/map',
 ];

@@ -9,7 +9,7 @@ import type { Db } from '../db/database';
 export async function liveShareKey(db: Db, keyHash: string) {
   return db
     .selectFrom('share_keys')
-    .select(['key', 'structure_id', 'from_time', 'to_time', 'created_by'])
+    .select(['key', 'structure_id', 'from_time', 'to_time', 'created_by', 'kind'])
     .where('key', '=', keyHash)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();

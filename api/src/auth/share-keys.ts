@@ -25,9 +25,16 @@ const KEY_BYTES = 24;
 export const INVALID_SHARE_KEY = 'Ссылка недействительна или отозвана';
 export const OUTSIDE_SHARE_WINDOW = 'Эта ссылка открывает только свой интерактивный отчёт';
 
+/**
+ * What a key opens (share_keys.kind): the interactive report of its window, or the event analytics
+ * figures of its hall and window (api/src/events/share.routes.ts). A key opens only its own kind.
+ */
+export type ShareKind = 'report' | 'event' | 'live_board';
+
 /** The window a valid key opens. Instants are ms UTC. */
 export interface ShareGrant {
   keyHash: string;
+  kind: ShareKind;
   structureId: number;
   from: number;
   to: number;
@@ -57,7 +64,7 @@ export function shareKeyOf(c: Context<AppEnv>): string | null {
 export async function findShareGrant(db: Db, key: string): Promise<ShareGrant | null> {
   if (!isWellFormedShareKey(key)) return null;
   const row = await liveShareKey(db, hashShareKey(key));
-  return row ? { keyHash: row.key, structureId: row.structure_id, from: row.from_time, to: row.to_time, createdBy: row.created_by } : null;
+  return row ? { keyHash: row.key, kind: row.kind, structureId: row.structure_id, from: row.from_time, to: row.to_time, createdBy: row.created_by } : null;
 }
 
 function queryInt(c: Context<AppEnv>, name: string): number {
@@ -116,8 +123,9 @@ const blockedUntil = new Map<string, number>();
  * Looks a request's key up, limiting guessing per client address: each unknown key counts (in the
  * database, shared by every API process), and past SHARE_KEY_MISSES_ALLOWED in the window every
  * lookup from that address — right or wrong — is answered 429 with Retry-After. Valid keys cost nothing extra.
+ * A live key of another kind than `kind` opens nothing here (null), without counting as a guess.
  */
-export async function lookUpShareKey(c: Context<AppEnv>, db: Db, key: string): Promise<ShareGrant | null> {
+export async function lookUpShareKey(c: Context<AppEnv>, db: Db, key: string, kind: ShareKind = 'report'): Promise<ShareGrant | null> {
   const address = c.req.header(CLIENT_IP_HEADER) ?? 'unknown';
   const until = blockedUntil.get(address);
   if (until !== undefined) {
@@ -125,7 +133,7 @@ export async function lookUpShareKey(c: Context<AppEnv>, db: Db, key: string): P
     blockedUntil.delete(address);
   }
   const grant = await findShareGrant(db, key);
-  if (grant) return grant;
+  if (grant) return grant.kind === kind ? grant : null;
   let limiter = missLimiters.get(db);
   if (!limiter) {
     limiter = sharedRateLimiter(db, { scope: 'share_key_miss', max: SHARE_KEY_MISSES_ALLOWED, windowMs: SHARE_KEY_MISS_WINDOW_MS });

@@ -24,6 +24,8 @@ import * as areaFrame from './migrations/0023_area_frame';
 import * as modelRejections from './migrations/0024_model_rejections';
 import * as eventAnalytics from './migrations/0025_event_analytics';
 import * as cameraStreams from './migrations/0026_camera_streams';
+import * as liveLabelsHealth from './migrations/0027_live_labels_health';
+import * as shareKeyKind from './migrations/0030_share_key_kind';
 
 /** Versioned migrations, in order. Add a file and a line here; never edit an applied one. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +52,8 @@ const migrations: Record<string, Migration> = {
   '0024_model_rejections': modelRejections,
   '0025_event_analytics': eventAnalytics,
   '0026_camera_streams': cameraStreams,
+  '0027_live_labels_health': liveLabelsHealth,
+  '0030_share_key_kind': shareKeyKind,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -217,6 +217,8 @@ export interface ShareKeysTable {
   created_by: string | null;
   created_at: number;
   revoked_at: number | null;
+  /** 0030: what the key opens — the interactive report ('report') or a hall's event analytics ('event'). */
+  kind: Generated<'report' | 'event' | 'live_board'>;
 }
 
 export interface FeedbackTable {
@@ -423,7 +425,17 @@ export interface DB {
   /** 0026: spans of a stream camera with no recording (the stream dropped). */
   recording_gaps: { id: Generated<number>; camera_id: number; from_time: number; to_time: number; reason: string };
   /** 0026: the videos a recorder made of its camera's stream (retention removes only these). */
-  stream_segments: { id: Generated<number>; camera_id: number; video_id: number; start_time: number; end_time: number; size_bytes: number };
+  stream_segments: {
+    id: Generated<number>;
+    camera_id: number;
+    video_id: number;
+    start_time: number;
+    end_time: number;
+    size_bytes: number;
+    /** 0027: when the recorder saw the segment closed, and its live-label job (docs/live-cameras.md). */
+    closed_at: number | null;
+    label_job_id: number | null;
+  };
   /** 0025: event analytics (issue 44): tracker runs, their tracks, camera floor calibrations, a hall's zones. */
   event_trackings: EventTrackingsTable;
   event_tracks: { id: Generated<number>; tracking_id: number; track_number: number; first_time: number; last_time: number; points: string };
@@ -472,6 +484,15 @@ export interface CameraStreamsTable {
   last_frame_at: number | null;
   last_error: string | null;
   updated_at: number;
+  /** 0027: the active model labelling closed segments (live labels) and since when. */
+  live_model_id: number | null;
+  live_model_since: number | null;
+  /** 0027: whom the live labels are written for (null: the workplace's employee of the day). */
+  live_employee_id: number | null;
+  /** 0027: no frame for longer than this — the «offline» alert (health.ts). */
+  offline_alert_seconds: Generated<number>;
+  /** 0027: when the current connection's first frame came (null when not connected). */
+  connected_at: number | null;
 }
 
 /** 0025: one run of the tracker over a video (api/src/events); settings and stats are JSON. */

@@ -99,6 +99,8 @@ const square = (side: number): [number, number][] => [
 ];
 let standZone: number;
 let safeZone: number;
+/** The videos of cameras A, B and C. */
+let videos: [number, number, number];
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -106,9 +108,11 @@ beforeAll(async () => {
   const [a, b, c] = w.cameraIds as [number, number, number];
   await put(`/api/v1/event/calibration?camera_id=${a}`, { frame_width: 200, frame_height: 200, image_points: square(100), plan_points: square(10) });
   await put(`/api/v1/event/calibration?camera_id=${b}`, { frame_width: 200, frame_height: 200, image_points: square(200), plan_points: square(10) });
-  await trackedVideo(a, 'a.mp4', [stored(person1, 10), stored(person2, 10)]);
-  await trackedVideo(b, 'b.mp4', [stored(person2, 20), stored(person1, 20)]);
-  await trackedVideo(c, 'c.mp4', [stored(person1, 10)]);
+  videos = [
+    await trackedVideo(a, 'a.mp4', [stored(person1, 10), stored(person2, 10)]),
+    await trackedVideo(b, 'b.mp4', [stored(person2, 20), stored(person1, 20)]),
+    await trackedVideo(c, 'c.mp4', [stored(person1, 10)]),
+  ];
   standZone = (
     await post('/api/v1/event/zone', { structure_id: w.structureId, name: 'Стенд 1', role: 'stand', shape: { type: 'circle', center: [5, 5], radius: 1 } })
   ).id;
@@ -140,9 +144,9 @@ interface Figures {
   cameras: { camera_id: number; calibrated: boolean; videos: number; tracks: number }[];
   uncalibrated_cameras: number[];
   paths: { track_id: string; camera_id: number; points: { t: number; x: number; y: number }[] }[];
-  dwell: { zone_id: number; visits: number; visitors: number; total_seconds: number }[];
+  dwell: { zone_id: number; visits: number; visitors: number; total_seconds: number; visit_moments: Record<string, unknown>[] }[];
   stands: { most_popular: { zone_id: number }[] };
-  safe_zone_entries: { zone_id: number; entries: { entry: number; exit: number; camera_id: number }[] }[];
+  safe_zone_entries: { zone_id: number; entries_total: number; entries: { entry: number; exit: number; camera_id: number }[] }[];
   frame_heat_maps: { camera_id: number; grid: { seconds: number[] } }[];
 }
 
@@ -173,14 +177,54 @@ describe('figures of a hall', () => {
 
     const stand = f.dwell.find((z) => z.zone_id === standZone)!;
     expect(stand).toMatchObject({ visits: 1, visitors: 1, total_seconds: 10 });
+    // The visit with its moments and the video to open: A and B both see its start, A's track (first joined) names it.
+    expect(stand.visit_moments).toEqual([
+      {
+        track_id: standing!.track_id,
+        view_id: `${a}:${videos[0]}:1`,
+        camera_id: a,
+        video_id: videos[0],
+        video_second: 0,
+        start: T0S,
+        end: T0S + 10,
+        seconds: 10,
+      },
+    ]);
     expect(f.stands.most_popular.map((s) => s.zone_id)).toEqual([standZone]);
     const safe = f.safe_zone_entries.find((z) => z.zone_id === safeZone)!;
     // Person 2 reaches x = 3 m at 3 s and leaves past x = 4 m at 4 s.
     expect(safe.entries).toHaveLength(1);
-    expect(safe.entries[0]).toMatchObject({ entry: T0S + 3, exit: T0S + 4 });
+    expect(safe.entries_total).toBe(1);
+    expect(safe.entries[0]).toMatchObject({ entry: T0S + 3, exit: T0S + 4, camera_id: a, video_id: videos[0], video_second: 3 });
     // The uncalibrated camera still has its frame heat map.
     const heat = f.frame_heat_maps.find((m) => m.camera_id === c);
     expect(heat?.grid.seconds.reduce((s, v) => s + v, 0)).toBeCloseTo(10, 1);
+  });
+
+  it("one call gives every hall video's tracking state, the same as the call per video", async () => {
+    const [a, b, c, d] = w.cameraIds as [number, number, number, number];
+    const untracked = await insertVideo(t.deps.db, d, { filename: 'd.mp4', start: T0, duration: 60 });
+    const reply = await call(`/api/v1/event/trackings?structure_id=${w.structureId}`, w.cookies.viewer);
+    expect(reply.status).toBe(200);
+    const hall = reply.body as unknown as { structure_id: number; videos: { video_id: number; camera_id: number; run: unknown; finished: unknown }[] };
+    expect(hall.structure_id).toBe(w.structureId);
+    const ours = hall.videos.filter((v) => [...videos, untracked].includes(v.video_id));
+    expect(ours.map((v) => [v.camera_id, v.video_id])).toEqual([
+      [a, videos[0]],
+      [b, videos[1]],
+      [c, videos[2]],
+      [d, untracked],
+    ]);
+    for (const v of hall.videos) {
+      const one = (await call(`/api/v1/event/tracking?video_id=${v.video_id}`)).body;
+      expect({ ...v, camera_id: undefined }).toEqual({ ...one, camera_id: undefined });
+    }
+    expect(ours[0]!.finished).toMatchObject({ status: 'done', video_id: videos[0] });
+    expect(ours[3]).toMatchObject({ run: null, finished: null });
+    // Another organisation's hall: 404; no hall: 400.
+    expect((await call(`/api/v1/event/trackings?structure_id=${w.structureId}`, w.cookies.rival)).status).toBe(404);
+    expect((await call(`/api/v1/event/trackings?structure_id=${w.foreignStructureId}`)).status).toBe(404);
+    expect((await call('/api/v1/event/trackings')).status).toBe(400);
   });
 
   it('counts nobody in a window the videos do not reach', async () => {

@@ -53,6 +53,8 @@ export function figuresOf(input: FiguresInputs, window: FiguresWindow) {
   const frameSizes: Record<number, { width: number; height: number }> = {};
   const planTracks: PlanTrack[] = [];
   const frameOnly: PlanTrack[] = [];
+  // Each camera's own track → its video, for visits and entries that open the video at their moment.
+  const videoOfTrack = new Map<string, { videoId: number; startSeconds: number }>();
   for (const track of input.tracks) {
     const run = runs.get(track.trackingId);
     if (!run) continue;
@@ -73,6 +75,7 @@ export function figuresOf(input: FiguresInputs, window: FiguresWindow) {
       return h ? { t, x: plan ? plan[0] : NaN, y: plan ? plan[1] : NaN, fx, fy } : { t, x: fx, y: fy, fx, fy };
     });
     const planTrack: PlanTrack = { id: `${run.cameraId}:${run.videoId}:${track.number}`, camera_id: run.cameraId, points };
+    videoOfTrack.set(planTrack.id, { videoId: run.videoId, startSeconds: run.startMs / 1000 });
     (h ? planTracks : frameOnly).push(planTrack);
   }
   const zones: FigureZone[] = input.zones.map((z) => ({ id: z.id, name: z.name, role: z.role, shape: z.shape }));
@@ -94,6 +97,19 @@ export function figuresOf(input: FiguresInputs, window: FiguresWindow) {
     })),
     uncalibrated_cameras: uncalibrated,
     ...figures,
+    dwell: figures.dwell.map((d) => ({ ...d, visit_moments: d.visit_moments.map((v) => ({ ...v, ...inVideo(videoOfTrack, v.view_id, v.start) })) })),
+    safe_zone_entries: figures.safe_zone_entries.map((z) => ({
+      ...z,
+      entries: z.entries.map((e) => ({ ...e, ...inVideo(videoOfTrack, e.view_id, e.entry) })),
+    })),
     frame_heat_maps: [...figures.frame_heat_maps, ...frameMaps].sort((a, b) => a.camera_id - b.camera_id),
   };
+}
+
+/** The video a camera's own track comes from and the second in it of wall-clock moment t (two decimals). */
+function inVideo(videos: ReadonlyMap<string, { videoId: number; startSeconds: number }>, viewId: string, t: number) {
+  const video = videos.get(viewId);
+  return video
+    ? { video_id: video.videoId, video_second: Math.max(0, Math.round((t - video.startSeconds) * 100) / 100) }
+    : { video_id: null, video_second: null };
 }

@@ -11,6 +11,8 @@ import {
   EventTracksQuery,
   EventTracksReply,
   EventVideoQuery,
+  HallTrackingsQuery,
+  HallTrackingsReply,
   TrackingBody,
   TrackingCancelBody,
   TrackingReply,
@@ -55,6 +57,18 @@ export function eventRoutes({ db }: AppDeps) {
       responses: { 200: json(TrackingReply), ...errorResponses },
     }),
     async (c) => c.json(await events.trackingState(db, c.req.valid('query').video_id), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/event/trackings',
+      tags,
+      summary: 'Трекинг всех видео зала одним вызовом: по каждому видео камер зала — последний запуск и последний законченный',
+      middleware: [requireAccess(db, 'workspace.read', structureFrom.query())] as const,
+      request: { query: HallTrackingsQuery },
+      responses: { 200: json(HallTrackingsReply), ...errorResponses },
+    }),
+    async (c) => c.json(await events.hallTrackings(db, c.get('structureId')), 200),
   );
   app.openapi(
     createRoute({

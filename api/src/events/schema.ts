@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CalibrationError, homographyFromPoints, MAX_WINDOW_SECONDS, validateZoneShape } from '@norma/workers/tracking';
+import { CalibrationError, FIGURE_DEFAULTS, homographyFromPoints, MAX_WINDOW_SECONDS, validateZoneShape } from '@norma/workers/tracking';
 import { decimalInt } from '../http/params';
 import { instant } from '../http/time';
 
@@ -10,7 +10,7 @@ import { instant } from '../http/time';
  */
 
 /** Sampling rates the tracking job accepts, frames per second of the video (docs/event-analytics.md «Задача трекинга»). */
-export const TRACKING_FPS = { min: 1, max: 10, default: 10 } as const;
+export const TRACKING_FPS = { min: 1, max: 10, default: 5 } as const;
 /** Tracks per page of GET /api/v1/event/tracks, and the points one track brings at most (thinned evenly beyond). */
 export const TRACKS_PAGE = { default: 50, max: 200 } as const;
 export const TRACK_POINTS_MAX = 600;
@@ -95,6 +95,15 @@ export const TrackingReply = z
     finished: TrackingRun.nullable().openapi({ description: 'Последний законченный трекинг: его треки отдают tracks и tracks.mot' }),
   })
   .openapi('Tracking');
+export const HallTrackingsQuery = z.object({ structure_id: decimalInt(1).openapi({ description: 'Зал (структура)' }) });
+export const HallTrackingsReply = z
+  .object({
+    structure_id: z.number().int(),
+    videos: z
+      .array(TrackingReply.extend({ camera_id: z.number().int() }))
+      .openapi({ description: 'Каждое видео камер зала (по камере, затем по началу) с состоянием трекинга, как у GET /api/v1/event/tracking' }),
+  })
+  .openapi('HallTrackings');
 
 export const EventTrack = z
   .object({
@@ -252,6 +261,16 @@ const HeatGrid = z
   })
   .openapi('EventHeatGrid');
 const zoneRef = z.union([z.number(), z.string()]);
+/** Where a visit or an entry can be watched: the camera's own track, its camera and video, the second in that video. */
+const inVideoFields = {
+  view_id: z.string().openapi({ description: 'Трек камеры, видевшей начало (у объединённого трека — одна из его камер)' }),
+  camera_id: z.number().int(),
+  video_id: z.number().int().nullable(),
+  video_second: z.number().nullable().openapi({ description: 'Секунда начала в этом видео' }),
+};
+const EventVisit = z
+  .object({ track_id: z.string(), ...inVideoFields, start: z.number(), end: z.number(), seconds: z.number() })
+  .openapi('EventVisit', { description: 'Визит зоны: трек, видео и секунда в нём, начало и конец (секунды от 1970-01-01 UTC)' });
 const StandRank = z.object({ zone_id: zoneRef, name: z.string(), visitors: z.number().int(), visits: z.number().int(), total_seconds: z.number() });
 export const EventFiguresReply = z
   .object({
@@ -287,11 +306,15 @@ export const EventFiguresReply = z
         role: z.enum(ZONE_ROLES),
         visits: z.number().int(),
         visitors: z.number().int(),
-        total_seconds: z.number(),
+        total_seconds: z.number().openapi({ description: 'Сумма длительностей визитов (не короче минимального визита)' }),
+        inside_seconds: z.number().openapi({ description: 'Все секунды внутри зоны, проходы короче визита тоже' }),
         median_seconds: z.number().nullable(),
         mean_seconds: z.number().nullable(),
         p90_seconds: z.number().nullable(),
         histogram: z.array(z.object({ label: z.string(), from: z.number(), to: z.number().nullable(), count: z.number().int() })),
+        visit_moments: z.array(EventVisit).openapi({
+          description: `Самые долгие визиты зоны (не больше ${FIGURE_DEFAULTS.listedVisits}) по времени начала; visits — число всех`,
+        }),
       }),
     ),
     stands: z.object({ ranking: z.array(StandRank), most_popular: z.array(StandRank), least_popular: z.array(StandRank) }),
@@ -303,16 +326,19 @@ export const EventFiguresReply = z
       z.object({
         zone_id: zoneRef,
         name: z.string(),
-        entries: z.array(
-          z.object({
-            track_id: z.string(),
-            camera_id: z.number().int(),
-            entry: z.number(),
-            exit: z.number(),
-            seconds_inside: z.number(),
-            deepest: z.object({ t: z.number(), x: z.number(), y: z.number(), depth_metres: z.number() }),
-          }),
-        ),
+        entries_total: z.number().int(),
+        entries: z
+          .array(
+            z.object({
+              track_id: z.string(),
+              ...inVideoFields,
+              entry: z.number(),
+              exit: z.number(),
+              seconds_inside: z.number(),
+              deepest: z.object({ t: z.number(), x: z.number(), y: z.number(), depth_metres: z.number() }),
+            }),
+          )
+          .openapi({ description: `Первые входы (не больше ${FIGURE_DEFAULTS.listedVisits}) по времени; entries_total — число всех` }),
       }),
     ),
   })

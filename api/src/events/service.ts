@@ -159,6 +159,47 @@ export async function trackingState(db: Db, videoId: number) {
   return { video_id: videoId, run: last ? runView(last) : null, finished: finished ? runView(finished) : null };
 }
 
+/**
+ * GET /api/v1/event/trackings: every video of the hall's cameras (by camera, then start) with its
+ * tracking state as GET /api/v1/event/tracking gives it — two reads, whatever the number of videos.
+ */
+export async function hallTrackings(db: Db, structureId: number) {
+  const videos = await db
+    .selectFrom('videos')
+    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+    .select(['videos.id', 'videos.camera_id'])
+    .where('cameras.structure_id', '=', structureId)
+    .orderBy('videos.camera_id')
+    .orderBy('videos.start_time')
+    .orderBy('videos.id')
+    .execute();
+  const rows = await db
+    .selectFrom('event_trackings')
+    .innerJoin('videos', 'videos.id', 'event_trackings.video_id')
+    .innerJoin('cameras', 'cameras.id', 'videos.camera_id')
+    .leftJoin('jobs', 'jobs.id', 'event_trackings.job_id')
+    .selectAll('event_trackings')
+    .select(['jobs.status as job_status', 'jobs.progress as job_progress', 'jobs.error as job_error'])
+    .where('cameras.structure_id', '=', structureId)
+    .orderBy('event_trackings.id', 'desc')
+    .execute();
+  // Newest first: a video's first row is its last run, its first done row the last finished one.
+  const last = new Map<number, RunRow>();
+  const finished = new Map<number, RunRow>();
+  for (const row of rows) {
+    if (!last.has(row.video_id)) last.set(row.video_id, row);
+    if (row.status === 'done' && !finished.has(row.video_id)) finished.set(row.video_id, row);
+  }
+  return {
+    structure_id: structureId,
+    videos: videos.map((v) => {
+      const run = last.get(v.id);
+      const done = finished.get(v.id);
+      return { video_id: v.id, camera_id: v.camera_id, run: run ? runView(run) : null, finished: done ? runView(done) : null };
+    }),
+  };
+}
+
 /** The run a tracking job works for (undefined: deleted meanwhile, with its video). */
 export async function trackingRun(db: Db, trackingId: number) {
   return db.selectFrom('event_trackings').select(['id', 'video_id', 'settings', 'status']).where('id', '=', trackingId).executeTakeFirst();

@@ -1,7 +1,7 @@
 import { probe } from '@norma/workers/media';
 import { MediaRefusedError } from '@norma/workers/ingest';
-import { ByteTracker, type Track } from '@norma/workers/tracking';
-import { decodeFrames, FrameDecodeError, MOVENET_COLUMNS, moveNetPeople, movenetInputSize, type PosedHuman } from '@norma/workers/vision';
+import { appearanceOf, ByteTracker, scaleBox, type Track } from '@norma/workers/tracking';
+import { decodeFrames, FrameDecodeError, MOVENET_COLUMNS, moveNetPeople, movenetInputSize, type PosedHuman, type Sampling } from '@norma/workers/vision';
 import type { Db } from '../db/database';
 import { PermanentJobError, type JobHandler } from '../jobs/runner';
 import type { ObjectStore } from '../storage/object-store';
@@ -16,12 +16,14 @@ const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 *
 /**
  * event_tracking (docs/event-analytics.md «Задача трекинга»): the video decoded once at the run's
  * sampling rate and MoveNet's input size (workers' decodeFrames: ffmpeg under the media caps, the
- * container pinned), MoveNet multipose on every sampled frame — on the server's MoveNet threads
- * when this process has them (as GET /api/v1/humans), else in place — the people fed to the
- * ByteTracker, and the tracks stored at the end together with the job's success (commitTracking).
- * Nothing is written before that commit: a cancelled job leaves the video's earlier tracking as it
- * was, and a job taken back after its worker died runs again from the first frame (no checkpoint:
- * the tracker's state is the whole past, and a rerun of the same frames gives the same tracks).
+ * container pinned; in runs of a few seconds, decodeChunked), MoveNet multipose on every sampled
+ * frame — on the server's MoveNet threads when this process has them (as GET /api/v1/humans),
+ * else in place — the people with their appearance (colour histograms of the body, taken from the
+ * same decoded frame) fed to the ByteTracker, and the tracks stored at the end together with the
+ * job's success (commitTracking). Nothing is written before that commit: a cancelled job leaves
+ * the video's earlier tracking as it was, and a job taken back after its worker died runs again
+ * from the first frame (no checkpoint: the tracker's state is the whole past, and a rerun of the
+ * same frames gives the same tracks).
  */
 export function trackingHandler(db: Db, storage: ObjectStore, movenet?: MoveNetThread): JobHandler {
   return {
@@ -46,31 +48,18 @@ export function trackingHandler(db: Db, storage: ObjectStore, movenet?: MoveNetT
       const started = performance.now();
       let frames = 0;
       try {
-        await decodeFrames(
-          video.file,
-          {
-            startSecond: 0,
-            endSecond: duration,
-            fps,
-            width: input.width,
-            height: input.height,
-            pixelFormat: 'rgb24',
-            source: { ...source, frameRate: videoFps },
-          },
-          async (rgb, index) => {
-            const time = index / fps;
-            const people = await detect(rgb);
-            // The video's own frame shown at that moment: MOT frames count in it (n → n + 1).
-            tracker.update(
-              Math.round(time * videoFps),
-              time,
-              people.map((p) => ({ box: p.box, score: p.score })),
-            );
-            frames++;
-            progress(Math.min(FRAMES_SHARE, (frames / expected) * FRAMES_SHARE));
-          },
-          signal,
-        );
+        const sampling = { fps, width: input.width, height: input.height, pixelFormat: 'rgb24' as const, source: { ...source, frameRate: videoFps } };
+        await decodeChunked(video.file, sampling, duration, signal, async (rgb, index) => {
+          const time = index / fps;
+          const people = await detect(rgb);
+          // Each person's colours from the frame the detector saw (its boxes are in source pixels).
+          const picture = { rgb, width: input.width, height: input.height };
+          const detections = people.map((p) => ({ box: p.box, score: p.score, feature: appearanceOf(picture, scaleBox(p.box, source, input)) ?? undefined }));
+          // The video's own frame shown at that moment: MOT frames count in it (n → n + 1).
+          tracker.update(Math.round(time * videoFps), time, detections);
+          frames++;
+          progress(Math.min(FRAMES_SHARE, (frames / expected) * FRAMES_SHARE));
+        });
       } catch (err) {
         if (signal.aborted) return null;
         if (err instanceof FrameDecodeError || err instanceof MediaRefusedError) throw new PermanentJobError(err.message);
@@ -100,6 +89,53 @@ export function trackingHandler(db: Db, storage: ObjectStore, movenet?: MoveNetT
       return result;
     },
   };
+}
+
+/**
+ * Seconds of video per ffmpeg run. ffmpeg's time cap grows with the span it decodes (120 s + 4 × the
+ * span for this picture; media/limits.ts); when MoveNet paced a decode of the whole video, a machine
+ * loaded by other work (load average 20–30 on two cores, 29.11.2026) took 135 s of the 152 s cap of
+ * 8 s at 10 fps, and test runs of the job failed. So each run decodes its few seconds into memory
+ * first (at most 40 pictures of MoveNet's input size, about 53 MB at 768×576) and ends in well under
+ * a second; MoveNet then works on them with no ffmpeg waiting. One ffmpeg start per 4 s of video
+ * costs about 0.03 processor seconds per second of video (bench/event-tracking.bench.ts).
+ */
+const CHUNK_SECONDS = 4;
+
+/**
+ * The sampled frames of [0, duration) in runs of CHUNK_SECONDS (each run starts on the sampling
+ * grid, so the frames are those of one run over the whole span), each to `onFrame` with its index
+ * from the start of the video, after the run's decode has ended; a run's frame past its share
+ * (ffmpeg's rounding at the end of a span) is left to the next run.
+ */
+export async function decodeChunked(
+  file: string,
+  sampling: Omit<Sampling, 'startSecond' | 'endSecond'>,
+  duration: number,
+  signal: AbortSignal | undefined,
+  onFrame: (rgb: Uint8Array, index: number) => Promise<void>,
+): Promise<number> {
+  const perRun = Math.max(1, Math.round(CHUNK_SECONDS * sampling.fps));
+  let count = 0;
+  for (let first = 0; first / sampling.fps < duration; first += perRun) {
+    if (signal?.aborted) break;
+    const endSecond = Math.min(duration, (first + perRun) / sampling.fps);
+    const pictures: Uint8Array[] = [];
+    await decodeFrames(
+      file,
+      { ...sampling, startSecond: first / sampling.fps, endSecond },
+      (rgb, index) => {
+        if (index < perRun) pictures.push(rgb.slice());
+      },
+      signal,
+    );
+    for (const [index, rgb] of pictures.entries()) {
+      if (signal?.aborted) break;
+      count++;
+      await onFrame(rgb, first + index);
+    }
+  }
+  return count;
 }
 
 /** A tracker's track as stored: points [frame, time, x, y, w, h, score], pixels to 0.01, time to 1 ms. */

@@ -7,7 +7,8 @@ import { tooManyRequests } from './errors';
 /**
  * The heavy requests, as `METHOD /path` (a `{name}` segment matches any one segment; GET covers
  * HEAD too): each reads and computes over a whole report window, decodes video (humans), writes a
- * whole day's table (dump) or builds a norm card (up to 62 report windows, every shift-day of each).
+ * whole day's table (dump), builds a norm card (up to 62 report windows, every shift-day of each) or a
+ * hall's event figures (every track in the window).
  * Matched on method and path: listing a structure's norm cards (GET /api/v1/norms) stays cheap.
  * Everything else is cheap and is never queued.
  */
@@ -23,6 +24,10 @@ export const HEAVY_REQUESTS: readonly string[] = [
   'GET /api/v1/dump',
   'POST /api/v1/norms',
   'PUT /api/v1/norms/{id}',
+  // A hall's event figures: every track of its videos in the window, read and walked through.
+  'GET /api/v1/event/figures',
+  'GET /api/v1/event/shared/{key}',
+  'GET /api/v1/event/tracks.mot',
 ];
 
 /**

@@ -12,6 +12,8 @@ export interface NewShareKey {
   from: number;
   to: number;
   createdBy: string;
+  /** What the key opens: the interactive report (the default) or a hall's event analytics (api/src/events/share.routes.ts). */
+  kind?: 'report' | 'event' | 'live_board';
 }
 
 export async function insertShareKey(db: Db, key: NewShareKey): Promise<void> {
@@ -25,6 +27,7 @@ export async function insertShareKey(db: Db, key: NewShareKey): Promise<void> {
       created_by: key.createdBy,
       created_at: Date.now(),
       revoked_at: null,
+      kind: key.kind ?? 'report',
     })
     .execute();
 }

@@ -134,7 +134,7 @@ describe.skipIf(VTEST_MISSING)('the demo hall on vtest.avi', () => {
 
   it('queues a tracking of the recording, and a second seed adds nothing', async () => {
     const state = (await call(`/api/v1/event/tracking?video_id=${videoId}`)).body as { run: { status: string; settings: { fps_sampled: number } } };
-    expect(state.run).toMatchObject({ status: 'queued', settings: { fps_sampled: 10 } });
+    expect(state.run).toMatchObject({ status: 'queued', settings: { fps_sampled: 5 } });
     const before = await tableCounts(t);
     expect(await seedDemoIfEmpty(t.deps, { renderVideos: false, hall: true, vtestPath: VTEST_AVI })).toBe(false);
     expect(await tableCounts(t)).toEqual(before);

@@ -1774,6 +1774,235 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/camera/{id}/live_labels': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Живая разметка: последние отрезки записи, их задачи разметки и задержка «кадр → метка» (p95) */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Сколько последних отрезков (1–500, по умолчанию 50) */
+          limit?: number;
+        };
+        header?: never;
+        path: {
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['LiveLabels'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/camera/{id}/live_model': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Живая разметка: модель этой камеры, которая размечает каждый закрытый отрезок записи (null — выключить) */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['LiveModelBody'];
+        };
+      };
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['CameraStream'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/camera/{id}/live_model_choices': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Живая разметка: обученные модели этой камеры и сотрудники её структурной единицы — из чего выбирать */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['LiveModelChoices'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/camera/{id}/recording_gaps': {
     parameters: {
       query?: never;
@@ -2813,6 +3042,186 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/event/share': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Создать ключ «поделиться» для цифр аналитики зала за окно: без входа, только чтение */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['EventShareBody'];
+        };
+      };
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['EventShareReply'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description У пользователя уже предельное число действующих ссылок */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Слишком много новых ссылок за час */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/event/shared/{key}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Цифры аналитики зала по ключу «поделиться» (без входа): зал, окно ключа, цифры и зоны
+     * @description Ключ другого рода (интерактивный отчёт), отозванный или неизвестный — 404 «Ссылка недействительна или отозвана».
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          key: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['SharedEventFigures'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Слишком много недействительных ссылок с этого адреса */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/event/tracking': {
     parameters: {
       query?: never;
@@ -3038,6 +3447,81 @@ export interface paths {
         };
       };
     };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/event/trackings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Трекинг всех видео зала одним вызовом: по каждому видео камер зала — последний запуск и последний законченный */
+    get: {
+      parameters: {
+        query: {
+          /** @description Зал (структура) */
+          structure_id: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['HallTrackings'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -4615,6 +5099,236 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/live_board': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Доска «Смена сейчас»: текущая операция, смена до сих пор и камеры каждого рабочего места */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Ключ ссылки «поделиться» доски (гостю без входа) */
+          key?: string;
+          /** @description Структурная единица (без неё — по ключу «поделиться» из параметра key) */
+          structure_id?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['LiveBoard'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/live_board/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Поток изменений доски (text/event-stream): событие board — состояние доски, closed — сеанс или ссылка закончились */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Ключ ссылки «поделиться» доски (гостю без входа) */
+          key?: string;
+          /** @description Структурная единица (без неё — по ключу «поделиться» из параметра key) */
+          structure_id?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description События board (JSON LiveBoard) и closed ({ message }) */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/event-stream': string;
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/live_board/share': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Создать ссылку «поделиться» на доску: без входа, только чтение (отзыв — DELETE /api/v1/share/{key}) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['LiveBoardShareBody'];
+        };
+      };
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['LiveBoardShareKey'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
     delete?: never;
     options?: never;
     head?: never;
@@ -9447,6 +10161,80 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/structure/{id}/camera_health': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Здоровье камер структурной единицы и тревоги: не в сети, регистратор отстаёт, диск почти полон */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['StructureHealth'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/summary': {
     parameters: {
       query?: never;
@@ -12822,6 +13610,12 @@ export interface components {
       id: number;
       name: string;
     };
+    CameraAlert: {
+      /** @enum {string} */
+      kind: 'offline' | 'behind' | 'disk';
+      message: string;
+      since: number | null;
+    };
     CameraAt: {
       camera_id: number;
       camera_key: number;
@@ -12848,6 +13642,13 @@ export interface components {
       enabled: boolean;
       last_error: string | null;
       last_frame_at: number | null;
+      /** @description Модель, которая размечает закрытые отрезки (живая разметка); null — нет */
+      live_model: {
+        employee_id: number | null;
+        id: number;
+        name: string;
+      } | null;
+      offline_alert_seconds: number;
       /** @description Поток держит регистратор (аренда не истекла) */
       recording: boolean;
       retention_days: number | null;
@@ -13032,13 +13833,18 @@ export interface components {
           label: string;
           to: number | null;
         }[];
+        /** @description Все секунды внутри зоны, проходы короче визита тоже */
+        inside_seconds: number;
         mean_seconds: number | null;
         median_seconds: number | null;
         name: string;
         p90_seconds: number | null;
         /** @enum {string} */
         role: 'zone' | 'stand' | 'safe';
+        /** @description Сумма длительностей визитов (не короче минимального визита) */
         total_seconds: number;
+        /** @description Самые долгие визиты зоны (не больше 200) по времени начала; visits — число всех */
+        visit_moments: components['schemas']['EventVisit'][];
         visitors: number;
         visits: number;
         zone_id: number | string;
@@ -13079,6 +13885,7 @@ export interface components {
         }[];
       };
       safe_zone_entries: {
+        /** @description Первые входы (не больше 200) по времени; entries_total — число всех */
         entries: {
           camera_id: number;
           deepest: {
@@ -13091,7 +13898,13 @@ export interface components {
           exit: number;
           seconds_inside: number;
           track_id: string;
+          video_id: number | null;
+          /** @description Секунда начала в этом видео */
+          video_second: number | null;
+          /** @description Трек камеры, видевшей начало (у объединённого трека — одна из его камер) */
+          view_id: string;
         }[];
+        entries_total: number;
         name: string;
         zone_id: number | string;
       }[];
@@ -13146,6 +13959,26 @@ export interface components {
       /** @description Секунды присутствия по клеткам, строка за строкой: индекс = строка · columns + столбец */
       seconds: number[];
     };
+    EventShareBody: {
+      /**
+       * Format: date-time
+       * @description Начало окна
+       * @example 2026-11-16T09:00:00Z
+       */
+      from: string;
+      /** @description Зал (структура) */
+      structure_id: number;
+      /**
+       * Format: date-time
+       * @description Конец окна, не дальше 7 суток от начала
+       * @example 2026-11-16T18:00:00Z
+       */
+      to: string;
+    };
+    EventShareReply: {
+      /** @description Ключ: 192 случайных бита, base64url; отзыв — DELETE /api/v1/share/{key} */
+      hash: string;
+    };
     EventTrack: {
       first_time: number;
       last_time: number;
@@ -13162,6 +13995,19 @@ export interface components {
       tracking_id: number;
       tracks: components['schemas']['EventTrack'][];
       video_fps: number | null;
+    };
+    /** @description Визит зоны: трек, видео и секунда в нём, начало и конец (секунды от 1970-01-01 UTC) */
+    EventVisit: {
+      camera_id: number;
+      end: number;
+      seconds: number;
+      start: number;
+      track_id: string;
+      video_id: number | null;
+      /** @description Секунда начала в этом видео */
+      video_second: number | null;
+      /** @description Трек камеры, видевшей начало (у объединённого трека — одна из его камер) */
+      view_id: string;
     };
     FailedVideo: {
       camera_key: number;
@@ -13278,6 +14124,13 @@ export interface components {
       type: 'grouped_bar';
       /** @enum {string} */
       unit: 'мин';
+    };
+    HallTrackings: {
+      structure_id: number;
+      /** @description Каждое видео камер зала (по камере, затем по началу) с состоянием трекинга, как у GET /api/v1/event/tracking */
+      videos: (components['schemas']['Tracking'] & {
+        camera_id: number;
+      })[];
     };
     HeaderBlock: {
       /**
@@ -13522,6 +14375,121 @@ export interface components {
         name: string;
         /** @description Станции линии (рабочие места) по порядку */
         stations: number[];
+      }[];
+    };
+    LiveBoard: {
+      /** @description Тревоги: камера не в сети дольше заданного, регистратор отстаёт, диск почти полон */
+      alerts: string[];
+      cameras: components['schemas']['LiveBoardCamera'][];
+      /** @description Начало окна «смена до сих пор», мс UTC */
+      from_time: number;
+      now: number;
+      /** @description Открыто по ссылке «поделиться» */
+      read_only: boolean;
+      /** @description Смена, идущая сейчас; null — вне смен (тогда окно — с начала суток) */
+      shift_name: string | null;
+      structure_id: number;
+      structure_name: string;
+      time_zone: string;
+      workplaces: components['schemas']['LiveBoardWorkplace'][];
+    };
+    LiveBoardCamera: {
+      camera_id: number;
+      /** @description Частота кадров потока; null — регистратор её пока не сообщает */
+      frame_rate: number | null;
+      last_frame_at: number | null;
+      name: string;
+      /** @enum {string} */
+      state: 'online' | 'connecting' | 'offline';
+    };
+    LiveBoardOperation: {
+      employee_name: string | null;
+      operation_id: number;
+      operation_name: string;
+      operation_type: string;
+      /** @description Начало текущей операции, мс UTC */
+      since: number;
+      /**
+       * @description model — слой модели (непроверенный), human — метка человека
+       * @enum {string}
+       */
+      source: 'model' | 'human';
+      /** @description Конец последней метки, мс UTC */
+      until: number;
+    } | null;
+    LiveBoardShareBody: {
+      structure_id: number;
+    };
+    LiveBoardShareKey: {
+      key: string;
+    };
+    LiveBoardShift: {
+      /** @description Загрузка, % (W / T_avail прошедшей части смены) */
+      load_percent: number;
+      /** @description Потери (простой вне перерывов и отдых сверх нормы) */
+      loss_seconds: number;
+      /** @description Сколько из разметки — непроверенный слой модели */
+      model_seconds: number;
+      /** @description Выполнение утверждённой нормы до сих пор, %; null — нормы или выпуска нет */
+      norm_fulfilment_percent: number | null;
+      observed_seconds: number;
+      /** @description Отдых */
+      rest_seconds: number;
+      /** @description Работа (W) за смену до сих пор */
+      work_seconds: number;
+    };
+    LiveBoardWorkplace: {
+      /** @description Камеры, на видео которых размечено это место сегодня */
+      camera_ids: number[];
+      current: components['schemas']['LiveBoardOperation'];
+      name: string;
+      shift: components['schemas']['LiveBoardShift'];
+      workplace_id: number;
+    };
+    LiveLabels: {
+      /** @description p95 задержки «кадр → метка» по кадрам размеченных отрезков списка, мс (null — ни одного) */
+      lag_p95_ms: number | null;
+      live_model: {
+        employee_id: number | null;
+        id: number;
+        name: string;
+      } | null;
+      segments: components['schemas']['LiveLabelSegment'][];
+    };
+    LiveLabelSegment: {
+      /** @description Когда регистратор увидел отрезок закрытым, мс UTC */
+      closed_at: number | null;
+      end_time: number;
+      job_id: number | null;
+      /** @enum {string|null} */
+      job_status: 'queued' | 'running' | 'success' | 'failed' | 'cancelled' | null;
+      /** @description Когда метки записаны (задача применения закончилась), мс UTC */
+      labeled_at: number | null;
+      /** @description Задержка «кадр → метка» для первого кадра отрезка (наибольшая в отрезке), мс */
+      lag_ms: number | null;
+      /** @description Первый кадр отрезка, мс UTC */
+      start_time: number;
+      video_id: number;
+    };
+    LiveModelBody: {
+      /**
+       * @description Кому записывать метки; null — сотруднику рабочего места в этот день, как при «Применить»
+       * @default null
+       */
+      employee_id?: number | null;
+      /** @description Обученная модель этой камеры; null — выключить живую разметку */
+      model_id: number | null;
+    };
+    LiveModelChoices: {
+      /** @description Сотрудники её структурной единицы (до 1000) */
+      employees: {
+        id: number;
+        name: string;
+      }[];
+      /** @description Обученные модели камеры (до 200, новые первыми) */
+      models: {
+        id: number;
+        name: string;
       }[];
     };
     LoaderPackages: {
@@ -14894,6 +15862,19 @@ export interface components {
       time: number;
       type: string;
     };
+    SharedEventFigures: {
+      figures: components['schemas']['EventFigures'];
+      /** Format: date-time */
+      from: string;
+      structure_id: number;
+      structure_name: string;
+      /** @description Часовой пояс организации */
+      time_zone: string;
+      /** Format: date-time */
+      to: string;
+      /** @description Зоны зала (контуры на плане) */
+      zones: components['schemas']['Zone'][];
+    };
     ShareHash: {
       /**
        * @description Ключ: 192 случайных бита, base64url
@@ -15126,11 +16107,19 @@ export interface components {
     StreamSettingsBody: {
       /** @default true */
       enabled?: boolean;
+      /**
+       * @description Тревога «не в сети», когда кадров нет дольше этого, с
+       * @default 60
+       */
+      offline_alert_seconds?: number;
       /** @default null */
       retention_days?: number | null;
       /** @default null */
       retention_gb?: number | null;
-      /** @default 300 */
+      /**
+       * @description Длина отрезка записи, с; короткие (от 5 с) — для камер с живой разметкой (docs/live-cameras.md)
+       * @default 300
+       */
       segment_seconds?: number;
       /** @description rtsp:// или rtsps://; пароль в виде *** (как его отдаёт GET) сохраняет прежний */
       url: string;
@@ -15148,6 +16137,33 @@ export interface components {
       name: string;
       /** @default null */
       parent_id?: number | null;
+    };
+    StructureHealth: {
+      alerts: components['schemas']['CameraAlert'][];
+      cameras: {
+        alerts: components['schemas']['CameraAlert'][];
+        camera_id: number;
+        camera_key: number;
+        camera_name: string;
+        enabled: boolean;
+        last_error: string | null;
+        last_frame_at: number | null;
+        last_segment_at: number | null;
+        live_model_id: number | null;
+        offline_alert_seconds: number;
+        recording: boolean;
+        segment_seconds: number;
+        /** @enum {string} */
+        state: 'online' | 'connecting' | 'offline';
+      }[];
+      checked_at: number;
+      disk: {
+        free_bytes: number;
+        low: boolean;
+        threshold_bytes: number;
+        total_bytes: number;
+      } | null;
+      structure_id: number;
     };
     StructureSettings: {
       /**
@@ -15298,7 +16314,7 @@ export interface components {
       video_id: number;
     };
     TrackingBody: {
-      /** @description Кадров в секунду, на которых ищутся люди (не больше частоты самого видео); по умолчанию 10 */
+      /** @description Кадров в секунду, на которых ищутся люди (не больше частоты самого видео); по умолчанию 5 */
       fps?: number;
       video_id: number;
     };

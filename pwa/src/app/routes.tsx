@@ -90,8 +90,11 @@ const ModelScreen = lazyScreen(() => import('../screens/models/ModelScreen'), 'M
 const StandLocationsScreen = lazyScreen(() => import('../screens/stands/StandLocationsScreen'), 'StandLocationsScreen');
 const StandsScreen = lazyScreen(() => import('../screens/stands/StandsScreen'), 'StandsScreen');
 const EventAnalyticsScreen = lazyScreen(() => import('../screens/event-analytics/EventAnalyticsScreen'), 'EventAnalyticsScreen');
+const SharedEventScreen = lazyScreen(() => import('../screens/event-analytics/SharedEventScreen'), 'SharedEventScreen');
 const NormCardScreen = lazyScreen(() => import('../screens/norms/NormCardScreen'), 'NormCardScreen');
 const LineBalanceScreen = lazyScreen(() => import('../screens/norms/LineBalanceScreen'), 'LineBalanceScreen');
+const LiveBoardScreen = lazyScreen(() => import('../screens/live-board/LiveBoardScreen'), 'LiveBoardScreen');
+const SharedLiveBoardScreen = lazyScreen(() => import('../screens/live-board/LiveBoardScreen'), 'SharedLiveBoardScreen');
 
 /**
  * Every row of spec 01 §2 and spec 02 §2 "Full route table". Hash routes: /#/markup/7.
@@ -120,6 +123,8 @@ export const routes: AppRoute[] = [
   { path: '/models-stands/:structureId', screen: StandsScreen, private: true },
   /** A hall's event analytics (issue 44, docs/event-analytics.md «Экран»). */
   { path: '/event-analytics/:structureId', screen: EventAnalyticsScreen, private: true },
+  /** A hall's event analytics opened by a share key: read-only, without a login (docs/event-analytics.md «Ссылка „поделиться“»). */
+  { path: '/event-share/:shareKey', screen: SharedEventScreen },
   { path: '/model/:modelId', screen: ModelScreen, private: true },
   { path: '/ciblock/map', screen: MapScreen, private: true },
   { path: '/news', screen: NewsScreen },
@@ -139,6 +144,9 @@ export const routes: AppRoute[] = [
   /** Norm cards of a structure (issue 29, docs/norms.md). */
   { path: '/norms/:structureId/line/:cardId', screen: LineBalanceScreen, private: true },
   { path: '/norms/:structureId', screen: NormCardScreen, private: true },
+  /** The live board «Смена сейчас» of a structure and its share link (issue 45, docs/live-cameras.md «Доска»). */
+  { path: '/live/:structureId', screen: LiveBoardScreen, private: true },
+  { path: '/live-share/:shareKey', screen: SharedLiveBoardScreen },
 ];
 
 /**

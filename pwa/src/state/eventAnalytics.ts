@@ -125,27 +125,41 @@ export function figuresTables(figures: EventFigures): ExportTable[] {
   ];
 }
 
-/** The hall's cameras with their videos (each with its tracking state) and calibrations, and its zones. */
+/** Where a visit or an entry can be watched: its video and second when the API named them, else the camera's video playing then. */
+export function visitVideo(
+  cameras: readonly HallCamera[],
+  at: { camera_id: number; video_id?: number | null; video_second?: number | null },
+  t: number,
+): { videoId: number; second: number } | null {
+  if (at.video_id != null && at.video_second != null) return { videoId: at.video_id, second: Math.floor(at.video_second) };
+  return videoAt(cameras, at.camera_id, t);
+}
+
+/**
+ * The hall's cameras with their videos and calibrations, and its zones; the tracking state of every
+ * video in one call (GET /api/v1/event/trackings), not one per video.
+ */
 async function readHall(structureId: number): Promise<{ hall: HallCamera[]; zones: { zones: EventZone[] } }> {
-  const [list, zones] = await Promise.all([
+  const [list, zones, trackings] = await Promise.all([
     api.get('/api/v1/cameras', { query: { structure_id: structureId } }),
     api.get('/api/v1/event/zones', { query: { structure_id: structureId } }),
+    api.get('/api/v1/event/trackings', { query: { structure_id: structureId } }),
   ]);
+  const tracking = new Map(trackings.videos.map((v): [number, Tracking] => [v.video_id, { video_id: v.video_id, run: v.run, finished: v.finished }]));
   const hall = await Promise.all(
     list.map(async (camera): Promise<HallCamera> => {
       const [videos, calibration] = await Promise.all([
         api.get('/api/v1/videos', { query: { camera_id: camera.id } }),
         api.get('/api/v1/event/calibration', { query: { camera_id: camera.id } }),
       ]);
-      const withTracking = await Promise.all(
-        videos.map(async (v) => ({
-          id: v.id,
-          filename: v.filename,
-          start_time: v.start_time,
-          duration: v.duration,
-          tracking: await api.get('/api/v1/event/tracking', { query: { video_id: v.id } }),
-        })),
-      );
+      // A video uploaded between the two reads has no state yet: «не запускали» until the next load.
+      const withTracking = videos.map((v) => ({
+        id: v.id,
+        filename: v.filename,
+        start_time: v.start_time,
+        duration: v.duration,
+        tracking: tracking.get(v.id) ?? null,
+      }));
       return { id: camera.id, name: camera.name, videos: withTracking, calibration: calibration.calibration };
     }),
   );

@@ -9,6 +9,9 @@ import { motScores, type MotBox } from './mot-metrics';
  */
 const FPS = 10;
 const person = (x: number, y: number): Box => ({ x1: x, y1: y, x2: x + 40, y2: y + 100 });
+/** Two appearances that share nothing (similarity 0). */
+const RED = Float32Array.from([1, 0]);
+const BLUE = Float32Array.from([0, 1]);
 
 /** Runs the tracker over `frames` frames; `scene(f)` gives each frame's detections with their true identities. */
 function run(frames: number, scene: (f: number) => (Detection & { truth: number })[], options: Partial<TrackerOptions> = {}) {
@@ -113,5 +116,78 @@ describe('ByteTracker on synthetic scenes', () => {
     const tracker = new ByteTracker({ fps: FPS });
     tracker.update(3, 0.3, []);
     expect(() => tracker.update(3, 0.3, [])).toThrow('не позже предыдущего');
+  });
+
+  it('keeps two people who meet and turn back apart by their appearance, where IoU alone swaps them', () => {
+    // A (red) walks right, B (blue) walks left on the same line; they meet at frame 12 (one box
+    // over the other), then each turns back. The filter expects each to go on: by IoU alone the
+    // tracks swap people; with appearance each keeps its own.
+    const at = (f: number, sign: number) => person(300 + sign * 8 * Math.abs(f - 12), 100);
+    const scene = (colours: boolean) => (f: number) => [
+      { box: at(f, -1), score: 0.8, truth: 1, ...(colours ? { feature: RED } : {}) },
+      { box: at(f, 1), score: 0.8, truth: 2, ...(colours ? { feature: BLUE } : {}) },
+    ];
+    const plain = run(30, scene(false));
+    expect(plain.scores.idsw).toBeGreaterThan(0);
+    const seen = run(30, scene(true));
+    expect(seen.tracks).toHaveLength(2);
+    expect(seen.scores).toMatchObject({ idsw: 0, mota: 1, idf1: 1 });
+  });
+
+  it('re-identifies a person who left and came back by appearance; someone else, or too late, is a new track', () => {
+    // A (red) on frames 0–19, gone 5 s (longer than the 3 s a lost track waits), back on 70–89 a
+    // little further; C (blue) appears where A was on frames 40–59.
+    const scene = (back: number, colour: Float32Array) => (f: number) => [
+      ...(f < 20 ? [{ box: person(100 + 5 * f, 100), score: 0.8, truth: 1, feature: RED }] : []),
+      ...(f >= 40 && f < 60 ? [{ box: person(200, 100), score: 0.8, truth: 3, feature: BLUE }] : []),
+      ...(f >= back && f < back + 20 ? [{ box: person(260, 110), score: 0.8, truth: 1, feature: colour }] : []),
+    ];
+    const { tracks, scores } = run(100, scene(70, RED));
+    // A's two stretches are one track (id 1, 40 points); C is its own.
+    expect(tracks.map((t) => [t.id, t.points.length])).toEqual([
+      [1, 40],
+      [2, 20],
+    ]);
+    expect(scores.idf1).toBe(1);
+    // Someone in blue coming back is not A: A's track keeps its 20 points (the newcomer looks like C,
+    // who ended at frame 59, and is taken for C).
+    const blue = run(100, scene(70, BLUE)).tracks;
+    expect(blue.find((t) => t.id === 1)!.points).toHaveLength(20);
+    // Beyond reidSeconds A is a new track.
+    expect(run(100, scene(70, RED), { reidSeconds: 4 }).tracks).toHaveLength(3);
+    // With re-identification off A's return is a new track.
+    expect(run(100, scene(70, RED), { reidSimilarity: 1.01 }).tracks).toHaveLength(3);
+  });
+
+  it('coasts over frames without detection: tracks keep their numbers; detection is asked for where people come close', () => {
+    const tracker = new ByteTracker({ fps: FPS });
+    // A walks right, B left, 500 px apart at first; they pass each other at frame 25.
+    const a = (f: number) => person(100 + 10 * f, 100);
+    const b = (f: number) => person(600 - 10 * f, 100);
+    const both = (f: number) => [
+      { box: a(f), score: 0.8, feature: RED },
+      { box: b(f), score: 0.8, feature: BLUE },
+    ];
+    tracker.update(0, 0, both(0));
+    // Unconfirmed tracks need the next frame.
+    expect(tracker.needsDetection()).toBe(true);
+    tracker.update(1, 0.1, both(1));
+    expect(tracker.needsDetection()).toBe(false);
+    // Every other frame detected, and every frame where their boxes (widened by a quarter of the
+    // height) come to overlap: from frame 21 (a gap under 50 px) until they are apart again.
+    for (let f = 2; f < 30; f++) {
+      if (f % 2 === 0 || tracker.needsDetection()) tracker.update(f, f / FPS, both(f));
+      else tracker.coast(f);
+    }
+    const tracks = tracker.tracks();
+    expect(tracks).toHaveLength(2);
+    const frames = tracks[0]!.points.map((p) => p.frame);
+    expect(tracks[1]!.points.map((p) => p.frame)).toEqual(frames);
+    expect(frames.filter((f) => f % 2 === 1)).toEqual([1, 21, 23, 25, 27, 29]);
+    // Each track is one person all along: A's boxes only move right.
+    const xs = tracks.map((t) => t.points.map((p) => p.box.x1));
+    expect(xs.map((x) => x.every((v, i) => i === 0 || v > x[i - 1]!)).sort()).toEqual([false, true]);
+    expect(xs.map((x) => x.every((v, i) => i === 0 || v < x[i - 1]!)).sort()).toEqual([false, true]);
+    expect(() => tracker.coast(29)).toThrow('не позже предыдущего');
   });
 });

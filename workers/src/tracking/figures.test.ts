@@ -173,7 +173,7 @@ describe('event figures', () => {
     expect(simplifyPath(l, 0.05).map((p) => p.t)).toEqual([0, 1, 2, 3, 4]);
   });
 
-  it('dwell per zone: visits of at least 2 s, a short step out does not split a visit', () => {
+  it('dwell per zone: visits of at least 4 s, a short step out does not split a visit', () => {
     const a = f.dwell.find((d) => d.zone_id === 1)!;
     // Visits: a 1000–1011 (11 s), b 1037–1100 (63 s), d 1060–1075 (15 s). Sorted 11, 15, 63: total 89, median 15,
     // mean 29.67, p90 at position 1.8 = 15 + 0.8 · 48 = 53.4.
@@ -191,8 +191,49 @@ describe('event figures', () => {
       p90_seconds: 20.2,
     });
     expect(f.dwell.find((d) => d.zone_id === 3)).toMatchObject({ visits: 0, visitors: 0, total_seconds: 0, median_seconds: null, p90_seconds: null });
-    // S: a's 2 s counts (≥ 2 s), c's 0.4 s does not.
-    expect(f.dwell.find((d) => d.zone_id === 4)).toMatchObject({ visits: 1, visitors: 1, total_seconds: 2 });
+    // S: a's 2 s and c's 0.4 s are no visits (under 4 s), but both are time inside: 2.4 s.
+    expect(f.dwell.find((d) => d.zone_id === 4)).toMatchObject({ visits: 0, visitors: 0, total_seconds: 0, inside_seconds: 2.4 });
+    // B's time inside adds c's 0.4 s walk-through to the visits' 26 s; with a 2 s minimum a's 2 s in S is a visit.
+    expect(f.dwell.find((d) => d.zone_id === 2)!.inside_seconds).toBe(26.4);
+    const shorter = computeFigures(tracks, zones, { from: 1000, to: 1120, minDwellSeconds: 2 });
+    expect(shorter.dwell.find((d) => d.zone_id === 4)).toMatchObject({ visits: 1, visitors: 1, total_seconds: 2, inside_seconds: 2.4 });
+  });
+
+  it('each zone lists its visits with their moments: in time order, the longest kept when there are more', () => {
+    expect(f.dwell.find((d) => d.zone_id === 1)!.visit_moments).toEqual([
+      { track_id: 'a', view_id: 'a', camera_id: 1, start: 1000, end: 1011, seconds: 11 },
+      { track_id: 'b', view_id: 'b', camera_id: 1, start: 1037, end: 1100, seconds: 63 },
+      { track_id: 'd', view_id: 'd', camera_id: 2, start: 1060, end: 1075, seconds: 15 },
+    ]);
+    expect(f.dwell.find((d) => d.zone_id === 3)!.visit_moments).toEqual([]);
+    // Listing two: the 63 s and 15 s visits, still in time order; the counts keep all three.
+    const two = computeFigures(tracks, zones, { from: 1000, to: 1120, listedVisits: 2 });
+    const a = two.dwell.find((d) => d.zone_id === 1)!;
+    expect(a.visits).toBe(3);
+    expect(a.visit_moments.map((v) => [v.track_id, v.start])).toEqual([
+      ['b', 1037],
+      ['d', 1060],
+    ]);
+    // Safe zones list their first entries; the total counts all.
+    const one = computeFigures(tracks, zones, { from: 1000, to: 1120, listedVisits: 1 });
+    expect(one.safe_zone_entries[0]).toMatchObject({ entries_total: 2, entries: [{ track_id: 'a', entry: 1038 }] });
+    expect(() => computeFigures(tracks, zones, { from: 1000, to: 1120, listedVisits: 0 })).toThrow(/listedVisits/);
+  });
+
+  it('a visit of a track joined across two cameras names the camera that saw its start', () => {
+    // Camera 1 sees the person 0–5 s, camera 2 from 5 s on; the joined track enters A (x ≤ 3) at 8 s, seen by camera 2.
+    const first = walk('1:10:1', 1, [
+      [0, 8, 1],
+      [5, 6, 1],
+    ]);
+    const second = walk('2:20:1', 2, [
+      [5, 6, 1],
+      [10, 1, 1],
+      [20, 1, 1],
+    ]);
+    const joined: PlanTrack = { id: '1:10:1+2:20:1', camera_id: 1, points: [...first.points, ...second.points.slice(1)], views: [first, second] };
+    const j = computeFigures([joined], zones, { from: 0, to: 60 });
+    expect(j.dwell[0]!.visit_moments).toEqual([{ track_id: '1:10:1+2:20:1', view_id: '2:20:1', camera_id: 2, start: 8, end: 20, seconds: 12 }]);
   });
 
   it('a gap in the track longer than 2 s ends presence and splits a visit', () => {
@@ -285,10 +326,19 @@ describe('event figures', () => {
       {
         zone_id: 4,
         name: 'Витрина',
+        entries_total: 2,
         entries: [
-          { track_id: 'a', camera_id: 1, entry: 1038, exit: 1040, seconds_inside: 2, deepest: { t: 1039, x: 11, y: 1, depth_metres: 1 } },
+          { track_id: 'a', view_id: 'a', camera_id: 1, entry: 1038, exit: 1040, seconds_inside: 2, deepest: { t: 1039, x: 11, y: 1, depth_metres: 1 } },
           // c crosses x = 10 at 1051.2 and x = 12 at 1051.6; deepest in the middle, (11, 1).
-          { track_id: 'c', camera_id: 2, entry: 1051.2, exit: 1051.6, seconds_inside: 0.4, deepest: { t: 1051.4, x: 11, y: 1, depth_metres: 1 } },
+          {
+            track_id: 'c',
+            view_id: 'c',
+            camera_id: 2,
+            entry: 1051.2,
+            exit: 1051.6,
+            seconds_inside: 0.4,
+            deepest: { t: 1051.4, x: 11, y: 1, depth_metres: 1 },
+          },
         ],
       },
     ]);

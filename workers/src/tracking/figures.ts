@@ -59,26 +59,46 @@ export interface FigureOptions {
   pathToleranceMetres?: number;
   /** How many popular routes to list. */
   topRoutes?: number;
+  /** How many visits each zone lists with their moments (the longest), and safe-zone entries each safe zone lists (the first). */
+  listedVisits?: number;
 }
 
 /**
- * 0.5 m cells: about a person's footprint. 2 s minimum dwell: a person walking past a stand (1–1.4 m/s)
- * crosses a 2 m zone in under 2 s, and foot-point jitter on a zone's edge makes entries of a fraction of
- * a second. 2 s gap: the tracker drops a track lost for 1 s, so longer gaps are not one sighting.
+ * 0.5 m cells: about a person's footprint. 4 s minimum dwell: a stand's default zone is a circle 3 m
+ * across, which a person walking through at 1–1.4 m/s crosses in 2.1–3 s (on vtest.avi every 2 s
+ * «visit» of a stand was such a walk-through, counted or not by 0.3 m of foot-point error;
+ * docs/event-analytics.md «Цифры против истины»); foot-point jitter on a zone's edge makes entries
+ * of a fraction of a second. 2 s gap: sightings further apart are not one sighting (the tracker
+ * itself closes a track lost for a few seconds).
  */
 export const FIGURE_DEFAULTS = {
   cellMetres: 0.5,
   frameCellPixels: 32,
-  minDwellSeconds: 2,
+  minDwellSeconds: 4,
   maxGapSeconds: 2,
   occupancyStepSeconds: 5,
   pathToleranceMetres: 0.25,
   topRoutes: 10,
+  listedVisits: 200,
 } as const;
 
 /** The longest window: a week (10 080 minutes of visitors per minute). */
 export const MAX_WINDOW_SECONDS = 7 * 24 * 3600;
 const MAX_OCCUPANCY_STEPS = 10_000;
+
+/**
+ * One visit of a zone with its moments. `view_id` — the camera's own track seen at the visit's start
+ * (for a track joined across overlapping cameras, the view that covers that moment; otherwise the
+ * track itself) with its camera: the video to open at that moment.
+ */
+export interface ZoneVisit {
+  track_id: string;
+  view_id: string;
+  camera_id: number;
+  start: number;
+  end: number;
+  seconds: number;
+}
 
 export interface ZoneDwell {
   zone_id: number | string;
@@ -87,10 +107,14 @@ export interface ZoneDwell {
   visits: number;
   visitors: number;
   total_seconds: number;
+  /** Every second anyone spent inside, walk-throughs shorter than a visit included. */
+  inside_seconds: number;
   median_seconds: number | null;
   mean_seconds: number | null;
   p90_seconds: number | null;
   histogram: { label: string; from: number; to: number | null; count: number }[];
+  /** The longest `listedVisits` visits (all of them when fewer), in time order; `visits` counts them all. */
+  visit_moments: ZoneVisit[];
 }
 
 export interface StandRank {
@@ -103,6 +127,8 @@ export interface StandRank {
 
 export interface SafeZoneEntry {
   track_id: string;
+  /** The camera's own track seen at the entry and its camera (see ZoneVisit). */
+  view_id: string;
   camera_id: number;
   entry: number;
   exit: number;
@@ -127,7 +153,8 @@ export interface EventFigures {
     visitors: { track_id: string; zones: (number | string)[] }[];
     popular: { zones: (number | string)[]; names: string[]; count: number }[];
   };
-  safe_zone_entries: { zone_id: number | string; name: string; entries: SafeZoneEntry[] }[];
+  /** Per safe zone: the first `listedVisits` entries in time order; `entries_total` counts them all. */
+  safe_zone_entries: { zone_id: number | string; name: string; entries_total: number; entries: SafeZoneEntry[] }[];
 }
 
 interface Prepared {
@@ -146,7 +173,7 @@ export function computeFigures(tracks: readonly PlanTrack[], zones: readonly Fig
   const present = prepared.filter((p) => p.presence.pieces.length > 0 || p.presence.instants.length > 0);
   const occupancy = occupancyOf(present, from, to, settings.occupancyStepSeconds);
   const stays = zoneStays(present, zones, settings.maxGapSeconds);
-  const dwell = zones.map((z, i) => dwellOf(z, visitsOf(stays[i]!, settings.minDwellSeconds)));
+  const dwell = zones.map((z, i) => dwellOf(z, stays[i]!, settings));
   return {
     window: { from, to },
     settings,
@@ -168,7 +195,7 @@ export function computeFigures(tracks: readonly PlanTrack[], zones: readonly Fig
     dwell,
     stands: rankStands(zones, dwell),
     routes: routesOf(zones, stays, settings),
-    safe_zone_entries: safeEntries(zones, stays),
+    safe_zone_entries: safeEntries(zones, stays, settings.listedVisits),
   };
 }
 
@@ -295,7 +322,43 @@ function visitsOf(perTrack: readonly TrackStays[], minDwell: number): TrackStays
   });
 }
 
-function dwellOf(zone: FigureZone, visits: readonly TrackStays[]): ZoneDwell {
+/** The camera's own track of a (joined) track that saw moment t: the view whose time span holds it, else the nearest. */
+function viewAt(track: PlanTrack, t: number): PlanTrack {
+  if (!track.views || track.views.length === 0) return track;
+  let best = track;
+  let bestGap = Infinity;
+  for (const view of track.views) {
+    let first = Infinity;
+    let last = -Infinity;
+    for (const p of view.points) {
+      first = Math.min(first, p.t);
+      last = Math.max(last, p.t);
+    }
+    const gap = t < first ? first - t : t > last ? t - last : 0;
+    if (gap < bestGap) [best, bestGap] = [view, gap];
+  }
+  return best;
+}
+
+const byTrackId = (a: { track_id: string }, b: { track_id: string }) => (a.track_id < b.track_id ? -1 : a.track_id > b.track_id ? 1 : 0);
+
+/** The longest `limit` visits with their moments, in time order (ties: the earlier first). */
+function visitMoments(visits: readonly TrackStays[], limit: number): ZoneVisit[] {
+  const all = visits.flatMap(({ track, stays }) =>
+    stays.map((s) => {
+      const view = viewAt(track, s.start);
+      return { track_id: track.id, view_id: view.id, camera_id: view.camera_id, start: s.start, end: s.end, seconds: s.end - s.start };
+    }),
+  );
+  const kept = all.length <= limit ? all : [...all].sort((a, b) => b.seconds - a.seconds || a.start - b.start).slice(0, limit);
+  return kept
+    .sort((a, b) => a.start - b.start || byTrackId(a, b))
+    .map((v) => ({ ...v, start: round2(v.start), end: round2(v.end), seconds: round2(v.seconds) }));
+}
+
+function dwellOf(zone: FigureZone, stays: readonly TrackStays[], settings: EventFigures['settings']): ZoneDwell {
+  const visits = visitsOf(stays, settings.minDwellSeconds);
+  const inside = stays.reduce((sum, t) => sum + t.stays.reduce((s, v) => s + v.inside, 0), 0);
   const seconds = visits.flatMap((v) => v.stays.map((s) => s.end - s.start)).sort((a, b) => a - b);
   const total = seconds.reduce((s, v) => s + v, 0);
   const r = (v: number | null) => (v === null ? null : round2(v));
@@ -306,10 +369,12 @@ function dwellOf(zone: FigureZone, visits: readonly TrackStays[]): ZoneDwell {
     visits: seconds.length,
     visitors: visits.length,
     total_seconds: round2(total),
+    inside_seconds: round2(inside),
     median_seconds: r(percentile(seconds, 0.5)),
     mean_seconds: r(seconds.length > 0 ? total / seconds.length : null),
     p90_seconds: r(percentile(seconds, 0.9)),
     histogram: histogram(seconds),
+    visit_moments: visitMoments(visits, settings.listedVisits),
   };
 }
 
@@ -365,20 +430,21 @@ function compareSeq(a: readonly number[], b: readonly number[]): number {
   return a.length - b.length;
 }
 
-function safeEntries(zones: readonly FigureZone[], stays: readonly TrackStays[][]): EventFigures['safe_zone_entries'] {
+function safeEntries(zones: readonly FigureZone[], stays: readonly TrackStays[][], listed: number): EventFigures['safe_zone_entries'] {
   return zones.flatMap((z, zi) => {
     if (z.role !== 'safe') return [];
     const entries: SafeZoneEntry[] = stays[zi]!.flatMap(({ track, stays: list }) =>
       list.map((s) => ({
         track_id: track.id,
-        camera_id: track.camera_id,
+        view_id: viewAt(track, s.start).id,
+        camera_id: viewAt(track, s.start).camera_id,
         entry: round2(s.start),
         exit: round2(s.end),
         seconds_inside: round2(s.inside),
         deepest: { t: round2(s.deepest.t), x: round2(s.deepest.x), y: round2(s.deepest.y), depth_metres: round2(s.deepest.depth) },
       })),
     );
-    entries.sort((a, b) => a.entry - b.entry || (a.track_id < b.track_id ? -1 : a.track_id > b.track_id ? 1 : 0));
-    return [{ zone_id: z.id, name: z.name, entries }];
+    entries.sort((a, b) => a.entry - b.entry || byTrackId(a, b));
+    return [{ zone_id: z.id, name: z.name, entries_total: entries.length, entries: entries.slice(0, listed) }];
   });
 }

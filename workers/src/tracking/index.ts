@@ -1,3 +1,4 @@
+export { appearanceOf, scaleBox } from './appearance';
 export { assignBy, assignByIou, type Assignment } from './assign';
 export { ByteTracker, TRACKER_DEFAULTS, type Detection, type Track, type TrackerOptions, type TrackPoint } from './byte-tracker';
 export type { Box } from './kalman';
@@ -16,6 +17,7 @@ export {
   type StandRank,
   type ZoneDwell,
   type ZoneRole,
+  type ZoneVisit,
 } from './figures';
 export type { Point } from './geometry';
 export type { HeatGrid } from './heat';

@@ -2,11 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VTEST_AVI, VTEST_MISSING, vtestFixture, vtestFrames } from '../../../tests/support/vtest';
+import { withAppearance } from '../../test-support/vtest-appearance';
 import { vtestDetections, vtestDetectorSettings } from '../../test-support/vtest-detections';
+import { differentPeopleSimilarity, TUNED_FRAMES } from '../../test-support/vtest-tuning';
 import { matchFrame, precisionRecall, type DetectionCounts } from '../vision/detection-metrics';
 import { decodeFrames } from '../vision/frames';
 import { iou } from '../vision/movenet-decode';
 import { moveNetModel, moveNetPeople } from '../vision/movenet';
+import { appearanceOf, scaleBox } from './appearance';
 import { ByteTracker, TRACKER_DEFAULTS, type Detection, type Track } from './byte-tracker';
 import { motRowsOfTracks, readMot, writeMot } from './mot-format';
 import { motScores, type MotBox } from './mot-metrics';
@@ -16,7 +19,9 @@ import { motScores, type MotBox } from './mot-metrics';
  *
  * Whole clip, fast: MoveNet's people on every frame of vtest.avi (795 frames, 10 fps), recorded in
  * workers/test-support/fixtures/vtest-detections.json (the same detector and settings as the
- * server), tracked at 10 and at 5 frames per second and scored against the hand-labelled identities
+ * server), each person's appearance taken from the decoded clip (test-support/vtest-appearance.ts,
+ * as the job takes it from the frame it detected on), tracked at 10 and at 5 frames per second —
+ * and, to show what appearance brings, by IoU alone (plain ByteTrack) — and scored against the hand-labelled identities
  * of every 10th frame of the whole clip (workers/test-support/fixtures/vtest-tracks.mot, README
  * beside it) — on the labelled frames only: the hypotheses are the tracks' boxes on those frames.
  * The first 20 s (where TRACKER_DEFAULTS were tuned) and the rest (held out, never tuned on) are
@@ -27,17 +32,17 @@ import { motScores, type MotBox } from './mot-metrics';
  * same people. Slow path: the real detector on every frame of the first seconds, tracked.
  */
 const VIDEO_FPS = 10;
-/** Frames of the first 20 s: where the tracker's defaults were tuned. */
-const TUNED_FRAMES = 200;
 /**
- * Floors of what the tracker reaches on the whole clip and on the held-out part, per sampling step
- * (1: 10 fps, 2: 5 fps); measured: 10 fps — MOTA 0.942 / 0.960 (whole / held out), IDF1 0.821 /
- * 0.849, 7.5 / 5.1 switches a minute, 25 tracks for 18 people; 5 fps — 0.888 / 0.896, 0.634 /
- * 0.669, 26.4 / 26.4, 44 tracks.
+ * Floors of what the tracker with appearance reaches on the whole clip and on the held-out part,
+ * per sampling step (1: 10 fps, 2: 5 fps); measured (docs/event-analytics.md «Замер»): 10 fps —
+ * MOTA 0.961 / 0.965 (whole / held out), IDF1 0.839 / 0.867, 2.3 / 3.0 switches a minute, 16
+ * visitors for 18 people (14 for 16 held out); 5 fps — 0.959 / 0.962, 0.837 / 0.865, 2.3 / 3.0,
+ * 16 for 18. The issue's MOTA ≥ 0.85 and IDF1 ≥ 0.80 are met; ≤ 2 switches a minute and visitors
+ * ±1 are not (two different people taken for one on re-identification, three switches held out).
  */
-const REACHED: Record<number, { mota: number; idf1: number; idswPerMinute: number; extraVisitors: number }> = {
-  1: { mota: 0.9, idf1: 0.8, idswPerMinute: 8, extraVisitors: 8 },
-  2: { mota: 0.85, idf1: 0.6, idswPerMinute: 28, extraVisitors: 27 },
+const REACHED: Record<number, { mota: number; idf1: number; idswPerMinute: number; visitorsOff: number }> = {
+  1: { mota: 0.9, idf1: 0.8, idswPerMinute: 3.5, visitorsOff: 3 },
+  2: { mota: 0.9, idf1: 0.8, idswPerMinute: 3.5, visitorsOff: 3 },
 };
 const round = (v: number, digits = 2) => Math.round(v * 10 ** digits) / 10 ** digits;
 
@@ -47,10 +52,13 @@ function labelledTracks(): MotBox[] {
   return readMot(text).map((r) => ({ frame: r.frame - 1, id: r.id, box: r.box, ignore: r.conf === 0 }));
 }
 
-function track(detections: Detection[][], every: number): { tracks: Track[]; ms: number } {
+/** `every`-th frame tracked; `iouOnly`: the detections' appearance left out (plain ByteTrack). */
+function track(detections: Detection[][], every: number, iouOnly = false): { tracks: Track[]; ms: number } {
   const started = performance.now();
   const tracker = new ByteTracker({ fps: VIDEO_FPS / every });
-  for (let f = 0; f < detections.length; f += every) tracker.update(f, f / VIDEO_FPS, detections[f]!);
+  for (let f = 0; f < detections.length; f += every) {
+    tracker.update(f, f / VIDEO_FPS, iouOnly ? detections[f]!.map((d) => ({ box: d.box, score: d.score })) : detections[f]!);
+  }
   return { tracks: tracker.tracks(), ms: performance.now() - started };
 }
 
@@ -103,27 +111,38 @@ describe.skipIf(VTEST_MISSING)('ByteTracker on MoveNet detections of vtest.avi',
     }
   });
 
-  it('tracks the whole clip from the recorded detections at 10 and 5 fps: identities on the labelled frames', () => {
-    const detections = vtestDetections().frames;
+  it('tracks the whole clip from the recorded detections at 10 and 5 fps: identities on the labelled frames', async () => {
+    const recorded = vtestDetections();
+    const detections = await withAppearance(VTEST_AVI, recorded.frames, 768, 576, VIDEO_FPS);
+    expect(detections.flat().filter((d) => d.feature).length).toBe(detections.flat().length);
     const truth = labelledTracks();
     const report: Record<string, unknown> = { labelledFrames: new Set(truth.map((b) => b.frame)).size, labelledBoxes: truth.filter((b) => !b.ignore).length };
+    // The similarity limits follow their rule on the first 20 s (docs/event-analytics.md «Трекер»):
+    // re-identification anywhere near 99.9 % of different people's pairs, taking a lost track back
+    // near where it was near 99 % (measured: 0.810 and 0.769; the limits 0.8 and 0.75).
+    const different = differentPeopleSimilarity(detections, truth);
+    expect(Math.abs(TRACKER_DEFAULTS.reidSimilarity - different(0.999))).toBeLessThanOrEqual(0.03);
+    expect(Math.abs(TRACKER_DEFAULTS.recoverSimilarity - different(0.99))).toBeLessThanOrEqual(0.03);
     for (const every of [1, 2]) {
       const { tracks, ms } = track(detections, every);
       const whole = scoresOn(truth, tracks, 0, detections.length);
       const tuned = scoresOn(truth, tracks, 0, TUNED_FRAMES);
       const heldOut = scoresOn(truth, tracks, TUNED_FRAMES, detections.length);
+      const iouOnly = track(detections, every, true).tracks;
+      const plain = { whole: scoresOn(truth, iouOnly, 0, detections.length), heldOut: scoresOn(truth, iouOnly, TUNED_FRAMES, detections.length) };
       report[`${VIDEO_FPS / every}fps`] = {
         tracks: tracks.length,
         trackerMsPerFrame: round(ms / (detections.length / every), 3),
         whole,
         first20s: tuned,
         heldOut,
+        iouOnly: plain,
       };
       expect(whole.gt).toBe(463);
       expect(whole.people).toBe(18);
       // What the tracker reaches (docs/event-analytics.md «Замер»), a little below the measured
       // figures; the issue's targets (MOTA ≥ 0.85, IDF1 ≥ 0.80, ≤ 2 switches a minute, visitors
-      // ±1) are met only in part: identities are lost where people cross at the sign post.
+      // ±1) are met in part: see REACHED.
       const floor = REACHED[every]!;
       for (const s of [whole, heldOut]) {
         expect(s.mota).toBeGreaterThanOrEqual(floor.mota);
@@ -131,7 +150,12 @@ describe.skipIf(VTEST_MISSING)('ByteTracker on MoveNet detections of vtest.avi',
         expect(s.idswPerMinute).toBeLessThanOrEqual(floor.idswPerMinute);
         expect(s.fp).toBe(0);
       }
-      expect(whole.visitors - whole.people).toBeLessThanOrEqual(floor.extraVisitors);
+      expect(Math.abs(whole.visitors - whole.people)).toBeLessThanOrEqual(floor.visitorsOff);
+      // Appearance is what keeps the numbers: by IoU alone the same detections switch more and
+      // count more visitors, on the held-out part too (measured: 10 fps 4 switches and 18 visitors
+      // held out, 5 fps 12 and 26 — with the defaults' first-stage IoU gate).
+      expect(heldOut.idsw).toBeLessThan(plain.heldOut.idsw);
+      expect(plain.whole.visitors - plain.whole.people).toBeGreaterThan(whole.visitors - whole.people);
       // The MOT text of the run reads back to the same boxes.
       const rows = motRowsOfTracks(tracks);
       expect(readMot(writeMot(rows)).length).toBe(rows.length);
@@ -157,7 +181,11 @@ describe.skipIf(VTEST_MISSING)('ByteTracker on MoveNet detections of vtest.avi',
     await decodeFrames(VTEST_AVI, sampling, (f) => void frames.push(f.slice()));
     started = performance.now();
     const detections: Detection[][] = [];
-    for (const rgb of frames) detections.push(await moveNetPeople(rgb, input, source, undefined, TRACKER_DEFAULTS.lowScore));
+    for (const rgb of frames) {
+      const people = await moveNetPeople(rgb, input, source, undefined, TRACKER_DEFAULTS.lowScore);
+      const picture = { rgb, width: input.width, height: input.height };
+      detections.push(people.map((p) => ({ box: p.box, score: p.score, feature: appearanceOf(picture, scaleBox(p.box, source, input)) ?? undefined })));
+    }
     const detectMs = performance.now() - started;
     expect(decoded).toBe(SPAN * VIDEO_FPS);
     expect(detections).toHaveLength(SPAN * VIDEO_FPS);
@@ -184,10 +212,12 @@ describe.skipIf(VTEST_MISSING)('ByteTracker on MoveNet detections of vtest.avi',
       };
       expect(tracks.length).toBeGreaterThan(3);
       // 38 counted boxes on 8 labelled frames, among them the three men crossing at the sign post
-      // (frames 20–60): measured MOTA 0.789 at both rates, IDF1 0.778 (10 fps) and 0.750 (5 fps).
+      // (frames 20–60): measured with appearance MOTA 0.947 and IDF1 0.973 at both rates, no
+      // switch (before appearance: MOTA 0.789, IDF1 0.778 at 10 fps and 0.750 at 5 fps).
       expect(identities.gt).toBe(38);
-      expect(identities.mota).toBeGreaterThanOrEqual(0.75);
-      expect(identities.idf1).toBeGreaterThanOrEqual(0.7);
+      expect(identities.mota).toBeGreaterThanOrEqual(0.9);
+      expect(identities.idf1).toBeGreaterThanOrEqual(0.9);
+      expect(identities.idsw).toBe(0);
 
       if (every === 1) {
         // The tracked boxes on the detector's hand-labelled frames of the span (tests/fixtures/vtest-people.json).

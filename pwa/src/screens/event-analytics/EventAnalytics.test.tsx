@@ -3,7 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { Router } from 'wouter';
 import type { EventFigures, EventZone } from '../../api/types';
 import { toCsv } from '../../export/table';
-import { defaultWindow, figuresTables, fromLocalInput, heatColour, type HallCamera, secondsText, toLocalInput, videoAt } from '../../state/eventAnalytics';
+import {
+  defaultWindow,
+  figuresTables,
+  fromLocalInput,
+  heatColour,
+  type HallCamera,
+  secondsText,
+  toLocalInput,
+  videoAt,
+  visitVideo,
+} from '../../state/eventAnalytics';
 import { FiguresView } from './FiguresView';
 import { planBounds } from './PlanView';
 
@@ -41,6 +51,7 @@ const figures: EventFigures = {
       visits: 1,
       visitors: 1,
       total_seconds: 10,
+      inside_seconds: 12,
       median_seconds: 10,
       mean_seconds: 10,
       p90_seconds: 10,
@@ -48,6 +59,8 @@ const figures: EventFigures = {
         { label: '0–10 с', from: 0, to: 10, count: 0 },
         { label: '10–30 с', from: 10, to: 30, count: 1 },
       ],
+      // The API named the video: video 9 at 12.5 s (not the camera's video 7 that videoAt would find).
+      visit_moments: [{ track_id: '3:9:2', view_id: '3:9:2', camera_id: 3, video_id: 9, video_second: 12.5, start: T0 + 40, end: T0 + 50, seconds: 10 }],
     },
   ],
   stands: { ranking: [], most_popular: [{ zone_id: 1, name: 'Стенд «А»', visitors: 1, visits: 1, total_seconds: 10 }], least_popular: [] },
@@ -56,7 +69,21 @@ const figures: EventFigures = {
     {
       zone_id: 2,
       name: 'Сцена',
-      entries: [{ track_id: '3:1:1', camera_id: 3, entry: T0 + 30, exit: T0 + 31, seconds_inside: 1, deepest: { t: T0 + 30, x: 1, y: 1, depth_metres: 0.4 } }],
+      entries_total: 3,
+      // No video named: the camera's video playing then (7, second 30).
+      entries: [
+        {
+          track_id: '3:1:1',
+          view_id: '3:1:1',
+          camera_id: 3,
+          video_id: null,
+          video_second: null,
+          entry: T0 + 30,
+          exit: T0 + 31,
+          seconds_inside: 1,
+          deepest: { t: T0 + 30, x: 1, y: 1, depth_metres: 0.4 },
+        },
+      ],
     },
   ],
 };
@@ -85,6 +112,9 @@ describe('event analytics screen state (issue 44)', () => {
     expect(videoAt(cams, 3, T0 + 30.7)).toEqual({ videoId: 7, second: 30 });
     expect(videoAt(cams, 3, T0 + 121)).toBeNull();
     expect(videoAt(cams, 99, T0 + 1)).toBeNull();
+    // A visit or an entry whose video the API named opens that video; without one, the camera's video then.
+    expect(visitVideo(cams, { camera_id: 3, video_id: 9, video_second: 4.9 }, T0 + 30.7)).toEqual({ videoId: 9, second: 4 });
+    expect(visitVideo(cams, { camera_id: 3, video_id: null, video_second: null }, T0 + 30.7)).toEqual({ videoId: 7, second: 30 });
   });
 
   it('colours only cells with presence, hotter for more seconds', () => {
@@ -132,6 +162,9 @@ describe('event analytics screen state (issue 44)', () => {
     expect(html).toContain('Стенд «А» (1)');
     expect(html).toMatch(/data-testid="dwell-row"><td>Стенд «А»<\/td><td>Стенд<\/td><td>1<\/td><td>1<\/td><td>10 с<\/td>/);
     expect(html).toContain('href="/video/7/30"');
+    // The dwell row's visit opens its own video at its second; the safe zone says it lists 1 of 3 entries.
+    expect(html).toMatch(/data-testid="dwell-visit"><a href="\/video\/9\/12">/);
+    expect(html).toContain('показаны первые 1 из 3 входов');
     expect(html).toContain('Стенд «А» → Выход');
   });
 });

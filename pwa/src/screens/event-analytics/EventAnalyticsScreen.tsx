@@ -6,6 +6,7 @@ import { createEventAnalytics, type EventAnalytics, type HallCamera, type HallVi
 import { useAllows } from '../../state/login';
 import { Banner } from '../../ui/Banner';
 import { CalibrationCard } from './CalibrationCard';
+import { FiguresActions } from './FiguresActions';
 import { FiguresView } from './FiguresView';
 import { planBounds } from './PlanView';
 import { ZonesCard } from './ZonesCard';
@@ -159,6 +160,7 @@ export function EventAnalyticsScreen({ structureId: param }: { structureId: stri
       )}
       {figures.state === 'error' && <Banner text={figures.message} />}
       {figures.state === 'ready' && <FiguresView figures={figures.data as EventFigures} cameras={cameras} zones={zones} />}
+      {figures.state === 'ready' && <FiguresActions structureId={structureId} figures={figures.data as EventFigures} zones={zones} canShare={canRead} />}
       <TrackingCard store={store} cameras={cameras} canWrite={canWrite} />
       <h2>Калибровка камер</h2>
       {cameras.map((c) => (

@@ -3,16 +3,36 @@ import { Link } from 'wouter';
 import type { EventFigures, EventZone } from '../../api/types';
 import { saveBlob, safeFileName } from '../../export/download';
 import { toCsv } from '../../export/table';
-import { figuresTables, type HallCamera, momentText, secondsText, videoAt, zoneRoleName } from '../../state/eventAnalytics';
+import { figuresTables, type HallCamera, momentText, secondsText, visitVideo, zoneRoleName } from '../../state/eventAnalytics';
 import { CameraFrame, FrameHeat } from './CameraFrame';
 import { PlanView, planBounds } from './PlanView';
 import { TimeChart } from './TimeChart';
 
-/** A moment as text, linked to the video screen at that second of the camera's video when one plays then. */
-function Moment({ cameras, cameraId, t }: { cameras: readonly HallCamera[]; cameraId: number | null; t: number }) {
-  const at = cameraId === null ? null : videoAt(cameras, cameraId, t);
+type Seen = Parameters<typeof visitVideo>[1];
+
+/** A moment as text, linked to the video screen at that second of the video that saw it (the camera's video playing then, if the API named none). */
+function Moment({ cameras, seen, t }: { cameras: readonly HallCamera[]; seen: Seen; t: number }) {
+  const at = visitVideo(cameras, seen, t);
   const text = momentText(t);
   return at ? <Link href={`/video/${at.videoId}/${at.second}`}>{text}</Link> : <>{text}</>;
+}
+
+/** A zone's visits, each opening the video at its start: the longest ones when the API listed fewer than all. */
+function Visits({ dwell, cameras }: { dwell: EventFigures['dwell'][number]; cameras: readonly HallCamera[] }) {
+  const listed = dwell.visit_moments;
+  if (listed.length === 0) return <>—</>;
+  return (
+    <details data-testid="dwell-visits">
+      <summary>{listed.length < dwell.visits ? `${listed.length} самых долгих из ${dwell.visits}` : `Визиты: ${listed.length}`}</summary>
+      <ul>
+        {listed.map((v) => (
+          <li key={`${v.track_id}:${v.start}`} data-testid="dwell-visit">
+            <Moment cameras={cameras} seen={v} t={v.start} /> — {secondsText(v.seconds)}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
 }
 
 function Tiles({ figures }: { figures: EventFigures }) {
@@ -41,14 +61,14 @@ function Tiles({ figures }: { figures: EventFigures }) {
   );
 }
 
-function DwellTable({ figures }: { figures: EventFigures }) {
+function DwellTable({ figures, cameras }: { figures: EventFigures; cameras: readonly HallCamera[] }) {
   const bins = figures.dwell[0]?.histogram.map((h) => h.label) ?? [];
   return (
     <div className="table-scroll">
       <table data-testid="dwell-table">
         <thead>
           <tr>
-            {['Зона', 'Роль', 'Визитов', 'Посетителей', 'Медиана', '90-й процентиль', ...bins].map((t) => (
+            {['Зона', 'Роль', 'Визитов', 'Посетителей', 'Медиана', '90-й процентиль', ...bins, 'Визиты на видео'].map((t) => (
               <th key={t}>{t}</th>
             ))}
           </tr>
@@ -65,6 +85,9 @@ function DwellTable({ figures }: { figures: EventFigures }) {
               {d.histogram.map((h) => (
                 <td key={h.label}>{h.count}</td>
               ))}
+              <td>
+                <Visits dwell={d} cameras={cameras} />
+              </td>
             </tr>
           ))}
           {figures.dwell.length === 0 && (
@@ -98,7 +121,7 @@ function SafeEntries({ figures, cameras }: { figures: EventFigures; cameras: rea
             <tr key={`${e.zone}:${e.track_id}:${e.entry}`}>
               <td>{e.zone}</td>
               <td>
-                <Moment cameras={cameras} cameraId={e.camera_id} t={e.entry} />
+                <Moment cameras={cameras} seen={e} t={e.entry} />
               </td>
               <td>{momentText(e.exit)}</td>
               <td>{secondsText(e.seconds_inside)}</td>
@@ -107,6 +130,13 @@ function SafeEntries({ figures, cameras }: { figures: EventFigures; cameras: rea
           ))}
         </tbody>
       </table>
+      {figures.safe_zone_entries
+        .filter((z) => z.entries_total > z.entries.length)
+        .map((z) => (
+          <p key={String(z.zone_id)} className="muted small">
+            {z.name}: показаны первые {z.entries.length} из {z.entries_total} входов — сократите окно, чтобы увидеть остальные.
+          </p>
+        ))}
     </div>
   );
 }
@@ -180,7 +210,7 @@ export function FiguresView({ figures, cameras, zones }: { figures: EventFigures
       </section>
       <section className="card">
         <h2>Время в зонах</h2>
-        <DwellTable figures={figures} />
+        <DwellTable figures={figures} cameras={cameras} />
         <button type="button" className="button secondary small" onClick={() => csv(figures, 0, figures.structure_id)}>
           Скачать CSV
         </button>

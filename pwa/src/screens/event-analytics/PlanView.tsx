@@ -65,27 +65,56 @@ interface PlanViewProps {
   heat: Grid | null;
   zones: readonly EventZone[];
   paths?: EventFigures['paths'];
-  /** Points being placed (a new polygon), drawn as a dashed line. */
+  /** Points being placed (a new polygon), drawn as a dashed line; each a handle when `onMove` is given. */
   draft?: readonly Point[];
+  /** The draft is a whole polygon (a zone being edited): drawn closed. */
+  draftClosed?: boolean;
+  /** A circle being placed or edited, drawn dashed; its centre is the draft's one point. */
+  draftRadius?: number | null;
   /** A click on the plan, in metres (placing a polygon's points or a circle's centre). */
   onPick?(point: Point): void;
+  /** A draft point dragged to a new place, in metres (moving a vertex or a circle's centre). */
+  onMove?(index: number, point: Point): void;
 }
 
 /** The hall's plan in metres: the heat map (canvas), zones outlined, paths if asked, clicks in metres. */
-export function PlanView({ bounds, heat, zones, paths = [], draft = [], onPick }: PlanViewProps) {
+export function PlanView({ bounds, heat, zones, paths = [], draft = [], draftClosed = false, draftRadius = null, onPick, onMove }: PlanViewProps) {
   const canvas = useRef<HTMLCanvasElement>(null);
+  /** The draft point being dragged (the click that ends a drag, or a press on a handle, places nothing). */
+  const dragging = useRef<{ index: number } | null>(null);
+  const dragged = useRef(false);
   const width = bounds.maxX - bounds.minX;
   const height = bounds.maxY - bounds.minY;
   const pixelHeight = Math.max(120, Math.round((PLAN_WIDTH * height) / width));
   useEffect(() => {
     if (canvas.current && heat) paintGrid(canvas.current, heat, { x: bounds.minX, y: bounds.minY, width, height });
   }, [heat, bounds.minX, bounds.minY, width, height]);
-  const pick = (event: React.MouseEvent<SVGSVGElement>) => {
-    if (!onPick) return;
+  const toPlan = (event: React.MouseEvent<SVGSVGElement>): Point => {
     const box = event.currentTarget.getBoundingClientRect();
     const x = bounds.minX + ((event.clientX - box.left) / box.width) * width;
     const y = bounds.minY + ((event.clientY - box.top) / box.height) * height;
-    onPick([Math.round(x * 100) / 100, Math.round(y * 100) / 100]);
+    return [Math.round(x * 100) / 100, Math.round(y * 100) / 100];
+  };
+  const pick = (event: React.MouseEvent<SVGSVGElement>) => {
+    if (dragged.current) {
+      dragged.current = false;
+      return;
+    }
+    onPick?.(toPlan(event));
+  };
+  const grab = (index: number) => (event: React.PointerEvent<SVGCircleElement>) => {
+    if (!onMove) return;
+    event.stopPropagation();
+    dragging.current = { index };
+    event.currentTarget.ownerSVGElement?.setPointerCapture(event.pointerId);
+  };
+  const drag = (event: React.PointerEvent<SVGSVGElement>) => {
+    if (!dragging.current || !onMove) return;
+    onMove(dragging.current.index, toPlan(event));
+  };
+  const drop = () => {
+    dragged.current = dragging.current !== null;
+    dragging.current = null;
   };
   const line = (points: readonly Point[]) => points.map((p) => p.join(',')).join(' ');
   const stroke = width / 300;
@@ -96,7 +125,10 @@ export function PlanView({ bounds, heat, zones, paths = [], draft = [], onPick }
         viewBox={`${bounds.minX} ${bounds.minY} ${width} ${height}`}
         preserveAspectRatio="none"
         onClick={pick}
-        className={onPick ? 'picking' : undefined}
+        onPointerDown={() => (dragged.current = false)}
+        onPointerMove={drag}
+        onPointerUp={drop}
+        className={onPick || onMove ? 'picking' : undefined}
         data-testid="plan-view"
         aria-label="План зала"
       >
@@ -118,9 +150,41 @@ export function PlanView({ bounds, heat, zones, paths = [], draft = [], onPick }
             />
           ),
         )}
-        {draft.length > 0 && <polyline points={line(draft)} fill="none" stroke="#ff9800" strokeWidth={stroke * 2} strokeDasharray={`${stroke * 4}`} />}
+        {draft.length > 0 && draftRadius === null && (
+          <polyline
+            points={line(draftClosed ? [...draft, draft[0]!] : draft)}
+            fill="none"
+            stroke="#ff9800"
+            strokeWidth={stroke * 2}
+            strokeDasharray={`${stroke * 4}`}
+            data-testid="plan-draft"
+          />
+        )}
+        {draft.length === 1 && draftRadius !== null && draftRadius > 0 && (
+          <circle
+            cx={draft[0]![0]}
+            cy={draft[0]![1]}
+            r={draftRadius}
+            fill="none"
+            stroke="#ff9800"
+            strokeWidth={stroke * 2}
+            strokeDasharray={`${stroke * 4}`}
+            data-testid="plan-draft"
+          />
+        )}
         {draft.map((p, i) => (
-          <circle key={i} cx={p[0]} cy={p[1]} r={stroke * 4} fill="#ff9800" />
+          <circle
+            key={i}
+            cx={p[0]}
+            cy={p[1]}
+            r={stroke * (onMove ? 7 : 4)}
+            fill="#ff9800"
+            stroke="#fff"
+            strokeWidth={stroke}
+            className={onMove ? 'plan-handle' : undefined}
+            data-testid="plan-handle"
+            onPointerDown={grab(i)}
+          />
         ))}
       </svg>
     </div>
