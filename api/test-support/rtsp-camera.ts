@@ -63,8 +63,12 @@ async function describable(port: number, path: string): Promise<boolean> {
 export interface RtspCamera {
   /** The address a recorder reads (`rtsp://[credentials@]127.0.0.1:port/path`). */
   url(path: string, credentials?: string): string;
-  /** Starts publishing the footage at `path`; resolves once the server describes the stream (the publisher's ANNOUNCE is through). */
-  publish(path: string): Promise<void>;
+  /**
+   * Starts publishing the footage at `path` (vtest.avi, or the video file `source`: encoded once to
+   * h264 with a key frame a second, then looped without re-encoding); resolves once the server
+   * describes the stream (the publisher's ANNOUNCE is through).
+   */
+  publish(path: string, source?: string): Promise<void>;
   /**
    * Stops the publisher (the camera's stream ends) and waits for it to end. With SIGTERM ffmpeg says
    * TEARDOWN: rtsp-server-perl keeps the path of a publisher killed outright and refuses the next
@@ -77,26 +81,35 @@ export interface RtspCamera {
 export async function startRtspCamera(): Promise<RtspCamera> {
   const { ffmpeg } = await mediaTools();
   const dir = mkdtempSync(join(tmpdir(), 'norma-rtsp-'));
-  const footage = join(dir, 'vtest.mp4');
-  await run(ffmpeg, [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-i',
-    VTEST_AVI,
-    '-an',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-tune',
-    'zerolatency',
-    '-g',
-    '10',
-    '-pix_fmt',
-    'yuv420p',
-    footage,
-  ]);
+  const encoded = new Map<string, string>();
+  /** The source as h264 ready to send: a key frame a second (at any frame rate), no audio. */
+  const footageOf = async (source: string) => {
+    const known = encoded.get(source);
+    if (known) return known;
+    const footage = join(dir, `footage-${encoded.size}.mp4`);
+    await run(ffmpeg, [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-i',
+      source,
+      '-an',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-tune',
+      'zerolatency',
+      '-force_key_frames',
+      'expr:gte(t,n_forced*1)',
+      '-pix_fmt',
+      'yuv420p',
+      footage,
+    ]);
+    encoded.set(source, footage);
+    return footage;
+  };
+  await footageOf(VTEST_AVI);
   const clientPort = await freeTcpPort();
   const sourcePort = await freeTcpPort();
   const rtpStart = 20_000 + 2 * Math.floor(Math.random() * 15_000);
@@ -139,7 +152,8 @@ export async function startRtspCamera(): Promise<RtspCamera> {
   };
   return {
     url: (path, credentials) => `rtsp://${credentials ? `${credentials}@` : ''}127.0.0.1:${clientPort}/${path}`,
-    async publish(path) {
+    async publish(path, source = VTEST_AVI) {
+      const footage = await footageOf(source);
       await unpublish();
       publisher = Bun.spawn(
         [

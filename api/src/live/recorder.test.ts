@@ -8,13 +8,19 @@ import { startWorkers } from '../job-registry';
 import { RTSP_MISSING, startRtspCamera, type RtspCamera } from '../../test-support/rtsp-camera';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 import { videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
+import { SCENE_AREAS, sceneSchedule } from '../../../workers/test-support/vision-scene';
+import { markedScene } from '../../test-support/marked-scene';
+import { labelMissedSegments } from './live-labels';
 import { startRecorder, type Recorder } from './recorder';
 import { saveStreamSettings, streamOfCamera } from './service';
 
 /**
  * The recorder on the real stack (issue 45): Debian's RTSP server with vtest.avi published into it,
  * ffmpeg recording it into 4-second segments that become videos of the camera, the publisher killed
- * for a measured outage and restarted. On the test run's database (SQLite, or PostgreSQL).
+ * for a measured outage and restarted; then live labels — a model trained on a synthetic scene, the
+ * scene published as the camera's stream, each closed segment labelled by the model with no one
+ * pressing «применить», the lag «frame → label» measured. On the test run's database (SQLite, or
+ * PostgreSQL). One file, one RTSP server (docs/live-cameras.md «Тесты»).
  */
 
 const SECRET = 'rec-S3cret';
@@ -187,5 +193,132 @@ describe.skipIf(RTSP_MISSING)('recorder', () => {
     expect(row.last_error ?? '').not.toContain(SECRET);
     expect(row.holder).toBeNull();
     expect(STATE_WAIT_MS).toBeGreaterThan(0);
+  });
+});
+
+describe.skipIf(RTSP_MISSING)('live labels', () => {
+  const call = async (method: string, path: string, body?: unknown, who: keyof VideoWorld['cookies'] = 'admin') => {
+    const response = await t.request(path, { method, cookie: w.cookies[who], body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null };
+  };
+
+  it('labels every segment closed under the camera’s model as the reviewed model layer, one job a segment; the lag is measured', async () => {
+    const { db } = t.deps;
+    const cam = w.cameraIds[0]!;
+    const seconds = 90;
+    const scene = await markedScene(t, w, sceneSchedule(seconds), { start: Date.UTC(2024, 0, 10, 6), seconds, half: 45 });
+    const areas: number[] = [];
+    for (const [name, rect] of Object.entries(SCENE_AREAS)) {
+      const added = await call('POST', '/api/v1/video-area', { camera_id: cam, name, ...rect });
+      expect(added.status).toBe(200);
+      areas.push(added.body.id);
+    }
+    const training = {
+      workplace_id: w.workplaceIds[0],
+      operation_ids: Object.values(scene.operationIds),
+      marked_video_id: scene.videoId,
+      video_area_ids: areas,
+      start_second: 0,
+      end_second: 45,
+      comment: 'живая разметка',
+    };
+    const started = await call('POST', '/api/v1/start_marker_training', training);
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const modelId = started.body.model_id as number;
+    // A model not yet trained is refused, and so is any before the camera has a stream.
+    await camera.publish('scene', t.deps.storage.pathOf('recordings/site/cam1/scene.mp4'));
+    const saved = await call('PUT', `/api/v1/camera/${cam}/stream`, { url: camera.url('scene'), segment_seconds: 5 });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const untrained = await call('PUT', `/api/v1/camera/${cam}/live_model`, { model_id: modelId });
+    expect([untrained.status, untrained.body.error.message]).toEqual([400, expect.stringMatching(/не обучена/)]);
+    const noStream = await call('PUT', `/api/v1/camera/${w.cameraIds[2]}/live_model`, { model_id: modelId });
+    expect([noStream.status, noStream.body.error.message]).toEqual([400, expect.stringMatching(/поток/)]);
+    const trainer = startWorkers(t.deps, { pollMs: 50 });
+    await trainer.drain();
+    await trainer.stop();
+    expect((await call('GET', `/api/v1/model/${modelId}`)).body.meta.status).toBe('trained');
+
+    // The model of another camera is refused (400), a viewer may not set one (403), a bad body changes nothing (400).
+    await call('PUT', `/api/v1/camera/${w.cameraIds[1]}/stream`, { url: camera.url('scene'), enabled: false });
+    const otherCamera = await call('PUT', `/api/v1/camera/${w.cameraIds[1]}/live_model`, { model_id: modelId });
+    expect(otherCamera.status).toBe(400);
+    expect(otherCamera.body.error.message).toMatch(/другой камеры/);
+    expect((await call('PUT', `/api/v1/camera/${cam}/live_model`, { model_id: modelId }, 'viewer')).status).toBe(403);
+    expect((await call('PUT', `/api/v1/camera/${cam}/live_model`, { model_id: 'x' })).status).toBe(400);
+    expect((await call('PUT', `/api/v1/camera/${cam}/live_model`, { model_id: 999_999 })).status).toBe(404);
+    const stranger = await call('PUT', `/api/v1/camera/${cam}/live_model`, { model_id: modelId, employee_id: 999_999 });
+    expect([stranger.status, stranger.body.error.message]).toEqual([400, expect.stringMatching(/не из структурной единицы/)]);
+    expect((await streamOfCamera(db, cam))!.live_model_id).toBeNull();
+    // Live footage has no people's markup of the day yet: the labels are written for the employee named here.
+    const choices = await call('GET', `/api/v1/camera/${cam}/live_model_choices`, undefined, 'viewer');
+    expect(choices.body.models.map((m: { id: number }) => m.id)).toEqual([modelId]);
+    expect(choices.body.employees.map((e: { id: number }) => e.id)).toContain(w.employeeId);
+    const set = await call('PUT', `/api/v1/camera/${cam}/live_model`, { model_id: modelId, employee_id: w.employeeId });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.live_model).toEqual({ id: modelId, name: expect.any(String), employee_id: w.employeeId });
+    const since = (await streamOfCamera(db, cam))!.live_model_since!;
+
+    const workers = startWorkers(t.deps, { pollMs: 50, concurrency: 2 });
+    const recorder = recorderOf('recorder-live');
+    // Six segments closed under the model (recording runs at the camera's pace); then the labels are
+    // awaited to the end (drain), as slow as the machine is — the lag is measured, not bounded here.
+    const closed = async () =>
+      (await db.selectFrom('stream_segments').select('id').where('camera_id', '=', cam).where('closed_at', '>=', since).execute()).length;
+    await expect.poll(closed, untilState(200)).toBeGreaterThanOrEqual(6);
+    await recorder.stop();
+    await workers.drain();
+    await workers.stop();
+
+    // Every segment closed since the model was set has exactly one applying job, done; no one applied the model by hand.
+    const recorded = await db
+      .selectFrom('stream_segments')
+      .selectAll()
+      .where('camera_id', '=', cam)
+      .where('closed_at', '>=', since)
+      .orderBy('start_time')
+      .execute();
+    expect(recorded.length).toBeGreaterThanOrEqual(6);
+    const jobs = (await db.selectFrom('jobs').selectAll().where('kind', '=', 'vision.apply').execute()).map((j) => ({ ...j, payload: JSON.parse(j.payload) }));
+    for (const segment of recorded) {
+      const mine = jobs.filter((j) => j.payload.video_id === segment.video_id);
+      expect(mine, `jobs of segment ${segment.video_id}`).toHaveLength(1);
+      expect(mine[0]!.id).toBe(segment.label_job_id);
+      expect(mine[0]!.status, mine[0]!.error ?? '').toBe('success');
+      expect(mine[0]!.payload).toMatchObject({ model_id: modelId, start_second: 0, employee_id: w.employeeId });
+    }
+    expect(jobs.every((j) => recorded.some((s) => s.video_id === j.payload.video_id))).toBe(true);
+    expect(await labelMissedSegments(db, cam)).toBe(0);
+    // The labels are the model's unreviewed layer on the segments' videos, with the workplace's employee.
+    const layer = await db
+      .selectFrom('markups')
+      .selectAll()
+      .where('model_id', '=', modelId)
+      .where(
+        'video_id',
+        'in',
+        recorded.map((s) => s.video_id),
+      )
+      .execute();
+    expect(layer.length).toBeGreaterThan(0);
+    expect(layer.every((m) => m.source === 'model' && m.author_id === null && m.employee_id === w.employeeId && m.workplace_id === w.workplaceIds[0])).toBe(
+      true,
+    );
+    expect(new Set(layer.map((m) => m.video_id)).size).toBeGreaterThanOrEqual(3);
+
+    const report = await call('GET', `/api/v1/camera/${cam}/live_labels?limit=100`, undefined, 'viewer');
+    expect(report.status).toBe(200);
+    expect(report.body.lag_p95_ms).toBeGreaterThan(0);
+    const lags = (
+      report.body.segments as { lag_ms: number | null; start_time: number; end_time: number; closed_at: number; labeled_at: number | null }[]
+    ).filter((s) => s.lag_ms !== null);
+    const closing = lags.map((s) => s.closed_at - s.end_time);
+    const labelling = lags.map((s) => s.labeled_at! - s.closed_at);
+    console.log(
+      `live labels, 5-s segments: ${lags.length} segments; lag p95 ${report.body.lag_p95_ms} ms; first frame → label ${lags.map((s) => s.lag_ms).join(', ')} ms; ` +
+        `segment end → seen closed ${closing.join(', ')} ms; closed → label stored ${labelling.join(', ')} ms`,
+    );
+    expect((await call('GET', `/api/v1/camera/${cam}/live_labels?limit=501`)).status).toBe(400);
+    expect((await call('GET', `/api/v1/camera/${w.foreignCameraId}/live_labels`)).status).toBe(404);
   });
 });

@@ -9,6 +9,7 @@ import { localParts } from '../time-zone';
 import { cameraWithContext, registerRecording, type CameraContext } from '../video/registration.service';
 import { folderKey, RECORDER_FOLDER } from '../video/sync';
 import * as streams from './service';
+import { labelClosedSegment, labelMissedSegments } from './live-labels';
 import { sweepRetention } from './retention';
 import { LEASE_MS } from './stream';
 
@@ -134,6 +135,14 @@ class CameraSession {
     const changed = row.url !== this.settings.url || row.segment_seconds !== this.settings.segment_seconds;
     this.settings = row;
     if (changed) void this.recording?.stop();
+    // Live labels of segments closed under the camera's model whose job was not queued (a failure between storing and queuing).
+    if (row.live_model_id !== null) {
+      const queued = await labelMissedSegments(this.ctx.db, this.camera.id).catch((err: unknown) => {
+        this.ctx.log(`камера ${this.camera.id}: живая разметка не поставлена: ${withoutCredentials(String(err))}`);
+        return 0;
+      });
+      if (queued > 0) this.ctx.log(`камера ${this.camera.id}: поставлена живая разметка пропущенных отрезков: ${queued}`);
+    }
     // Retention is applied by the camera's holder, at most once a minute.
     if (Date.now() - this.sweptAt >= 60_000) {
       this.sweptAt = Date.now();
@@ -153,7 +162,7 @@ class CameraSession {
       if (this.stopping) break;
       failures = outcome.frames ? 0 : failures + 1;
       const wait = Math.min(this.ctx.backoff.max, this.ctx.backoff.first * 2 ** Math.max(0, failures - 1));
-      await streams.setStreamHealth(this.ctx.db, this.camera.id, this.ctx.id, { state: 'offline', lastError: outcome.message || null });
+      await streams.setStreamHealth(this.ctx.db, this.camera.id, this.ctx.id, { state: 'offline', lastError: outcome.message || null, connectedAt: null });
       this.ctx.log(`камера ${this.camera.id}: соединение окончено${outcome.message ? ` (${outcome.message.split('\n').pop()})` : ''}, повтор через ${wait} мс`);
       const p = pause(wait);
       this.wait = p;
@@ -175,15 +184,20 @@ class CameraSession {
     let frames = false;
     const onProgress = (outTime: number, wallMs: number) => {
       if (outTime <= 0) return;
+      // The connection's first frame: health.ts counts «behind» from here, not from a segment before an outage.
+      const connected = frames ? {} : { connectedAt: wallMs };
       frames = true;
       anchor = Math.min(anchor, wallMs - outTime * 1000);
-      if (wallMs - healthAt < 2000) return;
+      if (!connected.connectedAt && wallMs - healthAt < 2000) return;
       healthAt = wallMs;
-      void streams.setStreamHealth(this.ctx.db, this.camera.id, this.ctx.id, {
-        state: 'online',
-        lastFrameAt: Math.round(anchor + outTime * 1000),
-        lastError: null,
-      });
+      void streams
+        .setStreamHealth(this.ctx.db, this.camera.id, this.ctx.id, {
+          state: 'online',
+          lastFrameAt: Math.round(anchor + outTime * 1000),
+          lastError: null,
+          ...connected,
+        })
+        .catch((err: unknown) => this.ctx.log(`камера ${this.camera.id}: состояние не записано: ${withoutCredentials(String(err))}`));
     };
     try {
       const recording = await startRtspRecording(
@@ -200,9 +214,10 @@ class CameraSession {
       });
       const takeClosed = async () => {
         const closed = recording.closedSegments();
+        const seenAt = Date.now();
         for (; handled < closed.length; handled++) {
           if (fixed === null) fixed = Math.round(anchor);
-          await this.store(dir, closed[handled]!, fixed, handled === 0);
+          await this.store(dir, closed[handled]!, fixed, handled === 0, seenAt);
         }
       };
       try {
@@ -225,7 +240,7 @@ class CameraSession {
   }
 
   /** A closed segment becomes a video of the camera, with its exact start; a gap before the first one of a connection is recorded. */
-  private async store(dir: string, segment: ClosedSegment, anchor: number, first: boolean) {
+  private async store(dir: string, segment: ClosedSegment, anchor: number, first: boolean, closedAt: number) {
     const path = join(dir, segment.file);
     const end = anchor + Math.round(segment.end * 1000);
     // A connection's first segment begins at its first key frame, which may come a little after the
@@ -261,8 +276,12 @@ class CameraSession {
       authorId: null,
       activity: 'Записано с потока камеры',
     });
-    await streams.insertSegment(this.ctx.db, { cameraId: this.camera.id, videoId, start, end, sizeBytes });
+    await streams.insertSegment(this.ctx.db, { cameraId: this.camera.id, videoId, start, end, sizeBytes, closedAt });
     rmSync(path, { force: true });
+    // Live labels: the camera's active model labels the segment now (a failure here is retried by renew()).
+    await labelClosedSegment(this.ctx.db, videoId).catch((err: unknown) => {
+      this.ctx.log(`камера ${this.camera.id}: живая разметка отрезка не поставлена: ${withoutCredentials(String(err))}`);
+    });
   }
 }
 

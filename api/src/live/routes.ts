@@ -1,10 +1,27 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { requireAccess, type StructureLocator } from '../auth/access';
+import { currentUser, requireAccess, structureFrom, type StructureLocator } from '../auth/access';
 import { cameraStructure } from '../auth/access.service';
 import type { AppDeps } from '../deps';
 import { badRequest, notFound } from '../http/errors';
 import { createRouter, errorResponses, json, jsonBody, parseId } from '../http/openapi';
-import { CameraIdParam, CameraStream, RecordingGap, RecordingGapsQuery, StreamCheck, StreamCheckBody, StreamSettingsBody } from './schema';
+import { cameraHealth } from './health';
+import { liveLabels, setCameraLiveModel } from './live-labels';
+import { liveModelChoices } from './live-labels.service';
+import {
+  CameraIdParam,
+  CameraStream,
+  LiveLabels,
+  LiveLabelsQuery,
+  LiveModelBody,
+  LiveModelChoices,
+  RecordingGap,
+  RecordingGapsQuery,
+  StreamCheck,
+  StreamCheckBody,
+  StreamSettingsBody,
+  StructureHealthReply,
+  StructureIdParam,
+} from './schema';
 import { listGaps } from './service';
 import { checkCameraStream, readStream, saveStream } from './stream';
 
@@ -20,7 +37,7 @@ const cameraParam: StructureLocator = async (c, db) => {
 };
 
 /** A camera's RTSP stream: settings (address masked in every reply), a check with a frame, the gaps of its recording (issue 45). */
-export function liveRoutes({ db }: Pick<AppDeps, 'db'>) {
+export function liveRoutes({ db, storage }: Pick<AppDeps, 'db' | 'storage'>) {
   const app = createRouter();
 
   app.openapi(
@@ -76,6 +93,63 @@ export function liveRoutes({ db }: Pick<AppDeps, 'db'>) {
       const { from, to } = c.req.valid('query');
       return c.json(await listGaps(db, c.req.valid('param').id, from, to), 200);
     },
+  );
+  app.openapi(
+    createRoute({
+      method: 'put',
+      path: '/api/v1/camera/{id}/live_model',
+      tags,
+      summary: 'Живая разметка: модель этой камеры, которая размечает каждый закрытый отрезок записи (null — выключить)',
+      middleware: [requireAccess(db, 'workspace.write', cameraParam)] as const,
+      request: { params: CameraIdParam, ...jsonBody(LiveModelBody) },
+      responses: { 200: json(CameraStream), ...errorResponses },
+    }),
+    async (c) => {
+      const id = c.req.valid('param').id;
+      await setCameraLiveModel(db, currentUser(c).organizationId, id, c.req.valid('json'));
+      return c.json((await readStream(db, id))!, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/camera/{id}/live_model_choices',
+      tags,
+      summary: 'Живая разметка: обученные модели этой камеры и сотрудники её структурной единицы — из чего выбирать',
+      middleware: [requireAccess(db, 'workspace.read', cameraParam)] as const,
+      request: { params: CameraIdParam },
+      responses: { 200: json(LiveModelChoices), ...errorResponses },
+    }),
+    async (c) => c.json(await liveModelChoices(db, c.req.valid('param').id), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/camera/{id}/live_labels',
+      tags,
+      summary: 'Живая разметка: последние отрезки записи, их задачи разметки и задержка «кадр → метка» (p95)',
+      middleware: [requireAccess(db, 'workspace.read', cameraParam)] as const,
+      request: { params: CameraIdParam, query: LiveLabelsQuery },
+      responses: { 200: json(LiveLabels), ...errorResponses },
+    }),
+    async (c) => {
+      return c.json(await liveLabels(db, c.req.valid('param').id, c.req.valid('query').limit ?? 50), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/v1/structure/{id}/camera_health',
+      tags,
+      summary: 'Здоровье камер структурной единицы и тревоги: не в сети, регистратор отстаёт, диск почти полон',
+      middleware: [requireAccess(db, 'workspace.read', structureFrom.param('id'))] as const,
+      request: { params: StructureIdParam },
+      responses: { 200: json(StructureHealthReply), ...errorResponses },
+    }),
+    async (c) => c.json(await cameraHealth({ db, storage }, c.get('structureId')), 200),
   );
   return app;
 }

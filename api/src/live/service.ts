@@ -14,12 +14,25 @@ export async function streamOfCamera(db: Db, cameraId: number): Promise<StreamRo
   return db.selectFrom('camera_streams').selectAll().where('camera_id', '=', cameraId).executeTakeFirst();
 }
 
+/** The camera's stream with its active model's name (null when none), as replies show it. */
+export async function streamWithModel(db: Db, cameraId: number): Promise<(StreamRow & { live_model_name: string | null }) | undefined> {
+  return db
+    .selectFrom('camera_streams')
+    .leftJoin('models', 'models.id', 'camera_streams.live_model_id')
+    .selectAll('camera_streams')
+    .select('models.name as live_model_name')
+    .where('camera_streams.camera_id', '=', cameraId)
+    .executeTakeFirst();
+}
+
 export interface StreamSettings {
   url: string;
   enabled: boolean;
   segmentSeconds: number;
   retentionDays: number | null;
   retentionGb: number | null;
+  /** 0027: no frame for longer than this raises «offline» (default: the column's 60 s, or what is stored). */
+  offlineAlertSeconds?: number;
 }
 
 /** Stores a camera's stream settings (a new row or the one there is); the lease and health stay. */
@@ -30,6 +43,7 @@ export async function saveStreamSettings(db: Db, cameraId: number, settings: Str
     segment_seconds: settings.segmentSeconds,
     retention_days: settings.retentionDays,
     retention_gb: settings.retentionGb,
+    ...(settings.offlineAlertSeconds === undefined ? {} : { offline_alert_seconds: settings.offlineAlertSeconds }),
     updated_at: Date.now(),
   };
   await db
@@ -83,7 +97,7 @@ export async function renewStream(db: Db, cameraId: number, holder: string, leas
 export async function releaseStream(db: Db, cameraId: number, holder: string): Promise<void> {
   await db
     .updateTable('camera_streams')
-    .set({ holder: null, lease_until: null, state: 'offline' })
+    .set({ holder: null, lease_until: null, state: 'offline', connected_at: null })
     .where('camera_id', '=', cameraId)
     .where('holder', '=', holder)
     .execute();
@@ -93,6 +107,8 @@ export interface StreamHealth {
   state?: 'online' | 'connecting' | 'offline';
   lastFrameAt?: number;
   lastError?: string | null;
+  /** 0027: when the connection's first frame came (null: not connected). */
+  connectedAt?: number | null;
 }
 
 /** Writes the stream's health, fenced by the holder. False when the lease is no longer this holder's. */
@@ -103,6 +119,7 @@ export async function setStreamHealth(db: Db, cameraId: number, holder: string, 
       ...(health.state ? { state: health.state } : {}),
       ...(health.lastFrameAt !== undefined ? { last_frame_at: health.lastFrameAt } : {}),
       ...(health.lastError !== undefined ? { last_error: health.lastError } : {}),
+      ...(health.connectedAt !== undefined ? { connected_at: health.connectedAt } : {}),
     })
     .where('camera_id', '=', cameraId)
     .where('holder', '=', holder)
@@ -127,10 +144,18 @@ export async function listGaps(db: Db, cameraId: number, from = 0, to = Number.M
     .execute();
 }
 
-export async function insertSegment(db: Db, segment: { cameraId: number; videoId: number; start: number; end: number; sizeBytes: number }) {
+/** A segment the recorder stored; `closedAt`: when it saw it closed (0027, the lag's middle moment). */
+export async function insertSegment(db: Db, segment: { cameraId: number; videoId: number; start: number; end: number; sizeBytes: number; closedAt?: number }) {
   await db
     .insertInto('stream_segments')
-    .values({ camera_id: segment.cameraId, video_id: segment.videoId, start_time: segment.start, end_time: segment.end, size_bytes: segment.sizeBytes })
+    .values({
+      camera_id: segment.cameraId,
+      video_id: segment.videoId,
+      start_time: segment.start,
+      end_time: segment.end,
+      size_bytes: segment.sizeBytes,
+      closed_at: segment.closedAt ?? null,
+    })
     .execute();
 }
 

@@ -63,10 +63,13 @@ describe('camera stream settings', () => {
       [{ url: 'rtsp://' }, /[а-я]/],
       [{ url: 'не адрес' }, /[а-я]/],
       [{ url: `rtsp://10.0.0.7/${'a'.repeat(1100)}` }, /[а-я]/],
-      [{ url: 'rtsp://10.0.0.7/x', segment_seconds: 30 }, /segment_seconds/],
+      [{ url: 'rtsp://10.0.0.7/x', segment_seconds: 4 }, /segment_seconds/],
+      [{ url: 'rtsp://10.0.0.7/x', segment_seconds: 5.5 }, /segment_seconds/],
       [{ url: 'rtsp://10.0.0.7/x', segment_seconds: 901 }, /segment_seconds/],
       [{ url: 'rtsp://10.0.0.7/x', retention_days: 0 }, /retention_days/],
       [{ url: 'rtsp://10.0.0.7/x', retention_days: 366 }, /retention_days/],
+      [{ url: 'rtsp://10.0.0.7/x', offline_alert_seconds: 9 }, /offline_alert_seconds/],
+      [{ url: 'rtsp://10.0.0.7/x', offline_alert_seconds: 86_401 }, /offline_alert_seconds/],
       [{ url: 'rtsp://10.0.0.7/x', extra: 1 }, /[а-я]/],
     ];
     for (const [body, message] of cases) {

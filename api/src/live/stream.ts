@@ -10,7 +10,7 @@ import * as streams from './service';
 export const LEASE_MS = 30_000;
 
 /** The stream as a reply: the password masked, the lease read as «recording now». */
-export function streamReply(row: StreamRow, now = Date.now()) {
+export function streamReply(row: StreamRow & { live_model_name: string | null }, now = Date.now()) {
   return {
     camera_id: row.camera_id,
     url: maskStreamUrl(row.url),
@@ -22,6 +22,11 @@ export function streamReply(row: StreamRow, now = Date.now()) {
     last_frame_at: row.last_frame_at,
     last_error: row.last_error,
     recording: Boolean(row.holder && (row.lease_until ?? 0) >= now),
+    offline_alert_seconds: row.offline_alert_seconds,
+    live_model:
+      row.live_model_id !== null && row.live_model_name !== null
+        ? { id: row.live_model_id, name: row.live_model_name, employee_id: row.live_employee_id }
+        : null,
   };
 }
 
@@ -38,6 +43,7 @@ export interface StreamSettingsInput {
   segment_seconds: number;
   retention_days: number | null;
   retention_gb: number | null;
+  offline_alert_seconds: number;
 }
 
 export async function saveStream(db: Db, cameraId: number, body: StreamSettingsInput) {
@@ -49,12 +55,13 @@ export async function saveStream(db: Db, cameraId: number, body: StreamSettingsI
     segmentSeconds: body.segment_seconds,
     retentionDays: body.retention_days,
     retentionGb: body.retention_gb,
+    offlineAlertSeconds: body.offline_alert_seconds,
   });
-  return streamReply((await streams.streamOfCamera(db, cameraId))!);
+  return streamReply((await streams.streamWithModel(db, cameraId))!);
 }
 
 export async function readStream(db: Db, cameraId: number) {
-  const row = await streams.streamOfCamera(db, cameraId);
+  const row = await streams.streamWithModel(db, cameraId);
   return row ? streamReply(row) : null;
 }
 

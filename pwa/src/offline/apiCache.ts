@@ -14,8 +14,8 @@ export const KEEP_READS_MESSAGE = 'norma-keep-reads';
 /** Background Sync tag of the outbox of markup saves. */
 export const OUTBOX_SYNC_TAG = 'norma-outbox';
 
-/** Sign-in, sign-out and share links are never answered from a cache (they are about who asks). */
-const NEVER_CACHED = /^\/api\/(v\d+\/(whoami|login|leave|register|logout|resolve_hash|share|video$)|auth\/)/;
+/** Sign-in, sign-out and share links are never answered from a cache (they are about who asks); nor is a stream of events (the live board's). */
+const NEVER_CACHED = /^\/api\/(v\d+\/(whoami|login|leave|register|logout|resolve_hash|share|video$|live_board\/events$)|auth\/)/;
 
 export function isOfflineReadableApi(url: URL): boolean {
   if (!/^\/api\/v\d+\//.test(url.pathname)) return false;

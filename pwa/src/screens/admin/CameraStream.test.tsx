@@ -14,18 +14,22 @@ const stream: CameraStream = {
   last_frame_at: Date.parse('2026-11-29T09:00:00Z'),
   last_error: null,
   recording: true,
+  offline_alert_seconds: 90,
+  live_model: null,
 };
 const check: StreamCheck = { codec: 'h264', width: 768, height: 576, frame_rate: 10, browser_playable: true, snapshot: 'data:image/jpeg;base64,/9j/AA==' };
 const props = (over: Partial<StreamFormProps>): StreamFormProps => ({
   cameraName: 'Камера 1',
   stream,
-  draft: { url: stream.url, enabled: true, segment_seconds: 300, retention_days: 30, retention_gb: null },
+  draft: { url: stream.url, enabled: true, segment_seconds: 300, retention_days: 30, retention_gb: null, offline_alert_seconds: 90 },
   check: null,
   checkError: null,
   busy: false,
+  choices: { models: [], employees: [] },
   onDraft: () => {},
   onCheck: () => {},
   onSave: () => {},
+  onLiveModel: () => {},
   ...over,
 });
 
@@ -49,9 +53,45 @@ describe('camera stream form', () => {
 
   it('without a stream says so; without an address the buttons are off', () => {
     const html = renderToStaticMarkup(
-      <StreamForm {...props({ stream: null, draft: { url: '', enabled: true, segment_seconds: 300, retention_days: null, retention_gb: null } })} />,
+      <StreamForm
+        {...props({
+          stream: null,
+          draft: { url: '', enabled: true, segment_seconds: 300, retention_days: null, retention_gb: null, offline_alert_seconds: 60 },
+        })}
+      />,
     );
     expect(html).toContain('Поток не задан');
     expect(html.match(/disabled=""/g)?.length).toBe(2);
+    // No stream, no live model to choose.
+    expect(html).not.toContain('Живая разметка');
+  });
+
+  it('offers the camera’s trained models for live labels and names the active one', () => {
+    const models = [
+      { id: 7, name: 'Модель 7: Стол № 1' },
+      { id: 5, name: 'Модель 5: Стол № 1' },
+    ];
+    const employees = [{ id: 3, name: 'Иванов Иван' }];
+    const none = renderToStaticMarkup(<StreamForm {...props({ choices: { models, employees } })} />);
+    expect(none).toContain('Камера 1: модель живой разметки"');
+    expect(none).toContain('<option value="" selected="">не размечать</option>');
+    expect(none).toContain('Выберите модель');
+    expect(none).toContain('value="90"');
+    expect(none).not.toContain('сотрудник живой разметки');
+    const active = renderToStaticMarkup(
+      <StreamForm {...props({ choices: { models, employees }, stream: { ...stream, live_model: { id: 5, name: 'Модель 5: Стол № 1', employee_id: 3 } } })} />,
+    );
+    expect(active).toContain('<option value="5" selected="">Модель 5: Стол № 1</option>');
+    expect(active).toContain('<option value="3" selected="">Иванов Иван</option>');
+    expect(active).toContain('Модель «Модель 5: Стол № 1» размечает каждый закрытый отрезок записи');
+    expect(active).not.toContain('разметка отрезка не выйдет');
+    const daily = renderToStaticMarkup(
+      <StreamForm
+        {...props({ choices: { models, employees }, stream: { ...stream, live_model: { id: 5, name: 'Модель 5: Стол № 1', employee_id: null } } })}
+      />,
+    );
+    expect(daily).toContain('<option value="" selected="">сотруднику места в этот день</option>');
+    expect(daily).toContain('разметка отрезка не выйдет');
+    expect(renderToStaticMarkup(<StreamForm {...props({})} />)).toContain('нет обученных моделей');
   });
 });

@@ -6,6 +6,7 @@ import type { Structure } from '../../api/types';
 import { logout } from '../../state/logout';
 import { useAllows } from '../../state/login';
 import { buildTree, pathTo, structures, type StructureNode } from '../../state/structures';
+import { CameraHealthBadge } from './CameraHealth';
 import { LoaderMenu } from './LoaderMenu';
 import { OperationsEditor } from './OperationsEditor';
 import { PeriodPanel } from './PeriodPanel';
@@ -136,6 +137,7 @@ export function ProjectsScreen({ structureId }: { structureId?: string }) {
             {active ? (
               <>
                 <h2 data-testid="structure-title">{active.name}</h2>
+                <CameraHealthBadge key={`health-${active.id}`} structureId={active.id} />
                 <div className="actions">
                   <Link href={`/markup/${active.id}`} className="button">
                     Разметка
@@ -145,6 +147,9 @@ export function ProjectsScreen({ structureId }: { structureId?: string }) {
                   </Link>
                   <Link href={`/event-analytics/${active.id}`} className="button secondary">
                     Аналитика мероприятия
+                  </Link>
+                  <Link href={`/live/${active.id}`} className="button secondary">
+                    Смена сейчас
                   </Link>
                   {canAddRecordings && <SyncButton structureId={active.id} />}
                 </div>
