@@ -128,6 +128,13 @@ describe('projects', () => {
       '{"type":',
     ];
     for (const body of bad) expect((await call('POST', '/api/v1/projects/last/save', admin, body)).status).toBe(400);
+    // A name longer than the bound: 400 with a Russian message (issue 46).
+    const long = await call('POST', '/api/v1/projects/last/save', admin, {
+      type: 'FeatureCollection',
+      features: [{ ...square(30, 60), properties: { type: 'area', name: 'я'.repeat(501) } }],
+    });
+    expect(long.status).toBe(400);
+    expect(JSON.stringify(long.body)).toContain('название — не длиннее 500 символов');
     expect((await call('POST', '/api/v1/projects/last/save', viewer, { type: 'FeatureCollection', features: [] })).status).toBe(403);
     expect(await projectsRows()).toEqual(before);
   });
@@ -278,6 +285,8 @@ describe('menus and GIS', () => {
     expect(body.html_menu).toContain('<option value="2" selected>Районная улица</option>');
     expect(body.html_menu).toContain('name="sides_count"');
     expect(body.html_menu).not.toContain('<script>');
+    // The name field (issue 46), bounded, with the feature's name escaped.
+    expect(body.html_menu).toContain('<input type="text" name="name" maxlength="200" autocomplete="off" value="&lt;script&gt;">');
     expect(body.styles['1']).toMatchObject({ name: 'Магистральная улица', color: expect.stringMatching(/^#/) });
     const roadTypes = body.types.filter((x: { feature_type: string }) => x.feature_type === 'road');
     expect(roadTypes.every((x: { sides_count?: number; is_fixed?: boolean }) => x.sides_count !== undefined && x.is_fixed !== undefined)).toBe(true);

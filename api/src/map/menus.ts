@@ -7,6 +7,9 @@ import type { FeatureCollection } from './schema';
 
 type FC = z.output<typeof FeatureCollection>;
 
+/** The longest name the property form takes (the PWA's NAME_MAX; the CAD export draws up to 250 characters). */
+export const FEATURE_NAME_MAX = 200;
+
 /** Popup and side menus are 240 px wide (spec 02 §9). */
 export const MENU_WIDTH = 240;
 
@@ -53,6 +56,11 @@ export function featureMenu(props: Record<string, unknown>) {
     .join('');
   const rows = [`<label>Тип<select name="type_id">${options}</select></label>`];
   const value = (key: string, fallback: unknown) => (props[key] ?? fallback) as unknown;
+  // The name: the map's label and the CAD label (docs/map.md «Названия»).
+  if (featureType !== 'info')
+    rows.push(
+      `<label>Название<input type="text" name="name" maxlength="${FEATURE_NAME_MAX}" autocomplete="off" value="${escapeHtml(typeof props.name === 'string' ? props.name : '')}"></label>`,
+    );
   if (featureType === 'road') {
     const sides = Number(value('sides_count', current.sides_count ?? 2));
     rows.push(

@@ -82,7 +82,7 @@ export const FeatureProperties = z
   .object({
     type: z.enum(FEATURE_TYPES, { message: `ожидается один из типов: ${FEATURE_TYPES.join(', ')}` }),
     type_id: z.number().int().min(0).max(1_000_000).optional(),
-    name: z.string().max(500).optional(),
+    name: z.string().max(500, { message: 'название — не длиннее 500 символов' }).optional(),
     sides_count: z.number().int().min(1).max(2).optional(),
     is_fixed: z.boolean().optional(),
     capacity: z.number().min(0).max(1_000_000_000).optional(),

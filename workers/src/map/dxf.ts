@@ -1,8 +1,10 @@
 import Drawing from 'dxf-writer';
 import Handle from 'dxf-writer/src/Handle.js';
+import Text from 'dxf-writer/src/Text.js';
+import TextStyle from 'dxf-writer/src/TextStyle.js';
 import { MAP_TYPES, mapType, type MapFeatureType, type MapType } from './catalog';
 import { crsProjection, defaultCrs, localCrs, type CrsProjection, type ProjectCrs } from './crs';
-import { encodeCp1251, escapeOutsideCp1251 } from './dwg/cp1251';
+import { encodeCp1251, fitsCp1251 } from './dwg/cp1251';
 import { centroid, dist, type Poly, type XY } from './geo';
 import type { GeoCollection, GeoFeature } from './network';
 
@@ -14,11 +16,22 @@ export const LABEL_ACI = 165;
 /** The DXF layer of a type: kind and type name, e.g. «Дороги_Магистральная_улица» (no characters DXF forbids). */
 export const layerOf = (type: MapType) => `${PREFIX[type.feature_type]}_${type.name}`.replace(/[<>/\\":;?*|=`,.]/g, '').replace(/\s+/g, '_');
 
+/**
+ * The text style of every label. LibreCAD and the QCAD family take a style's *name* for one of their
+ * own fonts: «lc_opengost-ar» is LibreCAD's ГОСТ 2.304 type A, the one it ships with Cyrillic, Latin,
+ * «№», dashes and quotes (its «unicode» has no «№» and no dashes). The font file, Arial, is what
+ * AutoCAD and the programs that follow the file's font draw with. No CAD font LibreCAD ships has «₽».
+ */
+export const LABEL_STYLE = 'lc_opengost-ar';
+export const LABEL_FONT = 'arial.ttf';
+
 export interface DxfResult {
-  /** The DXF as text (Windows-1251 characters; the others as «\U+XXXX»). */
+  /** The DXF as text. */
   text: string;
-  /** The file: `text` in Windows-1251, as $DWGCODEPAGE says. */
+  /** The file: `text` in Windows-1251 (AutoCAD 2000) or, when a string has a character outside it, UTF-8 (AutoCAD 2007). */
   bytes: Uint8Array;
+  /** How `bytes` are written. */
+  encoding: 'cp1251' | 'utf-8';
   projection: CrsProjection;
   /** Entities written per layer. */
   counts: Record<string, number>;
@@ -153,18 +166,36 @@ function crsRecord(projection: CrsProjection) {
       manager.push(330, this.ownerObjectHandle);
       manager.push(100, 'AcDbXrecord');
       manager.push(280, 1);
-      manager.push(1, escapeOutsideCp1251(projection.name));
+      manager.push(1, projection.name);
       manager.push(1, projection.definition);
       manager.push(90, projection.epsg ?? 0);
     },
   };
 }
 
+/** A TEXT entity in the label style (dxf-writer writes none: readers then take «Standard»). */
+class StyledText extends Text {
+  tags(manager: { push(code: number, value: string | number): void; point(x: number, y: number): void }) {
+    super.tags({
+      point: (x, y) => manager.point(x, y),
+      push(code, value) {
+        manager.push(code, value);
+        if (code === 50) manager.push(7, LABEL_STYLE); // after the rotation, where AutoCAD writes it
+      },
+    });
+  }
+}
+
 /**
- * The project drawing (planCad) as DXF, written by `dxf-writer`: AutoCAD 2000 (AC1015) in
- * Windows-1251 ($DWGCODEPAGE ANSI_1251), which GDAL, LibreCAD and ezdxf decode without being told
- * (GDAL reads an AutoCAD 2007 UTF-8 file as Windows-1252). The same project state gives the same
- * bytes: handles start afresh for every file and nothing depends on the clock.
+ * The project drawing (planCad) as DXF, written by `dxf-writer`. A drawing whose strings all fit
+ * Windows-1251 is AutoCAD 2000 (AC1015) in it ($DWGCODEPAGE ANSI_1251): GDAL, LibreCAD and ezdxf
+ * decode it by the header, and GDAL 3.6 follows nothing else. One with a character outside it
+ * («é», «½», «₽») is AutoCAD 2007 (AC1021) in UTF-8, which AutoCAD, LibreCAD and ezdxf read as
+ * UTF-8 whatever the code page says; it names the code page ANSI_65001 (UTF-8), which GDAL 3.6
+ * cannot convert from and so keeps the UTF-8 bytes as they are, with a warning (docs/map.md
+ * «Выгрузка в CAD»). «\U+XXXX» escapes are not used: neither GDAL 3.6 nor ezdxf's readfile decodes
+ * them. The same project state gives the same bytes: handles start afresh for every file and
+ * nothing depends on the clock.
  */
 export function writeDxf(
   drawing: GeoCollection,
@@ -173,23 +204,37 @@ export function writeDxf(
   crs: ProjectCrs | null = null,
 ): DxfResult {
   const plan = planCad(drawing, info, onProgress, crs);
+  const strings = [plan.projection.name, ...plan.layers.map((l) => l.name), ...plan.entities.map((e) => (e.kind === 'text' ? e.text : ''))];
+  const encoding = strings.every(fitsCp1251) ? 'cp1251' : 'utf-8';
   Handle.seed = 0;
   const d = new Drawing();
   const header = d.header.bind(d) as unknown as (name: string, values: Array<[number, string]>) => void;
-  header('ACADVER', [[1, 'AC1015']]);
-  header('DWGCODEPAGE', [[3, 'ANSI_1251']]);
+  header('ACADVER', [[1, encoding === 'cp1251' ? 'AC1015' : 'AC1021']]);
+  header('DWGCODEPAGE', [[3, encoding === 'cp1251' ? 'ANSI_1251' : 'ANSI_65001']]);
   d.setUnits('Meters');
+  const style = new TextStyle(LABEL_STYLE);
+  style.fontFileName = LABEL_FONT;
+  (d as unknown as { tables: { STYLE: { add(style: TextStyle): void } } }).tables.STYLE.add(style);
   const record = crsRecord(plan.projection);
   (d as unknown as { dictionary: { addChildDictionary(name: string, child: unknown): void } }).dictionary.addChildDictionary('NORMA_CRS', record);
-  for (const l of plan.layers) d.addLayer(escapeOutsideCp1251(l.name), l.aci, 'CONTINUOUS');
+  for (const l of plan.layers) d.addLayer(l.name, l.aci, 'CONTINUOUS');
+  const layers = (d as unknown as { layers: Record<string, { addShape(shape: unknown): void }> }).layers;
   for (const e of plan.entities) {
-    d.setActiveLayer(escapeOutsideCp1251(e.layer));
+    d.setActiveLayer(e.layer);
     if (e.kind === 'line') d.drawLine(e.from[0], e.from[1], e.to[0], e.to[1]);
     else if (e.kind === 'polyline') d.drawPolyline(e.points, e.closed);
     else if (e.kind === 'circle') d.drawCircle(e.center[0], e.center[1], e.radius);
-    else if (e.centered) d.drawText(e.at[0], e.at[1], e.height, 0, escapeOutsideCp1251(e.text), 'center', 'middle');
-    else d.drawText(e.at[0], e.at[1], e.height, 0, escapeOutsideCp1251(e.text));
+    else
+      layers[e.layer].addShape(
+        e.centered ? new StyledText(e.at[0], e.at[1], e.height, 0, e.text, 'center', 'middle') : new StyledText(e.at[0], e.at[1], e.height, 0, e.text),
+      );
   }
   const text = d.toDxfString();
-  return { text, bytes: encodeCp1251(text), projection: plan.projection, counts: plan.counts };
+  return {
+    text,
+    bytes: encoding === 'cp1251' ? encodeCp1251(text) : new TextEncoder().encode(text),
+    encoding,
+    projection: plan.projection,
+    counts: plan.counts,
+  };
 }

@@ -6,6 +6,8 @@ import { createBasemap } from '../../maplibre/setup';
 import { addGeneratedLayers, showGenerated } from '../../maplibre/layers';
 import { notify } from '../../status/notifications';
 import { createDrawing, type Drawing, type FeatureId, type Tool } from './drawing';
+import { addNamesLayer, NAME_MAX, normaliseName, showNames } from './labels';
+import { fitClear } from './fit';
 import { labelText, openPopup, serverForm } from './popups';
 import type { MapProjectState } from './useMapProject';
 
@@ -36,6 +38,7 @@ function useBasemap(container: RefObject<HTMLDivElement | null>, closePopup: () 
     const created = createBasemap(element);
     created.on('load', () => {
       addGeneratedLayers(created);
+      addNamesLayer(created);
       element.dataset.mapLoaded = 'true';
       setMap(created);
     });
@@ -71,6 +74,13 @@ function usePropertyPopup({ pending, popup }: EditorRefs, save: (d: Drawing) => 
       if (ids.some((id) => !d.has(id))) return;
       let saved = false;
       const form = serverForm(menu.html_menu, async (values) => {
+        if (typeof values.name === 'string') {
+          values.name = normaliseName(values.name);
+          if (values.name.length > NAME_MAX) {
+            notify('error', `Название — не длиннее ${NAME_MAX} символов, а здесь ${values.name.length}`);
+            return;
+          }
+        }
         for (const id of ids) d.setProperties(id, values as Partial<MapFeature['properties']>);
         ids.forEach((id) => pending.current.delete(id));
         saved = true;
@@ -151,7 +161,7 @@ function useServerLayers(map: maplibregl.Map | null, drawing: Drawing | null, { 
     if (loaded && fitted.current !== loaded.id) {
       fitted.current = loaded.id;
       const box = bounds(loaded.drawing_feature_collection.features);
-      if (box) map.fitBounds(box, { padding: 80, maxZoom: 16, duration: 0 });
+      if (box) fitClear(map, box);
     }
     return () => markers.forEach((m) => m.remove());
   }, [map, drawing, catalogue, loaded, pending, fixedDrawn, popup]);
@@ -200,6 +210,10 @@ export function useMapEditor(state: MapProjectState, canWrite: boolean, containe
     };
   });
   const hovered = useServerLayers(map, drawing, state, refs);
+  // Names on the map follow the project as last saved (a save does not reload the drawing).
+  useEffect(() => {
+    if (map) showNames(map, [...(project?.drawn_feature_collection.features ?? []), ...(project?.general_feature_collection.features ?? [])]);
+  }, [map, project]);
 
   // The tool in use; nothing is drawn while a project loads or an algorithm runs, or without write rights.
   const frozen = !canWrite || !project || busy === 'processing' || busy === 'loading';
@@ -218,7 +232,7 @@ export function useMapEditor(state: MapProjectState, canWrite: boolean, containe
       if (ids.length === 0) return;
       ids.forEach((id) => pending.current.add(id));
       const box = bounds(found.features);
-      if (box) map.fitBounds(box, { padding: 80, maxZoom: 16, duration: 0 });
+      if (box) fitClear(map, box);
       void openProperties(drawing, map, ids, true);
     },
     [drawing, map, openProperties, pending],
@@ -228,6 +242,11 @@ export function useMapEditor(state: MapProjectState, canWrite: boolean, containe
     popup.current?.remove();
     popup.current = null;
   };
+  /** «Весь проект»: the drawing as last saved, clear of the info box. */
+  const showAll = () => {
+    const box = project ? bounds([...project.drawn_feature_collection.features, ...project.general_feature_collection.features]) : null;
+    if (map && box) fitClear(map, box);
+  };
 
-  return { drawing, tool, setTool, gis, setGis, closeGis, onGisBuilt, hovered, closePopup };
+  return { map, drawing, tool, setTool, gis, setGis, closeGis, onGisBuilt, hovered, closePopup, showAll };
 }

@@ -1,6 +1,6 @@
 /**
  * Windows-1251, the code page of the DXF export ($DWGCODEPAGE ANSI_1251): characters outside it
- * become «?» here, so the DXF writer escapes them first (escapeOutsideCp1251).
+ * become «?» here, so the DXF writer uses it only for strings that fit (fitsCp1251).
  */
 const HIGH =
   'ЂЃ‚ѓ„…†‡€‰Љ‹ЊЌЋЏђ‘’“”•–—\uFFFD™љ›њќћџ\u00A0ЎўЈ¤Ґ¦§Ё©Є«¬\u00AD®Ї°±Ііґµ¶·ё№є»јЅѕї' + 'АБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯабвгдежзийклмнопрстуфхцчшщъыьэюя';
@@ -32,12 +32,8 @@ export function encodeDwgText(text: string): Uint8Array {
   return new Uint8Array([...out].map((ch) => ch.charCodeAt(0)));
 }
 
-/** Text for a Windows-1251 file: characters outside the code page as «\U+XXXX» (AutoCAD, libdxfrw, GDAL and ezdxf decode it). */
-export function escapeOutsideCp1251(text: string): string {
-  let out = '';
-  for (const ch of text) {
-    const c = ch.codePointAt(0)!;
-    out += c < 0x80 || CODE.has(ch) ? ch : c <= 0xffff ? `\\U+${c.toString(16).toUpperCase().padStart(4, '0')}` : '?';
-  }
-  return out;
+/** Whether every character of the string is in Windows-1251. */
+export function fitsCp1251(text: string): boolean {
+  for (const ch of text) if (ch.codePointAt(0)! >= 0x80 && !CODE.has(ch)) return false;
+  return true;
 }

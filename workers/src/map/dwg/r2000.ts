@@ -1,7 +1,7 @@
 import { BitWriter, modularChar, modularShort } from './bit-writer';
 import { encodeDwgText } from './cp1251';
 import { crc16 } from './crc';
-import type { CadEntity } from '../dxf';
+import { LABEL_FONT, LABEL_STYLE, type CadEntity } from '../dxf';
 
 /**
  * An AutoCAD 2000 (AC1015) DWG file written from the Open Design Specification for .dwg files: file
@@ -83,6 +83,8 @@ const H = {
   mlinestyleDict: 0xe,
   layer0: 0xf,
   standard: 0x10,
+  /** The labels' text style (LABEL_STYLE). */
+  labels: 0x11,
   byBlock: 0x14,
   byLayer: 0x15,
   continuous: 0x16,
@@ -284,7 +286,7 @@ function entityData(e: DwgEntity): [number, (w: BitWriter) => void, (w: BitWrite
           w.T(text(e.text));
           if (e.centered) w.BS(1).BS(2); // centre, middle
         },
-        (w) => w.H(HARD_PTR, H.standard),
+        (w) => w.H(HARD_PTR, H.labels),
       ];
   }
 }
@@ -459,7 +461,7 @@ function tableObjects(allLayers: DwgLayer[], layerHandle: Map<string, number>, f
       allLayers.map((l) => layerHandle.get(l.name)!),
     ),
   );
-  add(H.styleControl, control(T.STYLE_CONTROL, H.styleControl, [H.standard]));
+  add(H.styleControl, control(T.STYLE_CONTROL, H.styleControl, [H.standard, H.labels]));
   add(
     H.ltypeControl,
     control(T.LTYPE_CONTROL, H.ltypeControl, [H.continuous], (w) => w.H(HARD_OWNER, H.byBlock).H(HARD_OWNER, H.byLayer)),
@@ -504,20 +506,24 @@ function tableObjects(allLayers: DwgLayer[], layerHandle: Map<string, number>, f
         H.layerControl,
       ),
     );
-  add(
-    H.standard,
-    object(
-      T.STYLE,
-      H.standard,
-      (w) => {
-        tableEntry(w, 'Standard');
-        w.B(0).B(0).BD(0).BD(1).BD(0).RC(0).BD(2.5).T(text('arial.ttf')).T(text(''));
-      },
-      noXref,
-      undefined,
-      H.styleControl,
-    ),
-  );
+  for (const [handle, name] of [
+    [H.standard, 'Standard'],
+    [H.labels, LABEL_STYLE],
+  ] as const)
+    add(
+      handle,
+      object(
+        T.STYLE,
+        handle,
+        (w) => {
+          tableEntry(w, name);
+          w.B(0).B(0).BD(0).BD(1).BD(0).RC(0).BD(2.5).T(text(LABEL_FONT)).T(text(''));
+        },
+        noXref,
+        undefined,
+        H.styleControl,
+      ),
+    );
   add(H.byBlock, ltype(H.byBlock, 'ByBlock', ''));
   add(H.byLayer, ltype(H.byLayer, 'ByLayer', ''));
   add(H.continuous, ltype(H.continuous, 'Continuous', 'Solid line'));

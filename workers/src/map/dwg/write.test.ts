@@ -3,7 +3,7 @@ import { mapType, typesOf } from '../catalog';
 import { LABEL_LAYER, layerOf, planCad, type CadEntity } from '../dxf';
 import { DwgLimitError, writeDwg } from './write';
 import { BitWriter, modularChar, modularShort } from './bit-writer';
-import { encodeCp1251, encodeDwgText, escapeOutsideCp1251 } from './cp1251';
+import { encodeCp1251, encodeDwgText, fitsCp1251 } from './cp1251';
 import { crc16 } from './crc';
 import { LIBREDWG_CRITICAL, readDwg } from '../../../test-support/dwg-read-back';
 import type { GeoCollection, GeoFeature } from '../network';
@@ -74,10 +74,11 @@ describe('DWG bit codes (Open Design Specification, chapter 2)', () => {
     expect(encodeCp1251('漢')).toEqual(new Uint8Array([0x3f]));
   });
 
-  it('writes DWG strings as ASCII with \\U+XXXX escapes (libdxfrw reads R2000 strings as Windows-1252) and DXF text in Windows-1251', () => {
+  it('writes DWG strings as ASCII with \\U+XXXX escapes (libdxfrw reads R2000 strings as Windows-1252) and tells DXF text that fits Windows-1251', () => {
     expect(new TextDecoder().decode(encodeDwgText('Школа № 1'))).toBe('\\U+0428\\U+043A\\U+043E\\U+043B\\U+0430 \\U+2116 1');
     expect([...encodeDwgText('Line 7')]).toEqual([...new TextEncoder().encode('Line 7')]);
-    expect(escapeOutsideCp1251('Дом № 5 — 漢')).toBe('Дом № 5 — \\U+6F22');
+    expect(fitsCp1251('Дом № 5 — «Ёлочки»')).toBe(true);
+    for (const outside of ['café', '½', '100 ₽', '漢']) expect(fitsCp1251(outside), outside).toBe(false);
   });
 });
 
