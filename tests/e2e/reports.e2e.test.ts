@@ -9,6 +9,9 @@ import type { BlockReport, InteractiveFrv, StatementReport } from '../../pwa/src
 import { signInThroughPage, watchErrors, RETRY } from '../support/browser';
 import type { RunningServer } from '../support/server';
 import { startDemo, type Demo } from '../support/demo';
+import { table4Cells } from '../support/statement';
+import { everyRow } from '../support/virtual-table';
+import { VIRTUAL_FROM } from '../../pwa/src/screens/reports/constants';
 
 let demo: Demo;
 let server: RunningServer;
@@ -139,7 +142,10 @@ describe('statement report', () => {
     expect(api.normative.hidden).toBe(false);
     await page.getByTestId('diagram-2-1').waitFor();
     await page.getByTestId('diagram-2-2').waitFor();
-    await expect.poll(() => page.getByTestId('t4-row').count(), RETRY).toBe(api.frv.length);
+    // Table 4 builds only the rows in view (issue 47): its first screen at once, far fewer rows than the day has.
+    await page.getByTestId('t4-row').first().waitFor();
+    expect(api.frv.length).toBeGreaterThan(VIRTUAL_FROM);
+    expect(await page.getByTestId('t4-row').count()).toBeLessThan(api.frv.length / 4);
     // The product's own words: no developer notes, numbers with a decimal comma (issue 28).
     const shown = await page.getByTestId('statement').innerText();
     expect(shown).not.toMatch(/METHODOLOGY|docs\/|§/);
@@ -148,6 +154,23 @@ describe('statement report', () => {
     expect(firstRow[1]).toBe(api.frv[0]!.name);
     // Start, end and duration on one whole-second grid (the duration is end − start as shown).
     expect(firstRow[4]).toBe(hms(wholeSecondSpan(api.frv[0]!.start_datetime, api.frv[0]!.finish_datetime).seconds));
+    // Read screen by screen to its end, table 4 holds every row of the API, in order, with its numbers.
+    const t4 = await everyRow(page, 'table-4', api.frv.length);
+    expect([...t4.keys()].sort((a, b) => a - b)).toEqual(api.frv.map((_, i) => i));
+    for (const [i, cells] of t4) expect(cells, `строка ${i + 1}`).toEqual(table4Cells(api, i));
+    // Printing the screen (the browser's `beforeprint`) lays out every row; after it the box builds only those in view again.
+    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+    await expect.poll(() => page.getByTestId('t4-row').count(), RETRY).toBe(api.frv.length);
+    expect(
+      await page
+        .getByTestId('t4-row')
+        .nth(api.frv.length - 1)
+        .locator('td')
+        .allTextContents(),
+    ).toEqual(table4Cells(api, api.frv.length - 1));
+    await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+    await expect.poll(() => page.getByTestId('t4-row').count(), RETRY).toBeLessThan(api.frv.length / 4);
+    expect(await page.getByTestId('t4-row').count()).toBeGreaterThan(5);
     await page.getByTestId('pie-observed').waitFor();
     // 'Rest and personal needs' is not part of the available-time chart.
     const available = (await page.getByTestId('pie-available').textContent()) ?? '';

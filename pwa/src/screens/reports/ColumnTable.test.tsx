@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { ColumnTable, exportOf, type Column } from './ColumnTable';
+import { VIRTUAL_FROM } from './constants';
 
 interface Row {
   name: string;
@@ -60,5 +61,35 @@ describe('a report table from one column description', () => {
       <ColumnTable title="Таблица" fileBase="отчёт" print columns={columns} rows={[]} rowKey={(r) => r.name} empty="Строк нет" />,
     );
     expect(html).toContain('<td colSpan="4" class="muted">Строк нет</td>');
+  });
+
+  it('a long `virtual` table builds only its first screen, the print layout every row', () => {
+    const many: Row[] = Array.from({ length: 500 }, (_, i) => ({ name: `Операция ${i + 1}`, seconds: i, values: [] }));
+    const table = (print: boolean) =>
+      renderToStaticMarkup(
+        <ColumnTable title="Таблица" fileBase="отчёт" print={print} columns={columns} rows={many} rowKey={(r) => r.name} testPrefix="t" virtual />,
+      );
+    const rowsOf = (html: string) => html.match(/data-testid="t-row"/g)?.length ?? 0;
+    const screen = table(false);
+    expect(rowsOf(screen)).toBeGreaterThan(0);
+    expect(rowsOf(screen)).toBeLessThan(VIRTUAL_FROM);
+    expect(screen).toContain('<td>Операция 1</td>');
+    expect(screen).not.toContain('<td>Операция 500</td>');
+    expect(screen).toContain('tabindex="0" role="region" aria-label="Таблица"');
+    expect(rowsOf(table(true))).toBe(many.length);
+    // Short tables stay whole.
+    const short = renderToStaticMarkup(
+      <ColumnTable
+        title="Таблица"
+        fileBase="отчёт"
+        print={false}
+        columns={columns}
+        rows={many.slice(0, VIRTUAL_FROM)}
+        rowKey={(r) => r.name}
+        testPrefix="t"
+        virtual
+      />,
+    );
+    expect(rowsOf(short)).toBe(VIRTUAL_FROM);
   });
 });

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { ExportTable } from '../../export/table';
 import { ExportButtons } from './ExportButtons';
 import './reports.css';
@@ -45,6 +45,11 @@ export interface ReportTableProps {
   print?: boolean;
   testId?: string;
   className?: string;
+  /**
+   * A virtualised table's scroll box (ColumnTable): the table scrolls in a box of its own, which the
+   * keyboard reaches (Tab, then the arrows and Page Up/Down) and which is named by the title.
+   */
+  scroller?: RefObject<HTMLDivElement | null>;
 }
 
 /** A titled report table with XLSX/CSV downloads; optionally collapsible (block report). */
@@ -60,6 +65,7 @@ export function ReportTable({
   print = false,
   testId,
   className,
+  scroller,
 }: ReportTableProps) {
   const [open, setOpen] = useState(!collapsed);
   const shown = print || !collapsible || open;
@@ -84,8 +90,12 @@ export function ReportTable({
         )}
       </div>
       {shown && (
-        <div className="table-scroll">
-          <table ref={table} className={`data-table compact report-data ${className ?? ''}`} data-pdf="table">
+        <div
+          ref={scroller}
+          className={scroller ? 'table-scroll virtual-scroll' : 'table-scroll'}
+          {...(scroller && { tabIndex: 0, role: 'region', 'aria-label': title, 'data-testid': testId && `${testId}-scroll` })}
+        >
+          <table ref={table} className={`data-table compact report-data ${scroller ? 'virtual-table' : ''} ${className ?? ''}`} data-pdf="table">
             <thead>{head}</thead>
             <tbody>{body}</tbody>
             {foot && <tfoot>{foot}</tfoot>}

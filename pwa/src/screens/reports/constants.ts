@@ -20,3 +20,8 @@ export const EXCLUDED_FROM_AVAILABLE_TIME = 'rest';
 export const LINK_COPIED = 'Ссылка скопирована!';
 /** The text of spec 01 §5 for a block type the screen does not know. */
 export const unknownBlockText = (type: string) => `Неизвестный тип блока ${type}`;
+/**
+ * A long report table (ColumnTable `virtual`: the statement's tables 4 and 6) builds only the rows in
+ * view once it has more rows than this (issue 47); the print layout and printing build every row.
+ */
+export const VIRTUAL_FROM = 60;

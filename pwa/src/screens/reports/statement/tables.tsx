@@ -166,19 +166,24 @@ export function ObservationSheet({
   );
 }
 
+/** Column widths of the tables that grow with the window (virtualised past a screenful: ColumnTable `virtual`). */
+const NUMBER_WIDTH = '5.5rem';
+const TIME_WIDTH = '7rem';
+const DURATION_WIDTH = '8.5rem';
+
 /** Table 4: work-day photography (number, name, start, end, duration, index), on a whole-second grid. */
 export function Table4({ report, fileBase, print }: Common) {
   const zone = report.rep_param.time_zone;
   type Row = StatementReport['frv'][number];
   const span = (r: Row) => wholeSecondSpan(r.start_datetime, r.finish_datetime);
   const columns: Column<Row>[] = [
-    { title: '№', show: (r) => r.number, value: (r) => r.number },
+    { title: '№', width: NUMBER_WIDTH, show: (r) => r.number, value: (r) => r.number },
     { title: 'Наименование', show: (r) => r.name, value: (r) => r.name },
-    { title: 'Начало', show: (r) => formatTime(span(r).start, zone), value: (r) => formatTime(span(r).start, zone) },
-    { title: 'Конец', show: (r) => formatTime(span(r).end, zone), value: (r) => formatTime(span(r).end, zone) },
+    { title: 'Начало', width: TIME_WIDTH, show: (r) => formatTime(span(r).start, zone), value: (r) => formatTime(span(r).start, zone) },
+    { title: 'Конец', width: TIME_WIDTH, show: (r) => formatTime(span(r).end, zone), value: (r) => formatTime(span(r).end, zone) },
     { title: 'Длительность, с', value: (r) => round(r.len_interval) },
-    { title: 'Длительность', numeric: true, show: (r) => hms(span(r).seconds), value: (r) => hms(span(r).seconds) },
-    { title: 'Индекс', numeric: true, show: (r) => r.index, value: (r) => r.index },
+    { title: 'Длительность', width: DURATION_WIDTH, numeric: true, show: (r) => hms(span(r).seconds), value: (r) => hms(span(r).seconds) },
+    { title: 'Индекс', width: NUMBER_WIDTH, numeric: true, show: (r) => r.index, value: (r) => r.index },
   ];
   return (
     <ColumnTable
@@ -190,6 +195,7 @@ export function Table4({ report, fileBase, print }: Common) {
       columns={columns}
       rows={report.frv}
       rowKey={(r) => r.id}
+      virtual
     />
   );
 }
@@ -226,12 +232,12 @@ export function Table6({ report, fileBase, print }: Common) {
   const zone = report.rep_param.time_zone;
   const kind = (type: string) => (type === 'regulated' ? 'Регламентированный перерыв' : 'Неразмеченный промежуток');
   const columns: Column<StatementReport['breaks'][number]>[] = [
-    { title: '№', show: (_, i) => i + 1, value: (_, i) => i + 1 },
+    { title: '№', width: NUMBER_WIDTH, show: (_, i) => i + 1, value: (_, i) => i + 1 },
     { title: 'Вид', show: (b) => kind(b.type), value: (b) => kind(b.type) },
-    { title: 'Начало', show: (b) => formatTime(b.start_datetime, zone), value: (b) => formatTime(b.start_datetime, zone) },
-    { title: 'Конец', show: (b) => formatTime(b.end_datetime, zone), value: (b) => formatTime(b.end_datetime, zone) },
+    { title: 'Начало', width: TIME_WIDTH, show: (b) => formatTime(b.start_datetime, zone), value: (b) => formatTime(b.start_datetime, zone) },
+    { title: 'Конец', width: TIME_WIDTH, show: (b) => formatTime(b.end_datetime, zone), value: (b) => formatTime(b.end_datetime, zone) },
     { title: 'Длительность, с', value: (b) => round(b.len) },
-    { title: 'Длительность', numeric: true, show: (b) => hms(b.len), value: (b) => hms(b.len) },
+    { title: 'Длительность', width: DURATION_WIDTH, numeric: true, show: (b) => hms(b.len), value: (b) => hms(b.len) },
   ];
   return (
     <ColumnTable
@@ -244,6 +250,7 @@ export function Table6({ report, fileBase, print }: Common) {
       rows={report.breaks}
       rowKey={(b, i) => `${b.start_datetime}-${i}`}
       empty="Перерывов и неразмеченных промежутков нет"
+      virtual
     />
   );
 }

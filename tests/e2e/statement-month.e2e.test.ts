@@ -1,0 +1,104 @@
+import { Database } from 'bun:sqlite';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spreadDemoMarkups } from '../../bench/support/demo-window';
+import { VIRTUAL_FROM } from '../../pwa/src/screens/reports/constants';
+import type { StatementReport } from '../../pwa/src/screens/reports/types';
+import { signInThroughPage, watchErrors, RETRY } from '../support/browser';
+import { startDemo, type Demo } from '../support/demo';
+import { table4Cells } from '../support/statement';
+import { scrollTable } from '../support/virtual-table';
+
+/**
+ * Issue 47, finding 1: a month's statement of one employee (the demo's two days copied over the
+ * month, as the benches do) has tens of thousands of rows in table 4; the screen builds only those in
+ * view, and scrolling (or the keyboard) reaches the last row with its numbers.
+ */
+let demo: Demo;
+let assemblyId: number;
+let employeeId: number;
+/** 31 days (Moscow) around the demo's days. */
+const month = { from: '2026-11-01T21:00:00.000Z', to: '2026-12-02T21:00:00.000Z' };
+
+beforeAll(async () => {
+  demo = await startDemo();
+  assemblyId = demo.structureId('Участок сборки редукторов');
+  const db = new Database(join(demo.server.dataDir, 'norma.sqlite'));
+  try {
+    spreadDemoMarkups(db, assemblyId);
+  } finally {
+    db.close();
+  }
+  const dates = await demo.get<{ employees: Record<string, number[]> }>(`/api/v1/report/dates?structure_id=${assemblyId}`);
+  employeeId = dates.employees['2026-11-16']![0]!;
+});
+afterAll(async () => {
+  await demo?.stop();
+});
+
+/** Elements inside the statement now: what the page has to lay out. */
+const statementElements = (page: Page) => page.evaluate(() => document.querySelectorAll('[data-testid="statement"] *').length);
+
+describe('a month-long statement', () => {
+  it('builds only the rows in view of table 4, and scrolling or End reaches the last row with its numbers', async () => {
+    const api = await demo.get<StatementReport>(
+      `/api/v1/report?structure_id=${assemblyId}&employee_id=${employeeId}&from_time=${month.from}&to_time=${month.to}`,
+    );
+    const rows = api.frv.length;
+    expect(rows).toBeGreaterThan(10_000);
+    const context = await demo.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await signInThroughPage(page, demo.server.url, 'analyst');
+    await page.goto(`${demo.server.url}/#/statement/${assemblyId}/${employeeId}/${month.from}/${month.to}`);
+    await page.getByTestId('t4-row').first().waitFor({ timeout: RETRY.timeout });
+
+    // The first screen: far fewer rows built than the table has, each with the API's numbers.
+    const first = await scrollTable(page, 'table-4', rows, 0);
+    expect(first.rows.length).toBeGreaterThan(5);
+    expect(first.rows.length).toBeLessThan(VIRTUAL_FROM);
+    expect(await page.getByTestId('t4-row').count()).toBe(first.rows.length);
+    expect(first.rows.map((r) => r.index)).toEqual(first.rows.map((_, k) => k));
+    for (const row of first.rows) expect(row.cells, `строка ${row.index + 1}`).toEqual(table4Cells(api, row.index));
+    // The whole statement is a few thousand elements, not one per cell of the month.
+    expect(await statementElements(page)).toBeLessThan(rows);
+
+    // The middle of the table: the rows there, in order, with their numbers.
+    const middle = await scrollTable(page, 'table-4', rows, (await page.getByTestId('table-4-scroll').evaluate((el) => el.scrollHeight)) / 2);
+    const indices = middle.rows.map((r) => r.index);
+    expect(indices[0]!).toBeGreaterThan(rows / 4);
+    expect(indices).toEqual(indices.map((_, k) => indices[0]! + k));
+    for (const row of middle.rows) expect(row.cells, `строка ${row.index + 1}`).toEqual(table4Cells(api, row.index));
+
+    // The end, by scrolling: the last row with its numbers.
+    const end = await scrollTable(page, 'table-4', rows, Infinity);
+    expect(end.rows.at(-1)!.index).toBe(rows - 1);
+    expect(end.rows.at(-1)!.cells).toEqual(table4Cells(api, rows - 1));
+    expect(end.rows.length).toBeLessThan(VIRTUAL_FROM);
+
+    // The keyboard: the box takes the focus, Home goes to the first row and End to the last.
+    await scrollTable(page, 'table-4', rows, 0);
+    const box = page.getByTestId('table-4-scroll');
+    await box.focus();
+    expect(await box.evaluate((el) => document.activeElement === el)).toBe(true);
+    await expect.poll(() => box.getAttribute('aria-label')).toBe('Таблица 4. Фотография рабочего дня');
+    const lastShown = async () => {
+      await page.keyboard.press('End');
+      return page.evaluate(() => {
+        const scroller = document.querySelector<HTMLElement>('[data-testid="table-4-scroll"]')!;
+        const bottom = scroller.getBoundingClientRect().top + scroller.clientTop + scroller.clientHeight;
+        const last = [...scroller.querySelectorAll<HTMLTableRowElement>('tbody tr[data-index]')].at(-1);
+        const rect = last?.getBoundingClientRect();
+        return rect && rect.bottom <= bottom + 1 && rect.bottom > bottom - rect.height - 2 ? Number(last!.dataset.index) : null;
+      });
+    };
+    await expect.poll(lastShown, RETRY).toBe(rows - 1);
+
+    // Table 6 grows with the window too: past a screenful it is built as table 4 is.
+    if (api.breaks.length > VIRTUAL_FROM) expect(await page.getByTestId('t6-row').count()).toBeLessThan(api.breaks.length);
+    else expect(await page.getByTestId('t6-row').count()).toBe(api.breaks.length);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
