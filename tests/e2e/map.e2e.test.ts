@@ -257,6 +257,8 @@ describe('map editor in Chromium', () => {
   });
 
   it('the analyst switches the drawing to СК-42: the shown reference and the exported .prj follow it', async () => {
+    // The info box is one line until opened (issue 46).
+    await page.getByTestId('map-info').getByRole('button', { name: 'Подробнее' }).click();
     const pick = page.getByTestId('map-info').getByLabel('Система координат');
     expect(await pick.inputValue()).toBe('local');
     await page.getByTestId('map-info').getByText('В ней выгружаются чертежи DWG и DXF и файл .prj.').waitFor();

@@ -1,10 +1,10 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import type { MapFeatureType, MapProject } from '../../api/types';
+import type { Map as MaplibreMap } from 'maplibre-gl';
+import { useEffect, useRef, useState } from 'react';
 import { useAllows } from '../../state/login';
 import { runMapShortcut, type MapActionContext } from './actions';
-import { CrsControl } from './CrsControl';
 import { GisDialog } from './GisDialog';
+import { MapInfo } from './MapInfo';
 import { SidePanel } from './SidePanel';
 import { Toolbar } from './Toolbar';
 import { useMapEditor } from './useMapEditor';
@@ -17,45 +17,6 @@ const BUSY_TEXT: Record<NonNullable<Busy>, string> = {
   saving: 'Сохранение…',
   processing: 'Выполняется алгоритм…',
 };
-
-const COUNTED: Array<{ type: MapFeatureType; label: string }> = [
-  { type: 'area', label: 'Территории' },
-  { type: 'road', label: 'Дороги' },
-  { type: 'block', label: 'Кварталы' },
-  { type: 'zone', label: 'Зоны' },
-  { type: 'object', label: 'Объекты' },
-];
-
-function countByType(project: MapProject) {
-  const counts = Object.fromEntries(COUNTED.map((c) => [c.type, 0])) as Record<MapFeatureType, number>;
-  for (const f of [...project.drawn_feature_collection.features, ...project.general_feature_collection.features]) counts[f.properties.type] += 1;
-  return counts;
-}
-
-/** The project info (bottom left): its name, how many features of each type, its coordinate reference. */
-function MapInfo({ state, canWrite }: { state: MapProjectState; canWrite: boolean }) {
-  const { project, busy } = state;
-  const counts = useMemo(() => (project ? countByType(project) : null), [project]);
-  return (
-    <div className="map-info" data-testid="map-info" aria-label="Сведения о проекте">
-      {project && counts ? (
-        <>
-          <strong data-testid="map-project-name">{project.name}</strong>
-          <ul>
-            {COUNTED.map((c) => (
-              <li key={c.type}>
-                {c.label}: <span data-testid={`map-count-${c.type}`}>{counts[c.type]}</span>
-              </li>
-            ))}
-          </ul>
-          <CrsControl project={project} canWrite={canWrite} busy={busy !== null} onPick={state.setCrs} />
-        </>
-      ) : (
-        state.projects && <span>Проектов нет{canWrite ? ': создайте проект в меню (+)' : ''}</span>
-      )}
-    </div>
-  );
-}
 
 /** The toolbar's and the keyboard's commands on the editor (actions.ts); popups close before each. */
 function useMapActions(state: MapProjectState, editor: ReturnType<typeof useMapEditor>, canWrite: boolean): MapActionContext {
@@ -105,6 +66,25 @@ function useMapActions(state: MapProjectState, editor: ReturnType<typeof useMapE
 }
 
 /**
+ * The map's visible extent as `data-view` on its element ([west, south, east, north], after each
+ * move): what the page shows, for checks of where the drawing lies on screen.
+ */
+function useViewExtent(map: MaplibreMap | null) {
+  useEffect(() => {
+    if (!map) return;
+    const mark = () => {
+      const b = map.getBounds();
+      map.getContainer().dataset.view = JSON.stringify([b.getWest(), b.getSouth(), b.getEast(), b.getNorth()]);
+    };
+    mark();
+    map.on('moveend', mark);
+    return () => {
+      map.off('moveend', mark);
+    };
+  }, [map]);
+}
+
+/**
  * The map editor `/ciblock/map` (spec 02 "Map editor", issue 15; docs/map.md «Экран редактора»):
  * the offline basemap, the drawing with property popups, the toolbar, the project side menu, the
  * project info (bottom left) and the hovered label's full text (bottom right). Roles without
@@ -119,6 +99,7 @@ export function MapScreen() {
   const editor = useMapEditor(state, canWrite, container);
   const { gis, hovered } = editor;
   const ctx = useMapActions(state, editor, canWrite);
+  useViewExtent(editor.map);
 
   return (
     <section className="map-screen">
@@ -132,7 +113,7 @@ export function MapScreen() {
             </div>
           )}
           {gis && <GisDialog type={gis} onBuilt={editor.onGisBuilt} onClose={editor.closeGis} />}
-          <MapInfo state={state} canWrite={canWrite} />
+          <MapInfo state={state} canWrite={canWrite} onShowAll={editor.showAll} />
           {hovered !== null && (
             <div className="map-full-text" data-testid="map-full-text" role="status">
               {hovered}
