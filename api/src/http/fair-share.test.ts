@@ -241,12 +241,19 @@ describe('waiting heavy requests take turns by requester', () => {
     const calls = [call('GET', frv, 'flood 1', flood), call('GET', frv, 'flood 2', flood)];
     await runningAre(['flood 1', 'flood 2']);
     // The flood queues more, then a second flooder, then the bystander's one report — in that order.
-    for (const label of ['flood 3', 'flood 4', 'flood 5']) calls.push(call('GET', frv, label, flood));
-    await waitingAre(3);
-    for (const label of ['second 1', 'second 2']) calls.push(call('GET', frv, label, second));
-    await waitingAre(5);
-    calls.push(call('GET', frv, 'bystander', bystander));
-    await waitingAre(6);
+    // One at a time: each is in line before the next is sent (a request is in line once its session is read).
+    const queued = [
+      ['flood 3', flood],
+      ['flood 4', flood],
+      ['flood 5', flood],
+      ['second 1', second],
+      ['second 2', second],
+      ['bystander', bystander],
+    ] as const;
+    for (const [index, [label, who]] of queued.entries()) {
+      calls.push(call('GET', frv, label, who));
+      await waitingAre(index + 1);
+    }
 
     // A slot frees: not «flood 3», which came first, but a requester with nothing running — the second flooder, who came before the bystander.
     end('flood 1');
@@ -302,7 +309,9 @@ describe('a reserve slot for a requester with nothing running', () => {
     // B's first comes with nothing else of B's in line: it takes the reserve; B's next two wait.
     calls.push(call('GET', frv, 'B1', { cookie: w.cookies.assessor }));
     await runningAre(['A1', 'A2', 'B1']);
-    calls.push(call('GET', frv, 'B2', { cookie: w.cookies.assessor }), call('GET', frv, 'B3', { cookie: w.cookies.assessor }));
+    calls.push(call('GET', frv, 'B2', { cookie: w.cookies.assessor }));
+    await waitingAre(1);
+    calls.push(call('GET', frv, 'B3', { cookie: w.cookies.assessor }));
     await waitingAre(2);
     // B1 ends: B has nothing running but two in line — that is keeping requests going, not a bystander's one.
     end('B1');
