@@ -1,15 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { requireAccess, structureFrom, type StructureLocator } from '../auth/access';
+import { requireAccess, structureFrom } from '../auth/access';
 import type { AppDeps } from '../deps';
 import { createRouter, errorResponses, json, jsonBody } from '../http/openapi';
 import { IdParam, StructureQuery } from '../org/schema';
-import { structureFromBody } from '../org/routes';
-import { idOf, tags, withConflict } from './route-spec';
+import { tags, withConflict } from './route-spec';
 import { AdminCamera, CameraChange, CameraCreate, Message } from './schema';
-import { changeCamera, createCamera, deleteCamera, listAdminCameras, structureOfCamera } from './service';
-
-/** The structure of the camera in the path. */
-const viaCamera: StructureLocator = (c, db) => structureOfCamera(db, idOf(c.req.param('id')));
+import { changeCamera, createCamera, deleteCamera, listAdminCameras } from './service';
 
 /** A structure's cameras with their storage folders: list, add, change, delete one without video. */
 export function adminCameraRoutes({ db }: Pick<AppDeps, 'db'>) {
@@ -33,7 +29,7 @@ export function adminCameraRoutes({ db }: Pick<AppDeps, 'db'>) {
       path: '/api/v1/admin/cameras',
       tags,
       summary: 'Добавить камеру (номер 1–4, не повторяется в структурной единице; папка хранилища)',
-      middleware: [requireAccess(db, 'organization.admin', structureFromBody())] as const,
+      middleware: [requireAccess(db, 'organization.admin', structureFrom.queryOrBody())] as const,
       request: jsonBody(CameraCreate),
       responses: { 200: json(AdminCamera), ...withConflict },
     }),
@@ -45,7 +41,7 @@ export function adminCameraRoutes({ db }: Pick<AppDeps, 'db'>) {
       path: '/api/v1/admin/cameras/{id}',
       tags,
       summary: 'Изменить номер, название или папку камеры',
-      middleware: [requireAccess(db, 'organization.admin', viaCamera)] as const,
+      middleware: [requireAccess(db, 'organization.admin', structureFrom.cameraParam())] as const,
       request: { params: IdParam, ...jsonBody(CameraChange) },
       responses: { 200: json(AdminCamera), ...withConflict },
     }),
@@ -57,7 +53,7 @@ export function adminCameraRoutes({ db }: Pick<AppDeps, 'db'>) {
       path: '/api/v1/admin/cameras/{id}',
       tags,
       summary: 'Удалить камеру без видео (409 — у неё есть видео)',
-      middleware: [requireAccess(db, 'organization.admin', viaCamera)] as const,
+      middleware: [requireAccess(db, 'organization.admin', structureFrom.cameraParam())] as const,
       request: { params: IdParam },
       responses: { 200: json(Message), ...withConflict },
     }),

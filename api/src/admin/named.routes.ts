@@ -1,9 +1,8 @@
 import { createRoute } from '@hono/zod-openapi';
-import { requireAccess, type StructureLocator } from '../auth/access';
+import { requireAccess, structureFrom, type StructureLocator } from '../auth/access';
 import type { AppDeps } from '../deps';
 import { createRouter, errorResponses, json, jsonBody } from '../http/openapi';
 import { IdParam, NamedItem } from '../org/schema';
-import { structureFromBody } from '../org/routes';
 import { idOf, tags, withConflict } from './route-spec';
 import { Message, NamedChange, NamedCreate } from './schema';
 import { createNamed, deleteNamed, renameNamed, structureOfNamed } from './service';
@@ -28,7 +27,7 @@ export function adminNamedRoutes({ db }: Pick<AppDeps, 'db'>) {
         path: `/api/v1/admin/${table}`,
         tags,
         summary: `Добавить ${label}`,
-        middleware: [requireAccess(db, 'organization.admin', structureFromBody())] as const,
+        middleware: [requireAccess(db, 'organization.admin', structureFrom.queryOrBody())] as const,
         request: jsonBody(NamedCreate),
         responses: { 200: json(NamedItem), ...errorResponses },
       }),

@@ -246,12 +246,6 @@ export async function listAdminCameras(db: Db, structureId: number) {
   return rows.map((r) => ({ ...r, videos: Number(r.videos) }));
 }
 
-export async function structureOfCamera(db: Db, id: number): Promise<number> {
-  const row = await db.selectFrom('cameras').select('structure_id').where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound('Камера не найдена');
-  return row.structure_id;
-}
-
 /**
  * Recordings are found by folder (sync lists it recursively), so a folder belongs to one camera
  * of the whole installation and may not lie inside another camera's folder — otherwise one camera

@@ -18,63 +18,83 @@ export interface LocatedStructure {
 /** Finds which structure a request is about; returns its id (or id and organisation) or throws a 400. */
 export type StructureLocator = (c: Context<AppEnv>, db: Db) => Promise<number | LocatedStructure>;
 
-function positiveInt(raw: string | undefined, name: string): number {
-  if (raw === undefined || raw === '') throw badRequest(`Не указан параметр ${name}`);
-  // Decimal digits only: Number("0x10") is 16, Number(" 16") too — another object than the one named.
-  const value = parseId(raw);
-  if (value === null) throw badRequest(`${name}: ожидается целое положительное число десятичными цифрами`);
-  return value;
-}
-
 /** Ways to find the structure of a request. */
 export const structureFrom = {
   query:
     (name = 'structure_id'): StructureLocator =>
     async (c) =>
-      positiveInt(c.req.query(name), name),
+      positiveIdOf(c.req.query(name), name),
   param:
     (name = 'id'): StructureLocator =>
     async (c) =>
-      positiveInt(c.req.param(name), name),
+      positiveIdOf(c.req.param(name), name),
   /** Via a video: video → camera → structure. */
   videoQuery:
     (name = 'video_id'): StructureLocator =>
     async (c, db) =>
-      structureOfVideo(c, db, positiveInt(c.req.query(name), name)),
+      structureOfVideo(c, db, positiveIdOf(c.req.query(name), name)),
   /** Via a video id in a path parameter (`/api/v1/video_meta/{videoId}`). */
   videoParam:
     (name = 'videoId'): StructureLocator =>
     async (c, db) =>
-      structureOfVideo(c, db, positiveInt(c.req.param(name), name)),
+      structureOfVideo(c, db, positiveIdOf(c.req.param(name), name)),
   /** Via a video id in the query or, failing that, in the JSON body (POST /api/v1/set_duration). */
   videoQueryOrBody:
     (name = 'video_id'): StructureLocator =>
     async (c, db) => {
-      let raw = c.req.query(name);
-      if (raw === undefined && (c.req.header('content-type') ?? '').includes('application/json')) {
-        const body = await c.req.json().catch(() => null);
-        const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
-        raw =
-          value === undefined || value === null
-            ? undefined
-            : typeof value === 'number' && Number.isSafeInteger(value)
-              ? String(value)
-              : typeof value === 'string'
-                ? value
-                : '-';
-      }
-      return structureOfVideo(c, db, positiveInt(raw, name));
+      const raw = c.req.query(name);
+      return structureOfVideo(c, db, positiveIdOf(raw !== undefined ? raw : await jsonField(c, name), name));
+    },
+  /**
+   * The structure id of a JSON body (POST calls that create something in a structure), read before the
+   * body is validated so that access is checked first; the handler validates the body again.
+   */
+  body:
+    (name = 'structure_id'): StructureLocator =>
+    async (c) =>
+      positiveIdOf(await jsonField(c, name), name),
+  /** In the query or, failing that, in the JSON body (calls that accept either). */
+  queryOrBody:
+    (name = 'structure_id'): StructureLocator =>
+    async (c) => {
+      const raw = c.req.query(name);
+      return positiveIdOf(raw !== undefined ? raw : await jsonField(c, name), name);
     },
   /** Via a camera: camera → structure. */
   cameraQuery:
     (name = 'camera_id'): StructureLocator =>
     async (c, db) => {
-      const cameraId = positiveInt(c.req.query(name), name);
-      const row = await cameraStructure(db, cameraId);
-      if (!row) throw notFound('Камера не найдена');
-      return row.structure_id;
+      const cameraId = positiveIdOf(c.req.query(name), name);
+      return structureOfCamera(db, cameraId);
     },
+  /** Via a camera id in a path parameter (`/api/v1/camera/{id}/…`). */
+  cameraParam:
+    (name = 'id'): StructureLocator =>
+    async (c, db) =>
+      structureOfCamera(db, positiveIdOf(c.req.param(name), name)),
 };
+
+async function structureOfCamera(db: Db, cameraId: number): Promise<number> {
+  const row = await cameraStructure(db, cameraId);
+  if (!row) throw notFound('Камера не найдена');
+  return row.structure_id;
+}
+
+/** A field of the JSON body (undefined when there is no JSON body or no such field). */
+async function jsonField(c: Context<AppEnv>, name: string): Promise<unknown> {
+  if (!(c.req.header('content-type') ?? '').includes('application/json')) return undefined;
+  const body: unknown = await c.req.json().catch(() => null);
+  return body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+}
+
+/** A positive id given as a JSON number or a string of decimal digits, or a 400. */
+function positiveIdOf(raw: unknown, name: string): number {
+  if (raw === undefined || raw === null || raw === '') throw badRequest(`Не указан параметр ${name}`);
+  // Decimal digits only: Number('0x10') would name structure 16.
+  const value = parseId(raw);
+  if (value === null) throw badRequest(`${name}: ожидается целое положительное число десятичными цифрами`);
+  return value;
+}
 
 async function structureOfVideo(c: Context<AppEnv>, db: Db, videoId: number): Promise<LocatedStructure> {
   const [row] = await videoStructure(db, [videoId]);

@@ -28,14 +28,6 @@ const zoneFromPath: StructureLocator = async (c, db) => {
   return where;
 };
 
-/** The structure_id of a JSON body (POST /api/v1/event/zone), read before the body is validated, for the access check. */
-const structureFromBody: StructureLocator = async (c) => {
-  const body = (await c.req.json().catch(() => null)) as { structure_id?: unknown } | null;
-  const value = body && typeof body === 'object' ? body.structure_id : undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw badRequest('structure_id: ожидается целое положительное число');
-  return value;
-};
-
 /**
  * A camera's floor calibration and a hall's zones (docs/api.md «Аналитика мероприятий»): reading —
  * every role of the organisation; writing — administrators and analysts (workspace.write), as with stands.
@@ -89,7 +81,7 @@ export function eventPlaceRoutes(db: Db) {
       path: '/api/v1/event/zone',
       tags,
       summary: 'Добавить зону зала: многоугольник (3–100 точек) или круг (радиус до 1000 м); зона стенда без формы — круг 1,5 м вокруг его локации',
-      middleware: [requireAccess(db, 'workspace.write', structureFromBody)] as const,
+      middleware: [requireAccess(db, 'workspace.write', structureFrom.body())] as const,
       request: jsonBody(ZoneBody),
       responses: { 200: json(Zone), ...errorResponses },
     }),

@@ -1,8 +1,8 @@
 import { createRoute } from '@hono/zod-openapi';
-import { currentUser, requireAccess, type StructureLocator } from '../auth/access';
+import { currentUser, requireAccess, structureFrom } from '../auth/access';
 import { admitNewShareKey, hashShareKey, INVALID_SHARE_KEY, lookUpShareKey, newShareKey } from '../auth/share-keys';
 import type { AppDeps } from '../deps';
-import { badRequest, notFound } from '../http/errors';
+import { notFound } from '../http/errors';
 import { createRouter, ErrorSchema, errorResponses, json, jsonBody, openToAll } from '../http/openapi';
 import { toIso } from '../http/time';
 import { insertShareKey, sharedStructure } from '../report/share-keys.service';
@@ -10,14 +10,6 @@ import { EventShareBody, EventShareReply, SharedEventFigures, SharedEventKeyPara
 import * as events from './service';
 
 const tags = ['Аналитика мероприятий'];
-
-/** The structure_id of a JSON body (POST /api/v1/event/share), read before the body is validated, for the access check. */
-const structureFromBody: StructureLocator = async (c) => {
-  const body = (await c.req.json().catch(() => null)) as { structure_id?: unknown } | null;
-  const value = body && typeof body === 'object' ? body.structure_id : undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw badRequest('structure_id: ожидается целое положительное число');
-  return value;
-};
 
 /**
  * The share link of a hall's event analytics (issue 44, docs/event-analytics.md «Ссылка „поделиться“»):
@@ -35,7 +27,7 @@ export function eventShareRoutes({ db, config }: Pick<AppDeps, 'db' | 'config'>)
       path: '/api/v1/event/share',
       tags,
       summary: 'Создать ключ «поделиться» для цифр аналитики зала за окно: без входа, только чтение',
-      middleware: [requireAccess(db, 'reports.read', structureFromBody)] as const,
+      middleware: [requireAccess(db, 'reports.read', structureFrom.body())] as const,
       request: jsonBody(EventShareBody),
       responses: {
         200: json(EventShareReply),

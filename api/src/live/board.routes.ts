@@ -1,13 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { currentUser, requireAccess, structureFrom, type StructureLocator } from '../auth/access';
+import { currentUser, requireAccess, structureFrom } from '../auth/access';
 import { sessionUser } from '../auth/service';
 import { admitNewShareKey, findShareGrant, hashShareKey, INVALID_SHARE_KEY, lookUpShareKey, newShareKey, shareKeyOf } from '../auth/share-keys';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../http/env';
 import { badRequest, forbidden, unauthorized } from '../http/errors';
-import { createRouter, errorResponses, json, jsonBody, parseId } from '../http/openapi';
+import { createRouter, errorResponses, json, jsonBody } from '../http/openapi';
 import { insertShareKey } from '../report/share-keys.service';
 import { liveBoard } from './board';
 import { BOARD_STREAMS_PER_KEY, BOARD_STREAMS_PER_USER, boardHub } from './board.hub';
@@ -54,14 +54,6 @@ function boardAccess(db: AppDeps['db']): MiddlewareHandler<AppEnv> {
     await next();
   };
 }
-
-/** structure_id of a JSON body (POST /api/v1/live_board/share), read before the body is validated. */
-const structureFromBody: StructureLocator = async (c) => {
-  const body = await c.req.json().catch(() => null);
-  const value = parseId((body as Record<string, unknown> | null)?.structure_id);
-  if (value === null) throw badRequest('structure_id: ожидается целое положительное число');
-  return value;
-};
 
 /** Whom a request's stream counts under, and how to ask whether it still may watch. */
 function principalOf(c: Context<AppEnv>, deps: Pick<AppDeps, 'db' | 'auth'>) {
@@ -168,7 +160,7 @@ export function liveBoardRoutes(deps: Pick<AppDeps, 'db' | 'auth' | 'config' | '
       path: '/api/v1/live_board/share',
       tags,
       summary: 'Создать ссылку «поделиться» на доску: без входа, только чтение (отзыв — DELETE /api/v1/share/{key})',
-      middleware: [requireAccess(db, 'reports.read', structureFromBody)] as const,
+      middleware: [requireAccess(db, 'reports.read', structureFrom.body())] as const,
       request: { ...jsonBody(LiveBoardShareBody) },
       responses: { 200: json(LiveBoardShareKey), ...errorResponses },
     }),

@@ -204,6 +204,52 @@ describe('strict ids and dates', () => {
     expect((await f.call('GET', `/api/v1/report/dates?structure_id=${f.structureId}`, 'viewer')).status).toBe(200);
   });
 
+  it('reads structure_id in a JSON body strictly before the body is validated, and creates nothing', async () => {
+    const loose = [`0x${f.structureId.toString(16)}`, `${f.structureId}e0`, ` ${f.structureId}`, `${f.structureId}.0`, -f.structureId, 0];
+    const calls: [path: string, role: 'admin' | 'analyst', body: Record<string, unknown>][] = [
+      ['/api/v1/generate_hash', 'analyst', { from_time: '2026-03-01T00:00:00Z', to_time: '2026-03-02T00:00:00Z' }],
+      [
+        '/api/v1/event/zone',
+        'analyst',
+        {
+          name: 'Зона',
+          kind: 'zone',
+          polygon: [
+            [0, 0],
+            [1, 0],
+            [1, 1],
+          ],
+        },
+      ],
+      ['/api/v1/admin/cameras', 'admin', { camera_key: 'cam4', storage_folder: 'strict-ids' }],
+    ];
+    const counts = async () =>
+      Promise.all(
+        (['share_keys', 'event_zones', 'cameras'] as const).map(async (table) =>
+          Number(
+            (
+              await t.deps.db
+                .selectFrom(table)
+                .select((e) => e.fn.countAll().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n,
+          ),
+        ),
+      );
+    const before = await counts();
+    for (const [path, role, body] of calls) {
+      for (const structure_id of loose) {
+        const response = await f.call('POST', path, role, { ...body, structure_id });
+        expect(response.status, `${path} ${structure_id}`).toBe(400);
+        expect((await response.json()).error.message, `${path} ${structure_id}`).toBe('structure_id: ожидается целое положительное число десятичными цифрами');
+      }
+      const missing = await f.call('POST', path, role, body);
+      expect(missing.status, path).toBe(400);
+      expect((await missing.json()).error.message, path).toBe('Не указан параметр structure_id');
+    }
+    expect(await counts()).toEqual(before);
+  });
+
   it('refuses dates that do not exist, like 2026-02-30', async () => {
     const period = await f.call(
       'GET',

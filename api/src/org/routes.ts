@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { currentUser, requireAccess, structureFrom, videoOrStructureQuery, type StructureLocator } from '../auth/access';
+import { currentUser, requireAccess, structureFrom, videoOrStructureQuery } from '../auth/access';
 import type { AppDeps } from '../deps';
 import { badRequest } from '../http/errors';
-import { createRouter, errorResponses, json, parseId } from '../http/openapi';
+import { createRouter, errorResponses, json } from '../http/openapi';
 import { readOperations, saveOperations } from './operations.service';
 import { organizationRoutes } from './organization.routes';
 import {
@@ -21,25 +21,6 @@ import { readStructureSettings, saveStructureSettings, shiftProblem } from './se
 
 const tags = ['Структуры'];
 const conflictResponse = { 409: errorResponses[400] };
-
-/**
- * `structure_id` from a JSON body (POST /api/v1/operations and the administration calls), or
- * from the query when the body has none.
- */
-export const structureFromBody =
-  (name = 'structure_id'): StructureLocator =>
-  async (c) => {
-    let raw: unknown = c.req.query(name);
-    if (raw === undefined && (c.req.header('content-type') ?? '').includes('application/json')) {
-      const body = await c.req.json().catch(() => null);
-      raw = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
-    }
-    if (raw === undefined || raw === null || raw === '') throw badRequest(`Не указан параметр ${name}`);
-    // Decimal digits only: Number('0x10') would name structure 16.
-    const value = parseId(raw);
-    if (value === null) throw badRequest(`${name}: ожидается целое положительное число`);
-    return value;
-  };
 
 export function orgRoutes({ db }: AppDeps) {
   const app = createRouter();
@@ -133,7 +114,7 @@ export function orgRoutes({ db }: AppDeps) {
       path: '/api/v1/operations',
       tags,
       summary: 'Сохранить редактор операций: изменённые и новые операции, удаление по id (одна транзакция; 409 — операция есть в разметке)',
-      middleware: [requireAccess(db, 'workspace.write', structureFromBody())] as const,
+      middleware: [requireAccess(db, 'workspace.write', structureFrom.queryOrBody())] as const,
       request: { body: { content: { 'application/json': { schema: OperationsSave } }, required: true } },
       responses: { 200: json(OperationsReply), ...errorResponses, ...conflictResponse },
     }),

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { assertStructureInOrganization, currentUser, requireAccess, type StructureLocator } from '../auth/access';
+import { assertStructureInOrganization, currentUser, requireAccess, structureFrom } from '../auth/access';
 import { roleAllows } from '../auth/roles';
 import {
   admitNewShareKey,
@@ -11,9 +11,9 @@ import {
   newShareKey,
 } from '../auth/share-keys';
 import type { AppDeps } from '../deps';
-import { badRequest, forbidden, notFound } from '../http/errors';
+import { forbidden, notFound } from '../http/errors';
 import { toIso } from '../http/time';
-import { createRouter, ErrorSchema, errorResponses, json, parseId } from '../http/openapi';
+import { createRouter, ErrorSchema, errorResponses, json } from '../http/openapi';
 import { MessageReply } from '../auth/schema';
 import { ReportWindowQuery, ResolvedShare, ShareHash } from './schema';
 import { insertShareKey, revokeShareKey, shareKeyByHash, sharedStructure } from './share-keys.service';
@@ -29,14 +29,6 @@ const KeyParam = z.object({
     .max(200)
     .openapi({ param: { name: 'key', in: 'path' } }),
 });
-
-/** structure_id of a JSON body (POST /api/v1/generate_hash). */
-const structureFromBody: StructureLocator = async (c) => {
-  const body = await c.req.json().catch(() => null);
-  const value = parseId((body as Record<string, unknown> | null)?.structure_id);
-  if (value === null) throw badRequest('structure_id: ожидается целое положительное число');
-  return value;
-};
 
 /**
  * Share keys for the interactive report (spec 01 §7 generate_hash, resolve_hash; DESIGN
@@ -54,7 +46,7 @@ export function shareRoutes({ db, config }: Pick<AppDeps, 'db' | 'config'>) {
       path: '/api/v1/generate_hash',
       tags,
       summary: 'Создать ключ «поделиться»: интерактивный отчёт этого окна без входа, только чтение',
-      middleware: [requireAccess(db, 'reports.read', structureFromBody)] as const,
+      middleware: [requireAccess(db, 'reports.read', structureFrom.body())] as const,
       request: { body: { content: { 'application/json': { schema: ReportWindowQuery } }, required: true } },
       responses: {
         200: json(ShareHash),
