@@ -1,4 +1,3 @@
-import { Database } from 'bun:sqlite';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,6 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
+import { DEMO_FRAME, insertDemoTracking } from '../support/event-tracking';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 
 /**
@@ -27,16 +27,12 @@ let cookie: string;
 let structureId: number;
 const work = mkdtempSync(join(tmpdir(), 'norma-event-share-'));
 
-/** The demo's clips: 640 × 360; the calibration maps (64, 36)–(576, 324) on the frame to (0, 0)–(10, 5) m. */
-const FRAME = { width: 640, height: 360 };
 const square = (x0: number, y0: number, x1: number, y1: number) => [
   [x0, y0],
   [x1, y0],
   [x1, y1],
   [x0, y1],
 ];
-const standing = Array.from({ length: 61 }, (_, i) => [i * 5, i * 0.2, 310, 140, 20, 40, 0.9]);
-const walking = Array.from({ length: 51 }, (_, i) => [i * 5, i * 0.2, 80 + i * 8, 20, 20, 40, 0.8]);
 
 interface Zone {
   id: number;
@@ -71,27 +67,6 @@ const ok = async <T>(path: string, init: { method?: string; body?: unknown } = {
 const zones = async () => (await ok<{ zones: Zone[] }>(`/api/v1/event/zones?structure_id=${structureId}`)).zones;
 const zoneNamed = async (name: string) => (await zones()).find((z) => z.name === name)!;
 
-/** A finished tracking of the video with two tracks, written as the tracking job's last transaction writes it. */
-function insertTracking(dataDir: string, video: number) {
-  const db = new Database(join(dataDir, 'norma.sqlite'));
-  try {
-    db.exec('PRAGMA busy_timeout = 60000');
-    const now = Date.now();
-    const settings = JSON.stringify({ fps_sampled: 5, detector: 'movenet-multipose', input_width: 640, thresholds: {} });
-    const stats = JSON.stringify({ tracks: 2, frames: 61, seconds: 12, work_seconds: 3, x_real_time: 4 });
-    const { id } = db
-      .query(
-        `INSERT INTO event_trackings (video_id, job_id, status, settings, video_fps, frame_width, frame_height, stats, created_at, finished_at)
-         VALUES (?, NULL, 'done', ?, 25, ?, ?, ?, ?, ?) RETURNING id`,
-      )
-      .get(video, settings, FRAME.width, FRAME.height, stats, now, now) as { id: number };
-    const insert = db.query('INSERT INTO event_tracks (tracking_id, track_number, first_time, last_time, points) VALUES (?, ?, ?, ?, ?)');
-    [standing, walking].forEach((points, i) => insert.run(id, i + 1, points[0]![1]!, points[points.length - 1]![1]!, JSON.stringify(points)));
-  } finally {
-    db.close();
-  }
-}
-
 let standId: number;
 
 beforeAll(async () => {
@@ -102,10 +77,10 @@ beforeAll(async () => {
   const cameras = await ok<{ id: number }[]>(`/api/v1/cameras?structure_id=${structureId}`);
   const cameraId = cameras[0]!.id;
   const videos = await ok<{ id: number; start_time: string }[]>(`/api/v1/videos?camera_id=${cameraId}`);
-  insertTracking(server.dataDir, videos.reduce((a, b) => (b.start_time > a.start_time ? b : a)).id);
+  insertDemoTracking(server.dataDir, videos.reduce((a, b) => (b.start_time > a.start_time ? b : a)).id);
   await ok(`/api/v1/event/calibration?camera_id=${cameraId}`, {
     method: 'PUT',
-    body: { frame_width: FRAME.width, frame_height: FRAME.height, image_points: square(64, 36, 576, 324), plan_points: square(0, 0, 10, 5) },
+    body: { frame_width: DEMO_FRAME.width, frame_height: DEMO_FRAME.height, image_points: square(64, 36, 576, 324), plan_points: square(0, 0, 10, 5) },
   });
   // The standing person's feet (320, 180) → (5, 2.5) m; the walker goes along y ≈ 0.42 m from x ≈ 0.5 to 8.3 m.
   await ok('/api/v1/event/zone', {

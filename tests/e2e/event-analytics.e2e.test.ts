@@ -1,9 +1,8 @@
-import { Database } from 'bun:sqlite';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
+import { DEMO_FRAME, DEMO_TRACKS, insertDemoTracking } from '../support/event-tracking';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 
 /**
@@ -24,8 +23,6 @@ let cameraId: number;
 let cameraName: string;
 let videoId: number;
 
-/** The demo's clips: 640 × 360. The calibration maps (64, 36)–(576, 324) on the frame to (0, 0)–(10, 5) m on the plan. */
-const FRAME = { width: 640, height: 360 };
 const IMAGE = [
   [64, 36],
   [576, 36],
@@ -38,36 +35,12 @@ const PLAN = [
   [10, 5],
   [0, 5],
 ] as const;
-/** Frames of the tracking at 5 per second of a 25 fps clip: [frame, time, x, y, w, h, score], foot = (x + w/2, y + h). */
-const standing = Array.from({ length: 61 }, (_, i) => [i * 5, i * 0.2, 310, 140, 20, 40, 0.9]);
-const walking = Array.from({ length: 51 }, (_, i) => [i * 5, i * 0.2, 80 + i * 8, 20, 20, 40, 0.8]);
 
 const get = async <T>(path: string, who = cookie): Promise<T> => {
   const response = await fetch(`${server.url}${path}`, { headers: { cookie: who } });
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 };
-
-/** A finished tracking of the video with two tracks, written as the tracking job's last transaction writes it. */
-function insertTracking(dataDir: string, video: number) {
-  const db = new Database(join(dataDir, 'norma.sqlite'));
-  try {
-    db.exec('PRAGMA busy_timeout = 60000');
-    const now = Date.now();
-    const settings = JSON.stringify({ fps_sampled: 5, detector: 'movenet-multipose', input_width: 640, thresholds: {} });
-    const stats = JSON.stringify({ tracks: 2, frames: 61, seconds: 12, work_seconds: 3, x_real_time: 4 });
-    const { id } = db
-      .query(
-        `INSERT INTO event_trackings (video_id, job_id, status, settings, video_fps, frame_width, frame_height, stats, created_at, finished_at)
-         VALUES (?, NULL, 'done', ?, 25, ?, ?, ?, ?, ?) RETURNING id`,
-      )
-      .get(video, settings, FRAME.width, FRAME.height, stats, now, now) as { id: number };
-    const insert = db.query('INSERT INTO event_tracks (tracking_id, track_number, first_time, last_time, points) VALUES (?, ?, ?, ?, ?)');
-    [standing, walking].forEach((points, i) => insert.run(id, i + 1, points[0]![1]!, points[points.length - 1]![1]!, JSON.stringify(points)));
-  } finally {
-    db.close();
-  }
-}
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '20' }), launchBrowser()]);
@@ -79,7 +52,7 @@ beforeAll(async () => {
   const videos = await get<{ id: number; start_time: string }[]>(`/api/v1/videos?camera_id=${cameraId}`);
   // The newest video: the screen's default window is its day.
   videoId = videos.reduce((a, b) => (b.start_time > a.start_time ? b : a)).id;
-  insertTracking(server.dataDir, videoId);
+  insertDemoTracking(server.dataDir, videoId);
 });
 afterAll(async () => {
   await browser?.close();
@@ -107,7 +80,7 @@ async function clickFramePoints(page: Page) {
   const frame = page.getByTestId('calibration-frame').first();
   await frame.waitFor();
   const box = (await frame.boundingBox())!;
-  for (const [x, y] of IMAGE) await frame.click({ position: { x: (x / FRAME.width) * box.width, y: (y / FRAME.height) * box.height } });
+  for (const [x, y] of IMAGE) await frame.click({ position: { x: (x / DEMO_FRAME.width) * box.width, y: (y / DEMO_FRAME.height) * box.height } });
 }
 
 async function typePlan(page: Page, plan: readonly (readonly number[])[]) {
@@ -153,7 +126,7 @@ describe('event analytics screen (issue 44)', () => {
     type Saved = { calibration: { frame_width: number; frame_height: number; image_points: number[][]; plan_points: number[][] } | null };
     await expect.poll(async () => (await get<Saved>(`/api/v1/event/calibration?camera_id=${cameraId}`)).calibration !== null, RETRY).toBe(true);
     const saved = (await get<Saved>(`/api/v1/event/calibration?camera_id=${cameraId}`)).calibration!;
-    expect(saved).toMatchObject({ frame_width: FRAME.width, frame_height: FRAME.height, plan_points: PLAN });
+    expect(saved).toMatchObject({ frame_width: DEMO_FRAME.width, frame_height: DEMO_FRAME.height, plan_points: PLAN });
     saved.image_points.forEach((p, i) => {
       expect(Math.abs(p[0]! - IMAGE[i]![0])).toBeLessThanOrEqual(2);
       expect(Math.abs(p[1]! - IMAGE[i]![1])).toBeLessThanOrEqual(2);
@@ -199,7 +172,7 @@ describe('event analytics screen (issue 44)', () => {
     expect(download.suggestedFilename()).toMatch(/\.mot\.txt$/);
     const text = await readFile((await download.path())!, 'utf8');
     const lines = text.trim().split(/\r?\n/);
-    expect(lines).toHaveLength(standing.length + walking.length);
+    expect(lines).toHaveLength(DEMO_TRACKS.standing.length + DEMO_TRACKS.walking.length);
     expect(lines[0]!.split(',').slice(0, 2)).toEqual(['1', '1']);
 
     // A phone: the body does not scroll sideways (tables scroll in their own box).

@@ -4,6 +4,7 @@ import { mediaTools } from '@norma/workers/media';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VTEST_AVI, VTEST_MISSING } from '../../../tests/support/vtest';
 import { untilState } from '../../../tests/support/wait';
+import { insertTrackedVideo, type StoredTrackPoint } from '../../test-support/event-trackings';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 import { insertCamera, insertVideo, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 import { startWorkers } from '../job-registry';
@@ -49,47 +50,12 @@ const person1 = Array.from({ length: 11 }, (_, s) => ({ time: s, x: 5, y: 5 }));
 const person2 = Array.from({ length: 10 }, (_, s) => ({ time: s, x: s, y: 8 }));
 
 /** A stored track point [frame, time, x, y, w, h, score] whose box has its bottom centre at plan (x, y) · pixelsPerMetre. */
-const stored = (path: { time: number; x: number; y: number }[], pixelsPerMetre: number) =>
+const stored = (path: { time: number; x: number; y: number }[], pixelsPerMetre: number): StoredTrackPoint[] =>
   path.map((p) => {
     const fx = p.x * pixelsPerMetre;
     const fy = p.y * pixelsPerMetre;
-    return [p.time * 25, p.time, fx - 5, fy - 20, 10, 20, 0.9];
+    return [p.time * 25, p.time, fx - 5, fy - 20, 10, 20, 0.9] satisfies StoredTrackPoint;
   });
-
-/** A ready video of the camera starting at T0 with a finished tracking holding these tracks (as commitTracking stores them). */
-async function trackedVideo(cameraId: number, name: string, tracks: number[][][]) {
-  const db = t.deps.db;
-  const videoId = await insertVideo(db, cameraId, { filename: name, start: T0, duration: 60 });
-  const { id } = await db
-    .insertInto('event_trackings')
-    .values({
-      video_id: videoId,
-      job_id: null,
-      status: 'done',
-      settings: JSON.stringify({ fps_sampled: 5, detector: 'movenet', input_width: 768, thresholds: {} }),
-      video_fps: 25,
-      frame_width: 200,
-      frame_height: 200,
-      stats: JSON.stringify({ tracks: tracks.length, frames: 300, seconds: 60, work_seconds: 1, x_real_time: 60 }),
-      created_at: T0,
-      finished_at: T0,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('event_tracks')
-    .values(
-      tracks.map((points, i) => ({
-        tracking_id: id,
-        track_number: i + 1,
-        first_time: points[0]![1]!,
-        last_time: points[points.length - 1]![1]!,
-        points: JSON.stringify(points),
-      })),
-    )
-    .execute();
-  return videoId;
-}
 
 const square = (side: number): [number, number][] => [
   [0, 0],
@@ -109,9 +75,9 @@ beforeAll(async () => {
   await put(`/api/v1/event/calibration?camera_id=${a}`, { frame_width: 200, frame_height: 200, image_points: square(100), plan_points: square(10) });
   await put(`/api/v1/event/calibration?camera_id=${b}`, { frame_width: 200, frame_height: 200, image_points: square(200), plan_points: square(10) });
   videos = [
-    await trackedVideo(a, 'a.mp4', [stored(person1, 10), stored(person2, 10)]),
-    await trackedVideo(b, 'b.mp4', [stored(person2, 20), stored(person1, 20)]),
-    await trackedVideo(c, 'c.mp4', [stored(person1, 10)]),
+    await insertTrackedVideo(t.deps.db, a, { filename: 'a.mp4', start: T0 }, [stored(person1, 10), stored(person2, 10)]),
+    await insertTrackedVideo(t.deps.db, b, { filename: 'b.mp4', start: T0 }, [stored(person2, 20), stored(person1, 20)]),
+    await insertTrackedVideo(t.deps.db, c, { filename: 'c.mp4', start: T0 }, [stored(person1, 10)]),
   ];
   standZone = (
     await post('/api/v1/event/zone', { structure_id: w.structureId, name: 'Стенд 1', role: 'stand', shape: { type: 'circle', center: [5, 5], radius: 1 } })

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashShareKey } from '../auth/share-keys';
 import { SHARE_KEY_HEADER } from '../http/client-address';
 import { createTestApp, type TestApp } from '../../test-support/testing';
-import { insertVideo, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
+import { insertTrackedVideo } from '../../test-support/event-trackings';
+import { videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 
 /**
  * The share link of a hall's event analytics (issue 44, docs/event-analytics.md «Ссылка „поделиться“»):
@@ -59,29 +60,8 @@ beforeAll(async () => {
     body: { frame_width: 200, frame_height: 200, image_points: square(100), plan_points: square(10) },
   });
   expect(calibration.status).toBe(200);
-  const videoId = await insertVideo(db, camera, { filename: 'hall.mp4', start: T0, duration: 60 });
-  const { id } = await db
-    .insertInto('event_trackings')
-    .values({
-      video_id: videoId,
-      job_id: null,
-      status: 'done',
-      settings: JSON.stringify({ fps_sampled: 5, detector: 'movenet', input_width: 768, thresholds: {} }),
-      video_fps: 25,
-      frame_width: 200,
-      frame_height: 200,
-      stats: JSON.stringify({ tracks: 1, frames: 300, seconds: 60, work_seconds: 1, x_real_time: 60 }),
-      created_at: T0,
-      finished_at: T0,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
   // One person standing at (5, 5) m for 10 s: box bottom centre (50, 50) px.
-  const points = Array.from({ length: 11 }, (_, s) => [s * 25, s, 45, 30, 10, 20, 0.9]);
-  await db
-    .insertInto('event_tracks')
-    .values({ tracking_id: id, track_number: 1, first_time: 0, last_time: 10, points: JSON.stringify(points) })
-    .execute();
+  await insertTrackedVideo(db, camera, { filename: 'hall.mp4', start: T0 }, [Array.from({ length: 11 }, (_, s) => [s * 25, s, 45, 30, 10, 20, 0.9])]);
   const zone = await send('/api/v1/event/zone', {
     method: 'POST',
     cookie: w.cookies.admin,
