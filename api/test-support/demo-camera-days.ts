@@ -1,9 +1,12 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { VisionSpec } from '@norma/workers/vision';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startWorkers } from '../src/job-registry';
 import { DEMO_PASSWORD, demoLeaves } from '../src/seed/demo-plan';
 import { defaultVideoCacheDir, seedDemoIfEmpty } from '../src/seed/demo';
-import type { TestApp } from './testing';
+import { createTestApp, type TestApp } from './testing';
 
 /**
  * The demo scene across days (issues 25 and 43): the assembly leaf's camera 1, its first clip of
@@ -27,6 +30,25 @@ export async function seedDemoCameraDays(t: TestApp, videoSeconds: number) {
     return { status: response.status, body: text ? JSON.parse(text) : null };
   };
   return { cookie, call };
+}
+
+/**
+ * The set-up of a test file on the demo camera days: before its tests, an app with the two days seeded
+ * (`seedDemoCameraDays`), the analyst's `call` and a scratch folder for re-encoded videos; after them,
+ * both removed. Read the fields inside tests (they are set in `beforeAll`).
+ */
+export function demoCameraDaysSuite(videoSeconds: number) {
+  const suite = {} as { t: TestApp; call: DemoCall; scratch: string };
+  beforeAll(async () => {
+    suite.t = await createTestApp();
+    suite.call = (await seedDemoCameraDays(suite.t, videoSeconds)).call;
+    suite.scratch = await mkdtemp(join(tmpdir(), 'norma-camera-days-'));
+  });
+  afterAll(async () => {
+    if (suite.scratch) await rm(suite.scratch, { recursive: true, force: true });
+    await suite.t?.cleanup();
+  });
+  return suite;
 }
 
 /** The seeded camera's rows: structure, camera, the two days' videos, the first workplace and the main operations in order. */

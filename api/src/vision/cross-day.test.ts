@@ -1,7 +1,6 @@
 import { DEMO_WORKPLACE_AREAS } from '@norma/workers/demo-video';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CAMERA_LEAF, demoCameraDays, seedDemoCameraDays, trainedDemoModel, type DemoCall } from '../../test-support/demo-camera-days';
-import { createTestApp, type TestApp } from '../../test-support/testing';
+import { describe, expect, it } from 'vitest';
+import { DEMO_CAMERA_LEAF, demoCameraDays, demoCameraDaysSuite, trainedDemoModel } from '../../test-support/demo-camera-days';
 
 /**
  * Issue 25: a model of the demo organisation trained on one day's video labels another day's video
@@ -13,25 +12,18 @@ import { createTestApp, type TestApp } from '../../test-support/testing';
  */
 const VIDEO_SECONDS = 300;
 const leaf = DEMO_CAMERA_LEAF;
-let t: TestApp;
-let call: DemoCall;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  ({ call } = await seedDemoCameraDays(t, VIDEO_SECONDS));
-});
-afterAll(async () => t.cleanup());
+const demo = demoCameraDaysSuite(VIDEO_SECONDS);
 
 describe('demo scene: trained on one day, tested on another', () => {
   it('labels the other day with F1 ≥ 0.9 for every operation and beats the constant answer clearly', async () => {
-    const days = await demoCameraDays(t);
+    const days = await demoCameraDays(demo.t);
     const { dayOne, dayTwo, operations } = days;
     expect(operations.map((o) => o.name)).toEqual(leaf.cycle.map((o) => o.name));
 
     // The demo's own areas of a one-worker camera (around the bin, fixture, hanger, desk and rack).
-    const areas = (await call('GET', `/api/v1/video-areas?video_id=${dayOne.id}`)).body.video_areas as { id: number; name: string }[];
+    const areas = (await demo.call('GET', `/api/v1/video-areas?video_id=${dayOne.id}`)).body.video_areas as { id: number; name: string }[];
     expect(areas.map((a) => a.name)).toEqual(DEMO_WORKPLACE_AREAS.map((a) => a.name));
-    const { result } = await trainedDemoModel(t, call, days, {
+    const { result } = await trainedDemoModel(demo.t, demo.call, days, {
       areaIds: areas.map((a) => a.id),
       endSecond: VIDEO_SECONDS,
       test: { video_id: dayTwo.id, start_second: 0, end_second: VIDEO_SECONDS },

@@ -1,12 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { applyOperationModel, argmaxRows, evaluateLabels, stepLabels } from '@norma/workers/vision';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoCameraDays, peopleSpans, seedDemoCameraDays, trainedDemoModel, type DemoCall } from '../../test-support/demo-camera-days';
-import { createTestApp, type TestApp } from '../../test-support/testing';
+import { describe, expect, it } from 'vitest';
+import { demoCameraDays, peopleSpans, demoCameraDaysSuite, trainedDemoModel } from '../../test-support/demo-camera-days';
 
 /**
  * Issue 43, finding 4: light other than the training day's. A model of the demo organisation is
@@ -26,19 +23,7 @@ const CONDITIONS: { name: string; filter: ((mean: number) => string) | null }[] 
   { name: 'контраст ×0,5', filter: (mean) => `lutyuv=y=(val-${mean})*0.5+${mean}` },
   { name: 'контраст ×2', filter: (mean) => `lutyuv=y=(val-${mean})*2+${mean}` },
 ];
-let t: TestApp;
-let call: DemoCall;
-let scratch: string;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  ({ call } = await seedDemoCameraDays(t, VIDEO_SECONDS));
-  scratch = await mkdtemp(join(tmpdir(), 'norma-photometric-'));
-});
-afterAll(async () => {
-  await rm(scratch, { recursive: true, force: true });
-  await t.cleanup();
-});
+const demo = demoCameraDaysSuite(VIDEO_SECONDS);
 
 /** Mean luma of the file's first 30 s (0…255), to show what the filter did. */
 async function meanLuma(file: string): Promise<number> {
@@ -84,9 +69,9 @@ async function lumaChanged(a: string, b: string): Promise<number> {
 
 describe('demo scene: another day under other light', () => {
   it('keeps F1 ≥ 0.9 per operation from half to double brightness and contrast', async () => {
-    const days = await demoCameraDays(t);
+    const days = await demoCameraDays(demo.t);
     const { dayTwo, operations } = days;
-    const { spec, onnx } = await trainedDemoModel(t, call, days, {
+    const { spec, onnx } = await trainedDemoModel(demo.t, demo.call, days, {
       endSecond: VIDEO_SECONDS,
       test: { video_id: dayTwo.id, start_second: 0, end_second: VIDEO_SECONDS },
       comment: 'день 1 → день 2 при другом свете',
@@ -94,20 +79,20 @@ describe('demo scene: another day under other light', () => {
 
     // People's markups of day 2 as class spans from the video's start (as the training job reads them).
     const classOf = (operationId: number | null) => spec.classes.findIndex((c) => c.operationId === operationId);
-    const spans = (await peopleSpans(t, days, dayTwo, VIDEO_SECONDS))
+    const spans = (await peopleSpans(demo.t, days, dayTwo, VIDEO_SECONDS))
       .filter((m) => operations.some((o) => o.id === m.operationId))
       .map((m) => ({ classIndex: classOf(m.operationId), startSecond: m.startSecond, endSecond: m.endSecond }));
     expect(spans.length).toBeGreaterThan(0);
     expect(spans.every((s) => s.classIndex > 0)).toBe(true);
 
-    const original = await t.deps.storage.local(dayTwo.storage_key);
+    const original = await demo.t.deps.storage.local(dayTwo.storage_key);
     const table: string[] = [];
     const failures: string[] = [];
     const filmedLuma = await meanLuma(original);
     for (const condition of CONDITIONS) {
       let file = original;
       if (condition.filter) {
-        file = join(scratch, `${CONDITIONS.indexOf(condition)}.mp4`);
+        file = join(demo.scratch, `${CONDITIONS.indexOf(condition)}.mp4`);
         const filter = condition.filter(Math.round(filmedLuma));
         await run('ffmpeg', ['-v', 'error', '-y', '-i', original, '-vf', filter, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-an', file]);
       }

@@ -1,14 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { mediaTools } from '@norma/workers/media';
 import { applyOperationModel, argmaxRows, evaluateLabels, stepLabels } from '@norma/workers/vision';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startWorkers } from '../job-registry';
-import { demoCameraDays, peopleSpans, seedDemoCameraDays, trainedDemoModel, type DemoCall } from '../../test-support/demo-camera-days';
-import { createTestApp, type TestApp } from '../../test-support/testing';
+import { demoCameraDays, peopleSpans, demoCameraDaysSuite, trainedDemoModel } from '../../test-support/demo-camera-days';
 
 /**
  * Issue 43: a model applies to its camera at any resolution and aspect ratio. A model trained (the
@@ -18,33 +16,22 @@ import { createTestApp, type TestApp } from '../../test-support/testing';
  */
 const VIDEO_SECONDS = 300;
 const run = promisify(execFile);
-let t: TestApp;
-let call: DemoCall;
-const temp = mkdtempSync(join(tmpdir(), 'norma-resolution-'));
-
-beforeAll(async () => {
-  t = await createTestApp();
-  ({ call } = await seedDemoCameraDays(t, VIDEO_SECONDS));
-});
-afterAll(async () => {
-  await t.cleanup();
-  rmSync(temp, { recursive: true, force: true });
-});
+const demo = demoCameraDaysSuite(VIDEO_SECONDS);
 
 describe('a model at another resolution and aspect ratio of its camera', () => {
   it('keeps F1 ≥ 0.9 at 1280 and 320 pixels wide and warns about another aspect ratio or view', async () => {
-    const { db, storage } = t.deps;
-    const days = await demoCameraDays(t);
+    const { db, storage } = demo.t.deps;
+    const days = await demoCameraDays(demo.t);
     const { camera, dayOne, dayTwo, operations } = days;
 
     // Areas keep the frame they were drawn on; one drawn on a 1280-wide frame lands where its 640-wide twin does.
-    const areas = (await call('GET', `/api/v1/video-areas?video_id=${dayOne.id}`)).body.video_areas as {
+    const areas = (await demo.call('GET', `/api/v1/video-areas?video_id=${dayOne.id}`)).body.video_areas as {
       id: number;
       frame_width: number;
       frame_height: number;
     }[];
     expect(areas.every((a) => a.frame_width === 640 && a.frame_height === 360)).toBe(true);
-    const outside = await call('POST', '/api/v1/video-area', {
+    const outside = await demo.call('POST', '/api/v1/video-area', {
       camera_id: camera.id,
       name: 'За кадром',
       x1: 10,
@@ -57,7 +44,11 @@ describe('a model at another resolution and aspect ratio of its camera', () => {
     expect(outside.status).toBe(400);
     expect(outside.body.error.message).toContain('выходит за кадр');
 
-    const { model, spec, onnx } = await trainedDemoModel(t, call, days, { areaIds: areas.map((a) => a.id), endSecond: VIDEO_SECONDS, comment: 'разрешение' });
+    const { model, spec, onnx } = await trainedDemoModel(demo.t, demo.call, days, {
+      areaIds: areas.map((a) => a.id),
+      endSecond: VIDEO_SECONDS,
+      comment: 'разрешение',
+    });
     expect(spec.source).toEqual({ width: 640, height: 360 });
     expect(spec.view?.gradient.length).toBe(spec.view!.width * spec.view!.height);
     expect(model.report).toContain('Кадр обучения: 640×360');
@@ -73,7 +64,7 @@ describe('a model at another resolution and aspect ratio of its camera', () => {
     } as const;
     const ids: Record<string, number> = {};
     for (const [name, v] of Object.entries(variants)) {
-      const file = join(temp, `${name}.mp4`);
+      const file = join(demo.scratch, `${name}.mp4`);
       await run(ffmpeg, ['-y', '-loglevel', 'error', '-i', original, '-vf', v.filter, '-c:v', 'libx264', '-preset', 'veryfast', '-an', file]);
       const key = `recordings/resolution/${name}.mp4`;
       await storage.put(key, readFileSync(file));
@@ -98,7 +89,7 @@ describe('a model at another resolution and aspect ratio of its camera', () => {
 
     // The check before applying: the camera's own picture at any size — no warning; another aspect ratio or view — a warning.
     const check = async (videoId: number) => {
-      const reply = await call('GET', `/api/v1/model/${model.id}/picture-check?video_id=${videoId}`);
+      const reply = await demo.call('GET', `/api/v1/model/${model.id}/picture-check?video_id=${videoId}`);
       expect(reply.status).toBe(200);
       return reply.body as { warnings: string[]; aspect_change: number; view_similarity: number };
     };
@@ -112,17 +103,17 @@ describe('a model at another resolution and aspect ratio of its camera', () => {
     const cropped = await check(ids.cropped!);
     expect(cropped.aspect_change).toBeLessThan(0.01);
     expect(cropped.warnings.join(' ')).toContain('Вид камеры не совпадает');
-    expect((await call('GET', `/api/v1/model/${model.id}/picture-check?video_id=999999`)).status).toBe(404);
+    expect((await demo.call('GET', `/api/v1/model/${model.id}/picture-check?video_id=999999`)).status).toBe(404);
 
     // The applying job's result carries the same warnings.
-    const applied = await call('POST', '/api/v1/start_marker_applying', {
+    const applied = await demo.call('POST', '/api/v1/start_marker_applying', {
       model_id: model.id,
       unmarked_video_id: ids.cut,
       start_second: 0,
       end_second: 60,
     });
     expect(applied.status).toBe(200);
-    const runner = startWorkers(t.deps, { pollMs: 50 });
+    const runner = startWorkers(demo.t.deps, { pollMs: 50 });
     await runner.drain();
     await runner.stop();
     const applyJob = await db.selectFrom('jobs').selectAll().where('id', '=', applied.body.job_id).executeTakeFirstOrThrow();
@@ -130,7 +121,7 @@ describe('a model at another resolution and aspect ratio of its camera', () => {
     expect(JSON.parse(applyJob.result!).picture_warnings.join(' ')).toContain('Соотношение сторон кадра другое');
 
     // F1 per operation on day 2 at 1280 and 320 wide (the stored model, applied as the job applies it).
-    const spans = (await peopleSpans(t, days, dayTwo, VIDEO_SECONDS))
+    const spans = (await peopleSpans(demo.t, days, dayTwo, VIDEO_SECONDS))
       .filter((m) => operations.some((o) => o.id === m.operationId))
       .map((m) => ({
         classIndex: 1 + operations.findIndex((o) => o.id === m.operationId),

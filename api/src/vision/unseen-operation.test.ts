@@ -1,13 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { mediaTools } from '@norma/workers/media';
 import { applyOperationModel, argmaxRows, evaluateLabels, stepLabels, type VisionSpec } from '@norma/workers/vision';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoCameraDays, peopleSpans, seedDemoCameraDays, trainedDemoModel, type DemoCall } from '../../test-support/demo-camera-days';
-import { createTestApp, type TestApp } from '../../test-support/testing';
+import { describe, expect, it } from 'vitest';
+import { demoCameraDays, peopleSpans, demoCameraDaysSuite, trainedDemoModel } from '../../test-support/demo-camera-days';
 
 /**
  * Issue 43: «не уверена» measured on the demo scene, not only on the synthetic one. For each main
@@ -26,18 +24,7 @@ import { createTestApp, type TestApp } from '../../test-support/testing';
 const VIDEO_SECONDS = 300;
 const run = promisify(execFile);
 const DAY_MS = 86_400_000;
-let t: TestApp;
-let call: DemoCall;
-const temp = mkdtempSync(join(tmpdir(), 'norma-unseen-'));
-
-beforeAll(async () => {
-  t = await createTestApp();
-  ({ call } = await seedDemoCameraDays(t, VIDEO_SECONDS));
-});
-afterAll(async () => {
-  await t.cleanup();
-  rmSync(temp, { recursive: true, force: true });
-});
+const demo = demoCameraDaysSuite(VIDEO_SECONDS);
 
 interface Span {
   startSecond: number;
@@ -75,9 +62,9 @@ type Days = Awaited<ReturnType<typeof demoCameraDays>>;
  * people's markups of the other operations moved onto it. Returns the video and its length, s.
  */
 async function dayOneWithout(days: Days, left: number, slot: number) {
-  const { db, storage } = t.deps;
+  const { db, storage } = demo.t.deps;
   const { dayOne, camera } = days;
-  const marked = await peopleSpans(t, days, dayOne, VIDEO_SECONDS);
+  const marked = await peopleSpans(demo.t, days, dayOne, VIDEO_SECONDS);
   const pieces = keptPieces(
     VIDEO_SECONDS,
     marked.filter((m) => m.operationId === left),
@@ -85,7 +72,7 @@ async function dayOneWithout(days: Days, left: number, slot: number) {
   const seconds = pieces.reduce((n, p) => n + p.endSecond - p.startSecond, 0);
   const keep = pieces.map((p) => `between(t,${p.startSecond},${p.endSecond - 0.001})`).join('+');
   const { ffmpeg } = await mediaTools();
-  const file = join(temp, `without-${left}.mp4`);
+  const file = join(demo.scratch, `without-${left}.mp4`);
   await run(ffmpeg, [
     '-y',
     '-loglevel',
@@ -106,7 +93,7 @@ async function dayOneWithout(days: Days, left: number, slot: number) {
   const key = `recordings/unseen/without-${left}.mp4`;
   await storage.put(key, readFileSync(file));
   const start = dayOne.start_time + 40 * DAY_MS + slot * 3_600_000;
-  expect(await peopleSpans(t, days, { start_time: start }, seconds)).toEqual([]);
+  expect(await peopleSpans(demo.t, days, { start_time: start }, seconds)).toEqual([]);
   const now = Date.now();
   const video = await db
     .insertInto('videos')
@@ -154,12 +141,12 @@ async function dayOneWithout(days: Days, left: number, slot: number) {
 /** The model applied to day 2 as the applying job applies it: what it says over `left`'s true spans, and F1 of its operations elsewhere. */
 async function onDayTwo(days: Days, left: number, model: { spec: VisionSpec; onnx: Uint8Array }) {
   const { spec, onnx } = model;
-  const truth = (await peopleSpans(t, days, days.dayTwo, VIDEO_SECONDS)).map((m) => ({ ...m, endSecond: Math.min(VIDEO_SECONDS, m.endSecond) }));
+  const truth = (await peopleSpans(demo.t, days, days.dayTwo, VIDEO_SECONDS)).map((m) => ({ ...m, endSecond: Math.min(VIDEO_SECONDS, m.endSecond) }));
   const unseen = truth.filter((m) => m.operationId === left);
   const unseenSeconds = unseen.reduce((n, s) => n + s.endSecond - Math.max(0, s.startSecond), 0);
   expect(unseenSeconds, 'seconds of the left-out operation on day 2').toBeGreaterThan(5);
   const out = await applyOperationModel({
-    video: { file: await t.deps.storage.local(days.dayTwo.storage_key), width: spec.source.width, height: spec.source.height },
+    video: { file: await demo.t.deps.storage.local(days.dayTwo.storage_key), width: spec.source.width, height: spec.source.height },
     startSecond: 0,
     endSecond: VIDEO_SECONDS,
     onnx,
@@ -199,7 +186,7 @@ const pct = (v: number) => `${Math.round(v * 100)} %`;
 
 describe('demo scene: an operation the model never saw', () => {
   it('says «не уверена» over an operation it never saw, and keeps the work it saw an answer with F1 ≥ 0.9', async () => {
-    const days = await demoCameraDays(t);
+    const days = await demoCameraDays(demo.t);
     const table: string[] = [];
     const measured: ({ variant: string; left: string; worstF1: number } & Awaited<ReturnType<typeof onDayTwo>>)[] = [];
     for (const [slot, left] of days.operations.entries()) {
@@ -214,7 +201,10 @@ describe('demo scene: an operation the model never saw', () => {
       ];
       for (const { variant, training } of variants) {
         // Day 2 as the job's test span: the whole of day 1 goes to training and early stopping, as in cross-day.test.ts.
-        const model = await trainedDemoModel(t, call, days, { ...training, test: { video_id: days.dayTwo.id, start_second: 0, end_second: VIDEO_SECONDS } });
+        const model = await trainedDemoModel(demo.t, demo.call, days, {
+          ...training,
+          test: { video_id: days.dayTwo.id, start_second: 0, end_second: VIDEO_SECONDS },
+        });
         expect(model.spec.classes.map((c) => c.operationId)).toEqual([null, ...others]);
         const day2 = await onDayTwo(days, left.id, model);
         for (const o of day2.f1) expect(o.support, `steps of «${o.name}» on day 2`).toBeGreaterThan(0);
