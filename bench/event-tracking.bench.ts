@@ -3,7 +3,8 @@
  * a stretch of vtest.avi (768×576, 10 fps, people walking) — the decode at the sampling rate and
  * MoveNet's input size in runs of a few seconds (decodeChunked, as the job calls it), MoveNet
  * multipose on every sampled frame on the server's MoveNet threads (detectFrame, as the job runs on
- * the server), each person's appearance from the decoded frame, the ByteTracker — at the job's
+ * the server), each person's appearance from the decoded frame, the ByteTracker and the offline step
+ * after it (finishTracks; its own processor time reported apart) — at the job's
  * default sampling rate, beside a bare decode of the same stretch with the same sampling in the same
  * run (frames thrown away). Rounds alternate bare and tracking; the
  * figures are the medians. Wall time gives × real time (what one video waits); processor time (this
@@ -20,7 +21,7 @@ import { TRACKING_INPUT_WIDTH } from '../api/src/events/service';
 import { decodeChunked } from '../api/src/events/tracking.job';
 import { startMoveNetThreads } from '../api/src/threads/movenet-threads';
 import { probe } from '../workers/src/media/ffmpeg';
-import { appearanceOf, ByteTracker, scaleBox, TRACKER_DEFAULTS } from '../workers/src/tracking';
+import { appearanceOf, ByteTracker, finishTracks, scaleBox, TRACKER_DEFAULTS } from '../workers/src/tracking';
 import { movenetInputSize } from '../workers/src/vision/movenet-decode';
 import { VTEST_AVI } from '../tests/support/vtest';
 import { measured } from './support/process-time';
@@ -51,8 +52,10 @@ const threads = startMoveNetThreads();
 const load = { start: loadavg().map((v) => round(v, 1)) };
 
 const bare = () => decodeChunked(VTEST_AVI, sampling, STRETCH, undefined, async () => {});
+/** Processor milliseconds of the offline step (finishTracks) in each tracking round. */
+const offlineCpuMs: number[] = [];
 async function track() {
-  const tracker = new ByteTracker({ ...TRACKER_DEFAULTS, fps: FPS });
+  const tracker = new ByteTracker({ ...TRACKER_DEFAULTS, fps: FPS, frameSize: source });
   await decodeChunked(VTEST_AVI, sampling, STRETCH, undefined, async (rgb, index) => {
     const time = index / FPS;
     const people = await threads.detectFrame({ rgb, input }, source, TRACKER_DEFAULTS.lowScore);
@@ -60,7 +63,12 @@ async function track() {
     const detections = people.map((p) => ({ box: p.box, score: p.score, feature: appearanceOf(picture, scaleBox(p.box, source, input)) ?? undefined }));
     tracker.update(Math.round(time * videoFps), time, detections);
   });
-  return tracker.tracks().length;
+  // The offline step as the job runs it after the last frame (its processor time: this thread only).
+  const before = process.cpuUsage();
+  const tracks = finishTracks(tracker.tracks(), TRACKER_DEFAULTS, { fps: FPS, videoFps, frame: source });
+  const used = process.cpuUsage(before);
+  offlineCpuMs.push((used.user + used.system) / 1000);
+  return tracks.length;
 }
 
 // A warm-up tracking (model load, JIT) not counted.
@@ -93,6 +101,8 @@ const result = {
   tracks,
   x_real_time: { bare: round(STRETCH / wall.bare, 1), tracking: round(STRETCH / wall.track, 2) },
   cpu_per_video_second: { bare: round(perSecond.bare, 3), tracking: round(perSecond.track, 3) },
+  // The offline step (tracklets joined over the whole stretch): processor seconds per video second, median.
+  offline_step_cpu_per_video_second: round(median(offlineCpuMs) / 1000 / STRETCH, 5),
   tracking_to_bare_cpu_ratio: round(perSecond.track / Math.max(perSecond.bare, 1e-3), 1),
   // Each camera needs cpu_per_video_second cores to keep up; the server's own work aside.
   cameras_in_real_time: { cores: SERVER_CORES, cameras: round(SERVER_CORES / perSecond.track, 1), this_machine_cores: cpus().length },

@@ -1,6 +1,6 @@
 import { probe } from '@norma/workers/media';
 import { MediaRefusedError } from '@norma/workers/ingest';
-import { appearanceOf, ByteTracker, scaleBox, type Track } from '@norma/workers/tracking';
+import { appearanceOf, ByteTracker, finishTracks, scaleBox, TRACKER_DEFAULTS, type Track } from '@norma/workers/tracking';
 import { decodeFrames, FrameDecodeError, MOVENET_COLUMNS, moveNetPeople, movenetInputSize, type PosedHuman, type Sampling } from '@norma/workers/vision';
 import type { Db } from '../db/database';
 import { PermanentJobError, type JobHandler } from '../jobs/runner';
@@ -19,8 +19,9 @@ const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 *
  * container pinned; in runs of a few seconds, decodeChunked), MoveNet multipose on every sampled
  * frame — on the server's MoveNet threads when this process has them (as GET /api/v1/humans),
  * else in place — the people with their appearance (colour histograms of the body, taken from the
- * same decoded frame) fed to the ByteTracker, and the tracks stored at the end together with the
- * job's success (commitTracking). Nothing is written before that commit: a cancelled job leaves
+ * same decoded frame) fed to the ByteTracker, the tracker's tracks joined offline over the whole
+ * recording (finishTracks: tracklets of one person linked by time, reachable place and appearance),
+ * and the tracks stored at the end together with the job's success (commitTracking). Nothing is written before that commit: a cancelled job leaves
  * the video's earlier tracking as it was, and a job taken back after its worker died runs again
  * from the first frame (no checkpoint: the tracker's state is the whole past, and a rerun of the
  * same frames gives the same tracks).
@@ -43,7 +44,7 @@ export function trackingHandler(db: Db, storage: ObjectStore, movenet?: MoveNetT
       const lowScore = settings.thresholds.lowScore!;
       const detect = (rgb: Uint8Array): Promise<PosedHuman[]> =>
         movenet ? movenet.detectFrame({ rgb, input }, source, lowScore) : moveNetPeople(rgb, input, source, MOVENET_COLUMNS, lowScore);
-      const tracker = new ByteTracker({ ...settings.thresholds, fps });
+      const tracker = new ByteTracker({ ...settings.thresholds, fps, frameSize: source });
       const expected = Math.max(1, Math.floor(duration * fps));
       const started = performance.now();
       let frames = 0;
@@ -66,7 +67,8 @@ export function trackingHandler(db: Db, storage: ObjectStore, movenet?: MoveNetT
         throw err;
       }
       if (signal.aborted) return null;
-      const tracks = tracker.tracks().map(stored);
+      // The offline step over the whole recording: tracklets of one person joined (and gaps filled when on).
+      const tracks = finishTracks(tracker.tracks(), { ...TRACKER_DEFAULTS, ...settings.thresholds }, { fps, videoFps, frame: source }).map(stored);
       const workSeconds = (performance.now() - started) / 1000;
       const stats = {
         tracks: tracks.length,

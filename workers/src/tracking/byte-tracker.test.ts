@@ -159,6 +159,30 @@ describe('ByteTracker on synthetic scenes', () => {
     expect(run(100, scene(70, RED), { reidSimilarity: 1.01 }).tracks).toHaveLength(3);
   });
 
+  it('re-identifies only where the person could have walked, and not when two candidates look nearly the same', () => {
+    // A (red) walks right on frames 0–19 and is gone; a person in red appears 1.1 s later 4 heights
+    // away (walking reaches 1.9): someone else, a new track.
+    const jump = (f: number) => [
+      ...(f < 20 ? [{ box: person(100 + 5 * f, 100), score: 0.8, truth: 1, feature: RED }] : []),
+      ...(f >= 30 && f < 50 ? [{ box: person(600, 100), score: 0.8, truth: 2, feature: RED }] : []),
+    ];
+    expect(run(50, jump).tracks.map((t) => t.id)).toEqual([1, 2]);
+    // A (red) and B (0.995 alike) walk side by side on frames 0–19 and are gone; 4 s later a person
+    // in red appears near both: too close to tell, a new track; with A alone it is A again.
+    const alike = Float32Array.from([1, 0.1].map((v) => v / Math.hypot(1, 0.1)));
+    const pair = (withB: boolean) => (f: number) => [
+      ...(f < 20 ? [{ box: person(100 + 5 * f, 100), score: 0.8, truth: 1, feature: RED }] : []),
+      ...(withB && f < 20 ? [{ box: person(100 + 5 * f, 230), score: 0.8, truth: 2, feature: alike }] : []),
+      ...(f >= 60 && f < 80 ? [{ box: person(230, 160), score: 0.8, truth: 1, feature: RED }] : []),
+    ];
+    expect(run(80, pair(true)).tracks.map((t) => [t.id, t.points.length])).toEqual([
+      [1, 20],
+      [2, 20],
+      [3, 20],
+    ]);
+    expect(run(80, pair(false)).tracks.map((t) => [t.id, t.points.length])).toEqual([[1, 40]]);
+  });
+
   it('coasts over frames without detection: tracks keep their numbers; detection is asked for where people come close', () => {
     const tracker = new ByteTracker({ fps: FPS });
     // A walks right, B left, 500 px apart at first; they pass each other at frame 25.

@@ -1,6 +1,19 @@
 import { blend, similarity, type Appearance } from './appearance';
 import { assignBy, assignByIou } from './assign';
 import { boxOf, initiate, measurementOf, predict, update, type Box, type KalmanState } from './kalman';
+import {
+  clearChoice,
+  HEAD_SIGHTINGS,
+  headAfter,
+  OFFLINE_DEFAULTS,
+  reachable,
+  type Candidate,
+  type FrameSize,
+  type LinkPoint,
+  type OfflineOptions,
+  type PlaceRules,
+  type Tracklet,
+} from './offline';
 import { iou } from '../vision/movenet-decode';
 
 /**
@@ -12,9 +25,12 @@ import { iou } from '../vision/movenet-decode';
  * person half hidden keeps their identity instead of being dropped and reborn), new tracks confirmed
  * only after `confirmFrames` consecutive matches, lost tracks kept for `lostSeconds` before they die,
  * and re-identification: a newly confirmed track that looks like a track lost or ended in the last
- * `reidSeconds` takes its number (a person who walked behind the sign or out and back in). Without
+ * `reidSeconds` takes its number (a person who walked behind the sign or out and back in) — only
+ * when the two are consistent in time (one after the other), place (reachable at walking speed,
+ * offline.ts `reachable`) and appearance, and no other candidate looks nearly as alike. Without
  * appearances (detections with no `feature`) it is plain ByteTrack. Pure: the caller feeds frames in
- * order at a constant step; no I/O.
+ * order at a constant step; no I/O. The tracking job then joins and fills the tracks offline
+ * (offline.ts `finishTracks`).
  */
 export interface Detection {
   box: Box;
@@ -23,9 +39,11 @@ export interface Detection {
   feature?: Appearance;
 }
 
-export interface TrackerOptions {
+export interface TrackerOptions extends Partial<OfflineOptions & PlaceRules> {
   /** Frames fed per second (the sampling rate, not the video's): converts seconds into frames. */
   fps: number;
+  /** The picture the boxes are on (source pixels): a track ending at its edge left the picture. */
+  frameSize?: FrameSize;
   /** Detections at or above this score take part in the first association and may start tracks. */
   highScore?: number;
   /** Detections at or above this (and below highScore) take part in the second association only. */
@@ -49,25 +67,17 @@ export interface TrackerOptions {
   /** A new track takes the number of a track lost or ended at most this long ago that looks at least reidSimilarity alike. */
   reidSeconds?: number;
   reidSimilarity?: number;
+  /** Re-identification only when the most alike candidate beats the next by this much. */
+  reidMargin?: number;
   /** Share of a track's appearance kept at each sighting (the rest is the new one). */
   appearanceKeep?: number;
 }
 
-/** One frame of a track: the matched detection's box, its score and the foot point (bottom centre). */
-export interface TrackPoint {
-  frame: number;
-  time: number;
-  box: Box;
-  score: number;
-  foot: { x: number; y: number };
-}
+/** One frame of a track: the matched detection's box, its score and the foot point (bottom centre); or a box filled in offline. */
+export type TrackPoint = LinkPoint;
 
-export interface Track {
-  id: number;
-  points: TrackPoint[];
-  firstTime: number;
-  lastTime: number;
-}
+/** A track: its points in time order, its appearance at its start (head) and end (tail) when it had pixels. */
+export type Track = Tracklet<TrackPoint>;
 
 /**
  * Defaults for MoveNet multipose on footage like vtest.avi (people 40–150 px tall from above),
@@ -78,11 +88,16 @@ export interface Track {
  * of the second stage. A lost track waits 3 s (ByteTrack: 1 s): people stand behind the post or
  * behind one another for 1–3 s. The second stage's and the unconfirmed tracks' IoU limits (0.5,
  * 0.3) are ByteTrack's; the first stage's is 0.1 — appearance decides who is who there (weight
- * 0.9). Similarity limits from the first 20 s: 99 % of pairs of different people's boxes are
- * below 0.77, 99.9 % below 0.81 — 0.75 to take a lost track back near where it was, 0.8 to
- * re-identify anywhere.
+ * 0.9). Similarity limits from the first 20 s, each the rule «99 % / 99.9 % of pairs of different
+ * people look less alike» on the quantity it compares: a lost track's look against one box — 99 % of
+ * different people's box pairs below 0.77, so 0.75 to take a lost track back near where it was; a
+ * track's look (its moving average) against a new track's first two sightings on re-identification —
+ * 99.9 % below 0.87 (0.871 at 10 fps, 0.867 at 5 fps; single boxes' 0.81, the limit until 29.11.2026,
+ * let different people in dark clothes merge). A re-identification must also be reachable at
+ * walking speed and beat the next candidate by 0.03 (reidMargin, as the offline linking's margin).
+ * The offline step's settings (OFFLINE_DEFAULTS) are part of the defaults.
  */
-export const TRACKER_DEFAULTS: Required<Omit<TrackerOptions, 'fps'>> = {
+export const TRACKER_DEFAULTS: Required<Omit<TrackerOptions, 'fps' | 'frameSize'>> = {
   highScore: 0.15,
   lowScore: 0.1,
   newTrackScore: 0.2,
@@ -95,8 +110,10 @@ export const TRACKER_DEFAULTS: Required<Omit<TrackerOptions, 'fps'>> = {
   recoverSimilarity: 0.75,
   heightsPerSecond: 1,
   reidSeconds: 30,
-  reidSimilarity: 0.8,
+  reidSimilarity: 0.87,
+  reidMargin: 0.03,
   appearanceKeep: 0.9,
+  ...OFFLINE_DEFAULTS,
 };
 
 type State = 'tentative' | 'tracked' | 'lost';
@@ -110,13 +127,16 @@ interface LiveTrack {
   lastUpdate: number;
   points: TrackPoint[];
   feature?: Appearance;
+  /** The look over the first clean sightings (offline linking compares a track's head with another's tail). */
+  head?: Appearance;
+  headCount: number;
 }
 
 /** A detection overlapping another by more than this share of its own area: its colours are partly the other's. */
 const OCCLUDED_SHARE = 0.3;
 
 export class ByteTracker {
-  private readonly options: Required<TrackerOptions>;
+  private readonly options: Required<Omit<TrackerOptions, 'frameSize'>> & { frameSize?: FrameSize };
   private readonly lostFrames: number;
   private live: LiveTrack[] = [];
   private finished: LiveTrack[] = [];
@@ -182,7 +202,16 @@ export class ByteTracker {
     for (const i of third.cols) {
       const d = freeHigh[i]!;
       if (d.score < o.newTrackScore) continue;
-      const track: LiveTrack = { id: 0, state: 'tentative', kalman: initiate(measurementOf(d.box)), hits: 0, lastFrame: frame, lastUpdate: step, points: [] };
+      const track: LiveTrack = {
+        id: 0,
+        state: 'tentative',
+        kalman: initiate(measurementOf(d.box)),
+        hits: 0,
+        lastFrame: frame,
+        lastUpdate: step,
+        points: [],
+        headCount: 0,
+      };
       this.match(track, d, at(d));
       this.live.push(track);
     }
@@ -223,7 +252,7 @@ export class ByteTracker {
   tracks(): Track[] {
     return [...this.finished, ...this.live.filter((t) => t.state !== 'tentative')]
       .sort((a, b) => a.id - b.id)
-      .map((t) => ({ id: t.id, points: t.points, firstTime: t.points[0]!.time, lastTime: t.points.at(-1)!.time }));
+      .map((t) => ({ id: t.id, points: t.points, firstTime: t.points[0]!.time, lastTime: t.points.at(-1)!.time, head: t.head, tail: t.feature }));
   }
 
   /**
@@ -251,28 +280,36 @@ export class ByteTracker {
     t.lastUpdate = at.step;
     t.points.push({ frame: at.frame, time: at.time, box: d.box, score: d.score, foot: { x: (d.box.x1 + d.box.x2) / 2, y: d.box.y2 } });
     if (d.feature && (at.clean || !t.feature)) t.feature = t.feature ? blend(t.feature, d.feature, this.options.appearanceKeep) : d.feature;
+    if (d.feature && (!t.head || (at.clean && t.headCount < HEAD_SIGHTINGS))) {
+      t.head = headAfter(t.headCount ? t.head : undefined, d.feature, t.headCount);
+      if (at.clean) t.headCount++;
+    }
     if (t.state === 'tentative' && t.hits >= this.options.confirmFrames) this.confirm(t, at.step);
     if (t.state !== 'tentative' || t.hits >= this.options.confirmFrames) t.state = 'tracked';
   }
 
   /**
    * A new track's number: that of the most alike track lost (and not seen on this frame) or ended at
-   * most reidSeconds ago, looking at least reidSimilarity alike and not seen at the same time, whose
-   * points it then continues; else the next number.
+   * most reidSeconds ago — seen before this one's first point, where it could walk from there in the
+   * time between (offline.ts `reachable`), looking at least reidSimilarity alike, and the clear choice
+   * (offline.ts `clearChoice`: another as alike, within reidMargin, seen at the same time — no merge)
+   * — whose points it then continues; else the next number.
    */
   private confirm(t: LiveTrack, step: number) {
     const o = this.options;
     const first = t.points[0]!;
-    let best: LiveTrack | null = null;
-    let bestLook = o.reidSimilarity;
+    const candidates: Candidate<LiveTrack>[] = [];
     if (t.feature) {
       for (const old of [...this.finished, ...this.live.filter((x) => x.state === 'lost' && x.lastUpdate < step)]) {
         const last = old.points.at(-1)!;
         if (!old.feature || last.frame >= first.frame || first.time - last.time > o.reidSeconds) continue;
+        if (!reachable(last, first, o, o.frameSize)) continue;
         const look = similarity(old.feature, t.feature);
-        if (look >= bestLook) [best, bestLook] = [old, look];
+        // Candidates just below the limit still count as rivals of the best.
+        if (look >= o.reidSimilarity - o.reidMargin) candidates.push({ item: old, score: look, from: old.points[0]!.time, to: last.time });
       }
     }
+    const best = clearChoice(candidates, o.reidSimilarity, o.reidMargin, 'last');
     if (!best) {
       t.id = this.nextId++;
       return;
@@ -280,6 +317,7 @@ export class ByteTracker {
     t.id = best.id;
     t.points = [...best.points, ...t.points];
     t.feature = blend(best.feature!, t.feature!, 0.5);
+    t.head = best.head ?? t.head;
     this.finished = this.finished.filter((x) => x !== best);
     this.live = this.live.filter((x) => x !== best);
   }

@@ -24,3 +24,15 @@ export type { HeatGrid } from './heat';
 export { CalibrationError, homographyFromPoints, invertHomography, toImage, toPlan, type Homography } from './homography';
 export { JOIN_DEFAULTS, joinOverlappingViews, type JoinOptions } from './join';
 export { depthInZone, pointInZone, validateZoneShape, ZONE_LIMITS, zoneArea, zoneBounds, type ZoneShape } from './zones';
+export {
+  atEdge,
+  finishTracks,
+  interpolateGaps,
+  linkTracklets,
+  OFFLINE_DEFAULTS,
+  reachable,
+  type FrameSize,
+  type OfflineOptions,
+  type PlaceRules,
+  type Tracklet,
+} from './offline';

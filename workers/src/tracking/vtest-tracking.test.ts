@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { VTEST_AVI, VTEST_MISSING, vtestFixture, vtestFrames } from '../../../tests/support/vtest';
 import { withAppearance } from '../../test-support/vtest-appearance';
 import { vtestDetections, vtestDetectorSettings } from '../../test-support/vtest-detections';
-import { differentPeopleSimilarity, TUNED_FRAMES } from '../../test-support/vtest-tuning';
+import { differentPeopleSimilarity, differentTrackSimilarity, TUNED_FRAMES } from '../../test-support/vtest-tuning';
 import { matchFrame, precisionRecall, type DetectionCounts } from '../vision/detection-metrics';
 import { decodeFrames } from '../vision/frames';
 import { iou } from '../vision/movenet-decode';
@@ -12,6 +12,7 @@ import { moveNetModel, moveNetPeople } from '../vision/movenet';
 import { appearanceOf, scaleBox } from './appearance';
 import { ByteTracker, TRACKER_DEFAULTS, type Detection, type Track } from './byte-tracker';
 import { motRowsOfTracks, readMot, writeMot } from './mot-format';
+import { finishTracks } from './offline';
 import { motScores, type MotBox } from './mot-metrics';
 
 /**
@@ -25,25 +26,30 @@ import { motScores, type MotBox } from './mot-metrics';
  * of every 10th frame of the whole clip (workers/test-support/fixtures/vtest-tracks.mot, README
  * beside it) — on the labelled frames only: the hypotheses are the tracks' boxes on those frames.
  * The first 20 s (where TRACKER_DEFAULTS were tuned) and the rest (held out, never tuned on) are
- * reported apart; what the tracker reaches (REACHED) is asserted on the whole clip and on the
- * held-out part.
+ * reported apart; the issue's targets that are met (ISSUE) and what the tracker reaches (REACHED)
+ * are asserted on the whole clip and on the held-out part. The tracks are the job's: the online
+ * tracker, then the offline step (offline.ts finishTracks); the online tracker's own are printed too.
  *
  * The record cannot go stale silently: the detector is re-run on three frames and must give the
  * same people. Slow path: the real detector on every frame of the first seconds, tracked.
  */
 const VIDEO_FPS = 10;
 /**
- * Floors of what the tracker with appearance reaches on the whole clip and on the held-out part,
- * per sampling step (1: 10 fps, 2: 5 fps); measured (docs/event-analytics.md «Замер»): 10 fps —
- * MOTA 0.961 / 0.965 (whole / held out), IDF1 0.839 / 0.867, 2.3 / 3.0 switches a minute, 16
- * visitors for 18 people (14 for 16 held out); 5 fps — 0.959 / 0.962, 0.837 / 0.865, 2.3 / 3.0,
- * 16 for 18. The issue's MOTA ≥ 0.85 and IDF1 ≥ 0.80 are met; ≤ 2 switches a minute and visitors
- * ±1 are not (two different people taken for one on re-identification, three switches held out).
+ * Floors of what the tracker with appearance and the offline step reaches on the whole clip and on
+ * the held-out part, per sampling step (1: 10 fps, 2: 5 fps); measured 29.11.2026
+ * (docs/event-analytics.md «Замер»): 10 fps — MOTA 0.961 / 0.965 (whole / held out), IDF1 0.946 /
+ * 0.981, 2.3 / 3.0 switches a minute, 18 visitors for 18 people (16 for 16 held out); 5 fps — 0.959 /
+ * 0.962, 0.945 / 0.979, 2.3 / 3.0, 18 for 18. The issue's MOTA ≥ 0.85, IDF1 ≥ 0.80 and visitors ±1
+ * are met (asserted as ISSUE); ≤ 2 switches a minute is not (three switches, all in the held-out part:
+ * printed, and held to what is reached). The held-out part was looked at in this and earlier sessions:
+ * its figures are an upper estimate.
  */
-const REACHED: Record<number, { mota: number; idf1: number; idswPerMinute: number; visitorsOff: number }> = {
-  1: { mota: 0.9, idf1: 0.8, idswPerMinute: 3.5, visitorsOff: 3 },
-  2: { mota: 0.9, idf1: 0.8, idswPerMinute: 3.5, visitorsOff: 3 },
+const REACHED: Record<number, { mota: number; idf1: number; idswPerMinute: number }> = {
+  1: { mota: 0.9, idf1: 0.9, idswPerMinute: 3.5 },
+  2: { mota: 0.9, idf1: 0.9, idswPerMinute: 3.5 },
 };
+/** The issue's targets on the whole clip (issue 44): MOTA, IDF1, distinct visitors within ±1 of the truth. */
+const ISSUE = { mota: 0.85, idf1: 0.8, visitorsOff: 1 };
 const round = (v: number, digits = 2) => Math.round(v * 10 ** digits) / 10 ** digits;
 
 /** The hand-labelled identities, frames as video frame indices (MOT frame − 1); «consider» 0 → ignore. */
@@ -52,14 +58,24 @@ function labelledTracks(): MotBox[] {
   return readMot(text).map((r) => ({ frame: r.frame - 1, id: r.id, box: r.box, ignore: r.conf === 0 }));
 }
 
-/** `every`-th frame tracked; `iouOnly`: the detections' appearance left out (plain ByteTrack). */
-function track(detections: Detection[][], every: number, iouOnly = false): { tracks: Track[]; ms: number } {
+const FRAME = { width: 768, height: 576 };
+
+/**
+ * `every`-th frame tracked as the tracking job does it: the online tracker, then the offline step
+ * (offline.ts finishTracks: tracklets of one person joined); `online` — the tracker's own tracks
+ * before that step; `iouOnly`: the detections' appearance left out and no offline step (plain ByteTrack).
+ */
+function track(detections: Detection[][], every: number, iouOnly = false): { tracks: Track[]; online: Track[]; ms: number; offlineMs: number } {
   const started = performance.now();
-  const tracker = new ByteTracker({ fps: VIDEO_FPS / every });
+  const fps = VIDEO_FPS / every;
+  const tracker = new ByteTracker({ fps, frameSize: FRAME });
   for (let f = 0; f < detections.length; f += every) {
     tracker.update(f, f / VIDEO_FPS, iouOnly ? detections[f]!.map((d) => ({ box: d.box, score: d.score })) : detections[f]!);
   }
-  return { tracks: tracker.tracks(), ms: performance.now() - started };
+  const online = tracker.tracks();
+  const linked = performance.now();
+  const tracks = iouOnly ? online : finishTracks(online, TRACKER_DEFAULTS, { fps, videoFps: VIDEO_FPS, frame: FRAME });
+  return { tracks, online, ms: performance.now() - started, offlineMs: performance.now() - linked };
 }
 
 /** Tracks' boxes on the given frames (as MOT hypotheses). */
@@ -117,14 +133,20 @@ describe.skipIf(VTEST_MISSING)('ByteTracker on MoveNet detections of vtest.avi',
     expect(detections.flat().filter((d) => d.feature).length).toBe(detections.flat().length);
     const truth = labelledTracks();
     const report: Record<string, unknown> = { labelledFrames: new Set(truth.map((b) => b.frame)).size, labelledBoxes: truth.filter((b) => !b.ignore).length };
-    // The similarity limits follow their rule on the first 20 s (docs/event-analytics.md «Трекер»):
-    // re-identification anywhere near 99.9 % of different people's pairs, taking a lost track back
-    // near where it was near 99 % (measured: 0.810 and 0.769; the limits 0.8 and 0.75).
+    // The similarity limits follow their rule on the first 20 s (docs/event-analytics.md «Трекер»),
+    // each on the quantity it compares: taking a lost track back near where it was near 99 % of
+    // different people's box pairs (measured 0.769, the limit 0.75); re-identification and offline
+    // linking near 99.9 % of different people's track pairs (measured 0.871 / 0.867 and 0.891 / 0.882
+    // at 10 / 5 fps; the limits 0.87 and 0.89).
     const different = differentPeopleSimilarity(detections, truth);
-    expect(Math.abs(TRACKER_DEFAULTS.reidSimilarity - different(0.999))).toBeLessThanOrEqual(0.03);
     expect(Math.abs(TRACKER_DEFAULTS.recoverSimilarity - different(0.99))).toBeLessThanOrEqual(0.03);
     for (const every of [1, 2]) {
-      const { tracks, ms } = track(detections, every);
+      const tracksApart = differentTrackSimilarity(detections, every);
+      expect(Math.abs(TRACKER_DEFAULTS.reidSimilarity - tracksApart.reid(0.999))).toBeLessThanOrEqual(0.03);
+      expect(Math.abs(TRACKER_DEFAULTS.linkSimilarity - tracksApart.link(0.999))).toBeLessThanOrEqual(0.03);
+    }
+    for (const every of [1, 2]) {
+      const { tracks, online, ms, offlineMs } = track(detections, every);
       const whole = scoresOn(truth, tracks, 0, detections.length);
       const tuned = scoresOn(truth, tracks, 0, TUNED_FRAMES);
       const heldOut = scoresOn(truth, tracks, TUNED_FRAMES, detections.length);
@@ -133,16 +155,25 @@ describe.skipIf(VTEST_MISSING)('ByteTracker on MoveNet detections of vtest.avi',
       report[`${VIDEO_FPS / every}fps`] = {
         tracks: tracks.length,
         trackerMsPerFrame: round(ms / (detections.length / every), 3),
+        offlineMs: round(offlineMs, 1),
         whole,
         first20s: tuned,
         heldOut,
+        // The online tracker alone, before the offline step.
+        online: {
+          whole: scoresOn(truth, online, 0, detections.length),
+          first20s: scoresOn(truth, online, 0, TUNED_FRAMES),
+          heldOut: scoresOn(truth, online, TUNED_FRAMES, detections.length),
+        },
         iouOnly: plain,
       };
       expect(whole.gt).toBe(463);
       expect(whole.people).toBe(18);
-      // What the tracker reaches (docs/event-analytics.md «Замер»), a little below the measured
-      // figures; the issue's targets (MOTA ≥ 0.85, IDF1 ≥ 0.80, ≤ 2 switches a minute, visitors
-      // ±1) are met in part: see REACHED.
+      // The issue's targets on the whole clip: MOTA ≥ 0.85, IDF1 ≥ 0.80, visitors ±1 (met); ≤ 2
+      // switches a minute is not met (2.3): printed above, held to what is reached (REACHED).
+      expect(whole.mota).toBeGreaterThanOrEqual(ISSUE.mota);
+      expect(whole.idf1).toBeGreaterThanOrEqual(ISSUE.idf1);
+      expect(Math.abs(whole.visitors - whole.people)).toBeLessThanOrEqual(ISSUE.visitorsOff);
       const floor = REACHED[every]!;
       for (const s of [whole, heldOut]) {
         expect(s.mota).toBeGreaterThanOrEqual(floor.mota);
@@ -150,7 +181,6 @@ describe.skipIf(VTEST_MISSING)('ByteTracker on MoveNet detections of vtest.avi',
         expect(s.idswPerMinute).toBeLessThanOrEqual(floor.idswPerMinute);
         expect(s.fp).toBe(0);
       }
-      expect(Math.abs(whole.visitors - whole.people)).toBeLessThanOrEqual(floor.visitorsOff);
       // Appearance is what keeps the numbers: by IoU alone the same detections switch more and
       // count more visitors, on the held-out part too (measured: 10 fps 4 switches and 18 visitors
       // held out, 5 fps 12 and 26 — with the defaults' first-stage IoU gate).
