@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
-import { apiSessionCookie, postOk, startServer, type RunningServer } from '../support/server';
+import { launchBrowser, RETRY, signInThroughPage, watchErrors, watchForeignRequests } from '../support/browser';
+import { analystOrganization, startServer, type RunningServer } from '../support/server';
 
 /**
  * Names on features (issue 46) in Chromium: the analyst names a drawn area in its property form,
@@ -17,7 +17,7 @@ let errors: string[];
 let cookie: string;
 const password = 'map-names-secret';
 /** Requests the page made to anywhere but the server. */
-const foreign: string[] = [];
+let foreign: string[] = [];
 const NAME = 'Парк «Ёлочки» № 1';
 
 interface Project {
@@ -30,17 +30,11 @@ const namesShown = async (): Promise<string[]> => JSON.parse((await page.getByTe
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  await postOk(server.url, '/api/v2/register', { login: 'namer', password, first_name: 'Анна', last_name: 'Градова' });
-  const admin = await apiSessionCookie(server.url, 'namer', password);
-  await postOk(server.url, '/api/v1/admin/users', { login: 'planner', password, first_name: 'Пётр', last_name: 'Планов', role: 'analyst' }, admin);
-  cookie = await apiSessionCookie(server.url, 'planner', password);
+  ({ analyst: cookie } = await analystOrganization(server.url, password, { admin: 'namer', analyst: 'planner' }));
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
   page = await context.newPage();
   errors = watchErrors(page, { allowHttpErrors: true });
-  page.on('request', (request) => {
-    const url = request.url();
-    if (!url.startsWith(`${server.url}/`) && !/^(data|blob):/.test(url)) foreign.push(url);
-  });
+  foreign = watchForeignRequests(page, server.url);
   await signInThroughPage(page, server.url, 'planner', password);
 });
 afterAll(async () => {

@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
 import { layoutProblems, unreachableControls } from '../support/layout';
-import { apiSessionCookie, postOk, startServer, type RunningServer } from '../support/server';
+import { analystOrganization, startServer, type RunningServer } from '../support/server';
 
 /**
  * The map editor's project info box never covers the work (issue 46, finding 3), in Chromium at
@@ -94,10 +94,7 @@ async function saveIsOnTop(popup: Locator) {
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  await postOk(server.url, '/api/v2/register', { login: 'panels', password, first_name: 'Анна', last_name: 'Градова' });
-  const admin = await apiSessionCookie(server.url, 'panels', password);
-  await postOk(server.url, '/api/v1/admin/users', { login: 'planner', password, first_name: 'Пётр', last_name: 'Планов', role: 'analyst' }, admin);
-  cookie = await apiSessionCookie(server.url, 'planner', password);
+  ({ analyst: cookie } = await analystOrganization(server.url, password, { admin: 'panels', analyst: 'planner' }));
 });
 afterAll(async () => {
   await browser?.close();

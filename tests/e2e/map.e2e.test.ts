@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
-import { apiSessionCookie, startServer, type RunningServer, postOk } from '../support/server';
+import { launchBrowser, RETRY, signInThroughPage, watchErrors, watchForeignRequests } from '../support/browser';
+import { analystOrganization, startServer, type RunningServer } from '../support/server';
 import { cyrillicMontserratLoaded, PLACES_MISSING } from '../support/geonames';
 import { WATER_MISSING } from '../support/gshhg';
 
@@ -22,9 +22,7 @@ const password = 'map-editor-secret';
 /** Basemap archive answers seen by the page: status and whether a Range was asked. */
 const basemapAnswers: Array<{ status: number; range: boolean }> = [];
 /** Requests the page made to anywhere but the server (the map must need none: no glyphs, no tiles). */
-const foreign: string[] = [];
-
-const post = (path: string, body: unknown, withCookie?: string) => postOk(server.url, path, body, withCookie);
+let foreign: string[] = [];
 
 interface Feature {
   properties: { type: string };
@@ -41,11 +39,7 @@ const side = () => page.getByTestId('map-side');
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  await post('/api/v2/register', { login: 'gorplan', password, first_name: 'Анна', last_name: 'Градова' });
-  const admin = await apiSessionCookie(server.url, 'gorplan', password);
-  await post('/api/v1/admin/users', { login: 'planner', password, first_name: 'Пётр', last_name: 'Планов', role: 'analyst' }, admin);
-  await post('/api/v1/admin/users', { login: 'watcher', password, first_name: 'Вера', last_name: 'Смотрова', role: 'viewer' }, admin);
-  cookie = await apiSessionCookie(server.url, 'planner', password);
+  ({ analyst: cookie } = await analystOrganization(server.url, password, { admin: 'gorplan', analyst: 'planner', viewers: ['watcher'] }));
 
   analyst = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
   page = await analyst.newPage();
@@ -53,10 +47,7 @@ beforeAll(async () => {
   page.on('response', (response) => {
     if (response.url().includes('/api/v1/map/basemap.pmtiles')) basemapAnswers.push({ status: response.status(), range: !!response.request().headers().range });
   });
-  page.on('request', (request) => {
-    const url = request.url();
-    if (!url.startsWith(`${server.url}/`) && !/^(data|blob):/.test(url)) foreign.push(url);
-  });
+  foreign = watchForeignRequests(page, server.url);
   await signInThroughPage(page, server.url, 'planner', password);
 });
 afterAll(async () => {

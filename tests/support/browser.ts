@@ -61,3 +61,13 @@ export async function signInThroughPage(page: Page, baseUrl: string, login: stri
   await page.getByRole('button', { name: 'Войти' }).click();
   await page.waitForURL(/#\/projects$/);
 }
+
+/** Collects the URLs of requests a page makes to anywhere but `baseUrl` (data: and blob: aside): nothing may load from the internet. */
+export function watchForeignRequests(page: Page, baseUrl: string): string[] {
+  const foreign: string[] = [];
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(`${baseUrl}/`) && !/^(data|blob):/.test(url)) foreign.push(url);
+  });
+  return foreign;
+}

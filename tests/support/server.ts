@@ -113,3 +113,18 @@ export async function postOk(baseUrl: string, path: string, body: unknown, cooki
   if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return response.json();
 }
+
+/**
+ * A new organisation of its own for a test: its administrator registers it (`adminLogin`) and adds an
+ * analyst `analystLogin` (and any `viewers`), all with `password`. Returns the administrator's and the
+ * analyst's session cookies.
+ */
+export async function analystOrganization(baseUrl: string, password: string, logins: { admin: string; analyst: string; viewers?: string[] }) {
+  await postOk(baseUrl, '/api/v2/register', { login: logins.admin, password, first_name: 'Анна', last_name: 'Градова' });
+  const admin = await apiSessionCookie(baseUrl, logins.admin, password);
+  await postOk(baseUrl, '/api/v1/admin/users', { login: logins.analyst, password, first_name: 'Пётр', last_name: 'Планов', role: 'analyst' }, admin);
+  for (const login of logins.viewers ?? []) {
+    await postOk(baseUrl, '/api/v1/admin/users', { login, password, first_name: 'Вера', last_name: 'Смотрова', role: 'viewer' }, admin);
+  }
+  return { admin, analyst: await apiSessionCookie(baseUrl, logins.analyst, password) };
+}
