@@ -4,7 +4,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spreadDemoMarkups } from '../../bench/support/demo-window';
 import { VIRTUAL_FROM } from '../../pwa/src/screens/reports/constants';
-import type { StatementReport } from '../../pwa/src/screens/reports/types';
+import { num } from '../../pwa/src/screens/reports/format';
+import type { BlockReport, StatementReport } from '../../pwa/src/screens/reports/types';
 import { signInThroughPage, watchErrors, RETRY } from '../support/browser';
 import { startDemo, type Demo } from '../support/demo';
 import { table4Cells } from '../support/statement';
@@ -98,6 +99,66 @@ describe('a month-long statement', () => {
     // Table 6 grows with the window too: past a screenful it is built as table 4 is.
     if (api.breaks.length > VIRTUAL_FROM) expect(await page.getByTestId('t6-row').count()).toBeLessThan(api.breaks.length);
     else expect(await page.getByTestId('t6-row').count()).toBe(api.breaks.length);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('says in place and in a message when the statement cannot be read (computed in a worker), and shows nothing else', async () => {
+    // An employee of no structure: the inputs call is refused with the API's own message.
+    const query = `structure_id=${assemblyId}&employee_id=999999&from_time=${month.from}&to_time=${month.to}`;
+    const refused = await fetch(`${demo.server.url}/api/v1/report/inputs?${query}`, { headers: { cookie: demo.cookie } });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    const message = ((await refused.json()) as { error: { message: string } }).error.message;
+    expect(message).toMatch(/[А-Яа-я]/);
+    const context = await demo.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const page = await context.newPage();
+    const errors = watchErrors(page, { allowHttpErrors: true });
+    await signInThroughPage(page, demo.server.url, 'analyst');
+    await page.goto(`${demo.server.url}/#/statement/${assemblyId}/999999/${month.from}/${month.to}`);
+    await page.getByText(`Не удалось загрузить ведомость: ${message}`).waitFor({ timeout: RETRY.timeout });
+    await page.locator('.toast-error', { hasText: message }).waitFor({ timeout: RETRY.timeout });
+    expect(await page.getByTestId('statement').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('a block report over the longest window', () => {
+  /** 62 days (Moscow), the longest window a report takes: the shift-days table has a row a day. */
+  const window = { from: '2026-10-16T21:00:00.000Z', to: '2026-12-17T21:00:00.000Z' };
+
+  it('builds only the shift-days in view, and scrolling reaches the last day with the numbers of GET /api/v2/report', async () => {
+    const api = await demo.get<BlockReport>(`/api/v2/report?structure_id=${assemblyId}&from_time=${window.from}&to_time=${window.to}`);
+    const index = api.blocks.findIndex((b) => b.type === 'table' && b.title === 'Загрузка по сменам-дням');
+    const block = api.blocks[index]!;
+    if (block.type !== 'table') throw new Error('нет таблицы «Загрузка по сменам-дням»');
+    const rows = block.rows.length;
+    expect(rows).toBeGreaterThan(VIRTUAL_FROM);
+    // The cells as the screen writes them: a number with two decimals, a text as it is, «—» for none.
+    const cells = (r: number) =>
+      block.columns.map((c) => {
+        const value = block.rows[r]![c.key] ?? null;
+        return value === null ? '—' : typeof value === 'number' ? num(value, 2) : String(value);
+      });
+    const context = await demo.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await signInThroughPage(page, demo.server.url, 'analyst');
+    await page.goto(`${demo.server.url}/#/report/${assemblyId}/${window.from}/${window.to}`);
+    const element = page.getByTestId(`block-${index}-table`);
+    await element.waitFor({ timeout: RETRY.timeout });
+    if (block.collapsed) await element.getByRole('button', { name: 'Развернуть' }).click();
+    const testId = `block-${index}-table`;
+    const first = await scrollTable(page, testId, rows, 0);
+    expect(first.rows.map((r) => r.index)).toEqual(first.rows.map((_, k) => k));
+    expect(first.rows.length).toBeLessThan(rows / 2 + 1);
+    expect(await element.getByTestId('block-table-row').count()).toBe(first.rows.length);
+    for (const row of first.rows) expect(row.cells, `день ${row.index + 1}`).toEqual(cells(row.index));
+    const end = await scrollTable(page, testId, rows, Infinity);
+    expect(end.rows.at(-1)!.index).toBe(rows - 1);
+    for (const row of end.rows) expect(row.cells, `день ${row.index + 1}`).toEqual(cells(row.index));
+    expect(end.rows.length).toBeLessThan(rows / 2 + 1);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInThroughPage, launchBrowser, watchErrors, RETRY } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 import type { PeriodMarkupRow, VideoMarkupsReply } from '../../api/src/contract';
+import { rowsFromServer } from '../../pwa/src/screens/period-edit/rows';
 
 /**
  * The period editor and the video screen show the same markups (DESIGN.md "Time and markups"):
@@ -27,9 +28,24 @@ async function toast(page: Page, text: string | RegExp) {
   await page.locator('.toast', { hasText: text }).first().waitFor();
 }
 
-/** Shows more rows of a long period until row `n` is drawn. */
+/** The numbers (1, 2, …) of the period's rows now in the page. */
+const builtRows = (page: Page) => page.getByTestId('period-row').evaluateAll((rows) => rows.map((row) => Number(row.querySelector('.pe-n')?.textContent)));
+
+/**
+ * Scrolls a long period's box (it builds only the rows in view, issue 47) until row `n` is built:
+ * half a box at a time towards it, so that no row is skipped.
+ */
 async function reveal(page: Page, n: number) {
-  while ((await page.getByTestId('period-row').count()) < n) await page.getByRole('button', { name: /Показать ещё/ }).click();
+  const box = page.getByTestId('period-scroll');
+  await expect
+    .poll(async () => {
+      const built = await builtRows(page);
+      if (built.includes(n)) return true;
+      const down = n > Math.max(...built);
+      await box.evaluate((element, down) => element.scrollBy(0, ((down ? 1 : -1) * element.clientHeight) / 2), down);
+      return false;
+    }, RETRY)
+    .toBe(true);
 }
 
 beforeAll(async () => {
@@ -109,6 +125,53 @@ describe('period markups and the video screen', () => {
       'новая строка из редактора',
     );
     await video.close();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a long period builds only the rows in view; End in its box reaches the last row with its data', async () => {
+    // The demo's whole first day (09:00–17:00 Moscow).
+    const dayFrom = '2026-11-16T06:00:00.000Z';
+    const dayTo = '2026-11-16T14:00:00.000Z';
+    const { operation_markups: apiRows } = await get<{ operation_markups: PeriodMarkupRow[] }>(
+      `/api/v1/operation_markups?structure_id=${assemblyId}&from_time=${encodeURIComponent(dayFrom)}&to_time=${encodeURIComponent(dayTo)}`,
+    );
+    // The editor's own order and texts (newest first, date-times of the organisation's zone).
+    const expected = rowsFromServer(apiRows, 'Europe/Moscow');
+    expect(expected.length).toBeGreaterThan(500);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${server.url}/#/edit/${assemblyId}/${encodeURIComponent(dayFrom)}/${encodeURIComponent(dayTo)}`);
+    await page.getByText(`строк: ${expected.length}`).waitFor();
+    await page.getByTestId('period-row').first().waitFor();
+    const first = await builtRows(page);
+    expect(first[0]).toBe(1);
+    expect(first.length).toBeLessThan(60);
+    await expect.poll(() => page.getByLabel('Строка 1: начало').inputValue(), RETRY).toBe(expected[0]!.startText);
+
+    // The keyboard: the box takes the focus (named by its row count), End scrolls it to the last row.
+    const box = page.getByRole('region', { name: `Строки разметки: ${expected.length}` });
+    await box.focus();
+    const n = expected.length;
+    // One press, though the rows measured on the way change the box's length.
+    await page.keyboard.press('End');
+    await expect.poll(async () => (await builtRows(page)).includes(n), RETRY).toBe(true);
+    const last = expected[n - 1]!;
+    expect(await page.getByLabel(`Строка ${n}: начало`).inputValue()).toBe(last.startText);
+    expect(await page.getByLabel(`Строка ${n}: конец`).inputValue()).toBe(last.endText);
+    expect(await page.getByLabel(`Строка ${n}: операция`).inputValue()).toBe(String(last.operationId));
+    expect(await page.getByLabel(`Строка ${n}: рабочее место`).inputValue()).toBe(String(last.workplaceId));
+    expect((await builtRows(page)).length).toBeLessThan(60);
+    // The last row is in view inside the box, not under its edge.
+    const inView = await page.getByLabel(`Строка ${n}: начало`).evaluate((input) => {
+      const scroller = input.closest('[data-testid="period-scroll"]')!.getBoundingClientRect();
+      const row = input.closest('tr')!.getBoundingClientRect();
+      return row.top >= scroller.top - 1 && row.bottom <= scroller.bottom + 1;
+    });
+    expect(inView).toBe(true);
+    // Home goes back to the first row.
+    await page.keyboard.press('Home');
+    await expect.poll(async () => (await builtRows(page))[0], RETRY).toBe(1);
     expect(errors).toEqual([]);
     await page.close();
   });

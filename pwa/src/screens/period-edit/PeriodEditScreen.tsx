@@ -1,4 +1,5 @@
-import { memo, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'wouter';
 import { useAllows } from '../../state/login';
 import { Banner } from '../../ui/Banner';
@@ -6,9 +7,12 @@ import { formatPicker } from '../projects/period';
 import type { EditRow } from './rows';
 import type { Lists } from './session';
 import { usePeriodEdit, type PeriodEdit } from './usePeriodEdit';
+import './period-edit.css';
 
 /** One row of the editor; drawn again only when its own data changes. */
 const PeriodRow = memo(function PeriodRow({
+  measure,
+  index,
   row,
   n,
   lists,
@@ -17,6 +21,9 @@ const PeriodRow = memo(function PeriodRow({
   onUpdate,
   onRemove,
 }: {
+  /** A virtualised table measures the row as it is built (its height varies: a card, a warning). */
+  measure?: (element: HTMLTableRowElement | null) => void;
+  index: number;
   row: EditRow;
   n: number;
   lists: Lists;
@@ -26,7 +33,7 @@ const PeriodRow = memo(function PeriodRow({
   onRemove: (row: EditRow) => void;
 }) {
   return (
-    <tr data-testid="period-row" className={problem ? 'invalid-row' : undefined}>
+    <tr ref={measure} data-index={index} data-testid="period-row" className={problem ? 'invalid-row' : undefined}>
       <td className="pe-n">{n}</td>
       <td className="pe-op" data-label="Операция">
         <span className="pe-chosen select-chosen-name" aria-hidden="true">
@@ -125,58 +132,108 @@ const PeriodRow = memo(function PeriodRow({
   );
 });
 
-/** How many rows are drawn at first; a long period shows more on request. */
-const PAGE = 200;
+/** A period longer than this scrolls in a box of its own that builds only the rows in view (issue 47). */
+const PERIOD_VIRTUAL_FROM = 60;
+/** Estimated row heights, px, before a row is measured: a table row (≥ 1400 px), a card of two lines, a card of a field a line (styles.css). */
+const ROW_HEIGHT = 46;
+const CARD_HEIGHT = 110;
+const PHONE_CARD_HEIGHT = 470;
+/** Rows built beyond the visible ones on either side: Tab from the last built row reaches the next one. */
+const OVERSCAN = 6;
+/** The box's height before it is measured, px (period-edit.css). */
+const BOX_HEIGHT = 640;
 
-/** The table of rows, the first `PAGE` of them, with «Показать ещё» for the rest. */
+const estimatedRowHeight = () => {
+  if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return ROW_HEIGHT;
+  if (window.matchMedia('(max-width: 700px)').matches) return PHONE_CARD_HEIGHT;
+  return window.matchMedia('(max-width: 1399px)').matches ? CARD_HEIGHT : ROW_HEIGHT;
+};
+
+/**
+ * The table of rows. A long period (more than PERIOD_VIRTUAL_FROM rows) scrolls in its own box under
+ * a header that stays, and only the rows in view and OVERSCAN on either side are in the page — the
+ * virtualiser of the report tables (@tanstack/react-virtual, reports/ColumnTable.tsx). The box takes
+ * the keyboard's focus (Tab, then the arrows and Page Up/Down); a row added at the top is scrolled to.
+ */
 function PeriodTable({ edit, lists, canWrite }: { edit: PeriodEdit; lists: Lists; canWrite: boolean }) {
-  const [shown, setShown] = useState(PAGE);
   const { rows, problems, update, remove } = edit;
+  const windowed = rows.length > PERIOD_VIRTUAL_FROM;
+  const scroller = useRef<HTMLDivElement>(null);
+  const [rowHeight] = useState(estimatedRowHeight);
+  const virtualizer = useVirtualizer({
+    count: windowed ? rows.length : 0,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => rowHeight,
+    overscan: OVERSCAN,
+    getItemKey: (index) => rows[index]!.key,
+    initialRect: { width: 0, height: BOX_HEIGHT },
+  });
+  // A new row goes first (session.add): show it.
+  const first = rows[0]?.key;
+  const firstBefore = useRef(first);
+  useEffect(() => {
+    if (first !== firstBefore.current && windowed) virtualizer.scrollToIndex(0);
+    firstBefore.current = first;
+  }, [first, windowed, virtualizer]);
+  if (rows.length === 0) return null;
+  // On the box itself (not in a field, where they move the caret): Home and End go to the first and
+  // the last row at once, however the measured rows change the box's length on the way.
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (!windowed || event.target !== event.currentTarget || (event.key !== 'Home' && event.key !== 'End')) return;
+    event.preventDefault();
+    virtualizer.scrollToIndex(event.key === 'Home' ? 0 : rows.length - 1, { align: event.key === 'Home' ? 'start' : 'end' });
+  };
+  const row = (index: number, measure?: (element: HTMLTableRowElement | null) => void) => (
+    <PeriodRow
+      key={rows[index]!.key}
+      measure={measure}
+      index={index}
+      row={rows[index]!}
+      n={index + 1}
+      lists={lists}
+      canWrite={canWrite}
+      problem={problems.get(rows[index]!.key) ?? null}
+      onUpdate={update}
+      onRemove={remove}
+    />
+  );
+  const built = virtualizer.getVirtualItems();
   return (
-    <>
-      {rows.length > 0 && (
-        <div className="table-scroll">
-          <table className="data-table compact period-table">
-            <thead>
-              <tr>
-                <th>№</th>
-                <th>Операция</th>
-                <th>Рабочее место</th>
-                <th>Сотрудник</th>
-                <th>Начало</th>
-                <th>Конец</th>
-                <th>Комментарий</th>
-                <th>Видео</th>
-                <th>
-                  <span className="visually-hidden">Удалить</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.slice(0, shown).map((row, index) => (
-                <PeriodRow
-                  key={row.key}
-                  row={row}
-                  n={index + 1}
-                  lists={lists}
-                  canWrite={canWrite}
-                  problem={problems.get(row.key) ?? null}
-                  onUpdate={update}
-                  onRemove={remove}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {rows.length > shown && (
-        <p>
-          <button type="button" className="button secondary" onClick={() => setShown((n) => n + PAGE)}>
-            Показать ещё ({rows.length - shown})
-          </button>
-        </p>
-      )}
-    </>
+    <div
+      ref={scroller}
+      className={windowed ? 'table-scroll period-scroll' : 'table-scroll'}
+      onKeyDown={onKeyDown}
+      {...(windowed && { tabIndex: 0, role: 'region', 'aria-label': `Строки разметки: ${rows.length}`, 'data-testid': 'period-scroll' })}
+    >
+      <table className={`data-table compact period-table ${windowed ? 'period-virtual' : ''}`}>
+        <thead>
+          <tr>
+            <th>№</th>
+            <th>Операция</th>
+            <th>Рабочее место</th>
+            <th>Сотрудник</th>
+            <th>Начало</th>
+            <th>Конец</th>
+            <th>Комментарий</th>
+            <th>Видео</th>
+            <th>
+              <span className="visually-hidden">Удалить</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {windowed ? (
+            <>
+              {built.length > 0 && <tr className="virtual-spacer" style={{ height: built[0]!.start }} aria-hidden />}
+              {built.map((v) => row(v.index, virtualizer.measureElement))}
+              {built.length > 0 && <tr className="virtual-spacer" style={{ height: virtualizer.getTotalSize() - built[built.length - 1]!.end }} aria-hidden />}
+            </>
+          ) : (
+            rows.map((_, index) => row(index))
+          )}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

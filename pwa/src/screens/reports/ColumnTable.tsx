@@ -49,7 +49,7 @@ export function exportOf<Row>(title: string, columns: Column<Row>[], rows: Row[]
   };
 }
 
-interface ColumnTableProps<Row> extends Pick<ReportTableProps, 'title' | 'fileBase' | 'print' | 'testId' | 'className'> {
+interface ColumnTableProps<Row> extends Pick<ReportTableProps, 'title' | 'fileBase' | 'print' | 'testId' | 'className' | 'collapsible' | 'collapsed'> {
   columns: Column<Row>[];
   rows: Row[];
   /** Rows after the body, in the table's foot (the total row). */

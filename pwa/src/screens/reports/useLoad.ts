@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 
 export type Loaded<T> = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; data: T };
 
@@ -18,7 +18,9 @@ export function useLoad<T>(key: string | null, load: () => Promise<T>, inPage?: 
     let live = true;
     setResult({ state: 'loading' });
     load().then(
-      (data) => live && setResult({ state: 'ready', data }),
+      // A transition: React builds a big report (a month's statement) in slices, answering input and
+      // painting between them, instead of in one long task (issue 47).
+      (data) => live && startTransition(() => setResult({ state: 'ready', data })),
       (error: unknown) => live && setResult({ state: 'error', message: error instanceof Error ? error.message : String(error) }),
     );
     return () => {

@@ -4,9 +4,9 @@ import { HumanProportion } from '../../../charts/HumanProportion';
 import { ParetoChart } from '../../../charts/ParetoChart';
 import { RingPie } from '../../../charts/RingPie';
 import { RoseChart } from '../../../charts/RoseChart';
-import type { ExportTable } from '../../../export/table';
 import { CHART_HEIGHT_PX, HUMAN_FILL_STEP_MS, OUTER_RING_LABEL_MIN_PERCENT, PIE_LABEL_MIN_PERCENT, unknownBlockText } from '../constants';
 import { num, pct, productivityRiseText } from '../format';
+import { ColumnTable, type Column } from '../ColumnTable';
 import { ReportTable } from '../ReportTable';
 import type { Cell, ReportBlock } from '../types';
 
@@ -50,49 +50,33 @@ function ParagraphBlock({ block, testId }: BlockProps<'paragraph'>) {
   );
 }
 
+/**
+ * A table block. Those that grow with the window or the staff (the shift-days, the employees, the
+ * operations' time study) scroll in a box of their own past VIRTUAL_FROM rows and build only the
+ * rows in view (ColumnTable `virtual`, issue 47); printing and the PDF still show every row.
+ */
 function TableBlock({ block, testId, print, fileBase }: TableBlockProps<'table'>) {
-  const header = (c: { title: string; unit: string | null }) => (c.unit ? `${c.title}, ${c.unit}` : c.title);
-  const exportTable = (): ExportTable => ({
-    title: block.title,
-    columns: block.columns.map(header),
-    rows: [...block.rows, ...(block.total ? [block.total] : [])].map((row) => block.columns.map((c) => row[c.key] ?? null)),
-  });
+  type Row = BlockOf<'table'>['rows'][number];
+  const columns: Column<Row>[] = block.columns.map((c) => ({
+    title: c.unit ? `${c.title}, ${c.unit}` : c.title,
+    show: (row) => cellText(row[c.key] ?? null),
+    value: (row) => row[c.key] ?? null,
+    cell: (row) => ({ className: typeof row[c.key] === 'number' ? 'num' : undefined }),
+  }));
   return (
-    <ReportTable
+    <ColumnTable
       title={block.title}
       fileBase={fileBase}
       print={print}
-      exportTable={exportTable}
       testId={testId}
+      testPrefix="block-table"
       collapsible={block.collapsible}
       collapsed={block.collapsed}
-      head={
-        <tr>
-          {block.columns.map((c) => (
-            <th key={c.key}>{header(c)}</th>
-          ))}
-        </tr>
-      }
-      body={block.rows.map((row, r) => (
-        <tr key={r} data-testid="block-table-row">
-          {block.columns.map((c) => (
-            <td key={c.key} className={typeof row[c.key] === 'number' ? 'num' : undefined}>
-              {cellText(row[c.key] ?? null)}
-            </td>
-          ))}
-        </tr>
-      ))}
-      foot={
-        block.total ? (
-          <tr>
-            {block.columns.map((c) => (
-              <td key={c.key} className={typeof block.total![c.key] === 'number' ? 'num' : undefined}>
-                {cellText(block.total![c.key] ?? null)}
-              </td>
-            ))}
-          </tr>
-        ) : undefined
-      }
+      columns={columns}
+      rows={block.rows}
+      total={block.total ? [block.total] : []}
+      rowKey={(_, r) => r}
+      virtual
     />
   );
 }

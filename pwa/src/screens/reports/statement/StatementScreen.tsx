@@ -1,4 +1,5 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Link } from 'wouter';
 import { instantParam } from '../format';
 import { NormFulfilmentBlock } from '../../norms/NormFulfilment';
@@ -12,8 +13,32 @@ import { computeStatement } from '../compute';
 
 type Params = { structureId?: string; employeeId?: string; fromTime?: string; toTime?: string };
 
+/** Parts of the statement put into the page one task after another (the print layout: all at once). */
+const STAGES = 4;
+
+/**
+ * How many parts of the statement are in the page: one more each task until all are (issue 47: a
+ * month's statement laid out at once was one long task on a slow CPU). Printing the screen shows all.
+ */
+function useStages(print: boolean): number {
+  const [shown, setShown] = useState(print ? STAGES : 1);
+  useEffect(() => {
+    if (shown >= STAGES) return;
+    const timer = setTimeout(() => setShown((n) => n + 1), 0);
+    // The print is laid out right after `beforeprint`: every part must be in the page by then.
+    const all = () => flushSync(() => setShown(STAGES));
+    window.addEventListener('beforeprint', all);
+    return () => {
+      clearTimeout(timer);
+      window.removeEventListener('beforeprint', all);
+    };
+  }, [shown]);
+  return shown;
+}
+
 /** The statement report's content in the spec's order; `print` gives the layout the PDF is made from. */
 export function StatementContent({ report, print, pdfHref }: { report: StatementReport; print: boolean; pdfHref?: string }) {
+  const stage = useStages(print);
   const rp = report.rep_param;
   const fileBase = `Ведомость ${rp.worker_name} ${rp.date}`;
   const typeLabel = (code: string) => report.slices.find((s) => s.type === code)?.name ?? code;
@@ -38,40 +63,52 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
 
       <LoadSection report={report} fileBase={fileBase} print={print} />
 
-      <ObservationSheet
-        table={report.measurements}
-        number={2}
-        title="Таблица 2. Лист наблюдений (ряд после очистки)"
-        fileBase={fileBase}
-        print={print}
-        testId="table-2"
-      />
-      <StudyRule report={report} fileBase={fileBase} print={print} />
-      <FluctuationChart report={report} />
+      {stage >= 2 && (
+        <>
+          <ObservationSheet
+            table={report.measurements}
+            number={2}
+            title="Таблица 2. Лист наблюдений (ряд после очистки)"
+            fileBase={fileBase}
+            print={print}
+            testId="table-2"
+          />
+          <StudyRule report={report} fileBase={fileBase} print={print} />
+          <FluctuationChart report={report} />
 
-      <ObservationSheet
-        table={report.all_measurements}
-        number={3}
-        title="Таблица 3. Лист наблюдений (все замеры)"
-        fileBase={fileBase}
-        print={print}
-        testId="table-3"
-      />
+          <ObservationSheet
+            table={report.all_measurements}
+            number={3}
+            title="Таблица 3. Лист наблюдений (все замеры)"
+            fileBase={fileBase}
+            print={print}
+            testId="table-3"
+          />
 
-      <UnitsSection report={report} />
+          <UnitsSection report={report} />
 
-      {!report.normative.hidden && <BalancedWork report={report} />}
+          {!report.normative.hidden && <BalancedWork report={report} />}
+        </>
+      )}
 
-      <Table4 report={report} fileBase={fileBase} print={print} />
+      {stage >= 3 && (
+        <>
+          <Table4 report={report} fileBase={fileBase} print={print} />
 
-      <TimeUseSection report={report} />
+          <TimeUseSection report={report} />
+        </>
+      )}
 
-      <ParetoSection report={report} />
+      {stage >= 4 && (
+        <>
+          <ParetoSection report={report} />
 
-      <TaktSection report={report} />
+          <TaktSection report={report} />
 
-      <Table5 report={report} fileBase={fileBase} print={print} typeLabel={typeLabel} />
-      <Table6 report={report} fileBase={fileBase} print={print} />
+          <Table5 report={report} fileBase={fileBase} print={print} typeLabel={typeLabel} />
+          <Table6 report={report} fileBase={fileBase} print={print} />
+        </>
+      )}
     </article>
   );
 }

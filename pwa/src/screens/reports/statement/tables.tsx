@@ -338,6 +338,7 @@ export function DaysTable({ report, fileBase, print }: Common) {
       columns={columns}
       rows={report.days}
       rowKey={(d) => d.start_datetime}
+      virtual
     />
   );
 }
