@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link, useLocation } from 'wouter';
 import { api } from '../api/client';
@@ -8,6 +8,7 @@ import { instance, loadInstance } from '../state/instance';
 import { login } from '../state/login';
 import { ExternalLink } from '../ui/ExternalLink';
 import { logout } from '../state/logout';
+import { TOUCH_LAYOUT, useMediaQuery } from '../ui/useMediaQuery';
 
 /**
  * Saves queued on this device by someone else (a shared tablet): only that they wait, never what
@@ -63,13 +64,20 @@ function SyncIndicator() {
   );
 }
 
-/** One banner for a lost connection, instead of a message per failed call. */
+/** What works offline on the map editor and what waits for the server (docs/map.md «Без сети»). */
+const MAP_OFFLINE_TEXT =
+  'Нет связи с сервером. Карта работает на этом устройстве: подложка, проект и рисование; рисунок сохранится здесь и уйдёт на сервер, когда связь появится. Алгоритмы, чертёж DWG и DXF, ГИС-запросы, эталон, создание и удаление проектов ждут связи.';
+
+/** One banner for a lost connection, instead of a message per failed call; the map editor has its own text. */
 export function OfflineBanner() {
   const { offline } = useSnapshot(connectivity);
+  const [route] = useLocation();
   if (!offline) return null;
   return (
     <div className="offline-banner" role="status" data-testid="offline-banner">
-      Нет связи с сервером. Работа продолжается на этом устройстве: сохранения разметки отправятся, когда связь появится.
+      {route.startsWith('/ciblock/map')
+        ? MAP_OFFLINE_TEXT
+        : 'Нет связи с сервером. Работа продолжается на этом устройстве: сохранения разметки отправятся, когда связь появится.'}
     </div>
   );
 }
@@ -107,7 +115,15 @@ function useDemoBadge(route: string): boolean {
   return user.loggedIn ? user.organizationDemo : demo;
 }
 
-/** Shared header: marketing links, the contact anchor, sign-in or the signed-in user. */
+/**
+ * The screens that take a compact header on a tablet or a phone (TOUCH_LAYOUT): the name shown in
+ * its one row. The markup screen needs the height for the video and its operation buttons (issue 47).
+ */
+function compactTitleOf(route: string): string | null {
+  return route.startsWith('/video/') ? 'Разметка видео' : null;
+}
+
+/** Shared header: marketing links, the contact anchor, sign-in or the signed-in user; compact on the markup screen of a tablet or a phone. */
 export function Header() {
   const user = useSnapshot(login);
   const [route, navigate] = useLocation();
@@ -115,8 +131,24 @@ export function Header() {
   const demo = useDemoBadge(route);
   // The projects page has «Выход» in its own button row (spec 02): not a second one here.
   const ownLogout = route === '/projects' || route.startsWith('/projects/');
+  const narrow = useMediaQuery(TOUCH_LAYOUT);
+  const compactTitle = narrow ? compactTitleOf(route) : null;
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => void loadInstance(), []);
+  // A new screen (or the window growing into the full header) starts with the menu closed.
+  useEffect(() => setMenuOpen(false), [route, compactTitle]);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
 
   const toContact = () => {
     navigate('/');
@@ -124,50 +156,86 @@ export function Header() {
     requestAnimationFrame(() => document.getElementById('contact')?.scrollIntoView({ behavior: 'smooth' }));
   };
 
+  const badge = demo && (
+    <span className="demo-badge" data-testid="demo-badge" title="Демонстрационная организация: данные синтетические">
+      демо-данные
+    </span>
+  );
+  const nav = (
+    <nav className="site-nav">
+      <Link href="/products">Продукты</Link>
+      <Link href="/services">Услуги</Link>
+      <Link href="/news">Новости</Link>
+      <button type="button" className="link-button" onClick={toContact}>
+        Связаться с нами
+      </button>
+      {links.tracker && <ExternalLink href={links.tracker}>Трекер задач</ExternalLink>}
+    </nav>
+  );
+  const account = user.loggedIn ? (
+    <>
+      {user.organizationName && (
+        <span className="user-organization" data-testid="organization-name" title={user.organizationName}>
+          {user.organizationName}
+        </span>
+      )}
+      <Link href="/projects" className="user-name" data-testid="user-name">
+        {user.firstName} {user.lastName}
+      </Link>
+      {!ownLogout && (
+        <button type="button" className="button secondary" onClick={() => logout(navigate)}>
+          Выход
+        </button>
+      )}
+    </>
+  ) : (
+    <Link href="/login" className="button">
+      Вход
+    </Link>
+  );
+
+  if (compactTitle)
+    return (
+      <header className={`site-header compact${menuOpen ? ' open' : ''}`}>
+        <Link href="/" className="brand" aria-label="Norma — на главную">
+          <img src="/icons/favicon.svg" alt="" width={28} height={28} />
+        </Link>
+        <span className="compact-title">{compactTitle}</span>
+        <OthersSavesNotice />
+        <SyncIndicator />
+        <button
+          ref={menuButton}
+          type="button"
+          className="menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="site-menu"
+          data-testid="site-menu-button"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          <span aria-hidden="true">☰</span> Меню
+        </button>
+        {menuOpen && (
+          <div className="site-menu" id="site-menu" data-testid="site-menu">
+            {badge}
+            {nav}
+            <div className="site-user">{account}</div>
+          </div>
+        )}
+      </header>
+    );
+
   return (
     <header className="site-header">
       <Link href="/" className="brand" aria-label="Norma — на главную">
         <img src="/icons/favicon.svg" alt="" width={28} height={28} />
         <span>Norma</span>
       </Link>
-      {demo && (
-        <span className="demo-badge" data-testid="demo-badge" title="Демонстрационная организация: данные синтетические">
-          демо-данные
-        </span>
-      )}
-      <nav className="site-nav">
-        <Link href="/products">Продукты</Link>
-        <Link href="/services">Услуги</Link>
-        <Link href="/news">Новости</Link>
-        <button type="button" className="link-button" onClick={toContact}>
-          Связаться с нами
-        </button>
-        {links.tracker && <ExternalLink href={links.tracker}>Трекер задач</ExternalLink>}
-      </nav>
+      {badge}
+      {nav}
       <div className="site-user">
         <OthersSavesNotice />
         <SyncIndicator />
-        {user.loggedIn ? (
-          <>
-            {user.organizationName && (
-              <span className="user-organization" data-testid="organization-name" title={user.organizationName}>
-                {user.organizationName}
-              </span>
-            )}
-            <Link href="/projects" className="user-name" data-testid="user-name">
-              {user.firstName} {user.lastName}
-            </Link>
-            {!ownLogout && (
-              <button type="button" className="button secondary" onClick={() => logout(navigate)}>
-                Выход
-              </button>
-            )}
-          </>
-        ) : (
-          <Link href="/login" className="button">
-            Вход
-          </Link>
-        )}
+        {account}
       </div>
     </header>
   );

@@ -6,6 +6,7 @@ import { SuggestionPanel } from '../../ml/SuggestionPanel';
 import { login, useAllows } from '../../state/login';
 import { Banner } from '../../ui/Banner';
 import { DamagedRecording } from '../../ui/DamagedRecording';
+import { TOUCH_LAYOUT, useMediaQuery } from '../../ui/useMediaQuery';
 import { videoUrl } from '../../api/paths';
 import { performAction } from './actions';
 import { CommandBar } from './CommandBar';
@@ -22,6 +23,7 @@ import { StampList } from './StampList';
 import { Timeline } from './Timeline';
 import { analyse, share, switchCamera, useMarkupActions, type MarkupActions } from './useMarkupActions';
 import { useLanes, useMarkupEditor, type MarkupEditor } from './useMarkupEditor';
+import './video-markup.css';
 
 /**
  * spec 01 "Video markup": the assessor's screen. Keyed by the video, so switching to another
@@ -31,17 +33,19 @@ export function VideoMarkupScreen({ videoId, getTime }: { videoId: string; getTi
   return <VideoMarkupEditor key={videoId} videoId={videoId} getTime={getTime} />;
 }
 
-type Parts = { editor: MarkupEditor; actions: MarkupActions };
+/** `compact`: a tablet or a phone (TOUCH_LAYOUT), laid out for a finger (docs/layout.md). */
+type Parts = { editor: MarkupEditor; actions: MarkupActions; compact: boolean };
 type Meta = NonNullable<MarkupEditor['meta']>;
 
-/** The title line: file, camera and start, damage, unsaved and queued badges, the keys' help. */
-function MarkupHead({ editor, actions, meta }: Parts & { meta: Meta }) {
+/** The title line: file, camera and start, damage, unsaved and queued badges, the keys' help (under «Ещё» when compact). */
+function MarkupHead({ editor, actions, meta, compact }: Parts & { meta: Meta }) {
   const { timeZone } = useSnapshot(login);
   return (
     <div className="markup-head">
       <h1>{meta.filename}</h1>
       <span className="muted">
-        Камера {meta.camera_key} · начало записи {formatDateTime(meta.start_time, timeZone)}
+        Камера {meta.camera_key} · {compact ? '' : 'начало записи '}
+        {formatDateTime(meta.start_time, timeZone)}
       </span>
       {meta.damage && <DamagedRecording reason={meta.damage} />}
       {editor.session.dirty && (
@@ -50,15 +54,17 @@ function MarkupHead({ editor, actions, meta }: Parts & { meta: Meta }) {
         </span>
       )}
       {editor.persistence.queued && <span className="badge">ждёт отправки</span>}
-      <button type="button" className="button secondary small" onClick={() => actions.setHelp(true)}>
-        Клавиши (?)
-      </button>
+      {!compact && (
+        <button type="button" className="button secondary small" onClick={() => actions.setHelp(true)}>
+          Клавиши (?)
+        </button>
+      )}
     </div>
   );
 }
 
 /** The video and the operation buttons on one screen, also on a tablet (docs/layout.md); the model's suggestion under them. */
-function CodingStage({ editor, actions, meta }: Parts & { meta: Meta }) {
+function CodingStage({ editor, actions, meta, compact }: Parts & { meta: Meta }) {
   const { videoId, readOnly, session, lookups } = editor;
   return (
     <>
@@ -83,6 +89,7 @@ function CodingStage({ editor, actions, meta }: Parts & { meta: Meta }) {
             codingOperationId={session.codingKey ? (session.row(session.codingKey)?.operation_id ?? null) : null}
             onPress={actions.pressOperationKey}
             onStop={() => performAction('endCoding', actions.ctx)}
+            fitWindow={compact}
           />
         )}
       </div>
@@ -196,6 +203,7 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
   const videoId = Number(videoIdParam);
   const editor = useMarkupEditor(videoId, Number(getTime ?? 0) || 0);
   const actions = useMarkupActions(editor);
+  const compact = useMediaQuery(TOUCH_LAYOUT);
   const { meta, readOnly, persistence, lookups } = editor;
 
   if (editor.loadError)
@@ -213,11 +221,11 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
       </section>
     );
 
-  const parts = { editor, actions, meta };
+  const parts = { editor, actions, meta, compact };
   return (
-    <div className="video-markup">
+    <div className={compact ? 'video-markup compact' : 'video-markup'}>
       <MarkupHead {...parts} />
-      <CommandBar position="top" ctx={actions.ctx} busy={persistence.busy} />
+      <CommandBar position="top" ctx={actions.ctx} busy={persistence.busy} compact={compact} />
       {readOnly && (
         <p className="muted" data-testid="markup-read-only">
           Просмотр: менять разметку могут администратор, аналитик и разметчик.
@@ -232,7 +240,7 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
         </div>
         <MarkupSide {...parts} />
       </div>
-      <CommandBar position="bottom" ctx={actions.ctx} busy={persistence.busy} />
+      <CommandBar position="bottom" ctx={actions.ctx} busy={persistence.busy} compact={compact} />
       {actions.help && <HelpOverlay operations={lookups.operations} onClose={() => actions.setHelp(false)} readOnly={readOnly} />}
     </div>
   );
