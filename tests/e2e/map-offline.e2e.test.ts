@@ -120,6 +120,11 @@ describe('map editor without a network', () => {
     await expect.poll(() => basemapAnswers.includes(206), RETRY).toBe(true);
     expect(await page.locator('.toast', { hasText: 'Карта: не удалось загрузить' }).count()).toBe(0);
     expect(await page.getByTestId('offline-banner').count()).toBe(1);
+    // The map's own offline text: what works here and what waits for the server, not markup saves.
+    const banner = await page.getByTestId('offline-banner').textContent();
+    expect(banner).toContain('Карта работает на этом устройстве');
+    expect(banner).toContain('Алгоритмы, чертёж DWG и DXF');
+    expect(banner).not.toContain('разметки');
     if (!PLACES_MISSING) {
       // Town names too: drawn from the app's Montserrat, whose Cyrillic file comes from the offline cache.
       await expect.poll(() => page.locator('canvas.maplibregl-canvas').getAttribute('aria-label'), RETRY).toMatch(/^Карта: .*Санкт-Петербург/);

@@ -11,8 +11,9 @@ interface ExportPayload {
 
 /**
  * Writes the project drawing as DXF or DWG, in the project's coordinate reference, into the object
- * store (exports/map/<job>.dxf|.dwg) with the reference's WKT beside it (<job>.prj). The same project
- * state gives the same bytes: the DWG's dates come from the project's last change, not the clock.
+ * store (exports/map/<job>.dxf|.dwg) with the reference's WKT beside it (<job>.prj). The same drawing
+ * gives the same bytes: the DWG's dates are the writer's fixed one, not the clock nor the project's
+ * last change (running an algorithm again changes that without changing the drawing, issue 46).
  */
 export function mapExportHandler(db: Db, storage: ObjectStore): JobHandler {
   return {
@@ -31,7 +32,7 @@ export function mapExportHandler(db: Db, storage: ObjectStore): JobHandler {
       try {
         out =
           format === 'dwg'
-            ? writeDwg(drawing as GeoCollection, info, onShare, { created: new Date(row.updated_at), guid: projectGuid(row.id) }, crs)
+            ? writeDwg(drawing as GeoCollection, info, onShare, { guid: projectGuid(row.id) }, crs)
             : writeDxf(drawing as GeoCollection, info, onShare, crs);
       } catch (err) {
         if (err instanceof DwgLimitError) throw new PermanentJobError(err.message);

@@ -581,4 +581,35 @@ describe('algorithm and CAD export jobs', () => {
       await runner.stop();
     }
   });
+  it('«Дерево» run again gives the same drawing and byte-identical DXF and DWG, though the project was saved again (issue 46)', async () => {
+    await call('POST', '/api/v1/projects/create', admin, { name: 'Дважды дерево' });
+    await call('POST', '/api/v1/projects/last/save', admin, { type: 'FeatureCollection', features: [square(30.3, 59.93, 0.012), road] });
+    const runner = startWorkers(t.deps, { pollMs: 20 });
+    const exportFile = async (format: 'dxf' | 'dwg') => {
+      const { body: build } = await call('POST', '/api/v1/dwg/build', admin, { format });
+      await runner.drain();
+      const { body: link } = await call('GET', `/api/v1/dwg/output_url?work_item_id=${build.work_item_id}`, admin);
+      return Buffer.from(await (await t.request(link.url, { cookie: admin })).arrayBuffer());
+    };
+    try {
+      for (const algo_tag of ['road_gen_voronoi', 'road_subdivide']) {
+        await call('POST', '/api/v1/projects/last/algo', admin, { algo_tag });
+        await runner.drain();
+      }
+      const first = (await call('GET', '/api/v1/projects/last/get', admin)).body;
+      const [dxf, dwg] = [await exportFile('dxf'), await exportFile('dwg')];
+      await call('POST', '/api/v1/projects/last/algo', admin, { algo_tag: 'road_subdivide' });
+      await runner.drain();
+      const second = (await call('GET', '/api/v1/projects/last/get', admin)).body;
+      // The same streets and blocks (a block's area_m2, from coordinates the first run had unrounded, may move by 1 m²; CAD draws no area).
+      const shapes = (p: { general_feature_collection: { features: Array<{ geometry: unknown }> } }) =>
+        p.general_feature_collection.features.map((f) => f.geometry);
+      expect(shapes(second)).toEqual(shapes(first));
+      expect(second.updated_at).not.toBe(first.updated_at);
+      expect((await exportFile('dxf')).equals(dxf)).toBe(true);
+      expect((await exportFile('dwg')).equals(dwg)).toBe(true);
+    } finally {
+      await runner.stop();
+    }
+  });
 });

@@ -127,25 +127,80 @@ function streets(net: Network, blocks: Block[]): Road[] {
   const drawnRoads = net.roads.filter((r) => r.drawn);
   const along = withoutOverlaps(drawnRoads, roadsAlongBlocks(blocks, net));
   const joined = [...drawnRoads, ...along];
-  return [...joined, ...withoutOverlaps(joined, connectors({ ...net, roads: joined }, drawnRoads))];
+  // Per drawn road end, the nearest node whose connector runs beside no road: cut, a connector would
+  // no longer reach its road's end, so one that would be cut gives way to the next nearest node.
+  const joins: Road[] = [];
+  for (const choices of connectors({ ...net, roads: joined }, drawnRoads)) {
+    const fits = choices.find((c) => {
+      const left = withoutOverlaps([...joined, ...joins], [c]);
+      return left.length === 1 && left[0].a === c.a && left[0].b === c.b;
+    });
+    if (fits) joins.push(fits);
+  }
+  return [...joined, ...joins];
 }
 
-/** Two segments closer than this (m) to one line and sharing more than this length overlap. */
+/** Two road ends closer than this (m) are one point; shorter stretches than this are no stretch. */
 const OVERLAP_TOLERANCE = 0.05;
+/** Roads closer to parallel than this (radians, 15°) can run beside each other; steeper ones cross or join. */
+const PARALLEL_ANGLE = (15 * Math.PI) / 180;
+/** A cut piece ending this near (m) the other road's end joins it there: a street 0.2–0.4 m off a drawn avenue continues from its end. */
+const SNAP = 1;
 
 /**
- * The candidate segments less every stretch that lies on an existing road or on a candidate kept
- * before it (collinear within OVERLAP_TOLERANCE): what remains is cut at the ends of the road it
- * met, at that road's own points, so the graph joins there. Each metre of street is then drawn and
- * counted once (docs/map.md «Алгоритмы»).
+ * How close (m) a road may run beside another: half the sum of their carriageway widths (catalog
+ * `road_width`: 30, 20, 12 m) — nearer, the two carriageways overlap on the ground, and in CAD they
+ * read as one street drawn twice (issue 46).
+ */
+const clearanceOf = (a: Road, b: Road) => (widthOf(a) + widthOf(b)) / 2;
+const widthOf = (r: Road) => mapType('road', r.type_id).road_width ?? 12;
+
+/**
+ * The stretch of `road` (parameters 0…1 along it) that runs beside `other`: within 15° of parallel,
+ * its points within `clearance` of `other`'s line and level with `other` (their foot inside it).
+ * Null: none, or shorter than OVERLAP_TOLERANCE (roads.test.ts measures the same relation its own way).
+ */
+function besideStretch(road: Road, other: Road, clearance: number): [number, number] | null {
+  const len = dist(road.a, road.b);
+  const otherLen = dist(other.a, other.b);
+  if (len < 1e-9 || otherLen < 1e-9) return null;
+  const [ux, uy] = [(other.b[0] - other.a[0]) / otherLen, (other.b[1] - other.a[1]) / otherLen];
+  const cos = Math.abs(((road.b[0] - road.a[0]) * ux + (road.b[1] - road.a[1]) * uy) / len);
+  if (cos < Math.cos(PARALLEL_ANGLE)) return null;
+  // Signed distance from other's line and position along other: both linear along road.
+  const across = (p: XY) => (p[0] - other.a[0]) * -uy + (p[1] - other.a[1]) * ux;
+  const along = (p: XY) => (p[0] - other.a[0]) * ux + (p[1] - other.a[1]) * uy;
+  let [t0, t1] = [0, 1];
+  for (const [f0, f1, lo, hi] of [
+    [across(road.a), across(road.b), -clearance, clearance],
+    [along(road.a), along(road.b), 0, otherLen],
+  ]) {
+    if (Math.abs(f1 - f0) < 1e-12) {
+      if (f0 < lo || f0 > hi) return null;
+      continue;
+    }
+    const [ta, tb] = [(lo - f0) / (f1 - f0), (hi - f0) / (f1 - f0)];
+    [t0, t1] = [Math.max(t0, Math.min(ta, tb)), Math.min(t1, Math.max(ta, tb))];
+  }
+  return (t1 - t0) * len > OVERLAP_TOLERANCE ? [t0, t1] : null;
+}
+
+/**
+ * The candidate segments less every stretch that runs beside an existing road or a candidate kept
+ * before it — within 15° of parallel and nearer than half the two carriageways' widths
+ * (besideStretch): a street on top of another, or 0.2 m beside a drawn avenue, is one street drawn
+ * twice (wider streets are laid first and stay). What remains ends where it leaves the other road;
+ * an end within SNAP of the other road's end joins that end (the graph meets there). Each metre of street is then drawn and counted once
+ * (docs/map.md «Алгоритмы»).
  */
 export function withoutOverlaps(existing: Road[], candidates: Road[]): Road[] {
   const CELL = 50;
+  const REACH = 30; // the widest clearance (two main streets) and more
   const grid = new Map<string, Road[]>();
   const cells = (r: Road) => {
     const keys: string[] = [];
-    const [x0, x1] = [Math.min(r.a[0], r.b[0]) - OVERLAP_TOLERANCE, Math.max(r.a[0], r.b[0]) + OVERLAP_TOLERANCE];
-    const [y0, y1] = [Math.min(r.a[1], r.b[1]) - OVERLAP_TOLERANCE, Math.max(r.a[1], r.b[1]) + OVERLAP_TOLERANCE];
+    const [x0, x1] = [Math.min(r.a[0], r.b[0]) - REACH, Math.max(r.a[0], r.b[0]) + REACH];
+    const [y0, y1] = [Math.min(r.a[1], r.b[1]) - REACH, Math.max(r.a[1], r.b[1]) + REACH];
     for (let cx = Math.floor(x0 / CELL); cx <= Math.floor(x1 / CELL); cx++)
       for (let cy = Math.floor(y0 / CELL); cy <= Math.floor(y1 / CELL); cy++) keys.push(`${cx},${cy}`);
     return keys;
@@ -159,21 +214,38 @@ export function withoutOverlaps(existing: Road[], candidates: Road[]): Road[] {
   };
   existing.forEach(index);
   const kept: Road[] = [];
-  for (const road of candidates) {
+  // Wider streets first (stable): of two generated streets side by side the wider one stays.
+  for (const road of candidates
+    .map((r, i) => [r, i] as const)
+    .sort((m, n) => widthOf(n[0]) - widthOf(m[0]) || m[1] - n[1])
+    .map(([r]) => r)) {
     const len = dist(road.a, road.b);
     if (len < OVERLAP_TOLERANCE) continue;
     const near = new Set<Road>();
     for (const k of cells(road)) for (const other of grid.get(k) ?? []) near.add(other);
-    // Covered stretches as parameters along the candidate, with the other road's points at their ends.
+    // Stretches beside another road, as parameters along the candidate, with the points the pieces end at.
     const covered: Array<[number, XY, number, XY]> = [];
+    const at = (t: number): XY => (t <= 0 ? road.a : t >= 1 ? road.b : [road.a[0] + t * (road.b[0] - road.a[0]), road.a[1] + t * (road.b[1] - road.a[1])]);
     for (const other of near) {
-      // The shorter segment's ends against the longer one's line: a tiny angle over a long road is no offset.
-      const [short, long] = dist(other.a, other.b) < len ? [other, road] : [road, other];
-      if (lineDistance(short.a, long.a, long.b) > OVERLAP_TOLERANCE || lineDistance(short.b, long.a, long.b) > OVERLAP_TOLERANCE) continue;
-      const ta = param(other.a, road.a, road.b, len);
-      const tb = param(other.b, road.a, road.b, len);
-      const [t0, p0, t1, p1] = ta <= tb ? [ta, other.a, tb, other.b] : [tb, other.b, ta, other.a];
-      if (Math.min(t1, 1) - Math.max(t0, 0) > OVERLAP_TOLERANCE / len) covered.push([t0, p0, t1, p1]);
+      const clearance = clearanceOf(road, other);
+      // The other way round too: the other road's stretch beside this one, as the part of this one it is level with.
+      const back = besideStretch(other, road, clearance);
+      if (back) {
+        const [u0, u1] = back.map(
+          (u) =>
+            ((other.a[0] + u * (other.b[0] - other.a[0]) - road.a[0]) * (road.b[0] - road.a[0]) +
+              (other.a[1] + u * (other.b[1] - other.a[1]) - road.a[1]) * (road.b[1] - road.a[1])) /
+            (len * len),
+        );
+        const [lo, hi] = [Math.max(0, Math.min(u0, u1)), Math.min(1, Math.max(u0, u1))];
+        if ((hi - lo) * len > OVERLAP_TOLERANCE) covered.push([lo, at(lo), hi, at(hi)]);
+      }
+      const stretch = besideStretch(road, other, clearance);
+      if (!stretch) continue;
+      const [t0, t1] = stretch;
+      // A cut at the other road's end, within SNAP of it, joins that end; elsewhere the piece keeps its own line.
+      const endpoint = (p: XY) => [other.a, other.b].find((q) => dist(p, q) <= SNAP);
+      covered.push([t0, endpoint(at(t0)) ?? at(t0), t1, endpoint(at(t1)) ?? at(t1)]);
     }
     covered.sort((m, n) => m[0] - n[0]);
     let [from, fromPoint]: [number, XY] = [0, road.a];
@@ -191,11 +263,6 @@ export function withoutOverlaps(existing: Road[], candidates: Road[]): Road[] {
   }
   return kept;
 }
-
-/** Distance from p to the infinite line through a and b. */
-const lineDistance = (p: XY, a: XY, b: XY) => Math.abs((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])) / dist(a, b);
-/** Where p projects onto a→b: 0 at a, 1 at b. */
-const param = (p: XY, a: XY, b: XY, len: number) => ((p[0] - a[0]) * (b[0] - a[0]) + (p[1] - a[1]) * (b[1] - a[1])) / (len * len);
 
 const round = (p: XY) => `${Math.round(p[0] * 10)},${Math.round(p[1] * 10)}`;
 
@@ -254,9 +321,10 @@ export function roadsAlongBlocks(blocks: Block[], net: Network): Road[] {
 
 /**
  * Joins each end of the drawn roads (a point only one drawn segment reaches: a polyline's inner
- * vertices are no ends) to the nearest generated node within 1.5 block spacings (a local street).
+ * vertices are no ends) to a generated node within 1.5 block spacings (a local street): per end, the
+ * candidates from the nearest node on (at most CONNECTOR_CHOICES), for streets() to pick from.
  */
-function connectors(net: Network, drawnRoads: Road[]): Road[] {
+function connectors(net: Network, drawnRoads: Road[]): Road[][] {
   const generated = net.roads.filter((r) => !r.drawn);
   if (generated.length === 0 || drawnRoads.length === 0) return [];
   const nodes = [...new Map(generated.flatMap((r) => [r.a, r.b]).map((p) => [round(p), p])).values()];
@@ -264,18 +332,17 @@ function connectors(net: Network, drawnRoads: Road[]): Road[] {
   const degree = new Map<string, number>();
   for (const p of drawnRoads.flatMap((r) => [r.a, r.b])) degree.set(round(p), (degree.get(round(p)) ?? 0) + 1);
   const ends = [...new Map(drawnRoads.flatMap((r) => [r.a, r.b]).map((p) => [round(p), p])).values()].filter((p) => degree.get(round(p)) === 1);
-  const out: Road[] = [];
-  for (const end of ends) {
-    let best: XY | null = null;
-    let bestD = Infinity;
-    for (const n of nodes) {
-      const d = dist(n, end);
-      if (d < bestD) [best, bestD] = [n, d];
-    }
-    if (best && bestD > 0.1 && bestD <= limit) out.push({ a: end, b: best, type_id: ROAD_BY_CLASS[3].type_id, fixed: false, drawn: false });
-  }
-  return out;
+  return ends.map((end) =>
+    nodes
+      .map((n, i) => [dist(n, end), i] as const)
+      .filter(([d]) => d > 0.1 && d <= limit)
+      .sort((m, n) => m[0] - n[0] || m[1] - n[1])
+      .slice(0, CONNECTOR_CHOICES)
+      .map(([, i]): Road => ({ a: end, b: nodes[i], type_id: ROAD_BY_CLASS[3].type_id, fixed: false, drawn: false })),
+  );
 }
+/** How many nearest nodes a drawn road end may try to join. */
+const CONNECTOR_CHOICES = 8;
 
 /** Halves every block larger than its area type's limit across its longer side, recursively. */
 function subdivide(net: Network, details: Record<string, number | string>): Network {

@@ -155,6 +155,46 @@ export function planCad(
   return { projection, layers, entities, counts };
 }
 
+/** The drawing's extents [minX, minY, maxX, maxY] ($EXTMIN/$EXTMAX), circles with their radius; all zero when empty. */
+export function planExtents(entities: CadEntity[]): [number, number, number, number] {
+  let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
+  const extend = ([x, y]: XY, r = 0) => {
+    [minX, minY, maxX, maxY] = [Math.min(minX, x - r), Math.min(minY, y - r), Math.max(maxX, x + r), Math.max(maxY, y + r)];
+  };
+  for (const e of entities) {
+    if (e.kind === 'line') [e.from, e.to].forEach((p) => extend(p));
+    else if (e.kind === 'polyline') e.points.forEach((p) => extend(p));
+    else if (e.kind === 'circle') extend(e.center, e.radius);
+    else extend(e.at);
+  }
+  return Number.isFinite(minX) ? [minX, minY, maxX, maxY] : [0, 0, 0, 0];
+}
+
+/** The view a reader opens on (VPORT «*ACTIVE»): `center` in display coordinates around `target`, height and width/height. */
+export interface ActiveView {
+  center: XY;
+  target: XY;
+  height: number;
+  ratio: number;
+}
+
+/**
+ * The opening view: the extents with a 5 % margin. The DXF reference puts the view centre (12/22) in
+ * display coordinates, whose origin is the view target (17/27/37): AutoCAD and the programs that
+ * follow it show target + centre. LibreCAD 2.2 ignores the target and takes the centre for half the
+ * view's upper-right corner (its own files write it so: addVport/writeVports of its DXF filter;
+ * a true centre there opens an empty screen). So `center` is half the upper-right corner and
+ * `target` the rest of the way to the extents' middle: both open on the drawing (docs/map.md).
+ */
+export function activeView(extents: [number, number, number, number]): ActiveView {
+  const [minX, minY, maxX, maxY] = extents;
+  const margin = Math.max(maxX - minX, maxY - minY, 1) * 0.05;
+  const [width, height] = [maxX - minX + 2 * margin, maxY - minY + 2 * margin];
+  const center: XY = [(maxX + margin) / 2, (maxY + margin) / 2];
+  const middle: XY = [(minX + maxX) / 2, (minY + maxY) / 2];
+  return { center, target: [middle[0] - center[0], middle[1] - center[1]], height, ratio: width / height };
+}
+
 /** The XRECORD «NORMA_CRS» in the named object dictionary: the coordinate reference, readable by programs (ezdxf, AutoCAD's API). */
 function crsRecord(projection: CrsProjection) {
   return {
@@ -171,6 +211,44 @@ function crsRecord(projection: CrsProjection) {
       manager.push(90, projection.epsg ?? 0);
     },
   };
+}
+
+/** Makes dxf-writer's VPORT «*ACTIVE» (height 1000 at 0,0) the opening view over the drawing. */
+function openOn(d: Drawing, view: ActiveView) {
+  const table = (d as unknown as { tables: { VPORT: { elements: Array<{ name: string; tags(manager: unknown): void }> } } }).tables.VPORT;
+  const active = table.elements.find((v) => v.name === '*ACTIVE');
+  if (!active) return;
+  const base = active.tags.bind(active);
+  active.tags = (manager: { push(code: number, value: string | number): void }) =>
+    base({
+      push(code: number, value: string | number) {
+        if (code === 40 || code === 70) return; // flags and height go after the name, with the view
+        manager.push(code, value);
+        if (code === 2) {
+          for (const [c, v] of [
+            [70, 0],
+            [10, 0],
+            [20, 0],
+            [11, 1],
+            [21, 1],
+            [12, view.center[0]],
+            [22, view.center[1]],
+          ] as const)
+            manager.push(c, v);
+          for (const [c, v] of [
+            [16, 0],
+            [26, 0],
+            [36, 1],
+            [17, view.target[0]],
+            [27, view.target[1]],
+            [37, 0],
+            [40, view.height],
+            [41, view.ratio],
+          ] as const)
+            manager.push(c, v);
+        }
+      },
+    });
 }
 
 /** A TEXT entity in the label style (dxf-writer writes none: readers then take «Standard»). */
@@ -217,6 +295,18 @@ export function writeDxf(
   (d as unknown as { tables: { STYLE: { add(style: TextStyle): void } } }).tables.STYLE.add(style);
   const record = crsRecord(plan.projection);
   (d as unknown as { dictionary: { addChildDictionary(name: string, child: unknown): void } }).dictionary.addChildDictionary('NORMA_CRS', record);
+  const extents = planExtents(plan.entities);
+  header('EXTMIN', [
+    [10, String(extents[0])],
+    [20, String(extents[1])],
+    [30, '0'],
+  ]);
+  header('EXTMAX', [
+    [10, String(extents[2])],
+    [20, String(extents[3])],
+    [30, '0'],
+  ]);
+  openOn(d, activeView(extents));
   for (const l of plan.layers) d.addLayer(l.name, l.aci, 'CONTINUOUS');
   const layers = (d as unknown as { layers: Record<string, { addShape(shape: unknown): void }> }).layers;
   for (const e of plan.entities) {

@@ -49,25 +49,34 @@ export const dist = (a: XY, b: XY) => Math.hypot(a[0] - b[0], a[1] - b[1]);
 
 /** Signed shoelace area of a ring, m² (positive counter-clockwise). */
 export function ringArea(ring: XY[]): number {
+  if (ring.length === 0) return 0;
+  // From the first vertex, as centroid(): no cancellation at national-grid coordinates.
+  const [ox, oy] = ring[0];
   let sum = 0;
-  for (let i = 0; i + 1 < ring.length; i++) sum += ring[i][0] * ring[i + 1][1] - ring[i + 1][0] * ring[i][1];
+  for (let i = 0; i + 1 < ring.length; i++) sum += (ring[i][0] - ox) * (ring[i + 1][1] - oy) - (ring[i + 1][0] - ox) * (ring[i][1] - oy);
   return sum / 2;
 }
 
 export const polyArea = (poly: Poly) => Math.abs(ringArea(poly[0])) - poly.slice(1).reduce((s, r) => s + Math.abs(ringArea(r)), 0);
 
-/** Area-weighted centroid of the outline. */
+/**
+ * Area-weighted centroid of the outline, computed from the ring's first vertex: the shoelace terms
+ * of coordinates in the millions of metres (СК-42, UTM) cancel to a few square metres, and taken
+ * from the grid's origin they lost up to metres of the centre (issue 46).
+ */
 export function centroid(poly: Poly): XY {
   const ring = poly[0];
+  const [ox, oy] = ring[0];
   let [cx, cy, a] = [0, 0, 0];
   for (let i = 0; i + 1 < ring.length; i++) {
-    const f = ring[i][0] * ring[i + 1][1] - ring[i + 1][0] * ring[i][1];
-    cx += (ring[i][0] + ring[i + 1][0]) * f;
-    cy += (ring[i][1] + ring[i + 1][1]) * f;
+    const [x0, y0, x1, y1] = [ring[i][0] - ox, ring[i][1] - oy, ring[i + 1][0] - ox, ring[i + 1][1] - oy];
+    const f = x0 * y1 - x1 * y0;
+    cx += (x0 + x1) * f;
+    cy += (y0 + y1) * f;
     a += f;
   }
-  if (Math.abs(a) < 1e-9) return [ring.reduce((s, p) => s + p[0], 0) / ring.length, ring.reduce((s, p) => s + p[1], 0) / ring.length];
-  return [cx / (3 * a), cy / (3 * a)];
+  if (Math.abs(a) < 1e-9) return [ox + ring.reduce((s, p) => s + p[0] - ox, 0) / ring.length, oy + ring.reduce((s, p) => s + p[1] - oy, 0) / ring.length];
+  return [ox + cx / (3 * a), oy + cy / (3 * a)];
 }
 
 export function bbox(poly: Poly): [number, number, number, number] {

@@ -12,6 +12,13 @@ import { readNetwork, type GeoCollection, type GeoFeature, type Road } from './n
  */
 
 const fc = (features: GeoFeature[]): GeoCollection => ({ type: 'FeatureCollection', features });
+const ring = (lon: number, lat: number, w: number, h: number) => [
+  [lon, lat],
+  [lon + w, lat],
+  [lon + w, lat + h],
+  [lon, lat + h],
+  [lon, lat],
+];
 
 function randomDrawing(seed: number): GeoCollection {
   const random = seededRandom(seed);
@@ -116,5 +123,121 @@ describe('road generation never draws a street twice (property test over random 
     const inner = drawnRoads[drawnRoads.length - 1].a; // the access road's inner vertex
     const fromInner = net.roads.filter((r) => !r.drawn && (dist(r.a, inner) < 0.1 || dist(r.b, inner) < 0.1));
     expect(fromInner).toHaveLength(0);
+  });
+});
+
+/*
+ * Issue 46: generated streets 0.2–0.4 m beside a drawn avenue for 50–156 m at a time read in CAD as
+ * one street drawn twice. The measure, written apart from the generator: a generated segment runs
+ * beside another road where it is within 15° of parallel to it and its point lies level with the
+ * other road (the foot of the perpendicular inside it) nearer than the clearance — half the sum of
+ * the two carriageway widths (catalog road_width: 30, 20, 12 m). Sampled every 10 cm along every
+ * generated segment against every other road, drawn and generated; the total must be 0 m.
+ */
+const WIDTH: Record<number, number> = { 1: 30, 2: 20, 3: 12 };
+
+function besideMetres(roads: Road[]): { metres: number; worst: string } {
+  let metres = 0;
+  let worst = '';
+  for (const g of roads) {
+    if (g.drawn) continue;
+    const len = dist(g.a, g.b);
+    const steps = Math.max(1, Math.ceil(len / 0.1));
+    for (const o of roads) {
+      if (o === g) continue;
+      const olen = dist(o.a, o.b);
+      if (olen < 1e-6 || len < 1e-6) continue;
+      const cos = Math.abs(((g.b[0] - g.a[0]) * (o.b[0] - o.a[0]) + (g.b[1] - g.a[1]) * (o.b[1] - o.a[1])) / (len * olen));
+      if (cos < Math.cos((15 * Math.PI) / 180)) continue;
+      const clearance = (WIDTH[g.type_id] + WIDTH[o.type_id]) / 2;
+      let beside = 0;
+      // Midpoints of 10 cm steps: a segment that only touches the other road at one end counts nothing.
+      for (let i = 0; i < steps; i++) {
+        const t = (i + 0.5) / steps;
+        const p: XY = [g.a[0] + t * (g.b[0] - g.a[0]), g.a[1] + t * (g.b[1] - g.a[1])];
+        const s = ((p[0] - o.a[0]) * (o.b[0] - o.a[0]) + (p[1] - o.a[1]) * (o.b[1] - o.a[1])) / (olen * olen);
+        const off = Math.abs((o.b[0] - o.a[0]) * (p[1] - o.a[1]) - (o.b[1] - o.a[1]) * (p[0] - o.a[0])) / olen;
+        if (s > 0 && s < 1 && off < clearance) beside += len / steps;
+      }
+      // Rounding at a shared end or at the edge of the clearance is a step at most.
+      if (beside > 0.2) {
+        metres += beside;
+        worst = `${beside.toFixed(2)} м: (${g.a.map((v) => v.toFixed(1))})–(${g.b.map((v) => v.toFixed(1))}) вдоль (${o.a.map((v) => v.toFixed(1))})–(${o.b.map((v) => v.toFixed(1))})`;
+      }
+    }
+  }
+  return { metres, worst };
+}
+
+describe('no generated street runs beside another road (issue 46)', () => {
+  // A residential territory and, drawn across it, an avenue 0.21–0.42 m off one of the grid's streets
+  // (as the drawn Московский проспект was), and a district road 0.3 m inside the south edge.
+  const [lon0, lat0] = [30.3, 59.93];
+  const area: GeoFeature = {
+    type: 'Feature',
+    geometry: { type: 'Polygon', coordinates: [ring(lon0, lat0, 0.02, 0.009)] },
+    properties: { type: 'area', type_id: 10 },
+  };
+  const crs = defaultCrs(fc([area]))!;
+  const projection = localProjection(crs.lon, crs.lat);
+  const plain = runAlgorithm('road_gen_grid', { drawn: fc([area]), general: fc([]), crs });
+  const grid = readNetwork(fc([area]), plain.general, projection).roads.filter((r) => r.type_id === 3);
+  // The longest east–west line of the grid inside the territory: the avenue follows it.
+  const eastWest = grid.filter((r) => Math.abs(r.b[1] - r.a[1]) < 0.05 * Math.abs(r.b[0] - r.a[0]));
+  const y = eastWest.map((r) => (r.a[1] + r.b[1]) / 2).sort((m, n) => m - n)[Math.floor(eastWest.length / 2)];
+  const onLine = eastWest.filter((r) => Math.abs((r.a[1] + r.b[1]) / 2 - y) < 0.5);
+  const [x0, x1] = [Math.min(...onLine.flatMap((r) => [r.a[0], r.b[0]])), Math.max(...onLine.flatMap((r) => [r.a[0], r.b[0]]))];
+  const lineY = (x: number) => {
+    const r = onLine.find((s) => x >= Math.min(s.a[0], s.b[0]) - 1e-6 && x <= Math.max(s.a[0], s.b[0]) + 1e-6) ?? onLine[0];
+    return r.a[1] + ((x - r.a[0]) * (r.b[1] - r.a[1])) / (r.b[0] - r.a[0]);
+  };
+  const lonLat = (x: number, yy: number) => projection.inverse([x, yy]);
+  const avenue: GeoFeature = {
+    type: 'Feature',
+    geometry: { type: 'LineString', coordinates: [lonLat(x0 - 200, lineY(x0) + 0.21), lonLat(x1 + 200, lineY(x1) + 0.42)] },
+    properties: { type: 'road', type_id: 1, name: 'Московский проспект' },
+  };
+  const south = projection.forward([lon0, lat0]);
+  const southEast = projection.forward([lon0 + 0.02, lat0]);
+  const district: GeoFeature = {
+    type: 'Feature',
+    geometry: { type: 'LineString', coordinates: [lonLat(south[0] + 20, south[1] + 0.3), lonLat(southEast[0] - 20, southEast[1] + 0.3)] },
+    properties: { type: 'road', type_id: 2, name: 'Южная улица' },
+  };
+  const drawn = fc([area, avenue, district]);
+
+  it('the fixture is the case of the issue: without the avenue the grid has a street along its line', () => {
+    expect(onLine.reduce((s, r) => s + dist(r.a, r.b), 0)).toBeGreaterThan(800);
+  });
+
+  for (const [tag, before] of [
+    ['road_gen_grid', null],
+    ['road_gen_voronoi', null],
+    ['road_subdivide', 'road_gen_grid'],
+  ] as Array<[AlgoTag, AlgoTag | null]>)
+    it(`${tag}${before ? ` after ${before}` : ''}: 0 m of generated street beside a drawn or generated road`, () => {
+      const start = before ? runAlgorithm(before, { drawn, general: fc([]), crs }).general : fc([]);
+      const out = runAlgorithm(tag, { drawn, general: start, crs });
+      const net = readNetwork(drawn, out.general, projection);
+      expect(net.roads.filter((r) => !r.drawn).length).toBeGreaterThan(20);
+      const beside = besideMetres(net.roads);
+      expect(beside.worst).toBe('');
+      expect(beside.metres).toBe(0);
+      // The summary still counts each metre once, and the territory still has its blocks.
+      const total = net.roads.reduce((sum, r) => sum + dist(r.a, r.b), 0);
+      expect(Math.abs(out.metrics.road_length_total_m - total)).toBeLessThan(1);
+      expect(out.metrics.block_count).toBeGreaterThan(10);
+    });
+
+  it('over the random drawings of the property test too: 0 m beside', () => {
+    for (let seed = 1; seed <= 8; seed++) {
+      const random = randomDrawing(seed * 104729);
+      const reference = defaultCrs(random)!;
+      for (const tag of ['road_gen_grid', 'road_gen_voronoi'] as const) {
+        const out = runAlgorithm(tag, { drawn: random, general: fc([]), crs: reference });
+        const net = readNetwork(random, out.general, localProjection(reference.lon, reference.lat));
+        expect(besideMetres(net.roads), `${tag}, seed ${seed}`).toEqual({ metres: 0, worst: '' });
+      }
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { BitWriter, modularChar, modularShort } from './bit-writer';
 import { encodeDwgText } from './cp1251';
 import { crc16 } from './crc';
-import { LABEL_FONT, LABEL_STYLE, type CadEntity } from '../dxf';
+import { activeView, LABEL_FONT, LABEL_STYLE, planExtents, type ActiveView, type CadEntity } from '../dxf';
 
 /**
  * An AutoCAD 2000 (AC1015) DWG file written from the Open Design Specification for .dwg files: file
@@ -19,7 +19,6 @@ export interface DwgLayer {
 }
 /** The entities the writer knows (the same shapes the DXF export draws). */
 export type DwgEntity = CadEntity;
-type XY = readonly [number, number];
 
 /** LibreDWG and AutoCAD refuse a lightweight polyline with more vertices. */
 export const MAX_POLYLINE_VERTICES = 20_000;
@@ -54,6 +53,7 @@ const T = {
   VIEW_CONTROL: 60,
   UCS_CONTROL: 62,
   VPORT_CONTROL: 64,
+  VPORT: 65,
   APPID_CONTROL: 66,
   DIMSTYLE_CONTROL: 68,
   VX_CONTROL: 70,
@@ -85,6 +85,8 @@ const H = {
   standard: 0x10,
   /** The labels' text style (LABEL_STYLE). */
   labels: 0x11,
+  /** The viewport «*ACTIVE»: the view the drawing opens on. */
+  activeVport: 0x12,
   byBlock: 0x14,
   byLayer: 0x15,
   continuous: 0x16,
@@ -426,27 +428,41 @@ export interface DwgOptions {
   guid?: string;
 }
 
-/** The drawing's extents (EXTMIN/EXTMAX), circles with their radius; all zero for an empty drawing. */
-function drawingExtents(entities: DwgEntity[]): [number, number, number, number] {
-  let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
-  const extend = ([x, y]: XY, r = 0) => {
-    [minX, minY, maxX, maxY] = [Math.min(minX, x - r), Math.min(minY, y - r), Math.max(maxX, x + r), Math.max(maxY, y + r)];
-  };
-  for (const e of entities) {
-    if (e.kind === 'line') [e.from, e.to].forEach((p) => extend(p));
-    else if (e.kind === 'polyline') e.points.forEach((p) => extend(p));
-    else if (e.kind === 'circle') extend(e.center, e.radius);
-    else extend(e.at);
-  }
-  if (!Number.isFinite(minX)) [minX, minY, maxX, maxY] = [0, 0, 0, 0];
-  return [minX, minY, maxX, maxY];
+/**
+ * The viewport «*ACTIVE» on the drawing's extents (activeView in dxf.ts: LibreCAD takes the centre
+ * for half the upper-right corner and ignores the target; AutoCAD shows target + centre). The
+ * field after the height is the view's width/height as libdxfrw (LibreCAD, QGIS) reads it.
+ */
+function activeVport(view: ActiveView) {
+  return object(
+    T.VPORT,
+    H.activeVport,
+    (w) => {
+      tableEntry(w, '*ACTIVE');
+      w.BD(view.height).BD(view.ratio);
+      w.RD2(view.center[0], view.center[1]);
+      w.BD3(view.target[0], view.target[1], 0).BD3(0, 0, 1); // view target, view direction (plan view)
+      w.BD(0).BD(50).BD(0).BD(0); // twist, lens length, front and back clip
+      w.B(0).B(0).B(0).B(0); // view mode bits
+      w.RC(0); // render mode
+      w.RD2(0, 0).RD2(1, 1); // the whole screen: lower-left and upper-right corners
+      w.B(0).BS(1000).B(1); // UCSFOLLOW, circle zoom percent, fast zoom
+      w.BB(3).B(0).RD2(10, 10); // UCS icon on, at origin; grid off, grid spacing
+      w.B(0).B(0).BS(0).BD(0).RD2(0, 0).RD2(10, 10); // snap off, standard, isopair, angle, base, spacing
+      w.B(0).B(0); // UCS at origin, UCS per viewport
+      w.BD3(0, 0, 0).BD3(1, 0, 0).BD3(0, 1, 0).BD(0).BS(0); // UCS origin, axes, elevation, orthographic type
+    },
+    (w) => w.H(HARD_PTR, 0).H(HARD_PTR, 0).H(HARD_PTR, 0), // xref block, named UCS, base UCS
+    undefined,
+    H.vportControl,
+  );
 }
 
 /**
  * The objects every file has: the table controls, the named-object dictionaries, the layers, the text
  * style, the linetypes and the model and paper space blocks (`first`/`last`: model space's entities).
  */
-function tableObjects(allLayers: DwgLayer[], layerHandle: Map<string, number>, first: number, last: number): Array<[number, Uint8Array]> {
+function tableObjects(allLayers: DwgLayer[], layerHandle: Map<string, number>, first: number, last: number, view: ActiveView): Array<[number, Uint8Array]> {
   const objects: Array<[number, Uint8Array]> = [];
   const add = (handle: number, bytes: Uint8Array) => objects.push([handle, bytes]);
   add(
@@ -468,7 +484,7 @@ function tableObjects(allLayers: DwgLayer[], layerHandle: Map<string, number>, f
   );
   add(H.viewControl, control(T.VIEW_CONTROL, H.viewControl, []));
   add(H.ucsControl, control(T.UCS_CONTROL, H.ucsControl, []));
-  add(H.vportControl, control(T.VPORT_CONTROL, H.vportControl, []));
+  add(H.vportControl, control(T.VPORT_CONTROL, H.vportControl, [H.activeVport]));
   add(H.appidControl, control(T.APPID_CONTROL, H.appidControl, []));
   add(
     H.dimstyleControl,
@@ -527,6 +543,7 @@ function tableObjects(allLayers: DwgLayer[], layerHandle: Map<string, number>, f
   add(H.byBlock, ltype(H.byBlock, 'ByBlock', ''));
   add(H.byLayer, ltype(H.byLayer, 'ByLayer', ''));
   add(H.continuous, ltype(H.continuous, 'Continuous', 'Solid line'));
+  add(H.activeVport, activeVport(view));
   add(H.modelSpace, blockHeader(H.modelSpace, '*Model_Space', H.modelBlock, H.modelEnd, first, last));
   add(H.modelBlock, blockEntity(H.modelBlock, H.modelSpace, '*Model_Space'));
   add(H.modelEnd, endblk(H.modelEnd, H.modelSpace));
@@ -587,7 +604,8 @@ export function writeR2000(layers: DwgLayer[], entities: DwgEntity[], options: D
   const handseed = next;
 
   const allLayers: DwgLayer[] = [{ name: '0', aci: 7 }, ...layers.filter((l) => l.name !== '0')];
-  const objects = tableObjects(allLayers, layerHandle, entityHandles[0] ?? 0, entityHandles[entityHandles.length - 1] ?? 0);
+  const extents = planExtents(entities);
+  const objects = tableObjects(allLayers, layerHandle, entityHandles[0] ?? 0, entityHandles[entityHandles.length - 1] ?? 0, activeView(extents));
   const add = (handle: number, bytes: Uint8Array) => objects.push([handle, bytes]);
   entities.forEach((e, i) => {
     const layer = layerHandle.get(e.layer);
@@ -604,7 +622,7 @@ export function writeR2000(layers: DwgLayer[], entities: DwgEntity[], options: D
     headerVariables({
       handseed,
       layerControlEntries: allLayers.length,
-      extents: drawingExtents(entities),
+      extents,
       created: options.created ?? new Date(Date.UTC(2000, 0, 1)), // the same file for the same drawing
       guid: options.guid ?? '{00000000-0000-0000-0000-000000000000}',
     }),
