@@ -3,6 +3,8 @@ import { trackingHandler } from './events/tracking.job';
 import { TRACKING_JOB } from './events/service';
 import { onJobEnqueued, sqlJobStore } from './jobs/queue';
 import { startJobRunner, type JobHandler, type JobKindClass, type JobRunner, type RunnerOptions } from './jobs/runner';
+import { liveLabelHandler } from './live/live-labels.job';
+import { LIVE_LABEL_JOB } from './live/live-labels.service';
 import { mapAlgoHandler } from './map/algo.job';
 import { mapExportHandler } from './map/export.job';
 import { MAP_ALGO_JOB, MAP_EXPORT_JOB } from './map/service';
@@ -30,6 +32,7 @@ const KINDS: Record<string, JobKindClass & { handler: (deps: WorkerDeps) => JobH
   [MAP_EXPORT_JOB]: { class: 'long', handler: (deps) => mapExportHandler(deps.db, deps.storage) },
   [VISION_TRAIN_JOB]: { class: 'long', handler: (deps) => visionTrainHandler(deps.db, deps.storage) },
   [VISION_APPLY_JOB]: { class: 'long', handler: (deps) => visionApplyHandler(deps.db, deps.storage) },
+  [LIVE_LABEL_JOB]: { class: 'live', handler: (deps) => liveLabelHandler(deps.db, deps.storage) },
   [TRACKING_JOB]: { class: 'long', handler: (deps) => trackingHandler(deps.db, deps.storage, deps.movenetThread) },
 };
 

@@ -26,6 +26,7 @@ import * as eventAnalytics from './migrations/0025_event_analytics';
 import * as cameraStreams from './migrations/0026_camera_streams';
 import * as liveLabelsHealth from './migrations/0027_live_labels_health';
 import * as shareKeyKind from './migrations/0030_share_key_kind';
+import * as liveCameraJobs from './migrations/0031_live_camera_jobs';
 
 /** Versioned migrations, in order. Add a file and a line here; never edit an applied one. */
 const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '0026_camera_streams': cameraStreams,
   '0027_live_labels_health': liveLabelsHealth,
   '0030_share_key_kind': shareKeyKind,
+  '0031_live_camera_jobs': liveCameraJobs,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

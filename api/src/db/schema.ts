@@ -435,6 +435,9 @@ export interface DB {
     /** 0027: when the recorder saw the segment closed, and its live-label job (docs/live-cameras.md). */
     closed_at: number | null;
     label_job_id: number | null;
+    /** 0031: when the segment's live labels were stored (label_job_id: the camera's job that stored them). */
+    labeled_at: number | null;
+    label_error: string | null;
   };
   /** 0025: event analytics (issue 44): tracker runs, their tracks, camera floor calibrations, a hall's zones. */
   event_trackings: EventTrackingsTable;
@@ -493,6 +496,9 @@ export interface CameraStreamsTable {
   offline_alert_seconds: Generated<number>;
   /** 0027: when the current connection's first frame came (null when not connected). */
   connected_at: number | null;
+  /** 0031: the camera's live-labelling job while queued or running (one at a time), and the stream's measured frame rate. */
+  live_job_id: number | null;
+  frame_rate: number | null;
 }
 
 /** 0025: one run of the tracker over a video (api/src/events); settings and stats are JSON. */

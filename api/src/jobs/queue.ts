@@ -212,6 +212,22 @@ export async function finishJob(db: Db, id: number, workerId: string, result: un
   return Number(updated.numUpdatedRows) > 0;
 }
 
+/**
+ * Whether the job is still this claim's running job, inside the caller's transaction: a handler that
+ * commits parts of its work as it goes (a live camera's labelling run, segment by segment) fences each
+ * part with it and renews the lock, as finishJob fences the last. False: cancelled or taken over.
+ */
+export async function stillClaimed(db: Db, id: number, workerId: string): Promise<boolean> {
+  const updated = await db
+    .updateTable('jobs')
+    .set({ locked_at: Date.now() })
+    .where('id', '=', id)
+    .where('locked_by', '=', workerId)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
+}
+
 /** The organisation a job belongs to (null: no organisation's, undefined: no such job). */
 export async function jobOrganizationId(db: Db, id: number): Promise<number | null | undefined> {
   return (await db.selectFrom('jobs').select('organization_id').where('id', '=', id).executeTakeFirst())?.organization_id;

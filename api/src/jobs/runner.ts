@@ -17,9 +17,13 @@ export interface ClaimedJob {
  * every kind the API queues (a kind not named there is 'short').
  *   - 'ingest': a video made browser-ready (ffmpeg), what a user waits for after an upload;
  *   - 'short': seconds of work (a map algorithm);
- *   - 'long': minutes of work (training or applying a model, a map export): never the last free slot.
+ *   - 'long': minutes of work (training or applying a model, a map export): never the last free slot;
+ *   - 'live': a live camera's labelling run (api/src/live, one job per camera at a time, a run of at most
+ *     a minute that queues its follow-up at the back of its organisation's line): may take the last free
+ *     slot, as ingest may — a training holding the long slots does not stop labels keeping up with the
+ *     recording — but, like every class, not while its organisation already runs a live job here.
  */
-export type JobClass = 'ingest' | 'short' | 'long';
+export type JobClass = 'ingest' | 'short' | 'long' | 'live';
 
 export interface JobKindClass {
   class: JobClass;

@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from '../../test-support/testing';
 import { INGEST_JOB } from '../video/registration';
 import { MAP_EXPORT_JOB } from '../map/service';
 import { VISION_TRAIN_JOB } from '../vision/service';
+import { LIVE_LABEL_JOB } from '../live/live-labels.service';
 import { enqueueJob, onJobEnqueued, sqlJobStore } from './queue';
 import { STATE_WAIT_MS } from '../../../tests/support/wait';
 
@@ -149,5 +150,29 @@ describe('job slots shared between organisations and kinds', () => {
     const running = await runningIds();
     expect(running.filter((id) => [...trainings, exportJob].includes(id))).toHaveLength(2);
     expect(running).toContain(next);
+  });
+
+  it('a live camera job takes the last slot beside a training, in its organisation’s line by time, and gives way to another organisation', async () => {
+    const [training] = await queue(VISION_TRAIN_JOB, orgA);
+    const [ingest] = await queue(INGEST_JOB, orgA);
+    const [live] = await queue(LIVE_LABEL_JOB, orgA);
+    const held = holdingHandlers([VISION_TRAIN_JOB, INGEST_JOB, LIVE_LABEL_JOB]);
+    runner(held.handlers, 2);
+    await waitFor(async () => (await runningIds()).length >= 2, 'both slots busy');
+    // The organisation's upload queued before the live job goes first: live work does not jump the line.
+    expect(await runningIds()).toEqual([training, ingest]);
+    held.finish(ingest!);
+    // The last free slot: no long job may take it, the live job may (a training does not hold labels up).
+    await waitFor(async () => (await jobStatus(live!)) === 'running', 'the live job running beside the training');
+    expect(await runningIds()).toEqual([training, live]);
+    // While it runs, the organisation's next live job and another organisation's upload wait; the upload goes first.
+    const [nextLive] = await queue(LIVE_LABEL_JOB, orgA);
+    const [other] = await queue(INGEST_JOB, orgB);
+    held.finish(live!);
+    await waitFor(async () => (await jobStatus(other!)) === 'running', "the other organisation's upload running");
+    expect(await jobStatus(nextLive!)).toBe('queued');
+    held.finish(other!);
+    await waitFor(async () => (await jobStatus(nextLive!)) === 'running', 'the next live job running');
+    expect(await runningIds()).toEqual([training, nextLive]);
   });
 });

@@ -42,7 +42,7 @@ const CameraHealth = z
     name: z.string(),
     state: z.enum(['online', 'connecting', 'offline']),
     last_frame_at: z.number().int().nullable(),
-    frame_rate: z.number().nullable().openapi({ description: 'Частота кадров потока; null — регистратор её пока не сообщает' }),
+    frame_rate: z.number().nullable().openapi({ description: 'Частота кадров потока (к/с) по закрытому отрезку; null — ещё не измерена' }),
   })
   .openapi('LiveBoardCamera');
 

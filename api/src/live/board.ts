@@ -137,8 +137,8 @@ export async function boardFigures(db: Db, structureId: number, now = Date.now()
 
 /**
  * The health of the structure's stream cameras and their alerts (health.ts `cameraHealth`: offline
- * longer than the camera's limit, a recorder behind, the store's disk nearly full). The recorder
- * stores no frame rate yet: null.
+ * longer than the camera's limit, a recorder behind, the store's disk nearly full) and the stream's
+ * frame rate the recorder measured.
  */
 export async function boardCameras(deps: BoardDeps, structureId: number, now = Date.now()): Promise<Pick<LiveBoardReply, 'cameras' | 'alerts'>> {
   const health = await cameraHealth(deps, structureId, { now });
@@ -148,7 +148,7 @@ export async function boardCameras(deps: BoardDeps, structureId: number, now = D
       name: c.camera_name,
       state: c.state,
       last_frame_at: c.last_frame_at,
-      frame_rate: null,
+      frame_rate: c.frame_rate,
     })),
     alerts: health.alerts.map((a) => a.message),
   };

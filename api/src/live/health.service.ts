@@ -17,6 +17,8 @@ export interface StreamCameraRow {
   connected_at: number | null;
   updated_at: number;
   live_model_id: number | null;
+  /** 0031: the stream's frame rate measured on a closed segment (null: not yet). */
+  frame_rate: number | null;
   /** When the recorder last saw a segment of the camera closed (its end when older rows lack it). */
   last_closed_at: number | null;
 }
@@ -41,6 +43,7 @@ export async function structureStreamCameras(db: Db, structureId: number): Promi
       'camera_streams.connected_at',
       'camera_streams.updated_at',
       'camera_streams.live_model_id',
+      'camera_streams.frame_rate',
       eb
         .selectFrom('stream_segments')
         .select((s) => s.fn.max(s.fn.coalesce('stream_segments.closed_at', 'stream_segments.end_time')).as('m'))
@@ -51,5 +54,9 @@ export async function structureStreamCameras(db: Db, structureId: number): Promi
     .orderBy('cameras.camera_key')
     .limit(1000)
     .execute();
-  return rows.map((r) => ({ ...r, last_closed_at: r.last_closed_at === null ? null : Number(r.last_closed_at) }));
+  return rows.map((r) => ({
+    ...r,
+    frame_rate: r.frame_rate === null ? null : Number(r.frame_rate),
+    last_closed_at: r.last_closed_at === null ? null : Number(r.last_closed_at),
+  }));
 }

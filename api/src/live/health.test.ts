@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from '../../test-support/testing';
 import { insertVideo, videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 import { cameraHealth } from './health';
 import { lagP95 } from './live-labels';
-import { claimStream, insertSegment, setStreamHealth } from './service';
+import { claimStream, insertSegment, recordFrameRate, setStreamHealth } from './service';
 
 /**
  * Camera health and alerts (issue 45): offline longer than the camera's limit, a recorder fallen
@@ -42,6 +42,8 @@ describe('camera health', () => {
     await setStreamHealth(db, online, 'recorder-x', { state: 'online', lastFrameAt: now - 1000, connectedAt: now - 120_000 });
     const video = await insertVideo(db, online, { filename: 'seg.mp4', start: now - 35_000, duration: 10, key: 'recordings/site/cam1/live/seg.mp4' });
     await insertSegment(db, { cameraId: online, videoId: video, start: now - 35_000, end: now - 25_000, sizeBytes: 1, closedAt: now - 25_000 });
+    // The frame rate the recorder measured on that segment (recorder.test.ts measures a real stream's).
+    await recordFrameRate(db, online, 12.5);
     // Last frame 40 s ago with a 30-s limit: offline.
     expect(await claimStream(db, silent, 'recorder-x', 60_000)).not.toBeNull();
     await setStreamHealth(db, silent, 'recorder-x', { state: 'connecting', lastFrameAt: now - 40_000 });
@@ -51,7 +53,8 @@ describe('camera health', () => {
     const body = await reply.json();
     const of = (id: number) => body.cameras.find((c: { camera_id: number }) => c.camera_id === id);
     expect(body.cameras.map((c: { camera_id: number }) => c.camera_id)).toEqual([online, silent, fresh, off]);
-    expect(of(online)).toMatchObject({ state: 'online', recording: true, segment_seconds: 10, last_segment_at: now - 25_000 });
+    expect(of(online)).toMatchObject({ state: 'online', recording: true, segment_seconds: 10, last_segment_at: now - 25_000, frame_rate: 12.5 });
+    expect(of(fresh).frame_rate).toBeNull();
     expect(of(online).alerts).toEqual([{ kind: 'behind', since: now - 25_000, message: expect.stringMatching(/Камера 1 «Камера 1»: регистратор отстаёт/) }]);
     expect(of(silent)).toMatchObject({ state: 'connecting', offline_alert_seconds: 30 });
     expect(of(silent).alerts).toEqual([

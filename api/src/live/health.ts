@@ -48,6 +48,8 @@ export interface CameraHealth {
   offline_alert_seconds: number;
   /** The model labelling its segments live (null: none). */
   live_model_id: number | null;
+  /** The stream's frames a second, measured by the recorder on a closed segment (null: not yet). */
+  frame_rate: number | null;
   last_error: string | null;
   /** This camera's alerts (`offline`, `behind`); empty when healthy. */
   alerts: CameraAlert[];
@@ -118,6 +120,7 @@ export function healthOf(row: StreamCameraRow, now: number): CameraHealth {
     segment_seconds: row.segment_seconds,
     offline_alert_seconds: row.offline_alert_seconds,
     live_model_id: row.live_model_id,
+    frame_rate: row.frame_rate,
     last_error: row.last_error,
     alerts,
   };

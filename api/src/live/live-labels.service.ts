@@ -1,11 +1,11 @@
 import type { Db } from '../db/database';
 import { enqueueJob } from '../jobs/queue';
-import { VISION_APPLY_JOB } from '../vision/service';
 
 /**
  * The queries of live labels (issue 45, docs/live-cameras.md «Живая разметка»): a camera's active
- * model, and the applying job queued for each segment the recorder closes — at most one per segment
- * (`stream_segments.label_job_id`, set in the transaction that queues the job).
+ * model, and its one labelling job (`camera_streams.live_job_id`) that labels the segments the
+ * recorder closes, in order — each once (`stream_segments.labeled_at`, set in the transaction that
+ * writes its labels).
  */
 
 /** A model as live labels need it: trained, of which camera and organisation, with a workplace. */
@@ -74,66 +74,76 @@ export async function setLiveModel(db: Db, cameraId: number, modelId: number | n
   return Number(updated.numUpdatedRows) > 0;
 }
 
-/** Thrown inside the queuing transaction when another queued the segment's job first: nothing is written. */
+/** The kind of a live camera's labelling job: one per camera at a time (`camera_streams.live_job_id`), labelling its closed segments in order. */
+export const LIVE_LABEL_JOB = 'live.label';
+
+/** Thrown inside the queuing transaction when another queued the camera's job first: nothing is written. */
 class AlreadyQueued extends Error {}
 
-/**
- * Queues the applying of the camera's active model to a closed segment (the whole segment), unless
- * there is no active model, it is not trained, the segment closed before the model was set, or the
- * segment has its job already. The job is ordered first among its organisation's queued jobs
- * (`run_after` 0: the queue takes the oldest `run_after` first, jobs/queue.ts), so labels keep up
- * with recording. Returns the job's id, or null when none was queued.
- */
-export async function queueSegmentLabels(db: Db, videoId: number): Promise<number | null> {
+/** The camera's live labelling as its job sees it: the active model (trained, of this camera), for whom, since when, the job alive now and its state. */
+export async function liveTarget(db: Db, cameraId: number) {
   const row = await db
-    .selectFrom('stream_segments')
-    .innerJoin('camera_streams', 'camera_streams.camera_id', 'stream_segments.camera_id')
-    .innerJoin('models', 'models.id', 'camera_streams.live_model_id')
-    .innerJoin('cameras', 'cameras.id', 'stream_segments.camera_id')
+    .selectFrom('camera_streams')
+    .innerJoin('cameras', 'cameras.id', 'camera_streams.camera_id')
     .innerJoin('structures', 'structures.id', 'cameras.structure_id')
+    .leftJoin('models', 'models.id', 'camera_streams.live_model_id')
+    .leftJoin('jobs', 'jobs.id', 'camera_streams.live_job_id')
     .select([
-      'stream_segments.id as segment_id',
-      'stream_segments.camera_id',
-      'stream_segments.start_time',
-      'stream_segments.end_time',
-      'stream_segments.closed_at',
-      'stream_segments.label_job_id',
+      'camera_streams.live_model_id as model_id',
       'camera_streams.live_model_since',
       'camera_streams.live_employee_id',
-      'models.id as model_id',
+      'camera_streams.live_job_id',
+      'jobs.status as job_status',
       'models.camera_id as model_camera_id',
       'models.object_storage_key',
       'models.workplace_id',
       'structures.organization_id',
     ])
-    .where('stream_segments.video_id', '=', videoId)
+    .where('camera_streams.camera_id', '=', cameraId)
     .executeTakeFirst();
-  if (!row || row.label_job_id !== null || !row.object_storage_key || row.workplace_id === null) return null;
-  // Only the camera's own model (its areas are drawn on this picture), and only segments closed since it was set.
-  if (row.model_camera_id !== row.camera_id) return null;
-  if (row.closed_at === null || row.live_model_since === null || row.closed_at < row.live_model_since) return null;
+  if (!row) return undefined;
+  // Only the camera's own trained model labels it (its areas are drawn on this picture).
+  const labelling = row.model_id !== null && row.model_camera_id === cameraId && row.object_storage_key !== null && row.workplace_id !== null;
+  return { ...row, labelling, jobAlive: row.live_job_id !== null && (row.job_status === 'queued' || row.job_status === 'running') };
+}
+
+/**
+ * The camera's segments waiting for live labels, oldest first: closed since its model was set, not
+ * labelled, not given up on (`label_error`). Empty when the camera has no active model.
+ */
+export async function pendingSegments(db: Db, cameraId: number, limit: number) {
+  return db
+    .selectFrom('stream_segments')
+    .innerJoin('camera_streams', 'camera_streams.camera_id', 'stream_segments.camera_id')
+    .select(['stream_segments.id', 'stream_segments.video_id', 'stream_segments.start_time', 'stream_segments.end_time'])
+    .where('stream_segments.camera_id', '=', cameraId)
+    .where('camera_streams.live_model_id', 'is not', null)
+    .where('stream_segments.labeled_at', 'is', null)
+    .where('stream_segments.label_error', 'is', null)
+    .whereRef('stream_segments.closed_at', '>=', 'camera_streams.live_model_since')
+    .orderBy('stream_segments.start_time')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Queues the camera's live-labelling job (LIVE_LABEL_JOB) when it has an active trained model,
+ * segments waiting and no job alive (queued or running) — else nothing: the job alive takes every
+ * segment waiting, the ones closed while it runs included. The job is queued as any other
+ * (`run_after` now: in its organisation's line by time, docs/live-cameras.md «Приоритет»), and its
+ * id is set on the camera by compare-and-set in the same transaction: two callers at once queue one.
+ * Returns the job's id, or null when none was queued.
+ */
+export async function queueCameraLabels(db: Db, cameraId: number): Promise<number | null> {
+  const target = await liveTarget(db, cameraId);
+  if (!target || !target.labelling || target.jobAlive) return null;
+  if ((await pendingSegments(db, cameraId, 1)).length === 0) return null;
   try {
     return await db.transaction().execute(async (trx) => {
-      const jobId = await enqueueJob(trx, {
-        kind: VISION_APPLY_JOB,
-        payload: {
-          model_id: row.model_id,
-          video_id: videoId,
-          start_second: 0,
-          end_second: (row.end_time - row.start_time) / 1000,
-          ...(row.live_employee_id === null ? {} : { employee_id: row.live_employee_id }),
-          live: true,
-        },
-        organizationId: row.organization_id,
-        maxAttempts: 3,
-        runAfter: 0,
-      });
-      const taken = await trx
-        .updateTable('stream_segments')
-        .set({ label_job_id: jobId })
-        .where('id', '=', row.segment_id)
-        .where('label_job_id', 'is', null)
-        .executeTakeFirst();
+      const jobId = await enqueueJob(trx, { kind: LIVE_LABEL_JOB, payload: { camera_id: cameraId }, organizationId: target.organization_id, maxAttempts: 3 });
+      const update = trx.updateTable('camera_streams').set({ live_job_id: jobId }).where('camera_id', '=', cameraId);
+      const previous = target.live_job_id;
+      const taken = await (previous === null ? update.where('live_job_id', 'is', null) : update.where('live_job_id', '=', previous)).executeTakeFirst();
       if (Number(taken.numUpdatedRows) === 0) throw new AlreadyQueued();
       return jobId;
     });
@@ -143,20 +153,30 @@ export async function queueSegmentLabels(db: Db, videoId: number): Promise<numbe
   }
 }
 
-/** The camera's segments closed since its model was set that have no label job yet (a recorder stopped between closing and queuing). */
-export async function unlabelledSegments(db: Db, cameraId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('stream_segments')
-    .innerJoin('camera_streams', 'camera_streams.camera_id', 'stream_segments.camera_id')
-    .select('stream_segments.video_id')
-    .where('stream_segments.camera_id', '=', cameraId)
-    .where('camera_streams.live_model_id', 'is not', null)
-    .where('stream_segments.label_job_id', 'is', null)
-    .whereRef('stream_segments.closed_at', '>=', 'camera_streams.live_model_since')
-    .orderBy('stream_segments.start_time')
-    .limit(100)
+/** The camera's job is done looking: the camera has no job alive (unless another took its place). */
+export async function releaseCameraJob(db: Db, cameraId: number, jobId: number) {
+  await db.updateTable('camera_streams').set({ live_job_id: null }).where('camera_id', '=', cameraId).where('live_job_id', '=', jobId).execute();
+}
+
+/** Inside the transaction that writes a segment's labels: marks it labelled by the job; false when it was labelled already (nothing is written twice). */
+export async function markSegmentLabelled(trx: Db, segmentId: number, jobId: number, at: number): Promise<boolean> {
+  const updated = await trx
+    .updateTable('stream_segments')
+    .set({ labeled_at: at, label_job_id: jobId })
+    .where('id', '=', segmentId)
+    .where('labeled_at', 'is', null)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
+}
+
+/** A segment whose labels cannot be written (its video deleted, no employee to write them for): why; it is not tried again. */
+export async function markSegmentFailed(db: Db, segmentId: number, jobId: number, message: string) {
+  await db
+    .updateTable('stream_segments')
+    .set({ label_error: message.slice(0, 1000), label_job_id: jobId })
+    .where('id', '=', segmentId)
+    .where('labeled_at', 'is', null)
     .execute();
-  return rows.map((r) => r.video_id);
 }
 
 /** The camera's last `limit` segments, newest first, with their label job's state and end: the moments of the lag «frame → label». */
@@ -170,8 +190,9 @@ export async function recentLabelledSegments(db: Db, cameraId: number, limit: nu
       'stream_segments.end_time',
       'stream_segments.closed_at',
       'stream_segments.label_job_id as job_id',
+      'stream_segments.labeled_at',
+      'stream_segments.label_error',
       'jobs.status as job_status',
-      'jobs.updated_at as job_updated_at',
     ])
     .where('stream_segments.camera_id', '=', cameraId)
     .orderBy('stream_segments.start_time', 'desc')

@@ -5,10 +5,10 @@ import { streamOfCamera } from './service';
 
 /**
  * Live labels (issue 45, docs/live-cameras.md «Живая разметка»): a camera's active model labels each
- * segment the recorder closes, as the usual reviewed model layer (the vision.apply job, queued
- * automatically — recorder.ts calls `labelClosedSegment`). The moments of the lag «frame on camera →
- * label stored» are kept: the segment's first frame (`start_time`), when it closed (`closed_at`), when
- * its job ended (the job's `updated_at` at success).
+ * segment the recorder closes, as the usual reviewed model layer — by one job per camera
+ * (live-labels.job.ts, queued automatically: recorder.ts calls `labelClosedSegment`) that labels the
+ * waiting segments in order. The moments of the lag «frame on camera → label stored» are kept: the
+ * segment's first frame (`start_time`), when it closed (`closed_at`), when its labels were committed (`labeled_at`).
  */
 
 /**
@@ -33,16 +33,20 @@ export async function setCameraLiveModel(db: Db, organizationId: number, cameraI
   return labels.liveModelOf(db, cameraId);
 }
 
-/** After the recorder stored a closed segment: queues its labels when the camera has an active model. The job's id, or null when none was queued. */
-export async function labelClosedSegment(db: Db, videoId: number): Promise<number | null> {
-  return labels.queueSegmentLabels(db, videoId);
+/**
+ * After the recorder stored a closed segment: queues the camera's labelling job when its model is
+ * active and no job is alive (the job alive takes the segment itself). The job's id, or null when none was queued.
+ */
+export async function labelClosedSegment(db: Db, cameraId: number): Promise<number | null> {
+  return labels.queueCameraLabels(db, cameraId);
 }
 
-/** Queues the labels of the camera's segments that closed under its model but have no job (a recorder stopped in between). How many were queued. */
+/**
+ * Queues the camera's labelling job for segments closed under its model that no job will take (a
+ * recorder stopped between storing and queuing, a job that failed for good). How many jobs were queued: 0 or 1.
+ */
 export async function labelMissedSegments(db: Db, cameraId: number): Promise<number> {
-  let queued = 0;
-  for (const videoId of await labels.unlabelledSegments(db, cameraId)) if ((await labels.queueSegmentLabels(db, videoId)) !== null) queued++;
-  return queued;
+  return (await labels.queueCameraLabels(db, cameraId)) === null ? 0 : 1;
 }
 
 /**
@@ -71,16 +75,18 @@ export function lagP95(segments: { start_time: number; end_time: number; labeled
 export async function liveLabels(db: Db, cameraId: number, limit = 50) {
   const rows = await labels.recentLabelledSegments(db, cameraId, Math.min(500, Math.max(1, limit)));
   const segments = rows.map((r) => {
-    const labeledAt = r.job_status === 'success' && r.job_updated_at !== null ? r.job_updated_at : null;
+    // The segment's own state: labelled, given up on, or waiting for the camera's job (its state then).
+    const status = r.labeled_at !== null ? 'success' : r.label_error !== null ? 'failed' : r.job_id === null ? null : r.job_status;
     return {
       video_id: r.video_id,
       start_time: r.start_time,
       end_time: r.end_time,
       closed_at: r.closed_at,
       job_id: r.job_id,
-      job_status: r.job_status,
-      labeled_at: labeledAt,
-      lag_ms: labeledAt === null ? null : labeledAt - r.start_time,
+      job_status: status,
+      labeled_at: r.labeled_at,
+      label_error: r.label_error,
+      lag_ms: r.labeled_at === null ? null : r.labeled_at - r.start_time,
     };
   });
   const labelled = segments.flatMap((s) => (s.labeled_at === null ? [] : [{ ...s, labeled_at: s.labeled_at }]));

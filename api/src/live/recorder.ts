@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { probe } from '@norma/workers/media';
 import { segmentFirstFrame, startRtspRecording, withoutCredentials, type ClosedSegment, type RtspRecording } from '@norma/workers/rtsp-record';
 import type { Db } from '../db/database';
 import type { ObjectStore } from '../storage/object-store';
@@ -62,6 +63,12 @@ interface Context {
   log: (line: string) => void;
 }
 
+/** How often the recorder re-reads ffmpeg's list of closed segments, ms (a small file; part of the live labels' lag). */
+const SEGMENT_LIST_MS = 250;
+
+/** How often the stream's frame rate is measured again on a closed segment, ms (and on each connection's first one). */
+const FRAME_RATE_EVERY_MS = 30_000;
+
 /** A pause that ends early when `wake` is called. */
 function pause(ms: number): { done: Promise<void>; wake: () => void } {
   let wake = () => {};
@@ -101,6 +108,7 @@ class CameraSession {
   private wait: { wake: () => void } | null = null;
   private settings: streams.StreamRow;
   private sweptAt = 0;
+  private frameRateAt = 0;
   readonly finished: Promise<void>;
 
   constructor(
@@ -222,7 +230,8 @@ class CameraSession {
       };
       try {
         while (!done) {
-          await Promise.race([exit, Bun.sleep(500)]);
+          // The segment list is re-read every SEGMENT_LIST_MS: a closed segment waits at most that long for its labels to be queued.
+          await Promise.race([exit, Bun.sleep(SEGMENT_LIST_MS)]);
           await takeClosed();
         }
         await takeClosed();
@@ -277,11 +286,28 @@ class CameraSession {
       activity: 'Записано с потока камеры',
     });
     await streams.insertSegment(this.ctx.db, { cameraId: this.camera.id, videoId, start, end, sizeBytes, closedAt });
-    rmSync(path, { force: true });
-    // Live labels: the camera's active model labels the segment now (a failure here is retried by renew()).
-    await labelClosedSegment(this.ctx.db, videoId).catch((err: unknown) => {
+    // Live labels first (the lag target): the camera's labelling job takes the segment (a failure here is retried by renew()).
+    await labelClosedSegment(this.ctx.db, this.camera.id).catch((err: unknown) => {
       this.ctx.log(`камера ${this.camera.id}: живая разметка отрезка не поставлена: ${withoutCredentials(String(err))}`);
     });
+    await this.measureFrameRate(path, first);
+    rmSync(path, { force: true });
+  }
+
+  /**
+   * The stream's frame rate for the camera's health: frames / duration of a closed segment (ffprobe's
+   * average rate of the file), on a connection's first segment and then at most every FRAME_RATE_EVERY_MS.
+   * A failed measure is logged and leaves the last one.
+   */
+  private async measureFrameRate(path: string, first: boolean) {
+    if (!first && Date.now() - this.frameRateAt < FRAME_RATE_EVERY_MS) return;
+    this.frameRateAt = Date.now();
+    try {
+      const rate = (await probe(path)).frameRate;
+      if (rate !== null) await streams.recordFrameRate(this.ctx.db, this.camera.id, Math.round(rate * 100) / 100);
+    } catch (err) {
+      this.ctx.log(`камера ${this.camera.id}: частота кадров не измерена: ${withoutCredentials(String(err))}`);
+    }
   }
 }
 

@@ -100,9 +100,13 @@ export const LiveLabelSegment = z
     start_time: z.number().int().openapi({ description: 'Первый кадр отрезка, мс UTC' }),
     end_time: z.number().int(),
     closed_at: z.number().int().nullable().openapi({ description: 'Когда регистратор увидел отрезок закрытым, мс UTC' }),
-    job_id: z.number().int().nullable(),
-    job_status: z.enum(['queued', 'running', 'success', 'failed', 'cancelled']).nullable(),
-    labeled_at: z.number().int().nullable().openapi({ description: 'Когда метки записаны (задача применения закончилась), мс UTC' }),
+    job_id: z.number().int().nullable().openapi({ description: 'Задача живой разметки камеры, которая разметила отрезок (null — ждёт своей очереди)' }),
+    job_status: z
+      .enum(['queued', 'running', 'success', 'failed', 'cancelled'])
+      .nullable()
+      .openapi({ description: 'success — метки записаны, failed — отрезок не размечен (label_error), null — ждёт' }),
+    labeled_at: z.number().int().nullable().openapi({ description: 'Когда метки отрезка записаны, мс UTC' }),
+    label_error: z.string().nullable().openapi({ description: 'Почему метки отрезка не записаны (его больше не пробуют)' }),
     lag_ms: z.number().int().nullable().openapi({ description: 'Задержка «кадр → метка» для первого кадра отрезка (наибольшая в отрезке), мс' }),
   })
   .openapi('LiveLabelSegment');
@@ -146,6 +150,7 @@ export const StructureHealthReply = z
         segment_seconds: z.number().int(),
         offline_alert_seconds: z.number().int(),
         live_model_id: z.number().int().nullable(),
+        frame_rate: z.number().nullable().openapi({ description: 'Частота кадров потока по последнему закрытому отрезку, к/с; null — ещё не измерена' }),
         last_error: z.string().nullable(),
         alerts: z.array(Alert),
       }),

@@ -179,3 +179,8 @@ export async function segmentsNewestFirst(db: Db, cameraId: number) {
     .orderBy('end_time', 'desc')
     .execute();
 }
+
+/** The stream's frame rate as the recorder measured it on its last closed segment (frames / duration). */
+export async function recordFrameRate(db: Db, cameraId: number, frameRate: number) {
+  await db.updateTable('camera_streams').set({ frame_rate: frameRate }).where('camera_id', '=', cameraId).execute();
+}

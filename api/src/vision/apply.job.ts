@@ -1,4 +1,4 @@
-import { applyOperationModel, checkPicture, ModelLoadError, type VisionSpec } from '@norma/workers/vision';
+import { applyOperationModel, checkPicture, ModelLoadError, type PictureCheck, type VisionSpec } from '@norma/workers/vision';
 import type { Db } from '../db/database';
 import { PermanentJobError, type JobHandler } from '../jobs/runner';
 import { workplaceEmployee } from '../markup/model-layer.service';
@@ -25,88 +25,148 @@ export function visionApplyHandler(db: Db, storage: ObjectStore): JobHandler {
   return {
     async run({ job, workerId, signal, progress }) {
       const payload = job.payload as ApplyPayload;
-      const model = await modelRow(db, payload.model_id);
-      if (!model) throw new PermanentJobError('Модель удалена');
-      if (!model.object_storage_key || !model.spec) throw new PermanentJobError('Модель не обучена');
-      if (model.workplace_id === null) throw new PermanentJobError('Рабочее место модели удалено');
-      if (!(await storage.exists(model.object_storage_key))) throw new PermanentJobError('Файл модели не найден в хранилище');
-      const spec = JSON.parse(model.spec) as VisionSpec;
-      const video = await videoSource(db, storage, payload.video_id);
-      const bytes = new Uint8Array(await storage.file(model.object_storage_key).arrayBuffer());
-      const watch = modelWatch(db, model.id, signal, progress);
-      let out;
-      let picture;
-      try {
-        // Another aspect ratio or a moved camera: applied anyway, and the result says so (docs/vision.md «Разрешение и вид камеры»).
-        picture = await checkPicture(spec, video, { startSecond: payload.start_second, endSecond: payload.end_second }, watch.signal);
-        out = await applyOperationModel({
-          video: { file: video.file, width: video.width, height: video.height },
-          startSecond: payload.start_second,
-          endSecond: payload.end_second,
-          onnx: bytes,
-          spec,
-          signal: watch.signal,
-          progress: (p) => watch.progress(p * 0.97, null),
-        });
-      } catch (err) {
-        if (err instanceof ModelLoadError) throw new PermanentJobError(err.message);
-        if (watch.gone) throw new PermanentJobError('Модель удалена: применение остановлено');
-        if (signal.aborted) return null;
-        throw err;
-      } finally {
-        await watch.done();
-      }
-      const startInstant = video.start_time + Math.round(payload.start_second * 1000);
-      const endInstant = video.start_time + Math.round(payload.end_second * 1000);
-      const existing = await existingOperationIds(
-        db,
-        video.structure_id,
-        spec.classes.map((c) => c.operationId ?? 0),
-      );
-      const segments = out.segments.filter((s) => existing.has(s.operationId));
-      const employeeId = payload.employee_id ?? (await applyingEmployee(db, model.workplace_id, video.structure_id, startInstant));
-      const uncertainSeconds = out.uncertain.reduce((sum, u) => sum + u.endSecond - u.startSecond, 0);
-      if (signal.aborted) return null;
-      // The markups and the job's success commit together: a cancelled job writes none, and a
-      // worker killed before the commit leaves none, so the rerun after a restart starts clean.
-      const { committed, result } = await commitApplying(
-        db,
-        { id: job.id, workerId },
-        { model, video, segments, target: { startInstant, endInstant, employeeId } },
-        (counts) => {
-          const message = applyMessage(model.name, counts, { seconds: uncertainSeconds, spans: out.uncertain.length });
-          return {
-            result: {
-              model_id: model.id,
-              video_id: video.id,
-              steps: out.steps,
-              start_second: payload.start_second,
-              end_second: payload.end_second,
-              picture_warnings: picture.warnings,
-              view_similarity: picture.viewSimilarity,
-              // Every count true (issue 43): rows written, segments under people's rows, earlier rows replaced, rejections.
-              markups: counts.written,
-              found: counts.found,
-              under_people: counts.underPeople,
-              replaced: counts.replaced,
-              rejected: counts.rejected,
-              rejected_before: counts.rejectedBefore,
-              // «Не уверена»: steps unlike what the model was trained on, never written as an operation.
-              uncertain_steps: out.uncertainSteps,
-              uncertain_seconds: Math.round(uncertainSeconds * 10) / 10,
-              uncertain: out.uncertain.slice(0, MAX_UNCERTAIN_SPANS).map((u) => ({ start_second: u.startSecond, end_second: u.endSecond })),
-              message,
-            },
-            message,
-          };
-        },
-      );
-      if (committed === 'gone') throw new PermanentJobError('Модель удалена: применение остановлено');
-      if (committed === 'cancelled') return null;
+      const loaded = await loadAppliedModel(db, storage, payload.model_id);
+      const applied = await applyModelSpan(db, storage, { jobId: job.id, workerId, signal, progress }, loaded, {
+        videoId: payload.video_id,
+        startSecond: payload.start_second,
+        endSecond: payload.end_second,
+        employeeId: payload.employee_id ?? null,
+      });
+      if (applied === null) return null;
       progress(100);
-      return result!;
+      return applied.result;
     },
   };
+}
+
+/** A model an applying runs: its row, its classes and its ONNX file's bytes (read once, however many spans it labels). */
+export interface AppliedModel {
+  model: NonNullable<Awaited<ReturnType<typeof modelRow>>> & { workplace_id: number };
+  spec: VisionSpec;
+  bytes: Uint8Array;
+}
+
+/** Reads a trained model for applying; a model deleted, untrained or without a workplace is a PermanentJobError. */
+export async function loadAppliedModel(db: Db, storage: ObjectStore, modelId: number): Promise<AppliedModel> {
+  const model = await modelRow(db, modelId);
+  if (!model) throw new PermanentJobError('Модель удалена');
+  if (!model.object_storage_key || !model.spec) throw new PermanentJobError('Модель не обучена');
+  if (model.workplace_id === null) throw new PermanentJobError('Рабочее место модели удалено');
+  if (!(await storage.exists(model.object_storage_key))) throw new PermanentJobError('Файл модели не найден в хранилище');
+  const bytes = new Uint8Array(await storage.file(model.object_storage_key).arrayBuffer());
+  return { model: { ...model, workplace_id: model.workplace_id }, spec: JSON.parse(model.spec) as VisionSpec, bytes };
+}
+
+/** What one applying of a span needs besides the model: the job's claim (its writes are fenced by it). */
+interface ApplyingJob {
+  jobId: number;
+  workerId: string;
+  signal: AbortSignal;
+  progress: (percent: number) => void;
+}
+
+/**
+ * Applies a loaded model to a span of a video and commits its layer (commitApplying). `options.picture`:
+ * a picture check already made for this view (live labels check a camera's view once a while, not on
+ * every segment: it costs 15 ffmpeg seeks); `options.viewLater`: without one, only the aspect ratio is
+ * checked now; `options.part`: the commit is a part of a job that goes on.
+ * Null when the job was cancelled or aborted (nothing written).
+ */
+export async function applyModelSpan(
+  db: Db,
+  storage: ObjectStore,
+  job: ApplyingJob,
+  loaded: AppliedModel,
+  span: { videoId: number; startSecond: number; endSecond: number; employeeId: number | null },
+  options: { picture?: PictureCheck; viewLater?: boolean; part?: { also: (trx: Db) => Promise<boolean> } } = {},
+): Promise<{ result: ApplyResult; picture: PictureCheck } | null> {
+  const { model, spec, bytes } = loaded;
+  const { signal } = job;
+  const video = await videoSource(db, storage, span.videoId);
+  const watch = modelWatch(db, model.id, signal, job.progress);
+  let out;
+  let picture;
+  try {
+    // Another aspect ratio or a moved camera: applied anyway, and the result says so (docs/vision.md «Разрешение и вид камеры»).
+    // `viewLater`: the aspect ratio only (no frame decoded); the view is compared by the caller another time.
+    const against = options.viewLater ? { source: spec.source } : spec;
+    picture = options.picture ?? (await checkPicture(against, video, { startSecond: span.startSecond, endSecond: span.endSecond }, watch.signal));
+    out = await applyOperationModel({
+      video: { file: video.file, width: video.width, height: video.height },
+      startSecond: span.startSecond,
+      endSecond: span.endSecond,
+      onnx: bytes,
+      spec,
+      signal: watch.signal,
+      progress: (p) => watch.progress(p * 0.97, null),
+    });
+  } catch (err) {
+    if (err instanceof ModelLoadError) throw new PermanentJobError(err.message);
+    if (watch.gone) throw new PermanentJobError('Модель удалена: применение остановлено');
+    if (signal.aborted) return null;
+    throw err;
+  } finally {
+    await watch.done();
+  }
+  const startInstant = video.start_time + Math.round(span.startSecond * 1000);
+  const endInstant = video.start_time + Math.round(span.endSecond * 1000);
+  const existing = await existingOperationIds(
+    db,
+    video.structure_id,
+    spec.classes.map((c) => c.operationId ?? 0),
+  );
+  const segments = out.segments.filter((s) => existing.has(s.operationId));
+  const employeeId = span.employeeId ?? (await applyingEmployee(db, model.workplace_id, video.structure_id, startInstant));
+  const uncertainSeconds = out.uncertain.reduce((sum, u) => sum + u.endSecond - u.startSecond, 0);
+  if (signal.aborted) return null;
+  const checked = picture;
+  // The markups and the job's success commit together: a cancelled job writes none, and a
+  // worker killed before the commit leaves none, so the rerun after a restart starts clean.
+  const { committed, result } = await commitApplying(
+    db,
+    { id: job.jobId, workerId: job.workerId },
+    { model, video, segments, target: { startInstant, endInstant, employeeId } },
+    (counts) => {
+      const message = applyMessage(model.name, counts, { seconds: uncertainSeconds, spans: out.uncertain.length });
+      return {
+        result: {
+          model_id: model.id,
+          video_id: video.id,
+          steps: out.steps,
+          start_second: span.startSecond,
+          end_second: span.endSecond,
+          picture_warnings: checked.warnings,
+          view_similarity: checked.viewSimilarity,
+          // Every count true (issue 43): rows written, segments under people's rows, earlier rows replaced, rejections.
+          markups: counts.written,
+          found: counts.found,
+          under_people: counts.underPeople,
+          replaced: counts.replaced,
+          rejected: counts.rejected,
+          rejected_before: counts.rejectedBefore,
+          // «Не уверена»: steps unlike what the model was trained on, never written as an operation.
+          uncertain_steps: out.uncertainSteps,
+          uncertain_seconds: Math.round(uncertainSeconds * 10) / 10,
+          uncertain: out.uncertain.slice(0, MAX_UNCERTAIN_SPANS).map((u) => ({ start_second: u.startSecond, end_second: u.endSecond })),
+          message,
+        },
+        message,
+      };
+    },
+    options.part,
+  );
+  if (committed === 'gone') throw new PermanentJobError('Модель удалена: применение остановлено');
+  if (committed === 'cancelled') return null;
+  return { result: result!, picture };
+}
+
+/** An applying's result (the job's, or one segment's of a live run). */
+interface ApplyResult {
+  model_id: number;
+  video_id: number;
+  markups: number;
+  message: string;
+  [more: string]: unknown;
 }
 
 /** At most this many «не уверена» spans are listed in the job's result (their total is always there). */

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database';
-import { finishJob } from '../jobs/queue';
+import { finishJob, stillClaimed } from '../jobs/queue';
 import { modelRejections, replaceModelLayer, subtractIntervals, UNREVIEWED_SOURCE } from '../markup/model-layer.service';
 import { bumpMarkupVersions, logActivities } from '../video/activity.service';
 
@@ -131,6 +131,8 @@ function coveredBy(start: number, end: number, spans: { start_time: number; end_
  * written with the mark REJECTED_BEFORE_NOTE. The counts are read back from what was written, and
  * `describe` turns them into the job's result and the activity's text. A cancelled job writes none,
  * and a worker killed before the commit leaves none, so the rerun after a restart starts clean.
+ * With `part`, the commit is one part of a job that goes on (live labels): fenced by the claim
+ * without finishing the job, and `part.also` (false: roll back as cancelled) writes beside it.
  */
 export async function commitApplying<R>(
   db: Db,
@@ -142,6 +144,7 @@ export async function commitApplying<R>(
     target: { startInstant: number; endInstant: number; employeeId: number };
   },
   describe: (counts: ApplyCounts) => { result: R; message: string },
+  part?: { also: (trx: Db) => Promise<boolean> },
 ): Promise<{ committed: Committed; result?: R }> {
   const { model, video, target } = applied;
   const workplaceId = model.workplace_id!;
@@ -193,7 +196,11 @@ export async function commitApplying<R>(
       rejectedBefore: segments.filter((s) => 'note' in s).length,
     };
     const described = describe(counts);
-    if (!(await finishJob(trx, job.id, job.workerId, described.result))) throw new RolledBack('cancelled');
+    // A part of a longer job (live labels, one segment of the camera's run) keeps the job running; `also` writes the part's own mark.
+    const fenced = part
+      ? (await stillClaimed(trx, job.id, job.workerId)) && (await part.also(trx))
+      : await finishJob(trx, job.id, job.workerId, described.result);
+    if (!fenced) throw new RolledBack('cancelled');
     result = described.result;
     await recordApplied(trx, model.id, now);
     await bumpMarkupVersions(trx, [video.id]);

@@ -14395,7 +14395,7 @@ export interface components {
     };
     LiveBoardCamera: {
       camera_id: number;
-      /** @description Частота кадров потока; null — регистратор её пока не сообщает */
+      /** @description Частота кадров потока (к/с) по закрытому отрезку; null — ещё не измерена */
       frame_rate: number | null;
       last_frame_at: number | null;
       name: string;
@@ -14460,10 +14460,16 @@ export interface components {
       /** @description Когда регистратор увидел отрезок закрытым, мс UTC */
       closed_at: number | null;
       end_time: number;
+      /** @description Задача живой разметки камеры, которая разметила отрезок (null — ждёт своей очереди) */
       job_id: number | null;
-      /** @enum {string|null} */
+      /**
+       * @description success — метки записаны, failed — отрезок не размечен (label_error), null — ждёт
+       * @enum {string|null}
+       */
       job_status: 'queued' | 'running' | 'success' | 'failed' | 'cancelled' | null;
-      /** @description Когда метки записаны (задача применения закончилась), мс UTC */
+      /** @description Почему метки отрезка не записаны (его больше не пробуют) */
+      label_error: string | null;
+      /** @description Когда метки отрезка записаны, мс UTC */
       labeled_at: number | null;
       /** @description Задержка «кадр → метка» для первого кадра отрезка (наибольшая в отрезке), мс */
       lag_ms: number | null;
@@ -16146,6 +16152,8 @@ export interface components {
         camera_key: number;
         camera_name: string;
         enabled: boolean;
+        /** @description Частота кадров потока по последнему закрытому отрезку, к/с; null — ещё не измерена */
+        frame_rate: number | null;
         last_error: string | null;
         last_frame_at: number | null;
         last_segment_at: number | null;

@@ -120,7 +120,7 @@ function CamerasCard({ board }: { board: LiveBoard }) {
             <span className="muted">
               {' '}
               · последний кадр {c.last_frame_at === null ? 'ещё не получен' : timeOf(c.last_frame_at, board.time_zone, true)}
-              {c.frame_rate !== null && <> · {c.frame_rate} к/с</>}
+              {c.frame_rate !== null && <> · {String(Math.round(c.frame_rate * 10) / 10).replace('.', ',')} к/с</>}
             </span>
           </li>
         ))}

@@ -16,6 +16,7 @@ const camera = (over: Partial<Camera>): Camera => ({
   segment_seconds: 300,
   offline_alert_seconds: 60,
   live_model_id: null,
+  frame_rate: null,
   last_error: null,
   alerts: [],
   ...over,
@@ -49,6 +50,26 @@ describe('camera health on the projects page', () => {
     expect(bad).toContain('badge damaged');
     expect(bad).toContain('<li>Камера 2 «Склад»: не в сети, нет кадров 3 мин</li>');
     expect(bad).toContain('<li>Диск хранилища почти полон');
+    expect(bad).not.toContain('Частота кадров');
+  });
+
+  it('shows each enabled stream’s measured frame rate in Russian', () => {
+    const html = renderToStaticMarkup(
+      <CameraHealthView
+        health={health({
+          cameras: [
+            camera({ frame_rate: 25 }),
+            camera({ camera_id: 2, camera_name: 'Склад', frame_rate: 12.46 }),
+            camera({ camera_id: 3, camera_name: 'Новая', frame_rate: null }),
+            camera({ camera_id: 4, camera_name: 'Выключена', enabled: false, frame_rate: 10 }),
+          ],
+        })}
+        error={null}
+      />,
+    );
+    expect(html).toContain('Частота кадров: Вход — 25 к/с, Склад — 12,5 к/с</p>');
+    expect(html).not.toContain('Новая');
+    expect(html).not.toContain('Выключена');
   });
 
   it('shows nothing for a structure without stream cameras, and a failed call in words', () => {
