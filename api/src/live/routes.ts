@@ -1,9 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { currentUser, requireAccess, structureFrom, type StructureLocator } from '../auth/access';
-import { cameraStructure } from '../auth/access.service';
+import { currentUser, requireAccess, structureFrom } from '../auth/access';
 import type { AppDeps } from '../deps';
-import { badRequest, notFound } from '../http/errors';
-import { createRouter, errorResponses, json, jsonBody, parseId } from '../http/openapi';
+import { createRouter, errorResponses, json, jsonBody } from '../http/openapi';
 import { cameraHealth } from './health';
 import { liveLabels, setCameraLiveModel } from './live-labels';
 import { liveModelChoices } from './live-labels.service';
@@ -27,15 +25,6 @@ import { checkCameraStream, readStream, saveStream } from './stream';
 
 const tags = ['Камеры: поток'];
 
-/** The camera of `/api/v1/camera/{id}/…` → its structure (before any body is read). */
-const cameraParam: StructureLocator = async (c, db) => {
-  const id = parseId(c.req.param('id') ?? '');
-  if (id === null) throw badRequest('id: ожидается целое положительное число десятичными цифрами');
-  const row = await cameraStructure(db, id);
-  if (!row) throw notFound('Камера не найдена');
-  return row.structure_id;
-};
-
 /** A camera's RTSP stream: settings (address masked in every reply), a check with a frame, the gaps of its recording (issue 45). */
 export function liveRoutes({ db, storage }: Pick<AppDeps, 'db' | 'storage'>) {
   const app = createRouter();
@@ -46,7 +35,7 @@ export function liveRoutes({ db, storage }: Pick<AppDeps, 'db' | 'storage'>) {
       path: '/api/v1/camera/{id}/stream',
       tags,
       summary: 'Поток камеры: настройки и состояние записи (пароль в адресе скрыт)',
-      middleware: [requireAccess(db, 'workspace.read', cameraParam)] as const,
+      middleware: [requireAccess(db, 'workspace.read', structureFrom.cameraParam())] as const,
       request: { params: CameraIdParam },
       responses: { 200: json(CameraStream.nullable()), ...errorResponses },
     }),
@@ -59,7 +48,7 @@ export function liveRoutes({ db, storage }: Pick<AppDeps, 'db' | 'storage'>) {
       path: '/api/v1/camera/{id}/stream',
       tags,
       summary: 'Задать поток камеры (rtsp:// или rtsps://), длину отрезка записи и срок хранения',
-      middleware: [requireAccess(db, 'workspace.write', cameraParam)] as const,
+      middleware: [requireAccess(db, 'workspace.write', structureFrom.cameraParam())] as const,
       request: { params: CameraIdParam, ...jsonBody(StreamSettingsBody) },
       responses: { 200: json(CameraStream), ...errorResponses },
     }),
@@ -72,7 +61,7 @@ export function liveRoutes({ db, storage }: Pick<AppDeps, 'db' | 'storage'>) {
       path: '/api/v1/camera/{id}/stream/check',
       tags,
       summary: 'Проверить поток: кодек, размер кадра, частота и снимок кадра; 422 — почему не открылся',
-      middleware: [requireAccess(db, 'workspace.write', cameraParam)] as const,
+      middleware: [requireAccess(db, 'workspace.write', structureFrom.cameraParam())] as const,
       request: { params: CameraIdParam, ...jsonBody(StreamCheckBody) },
       responses: { 200: json(StreamCheck), ...errorResponses },
     }),
@@ -85,7 +74,7 @@ export function liveRoutes({ db, storage }: Pick<AppDeps, 'db' | 'storage'>) {
       path: '/api/v1/camera/{id}/recording_gaps',
       tags,
       summary: 'Промежутки без записи потока камеры (мс UTC), по началу',
-      middleware: [requireAccess(db, 'workspace.read', cameraParam)] as const,
+      middleware: [requireAccess(db, 'workspace.read', structureFrom.cameraParam())] as const,
       request: { params: CameraIdParam, query: RecordingGapsQuery },
       responses: { 200: json(z.array(RecordingGap)), ...errorResponses },
     }),
@@ -100,7 +89,7 @@ export function liveRoutes({ db, storage }: Pick<AppDeps, 'db' | 'storage'>) {
       path: '/api/v1/camera/{id}/live_model',
       tags,
       summary: 'Живая разметка: модель этой камеры, которая размечает каждый закрытый отрезок записи (null — выключить)',
-      middleware: [requireAccess(db, 'workspace.write', cameraParam)] as const,
+      middleware: [requireAccess(db, 'workspace.write', structureFrom.cameraParam())] as const,
       request: { params: CameraIdParam, ...jsonBody(LiveModelBody) },
       responses: { 200: json(CameraStream), ...errorResponses },
     }),
@@ -117,7 +106,7 @@ export function liveRoutes({ db, storage }: Pick<AppDeps, 'db' | 'storage'>) {
       path: '/api/v1/camera/{id}/live_model_choices',
       tags,
       summary: 'Живая разметка: обученные модели этой камеры и сотрудники её структурной единицы — из чего выбирать',
-      middleware: [requireAccess(db, 'workspace.read', cameraParam)] as const,
+      middleware: [requireAccess(db, 'workspace.read', structureFrom.cameraParam())] as const,
       request: { params: CameraIdParam },
       responses: { 200: json(LiveModelChoices), ...errorResponses },
     }),
@@ -130,7 +119,7 @@ export function liveRoutes({ db, storage }: Pick<AppDeps, 'db' | 'storage'>) {
       path: '/api/v1/camera/{id}/live_labels',
       tags,
       summary: 'Живая разметка: последние отрезки записи, их задачи разметки и задержка «кадр → метка» (p95)',
-      middleware: [requireAccess(db, 'workspace.read', cameraParam)] as const,
+      middleware: [requireAccess(db, 'workspace.read', structureFrom.cameraParam())] as const,
       request: { params: CameraIdParam, query: LiveLabelsQuery },
       responses: { 200: json(LiveLabels), ...errorResponses },
     }),
