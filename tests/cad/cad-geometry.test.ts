@@ -1,20 +1,11 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ALGO_TAGS,
-  crsOfKind,
-  defaultCrs,
-  planCad,
-  runAlgorithm,
-  writeDwg,
-  writeDxf,
-  type AlgoTag,
-  type GeoCollection,
-  type GeoFeature,
-} from '@norma/workers/map';
+import { feature, featureCollection as fc, rectangleRing as ring } from '../../workers/test-support/drawing';
+import { CAD_SUPPORT_DIR, PYTHON_WITH_EZDXF } from '../support/cad-tools';
+import { ALGO_TAGS, crsOfKind, defaultCrs, planCad, runAlgorithm, writeDwg, writeDxf, type AlgoTag, type GeoCollection } from '@norma/workers/map';
 
 /*
  * Issue 46, findings 5 and 7: where the drawing's labels and circles fall in every supported grid,
@@ -24,24 +15,6 @@ import {
  * (tests/support/ezdxf-centres.py); zone centres come from GDAL projecting the zone's polygon
  * through the .prj written beside the file.
  */
-
-const here = new URL('.', import.meta.url).pathname;
-const support = join(here, '..', 'support');
-const python = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import ezdxf']).status === 0) ?? 'python3';
-
-const fc = (features: GeoFeature[]): GeoCollection => ({ type: 'FeatureCollection', features });
-const ring = (lon: number, lat: number, w: number, h: number) => [
-  [lon, lat],
-  [lon + w, lat],
-  [lon + w, lat + h],
-  [lon, lat + h],
-  [lon, lat],
-];
-const feature = (type: string, geometry: GeoFeature['geometry'], props: Record<string, unknown>): GeoFeature => ({
-  type: 'Feature',
-  geometry,
-  properties: { type, ...props },
-});
 
 /** The district of the other CAD tests: two territories, a named avenue, a school zone. */
 const drawn = fc([
@@ -76,7 +49,8 @@ interface Centres {
   extmax: number[];
   vport: { center: number[]; height: number; ratio: number } | null;
 }
-const centres = (file: string) => JSON.parse(execFileSync(python, [join(support, 'ezdxf-centres.py'), file], { encoding: 'utf8' })) as Centres;
+const centres = (file: string) =>
+  JSON.parse(execFileSync(PYTHON_WITH_EZDXF, [join(CAD_SUPPORT_DIR, 'ezdxf-centres.py'), file], { encoding: 'utf8' })) as Centres;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'norma-cad-geometry-'));
@@ -115,7 +89,7 @@ describe('labels and circles where they belong, in every grid (issue 46, finding
       });
       writeFileSync(path(`${kind}-rings.json`), JSON.stringify(rings));
       const expected = JSON.parse(
-        execFileSync(python, [join(support, 'ezdxf-centres.py'), '--rings', path(`${kind}-rings.json`)], { encoding: 'utf8' }),
+        execFileSync(PYTHON_WITH_EZDXF, [join(CAD_SUPPORT_DIR, 'ezdxf-centres.py'), '--rings', path(`${kind}-rings.json`)], { encoding: 'utf8' }),
       ) as number[][];
       const circles = read.circles.filter((c) => c.layer.startsWith('Зоны_'));
       expect(circles).toHaveLength(zones.length);
@@ -163,10 +137,14 @@ describe('the file opens on the drawing (issue 46, finding 7)', () => {
       for (let attempt = 1; attempt <= 3; attempt++) {
         const display = String(200 + ((process.pid * 17 + attempt * 101 + (format === 'dxf' ? 500 : 600)) % 700));
         const home = mkdtempSync(join(dir, 'librecad-'));
-        lines = execFileSync('xvfb-run', ['-a', '-n', display, '-s', '-screen 0 1280x1024x24', join(support, 'librecad-view.sh'), file, home, `${file}.png`], {
-          encoding: 'utf8',
-          timeout: 300_000,
-        })
+        lines = execFileSync(
+          'xvfb-run',
+          ['-a', '-n', display, '-s', '-screen 0 1280x1024x24', join(CAD_SUPPORT_DIR, 'librecad-view.sh'), file, home, `${file}.png`],
+          {
+            encoding: 'utf8',
+            timeout: 300_000,
+          },
+        )
           .split('\n')
           .filter(Boolean);
         if (lines[0] !== 'no-display') break;

@@ -3,7 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultCrs, planCad, writeDwg, writeDxf, type GeoCollection, type GeoFeature } from '@norma/workers/map';
+import { featureCollection as fc } from '../../workers/test-support/drawing';
+import { CAD_SUPPORT_DIR, PYTHON_WITH_EZDXF } from '../support/cad-tools';
+import { defaultCrs, planCad, writeDwg, writeDxf, type GeoFeature } from '@norma/workers/map';
 
 /*
  * Issue 46: CAD labels a planner can read. LibreCAD 2.2 draws every label character of the DXF and
@@ -21,10 +23,6 @@ import { defaultCrs, planCad, writeDwg, writeDxf, type GeoCollection, type GeoFe
  * printed the same way.
  */
 
-const here = new URL('.', import.meta.url).pathname;
-const support = join(here, '..', 'support');
-const python = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import ezdxf']).status === 0) ?? 'python3';
-
 /** What a planner types into names: Russian, digits, Latin, the punctuation of addresses, and characters outside Windows-1251. */
 const CHARACTERS = [
   ...'АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯабвгдеёжзийклмнопрстуфхцчшщъыьэюя',
@@ -34,7 +32,6 @@ const CHARACTERS = [
 const PLACEHOLDER = '₽';
 const BLANK = ' ';
 
-const fc = (features: GeoFeature[]): GeoCollection => ({ type: 'FeatureCollection', features });
 const frame: GeoFeature = {
   type: 'Feature',
   geometry: {
@@ -140,7 +137,7 @@ describe('CAD labels (issue 46)', () => {
       const display = String(200 + ((process.pid * 17 + attempt * 101 + 200) % 700));
       lines = execFileSync(
         'xvfb-run',
-        ['-a', '-n', display, '-s', '-screen 0 1280x1024x24', join(support, 'librecad-resave.sh'), join(folder, 'labels.dwg'), home, saved],
+        ['-a', '-n', display, '-s', '-screen 0 1280x1024x24', join(CAD_SUPPORT_DIR, 'librecad-resave.sh'), join(folder, 'labels.dwg'), home, saved],
         {
           encoding: 'utf8',
           timeout: 300_000,
@@ -154,9 +151,9 @@ describe('CAD labels (issue 46)', () => {
     const split = join(folder, 'split');
     mkdirSync(split);
     // LibreCAD writes «°» as AutoCAD's control code %%d (and reads it back as «°»).
-    const texts = (JSON.parse(execFileSync(python, [join(support, 'ezdxf-split-texts.py'), saved, split], { encoding: 'utf8' })) as string[]).map((t) =>
-      t.replace(/%%d/gi, '°'),
-    );
+    const texts = (
+      JSON.parse(execFileSync(PYTHON_WITH_EZDXF, [join(CAD_SUPPORT_DIR, 'ezdxf-split-texts.py'), saved, split], { encoding: 'utf8' })) as string[]
+    ).map((t) => t.replace(/%%d/gi, '°'));
     // LibreCAD read every label's string right (the DWG keeps them as \U+XXXX escapes).
     expect(texts.toSorted()).toEqual(all.toSorted());
     const pages = render(
@@ -183,7 +180,7 @@ describe('CAD labels (issue 46)', () => {
       writeFileSync(join(dir, file), dxf.bytes);
       // ezdxf's plain readfile: the strings as they are, no \U+ escapes left.
       const script = `import ezdxf,json,sys\nd=ezdxf.readfile(sys.argv[1])\nprint(json.dumps({"v":d.dxfversion,"errors":len(d.audit().errors),"texts":[e.dxf.text for e in d.modelspace().query("TEXT")],"styles":sorted({e.dxf.style for e in d.modelspace().query("TEXT")}),"layers":[l.dxf.name for l in d.layers]},ensure_ascii=False))`;
-      const ez = JSON.parse(execFileSync(python, ['-c', script, join(dir, file)], { encoding: 'utf8' })) as {
+      const ez = JSON.parse(execFileSync(PYTHON_WITH_EZDXF, ['-c', script, join(dir, file)], { encoding: 'utf8' })) as {
         v: string;
         errors: number;
         texts: string[];

@@ -1,9 +1,11 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crsOfKind, defaultCrs, planCad, runAlgorithm, writeDwg, writeDxf, type GeoCollection, type GeoFeature, type ProjectCrs } from '@norma/workers/map';
+import { feature, featureCollection as fc, rectangleRing as ring } from '../../workers/test-support/drawing';
+import { CAD_SUPPORT_DIR, PYTHON_WITH_EZDXF } from '../support/cad-tools';
+import { crsOfKind, defaultCrs, planCad, runAlgorithm, writeDwg, writeDxf, type ProjectCrs } from '@norma/workers/map';
 // Test-only LibreDWG reader (GPL, devDependency).
 import { readDwg } from '../../workers/test-support/dwg-read-back';
 
@@ -14,26 +16,6 @@ import { readDwg } from '../../workers/test-support/dwg-read-back';
  * drawing it saves again as DXF) and LibreDWG. The tools come from
  * Debian (.ci/run installs them).
  */
-
-const here = new URL('.', import.meta.url).pathname;
-const support = join(here, '..', 'support');
-
-/** A python with ezdxf: Debian's, even when another python3 comes first on PATH. */
-const python = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import ezdxf']).status === 0) ?? 'python3';
-
-const fc = (features: GeoFeature[]): GeoCollection => ({ type: 'FeatureCollection', features });
-const ring = (lon: number, lat: number, w: number, h: number) => [
-  [lon, lat],
-  [lon + w, lat],
-  [lon + w, lat + h],
-  [lon, lat + h],
-  [lon, lat],
-];
-const feature = (type: string, geometry: GeoFeature['geometry'], props: Record<string, unknown>): GeoFeature => ({
-  type: 'Feature',
-  geometry,
-  properties: { type, ...props },
-});
 
 /** Two territories side by side, a road on a territory edge, a named avenue, a named school zone, objects. */
 const drawn = fc([
@@ -95,7 +77,8 @@ interface EzdxfReport {
   crs: Array<[number, string | number]> | null;
   first_outline: Record<string, number[][]>;
 }
-const ezdxf = (file: string) => JSON.parse(execFileSync(python, [join(support, 'ezdxf-report.py'), file], { encoding: 'utf8' })) as EzdxfReport;
+const ezdxf = (file: string) =>
+  JSON.parse(execFileSync(PYTHON_WITH_EZDXF, [join(CAD_SUPPORT_DIR, 'ezdxf-report.py'), file], { encoding: 'utf8' })) as EzdxfReport;
 
 /** GDAL's features per layer, with no encoding given: it must follow the file's own $DWGCODEPAGE. */
 function gdalPerLayer(file: string): Record<string, number> {
@@ -118,10 +101,14 @@ function librecad(file: string, attempt = 1): string[] {
   const home = mkdtempSync(join(dir, 'librecad-'));
   // -a from a display number of our own: other X servers starting at once (parallel tests) start at 99.
   const display = String(200 + ((process.pid * 7 + attempt * 101) % 700));
-  const out = execFileSync('xvfb-run', ['-a', '-n', display, '-s', '-screen 0 1280x1024x24', join(support, 'librecad-open.sh'), file, home, `${file}.png`], {
-    encoding: 'utf8',
-    timeout: 300_000,
-  });
+  const out = execFileSync(
+    'xvfb-run',
+    ['-a', '-n', display, '-s', '-screen 0 1280x1024x24', join(CAD_SUPPORT_DIR, 'librecad-open.sh'), file, home, `${file}.png`],
+    {
+      encoding: 'utf8',
+      timeout: 300_000,
+    },
+  );
   const lines = out.split('\n').filter(Boolean);
   return lines[0] === 'no-display' && attempt < 3 ? librecad(file, attempt + 1) : lines;
 }
@@ -133,7 +120,7 @@ function librecad(file: string, attempt = 1): string[] {
 function librecadResave(file: string, out: string, attempt = 1): string[] {
   const home = mkdtempSync(join(dir, 'librecad-'));
   const display = String(200 + ((process.pid * 13 + attempt * 101 + 350) % 700));
-  const lines = execFileSync('xvfb-run', ['-a', '-n', display, '-s', '-screen 0 1280x1024x24', join(support, 'librecad-resave.sh'), file, home, out], {
+  const lines = execFileSync('xvfb-run', ['-a', '-n', display, '-s', '-screen 0 1280x1024x24', join(CAD_SUPPORT_DIR, 'librecad-resave.sh'), file, home, out], {
     encoding: 'utf8',
     timeout: 300_000,
   })
@@ -220,7 +207,7 @@ describe('CAD export read by independent software (ezdxf, GDAL, LibreCAD, LibreD
     const plan = planCad(drawing, cover.info, () => {}, crs);
     // The ACI palette as ezdxf renders it, not a table of ours.
     const script = `import json,sys\nfrom ezdxf.colors import aci2rgb\nprint(json.dumps([list(aci2rgb(int(a))) for a in sys.argv[1:]]))`;
-    const rgb = JSON.parse(execFileSync(python, ['-c', script, ...plan.layers.map((l) => String(l.aci))], { encoding: 'utf8' })) as number[][];
+    const rgb = JSON.parse(execFileSync(PYTHON_WITH_EZDXF, ['-c', script, ...plan.layers.map((l) => String(l.aci))], { encoding: 'utf8' })) as number[][];
     const linear = (v: number) => (v / 255 <= 0.04045 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
     const luminance = (c: number[]) => 0.2126 * linear(c[0]) + 0.7152 * linear(c[1]) + 0.0722 * linear(c[2]);
     const lab = (c: number[]) => {

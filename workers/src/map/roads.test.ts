@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { featureCollection as fc, rectangleRing as ring } from '../../test-support/drawing';
 import { runAlgorithm, type AlgoTag } from './algorithms';
 import { defaultCrs } from './crs';
 import { seededRandom } from '../random';
@@ -10,15 +11,6 @@ import { readNetwork, type GeoCollection, type GeoFeature, type Road } from './n
  * roads along territory edges, polylines with inner vertices — no generator emits a road segment
  * that lies on top of another road, and the summary's length counts each metre once.
  */
-
-const fc = (features: GeoFeature[]): GeoCollection => ({ type: 'FeatureCollection', features });
-const ring = (lon: number, lat: number, w: number, h: number) => [
-  [lon, lat],
-  [lon + w, lat],
-  [lon + w, lat + h],
-  [lon, lat + h],
-  [lon, lat],
-];
 
 function randomDrawing(seed: number): GeoCollection {
   const random = seededRandom(seed);
