@@ -174,6 +174,14 @@ describe('map editor without a network', () => {
     await expect.poll(() => page.getByTestId('map-count-object').textContent(), RETRY).toBe('0');
     await expect.poll(() => page.getByTestId('sync-indicator').count(), RETRY).toBe(0);
     expect(types(await current())).toEqual(['area']);
+    // The banner's text is the screen's: leaving the map offline brings back the app's general one.
+    await context.setOffline(true);
+    await expect.poll(() => page.getByTestId('offline-banner').textContent(), RETRY).toContain('Карта работает на этом устройстве');
+    await page.evaluate(() => {
+      location.hash = '#/projects';
+    });
+    await expect.poll(() => page.getByTestId('offline-banner').textContent(), RETRY).toContain('сохранения разметки отправятся');
+    await context.setOffline(false);
     await page.close();
     await context.close();
   });

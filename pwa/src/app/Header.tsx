@@ -64,20 +64,13 @@ function SyncIndicator() {
   );
 }
 
-/** What works offline on the map editor and what waits for the server (docs/map.md «Без сети»). */
-const MAP_OFFLINE_TEXT =
-  'Нет связи с сервером. Карта работает на этом устройстве: подложка, проект и рисование; рисунок сохранится здесь и уйдёт на сервер, когда связь появится. Алгоритмы, чертёж DWG и DXF, ГИС-запросы, эталон, создание и удаление проектов ждут связи.';
-
-/** One banner for a lost connection, instead of a message per failed call; the map editor has its own text. */
+/** One banner for a lost connection, instead of a message per failed call; the screen in view may say what works offline on it. */
 export function OfflineBanner() {
-  const { offline } = useSnapshot(connectivity);
-  const [route] = useLocation();
+  const { offline, screenText } = useSnapshot(connectivity);
   if (!offline) return null;
   return (
     <div className="offline-banner" role="status" data-testid="offline-banner">
-      {route.startsWith('/ciblock/map')
-        ? MAP_OFFLINE_TEXT
-        : 'Нет связи с сервером. Работа продолжается на этом устройстве: сохранения разметки отправятся, когда связь появится.'}
+      {screenText ?? 'Нет связи с сервером. Работа продолжается на этом устройстве: сохранения разметки отправятся, когда связь появится.'}
     </div>
   );
 }

@@ -5,7 +5,11 @@ import { proxy } from 'valtio';
  * calls set it instead of each showing its own message; any real answer or the browser's
  * `online` event clears it.
  */
-export const connectivity = proxy({ offline: typeof navigator !== 'undefined' && navigator.onLine === false });
+export const connectivity = proxy({
+  offline: typeof navigator !== 'undefined' && navigator.onLine === false,
+  /** What works offline on the screen in view, said by that screen (useOfflineText); null: the app's general text. */
+  screenText: null as string | null,
+});
 
 const listeners = new Set<() => void>();
 /** Called when the connection comes back (the outbox is sent then). */

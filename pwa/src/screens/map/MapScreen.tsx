@@ -2,6 +2,7 @@ import 'maplibre-gl/dist/maplibre-gl.css';
 import type { Map as MaplibreMap } from 'maplibre-gl';
 import { useEffect, useRef, useState } from 'react';
 import { useAllows } from '../../state/login';
+import { useOfflineText } from '../../status/useOfflineText';
 import { runMapShortcut, type MapActionContext } from './actions';
 import { GisDialog } from './GisDialog';
 import { MapInfo } from './MapInfo';
@@ -11,6 +12,10 @@ import { useMapEditor } from './useMapEditor';
 import type { Busy } from './session';
 import { useMapProject, type MapProjectState } from './useMapProject';
 import './map.css';
+
+/** What works offline on the map editor and what waits for the server (docs/map.md «Без сети»). */
+const MAP_OFFLINE_TEXT =
+  'Нет связи с сервером. Карта работает на этом устройстве: подложка, проект и рисование; рисунок сохранится здесь и уйдёт на сервер, когда связь появится. Алгоритмы, чертёж DWG и DXF, ГИС-запросы, эталон, создание и удаление проектов ждут связи.';
 
 const BUSY_TEXT: Record<NonNullable<Busy>, string> = {
   loading: 'Загрузка…',
@@ -93,6 +98,7 @@ function useViewExtent(map: MaplibreMap | null) {
 export function MapScreen() {
   // workspace.write (api/src/auth/permissions.ts), as whoami sent it.
   const canWrite = useAllows('workspace.write');
+  useOfflineText(MAP_OFFLINE_TEXT);
   const state = useMapProject();
   const { busy } = state;
   const container = useRef<HTMLDivElement>(null);
