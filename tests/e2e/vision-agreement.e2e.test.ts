@@ -209,10 +209,13 @@ describe('browser and server inference agree', () => {
     // Features differ by rounding (≤ 1 gray level); how much that moves a probability depends on how
     // steep the trained model is (issue 25 trains on interleaved blocks, a steeper model here). Pixel
     // features of version 3 are in units of the frame's own spread (issue 43), so a level of rounding
-    // moves them a little more than it moved /255 features: the worst single probability may differ
-    // by up to 0.1 while the mean stays under 0.01 and the answers agree.
+    // moves them a little more than it moved /255 features. Since the job's classifier is a softmax
+    // regression (docs/vision.md «Случайное начало»), it trains on to a sharper boundary than the
+    // early-stopped perceptron did, so a step on the boundary swings more: measured worst 0.114 on
+    // one of 23 steps (under 0.1 before), mean 0.007, every answer the same. The worst single probability
+    // may differ by up to 0.15 while the mean stays under 0.01 and the answers agree.
     expect(difference / (answered.length * classes)).toBeLessThan(0.01);
-    expect(worst).toBeLessThan(0.1);
+    expect(worst).toBeLessThan(0.15);
     expect(agree / answered.length).toBeGreaterThan(0.9);
   });
 });

@@ -23,6 +23,13 @@ import { checkPicture, viewSignature, type ViewSignature } from './view-check';
 /** Frames per second sampled for features (one time step = 0.2 s). */
 export const DEFAULT_FPS = 5;
 export const DEFAULT_SMOOTHING = { minSegmentSeconds: 1, hysteresis: 0.15 };
+/**
+ * Hidden units of the classifier: 0, a softmax regression (docs/vision.md «Случайное начало»). Its loss
+ * is convex, so every random start reaches the same model; a one-layer perceptron fits the training
+ * day just as well but lands, by its start, on one of many solutions, most of which fail on another
+ * day (bench/vision-seeds.bench.ts: the demo camera's other day at F1 0 for an operation in 5 of 6 starts).
+ */
+export const DEFAULT_HIDDEN = 0;
 /** Pixel features relative to the frame's light (features.ts; 1 — absolute, still applied as such). */
 export const FEATURE_VERSION = 3;
 /** Pixel features as in FEATURE_VERSION, then the pose features of every area (pose-features.ts); 2 — version 1 with poses. */
@@ -358,6 +365,14 @@ function scoreTestRuns(
  * of the span, or another span when given — and the ONNX file (90–100).
  */
 export async function trainOperationModel(input: TrainInput): Promise<TrainOutput> {
+  return fitTraining(await prepareTraining(input), input.train);
+}
+
+/** Everything training reads from the videos, decoded once: a model can be fitted on it several times (`fitTraining`). */
+export type PreparedTraining = Awaited<ReturnType<typeof prepareTraining>>;
+
+/** The decoding half of training (progress 0–60): features and labels of the span, the test runs, the training view. */
+export async function prepareTraining(input: TrainInput) {
   const fps = input.fps ?? DEFAULT_FPS;
   const work = workSize(input.video.width, input.video.height);
   const source = { width: input.video.width, height: input.video.height };
@@ -380,20 +395,6 @@ export async function trainOperationModel(input: TrainInput): Promise<TrainOutpu
   if (shortfall) throw new Error(shortfall);
   const roles = blockRoles(features.rows, fps, !input.test);
   const { trainRows, validationRows, fit } = fitSet(features, views, roles, labels);
-  const hidden = input.hidden ?? 16;
-  const trained = await trainClassifier(fit.x, fit.labels, input.classes.length, {
-    ...input.train,
-    hidden,
-    validationFrom: fit.validationFrom,
-    onEpoch(epoch, max) {
-      if (input.signal?.aborted) throw new Error('Обработка остановлена');
-      progress(60 + (epoch / max) * 30);
-    },
-  });
-  const { model } = trained;
-  const classes = input.classes.length;
-  const novelty = noveltyStats(model, fit.x, fit.labels, fit.validationFrom);
-  const smoothing = { minSegmentSteps: Math.max(1, Math.round(DEFAULT_SMOOTHING.minSegmentSeconds * fps)), hysteresis: DEFAULT_SMOOTHING.hysteresis };
 
   // The test steps: contiguous runs, each scored by steps and, smoothed as the applying job does, by segments.
   let testRuns: { x: FeatureMatrix; truth: Int32Array }[];
@@ -425,20 +426,66 @@ export async function trainOperationModel(input: TrainInput): Promise<TrainOutpu
       description: 'блоки размеченного отрезка, не участвовавшие в обучении',
     };
   }
+  const view = await viewSignature(input.video, input, undefined, input.signal);
+  // A test video of another aspect ratio or view: its scores are not the camera's as trained (issue 43).
+  const pictureWarnings = input.test
+    ? (await checkPicture({ source, view }, input.test.video, input.test, input.signal)).warnings.map((w) => `Проверочное видео: ${w}`)
+    : [];
+  const allTest = testRuns.length === 1 ? testRuns[0]!.x : pickRows(features, rowsWith(roles, StepRole.Test));
+  return {
+    input,
+    fps,
+    work,
+    source,
+    areas,
+    names,
+    pose,
+    features,
+    labels,
+    trainRows,
+    validationRows,
+    fit,
+    testRuns,
+    test,
+    view,
+    pictureWarnings,
+    allTest,
+  };
+}
+
+/**
+ * The fitting half of training (progress 60–100): the classifier, its «не уверена» statistics, its
+ * scores on the test runs beside the constant answer, and the ONNX file. Deterministic for the given seed.
+ */
+export async function fitTraining(prepared: PreparedTraining, options: TrainInput['train'] = {}): Promise<TrainOutput> {
+  const { input, fps, work, source, areas, names, pose, features, labels, trainRows, validationRows, fit, testRuns, test, view } = prepared;
+  const progress = input.progress ?? (() => {});
+  const hidden = input.hidden ?? DEFAULT_HIDDEN;
+  const trained = await trainClassifier(fit.x, fit.labels, input.classes.length, {
+    ...options,
+    hidden,
+    validationFrom: fit.validationFrom,
+    onEpoch(epoch, max) {
+      if (input.signal?.aborted) throw new Error('Обработка остановлена');
+      progress(60 + (epoch / max) * 30);
+    },
+  });
+  const { model } = trained;
+  const classes = input.classes.length;
+  const novelty = noveltyStats(model, fit.x, fit.labels, fit.validationFrom);
+  const smoothing = { minSegmentSteps: Math.max(1, Math.round(DEFAULT_SMOOTHING.minSegmentSeconds * fps)), hysteresis: DEFAULT_SMOOTHING.hysteresis };
   const { truth, evaluation, segments, uncertain } = scoreTestRuns(model, novelty, testRuns, smoothing);
   const trainStepsPerClass = new Array<number>(classes).fill(0);
   for (const r of trainRows) trainStepsPerClass[labels[r]!]!++;
   const majority = trainStepsPerClass.reduce((best, n, c) => (n > trainStepsPerClass[best]! ? c : best), 0);
   const baseline = { classIndex: majority, evaluation: evaluateLabels(truth, new Array<number>(truth.length).fill(majority), classes) };
   const uncertainShare = truth.length > 0 ? uncertain / truth.length : 0;
-  const warnings = trainingWarnings(input.classes, trainStepsPerClass, evaluation, baseline, trained.bestEpoch, uncertainShare);
+  const warnings = [
+    ...trainingWarnings(input.classes, trainStepsPerClass, evaluation, baseline, trained.bestEpoch, uncertainShare),
+    ...prepared.pictureWarnings,
+  ];
   progress(93);
-  const view = await viewSignature(input.video, input, undefined, input.signal);
-  // A test video of another aspect ratio or view: its scores are not the camera's as trained (issue 43).
-  if (input.test)
-    for (const w of (await checkPicture({ source, view }, input.test.video, input.test, input.signal)).warnings) warnings.push(`Проверочное видео: ${w}`);
-  const allTest = testRuns.length === 1 ? testRuns[0]!.x : pickRows(features, rowsWith(roles, StepRole.Test));
-  const importance = permutationImportance(model, allTest, Int32Array.from(truth), 0, truth.length)
+  const importance = permutationImportance(model, prepared.allTest, Int32Array.from(truth), 0, truth.length)
     .slice(0, 10)
     .map((i) => ({ feature: names[i.feature]!, drop: i.drop }));
   const spec: VisionSpec = {
