@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { secondsText } from '../../pwa/src/state/eventAnalytics';
 import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
 import { DEMO_FRAME, DEMO_TRACKS, insertDemoTracking } from '../support/event-tracking';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
@@ -150,6 +151,13 @@ describe('event analytics screen (issue 44)', () => {
     await expect.poll(() => page.getByTestId('tile-visitors').locator('strong').textContent(), RETRY).toBe('2');
     const dwell = page.getByTestId('dwell-row').filter({ hasText: 'Стенд у входа' });
     await expect.poll(() => dwell.locator('td').allTextContents(), RETRY).toEqual(expect.arrayContaining(['Стенд у входа', 'Стенд', '1', '12 с']));
+    // Every second inside the zone (passes shorter than a visit too) beside the visits: the figures the screen asked for.
+    const shown = await get<{ dwell: { name: string; total_seconds: number; inside_seconds: number }[] }>(
+      requests.findLast((r) => r.startsWith('/api/v1/event/figures?'))!,
+    );
+    const stand = shown.dwell.find((d) => d.name === 'Стенд у входа')!;
+    expect(stand.inside_seconds).toBeGreaterThanOrEqual(stand.total_seconds);
+    expect(await dwell.getByTestId('dwell-inside').textContent()).toBe(secondsText(stand.inside_seconds));
     // The plan's heat map is painted (cells with presence are coloured).
     const painted = () =>
       page

@@ -42,6 +42,7 @@ const keyCount = async () =>
   );
 
 let standZone: number;
+let hallVideo: number;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -61,7 +62,9 @@ beforeAll(async () => {
   });
   expect(calibration.status).toBe(200);
   // One person standing at (5, 5) m for 10 s: box bottom centre (50, 50) px.
-  await insertTrackedVideo(db, camera, { filename: 'hall.mp4', start: T0 }, [Array.from({ length: 11 }, (_, s) => [s * 25, s, 45, 30, 10, 20, 0.9])]);
+  hallVideo = await insertTrackedVideo(db, camera, { filename: 'hall.mp4', start: T0 }, [
+    Array.from({ length: 11 }, (_, s) => [s * 25, s, 45, 30, 10, 20, 0.9]),
+  ]);
   const zone = await send('/api/v1/event/zone', {
     method: 'POST',
     cookie: w.cookies.admin,
@@ -94,9 +97,16 @@ describe('POST /api/v1/event/share and GET /api/v1/event/shared/{key}', () => {
     expect(shared.body).toMatchObject({ structure_id: w.structureId, structure_name: 'Участок', time_zone: 'Europe/Moscow', from: window.from, to: window.to });
     expect(shared.body.figures).toEqual(figures.body);
     expect(shared.body.zones).toEqual(zones.body.zones);
-    const f = shared.body.figures as { visitors: number; dwell: { zone_id: number; visits: number; total_seconds: number }[] };
+    type Moment = { camera_id: number; video_id: number | null; video_second: number | null; start: number };
+    const f = shared.body.figures as {
+      visitors: number;
+      dwell: { zone_id: number; visits: number; total_seconds: number; inside_seconds: number; visit_moments: Moment[] }[];
+    };
     expect(f.visitors).toBe(1);
-    expect(f.dwell.find((d) => d.zone_id === standZone)).toMatchObject({ visits: 1, total_seconds: 10 });
+    const stand = f.dwell.find((d) => d.zone_id === standZone)!;
+    expect(stand).toMatchObject({ visits: 1, total_seconds: 10, inside_seconds: 10 });
+    // The visit names the video that saw it and its second there: what opens the video at that moment.
+    expect(stand.visit_moments).toEqual([expect.objectContaining({ camera_id: w.cameraIds[0], video_id: hallVideo, video_second: 0, start: T0 / 1000 })]);
   });
 
   it('lets every role that reads reports share, as the interactive report does; refuses a visitor, a foreign hall and a bad window with nothing written', async () => {

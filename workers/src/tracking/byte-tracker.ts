@@ -7,6 +7,7 @@ import {
   headAfter,
   OFFLINE_DEFAULTS,
   reachable,
+  type Bridge,
   type Candidate,
   type FrameSize,
   type LinkPoint,
@@ -30,7 +31,8 @@ import { iou } from '../vision/movenet-decode';
  * offline.ts `reachable`) and appearance, and no other candidate looks nearly as alike. Without
  * appearances (detections with no `feature`) it is plain ByteTrack. Pure: the caller feeds frames in
  * order at a constant step; no I/O. The tracking job then joins and fills the tracks offline
- * (offline.ts `finishTracks`).
+ * (offline.ts `finishTracks`), re-deciding each lost track the tracker took back by its look alone
+ * (a bridge, kept on the track) with the whole recording in view.
  */
 export interface Detection {
   box: Box;
@@ -130,6 +132,8 @@ interface LiveTrack {
   /** The look over the first clean sightings (offline linking compares a track's head with another's tail). */
   head?: Appearance;
   headCount: number;
+  /** Gaps bridged by appearance alone, each with the look of the piece after it so far (offline.ts redecideBridges). */
+  bridges: (Bridge & { headCount: number })[];
 }
 
 /** A detection overlapping another by more than this share of its own area: its colours are partly the other's. */
@@ -175,7 +179,12 @@ export class ByteTracker {
       0,
       high.length,
     );
-    for (const [t, d] of first.pairs) seen(pool[t]!, high[d]!);
+    for (const [t, d] of first.pairs) {
+      const [track, detection] = [pool[t]!, high[d]!];
+      // A lost track taken back beyond the IoU gate, by its look alone: a bridge the offline step re-decides.
+      const bridged = track.state === 'lost' && iou(boxOf(track.kalman.mean), detection.box) < o.firstIou;
+      this.match(track, detection, at(detection), bridged);
+    }
 
     // 2. Low-score detections against the tracks of the last frame still unmatched, by IoU.
     const remaining = first.rows.map((i) => pool[i]!).filter((t) => t.state === 'tracked');
@@ -211,6 +220,7 @@ export class ByteTracker {
         lastUpdate: step,
         points: [],
         headCount: 0,
+        bridges: [],
       };
       this.match(track, d, at(d));
       this.live.push(track);
@@ -252,7 +262,15 @@ export class ByteTracker {
   tracks(): Track[] {
     return [...this.finished, ...this.live.filter((t) => t.state !== 'tentative')]
       .sort((a, b) => a.id - b.id)
-      .map((t) => ({ id: t.id, points: t.points, firstTime: t.points[0]!.time, lastTime: t.points.at(-1)!.time, head: t.head, tail: t.feature }));
+      .map((t) => ({
+        id: t.id,
+        points: t.points,
+        firstTime: t.points[0]!.time,
+        lastTime: t.points.at(-1)!.time,
+        head: t.head,
+        tail: t.feature,
+        bridges: t.bridges.map(({ index, tail, head }) => ({ index, tail, head })),
+      }));
   }
 
   /**
@@ -273,16 +291,18 @@ export class ByteTracker {
     return near(predicted, d.box, 0.5 + o.heightsPerSecond * seconds) ? fused : -1;
   }
 
-  private match(t: LiveTrack, d: Detection, at: { frame: number; time: number; step: number; previous: number; clean: boolean }) {
+  private match(t: LiveTrack, d: Detection, at: { frame: number; time: number; step: number; previous: number; clean: boolean }, bridged = false) {
+    if (bridged && t.feature && d.feature) t.bridges.push({ index: t.points.length, tail: t.feature, head: d.feature, headCount: 0 });
     t.kalman = t.points.length ? update(t.kalman, measurementOf(d.box)) : t.kalman;
     t.hits = t.state === 'lost' || t.lastUpdate < at.previous ? 1 : t.hits + 1;
     t.lastFrame = at.frame;
     t.lastUpdate = at.step;
     t.points.push({ frame: at.frame, time: at.time, box: d.box, score: d.score, foot: { x: (d.box.x1 + d.box.x2) / 2, y: d.box.y2 } });
     if (d.feature && (at.clean || !t.feature)) t.feature = t.feature ? blend(t.feature, d.feature, this.options.appearanceKeep) : d.feature;
-    if (d.feature && (!t.head || (at.clean && t.headCount < HEAD_SIGHTINGS))) {
-      t.head = headAfter(t.headCount ? t.head : undefined, d.feature, t.headCount);
-      if (at.clean) t.headCount++;
+    if (d.feature) {
+      lookAtStart(t, d.feature, at.clean);
+      const bridge = t.bridges.at(-1);
+      if (bridge) lookAtStart(bridge, d.feature, at.clean);
     }
     if (t.state === 'tentative' && t.hits >= this.options.confirmFrames) this.confirm(t, at.step);
     if (t.state !== 'tentative' || t.hits >= this.options.confirmFrames) t.state = 'tracked';
@@ -318,9 +338,17 @@ export class ByteTracker {
     t.points = [...best.points, ...t.points];
     t.feature = blend(best.feature!, t.feature!, 0.5);
     t.head = best.head ?? t.head;
+    t.bridges = best.bridges;
     this.finished = this.finished.filter((x) => x !== best);
     this.live = this.live.filter((x) => x !== best);
   }
+}
+
+/** The look over the first HEAD_SIGHTINGS clean sightings (the first sighting stands in until a clean one comes). */
+function lookAtStart(s: { head?: Appearance; headCount: number }, feature: Appearance, clean: boolean) {
+  if (s.head && !(clean && s.headCount < HEAD_SIGHTINGS)) return;
+  s.head = headAfter(s.headCount ? s.head : undefined, feature, s.headCount);
+  if (clean) s.headCount++;
 }
 
 /** needsDetection's default: boxes widened by a quarter of their height on each side. */

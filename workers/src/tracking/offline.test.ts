@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ByteTracker } from './byte-tracker';
 import type { Box } from './kalman';
-import { finishTracks, interpolateGaps, linkTracklets, OFFLINE_DEFAULTS, reachable, type LinkPoint, type Tracklet } from './offline';
+import { finishTracks, interpolateGaps, linkTracklets, OFFLINE_DEFAULTS, reachable, redecideBridges, type LinkPoint, type Tracklet } from './offline';
 
 /**
  * The offline step on constructed tracklets (docs/event-analytics.md «Связывание после трекера»):
@@ -16,6 +16,8 @@ const unit = (...v: number[]) => {
 };
 const RED = unit(1, 0);
 const BLUE = unit(0, 1);
+/** Alike enough to red for a lost track to take it back near where it was (0.8 ≥ 0.75), not for linking (< 0.89). */
+const PINK = unit(0.8, 0.6);
 
 /** A tracklet seen on frames [from, to) at `at(f)`, one look all along. */
 function tracklet(id: number, from: number, to: number, at: (f: number) => Box, look: Float32Array): Tracklet {
@@ -145,5 +147,70 @@ describe('interpolation of gaps (GSI)', () => {
     expect(done.map((t) => t.points.length).sort()).toEqual([40, 80]);
     // The 4 s gap is longer than interpolateSeconds: A's track keeps its gap.
     expect(done.find((t) => t.points.length === 40)!.points.some((p) => p.interpolated)).toBe(false);
+  });
+
+  /** Track `id`: one piece, a bridge, another piece (as the tracker makes it when a lost track is taken back by its look). */
+  function bridged(id: number, before: Tracklet, after: Tracklet): Tracklet {
+    const bridges = [{ index: before.points.length, tail: before.tail!, head: after.head! }];
+    return {
+      id,
+      points: [...before.points, ...after.points],
+      firstTime: before.firstTime,
+      lastTime: after.lastTime,
+      head: before.head,
+      tail: after.tail,
+      bridges,
+    };
+  }
+  const redecide = (tracks: Tracklet[]) => redecideBridges(tracks, OFFLINE_DEFAULTS, FRAME).map((t) => [t.id, t.points[0]!.frame, t.points.length]);
+
+  it('re-decides a bridge: the person who stepped out at the edge gets their piece back, the newcomer a number of their own', () => {
+    // A (red) walks right out of the picture (frames 0–19, at the right edge by the end); B (pink, like
+    // red) comes in there on frame 30 and the lost track takes B; A walks back in on frame 40 (track 2).
+    const a = tracklet(0, 0, 20, (f) => person(620 + 5 * f, 200), RED);
+    const b = tracklet(0, 30, 80, (f) => person(720 - 4 * (f - 30), 170), PINK);
+    const back = tracklet(2, 40, 80, (f) => person(720 - 5 * (f - 40), 200), RED);
+    expect(redecide([bridged(1, a, b), back])).toEqual([
+      [1, 0, 60],
+      [3, 30, 50],
+    ]);
+  });
+
+  it('keeps a bridge nothing contradicts, and gives way to a clear predecessor of the piece after it', () => {
+    const a = tracklet(0, 0, 20, (f) => person(300 + 5 * f, 200), RED);
+    const b = tracklet(0, 30, 60, (f) => person(400 + 5 * (f - 30), 200), PINK);
+    // Alone: linking would not join pink to red (0.8 < 0.89), but the tracker's decision stands — one track, as it was.
+    expect(redecide([bridged(1, a, b)])).toEqual([[1, 0, 50]]);
+    // C (pink) ended on frame 24 near where B appears: C is B's clear predecessor, so A's piece stays alone.
+    const c = tracklet(2, 0, 25, (f) => person(520 - 4 * f, 200), PINK);
+    expect(redecide([bridged(1, a, b), c])).toEqual([
+      [1, 0, 20],
+      [2, 0, 55],
+    ]);
+  });
+
+  it('finishTracks: the tracker marks a lost track taken back by its look alone, and the offline step undoes a wrong one', () => {
+    const tracker = new ByteTracker({ fps: FPS, frameSize: FRAME });
+    for (let f = 0; f < 80; f++) {
+      const seen = [];
+      if (f < 20) seen.push({ box: person(620 + 5 * f, 200), score: 0.8, feature: RED });
+      if (f >= 30) seen.push({ box: person(720 - 4 * (f - 30), 170), score: 0.8, feature: PINK });
+      if (f >= 40) seen.push({ box: person(720 - 5 * (f - 40), 200), score: 0.8, feature: RED });
+      tracker.update(f, f / FPS, seen);
+    }
+    const online = tracker.tracks();
+    // Online: track 1 took B on frame 30, beyond the IoU gate (a bridge); A back on frame 40 is track 2.
+    expect(online.map((t) => [t.id, t.points[0]!.frame, t.points.length, t.bridges!.map((b) => t.points[b.index]!.frame)])).toEqual([
+      [1, 0, 70, [30]],
+      [2, 40, 40, []],
+    ]);
+    const done = finishTracks(online, OFFLINE_DEFAULTS, { fps: FPS, videoFps: FPS, frame: FRAME });
+    expect(done.map((t) => [t.id, t.points[0]!.frame, t.points.length])).toEqual([
+      [1, 0, 60],
+      [3, 30, 50],
+    ]);
+    // Every point of A's track is A's (y 200), every point of B's is B's (y 170).
+    expect(done[0]!.points.every((p) => p.box.y1 === 200)).toBe(true);
+    expect(done[1]!.points.every((p) => p.box.y1 === 170)).toBe(true);
   });
 });

@@ -19,6 +19,19 @@ export interface Tracklet<P extends LinkPoint = LinkPoint> {
   /** Appearance over the first sightings of the tracklet and at its last (appearance.ts); absent without pixels. */
   head?: Appearance;
   tail?: Appearance;
+  /** Where the online tracker bridged a gap by appearance alone (redecideBridges re-decides them with the whole recording). */
+  bridges?: Bridge[];
+}
+
+/**
+ * A lost track taken back beyond the IoU gate, by its look alone (byte-tracker.ts): the piece before
+ * ends at points[index − 1], the piece after starts at points[index]; `tail` — the track's look at the
+ * end of the piece before, `head` — the look over the first clean sightings of the piece after.
+ */
+export interface Bridge {
+  index: number;
+  tail: Appearance;
+  head: Appearance;
 }
 
 export interface LinkPoint {
@@ -175,6 +188,45 @@ export function linkTracklets<T extends Tracklet>(tracks: readonly T[], options:
   }
 }
 
+/**
+ * The online tracker's appearance-only bridges re-decided with the whole recording
+ * (docs/event-analytics.md «Связывание после трекера»): each track is cut at its bridges, and the
+ * pieces are linked with all the other tracklets (linkTracklets). Online, a lost track took the one
+ * box near it that looked alike enough; offline, everyone who appeared later is a candidate too — a
+ * person who stepped out at the edge and walked back in, while someone else came in there. The
+ * online decision stands (the piece after is joined back) unless linking gave the piece before a
+ * clear continuation of its own or the piece after a clear predecessor: no new limit, linking's own.
+ * Pieces after a cut that stay apart get new numbers above every number in `tracks`.
+ */
+export function redecideBridges<T extends Tracklet>(tracks: readonly T[], options: OfflineOptions & PlaceRules, frame?: FrameSize): T[] {
+  let nextId = Math.max(0, ...tracks.map((t) => t.id)) + 1;
+  const pieces: T[] = [];
+  const cuts: { before: LinkPoint; after: LinkPoint }[] = [];
+  for (const t of [...tracks].sort((a, b) => a.id - b.id)) {
+    const bridges = (t.bridges ?? []).filter((b) => b.index > 0 && b.index < t.points.length);
+    let [start, id, head] = [0, t.id, t.head];
+    for (const b of bridges) {
+      pieces.push(piece(t, id, start, b.index, head, b.tail));
+      cuts.push({ before: t.points[b.index - 1]!, after: t.points[b.index]! });
+      [start, id, head] = [b.index, nextId++, b.head];
+    }
+    pieces.push(bridges.length ? piece(t, id, start, t.points.length, head, t.tail) : { ...t, bridges: undefined });
+  }
+  let current = linkTracklets(pieces, options, frame);
+  for (const cut of cuts) {
+    const a = current.find((t) => t.points.at(-1) === cut.before);
+    const b = current.find((t) => t.points[0] === cut.after);
+    if (a && b && a !== b) current = [...current.filter((t) => t !== a && t !== b), join(a, b)];
+  }
+  return current.sort((a, b) => a.firstTime - b.firstTime || a.id - b.id);
+}
+
+/** Points [from, to) of a track as a tracklet of its own. */
+function piece<T extends Tracklet>(t: T, id: number, from: number, to: number, head: Appearance | undefined, tail: Appearance | undefined): T {
+  const points = t.points.slice(from, to);
+  return { ...t, id, points, firstTime: points[0]!.time, lastTime: points.at(-1)!.time, head, tail, bridges: undefined };
+}
+
 function join<T extends Tracklet>(a: T, b: T): T {
   return { ...a, points: [...a.points, ...b.points], lastTime: b.lastTime, tail: b.tail, head: a.head ?? b.head };
 }
@@ -229,7 +281,8 @@ function localLine(points: readonly LinkPoint[], time: number, sigma: number): B
 }
 
 /**
- * The offline step as the tracking job runs it: tracklets joined (linkTracklets), then each track's
+ * The offline step as the tracking job runs it: the online tracker's appearance-only bridges
+ * re-decided and tracklets joined (redecideBridges, linkTracklets), then each track's
  * short gaps filled (interpolateGaps); numbers are those of each track's first piece.
  */
 export function finishTracks<T extends Tracklet>(
@@ -237,7 +290,7 @@ export function finishTracks<T extends Tracklet>(
   options: OfflineOptions & PlaceRules,
   run: { fps: number; videoFps: number; frame?: FrameSize },
 ): T[] {
-  return linkTracklets(tracks, options, run.frame)
+  return redecideBridges(tracks, options, run.frame)
     .map((t) => interpolateGaps(t, options, run.fps, run.videoFps))
     .sort((a, b) => a.id - b.id);
 }

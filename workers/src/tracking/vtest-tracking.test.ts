@@ -36,20 +36,18 @@ import { motScores, type MotBox } from './mot-metrics';
 const VIDEO_FPS = 10;
 /**
  * Floors of what the tracker with appearance and the offline step reaches on the whole clip and on
- * the held-out part, per sampling step (1: 10 fps, 2: 5 fps); measured 29.11.2026
- * (docs/event-analytics.md «Замер»): 10 fps — MOTA 0.961 / 0.965 (whole / held out), IDF1 0.946 /
- * 0.981, 2.3 / 3.0 switches a minute, 18 visitors for 18 people (16 for 16 held out); 5 fps — 0.959 /
- * 0.962, 0.945 / 0.979, 2.3 / 3.0, 18 for 18. The issue's MOTA ≥ 0.85, IDF1 ≥ 0.80 and visitors ±1
- * are met (asserted as ISSUE); ≤ 2 switches a minute is not (three switches, all in the held-out part:
- * printed, and held to what is reached). The held-out part was looked at in this and earlier sessions:
- * its figures are an upper estimate.
+ * the held-out part, per sampling step (1: 10 fps, 2: 5 fps); measured 29.11.2026, late evening
+ * (docs/event-analytics.md «Замер»), after the truth's swapped labels on frame 350 were corrected and
+ * the offline step re-decides the tracker's appearance-only bridges: no switch on the whole clip at
+ * either rate, MOTA ≥ 0.96, IDF1 ≥ 0.95. Floors: the issue's ≤ 2 switches a minute, MOTA and IDF1 0.9.
+ * The held-out part was looked at in this and earlier sessions: its figures are an upper estimate.
  */
 const REACHED: Record<number, { mota: number; idf1: number; idswPerMinute: number }> = {
-  1: { mota: 0.9, idf1: 0.9, idswPerMinute: 3.5 },
-  2: { mota: 0.9, idf1: 0.9, idswPerMinute: 3.5 },
+  1: { mota: 0.9, idf1: 0.9, idswPerMinute: 2 },
+  2: { mota: 0.9, idf1: 0.9, idswPerMinute: 2 },
 };
-/** The issue's targets on the whole clip (issue 44): MOTA, IDF1, distinct visitors within ±1 of the truth. */
-const ISSUE = { mota: 0.85, idf1: 0.8, visitorsOff: 1 };
+/** The issue's targets on the whole clip (issue 44): MOTA, IDF1, identity switches a minute, distinct visitors within ±1 of the truth. */
+const ISSUE = { mota: 0.85, idf1: 0.8, idswPerMinute: 2, visitorsOff: 1 };
 const round = (v: number, digits = 2) => Math.round(v * 10 ** digits) / 10 ** digits;
 
 /** The hand-labelled identities, frames as video frame indices (MOT frame − 1); «consider» 0 → ignore. */
@@ -150,6 +148,9 @@ describe.skipIf(VTEST_MISSING)('ByteTracker on MoveNet detections of vtest.avi',
       const whole = scoresOn(truth, tracks, 0, detections.length);
       const tuned = scoresOn(truth, tracks, 0, TUNED_FRAMES);
       const heldOut = scoresOn(truth, tracks, TUNED_FRAMES, detections.length);
+      // The two halves of the clip apart (frames 0–397, 398–794): a change fitted to one half would show on the other.
+      const half = Math.ceil(detections.length / 2);
+      const halves = [scoresOn(truth, tracks, 0, half), scoresOn(truth, tracks, half, detections.length)];
       const iouOnly = track(detections, every, true).tracks;
       const plain = { whole: scoresOn(truth, iouOnly, 0, detections.length), heldOut: scoresOn(truth, iouOnly, TUNED_FRAMES, detections.length) };
       report[`${VIDEO_FPS / every}fps`] = {
@@ -159,20 +160,22 @@ describe.skipIf(VTEST_MISSING)('ByteTracker on MoveNet detections of vtest.avi',
         whole,
         first20s: tuned,
         heldOut,
+        halves,
         // The online tracker alone, before the offline step.
         online: {
           whole: scoresOn(truth, online, 0, detections.length),
           first20s: scoresOn(truth, online, 0, TUNED_FRAMES),
           heldOut: scoresOn(truth, online, TUNED_FRAMES, detections.length),
+          halves: [scoresOn(truth, online, 0, half), scoresOn(truth, online, half, detections.length)],
         },
         iouOnly: plain,
       };
       expect(whole.gt).toBe(463);
       expect(whole.people).toBe(18);
-      // The issue's targets on the whole clip: MOTA ≥ 0.85, IDF1 ≥ 0.80, visitors ±1 (met); ≤ 2
-      // switches a minute is not met (2.3): printed above, held to what is reached (REACHED).
+      // The issue's targets on the whole clip: MOTA ≥ 0.85, IDF1 ≥ 0.80, ≤ 2 switches a minute, visitors ±1.
       expect(whole.mota).toBeGreaterThanOrEqual(ISSUE.mota);
       expect(whole.idf1).toBeGreaterThanOrEqual(ISSUE.idf1);
+      expect(whole.idswPerMinute).toBeLessThanOrEqual(ISSUE.idswPerMinute);
       expect(Math.abs(whole.visitors - whole.people)).toBeLessThanOrEqual(ISSUE.visitorsOff);
       const floor = REACHED[every]!;
       for (const s of [whole, heldOut]) {
@@ -183,7 +186,7 @@ describe.skipIf(VTEST_MISSING)('ByteTracker on MoveNet detections of vtest.avi',
       }
       // Appearance is what keeps the numbers: by IoU alone the same detections switch more and
       // count more visitors, on the held-out part too (measured: 10 fps 4 switches and 18 visitors
-      // held out, 5 fps 12 and 26 — with the defaults' first-stage IoU gate).
+      // held out, 5 fps 11 and 26 — with the defaults' first-stage IoU gate).
       expect(heldOut.idsw).toBeLessThan(plain.heldOut.idsw);
       expect(plain.whole.visitors - plain.whole.people).toBeGreaterThan(whole.visitors - whole.people);
       // The MOT text of the run reads back to the same boxes.

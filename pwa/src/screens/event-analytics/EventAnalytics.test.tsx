@@ -146,8 +146,8 @@ describe('event analytics screen state (issue 44)', () => {
 
   it('exports the dwell, routes and safe-zone tables as CSV', () => {
     const [dwell, routes, safe] = figuresTables(figures).map(toCsv);
-    expect(dwell).toContain('Зона;Роль;Визитов;Посетителей;Всего, с;Медиана, с;90-й процентиль, с;0–10 с;10–30 с');
-    expect(dwell).toContain('Стенд «А»;Стенд;1;1;10;10;10;0;1');
+    expect(dwell).toContain('Зона;Роль;Визитов;Посетителей;Всего, с;Всё время внутри, с;Медиана, с;90-й процентиль, с;0–10 с;10–30 с');
+    expect(dwell).toContain('Стенд «А»;Стенд;1;1;10;12;10;10;0;1');
     expect(routes).toContain('Стенд «А» → Выход;3');
     expect(safe).toContain('Сцена;3:1:1;');
   });
@@ -160,7 +160,10 @@ describe('event analytics screen state (issue 44)', () => {
     );
     expect(html).toMatch(/data-testid="tile-visitors"><span[^>]*>Посетителей<\/span><strong>2<\/strong>/);
     expect(html).toContain('Стенд «А» (1)');
-    expect(html).toMatch(/data-testid="dwell-row"><td>Стенд «А»<\/td><td>Стенд<\/td><td>1<\/td><td>1<\/td><td>10 с<\/td>/);
+    // Visits' seconds, then every second inside (passes shorter than a visit too), then the median.
+    expect(html).toMatch(
+      /data-testid="dwell-row"><td>Стенд «А»<\/td><td>Стенд<\/td><td>1<\/td><td>1<\/td><td>10 с<\/td><td data-testid="dwell-inside">12 с<\/td><td>10 с<\/td>/,
+    );
     expect(html).toContain('href="/video/7/30"');
     // The dwell row's visit opens its own video at its second; the safe zone says it lists 1 of 3 entries.
     expect(html).toMatch(/data-testid="dwell-visit"><a href="\/video\/9\/12">/);

@@ -68,9 +68,11 @@ function DwellTable({ figures, cameras }: { figures: EventFigures; cameras: read
       <table data-testid="dwell-table">
         <thead>
           <tr>
-            {['Зона', 'Роль', 'Визитов', 'Посетителей', 'Медиана', '90-й процентиль', ...bins, 'Визиты на видео'].map((t) => (
-              <th key={t}>{t}</th>
-            ))}
+            {['Зона', 'Роль', 'Визитов', 'Посетителей', 'Время визитов', 'Всё время внутри', 'Медиана', '90-й процентиль', ...bins, 'Визиты на видео'].map(
+              (t) => (
+                <th key={t}>{t}</th>
+              ),
+            )}
           </tr>
         </thead>
         <tbody>
@@ -80,6 +82,8 @@ function DwellTable({ figures, cameras }: { figures: EventFigures; cameras: read
               <td>{zoneRoleName(d.role)}</td>
               <td>{d.visits}</td>
               <td>{d.visitors}</td>
+              <td>{secondsText(d.total_seconds)}</td>
+              <td data-testid="dwell-inside">{secondsText(d.inside_seconds)}</td>
               <td>{secondsText(d.median_seconds)}</td>
               <td>{secondsText(d.p90_seconds)}</td>
               {d.histogram.map((h) => (
@@ -92,7 +96,7 @@ function DwellTable({ figures, cameras }: { figures: EventFigures; cameras: read
           ))}
           {figures.dwell.length === 0 && (
             <tr>
-              <td colSpan={6} className="muted">
+              <td colSpan={9 + bins.length} className="muted">
                 Зон нет: добавьте зоны зала ниже.
               </td>
             </tr>
@@ -211,6 +215,7 @@ export function FiguresView({ figures, cameras, zones }: { figures: EventFigures
       <section className="card">
         <h2>Время в зонах</h2>
         <DwellTable figures={figures} cameras={cameras} />
+        <p className="muted small">«Время визитов» — сумма визитов; «Всё время внутри» — все секунды в зоне, и проходы, слишком короткие для визита.</p>
         <button type="button" className="button secondary small" onClick={() => csv(figures, 0, figures.structure_id)}>
           Скачать CSV
         </button>
