@@ -79,11 +79,17 @@ describe('the organisation’s own name and time zone', () => {
     const panel = page.getByTestId('organization-panel');
     await expect.poll(() => panel.getByLabel('Часовой пояс').isDisabled(), RETRY).toBe(true);
     await panel.getByText('Часовой пояс демонстрационной организации не меняется').waitFor();
-    // The organisation's long name fits the header on a computer and is left out on a phone.
+    // The organisation's long name fits the header on a computer and is left out on a phone, where the
+    // header is one row with the screen's name and the user sits under «Меню».
     await page.getByTestId('organization-name').waitFor();
     await page.setViewportSize({ width: 360, height: 740 });
-    await expect.poll(() => page.getByTestId('organization-name').isVisible(), RETRY).toBe(false);
-    const userRow = await page.locator('.site-user').boundingBox();
+    await expect.poll(() => page.locator('.site-header .compact-title').textContent(), RETRY).toBe('Администрирование');
+    const header = await page.locator('.site-header').boundingBox();
+    expect(header!.height).toBeLessThanOrEqual(60);
+    await page.getByTestId('site-menu-button').click();
+    await page.getByTestId('site-menu').waitFor();
+    expect(await page.getByTestId('organization-name').isVisible()).toBe(false);
+    const userRow = await page.locator('.site-menu .site-user').boundingBox();
     expect(userRow!.x + userRow!.width).toBeLessThanOrEqual(360);
     expect(errors).toEqual([]);
     await context.close();

@@ -8,7 +8,8 @@ import { instance, loadInstance } from '../state/instance';
 import { login } from '../state/login';
 import { ExternalLink } from '../ui/ExternalLink';
 import { logout } from '../state/logout';
-import { TOUCH_LAYOUT, useMediaQuery } from '../ui/useMediaQuery';
+import { PHONE_LAYOUT, TOUCH_LAYOUT, useMediaQuery } from '../ui/useMediaQuery';
+import { routeTitleAt } from './routes';
 
 /**
  * Saves queued on this device by someone else (a shared tablet): only that they wait, never what
@@ -109,14 +110,19 @@ function useDemoBadge(route: string): boolean {
 }
 
 /**
- * The screens that take a compact header on a tablet or a phone (TOUCH_LAYOUT): the name shown in
- * its one row. The markup screen needs the height for the video and its operation buttons (issue 47).
+ * The name in the compact header's one row, or null for the full header. The markup screen takes it
+ * on a tablet or a phone (TOUCH_LAYOUT): it needs the height for the video and its operation buttons
+ * (issue 47). On a phone (PHONE_LAYOUT) every signed-in screen does: the full header wraps into four
+ * rows there, a quarter of the screen; public pages keep their site links in view.
  */
-function compactTitleOf(route: string): string | null {
-  return route.startsWith('/video/') ? 'Разметка видео' : null;
+function compactTitleOf(route: string, touch: boolean, phone: boolean): string | null {
+  if (!touch) return null;
+  const title = routeTitleAt(route);
+  if (route.startsWith('/video/')) return title;
+  return phone ? title : null;
 }
 
-/** Shared header: marketing links, the contact anchor, sign-in or the signed-in user; compact on the markup screen of a tablet or a phone. */
+/** Shared header: marketing links, the contact anchor, sign-in or the signed-in user; compact on the markup screen of a tablet or a phone, and on every signed-in screen of a phone. */
 export function Header() {
   const user = useSnapshot(login);
   const [route, navigate] = useLocation();
@@ -124,8 +130,9 @@ export function Header() {
   const demo = useDemoBadge(route);
   // The projects page has «Выход» in its own button row (spec 02): not a second one here.
   const ownLogout = route === '/projects' || route.startsWith('/projects/');
-  const narrow = useMediaQuery(TOUCH_LAYOUT);
-  const compactTitle = narrow ? compactTitleOf(route) : null;
+  const touch = useMediaQuery(TOUCH_LAYOUT);
+  const phone = useMediaQuery(PHONE_LAYOUT);
+  const compactTitle = compactTitleOf(route, touch, phone);
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
 

@@ -8,12 +8,8 @@ import { LoginScreen } from '../screens/login/LoginScreen';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Screen = ComponentType<any>;
 
-export interface AppRoute {
-  path: string;
-  screen: Screen;
-  /** Needs a signed-in user. */
-  private?: boolean;
-}
+/** A route of the app; a signed-in screen (`private`) has a title, its name in the compact header of a phone (Header.tsx). */
+export type AppRoute = { path: string; screen: Screen } & ({ private: true; title: string } | { private?: false; title?: undefined });
 
 /** Shown while a screen's code is on its way (a slow phone network: a second or more). */
 function ScreenLoading() {
@@ -104,29 +100,29 @@ export const routes: AppRoute[] = [
   { path: '/', screen: LandingScreen },
   { path: '/login', screen: LoginScreen },
   { path: '/registration', screen: RegistrationScreen },
-  { path: '/projects/:structureId?', screen: ProjectsScreen, private: true },
-  { path: '/project', screen: NewProjectScreen, private: true },
-  { path: '/summary', screen: SummaryScreen, private: true },
-  { path: '/markup/:structureId', screen: TaskListScreen, private: true },
-  { path: '/video/:videoId/:getTime?', screen: VideoMarkupScreen, private: true },
-  { path: '/multi-video', screen: MultiVideoScreen, private: true },
-  { path: '/edit/:structureId/:timeFrom/:timeTo', screen: PeriodEditScreen, private: true },
-  { path: '/statement/:structureId/:employeeId/:fromTime/:toTime/pdf', screen: StatementPdfScreen, private: true },
-  { path: '/statement/:structureId/:employeeId/:fromTime/:toTime', screen: StatementScreen, private: true },
-  { path: '/report/:structureId/:fromTime/:toTime', screen: BlockReportScreen, private: true },
-  { path: '/pdf/report/:structureId/:fromTime/:toTime', screen: BlockReportPdfScreen, private: true },
-  { path: '/interactive/:structureId/:from/:to', screen: InteractiveScreen, private: true },
+  { path: '/projects/:structureId?', screen: ProjectsScreen, private: true, title: 'Проекты' },
+  { path: '/project', screen: NewProjectScreen, private: true, title: 'Новый проект' },
+  { path: '/summary', screen: SummaryScreen, private: true, title: 'Сводка' },
+  { path: '/markup/:structureId', screen: TaskListScreen, private: true, title: 'Задачи разметки' },
+  { path: '/video/:videoId/:getTime?', screen: VideoMarkupScreen, private: true, title: 'Разметка видео' },
+  { path: '/multi-video', screen: MultiVideoScreen, private: true, title: 'Несколько камер' },
+  { path: '/edit/:structureId/:timeFrom/:timeTo', screen: PeriodEditScreen, private: true, title: 'Правка периода' },
+  { path: '/statement/:structureId/:employeeId/:fromTime/:toTime/pdf', screen: StatementPdfScreen, private: true, title: 'Ведомость' },
+  { path: '/statement/:structureId/:employeeId/:fromTime/:toTime', screen: StatementScreen, private: true, title: 'Ведомость' },
+  { path: '/report/:structureId/:fromTime/:toTime', screen: BlockReportScreen, private: true, title: 'Отчёт' },
+  { path: '/pdf/report/:structureId/:fromTime/:toTime', screen: BlockReportPdfScreen, private: true, title: 'Отчёт' },
+  { path: '/interactive/:structureId/:from/:to', screen: InteractiveScreen, private: true, title: 'Отчёт' },
   { path: '/demo/:shareKey', screen: SharedInteractiveScreen },
   { path: '/calculator', screen: CalculatorScreen },
-  { path: '/models/:videoId', screen: ModelsScreen, private: true },
-  { path: '/models-stand-locations/:videoId', screen: StandLocationsScreen, private: true },
-  { path: '/models-stands/:structureId', screen: StandsScreen, private: true },
+  { path: '/models/:videoId', screen: ModelsScreen, private: true, title: 'Модели' },
+  { path: '/models-stand-locations/:videoId', screen: StandLocationsScreen, private: true, title: 'Расположения' },
+  { path: '/models-stands/:structureId', screen: StandsScreen, private: true, title: 'Стенды' },
   /** A hall's event analytics (issue 44, docs/event-analytics.md «Экран»). */
-  { path: '/event-analytics/:structureId', screen: EventAnalyticsScreen, private: true },
+  { path: '/event-analytics/:structureId', screen: EventAnalyticsScreen, private: true, title: 'Аналитика' },
   /** A hall's event analytics opened by a share key: read-only, without a login (docs/event-analytics.md «Ссылка „поделиться“»). */
   { path: '/event-share/:shareKey', screen: SharedEventScreen },
-  { path: '/model/:modelId', screen: ModelScreen, private: true },
-  { path: '/ciblock/map', screen: MapScreen, private: true },
+  { path: '/model/:modelId', screen: ModelScreen, private: true, title: 'Модель' },
+  { path: '/ciblock/map', screen: MapScreen, private: true, title: 'Карта' },
   { path: '/news', screen: NewsScreen },
   { path: '/services', screen: ServicesScreen },
   { path: '/products', screen: ProductsScreen },
@@ -140,14 +136,19 @@ export const routes: AppRoute[] = [
   { path: '/legal/:doc', screen: LegalScreen },
   { path: '/methodology', screen: MethodologyScreen },
   /** Administration of the organisation (not in the specs; admin role). */
-  { path: '/admin', screen: AdminScreen, private: true },
+  { path: '/admin', screen: AdminScreen, private: true, title: 'Администрирование' },
   /** Norm cards of a structure (issue 29, docs/norms.md). */
-  { path: '/norms/:structureId/line/:cardId', screen: LineBalanceScreen, private: true },
-  { path: '/norms/:structureId', screen: NormCardScreen, private: true },
+  { path: '/norms/:structureId/line/:cardId', screen: LineBalanceScreen, private: true, title: 'Баланс линии' },
+  { path: '/norms/:structureId', screen: NormCardScreen, private: true, title: 'Нормы' },
   /** The live board «Смена сейчас» of a structure and its share link (issue 45, docs/live-cameras.md «Доска»). */
-  { path: '/live/:structureId', screen: LiveBoardScreen, private: true },
+  { path: '/live/:structureId', screen: LiveBoardScreen, private: true, title: 'Смена сейчас' },
   { path: '/live-share/:shareKey', screen: SharedLiveBoardScreen },
 ];
+
+/** The title of the signed-in screen at this route (`/projects/3`), or null (a public page). */
+export function routeTitleAt(path: string): string | null {
+  return routes.find((r) => matchRoute(parse, r.path, path)[0])?.title ?? null;
+}
 
 /**
  * Loads ahead the code of the screen at this hash address, when it is one loaded on demand; resolves

@@ -7,6 +7,8 @@ import { useEffect, useState } from 'react';
  * window (1280 px and wider) keeps the full header and toolbar.
  */
 export const TOUCH_LAYOUT = '(max-width: 1200px)';
+/** A phone: every signed-in screen takes the compact app header there (Header.tsx), the screen's own work the height. */
+export const PHONE_LAYOUT = '(max-width: 600px)';
 
 const matches = (query: string) => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(query).matches;
 
