@@ -66,8 +66,19 @@ const reports = () => [
 /** Opens a report screen and returns its whole text once the numbers are there. */
 async function shownText(page: Page, route: string, testId: string): Promise<string> {
   await page.goto(`${server.url}/#${route}`);
-  await page.getByTestId(testId).waitFor({ timeout: RETRY.timeout });
-  return page.getByTestId(testId).innerText();
+  // A statement puts its parts into the page one task after another (aria-busy until all are in), and
+  // a virtualised table settles its rows once measured: read it whole, when two reads agree.
+  await page.locator(`[data-testid="${testId}"]:not([aria-busy="true"])`).waitFor({ timeout: RETRY.timeout });
+  let last: string | null = null;
+  await expect
+    .poll(async () => {
+      const now = await page.getByTestId(testId).innerText();
+      const settled = now === last;
+      last = now;
+      return settled;
+    }, RETRY)
+    .toBe(true);
+  return last!;
 }
 
 beforeAll(async () => {
@@ -155,7 +166,8 @@ describe('reports on a 360 px phone', () => {
     for (const report of reports().slice(0, 2)) {
       await shownText(page, report.route, report.testId);
       await expect.poll(() => page.locator('svg.chart').count(), RETRY).toBeGreaterThan(2);
-      expect(await smallestChartText(page), report.name).toBeGreaterThanOrEqual(11);
+      // Each chart takes its phone width from a ResizeObserver once it is laid out: wait for it, as for the charts.
+      await expect.poll(() => smallestChartText(page), { ...RETRY, message: report.name }).toBeGreaterThanOrEqual(11);
       expect(await noSidewaysScroll(page), report.name).toBe(true);
       // Card tables: every cell inside the table's own box, none behind a sideways scroll.
       const hidden = await page.evaluate(

@@ -8,7 +8,7 @@ import { num } from '../../pwa/src/screens/reports/format';
 import type { BlockReport, StatementReport } from '../../pwa/src/screens/reports/types';
 import { signInThroughPage, watchErrors, RETRY } from '../support/browser';
 import { startDemo, type Demo } from '../support/demo';
-import { table4Cells } from '../support/statement';
+import { COUNT_STATEMENT_WORKERS, statementWorkers, table4Cells } from '../support/statement';
 import { scrollTable } from '../support/virtual-table';
 
 /**
@@ -103,7 +103,7 @@ describe('a month-long statement', () => {
     await context.close();
   });
 
-  it('says in place and in a message when the statement cannot be read (computed in a worker), and shows nothing else', async () => {
+  it('says in place and in a message when the statement cannot be read, and every later statement of the page reuses the one worker', async () => {
     // An employee of no structure: the inputs call is refused with the API's own message.
     const query = `structure_id=${assemblyId}&employee_id=999999&from_time=${month.from}&to_time=${month.to}`;
     const refused = await fetch(`${demo.server.url}/api/v1/report/inputs?${query}`, { headers: { cookie: demo.cookie } });
@@ -114,11 +114,32 @@ describe('a month-long statement', () => {
     const context = await demo.browser.newContext({ viewport: { width: 1400, height: 1000 } });
     const page = await context.newPage();
     const errors = watchErrors(page, { allowHttpErrors: true });
+    // From the sign-in on: the statements below open in the same document (hash routes).
+    await page.addInitScript(COUNT_STATEMENT_WORKERS);
     await signInThroughPage(page, demo.server.url, 'analyst');
     await page.goto(`${demo.server.url}/#/statement/${assemblyId}/999999/${month.from}/${month.to}`);
     await page.getByText(`Не удалось загрузить ведомость: ${message}`).waitFor({ timeout: RETRY.timeout });
     await page.locator('.toast-error', { hasText: message }).waitFor({ timeout: RETRY.timeout });
     expect(await page.getByTestId('statement').count()).toBe(0);
+    expect(await statementWorkers(page)).toBe(1);
+
+    // Two statements more in the same page (two days of the employee): each is computed, by the same worker.
+    const days = [
+      { from: '2026-11-15T21:00:00.000Z', to: '2026-11-16T21:00:00.000Z' },
+      { from: '2026-11-16T21:00:00.000Z', to: '2026-11-17T21:00:00.000Z' },
+    ];
+    for (const day of days) {
+      const api = await demo.get<StatementReport>(
+        `/api/v1/report?structure_id=${assemblyId}&employee_id=${employeeId}&from_time=${day.from}&to_time=${day.to}`,
+      );
+      expect(api.frv.length).toBeGreaterThan(0);
+      await page.evaluate((hash) => (location.hash = hash), `#/statement/${assemblyId}/${employeeId}/${day.from}/${day.to}`);
+      await expect.poll(() => page.getByTestId('t4-row').first().locator('td').allTextContents(), RETRY).toEqual(table4Cells(api, 0));
+      // Every part of the statement follows table 4 into the page.
+      await expect.poll(() => page.getByTestId('statement').getAttribute('aria-busy'), RETRY).toBe(null);
+      expect(await page.getByTestId('table-6').count()).toBe(1);
+    }
+    expect(await statementWorkers(page)).toBe(1);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -44,12 +44,41 @@ export type ApiReply<P extends keyof paths, M extends Method> = {
 
 export const NO_CONNECTION = 'Нет связи с сервером. Проверьте подключение и повторите.';
 
+/** A call's answer as read from its response, here or in a Web Worker that made the call for the page. */
+export interface CallAnswer {
+  /** 0: no connection (the request failed before any answer). */
+  status: number;
+  /** Answered from the offline cache (the service worker's FROM_CACHE_HEADER). */
+  fromCache?: boolean;
+  /** The parsed body (a failure's `{ error: { code, message } }`, read defensively). */
+  body?: unknown;
+}
+
 /**
- * The one way the PWA talks to the API: same origin, with credentials, JSON in and out.
- * A failure is shown to the user (unless `quiet`) and thrown, so no caller can miss it. A lost
- * connection is shown once, by the offline banner, not by a message per failed call (background
- * polls stay quiet); a read answered from the offline cache counts as offline but succeeds.
+ * What the client makes of every answer, the one handler of failures: the connection marked
+ * online or offline (a read answered from the offline cache counts as offline but succeeds), and a
+ * failure shown to the user (unless `quiet`) and returned as the ApiCallError to throw (null: the
+ * call succeeded), so no caller can miss it. A lost connection (status 0, always a failure) is shown
+ * once, by the offline banner, not by a message per failed read (background polls stay quiet); an
+ * action the user asked for says it was not done. Also used for the statement, whose inputs a Web
+ * Worker reads (screens/reports/compute.ts).
  */
+export function callFailure(method: 'GET' | 'POST' | 'PUT' | 'DELETE', answer: CallAnswer, quiet = false): ApiCallError | null {
+  if (answer.status === 0) {
+    markOffline();
+    if (!quiet && method !== 'GET') notify('error', NO_CONNECTION);
+    return new ApiCallError(0, 'network', NO_CONNECTION);
+  }
+  if (answer.fromCache) markOffline();
+  else markOnline();
+  if (answer.status >= 200 && answer.status < 300) return null;
+  const body = answer.body as FailureBody;
+  const message = body?.error?.message ?? `Ошибка сервера (${answer.status})`;
+  if (!quiet) notify('error', message);
+  return new ApiCallError(answer.status, body?.error?.code ?? 'http_error', message);
+}
+
+/** The one way the PWA talks to the API: same origin, with credentials, JSON in and out; failures as callFailure says. */
 async function apiCall<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options: { body?: unknown; quiet?: boolean }): Promise<T> {
   // The server answered this read with the page already (a shared report's link): the same reply, no request.
   const fromPage = method === 'GET' ? takePageAnswer(url) : undefined;
@@ -63,13 +92,8 @@ async function apiCall<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
   } catch {
-    markOffline();
-    // A read just waits for the network (the banner says so); an action the user asked for says it was not done.
-    if (!options.quiet && method !== 'GET') notify('error', NO_CONNECTION);
-    throw new ApiCallError(0, 'network', NO_CONNECTION);
+    throw callFailure(method, { status: 0 }, options.quiet);
   }
-  if (response.headers.get(FROM_CACHE_HEADER)) markOffline();
-  else markOnline();
   const text = await response.text();
   let data: unknown;
   try {
@@ -77,13 +101,8 @@ async function apiCall<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string
   } catch {
     data = text;
   }
-  if (!response.ok) {
-    const body = data as FailureBody;
-    const message = body?.error?.message ?? `Ошибка сервера (${response.status})`;
-    const error = new ApiCallError(response.status, body?.error?.code ?? 'http_error', message);
-    if (!options.quiet) notify('error', message);
-    throw error;
-  }
+  const failure = callFailure(method, { status: response.status, fromCache: response.headers.get(FROM_CACHE_HEADER) !== null, body: data }, options.quiet);
+  if (failure) throw failure;
   return data as T;
 }
 

@@ -5,7 +5,7 @@
  */
 import { api, downloadFile, type ApiReply } from './client';
 import { apiCallUrl, apiUrl } from './paths';
-import type { MapFeatureCollection, MapProject, NormCard, VideoMarkupsReply } from './types';
+import type { MapFeatureCollection, MapProject, NormCard, VideoMarkupsChanges, VideoMarkupsReply } from './types';
 
 export async function wrongCallsFailTheTypecheck(id: number) {
   // @ts-expect-error a path the API does not declare
@@ -60,8 +60,8 @@ export function repliesAreTheContracts(): true[] {
     Same<ApiReply<'/api/v1/projects/last/save', 'post'>, MapProject>,
     Same<ApiReply<'/api/v1/projects/last/set', 'post'>, MapProject>,
     Same<ApiReply<'/api/v1/video_markups/{videoId}', 'get'>, VideoMarkupsReply>,
-    Same<ApiReply<'/api/v1/video_markups/{videoId}', 'post'>, VideoMarkupsReply>,
-    Same<ApiReply<'/api/v1/video_markups/{videoId}', 'put'>, VideoMarkupsReply>,
+    Same<ApiReply<'/api/v1/video_markups/{videoId}', 'post'>, VideoMarkupsReply | VideoMarkupsChanges>,
+    Same<ApiReply<'/api/v1/video_markups/{videoId}', 'put'>, VideoMarkupsReply | VideoMarkupsChanges>,
   ] = [true, true, true, true, true, true, true, true, true, true, true, true, true];
   return same;
 }

@@ -5,11 +5,10 @@
  * report opened once opens offline with the same numbers. The core is loaded on first use only,
  * so the rest of the app never waits for (or breaks on) the WASM file.
  */
-import { ApiCallError, api, NO_CONNECTION, type FailureBody } from '../../api/client';
+import { api, callFailure } from '../../api/client';
 import type { BlockReport, InteractiveFrv, ReportInputsReply, StatementReport } from '../../api/types';
-import { markOffline, markOnline } from '../../status/connectivity';
-import { notify } from '../../status/notifications';
-import type { StatementReply, StatementRequest } from './statement-protocol';
+import type { StatementPiece } from './statement-protocol';
+import { statementInWorker } from './statement-runner';
 
 type Window = { structureId: number; from: string; to: string };
 
@@ -28,53 +27,62 @@ export function fetchReportInputs({ structureId, from, to }: Window, employeeId?
  * block loosely (`type: string` and its fields), so it is cast, as the API does (api/src/report/blocks.ts).
  */
 
-/** A statement field longer than this (JSON characters) is parsed in a task of its own. */
-const PARSE_SLICE_CHARS = 200_000;
-/** Lets the browser handle input and paint before going on. */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-/** Runs statement.worker.ts once: a worker per statement, ended when it has answered (the core's memory goes with it). */
-function statementInWorker(request: StatementRequest): Promise<StatementReply> {
-  const worker = new Worker(new URL('./statement.worker.ts', import.meta.url), { type: 'module', name: 'norma-statement' });
-  return new Promise<StatementReply>((resolve, reject) => {
-    worker.onmessage = (event: MessageEvent<StatementReply>) => resolve(event.data);
-    worker.onerror = (event) => {
-      event.preventDefault();
-      reject(new Error(event.message || 'Модуль расчёта ведомости не загрузился'));
+/** Parsed JSON bytes after which the page gets a turn (input, paint): 1 MB took 70–180 ms on a 4× slower CPU under load. */
+const PARSE_SLICE_BYTES = 400_000;
+/**
+ * Lets the browser handle input and paint before going on: a message to itself is a new task at
+ * once, where a chain of setTimeout(0) waits at least 4 ms a link after the fifth (40 pieces: 0.16 s).
+ */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
     };
-    worker.postMessage(request);
-  }).finally(() => worker.terminate());
+    channel.port2.postMessage(null);
+  });
+}
+
+/** The report from the worker's pieces, about PARSE_SLICE_BYTES decoded and parsed a task (statement-protocol.ts). */
+async function assemblePieces(pieces: StatementPiece[]): Promise<StatementReport> {
+  const decoder = new TextDecoder();
+  let report: unknown;
+  let sinceTurn = 0;
+  for (const [path, json] of pieces) {
+    if (sinceTurn > 0 && sinceTurn + json.byteLength > PARSE_SLICE_BYTES) {
+      await nextTask();
+      sinceTurn = 0;
+    }
+    sinceTurn += json.byteLength;
+    const value: unknown = JSON.parse(decoder.decode(json));
+    if (path.length === 0) report = value;
+    else {
+      const rows = path.reduce((at: unknown, key) => (at as Record<string | number, unknown>)[key], report) as unknown[];
+      for (const row of value as unknown[]) rows.push(row);
+    }
+  }
+  return report as StatementReport;
 }
 
 /**
- * The statement of one employee (as GET /api/v1/report), computed in a Web Worker (issue 47: a
- * month's statement blocked the page for seconds on a slow CPU). Only parsing the finished report
- * runs here. The worker reads the inputs with the same typed path as fetchReportInputs; a failed
- * read is shown and thrown here exactly as the API client does for any read (api/client.ts).
+ * The statement of one employee (as GET /api/v1/report), computed in the session's Web Worker
+ * (statement-runner.ts; issue 47: a month's statement blocked the page for seconds on a slow CPU).
+ * Only parsing the finished report runs here. The worker reads the inputs with the same typed path
+ * as fetchReportInputs; its answer is settled by the API client's own handler (callFailure: the
+ * connection marked, a failure shown and thrown). `signal`: the caller stopped waiting (the page was
+ * left); the worker's reply is then dropped.
  */
-export async function computeStatement({ structureId, from, to }: Window, employeeId: number): Promise<StatementReport> {
-  const reply = await statementInWorker({ structureId, employeeId, from, to });
+export async function computeStatement({ structureId, from, to }: Window, employeeId: number, signal?: AbortSignal): Promise<StatementReport> {
+  const reply = await statementInWorker({ structureId, employeeId, from, to }, signal);
   if (reply.type === 'error') throw new Error(reply.message);
-  if (reply.type === 'failure') {
-    if (reply.status === 0) {
-      markOffline();
-      throw new ApiCallError(0, 'network', NO_CONNECTION);
-    }
-    markOnline();
-    const body = reply.body as FailureBody;
-    const message = body?.error?.message ?? `Ошибка сервера (${reply.status})`;
-    notify('error', message);
-    throw new ApiCallError(reply.status, body?.error?.code ?? 'http_error', message);
-  }
-  if (reply.fromCache) markOffline();
-  else markOnline();
-  // A field a task: the page answers between the big ones (table 4, the observation sheets).
-  const report: Record<string, unknown> = {};
-  for (const [name, json] of reply.fields) {
-    if (json.length > PARSE_SLICE_CHARS) await nextTask();
-    report[name] = JSON.parse(json);
-  }
-  return report as StatementReport;
+  if (reply.type === 'cancelled') throw new Error('Расчёт ведомости отменён');
+  // The inputs call's answer, settled as the API client settles every answer.
+  const answer = reply.type === 'failure' ? { status: reply.status, body: reply.body } : { status: 200, fromCache: reply.fromCache };
+  const failure = callFailure('GET', answer);
+  if (failure) throw failure;
+  if (reply.type !== 'report') throw new Error(`Ошибка сервера (${reply.status})`);
+  return assemblePieces(reply.pieces);
 }
 
 /** The block report of a structure (as GET /api/v2/report). */

@@ -2,27 +2,66 @@
 import { FROM_CACHE_HEADER } from '../../api/cache-header';
 import { apiUrl } from '../../api/paths';
 import type { ReportInputsReply, StatementReport } from '../../api/types';
-import type { StatementReply, StatementRequest } from './statement-protocol';
+import type { StatementPiece, StatementReply, StatementRequest, StatementWindow } from './statement-protocol';
 
 /**
- * Computes a statement off the page's thread (issue 47): reads the window's inputs (the same typed
- * call as compute.ts's fetchReportInputs; in a worker the service worker answers it offline too),
- * assembles the report with the WASM core and sends it back as JSON text. A month's statement takes
- * a second on a slow CPU; here the page goes on drawing meanwhile.
+ * Computes statements off the page's thread (issue 47): reads a window's inputs (the typed path of
+ * compute.ts's fetchReportInputs; in a worker the service worker answers it offline too), assembles
+ * the report with the WASM core and sends it back as JSON text. One worker serves every statement of
+ * the app session (statement-runner.ts): the core is instantiated once, when the worker starts, and
+ * stays warm for the next statement.
  */
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
 /*
- * The core is imported on demand: its module waits for the WASM at its top level, and a worker whose
- * own module is still waiting has no message handler yet — the page's request would be lost. The
- * handler is set at once; the core loads while the inputs are read.
+ * The core is imported without waiting for it: its module waits for the WASM at its top level, and a
+ * worker whose own module is still waiting has no message handler yet — the page's first request
+ * would be lost. The handler is set at once; the core loads while the first inputs are read. A core
+ * that failed to load is tried again by the next request.
  */
+let core: ReturnType<typeof loadCore> | null = null;
 const loadCore = () => import('@norma/core-wasm/report');
+function warmCore() {
+  if (!core) {
+    core = loadCore();
+    core.catch(() => (core = null));
+  }
+  return core;
+}
+warmCore();
 
-async function compute({ structureId, employeeId, from, to }: StatementRequest): Promise<StatementReply> {
-  const core = loadCore();
-  // A failed read answers without the core; its own failure is then not left unhandled.
-  core.catch(() => undefined);
+/** A long array (table 4's rows, an operation's measurements) is sent in runs of this many rows, so that no piece takes the page long to parse. */
+const PIECE_ROWS = 1000;
+
+const encoder = new TextEncoder();
+const encoded = (value: unknown) => encoder.encode(JSON.stringify(value)).buffer as ArrayBuffer;
+
+/** `value` with its long arrays emptied; their rows go to `runs`, in runs of PIECE_ROWS, by path. */
+function hollow(value: unknown, path: StatementPiece[0], runs: [StatementPiece[0], unknown[]][]): unknown {
+  if (Array.isArray(value)) {
+    if (value.length <= PIECE_ROWS) return value.map((item, i) => hollow(item, [...path, i], runs));
+    for (let start = 0; start < value.length; start += PIECE_ROWS) runs.push([path, value.slice(start, start + PIECE_ROWS)]);
+    return [];
+  }
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, hollow(item, [...path, key], runs)]));
+}
+
+/** The report in pieces: itself with the long arrays emptied, then their rows (statement-protocol.ts). */
+function asPieces(report: StatementReport): StatementPiece[] {
+  const runs: [StatementPiece[0], unknown[]][] = [];
+  const rest = hollow(report, [], runs);
+  return [[[], encoded(rest)], ...runs.map(([path, rows]): StatementPiece => [path, encoded(rows)])];
+}
+
+/** Requests being computed, and those of them the page stopped waiting for (not assembled). */
+const running = new Set<number>();
+const cancelled = new Set<number>();
+
+type Outcome = StatementReply extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
+
+async function compute(id: number, { structureId, employeeId, from, to }: StatementWindow): Promise<Outcome> {
+  const loading = warmCore();
   let response: Response;
   try {
     const url = apiUrl('/api/v1/report/inputs', { query: { structure_id: structureId, from_time: from, to_time: to, employee_id: employeeId } });
@@ -40,16 +79,28 @@ async function compute({ structureId, employeeId, from, to }: StatementRequest):
     }
     return { type: 'failure', status: response.status, body };
   }
+  if (cancelled.has(id)) return { type: 'cancelled' };
   const inputs = JSON.parse(text) as ReportInputsReply;
   // Typed as the API's reply (no cast): a core field the schema lacks or types otherwise fails the typecheck.
-  const report: StatementReport = (await core).assembleStatement(inputs, employeeId);
-  const fields = Object.entries(report).flatMap(([name, value]): [string, string][] => (value === undefined ? [] : [[name, JSON.stringify(value)]]));
-  return { type: 'report', fields, fromCache: response.headers.has(FROM_CACHE_HEADER) };
+  const report: StatementReport = (await loading).assembleStatement(inputs, employeeId);
+  return { type: 'report', pieces: asPieces(report), fromCache: response.headers.has(FROM_CACHE_HEADER) };
 }
 
 scope.onmessage = (event: MessageEvent<StatementRequest>) => {
-  compute(event.data).then(
-    (reply) => scope.postMessage(reply),
-    (error: unknown) => scope.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error) } satisfies StatementReply),
-  );
+  const request = event.data;
+  if (request.type === 'cancel') {
+    if (running.has(request.id)) cancelled.add(request.id);
+    return;
+  }
+  const { id } = request;
+  running.add(id);
+  compute(id, request)
+    .catch((error: unknown): Outcome => ({ type: 'error', message: `Ведомость не рассчитана: ${error instanceof Error ? error.message : String(error)}` }))
+    .then((outcome) => {
+      running.delete(id);
+      cancelled.delete(id);
+      // The report's buffers move to the page: nothing to copy on either side.
+      const buffers = outcome.type === 'report' ? outcome.pieces.map(([, json]) => json) : [];
+      scope.postMessage({ id, ...outcome } as StatementReply, buffers);
+    });
 };

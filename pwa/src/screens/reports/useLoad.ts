@@ -6,9 +6,10 @@ export type Loaded<T> = { state: 'loading' } | { state: 'error'; message: string
  * Loads a report once per `key`. The API client has already shown a failure to the user; the
  * screen also says it in place, so an empty report is never mistaken for a result. `inPage`: the
  * data for the first key that came with the page itself (a shared report's link): ready in the
- * first render, without a loading render or a request.
+ * first render, without a loading render or a request. `load` gets a signal that is aborted when its
+ * key is left (another key, or the screen closed): a load that can stop early listens to it.
  */
-export function useLoad<T>(key: string | null, load: () => Promise<T>, inPage?: T): Loaded<T> {
+export function useLoad<T>(key: string | null, load: (signal: AbortSignal) => Promise<T>, inPage?: T): Loaded<T> {
   const [given] = useState(() => (key !== null && inPage !== undefined ? { key, result: { state: 'ready', data: inPage } as Loaded<T> } : null));
   const [result, setResult] = useState<Loaded<T>>(given?.result ?? { state: 'loading' });
   useEffect(() => {
@@ -16,8 +17,9 @@ export function useLoad<T>(key: string | null, load: () => Promise<T>, inPage?: 
     // The same object as the first state: React renders nothing for it.
     if (key === given?.key) return setResult(given.result);
     let live = true;
+    const stop = new AbortController();
     setResult({ state: 'loading' });
-    load().then(
+    load(stop.signal).then(
       // A transition: React builds a big report (a month's statement) in slices, answering input and
       // painting between them, instead of in one long task (issue 47).
       (data) => live && startTransition(() => setResult({ state: 'ready', data })),
@@ -25,6 +27,7 @@ export function useLoad<T>(key: string | null, load: () => Promise<T>, inPage?: 
     );
     return () => {
       live = false;
+      stop.abort();
     };
     // `load` is rebuilt every render; `key` says when the request really changes.
     // eslint-disable-next-line react-hooks/exhaustive-deps

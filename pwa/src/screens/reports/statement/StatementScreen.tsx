@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Link } from 'wouter';
 import { instantParam } from '../format';
@@ -13,18 +13,38 @@ import { computeStatement } from '../compute';
 
 type Params = { structureId?: string; employeeId?: string; fromTime?: string; toTime?: string };
 
-/** Parts of the statement put into the page one task after another (the print layout: all at once). */
-const STAGES = 4;
+/**
+ * The parts of the statement, in the order they are put into the page, one task after another
+ * (issue 47: a month's statement laid out at once was one long task on a slow CPU). Table 4, the
+ * table a statement is opened for, comes first, with the title; the rest fill in around it, each in
+ * its place of the spec's order; the statement is `aria-busy` until all are in. The print layout (PDF)
+ * and printing the screen get all at once.
+ */
+const STAGE = {
+  table4: 1,
+  table1: 2,
+  load: 3,
+  sheet2: 4,
+  studyRule: 5,
+  fluctuation: 6,
+  sheet3: 7,
+  units: 8,
+  timeUse: 9,
+  losses: 10,
+  table5: 11,
+  table6: 12,
+} as const;
+const STAGES = STAGE.table6;
 
 /**
- * How many parts of the statement are in the page: one more each task until all are (issue 47: a
- * month's statement laid out at once was one long task on a slow CPU). Printing the screen shows all.
+ * How many parts of the statement are in the page: one more each task until all are, each rendered
+ * as a transition (React yields to input between components; only putting the part in the page is one task).
  */
 function useStages(print: boolean): number {
   const [shown, setShown] = useState(print ? STAGES : 1);
   useEffect(() => {
     if (shown >= STAGES) return;
-    const timer = setTimeout(() => setShown((n) => n + 1), 0);
+    const timer = setTimeout(() => startTransition(() => setShown((n) => n + 1)), 0);
     // The print is laid out right after `beforeprint`: every part must be in the page by then.
     const all = () => flushSync(() => setShown(STAGES));
     window.addEventListener('beforeprint', all);
@@ -39,12 +59,13 @@ function useStages(print: boolean): number {
 /** The statement report's content in the spec's order; `print` gives the layout the PDF is made from. */
 export function StatementContent({ report, print, pdfHref }: { report: StatementReport; print: boolean; pdfHref?: string }) {
   const stage = useStages(print);
+  const at = (part: number) => stage >= part;
   const rp = report.rep_param;
   const fileBase = `Ведомость ${rp.worker_name} ${rp.date}`;
   const typeLabel = (code: string) => report.slices.find((s) => s.type === code)?.name ?? code;
 
   return (
-    <article className={print ? 'report print-layout' : 'report'} data-testid="statement">
+    <article className={print ? 'report print-layout' : 'report'} data-testid="statement" aria-busy={stage < STAGES || undefined}>
       <StatementHeader report={report} print={print} pdfHref={pdfHref} />
 
       {/* Every caveat of the screen goes into the PDF too (data-pdf): «Смена наблюдалась не целиком» and the rest. */}
@@ -59,56 +80,54 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
         </div>
       )}
 
-      <Table1 report={report} fileBase={fileBase} print={print} />
+      {at(STAGE.table1) && <Table1 report={report} fileBase={fileBase} print={print} />}
 
-      <LoadSection report={report} fileBase={fileBase} print={print} />
+      {at(STAGE.load) && <LoadSection report={report} fileBase={fileBase} print={print} />}
 
-      {stage >= 2 && (
+      {at(STAGE.sheet2) && (
+        <ObservationSheet
+          table={report.measurements}
+          number={2}
+          title="Таблица 2. Лист наблюдений (ряд после очистки)"
+          fileBase={fileBase}
+          print={print}
+          testId="table-2"
+        />
+      )}
+      {at(STAGE.studyRule) && <StudyRule report={report} fileBase={fileBase} print={print} />}
+      {at(STAGE.fluctuation) && <FluctuationChart report={report} />}
+
+      {at(STAGE.sheet3) && (
+        <ObservationSheet
+          table={report.all_measurements}
+          number={3}
+          title="Таблица 3. Лист наблюдений (все замеры)"
+          fileBase={fileBase}
+          print={print}
+          testId="table-3"
+        />
+      )}
+
+      {at(STAGE.units) && (
         <>
-          <ObservationSheet
-            table={report.measurements}
-            number={2}
-            title="Таблица 2. Лист наблюдений (ряд после очистки)"
-            fileBase={fileBase}
-            print={print}
-            testId="table-2"
-          />
-          <StudyRule report={report} fileBase={fileBase} print={print} />
-          <FluctuationChart report={report} />
-
-          <ObservationSheet
-            table={report.all_measurements}
-            number={3}
-            title="Таблица 3. Лист наблюдений (все замеры)"
-            fileBase={fileBase}
-            print={print}
-            testId="table-3"
-          />
-
           <UnitsSection report={report} />
-
           {!report.normative.hidden && <BalancedWork report={report} />}
         </>
       )}
 
-      {stage >= 3 && (
-        <>
-          <Table4 report={report} fileBase={fileBase} print={print} />
+      {at(STAGE.table4) && <Table4 report={report} fileBase={fileBase} print={print} />}
 
-          <TimeUseSection report={report} />
-        </>
-      )}
+      {at(STAGE.timeUse) && <TimeUseSection report={report} />}
 
-      {stage >= 4 && (
+      {at(STAGE.losses) && (
         <>
           <ParetoSection report={report} />
-
           <TaktSection report={report} />
-
-          <Table5 report={report} fileBase={fileBase} print={print} typeLabel={typeLabel} />
-          <Table6 report={report} fileBase={fileBase} print={print} />
         </>
       )}
+
+      {at(STAGE.table5) && <Table5 report={report} fileBase={fileBase} print={print} typeLabel={typeLabel} />}
+      {at(STAGE.table6) && <Table6 report={report} fileBase={fileBase} print={print} />}
     </article>
   );
 }
@@ -120,8 +139,8 @@ export function StatementScreen({ pdf = false, ...params }: Params & { pdf?: boo
   const from = instantParam(params.fromTime);
   const to = instantParam(params.toTime);
   const valid = structureId > 0 && employeeId > 0 && from !== null && to !== null;
-  const loaded = useLoad(valid ? `${structureId}/${employeeId}/${from}/${to}` : null, () =>
-    computeStatement({ structureId, from: from!, to: to! }, employeeId),
+  const loaded = useLoad(valid ? `${structureId}/${employeeId}/${from}/${to}` : null, (signal) =>
+    computeStatement({ structureId, from: from!, to: to! }, employeeId, signal),
   );
   const layout = useRef<HTMLDivElement>(null);
   // The PDF waits for the norm fulfilment block below the statement, so that it is in the file.
