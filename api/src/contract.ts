@@ -64,6 +64,7 @@ export type CameraCreate = Body<typeof admin.CameraCreate>;
 // markup
 export type VideoMarkupsReply = Reply<typeof markup.VideoMarkupsReply>;
 export type VideoMarkupsSave = Body<typeof markup.VideoMarkupsSave>;
+export type VideoMarkupsChanges = Reply<typeof markup.VideoMarkupsChanges>;
 export type AvailableOperations = Reply<typeof markup.AvailableOperations>;
 export type PeriodMarkupRow = Reply<typeof periodMarkups.PeriodMarkupRow>;
 export type PeriodMarkupsSave = Body<typeof periodMarkups.PeriodMarkupsSave>;

@@ -1,3 +1,5 @@
+import { Database } from 'bun:sqlite';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInThroughPage, watchErrors, RETRY } from '../support/browser';
@@ -210,5 +212,70 @@ describe('video markup in Chromium', () => {
     expect((await get<Markups>(`/api/v1/video_markups/${videoId}`)).video_markups).toHaveLength(4);
     await first.close();
     await second.close();
+  });
+
+  it('shows the model’s segment a save clipped right after the save, without reading the markup again', async () => {
+    const videoId = await unmarkedVideo(3, 1);
+    const meta = await get<{ structure_id: number; start_time: string }>(`/api/v1/video_meta/${videoId}`);
+    const [workplace] = await get<{ id: number; name: string }[]>(`/api/v1/workplaces?video_id=${videoId}`);
+    const { operations } = await get<{ operations: { id: number }[] }>(`/api/v1/available_operations?video_id=${videoId}`);
+    // The model's unreviewed segment 2–14 s at the workplace, written into the demo's database as the applying job writes it.
+    const start = Date.parse(meta.start_time);
+    const db = new Database(join(server.dataDir, 'norma.sqlite'));
+    let modelId: number;
+    try {
+      const now = Date.now();
+      modelId = db
+        .query<{ id: number }, (string | number | null)[]>(
+          `INSERT INTO markups (structure_id, operation_id, workplace_id, employee_id, start_time, end_time, comment, video_id, author_id, source, confidence, created_at, updated_at)
+           VALUES (?, ?, ?, NULL, ?, ?, 'Модель', ?, NULL, 'model', 0.8, ?, ?) RETURNING id`,
+        )
+        .get(meta.structure_id, operations[1]!.id, workplace!.id, start + 2000, start + 14_000, videoId, now, now)!.id;
+    } finally {
+      db.close();
+    }
+    const context = await signedIn();
+    const page = await openVideo(context, videoId);
+    const errors = watchErrors(page);
+    await expect.poll(() => page.locator('.row-number.from-model').count(), RETRY).toBe(1);
+    const reads: string[] = [];
+    const saves: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().includes(`/api/v1/video_markups/${videoId}`)) return;
+      (request.method() === 'GET' ? reads : saves).push(request.url());
+    });
+    const replies: { deleted_markup_ids?: number[]; video_markups: unknown[] }[] = [];
+    page.on('response', (response) => {
+      if (response.request().method() === 'PUT' && response.url().includes(`/api/v1/video_markups/${videoId}`))
+        void response.json().then((body) => replies.push(body));
+    });
+    // The person codes 5–10 s at the same workplace over the model's segment, and saves.
+    await page.getByLabel('Рабочее место новых операций').selectOption({ label: workplace!.name });
+    await page.locator('.markup-head h1').click();
+    for (const key of ['ArrowRight', '1', 'ArrowRight', 'Enter']) {
+      await page.keyboard.press(key);
+      await settled(page);
+    }
+    await expect.poll(() => page.getByTestId('op-row').count(), RETRY).toBe(2);
+    await page.keyboard.press('Control+s');
+    // The server cut the model's segment into 2–5 and 10–14 s: both pieces are on the screen now.
+    await expect.poll(() => page.locator('.row-number.from-model').count(), RETRY).toBe(2);
+    await expect.poll(() => page.getByTestId('op-row').count(), RETRY).toBe(3);
+    await expect.poll(() => page.getByTestId('unsaved').count(), RETRY).toBe(0);
+    const saved = await get<{ video_markups: { id: number; start_time: number; end_time: number; source: string }[] }>(`/api/v1/video_markups/${videoId}`);
+    expect(saved.video_markups.map((m) => [m.start_time, m.end_time, m.source])).toEqual([
+      [2, 5, 'model'],
+      [5, 10, 'manual'],
+      [10, 14, 'model'],
+    ]);
+    // The save asked only for its changes, and the answer carried them: no row it did not change, the clipped segment gone.
+    expect(saves).toHaveLength(1);
+    expect(saves[0]).toContain('reply=changes');
+    await expect.poll(() => replies.length, RETRY).toBe(1);
+    expect(replies[0]!.deleted_markup_ids).toEqual([modelId]);
+    expect(replies[0]!.video_markups).toHaveLength(3);
+    expect(reads).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

@@ -128,13 +128,20 @@ export async function modelRejections(db: Db, scope: { videoId: number; workplac
     .execute();
 }
 
+/** The rows clipModelLayer removed and the pieces it wrote in their place, with their videos. */
+export interface ModelLayerChanges {
+  deleted: { id: number; videoId: number | null }[];
+  inserted: { id: number; videoId: number | null }[];
+}
+
 /**
  * Cuts the model layer of the structure inside [from, to) (of one video, when given) where counted
  * rows of the same workplace lie: a segment keeps only the pieces outside them (pieces under a
  * second go). Runs inside the caller's transaction. Answers the videos whose rows changed (their
- * markup version must rise).
+ * markup version must rise); `log`, when given, receives the ids removed and written (a save's
+ * reply of changes carries them, docs/api.md).
  */
-export async function clipModelLayer(db: Db, structureId: number, from: number, to: number, videoId?: number): Promise<Set<number>> {
+export async function clipModelLayer(db: Db, structureId: number, from: number, to: number, videoId?: number, log?: ModelLayerChanges): Promise<Set<number>> {
   const changed = new Set<number>();
   let query = db
     .selectFrom('markups')
@@ -166,12 +173,15 @@ export async function clipModelLayer(db: Db, structureId: number, from: number, 
     const kept = pieces.filter((p) => p.end - p.start >= MIN_PIECE_MS);
     if (row.video_id !== null) changed.add(row.video_id);
     await db.deleteFrom('markups').where('id', '=', row.id).execute();
+    log?.deleted.push({ id: row.id, videoId: row.video_id });
     if (kept.length === 0) continue;
     const { id: _id, ...rest } = row;
-    await db
+    const written = await db
       .insertInto('markups')
       .values(kept.map((p) => ({ ...rest, start_time: p.start, end_time: p.end, updated_at: now })))
+      .returning('id')
       .execute();
+    log?.inserted.push(...written.map((w) => ({ id: w.id, videoId: row.video_id })));
   }
   return changed;
 }

@@ -8,11 +8,13 @@ import { VideoOrStructureQuery } from '../org/schema';
 import { periodMarkupRoutes } from './period-markups.routes';
 import { recordingStartRoutes } from './recording-start.routes';
 import { saveOwnerMatches } from './save-owner';
-import { AvailableOperations, VideoMarkupsReply, VideoMarkupsSave } from './schema';
+import { AvailableOperations, SaveReplyQuery, VideoMarkupsChanges, VideoMarkupsReply, VideoMarkupsSave } from './schema';
 import { availableOperations, readVideoMarkups, saveVideoMarkups, videoMarkupsTsv } from './video-markups.service';
 
 const VideoParam = z.object({ videoId: idParam.openapi({ param: { name: 'videoId', in: 'path' } }) });
 const saveBody = { body: { content: { 'application/json': { schema: VideoMarkupsSave } }, required: true } };
+/** The whole markup (spec 02), or with ?reply=changes only what the save changed. */
+const SaveReply = z.union([VideoMarkupsReply, VideoMarkupsChanges]);
 
 const tags = ['Разметка'];
 
@@ -65,13 +67,14 @@ export function markupRoutes(deps: AppDeps) {
       method: 'put',
       path: '/api/v1/video_markups/{videoId}',
       tags,
-      summary: 'Сохранить изменённые строки разметки видео (одна транзакция; 409 при устаревшей версии)',
+      summary: 'Сохранить изменённые строки разметки видео (одна транзакция; 409 при устаревшей версии); ?reply=changes — ответ только с изменениями',
       description: 'Заголовок x-norma-save-owner (логин в кодировке URI) — чьё это отложенное сохранение; другой пользователь получает 403.',
       middleware: [requireAccess(db, 'markup.write', structureFrom.videoParam()), saveOwnerMatches] as const,
-      request: { params: VideoParam, ...saveBody },
-      responses: { 200: json(VideoMarkupsReply), ...errorResponses, 409: errorResponses[400] },
+      request: { params: VideoParam, query: SaveReplyQuery, ...saveBody },
+      responses: { 200: json(SaveReply), ...errorResponses, 409: errorResponses[400] },
     }),
-    async (c) => c.json(await saveVideoMarkups(db, currentUser(c), c.req.valid('param').videoId, c.req.valid('json')), 200),
+    async (c) =>
+      c.json(await saveVideoMarkups(db, currentUser(c), c.req.valid('param').videoId, c.req.valid('json'), { reply: c.req.valid('query').reply }), 200),
   );
 
   app.openapi(
@@ -81,10 +84,14 @@ export function markupRoutes(deps: AppDeps) {
       tags,
       summary: 'Сохранить и заполнить пропуски видео операцией простоя',
       middleware: [requireAccess(db, 'markup.write', structureFrom.videoParam())] as const,
-      request: { params: VideoParam, ...saveBody },
-      responses: { 200: json(VideoMarkupsReply), ...errorResponses, 409: errorResponses[400] },
+      request: { params: VideoParam, query: SaveReplyQuery, ...saveBody },
+      responses: { 200: json(SaveReply), ...errorResponses, 409: errorResponses[400] },
     }),
-    async (c) => c.json(await saveVideoMarkups(db, currentUser(c), c.req.valid('param').videoId, c.req.valid('json'), { fillGaps: true }), 200),
+    async (c) =>
+      c.json(
+        await saveVideoMarkups(db, currentUser(c), c.req.valid('param').videoId, c.req.valid('json'), { fillGaps: true, reply: c.req.valid('query').reply }),
+        200,
+      ),
   );
 
   return app;

@@ -102,6 +102,32 @@ export const VideoMarkupsReply = z
   .object({ video_markups: z.array(SavedMarkup), video_stamps: z.array(SavedStamp), version: z.number().int() })
   .openapi('VideoMarkups');
 
+export const VideoMarkupsChanges = z
+  .object({
+    video_markups: z
+      .array(SavedMarkup)
+      .openapi({ description: 'строки, которые сохранение записало на этом видео (новые, изменённые, обрезанные куски слоя модели)' }),
+    video_stamps: z.array(SavedStamp).openapi({ description: 'записанные отметки' }),
+    deleted_markup_ids: z
+      .array(z.number().int())
+      .openapi({ description: 'строки, которых больше нет: удалённые и обрезанные слоем модели целиком или заменённые кусками' }),
+    deleted_stamp_ids: z.array(z.number().int()),
+    base_version: z.number().int().openapi({ description: 'версия, поверх которой эти изменения лежат' }),
+    version: z.number().int(),
+    complete: z.boolean().openapi({
+      description: 'true — повторная отправка уже принятого сохранения: video_markups и video_stamps — вся разметка, заменить ею всё',
+    }),
+  })
+  .openapi('VideoMarkupsChanges');
+
+/** ?reply=changes: the save answers only what it changed (VideoMarkupsChanges); by default the whole markup (spec 02). */
+export const SaveReplyQuery = z.object({
+  reply: z
+    .enum(['full', 'changes'], { error: 'reply: ожидается full или changes' })
+    .optional()
+    .openapi({ description: 'changes — ответить только изменёнными строками (VideoMarkupsChanges); по умолчанию вся разметка' }),
+});
+
 export const AvailableOperations = z
   .object({
     operations: z.array(z.object({ id: z.number(), name: z.string(), type: z.string(), color: z.string() })),

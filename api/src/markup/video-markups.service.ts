@@ -8,7 +8,7 @@ import { badRequest, conflict, notFound } from '../http/errors';
 import { boundedEnd, MAX_SEGMENT_MS, MAX_SEGMENT_SECONDS, MAX_VIDEO_SECONDS } from '../http/time';
 import { formatLocalDateTime } from '../time-zone';
 import { bumpMarkupVersions, logActivities, recordMarkupSave } from '../video/activity.service';
-import { clipModelLayer, rememberRejections, UNREVIEWED_SOURCE } from './model-layer.service';
+import { clipModelLayer, rememberRejections, UNREVIEWED_SOURCE, type ModelLayerChanges } from './model-layer.service';
 import { lockStructureForSave, saveTransaction } from './save-lock.service';
 import { assertRowInStructure, structureMembers } from './structure-members.service';
 import { tsvText } from '../http/tsv';
@@ -80,33 +80,25 @@ const toSeconds = (video: VideoContext, instant: number) => (instant - video.sta
 /** The markups and stamps of a video, in seconds from its start, ordered by start. */
 export async function readVideoMarkups(db: Db, videoId: number) {
   const video = await videoContext(db, videoId);
-  const markups = await db
-    .selectFrom('markups')
-    .leftJoin('user', 'user.id', 'markups.author_id')
-    .select([
-      'markups.id',
-      'operation_id',
-      'workplace_id',
-      'employee_id',
-      'markups.start_time',
-      'markups.end_time',
-      'comment',
-      'source',
-      'confidence',
-      'user.firstName',
-      'user.lastName',
-    ])
-    .where('video_id', '=', videoId)
-    .orderBy('markups.start_time')
-    .orderBy('markups.id')
-    .execute();
-  const stamps = await db
-    .selectFrom('video_stamps')
-    .leftJoin('user', 'user.id', 'video_stamps.author_id')
-    .select(['video_stamps.id', 'type', 'at', 'comment', 'employee_id', 'user.firstName', 'user.lastName'])
-    .where('video_id', '=', videoId)
-    .orderBy('at')
-    .execute();
+  return { ...(await videoRows(db, video)), version: video.version };
+}
+
+/** Ids in chunks small enough for any database's parameter limit. */
+const chunks = (ids: number[], size = 500) => Array.from({ length: Math.ceil(ids.length / size) }, (_, i) => ids.slice(i * size, (i + 1) * size));
+
+/** The video's rows (all, or only those of the given ids), in seconds from its start, ordered by start. */
+async function videoRows(db: Db, video: VideoContext, only?: { markups: number[]; stamps: number[] }) {
+  const markupChunks = only ? chunks(only.markups) : [null];
+  const stampChunks = only ? chunks(only.stamps) : [null];
+  // One after another: inside a transaction the queries share one connection.
+  const markups = [];
+  for (const ids of markupChunks) markups.push(...(await markupRows(db, video.id, ids)));
+  const stamps = [];
+  for (const ids of stampChunks) stamps.push(...(await stampRows(db, video.id, ids)));
+  if (only) {
+    markups.sort((a, b) => a.start_time - b.start_time || a.id - b.id);
+    stamps.sort((a, b) => a.at - b.at);
+  }
   const author = (first: string | null, last: string | null) => (first ? `${first} ${last ?? ''}`.trim() : null);
   return {
     video_markups: markups.map((m) => ({
@@ -129,8 +121,43 @@ export async function readVideoMarkups(db: Db, videoId: number) {
       employee_id: s.employee_id,
       author_name: author(s.firstName, s.lastName),
     })),
-    version: video.version,
   };
+}
+
+/** Markup rows of a video (only `ids`, unless null), ordered by start. */
+async function markupRows(db: Db, videoId: number, ids: number[] | null) {
+  if (ids?.length === 0) return [];
+  let query = db
+    .selectFrom('markups')
+    .leftJoin('user', 'user.id', 'markups.author_id')
+    .select([
+      'markups.id',
+      'operation_id',
+      'workplace_id',
+      'employee_id',
+      'markups.start_time',
+      'markups.end_time',
+      'comment',
+      'source',
+      'confidence',
+      'user.firstName',
+      'user.lastName',
+    ])
+    .where('video_id', '=', videoId);
+  if (ids) query = query.where('markups.id', 'in', ids);
+  return await query.orderBy('markups.start_time').orderBy('markups.id').execute();
+}
+
+/** Note stamps of a video (only `ids`, unless null), ordered by time. */
+async function stampRows(db: Db, videoId: number, ids: number[] | null) {
+  if (ids?.length === 0) return [];
+  let query = db
+    .selectFrom('video_stamps')
+    .leftJoin('user', 'user.id', 'video_stamps.author_id')
+    .select(['video_stamps.id', 'type', 'at', 'comment', 'employee_id', 'user.firstName', 'user.lastName'])
+    .where('video_id', '=', videoId);
+  if (ids) query = query.where('video_stamps.id', 'in', ids);
+  return await query.orderBy('at').execute();
 }
 
 /** Checks every row before anything is written; the message names the row (1-based) and the problem. */
@@ -175,6 +202,17 @@ const isEmptySave = (input: VideoMarkupsSaveInput) =>
   input.video_stamps.length === 0 &&
   input.video_stamps_to_delete.length === 0;
 
+/** What one save wrote on its video: rows written (inserted or updated) and rows removed, by id. */
+interface SaveChanges {
+  markups: Set<number>;
+  stamps: Set<number>;
+  deletedMarkups: Set<number>;
+  deletedStamps: Set<number>;
+}
+
+/** `full` — the whole refreshed markup (spec 02); `changes` — only what the save changed (docs/api.md). */
+export type SaveReplyKind = 'full' | 'changes';
+
 /**
  * Saves the changed rows of a video's markup in one transaction: inserts rows with id -1 (or none),
  * updates rows with an id, deletes the listed ids. The save must name the version it is based on:
@@ -183,10 +221,19 @@ const isEmptySave = (input: VideoMarkupsSaveInput) =>
  * another payload, video or user is refused (400). An empty save (nothing to write, no gap
  * filling) changes nothing, not even the version.
  * With `fillGaps`, every uncovered interval then becomes a segment of the structure's idle operation.
+ * With `reply: 'changes'` the answer holds only the rows this save wrote on the video (the model's
+ * rows it clipped included), the ids it removed and the new version; a replayed save answers the
+ * whole markup with `complete: true`.
  */
-export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: number, input: VideoMarkupsSaveInput, { fillGaps = false } = {}) {
+export async function saveVideoMarkups(
+  db: Db,
+  user: SessionUser,
+  videoId: number,
+  input: VideoMarkupsSaveInput,
+  { fillGaps = false, reply = 'full' }: { fillGaps?: boolean; reply?: SaveReplyKind } = {},
+) {
   const digest = saveDigest(videoId, fillGaps, input);
-  await saveTransaction(db, async (tx) => {
+  const changed = await saveTransaction(db, async (tx) => {
     // Versions are read after the lock: a save that waited sees the one it waited for (save-lock.service.ts).
     await lockStructureForSave(tx, (await videoContext(tx, videoId)).structureId);
     const video = await videoContext(tx, videoId);
@@ -200,68 +247,27 @@ export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: numbe
         if (seen.video_id !== videoId) throw badRequest('Ключ сохранения client_save_id уже использован для другого видео');
         if (seen.user_id !== null && seen.user_id !== user.id) throw badRequest(SAVE_ID_OTHER_USER_MESSAGE);
         if (seen.payload_hash !== null && seen.payload_hash !== digest) throw badRequest(SAVE_ID_REUSED_MESSAGE);
-        return;
+        return null;
       }
     }
     if (input.base_version !== video.version) {
       throw conflict(STALE_VERSION_MESSAGE, { current_version: video.version });
     }
-    if (!fillGaps && isEmptySave(input)) return;
+    const changes: SaveChanges = { markups: new Set(), stamps: new Set(), deletedMarkups: new Set(), deletedStamps: new Set() };
+    if (!fillGaps && isEmptySave(input)) return reply === 'changes' ? await changesReply(tx, video, video.version, changes) : null;
     await validate(tx, video, input);
     const now = Date.now();
-
-    if (input.operation_markups_to_delete.length) {
-      // A model segment deleted unreviewed is a rejection: remembered, so re-applying does not bring it back.
-      await rememberRejections(tx, videoId, input.operation_markups_to_delete, user, now);
-      await tx.deleteFrom('markups').where('video_id', '=', videoId).where('id', 'in', input.operation_markups_to_delete).execute();
-    }
-    if (input.video_stamps_to_delete.length) {
-      await tx.deleteFrom('video_stamps').where('video_id', '=', videoId).where('id', 'in', input.video_stamps_to_delete).execute();
-    }
-    for (const row of input.video_markups) {
-      const values = {
-        operation_id: row.operation_id,
-        workplace_id: row.workplace_id,
-        employee_id: row.employee_id ?? null,
-        start_time: toInstant(video, row.start_time),
-        end_time: toInstant(video, row.end_time),
-        comment: row.comment ?? null,
-        updated_at: now,
-      };
-      if (row.id !== undefined && row.id > 0) {
-        // A model's segment a person has corrected is theirs from now on (reviewed, docs/vision.md).
-        await tx
-          .updateTable('markups')
-          .set({
-            ...values,
-            source: sql<'manual' | 'fill_gaps' | 'model'>`CASE WHEN source = 'model' THEN 'manual' ELSE source END`,
-            author_id: sql<string | null>`CASE WHEN source = 'model' THEN ${user.id} ELSE author_id END`,
-          })
-          .where('id', '=', row.id)
-          .where('video_id', '=', videoId)
-          .execute();
-      } else {
-        await tx
-          .insertInto('markups')
-          .values({ ...values, structure_id: video.structureId, video_id: videoId, author_id: user.id, source: 'manual', created_at: now })
-          .execute();
-      }
-    }
-    for (const stamp of input.video_stamps) {
-      const values = { type: stamp.type, at: toInstant(video, stamp.time), comment: stamp.comment ?? '', employee_id: stamp.employee_id ?? null };
-      if (stamp.id !== undefined && stamp.id > 0) {
-        await tx.updateTable('video_stamps').set(values).where('id', '=', stamp.id).where('video_id', '=', videoId).execute();
-      } else {
-        await tx
-          .insertInto('video_stamps')
-          .values({ ...values, structure_id: video.structureId, video_id: videoId, author_id: user.id, created_at: now })
-          .execute();
-      }
-    }
-    if (fillGaps) await fillVideoGaps(tx, user, video, now);
+    await writeRows(tx, user, video, input, now, changes);
+    if (fillGaps) for (const id of await fillVideoGaps(tx, user, video, now)) changes.markups.add(id);
     // A person's rows (new, edited or accepted) push the model's unreviewed layer out of their time.
     const videoEnd = video.start + (video.duration ?? MAX_VIDEO_SECONDS) * 1000;
-    const clipped = await clipModelLayer(tx, video.structureId, video.start - MAX_SEGMENT_MS, videoEnd + MAX_SEGMENT_MS);
+    const log: ModelLayerChanges = { deleted: [], inserted: [] };
+    const clipped = await clipModelLayer(tx, video.structureId, video.start - MAX_SEGMENT_MS, videoEnd + MAX_SEGMENT_MS, undefined, log);
+    for (const row of log.deleted.filter((r) => r.videoId === videoId)) {
+      changes.markups.delete(row.id);
+      changes.deletedMarkups.add(row.id);
+    }
+    for (const row of log.inserted.filter((r) => r.videoId === videoId)) changes.markups.add(row.id);
     clipped.delete(videoId);
     await bumpMarkupVersions(tx, [...clipped]);
 
@@ -281,8 +287,85 @@ export async function saveVideoMarkups(db: Db, user: SessionUser, videoId: numbe
         })
         .execute();
     }
+    return reply === 'changes' ? await changesReply(tx, video, version, changes) : null;
   });
-  return readVideoMarkups(db, videoId);
+  if (changed) return changed;
+  const whole = await readVideoMarkups(db, videoId);
+  return reply === 'changes' ? { ...whole, deleted_markup_ids: [], deleted_stamp_ids: [], base_version: whole.version, complete: true } : whole;
+}
+
+/** The reply of changes: the rows the save wrote (read inside its transaction) and the ids it removed. */
+async function changesReply(tx: Db, video: VideoContext, version: number, changes: SaveChanges) {
+  const rows = await videoRows(tx, video, { markups: [...changes.markups], stamps: [...changes.stamps] });
+  return {
+    ...rows,
+    deleted_markup_ids: [...changes.deletedMarkups].sort((a, b) => a - b),
+    deleted_stamp_ids: [...changes.deletedStamps].sort((a, b) => a - b),
+    base_version: video.version,
+    version,
+    complete: false,
+  };
+}
+
+/** The save's deletions, rows and stamps, in that order; every id written or removed goes to `changes`. */
+async function writeRows(tx: Db, user: SessionUser, video: VideoContext, input: VideoMarkupsSaveInput, now: number, changes: SaveChanges) {
+  const videoId = video.id;
+  if (input.operation_markups_to_delete.length) {
+    // A model segment deleted unreviewed is a rejection: remembered, so re-applying does not bring it back.
+    await rememberRejections(tx, videoId, input.operation_markups_to_delete, user, now);
+    await tx.deleteFrom('markups').where('video_id', '=', videoId).where('id', 'in', input.operation_markups_to_delete).execute();
+    for (const id of input.operation_markups_to_delete) changes.deletedMarkups.add(id);
+  }
+  if (input.video_stamps_to_delete.length) {
+    await tx.deleteFrom('video_stamps').where('video_id', '=', videoId).where('id', 'in', input.video_stamps_to_delete).execute();
+    for (const id of input.video_stamps_to_delete) changes.deletedStamps.add(id);
+  }
+  for (const row of input.video_markups) {
+    const values = {
+      operation_id: row.operation_id,
+      workplace_id: row.workplace_id,
+      employee_id: row.employee_id ?? null,
+      start_time: toInstant(video, row.start_time),
+      end_time: toInstant(video, row.end_time),
+      comment: row.comment ?? null,
+      updated_at: now,
+    };
+    if (row.id !== undefined && row.id > 0) {
+      // A model's segment a person has corrected is theirs from now on (reviewed, docs/vision.md).
+      await tx
+        .updateTable('markups')
+        .set({
+          ...values,
+          source: sql<'manual' | 'fill_gaps' | 'model'>`CASE WHEN source = 'model' THEN 'manual' ELSE source END`,
+          author_id: sql<string | null>`CASE WHEN source = 'model' THEN ${user.id} ELSE author_id END`,
+        })
+        .where('id', '=', row.id)
+        .where('video_id', '=', videoId)
+        .execute();
+      changes.markups.add(row.id);
+    } else {
+      const inserted = await tx
+        .insertInto('markups')
+        .values({ ...values, structure_id: video.structureId, video_id: videoId, author_id: user.id, source: 'manual', created_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      changes.markups.add(inserted.id);
+    }
+  }
+  for (const stamp of input.video_stamps) {
+    const values = { type: stamp.type, at: toInstant(video, stamp.time), comment: stamp.comment ?? '', employee_id: stamp.employee_id ?? null };
+    if (stamp.id !== undefined && stamp.id > 0) {
+      await tx.updateTable('video_stamps').set(values).where('id', '=', stamp.id).where('video_id', '=', videoId).execute();
+      changes.stamps.add(stamp.id);
+    } else {
+      const inserted = await tx
+        .insertInto('video_stamps')
+        .values({ ...values, structure_id: video.structureId, video_id: videoId, author_id: user.id, created_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      changes.stamps.add(inserted.id);
+    }
+  }
 }
 
 /**
@@ -311,7 +394,7 @@ async function regulatedBreaks(db: Db, structureId: number, from: number, to: nu
  * DESIGN.md "Fill gaps": each uncovered interval → the idle operation, workplace and employee of
  * its neighbour; the shifts' regulated break intervals stay unmarked (they are breaks, not idle).
  */
-async function fillVideoGaps(db: Db, user: SessionUser, video: VideoContext, now: number) {
+async function fillVideoGaps(db: Db, user: SessionUser, video: VideoContext, now: number): Promise<number[]> {
   if (video.duration === null) throw badRequest('Длительность видео ещё неизвестна: откройте видео, чтобы она записалась, и повторите');
   if (!(video.duration <= MAX_VIDEO_SECONDS))
     throw badRequest('Длительность видео в базе больше суток — её записали с ошибкой; исправьте её, прежде чем заполнять пропуски');
@@ -338,7 +421,7 @@ async function fillVideoGaps(db: Db, user: SessionUser, video: VideoContext, now
     ),
     await regulatedBreaks(db, video.structureId, video.start, end),
   );
-  if (gaps.length === 0) return;
+  if (gaps.length === 0) return [];
   let fallback: { workplace_id: number; employee_id: number | null } | undefined = rows[0];
   if (!fallback) {
     const workplaces = await db.selectFrom('workplaces').select('id').where('structure_id', '=', video.structureId).execute();
@@ -365,7 +448,7 @@ async function fillVideoGaps(db: Db, user: SessionUser, video: VideoContext, now
       updated_at: now,
     };
   });
-  await db.insertInto('markups').values(values).execute();
+  return (await db.insertInto('markups').values(values).returning('id').execute()).map((r) => r.id);
 }
 
 /** The video's markup as a TSV file (spec 01 "download work-time record as tsv"). */

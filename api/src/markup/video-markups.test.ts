@@ -228,6 +228,121 @@ describe('video markups', () => {
   });
 });
 
+describe('a save answering with its changes (?reply=changes)', () => {
+  const sendChanges = async (method: 'PUT' | 'POST', body: object, query = 'reply=changes') => {
+    const based = 'base_version' in body ? body : { ...body, base_version: await currentVersion() };
+    return t.request(`${url()}?${query}`, { method, cookie, body: JSON.stringify(based) });
+  };
+  type Row = { id: number; start_time: number; end_time: number; source: string };
+  const spans = (rows: Row[]) => rows.map((m) => [m.start_time, m.end_time, m.source]);
+  /** An unreviewed model segment of the workplace on the video, written as the applying job writes it. */
+  const modelRow = async (start: number, end: number) => {
+    const now = Date.now();
+    return (
+      await t.deps.db
+        .insertInto('markups')
+        .values({
+          structure_id: ids.structure,
+          operation_id: ids.main,
+          workplace_id: ids.workplace,
+          employee_id: ids.employee,
+          start_time: VIDEO_START + start * 1000,
+          end_time: VIDEO_START + end * 1000,
+          comment: 'Модель',
+          video_id: ids.video,
+          author_id: null,
+          source: 'model',
+          confidence: 0.9,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  };
+
+  it('answers the new row and the model row it clipped, and nothing unrelated', async () => {
+    const first = await (await send('PUT', { video_markups: [row(0, 10), row(60, 70)] })).json();
+    const model = await modelRow(20, 50);
+    const response = await sendChanges('PUT', { video_markups: [row(30, 40)], base_version: first.version });
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    // The new row, and the two pieces of the model segment left around it; the rows at 0 and 60 did not change.
+    expect(spans(body.video_markups)).toEqual([
+      [20, 30, 'model'],
+      [30, 40, 'manual'],
+      [40, 50, 'model'],
+    ]);
+    expect(body.deleted_markup_ids).toEqual([model]);
+    expect(body.video_stamps).toEqual([]);
+    expect(body).toMatchObject({ base_version: first.version, version: first.version + 1, complete: false, deleted_stamp_ids: [] });
+    // What the changes describe is what the whole markup now is.
+    const whole = await (await t.request(url(), { cookie })).json();
+    expect(spans(whole.video_markups)).toEqual([
+      [0, 10, 'manual'],
+      [20, 30, 'model'],
+      [30, 40, 'manual'],
+      [40, 50, 'model'],
+      [60, 70, 'manual'],
+    ]);
+    expect(whole.version).toBe(body.version);
+    const unchanged = first.video_markups.map((m: Row) => m.id);
+    expect(body.video_markups.filter((m: Row) => unchanged.includes(m.id))).toEqual([]);
+  });
+
+  it('answers an edited row, a new stamp and the ids deleted, and the full reply stays the default', async () => {
+    const first = await (await send('PUT', { video_markups: [row(0, 10), row(10, 20), row(20, 30)] })).json();
+    const [a, b, c] = first.video_markups;
+    const body = await (
+      await sendChanges('PUT', {
+        video_markups: [{ ...b, end_time: 15 }],
+        operation_markups_to_delete: [c.id],
+        video_stamps: [{ type: 'note', time: 3, comment: 'вот' }],
+        base_version: first.version,
+      })
+    ).json();
+    expect(body.video_markups.map((m: Row) => [m.id, m.end_time])).toEqual([[b.id, 15]]);
+    expect(body.deleted_markup_ids).toEqual([c.id]);
+    expect(body.video_stamps).toEqual([expect.objectContaining({ type: 'note', time: 3, comment: 'вот', author_name: 'Мария Иванова' })]);
+    const removed = await (await sendChanges('PUT', { video_stamps_to_delete: [body.video_stamps[0].id], base_version: body.version })).json();
+    expect(removed).toMatchObject({ video_markups: [], video_stamps: [], deleted_stamp_ids: [body.video_stamps[0].id], version: body.version + 1 });
+    const full = await (await send('PUT', { video_markups: [{ ...a, comment: 'полный' }] })).json();
+    expect(full.video_markups).toHaveLength(2);
+    expect(full).not.toHaveProperty('deleted_markup_ids');
+  });
+
+  it('answers a replayed save with the whole markup, marked complete, and an empty save with no change', async () => {
+    await send('PUT', { video_markups: [row(0, 10)] });
+    const save = { video_markups: [row(10, 20)], base_version: await currentVersion(), client_save_id: 'outbox-0002-abcd' };
+    const once = await (await sendChanges('PUT', save)).json();
+    expect(once.video_markups).toHaveLength(1);
+    const twice = await (await sendChanges('PUT', save)).json();
+    expect(twice).toMatchObject({ complete: true, version: once.version, deleted_markup_ids: [] });
+    expect(spans(twice.video_markups)).toEqual([
+      [0, 10, 'manual'],
+      [10, 20, 'manual'],
+    ]);
+    const empty = await (await sendChanges('PUT', { base_version: once.version })).json();
+    expect(empty).toMatchObject({ video_markups: [], deleted_markup_ids: [], base_version: once.version, version: once.version, complete: false });
+  });
+
+  it('answers the idle rows that filling gaps wrote', async () => {
+    const first = await (await send('PUT', { video_markups: [row(0, 40), row(60, 100)] })).json();
+    const body = await (await sendChanges('POST', { video_markups: [], base_version: first.version })).json();
+    expect(body.video_markups.map((m: Row & { operation_id: number }) => [m.start_time, m.end_time, m.source, m.operation_id])).toEqual([
+      [40, 60, 'fill_gaps', ids.idle],
+    ]);
+    expect(body.version).toBe(first.version + 1);
+  });
+
+  it('refuses an unknown reply kind with 400 and writes nothing', async () => {
+    const response = await sendChanges('PUT', { video_markups: [row(0, 10)] }, 'reply=diff');
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.message).toMatch(/reply/);
+    expect(await markupCount()).toBe(0);
+  });
+});
+
 describe('lookups by video', () => {
   it('lists operations with type colours, stamp types, workplaces and employees by video_id', async () => {
     const ops = await (await t.request(`/api/v1/available_operations?video_id=${ids.video}`, { cookie })).json();

@@ -10885,12 +10885,15 @@ export interface paths {
       };
     };
     /**
-     * Сохранить изменённые строки разметки видео (одна транзакция; 409 при устаревшей версии)
+     * Сохранить изменённые строки разметки видео (одна транзакция; 409 при устаревшей версии); ?reply=changes — ответ только с изменениями
      * @description Заголовок x-norma-save-owner (логин в кодировке URI) — чьё это отложенное сохранение; другой пользователь получает 403.
      */
     put: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description changes — ответить только изменёнными строками (VideoMarkupsChanges); по умолчанию вся разметка */
+          reply?: 'full' | 'changes';
+        };
         header?: never;
         path: {
           videoId: number;
@@ -10909,7 +10912,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['VideoMarkups'];
+            'application/json': components['schemas']['VideoMarkups'] | components['schemas']['VideoMarkupsChanges'];
           };
         };
         /** @description Некорректные данные */
@@ -10962,7 +10965,10 @@ export interface paths {
     /** Сохранить и заполнить пропуски видео операцией простоя */
     post: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description changes — ответить только изменёнными строками (VideoMarkupsChanges); по умолчанию вся разметка */
+          reply?: 'full' | 'changes';
+        };
         header?: never;
         path: {
           videoId: number;
@@ -10981,7 +10987,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['VideoMarkups'];
+            'application/json': components['schemas']['VideoMarkups'] | components['schemas']['VideoMarkupsChanges'];
           };
         };
         /** @description Некорректные данные */
@@ -13612,7 +13618,7 @@ export interface components {
     };
     CameraAlert: {
       /** @enum {string} */
-      kind: 'offline' | 'behind' | 'disk';
+      kind: 'offline' | 'behind' | 'view' | 'disk';
       message: string;
       since: number | null;
     };
@@ -16163,6 +16169,13 @@ export interface components {
         segment_seconds: number;
         /** @enum {string} */
         state: 'online' | 'connecting' | 'offline';
+        /** @description Последняя сверка вида камеры с видом при обучении активной модели (задача live.view_check); null — ещё не было */
+        view_check: {
+          checked_at: number;
+          error: string | null;
+          view_similarity: number | null;
+          warnings: string[];
+        } | null;
       }[];
       checked_at: number;
       disk: {
@@ -16442,6 +16455,20 @@ export interface components {
     VideoMarkups: {
       version: number;
       video_markups: components['schemas']['SavedVideoMarkup'][];
+      video_stamps: components['schemas']['SavedVideoStamp'][];
+    };
+    VideoMarkupsChanges: {
+      /** @description версия, поверх которой эти изменения лежат */
+      base_version: number;
+      /** @description true — повторная отправка уже принятого сохранения: video_markups и video_stamps — вся разметка, заменить ею всё */
+      complete: boolean;
+      /** @description строки, которых больше нет: удалённые и обрезанные слоем модели целиком или заменённые кусками */
+      deleted_markup_ids: number[];
+      deleted_stamp_ids: number[];
+      version: number;
+      /** @description строки, которые сохранение записало на этом видео (новые, изменённые, обрезанные куски слоя модели) */
+      video_markups: components['schemas']['SavedVideoMarkup'][];
+      /** @description записанные отметки */
       video_stamps: components['schemas']['SavedVideoStamp'][];
     };
     VideoMarkupsSave: {

@@ -1,5 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { memo, useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import type { AvailableOperations, NamedItem } from '../../api/types';
 import type { MarkupRow } from '../../offline/markup-rows';
 import { confidenceText } from './review';
@@ -69,6 +68,141 @@ function useRowLayout(scroller: RefObject<HTMLDivElement | null>, hasRows: boole
   return layout;
 }
 
+/** Rows drawn beyond each edge of the view, so a quick scroll does not show blank space. */
+const OVERSCAN = 6;
+
+/**
+ * The rows in view of a scroller of fixed-height rows: which to draw comes from the scroll offset
+ * alone, O(1) per render. (A general virtualiser measures every one of 10,000 rows again when one
+ * is added and reads the scroller's size, forcing a layout — on each key press.)
+ */
+function useRowWindow(scroller: RefObject<HTMLDivElement | null>, count: number, rowHeight: number, viewHeight: number) {
+  const [scrollTop, setScrollTop] = useState(0);
+  // The offset as last seen or set: reading the scroller's own would force a layout after each change.
+  const offset = useRef(0);
+  const hasRows = count > 0;
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const onScroll = () => {
+      offset.current = element.scrollTop;
+      setScrollTop(offset.current);
+    };
+    element.addEventListener('scroll', onScroll, { passive: true });
+    return () => element.removeEventListener('scroll', onScroll);
+  }, [scroller, hasRows]);
+  /** Scrolls just enough to show row `index` (nothing when it is in view). */
+  const scrollTo = useCallback(
+    (index: number) => {
+      const element = scroller.current;
+      if (!element) return;
+      const top = index * rowHeight;
+      let next = offset.current;
+      if (top < next) next = top;
+      else if (top + rowHeight > next + viewHeight) next = top + rowHeight - viewHeight;
+      if (next === offset.current) return;
+      offset.current = next;
+      element.scrollTop = next;
+      setScrollTop(next);
+    },
+    [scroller, rowHeight, viewHeight],
+  );
+  const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN);
+  const last = Math.min(count, Math.ceil((scrollTop + viewHeight) / rowHeight) + OVERSCAN);
+  return { first, last, scrollTo };
+}
+
+interface RowProps {
+  row: MarkupRow;
+  index: number;
+  /** Pixels from the list's top (the virtualiser's). */
+  top: number;
+  selected: boolean;
+  layout: RowLayout;
+  rowHeight: number;
+  session: MarkupSession;
+  operations: OperationOption[];
+  workplaces: NamedItem[];
+  employees: NamedItem[];
+  onSeek(seconds: number): void;
+  readOnly: boolean;
+}
+
+/**
+ * One row of the list. Memoised: rows are frozen objects replaced only when they change, so a key
+ * press redraws the rows it changed (and those whose number moved), not every row in view.
+ */
+const OperationRow = memo(function OperationRow(props: RowProps) {
+  const { row, index, top, selected, layout, rowHeight, session, operations, workplaces, employees, onSeek, readOnly } = props;
+  const bad = !(row.start < row.end);
+  const operation = operations.find((o) => o.id === row.operation_id);
+  return (
+    <div
+      className={`op-row${selected ? ' selected' : ''}${{ wide: '', two: ' two', narrow: ' narrow', phone: ' narrow phone' }[layout]}`}
+      data-testid="op-row"
+      style={{ position: 'absolute', top: 0, left: 0, right: 0, height: rowHeight, transform: `translateY(${top}px)` }}
+      onFocus={() => session.selectedKey !== row.key && session.select(row.key)}
+    >
+      <button
+        type="button"
+        className={`row-number${row.source === 'model' ? ' from-model' : ''}`}
+        style={{ borderLeftColor: operation?.color ?? '#d9dee5' }}
+        onClick={() => {
+          session.select(row.key);
+          onSeek(row.start);
+        }}
+        title={
+          row.source === 'model'
+            ? `Разметила модель, уверенность ${confidenceText(row.confidence)} — проверьте: V — принять, X — отклонить. Перейти к началу`
+            : 'Перейти к началу'
+        }
+        data-confidence={row.source === 'model' ? confidenceText(row.confidence) : undefined}
+      >
+        {index + 1}
+      </button>
+      <NamedSelect
+        disabled={readOnly}
+        aria-label="Операция"
+        placeholder="— операция —"
+        items={operations}
+        value={row.operation_id}
+        className={row.operation_id === null ? 'invalid' : ''}
+        onChange={(operation_id) => session.updateRow(row.key, { operation_id })}
+      />
+      <NamedSelect
+        disabled={readOnly}
+        aria-label="Рабочее место"
+        placeholder="— рабочее место —"
+        items={workplaces}
+        value={row.workplace_id}
+        className={row.workplace_id === null ? 'invalid' : ''}
+        onChange={(workplace_id) => session.updateRow(row.key, { workplace_id })}
+      />
+      <NamedSelect
+        disabled={readOnly}
+        aria-label="Сотрудник"
+        placeholder="— сотрудник —"
+        items={employees}
+        value={row.employee_id}
+        onChange={(employee_id) => session.updateRow(row.key, { employee_id })}
+      />
+      <TimeInput label="Начало" value={row.start} invalid={bad} disabled={readOnly} onCommit={(start) => session.updateRow(row.key, { start })} />
+      <TimeInput label="Конец" value={row.end} invalid={bad} disabled={readOnly} onCommit={(end) => session.updateRow(row.key, { end })} />
+      <span className="time-warning" role={bad ? 'alert' : undefined}>
+        {bad ? 'Начало не раньше конца' : ''}
+      </span>
+      <CommentInput value={row.comment} disabled={readOnly} onCommit={(comment) => session.updateRow(row.key, { comment })} />
+      {readOnly ? (
+        <span />
+      ) : (
+        <button type="button" className="button secondary small danger" aria-label={`Удалить операцию ${index + 1}`} onClick={() => session.removeRow(row.key)}>
+          ✕
+        </button>
+      )}
+    </div>
+  );
+});
+
 /**
  * The current operations list (spec 01 "Video markup"): number, operation, workplace, employee,
  * start and end as h:m:s, comment, remove; a warning beside the times when start is not before
@@ -78,99 +212,44 @@ export function OperationRows({ session, rows, selectedKey, operations, workplac
   const scroller = useRef<HTMLDivElement>(null);
   const layout = useRowLayout(scroller, rows.length > 0);
   const rowHeight = { wide: ROW_HEIGHT, two: TWO_LINE_ROW_HEIGHT, narrow: NARROW_ROW_HEIGHT, phone: PHONE_ROW_HEIGHT }[layout];
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 6 });
-  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
-  const selectedIndex = selectedKey ? rows.findIndex((r) => r.key === selectedKey) : -1;
-
+  const viewHeight = Math.min(layout === 'wide' ? 420 : 520, rows.length * rowHeight + 2);
+  const view = useRowWindow(scroller, rows.length, rowHeight, viewHeight);
+  // By binary search: a key press selects the row it made, and 10,000 rows are not walked for it.
+  const selectedIndex = selectedKey ? session.indexOf(selectedKey) : -1;
+  const { scrollTo } = view;
   useEffect(() => {
-    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
-  }, [selectedIndex, virtualizer]);
+    if (selectedIndex >= 0) scrollTo(selectedIndex);
+  }, [selectedIndex, scrollTo]);
+
+  // One callback for every render: an unchanged row (memo) is not drawn again when a key press adds another.
+  const onSeekNow = useRef(onSeek);
+  onSeekNow.current = onSeek;
+  const seek = useCallback((seconds: number) => onSeekNow.current(seconds), []);
 
   if (rows.length === 0)
     return <p className="muted rows-empty">{readOnly ? 'Операций пока нет.' : 'Операций пока нет. Нажмите «+» или клавишу операции во время просмотра.'}</p>;
 
   return (
-    <div
-      className="rows-scroll"
-      ref={scroller}
-      data-testid="operation-rows"
-      style={{ height: Math.min(layout === 'wide' ? 420 : 520, rows.length * rowHeight + 2) }}
-    >
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {virtualizer.getVirtualItems().map((item) => {
-          const row = rows[item.index]!;
-          const bad = !(row.start < row.end);
-          const operation = operations.find((o) => o.id === row.operation_id);
+    <div className="rows-scroll" ref={scroller} data-testid="operation-rows" style={{ height: viewHeight }}>
+      <div style={{ height: rows.length * rowHeight, position: 'relative' }}>
+        {rows.slice(view.first, view.last).map((row, i) => {
+          const index = view.first + i;
           return (
-            <div
+            <OperationRow
               key={row.key}
-              className={`op-row${row.key === selectedKey ? ' selected' : ''}${{ wide: '', two: ' two', narrow: ' narrow', phone: ' narrow phone' }[layout]}`}
-              data-testid="op-row"
-              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: rowHeight, transform: `translateY(${item.start}px)` }}
-              onFocus={() => session.selectedKey !== row.key && session.select(row.key)}
-            >
-              <button
-                type="button"
-                className={`row-number${row.source === 'model' ? ' from-model' : ''}`}
-                style={{ borderLeftColor: operation?.color ?? '#d9dee5' }}
-                onClick={() => {
-                  session.select(row.key);
-                  onSeek(row.start);
-                }}
-                title={
-                  row.source === 'model'
-                    ? `Разметила модель, уверенность ${confidenceText(row.confidence)} — проверьте: V — принять, X — отклонить. Перейти к началу`
-                    : 'Перейти к началу'
-                }
-                data-confidence={row.source === 'model' ? confidenceText(row.confidence) : undefined}
-              >
-                {item.index + 1}
-              </button>
-              <NamedSelect
-                disabled={readOnly}
-                aria-label="Операция"
-                placeholder="— операция —"
-                items={operations}
-                value={row.operation_id}
-                className={row.operation_id === null ? 'invalid' : ''}
-                onChange={(operation_id) => session.updateRow(row.key, { operation_id })}
-              />
-              <NamedSelect
-                disabled={readOnly}
-                aria-label="Рабочее место"
-                placeholder="— рабочее место —"
-                items={workplaces}
-                value={row.workplace_id}
-                className={row.workplace_id === null ? 'invalid' : ''}
-                onChange={(workplace_id) => session.updateRow(row.key, { workplace_id })}
-              />
-              <NamedSelect
-                disabled={readOnly}
-                aria-label="Сотрудник"
-                placeholder="— сотрудник —"
-                items={employees}
-                value={row.employee_id}
-                onChange={(employee_id) => session.updateRow(row.key, { employee_id })}
-              />
-              <TimeInput label="Начало" value={row.start} invalid={bad} disabled={readOnly} onCommit={(start) => session.updateRow(row.key, { start })} />
-              <TimeInput label="Конец" value={row.end} invalid={bad} disabled={readOnly} onCommit={(end) => session.updateRow(row.key, { end })} />
-              <span className="time-warning" role={bad ? 'alert' : undefined}>
-                {bad ? 'Начало не раньше конца' : ''}
-              </span>
-              <CommentInput value={row.comment} disabled={readOnly} onCommit={(comment) => session.updateRow(row.key, { comment })} />
-              {readOnly ? (
-                <span />
-              ) : (
-                <button
-                  type="button"
-                  className="button secondary small danger"
-                  aria-label={`Удалить операцию ${item.index + 1}`}
-                  onClick={() => session.removeRow(row.key)}
-                >
-                  ✕
-                </button>
-              )}
-            </div>
+              row={row}
+              index={index}
+              top={index * rowHeight}
+              selected={row.key === selectedKey}
+              layout={layout}
+              rowHeight={rowHeight}
+              session={session}
+              operations={operations}
+              workplaces={workplaces}
+              employees={employees}
+              onSeek={seek}
+              readOnly={readOnly}
+            />
           );
         })}
       </div>

@@ -1,9 +1,10 @@
 import type Konva from 'konva';
-import { useMemo, useRef } from 'react';
+import { memo, useMemo, useRef, useState } from 'react';
 import { Group, Layer, Line, Rect, Shape, Stage, Text } from 'react-konva';
 import { formatSeconds } from '../../format/time';
 import type { MarkupRow, StampRow } from '../../offline/markup-rows';
 import type { Playhead } from './playhead';
+import { forRowsIn, SegmentBitmap, type ChangedSpan } from './timeline-segments';
 import { type TimelineView, usePlayheadDrawing, useTimelineGestures, useTimelineView } from './timeline-view';
 
 export interface LaneInfo {
@@ -21,7 +22,15 @@ interface TimelineProps {
   playhead: Playhead;
   colorOf: (row: MarkupRow) => string;
   laneOf: (row: MarkupRow) => string;
+  /** Changes when colourOf's colours do (the operations were loaded). */
+  colors: unknown;
   lanes: LaneInfo[];
+  /** The row of a key, without a pass over the rows. */
+  rowOf(key: string): MarkupRow | null;
+  /** No row is longer than this (seconds). */
+  longest: number;
+  /** The time span rows changed in after a revision (MarkupSession.rowsChangedSince). */
+  changedSince(revision: number): ChangedSpan;
   onSeek(seconds: number): void;
   onSelect(key: string): void;
   onEdge(key: string, edge: 'start' | 'end', seconds: number): void;
@@ -36,18 +45,6 @@ function tickStep(span: number, width: number): number {
   const target = (span / Math.max(1, width)) * 90;
   const steps = [0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
   return steps.find((s) => s >= target) ?? 7200;
-}
-
-/** First index whose start is at or after `time` (rows are sorted by start). */
-function lowerBound(rows: readonly MarkupRow[], time: number): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (rows[mid]!.start < time) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Zoom in and out, the whole video, the scroll bar over the video, and the span shown. */
@@ -81,9 +78,19 @@ function TimelineTools({ timeline }: { timeline: TimelineView }) {
   );
 }
 
+/** The part of the video shown: primitives, so the memoised layers below are left alone by a key press. */
+type Span = { width: number; from: number; to: number; height: number };
+const xOf =
+  ({ width, from, to }: Span) =>
+  (t: number) =>
+    ((t - from) / (to - from)) * width;
+
 /** The lanes' stripes and labels, and the ruler's ticks with their times. */
-function LanesAndTicks({ timeline, lanes, height }: { timeline: TimelineView; lanes: LaneInfo[]; height: number }) {
-  const { width, view, span, x } = timeline;
+const LanesAndTicks = memo(function LanesAndTicks({ lanes, ...shown }: Span & { lanes: LaneInfo[] }) {
+  const { width, height } = shown;
+  const view = shown;
+  const span = shown.to - shown.from;
+  const x = xOf(shown);
   const step = tickStep(span, width);
   const ticks: number[] = [];
   for (let t = Math.ceil(view.from / step) * step; t <= view.to; t += step) ticks.push(t);
@@ -103,11 +110,13 @@ function LanesAndTicks({ timeline, lanes, height }: { timeline: TimelineView; la
       ))}
     </>
   );
-}
+});
 
 /** Note and product stamps in the visible span: a dashed line and a square under the lanes. */
-function StampMarks({ timeline, stamps, height }: { timeline: TimelineView; stamps: readonly StampRow[]; height: number }) {
-  const { view, x } = timeline;
+const StampMarks = memo(function StampMarks({ stamps, ...shown }: Span & { stamps: readonly StampRow[] }) {
+  const { height } = shown;
+  const view = shown;
+  const x = xOf(shown);
   return (
     <>
       {stamps
@@ -125,7 +134,7 @@ function StampMarks({ timeline, stamps, height }: { timeline: TimelineView; stam
         ))}
     </>
   );
-}
+});
 
 /** A draggable edge of the selected segment; dropped, it reports the edge's new second. */
 function EdgeHandle({
@@ -163,20 +172,6 @@ function EdgeHandle({
   );
 }
 
-/** The segments inside the visible span (and the one being coded), from the rows sorted by start. */
-function useVisibleRows(rows: readonly MarkupRow[], view: { from: number; to: number }, codingKey: string | null, revision: number) {
-  return useMemo(() => {
-    const maxLength = rows.reduce((m, r) => Math.max(m, r.end - r.start), 0);
-    const result: MarkupRow[] = [];
-    for (let i = lowerBound(rows, view.from - maxLength); i < rows.length && rows[i]!.start <= view.to; i++) {
-      const row = rows[i]!;
-      if (row.end >= view.from || row.key === codingKey) result.push(row);
-    }
-    return result;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [rows, view, codingKey, revision]);
-}
-
 /**
  * The markup timeline (konva): one lane per workplace and employee, segments coloured by operation
  * type, note stamps, the playhead. Click seeks, a click on a segment selects it, the selected
@@ -184,27 +179,28 @@ function useVisibleRows(rows: readonly MarkupRow[], view: { from: number; to: nu
  * Only segments inside the visible span are drawn, so thousands of them stay smooth.
  */
 export function Timeline(props: TimelineProps) {
-  const { rows, stamps, selectedKey, codingKey, duration, playhead, colorOf, laneOf, lanes } = props;
+  const { rows, stamps, selectedKey, codingKey, duration, playhead, colorOf, laneOf, lanes, rowOf, longest } = props;
   const playheadLine = useRef<Konva.Line>(null);
   const codingRect = useRef<Konva.Rect>(null);
   const timeline = useTimelineView(duration);
   const { container, width, view, span, x, timeAt } = timeline;
   const laneIndex = useMemo(() => new Map(lanes.map((l, i) => [l.key, i])), [lanes]);
   const height = RULER + Math.max(1, lanes.length) * LANE + STAMPS;
-  usePlayheadDrawing(timeline, playhead, () => (codingKey ? rows.find((r) => r.key === codingKey) : null), playheadLine, codingRect);
-  const visible = useVisibleRows(rows, view, codingKey, props.revision);
+  usePlayheadDrawing(timeline, playhead, () => (codingKey ? rowOf(codingKey) : null), playheadLine, codingRect);
+  const [bitmap] = useState(() => new SegmentBitmap());
+  const layout = useMemo(() => ({ laneIndex, colors: props.colors }), [laneIndex, props.colors]);
 
-  /** The segment under a point of the stage (the topmost, i.e. latest starting, one), if any. */
+  /** The segment under a point of the stage (the topmost, i.e. latest starting, one), if any: by binary search. */
   const segmentAt = (px: number, py: number): MarkupRow | undefined => {
     const lane = Math.floor((py - RULER) / LANE);
     if (lane < 0 || lane >= lanes.length || py - RULER - lane * LANE < 8) return undefined;
     const time = timeAt(px);
     const slack = (3 / width) * span;
-    for (let i = visible.length - 1; i >= 0; i--) {
-      const row = visible[i]!;
-      if (row.start - slack <= time && time <= row.end + slack && laneIndex.get(laneOf(row)) === lane) return row;
-    }
-    return undefined;
+    let hit: MarkupRow | undefined;
+    forRowsIn(rows, longest, time - slack, time + slack, (row) => {
+      if (laneIndex.get(laneOf(row)) === lane) hit = row;
+    });
+    return hit;
   };
   const gestures = useTimelineGestures(timeline, (px, py) => {
     const hit = segmentAt(px, py);
@@ -212,8 +208,8 @@ export function Timeline(props: TimelineProps) {
     else props.onSeek(Math.max(0, Math.min(duration, timeAt(px))));
   });
 
-  const selected = selectedKey ? rows.find((r) => r.key === selectedKey) : undefined;
-  const coding = codingKey ? rows.find((r) => r.key === codingKey) : undefined;
+  const selected = (selectedKey && rowOf(selectedKey)) || undefined;
+  const coding = (codingKey && rowOf(codingKey)) || undefined;
   const selectedLane = selected ? (laneIndex.get(laneOf(selected)) ?? 0) : 0;
   const handles = selected && selected.key !== codingKey;
 
@@ -223,22 +219,35 @@ export function Timeline(props: TimelineProps) {
       <Stage width={width} height={height} {...gestures}>
         <Layer>
           <Rect x={0} y={0} width={width} height={height} fill="#ffffff" />
-          <LanesAndTicks timeline={timeline} lanes={lanes} height={height} />
-          {/* All visible segments in one shape drawn straight on the canvas: no node per segment,
-              so zoomed out over 10,000 of them a redraw stays a few milliseconds. */}
+          <LanesAndTicks lanes={lanes} width={width} from={view.from} to={view.to} height={height} />
+          {/* All visible segments in one shape: a bitmap kept between draws, in which a key press
+              redraws only the time it changed (timeline-segments.ts), so zoomed out over 10,000
+              segments a press costs what its own segments do. */}
           <Shape
             listening={false}
             perfectDrawEnabled={false}
-            sceneFunc={(context) => {
-              const ctx = context._context;
-              for (const row of visible) {
-                if (row.key === codingKey) continue;
-                const lane = laneIndex.get(laneOf(row)) ?? 0;
-                const left = x(row.start);
-                ctx.fillStyle = colorOf(row);
-                ctx.fillRect(left, RULER + lane * LANE + 12, Math.max(1, x(row.end) - left), LANE - 14);
-              }
-            }}
+            sceneFunc={(context) =>
+              bitmap.paint(context._context, {
+                rows,
+                revision: props.revision,
+                changedSince: props.changedSince,
+                longest,
+                codingKey,
+                row: rowOf,
+                view,
+                width,
+                height,
+                layout,
+                x,
+                timeAt,
+                draw: (ctx, row) => {
+                  const lane = laneIndex.get(laneOf(row)) ?? 0;
+                  const left = x(row.start);
+                  ctx.fillStyle = colorOf(row);
+                  ctx.fillRect(left, RULER + lane * LANE + 12, Math.max(1, x(row.end) - left), LANE - 14);
+                },
+              })
+            }
           />
           {handles && (
             <Rect
@@ -263,7 +272,7 @@ export function Timeline(props: TimelineProps) {
               listening={false}
             />
           )}
-          <StampMarks timeline={timeline} stamps={stamps} height={height} />
+          <StampMarks stamps={stamps} width={width} from={view.from} to={view.to} height={height} />
           {handles && <EdgeHandle timeline={timeline} selected={selected} lane={selectedLane} edge="start" onEdge={props.onEdge} />}
           {handles && <EdgeHandle timeline={timeline} selected={selected} lane={selectedLane} edge="end" onEdge={props.onEdge} />}
         </Layer>

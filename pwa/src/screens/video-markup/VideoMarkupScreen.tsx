@@ -1,4 +1,4 @@
-import { useDeferredValue } from 'react';
+import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { api } from '../../api/client';
 import { formatDateTime } from '../../format/time';
@@ -19,6 +19,7 @@ import { OperationRows } from './OperationRows';
 import { Player } from './Player';
 import { reviewTarget } from './review';
 import { Activities, AgreementPanel, MarkupHelper, OtherCameras, TimeBudgetPanel, VideoComment } from './SidePanels';
+import { laneKey } from './session';
 import { StampList } from './StampList';
 import { Timeline } from './Timeline';
 import { analyse, share, switchCamera, useMarkupActions, type MarkupActions } from './useMarkupActions';
@@ -31,6 +32,23 @@ import './video-markup.css';
  */
 export function VideoMarkupScreen({ videoId, getTime }: { videoId: string; getTime?: string }) {
   return <VideoMarkupEditor key={videoId} videoId={videoId} getTime={getTime} />;
+}
+
+/** How long the keys must rest before the statistics panels and the model review count take the new rows. */
+const STATISTICS_PAUSE_MS = 400;
+
+/**
+ * `value`, once it has stayed the same for `pauseMs`: work over all 10,000 rows runs between key
+ * presses, not in the frame a press is painted in (useDeferredValue renders it right after the
+ * press, before the browser paints, and on a tablet's CPU that delayed the press).
+ */
+function useSettledValue<T>(value: T, pauseMs: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), pauseMs);
+    return () => clearTimeout(timer);
+  }, [value, pauseMs]);
+  return settled;
 }
 
 /** `compact`: a tablet or a phone (TOUCH_LAYOUT), laid out for a finger (docs/layout.md). */
@@ -115,8 +133,8 @@ function CodingStage({ editor, actions, meta, compact }: Parts & { meta: Meta })
 function MarkupWork({ editor, actions, meta }: Parts & { meta: Meta }) {
   const { readOnly, session, lookups, player, coding, playhead, operationById } = editor;
   const lanes = useLanes(editor);
-  // The statistics panels follow a frame later: a key press paints its segment first.
-  const deferredRows = useDeferredValue(session.rows);
+  // The statistics panels (a pass over all rows each) follow once the keys pause: a key press paints its segment alone.
+  const deferredRows = useSettledValue(session.rows, STATISTICS_PAUSE_MS);
   const knownDuration = editor.duration || meta.duration || 0;
   return (
     <>
@@ -136,9 +154,9 @@ function MarkupWork({ editor, actions, meta }: Parts & { meta: Meta }) {
         onReactionMs={coding.setReactionMs}
         readOnly={readOnly}
       />
-      {!readOnly && (
+      {!readOnly && session.modelRowCount > 0 && (
         <ModelReviewPanel
-          rows={session.rows}
+          rows={deferredRows}
           playhead={playhead}
           targetAt={(at) => reviewTarget(session, at)}
           operations={lookups.operations}
@@ -156,8 +174,12 @@ function MarkupWork({ editor, actions, meta }: Parts & { meta: Meta }) {
         duration={editor.duration || meta.duration || 1}
         playhead={playhead}
         lanes={lanes}
-        laneOf={(row) => `${row.workplace_id}:${row.employee_id}`}
+        laneOf={laneKey}
         colorOf={(row) => operationById.get(row.operation_id ?? -1)?.color ?? '#9e9e9e'}
+        colors={operationById}
+        rowOf={(key) => session.row(key)}
+        longest={session.longestRow}
+        changedSince={session.rowsChangedSince}
         onSeek={player.seek}
         onSelect={(key) => session.select(key)}
         onEdge={(key, edge, seconds) => !readOnly && session.updateRow(key, edge === 'start' ? { start: seconds } : { end: seconds }, 'Сдвинуть границу')}

@@ -10,8 +10,49 @@ import {
   type StampRow,
   type VideoMarkupsReply,
 } from '../../offline/markup-rows';
+import type { VideoMarkupsChanges } from '../../api/types';
+import type { ChangedSpan } from './timeline-segments';
 
 type Item = { kind: 'row'; row: MarkupRow } | { kind: 'stamp'; stamp: StampRow };
+
+/** The timeline lane of a row: its workplace and employee. */
+export const laneKey = (row: Pick<MarkupRow, 'workplace_id' | 'employee_id'>) => `${row.workplace_id}:${row.employee_id}`;
+
+/** The local keys of the new rows and stamps a save sent, in the order it sent them. */
+export type SentKeys = { rows: string[]; stamps: string[] };
+
+/**
+ * The local key each saved row of a save's answer takes: a row known before keeps its key; the
+ * rows the server created for the save's new rows (its own, in ascending ids) take the keys those
+ * had here, in the order they were sent — the server rounds times to milliseconds, so content may
+ * differ a little; anything else (filled gaps, the model's clipped pieces) is matched by content
+ * with a local new row, or gets a key of its own.
+ */
+function keysForSaved<T extends { id: number; key: string; author_name?: string | null; source?: string }>(
+  fresh: T[],
+  saved: Map<number, T>,
+  sentKeys: string[],
+  local: readonly T[],
+  same: (a: T, b: T) => boolean,
+): Map<number, string> {
+  const keys = new Map<number, string>();
+  const created = fresh.filter((r) => !saved.has(r.id) && (r.source === undefined || r.source === 'manual')).sort((a, b) => a.id - b.id);
+  const zipped = created.length === sentKeys.length;
+  if (zipped) created.forEach((r, i) => keys.set(r.id, sentKeys[i]!));
+  const unsaved = local.filter((r) => r.id < 0 && !(zipped && sentKeys.includes(r.key)));
+  for (const row of fresh) {
+    if (keys.has(row.id)) continue;
+    const known = saved.get(row.id)?.key;
+    if (known) {
+      keys.set(row.id, known);
+      continue;
+    }
+    const match = unsaved.find((u) => same(u, row));
+    if (match) unsaved.splice(unsaved.indexOf(match), 1);
+    keys.set(row.id, match?.key ?? row.key);
+  }
+  return keys;
+}
 
 /** First index whose row sorts at or after `row`. */
 function lowerBound(rows: readonly MarkupRow[], row: MarkupRow): number {
@@ -61,10 +102,31 @@ export class MarkupSession {
   /** The segment opened by an operation key whose end follows the playhead. */
   codingKey: string | null = null;
 
+  /** Rises only when a lane (workplace and employee) appears or goes: the timeline's lanes follow it. */
+  laneRevision = 0;
+  /** Rows of the model's unreviewed layer. */
+  modelRowCount = 0;
+  /** No row is longer than this (seconds): the timeline's search for rows in view starts that far back. */
+  longestRow = 0;
+
   private rowByKey = new Map<string, MarkupRow>();
   private stampByKey = new Map<string, StampRow>();
   private savedRows = new Map<number, MarkupRow>();
   private savedStamps = new Map<number, StampRow>();
+  /** The saved id each key stands for: a key gone from the rows with one here is a deletion to save. */
+  private savedRowKeys = new Map<string, number>();
+  private savedStampKeys = new Map<string, number>();
+  /**
+   * Keys changed since the rows last equalled the saved baseline: only these can differ from it,
+   * so the unsaved flag looks at them, not at all 10,000 rows.
+   */
+  private touchedRows = new Set<string>();
+  private touchedStamps = new Set<string>();
+  private laneCounts = new Map<string, number>();
+  /** The time span each recent revision changed rows in (the timeline redraws only there). */
+  private rowSpans: { revision: number; from: number; to: number }[] = [];
+  /** Revisions up to this one may have changed any row (a load, or a span log that ran over). */
+  private allChangedAt = 0;
   private readonly history = new History<Item>();
   private listeners = new Set<() => void>();
 
@@ -89,8 +151,7 @@ export class MarkupSession {
   /** Replaces everything with the server's answer (load, save, fill gaps). */
   loadFromServer(reply: VideoMarkupsReply, { keepHistory = false } = {}) {
     const { rows, stamps } = rowsFromReply(reply);
-    this.savedRows = new Map(rows.map((r) => [r.id, r]));
-    this.savedStamps = new Map(stamps.map((s) => [s.id, s]));
+    this.setSaved(rows, stamps);
     this.version = reply.version;
     if (!keepHistory) this.history.clear();
     this.setAll(rows, stamps);
@@ -112,11 +173,90 @@ export class MarkupSession {
       unsaved.splice(unsaved.indexOf(local), 1);
       return { ...row, key: local.key };
     });
-    this.savedRows = new Map(matched.map((r) => [r.id, r]));
-    this.savedStamps = new Map(stamps.map((s) => [s.id, s]));
+    this.setSaved(matched, stamps);
     this.version = reply.version;
     this.setAll(matched, stamps);
     this.emit();
+  }
+
+  /**
+   * After a save answered with its changes (PUT …?reply=changes): only the rows the save wrote or
+   * removed — the model's rows it clipped among them — change here, the other 10,000 stay as they
+   * are. Rows that were new locally keep their keys (matched by content). A complete answer (a
+   * save sent twice) replaces everything; false when the changes lie on another version than this
+   * session's (the caller then loads the whole markup).
+   */
+  acceptChanges(reply: VideoMarkupsChanges, sent: SentKeys = { rows: [], stamps: [] }): boolean {
+    if (reply.complete) {
+      this.acceptSaved(reply);
+      return true;
+    }
+    if (reply.base_version !== this.version) return false;
+    const { rows, stamps } = rowsFromReply(reply);
+    const rowKeys = keysForSaved(rows, this.savedRows, sent.rows, this.rows, sameRow);
+    const stampKeys = keysForSaved(stamps, this.savedStamps, sent.stamps, this.stamps, sameStamp);
+    const rowChanges: Change<MarkupRow>[] = [];
+    for (const id of reply.deleted_markup_ids) {
+      const key = this.savedRows.get(id)?.key ?? `m${id}`;
+      this.savedRows.delete(id);
+      this.savedRowKeys.delete(key);
+      this.touchedRows.add(key);
+      const before = this.rowByKey.get(key);
+      if (before) rowChanges.push({ key, before, after: null });
+    }
+    for (const row of rows) {
+      const after = Object.freeze({ ...row, key: rowKeys.get(row.id)! });
+      this.savedRows.set(row.id, after);
+      this.savedRowKeys.set(after.key, row.id);
+      rowChanges.push({ key: after.key, before: this.rowByKey.get(after.key) ?? null, after });
+    }
+    const stampChanges: Change<StampRow>[] = [];
+    for (const id of reply.deleted_stamp_ids) {
+      const key = this.savedStamps.get(id)?.key ?? `s${id}`;
+      this.savedStamps.delete(id);
+      this.savedStampKeys.delete(key);
+      this.touchedStamps.add(key);
+      const before = this.stampByKey.get(key);
+      if (before) stampChanges.push({ key, before, after: null });
+    }
+    for (const stamp of stamps) {
+      const after = Object.freeze({ ...stamp, key: stampKeys.get(stamp.id)! });
+      this.savedStamps.set(stamp.id, after);
+      this.savedStampKeys.set(after.key, stamp.id);
+      stampChanges.push({ key: after.key, before: this.stampByKey.get(after.key) ?? null, after });
+    }
+    this.version = reply.version;
+    if (rowChanges.length || stampChanges.length) this.apply('', rowChanges, stampChanges, { record: false });
+    else this.emit();
+    return true;
+  }
+
+  /** The keys of the rows and stamps not saved yet, in the order buildSavePayload sends them. */
+  unsavedKeys(): SentKeys {
+    return { rows: this.rows.filter((r) => r.id < 0).map((r) => r.key), stamps: this.stamps.filter((s) => s.id < 0).map((s) => s.key) };
+  }
+
+  /** The saved baseline as the API's reply: what the device keeps to open the video offline. */
+  savedReply(): VideoMarkupsReply {
+    const rows = [...this.savedRows.values()].sort(byStart);
+    return {
+      video_markups: rows.map((r) => ({
+        id: r.id,
+        operation_id: r.operation_id!,
+        workplace_id: r.workplace_id!,
+        employee_id: r.employee_id,
+        start_time: r.start,
+        end_time: r.end,
+        comment: r.comment || null,
+        source: r.source ?? 'manual',
+        confidence: r.confidence ?? null,
+        author_name: r.author_name ?? null,
+      })),
+      video_stamps: [...this.savedStamps.values()]
+        .sort((a, b) => a.time - b.time)
+        .map((s) => ({ id: s.id, type: s.type, time: s.time, comment: s.comment, employee_id: s.employee_id, author_name: null })),
+      version: this.version,
+    };
   }
 
   /**
@@ -132,27 +272,103 @@ export class MarkupSession {
     this.emit();
   }
 
+  /** The saved baseline: by id, and which key stands for which id. */
+  private setSaved(rows: MarkupRow[], stamps: StampRow[]) {
+    this.savedRows = new Map(rows.map((r) => [r.id, r]));
+    this.savedStamps = new Map(stamps.map((s) => [s.id, s]));
+    this.savedRowKeys = new Map(rows.map((r) => [r.key, r.id]));
+    this.savedStampKeys = new Map(stamps.map((s) => [s.key, s.id]));
+  }
+
+  /** Everything replaced by the saved baseline (`rows` and `stamps` are it): nothing is unsaved. */
   private setAll(rows: MarkupRow[], stamps: StampRow[]) {
     this.rowByKey = new Map(rows.map((r) => [r.key, r]));
     this.stampByKey = new Map(stamps.map((s) => [s.key, s]));
     this.rows = [...rows].sort(byStart);
     this.stamps = [...stamps].sort((a, b) => a.time - b.time);
+    this.touchedRows.clear();
+    this.touchedStamps.clear();
+    this.allChangedAt = this.revision + 1;
+    this.rowSpans = [];
+    this.laneCounts.clear();
+    this.modelRowCount = 0;
+    this.longestRow = 0;
+    for (const row of rows) this.count(row, 1);
+    this.laneRevision++;
+  }
+
+  /** Keeps the lane counts, the model's row count and the longest row in step with one row coming (+1) or going (-1). */
+  private count(row: MarkupRow, delta: 1 | -1) {
+    const lane = laneKey(row);
+    const n = (this.laneCounts.get(lane) ?? 0) + delta;
+    if (n > 0) this.laneCounts.set(lane, n);
+    else this.laneCounts.delete(lane);
+    if ((delta === 1 && n === 1) || n === 0) this.laneRevision++;
+    if (row.source === 'model') this.modelRowCount += delta;
+    // Never lowered by a removal: an upper bound is all the timeline needs.
+    if (delta === 1) this.longestRow = Math.max(this.longestRow, row.end - row.start);
+  }
+
+  /** The time span rows changed in after `revision` (for the timeline's bitmap, timeline-segments.ts). */
+  rowsChangedSince = (revision: number): ChangedSpan => {
+    if (revision < this.allChangedAt) return 'all';
+    let from = Infinity;
+    let to = -Infinity;
+    for (let i = this.rowSpans.length - 1; i >= 0 && this.rowSpans[i]!.revision > revision; i--) {
+      from = Math.min(from, this.rowSpans[i]!.from);
+      to = Math.max(to, this.rowSpans[i]!.to);
+    }
+    return from <= to ? { from, to } : null;
+  };
+
+  /** Notes that rows changed in [from, to] at the coming revision. */
+  private logSpan(from: number, to: number) {
+    if (!(from <= to)) return;
+    this.rowSpans.push({ revision: this.revision + 1, from, to });
+    if (this.rowSpans.length > 256) this.allChangedAt = this.rowSpans.shift()!.revision;
+  }
+
+  /** The lanes (workplace:employee) rows lie in, in order of first appearance. */
+  laneKeys(): string[] {
+    return [...this.laneCounts.keys()];
   }
 
   row(key: string) {
     return this.rowByKey.get(key) ?? null;
   }
 
+  /** The row's index in `rows` by binary search, -1 when it is not there. */
+  indexOf(key: string): number {
+    const row = this.rowByKey.get(key);
+    if (!row) return -1;
+    for (let at = lowerBound(this.rows, row); at < this.rows.length && byStart(this.rows[at]!, row) === 0; at++) if (this.rows[at]!.key === key) return at;
+    return this.rows.findIndex((r) => r.key === key);
+  }
+
   /** Applies row and stamp changes as one undoable step. */
   apply(label: string, rowChanges: Change<MarkupRow>[], stampChanges: Change<StampRow>[] = [], { record = true } = {}) {
     if (rowChanges.length === 0 && stampChanges.length === 0) return;
+    let from = Infinity;
+    let to = -Infinity;
     for (const change of rowChanges) {
-      if (change.after) this.rowByKey.set(change.key, Object.freeze(change.after));
-      else this.rowByKey.delete(change.key);
+      const current = this.rowByKey.get(change.key);
+      for (const row of [current, change.before, change.after])
+        if (row) {
+          from = Math.min(from, row.start);
+          to = Math.max(to, row.end);
+        }
+      if (current) this.count(current, -1);
+      if (change.after) {
+        this.rowByKey.set(change.key, Object.freeze(change.after));
+        this.count(change.after, 1);
+      } else this.rowByKey.delete(change.key);
+      this.touchedRows.add(change.key);
     }
+    this.logSpan(from, to);
     for (const change of stampChanges) {
       if (change.after) this.stampByKey.set(change.key, Object.freeze(change.after));
       else this.stampByKey.delete(change.key);
+      this.touchedStamps.add(change.key);
     }
     if (record) {
       this.history.record({
@@ -279,14 +495,40 @@ export class MarkupSession {
 
   private dirtyAt = { revision: -1, value: false };
 
-  /** The unsaved flag (spec 01 §4), derived from the difference with the last save (once per revision). */
+  /**
+   * The unsaved flag (spec 01 §4): whether a save would send anything (buildSavePayload), decided
+   * from the keys changed since the baseline alone — a key press at 10,000 rows looks at a few
+   * rows, not all of them. Keys found equal to the baseline again (undone) are forgotten.
+   */
   get dirty() {
     if (this.dirtyAt.revision !== this.revision) {
-      const p = this.buildSavePayload('');
-      const value = p.video_markups.length + p.operation_markups_to_delete.length + p.video_stamps.length + p.video_stamps_to_delete.length > 0;
+      let value = false;
+      for (const key of this.touchedRows) {
+        if (this.rowDiffers(key)) value = true;
+        else this.touchedRows.delete(key);
+      }
+      for (const key of this.touchedStamps) {
+        if (this.stampDiffers(key)) value = true;
+        else this.touchedStamps.delete(key);
+      }
       this.dirtyAt = { revision: this.revision, value };
     }
     return this.dirtyAt.value;
+  }
+
+  /** The row of `key` would travel in a save: new, changed, or a saved row removed. */
+  private rowDiffers(key: string) {
+    const row = this.rowByKey.get(key);
+    if (!row) return this.savedRowKeys.has(key);
+    const saved = row.id > 0 ? this.savedRows.get(row.id) : undefined;
+    return !saved || !sameRow(saved, row) || (this.savedRowKeys.has(key) && this.savedRowKeys.get(key) !== row.id);
+  }
+
+  private stampDiffers(key: string) {
+    const stamp = this.stampByKey.get(key);
+    if (!stamp) return this.savedStampKeys.has(key);
+    const saved = stamp.id > 0 ? this.savedStamps.get(stamp.id) : undefined;
+    return !saved || !sameStamp(saved, stamp) || (this.savedStampKeys.has(key) && this.savedStampKeys.get(key) !== stamp.id);
   }
 
   /**

@@ -107,13 +107,18 @@ export function useLanes({ session, lookups, coding }: MarkupEditor) {
       [lookups.workplaces.find((w) => w.id === row.workplace_id)?.name ?? 'без рабочего места', lookups.employees.find((e) => e.id === row.employee_id)?.name]
         .filter(Boolean)
         .join(' — ');
-    for (const row of session.rows) keys.set(`${row.workplace_id}:${row.employee_id}`, label(row));
+    // The session counts the rows of each lane as they change: no pass over 10,000 rows per key press.
+    for (const key of session.laneKeys()) {
+      const [workplace, employee] = key.split(':');
+      const id = (part: string | undefined) => (part === undefined || part === 'null' ? null : Number(part));
+      keys.set(key, label({ workplace_id: id(workplace), employee_id: id(employee) }));
+    }
     if (keys.size === 0) {
       const lane = coding.defaultLane();
       keys.set(`${lane.workplace_id}:${lane.employee_id}`, label(lane));
     }
     return [...keys.entries()].map(([key, text]) => ({ key, label: text }));
-    // The session mutates in place: its revision is what changes.
+    // The session mutates in place: its lane revision is what changes (and, with no rows, the default lane).
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [session.revision, lookups]);
+  }, [session.laneRevision, session.rows.length === 0 ? session.revision : -1, lookups]);
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiCallError } from '../../api/client';
-import type { VideoMarkupsSave } from '../../api/types';
+import type { VideoMarkupsChanges, VideoMarkupsSave } from '../../api/types';
 import { clearDraft, loadDraft, saveDraft, type MarkupDraft } from '../../offline/drafts';
 import { rememberMarkups } from '../../offline/apiCache';
 import { clearProblem, dropQueuedFor, enqueueSave, withOutboxLock } from '../../offline/outbox';
@@ -8,7 +8,7 @@ import { login } from '../../state/login';
 import { notify } from '../../status/notifications';
 import { INVALID_MARKUP, INVALID_MARKUP_BANNER, SAVE_FAILED, SAVED } from './model';
 import { invalidRows, type SavePayload, type VideoMarkupsReply } from '../../offline/markup-rows';
-import type { MarkupSession } from './session';
+import type { MarkupSession, SentKeys } from './session';
 
 /** A newer server version than the local edits: `draft` is set when the edits came from storage. */
 export type MarkupConflict = { server: VideoMarkupsReply | null; draft: MarkupDraft | null };
@@ -36,10 +36,17 @@ interface PersistenceOptions {
 function sendSave(videoId: number, session: MarkupSession) {
   return withOutboxLock(async () => {
     const payload: SavePayload = session.buildSavePayload(newSaveId());
+    const sent = session.unsavedKeys();
     try {
-      const saved = await api.put('/api/v1/video_markups/{videoId}', { path: { videoId }, body: payload as VideoMarkupsSave, quiet: true });
+      // Only what the save changed comes back (not the whole list): a save at 10,000 rows stays as quick as at 100.
+      const saved = await api.put('/api/v1/video_markups/{videoId}', {
+        path: { videoId },
+        query: { reply: 'changes' },
+        body: payload as VideoMarkupsSave,
+        quiet: true,
+      });
       await dropQueuedFor(videoId, owner());
-      return saved;
+      return { saved, sent };
     } catch (err) {
       if (isOffline(err)) await enqueueSave({ videoId, payload, queuedAt: Date.now(), owner: owner() });
       throw err;
@@ -47,17 +54,31 @@ function sendSave(videoId: number, session: MarkupSession) {
   });
 }
 
+/**
+ * Lays a save's answer over the session: its changes, or — the whole markup (a save answered
+ * in full) or changes on a version this session does not hold — the whole markup read again.
+ */
+async function acceptReply(videoId: number, session: MarkupSession, reply: VideoMarkupsReply | VideoMarkupsChanges, sent: SentKeys) {
+  if ('deleted_markup_ids' in reply && session.acceptChanges(reply, sent)) return;
+  session.acceptSaved('deleted_markup_ids' in reply ? await api.get('/api/v1/video_markups/{videoId}', { path: { videoId } }) : reply);
+}
+
 /** After a save the server took: the draft and the sync problem go, the saved markup is kept for offline opening. */
-async function keepSaved(videoId: number, reply: VideoMarkupsReply) {
+async function keepSaved(videoId: number, session: MarkupSession) {
   await clearDraft(videoId, owner());
   void clearProblem(videoId, owner());
-  void rememberMarkups(videoId, reply).catch(() => {});
+  void rememberMarkups(videoId, session.savedReply()).catch(() => {});
 }
 
 /** The server fills the gaps with idle time; the rows it added (not among `before`) are one undoable step, like any other bulk edit. */
 async function fillGapsOnServer(videoId: number, session: MarkupSession, before: Set<string>) {
-  const reply = await api.post('/api/v1/video_markups/{videoId}', { path: { videoId }, body: session.buildSavePayload(newSaveId()) as VideoMarkupsSave });
-  session.acceptSaved(reply);
+  const sent = session.unsavedKeys();
+  const reply = await api.post('/api/v1/video_markups/{videoId}', {
+    path: { videoId },
+    query: { reply: 'changes' },
+    body: session.buildSavePayload(newSaveId()) as VideoMarkupsSave,
+  });
+  await acceptReply(videoId, session, reply, sent);
   session.recordAdded(
     'Заполнить пропуски',
     session.rows.map((r) => r.key).filter((key) => !before.has(key)),
@@ -120,10 +141,10 @@ export function useMarkupPersistence(options: PersistenceOptions) {
     setBusy(true);
     inFlight.current = true;
     try {
-      const reply = await sendSave(videoId, session);
-      session.acceptSaved(reply);
+      const { saved, sent } = await sendSave(videoId, session);
+      await acceptReply(videoId, session, saved, sent);
       setQueued(false);
-      await keepSaved(videoId, reply);
+      await keepSaved(videoId, session);
       notify('success', SAVED);
       options.onSaved();
       return true;

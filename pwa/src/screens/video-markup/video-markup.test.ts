@@ -71,6 +71,104 @@ describe('markup session', () => {
     expect(session.version).toBe(4);
   });
 
+  it('merges a save’s changes: new rows keep their keys, clipped model rows come and go, the rest stays as it was', () => {
+    const session = new MarkupSession({
+      ...reply,
+      video_markups: [
+        ...reply.video_markups,
+        { id: 20, operation_id: 2, workplace_id: 5, employee_id: 7, start_time: 40, end_time: 70, comment: 'Модель', source: 'model', author_name: null },
+      ],
+    });
+    const untouched = session.row('m10');
+    // Times the server rounds to whole milliseconds: the new row is known by the order it was sent in, not by content.
+    const row = session.addRow({ operation_id: 1, workplace_id: 5, employee_id: 7, start: 50.00049, end: 60 });
+    session.select(row.key);
+    session.updateRow('m11', { comment: 'z' });
+    const sent = session.unsavedKeys();
+    const model = (start: number, end: number, id: number) => ({
+      id,
+      operation_id: 2,
+      workplace_id: 5,
+      employee_id: 7,
+      start_time: start,
+      end_time: end,
+      comment: 'Модель',
+      source: 'model' as const,
+      author_name: null,
+    });
+    const merged = session.acceptChanges(
+      {
+        video_markups: [
+          { id: 11, operation_id: 2, workplace_id: 5, employee_id: 7, start_time: 20, end_time: 30, comment: 'z', source: 'manual', author_name: 'М' },
+          model(40, 50, 31),
+          { id: 30, operation_id: 1, workplace_id: 5, employee_id: 7, start_time: 50, end_time: 60, comment: null, source: 'manual', author_name: 'М' },
+          model(60, 70, 32),
+        ],
+        video_stamps: [],
+        deleted_markup_ids: [20],
+        deleted_stamp_ids: [],
+        base_version: 3,
+        version: 4,
+        complete: false,
+      },
+      sent,
+    );
+    expect(merged).toBe(true);
+    expect(session.rows.map((r) => [r.id, r.start, r.end, r.source])).toEqual([
+      [10, 0, 10, 'manual'],
+      [11, 20, 30, 'manual'],
+      [31, 40, 50, 'model'],
+      [30, 50, 60, 'manual'],
+      [32, 60, 70, 'model'],
+    ]);
+    expect(session.row(row.key)?.id).toBe(30);
+    expect(session.selectedKey).toBe(row.key);
+    expect(session.row('m10')).toBe(untouched);
+    expect(session.version).toBe(4);
+    expect(session.dirty).toBe(false);
+    expect(session.modelRowCount).toBe(2);
+    // The saved baseline moved with the changes: a removal now is a deletion of the saved id.
+    session.removeRow('m31');
+    expect(session.buildSavePayload('x').operation_markups_to_delete).toEqual([31]);
+    expect(session.dirty).toBe(true);
+    expect(session.savedReply().video_markups.map((m) => m.id)).toEqual([10, 11, 31, 30, 32]);
+  });
+
+  it('refuses changes on another version than its own, and takes a complete answer whole', () => {
+    const session = new MarkupSession(reply);
+    const changes = { video_markups: [], video_stamps: [], deleted_markup_ids: [10], deleted_stamp_ids: [], base_version: 2, version: 3, complete: false };
+    expect(session.acceptChanges(changes)).toBe(false);
+    expect(session.rows).toHaveLength(2);
+    expect(session.acceptChanges({ ...reply, version: 5, deleted_markup_ids: [], deleted_stamp_ids: [], base_version: 5, complete: true })).toBe(true);
+    expect(session.version).toBe(5);
+  });
+
+  it('tells the timeline the time a change touched, and everything after a load', () => {
+    const session = new MarkupSession(reply);
+    const loaded = session.revision;
+    expect(session.rowsChangedSince(loaded - 1)).toBe('all');
+    expect(session.rowsChangedSince(loaded)).toBeNull();
+    session.updateRow('m11', { end: 35 });
+    session.select('m11');
+    expect(session.rowsChangedSince(loaded)).toEqual({ from: 20, to: 35 });
+    session.addRow({ operation_id: 1, workplace_id: 6, start: 100, end: 101 });
+    expect(session.rowsChangedSince(loaded)).toEqual({ from: 20, to: 101 });
+    expect(session.laneKeys()).toEqual(['5:7', '6:null']);
+    expect(session.indexOf('m11')).toBe(1);
+  });
+
+  it('finds the unsaved state from the changed keys alone, and forgets keys undone back to the saved state', () => {
+    const session = new MarkupSession(reply);
+    session.updateRow('m10', { comment: 'a' });
+    expect(session.dirty).toBe(true);
+    session.updateRow('m10', { comment: '' });
+    expect(session.dirty).toBe(false);
+    session.removeStamp('s3');
+    expect(session.dirty).toBe(true);
+    session.undo();
+    expect(session.dirty).toBe(false);
+  });
+
   it('restores a draft as one undoable step', () => {
     const session = new MarkupSession(reply);
     session.addRow({ operation_id: 2, workplace_id: 5, start: 50, end: 60 });
