@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { feature, featureCollection as fc, rectangleRing as ring } from '../../workers/test-support/drawing';
-import { CAD_SUPPORT_DIR, PYTHON_WITH_EZDXF } from '../support/cad-tools';
+import { cadDistrict, featureCollection as fc } from '../../workers/test-support/drawing';
+import { CAD_SUPPORT_DIR, librecad, PYTHON_WITH_EZDXF } from '../support/cad-tools';
 import { ALGO_TAGS, crsOfKind, defaultCrs, planCad, runAlgorithm, writeDwg, writeDxf, type AlgoTag, type GeoCollection } from '@norma/workers/map';
 
 /*
@@ -16,23 +16,8 @@ import { ALGO_TAGS, crsOfKind, defaultCrs, planCad, runAlgorithm, writeDwg, writ
  * through the .prj written beside the file.
  */
 
-/** The district of the other CAD tests: two territories, a named avenue, a school zone. */
-const drawn = fc([
-  feature('area', { type: 'Polygon', coordinates: [ring(30.3, 59.93, 0.02, 0.01)] }, { type_id: 10, name: 'Жилой район «Север»' }),
-  feature('area', { type: 'Polygon', coordinates: [ring(30.32, 59.93, 0.01, 0.01)] }, { type_id: 13 }),
-  feature(
-    'road',
-    {
-      type: 'LineString',
-      coordinates: [
-        [30.3, 59.93],
-        [30.32, 59.93],
-      ],
-    },
-    { type_id: 1, name: 'улица Ленина' },
-  ),
-  feature('zone', { type: 'Polygon', coordinates: [ring(30.305, 59.934, 0.002, 0.001)] }, { type_id: 20, radius: 500, name: 'Школа № 1' }),
-]);
+/** The CAD tests' district (workers/test-support/drawing.ts): two territories, «улица Ленина», «Школа № 1». */
+const drawn = cadDistrict();
 const crs = defaultCrs(drawn)!;
 const grid = runAlgorithm('road_gen_grid', { drawn, general: fc([]), crs });
 const cover = runAlgorithm('block_min_circle_cover', { drawn, general: grid.general, crs });
@@ -133,22 +118,7 @@ describe('the file opens on the drawing (issue 46, finding 7)', () => {
         file,
         format === 'dxf' ? writeDxf(drawing, cover.info, () => {}, reference).bytes : writeDwg(drawing, cover.info, () => {}, {}, reference).bytes,
       );
-      let lines: string[] = [];
-      for (let attempt = 1; attempt <= 3; attempt++) {
-        const display = String(200 + ((process.pid * 17 + attempt * 101 + (format === 'dxf' ? 500 : 600)) % 700));
-        const home = mkdtempSync(join(dir, 'librecad-'));
-        lines = execFileSync(
-          'xvfb-run',
-          ['-a', '-n', display, '-s', '-screen 0 1280x1024x24', join(CAD_SUPPORT_DIR, 'librecad-view.sh'), file, home, `${file}.png`],
-          {
-            encoding: 'utf8',
-            timeout: 300_000,
-          },
-        )
-          .split('\n')
-          .filter(Boolean);
-        if (lines[0] !== 'no-display') break;
-      }
+      const lines = librecad('view', file, `${file}.png`, { workDir: dir, seed: format === 'dxf' ? 500 : 600 });
       expect(lines[0]).toMatch(/^share /);
       // The district's streets, blocks and labels in layer colours over at least 1 % of the drawing area.
       expect(Number(lines[0].slice('share '.length))).toBeGreaterThan(0.01);

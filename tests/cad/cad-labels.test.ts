@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { featureCollection as fc } from '../../workers/test-support/drawing';
-import { CAD_SUPPORT_DIR, PYTHON_WITH_EZDXF } from '../support/cad-tools';
+import { CAD_SUPPORT_DIR, librecad, PYTHON_WITH_EZDXF } from '../support/cad-tools';
 import { defaultCrs, planCad, writeDwg, writeDxf, type GeoFeature } from '@norma/workers/map';
 
 /*
@@ -18,7 +18,7 @@ import { defaultCrs, planCad, writeDwg, writeDxf, type GeoFeature } from '@norma
  * pixel for pixel the page of «₽» (no font LibreCAD ships has it); the test first shows that the
  * comparison sees it (the old export's «Д», in the style «Standard», is that page), then that every
  * character's page differs from it by more than half the placeholder's own ink. The DWG: LibreCAD
- * opens it under Xvfb and saves it as DXF (tests/support/librecad-resave.sh); that file — LibreCAD's
+ * opens it under Xvfb and saves it as DXF (tests/support/librecad.sh, `resave`); that file — LibreCAD's
  * reading, styles and fonts included — is cut into one file per label (ezdxf-split-texts.py) and
  * printed the same way.
  */
@@ -131,22 +131,7 @@ describe('CAD labels (issue 46)', () => {
     const dwg = writeDwg(fc([frame, ...all.map(named)]), undefined, () => {}, { created: new Date('2026-01-01T00:00:00Z') });
     writeFileSync(join(folder, 'labels.dwg'), dwg.bytes);
     const saved = join(folder, 'labels.librecad.dxf');
-    let lines: string[] = [];
-    for (let attempt = 1; attempt <= 3; attempt++) {
-      const home = mkdtempSync(join(folder, 'librecad-'));
-      const display = String(200 + ((process.pid * 17 + attempt * 101 + 200) % 700));
-      lines = execFileSync(
-        'xvfb-run',
-        ['-a', '-n', display, '-s', '-screen 0 1280x1024x24', join(CAD_SUPPORT_DIR, 'librecad-resave.sh'), join(folder, 'labels.dwg'), home, saved],
-        {
-          encoding: 'utf8',
-          timeout: 300_000,
-        },
-      )
-        .split('\n')
-        .filter(Boolean);
-      if (lines[0] !== 'no-display' && lines[0] !== 'failed open') break;
-    }
+    const lines = librecad('resave', join(folder, 'labels.dwg'), saved, { workDir: folder, seed: 200 });
     expect(lines).toEqual([`saved ${saved}`]);
     const split = join(folder, 'split');
     mkdirSync(split);

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { feature, featureCollection as fc, rectangleRing as ring } from '../../workers/test-support/drawing';
-import { CAD_SUPPORT_DIR, PYTHON_WITH_EZDXF } from '../support/cad-tools';
+import { cadDistrict, featureCollection as fc } from '../../workers/test-support/drawing';
+import { CAD_SUPPORT_DIR, librecad, PYTHON_WITH_EZDXF } from '../support/cad-tools';
 import { crsOfKind, defaultCrs, planCad, runAlgorithm, writeDwg, writeDxf, type ProjectCrs } from '@norma/workers/map';
 // Test-only LibreDWG reader (GPL, devDependency).
 import { readDwg } from '../../workers/test-support/dwg-read-back';
@@ -17,37 +17,8 @@ import { readDwg } from '../../workers/test-support/dwg-read-back';
  * Debian (.ci/run installs them).
  */
 
-/** Two territories side by side, a road on a territory edge, a named avenue, a named school zone, objects. */
-const drawn = fc([
-  feature('area', { type: 'Polygon', coordinates: [ring(30.3, 59.93, 0.02, 0.01)] }, { type_id: 10, name: 'Жилой район «Север»' }),
-  feature('area', { type: 'Polygon', coordinates: [ring(30.32, 59.93, 0.01, 0.01)] }, { type_id: 13 }),
-  feature(
-    'road',
-    {
-      type: 'LineString',
-      coordinates: [
-        [30.3, 59.93],
-        [30.32, 59.93],
-      ],
-    },
-    { type_id: 1, name: 'улица Ленина' },
-  ),
-  feature(
-    'road',
-    {
-      type: 'LineString',
-      coordinates: [
-        [30.29, 59.935],
-        [30.295, 59.9352],
-        [30.2995, 59.935],
-      ],
-    },
-    { type_id: 2, name: 'Проспект Мира' },
-  ),
-  feature('zone', { type: 'Polygon', coordinates: [ring(30.305, 59.934, 0.002, 0.001)] }, { type_id: 20, radius: 500, name: 'Школа № 1' }),
-  feature('object', { type: 'Point', coordinates: [30.306, 59.933] }, { type_id: 30, name: 'Дом № 5' }),
-  feature('object', { type: 'Point', coordinates: [30.307, 59.9335] }, { type_id: 31, radius: 6 }),
-]);
+/** The CAD tests' district (workers/test-support/drawing.ts) with an avenue west of it, a house and a bus stop. */
+const drawn = cadDistrict({ more: true });
 const crs = defaultCrs(drawn)!;
 const grid = runAlgorithm('road_gen_grid', { drawn, general: fc([]), crs });
 const cover = runAlgorithm('block_min_circle_cover', { drawn, general: grid.general, crs });
@@ -97,41 +68,13 @@ function gdalPerLayer(file: string): Record<string, number> {
 }
 
 /** LibreCAD 2.2 opening the file under Xvfb: the windows it showed and what it printed. */
-function librecad(file: string, attempt = 1): string[] {
-  const home = mkdtempSync(join(dir, 'librecad-'));
-  // -a from a display number of our own: other X servers starting at once (parallel tests) start at 99.
-  const display = String(200 + ((process.pid * 7 + attempt * 101) % 700));
-  const out = execFileSync(
-    'xvfb-run',
-    ['-a', '-n', display, '-s', '-screen 0 1280x1024x24', join(CAD_SUPPORT_DIR, 'librecad-open.sh'), file, home, `${file}.png`],
-    {
-      encoding: 'utf8',
-      timeout: 300_000,
-    },
-  );
-  const lines = out.split('\n').filter(Boolean);
-  return lines[0] === 'no-display' && attempt < 3 ? librecad(file, attempt + 1) : lines;
-}
+const librecadOpen = (file: string) => librecad('open', file, `${file}.png`, { workDir: dir, seed: 0 });
 
 /**
  * LibreCAD 2.2 opening the file under Xvfb and saving it again as DXF through its own «Save as…»
- * (tests/support/librecad-resave.sh): what LibreCAD itself read, for ezdxf to count.
+ * (tests/support/librecad.sh, `resave`): what LibreCAD itself read, for ezdxf to count.
  */
-function librecadResave(file: string, out: string, attempt = 1): string[] {
-  const home = mkdtempSync(join(dir, 'librecad-'));
-  const display = String(200 + ((process.pid * 13 + attempt * 101 + 350) % 700));
-  const lines = execFileSync('xvfb-run', ['-a', '-n', display, '-s', '-screen 0 1280x1024x24', join(CAD_SUPPORT_DIR, 'librecad-resave.sh'), file, home, out], {
-    encoding: 'utf8',
-    timeout: 300_000,
-  })
-    .split('\n')
-    .filter(Boolean);
-  // No display (xvfb lost the race for its number), or LibreCAD gone before its window came up (it
-  // has died so at start on a loaded machine, once in many runs, and opened the same file at once
-  // again): one more try. A file LibreCAD cannot open fails every try.
-  const again = lines[0] === 'no-display' || (lines[0] === 'failed open' && attempt < 2);
-  return again && attempt < 3 ? librecadResave(file, out, attempt + 1) : lines;
-}
+const librecadResave = (file: string, out: string) => librecad('resave', file, out, { workDir: dir, seed: 350 });
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'norma-cad-'));
@@ -176,9 +119,9 @@ describe('CAD export read by independent software (ezdxf, GDAL, LibreCAD, LibreD
 
   it('LibreCAD opens the DXF and the DWG with no import-error dialog; LibreDWG and ezdxf agree on the entities', async () => {
     const { dxf, dwg } = exportAll('output');
-    expect(librecad(path('output.dxf'))).toEqual(['opened LibreCAD - [output.dxf]']);
+    expect(librecadOpen(path('output.dxf'))).toEqual(['opened LibreCAD - [output.dxf]']);
     // The DWG: only LibreCAD's general notice «DWG support is not complete» (window «Information»).
-    expect(librecad(path('output.dwg'))).toEqual(['notice Information', 'opened LibreCAD - [output.dwg]']);
+    expect(librecadOpen(path('output.dwg'))).toEqual(['notice Information', 'opened LibreCAD - [output.dwg]']);
     const read = await readDwg(dwg.bytes);
     expect(read.error).toBe(0);
     const perLayer: Record<string, number> = {};

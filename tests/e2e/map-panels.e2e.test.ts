@@ -9,7 +9,8 @@ import { analystOrganization, startServer, type RunningServer } from '../support
  * 1440×900 and 1024×768: closed it is one line and a small share of the map; a popup's «Сохранить»
  * drawn over the opened box is the element under its own centre; a click on the map right next to
  * the box adds a vertex; «Весь проект» puts the whole drawing clear of the box. At 360×740 the map
- * opens and the closed box is one line with nothing out of place.
+ * opens and the closed box is one line with nothing out of place (drawing by taps on a phone:
+ * map-phone.e2e.test.ts).
  *
  * The share thresholds: the closed box is one line (under 50 px tall) of the name, the count and
  * two small buttons. On the 1440 and 1024 maps it must stay under 5 % of the map: the issue measured
@@ -104,7 +105,7 @@ afterAll(async () => {
 const SIZES = [
   { width: 1440, height: 900, shareMax: 0.05, draws: true },
   { width: 1024, height: 768, shareMax: 0.05, draws: true },
-  // The phone: the map opens and the closed box is one line; drawing by clicks there is not checked yet.
+  // The phone: the map opens and the closed box is one line; drawing there by taps — map-phone.e2e.test.ts.
   { width: 360, height: 740, shareMax: 0.08, draws: false },
 ];
 

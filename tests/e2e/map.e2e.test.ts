@@ -297,7 +297,7 @@ describe('map editor in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it('the zone tool draws a circle zone with its radius; removal mode opens no popup and removes it', async () => {
+  it('the zone tool draws a circle zone with its radius; removal mode opens no popup, offers it and removes it on «Удалить»', async () => {
     const box = (await page.getByTestId('map-canvas').boundingBox())!;
     const center = { x: box.x + box.width - 60, y: box.y + 60 };
     await page.getByRole('button', { name: 'Зона', exact: true }).click();
@@ -326,8 +326,14 @@ describe('map editor in Chromium', () => {
     expect(countOf((await current()).drawn_feature_collection.features, 'zone')).toBe(1);
     expect(await shown('zone')).toBe(1);
 
+    // «Удалить объект»: the click offers the zone (it is the only shape there), «Удалить» deletes it.
     await page.getByRole('button', { name: 'Удалить объект' }).click();
     await page.mouse.click(center.x, center.y);
+    const picker = page.getByTestId('map-remove');
+    await picker.getByRole('radio', { name: 'Зона — Детский сад', checked: true }).waitFor();
+    expect(await picker.getByRole('radio').count()).toBe(1);
+    expect(countOf((await current()).drawn_feature_collection.features, 'zone')).toBe(1);
+    await picker.getByRole('button', { name: 'Удалить', exact: true }).click();
     await expect.poll(() => shown('zone'), RETRY).toBe(0);
     expect(await popup.count()).toBe(0);
     expect(countOf((await current()).drawn_feature_collection.features, 'zone')).toBe(0);

@@ -6,6 +6,7 @@ import { useOfflineText } from '../../status/useOfflineText';
 import { runMapShortcut, type MapActionContext } from './actions';
 import { GisDialog } from './GisDialog';
 import { MapInfo } from './MapInfo';
+import { RemovePicker } from './RemovePicker';
 import { SidePanel } from './SidePanel';
 import { Toolbar } from './Toolbar';
 import { useMapEditor } from './useMapEditor';
@@ -117,6 +118,15 @@ export function MapScreen() {
             <div className="map-busy" role="status" data-testid="map-busy">
               <span className="map-spinner" aria-hidden="true" /> {BUSY_TEXT[busy]}
             </div>
+          )}
+          {editor.tool === 'remove' && canWrite && (
+            <RemovePicker
+              offered={editor.removing.offered}
+              busy={busy !== null}
+              onChoose={editor.removing.choose}
+              onRemove={editor.removing.remove}
+              onCancel={editor.removing.cancel}
+            />
           )}
           {gis && <GisDialog type={gis} onBuilt={editor.onGisBuilt} onClose={editor.closeGis} />}
           <MapInfo state={state} canWrite={canWrite} onShowAll={editor.showAll} />

@@ -13,6 +13,7 @@ import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
 import type { MapFeature, MapTypeStyle } from '../../api/types';
 import { styleOf } from '../../maplibre/layers';
 import { roundGeometry } from '../../maplibre/precision';
+import { byRemovalRule } from './removal';
 
 /**
  * The drawing on the map (Terra Draw, docs/map.md «Экран редактора»): line = road, polygon =
@@ -52,12 +53,24 @@ export interface Drawing {
   setProperties(id: FeatureId, props: Partial<Props>): void;
   /** A point to anchor a popup at: a point's position, a line's middle vertex, a polygon's first vertex. */
   anchor(id: FeatureId): [number, number] | null;
-  /** The top feature within the snap distance of a map point, if any. */
-  featureAt(lngLat: { lng: number; lat: number }): FeatureId | null;
+  /** The drawn features within the snap distance of a map point, in «Удалить объект»'s order (removal.ts). */
+  featuresAt(lngLat: { lng: number; lat: number }): Array<{ id: FeatureId; geometry: MapFeature['geometry'] }>;
   /** The project features held now, without `exclude` (features still waiting for their popup). */
   features(exclude: ReadonlySet<FeatureId>): MapFeature[];
   setStyles(styles: Record<string, MapTypeStyle>): void;
   destroy(): void;
+}
+
+/**
+ * The zone tool: Terra Draw's circle takes its radius from pointer moves only, so on a touch screen,
+ * where a tap moves nothing, the second tap closed a circle of the 1 cm starting radius (issue 46).
+ * Here each click first counts as a move to where it is: the tap that ends the circle sets the radius.
+ */
+class TapCircleMode extends TerraDrawCircleMode {
+  override onClick(event: Parameters<TerraDrawCircleMode['onClick']>[0]) {
+    if (this.state === 'drawing') this.onMouseMove(event);
+    super.onClick(event);
+  }
 }
 
 const isDrawn = (f: GeoJSONStoreFeatures) =>
@@ -89,7 +102,7 @@ export function createDrawing(map: maplibregl.Map, events: DrawingEvents): Drawi
         styles: { fillColor: color, fillOpacity, outlineColor: color, outlineWidth: 2 },
       }),
       new TerraDrawLineStringMode({ pointerDistance: SNAP_PX, snapping, styles: { lineStringColor: color, lineStringWidth: width } }),
-      new TerraDrawCircleMode({ pointerDistance: SNAP_PX, styles: { fillColor: color, fillOpacity, outlineColor: color, outlineWidth: 2 } }),
+      new TapCircleMode({ pointerDistance: SNAP_PX, styles: { fillColor: color, fillOpacity, outlineColor: color, outlineWidth: 2 } }),
       new TerraDrawPointMode({ pointerDistance: SNAP_PX, styles: { pointColor: color, pointWidth: 6, pointOutlineColor: '#ffffff', pointOutlineWidth: 1 } }),
     ],
   });
@@ -168,11 +181,9 @@ export function createDrawing(map: maplibregl.Map, events: DrawingEvents): Drawi
       // The top vertex: the popup opens above the shape's outline rather than over its middle.
       return ring.reduce((top, p) => (p[1] > top[1] ? p : top), ring[0]) as [number, number];
     },
-    featureAt(lngLat) {
+    featuresAt(lngLat) {
       const found = draw.getFeaturesAtLngLat(lngLat, { pointerDistance: SNAP_PX, ignoreSelectFeatures: true, ignoreCoordinatePoints: true }).filter(isDrawn);
-      // Points and lines before the polygons under them.
-      found.sort((a, b) => order(a) - order(b));
-      return found[0]?.id ?? null;
+      return byRemovalRule(found.map((f) => ({ id: f.id!, geometry: f.geometry as MapFeature['geometry'] })));
     },
     features(exclude) {
       return draw
@@ -193,5 +204,3 @@ export function createDrawing(map: maplibregl.Map, events: DrawingEvents): Drawi
     },
   };
 }
-
-const order = (f: GeoJSONStoreFeatures) => ({ Point: 0, LineString: 1, Polygon: 2 })[f.geometry.type];

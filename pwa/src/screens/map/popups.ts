@@ -41,12 +41,42 @@ export function serverForm(html: string, onSubmit: (values: FormValues) => Promi
   return holder;
 }
 
+/** Height a popup takes beyond its form, px: the tip (10), the padding (2 × 12) and a gap to the map's edge. */
+const POPUP_MARGIN_PX = 42;
+
 /**
- * The property popup of a feature: 240 px wide, at `lngLat`. It does not close on a map click (the
- * click that finishes a shape would close it at once); the × button or Escape close it.
+ * Where a popup at screen point `at` fits in a map of `width`×`height` (issue 46): on the side of
+ * the point with more room — below or above — centred on it, or to its left or right when the centred
+ * popup would cross the map's edge; `maxHeight` is what of that room the form may take (it scrolls inside it). A phone's
+ * map is about 340×520 px and a road's form about 380 px tall: left to itself maplibre opened it below
+ * a point low on the map, past the map's bottom edge, where nothing can be tapped.
+ */
+function popupPlacement(at: { x: number; y: number }, width: number, height: number): { anchor: maplibregl.PositionAnchor; maxHeight: number } {
+  const below = height - at.y;
+  const vertical = below >= at.y ? 'top' : 'bottom';
+  const half = MENU_WIDTH_PX / 2;
+  const side = at.x - half >= 0 && at.x + half <= width ? '' : at.x < width / 2 ? '-left' : '-right';
+  return { anchor: `${vertical}${side}` as maplibregl.PositionAnchor, maxHeight: Math.max(120, Math.floor(Math.max(below, at.y) - POPUP_MARGIN_PX)) };
+}
+
+/**
+ * The property popup of a feature: 240 px wide, at `lngLat`, inside the map (`popupPlacement`). It
+ * does not close on a map click (the click that finishes a shape would close it at once); the ×
+ * button or Escape close it.
  */
 export function openPopup(map: maplibregl.Map, lngLat: [number, number], content: HTMLElement, onClose: () => void): maplibregl.Popup {
-  const popup = new maplibregl.Popup({ closeOnClick: false, closeOnMove: false, maxWidth: `${MENU_WIDTH_PX}px`, className: 'map-popup', focusAfterOpen: true })
+  const container = map.getContainer();
+  const { anchor, maxHeight } = popupPlacement(map.project(lngLat), container.clientWidth, container.clientHeight);
+  content.style.maxHeight = `${maxHeight}px`;
+  content.style.overflowY = 'auto';
+  const popup = new maplibregl.Popup({
+    closeOnClick: false,
+    closeOnMove: false,
+    maxWidth: `${MENU_WIDTH_PX}px`,
+    className: 'map-popup',
+    focusAfterOpen: true,
+    anchor,
+  })
     .setLngLat(lngLat)
     .setDOMContent(content)
     .addTo(map);

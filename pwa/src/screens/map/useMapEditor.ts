@@ -9,6 +9,7 @@ import { createDrawing, type Drawing, type FeatureId, type Tool } from './drawin
 import { addNamesLayer, NAME_MAX, normaliseName, showNames } from './labels';
 import { fitClear } from './fit';
 import { labelText, openPopup, serverForm } from './popups';
+import { addPickLayers, candidateLabel, showPick, type RemovalCandidate } from './removal';
 import type { MapProjectState } from './useMapProject';
 
 export function bounds(features: MapFeature[]): maplibregl.LngLatBounds | null {
@@ -39,6 +40,7 @@ function useBasemap(container: RefObject<HTMLDivElement | null>, closePopup: () 
     created.on('load', () => {
       addGeneratedLayers(created);
       addNamesLayer(created);
+      addPickLayers(created);
       element.dataset.mapLoaded = 'true';
       setMap(created);
     });
@@ -98,6 +100,12 @@ function usePropertyPopup({ pending, popup }: EditorRefs, save: (d: Drawing) => 
     },
     [pending, popup, save],
   );
+}
+
+/** «Удалить объект»: the shapes under the last tap, in the rule's order, and the one chosen. */
+export interface Removal {
+  candidates: RemovalCandidate[];
+  chosen: FeatureId;
 }
 
 type DrawingHandlers = { created(id: FeatureId): void; edited(): void; selected(id: FeatureId): void; click(at: maplibregl.LngLat): void };
@@ -169,6 +177,46 @@ function useServerLayers(map: maplibregl.Map | null, drawing: Drawing | null, { 
 }
 
 /**
+ * «Удалить объект» (removal.ts): a tap offers the shapes under it, the first by the rule chosen and
+ * outlined on the map; `remove` deletes the chosen one and saves. Offered only while `active` (the
+ * tool on, the project editable) and while every shape offered is still drawn (a reload drops them).
+ */
+function useRemoval(
+  map: maplibregl.Map | null,
+  drawing: Drawing | null,
+  { catalogue, busy }: MapProjectState,
+  active: boolean,
+  save: (d: Drawing) => Promise<unknown>,
+) {
+  const [removal, setRemoval] = useState<Removal | null>(null);
+  const offered = active && removal && drawing && removal.candidates.every((c) => drawing.has(c.id)) ? removal : null;
+  useEffect(() => {
+    if (map) showPick(map, offered?.candidates.find((c) => c.id === offered.chosen) ?? null);
+  }, [map, offered]);
+  const cancel = useCallback(() => setRemoval(null), []);
+  return {
+    offered,
+    cancel,
+    offer(d: Drawing, at: { lng: number; lat: number }) {
+      const types = catalogue?.types ?? [];
+      const candidates = d.featuresAt(at).flatMap(({ id, geometry }) => {
+        const props = d.properties(id);
+        return props ? [{ id, geometry, label: candidateLabel(props, geometry, types) }] : [];
+      });
+      setRemoval(candidates.length ? { candidates, chosen: candidates[0].id } : null);
+    },
+    choose: (id: FeatureId) => setRemoval((now) => (now ? { ...now, chosen: id } : now)),
+    remove() {
+      if (!drawing || !offered || busy) return;
+      setRemoval(null);
+      if (!drawing.has(offered.chosen)) return;
+      drawing.remove([offered.chosen]);
+      void save(drawing);
+    },
+  };
+}
+
+/**
  * The map editor's drawing state, outside the screen: the basemap, the drawing with its property
  * popups, the server's layers, the tool in use, and the GIS dialog's result drawn as new features.
  */
@@ -176,7 +224,7 @@ export function useMapEditor(state: MapProjectState, canWrite: boolean, containe
   const { project, busy, saveDrawn } = state;
   const refs: EditorRefs = { pending: useRef(new Set<FeatureId>()), fixedDrawn: useRef<MapFeature[]>([]), popup: useRef<maplibregl.Popup | null>(null) };
   const { pending, fixedDrawn, popup } = refs;
-  const [tool, setTool] = useState<Tool>('select');
+  const [tool, setToolNow] = useState<Tool>('select');
   const [gis, setGis] = useState<'coords' | 'code' | null>(null);
   const removePopup = useCallback(() => popup.current?.remove(), [popup]);
   const map = useBasemap(container, removePopup);
@@ -186,6 +234,9 @@ export function useMapEditor(state: MapProjectState, canWrite: boolean, containe
   /** What the drawing's events do now (read by listeners made once per drawing). */
   const handlers = useRef<DrawingHandlers>({ created: () => {}, edited: () => {}, selected: () => {}, click: () => {} });
   const drawing = useDrawingLayer(map, state.catalogue, handlers);
+  // Nothing is drawn while a project loads or an algorithm runs, or without write rights.
+  const frozen = !canWrite || !project || busy === 'processing' || busy === 'loading';
+  const removing = useRemoval(map, drawing, state, tool === 'remove' && !frozen, save);
   useEffect(() => {
     handlers.current = {
       created(id) {
@@ -201,11 +252,7 @@ export function useMapEditor(state: MapProjectState, canWrite: boolean, containe
         if (drawing && map && tool === 'select' && !pending.current.has(id)) void openProperties(drawing, map, [id], false);
       },
       click(at) {
-        if (!drawing || tool !== 'remove' || !canWrite || busy) return;
-        const id = drawing.featureAt(at);
-        if (id === null) return;
-        drawing.remove([id]);
-        void save(drawing);
+        if (drawing && tool === 'remove' && canWrite && !busy) removing.offer(drawing, at);
       },
     };
   });
@@ -215,8 +262,15 @@ export function useMapEditor(state: MapProjectState, canWrite: boolean, containe
     if (map) showNames(map, [...(project?.drawn_feature_collection.features ?? []), ...(project?.general_feature_collection.features ?? [])]);
   }, [map, project]);
 
-  // The tool in use; nothing is drawn while a project loads or an algorithm runs, or without write rights.
-  const frozen = !canWrite || !project || busy === 'processing' || busy === 'loading';
+  // The tool in use (a new one drops what «Удалить объект» offered).
+  const { cancel: cancelRemoval } = removing;
+  const setTool = useCallback(
+    (next: Tool) => {
+      cancelRemoval();
+      setToolNow(next);
+    },
+    [cancelRemoval],
+  );
   useEffect(() => {
     if (!drawing) return;
     drawing.setTool(frozen ? 'view' : tool);
@@ -248,5 +302,5 @@ export function useMapEditor(state: MapProjectState, canWrite: boolean, containe
     if (map && box) fitClear(map, box);
   };
 
-  return { map, drawing, tool, setTool, gis, setGis, closeGis, onGisBuilt, hovered, closePopup, showAll };
+  return { map, drawing, tool, setTool, gis, setGis, closeGis, onGisBuilt, hovered, closePopup, showAll, removing };
 }

@@ -1,0 +1,191 @@
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
+import { analystOrganization, startServer, type RunningServer } from '../support/server';
+
+/**
+ * Drawing on a phone (issue 46): at 360×740 with a touch screen, a planner draws a territory and a
+ * road with taps alone — the toolbar, the map and the property popup by touch — and the API holds
+ * both where they were tapped. Then «Удалить объект» on a zone drawn inside the territory: the tap
+ * lists both, chooses the smaller and outlines it, and deletes only what «Удалить» is pressed for.
+ */
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+let cookie: string;
+const password = 'map-phone-secret';
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+interface Feature {
+  geometry: { type: string; coordinates: unknown };
+  properties: { type: string; type_id?: number };
+}
+interface Project {
+  drawn_feature_collection: { features: Feature[] };
+}
+const current = async (): Promise<Project> => (await fetch(`${server.url}/api/v1/projects/last/get`, { headers: { cookie } })).json();
+const drawn = async (type: string) => (await current()).drawn_feature_collection.features.filter((f) => f.properties.type === type);
+const mercY = (lat: number) => Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360));
+
+/** The map's visible extent [west, south, east, north] (the map element's `data-view`). */
+const view = async (): Promise<number[]> => JSON.parse((await page.getByTestId('map-canvas').getAttribute('data-view')) ?? '[]');
+
+/** Where lng/lat lies on the page, from the map's extent (web Mercator, no rotation). */
+function toScreen([west, south, east, north]: number[], map: Box, [lng, lat]: number[]) {
+  return {
+    x: map.x + ((lng - west) / (east - west)) * map.width,
+    y: map.y + ((mercY(north) - mercY(lat)) / (mercY(north) - mercY(south))) * map.height,
+  };
+}
+
+/** A control tapped as a finger would (scrolled into view first: the phone page is taller than the window). */
+async function tap(locator: Locator) {
+  await locator.scrollIntoViewIfNeeded();
+  await locator.tap();
+}
+
+/** Scrolls the whole map into the window and returns where it is. */
+async function mapInView(): Promise<Box> {
+  await page.getByTestId('map-canvas').evaluate((el) => el.scrollIntoView({ block: 'end' }));
+  return (await page.getByTestId('map-canvas').boundingBox())!;
+}
+
+/** Each vertex of `ring` lies within `px` of one of the tapped points. */
+async function nearTapped(coordinates: number[][], tapped: Array<{ x: number; y: number }>, map: Box, px: number) {
+  const extent = await view();
+  for (const c of coordinates) {
+    const p = toScreen(extent, map, c);
+    expect(Math.min(...tapped.map((t) => Math.hypot(t.x - p.x, t.y - p.y)))).toBeLessThan(px);
+  }
+}
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  ({ analyst: cookie } = await analystOrganization(server.url, password, { admin: 'phoneadmin', analyst: 'planner' }));
+  context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, locale: 'ru-RU' });
+  page = await context.newPage();
+  errors = watchErrors(page, { allowHttpErrors: true });
+  await signInThroughPage(page, server.url, 'planner', password);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('drawing on a phone, 360×740 with touch (issue 46)', () => {
+  it('taps draw a territory and a road; both are saved where they were tapped (the property popup fits the map)', async () => {
+    await page.goto(`${server.url}/#/ciblock/map`);
+    await page.locator('[data-testid=map-canvas][data-map-loaded=true]').waitFor();
+    const side = page.getByTestId('map-side');
+    await tap(side.getByRole('button', { name: 'Создать проект' }));
+    await side.getByLabel('Название проекта').fill('Телефон');
+    await tap(side.getByRole('button', { name: 'Создать', exact: true }));
+    await expect.poll(() => page.getByTestId('map-project-name').textContent(), RETRY).toBe('Телефон');
+
+    // A territory: four taps and a fifth on the first vertex closes it.
+    await tap(page.getByRole('button', { name: 'Территория', exact: true }));
+    let map = await mapInView();
+    const corners = [
+      { x: map.x + map.width * 0.2, y: map.y + map.height * 0.2 },
+      { x: map.x + map.width * 0.8, y: map.y + map.height * 0.2 },
+      { x: map.x + map.width * 0.8, y: map.y + map.height * 0.55 },
+      { x: map.x + map.width * 0.2, y: map.y + map.height * 0.55 },
+    ];
+    for (const p of [...corners, corners[0]]) await page.touchscreen.tap(p.x, p.y);
+    const popup = page.getByTestId('map-popup');
+    await popup.getByRole('heading', { name: 'Территория' }).waitFor();
+    await popup.getByLabel('Тип').selectOption({ label: 'Жилая застройка' });
+    await tap(popup.getByRole('button', { name: 'Сохранить' }));
+    await expect.poll(async () => (await drawn('area')).length, RETRY).toBe(1);
+    const area = (await drawn('area'))[0];
+    expect(area.properties.type_id).toBe(10);
+    const ring = (area.geometry.coordinates as number[][][])[0];
+    expect(ring).toHaveLength(5);
+    map = await mapInView();
+    await nearTapped(ring, corners, map, 3);
+
+    // A road: two taps, and a tap on its last point ends it.
+    await tap(page.getByRole('button', { name: 'Дорога', exact: true }));
+    map = await mapInView();
+    const ends = [
+      { x: map.x + map.width * 0.1, y: map.y + map.height * 0.75 },
+      { x: map.x + map.width * 0.9, y: map.y + map.height * 0.7 },
+    ];
+    for (const p of [...ends, ends[1]]) await page.touchscreen.tap(p.x, p.y);
+    await popup.getByRole('heading', { name: 'Дорога' }).waitFor();
+    await tap(popup.getByRole('button', { name: 'Сохранить' }));
+    await expect.poll(async () => (await drawn('road')).length, RETRY).toBe(1);
+    const road = (await drawn('road'))[0];
+    expect(road.geometry.type).toBe('LineString');
+    expect(road.geometry.coordinates).toHaveLength(2);
+    map = await mapInView();
+    await nearTapped(road.geometry.coordinates as number[][], ends, map, 3);
+    expect((await drawn('area')).length).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('«Удалить объект» on a zone inside a territory: both listed, the smaller chosen and outlined; only «Удалить» deletes, the one chosen', async () => {
+    // A zone inside the territory: a tap for its centre, one for its edge.
+    await tap(page.getByRole('button', { name: 'Зона', exact: true }));
+    let map = await mapInView();
+    const at = (m: Box) => ({ x: m.x + m.width * 0.5, y: m.y + m.height * 0.4 });
+    await page.touchscreen.tap(at(map).x, at(map).y);
+    await page.touchscreen.tap(at(map).x + 30, at(map).y);
+    const popup = page.getByTestId('map-popup');
+    await popup.getByRole('heading', { name: 'Зона обслуживания' }).waitFor();
+    await popup.getByLabel('Название').fill('Школа № 1');
+    await tap(popup.getByRole('button', { name: 'Сохранить' }));
+    await expect.poll(async () => (await drawn('zone')).length, RETRY).toBe(1);
+    // Its radius is the second tap's distance (a tap moves no pointer: it used to close a 1 cm circle).
+    const extent = await view();
+    for (const c of ((await drawn('zone'))[0].geometry.coordinates as number[][][])[0]) {
+      const p = toScreen(extent, map, c);
+      expect(Math.abs(Math.hypot(p.x - at(map).x, p.y - at(map).y) - 30)).toBeLessThan(3);
+    }
+
+    await tap(page.getByRole('button', { name: 'Удалить объект' }));
+    const picker = page.getByTestId('map-remove');
+    await picker.getByText('Нажмите на объект').waitFor();
+    map = await mapInView();
+    await page.touchscreen.tap(at(map).x, at(map).y);
+    const choices = picker.getByRole('radio');
+    await expect.poll(() => choices.count(), RETRY).toBe(2);
+    expect(await picker.locator('legend').textContent()).toMatch(/^Под точкой 2 объекта — выбран меньший/);
+    const [zone, area] = (await picker.locator('label').allTextContents()).map((t) => t.trim());
+    expect(zone).toBe('Зона «Школа № 1» — Школа');
+    expect(area).toMatch(/^Территория — Жилая застройка, [\d,]+ (га|м²)$/);
+    expect(await choices.nth(0).isChecked()).toBe(true);
+    // The chosen shape is outlined on the map (what maplibre drew: the map element's `data-remove-pick`).
+    const outlined = () => page.getByTestId('map-canvas').getAttribute('data-remove-pick');
+    await expect.poll(outlined, RETRY).toBe(zone);
+    // The tap deleted nothing.
+    expect((await current()).drawn_feature_collection.features.map((f) => f.properties.type).sort()).toEqual(['area', 'road', 'zone']);
+
+    // The territory instead: outlined, and «Удалить» deletes it, not the zone over it.
+    await tap(picker.getByText(area));
+    await expect.poll(outlined, RETRY).toBe(area);
+    expect(await choices.nth(1).isChecked()).toBe(true);
+    await tap(picker.getByRole('button', { name: 'Удалить', exact: true }));
+    await expect.poll(async () => (await current()).drawn_feature_collection.features.map((f) => f.properties.type).sort(), RETRY).toEqual(['road', 'zone']);
+    await picker.getByText('Нажмите на объект').waitFor();
+    await expect.poll(outlined, RETRY).toBe('');
+
+    // The zone alone under the point now; «Отмена» keeps it.
+    map = await mapInView();
+    await page.touchscreen.tap(at(map).x, at(map).y);
+    await expect.poll(() => picker.locator('label').allTextContents(), RETRY).toEqual([zone]);
+    await expect.poll(outlined, RETRY).toBe(zone);
+    await tap(picker.getByRole('button', { name: 'Отмена' }));
+    await expect.poll(outlined, RETRY).toBe('');
+    expect((await current()).drawn_feature_collection.features.map((f) => f.properties.type).sort()).toEqual(['road', 'zone']);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
