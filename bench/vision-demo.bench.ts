@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_WORKPLACE_AREAS, renderDemoClip, type ActorSegment, type DemoClip } from '../workers/src/media/demo-video';
-import { trainOperationModel, type LabelSpan, type VisionClass } from '../workers/src/vision/pipeline';
+import { backgroundShortfall, trainOperationModel, type LabelSpan, type VisionClass } from '../workers/src/vision/pipeline';
 import {
   defaultVideoCacheDir,
   DEMO_UTC_OFFSET_MINUTES,
@@ -131,11 +131,18 @@ const directions = [
   [1, 0],
 ] as const;
 const runs = [];
+/** Directions the job refuses to train: the training clip is all work cycle, with no other work to learn «Фон (прочее)» from (issue 43). */
+const notTrainable: { camera: number; train: string; reason: string }[] = [];
 const started = performance.now();
 for (const cameraKey of [1, 2]) {
   for (const [trainDay, testDay] of directions) {
     const trainClip = clips.find((c) => c.cameraKey === cameraKey && c.dayIndex === trainDay && c.clipIndex === 0)!;
     const testClip = clips.find((c) => c.cameraKey === cameraKey && c.dayIndex === testDay && c.clipIndex === 0)!;
+    const shortfall = backgroundShortfall(VIDEO_SECONDS, VIDEO_SECONDS - spansOf(trainClip).reduce((sum, s) => sum + s.endSecond - s.startSecond, 0));
+    if (shortfall) {
+      notTrainable.push({ camera: cameraKey, train: trainClip.filename, reason: shortfall });
+      continue;
+    }
     runs.push(
       await crossDay(
         cameraKey,
@@ -153,13 +160,21 @@ const mainMs = performance.now() - started;
  * other operations come a few times a day (adjustment of the wrench once a day or not at all), so
  * each worker-day is condensed: the first OCCURRENCES times each non-cycle operation comes in the
  * day's plan, with the cycle before it and the segment after it, in the day's order, each
- * non-cycle operation cut to at most CAP seconds; the video of that sequence is drawn with the
+ * non-cycle operation cut to at most CAP seconds (the rest to REST_CAP); the video of that sequence is drawn with the
  * day's conditions, as the seeded clips are. The labels are the same sequence.
  */
 const OCCURRENCES = 2;
 const CAP = 90;
+/** The rest is the «Фон (прочее)» training needs (at least 10 % of the span): one rest of this length is enough. */
+const REST_CAP = 360;
 const everyOperation = [...leaf.cycle, leaf.aux, leaf.pz, leaf.service, leaf.move, leaf.rest, leaf.idle];
-const allClasses: VisionClass[] = [{ operationId: null, name: 'Фон (прочее)' }, ...everyOperation.map((op, i) => ({ operationId: i + 1, name: op.name }))];
+/**
+ * The model's operations: every one but the rest, when the worker is away. Training needs other work
+ * in its span (pipeline.ts backgroundShortfall, issue 43), and at a one-worker camera that is the
+ * time nobody works there: the rest is «Фон (прочее)» here, as a camera's model would have it.
+ */
+const classOperations = everyOperation.filter((op) => op !== leaf.rest);
+const allClasses: VisionClass[] = [{ operationId: null, name: 'Фон (прочее)' }, ...classOperations.map((op, i) => ({ operationId: i + 1, name: op.name }))];
 
 /**
  * The date of a day index: demoDays, then (bench-only further days) the working days after them.
@@ -225,9 +240,10 @@ async function condensedDay(cameraKey: number, dayIndex: number, only?: Set<stri
   for (const i of [...keep].sort((a, b) => a - b)) {
     const s = plan[i]!;
     const full = (s.end - s.start) / 1000;
-    const seconds = Math.round((s.operation.type === 'main' ? full : Math.min(CAP, full)) * 10) / 10;
+    const cap = s.operation === leaf.rest ? REST_CAP : CAP;
+    const seconds = Math.round((s.operation.type === 'main' ? full : Math.min(cap, full)) * 10) / 10;
     segments.push({ from: t, to: t + seconds, category: s.operation.type, variant: s.operation.type === 'main' ? leaf.cycle.indexOf(s.operation) : undefined });
-    spans.push({ classIndex: everyOperation.indexOf(s.operation) + 1, startSecond: t, endSecond: t + seconds });
+    if (s.operation !== leaf.rest) spans.push({ classIndex: classOperations.indexOf(s.operation) + 1, startSecond: t, endSecond: t + seconds });
     t += seconds;
   }
   const seconds = Math.ceil(t);
@@ -278,7 +294,7 @@ const scoredPerCamera = [1, 2].map((cameraKey) => {
   const cameraRuns = allRuns.filter((r) => r.camera === cameraKey);
   const scored = (name: string) =>
     cameraRuns.filter((r) => r.per_operation.some((p) => p.name === name && p.train_steps > 0 && p.test_steps > 0)).map((r) => `${r.train} → ${r.test}`);
-  const operations = everyOperation.map((op) => ({ name: op.name, scored_in: scored(op.name) }));
+  const operations = classOperations.map((op) => ({ name: op.name, scored_in: scored(op.name) }));
   return { camera: cameraKey, operations, never_scored: operations.filter((o) => !o.scored_in.length).map((o) => o.name) };
 });
 const neverScored = scoredPerCamera.flatMap((c) => c.never_scored.map((name) => `камера ${c.camera}: «${name}»`));
@@ -294,9 +310,10 @@ const result = {
   note: 'Trained on the first clip of one day, scored on the first clip of the other day of the same camera (both directions), on the stretch that holds the operations trained on.',
   worst: worstOf(runs),
   total_ms: round(mainMs, 0),
+  not_trainable: notTrainable,
   runs,
   all_operations: {
-    note: `Every operation of the scene: each worker-day condensed to the first ${OCCURRENCES} occurrences of each non-cycle operation (cut to ${CAP} s) with the cycle before and the segment after, drawn with the day's conditions; trained on one day, scored on the other, both directions; an operation the training day lacks is left out of the test day and listed under not_tested; an operation one of the two demo days lacks is also scored trained on the demo day that holds it and tested on a further bench-only day (the first working day after the demo days whose plan for that worker holds it, planned and drawn as a demo day); scored_per_camera lists the runs that scored each operation (training and test steps), never_scored must be empty.`,
+    note: `Every operation of the scene but the rest (the worker away: «Фон (прочее)», the other work training needs; cut to ${REST_CAP} s): each worker-day condensed to the first ${OCCURRENCES} occurrences of each non-cycle operation (cut to ${CAP} s) with the cycle before and the segment after, drawn with the day's conditions; trained on one day, scored on the other, both directions; an operation the training day lacks is left out of the test day and listed under not_tested; an operation one of the two demo days lacks is also scored trained on the demo day that holds it and tested on a further bench-only day (the first working day after the demo days whose plan for that worker holds it, planned and drawn as a demo day); scored_per_camera lists the runs that scored each operation (training and test steps), never_scored must be empty.`,
     worst: worstOf(allRuns),
     total_ms: round(performance.now() - allStarted, 0),
     scored_per_camera: scoredPerCamera,
