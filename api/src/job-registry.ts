@@ -4,7 +4,8 @@ import { TRACKING_JOB } from './events/service';
 import { onJobEnqueued, sqlJobStore } from './jobs/queue';
 import { startJobRunner, type JobHandler, type JobKindClass, type JobRunner, type RunnerOptions } from './jobs/runner';
 import { liveLabelHandler } from './live/live-labels.job';
-import { LIVE_LABEL_JOB } from './live/live-labels.service';
+import { LIVE_LABEL_JOB, LIVE_VIEW_CHECK_JOB } from './live/live-labels.service';
+import { liveViewCheckHandler } from './live/view-check.job';
 import { mapAlgoHandler } from './map/algo.job';
 import { mapExportHandler } from './map/export.job';
 import { MAP_ALGO_JOB, MAP_EXPORT_JOB } from './map/service';
@@ -33,6 +34,9 @@ const KINDS: Record<string, JobKindClass & { handler: (deps: WorkerDeps) => JobH
   [VISION_TRAIN_JOB]: { class: 'long', handler: (deps) => visionTrainHandler(deps.db, deps.storage) },
   [VISION_APPLY_JOB]: { class: 'long', handler: (deps) => visionApplyHandler(deps.db, deps.storage) },
   [LIVE_LABEL_JOB]: { class: 'live', handler: (deps) => liveLabelHandler(deps.db, deps.storage) },
+  // A camera's view check (~15 ffmpeg seeks once in 10 minutes): heavy and never urgent, so 'long' — it
+  // never takes the last free slot, and a camera's labels never wait behind it (docs/live-cameras.md).
+  [LIVE_VIEW_CHECK_JOB]: { class: 'long', handler: (deps) => liveViewCheckHandler(deps.db, deps.storage) },
   [TRACKING_JOB]: { class: 'long', handler: (deps) => trackingHandler(deps.db, deps.storage, deps.movenetThread) },
 };
 

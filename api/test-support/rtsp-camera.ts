@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,10 +65,11 @@ export interface RtspCamera {
   url(path: string, credentials?: string): string;
   /**
    * Starts publishing the footage at `path` (vtest.avi, or the video file `source`: encoded once to
-   * h264 with a key frame a second, then looped without re-encoding); resolves once the server
-   * describes the stream (the publisher's ANNOUNCE is through).
+   * h264 with a key frame a second, then looped without re-encoding; `asIs`: `source` is h264 ready to
+   * send — e.g. hdFootage's — and is sent as it is); resolves once the server describes the stream
+   * (the publisher's ANNOUNCE is through).
    */
-  publish(path: string, source?: string): Promise<void>;
+  publish(path: string, source?: string, options?: { asIs?: boolean }): Promise<void>;
   /**
    * Stops the publisher (the camera's stream ends) and waits for it to end. With SIGTERM ffmpeg says
    * TEARDOWN: rtsp-server-perl keeps the path of a publisher killed outright and refuses the next
@@ -152,8 +153,8 @@ export async function startRtspCamera(): Promise<RtspCamera> {
   };
   return {
     url: (path, credentials) => `rtsp://${credentials ? `${credentials}@` : ''}127.0.0.1:${clientPort}/${path}`,
-    async publish(path, source = VTEST_AVI) {
-      const footage = await footageOf(source);
+    async publish(path, source = VTEST_AVI, options = {}) {
+      const footage = options.asIs ? source : await footageOf(source);
       await unpublish();
       publisher = Bun.spawn(
         [
@@ -187,6 +188,106 @@ export async function startRtspCamera(): Promise<RtspCamera> {
       server.kill();
       await server.exited;
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A camera-like 1080p25 stream of ~4 Mbit/s for the cost measurements (bench/live-cameras.bench.ts):
+ * the synthetic workplace scene (workers/test-support/vision-scene.ts, its boxes where SCENE_AREAS
+ * says) drawn on a 1920×1080 noisy frame, encoded to h264 at a constant 4 Mbit/s with a key frame a
+ * second — made once with ffmpeg into `file` (kept: a second call finds it), never downloaded.
+ * `sceneFile`: the scene as drawn (to train a model on the same picture).
+ */
+export async function hdFootage(file: string, sceneFile: string, seconds: number, makeScene: (path: string) => Promise<void>): Promise<void> {
+  if (existsSync(file) && existsSync(sceneFile)) return;
+  const { ffmpeg } = await mediaTools();
+  await makeScene(sceneFile);
+  const part = `${file}.part.mp4`;
+  await run(ffmpeg, [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-i',
+    sceneFile,
+    '-t',
+    String(seconds),
+    '-an',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-b:v',
+    '4M',
+    '-minrate',
+    '4M',
+    '-maxrate',
+    '4M',
+    '-bufsize',
+    '4M',
+    '-x264-params',
+    'nal-hrd=cbr',
+    '-g',
+    '25',
+    '-keyint_min',
+    '25',
+    '-sc_threshold',
+    '0',
+    '-r',
+    '25',
+    '-pix_fmt',
+    'yuv420p',
+    '-movflags',
+    '+faststart',
+    part,
+  ]);
+  renameSync(part, file);
+}
+
+export interface RefusingCamera {
+  /** The address (`rtsp://[credentials@]127.0.0.1:port/path`). */
+  url(path: string, credentials?: string): string;
+  /** The requests it answered: method and whether they carried credentials (Authorization). */
+  requests: { method: string; authorized: boolean }[];
+  stop(): Promise<void>;
+}
+
+/**
+ * A camera that refuses every login (rtsp-server-perl checks no credentials): a tiny RTSP server
+ * answering every request with `401 Unauthorized` and a Basic and a Digest challenge, as a camera does
+ * when the name or password in the address is wrong.
+ */
+export async function startRefusingCamera(): Promise<RefusingCamera> {
+  const requests: RefusingCamera['requests'] = [];
+  const server = Bun.listen<{ buffer: string }>({
+    hostname: '127.0.0.1',
+    port: 0,
+    socket: {
+      open(socket) {
+        socket.data = { buffer: '' };
+      },
+      data(socket, chunk) {
+        socket.data.buffer += new TextDecoder().decode(chunk);
+        for (let end = socket.data.buffer.indexOf('\r\n\r\n'); end >= 0; end = socket.data.buffer.indexOf('\r\n\r\n')) {
+          const head = socket.data.buffer.slice(0, end);
+          socket.data.buffer = socket.data.buffer.slice(end + 4);
+          const method = head.split(' ', 1)[0] ?? '';
+          const cseq = /^CSeq:\s*(\d+)/im.exec(head)?.[1] ?? '0';
+          requests.push({ method, authorized: /^Authorization:/im.test(head) });
+          socket.write(
+            `RTSP/1.0 401 Unauthorized\r\nCSeq: ${cseq}\r\nWWW-Authenticate: Digest realm="camera", nonce="${crypto.randomUUID().replaceAll('-', '')}"\r\n` +
+              `WWW-Authenticate: Basic realm="camera"\r\nContent-Length: 0\r\n\r\n`,
+          );
+        }
+      },
+    },
+  });
+  return {
+    url: (path, credentials) => `rtsp://${credentials ? `${credentials}@` : ''}127.0.0.1:${server.port}/${path}`,
+    requests,
+    async stop() {
+      server.stop(true);
     },
   };
 }

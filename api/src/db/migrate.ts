@@ -27,6 +27,7 @@ import * as cameraStreams from './migrations/0026_camera_streams';
 import * as liveLabelsHealth from './migrations/0027_live_labels_health';
 import * as shareKeyKind from './migrations/0030_share_key_kind';
 import * as liveCameraJobs from './migrations/0031_live_camera_jobs';
+import * as liveViewCheck from './migrations/0032_live_view_check';
 
 /** Versioned migrations, in order. Add a file and a line here; never edit an applied one. */
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0027_live_labels_health': liveLabelsHealth,
   '0030_share_key_kind': shareKeyKind,
   '0031_live_camera_jobs': liveCameraJobs,
+  '0032_live_view_check': liveViewCheck,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

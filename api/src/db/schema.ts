@@ -499,6 +499,15 @@ export interface CameraStreamsTable {
   /** 0031: the camera's live-labelling job while queued or running (one at a time), and the stream's measured frame rate. */
   live_job_id: number | null;
   frame_rate: number | null;
+  /** 0032: the camera's view-check job while queued or running (one at a time), and its last outcome (view_warnings: a JSON array). */
+  view_job_id: number | null;
+  view_checked_at: number | null;
+  view_model_id: number | null;
+  view_video_id: number | null;
+  view_similarity: number | null;
+  view_aspect_change: number | null;
+  view_warnings: string | null;
+  view_error: string | null;
 }
 
 /** 0025: one run of the tracker over a video (api/src/events); settings and stats are JSON. */

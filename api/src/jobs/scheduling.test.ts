@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../../test-support/testing';
 import { INGEST_JOB } from '../video/registration';
 import { MAP_EXPORT_JOB } from '../map/service';
 import { VISION_TRAIN_JOB } from '../vision/service';
-import { LIVE_LABEL_JOB } from '../live/live-labels.service';
+import { LIVE_LABEL_JOB, LIVE_VIEW_CHECK_JOB } from '../live/live-labels.service';
 import { enqueueJob, onJobEnqueued, sqlJobStore } from './queue';
 import { STATE_WAIT_MS } from '../../../tests/support/wait';
 
@@ -174,5 +174,21 @@ describe('job slots shared between organisations and kinds', () => {
     held.finish(other!);
     await waitFor(async () => (await jobStatus(nextLive!)) === 'running', 'the next live job running');
     expect(await runningIds()).toEqual([training, nextLive]);
+  });
+
+  it('a camera’s view check runs in a slot but never the last: the camera’s labels queued after it still get one', async () => {
+    const held = holdingHandlers([LIVE_VIEW_CHECK_JOB, LIVE_LABEL_JOB]);
+    const [check] = await queue(LIVE_VIEW_CHECK_JOB, orgA);
+    const [otherCheck] = await queue(LIVE_VIEW_CHECK_JOB, orgA);
+    runner(held.handlers, 2);
+    await waitFor(async () => (await jobStatus(check!)) === 'running', 'the view check running');
+    // The second check would take the last slot: it waits (a long kind), though the queue has nothing else.
+    const [live] = await queue(LIVE_LABEL_JOB, orgA);
+    await waitFor(async () => (await jobStatus(live!)) === 'running', 'the live labels running beside the check');
+    expect(await runningIds()).toEqual([check, live]);
+    expect(await jobStatus(otherCheck!)).toBe('queued');
+    held.finish(check!);
+    held.finish(live!);
+    await waitFor(async () => (await jobStatus(otherCheck!)) === 'running', 'the next view check running');
   });
 });

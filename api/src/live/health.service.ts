@@ -21,6 +21,12 @@ export interface StreamCameraRow {
   frame_rate: number | null;
   /** When the recorder last saw a segment of the camera closed (its end when older rows lack it). */
   last_closed_at: number | null;
+  /** 0032: the camera's last view check (live.view_check): when, of which model, similarity, warnings (JSON), why not made. */
+  view_checked_at: number | null;
+  view_model_id: number | null;
+  view_similarity: number | null;
+  view_warnings: string | null;
+  view_error: string | null;
 }
 
 /** The structure's cameras that have a stream, by camera number. */
@@ -44,6 +50,11 @@ export async function structureStreamCameras(db: Db, structureId: number): Promi
       'camera_streams.updated_at',
       'camera_streams.live_model_id',
       'camera_streams.frame_rate',
+      'camera_streams.view_checked_at',
+      'camera_streams.view_model_id',
+      'camera_streams.view_similarity',
+      'camera_streams.view_warnings',
+      'camera_streams.view_error',
       eb
         .selectFrom('stream_segments')
         .select((s) => s.fn.max(s.fn.coalesce('stream_segments.closed_at', 'stream_segments.end_time')).as('m'))
@@ -57,6 +68,7 @@ export async function structureStreamCameras(db: Db, structureId: number): Promi
   return rows.map((r) => ({
     ...r,
     frame_rate: r.frame_rate === null ? null : Number(r.frame_rate),
+    view_similarity: r.view_similarity === null ? null : Number(r.view_similarity),
     last_closed_at: r.last_closed_at === null ? null : Number(r.last_closed_at),
   }));
 }

@@ -91,6 +91,71 @@ describe('camera health', () => {
     expect(other.cameras).toEqual([]);
   });
 
+  it('raises «view» when the last view check of the camera’s active model found its view moved; a check of another model says nothing', async () => {
+    const { db } = t.deps;
+    const cam = w.cameraIds[0]!;
+    const now = Date.now();
+    const video = await insertVideo(db, cam, { filename: 'view.mp4', start: now - 60_000, duration: 5, key: 'recordings/site/cam1/live/view.mp4' });
+    const model = await db
+      .insertInto('models')
+      .values({
+        camera_id: cam,
+        workplace_id: w.workplaceIds[0]!,
+        marked_video_id: video,
+        name: 'Модель вида',
+        comment: '',
+        start_second: 0,
+        end_second: 5,
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const warning = 'Вид камеры не совпадает с видом при обучении (сходство 0,31 при пороге 0,6)';
+    // What live.view_check stores (view-check.job.ts; the job on a real stream: recorder.test.ts).
+    await db
+      .updateTable('camera_streams')
+      .set({
+        live_model_id: model.id,
+        view_checked_at: now - 5000,
+        view_model_id: model.id,
+        view_video_id: video,
+        view_similarity: 0.31,
+        view_warnings: JSON.stringify([warning]),
+        view_error: null,
+      })
+      .where('camera_id', '=', cam)
+      .execute();
+    const body = await (await health(w.structureId)).json();
+    const camera = body.cameras.find((c: { camera_id: number }) => c.camera_id === cam);
+    expect(camera.view_check).toEqual({ checked_at: now - 5000, view_similarity: 0.31, warnings: [warning], error: null });
+    expect(body.alerts.filter((a: { kind: string }) => a.kind === 'view')).toEqual([
+      {
+        kind: 'view',
+        since: now - 5000,
+        message: expect.stringMatching(/^Камера 1 «Камера 1»: вид камеры не такой, как при обучении модели живой разметки — Вид камеры не совпадает/),
+      },
+    ]);
+    // The board lists the same alert.
+    const board = await (await t.request(`/api/v1/live_board?structure_id=${w.structureId}`, { cookie: w.cookies.viewer })).json();
+    expect(board.alerts).toContainEqual(expect.stringMatching(/вид камеры не такой, как при обучении/));
+    // A check that could not be made is shown but raises nothing; a check of another model is not this model's.
+    await db
+      .updateTable('camera_streams')
+      .set({ view_error: 'Видео удалено', view_warnings: '[]', view_similarity: null })
+      .where('camera_id', '=', cam)
+      .execute();
+    const failed = (await cameraHealth(t.deps, w.structureId)).cameras.find((c) => c.camera_id === cam)!;
+    expect([failed.view_check?.error, failed.alerts.filter((a) => a.kind === 'view')]).toEqual(['Видео удалено', []]);
+    await db
+      .updateTable('camera_streams')
+      .set({ view_model_id: model.id + 1000, view_error: null, view_warnings: JSON.stringify([warning]) })
+      .where('camera_id', '=', cam)
+      .execute();
+    const other = (await cameraHealth(t.deps, w.structureId)).cameras.find((c) => c.camera_id === cam)!;
+    expect([other.view_check, other.alerts.filter((a) => a.kind === 'view')]).toEqual([null, []]);
+    await db.updateTable('camera_streams').set({ live_model_id: null }).where('camera_id', '=', cam).execute();
+  });
+
   it('checks access: a rival’s structure is not found, a bad id is a 400, no session a 401', async () => {
     expect((await health(w.foreignStructureId)).status).toBe(404);
     expect((await health(w.structureId, w.cookies.rival)).status).toBe(404);

@@ -16,12 +16,14 @@ import { structureStreamCameras, type StreamCameraRow } from './health.service';
  *   a camera that never had a frame counts from when its stream was saved);
  * - `behind` — the camera is online but no segment has closed for longer than 2 × its segment length
  *   (counted from the later of the last closed segment and the start of the connection);
+ * - `view` — the camera's last view check (live.view_check, of its active model) found its view unlike
+ *   the one the model was trained on (moved, other picture): its warnings;
  * - `disk` — the store's disk has less free space than `DISK_LOW_FRACTION` of its size or
  *   `DISK_LOW_BYTES`, whichever is smaller (folder store: its folder; S3: its local cache folder,
  *   where segments wait before upload).
  */
 
-export type CameraAlertKind = 'offline' | 'behind' | 'disk';
+export type CameraAlertKind = 'offline' | 'behind' | 'view' | 'disk';
 
 export interface CameraAlert {
   kind: CameraAlertKind;
@@ -51,8 +53,19 @@ export interface CameraHealth {
   /** The stream's frames a second, measured by the recorder on a closed segment (null: not yet). */
   frame_rate: number | null;
   last_error: string | null;
-  /** This camera's alerts (`offline`, `behind`); empty when healthy. */
+  /** The last comparison of the camera's view with its active model's training view (null: none yet, or of another model). */
+  view_check: ViewCheckHealth | null;
+  /** This camera's alerts (`offline`, `behind`, `view`); empty when healthy. */
   alerts: CameraAlert[];
+}
+
+export interface ViewCheckHealth {
+  checked_at: number;
+  /** Similarity with the model's training view (−1…1); null: the model keeps no view signature, or the check was not made. */
+  view_similarity: number | null;
+  warnings: string[];
+  /** Why the check could not be made (the segment deleted, the model gone); it is tried again. */
+  error: string | null;
 }
 
 export interface DiskHealth {
@@ -108,6 +121,23 @@ export function healthOf(row: StreamCameraRow, now: number): CameraHealth {
       }
     }
   }
+  // The view check counts only for the model labelling now (a check of a previous model says nothing of this one).
+  const view: ViewCheckHealth | null =
+    row.view_checked_at !== null && row.live_model_id !== null && row.view_model_id === row.live_model_id
+      ? {
+          checked_at: row.view_checked_at,
+          view_similarity: row.view_similarity,
+          warnings: row.view_warnings === null ? [] : (JSON.parse(row.view_warnings) as string[]),
+          error: row.view_error,
+        }
+      : null;
+  if (view && view.error === null && view.warnings.length > 0) {
+    alerts.push({
+      kind: 'view',
+      since: view.checked_at,
+      message: `${name}: вид камеры не такой, как при обучении модели живой разметки — ${view.warnings.join(' ')}`,
+    });
+  }
   return {
     camera_id: row.camera_id,
     camera_key: row.camera_key,
@@ -122,6 +152,7 @@ export function healthOf(row: StreamCameraRow, now: number): CameraHealth {
     live_model_id: row.live_model_id,
     frame_rate: row.frame_rate,
     last_error: row.last_error,
+    view_check: view,
     alerts,
   };
 }
@@ -158,7 +189,7 @@ export async function cameraHealth(
   const now = options.now ?? Date.now();
   const cameras = (await structureStreamCameras(deps.db, structureId)).map((row) => healthOf(row, now));
   const disk = await storeDisk(deps.storage, options.diskThresholdBytes);
-  const alerts = cameras.flatMap((c) => c.alerts).sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'offline' ? -1 : 1));
+  const alerts = cameras.flatMap((c) => c.alerts).sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'offline' ? -1 : b.kind === 'offline' ? 1 : 0));
   if (disk?.low) {
     alerts.push({
       kind: 'disk',

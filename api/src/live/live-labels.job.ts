@@ -1,9 +1,8 @@
-import { checkPicture, type PictureCheck } from '@norma/workers/vision';
+import type { PictureCheck } from '@norma/workers/vision';
 import type { Db } from '../db/database';
 import { PermanentJobError, type JobHandler } from '../jobs/runner';
 import type { ObjectStore } from '../storage/object-store';
 import { applyModelSpan, loadAppliedModel, type AppliedModel } from '../vision/apply.job';
-import { videoSource } from '../vision/job-support';
 import * as labels from './live-labels.service';
 
 /**
@@ -18,50 +17,12 @@ import * as labels from './live-labels.service';
 
 /** A run labels for at most this long, then gives its slot back and queues its follow-up (fair turns with other work). */
 const LIVE_RUN_MS = 60_000;
-/** A camera's view is compared with the model's training view at most this often (the check costs ~15 ffmpeg seeks, seconds under load). */
-const VIEW_CHECK_MS = 10 * 60_000;
 
-/** The last picture check of each camera in this process: by model, when. */
-const viewChecks = new Map<number, { modelId: number; at: number; picture: PictureCheck }>();
-/** The last segment each camera's job labelled in this process: what its view is compared on. */
-const lastLabelled = new Map<number, { videoId: number; seconds: number }>();
-
-/**
- * Starts comparing the camera's view with the model's training view (checkPicture) on the last segment
- * labelled, when the last comparison is older than VIEW_CHECK_MS or of another model, and none runs:
- * beside the job queue (it holds no slot; ~15 ffmpeg seeks once in 10 minutes a camera). Its warnings
- * go into the results of the segments after it. A failure is not the labels' failure.
- */
-function checkViewBeside(db: Db, storage: ObjectStore, loaded: AppliedModel) {
-  const cameraId = loaded.model.camera_id;
-  const last = viewChecks.get(cameraId);
-  const segment = lastLabelled.get(cameraId);
-  if (!segment || viewChecking.has(cameraId) || (last && last.modelId === loaded.model.id && Date.now() - last.at < VIEW_CHECK_MS)) return;
-  viewChecking.add(cameraId);
-  void checkView(db, storage, loaded, segment)
-    .then((outcome) => viewOutcomes.set(cameraId, outcome))
-    .finally(() => viewChecking.delete(cameraId));
+/** The camera's stored view check as applyModelSpan takes it, when it is of this model and succeeded; else undefined (the aspect ratio only). */
+function pictureOf(stored: labels.StoredViewCheck | null, modelId: number): PictureCheck | undefined {
+  if (!stored || stored.model_id !== modelId || stored.error !== null) return undefined;
+  return { aspectChange: stored.aspect_change ?? 0, viewSimilarity: stored.view_similarity, warnings: stored.warnings };
 }
-
-/** One comparison (checkViewBeside); never throws: a failure is its outcome (the next run's result says it) and it is tried again next time. */
-async function checkView(db: Db, storage: ObjectStore, loaded: AppliedModel, segment: { videoId: number; seconds: number }): Promise<ViewCheckOutcome> {
-  const cameraId = loaded.model.camera_id;
-  try {
-    const video = await videoSource(db, storage, segment.videoId);
-    const picture = await checkPicture(loaded.spec, video, { startSecond: 0, endSecond: segment.seconds });
-    viewChecks.set(cameraId, { modelId: loaded.model.id, at: Date.now(), picture });
-    return { video_id: segment.videoId, view_similarity: picture.viewSimilarity, warnings: picture.warnings };
-  } catch (err) {
-    // The segment deleted meanwhile: said in the next run's result, and compared again next time.
-    return { video_id: segment.videoId, error: err instanceof Error ? err.message : String(err) };
-  }
-}
-
-/** What a view comparison found (in the next run's result, `view_check`). */
-type ViewCheckOutcome = { video_id: number; view_similarity: number | null; warnings: string[] } | { video_id: number; error: string };
-/** The cameras whose view is being compared now, and each camera's last comparison's outcome. */
-const viewChecking = new Set<number>();
-const viewOutcomes = new Map<number, ViewCheckOutcome>();
 
 interface RunCounts {
   labelled: number;
@@ -77,6 +38,9 @@ export function liveLabelHandler(db: Db, storage: ObjectStore): JobHandler {
       const counts: RunCounts = { labelled: 0, failed: 0, markups: 0 };
       let loaded: AppliedModel | null = null;
       let followUp: number | null = null;
+      let viewCheckJob: number | null = null;
+      // The camera's last view check (stored by live.view_check), read with the model: its warnings go into each segment's result.
+      let view: labels.StoredViewCheck | null = null;
       while (!signal.aborted) {
         const target = await labels.liveTarget(db, cameraId);
         // The camera's model switched off or changed hands to another job: this run has nothing more to do.
@@ -86,13 +50,25 @@ export function liveLabelHandler(db: Db, storage: ObjectStore): JobHandler {
           await labels.releaseCameraJob(db, cameraId, job.id);
           // A segment closed between the look and the release (or the turn is over): a follow-up takes it.
           followUp = await labels.queueCameraLabels(db, cameraId);
-          // Nothing waited: the time to compare the camera's view, not before a segment's labels — beside the
-          // queue, not in this job's slot (a segment closing meanwhile must not wait for the comparison).
-          if (!segment && loaded) checkViewBeside(db, storage, loaded);
+          // Nothing waited: the time to compare the camera's view, not before a segment's labels — as a job
+          // of its own (live.view_check, view-check.job.ts), in the queue like any heavy work, not in this run.
+          if (!segment && followUp === null) viewCheckJob = await labels.queueViewCheck(db, cameraId);
           break;
         }
-        if (loaded?.model.id !== target.model_id) loaded = await loadAppliedModel(db, storage, target.model_id!);
-        const done = await labelSegment(db, storage, { jobId: job.id, workerId, signal, progress }, loaded, segment, target.live_employee_id, counts);
+        if (loaded?.model.id !== target.model_id) {
+          loaded = await loadAppliedModel(db, storage, target.model_id!);
+          view = (await labels.viewCheckState(db, cameraId))?.stored ?? null;
+        }
+        const picture = pictureOf(view, loaded.model.id);
+        const done = await labelSegment(
+          db,
+          storage,
+          { jobId: job.id, workerId, signal, progress },
+          loaded,
+          segment,
+          { employeeId: target.live_employee_id, picture },
+          counts,
+        );
         if (!done) break;
       }
       if (signal.aborted) return null;
@@ -107,7 +83,8 @@ export function liveLabelHandler(db: Db, storage: ObjectStore): JobHandler {
         failed: counts.failed,
         markups: counts.markups,
         follow_up_job_id: followUp,
-        view_check: viewOutcomes.get(cameraId) ?? null,
+        view_check_job_id: viewCheckJob,
+        view_check: view,
         message,
       };
     },
@@ -121,11 +98,10 @@ async function labelSegment(
   job: { jobId: number; workerId: string; signal: AbortSignal; progress: (percent: number) => void },
   loaded: AppliedModel,
   segment: { id: number; video_id: number; start_time: number; end_time: number },
-  employeeId: number | null,
+  target: { employeeId: number | null; picture: PictureCheck | undefined },
   counts: RunCounts,
 ): Promise<boolean> {
   const cameraId = loaded.model.camera_id;
-  const fresh = viewChecks.get(cameraId);
   let applied;
   try {
     applied = await applyModelSpan(
@@ -133,10 +109,10 @@ async function labelSegment(
       storage,
       { ...job, progress: () => {} },
       loaded,
-      { videoId: segment.video_id, startSecond: 0, endSecond: (segment.end_time - segment.start_time) / 1000, employeeId },
+      { videoId: segment.video_id, startSecond: 0, endSecond: (segment.end_time - segment.start_time) / 1000, employeeId: target.employeeId },
       {
-        // The camera's last view check (its warnings go into this segment's result); none yet: the aspect ratio only, the view later (checkView).
-        picture: fresh?.modelId === loaded.model.id ? fresh.picture : undefined,
+        // The camera's last view check (its warnings go into this segment's result); none yet: the aspect ratio only, the view later (live.view_check).
+        picture: target.picture,
         viewLater: true,
         part: { also: (trx) => labels.markSegmentLabelled(trx, segment.id, job.jobId, Date.now()) },
       },
@@ -152,7 +128,6 @@ async function labelSegment(
     // Rolled back: the claim is gone (the run stops) or the segment was labelled already (the next one is taken).
     return (await labels.pendingSegments(db, cameraId, 1)).every((s) => s.id !== segment.id);
   }
-  lastLabelled.set(cameraId, { videoId: segment.video_id, seconds: (segment.end_time - segment.start_time) / 1000 });
   counts.labelled++;
   counts.markups += applied.result.markups;
   return true;

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database';
-import { enqueueJob } from '../jobs/queue';
+import { enqueueJob, stillClaimed } from '../jobs/queue';
 
 /**
  * The queries of live labels (issue 45, docs/live-cameras.md «Живая разметка»): a camera's active
@@ -198,4 +198,133 @@ export async function recentLabelledSegments(db: Db, cameraId: number, limit: nu
     .orderBy('stream_segments.start_time', 'desc')
     .limit(limit)
     .execute();
+}
+
+/** The kind of a live camera's view-check job: one per camera at a time (`camera_streams.view_job_id`), queued by its labelling job when nothing waits. */
+export const LIVE_VIEW_CHECK_JOB = 'live.view_check';
+
+/** A camera's view is compared with its model's training view at most this often (the check costs ~15 ffmpeg seeks, seconds under load). */
+export const VIEW_CHECK_MS = 10 * 60_000;
+
+/** The camera's last view check (0032) as stored: the labelling job passes it into each segment's result, health and the board show it. */
+export interface StoredViewCheck {
+  checked_at: number;
+  model_id: number;
+  video_id: number | null;
+  view_similarity: number | null;
+  aspect_change: number | null;
+  warnings: string[];
+  error: string | null;
+}
+
+/** The camera's view check: its last outcome, its job alive, and the last segment labelled (what the next check compares). */
+export async function viewCheckState(db: Db, cameraId: number) {
+  const row = await db
+    .selectFrom('camera_streams')
+    .leftJoin('jobs', 'jobs.id', 'camera_streams.view_job_id')
+    .select([
+      'camera_streams.view_job_id',
+      'jobs.status as job_status',
+      'camera_streams.view_checked_at',
+      'camera_streams.view_model_id',
+      'camera_streams.view_video_id',
+      'camera_streams.view_similarity',
+      'camera_streams.view_aspect_change',
+      'camera_streams.view_warnings',
+      'camera_streams.view_error',
+    ])
+    .where('camera_streams.camera_id', '=', cameraId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const last = await db
+    .selectFrom('stream_segments')
+    .select(['video_id', 'start_time', 'end_time'])
+    .where('camera_id', '=', cameraId)
+    .where('labeled_at', 'is not', null)
+    .orderBy('start_time', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const stored: StoredViewCheck | null =
+    row.view_checked_at === null || row.view_model_id === null
+      ? null
+      : {
+          checked_at: row.view_checked_at,
+          model_id: row.view_model_id,
+          video_id: row.view_video_id,
+          view_similarity: row.view_similarity === null ? null : Number(row.view_similarity),
+          aspect_change: row.view_aspect_change === null ? null : Number(row.view_aspect_change),
+          warnings: row.view_warnings === null ? [] : (JSON.parse(row.view_warnings) as string[]),
+          error: row.view_error,
+        };
+  const jobAlive = row.view_job_id !== null && (row.job_status === 'queued' || row.job_status === 'running');
+  return { jobId: row.view_job_id, jobAlive, stored, lastLabelled: last ?? null };
+}
+
+/**
+ * Queues the camera's view check (LIVE_VIEW_CHECK_JOB) when it labels live with its model, no segment
+ * waits for labels, a segment was labelled, no check is alive, and the last check is older than
+ * VIEW_CHECK_MS or of another model — else nothing. Deduplicated as the labelling job: its id is set
+ * on the camera by compare-and-set in the queuing transaction (two callers at once queue one). The
+ * job's id, or null when none was queued.
+ */
+export async function queueViewCheck(db: Db, cameraId: number, now = Date.now()): Promise<number | null> {
+  const target = await liveTarget(db, cameraId);
+  if (!target || !target.labelling) return null;
+  const state = await viewCheckState(db, cameraId);
+  if (!state || state.jobAlive || state.lastLabelled === null) return null;
+  const fresh = state.stored !== null && state.stored.model_id === target.model_id && now - state.stored.checked_at < VIEW_CHECK_MS;
+  if (fresh || (await pendingSegments(db, cameraId, 1)).length > 0) return null;
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const jobId = await enqueueJob(trx, {
+        kind: LIVE_VIEW_CHECK_JOB,
+        payload: { camera_id: cameraId },
+        organizationId: target.organization_id,
+        maxAttempts: 2,
+      });
+      const update = trx.updateTable('camera_streams').set({ view_job_id: jobId }).where('camera_id', '=', cameraId);
+      const previous = state.jobId;
+      const taken = await (previous === null ? update.where('view_job_id', 'is', null) : update.where('view_job_id', '=', previous)).executeTakeFirst();
+      if (Number(taken.numUpdatedRows) === 0) throw new AlreadyQueued();
+      return jobId;
+    });
+  } catch (err) {
+    if (err instanceof AlreadyQueued) return null;
+    throw err;
+  }
+}
+
+/**
+ * Stores the outcome of the camera's view check and takes the job off the camera, in one transaction
+ * fenced by the job's claim (a job cancelled or taken over writes nothing). False when the claim is gone.
+ */
+export async function storeViewCheck(
+  db: Db,
+  cameraId: number,
+  job: { id: number; workerId: string },
+  outcome: { modelId: number; videoId: number | null; similarity: number | null; aspectChange: number | null; warnings: string[]; error: string | null },
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await stillClaimed(trx, job.id, job.workerId))) return false;
+    await trx
+      .updateTable('camera_streams')
+      .set({
+        view_checked_at: Date.now(),
+        view_model_id: outcome.modelId,
+        view_video_id: outcome.videoId,
+        view_similarity: outcome.similarity,
+        view_aspect_change: outcome.aspectChange,
+        view_warnings: JSON.stringify(outcome.warnings.slice(0, 20).map((w) => w.slice(0, 1000))),
+        view_error: outcome.error === null ? null : outcome.error.slice(0, 1000),
+      })
+      .where('camera_id', '=', cameraId)
+      .execute();
+    await trx.updateTable('camera_streams').set({ view_job_id: null }).where('camera_id', '=', cameraId).where('view_job_id', '=', job.id).execute();
+    return true;
+  });
+}
+
+/** The camera's view-check job has nothing to do (the model switched off): the camera has no check alive (unless another took its place). */
+export async function releaseViewJob(db: Db, cameraId: number, jobId: number) {
+  await db.updateTable('camera_streams').set({ view_job_id: null }).where('camera_id', '=', cameraId).where('view_job_id', '=', jobId).execute();
 }

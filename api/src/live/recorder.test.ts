@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,13 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mediaTools, run } from '@norma/workers/media';
 import { STATE_WAIT_MS, untilState } from '../../../tests/support/wait';
 import { startWorkers } from '../job-registry';
-import { RTSP_MISSING, startRtspCamera, type RtspCamera } from '../../test-support/rtsp-camera';
+import { RTSP_MISSING, startRefusingCamera, startRtspCamera, type RtspCamera } from '../../test-support/rtsp-camera';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 import { videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
 import { SCENE_AREAS, sceneSchedule } from '../../../workers/test-support/vision-scene';
 import { markedScene } from '../../test-support/marked-scene';
 import { labelMissedSegments, lagP95 } from './live-labels';
-import { LIVE_LABEL_JOB } from './live-labels.service';
+import { LIVE_LABEL_JOB, LIVE_VIEW_CHECK_JOB, queueViewCheck, VIEW_CHECK_MS } from './live-labels.service';
 import { startRecorder, type Recorder } from './recorder';
 import { saveStreamSettings, streamOfCamera } from './service';
 
@@ -158,13 +159,17 @@ describe.skipIf(RTSP_MISSING)('recorder', () => {
     // starts where the previous one ended (± 0.5 s), so no frame was lost while connected.
     const videos = await t.deps.db
       .selectFrom('videos')
-      .select(['id', 'start_time', 'duration', 'status', 'storage_key', 'start_source', 'start_confirmed'])
+      .select(['id', 'start_time', 'duration', 'status', 'storage_key', 'start_source', 'start_confirmed', 'job_id'])
       .where('camera_id', '=', cam)
       .orderBy('start_time')
       .execute();
     const recorded = await segments(cam);
     expect(videos.length).toBe(recorded.length);
     expect(videos.every((v) => v.status === 'ready' && v.start_confirmed === 1)).toBe(true);
+    // The light path: each segment was browser-ready as recorded (h264, MP4 with its index first; a
+    // connection's first one copied to begin at 0), so it became ready without an ingest job
+    // (docs/live-cameras.md «Один приём на отрезок»).
+    expect(videos.map((v) => v.job_id)).toEqual(videos.map(() => null));
     const { ffprobe } = await mediaTools();
     let crossings = 0;
     const steps: number[] = [];
@@ -323,6 +328,39 @@ describe.skipIf(RTSP_MISSING)('live labels', () => {
     // No job left alive, none to queue.
     expect((await streamOfCamera(db, cam))!.live_job_id).toBeNull();
     expect(await labelMissedSegments(db, cam)).toBe(0);
+
+    // The camera's view was compared with the model's training view once, through the queue (a
+    // live.view_check job, queued when nothing waited), and its outcome is kept where health reads it.
+    const viewJobs = async () =>
+      (await db.selectFrom('jobs').selectAll().where('kind', '=', LIVE_VIEW_CHECK_JOB).orderBy('id').execute()).map((j) => ({
+        ...j,
+        result: j.result === null ? null : JSON.parse(j.result),
+      }));
+    const checks = await viewJobs();
+    expect(checks.map((j) => [j.status, j.result?.checked])).toEqual([['success', true]]);
+    expect(checks[0]!.result).toMatchObject({ camera_id: cam, model_id: modelId, error: null });
+    const stream = (await streamOfCamera(db, cam))!;
+    expect(stream).toMatchObject({ view_job_id: null, view_model_id: modelId, view_error: null });
+    expect(recorded.map((s) => s.video_id)).toContain(stream.view_video_id);
+    const healthReply = await call('GET', `/api/v1/structure/${w.structureId}/camera_health`, undefined, 'viewer');
+    const viewHealth = healthReply.body.cameras.find((c: { camera_id: number }) => c.camera_id === cam).view_check;
+    expect(viewHealth).toMatchObject({ checked_at: stream.view_checked_at, error: null, view_similarity: expect.any(Number) });
+    expect(viewHealth.warnings).toEqual(JSON.parse(stream.view_warnings!));
+    // The «view» alert is that outcome's: raised exactly when the check warned. (The synthetic scene is
+    // mostly noise, so its view signature is not stable from one stream to the next: either may happen.)
+    const viewAlerts = healthReply.body.alerts.filter((a: { kind: string }) => a.kind === 'view');
+    expect(viewAlerts).toHaveLength(viewHealth.warnings.length > 0 ? 1 : 0);
+    // At most once in VIEW_CHECK_MS, one alive at a time: a fresh check queues none; later, two callers queue one.
+    expect(await queueViewCheck(db, cam)).toBeNull();
+    const later = Date.now() + VIEW_CHECK_MS;
+    const queuedTwice = await Promise.all([queueViewCheck(db, cam, later), queueViewCheck(db, cam, later)]);
+    expect(queuedTwice.filter((id) => id !== null)).toHaveLength(1);
+    expect(await queueViewCheck(db, cam, later)).toBeNull();
+    const checker = startWorkers(t.deps, { pollMs: 50 });
+    await checker.drain();
+    await checker.stop();
+    expect((await viewJobs()).map((j) => j.status)).toEqual(['success', 'success']);
+    expect((await streamOfCamera(db, cam))!.view_checked_at).toBeGreaterThan(stream.view_checked_at!);
     const busy = jobs.filter((j) => j.result.labelled > 1).length;
     // The segments that waited for the workers were labelled in one run, the model read once.
     expect(jobs[0]!.result.labelled).toBeGreaterThanOrEqual(2);
@@ -362,5 +400,120 @@ describe.skipIf(RTSP_MISSING)('live labels', () => {
     );
     expect((await call('GET', `/api/v1/camera/${cam}/live_labels?limit=501`)).status).toBe(400);
     expect((await call('GET', `/api/v1/camera/${w.foreignCameraId}/live_labels`)).status).toBe(404);
+  });
+});
+
+describe.skipIf(RTSP_MISSING)('refused login and two recorders', () => {
+  // The cameras of the tests above stop recording: only this test's camera is claimable.
+  const onlyCamera = async (cam: number, url: string) => {
+    for (const other of w.cameraIds) {
+      const row = await streamOfCamera(t.deps.db, other);
+      if (row && other !== cam)
+        await saveStreamSettings(t.deps.db, other, {
+          url: row.url,
+          enabled: false,
+          segmentSeconds: row.segment_seconds,
+          retentionDays: null,
+          retentionGb: null,
+        });
+    }
+    await saveStreamSettings(t.deps.db, cam, { url, enabled: true, segmentSeconds: 4, retentionDays: null, retentionGb: null });
+  };
+
+  it('a camera that refuses the credentials: the check and the camera’s state say so in Russian, and nothing is recorded', async () => {
+    const refusing = await startRefusingCamera();
+    try {
+      const cam = w.cameraIds[2]!;
+      const url = refusing.url('Streaming/Channels/101', `admin:${SECRET}`);
+      const checked = await t.request(`/api/v1/camera/${cam}/stream/check`, { method: 'POST', cookie: w.cookies.admin, body: JSON.stringify({ url }) });
+      const checkText = await checked.text();
+      expect(checked.status).toBe(422);
+      expect(checkText).not.toContain(SECRET);
+      expect(JSON.parse(checkText).error.message).toBe('Камера отказала во входе: проверьте имя и пароль в адресе');
+
+      await onlyCamera(cam, url);
+      const recorder = recorderOf('recorder-refused');
+      await expect.poll(() => recorder.held(), untilState()).toEqual([cam]);
+      // The recorder tried, with the credentials (ffmpeg answers the challenge), and was refused.
+      await expect.poll(() => refusing.requests.filter((r) => r.authorized).length, untilState(200)).toBeGreaterThanOrEqual(2);
+      await expect
+        .poll(async () => (await streamOfCamera(t.deps.db, cam))!.last_error, untilState(200))
+        .toBe('Камера отказала во входе: проверьте имя и пароль в адресе');
+      const reply = await (await t.request(`/api/v1/camera/${cam}/stream`, { cookie: w.cookies.viewer })).json();
+      expect(reply).toMatchObject({
+        state: expect.stringMatching(/^(offline|connecting)$/),
+        last_error: 'Камера отказала во входе: проверьте имя и пароль в адресе',
+      });
+      expect(JSON.stringify(reply)).not.toContain(SECRET);
+      await recorder.stop();
+      expect(await segments(cam)).toEqual([]);
+      expect(await t.deps.db.selectFrom('videos').select('id').where('camera_id', '=', cam).execute()).toEqual([]);
+      expect(await t.deps.db.selectFrom('recording_gaps').select('from_time').where('camera_id', '=', cam).execute()).toEqual([]);
+      expect(logs.join('\n')).not.toContain(SECRET);
+    } finally {
+      await refusing.stop();
+    }
+  });
+
+  it('two recorders on one camera: exactly one holds it, and when that one is killed the other takes over', async () => {
+    const { db } = t.deps;
+    const cam = w.cameraIds[3]!;
+    await camera.publish('takeover');
+    await onlyCamera(cam, camera.url('takeover', `rec:${SECRET}`));
+    // The first recorder is a process of its own (npm run recorder on the same database and store), in a
+    // process group of its own: killed with SIGKILL it leaves its lease, as a machine that died would.
+    const root = join(import.meta.dirname, '..', '..', '..');
+    let childLog = '';
+    const child = spawn(join(root, 'node_modules', '.bin', 'bun'), ['api/src/live/recorder-main.ts'], {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: t.config.dataDir, ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (chunk: Buffer) => (childLog += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (childLog += chunk.toString()));
+    let killed = false;
+    try {
+      const holder = async () => (await streamOfCamera(db, cam))!.holder;
+      await expect.poll(holder, untilState(200)).toMatch(/^recorder-/);
+      const first = (await holder())!;
+      await expect.poll(async () => (await segments(cam)).length, untilState(200)).toBeGreaterThanOrEqual(1);
+      // The second recorder polls every 200 ms while the first records two more segments: it never holds the camera.
+      const second = recorderOf('recorder-takeover');
+      const held: number[][] = [];
+      const watching = setInterval(() => held.push(second.held()), 50);
+      const before = (await segments(cam)).length;
+      await expect.poll(async () => (await segments(cam)).length, untilState(200)).toBeGreaterThanOrEqual(before + 2);
+      clearInterval(watching);
+      expect(held.length).toBeGreaterThan(10);
+      expect(held.every((h) => h.length === 0)).toBe(true);
+      expect(await holder()).toBe(first);
+
+      process.kill(-child.pid!, 'SIGKILL');
+      killed = true;
+      const killedAt = Date.now();
+      // Its lease runs out (30 s) and the second recorder takes the camera and records it.
+      await expect.poll(() => second.held(), untilState(200)).toEqual([cam]);
+      expect(Date.now() - killedAt).toBeGreaterThan(0);
+      expect(await holder()).toBe('recorder-takeover');
+      const taken = (await segments(cam)).length;
+      await expect.poll(async () => (await segments(cam)).length, untilState(200)).toBeGreaterThanOrEqual(taken + 2);
+      await second.stop();
+      // Any segment the light path left to the ingest job (none when all are browser-ready) is processed.
+      const workers = startWorkers(t.deps, { pollMs: 50 });
+      await workers.drain();
+      await workers.stop();
+      // Both recorders' segments are ready videos of the camera; the outage between them is one gap.
+      const videos = await db.selectFrom('videos').select(['status']).where('camera_id', '=', cam).execute();
+      expect(videos.length).toBe((await segments(cam)).length);
+      expect(videos.every((v) => v.status === 'ready')).toBe(true);
+      const gaps = await db.selectFrom('recording_gaps').select(['from_time', 'to_time']).where('camera_id', '=', cam).execute();
+      expect(gaps).toHaveLength(1);
+      expect(gaps[0]!.from_time).toBeLessThanOrEqual(killedAt + 1000);
+      expect(childLog).toContain('регистратор потоков запущен');
+      expect(childLog).not.toContain(SECRET);
+    } finally {
+      if (!killed) process.kill(-child.pid!, 'SIGKILL');
+    }
   });
 });

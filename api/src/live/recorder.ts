@@ -1,13 +1,21 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { probe } from '@norma/workers/media';
-import { segmentFirstFrame, startRtspRecording, withoutCredentials, type ClosedSegment, type RtspRecording } from '@norma/workers/rtsp-record';
+import { inspectRecording } from '@norma/workers/ingest';
+import {
+  segmentFirstFrame,
+  segmentFromZero,
+  startRtspRecording,
+  streamFailureReason,
+  withoutCredentials,
+  type ClosedSegment,
+  type RtspRecording,
+} from '@norma/workers/rtsp-record';
 import type { Db } from '../db/database';
 import type { ObjectStore } from '../storage/object-store';
 import { localParts } from '../time-zone';
-import { cameraWithContext, registerRecording, type CameraContext } from '../video/registration.service';
+import { cameraWithContext, registerReadyRecording, registerRecording, type CameraContext } from '../video/registration.service';
 import { folderKey, RECORDER_FOLDER } from '../video/sync';
 import * as streams from './service';
 import { labelClosedSegment, labelMissedSegments } from './live-labels';
@@ -170,7 +178,9 @@ class CameraSession {
       if (this.stopping) break;
       failures = outcome.frames ? 0 : failures + 1;
       const wait = Math.min(this.ctx.backoff.max, this.ctx.backoff.first * 2 ** Math.max(0, failures - 1));
-      await streams.setStreamHealth(this.ctx.db, this.camera.id, this.ctx.id, { state: 'offline', lastError: outcome.message || null, connectedAt: null });
+      // Why, in Russian, as the stream check says it (a refused login, no answer, no such path): shown with the camera's state.
+      const lastError = outcome.message ? streamFailureReason(outcome.message, false) : null;
+      await streams.setStreamHealth(this.ctx.db, this.camera.id, this.ctx.id, { state: 'offline', lastError, connectedAt: null });
       this.ctx.log(`камера ${this.camera.id}: соединение окончено${outcome.message ? ` (${outcome.message.split('\n').pop()})` : ''}, повтор через ${wait} мс`);
       const p = pause(wait);
       this.wait = p;
@@ -262,8 +272,25 @@ class CameraSession {
         await streams.insertGap(this.ctx.db, { cameraId: this.camera.id, from: previous.end_time, to: start, reason: 'Поток прерывался: нет записи' });
       }
     }
+    // The first segment of a connection: its frames moved to begin at the file's 0 (one copy per connection).
+    let fromZero = lead === 0;
+    if (!fromZero) {
+      fromZero = await segmentFromZero(path, `${path}.zero.mp4`).then(
+        () => (renameSync(`${path}.zero.mp4`, path), true),
+        (err: unknown) => (this.ctx.log(`камера ${this.camera.id}: первый отрезок не переписан от нуля: ${withoutCredentials(String(err))}`), false),
+      );
+    }
     const sizeBytes = statSync(path).size;
     const contentHash = await fileSha256(path);
+    // The light path (docs/live-cameras.md «Один приём на отрезок»): one inspection of the closed segment;
+    // browser-ready as ffmpeg wrote it (h264 in MP4, index first) — the video is ready at once, with no
+    // ingest job (its probe, packet count and remux cost more than the recording itself). Anything else
+    // (another codec, a file the inspection refuses) goes through the ordinary ingest job, which says why.
+    const inspected = await inspectRecording(path).catch((err: unknown) => {
+      this.ctx.log(`камера ${this.camera.id}: отрезок не проверен, его обработает обычный приём: ${withoutCredentials(String(err))}`);
+      return null;
+    });
+    const ready = inspected?.plan.action === 'none' && fromZero ? inspected.info.durationSeconds : null;
     const filename = `${segmentName(this.camera, start)}.mp4`;
     // The recorder's own subfolder, which folder sync leaves alone (video/sync.ts RECORDER_FOLDER).
     const folder = [folderKey(this.camera.storage_folder), RECORDER_FOLDER].filter(Boolean).join('/');
@@ -273,41 +300,40 @@ class CameraSession {
     const part = `${folder}/.${filename}.part`;
     await this.ctx.storage.put(part, Bun.file(path));
     await this.ctx.storage.move(part, key);
-    const { videoId } = await registerRecording(this.ctx.db, {
+    const recording = {
       camera: this.camera,
       storageKey: key,
       filename: key.slice(key.lastIndexOf('/') + 1),
       contentHash,
       sizeBytes,
       startTime: start,
-      startSource: 'file_name',
+      startSource: 'file_name' as const,
       startConfirmed: true,
       authorId: null,
       activity: 'Записано с потока камеры',
-    });
+    };
+    const { videoId } =
+      ready === null ? await registerRecording(this.ctx.db, recording) : await registerReadyRecording(this.ctx.db, { ...recording, durationSeconds: ready });
     await streams.insertSegment(this.ctx.db, { cameraId: this.camera.id, videoId, start, end, sizeBytes, closedAt });
     // Live labels first (the lag target): the camera's labelling job takes the segment (a failure here is retried by renew()).
     await labelClosedSegment(this.ctx.db, this.camera.id).catch((err: unknown) => {
       this.ctx.log(`камера ${this.camera.id}: живая разметка отрезка не поставлена: ${withoutCredentials(String(err))}`);
     });
-    await this.measureFrameRate(path, first);
+    await this.recordFrameRate(inspected?.info.frameRate ?? null, first);
     rmSync(path, { force: true });
   }
 
   /**
    * The stream's frame rate for the camera's health: frames / duration of a closed segment (ffprobe's
-   * average rate of the file), on a connection's first segment and then at most every FRAME_RATE_EVERY_MS.
-   * A failed measure is logged and leaves the last one.
+   * average rate of the file, from the segment's inspection), on a connection's first segment and then
+   * at most every FRAME_RATE_EVERY_MS. A segment without one (its inspection failed) leaves the last one.
    */
-  private async measureFrameRate(path: string, first: boolean) {
-    if (!first && Date.now() - this.frameRateAt < FRAME_RATE_EVERY_MS) return;
+  private async recordFrameRate(rate: number | null, first: boolean) {
+    if (rate === null || (!first && Date.now() - this.frameRateAt < FRAME_RATE_EVERY_MS)) return;
     this.frameRateAt = Date.now();
-    try {
-      const rate = (await probe(path)).frameRate;
-      if (rate !== null) await streams.recordFrameRate(this.ctx.db, this.camera.id, Math.round(rate * 100) / 100);
-    } catch (err) {
-      this.ctx.log(`камера ${this.camera.id}: частота кадров не измерена: ${withoutCredentials(String(err))}`);
-    }
+    await streams.recordFrameRate(this.ctx.db, this.camera.id, Math.round(rate * 100) / 100).catch((err: unknown) => {
+      this.ctx.log(`камера ${this.camera.id}: частота кадров не записана: ${withoutCredentials(String(err))}`);
+    });
   }
 }
 

@@ -127,7 +127,7 @@ export const StructureIdParam = z.object({ id: decimalInt(1) });
 
 const Alert = z
   .object({
-    kind: z.enum(['offline', 'behind', 'disk']),
+    kind: z.enum(['offline', 'behind', 'view', 'disk']),
     since: z.number().int().nullable(),
     message: z.string(),
   })
@@ -152,6 +152,15 @@ export const StructureHealthReply = z
         live_model_id: z.number().int().nullable(),
         frame_rate: z.number().nullable().openapi({ description: 'Частота кадров потока по последнему закрытому отрезку, к/с; null — ещё не измерена' }),
         last_error: z.string().nullable(),
+        view_check: z
+          .object({
+            checked_at: z.number().int(),
+            view_similarity: z.number().nullable(),
+            warnings: z.array(z.string()),
+            error: z.string().nullable(),
+          })
+          .nullable()
+          .openapi({ description: 'Последняя сверка вида камеры с видом при обучении активной модели (задача live.view_check); null — ещё не было' }),
         alerts: z.array(Alert),
       }),
     ),

@@ -98,6 +98,36 @@ export async function registerRecording(db: Db, recording: NewRecording): Promis
 }
 
 /**
+ * Registers a recording that is browser-ready already — a camera-stream recorder's closed segment it
+ * inspected itself (h264 in MP4, index first; api/src/live/recorder.ts) — as a «ready» video with its
+ * duration, in one transaction, with no ingest job (docs/live-cameras.md «Один приём на отрезок»).
+ */
+export async function registerReadyRecording(db: Db, recording: NewRecording & { durationSeconds: number }): Promise<{ videoId: number }> {
+  return db.transaction().execute(async (trx) => {
+    const now = Date.now();
+    const video = await trx
+      .insertInto('videos')
+      .values({
+        camera_id: recording.camera.id,
+        filename: recording.filename,
+        storage_key: recording.storageKey,
+        content_hash: recording.contentHash,
+        size_bytes: recording.sizeBytes,
+        start_time: recording.startTime,
+        start_source: recording.startSource,
+        start_confirmed: recording.startConfirmed ? 1 : 0,
+        duration: Math.round(recording.durationSeconds * 1000) / 1000,
+        status: 'ready',
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await logActivities(trx, [{ videoId: video.id, authorId: recording.authorId, at: now, comment: recording.activity }]);
+    return { videoId: video.id };
+  });
+}
+
+/**
  * Queues the processing of a video whose processing failed once more, in one transaction (a user's
  * retry, the same recording uploaded again — `file`: its bytes now, and where they are when moved):
  * status "queued", error cleared, a new ingest job (its own attempts), an activity. Null when the

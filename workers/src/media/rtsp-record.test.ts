@@ -42,6 +42,8 @@ describe('recording', () => {
     expect(after('-i')).toBe('rtsp://10.0.0.7/a');
     expect(after('-c')).toBe('copy');
     expect(after('-segment_time')).toBe('300');
+    // The index first: a closed segment is browser-ready as written (no remux, docs/live-cameras.md).
+    expect(after('-segment_format_options')).toBe('movflags=+faststart');
     expect(after('-segment_list')).toBe('/w/segments.csv');
     expect(args.at(-1)).toBe('/w/.segment-%06d.mp4');
     expect(() => recordArguments({ url: 'concat:/etc/passwd', dir: '/w', segmentSeconds: 60 })).toThrow(/rtsp/);

@@ -129,6 +129,10 @@ export function recordArguments(options: RecordArguments): string[] {
     String(options.segmentSeconds),
     '-segment_format',
     'mp4',
+    // The index first (as the browser wants it): a closed segment is ready as it is — no remux by the
+    // ingest job (api/src/live/recorder.ts registers it ready at once, docs/live-cameras.md).
+    '-segment_format_options',
+    'movflags=+faststart',
     '-reset_timestamps',
     '1',
     '-segment_list',
@@ -316,6 +320,19 @@ export async function streamSnapshot(url: string, wallSeconds = 20): Promise<Uin
     ],
     wallSeconds,
   );
+}
+
+/**
+ * A connection's first segment copied (no re-encoding) so that its first frame — the first key frame,
+ * after the file's time 0 — lies at 0, as the ingest job's remux puts it, with the index first: the
+ * video's start (that frame) is the player's 0. Writes `output`.
+ */
+export async function segmentFromZero(path: string, output: string): Promise<void> {
+  const { ffmpeg } = await mediaTools();
+  const args = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-protocol_whitelist', 'file', '-f', 'mov', '-i', `file:${path}`];
+  // ffmpeg does not copy creation_time: set anew, so that two segments of a stream that repeats itself stay different bytes (as recordArguments).
+  const out = ['-map', '0:v:0', '-c', 'copy', '-metadata', 'creation_time=now', '-movflags', '+faststart', '-f', 'mp4', `file:${output}`];
+  await runCapped(ffmpeg, [...args, ...out], probeCaps());
 }
 
 /**

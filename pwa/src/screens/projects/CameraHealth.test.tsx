@@ -18,6 +18,7 @@ const camera = (over: Partial<Camera>): Camera => ({
   live_model_id: null,
   frame_rate: null,
   last_error: null,
+  view_check: null,
   alerts: [],
   ...over,
 });
