@@ -6,52 +6,18 @@
  * operations on the seeded morning clips, then every operation of the scene (`all_operations`).
  *   node_modules/.bin/bun bench/vision-demo.bench.ts     → bench/results/vision-demo.json
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_WORKPLACE_AREAS, renderDemoClip, type ActorSegment, type DemoClip } from '../workers/src/media/demo-video';
 import { backgroundShortfall, trainOperationModel, type LabelSpan, type VisionClass } from '../workers/src/vision/pipeline';
-import {
-  defaultVideoCacheDir,
-  DEMO_UTC_OFFSET_MINUTES,
-  demoClip,
-  demoConditions,
-  demoDays,
-  demoInstant,
-  demoLeaves,
-  planClips,
-  planDays,
-  planDemoWorkerDay,
-  type PlannedClip,
-} from '../api/src/seed/demo-plan';
+import { defaultVideoCacheDir, DEMO_UTC_OFFSET_MINUTES, demoConditions, demoDays, demoInstant, planDemoWorkerDay } from '../api/src/seed/demo-plan';
+import { DEMO_LEAF_INDEX as LEAF, demoCameraClips } from './support/demo-camera-clips';
 
 const VIDEO_SECONDS = Number(process.env.NORMA_BENCH_VIDEO_SECONDS ?? 300);
-const LEAF = 0;
 const round = (value: number, digits = 3) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-const leaf = demoLeaves[LEAF]!;
-const days = planDays();
-const clips = planClips(VIDEO_SECONDS);
-const work = mkdtempSync(join(tmpdir(), 'norma-vision-demo-'));
-const classes = [{ operationId: null, name: 'Фон (прочее)' }, ...leaf.cycle.map((op, i) => ({ operationId: i + 1, name: op.name }))];
-
-async function fileOf(clip: PlannedClip): Promise<string> {
-  const file = join(work, clip.filename);
-  await renderDemoClip(demoClip(LEAF, clip, days), file, defaultVideoCacheDir());
-  return file;
-}
-
-/** The cycle's operations of the clip's worker as labelled spans, seconds from the clip's start. */
-function spansOf(clip: PlannedClip) {
-  return (days.get(`${leaf.slug}/${clip.dayIndex}/${clip.cameraKey - 1}`) ?? [])
-    .filter((s) => s.operation.type === 'main')
-    .map((s) => ({
-      classIndex: leaf.cycle.indexOf(s.operation) + 1,
-      startSecond: Math.max(0, (s.start - clip.startMs) / 1000),
-      endSecond: Math.min(clip.durationSeconds, (s.end - clip.startMs) / 1000),
-    }))
-    .filter((s) => s.endSecond > s.startSecond);
-}
+const { leaf, days, work, classes, fileOf, spansOf, firstClip } = demoCameraClips(VIDEO_SECONDS, 'norma-vision-demo-');
 
 /** One cross-day run: trained on `train`, scored on `test` (the stretch holding the operations trained on). */
 async function crossDay(
@@ -136,8 +102,8 @@ const notTrainable: { camera: number; train: string; reason: string }[] = [];
 const started = performance.now();
 for (const cameraKey of [1, 2]) {
   for (const [trainDay, testDay] of directions) {
-    const trainClip = clips.find((c) => c.cameraKey === cameraKey && c.dayIndex === trainDay && c.clipIndex === 0)!;
-    const testClip = clips.find((c) => c.cameraKey === cameraKey && c.dayIndex === testDay && c.clipIndex === 0)!;
+    const trainClip = firstClip(cameraKey, trainDay);
+    const testClip = firstClip(cameraKey, testDay);
     const shortfall = backgroundShortfall(VIDEO_SECONDS, VIDEO_SECONDS - spansOf(trainClip).reduce((sum, s) => sum + s.endSecond - s.startSecond, 0));
     if (shortfall) {
       notTrainable.push({ camera: cameraKey, train: trainClip.filename, reason: shortfall });

@@ -8,12 +8,12 @@
  * Per run the per-operation F1 on the other day; per kind the worst operation over all runs.
  *   node_modules/.bin/bun bench/vision-seeds.bench.ts     → bench/results/vision-seeds.json
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_WORKPLACE_AREAS, renderDemoClip } from '../workers/src/media/demo-video';
+import { DEMO_WORKPLACE_AREAS } from '../workers/src/media/demo-video';
 import { DEFAULT_HIDDEN, fitTraining, prepareTraining, type PreparedTraining } from '../workers/src/vision/pipeline';
-import { defaultVideoCacheDir, demoClip, demoLeaves, planClips, planDays, type PlannedClip } from '../api/src/seed/demo-plan';
+import { demoCameraClips } from './support/demo-camera-clips';
 
 const VIDEO_SECONDS = Number(process.env.NORMA_BENCH_VIDEO_SECONDS ?? 300);
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
@@ -26,37 +26,14 @@ const KINDS = [
   { name: 'job', hidden: DEFAULT_HIDDEN },
   { name: 'perceptron_16', hidden: 16 },
 ];
-const LEAF = 0;
 const round = (value: number, digits = 3) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-const leaf = demoLeaves[LEAF]!;
-const days = planDays();
-const clips = planClips(VIDEO_SECONDS);
-const work = mkdtempSync(join(tmpdir(), 'norma-vision-seeds-'));
-const classes = [{ operationId: null, name: 'Фон (прочее)' }, ...leaf.cycle.map((op, i) => ({ operationId: i + 1, name: op.name }))];
-
-async function fileOf(clip: PlannedClip): Promise<string> {
-  const file = join(work, clip.filename);
-  await renderDemoClip(demoClip(LEAF, clip, days), file, defaultVideoCacheDir());
-  return file;
-}
-
-/** The cycle's operations of the clip's worker as labelled spans, seconds from the clip's start. */
-function spansOf(clip: PlannedClip) {
-  return (days.get(`${leaf.slug}/${clip.dayIndex}/${clip.cameraKey - 1}`) ?? [])
-    .filter((s) => s.operation.type === 'main')
-    .map((s) => ({
-      classIndex: leaf.cycle.indexOf(s.operation) + 1,
-      startSecond: Math.max(0, (s.start - clip.startMs) / 1000),
-      endSecond: Math.min(clip.durationSeconds, (s.end - clip.startMs) / 1000),
-    }))
-    .filter((s) => s.endSecond > s.startSecond);
-}
+const { leaf, work, classes, fileOf, spansOf, firstClip } = demoCameraClips(VIDEO_SECONDS, 'norma-vision-seeds-');
 
 /** A camera's training day → test day, decoded once. */
 async function prepared([cameraKey, trainDay, testDay]: [number, number, number]): Promise<PreparedTraining> {
-  const trainClip = clips.find((c) => c.cameraKey === cameraKey && c.dayIndex === trainDay && c.clipIndex === 0)!;
-  const testClip = clips.find((c) => c.cameraKey === cameraKey && c.dayIndex === testDay && c.clipIndex === 0)!;
+  const trainClip = firstClip(cameraKey, trainDay);
+  const testClip = firstClip(cameraKey, testDay);
   return prepareTraining({
     video: { file: await fileOf(trainClip), width: 640, height: 360 },
     startSecond: 0,

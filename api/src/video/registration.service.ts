@@ -65,35 +65,40 @@ export interface NewRecording {
   activity: string;
 }
 
+/** The video row of a stored recording and its activity line; `ready` gives its duration (no ingest follows). */
+async function insertRecording(trx: Db, recording: NewRecording, now: number, ready: { durationSeconds: number } | null) {
+  const video = await trx
+    .insertInto('videos')
+    .values({
+      camera_id: recording.camera.id,
+      filename: recording.filename,
+      storage_key: recording.storageKey,
+      content_hash: recording.contentHash,
+      size_bytes: recording.sizeBytes,
+      start_time: recording.startTime,
+      start_source: recording.startSource,
+      start_confirmed: recording.startConfirmed ? 1 : 0,
+      duration: ready ? Math.round(ready.durationSeconds * 1000) / 1000 : null,
+      status: ready ? 'ready' : 'queued',
+      created_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await logActivities(trx, [{ videoId: video.id, authorId: recording.authorId, at: now, comment: recording.activity }]);
+  return video.id;
+}
+
 /** Registers a stored file as a video (status "queued") and queues its ingest job, in one transaction. */
 export async function registerRecording(db: Db, recording: NewRecording): Promise<{ videoId: number; jobId: number }> {
   return db.transaction().execute(async (trx) => {
-    const now = Date.now();
-    const video = await trx
-      .insertInto('videos')
-      .values({
-        camera_id: recording.camera.id,
-        filename: recording.filename,
-        storage_key: recording.storageKey,
-        content_hash: recording.contentHash,
-        size_bytes: recording.sizeBytes,
-        start_time: recording.startTime,
-        start_source: recording.startSource,
-        start_confirmed: recording.startConfirmed ? 1 : 0,
-        duration: null,
-        status: 'queued',
-        created_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const videoId = await insertRecording(trx, recording, Date.now(), null);
     const jobId = await enqueueJob(trx, {
       kind: INGEST_JOB,
-      payload: { video_id: video.id },
+      payload: { video_id: videoId },
       organizationId: recording.camera.organization_id,
     });
-    await trx.updateTable('videos').set({ job_id: jobId }).where('id', '=', video.id).execute();
-    await logActivities(trx, [{ videoId: video.id, authorId: recording.authorId, at: now, comment: recording.activity }]);
-    return { videoId: video.id, jobId };
+    await trx.updateTable('videos').set({ job_id: jobId }).where('id', '=', videoId).execute();
+    return { videoId, jobId };
   });
 }
 
@@ -103,28 +108,7 @@ export async function registerRecording(db: Db, recording: NewRecording): Promis
  * duration, in one transaction, with no ingest job (docs/live-cameras.md «Один приём на отрезок»).
  */
 export async function registerReadyRecording(db: Db, recording: NewRecording & { durationSeconds: number }): Promise<{ videoId: number }> {
-  return db.transaction().execute(async (trx) => {
-    const now = Date.now();
-    const video = await trx
-      .insertInto('videos')
-      .values({
-        camera_id: recording.camera.id,
-        filename: recording.filename,
-        storage_key: recording.storageKey,
-        content_hash: recording.contentHash,
-        size_bytes: recording.sizeBytes,
-        start_time: recording.startTime,
-        start_source: recording.startSource,
-        start_confirmed: recording.startConfirmed ? 1 : 0,
-        duration: Math.round(recording.durationSeconds * 1000) / 1000,
-        status: 'ready',
-        created_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await logActivities(trx, [{ videoId: video.id, authorId: recording.authorId, at: now, comment: recording.activity }]);
-    return { videoId: video.id };
-  });
+  return db.transaction().execute(async (trx) => ({ videoId: await insertRecording(trx, recording, Date.now(), recording) }));
 }
 
 /**
