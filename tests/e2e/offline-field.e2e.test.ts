@@ -192,9 +192,13 @@ describe('field work without a network', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     const row = page.getByTestId('op-row').first();
     await expect.poll(() => row.getAttribute('class'), RETRY).toContain('narrow');
-    const rowWidth = (await row.boundingBox())!.width;
-    const operationWidth = (await row.getByLabel('Операция').boundingBox())!.width;
-    expect(operationWidth).toBeGreaterThan(rowWidth * 0.6);
+    // Both widths of one row at one moment (the list may still redraw its rows for the new width).
+    const widths = () =>
+      row.evaluate((element) => ({
+        row: element.getBoundingClientRect().width,
+        operation: element.querySelector('[aria-label="Операция"]')?.getBoundingClientRect().width ?? 0,
+      }));
+    await expect.poll(async () => ((w) => w.row > 0 && w.operation > w.row * 0.6)(await widths()), RETRY).toBe(true);
 
     await touch.close();
   });

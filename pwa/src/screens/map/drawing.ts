@@ -13,7 +13,6 @@ import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
 import type { MapFeature, MapTypeStyle } from '../../api/types';
 import { styleOf } from '../../maplibre/layers';
 import { roundGeometry } from '../../maplibre/precision';
-import { byRemovalRule } from './removal';
 
 /**
  * The drawing on the map (Terra Draw, docs/map.md «Экран редактора»): line = road, polygon =
@@ -53,7 +52,7 @@ export interface Drawing {
   setProperties(id: FeatureId, props: Partial<Props>): void;
   /** A point to anchor a popup at: a point's position, a line's middle vertex, a polygon's first vertex. */
   anchor(id: FeatureId): [number, number] | null;
-  /** The drawn features within the snap distance of a map point, in «Удалить объект»'s order (removal.ts). */
+  /** The drawn features within the snap distance of a map point, in drawing order. */
   featuresAt(lngLat: { lng: number; lat: number }): Array<{ id: FeatureId; geometry: MapFeature['geometry'] }>;
   /** The project features held now, without `exclude` (features still waiting for their popup). */
   features(exclude: ReadonlySet<FeatureId>): MapFeature[];
@@ -183,7 +182,7 @@ export function createDrawing(map: maplibregl.Map, events: DrawingEvents): Drawi
     },
     featuresAt(lngLat) {
       const found = draw.getFeaturesAtLngLat(lngLat, { pointerDistance: SNAP_PX, ignoreSelectFeatures: true, ignoreCoordinatePoints: true }).filter(isDrawn);
-      return byRemovalRule(found.map((f) => ({ id: f.id!, geometry: f.geometry as MapFeature['geometry'] })));
+      return found.map((f) => ({ id: f.id!, geometry: f.geometry as MapFeature['geometry'] }));
     },
     features(exclude) {
       return draw

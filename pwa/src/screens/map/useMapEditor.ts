@@ -9,7 +9,7 @@ import { createDrawing, type Drawing, type FeatureId, type Tool } from './drawin
 import { addNamesLayer, NAME_MAX, normaliseName, showNames } from './labels';
 import { fitClear } from './fit';
 import { labelText, openPopup, serverForm } from './popups';
-import { addPickLayers, candidateLabel, showPick, type RemovalCandidate } from './removal';
+import { addPickLayers, byRemovalRule, candidateLabel, showPick, type RemovalCandidate } from './removal';
 import type { MapProjectState } from './useMapProject';
 
 export function bounds(features: MapFeature[]): maplibregl.LngLatBounds | null {
@@ -199,7 +199,8 @@ function useRemoval(
     cancel,
     offer(d: Drawing, at: { lng: number; lat: number }) {
       const types = catalogue?.types ?? [];
-      const candidates = d.featuresAt(at).flatMap(({ id, geometry }) => {
+      // «Удалить объект»'s order (removal.ts): points, lines, then areas from the smallest.
+      const candidates = byRemovalRule(d.featuresAt(at)).flatMap(({ id, geometry }) => {
         const props = d.properties(id);
         return props ? [{ id, geometry, label: candidateLabel(props, geometry, types) }] : [];
       });
