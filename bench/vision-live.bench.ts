@@ -19,7 +19,7 @@ import { launchBrowser } from '../tests/support/browser';
 import { startServer } from '../tests/support/server';
 import { decodeFrames } from '../workers/src/vision/frames';
 import { applyOperationModel, trainOperationModel } from '../workers/src/vision/pipeline';
-import { makeSceneClip, SCENE_AREAS, sceneSchedule } from '../workers/test-support/vision-scene';
+import { makeSceneClip, sceneSchedule, sceneTraining } from '../workers/test-support/vision-scene';
 
 const SECONDS = 90;
 const HALF = SECONDS / 2;
@@ -34,25 +34,7 @@ const file = join(work, 'scene.mp4');
 const schedule = sceneSchedule(SECONDS);
 await makeSceneClip(file, schedule, { fps: 25 });
 const video = { file, width: WIDTH, height: HEIGHT };
-const index = { A: 1, B: 2, C: 3 } as const;
-const trained = await trainOperationModel({
-  video,
-  startSecond: 0,
-  endSecond: HALF,
-  areas: [
-    { id: 1, name: 'левая', rect: SCENE_AREAS.left },
-    { id: 2, name: 'правая', rect: SCENE_AREAS.right },
-  ],
-  classes: [
-    { operationId: null, name: 'фон' },
-    { operationId: 1, name: 'A' },
-    { operationId: 2, name: 'B' },
-    { operationId: 3, name: 'C' },
-  ],
-  spans: schedule
-    .filter((s) => s.operation !== 'idle' && s.startSecond < HALF)
-    .map((s) => ({ classIndex: index[s.operation as 'A' | 'B' | 'C'], startSecond: s.startSecond, endSecond: Math.min(HALF, s.endSecond) })),
-});
+const trained = await trainOperationModel({ video, startSecond: 0, endSecond: HALF, ...sceneTraining(schedule, HALF) });
 const { spec, onnx } = trained;
 const job = await applyOperationModel({ video, startSecond: HALF, endSecond: SECONDS, onnx, spec });
 const jobClassAt = (second: number) => job.segments.find((s) => second >= s.startSecond && second < s.endSecond)?.classIndex ?? 0;

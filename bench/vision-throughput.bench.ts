@@ -2,16 +2,15 @@
  * Vision at a plant's scale (issue 43): × real time of applying a model to 60 s of 720p25 and 1080p25
  * — without and with poses — beside a bare full decode of the same file in the same run
  * (`ffmpeg -i file -f null -`, every frame, default threads). The files are the vision scene
- * (workers/test-support/vision-scene.ts) scaled up with sensor noise at full size and encoded as
- * ingest encodes (x264 veryfast, CRF 23, a keyframe every 2 s). Rounds alternate bare, apply and
- * apply with poses (one decode feeds the pixel and the pose samplings; the two decodes it replaced
- * were measured until 29.11, docs/performance.md); wall time is what a user waits, processor time
- * (this process and its ffmpeg children, /proc/self/stat) is what a full machine pays per second of
- * video — the figure the extrapolation to many cameras and cores uses. Also two applies at once
- * against one. And the sampler's ffmpeg alone (frames.ts `samplingArguments`, output thrown away):
- * exact as applying runs it, and the shortcuts considered — without the deblocking filter
- * (`skipLoopFilter`, not used: the browser's live suggestion decodes exactly and would disagree with
- * the job), `fast_bilinear` scaling and one decoder thread (docs/vision.md «Кадры декодируются точно»).
+ * (workers/test-support/vision-scene.ts) scaled up with sensor noise at full size, each encoded two
+ * ways: as ingest encodes (x264 veryfast, CRF 23, a keyframe every 2 s, every fifth frame a reference
+ * and the four between unreferenced — media/reference-frames.ts — so applying decodes only the frames
+ * the model samples) and as a camera streams it (P frames only, as the recorder copies it: applying
+ * decodes every frame). Rounds alternate bare, apply and apply with poses (one decode feeds the pixel
+ * and the pose samplings); wall time is what a user waits, processor time (this process and its
+ * ffmpeg children, /proc/self/stat) is what a full machine pays per second of video — the figure the
+ * extrapolation to many cameras and cores uses. Also two applies at once against one, and the
+ * sampler's ffmpeg alone (frames.ts `samplingArguments`, output thrown away).
  *   node_modules/.bin/bun bench/vision-throughput.bench.ts     → bench/results/vision-throughput.json
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,10 +18,11 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { detectContainer } from '../workers/src/media/container';
 import { mediaTools } from '../workers/src/media/ffmpeg';
+import { referenceStepEncoding, referenceStepFor, samplesOnlyReferences } from '../workers/src/media/reference-frames';
 import { samplingArguments, workSize } from '../workers/src/vision/frames';
 import { DEFAULT_POSE_SAMPLING } from '../workers/src/vision/pose-features';
 import { applyOperationModel, trainOperationModel, type VisionSpec } from '../workers/src/vision/pipeline';
-import { makeSceneClip, SCENE_AREAS, sceneSchedule } from '../workers/test-support/vision-scene';
+import { makeSceneClip, sceneSchedule, sceneTraining } from '../workers/test-support/vision-scene';
 import { measured } from './support/process-time';
 
 const SECONDS = 60;
@@ -57,147 +57,138 @@ const work = mkdtempSync(join(tmpdir(), 'norma-vision-throughput-'));
 const schedule = sceneSchedule(SECONDS);
 const scene = join(work, 'scene.mp4');
 await makeSceneClip(scene, schedule, { fps: 25 });
-const classes = [
-  { operationId: null, name: 'фон' },
-  { operationId: 1, name: 'A' },
-  { operationId: 2, name: 'B' },
-  { operationId: 3, name: 'C' },
-];
-const index = { A: 1, B: 2, C: 3 } as const;
-const spans = schedule
-  .filter((s) => s.operation !== 'idle' && s.startSecond < TRAIN_SECONDS)
-  .map((s) => ({ classIndex: index[s.operation as 'A' | 'B' | 'C'], startSecond: s.startSecond, endSecond: Math.min(TRAIN_SECONDS, s.endSecond) }));
 const load = { start: loadavg().map((v) => round(v, 1)) };
+
+/** How each file is encoded: as ingest encodes (every sampled frame a reference, media/reference-frames.ts) and as a camera streams it (P frames only, copied by the recorder). */
+const ENCODINGS = [
+  {
+    kind: 'ingest',
+    codec: 'h264 (x264 veryfast, CRF 23, keyframe every 2 s, reference step 5 as ingest)',
+    x264: referenceStepEncoding(referenceStepFor(25)!),
+    referenceStep: referenceStepFor(25),
+  },
+  { kind: 'camera', codec: 'h264 (x264 veryfast, CRF 23, keyframe every 2 s, P frames only as a camera stream)', x264: ['-bf', '0'], referenceStep: null },
+] as const;
 
 const cases = [];
 for (const size of SIZES) {
-  const file = join(work, `scene-${size.height}p.mp4`);
-  const encode = ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-force_key_frames', 'expr:gte(t,n_forced*2)'];
-  await ffmpegRun(['-y', '-i', scene, '-vf', `scale=${size.width}:${size.height},noise=alls=3:allf=t`, ...encode, '-movflags', '+faststart', file]);
-  const k = size.width / 640;
-  const scaled = (r: { x1: number; y1: number; x2: number; y2: number }) => ({ x1: r.x1 * k, y1: r.y1 * k, x2: r.x2 * k, y2: r.y2 * k });
-  const areas = [
-    { id: 1, name: 'левая', rect: scaled(SCENE_AREAS.left) },
-    { id: 2, name: 'правая', rect: scaled(SCENE_AREAS.right) },
-  ];
-  const video = { file, ...size };
-  const train = (pose?: typeof DEFAULT_POSE_SAMPLING) =>
-    trainOperationModel({ video, startSecond: 0, endSecond: TRAIN_SECONDS, areas, classes, spans, ...(pose ? { pose } : {}) });
-  const plain = await train();
-  const posed = await train(DEFAULT_POSE_SAMPLING);
-  const apply = (model: { onnx: Uint8Array; spec: VisionSpec }) =>
-    applyOperationModel({ video, startSecond: 0, endSecond: SECONDS, onnx: model.onnx, spec: model.spec });
+  const training = sceneTraining(schedule, TRAIN_SECONDS, size.width / 640);
+  let models: { plain: { onnx: Uint8Array; spec: VisionSpec }; posed: { onnx: Uint8Array; spec: VisionSpec } } | null = null;
+  for (const encoding of ENCODINGS) {
+    const file = join(work, `scene-${size.height}p-${encoding.kind}.mp4`);
+    const encode = [
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '23',
+      '-pix_fmt',
+      'yuv420p',
+      '-force_key_frames',
+      'expr:gte(t,n_forced*2)',
+      ...encoding.x264,
+    ];
+    await ffmpegRun(['-y', '-i', scene, '-vf', `scale=${size.width}:${size.height},noise=alls=3:allf=t`, ...encode, '-movflags', '+faststart', file]);
+    // As the jobs see a recording (api/src/vision/job-support.ts sourceFile): its rate and, for Norma's own encode, the reference step.
+    const video = { file, ...size, frameRate: 25, referenceStep: encoding.referenceStep };
+    // One model per picture size, trained on the ingest file and applied to both.
+    const train = (pose?: typeof DEFAULT_POSE_SAMPLING) =>
+      trainOperationModel({ video, startSecond: 0, endSecond: TRAIN_SECONDS, ...training, ...(pose ? { pose } : {}) });
+    models ??= { plain: await train(), posed: await train(DEFAULT_POSE_SAMPLING) };
+    const { plain, posed } = models;
+    const apply = (model: { onnx: Uint8Array; spec: VisionSpec }) =>
+      applyOperationModel({ video, startSecond: 0, endSecond: SECONDS, onnx: model.onnx, spec: model.spec });
 
-  // The sampler's own ffmpeg command for the plain model's frames, and the shortcuts considered.
-  const sampling = { startSecond: 0, endSecond: SECONDS, fps: plain.spec.fps, ...workSize(size.width, size.height) };
-  const container = await detectContainer(file);
-  const sampler = samplingArguments(file, container, sampling);
-  const noDeblock = samplingArguments(file, container, { ...sampling, skipLoopFilter: true });
-  const fastScale = sampler.map((a) => a.replace('flags=area', 'flags=fast_bilinear'));
-  const seek = sampler.indexOf('-ss');
-  const oneThread = [...sampler.slice(0, seek), '-threads', '1', ...sampler.slice(seek)];
-  const runs = {
-    sample: [] as { ms: number; cpu: number }[],
-    sampleNoDeblock: [] as { ms: number; cpu: number }[],
-    sampleFastScale: [] as { ms: number; cpu: number }[],
-    sampleOneThread: [] as { ms: number; cpu: number }[],
-    bare: [] as { ms: number; cpu: number }[],
-    apply: [] as { ms: number; cpu: number }[],
-    pose: [] as { ms: number; cpu: number }[],
-  };
-  let segments = 0;
-  for (let r = 0; r < ROUNDS; r++) {
-    const bare = await measured(() => ffmpegRun(['-i', file, '-f', 'null', '-']));
-    const applied = await measured(() => apply(plain));
-    const withPoses = await measured(() => apply(posed));
-    runs.sample.push(await measured(() => ffmpegExactly(sampler)));
-    runs.sampleNoDeblock.push(await measured(() => ffmpegExactly(noDeblock)));
-    runs.sampleFastScale.push(await measured(() => ffmpegExactly(fastScale)));
-    runs.sampleOneThread.push(await measured(() => ffmpegExactly(oneThread)));
-    runs.bare.push(bare);
-    runs.apply.push(applied);
-    runs.pose.push(withPoses);
-    segments = applied.value.segments.length;
+    // The sampler's own ffmpeg command for the plain model's frames, exactly as applying runs it.
+    const skipUnreferenced = samplesOnlyReferences(video, 0, plain.spec.fps);
+    const sampling = { startSecond: 0, endSecond: SECONDS, fps: plain.spec.fps, ...workSize(size.width, size.height), skipUnreferenced };
+    const sampler = samplingArguments(file, await detectContainer(file), sampling);
+    const runs = {
+      sample: [] as { ms: number; cpu: number }[],
+      bare: [] as { ms: number; cpu: number }[],
+      apply: [] as { ms: number; cpu: number }[],
+      pose: [] as { ms: number; cpu: number }[],
+    };
+    let segments = 0;
+    for (let r = 0; r < ROUNDS; r++) {
+      const bare = await measured(() => ffmpegRun(['-i', file, '-f', 'null', '-']));
+      const applied = await measured(() => apply(plain));
+      const withPoses = await measured(() => apply(posed));
+      runs.sample.push(await measured(() => ffmpegExactly(sampler)));
+      runs.bare.push(bare);
+      runs.apply.push(applied);
+      runs.pose.push(withPoses);
+      segments = applied.value.segments.length;
+    }
+    // Two applies at once (two job slots) against one, right after each other.
+    const one = await measured(() => apply(plain));
+    const two = await measured(() => Promise.all([apply(plain), apply(plain)]));
+
+    const best = (list: { ms: number }[]) => Math.min(...list.map((x) => x.ms));
+    const cpuOf = (list: { cpu: number }[]) => median(list.map((x) => x.cpu));
+    const realtime = (ms: number) => round(SECONDS / (ms / 1000), 1);
+    const perSecond = {
+      bare: cpuOf(runs.bare) / SECONDS,
+      apply: cpuOf(runs.apply) / SECONDS,
+      pose: cpuOf(runs.pose) / SECONDS,
+      sample: cpuOf(runs.sample) / SECONDS,
+    };
+    const plantHours = (cpuPerSecond: number, cores: number) => round((PLANT_SECONDS * cpuPerSecond) / cores / 3600, 1);
+    cases.push({
+      case: `${size.width}x${size.height} ${encoding.kind}`,
+      video: {
+        seconds: SECONDS,
+        fps: 25,
+        codec: encoding.codec,
+        work_size: `${plain.spec.work.width}x${plain.spec.work.height}`,
+        decodes_only_references: skipUnreferenced,
+      },
+      segments,
+      // Wall time: the best round of each (the machine is shared), medians beside.
+      bare_ms: round(best(runs.bare), 0),
+      apply_ms: round(best(runs.apply), 0),
+      apply_pose_ms: round(best(runs.pose), 0),
+      bare_realtime_factor: realtime(best(runs.bare)),
+      apply_realtime_factor: realtime(best(runs.apply)),
+      apply_pose_realtime_factor: realtime(best(runs.pose)),
+      apply_to_bare_ratio: round(best(runs.apply) / best(runs.bare), 3),
+      apply_to_bare_ratio_median: round(median(runs.apply.map((x) => x.ms)) / median(runs.bare.map((x) => x.ms)), 3),
+      apply_pose_to_bare_ratio: round(best(runs.pose) / best(runs.bare), 3),
+      // Processor seconds per second of video (medians of the rounds): what many jobs at once pay.
+      cpu_per_video_second: {
+        bare: round(perSecond.bare, 3),
+        apply: round(perSecond.apply, 3),
+        apply_pose: round(perSecond.pose, 3),
+        sampler_ffmpeg: round(perSecond.sample, 3),
+      },
+      apply_to_bare_cpu_ratio: round(perSecond.apply / perSecond.bare, 3),
+      apply_pose_to_bare_cpu_ratio: round(perSecond.pose / perSecond.bare, 3),
+      sampler_to_bare_cpu_ratio: round(perSecond.sample / perSecond.bare, 3),
+      two_at_once: { one_ms: round(one.ms, 0), two_ms: round(two.ms, 0), throughput_gain: round((2 * one.ms) / two.ms, 2) },
+      // 20 cameras × 8 h: processor time spread over every core, the server's own work aside.
+      extrapolated_plant_hours: {
+        this_machine: { cores: cpus().length, apply: plantHours(perSecond.apply, cpus().length), apply_pose: plantHours(perSecond.pose, cpus().length) },
+        big_machine: {
+          cores: BIG_MACHINE_CORES,
+          apply: plantHours(perSecond.apply, BIG_MACHINE_CORES),
+          apply_pose: plantHours(perSecond.pose, BIG_MACHINE_CORES),
+        },
+      },
+      runs: {
+        bare_ms: runs.bare.map((x) => round(x.ms, 0)),
+        apply_ms: runs.apply.map((x) => round(x.ms, 0)),
+        apply_pose_ms: runs.pose.map((x) => round(x.ms, 0)),
+        cpu_s: {
+          bare: runs.bare.map((x) => round(x.cpu)),
+          apply: runs.apply.map((x) => round(x.cpu)),
+          apply_pose: runs.pose.map((x) => round(x.cpu)),
+          sampler_ffmpeg: runs.sample.map((x) => round(x.cpu)),
+        },
+      },
+    });
+    rmSync(file, { force: true });
   }
-  // Two applies at once (two job slots) against one, right after each other.
-  const one = await measured(() => apply(plain));
-  const two = await measured(() => Promise.all([apply(plain), apply(plain)]));
-
-  const best = (list: { ms: number }[]) => Math.min(...list.map((x) => x.ms));
-  const cpuOf = (list: { cpu: number }[]) => median(list.map((x) => x.cpu));
-  const realtime = (ms: number) => round(SECONDS / (ms / 1000), 1);
-  const perSecond = {
-    bare: cpuOf(runs.bare) / SECONDS,
-    apply: cpuOf(runs.apply) / SECONDS,
-    pose: cpuOf(runs.pose) / SECONDS,
-    sample: cpuOf(runs.sample) / SECONDS,
-    sampleNoDeblock: cpuOf(runs.sampleNoDeblock) / SECONDS,
-    sampleFastScale: cpuOf(runs.sampleFastScale) / SECONDS,
-    sampleOneThread: cpuOf(runs.sampleOneThread) / SECONDS,
-  };
-  const plantHours = (cpuPerSecond: number, cores: number) => round((PLANT_SECONDS * cpuPerSecond) / cores / 3600, 1);
-  cases.push({
-    case: `${size.width}x${size.height}`,
-    video: {
-      seconds: SECONDS,
-      fps: 25,
-      codec: 'h264 (x264 veryfast, CRF 23, keyframe every 2 s)',
-      work_size: `${plain.spec.work.width}x${plain.spec.work.height}`,
-    },
-    segments,
-    // Wall time: the best round of each (the machine is shared), medians beside.
-    bare_ms: round(best(runs.bare), 0),
-    apply_ms: round(best(runs.apply), 0),
-    apply_pose_ms: round(best(runs.pose), 0),
-    bare_realtime_factor: realtime(best(runs.bare)),
-    apply_realtime_factor: realtime(best(runs.apply)),
-    apply_pose_realtime_factor: realtime(best(runs.pose)),
-    apply_to_bare_ratio: round(best(runs.apply) / best(runs.bare), 3),
-    apply_to_bare_ratio_median: round(median(runs.apply.map((x) => x.ms)) / median(runs.bare.map((x) => x.ms)), 3),
-    apply_pose_to_bare_ratio: round(best(runs.pose) / best(runs.bare), 3),
-    // Processor seconds per second of video (medians of the rounds): what many jobs at once pay.
-    cpu_per_video_second: {
-      bare: round(perSecond.bare, 3),
-      apply: round(perSecond.apply, 3),
-      apply_pose: round(perSecond.pose, 3),
-      sampler_ffmpeg: round(perSecond.sample, 3),
-      sampler_ffmpeg_no_deblock: round(perSecond.sampleNoDeblock, 3),
-      sampler_ffmpeg_fast_bilinear: round(perSecond.sampleFastScale, 3),
-      sampler_ffmpeg_one_thread: round(perSecond.sampleOneThread, 3),
-    },
-    apply_to_bare_cpu_ratio: round(perSecond.apply / perSecond.bare, 3),
-    apply_pose_to_bare_cpu_ratio: round(perSecond.pose / perSecond.bare, 3),
-    // What of applying is the sampler's ffmpeg, and what the shortcuts would save (not used; docs/vision.md).
-    sampler_to_bare_cpu_ratio: round(perSecond.sample / perSecond.bare, 3),
-    sampler_no_deblock_to_bare_cpu_ratio: round(perSecond.sampleNoDeblock / perSecond.bare, 3),
-    sampler_fast_bilinear_to_sampler_cpu_ratio: round(perSecond.sampleFastScale / perSecond.sample, 3),
-    sampler_one_thread_to_sampler_cpu_ratio: round(perSecond.sampleOneThread / perSecond.sample, 3),
-    two_at_once: { one_ms: round(one.ms, 0), two_ms: round(two.ms, 0), throughput_gain: round((2 * one.ms) / two.ms, 2) },
-    // 20 cameras × 8 h: processor time spread over every core, the server's own work aside.
-    extrapolated_plant_hours: {
-      this_machine: { cores: cpus().length, apply: plantHours(perSecond.apply, cpus().length), apply_pose: plantHours(perSecond.pose, cpus().length) },
-      big_machine: {
-        cores: BIG_MACHINE_CORES,
-        apply: plantHours(perSecond.apply, BIG_MACHINE_CORES),
-        apply_pose: plantHours(perSecond.pose, BIG_MACHINE_CORES),
-      },
-    },
-    runs: {
-      bare_ms: runs.bare.map((x) => round(x.ms, 0)),
-      apply_ms: runs.apply.map((x) => round(x.ms, 0)),
-      apply_pose_ms: runs.pose.map((x) => round(x.ms, 0)),
-      cpu_s: {
-        bare: runs.bare.map((x) => round(x.cpu)),
-        apply: runs.apply.map((x) => round(x.cpu)),
-        apply_pose: runs.pose.map((x) => round(x.cpu)),
-        sampler_ffmpeg: runs.sample.map((x) => round(x.cpu)),
-        sampler_ffmpeg_no_deblock: runs.sampleNoDeblock.map((x) => round(x.cpu)),
-        sampler_ffmpeg_fast_bilinear: runs.sampleFastScale.map((x) => round(x.cpu)),
-        sampler_ffmpeg_one_thread: runs.sampleOneThread.map((x) => round(x.cpu)),
-      },
-    },
-  });
-  rmSync(file, { force: true });
 }
 
 const result = {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { applyOperationModel, decodeFrames, extractSpanFeatures, trainOperationModel, type VisionSpec } from '@norma/workers/vision';
 import { uncertainSteps } from '../../workers/src/vision/classifier';
-import { makeSceneClip, SCENE_AREAS, sceneSchedule, type SceneOperation, type SceneSegment } from '../../workers/test-support/vision-scene';
+import { makeSceneClip, SCENE_AREAS, sceneSchedule, sceneTraining, type SceneOperation, type SceneSegment } from '../../workers/test-support/vision-scene';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grayWorkFrame } from '../../pwa/src/ml/gray';
@@ -19,7 +19,6 @@ import { startServer, type RunningServer } from '../support/server';
  * model never saw, the live suggestion is «не уверена» where the applying job is (issue 43).
  */
 const SECONDS = 16;
-const OPERATIONS: Exclude<SceneOperation, 'idle'>[] = ['A', 'B', 'C'];
 const dist = resolve(import.meta.dirname, '..', '..', 'pwa', 'dist');
 let dir: string;
 let clip: string;
@@ -39,14 +38,7 @@ beforeAll(async () => {
     video: { file: clip, width: 640, height: 360 },
     startSecond: 0,
     endSecond: SECONDS,
-    areas: [
-      { id: 1, name: 'Левая', rect: SCENE_AREAS.left },
-      { id: 2, name: 'Правая', rect: SCENE_AREAS.right },
-    ],
-    classes: [{ operationId: null, name: 'Фон (прочее)' }, ...OPERATIONS.map((o, i) => ({ operationId: i + 1, name: o }))],
-    spans: schedule
-      .filter((s) => s.operation !== 'idle')
-      .map((s) => ({ classIndex: OPERATIONS.indexOf(s.operation as 'A') + 1, startSecond: s.startSecond, endSecond: s.endSecond })),
+    ...sceneTraining(schedule, SECONDS),
     train: { maxEpochs: 60 },
   });
   spec = trained.spec;

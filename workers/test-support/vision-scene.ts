@@ -47,6 +47,26 @@ export function sceneOperationAt(schedule: SceneSegment[], second: number): Scen
   return schedule.find((s) => second >= s.startSecond && second < s.endSecond)?.operation ?? 'idle';
 }
 
+/**
+ * What a model of the scene is trained on up to `untilSecond`: the two work areas (at 640×360; `scale`
+ * for a larger picture), background and operations A, B, C as classes 0–3, and the schedule's work
+ * spans as labels (idle is background).
+ */
+export function sceneTraining(schedule: SceneSegment[], untilSecond: number, scale = 1) {
+  const scaled = (r: (typeof SCENE_AREAS)['left']) => ({ x1: r.x1 * scale, y1: r.y1 * scale, x2: r.x2 * scale, y2: r.y2 * scale });
+  const operations = ['A', 'B', 'C'] as const;
+  return {
+    areas: [
+      { id: 1, name: 'левая', rect: scaled(SCENE_AREAS.left) },
+      { id: 2, name: 'правая', rect: scaled(SCENE_AREAS.right) },
+    ],
+    classes: [{ operationId: null, name: 'фон' }, ...operations.map((name, i) => ({ operationId: i + 1, name }))],
+    spans: schedule
+      .filter((s) => s.operation !== 'idle' && s.startSecond < untilSecond)
+      .map((s) => ({ classIndex: operations.indexOf(s.operation as 'A') + 1, startSecond: s.startSecond, endSecond: Math.min(untilSecond, s.endSecond) })),
+  };
+}
+
 const OFF = -1000;
 
 function positionExpression(schedule: SceneSegment[], pick: (o: SceneOperation) => string | null): string {

@@ -138,6 +138,8 @@ export interface VideosTable {
   /** 0020: where the start came from (file_name, creation_time, file_time, manual, unknown) and whether a person confirmed it. */
   start_source: Generated<'file_name' | 'creation_time' | 'file_time' | 'manual' | 'unknown'>;
   start_confirmed: Generated<number>;
+  /** 0036: every this-many-th frame from each keyframe is a reference (Norma's own encode), or null (workers/src/media/reference-frames.ts). */
+  reference_step: Generated<number | null>;
 }
 
 export interface MarkupsTable {

@@ -1,4 +1,4 @@
-import { checkIntegrity, convertForBrowser, inspectRecording, MediaRefusedError, NotAVideoError } from '@norma/workers/ingest';
+import { checkIntegrity, convertForBrowser, inspectRecording, MediaRefusedError, NotAVideoError, referenceStepFor } from '@norma/workers/ingest';
 import type { Db } from '../db/database';
 import { PermanentJobError, type ClaimedJob, type JobHandler } from '../jobs/runner';
 import { fitFileName } from '../storage/file-names';
@@ -62,10 +62,11 @@ export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
       const { plan } = inspected;
       let info = inspected.info;
       let storageKey = video.storage_key;
+      let referenceStep: number | null = null;
       if (plan.action !== 'none') {
         const folder = video.storage_key.slice(0, video.storage_key.lastIndexOf('/'));
         const workKey = `${folder}/.ingest-${video.id}.mp4`;
-        await convertForBrowser(inspected, path, storage.pathOf(workKey), {
+        const encoded = await convertForBrowser(inspected, path, storage.pathOf(workKey), {
           signal,
           onProgress: (percent) => progress(2 + percent * 0.96),
         }).catch(permanentIfRefused);
@@ -86,6 +87,8 @@ export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
         if (!damage && lost > Math.max(1, info.durationSeconds * 0.01))
           damage = `Запись повреждена: после обработки ${converted.info.durationSeconds.toFixed(1)} с вместо заявленных ${info.durationSeconds.toFixed(1)} с`;
         info = converted.info;
+        // Kept only when the written file's rate is the one the step was chosen for (a variable-rate source may differ).
+        if (encoded && encoded.referenceStep === referenceStepFor(info.frameRate)) referenceStep = encoded.referenceStep;
         if (!(await videoExists(db, video.id))) {
           await storage.remove(workKey);
           throw new PermanentJobError('Видео удалено во время обработки');
@@ -105,7 +108,7 @@ export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
       const playable = plan.action === 'none' ? Math.min(info.durationSeconds, integrity.readableSeconds) : info.durationSeconds;
       const duration = Math.round(playable * 1000) / 1000;
       const size = await storage.size(storageKey);
-      await markVideoReady(db, video.id, { duration, sizeBytes: size, damage });
+      await markVideoReady(db, video.id, { duration, sizeBytes: size, damage, referenceStep });
       progress(100);
       return {
         video_id: video.id,
@@ -118,6 +121,7 @@ export function ingestVideoHandler(db: Db, storage: ObjectStore): JobHandler {
         audio_codec: info.audioCodec,
         width: info.width,
         height: info.height,
+        reference_step: referenceStep,
       };
     },
     async failed(job, message) {

@@ -117,6 +117,9 @@ describe('ingest_video jobs', () => {
       expect((await probe(path)).videoCodec, name).toBe('h264');
       expect((await mp4Layout(path)).moovFirst, name).toBe(true);
       expect(row.size_bytes).toBe(Bun.file(path).size);
+      // Norma's own encode (10 fps clips) keeps every second frame a reference for the vision decoder; a file served or copied as it came is unknown.
+      expect(row.reference_step, name).toBe(action === 'transcode' ? 2 : null);
+      expect(job.result.reference_step, name).toBe(row.reference_step);
     }
     // The WebM became an MP4 beside it; the original is gone; its content hash is kept.
     expect(byName['clip.mp4']!.storage_key).toBe('recordings/site/cam4/clip.mp4');

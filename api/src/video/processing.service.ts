@@ -20,11 +20,18 @@ export async function moveVideoFile(db: Db, videoId: number, storageKey: string,
   await db.updateTable('videos').set({ storage_key: storageKey, filename }).where('id', '=', videoId).execute();
 }
 
-/** Processed: playable, with its (readable) duration, size and, for a damaged file, why. */
-export async function markVideoReady(db: Db, videoId: number, ready: { duration: number; sizeBytes: number | null; damage: string | null }): Promise<void> {
+/**
+ * Processed: playable, with its (readable) duration, size, for a damaged file why, and the reference
+ * step of Norma's own encode (null when the file was served or copied as it came).
+ */
+export async function markVideoReady(
+  db: Db,
+  videoId: number,
+  ready: { duration: number; sizeBytes: number | null; damage: string | null; referenceStep: number | null },
+): Promise<void> {
   await db
     .updateTable('videos')
-    .set({ status: 'ready', duration: ready.duration, size_bytes: ready.sizeBytes, error: null, damage: ready.damage })
+    .set({ status: 'ready', duration: ready.duration, size_bytes: ready.sizeBytes, error: null, damage: ready.damage, reference_step: ready.referenceStep })
     .where('id', '=', videoId)
     .execute();
 }

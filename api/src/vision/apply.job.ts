@@ -3,7 +3,7 @@ import type { Db } from '../db/database';
 import { PermanentJobError, type JobHandler } from '../jobs/runner';
 import { workplaceEmployee } from '../markup/model-layer.service';
 import type { ObjectStore } from '../storage/object-store';
-import { modelWatch, videoSource } from './job-support';
+import { modelWatch, sourceFile, videoSource } from './job-support';
 import { plural } from '@norma/core-wasm/report';
 import { commitApplying, existingOperationIds, modelRow, REJECTED_BEFORE_NOTE, workplacePlace, type ApplyCounts } from './model-jobs.service';
 
@@ -92,7 +92,7 @@ export async function applyModelSpan(
     const against = options.viewLater ? { source: spec.source } : spec;
     picture = options.picture ?? (await checkPicture(against, video, { startSecond: span.startSecond, endSecond: span.endSecond }, watch.signal));
     out = await applyOperationModel({
-      video: { file: video.file, width: video.width, height: video.height },
+      video: sourceFile(video),
       startSecond: span.startSecond,
       endSecond: span.endSecond,
       onnx: bytes,

@@ -1,4 +1,5 @@
 import { probe } from '@norma/workers/media';
+import type { SourceVideoFile } from '@norma/workers/vision';
 import type { Db } from '../db/database';
 import { PermanentJobError } from '../jobs/runner';
 import type { ObjectStore } from '../storage/object-store';
@@ -14,7 +15,12 @@ export async function videoSource(db: Db, storage: ObjectStore, videoId: number 
   const file = await storage.local(video.storage_key);
   const info = await probe(file);
   if (!info.width || !info.height) throw new PermanentJobError('В файле нет видеодорожки');
-  return { ...video, file, width: info.width, height: info.height };
+  return { ...video, file, width: info.width, height: info.height, frameRate: info.frameRate };
+}
+
+/** What the vision pipeline reads of a job's video: with its rate and reference step the decoder skips frames no model samples (workers/src/media/reference-frames.ts). */
+export function sourceFile(video: Awaited<ReturnType<typeof videoSource>>): SourceVideoFile {
+  return { file: video.file, width: video.width, height: video.height, frameRate: video.frameRate, referenceStep: video.reference_step };
 }
 
 /**

@@ -221,6 +221,7 @@ export async function jobVideo(db: Db, videoId: number) {
       'videos.storage_key',
       'videos.start_time',
       'videos.duration',
+      'videos.reference_step',
       'cameras.structure_id',
       'structures.organization_id',
     ])

@@ -4,7 +4,7 @@ import { jobOrganizationId } from '../jobs/queue';
 import { PermanentJobError, type ClaimedJob, type JobHandler } from '../jobs/runner';
 import type { ObjectStore } from '../storage/object-store';
 import { visionCancelled } from './cancel';
-import { modelWatch, videoSource } from './job-support';
+import { modelWatch, sourceFile, videoSource } from './job-support';
 import { beginTraining, commitTraining, modelAreas, modelOperations, modelRow, peopleMarkups, recordTrainingError } from './model-jobs.service';
 import { modelKey } from './service';
 
@@ -55,7 +55,7 @@ async function trainingInputs(
   if (testPayload) {
     const other = await videoSource(db, storage, testPayload.video_id);
     test = {
-      video: { file: other.file, width: other.width, height: other.height },
+      video: sourceFile(other),
       startSecond: testPayload.start_second,
       endSecond: testPayload.end_second,
       spans: await labelSpans(other, testPayload.start_second, testPayload.end_second),
@@ -119,7 +119,7 @@ export function visionTrainHandler(db: Db, storage: ObjectStore): JobHandler {
       let out;
       try {
         out = await trainOperationModel({
-          video: { file: video.file, width: video.width, height: video.height },
+          video: sourceFile(video),
           startSecond: model.start_second,
           endSecond: model.end_second,
           areas: areas.map((a) => ({

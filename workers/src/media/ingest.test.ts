@@ -131,8 +131,10 @@ describe('inspectRecording and convertForBrowser on real files', () => {
     expect(inspected.plan.action).toBe(action);
     const progress: number[] = [];
     const output = file(`${name}.out.mp4`);
-    await convertForBrowser(inspected, file(name), output, { onProgress: (p) => progress.push(p) });
+    const written = await convertForBrowser(inspected, file(name), output, { onProgress: (p) => progress.push(p) });
     const after = await inspectRecording(output);
+    // A transcoded 10 fps clip keeps every second frame a reference (reference-frames.ts); a copied video keeps its own.
+    expect(written.referenceStep).toBe(action === 'transcode' ? 2 : null);
     expect(after.plan).toMatchObject({ action: 'none' });
     expect(after.info.videoCodec).toBe('h264');
     expect(Math.abs(after.info.durationSeconds - 4)).toBeLessThan(0.3);

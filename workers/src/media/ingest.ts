@@ -5,11 +5,13 @@ import { mediaTools, probe, type ProbeResult } from './ffmpeg';
 import { checkBounds, conversionNiceness, decodeCaps, MediaRefusedError, mediaLimits } from './limits';
 import { mp4Layout, type Mp4Layout } from './mp4-layout';
 import { spawnCapped } from './process';
+import { referenceStepEncoding, referenceStepFor } from './reference-frames';
 
 export { mp4Layout, type Mp4Layout } from './mp4-layout';
 export { checkIntegrity, type Integrity } from './integrity';
 export { NotAVideoError, UnsupportedContainerError, ACCEPTED_CONTAINERS } from './container';
 export { MediaRefusedError } from './limits';
+export { referenceStepFor } from './reference-frames';
 
 /** What it takes to make a recording play (and seek) in Chromium at once. */
 export interface BrowserPlan {
@@ -61,7 +63,13 @@ export interface ConvertOptions {
  * ffmpeg arguments that turn `input` (read as its detected container only) into a browser-ready MP4 at
  * `output` according to `plan`, never longer than `maxSeconds` whatever the file's packets say.
  */
-export function convertArguments(plan: BrowserPlan, input: { path: string; container: Container }, output: string, maxSeconds: number): string[] {
+export function convertArguments(
+  plan: BrowserPlan,
+  input: { path: string; container: Container },
+  output: string,
+  maxSeconds: number,
+  referenceStep: number | null = null,
+): string[] {
   const args = [
     '-hide_banner',
     '-loglevel',
@@ -97,6 +105,8 @@ export function convertArguments(plan: BrowserPlan, input: { path: string; conta
       'scale=trunc(iw/2)*2:trunc(ih/2)*2',
       '-force_key_frames',
       'expr:gte(t,n_forced*2)',
+      // The frames vision models sample stay references, the rest unreferenced (reference-frames.ts).
+      ...(referenceStep ? referenceStepEncoding(referenceStep) : []),
     );
   }
   if (plan.audio === 'copy') args.push('-c:a', 'copy');
@@ -117,21 +127,24 @@ export function progressSeconds(line: string): number | null {
 /**
  * Runs ffmpeg for the inspected recording's plan in a child process (the caller's event loop never
  * waits on it) under caps that fit the recording (limits.ts), reporting progress; writes to a
- * temporary name and renames on success. A cap that stopped it is a MediaRefusedError.
+ * temporary name and renames on success. A cap that stopped it is a MediaRefusedError. Resolves with
+ * the reference step the H.264 was encoded with (reference-frames.ts; null when the video was copied
+ * or its frame rate allows none).
  */
 export async function convertForBrowser(
   inspected: Pick<InspectResult, 'plan' | 'info'>,
   input: string,
   output: string,
   options: ConvertOptions = {},
-): Promise<void> {
+): Promise<{ referenceStep: number | null }> {
   const { plan, info } = inspected;
+  const referenceStep = plan.video === 'h264' ? referenceStepFor(info.frameRate) : null;
   const { ffmpeg } = await mediaTools();
   await mkdir(dirname(output), { recursive: true });
   const partial = `${output}.part`;
   const limits = mediaLimits();
   const caps = decodeCaps(info.durationSeconds, info, limits, conversionNiceness(info.durationSeconds, info));
-  const child = spawnCapped(ffmpeg, convertArguments(plan, { path: input, container: info.container }, partial, limits.maxSeconds), caps);
+  const child = spawnCapped(ffmpeg, convertArguments(plan, { path: input, container: info.container }, partial, limits.maxSeconds, referenceStep), caps);
   const abort = () => child.kill();
   options.signal?.addEventListener('abort', abort, { once: true });
   let lastPercent = -1;
@@ -162,6 +175,7 @@ export async function convertForBrowser(
     if (exit.code !== 0)
       throw new Error(`ffmpeg завершился с кодом ${exit.code}: ${withoutPath(withoutPath(exit.stderr.trim().slice(-1500), input), partial)}`);
     await rename(partial, output);
+    return { referenceStep };
   } catch (err) {
     await rm(partial, { force: true });
     throw err;

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSceneClip, sceneSchedule } from '../../test-support/vision-scene';
+import { detectContainer } from '../media/container';
 import { mediaTools } from '../media/ffmpeg';
+import { convertArguments, type BrowserPlan } from '../media/ingest';
+import { referenceStepFor, samplesOnlyReferences } from '../media/reference-frames';
 import { decodeFrames, decodeFramesTogether, workSize, type Sampling } from './frames';
 import { movenetInputSize } from './movenet-decode';
 
@@ -32,7 +35,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** Every frame of the span, decoded by a plain ffmpeg command (no option beyond the seek and `decoder`) and scaled as the sampler scales. */
-async function fullDecode(start: number, end: number, decoder: string[] = []): Promise<Uint8Array[]> {
+async function fullDecode(start: number, end: number, decoder: string[] = [], file = clip): Promise<Uint8Array[]> {
   const { ffmpeg } = await mediaTools();
   const scale = `scale=${WORK.width}:${WORK.height}:flags=area`;
   const args = [
@@ -45,7 +48,7 @@ async function fullDecode(start: number, end: number, decoder: string[] = []): P
     '-t',
     (end - start).toFixed(3),
     '-i',
-    clip,
+    file,
     '-vf',
     scale,
     '-pix_fmt',
@@ -61,11 +64,13 @@ async function fullDecode(start: number, end: number, decoder: string[] = []): P
   return Array.from({ length: Math.floor(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
 }
 
-async function frames(sampling: Sampling): Promise<Uint8Array[]> {
+async function frames(sampling: Sampling, file = clip): Promise<Uint8Array[]> {
   const out: Uint8Array[] = [];
-  await decodeFrames(clip, sampling, (f) => void out.push(f.slice()));
+  await decodeFrames(file, sampling, (f) => void out.push(f.slice()));
   return out;
 }
+
+const same = (a: Uint8Array[], b: Uint8Array[]) => a.length === b.length && a.every((f, i) => Buffer.from(f).equals(Buffer.from(b[i]!)));
 
 describe('sampled frames', () => {
   it.each([
@@ -77,10 +82,9 @@ describe('sampled frames', () => {
     const sampled = await frames({ ...span, fps: 5 });
     expect(all.length).toBeGreaterThanOrEqual((SECONDS - 1 - start) * 25 - 1);
     expect(Math.abs(sampled.length - all.length / 5)).toBeLessThanOrEqual(1);
-    // The fps filter keeps one frame of every five, at a fixed place in the five (ffmpeg 5.1: the third).
+    // Sample i is the picture shown at start + i / 5 s: frames 0, 5, 10… of the span.
     const offset = all.findIndex((frame) => Buffer.from(frame).equals(Buffer.from(sampled[0]!)));
-    expect(offset).toBeGreaterThanOrEqual(0);
-    expect(offset).toBeLessThan(5);
+    expect(offset).toBe(0);
     const differing = sampled.filter((frame, i) => offset + i * 5 < all.length && !Buffer.from(frame).equals(Buffer.from(all[offset + i * 5]!)));
     expect(differing).toHaveLength(0);
     // The frames are pictures of a moving scene, not one repeated picture.
@@ -167,5 +171,83 @@ describe('one decode for two samplings (a model with poses)', () => {
         ],
       ),
     ).rejects.toThrow('reader failed');
+  });
+});
+
+describe('a recording Norma encoded with a reference step (ingest, demo clips)', () => {
+  const stepped = join(work, 'stepped.mp4');
+  const step = referenceStepFor(25)!;
+  beforeAll(async () => {
+    // Exactly as ingest transcodes a 25 fps recording.
+    const { ffmpeg } = await mediaTools();
+    const plan: BrowserPlan = { action: 'transcode', video: 'h264', audio: 'none', reasons: [] };
+    const args = convertArguments(plan, { path: clip, container: await detectContainer(clip) }, stepped, 3600, step);
+    const child = Bun.spawn([ffmpeg, ...args], { stdout: 'ignore', stderr: 'pipe' });
+    const stderr = await new Response(child.stderr).text();
+    if ((await child.exited) !== 0) throw new Error(`ffmpeg: ${stderr}`);
+  });
+
+  it('has an I or P frame at every sampled moment and only unreferenced B frames between', async () => {
+    const { ffprobe } = await mediaTools();
+    const child = Bun.spawn([ffprobe, '-v', 'error', '-select_streams', 'v:0', '-show_entries', 'frame=pict_type', '-of', 'csv=p=0', stepped], {
+      stdout: 'pipe',
+    });
+    const types = (await new Response(child.stdout).text())
+      .split('\n')
+      .map((t) => t.trim().replace(/,$/, ''))
+      .filter(Boolean);
+    expect(await child.exited).toBe(0);
+    expect(types.length).toBeGreaterThanOrEqual(SECONDS * 25 - 1);
+    const sampled = types.filter((_, i) => i % step === 0);
+    expect(sampled.every((t) => t === 'I' || t === 'P')).toBe(true);
+    // A keyframe every 2 s, on a sampled frame.
+    expect(types.flatMap((t, i) => (t === 'I' ? [i] : []))).toEqual(Array.from({ length: Math.ceil(types.length / 50) }, (_, k) => k * 50));
+    // Most frames between are B frames (the one before a keyframe is a P frame).
+    const between = types.filter((_, i) => i % step !== 0);
+    expect(between.filter((t) => t === 'B').length).toBeGreaterThan(0.9 * between.length);
+  });
+
+  it.each([
+    ['from the start', 0],
+    ['after a seek into a keyframe interval', 3.4],
+  ])('gives the frames of the full decode, bit for bit, decoding only reference frames (%s)', async (_, start) => {
+    const source = { ...SOURCE, frameRate: 25 };
+    expect(samplesOnlyReferences({ frameRate: 25, referenceStep: step }, start, 5)).toBe(true);
+    expect(samplesOnlyReferences({ frameRate: 25, referenceStep: step }, start, 1)).toBe(true);
+    const span = { startSecond: start, endSecond: SECONDS - 1, source };
+    const gray: Sampling = { ...span, fps: 5, ...WORK };
+    const rgb: Sampling = { ...span, fps: 1, ...movenetInputSize(SOURCE.width, SOURCE.height, 256), pixelFormat: 'rgb24' };
+    const all = await fullDecode(start, SECONDS - 1, [], stepped);
+    const exact = await frames(gray, stepped);
+    const skipped = await frames({ ...gray, skipUnreferenced: true }, stepped);
+    expect(exact.length).toBeGreaterThanOrEqual(Math.floor((SECONDS - 1 - start) * 5));
+    expect(same(skipped, exact)).toBe(true);
+    expect(same(exact, all.filter((_, i) => i % 5 === 0).slice(0, exact.length))).toBe(true);
+    // One decode for a pose model's two samplings, as extractSpanFeatures runs it.
+    const together: [Uint8Array[], Uint8Array[]] = [[], []];
+    await decodeFramesTogether(
+      stepped,
+      [
+        { ...gray, skipUnreferenced: true },
+        { ...rgb, skipUnreferenced: true },
+      ],
+      [(f) => void together[0].push(f.slice()), (f) => void together[1].push(f.slice())],
+    );
+    expect(same(together[0], exact)).toBe(true);
+    expect(same(together[1], await frames(rgb, stepped))).toBe(true);
+  });
+
+  it('is not skipped where a sampled frame could be unreferenced', () => {
+    const layout = { frameRate: 25, referenceStep: step };
+    expect(samplesOnlyReferences(layout, 3.3, 5)).toBe(false); // frame 82.5
+    expect(samplesOnlyReferences(layout, 3.28, 5)).toBe(false); // frame 82
+    expect(samplesOnlyReferences(layout, 3, 10)).toBe(false); // every 2.5 frames
+    expect(samplesOnlyReferences({ frameRate: 25, referenceStep: null }, 0, 5)).toBe(false);
+    expect(samplesOnlyReferences({ frameRate: 29.97, referenceStep: step }, 0, 5)).toBe(false);
+    expect(referenceStepFor(29.97)).toBeNull();
+    expect(referenceStepFor(24)).toBeNull();
+    expect(referenceStepFor(5)).toBeNull();
+    expect(referenceStepFor(10)).toBe(2);
+    expect(referenceStepFor(30)).toBe(6);
   });
 });

@@ -24,6 +24,12 @@ export interface Sampling {
    * with the job); bench/vision-throughput.bench.ts measures it.
    */
   skipLoopFilter?: boolean;
+  /**
+   * Decode only reference frames (`-skip_frame noref`): exact only when every sampled frame is one —
+   * a recording Norma encoded with a reference step and a span on it (media/reference-frames.ts
+   * `samplesOnlyReferences`); then a fifth of the pictures at 25 fps are decoded (frames.test.ts).
+   */
+  skipUnreferenced?: boolean;
 }
 
 /** Width of the working picture: low enough to decode-and-scale at many times real time. */
@@ -39,13 +45,13 @@ export function workSize(width: number, height: number): { width: number; height
 /**
  * The ffmpeg arguments of a sampling: seek, span, fps, area scaling, raw pixels to stdout; the file is
  * read as its detected container only (media/container.ts). Seeking is by keyframe (`-ss` before the
- * input). Models use no decoder shortcut (measured, docs/vision.md «Кадры декодируются точно»): the
- * only one that saves anything beyond the noise, `skipLoopFilter`, keeps the demo's cross-day, light,
- * resolution and unseen-work figures but moves the job's answers off the browser's live suggestion
- * (the browser decodes exactly); `-skip_frame noref` (a camera's or ingest's stream has no
- * unreferenced frames), `-flags2 fast`, `-flags gray`, fast_bilinear scaling and `-threads 1` saved
- * nothing, and H.264 has no `lowres`. So the sampled frames are exactly every (source fps / fps)-th
- * frame of the full decode (frames.test.ts).
+ * input). Models use no decoder shortcut that changes a picture (measured, docs/vision.md «Кадры
+ * декодируются точно»): `skipLoopFilter` keeps the demo's cross-day, light, resolution and unseen-work
+ * figures but moves the job's answers off the browser's live suggestion (the browser decodes exactly);
+ * `-flags2 fast`, `-flags gray`, fast_bilinear scaling and `-threads 1` saved nothing, and H.264 has
+ * no `lowres`. The one that saves work without changing a picture is `skipUnreferenced`, on
+ * recordings whose sampled frames are all references. So the sampled frames are exactly every
+ * (source fps / fps)-th frame of the full decode (frames.test.ts).
  */
 export function samplingArguments(file: string, container: Container, sampling: Sampling): string[] {
   return [...spanArguments(file, container, sampling), '-an', '-sn', '-vf', sampleFilter(sampling), ...outputArguments(sampling, 'pipe:1')];
@@ -84,11 +90,17 @@ function spanArguments(file: string, container: Container, sampling: Sampling): 
     '-t',
     duration.toFixed(3),
     ...(sampling.skipLoopFilter ? ['-skip_loop_filter', 'all'] : []),
+    ...(sampling.skipUnreferenced ? ['-skip_frame', 'noref'] : []),
     ...inputArguments(file, container),
   ];
 }
 
-const sampleFilter = (sampling: Sampling) => `fps=${sampling.fps},scale=${sampling.width}:${sampling.height}:flags=area`;
+/**
+ * Sample i is the picture shown at `startSecond + i / fps` — the last frame at or before that moment
+ * (`round=up`; ffmpeg's default, the nearest, takes the third of every five at 25 → 5 fps): the
+ * frames at the moments themselves, which a recording with a reference step keeps as references.
+ */
+const sampleFilter = (sampling: Sampling) => `fps=${sampling.fps}:round=up,scale=${sampling.width}:${sampling.height}:flags=area`;
 
 function outputArguments(sampling: Sampling, target: string): string[] {
   return [...(sampling.frames ? ['-frames:v', String(sampling.frames)] : []), '-pix_fmt', sampling.pixelFormat ?? 'gray', '-f', 'rawvideo', target];

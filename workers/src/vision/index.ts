@@ -54,6 +54,7 @@ export {
   trainOperationModel,
   type AppliedSegment,
   type LabelSpan,
+  type SourceVideoFile,
   type TestSpan,
   type TrainingReport,
   type VisionArea,

@@ -12,6 +12,7 @@ import {
 import { blockRoles, evaluateLabels, permutationImportance, roleRuns, segmentScores, StepRole, type Evaluation, type SegmentScores } from './evaluate';
 import { augmentedRows, relitFrame, shiftRect, TRAINING_LIGHTS, TRAINING_SHIFTS } from './augment';
 import { AreaFeatureExtractor, featureNames, pixelLightOf, toWorkRect, type FeatureMatrix, type SourceRect } from './features';
+import { samplesOnlyReferences, SAMPLED_RATE, type ReferenceLayout } from '../media/reference-frames';
 import { decodeFramesTogether, workSize, type Sampling } from './frames';
 import { movenetInputSize } from './movenet-decode';
 import { exportOnnx, ONNX_OPSET } from './onnx-export';
@@ -21,7 +22,7 @@ import { smoothPredictions, type Segment } from './smoothing';
 import { checkPicture, viewSignature, type ViewSignature } from './view-check';
 
 /** Frames per second sampled for features (one time step = 0.2 s). */
-export const DEFAULT_FPS = 5;
+export const DEFAULT_FPS = SAMPLED_RATE;
 export const DEFAULT_SMOOTHING = { minSegmentSeconds: 1, hysteresis: 0.15 };
 /**
  * Hidden units of the classifier: 0, a softmax regression (docs/vision.md «Случайное начало»). Its loss
@@ -79,7 +80,8 @@ export interface VisionSpec {
   novelty?: NoveltyStats;
 }
 
-export interface SourceVideoFile {
+/** A recording to sample: its file, picture size and, when known, how its reference frames lie (skipping the others where exact). */
+export interface SourceVideoFile extends ReferenceLayout {
   file: string;
   width: number;
   height: number;
@@ -125,7 +127,10 @@ export async function extractSpanFeatures(
   );
   // With poses, one decode feeds both samplings (issue 43): gray work-size frames for the pixel
   // features and RGB frames at MoveNet's size for the pose features, read at once.
-  const span = { startSecond: input.startSecond, endSecond: input.endSecond, source: input.video };
+  // Only reference frames are decoded when every sampled frame is one (media/reference-frames.ts): the same pictures, a fraction of the decoding.
+  const rates = [spec.fps, ...(spec.pose ? [spec.pose.fps] : [])];
+  const skipUnreferenced = rates.every((fps) => samplesOnlyReferences(input.video, input.startSecond, fps));
+  const span = { startSecond: input.startSecond, endSecond: input.endSecond, source: input.video, skipUnreferenced };
   const pixelSampling: Sampling = { ...span, fps: spec.fps, width: spec.work.width, height: spec.work.height };
   const poses = spec.pose ? await poseCollector(input, spec.pose, areas) : null;
   let pixelDone = 0;
