@@ -14,6 +14,9 @@
  * in the page's one statement worker, warm by then, its pieces parsed in the page): its time and the
  * longest task it leaves in the page.
  * Writes bench/results/statement-month.json; bench/budgets.json holds the 4× case to the issue's goal.
+ * NORMA_BENCH_RUNS and NORMA_BENCH_RATES (e.g. «4») shorten a look at one change; NORMA_BENCH_TRACE=1
+ * traces the first run of each case (Chromium's trace) and writes what its tasks over 100 ms were
+ * made of to bench/results/statement-month-trace.tmp (not kept in git; bench/support/trace-tasks.ts).
  */
 import { Database } from 'bun:sqlite';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -24,11 +27,16 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser, signInThroughPage } from '../tests/support/browser.ts';
 import { apiSessionCookie, startServer } from '../tests/support/server.ts';
 import { spreadDemoMarkups } from './support/demo-window.ts';
+import { longTasksOf, requestsOf, TRACE_CATEGORIES, type LongTask } from './support/trace-tasks.ts';
 
-const RUNS = 3;
-const RATES = [1, 4];
+/** Runs per case and the CPU slowdowns measured; fewer for a quick look (NORMA_BENCH_RUNS=1 NORMA_BENCH_RATES=4). */
+const RUNS = Number(process.env.NORMA_BENCH_RUNS ?? 3);
+const RATES = (process.env.NORMA_BENCH_RATES ?? '1,4').split(',').map(Number);
 /** 31 days (Moscow) around the demo's days, as tests/e2e/statement-month.e2e.test.ts. */
 const MONTH = { from: '2026-11-01T21:00:00.000Z', to: '2026-12-02T21:00:00.000Z' };
+
+const TRACE = process.env.NORMA_BENCH_TRACE === '1';
+const traced: { case: string; tasks: LongTask[]; requests: ReturnType<typeof requestsOf> }[] = [];
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const round = (x: number) => Math.round(x);
@@ -76,7 +84,7 @@ type Run = {
 };
 type Target = { structureId: number; employeeId: number; from: string; to: string };
 
-async function open(browser: Browser, url: string, target: Target, rate: number): Promise<Run> {
+async function open(browser: Browser, url: string, target: Target, rate: number, trace: boolean): Promise<Run> {
   const route = `/statement/${target.structureId}/${target.employeeId}/${target.from}/${target.to}`;
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   try {
@@ -86,13 +94,26 @@ async function open(browser: Browser, url: string, target: Target, rate: number)
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate });
     await page.goto('about:blank');
+    if (trace) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     await page.goto(`${url}/#${route}`, { waitUntil: 'commit' });
-    const at = await page.waitForFunction(() => (window as unknown as { __tableAt?: number }).__tableAt, undefined, { timeout: 300_000, polling: 200 });
+    const at = await page
+      .waitForFunction(() => (window as unknown as { __tableAt?: number }).__tableAt, undefined, { timeout: 300_000, polling: 200 })
+      .catch(async (error: unknown) => {
+        // What the page shows instead (a failure in place, «Загружаем ведомость…»), for whoever reads the log.
+        console.error('table 4 did not show; the page says:', await page.evaluate(() => document.body.innerText.slice(0, 600)).catch(String));
+        throw error;
+      });
     const tableMs = Number(await at.jsonValue());
     // Quiet: the norm fulfilment block has answered, every part of the statement is in and two frames have passed.
     await page.waitForLoadState('networkidle', { timeout: 300_000 });
     await page.locator('[data-testid="statement"]:not([aria-busy="true"])').waitFor({ timeout: 300_000 });
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    if (trace) {
+      const text = (await browser.stopTracing()).toString('utf8');
+      if (process.env.NORMA_BENCH_TRACE_FILE) writeFileSync(process.env.NORMA_BENCH_TRACE_FILE, text);
+      const events = JSON.parse(text);
+      traced.push({ case: `cpu_${rate}x`, tasks: longTasksOf(events, 100), requests: requestsOf(events) });
+    }
     const shown = await page.evaluate(() => ({
       phases: (window as unknown as { __phases: { screen?: number; reply?: number } }).__phases,
       tasks: (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks,
@@ -146,7 +167,7 @@ try {
   const cases = [];
   for (const rate of RATES) {
     const runs: Run[] = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await open(browser, server.url, { structureId: leaf.id, employeeId: employee, ...MONTH }, rate));
+    for (let i = 0; i < RUNS; i++) runs.push(await open(browser, server.url, { structureId: leaf.id, employeeId: employee, ...MONTH }, rate, TRACE && i === 0));
     const summary = {
       case: `cpu_${rate}x`,
       cpu_slowdown: rate,
@@ -168,6 +189,7 @@ try {
   }
   const out = join(dirname(fileURLToPath(import.meta.url)), 'results', 'statement-month.json');
   mkdirSync(dirname(out), { recursive: true });
+  if (TRACE) writeFileSync(out.replace(/\.json$/, '-trace.tmp'), `${JSON.stringify(traced, null, 1)}\n`);
   writeFileSync(out, `${JSON.stringify({ when: new Date().toISOString(), load_at_start: loadAtStart, load_at_end: loadavg()[0], cases }, null, 2)}\n`);
 } finally {
   await browser.close();

@@ -94,7 +94,7 @@ function chunkGraph(): Plugin {
  * run (on a phone network that wait is most of a second): the hash route prefix and the screen's
  * module. The shared report (/#/demo/{key}) is opened by visitors with nothing cached.
  */
-const PRELOADED_ROUTES = [
+const PRELOADED_ROUTES: { hash: string; module: string; chunk?: string; shareKeyApi?: string; shareReportApi?: string; worker?: string }[] = [
   {
     hash: '#/demo/',
     module: 'src/screens/reports/interactive/InteractiveScreen.tsx',
@@ -102,65 +102,16 @@ const PRELOADED_ROUTES = [
     shareKeyApi: '/api/v1/resolve_hash/',
     shareReportApi: '/api/v2/frv',
   },
+  // A statement (issue 47): its code loads while the app starts, and its worker (the emitted file
+  // whose name starts with `worker`) starts at once and is asked for the statement of the address
+  // (src/screens/reports/statement-runner.ts takes both over). Its chunks stay as Rolldown cuts them
+  // (no `chunk` group): they are shared with the other report screens, which must not load the statement's.
+  { hash: '#/statement/', module: 'src/screens/reports/statement/StatementScreen.tsx', worker: 'statement.worker-' },
 ];
 
-/**
- * Adds a tiny script to index.html (a file, not inline: the Content-Security-Policy allows no
- * inline scripts) that runs before the page's body is parsed, while the style sheet and the entry
- * chunk load. It marks <html> with `at-landing` where the landing page prerendered into index.html
- * is to be shown (norma:prerender-landing below: elsewhere index.html's style keeps it hidden, so a
- * deep link or the installed app never flashes the landing page). For a route of PRELOADED_ROUTES
- * it starts loading that screen's chunks (modulepreload, the links Vite's own loader looks for, so
- * nothing loads twice) and the share key's first API read (a fetch preload the screen's fetch()
- * picks up). Saves about 0.7 s on the shared report's first load (docs/performance.md, «Быстрая
- * первая загрузка»). Where the route names its report's read too (shareReportApi), the script reads
- * the key's window itself and then the report, without waiting for the app's JS, and leaves the
- * promise in window.__normaSharedReport for the screen (SharedInteractiveScreen) to pick up; it
- * resolves to null on any failure, and the screen then reads as it would without it. A shared
- * report's link in its server-visible form, /demo/{key}, becomes the hash route /#/demo/{key} here
- * (before the app reads its address); its page carries the report already (api/src/report/share-page.ts),
- * so nothing is read early for it. It blocks the parser, but is fetched beside the style sheet, which blocks the
- * first paint anyway.
- */
-function routePreload(): Plugin {
-  return {
-    name: 'norma:route-preload',
-    apply: 'build',
-    enforce: 'post',
-    generateBundle: {
-      order: 'post',
-      handler(_options, bundle) {
-        const chunks = Object.values(bundle).flatMap((item) => (item.type === 'chunk' ? [item] : []));
-        const entry = chunks.find((chunk) => chunk.isEntry);
-        const html = bundle['index.html'];
-        if (!entry || !html || html.type !== 'asset') throw new Error('norma:route-preload: no entry chunk or index.html in the bundle');
-        const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-        const loaded = (start: string[]) => {
-          const seen = new Set<string>();
-          const queue = [...start];
-          while (queue.length) {
-            const file = queue.pop()!;
-            if (seen.has(file)) continue;
-            seen.add(file);
-            queue.push(...(byFile.get(file)?.imports ?? []));
-          }
-          return seen;
-        };
-        const withEntry = loaded([entry.fileName]);
-        const routes = PRELOADED_ROUTES.map(({ hash, module, shareKeyApi, shareReportApi }) => {
-          // The chunk the screen's import() asks for: the module's own, or the facade Rolldown writes
-          // for it when a codeSplitting group holds the module (shellGraph) — that one imports the group.
-          const screen =
-            chunks.find((chunk) => chunk.facadeModuleId?.endsWith(`/${module}`)) ??
-            chunks.find((chunk) => chunk.moduleIds.some((id) => id.endsWith(`/${module}`)));
-          if (!screen) throw new Error(`norma:route-preload: no chunk holds ${module}`);
-          const own = [...loaded([screen.fileName])].filter((file) => !withEntry.has(file));
-          // Their style sheets too: Vite's loader waits for a chunk's CSS before the screen renders,
-          // and takes a <link rel="stylesheet"> already in the page as loaded.
-          const styles = own.flatMap((file) => [...(byFile.get(file)?.viteMetadata?.importedCss ?? [])]);
-          return { hash, files: own.map((file) => `/${file}`), styles: styles.map((file) => `/${file}`), api: shareKeyApi, report: shareReportApi ?? null };
-        });
-        const script = `(function () {
+/** The text of the route-preload script (routePreload) for these routes. */
+function preloadScript(routes: { hash: string; files: string[]; styles: string[]; api?: string; report: string | null; worker: string | null }[]): string {
+  return `(function () {
   var routes = ${JSON.stringify(routes)};
   // The older form of a shared report's link, /#/demo/{key}: its key never reaches the server, so its page
   // cannot carry the report. It goes to the served form, /demo/{key}, which comes back to this hash route
@@ -196,10 +147,32 @@ function routePreload(): Plugin {
       for (var j = 0; j < routes[i].files.length; j++) link('modulepreload', routes[i].files[j]);
       for (var k = 0; k < routes[i].styles.length; k++) link('stylesheet', routes[i].styles[k]);
     }
+    if (routes[i].worker && window.Worker && !window.__normaStatementWorker) startStatement(routes[i].worker, hash.slice(routes[i].hash.length));
     var key = hash.slice(routes[i].hash.length).split(/[/?#]/)[0];
     if (served || !routes[i].api || !/^[A-Za-z0-9_-]{16,200}$/.test(key)) continue;
     if (routes[i].report && window.fetch && window.Promise) window.__normaSharedReport = sharedReport(routes[i], key);
     else link('preload', routes[i].api + encodeURIComponent(key), 'fetch');
+  }
+  // A statement's address: its worker starts now, before the app's code is here, and is asked for the
+  // statement of the address's parts (request id 0); the app takes the worker over with what it has
+  // answered by then (src/screens/reports/statement-runner.ts, which reads the parts as the screen does).
+  function startStatement(url, rest) {
+    var parts = rest.split(/[?#]/)[0].split('/');
+    var early = { worker: null, params: { structureId: parts[0], employeeId: parts[1], fromTime: parts[2], toTime: parts[3] }, replies: [], failed: null };
+    try {
+      early.worker = new Worker(url, { type: 'module', name: 'norma-statement' });
+    } catch (error) {
+      return;
+    }
+    early.worker.onmessage = function (event) {
+      early.replies.push(event.data);
+    };
+    early.worker.onerror = function (event) {
+      event.preventDefault();
+      early.failed = String(event.message);
+    };
+    early.worker.postMessage({ type: 'address', id: 0, params: early.params });
+    window.__normaStatementWorker = early;
   }
   // The key's window, then the report over it, as the screen would read them (same URLs and
   // credentials); null on any failure: the screen then reads them itself and shows its error.
@@ -223,6 +196,78 @@ function routePreload(): Plugin {
   }
 })();
 `;
+}
+
+/**
+ * Adds a tiny script to index.html (a file, not inline: the Content-Security-Policy allows no
+ * inline scripts) that runs before the page's body is parsed, while the style sheet and the entry
+ * chunk load. It marks <html> with `at-landing` where the landing page prerendered into index.html
+ * is to be shown (norma:prerender-landing below: elsewhere index.html's style keeps it hidden, so a
+ * deep link or the installed app never flashes the landing page). For a route of PRELOADED_ROUTES
+ * it starts loading that screen's chunks (modulepreload, the links Vite's own loader looks for, so
+ * nothing loads twice) and the share key's first API read (a fetch preload the screen's fetch()
+ * picks up). Saves about 0.7 s on the shared report's first load (docs/performance.md, «Быстрая
+ * первая загрузка»). Where the route names its report's read too (shareReportApi), the script reads
+ * the key's window itself and then the report, without waiting for the app's JS, and leaves the
+ * promise in window.__normaSharedReport for the screen (SharedInteractiveScreen) to pick up; it
+ * resolves to null on any failure, and the screen then reads as it would without it. A shared
+ * report's link in its server-visible form, /demo/{key}, becomes the hash route /#/demo/{key} here
+ * (before the app reads its address); its page carries the report already (api/src/report/share-page.ts),
+ * so nothing is read early for it. Where the route names a worker (a statement), the script starts it
+ * and asks it for the address's statement (the app takes it over: src/screens/reports/statement-runner.ts).
+ * It blocks the parser, but is fetched beside the style sheet, which blocks the first paint anyway.
+ */
+function routePreload(): Plugin {
+  return {
+    name: 'norma:route-preload',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const chunks = Object.values(bundle).flatMap((item) => (item.type === 'chunk' ? [item] : []));
+        const entry = chunks.find((chunk) => chunk.isEntry);
+        const html = bundle['index.html'];
+        if (!entry || !html || html.type !== 'asset') throw new Error('norma:route-preload: no entry chunk or index.html in the bundle');
+        const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+        const loaded = (start: string[]) => {
+          const seen = new Set<string>();
+          const queue = [...start];
+          while (queue.length) {
+            const file = queue.pop()!;
+            if (seen.has(file)) continue;
+            seen.add(file);
+            queue.push(...(byFile.get(file)?.imports ?? []));
+          }
+          return seen;
+        };
+        const withEntry = loaded([entry.fileName]);
+        const workerFile = (prefix: string) => {
+          const file = Object.keys(bundle).find((name) => name.startsWith(`assets/${prefix}`) && name.endsWith('.js'));
+          if (!file) throw new Error(`norma:route-preload: no worker file ${prefix}*.js`);
+          return `/${file}`;
+        };
+        const routes = PRELOADED_ROUTES.map(({ hash, module, shareKeyApi, shareReportApi, worker }) => {
+          // The chunk the screen's import() asks for: the module's own, or the facade Rolldown writes
+          // for it when a codeSplitting group holds the module (shellGraph) — that one imports the group.
+          const screen =
+            chunks.find((chunk) => chunk.facadeModuleId?.endsWith(`/${module}`)) ??
+            chunks.find((chunk) => chunk.moduleIds.some((id) => id.endsWith(`/${module}`)));
+          if (!screen) throw new Error(`norma:route-preload: no chunk holds ${module}`);
+          const own = [...loaded([screen.fileName])].filter((file) => !withEntry.has(file));
+          // Their style sheets too: Vite's loader waits for a chunk's CSS before the screen renders,
+          // and takes a <link rel="stylesheet"> already in the page as loaded.
+          const styles = own.flatMap((file) => [...(byFile.get(file)?.viteMetadata?.importedCss ?? [])]);
+          return {
+            hash,
+            files: own.map((file) => `/${file}`),
+            styles: styles.map((file) => `/${file}`),
+            api: shareKeyApi,
+            report: shareReportApi ?? null,
+            worker: worker ? workerFile(worker) : null,
+          };
+        });
+        const script = preloadScript(routes);
         const fileName = this.getFileName(this.emitFile({ type: 'asset', name: 'route-preload.js', source: script }));
         // For the server (api/src/report/share-page.ts): the page of a shared report's link names the
         // screen's chunks and styles itself, so they load beside the entry chunk, not after this script.
@@ -290,12 +335,14 @@ function prerenderLanding(): Plugin {
  * group below. Without it Rolldown, which turns its chunk merging off once any module has a
  * top-level await (core-wasm's glue has one), cuts the entry into a dozen small files: on a phone
  * network each is a request, and six at a time over HTTP/1.1 (about +0.5 s to the first paint).
- * For the same reason each screen of PRELOADED_ROUTES, opened cold from a link, is one chunk too:
+ * For the same reason each screen of PRELOADED_ROUTES that names a `chunk`, opened cold from a link, is one chunk too:
  * its module and everything it imports statically that the entry has not (the shared report was
  * nine files: a third round of requests on a phone).
  */
 const shellModules = new Set<string>();
-const screenModules = new Map<string, Set<string>>(PRELOADED_ROUTES.map(({ chunk }) => [chunk, new Set<string>()]));
+const screenModules = new Map<string, Set<string>>(
+  PRELOADED_ROUTES.flatMap(({ chunk }): [string, Set<string>][] => (chunk ? [[chunk, new Set<string>()]] : [])),
+);
 function shellGraph(): Plugin {
   return {
     name: 'norma:shell-graph',
@@ -321,6 +368,7 @@ function shellGraph(): Plugin {
         (id) => !!this.getModuleInfo(id)?.isEntry || /\.html(\?|$)/.test(id) || id.endsWith('/src/main.tsx'),
       );
       for (const { module, chunk } of PRELOADED_ROUTES) {
+        if (!chunk) continue;
         const modules = screenModules.get(chunk)!;
         modules.clear();
         const screen = ids.find((id) => id.endsWith(`/${module}`));

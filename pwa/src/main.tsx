@@ -3,13 +3,15 @@ import './styles.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { loadScreenAt } from './app/routes';
+import { loadScreenAt, startScreenWorkAt } from './app/routes';
 import { registerServiceWorker } from './app/serviceWorker';
 import { guardRequestsWhileSignOutPending } from './offline/signOut';
 import { resetPageMeta } from './screens/site/meta';
 
 // Before the first request: a sign-out made without a network reaches the server before anything else (offline/signOut.ts).
 guardRequestsWhileSignOutPending();
+// A screen's own work that needs neither React nor its code (a statement's computation) starts now, beside the app's start.
+startScreenWorkAt(location.hash);
 
 const root = document.getElementById('root')!;
 const app = (

@@ -8,7 +8,7 @@ import { num } from '../../pwa/src/screens/reports/format';
 import type { BlockReport, StatementReport } from '../../pwa/src/screens/reports/types';
 import { signInThroughPage, watchErrors, RETRY } from '../support/browser';
 import { startDemo, type Demo } from '../support/demo';
-import { COUNT_STATEMENT_WORKERS, statementWorkers, table4Cells } from '../support/statement';
+import { COUNT_STATEMENT_WORKERS, statementStart, statementWorkers, table4Cells, WATCH_STATEMENT_START } from '../support/statement';
 import { scrollTable } from '../support/virtual-table';
 
 /**
@@ -52,8 +52,18 @@ describe('a month-long statement', () => {
     const page = await context.newPage();
     const errors = watchErrors(page);
     await signInThroughPage(page, demo.server.url, 'analyst');
+    // Opened as a link is: a new document at the statement's address (not a hash change in the signed-in one).
+    await page.addInitScript(WATCH_STATEMENT_START);
+    await page.goto('about:blank');
     await page.goto(`${demo.server.url}/#/statement/${assemblyId}/${employeeId}/${month.from}/${month.to}`);
     await page.getByTestId('t4-row').first().waitFor({ timeout: RETRY.timeout });
+
+    // The inputs were read once, by the worker the page's first script started, before the screen showed anything.
+    const started = await statementStart(page);
+    expect(started.requests).toBe(1);
+    expect(started.inputReadsAt).toHaveLength(1);
+    expect(started.screenAt).not.toBeNull();
+    expect(started.inputReadsAt[0]!).toBeLessThan(started.screenAt!);
 
     // The first screen: far fewer rows built than the table has, each with the API's numbers.
     const first = await scrollTable(page, 'table-4', rows, 0);
@@ -99,6 +109,9 @@ describe('a month-long statement', () => {
     // Table 6 grows with the window too: past a screenful it is built as table 4 is.
     if (api.breaks.length > VIRTUAL_FROM) expect(await page.getByTestId('t6-row').count()).toBeLessThan(api.breaks.length);
     else expect(await page.getByTestId('t6-row').count()).toBe(api.breaks.length);
+    // Every part in, nothing computed a second time.
+    await expect.poll(() => page.getByTestId('statement').getAttribute('aria-busy'), RETRY).toBe(null);
+    expect(await statementStart(page)).toMatchObject({ requests: 1, inputReadsAt: started.inputReadsAt });
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -114,14 +127,21 @@ describe('a month-long statement', () => {
     const context = await demo.browser.newContext({ viewport: { width: 1400, height: 1000 } });
     const page = await context.newPage();
     const errors = watchErrors(page, { allowHttpErrors: true });
-    // From the sign-in on: the statements below open in the same document (hash routes).
     await page.addInitScript(COUNT_STATEMENT_WORKERS);
+    await page.addInitScript(WATCH_STATEMENT_START);
     await signInThroughPage(page, demo.server.url, 'analyst');
+    // Opened as a link: the read starts with the page (its first script), and its failure is still said in place and in a message.
+    // The statements below then open in the same document (hash routes).
+    await page.goto('about:blank');
     await page.goto(`${demo.server.url}/#/statement/${assemblyId}/999999/${month.from}/${month.to}`);
     await page.getByText(`Не удалось загрузить ведомость: ${message}`).waitFor({ timeout: RETRY.timeout });
     await page.locator('.toast-error', { hasText: message }).waitFor({ timeout: RETRY.timeout });
     expect(await page.getByTestId('statement').count()).toBe(0);
     expect(await statementWorkers(page)).toBe(1);
+    const started = await statementStart(page);
+    expect(started.requests).toBe(1);
+    expect(started.inputReadsAt).toHaveLength(1);
+    expect(started.inputReadsAt[0]!).toBeLessThan(started.screenAt!);
 
     // Two statements more in the same page (two days of the employee): each is computed, by the same worker.
     const days = [

@@ -12,8 +12,9 @@ export function table4Cells(report: StatementReport, i: number): string[] {
 }
 
 /**
- * Counts the statement's Web Workers the page starts (pwa/src/screens/reports/statement-runner.ts
- * names them `norma-statement`): a script for `addInitScript`, so it runs before the page's own
+ * Counts the statement's Web Workers the page starts (named `norma-statement` by
+ * pwa/src/screens/reports/statement-runner.ts and by the page's first script at a statement's
+ * address, pwa/vite.config.ts): a script for `addInitScript`, so it runs before the page's own
  * scripts in every document of the page; read with `statementWorkers`. Text, not a function: the
  * test's compiled code may call helpers the page does not have.
  */
@@ -30,3 +31,50 @@ export const COUNT_STATEMENT_WORKERS = `(() => {
 
 /** How many statement workers the page's document has started (COUNT_STATEMENT_WORKERS). */
 export const statementWorkers = (page: Page) => page.evaluate(() => (window as unknown as { __statementWorkers?: number }).__statementWorkers);
+
+/**
+ * Watches how a statement's address starts (issue 47: its computation starts with the page, not
+ * with its screen): a script for `addInitScript` that notes, in every document of the page, when
+ * the statement's screen first shows anything (its «Загружаем ведомость…», the statement or its
+ * failure; as an absolute time, performance.timeOrigin + now) and counts the statements the page
+ * asks its worker for (messages `compute` and `address`, pwa/src/screens/reports/statement-protocol.ts).
+ * Read with `statementStart`. Text, not a function, as COUNT_STATEMENT_WORKERS.
+ */
+export const WATCH_STATEMENT_START = `(() => {
+  window.__statementRequests = 0;
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, transfer) {
+    if (message && (message.type === 'compute' || message.type === 'address')) window.__statementRequests++;
+    return post.call(this, message, transfer);
+  };
+  const shown = () =>
+    document.querySelector('[data-testid="statement"]') ||
+    (document.body && /Загружаем ведомость|Не удалось загрузить ведомость/.test(document.body.textContent || ''));
+  new MutationObserver((_, observer) => {
+    if (!shown()) return;
+    window.__statementScreenAt = performance.timeOrigin + performance.now();
+    observer.disconnect();
+  }).observe(document, { childList: true, subtree: true, characterData: true });
+})();`;
+
+/**
+ * What WATCH_STATEMENT_START saw, with the statement worker's reads of report inputs: when each was
+ * sent (absolute times, from the worker's own resource timing) — so that a test can say the read
+ * started before the screen showed, and that it was made once.
+ */
+export async function statementStart(page: Page): Promise<{ screenAt: number | null; requests: number; inputReadsAt: number[] }> {
+  const seen = await page.evaluate(() => {
+    const w = window as unknown as { __statementScreenAt?: number; __statementRequests?: number };
+    return { screenAt: w.__statementScreenAt ?? null, requests: w.__statementRequests ?? 0 };
+  });
+  const worker = page.workers().find((w) => w.url().includes('statement.worker'));
+  const inputReadsAt = worker
+    ? await worker.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .filter((entry) => entry.name.includes('/api/v1/report/inputs'))
+          .map((entry) => performance.timeOrigin + entry.startTime),
+      )
+    : [];
+  return { ...seen, inputReadsAt };
+}

@@ -3,13 +3,24 @@ import { parse } from 'regexparam';
 import { matchRoute } from 'wouter';
 import { LandingScreen } from '../screens/landing/LandingScreen';
 import { LoginScreen } from '../screens/login/LoginScreen';
+import { startStatementEarly } from '../screens/reports/statement-runner';
+import { statementWindow } from '../screens/reports/statement/window';
 
 /** A screen takes its own route parameters as props (each screen its own names), hence `any`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Screen = ComponentType<any>;
 
 /** A route of the app; a signed-in screen (`private`) has a title, its name in the compact header of a phone (Header.tsx). */
-export type AppRoute = { path: string; screen: Screen } & ({ private: true; title: string } | { private?: false; title?: undefined });
+export type AppRoute = { path: string; screen: Screen; start?: StartWork } & ({ private: true; title: string } | { private?: false; title?: undefined });
+
+/** Work a screen starts from its route's parameters while the app starts, before the screen's code is here (startScreenWorkAt). */
+type StartWork = (params: Record<string, string | undefined>) => void;
+
+/** The statement's computation (issue 47): its worker, core and inputs read start with the app. */
+const startStatement: StartWork = (params) => {
+  const window = statementWindow(params);
+  if (window) startStatementEarly(window);
+};
 
 /** Shown while a screen's code is on its way (a slow phone network: a second or more). */
 function ScreenLoading() {
@@ -107,8 +118,8 @@ export const routes: AppRoute[] = [
   { path: '/video/:videoId/:getTime?', screen: VideoMarkupScreen, private: true, title: 'Разметка видео' },
   { path: '/multi-video', screen: MultiVideoScreen, private: true, title: 'Несколько камер' },
   { path: '/edit/:structureId/:timeFrom/:timeTo', screen: PeriodEditScreen, private: true, title: 'Правка периода' },
-  { path: '/statement/:structureId/:employeeId/:fromTime/:toTime/pdf', screen: StatementPdfScreen, private: true, title: 'Ведомость' },
-  { path: '/statement/:structureId/:employeeId/:fromTime/:toTime', screen: StatementScreen, private: true, title: 'Ведомость' },
+  { path: '/statement/:structureId/:employeeId/:fromTime/:toTime/pdf', screen: StatementPdfScreen, private: true, title: 'Ведомость', start: startStatement },
+  { path: '/statement/:structureId/:employeeId/:fromTime/:toTime', screen: StatementScreen, private: true, title: 'Ведомость', start: startStatement },
   { path: '/report/:structureId/:fromTime/:toTime', screen: BlockReportScreen, private: true, title: 'Отчёт' },
   { path: '/pdf/report/:structureId/:fromTime/:toTime', screen: BlockReportPdfScreen, private: true, title: 'Отчёт' },
   { path: '/interactive/:structureId/:from/:to', screen: InteractiveScreen, private: true, title: 'Отчёт' },
@@ -161,4 +172,19 @@ export function loadScreenAt(hash: string): Promise<unknown> {
   const route = routes.find((r) => matchRoute(parse, r.path, path)[0]);
   const screen = route?.screen as Partial<LazyScreen> | undefined;
   return screen?.load ? screen.load() : Promise.resolve();
+}
+
+/**
+ * Starts the work of the screen at this hash address that need not wait for its code or for React
+ * (a route's `start`: the statement's worker and read), so that it runs beside the app's own start.
+ * src/main.tsx calls it once, before the first render.
+ */
+export function startScreenWorkAt(hash: string): void {
+  const path = `/${hash.replace(/^#?\/?/, '')}`;
+  for (const route of routes) {
+    const [matched, params] = matchRoute(parse, route.path, path);
+    if (!matched) continue;
+    route.start?.(params as Record<string, string | undefined>);
+    return;
+  }
 }

@@ -7,7 +7,6 @@
  */
 import { api, callFailure } from '../../api/client';
 import type { BlockReport, InteractiveFrv, ReportInputsReply, StatementReport } from '../../api/types';
-import type { StatementPiece } from './statement-protocol';
 import { statementInWorker } from './statement-runner';
 
 type Window = { structureId: number; from: string; to: string };
@@ -27,51 +26,13 @@ export function fetchReportInputs({ structureId, from, to }: Window, employeeId?
  * block loosely (`type: string` and its fields), so it is cast, as the API does (api/src/report/blocks.ts).
  */
 
-/** Parsed JSON bytes after which the page gets a turn (input, paint): 1 MB took 70–180 ms on a 4× slower CPU under load. */
-const PARSE_SLICE_BYTES = 400_000;
-/**
- * Lets the browser handle input and paint before going on: a message to itself is a new task at
- * once, where a chain of setTimeout(0) waits at least 4 ms a link after the fifth (40 pieces: 0.16 s).
- */
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-}
-
-/** The report from the worker's pieces, about PARSE_SLICE_BYTES decoded and parsed a task (statement-protocol.ts). */
-async function assemblePieces(pieces: StatementPiece[]): Promise<StatementReport> {
-  const decoder = new TextDecoder();
-  let report: unknown;
-  let sinceTurn = 0;
-  for (const [path, json] of pieces) {
-    if (sinceTurn > 0 && sinceTurn + json.byteLength > PARSE_SLICE_BYTES) {
-      await nextTask();
-      sinceTurn = 0;
-    }
-    sinceTurn += json.byteLength;
-    const value: unknown = JSON.parse(decoder.decode(json));
-    if (path.length === 0) report = value;
-    else {
-      const rows = path.reduce((at: unknown, key) => (at as Record<string | number, unknown>)[key], report) as unknown[];
-      for (const row of value as unknown[]) rows.push(row);
-    }
-  }
-  return report as StatementReport;
-}
-
 /**
  * The statement of one employee (as GET /api/v1/report), computed in the session's Web Worker
- * (statement-runner.ts; issue 47: a month's statement blocked the page for seconds on a slow CPU).
- * Only parsing the finished report runs here. The worker reads the inputs with the same typed path
- * as fetchReportInputs; its answer is settled by the API client's own handler (callFailure: the
- * connection marked, a failure shown and thrown). `signal`: the caller stopped waiting (the page was
- * left); the worker's reply is then dropped.
+ * (statement-runner.ts; issue 47: a month's statement blocked the page for seconds on a slow CPU),
+ * or taken from the one started with the app at this address. Only parsing the finished report runs
+ * in the page. The worker reads the inputs with the same typed path as fetchReportInputs; its answer
+ * is settled by the API client's own handler (callFailure: the connection marked, a failure shown
+ * and thrown). `signal`: the caller stopped waiting (the page was left); the worker's reply is then dropped.
  */
 export async function computeStatement({ structureId, from, to }: Window, employeeId: number, signal?: AbortSignal): Promise<StatementReport> {
   const reply = await statementInWorker({ structureId, employeeId, from, to }, signal);
@@ -82,7 +43,7 @@ export async function computeStatement({ structureId, from, to }: Window, employ
   const failure = callFailure('GET', answer);
   if (failure) throw failure;
   if (reply.type !== 'report') throw new Error(`Ошибка сервера (${reply.status})`);
-  return assemblePieces(reply.pieces);
+  return reply.report;
 }
 
 /** The block report of a structure (as GET /api/v2/report). */

@@ -1,4 +1,15 @@
 /** Messages between the statement's page and its worker (statement.worker.ts, run by statement-runner.ts). */
+import type { StatementParams } from './statement/window';
+
+/** The id of the request the page's first script sends (`address`); the app's own requests count from 1. */
+export const EARLY_ID = 0;
+
+/**
+ * What the page's first script leaves for the app (pwa/vite.config.ts, routePreload) at a statement's
+ * address: the worker it started, the address's parts it asked about, and what the worker answered
+ * before the app took the worker over (statement-runner.ts).
+ */
+export type EarlyStatementWorker = { worker: Worker; params: StatementParams; replies: StatementReply[]; failed: string | null };
 
 /** What to compute: the statement of one employee over a window. */
 export interface StatementWindow {
@@ -11,6 +22,12 @@ export interface StatementWindow {
 export type StatementRequest =
   /** Compute a statement; `id` tags its reply (one worker serves every statement of the page). */
   | ({ type: 'compute'; id: number } & StatementWindow)
+  /**
+   * Compute the statement a statement's address names, as its screen reads it (statement/window.ts):
+   * sent by the page's first script (pwa/vite.config.ts, routePreload) with the address's parts, before
+   * the app's code is here; its id is EARLY_ID. An address that names no statement is answered `error`.
+   */
+  | { type: 'address'; id: number; params: StatementParams }
   /** The page no longer waits for request `id`: skip assembling it if it has not started. */
   | { type: 'cancel'; id: number };
 

@@ -3,6 +3,7 @@ import { FROM_CACHE_HEADER } from '../../api/cache-header';
 import { apiUrl } from '../../api/paths';
 import type { ReportInputsReply, StatementReport } from '../../api/types';
 import type { StatementPiece, StatementReply, StatementRequest, StatementWindow } from './statement-protocol';
+import { statementWindow } from './statement/window';
 
 /**
  * Computes statements off the page's thread (issue 47): reads a window's inputs (the typed path of
@@ -16,8 +17,10 @@ const scope = self as unknown as DedicatedWorkerGlobalScope;
 /*
  * The core is imported without waiting for it: its module waits for the WASM at its top level, and a
  * worker whose own module is still waiting has no message handler yet — the page's first request
- * would be lost. The handler is set at once; the core loads while the first inputs are read. A core
- * that failed to load is tried again by the next request.
+ * would be lost. The handler is set at once; the core loads while the first inputs are read (the
+ * read is sent first: loading the core keeps this thread busy for a while on a slow CPU, and the
+ * first request usually arrives with the worker's start, from the page's first script). A core that
+ * failed to load is tried again by the next request.
  */
 let core: ReturnType<typeof loadCore> | null = null;
 const loadCore = () => import('@norma/core-wasm/report');
@@ -28,7 +31,6 @@ function warmCore() {
   }
   return core;
 }
-warmCore();
 
 /** A long array (table 4's rows, an operation's measurements) is sent in runs of this many rows, so that no piece takes the page long to parse. */
 const PIECE_ROWS = 1000;
@@ -61,11 +63,12 @@ const cancelled = new Set<number>();
 type Outcome = StatementReply extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
 
 async function compute(id: number, { structureId, employeeId, from, to }: StatementWindow): Promise<Outcome> {
+  const url = apiUrl('/api/v1/report/inputs', { query: { structure_id: structureId, from_time: from, to_time: to, employee_id: employeeId } });
+  const reading = fetch(url, { credentials: 'same-origin' });
   const loading = warmCore();
   let response: Response;
   try {
-    const url = apiUrl('/api/v1/report/inputs', { query: { structure_id: structureId, from_time: from, to_time: to, employee_id: employeeId } });
-    response = await fetch(url, { credentials: 'same-origin' });
+    response = await reading;
   } catch {
     return { type: 'failure', status: 0, body: undefined };
   }
@@ -93,8 +96,13 @@ scope.onmessage = (event: MessageEvent<StatementRequest>) => {
     return;
   }
   const { id } = request;
+  const target = request.type === 'address' ? statementWindow(request.params) : request;
+  if (!target) {
+    scope.postMessage({ id, type: 'error', message: 'Неверный адрес ведомости' } satisfies StatementReply);
+    return;
+  }
   running.add(id);
-  compute(id, request)
+  compute(id, target)
     .catch((error: unknown): Outcome => ({ type: 'error', message: `Ведомость не рассчитана: ${error instanceof Error ? error.message : String(error)}` }))
     .then((outcome) => {
       running.delete(id);

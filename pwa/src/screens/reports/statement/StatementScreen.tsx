@@ -1,7 +1,6 @@
-import { startTransition, useEffect, useRef, useState } from 'react';
+import { Fragment, startTransition, useEffect, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { Link } from 'wouter';
-import { instantParam } from '../format';
 import { NormFulfilmentBlock } from '../../norms/NormFulfilment';
 import { PdfDownload } from '../PdfDownload';
 import { ReportState } from '../ReportState';
@@ -10,43 +9,75 @@ import { useLoad } from '../useLoad';
 import { BalancedWork, FluctuationChart, LoadSection, ParetoSection, StatementHeader, TaktSection, TimeUseSection, UnitsSection } from './sections';
 import { ObservationSheet, StudyRule, Table1, Table4, Table5, Table6 } from './tables';
 import { computeStatement } from '../compute';
+import { statementWindow, type StatementParams } from './window';
 
-type Params = { structureId?: string; employeeId?: string; fromTime?: string; toTime?: string };
+type Params = StatementParams;
+
+/** What every part of the statement is drawn from. */
+type PartProps = { report: StatementReport; fileBase: string; print: boolean; typeLabel: (code: string) => string };
 
 /**
- * The parts of the statement, in the order they are put into the page, one task after another
- * (issue 47: a month's statement laid out at once was one long task on a slow CPU). Table 4, the
- * table a statement is opened for, comes first, with the title; the rest fill in around it, each in
- * its place of the spec's order; the statement is `aria-busy` until all are in. The print layout (PDF)
- * and printing the screen get all at once.
+ * The parts of the statement below its header and notices, in the spec's order, each with the step
+ * it is put into the page at, one step a task (issue 47: a month's statement laid out at once was
+ * one long task on a slow CPU). Table 4, the table a statement is opened for, comes first (step 1,
+ * with the title); the rest fill in around it, each in its place; the statement is `aria-busy` until
+ * all are in. The print layout (PDF) and printing the screen get all at once.
  */
-const STAGE = {
-  table4: 1,
-  table1: 2,
-  load: 3,
-  sheet2: 4,
-  studyRule: 5,
-  fluctuation: 6,
-  sheet3: 7,
-  units: 8,
-  timeUse: 9,
-  losses: 10,
-  table5: 11,
-  table6: 12,
-} as const;
-const STAGES = STAGE.table6;
+const PARTS: { step: number; key: string; Part: (props: PartProps) => ReactNode }[] = [
+  { step: 2, key: 'table1', Part: (p) => <Table1 report={p.report} fileBase={p.fileBase} print={p.print} /> },
+  { step: 3, key: 'load', Part: (p) => <LoadSection report={p.report} fileBase={p.fileBase} print={p.print} /> },
+  {
+    step: 4,
+    key: 'sheet2',
+    Part: (p) => (
+      <ObservationSheet
+        table={p.report.measurements}
+        number={2}
+        title="Таблица 2. Лист наблюдений (ряд после очистки)"
+        fileBase={p.fileBase}
+        print={p.print}
+        testId="table-2"
+      />
+    ),
+  },
+  { step: 5, key: 'studyRule', Part: (p) => <StudyRule report={p.report} fileBase={p.fileBase} print={p.print} /> },
+  { step: 6, key: 'fluctuation', Part: (p) => <FluctuationChart report={p.report} /> },
+  {
+    step: 7,
+    key: 'sheet3',
+    Part: (p) => (
+      <ObservationSheet
+        table={p.report.all_measurements}
+        number={3}
+        title="Таблица 3. Лист наблюдений (все замеры)"
+        fileBase={p.fileBase}
+        print={p.print}
+        testId="table-3"
+      />
+    ),
+  },
+  { step: 8, key: 'units', Part: (p) => <UnitsSection report={p.report} /> },
+  { step: 8, key: 'balanced', Part: (p) => !p.report.normative.hidden && <BalancedWork report={p.report} /> },
+  { step: 1, key: 'table4', Part: (p) => <Table4 report={p.report} fileBase={p.fileBase} print={p.print} /> },
+  { step: 9, key: 'timeUse', Part: (p) => <TimeUseSection report={p.report} /> },
+  { step: 10, key: 'pareto', Part: (p) => <ParetoSection report={p.report} /> },
+  { step: 10, key: 'takt', Part: (p) => <TaktSection report={p.report} /> },
+  { step: 11, key: 'table5', Part: (p) => <Table5 report={p.report} fileBase={p.fileBase} print={p.print} typeLabel={p.typeLabel} /> },
+  { step: 12, key: 'table6', Part: (p) => <Table6 report={p.report} fileBase={p.fileBase} print={p.print} /> },
+];
+const STEPS = Math.max(...PARTS.map((part) => part.step));
 
 /**
- * How many parts of the statement are in the page: one more each task until all are, each rendered
+ * How many steps of the statement are in the page: one more each task until all are, each rendered
  * as a transition (React yields to input between components; only putting the part in the page is one task).
  */
-function useStages(print: boolean): number {
-  const [shown, setShown] = useState(print ? STAGES : 1);
+function useSteps(print: boolean): number {
+  const [shown, setShown] = useState(print ? STEPS : 1);
   useEffect(() => {
-    if (shown >= STAGES) return;
+    if (shown >= STEPS) return;
     const timer = setTimeout(() => startTransition(() => setShown((n) => n + 1)), 0);
     // The print is laid out right after `beforeprint`: every part must be in the page by then.
-    const all = () => flushSync(() => setShown(STAGES));
+    const all = () => flushSync(() => setShown(STEPS));
     window.addEventListener('beforeprint', all);
     return () => {
       clearTimeout(timer);
@@ -58,14 +89,17 @@ function useStages(print: boolean): number {
 
 /** The statement report's content in the spec's order; `print` gives the layout the PDF is made from. */
 export function StatementContent({ report, print, pdfHref }: { report: StatementReport; print: boolean; pdfHref?: string }) {
-  const stage = useStages(print);
-  const at = (part: number) => stage >= part;
+  const step = useSteps(print);
   const rp = report.rep_param;
-  const fileBase = `Ведомость ${rp.worker_name} ${rp.date}`;
-  const typeLabel = (code: string) => report.slices.find((s) => s.type === code)?.name ?? code;
+  const props: PartProps = {
+    report,
+    print,
+    fileBase: `Ведомость ${rp.worker_name} ${rp.date}`,
+    typeLabel: (code) => report.slices.find((s) => s.type === code)?.name ?? code,
+  };
 
   return (
-    <article className={print ? 'report print-layout' : 'report'} data-testid="statement" aria-busy={stage < STAGES || undefined}>
+    <article className={print ? 'report print-layout' : 'report'} data-testid="statement" aria-busy={step < STEPS || undefined}>
       <StatementHeader report={report} print={print} pdfHref={pdfHref} />
 
       {/* Every caveat of the screen goes into the PDF too (data-pdf): «Смена наблюдалась не целиком» and the rest. */}
@@ -80,77 +114,28 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
         </div>
       )}
 
-      {at(STAGE.table1) && <Table1 report={report} fileBase={fileBase} print={print} />}
-
-      {at(STAGE.load) && <LoadSection report={report} fileBase={fileBase} print={print} />}
-
-      {at(STAGE.sheet2) && (
-        <ObservationSheet
-          table={report.measurements}
-          number={2}
-          title="Таблица 2. Лист наблюдений (ряд после очистки)"
-          fileBase={fileBase}
-          print={print}
-          testId="table-2"
-        />
-      )}
-      {at(STAGE.studyRule) && <StudyRule report={report} fileBase={fileBase} print={print} />}
-      {at(STAGE.fluctuation) && <FluctuationChart report={report} />}
-
-      {at(STAGE.sheet3) && (
-        <ObservationSheet
-          table={report.all_measurements}
-          number={3}
-          title="Таблица 3. Лист наблюдений (все замеры)"
-          fileBase={fileBase}
-          print={print}
-          testId="table-3"
-        />
-      )}
-
-      {at(STAGE.units) && (
-        <>
-          <UnitsSection report={report} />
-          {!report.normative.hidden && <BalancedWork report={report} />}
-        </>
-      )}
-
-      {at(STAGE.table4) && <Table4 report={report} fileBase={fileBase} print={print} />}
-
-      {at(STAGE.timeUse) && <TimeUseSection report={report} />}
-
-      {at(STAGE.losses) && (
-        <>
-          <ParetoSection report={report} />
-          <TaktSection report={report} />
-        </>
-      )}
-
-      {at(STAGE.table5) && <Table5 report={report} fileBase={fileBase} print={print} typeLabel={typeLabel} />}
-      {at(STAGE.table6) && <Table6 report={report} fileBase={fileBase} print={print} />}
+      {PARTS.map(({ step: at, key, Part }) => step >= at && <Fragment key={key}>{Part(props)}</Fragment>)}
     </article>
   );
 }
 
 /** spec 01 "Statement report": /statement/{structureId}/{employeeId}/{fromTime}/{toTime}[/pdf]. */
 export function StatementScreen({ pdf = false, ...params }: Params & { pdf?: boolean }) {
-  const structureId = Number(params.structureId);
-  const employeeId = Number(params.employeeId);
-  const from = instantParam(params.fromTime);
-  const to = instantParam(params.toTime);
-  const valid = structureId > 0 && employeeId > 0 && from !== null && to !== null;
-  const loaded = useLoad(valid ? `${structureId}/${employeeId}/${from}/${to}` : null, (signal) =>
-    computeStatement({ structureId, from: from!, to: to! }, employeeId, signal),
+  const target = statementWindow(params);
+  // The statement started with the app at this address is picked up, not computed again (statement-runner.ts, startStatementEarly).
+  const loaded = useLoad(target ? `${target.structureId}/${target.employeeId}/${target.from}/${target.to}` : null, (signal) =>
+    computeStatement(target!, target!.employeeId, signal),
   );
   const layout = useRef<HTMLDivElement>(null);
   // The PDF waits for the norm fulfilment block below the statement, so that it is in the file.
   const [fulfilmentSettled, setFulfilmentSettled] = useState(false);
-  const base = `/statement/${structureId}/${employeeId}/${encodeURIComponent(from ?? '')}/${encodeURIComponent(to ?? '')}`;
 
   const title = 'Ведомость: отчёт по сотруднику';
-  if (!valid) return <ReportState title={title} error="Неверный адрес отчёта: нужны структурная единица, сотрудник и моменты начала и конца (ISO 8601)." />;
+  if (!target) return <ReportState title={title} error="Неверный адрес отчёта: нужны структурная единица, сотрудник и моменты начала и конца (ISO 8601)." />;
   if (loaded.state === 'loading') return <ReportState title={title} loading="Загружаем ведомость…" />;
   if (loaded.state === 'error') return <ReportState title={title} error={`Не удалось загрузить ведомость: ${loaded.message}`} />;
+  const { structureId, employeeId, from, to } = target;
+  const base = `/statement/${structureId}/${employeeId}/${encodeURIComponent(from)}/${encodeURIComponent(to)}`;
   const report = loaded.data;
   return (
     <div className="report-screen">
@@ -162,7 +147,7 @@ export function StatementScreen({ pdf = false, ...params }: Params & { pdf?: boo
       )}
       <div ref={layout}>
         <StatementContent report={report} print={pdf} pdfHref={`${base}/pdf`} />
-        <NormFulfilmentBlock structureId={structureId} from={from!} to={to!} employeeId={employeeId} print={pdf} onSettled={() => setFulfilmentSettled(true)} />
+        <NormFulfilmentBlock structureId={structureId} from={from} to={to} employeeId={employeeId} print={pdf} onSettled={() => setFulfilmentSettled(true)} />
       </div>
     </div>
   );
