@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cadDistrict, featureCollection as fc } from '../../workers/test-support/drawing';
+// Test-only LibreDWG reader (GPL, devDependency): what AutoCAD-family DWG readers take from the file.
+import { readDwg } from '../../workers/test-support/dwg-read-back';
 import { CAD_SUPPORT_DIR, librecad, PYTHON_WITH_EZDXF } from '../support/cad-tools';
 import { ALGO_TAGS, crsOfKind, defaultCrs, planCad, runAlgorithm, writeDwg, writeDxf, type AlgoTag, type GeoCollection } from '@norma/workers/map';
 
@@ -32,7 +34,7 @@ interface Centres {
   circles: Array<{ layer: string; center: number[]; radius: number }>;
   extmin: number[];
   extmax: number[];
-  vport: { center: number[]; height: number; ratio: number } | null;
+  vport: { center: number[]; target: number[]; height: number; ratio: number } | null;
 }
 const centres = (file: string) =>
   JSON.parse(execFileSync(PYTHON_WITH_EZDXF, [join(CAD_SUPPORT_DIR, 'ezdxf-centres.py'), file], { encoding: 'utf8' })) as Centres;
@@ -108,6 +110,58 @@ describe('the file opens on the drawing (issue 46, finding 7)', () => {
     expect(code(27) + code(22)).toBeCloseTo((read.extmin[1] + read.extmax[1]) / 2, 3);
     expect(read.vport!.height).toBeGreaterThan(read.extmax[1] - read.extmin[1]);
     expect(read.vport!.height * read.vport!.ratio).toBeGreaterThan(read.extmax[0] - read.extmin[0]);
+  });
+
+  it('as ezdxf reads the DXF and LibreDWG the DWG: the *ACTIVE view is centred on the drawing (target + centre) and its height covers it', async () => {
+    const reference = crsOfKind('sk42', crs.lon, crs.lat);
+    // The drawing's box from the plan's own entities (circles with their radius), not from the writer's extents.
+    const plan = planCad(drawing, cover.info, () => {}, reference);
+    const points = plan.entities.flatMap((e) =>
+      e.kind === 'line'
+        ? [e.from, e.to]
+        : e.kind === 'polyline'
+          ? e.points
+          : e.kind === 'circle'
+            ? [
+                [e.center[0] - e.radius, e.center[1] - e.radius],
+                [e.center[0] + e.radius, e.center[1] + e.radius],
+              ]
+            : [e.at],
+    );
+    const [minX, minY] = [Math.min(...points.map((p) => p[0])), Math.min(...points.map((p) => p[1]))];
+    const [maxX, maxY] = [Math.max(...points.map((p) => p[0])), Math.max(...points.map((p) => p[1]))];
+    const middle = [(minX + maxX) / 2, (minY + maxY) / 2];
+
+    writeFileSync(path('view-read.dxf'), writeDxf(drawing, cover.info, () => {}, reference).bytes);
+    const dxf = centres(path('view-read.dxf'));
+    expect(dxf.extmin[0]).toBeCloseTo(minX, 3);
+    expect(dxf.extmin[1]).toBeCloseTo(minY, 3);
+    expect(dxf.extmax[0]).toBeCloseTo(maxX, 3);
+    expect(dxf.extmax[1]).toBeCloseTo(maxY, 3);
+    const v = dxf.vport!;
+    expect(v.target[0] + v.center[0]).toBeCloseTo(middle[0], 3);
+    expect(v.target[1] + v.center[1]).toBeCloseTo(middle[1], 3);
+    expect(v.height).toBeGreaterThanOrEqual(maxY - minY);
+    expect(v.height * v.ratio).toBeGreaterThanOrEqual(maxX - minX);
+
+    const dwg = await readDwg(writeDwg(drawing, cover.info, () => {}, {}, reference).bytes);
+    expect(dwg.error).toBe(0);
+    const header = dwg.db!.header as { EXTMIN?: { x: number; y: number }; EXTMAX?: { x: number; y: number } };
+    expect(header.EXTMIN!.x).toBeCloseTo(minX, 3);
+    expect(header.EXTMIN!.y).toBeCloseTo(minY, 3);
+    expect(header.EXTMAX!.x).toBeCloseTo(maxX, 3);
+    expect(header.EXTMAX!.y).toBeCloseTo(maxY, 3);
+    const active = dwg.db!.tables.VPORT.entries.filter((e) => e.name.toUpperCase() === '*ACTIVE');
+    expect(active).toHaveLength(1);
+    const a = active[0];
+    expect(a.viewTarget.x + a.center.x).toBeCloseTo(middle[0], 3);
+    expect(a.viewTarget.y + a.center.y).toBeCloseTo(middle[1], 3);
+    expect(a.viewDirectionFromTarget).toEqual({ x: 0, y: 0, z: 1 });
+    expect(a.viewHeight).toBeGreaterThanOrEqual(maxY - minY);
+    expect(a.viewHeight).toBeCloseTo(v.height, 6);
+    // The number after the height is written as width/height, as libdxfrw (LibreCAD, QGIS) reads it;
+    // LibreDWG reads it as the view's width and divides by the height (docs/map.md «Чертёж открывается на рисунке»).
+    expect(a.aspectRatio! * a.viewHeight).toBeCloseTo(v.ratio, 6);
   });
 
   for (const format of ['dxf', 'dwg'] as const)

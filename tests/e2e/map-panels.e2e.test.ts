@@ -2,6 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
 import { layoutProblems, unreachableControls } from '../support/layout';
+import { currentProject, intersects, mapInView, mapView, openNewProject, rect, screenBox, toScreen, type Box } from '../support/map';
 import { analystOrganization, startServer, type RunningServer } from '../support/server';
 
 /**
@@ -22,50 +23,8 @@ let browser: Browser;
 let cookie: string;
 const password = 'map-panels-secret';
 
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-interface Feature {
-  geometry: { type: string; coordinates: unknown };
-  properties: { type: string };
-}
-interface Project {
-  drawn_feature_collection: { features: Feature[] };
-  general_feature_collection: { features: Feature[] };
-}
-const current = async (): Promise<Project> => (await fetch(`${server.url}/api/v1/projects/last/get`, { headers: { cookie } })).json();
-
-const rect = async (locator: Locator): Promise<Box> => (await locator.boundingBox())!;
-const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-const mercY = (lat: number) => Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360));
-
-/** The map's visible extent [west, south, east, north] (the map element's `data-view`). */
-const view = async (page: Page): Promise<number[]> => JSON.parse((await page.getByTestId('map-canvas').getAttribute('data-view')) ?? '[]');
-
-/** Where lng/lat lies on the page, from the map's extent (web Mercator, no rotation). */
-function toScreen([west, south, east, north]: number[], map: Box, [lng, lat]: number[]) {
-  return {
-    x: map.x + ((lng - west) / (east - west)) * map.width,
-    y: map.y + ((mercY(north) - mercY(lat)) / (mercY(north) - mercY(south))) * map.height,
-  };
-}
-
-/** The on-screen box of every coordinate of `features`. */
-function screenBox(extent: number[], map: Box, features: Feature[]): Box {
-  const points: number[][] = [];
-  const visit = (c: unknown): void => {
-    if (Array.isArray(c) && typeof c[0] === 'number') points.push(c as number[]);
-    else if (Array.isArray(c)) c.forEach(visit);
-  };
-  features.forEach((f) => visit(f.geometry.coordinates));
-  const xy = points.map((p) => toScreen(extent, map, p));
-  const xs = xy.map((p) => p.x);
-  const ys = xy.map((p) => p.y);
-  return { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
-}
+const current = () => currentProject(server.url, cookie);
+const view = mapView;
 
 /** Clicks at a point with pointer moves before it (the drawing tools follow the pointer). */
 async function clickAt(page: Page, x: number, y: number) {
@@ -78,8 +37,7 @@ async function clickAt(page: Page, x: number, y: number) {
  * toolbar click scrolls back up) and returns where the map and the info box are now.
  */
 async function inView(page: Page): Promise<{ map: Box; box: Box }> {
-  await page.getByTestId('map-canvas').evaluate((el) => el.scrollIntoView({ block: 'end' }));
-  return { map: await rect(page.getByTestId('map-canvas')), box: await rect(page.getByTestId('map-info')) };
+  return { map: await mapInView(page), box: await rect(page.getByTestId('map-info')) };
 }
 
 /** «Сохранить» of the open popup is what the page has under its centre (nothing covers it). */
@@ -117,13 +75,7 @@ describe('the project info box never covers the work (issue 46)', () => {
       const page = await context.newPage();
       const errors = watchErrors(page, { allowHttpErrors: true });
       await signInThroughPage(page, server.url, 'planner', password);
-      await page.goto(`${server.url}/#/ciblock/map`);
-      await page.locator('[data-testid=map-canvas][data-map-loaded=true]').waitFor();
-      const side = page.getByTestId('map-side');
-      await side.getByRole('button', { name: 'Создать проект' }).click();
-      await side.getByLabel('Название проекта').fill(`Панели ${size.width}`);
-      await side.getByRole('button', { name: 'Создать', exact: true }).click();
-      await expect.poll(() => page.getByTestId('map-project-name').textContent(), RETRY).toBe(`Панели ${size.width}`);
+      await openNewProject(page, server.url, `Панели ${size.width}`);
 
       const info = page.getByTestId('map-info');
       /** «Подробнее» / «Свернуть»: the one button that opens and closes the details. */

@@ -1,13 +1,16 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
+import { currentProject, drawnOfType, mapInView as scrollMapIntoView, mapView, openNewProject, rect, toScreen, type Box, type Point } from '../support/map';
 import { analystOrganization, startServer, type RunningServer } from '../support/server';
 
 /**
- * Drawing on a phone (issue 46): at 360×740 with a touch screen, a planner draws a territory and a
+ * Drawing on a phone (issue 46): at 360×740 with a touch screen the toolbar is one row of 44 px
+ * targets (the rest under «Ещё») and the map most of the window; a planner draws a territory and a
  * road with taps alone — the toolbar, the map and the property popup by touch — and the API holds
- * both where they were tapped. Then «Удалить объект» on a zone drawn inside the territory: the tap
- * lists both, chooses the smaller and outlines it, and deletes only what «Удалить» is pressed for.
+ * both where they were tapped. A zone takes the second tap's distance as its radius; one under 50 m
+ * is refused in Russian. Then «Удалить объект» on a zone drawn inside the territory: the tap lists
+ * both, chooses the smaller and outlines it, and deletes only what «Удалить» is pressed for.
  */
 let server: RunningServer;
 let browser: Browser;
@@ -17,33 +20,10 @@ let errors: string[];
 let cookie: string;
 const password = 'map-phone-secret';
 
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-interface Feature {
-  geometry: { type: string; coordinates: unknown };
-  properties: { type: string; type_id?: number };
-}
-interface Project {
-  drawn_feature_collection: { features: Feature[] };
-}
-const current = async (): Promise<Project> => (await fetch(`${server.url}/api/v1/projects/last/get`, { headers: { cookie } })).json();
-const drawn = async (type: string) => (await current()).drawn_feature_collection.features.filter((f) => f.properties.type === type);
-const mercY = (lat: number) => Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360));
-
-/** The map's visible extent [west, south, east, north] (the map element's `data-view`). */
-const view = async (): Promise<number[]> => JSON.parse((await page.getByTestId('map-canvas').getAttribute('data-view')) ?? '[]');
-
-/** Where lng/lat lies on the page, from the map's extent (web Mercator, no rotation). */
-function toScreen([west, south, east, north]: number[], map: Box, [lng, lat]: number[]) {
-  return {
-    x: map.x + ((lng - west) / (east - west)) * map.width,
-    y: map.y + ((mercY(north) - mercY(lat)) / (mercY(north) - mercY(south))) * map.height,
-  };
-}
+const current = () => currentProject(server.url, cookie);
+const drawn = (type: string) => drawnOfType(server.url, cookie, type);
+const view = () => mapView(page);
+const mapInView = () => scrollMapIntoView(page);
 
 /** A control tapped as a finger would (scrolled into view first: the phone page is taller than the window). */
 async function tap(locator: Locator) {
@@ -51,14 +31,8 @@ async function tap(locator: Locator) {
   await locator.tap();
 }
 
-/** Scrolls the whole map into the window and returns where it is. */
-async function mapInView(): Promise<Box> {
-  await page.getByTestId('map-canvas').evaluate((el) => el.scrollIntoView({ block: 'end' }));
-  return (await page.getByTestId('map-canvas').boundingBox())!;
-}
-
 /** Each vertex of `ring` lies within `px` of one of the tapped points. */
-async function nearTapped(coordinates: number[][], tapped: Array<{ x: number; y: number }>, map: Box, px: number) {
+async function nearTapped(coordinates: number[][], tapped: Point[], map: Box, px: number) {
   const extent = await view();
   for (const c of coordinates) {
     const p = toScreen(extent, map, c);
@@ -81,13 +55,37 @@ afterAll(async () => {
 
 describe('drawing on a phone, 360×740 with touch (issue 46)', () => {
   it('taps draw a territory and a road; both are saved where they were tapped (the property popup fits the map)', async () => {
-    await page.goto(`${server.url}/#/ciblock/map`);
-    await page.locator('[data-testid=map-canvas][data-map-loaded=true]').waitFor();
-    const side = page.getByTestId('map-side');
-    await tap(side.getByRole('button', { name: 'Создать проект' }));
-    await side.getByLabel('Название проекта').fill('Телефон');
-    await tap(side.getByRole('button', { name: 'Создать', exact: true }));
-    await expect.poll(() => page.getByTestId('map-project-name').textContent(), RETRY).toBe('Телефон');
+    await openNewProject(page, server.url, 'Телефон', { touch: true });
+
+    // One row of 44 px targets (it wrapped over seven rows before), and the map most of the window at the page's top.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const toolbar = page.getByTestId('map-toolbar');
+    const bar = await rect(toolbar);
+    const buttons = toolbar.getByRole('button');
+    expect(await buttons.count()).toBe(7);
+    for (const b of await buttons.all()) {
+      const box = await rect(b);
+      expect(box.width, (await b.getAttribute('aria-label')) ?? '').toBeGreaterThanOrEqual(44);
+      expect(box.height).toBeGreaterThanOrEqual(44);
+      // All on one line, inside the window: no scrolling sideways for a tool.
+      expect(box.y).toBeLessThan(bar.y + 4);
+      expect(box.x + box.width).toBeLessThanOrEqual(360);
+    }
+    expect(bar.height).toBeLessThanOrEqual(60);
+    const viewport = { width: 360, height: 740 };
+    const mapBox = await rect(page.getByTestId('map-canvas'));
+    const visible = (Math.min(mapBox.y + mapBox.height, viewport.height) - Math.max(mapBox.y, 0)) * mapBox.width;
+    expect(visible / (viewport.width * viewport.height)).toBeGreaterThan(0.6);
+    expect(mapBox.y + mapBox.height).toBeLessThanOrEqual(viewport.height);
+    // «Ещё»: the rest of the tools, each a 44 px target; a second tap closes it.
+    const more = toolbar.getByRole('button', { name: 'Ещё' });
+    await tap(more);
+    const list = page.locator('.map-more-list');
+    for (const name of ['Удалить объект', 'Повторить', 'Полигон по координатам', 'Удалить всё', 'Сетка', 'Типы дорог', 'Меню проекта'])
+      expect((await rect(list.getByRole('button', { name, exact: true }))).height, name).toBeGreaterThanOrEqual(44);
+    expect(await list.getByRole('group', { name: 'Построить дороги' }).isVisible()).toBe(true);
+    await tap(more);
+    await list.waitFor({ state: 'detached' });
 
     // A territory: four taps and a fifth on the first vertex closes it.
     await tap(page.getByRole('button', { name: 'Территория', exact: true }));
@@ -143,14 +141,32 @@ describe('drawing on a phone, 360×740 with touch (issue 46)', () => {
     await popup.getByLabel('Название').fill('Школа № 1');
     await tap(popup.getByRole('button', { name: 'Сохранить' }));
     await expect.poll(async () => (await drawn('zone')).length, RETRY).toBe(1);
-    // Its radius is the second tap's distance (a tap moves no pointer: it used to close a 1 cm circle).
+    // Its radius is the second tap's distance (a tap moves no pointer: it used to close a 1 cm circle), hundreds of metres at this zoom.
     const extent = await view();
-    for (const c of ((await drawn('zone'))[0].geometry.coordinates as number[][][])[0]) {
+    const drawnZone = (await drawn('zone'))[0];
+    for (const c of (drawnZone.geometry.coordinates as number[][][])[0]) {
       const p = toScreen(extent, map, c);
       expect(Math.abs(Math.hypot(p.x - at(map).x, p.y - at(map).y) - 30)).toBeLessThan(3);
     }
+    expect(drawnZone.properties.radius).toBeGreaterThanOrEqual(50);
 
-    await tap(page.getByRole('button', { name: 'Удалить объект' }));
+    // A second tap right beside the first (a slip of the finger): no zone under 50 m, said in Russian, no popup, nothing saved.
+    map = await mapInView();
+    const slip = { x: map.x + map.width * 0.3, y: map.y + map.height * 0.8 };
+    await page.touchscreen.tap(slip.x, slip.y);
+    await page.touchscreen.tap(slip.x + 1, slip.y);
+    await expect
+      .poll(() => page.getByRole('alert').filter({ hasText: 'Зона не нарисована' }).textContent(), RETRY)
+      .toMatch(/^Зона не нарисована: радиус \d+ м, а зона обслуживания — не меньше 50 м/);
+    expect(await popup.count()).toBe(0);
+    expect(await drawn('zone')).toHaveLength(1);
+    await tap(page.getByRole('alert').filter({ hasText: 'Зона не нарисована' }).getByRole('button', { name: 'Закрыть' }));
+
+    // «Удалить объект» is under «Ещё» on a phone; «Ещё» shows the tool is on.
+    await tap(page.getByRole('button', { name: 'Ещё' }));
+    await tap(page.locator('.map-more-list').getByRole('button', { name: 'Удалить объект' }));
+    await page.locator('.map-more-list').waitFor({ state: 'detached' });
+    expect(await page.getByRole('button', { name: 'Ещё' }).getAttribute('class')).toContain(' on');
     const picker = page.getByTestId('map-remove');
     await picker.getByText('Нажмите на объект').waitFor();
     map = await mapInView();

@@ -45,7 +45,7 @@ active = [v for v in doc.viewports if v.dxf.name.upper() == "*ACTIVE"]
 vport = None
 if active:
     v = active[0]
-    vport = {"center": list(v.dxf.center)[:2], "height": v.dxf.height, "ratio": v.dxf.aspect_ratio}
+    vport = {"center": list(v.dxf.center)[:2], "target": list(v.dxf.target)[:2], "height": v.dxf.height, "ratio": v.dxf.aspect_ratio}
 print(
     json.dumps(
         {

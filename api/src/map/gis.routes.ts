@@ -3,7 +3,7 @@ import { currentUser, requireAccess } from '../auth/access';
 import type { AppDeps } from '../deps';
 import { createRouter, errorResponses, json, jsonBody } from '../http/openapi';
 import { featureMenu, gisMenu, importParcels, MENU_WIDTH, polygonFromCoords, polygonsFromCodes, typeList, typeStyles } from './menus';
-import { CadastreImportReply, FeatureCollection, GisMenuBody, GisMenuReply, GisQuery, HtmlMenuBody, HtmlMenuReply } from './schema';
+import { CadastreImportReply, FeatureCollection, GisMenuBody, GisMenuReply, GisQuery, HtmlMenuBody, HtmlMenuReply, ZONE_MIN_RADIUS_M } from './schema';
 
 const tags = ['Карта'];
 
@@ -70,7 +70,17 @@ export function mapGisRoutes({ db }: Pick<AppDeps, 'db'>) {
       request: jsonBody(HtmlMenuBody),
       responses: { 200: json(HtmlMenuReply), ...errorResponses },
     }),
-    async (c) => c.json({ html_menu: featureMenu(c.req.valid('json')), meta: { width: MENU_WIDTH }, styles: typeStyles(), types: typeList() }, 200),
+    async (c) =>
+      c.json(
+        {
+          html_menu: featureMenu(c.req.valid('json')),
+          meta: { width: MENU_WIDTH },
+          styles: typeStyles(),
+          types: typeList(),
+          zone_min_radius: ZONE_MIN_RADIUS_M,
+        },
+        200,
+      ),
   );
   return app;
 }

@@ -139,6 +139,29 @@ describe('projects', () => {
     expect(await projectsRows()).toEqual(before);
   });
 
+  it('refuses a drawn zone under the smallest radius (50 m) with a Russian 400 and keeps the stored drawing (issue 46)', async () => {
+    const zone = (radius: number | undefined, name?: string) => ({
+      ...square(30.3, 59.93, 0.002),
+      properties: { type: 'zone', type_id: 20, ...(radius === undefined ? {} : { radius }), ...(name ? { name } : {}) },
+    });
+    const save = (features: unknown[]) => call('POST', '/api/v1/projects/last/save', admin, { type: 'FeatureCollection', features });
+    // The editor learns the bound with the type catalogue.
+    expect((await call('POST', '/api/v1/html_menu', viewer, { type: 'zone' })).body.zone_min_radius).toBe(50);
+    const before = await projectsRows();
+    const named = await save([square(30.31, 59.93), zone(12.4, 'Школа № 1')]);
+    expect(named.status).toBe(400);
+    expect(JSON.stringify(named.body)).toContain('зона «Школа № 1»: радиус 12,4 м — меньше наименьшего, 50 м');
+    const unnamed = await save([zone(500), zone(0)]);
+    expect(unnamed.status).toBe(400);
+    expect(JSON.stringify(unnamed.body)).toContain('зона (объект 2): радиус 0 м');
+    expect((await save([zone(49.9)])).status).toBe(400);
+    expect(await projectsRows()).toEqual(before);
+    // From 50 m on, and a zone polygon without a radius (its type's catchment), are kept.
+    const kept = await save([zone(50, 'Детский сад'), zone(undefined)]);
+    expect(kept.status).toBe(200);
+    expect(kept.body.drawn_feature_collection.features.map((f: { properties: { radius?: number } }) => f.properties.radius)).toEqual([50, undefined]);
+  });
+
   it('a save queued offline applies once: its resend is a no-op, a changed project or another project is a 409 that changes nothing', async () => {
     const start = await call('GET', '/api/v1/projects/last/get', admin);
     const base = { project_id: start.body.id, updated_at: start.body.updated_at };

@@ -124,11 +124,33 @@ export const SaveBase = z
   .object({ project_id: z.number().int().min(1), updated_at: z.number().int().min(0) })
   .openapi('MapSaveBase', { description: 'Проект и его версия (updated_at), на которых сделан рисунок; сохранение без сети' });
 
+/**
+ * The smallest radius of a drawn zone, m (issue 46, docs/map.md «Наименьшая зона»). A zone is a
+ * service catchment — a school's 500 m, a kindergarten's 300 m, a clinic's 1000 m (catalog.ts) — and
+ * a circle under 50 m is a slip of the finger (a second tap beside the first), not a catchment.
+ */
+export const ZONE_MIN_RADIUS_M = 50;
+
+/** «зона «Школа № 1»: радиус 12 м — меньше наименьшего, 50 м» for each drawn zone circle under ZONE_MIN_RADIUS_M. */
+function smallZones(features: Array<{ properties: { type: string; name?: string; radius?: number } }>): string[] {
+  return features.flatMap(({ properties: p }, i) => {
+    if (p.type !== 'zone' || p.radius === undefined || p.radius >= ZONE_MIN_RADIUS_M) return [];
+    const which = p.name?.trim() ? `зона «${p.name.trim().slice(0, 60)}»` : `зона (объект ${i + 1})`;
+    return [`${which}: радиус ${String(Math.round(p.radius * 10) / 10).replace('.', ',')} м — меньше наименьшего, ${ZONE_MIN_RADIUS_M} м`];
+  });
+}
+
 /** What the user may save: drawn features only (area, road, zone, object); `restore` — see RestoreSnapshot; `base` — SaveBase. */
 export const DrawnCollection = FeatureCollection.extend({ restore: RestoreSnapshot.optional(), base: SaveBase.optional() })
   .refine((fc) => fc.features.every((f) => (DRAWN_TYPES as readonly string[]).includes(f.properties.type)), {
     message: `сохраняются только нарисованные объекты: ${DRAWN_TYPES.join(', ')}`,
     path: ['features'],
+  })
+  .superRefine((fc, ctx) => {
+    const small = smallZones(fc.features);
+    // The first few by name: a drawing of thousands of tiny zones is one readable message.
+    if (small.length)
+      ctx.addIssue({ code: 'custom', path: ['features'], message: small.slice(0, 3).join('; ') + (small.length > 3 ? ` и ещё ${small.length - 3}` : '') });
   })
   .openapi('MapDrawnCollection');
 
@@ -244,7 +266,13 @@ export const HtmlMenuBody = z
   .catchall(z.unknown())
   .openapi('HtmlMenuBody');
 export const HtmlMenuReply = z
-  .object({ html_menu: z.string(), meta: MenuMeta, styles: z.record(z.string(), TypeStyle), types: z.array(MapTypeInfo) })
+  .object({
+    html_menu: z.string(),
+    meta: MenuMeta,
+    styles: z.record(z.string(), TypeStyle),
+    types: z.array(MapTypeInfo),
+    zone_min_radius: z.number().openapi({ description: 'Наименьший радиус нарисованной зоны, м: меньший круг сохранение отклоняет' }),
+  })
   .openapi('HtmlMenuReply');
 
 export const CadastreImportReply = z.object({ imported: z.number().int() }).openapi('CadastreImport');

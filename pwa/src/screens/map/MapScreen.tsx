@@ -121,6 +121,7 @@ export function MapScreen() {
           )}
           {editor.tool === 'remove' && canWrite && (
             <RemovePicker
+              map={editor.map}
               offered={editor.removing.offered}
               busy={busy !== null}
               onChoose={editor.removing.choose}

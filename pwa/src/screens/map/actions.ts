@@ -38,6 +38,11 @@ export interface MapAction {
   confirm?: { question: string; yes: string };
   /** A drawing tool that is on now. */
   pressed?(ctx: MapActionContext): boolean;
+  /**
+   * On a phone (issue 46: the toolbar wrapped over seven rows at 360 px) the toolbar is one row: a
+   * 44 px icon button of its own (`icon`, toolbarIcons in Toolbar.tsx) or an item under «Ещё».
+   */
+  phoneRow?: boolean;
   perform(ctx: MapActionContext): void;
 }
 
@@ -49,6 +54,8 @@ const tool = (id: Tool, label: string): MapAction => ({
   writes: true,
   enabled: editable,
   pressed: (c) => c.tool === id,
+  // «Удалить объект» under «Ещё» on a phone: the drawing tools keep the row.
+  phoneRow: id !== 'remove',
   perform: (c) => c.setTool(c.tool === id && id !== 'select' ? 'select' : id),
 });
 const algorithm = (tag: MapAlgoTag, label: string, place: 'generate' | 'optimise'): MapAction => ({
@@ -91,6 +98,7 @@ export const mapActions: MapAction[] = [
     test: ctrl('z'),
     place: 'history',
     writes: true,
+    phoneRow: true,
     enabled: (c) => c.canUndo && !c.busy,
     perform: (c) => c.undo(),
   },

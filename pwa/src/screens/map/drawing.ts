@@ -49,6 +49,8 @@ export interface Drawing {
   remove(ids: FeatureId[]): void;
   has(id: FeatureId): boolean;
   properties(id: FeatureId): Props | null;
+  /** A zone circle's radius in metres, unrounded (null for any other feature). */
+  zoneRadius(id: FeatureId): number | null;
   setProperties(id: FeatureId, props: Partial<Props>): void;
   /** A point to anchor a popup at: a point's position, a line's middle vertex, a polygon's first vertex. */
   anchor(id: FeatureId): [number, number] | null;
@@ -71,6 +73,10 @@ class TapCircleMode extends TerraDrawCircleMode {
     super.onClick(event);
   }
 }
+
+/** A circle's radius in metres, unrounded; null for any other feature. */
+const circleRadiusM = (f: GeoJSONStoreFeatures | undefined) =>
+  f?.properties.mode === 'circle' && typeof f.properties.radiusKilometers === 'number' ? f.properties.radiusKilometers * 1000 : null;
 
 const isDrawn = (f: GeoJSONStoreFeatures) =>
   typeof f.properties.mode === 'string' && f.properties.mode in TYPE_OF_MODE && !GUIDANCE.some((k) => f.properties[k]);
@@ -166,6 +172,7 @@ export function createDrawing(map: maplibregl.Map, events: DrawingEvents): Drawi
       const f = draw.getSnapshotFeature(id);
       return f ? ({ ...(f.properties.norma as object) } as Props) : null;
     },
+    zoneRadius: (id) => circleRadiusM(draw.getSnapshotFeature(id)),
     setProperties(id, props) {
       const current = this.properties(id);
       if (current) draw.updateFeatureProperties(id, { norma: { ...current, ...props } as never });

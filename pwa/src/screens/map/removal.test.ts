@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MapFeature } from '../../api/types';
-import { byRemovalRule, candidateLabel, objectsUnder } from './removal';
+import { byRemovalRule, candidateLabel, clearPaddings, cornerBox, freeCorner, objectsUnder } from './removal';
 
 /** A square ring of `side` degrees of longitude and latitude at St Petersburg's latitude, lower left at (lng, 59.9). */
 const square = (lng: number, side: number): MapFeature['geometry'] & { type: 'Polygon' } => ({
@@ -61,5 +61,43 @@ describe('«Удалить объект»: which shape under a tap comes first (
       'Под точкой 21 объект',
       'Под точкой 22 объекта',
     ]);
+  });
+});
+
+describe('«Удалить объект»: the panel in a corner the outlined shape leaves clear (issue 46)', () => {
+  const area = { width: 1000, height: 700 };
+  const panel = { width: 350, height: 150 };
+  const meets = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+  it('keeps the top left without a shape or with one elsewhere; moves round the corners as the shape takes them', () => {
+    expect(freeCorner(area, panel, null)).toBe('top-left');
+    expect(freeCorner(area, panel, { x: 500, y: 400, width: 50, height: 50 })).toBe('top-left');
+    // The shape where the panel used to sit.
+    expect(freeCorner(area, panel, { x: 60, y: 60, width: 110, height: 80 })).toBe('top-right');
+    // A band across the top: a bottom corner.
+    expect(freeCorner(area, panel, { x: 20, y: 20, width: 960, height: 100 })).toBe('bottom-right');
+    // Within 8 px of the panel's place is not clear: the margin keeps the outline visible.
+    expect(freeCorner(area, panel, { x: 370, y: 100, width: 10, height: 10 })).toBe('top-left');
+    expect(freeCorner(area, panel, { x: 364, y: 100, width: 10, height: 10 })).toBe('top-right');
+  });
+
+  it('finds no corner under a shape over most of the map; the paddings put it beside the top-left panel', () => {
+    const large = { x: 40, y: 30, width: 920, height: 600 };
+    expect(freeCorner(area, panel, large)).toBeNull();
+    const [below, right] = clearPaddings(area, panel);
+    const corner = cornerBox('top-left', area, panel);
+    // The room each padding leaves for the shape does not meet the panel.
+    for (const p of [below, right])
+      expect(meets(corner, { x: p.left!, y: p.top!, width: area.width - p.left! - p.right!, height: area.height - p.top! - p.bottom! })).toBe(false);
+    // A map too small for either: none offered.
+    expect(clearPaddings({ width: 360, height: 170 }, { width: 340, height: 150 })).toEqual([]);
+  });
+
+  it('every corner box lies inside the map, 8 px from its edges', () => {
+    for (const corner of ['top-left', 'top-right', 'bottom-right', 'bottom-left'] as const) {
+      const box = cornerBox(corner, area, panel);
+      expect(Math.min(box.x, box.y, area.width - box.x - box.width, area.height - box.y - box.height)).toBe(8);
+    }
   });
 });

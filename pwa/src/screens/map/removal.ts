@@ -118,3 +118,67 @@ function describePick(map: maplibregl.Map) {
   const element = map.getContainer();
   if (element.dataset.removePick !== text) element.dataset.removePick = text;
 }
+
+/** A box on the screen, px, relative to the map's top left corner. */
+interface ScreenBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+/** Where «Удалить объект» sits over the map: one of its corners. */
+export type PanelCorner = 'top-left' | 'top-right' | 'bottom-right' | 'bottom-left';
+const CORNERS: PanelCorner[] = ['top-left', 'top-right', 'bottom-right', 'bottom-left'];
+/** The panel's distance from the map's edges and the room kept round the outlined shape, px. */
+const PANEL_MARGIN_PX = 8;
+
+/** The panel's box in `corner` of a map of `area` size. */
+export function cornerBox(corner: PanelCorner, area: { width: number; height: number }, panel: { width: number; height: number }): ScreenBox {
+  const m = PANEL_MARGIN_PX;
+  const x = corner.endsWith('left') ? m : area.width - m - panel.width;
+  const y = corner.startsWith('top') ? m : area.height - m - panel.height;
+  return { x, y, width: panel.width, height: panel.height };
+}
+
+const overlaps = (a: ScreenBox, b: ScreenBox) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/**
+ * The first corner (top left, top right, bottom right, bottom left) where the panel leaves the
+ * outlined shape's box and a margin round it clear (issue 46: the panel sat top left over whatever
+ * was there); null when every corner touches it — the map then moves the shape clear (clearPadding).
+ */
+export function freeCorner(area: { width: number; height: number }, panel: { width: number; height: number }, shape: ScreenBox | null): PanelCorner | null {
+  if (!shape) return 'top-left';
+  const m = PANEL_MARGIN_PX;
+  const kept = { x: shape.x - m, y: shape.y - m, width: shape.width + 2 * m, height: shape.height + 2 * m };
+  return CORNERS.find((corner) => !overlaps(cornerBox(corner, area, panel), kept)) ?? null;
+}
+
+/**
+ * When no corner is free: the two paddings that fit the shape beside the panel in the top left
+ * corner — below it or right of it; the screen shows the shape with the one that leaves it larger.
+ */
+export function clearPaddings(area: { width: number; height: number }, panel: { width: number; height: number }): maplibregl.PaddingOptions[] {
+  const m = PANEL_MARGIN_PX * 2;
+  return [
+    { top: panel.height + PANEL_MARGIN_PX + m, right: m, bottom: m, left: m },
+    { top: m, right: m, bottom: m, left: panel.width + PANEL_MARGIN_PX + m },
+  ].filter((p) => area.width - p.left - p.right >= 40 && area.height - p.top - p.bottom >= 40);
+}
+
+/** Where a geometry lies on the map's screen (its coordinates projected; a point as the outline's 24 px ring). */
+export function shapeScreenBox(map: maplibregl.Map, geometry: MapFeature['geometry']): ScreenBox {
+  const points: number[][] = [];
+  const visit = (c: unknown): void => {
+    if (Array.isArray(c) && typeof c[0] === 'number') points.push(c as number[]);
+    else if (Array.isArray(c)) c.forEach(visit);
+  };
+  visit(geometry.coordinates);
+  const xy = points.map((p) => map.project([p[0], p[1]]));
+  // The outline's width (4 px line) and a point's ring (10 px radius, 3 px stroke) round the coordinates.
+  const pad = geometry.type === 'Point' ? 13 : 3;
+  const xs = xy.map((p) => p.x);
+  const ys = xy.map((p) => p.y);
+  const [x0, y0] = [Math.min(...xs) - pad, Math.min(...ys) - pad];
+  return { x: x0, y: y0, width: Math.max(...xs) + pad - x0, height: Math.max(...ys) + pad - y0 };
+}

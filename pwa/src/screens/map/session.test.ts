@@ -30,7 +30,7 @@ function fakeServer(first: MapProject) {
     return Promise.resolve(server.current);
   }) as typeof api.get);
   vi.spyOn(api, 'post').mockImplementation(((path: string, init?: { body?: Record<string, unknown> }) => {
-    if (path === '/api/v1/html_menu') return Promise.resolve({ styles: {}, types: [], html_menu: '' });
+    if (path === '/api/v1/html_menu') return Promise.resolve({ styles: {}, types: [], html_menu: '', zone_min_radius: 50 });
     if (path === '/api/v1/projects/last/clear') server.current = server.clears.shift()!;
     if (path === '/api/v1/projects/last/save') {
       if (server.failSave) return Promise.reject(new Error('отказ'));

@@ -72,7 +72,7 @@ async function withQueuedDrawing(project: MapProject): Promise<MapProject & { qu
 export class MapSession extends SessionStore {
   projects: MapProjectsListReply | null = null;
   project: MapProject | null = null;
-  catalogue: Pick<HtmlMenuReply, 'styles' | 'types'> | null = null;
+  catalogue: Pick<HtmlMenuReply, 'styles' | 'types' | 'zone_min_radius'> | null = null;
   busy: Busy = 'loading';
   loaded: MapProject | null = null;
 
@@ -103,7 +103,7 @@ export class MapSession extends SessionStore {
     void this.withBusy('loading', async () => {
       const [list, menu] = await Promise.all([this.loadList(), api.post('/api/v1/html_menu', { body: { type: 'area' } })]);
       if (!this.alive) return;
-      this.catalogue = { styles: menu.styles, types: menu.types };
+      this.catalogue = { styles: menu.styles, types: menu.types, zone_min_radius: menu.zone_min_radius };
       this.emit();
       await this.open(list.current_id === null ? null : await withQueuedDrawing(await api.get('/api/v1/projects/last/get')));
     });

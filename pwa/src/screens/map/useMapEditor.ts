@@ -102,6 +102,10 @@ function usePropertyPopup({ pending, popup }: EditorRefs, save: (d: Drawing) => 
   );
 }
 
+/** The editor's refusal of a zone circle under the smallest radius (the API's ZONE_MIN_RADIUS_M, sent with the catalogue). */
+const zoneTooSmall = (radius: number, min: number) =>
+  `Зона не нарисована: радиус ${Math.floor(radius)} м, а зона обслуживания — не меньше ${min} м. Поставьте центр и отведите край дальше от него.`;
+
 /** «Удалить объект»: the shapes under the last tap, in the rule's order, and the one chosen. */
 export interface Removal {
   candidates: RemovalCandidate[];
@@ -242,6 +246,14 @@ export function useMapEditor(state: MapProjectState, canWrite: boolean, containe
     handlers.current = {
       created(id) {
         if (!drawing || !map) return;
+        // A zone circle under the smallest catchment (a slip of the finger) is not kept: the server would refuse the save.
+        const radius = drawing.zoneRadius(id);
+        const min = state.catalogue?.zone_min_radius;
+        if (radius !== null && min !== undefined && radius < min) {
+          drawing.remove([id]);
+          notify('error', zoneTooSmall(radius, min));
+          return;
+        }
         pending.current.add(id);
         void openProperties(drawing, map, [id], true);
       },
