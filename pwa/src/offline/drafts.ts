@@ -10,8 +10,16 @@ export interface MarkupDraft {
   videoId: number;
   /** The server version the draft was based on. */
   version: number;
+  /** Every row and stamp; with `partial`, only those new or changed against `version`. */
   rows: MarkupRow[];
   stamps: StampRow[];
+  /**
+   * Only the changes against `version` (the markup screen writes this after every change: a few
+   * rows, not all 10,000), with the saved ids removed since; without it — an older draft — all rows.
+   */
+  partial?: boolean;
+  deletedRowIds?: number[];
+  deletedStampIds?: number[];
   savedAt: number;
   owner?: string;
 }

@@ -16,7 +16,9 @@ import { settlePendingSignOut } from './signOut';
 export function carryOverAfterSave(local: { rows: readonly MarkupRow[]; stamps: readonly StampRow[] }, reply: VideoMarkupsReply) {
   const server = rowsFromReply(reply);
   const knownRows = new Set(local.rows.filter((r) => r.id > 0).map((r) => r.id));
-  const freshRows = server.rows.filter((r) => !knownRows.has(r.id));
+  // Newest first: a draft of changes (drafts.ts) knows only the rows it changed, so the rows this save
+  // created are looked at before older ones that happen to read the same.
+  const freshRows = server.rows.filter((r) => !knownRows.has(r.id)).sort((a, b) => b.id - a.id);
   const rows = local.rows.map((row) => {
     if (row.id > 0) return row;
     const index = freshRows.findIndex((s) => sameRow(s, row));
@@ -24,7 +26,7 @@ export function carryOverAfterSave(local: { rows: readonly MarkupRow[]; stamps: 
     return freshRows.splice(index, 1)[0]!;
   });
   const knownStamps = new Set(local.stamps.filter((s) => s.id > 0).map((s) => s.id));
-  const freshStamps = server.stamps.filter((s) => !knownStamps.has(s.id));
+  const freshStamps = server.stamps.filter((s) => !knownStamps.has(s.id)).sort((a, b) => b.id - a.id);
   const stamps = local.stamps.map((stamp) => {
     if (stamp.id > 0) return stamp;
     const index = freshStamps.findIndex((s) => sameStamp(s, stamp));

@@ -19,6 +19,8 @@ interface RowsProps {
   onSeek(seconds: number): void;
   /** Look only (no markup.write): the fields are disabled and rows cannot be removed. */
   readOnly?: boolean;
+  /** The markup is still on its way. */
+  loading?: boolean;
 }
 
 function CommentInput({ value, onCommit, disabled }: { value: string; onCommit(value: string): void; disabled?: boolean }) {
@@ -69,14 +71,30 @@ function useRowLayout(scroller: RefObject<HTMLDivElement | null>, hasRows: boole
 }
 
 /** Rows drawn beyond each edge of the view, so a quick scroll does not show blank space. */
-const OVERSCAN = 6;
+const OVERSCAN = 3;
+
+/** Runs `work` once the browser has painted the coming frame (a task after its animation frame). */
+function afterPaint(work: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(work, 0);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+  };
+}
 
 /**
  * The rows in view of a scroller of fixed-height rows: which to draw comes from the scroll offset
  * alone, O(1) per render. (A general virtualiser measures every one of 10,000 rows again when one
- * is added and reads the scroller's size, forcing a layout — on each key press.)
+ * is added and reads the scroller's size, forcing a layout — on each key press.) `follow` (the
+ * selected row) is scrolled into view once the frame of the change is painted: a key press paints
+ * its segment on the timeline and its row where the list stands, and the list moves to the row in
+ * the next frame, instead of writing the scroll offset (which lays the page out at once) and
+ * drawing the rows that come into view before the press is painted at all.
  */
-function useRowWindow(scroller: RefObject<HTMLDivElement | null>, count: number, rowHeight: number, viewHeight: number) {
+function useRowWindow(scroller: RefObject<HTMLDivElement | null>, count: number, rowHeight: number, viewHeight: number, follow: number) {
   const [scrollTop, setScrollTop] = useState(0);
   // The offset as last seen or set: reading the scroller's own would force a layout after each change.
   const offset = useRef(0);
@@ -91,12 +109,12 @@ function useRowWindow(scroller: RefObject<HTMLDivElement | null>, count: number,
     element.addEventListener('scroll', onScroll, { passive: true });
     return () => element.removeEventListener('scroll', onScroll);
   }, [scroller, hasRows]);
-  /** Scrolls just enough to show row `index` (nothing when it is in view). */
-  const scrollTo = useCallback(
-    (index: number) => {
+  useEffect(() => {
+    if (follow < 0) return;
+    return afterPaint(() => {
       const element = scroller.current;
       if (!element) return;
-      const top = index * rowHeight;
+      const top = follow * rowHeight;
       let next = offset.current;
       if (top < next) next = top;
       else if (top + rowHeight > next + viewHeight) next = top + rowHeight - viewHeight;
@@ -104,12 +122,11 @@ function useRowWindow(scroller: RefObject<HTMLDivElement | null>, count: number,
       offset.current = next;
       element.scrollTop = next;
       setScrollTop(next);
-    },
-    [scroller, rowHeight, viewHeight],
-  );
+    });
+  }, [scroller, follow, rowHeight, viewHeight, hasRows]);
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN);
   const last = Math.min(count, Math.ceil((scrollTop + viewHeight) / rowHeight) + OVERSCAN);
-  return { first, last, scrollTo };
+  return { first, last };
 }
 
 interface RowProps {
@@ -128,13 +145,72 @@ interface RowProps {
   readOnly: boolean;
 }
 
+type FieldsProps = Pick<RowProps, 'row' | 'session' | 'operations' | 'workplaces' | 'employees' | 'readOnly'>;
+
+/** A row's three choices: which field each sets, its label, its «none» line, and whether a row needs it. */
+const ROW_CHOICES = [
+  { field: 'operation_id', label: 'Операция', placeholder: '— операция —', required: true, items: (p: FieldsProps) => p.operations },
+  { field: 'workplace_id', label: 'Рабочее место', placeholder: '— рабочее место —', required: true, items: (p: FieldsProps) => p.workplaces },
+  { field: 'employee_id', label: 'Сотрудник', placeholder: '— сотрудник —', required: false, items: (p: FieldsProps) => p.employees },
+] as const;
+
+/** One choice of a row (operation, workplace or employee); a required one left empty is marked invalid. */
+function RowChoice({
+  choice,
+  row,
+  items,
+  session,
+  readOnly,
+}: {
+  choice: (typeof ROW_CHOICES)[number];
+  row: MarkupRow;
+  items: readonly NamedItem[];
+  session: MarkupSession;
+  readOnly: boolean;
+}) {
+  const value = row[choice.field];
+  return (
+    <NamedSelect
+      disabled={readOnly}
+      aria-label={choice.label}
+      placeholder={choice.placeholder}
+      items={items}
+      value={value}
+      className={choice.required && value === null ? 'invalid' : undefined}
+      onChange={(id) => session.updateRow(row.key, { [choice.field]: id })}
+    />
+  );
+}
+
+/**
+ * A row's fields: its choices, times, the warning beside them and the comment. Memoised on the row
+ * alone: a key press that inserts a row above moves the rows under it (their numbers and places
+ * change), and their selects with every operation, workplace and employee are not drawn again.
+ */
+const RowFields = memo(function RowFields(props: FieldsProps) {
+  const { row, session, readOnly } = props;
+  const bad = !(row.start < row.end);
+  return (
+    <>
+      {ROW_CHOICES.map((choice) => (
+        <RowChoice key={choice.field} choice={choice} row={row} items={choice.items(props)} session={session} readOnly={readOnly} />
+      ))}
+      <TimeInput label="Начало" value={row.start} invalid={bad} disabled={readOnly} onCommit={(start) => session.updateRow(row.key, { start })} />
+      <TimeInput label="Конец" value={row.end} invalid={bad} disabled={readOnly} onCommit={(end) => session.updateRow(row.key, { end })} />
+      <span className="time-warning" role={bad ? 'alert' : undefined}>
+        {bad ? 'Начало не раньше конца' : ''}
+      </span>
+      <CommentInput value={row.comment} disabled={readOnly} onCommit={(comment) => session.updateRow(row.key, { comment })} />
+    </>
+  );
+});
+
 /**
  * One row of the list. Memoised: rows are frozen objects replaced only when they change, so a key
  * press redraws the rows it changed (and those whose number moved), not every row in view.
  */
 const OperationRow = memo(function OperationRow(props: RowProps) {
-  const { row, index, top, selected, layout, rowHeight, session, operations, workplaces, employees, onSeek, readOnly } = props;
-  const bad = !(row.start < row.end);
+  const { row, index, top, selected, layout, rowHeight, session, operations, onSeek, readOnly } = props;
   const operation = operations.find((o) => o.id === row.operation_id);
   return (
     <div
@@ -160,38 +236,7 @@ const OperationRow = memo(function OperationRow(props: RowProps) {
       >
         {index + 1}
       </button>
-      <NamedSelect
-        disabled={readOnly}
-        aria-label="Операция"
-        placeholder="— операция —"
-        items={operations}
-        value={row.operation_id}
-        className={row.operation_id === null ? 'invalid' : ''}
-        onChange={(operation_id) => session.updateRow(row.key, { operation_id })}
-      />
-      <NamedSelect
-        disabled={readOnly}
-        aria-label="Рабочее место"
-        placeholder="— рабочее место —"
-        items={workplaces}
-        value={row.workplace_id}
-        className={row.workplace_id === null ? 'invalid' : ''}
-        onChange={(workplace_id) => session.updateRow(row.key, { workplace_id })}
-      />
-      <NamedSelect
-        disabled={readOnly}
-        aria-label="Сотрудник"
-        placeholder="— сотрудник —"
-        items={employees}
-        value={row.employee_id}
-        onChange={(employee_id) => session.updateRow(row.key, { employee_id })}
-      />
-      <TimeInput label="Начало" value={row.start} invalid={bad} disabled={readOnly} onCommit={(start) => session.updateRow(row.key, { start })} />
-      <TimeInput label="Конец" value={row.end} invalid={bad} disabled={readOnly} onCommit={(end) => session.updateRow(row.key, { end })} />
-      <span className="time-warning" role={bad ? 'alert' : undefined}>
-        {bad ? 'Начало не раньше конца' : ''}
-      </span>
-      <CommentInput value={row.comment} disabled={readOnly} onCommit={(comment) => session.updateRow(row.key, { comment })} />
+      <RowFields row={row} session={session} operations={operations} workplaces={props.workplaces} employees={props.employees} readOnly={readOnly} />
       {readOnly ? (
         <span />
       ) : (
@@ -208,24 +253,21 @@ const OperationRow = memo(function OperationRow(props: RowProps) {
  * start and end as h:m:s, comment, remove; a warning beside the times when start is not before
  * end. Virtualised: only the rows in view are in the DOM, so 10,000 rows stay fast.
  */
-export function OperationRows({ session, rows, selectedKey, operations, workplaces, employees, onSeek, readOnly = false }: RowsProps) {
+export function OperationRows({ session, rows, selectedKey, operations, workplaces, employees, onSeek, readOnly = false, loading = false }: RowsProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const layout = useRowLayout(scroller, rows.length > 0);
   const rowHeight = { wide: ROW_HEIGHT, two: TWO_LINE_ROW_HEIGHT, narrow: NARROW_ROW_HEIGHT, phone: PHONE_ROW_HEIGHT }[layout];
   const viewHeight = Math.min(layout === 'wide' ? 420 : 520, rows.length * rowHeight + 2);
-  const view = useRowWindow(scroller, rows.length, rowHeight, viewHeight);
   // By binary search: a key press selects the row it made, and 10,000 rows are not walked for it.
   const selectedIndex = selectedKey ? session.indexOf(selectedKey) : -1;
-  const { scrollTo } = view;
-  useEffect(() => {
-    if (selectedIndex >= 0) scrollTo(selectedIndex);
-  }, [selectedIndex, scrollTo]);
+  const view = useRowWindow(scroller, rows.length, rowHeight, viewHeight, selectedIndex);
 
   // One callback for every render: an unchanged row (memo) is not drawn again when a key press adds another.
   const onSeekNow = useRef(onSeek);
   onSeekNow.current = onSeek;
   const seek = useCallback((seconds: number) => onSeekNow.current(seconds), []);
 
+  if (loading) return <p className="muted rows-empty">Загрузка разметки…</p>;
   if (rows.length === 0)
     return <p className="muted rows-empty">{readOnly ? 'Операций пока нет.' : 'Операций пока нет. Нажмите «+» или клавишу операции во время просмотра.'}</p>;
 

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import { api } from '../../api/client';
 import type { Activity, OtherVideo, VisionModel } from '../../api/types';
 import { formatDateTime, formatSeconds } from '../../format/time';
@@ -42,7 +42,7 @@ export function OtherCameras({ videos, onRefresh, onSwitch }: { videos: OtherVid
   );
 }
 
-export function Activities({ items, timeZone }: { items: Activity[]; timeZone: string }) {
+export const Activities = memo(function Activities({ items, timeZone }: { items: Activity[]; timeZone: string }) {
   return (
     <section className="card side">
       <h2>Последние действия</h2>
@@ -59,10 +59,10 @@ export function Activities({ items, timeZone }: { items: Activity[]; timeZone: s
       )}
     </section>
   );
-}
+});
 
 /** The video's comment, saved with POST /api/v1/video_meta/{videoId}. */
-export function VideoComment({ videoId, initial, readOnly = false }: { videoId: number; initial: string; readOnly?: boolean }) {
+export const VideoComment = memo(function VideoComment({ videoId, initial, readOnly = false }: { videoId: number; initial: string; readOnly?: boolean }) {
   const [value, setValue] = useState(initial);
   const [saved, setSaved] = useState(initial);
   useEffect(() => {
@@ -87,7 +87,7 @@ export function VideoComment({ videoId, initial, readOnly = false }: { videoId: 
       )}
     </section>
   );
-}
+});
 
 /**
  * The markup helper (issue 14): «Анализ» applies the camera's trained model to the whole video and
@@ -150,8 +150,16 @@ export function MarkupHelper({
   );
 }
 
-/** BORIS-style time budget of the open video. */
-export function TimeBudgetPanel({ rows, duration, operations }: { rows: readonly MarkupRow[]; duration: number; operations: OperationOption[] }) {
+/** BORIS-style time budget of the open video. The panels here are memoised: a key press re-renders the editor around them, not them. */
+export const TimeBudgetPanel = memo(function TimeBudgetPanel({
+  rows,
+  duration,
+  operations,
+}: {
+  rows: readonly MarkupRow[];
+  duration: number;
+  operations: OperationOption[];
+}) {
   const lines = useMemo(() => timeBudget(rows, duration), [rows, duration]);
   const name = (id: number) => operations.find((o) => o.id === id);
   return (
@@ -191,10 +199,10 @@ export function TimeBudgetPanel({ rows, duration, operations }: { rows: readonly
       )}
     </section>
   );
-}
+});
 
 /** Agreement between two assessors who marked the same video: Cohen's kappa and where they differ. */
-export function AgreementPanel({
+export const AgreementPanel = memo(function AgreementPanel({
   rows,
   duration,
   operations,
@@ -244,4 +252,4 @@ export function AgreementPanel({
       )}
     </section>
   );
-}
+});

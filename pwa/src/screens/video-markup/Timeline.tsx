@@ -217,9 +217,13 @@ export function Timeline(props: TimelineProps) {
     <div className="timeline" ref={container} data-testid="timeline">
       <TimelineTools timeline={timeline} />
       <Stage width={width} height={height} {...gestures}>
+        {/* Lanes and ticks on a canvas of their own: a key press redraws the layer of segments
+            above them, not every lane label and tick time again. */}
         <Layer>
           <Rect x={0} y={0} width={width} height={height} fill="#ffffff" />
           <LanesAndTicks lanes={lanes} width={width} from={view.from} to={view.to} height={height} />
+        </Layer>
+        <Layer>
           {/* All visible segments in one shape: a bitmap kept between draws, in which a key press
               redraws only the time it changed (timeline-segments.ts), so zoomed out over 10,000
               segments a press costs what its own segments do. */}

@@ -8,6 +8,7 @@ import { Banner } from '../../ui/Banner';
 import { DamagedRecording } from '../../ui/DamagedRecording';
 import { TOUCH_LAYOUT, useMediaQuery } from '../../ui/useMediaQuery';
 import { videoUrl } from '../../api/paths';
+import type { MarkupRow } from '../../offline/markup-rows';
 import { performAction } from './actions';
 import { CommandBar } from './CommandBar';
 import { ConflictBanner } from './ConflictBanner';
@@ -34,6 +35,9 @@ export function VideoMarkupScreen({ videoId, getTime }: { videoId: string; getTi
   return <VideoMarkupEditor key={videoId} videoId={videoId} getTime={getTime} />;
 }
 
+/** The statistics panels' rows before the first pause. */
+const NO_ROWS: readonly MarkupRow[] = [];
+
 /** How long the keys must rest before the statistics panels and the model review count take the new rows. */
 const STATISTICS_PAUSE_MS = 400;
 
@@ -42,8 +46,9 @@ const STATISTICS_PAUSE_MS = 400;
  * presses, not in the frame a press is painted in (useDeferredValue renders it right after the
  * press, before the browser paints, and on a tablet's CPU that delayed the press).
  */
-function useSettledValue<T>(value: T, pauseMs: number): T {
-  const [settled, setSettled] = useState(value);
+function useSettledValue<T>(value: T, pauseMs: number, initial: T): T {
+  // Not `value`: at 10,000 rows the first render of the screen would count them all too.
+  const [settled, setSettled] = useState(initial);
   useEffect(() => {
     const timer = setTimeout(() => setSettled(value), pauseMs);
     return () => clearTimeout(timer);
@@ -134,7 +139,7 @@ function MarkupWork({ editor, actions, meta }: Parts & { meta: Meta }) {
   const { readOnly, session, lookups, player, coding, playhead, operationById } = editor;
   const lanes = useLanes(editor);
   // The statistics panels (a pass over all rows each) follow once the keys pause: a key press paints its segment alone.
-  const deferredRows = useSettledValue(session.rows, STATISTICS_PAUSE_MS);
+  const deferredRows = useSettledValue(session.rows, STATISTICS_PAUSE_MS, NO_ROWS);
   const knownDuration = editor.duration || meta.duration || 0;
   return (
     <>
@@ -152,7 +157,7 @@ function MarkupWork({ editor, actions, meta }: Parts & { meta: Meta }) {
         onKeepOffline={() => void editor.keptOffline.toggle()}
         onLane={coding.setLane}
         onReactionMs={coding.setReactionMs}
-        readOnly={readOnly}
+        readOnly={readOnly || !editor.loaded}
       />
       {!readOnly && session.modelRowCount > 0 && (
         <ModelReviewPanel
@@ -193,6 +198,7 @@ function MarkupWork({ editor, actions, meta }: Parts & { meta: Meta }) {
         employees={lookups.employees}
         onSeek={player.seek}
         readOnly={readOnly}
+        loading={!editor.loaded}
       />
       <StampList session={session} onSeek={player.seek} readOnly={readOnly} />
       <TimeBudgetPanel rows={deferredRows} duration={knownDuration} operations={lookups.operations} />
@@ -247,7 +253,7 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
   return (
     <div className={compact ? 'video-markup compact' : 'video-markup'}>
       <MarkupHead {...parts} />
-      <CommandBar position="top" ctx={actions.ctx} busy={persistence.busy} compact={compact} />
+      <CommandBar position="top" ctx={actions.ctx} busy={persistence.busy || !editor.loaded} compact={compact} />
       {readOnly && (
         <p className="muted" data-testid="markup-read-only">
           Просмотр: менять разметку могут администратор, аналитик и разметчик.
@@ -262,7 +268,7 @@ function VideoMarkupEditor({ videoId: videoIdParam, getTime }: { videoId: string
         </div>
         <MarkupSide {...parts} />
       </div>
-      <CommandBar position="bottom" ctx={actions.ctx} busy={persistence.busy} compact={compact} />
+      <CommandBar position="bottom" ctx={actions.ctx} busy={persistence.busy || !editor.loaded} compact={compact} />
       {actions.help && <HelpOverlay operations={lookups.operations} onClose={() => actions.setHelp(false)} readOnly={readOnly} />}
     </div>
   );

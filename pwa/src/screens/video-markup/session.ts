@@ -18,6 +18,9 @@ type Item = { kind: 'row'; row: MarkupRow } | { kind: 'stamp'; stamp: StampRow }
 /** The timeline lane of a row: its workplace and employee. */
 export const laneKey = (row: Pick<MarkupRow, 'workplace_id' | 'employee_id'>) => `${row.workplace_id}:${row.employee_id}`;
 
+/** What a draft of changes holds besides its version (toChangesDraft). */
+export type DraftChanges = { rows: MarkupRow[]; stamps: StampRow[]; deletedRowIds: number[]; deletedStampIds: number[] };
+
 /** The local keys of the new rows and stamps a save sent, in the order it sent them. */
 export type SentKeys = { rows: string[]; stamps: string[] };
 
@@ -229,11 +232,6 @@ export class MarkupSession {
     if (rowChanges.length || stampChanges.length) this.apply('', rowChanges, stampChanges, { record: false });
     else this.emit();
     return true;
-  }
-
-  /** The keys of the rows and stamps not saved yet, in the order buildSavePayload sends them. */
-  unsavedKeys(): SentKeys {
-    return { rows: this.rows.filter((r) => r.id < 0).map((r) => r.key), stamps: this.stamps.filter((s) => s.id < 0).map((s) => s.key) };
   }
 
   /** The saved baseline as the API's reply: what the device keeps to open the video offline. */
@@ -470,11 +468,18 @@ export class MarkupSession {
     this.emit();
   }
 
-  /** Only what changed since the last save travels (incremental saves). */
-  buildSavePayload(clientSaveId: string): SavePayload {
-    const video_markups = this.rows
-      .filter((r) => r.id < 0 || !this.savedRows.has(r.id) || !sameRow(this.savedRows.get(r.id)!, r))
-      .map((r) => ({
+  /**
+   * A save: only what changed since the last save travels (incremental saves), and the local keys
+   * of the new rows and stamps it sends, taken in the same pass in the same order — the server's
+   * answer gives its new rows to these keys in that order (acceptChanges), so the two cannot drift.
+   */
+  prepareSave(clientSaveId: string): { payload: SavePayload; sent: SentKeys } {
+    const sent: SentKeys = { rows: [], stamps: [] };
+    const video_markups: SavePayload['video_markups'] = [];
+    for (const r of this.rows) {
+      if (!(r.id < 0 || !this.savedRows.has(r.id) || !sameRow(this.savedRows.get(r.id)!, r))) continue;
+      if (r.id < 0) sent.rows.push(r.key);
+      video_markups.push({
         id: r.id,
         operation_id: r.operation_id,
         workplace_id: r.workplace_id,
@@ -482,15 +487,27 @@ export class MarkupSession {
         start_time: r.start,
         end_time: r.end,
         comment: r.comment || null,
-      }));
+      });
+    }
     const currentIds = new Set(this.rows.map((r) => r.id));
     const operation_markups_to_delete = [...this.savedRows.keys()].filter((id) => !currentIds.has(id));
-    const video_stamps = this.stamps
-      .filter((s) => s.id < 0 || !this.savedStamps.has(s.id) || !sameStamp(this.savedStamps.get(s.id)!, s))
-      .map((s) => ({ id: s.id, type: s.type, time: s.time, comment: s.comment, employee_id: s.employee_id }));
+    const video_stamps: SavePayload['video_stamps'] = [];
+    for (const s of this.stamps) {
+      if (!(s.id < 0 || !this.savedStamps.has(s.id) || !sameStamp(this.savedStamps.get(s.id)!, s))) continue;
+      if (s.id < 0) sent.stamps.push(s.key);
+      video_stamps.push({ id: s.id, type: s.type, time: s.time, comment: s.comment, employee_id: s.employee_id });
+    }
     const currentStampIds = new Set(this.stamps.map((s) => s.id));
     const video_stamps_to_delete = [...this.savedStamps.keys()].filter((id) => !currentStampIds.has(id));
-    return { video_markups, operation_markups_to_delete, video_stamps, video_stamps_to_delete, base_version: this.version, client_save_id: clientSaveId };
+    return {
+      payload: { video_markups, operation_markups_to_delete, video_stamps, video_stamps_to_delete, base_version: this.version, client_save_id: clientSaveId },
+      sent,
+    };
+  }
+
+  /** The body of a save (prepareSave without the keys). */
+  buildSavePayload(clientSaveId: string): SavePayload {
+    return this.prepareSave(clientSaveId).payload;
   }
 
   private dirtyAt = { revision: -1, value: false };
@@ -534,16 +551,20 @@ export class MarkupSession {
   /**
    * Lays local changes over a newer server version (after a 409): rows added here are added
    * again, rows edited here keep the local values where they still exist, rows deleted here are
-   * deleted. With a stored draft (whose baseline is gone) deletions cannot be known and are skipped.
+   * deleted. A stored draft of changes names its deletions; with an older draft of all rows (whose
+   * baseline is gone) deletions cannot be known and are skipped.
    */
-  rebase(reply: VideoMarkupsReply, draft?: { rows: MarkupRow[]; stamps: StampRow[] }) {
+  rebase(reply: VideoMarkupsReply, draft?: { rows: MarkupRow[]; stamps: StampRow[] } & Partial<DraftChanges>) {
     const rows = draft?.rows ?? [...this.rows];
     const stamps = draft?.stamps ?? [...this.stamps];
     const added = rows.filter((r) => r.id < 0);
     const edited = rows.filter((r) => r.id > 0 && (draft || !this.savedRows.has(r.id) || !sameRow(this.savedRows.get(r.id)!, r)));
-    const deleted = draft ? [] : [...this.savedRows.keys()].filter((id) => !rows.some((r) => r.id === id));
+    const currentIds = new Set(rows.map((r) => r.id));
+    const currentStampIds = new Set(stamps.map((s) => s.id));
+    // A draft of changes names the saved rows it removed; a whole draft's removals cannot be known.
+    const deleted = draft ? (draft.deletedRowIds ?? []) : [...this.savedRows.keys()].filter((id) => !currentIds.has(id));
     const addedStamps = stamps.filter((s) => s.id < 0);
-    const deletedStamps = draft ? [] : [...this.savedStamps.keys()].filter((id) => !stamps.some((s) => s.id === id));
+    const deletedStamps = draft ? (draft.deletedStampIds ?? []) : [...this.savedStamps.keys()].filter((id) => !currentStampIds.has(id));
     this.loadFromServer(reply);
     const rowChanges: Change<MarkupRow>[] = [];
     for (const row of added) rowChanges.push({ key: row.key, before: null, after: row });
@@ -568,7 +589,42 @@ export class MarkupSession {
     return { version: this.version, rows: [...this.rows], stamps: [...this.stamps] };
   }
 
-  restoreDraft(draft: { rows: MarkupRow[]; stamps: StampRow[] }) {
+  /**
+   * The draft the screen keeps on the device after each change: only what differs from the saved
+   * baseline (`version`) — new and changed rows and stamps and the saved ids removed — found from
+   * the keys changed since it, so writing it costs what was changed, not all 10,000 rows.
+   */
+  toChangesDraft(): DraftChanges & { version: number; partial: true } {
+    const rows: MarkupRow[] = [];
+    const stamps: StampRow[] = [];
+    const deletedRowIds: number[] = [];
+    const deletedStampIds: number[] = [];
+    for (const key of this.touchedRows) {
+      if (!this.rowDiffers(key)) continue;
+      const row = this.rowByKey.get(key);
+      if (row) rows.push(row);
+      const savedId = this.savedRowKeys.get(key);
+      if (savedId !== undefined && row?.id !== savedId) deletedRowIds.push(savedId);
+    }
+    for (const key of this.touchedStamps) {
+      if (!this.stampDiffers(key)) continue;
+      const stamp = this.stampByKey.get(key);
+      if (stamp) stamps.push(stamp);
+      const savedId = this.savedStampKeys.get(key);
+      if (savedId !== undefined && stamp?.id !== savedId) deletedStampIds.push(savedId);
+    }
+    return { version: this.version, partial: true, rows, stamps, deletedRowIds, deletedStampIds };
+  }
+
+  /**
+   * Lays a draft over the markup of its version: a draft of changes (toChangesDraft) changes only
+   * what it names, its rows found by saved id; a whole draft makes the rows exactly its rows.
+   */
+  restoreDraft(draft: { rows: MarkupRow[]; stamps: StampRow[] } & Partial<DraftChanges & { partial: boolean }>) {
+    if (draft.partial) {
+      this.restoreChanges(draft);
+      return;
+    }
     const rowChanges: Change<MarkupRow>[] = [];
     const wanted = new Map(draft.rows.map((r) => [r.key, r]));
     for (const [key, before] of this.rowByKey) if (!wanted.has(key)) rowChanges.push({ key, before, after: null });
@@ -581,6 +637,37 @@ export class MarkupSession {
     for (const [key, before] of this.stampByKey) if (!wantedStamps.has(key)) stampChanges.push({ key, before, after: null });
     for (const [key, after] of wantedStamps) {
       const before = this.stampByKey.get(key) ?? null;
+      if (!before || !sameStamp(before, after)) stampChanges.push({ key, before, after });
+    }
+    this.apply('Восстановить черновик', rowChanges, stampChanges);
+  }
+
+  /** restoreDraft of a draft of changes: each row or stamp takes the key its saved id has here. */
+  private restoreChanges(draft: { rows: MarkupRow[]; stamps: StampRow[] } & Partial<DraftChanges>) {
+    const rowKey = (row: MarkupRow) => (row.id > 0 ? (this.savedRows.get(row.id)?.key ?? row.key) : row.key);
+    const stampKey = (stamp: StampRow) => (stamp.id > 0 ? (this.savedStamps.get(stamp.id)?.key ?? stamp.key) : stamp.key);
+    const rowChanges: Change<MarkupRow>[] = [];
+    for (const id of draft.deletedRowIds ?? []) {
+      const key = this.savedRows.get(id)?.key;
+      const before = key ? this.rowByKey.get(key) : undefined;
+      if (key && before) rowChanges.push({ key, before, after: null });
+    }
+    for (const row of draft.rows) {
+      const key = rowKey(row);
+      const before = this.rowByKey.get(key) ?? null;
+      const after = { ...row, key };
+      if (!before || !sameRow(before, after)) rowChanges.push({ key, before, after });
+    }
+    const stampChanges: Change<StampRow>[] = [];
+    for (const id of draft.deletedStampIds ?? []) {
+      const key = this.savedStamps.get(id)?.key;
+      const before = key ? this.stampByKey.get(key) : undefined;
+      if (key && before) stampChanges.push({ key, before, after: null });
+    }
+    for (const stamp of draft.stamps) {
+      const key = stampKey(stamp);
+      const before = this.stampByKey.get(key) ?? null;
+      const after = { ...stamp, key };
       if (!before || !sameStamp(before, after)) stampChanges.push({ key, before, after });
     }
     this.apply('Восстановить черновик', rowChanges, stampChanges);

@@ -174,7 +174,8 @@ export function useMarkupActions(editor: MarkupEditor) {
     downloadTsv: () =>
       void downloadFile('/api/v1/video_markups/{videoId}', { path: { videoId }, query: { format: 'tsv' } }, `${meta?.filename}.tsv`).catch(() => {}),
   };
-  useMarkupKeyboard(ctx, editor.lookups.operations, pressOperationKey);
+  // Until the markup is in, the keys only look (loading it replaces the rows).
+  useMarkupKeyboard(editor.loaded ? ctx : { ...ctx, readOnly: true }, editor.lookups.operations, pressOperationKey);
   return { ctx, help, setHelp, loop, reviewSpan, setReviewSpan, addOperation, addNote, navigate, pressOperationKey };
 }
 

@@ -49,7 +49,8 @@ export function useMarkupEditor(videoId: number, startSecond: number) {
   const coding = useCodingInput(session, lookups, loaded, videoRef, player);
   const operationById = useMemo(() => new Map(lookups.operations.map((o) => [o.id, o])), [lookups.operations]);
 
-  const pressOperation = (operationId: number) => !readOnly && pressOperationKey(session, operationId, coding.keyTime(), coding.defaultLane());
+  // Nothing is coded before the markup is in: loading it replaces the session's rows.
+  const pressOperation = (operationId: number) => !readOnly && loaded && pressOperationKey(session, operationId, coding.keyTime(), coding.defaultLane());
   /** A settled suggestion coded from the second the model saw it begin; the segment already coded as it is left alone. */
   const followSuggestion = (change: SettledChange) => {
     const open = session.codingKey ? session.row(session.codingKey) : null;
@@ -89,6 +90,8 @@ export function useMarkupEditor(videoId: number, startSecond: number) {
     meta,
     lookups,
     loadError,
+    /** The markup is in the session (the screen shows before it, with the player, and edits nothing until then). */
+    loaded,
     keptOffline,
     coding,
     operationById,

@@ -24,7 +24,10 @@ interface LoadOptions {
 
 /**
  * Loads what the screen edits: the video's description, its markup (into the session) and the
- * structure's operations, workplaces and employees.
+ * structure's operations, workplaces and employees. All are asked for at once; the screen (and its
+ * player, which starts fetching the video) shows as soon as the description and the lists are in,
+ * and the markup — at 10,000 rows the largest answer and the most work — follows: `loaded` tells
+ * when it is in the session with any local draft laid over it.
  */
 export function useVideoMarkupData(videoId: number, session: MarkupSession, { restoreDraft, onDuration }: LoadOptions) {
   const [meta, setMeta] = useState<VideoMeta | null>(null);
@@ -34,11 +37,13 @@ export function useVideoMarkupData(videoId: number, session: MarkupSession, { re
 
   useEffect(() => {
     let cancelled = false;
+    const markupsCall = api.get('/api/v1/video_markups/{videoId}', { path: { videoId } });
+    // Awaited below; until then a failure is not an unhandled rejection.
+    markupsCall.catch(() => {});
     (async () => {
       try {
-        const [metaReply, markups, available, workplaces, employees] = await Promise.all([
+        const [metaReply, available, workplaces, employees] = await Promise.all([
           api.get('/api/v1/video_meta/{videoId}', { path: { videoId } }),
-          api.get('/api/v1/video_markups/{videoId}', { path: { videoId } }),
           api.get('/api/v1/available_operations', { query: { video_id: videoId } }),
           api.get('/api/v1/workplaces', { query: { video_id: videoId } }),
           api.get('/api/v1/employees', { query: { video_id: videoId } }),
@@ -47,6 +52,8 @@ export function useVideoMarkupData(videoId: number, session: MarkupSession, { re
         setMeta(metaReply);
         if (metaReply.duration) onDuration(metaReply.duration);
         setLookups({ operations: available.operations, workplaces, employees });
+        const markups = await markupsCall;
+        if (cancelled) return;
         session.loadFromServer(markups);
         await restoreDraft(markups);
         if (!cancelled) setLoaded(true);

@@ -84,7 +84,7 @@ describe('markup session', () => {
     const row = session.addRow({ operation_id: 1, workplace_id: 5, employee_id: 7, start: 50.00049, end: 60 });
     session.select(row.key);
     session.updateRow('m11', { comment: 'z' });
-    const sent = session.unsavedKeys();
+    const { sent } = session.prepareSave('k');
     const model = (start: number, end: number, id: number) => ({
       id,
       operation_id: 2,
@@ -134,6 +134,58 @@ describe('markup session', () => {
     expect(session.savedReply().video_markups.map((m) => m.id)).toEqual([10, 11, 31, 30, 32]);
   });
 
+  it('names the keys of a save’s new rows and stamps in the order its body sends them, from one pass', () => {
+    const session = new MarkupSession(reply);
+    // Added out of time order: the body sends rows sorted by start, and the keys must follow that order.
+    const late = session.addRow({ operation_id: 1, workplace_id: 5, start: 40, end: 45 });
+    const early = session.addRow({ operation_id: 2, workplace_id: 5, start: 12, end: 15 });
+    session.updateRow('m11', { comment: 'y' });
+    const middle = session.addRow({ operation_id: 1, workplace_id: 5, start: 31, end: 33 });
+    const lateStamp = session.addStamp({ type: 'note', time: 9, comment: 'b', employee_id: null });
+    const earlyStamp = session.addStamp({ type: 'product', time: 2, comment: '', employee_id: null });
+    const { payload, sent } = session.prepareSave('order');
+    expect(sent.rows).toEqual([early.key, middle.key, late.key]);
+    expect(payload.video_markups.filter((m) => (m.id ?? 0) < 0).map((m) => m.start_time)).toEqual(sent.rows.map((key) => session.row(key)!.start));
+    expect(sent.stamps).toEqual([earlyStamp.key, lateStamp.key]);
+    expect(payload.video_stamps.filter((s) => (s.id ?? 0) < 0).map((s) => s.time)).toEqual([2, 9]);
+    // The server numbers the new rows in the order sent (and rounds times): each takes the key sent in its place.
+    const row = (id: number, start: number, end: number, operation: number) => ({
+      id,
+      operation_id: operation,
+      workplace_id: 5,
+      employee_id: null,
+      start_time: start,
+      end_time: end,
+      comment: null,
+      source: 'manual' as const,
+      author_name: 'М',
+    });
+    const accepted = session.acceptChanges(
+      {
+        video_markups: [row(50, 12.001, 15, 2), { ...row(11, 20, 30, 2), employee_id: 7, comment: 'y' }, row(51, 31.001, 33, 1), row(52, 40.001, 45, 1)],
+        video_stamps: [
+          { id: 60, type: 'product', time: 2, comment: '', employee_id: null, author_name: null },
+          { id: 61, type: 'note', time: 9, comment: 'b', employee_id: null, author_name: null },
+        ],
+        deleted_markup_ids: [],
+        deleted_stamp_ids: [],
+        base_version: 3,
+        version: 4,
+        complete: false,
+      },
+      sent,
+    );
+    expect(accepted).toBe(true);
+    expect([early, middle, late].map((r) => session.row(r.key)?.id)).toEqual([50, 51, 52]);
+    expect(session.rows.map((r) => r.id)).toEqual([10, 50, 11, 51, 52]);
+    expect(session.stamps.map((s) => [s.key, s.id])).toEqual([
+      [earlyStamp.key, 60],
+      ['s3', 3],
+      [lateStamp.key, 61],
+    ]);
+    expect(session.dirty).toBe(false);
+  });
+
   it('refuses changes on another version than its own, and takes a complete answer whole', () => {
     const session = new MarkupSession(reply);
     const changes = { video_markups: [], video_stamps: [], deleted_markup_ids: [10], deleted_stamp_ids: [], base_version: 2, version: 3, complete: false };
@@ -178,6 +230,51 @@ describe('markup session', () => {
     expect(fresh.rows.map((r) => r.start)).toEqual([0, 20, 50]);
     fresh.undo();
     expect(fresh.rows).toHaveLength(2);
+  });
+
+  it('keeps a draft of the changes alone and rebuilds the same unsaved state from it', () => {
+    const session = new MarkupSession(reply);
+    const added = session.addRow({ operation_id: 2, workplace_id: 5, start: 50, end: 60 });
+    session.updateRow('m11', { comment: 'y' });
+    session.removeRow('m10');
+    session.addStamp({ type: 'note', time: 7, comment: 'н', employee_id: null });
+    session.removeStamp('s3');
+    // A change undone is not in it: the draft holds what a save would send, not every key pressed.
+    const undone = session.addRow({ operation_id: 1, workplace_id: 5, start: 70, end: 80 });
+    session.undo();
+    const draft = session.toChangesDraft();
+    expect(draft.partial).toBe(true);
+    expect(draft.rows.map((r) => [r.key, r.id]).sort()).toEqual(
+      [
+        [added.key, -1],
+        ['m11', 11],
+      ].sort(),
+    );
+    expect(draft.rows.some((r) => r.key === undone.key)).toBe(false);
+    expect(draft.deletedRowIds).toEqual([10]);
+    expect(draft.stamps.map((s) => s.time)).toEqual([7]);
+    expect(draft.deletedStampIds).toEqual([3]);
+    // As IndexedDB keeps it (a structured copy), laid over the same saved version on another page.
+    const fresh = new MarkupSession(reply);
+    fresh.restoreDraft(structuredClone(draft));
+    expect(fresh.rows.map((r) => [r.id, r.start, r.comment])).toEqual(session.rows.map((r) => [r.id, r.start, r.comment]));
+    expect(fresh.stamps.map((s) => [s.id, s.time])).toEqual([[-1, 7]]);
+    expect(fresh.dirty).toBe(true);
+    const { client_save_id: _a, ...sent } = fresh.buildSavePayload('a');
+    const { client_save_id: _b, ...expected } = session.buildSavePayload('b');
+    expect(sent).toEqual(expected);
+    // Over a newer version (a conflict), the rows it removed are removed there too.
+    const rebased = new MarkupSession(reply);
+    rebased.rebase({ ...reply, version: 4 }, structuredClone(draft));
+    expect(rebased.rows.map((r) => r.id)).toEqual([11, -1]);
+    expect(rebased.row('m11')?.comment).toBe('y');
+  });
+
+  it('has an empty draft of changes once everything is saved', () => {
+    const session = new MarkupSession(reply);
+    session.updateRow('m11', { comment: 'y' });
+    session.loadFromServer({ ...reply, version: 4, video_markups: reply.video_markups.map((m) => (m.id === 11 ? { ...m, comment: 'y' } : m)) });
+    expect(session.toChangesDraft()).toMatchObject({ version: 4, rows: [], stamps: [], deletedRowIds: [], deletedStampIds: [] });
   });
 });
 
