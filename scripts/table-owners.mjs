@@ -61,6 +61,7 @@ export const OWNERS = {
   event_tracks: 'api/src/events',
   event_calibrations: 'api/src/events',
   event_zones: 'api/src/events',
+  event_figures: 'api/src/events',
   // live/: camera streams, their recorders' leases, gaps and recorded segments (issue 45).
   camera_streams: 'api/src/live',
   recording_gaps: 'api/src/live',

@@ -182,6 +182,9 @@ export type EventZoneBody = Body<typeof events.ZoneBody>;
 export type EventZoneUpdateBody = Body<typeof events.ZoneUpdateBody>;
 export type EventFigures = Reply<typeof events.EventFiguresReply>;
 /** @public */
+export type EventFiguresPending = Reply<typeof events.EventFiguresPending>;
+export type EventFiguresStore = EventFiguresPending['stored'];
+/** @public */
 export type EventVisit = EventFigures['dwell'][number]['visit_moments'][number];
 export type EventShareBody = Body<typeof eventShare.EventShareBody>;
 export type SharedEventFigures = Reply<typeof eventShare.SharedEventFigures>;

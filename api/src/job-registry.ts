@@ -1,4 +1,6 @@
 import type { AppDeps } from './deps';
+import { figuresHandler } from './events/figures.job';
+import { FIGURES_JOB } from './events/figures.service';
 import { trackingHandler } from './events/tracking.job';
 import { TRACKING_JOB } from './events/service';
 import { onJobEnqueued, sqlJobStore } from './jobs/queue';
@@ -38,6 +40,8 @@ const KINDS: Record<string, JobKindClass & { handler: (deps: WorkerDeps) => JobH
   // never takes the last free slot, and a camera's labels never wait behind it (docs/live-cameras.md).
   [LIVE_VIEW_CHECK_JOB]: { class: 'long', handler: (deps) => liveViewCheckHandler(deps.db, deps.storage) },
   [TRACKING_JOB]: { class: 'long', handler: (deps) => trackingHandler(deps.db, deps.storage, deps.movenetThread) },
+  // A long window's figures: seconds of reading and computing (docs/event-analytics.md «Цифры длинных окон»).
+  [FIGURES_JOB]: { class: 'short', handler: (deps) => figuresHandler(deps.db) },
 };
 
 /**

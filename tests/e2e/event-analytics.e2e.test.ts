@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { secondsText } from '../../pwa/src/state/eventAnalytics';
+import { STORED_FIGURES_CHARS } from '../../api/src/events/figures.service';
+import { secondsText, toLocalInput } from '../../pwa/src/state/eventAnalytics';
 import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
-import { DEMO_FRAME, DEMO_TRACKS, insertDemoTracking } from '../support/event-tracking';
+import { DEMO_FRAME, DEMO_TRACKS, insertDemoTracking, insertTracking } from '../support/event-tracking';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
 
 /**
@@ -14,7 +15,9 @@ import { apiSessionCookie, startServer, type RunningServer } from '../support/se
  * dwell row — and downloads the tracks in MOTChallenge. The finished tracking (two tracks) is written
  * straight into the server's database as the tracking job commits it (as api/src/events/figures.test.ts
  * does): the demo's videos show a drawn figure, not people. At 360 px the body does not scroll sideways;
- * a viewer sees the figures but no writing controls.
+ * a viewer sees the figures but no writing controls. A long window (more stored track text than
+ * STORED_FIGURES_CHARS): «пересчитывается» while the job computes, then its stored figures; a zone
+ * renamed — the old figures marked stale while the job computes again, then the new ones.
  */
 let server: RunningServer;
 let browser: Browser;
@@ -208,6 +211,83 @@ describe('event analytics screen (issue 44)', () => {
     await row.getByRole('button', { name: 'Отменить' }).click();
     await expect.poll(() => row.getByTestId('tracking-state').textContent(), RETRY).toMatch(/^отменён/);
     expect(await row.getByRole('button', { name: 'Найти людей' }).count()).toBe(1);
+    await page.context().close();
+  });
+
+  it('a long window: «пересчитывается» while the job computes, then the stored figures; stale after a zone edit, then fresh', async () => {
+    // The camera's calibration and the stand's zone of the first test (set here when this test runs alone).
+    const send = (method: string, path: string, body: unknown) =>
+      fetch(`${server.url}${path}`, { method, headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if ((await get<{ calibration: unknown }>(`/api/v1/event/calibration?camera_id=${cameraId}`)).calibration === null) {
+      const calibration = { frame_width: DEMO_FRAME.width, frame_height: DEMO_FRAME.height, image_points: IMAGE, plan_points: PLAN };
+      expect((await send('PUT', `/api/v1/event/calibration?camera_id=${cameraId}`, calibration)).status).toBe(200);
+    }
+    type Zones = { zones: { id: number; name: string; role: string; stand_id: number | null; shape: unknown }[] };
+    if (!(await get<Zones>(`/api/v1/event/zones?structure_id=${structureId}`)).zones.some((z) => z.name === 'Стенд у входа')) {
+      const zone = { structure_id: structureId, name: 'Стенд у входа', role: 'stand', shape: { type: 'circle', center: [5, 2.5], radius: 2 } };
+      expect((await send('POST', '/api/v1/event/zone', zone)).status).toBe(200);
+    }
+    // Many walkers on another video of the hall: more stored track text than a request computes itself.
+    const cameras = await get<{ id: number }[]>(`/api/v1/cameras?structure_id=${structureId}`);
+    const videos = (await Promise.all(cameras.map((c) => get<{ id: number; start_time: string }[]>(`/api/v1/videos?camera_id=${c.id}`)))).flat();
+    const other = videos.find((v) => v.id !== videoId)!;
+    const walkers = Array.from({ length: 520 }, (_, k) =>
+      Array.from({ length: 100 }, (_, i) => [i * 5, i * 0.2, 40.25 + ((k * 37 + i * 5) % 540), 100.5 + ((k * 17) % 200), 20.5, 40.5, 0.875]),
+    );
+    expect(walkers.reduce((sum, t) => sum + JSON.stringify(t).length, 0)).toBeGreaterThan(STORED_FIGURES_CHARS);
+    insertTracking(server.dataDir, other.id, walkers);
+
+    const { page, requests } = await open('analyst');
+    const statuses: number[] = [];
+    page.on('response', (r) => {
+      if (new URL(r.url()).pathname === '/api/v1/event/figures') statuses.push(r.status());
+    });
+    // Every text the stored figures' note shows, as the page draws it (the job may end between two reads).
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seenNotes: string[] }).seenNotes = seen;
+      new MutationObserver(() => {
+        const note = document.querySelector('[data-testid="figures-store"]');
+        const figures = document.querySelector('[data-testid="figures"]');
+        const text = `${note?.getAttribute('data-state') ?? ''}|${note?.textContent ?? ''}|${figures?.className ?? ''}`;
+        if (note && seen[seen.length - 1] !== text) seen.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    const seenNotes = () => page.evaluate(() => (window as unknown as { seenNotes: string[] }).seenNotes);
+    // The seven days up to the end of the default window (the tracked video's day).
+    const windowForm = page.getByRole('form', { name: 'Окно времени' });
+    const end = new Date(await windowForm.getByLabel('По', { exact: true }).inputValue());
+    await windowForm.getByLabel('С', { exact: true }).fill(toLocalInput(new Date(end.getTime() - 7 * 86_400_000)));
+    await page.getByRole('button', { name: 'Показать' }).click();
+    const note = page.getByTestId('figures-store');
+    await expect.poll(() => note.getAttribute('data-state'), RETRY).toBe('fresh');
+    expect(statuses[0]).toBe(202);
+    expect((await seenNotes()).some((n) => n.startsWith('computing|') && n.includes('Окно пересчитывается'))).toBe(true);
+    // The stored figures: the walkers and the two demo people.
+    await expect.poll(() => page.getByTestId('tile-visitors').locator('strong').textContent(), RETRY).toBe(String(walkers.length + 2));
+    expect(await note.textContent()).toContain('посчитаны задачей и сохранены');
+
+    // A zone renamed: the same window shows the old figures, marked stale, while the job computes again.
+    const { zones } = await get<Zones>(`/api/v1/event/zones?structure_id=${structureId}`);
+    const zone = zones.find((z) => z.name === 'Стенд у входа')!;
+    const renamed = await send('PUT', `/api/v1/event/zone/${zone.id}`, {
+      name: 'Стенд у входа, правка',
+      role: zone.role,
+      stand_id: zone.stand_id,
+      shape: zone.shape,
+    });
+    expect(renamed.status).toBe(200);
+    const shownBefore = (await seenNotes()).length;
+    await page.getByRole('button', { name: 'Показать' }).click();
+    await expect.poll(() => page.getByTestId('dwell-row').filter({ hasText: 'Стенд у входа, правка' }).count(), RETRY).toBe(1);
+    await expect.poll(() => note.getAttribute('data-state'), RETRY).toBe('fresh');
+    const afterEdit = (await seenNotes()).slice(shownBefore);
+    // Stale: the old figures kept on screen (marked), the note saying the window is being recomputed.
+    expect(
+      afterEdit.some((n) => n.startsWith('computing|') && n.includes('Цифры устарели') && n.includes('пересчитывается') && n.endsWith('|figures-stale')),
+    ).toBe(true);
+    expect(statuses.slice(1).every((s) => s === 200)).toBe(true);
+    expect(requests.filter((r) => r.startsWith('/api/v1/jobs/')).length).toBeGreaterThan(0);
     await page.context().close();
   });
 

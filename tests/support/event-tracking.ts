@@ -19,13 +19,21 @@ export const DEMO_TRACKS = {
  * figure, not people, so the detector would find nobody.
  */
 export function insertDemoTracking(dataDir: string, videoId: number): void {
+  insertTracking(dataDir, videoId, [DEMO_TRACKS.standing, DEMO_TRACKS.walking]);
+}
+
+/**
+ * A finished tracking of a demo video holding these tracks (points [frame, time, x, y, w, h, score] in
+ * the demo's 640 × 360 frame), written as the tracking job's last transaction writes it.
+ */
+export function insertTracking(dataDir: string, videoId: number, tracks: number[][][]): void {
   const db = new Database(join(dataDir, 'norma.sqlite'));
   try {
     db.exec('PRAGMA busy_timeout = 60000');
     const now = Date.now();
-    const tracks = [DEMO_TRACKS.standing, DEMO_TRACKS.walking];
+    const last = Math.max(...tracks.map((t) => t[t.length - 1]![1]!));
     const settings = JSON.stringify({ fps_sampled: 5, detector: 'movenet-multipose', input_width: DEMO_FRAME.width, thresholds: {} });
-    const stats = JSON.stringify({ tracks: tracks.length, frames: 61, seconds: 12, work_seconds: 3, x_real_time: 4 });
+    const stats = JSON.stringify({ tracks: tracks.length, frames: Math.round(last * 5) + 1, seconds: last, work_seconds: 3, x_real_time: 4 });
     const { id } = db
       .query(
         `INSERT INTO event_trackings (video_id, job_id, status, settings, video_fps, frame_width, frame_height, stats, created_at, finished_at)

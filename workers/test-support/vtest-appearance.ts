@@ -1,4 +1,4 @@
-import { appearanceOf } from '../src/tracking/appearance';
+import { appearanceOf, scaleBox } from '../src/tracking/appearance';
 import type { Detection } from '../src/tracking/byte-tracker';
 import { decodeFrames } from '../src/vision/frames';
 
@@ -9,20 +9,29 @@ import { decodeFrames } from '../src/vision/frames';
  * tracking job takes them from the frame it detected on. Computed at test time, not stored: the
  * decode is fast and the pixels are the video's own.
  */
-export async function withAppearance(file: string, frames: Detection[][], width: number, height: number, fps: number): Promise<Detection[][]> {
+export async function withAppearance(
+  file: string,
+  frames: Detection[][],
+  width: number,
+  height: number,
+  fps: number,
+  /** The picture the job takes the colours from (MoveNet's input size; the boxes scaled to it), the video's size by default. */
+  picture: { width: number; height: number } = { width, height },
+): Promise<Detection[][]> {
   const out: Detection[][] = [];
+  const source = { width, height };
   const sampling = {
     startSecond: 0,
     endSecond: frames.length / fps,
     fps,
-    width,
-    height,
+    width: picture.width,
+    height: picture.height,
     pixelFormat: 'rgb24' as const,
     source: { width, height, frameRate: fps },
   };
   await decodeFrames(file, sampling, (rgb, index) => {
-    const picture = { rgb, width, height };
-    out.push((frames[index] ?? []).map((d) => ({ ...d, feature: appearanceOf(picture, d.box) ?? undefined })));
+    const pixels = { rgb, width: picture.width, height: picture.height };
+    out.push((frames[index] ?? []).map((d) => ({ ...d, feature: appearanceOf(pixels, scaleBox(d.box, source, picture)) ?? undefined })));
   });
   if (out.length !== frames.length) throw new Error(`vtest.avi: ${out.length} кадров вместо ${frames.length}`);
   return out;

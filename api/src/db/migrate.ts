@@ -28,6 +28,7 @@ import * as liveLabelsHealth from './migrations/0027_live_labels_health';
 import * as shareKeyKind from './migrations/0030_share_key_kind';
 import * as liveCameraJobs from './migrations/0031_live_camera_jobs';
 import * as liveViewCheck from './migrations/0032_live_view_check';
+import * as eventFigures from './migrations/0033_event_figures';
 import * as videoReferenceStep from './migrations/0036_video_reference_step';
 
 /** Versioned migrations, in order. Add a file and a line here; never edit an applied one. */
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0030_share_key_kind': shareKeyKind,
   '0031_live_camera_jobs': liveCameraJobs,
   '0032_live_view_check': liveViewCheck,
+  '0033_event_figures': eventFigures,
   '0036_video_reference_step': videoReferenceStep,
 };
 

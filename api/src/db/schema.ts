@@ -453,6 +453,19 @@ export interface DB {
     plan_points: string;
     updated_at: number;
   };
+  /** 0033: stored figures of a hall's long window (api/src/events/figures.service.ts). */
+  event_figures: {
+    id: Generated<number>;
+    structure_id: number;
+    from_ms: number;
+    to_ms: number;
+    inputs_key: string;
+    job_id: number | null;
+    figures: string | null;
+    computed_key: string | null;
+    computed_at: number | null;
+    created_at: number;
+  };
   event_zones: {
     id: Generated<number>;
     structure_id: number;

@@ -5,9 +5,8 @@ import type { AppDeps } from '../deps';
 import { contentDisposition } from '../http/content-disposition';
 import { createRouter, errorResponses, json, jsonBody } from '../http/openapi';
 import { eventPlaceRoutes } from './places.routes';
+import { eventFiguresRoutes } from './figures.routes';
 import {
-  EventFiguresQuery,
-  EventFiguresReply,
   EventTracksQuery,
   EventTracksReply,
   EventVideoQuery,
@@ -126,24 +125,7 @@ export function eventRoutes({ db }: AppDeps) {
     },
   );
 
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/api/v1/event/figures',
-      tags,
-      summary: 'Цифры зала за окно (до 7 суток): посетители, заполненность, тепловые карты, пути, время в зонах, стенды, маршруты, входы в безопасные зоны',
-      description:
-        'Из законченных трекингов видео камер зала, пересекающих окно; треки камер без калибровки не входят в цифры плана (uncalibrated_cameras), только в тепловые карты кадра.',
-      middleware: [requireAccess(db, 'reports.read', structureFrom.query())] as const,
-      request: { query: EventFiguresQuery },
-      responses: { 200: json(EventFiguresReply), ...errorResponses },
-    }),
-    async (c) => {
-      const q = c.req.valid('query');
-      return c.json(await events.eventFigures(db, { structureId: q.structure_id, fromMs: q.from, toMs: q.to }), 200);
-    },
-  );
-
+  app.route('/', eventFiguresRoutes(db));
   app.route('/', eventPlaceRoutes(db));
   return app;
 }

@@ -272,6 +272,25 @@ const EventVisit = z
   .object({ track_id: z.string(), ...inVideoFields, start: z.number(), end: z.number(), seconds: z.number() })
   .openapi('EventVisit', { description: 'Визит зоны: трек, видео и секунда в нём, начало и конец (секунды от 1970-01-01 UTC)' });
 const StandRank = z.object({ zone_id: zoneRef, name: z.string(), visitors: z.number().int(), visits: z.number().int(), total_seconds: z.number() });
+/** The state of a long window's stored figures (docs/event-analytics.md «Цифры длинных окон»). */
+const EventFiguresStore = z
+  .object({
+    fresh: z.boolean().openapi({ description: 'Сохранённые цифры посчитаны по нынешним входам; false — устарели или ещё не посчитаны' }),
+    computed_at: z.string().nullable().openapi({ description: 'Когда посчитаны сохранённые цифры; null — ещё ни разу' }),
+    job: z
+      .object({
+        id: z.number().int(),
+        status: z.enum(['queued', 'running', 'success', 'failed', 'cancelled']),
+        progress: z.number(),
+        error: z.string().nullable(),
+      })
+      .nullable()
+      .openapi({ description: 'Последняя задача event_figures этого окна (ход — GET /api/v1/jobs/{id})' }),
+  })
+  .openapi('EventFiguresStore', {
+    description:
+      'Сохранённые цифры длинного окна и их пересчёт (у EventFigures null — окно посчитано по запросу); fresh — посчитаны по нынешним трекам, зонам и калибровкам',
+  });
 export const EventFiguresReply = z
   .object({
     structure_id: z.number().int(),
@@ -341,8 +360,30 @@ export const EventFiguresReply = z
           .openapi({ description: `Первые входы (не больше ${FIGURE_DEFAULTS.listedVisits}) по времени; entries_total — число всех` }),
       }),
     ),
+    // null: the window computed on this request; else a long window's stored figures and their computation.
+    stored: EventFiguresStore.nullable(),
   })
   .openapi('EventFigures');
+
+/** A long window not computed yet (202), or its state after POST …/compute and …/cancel. */
+export const EventFiguresPending = z
+  .object({ structure_id: z.number().int(), from: z.string(), to: z.string(), stored: EventFiguresStore })
+  .openapi('EventFiguresPending', { description: 'Цифры длинного окна считает задача event_figures: её состояние' });
+
+/** The window of POST /api/v1/event/figures/compute and …/cancel. */
+export const EventFiguresWindowBody = z
+  .object({
+    structure_id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).openapi({ description: 'Зал (структура)' }),
+    from: instant.openapi({ description: 'Начало окна', example: '2026-11-16T09:00:00Z' }),
+    to: instant.openapi({ description: 'Конец окна', example: '2026-11-23T09:00:00Z' }),
+  })
+  .strict()
+  .superRefine((q, ctx) => {
+    if (typeof q.from !== 'number' || typeof q.to !== 'number') return;
+    if (!(q.to > q.from)) ctx.addIssue({ code: 'custom', path: ['to'], message: 'конец окна должен быть позже начала' });
+    else if (q.to - q.from > MAX_WINDOW_SECONDS * 1000) ctx.addIssue({ code: 'custom', path: ['to'], message: `окно не длиннее ${FIGURES_WINDOW_DAYS} суток` });
+  })
+  .openapi('EventFiguresWindowBody');
 
 export type TrackingBodyInput = z.infer<typeof TrackingBody>;
 export type CalibrationInput = z.infer<typeof CalibrationBody>;

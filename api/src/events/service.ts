@@ -7,7 +7,6 @@ import { badRequest, conflict, notFound } from '../http/errors';
 import type { SessionUser } from '../http/env';
 import { CANCELLED_MESSAGE, endJobs, enqueueJob, finishJob } from '../jobs/queue';
 import { videoOf } from '../vision/service';
-import { figuresOf, type FiguresInputs, type FiguresWindow } from './figures';
 import {
   STAND_ZONE_RADIUS,
   TRACK_POINTS_MAX,
@@ -27,9 +26,10 @@ import {
 /** The job kind of a tracking (tracking.job.ts; class 'long' in api/src/job-registry.ts). */
 export const TRACKING_JOB = 'event_tracking';
 /**
- * MoveNet's input width for tracking, the server's own (docs/event-analytics.md «Задача трекинга»):
- * 640 costs 0.73 of its processor time, but the tracked boxes on the labelled frames of the test
- * clip lost 3 of 20 people instead of 2; 512 loses the small ones outright (detector recall 0.896).
+ * MoveNet's input width for tracking, the server's own (docs/event-analytics.md «Задача трекинга»,
+ * «Запас скорости»): 640 and 704 cost 0.63 and 0.81 of its processor time, but on the whole labelled
+ * clip at 5 fps they switch identities 3.8 and 2.3 times a minute (the issue allows 2; 768: none) and
+ * 704 counts 16 visitors of 18; 512 loses the small ones outright (detector recall 0.896).
  */
 export const TRACKING_INPUT_WIDTH = 768;
 
@@ -452,96 +452,4 @@ export async function deleteZone(db: Db, zoneId: number) {
   const result = await db.deleteFrom('event_zones').where('id', '=', zoneId).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw notFound(EVENT_MESSAGES.zoneMissing);
   return { deleted: Number(result.numDeletedRows) };
-}
-
-// ——— figures ———
-
-/**
- * The most track text (characters of the stored points' JSON, about 70 a point) one figures call
- * reads: about 700 000 foot points; 800 000 synthetic ones took 1.6 s to compute (docs/event-analytics.md «API: цифры»).
- */
-export const FIGURES_TEXT_MAX = 50_000_000;
-/** The longest video the API stores (24 h): a video starting this long before the window may still reach into it. */
-const VIDEO_REACH_MS = 24 * 3600 * 1000;
-
-/** What the figures of a hall over a window are computed from: its cameras, their calibrations, finished trackings and tracks, its zones. */
-export async function figuresInputs(db: Db, structureId: number, fromMs: number, toMs: number): Promise<FiguresInputs> {
-  const cameras = await db.selectFrom('cameras').select(['id', 'name']).where('structure_id', '=', structureId).orderBy('id').execute();
-  const cameraIds = cameras.map((c) => c.id);
-  const calibrations =
-    cameraIds.length === 0
-      ? []
-      : await db
-          .selectFrom('event_calibrations')
-          .select(['camera_id', 'frame_width', 'frame_height', 'image_points', 'plan_points'])
-          .where('camera_id', 'in', cameraIds)
-          .execute();
-  const runs =
-    cameraIds.length === 0
-      ? []
-      : (
-          await db
-            .selectFrom('event_trackings')
-            .innerJoin('videos', 'videos.id', 'event_trackings.video_id')
-            .select([
-              'event_trackings.id as tracking_id',
-              'event_trackings.frame_width',
-              'event_trackings.frame_height',
-              'videos.id as video_id',
-              'videos.camera_id',
-              'videos.start_time',
-              'videos.duration',
-            ])
-            .where('videos.camera_id', 'in', cameraIds)
-            .where('event_trackings.status', '=', 'done')
-            .where('videos.start_time', '<', toMs)
-            .where('videos.start_time', '>', fromMs - VIDEO_REACH_MS)
-            .orderBy('event_trackings.id')
-            .execute()
-        ).filter((r) => r.duration === null || r.start_time + r.duration * 1000 > fromMs);
-  const runIds = runs.map((r) => r.tracking_id);
-  if (runIds.length > 0) {
-    const { chars } = await db
-      .selectFrom('event_tracks')
-      .select((eb) => eb.fn.sum<number | string | null>(eb.fn('length', ['points'])).as('chars'))
-      .where('tracking_id', 'in', runIds)
-      .executeTakeFirstOrThrow();
-    if (Number(chars ?? 0) > FIGURES_TEXT_MAX) throw badRequest(EVENT_MESSAGES.figuresTooMuch);
-  }
-  const tracks =
-    runIds.length === 0
-      ? []
-      : await db
-          .selectFrom('event_tracks')
-          .select(['tracking_id', 'track_number', 'points'])
-          .where('tracking_id', 'in', runIds)
-          .orderBy('tracking_id')
-          .orderBy('track_number')
-          .execute();
-  const { zones } = await listZones(db, structureId);
-  return {
-    cameras,
-    calibrations: calibrations.map((c) => ({
-      camera_id: c.camera_id,
-      frame_width: c.frame_width,
-      frame_height: c.frame_height,
-      image_points: JSON.parse(c.image_points) as [number, number][],
-      plan_points: JSON.parse(c.plan_points) as [number, number][],
-    })),
-    runs: runs.map((r) => ({
-      trackingId: r.tracking_id,
-      videoId: r.video_id,
-      cameraId: r.camera_id,
-      startMs: r.start_time,
-      frameWidth: r.frame_width,
-      frameHeight: r.frame_height,
-    })),
-    tracks: tracks.map((t) => ({ trackingId: t.tracking_id, number: t.track_number, points: JSON.parse(t.points) as number[][] })),
-    zones,
-  };
-}
-
-/** GET /api/v1/event/figures: the hall's figures over the window (figures.ts). */
-export async function eventFigures(db: Db, window: FiguresWindow) {
-  return figuresOf(await figuresInputs(db, window.structureId, window.fromMs, window.toMs), window);
 }

@@ -2,11 +2,12 @@ import { createRoute } from '@hono/zod-openapi';
 import { currentUser, requireAccess, structureFrom } from '../auth/access';
 import { admitNewShareKey, hashShareKey, INVALID_SHARE_KEY, lookUpShareKey, newShareKey } from '../auth/share-keys';
 import type { AppDeps } from '../deps';
-import { notFound } from '../http/errors';
+import { conflict, notFound } from '../http/errors';
 import { createRouter, ErrorSchema, errorResponses, json, jsonBody, openToAll } from '../http/openapi';
 import { toIso } from '../http/time';
 import { insertShareKey, sharedStructure } from '../report/share-keys.service';
 import { EventShareBody, EventShareReply, SharedEventFigures, SharedEventKeyParam } from './share.schema';
+import { eventFigures, FIGURES_MESSAGES } from './figures.service';
 import * as events from './service';
 
 const tags = ['Аналитика мероприятий'];
@@ -59,23 +60,28 @@ export function eventShareRoutes({ db, config }: Pick<AppDeps, 'db' | 'config'>)
       path: '/api/v1/event/shared/{key}',
       tags,
       summary: 'Цифры аналитики зала по ключу «поделиться» (без входа): зал, окно ключа, цифры и зоны',
-      description: 'Ключ другого рода (интерактивный отчёт), отозванный или неизвестный — 404 «Ссылка недействительна или отозвана».',
+      description:
+        'Ключ другого рода (интерактивный отчёт), отозванный или неизвестный — 404 «Ссылка недействительна или отозвана». Длинное окно, цифры которого ещё ни разу не посчитаны, — 409 (задача уже поставлена).',
       middleware: [openToAll] as const,
       request: { params: SharedEventKeyParam },
       responses: {
         200: json(SharedEventFigures),
         ...errorResponses,
+        409: { description: 'Цифры длинного окна ещё считаются', content: { 'application/json': { schema: ErrorSchema } } },
         429: { description: 'Слишком много недействительных ссылок с этого адреса', content: { 'application/json': { schema: ErrorSchema } } },
       },
     }),
     async (c) => {
       const grant = await lookUpShareKey(c, db, c.req.valid('param').key, 'event');
       if (!grant) throw notFound(INVALID_SHARE_KEY);
-      const [structure, figures, zones] = await Promise.all([
+      const [structure, answer, zones] = await Promise.all([
         sharedStructure(db, grant.structureId),
-        events.eventFigures(db, { structureId: grant.structureId, fromMs: grant.from, toMs: grant.to }),
+        eventFigures(db, { structureId: grant.structureId, fromMs: grant.from, toMs: grant.to }),
         events.listZones(db, grant.structureId),
       ]);
+      // A long window never computed yet: the guest is told to come back (its stored figures, even stale, are shown).
+      if (!answer.ready) throw conflict(FIGURES_MESSAGES.computing);
+      const figures = answer.figures;
       return c.json(
         {
           structure_id: grant.structureId,

@@ -2969,7 +2969,7 @@ export interface paths {
     };
     /**
      * Цифры зала за окно (до 7 суток): посетители, заполненность, тепловые карты, пути, время в зонах, стенды, маршруты, входы в безопасные зоны
-     * @description Из законченных трекингов видео камер зала, пересекающих окно; треки камер без калибровки не входят в цифры плана (uncalibrated_cameras), только в тепловые карты кадра.
+     * @description Из законченных трекингов видео камер зала, пересекающих окно; треки камер без калибровки не входят в цифры плана (uncalibrated_cameras), только в тепловые карты кадра. Короткое окно считается по запросу (stored null); длинное — задачей event_figures и хранится: 200 — сохранённые цифры (stored.fresh false — устарели, пересчитываются), 202 — ещё ни разу не посчитаны, состояние задачи.
      */
     get: {
       parameters: {
@@ -2994,6 +2994,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['EventFigures'];
+          };
+        };
+        /** @description OK */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['EventFiguresPending'];
           };
         };
         /** @description Некорректные данные */
@@ -3036,6 +3045,182 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/event/figures/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Отменить пересчёт цифр длинного окна: задача сразу cancelled, сохранённые цифры остаются
+     * @description 409 — пересчёт не идёт или окно короткое.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['EventFiguresWindowBody'];
+        };
+      };
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['EventFiguresPending'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Окно короткое или пересчёт не идёт */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/event/figures/compute': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Пересчитать цифры длинного окна задачей event_figures (после отмены или ошибки); свежие и уже идущие — не трогаются
+     * @description 409 — окно короткое: его цифры считаются при каждом запросе.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['EventFiguresWindowBody'];
+        };
+      };
+      responses: {
+        /** @description OK */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['EventFiguresPending'];
+          };
+        };
+        /** @description Некорректные данные */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Нет входа */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Недостаточно прав */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Не найдено */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Окно короткое или пересчёт не идёт */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
     delete?: never;
     options?: never;
     head?: never;
@@ -3145,7 +3330,7 @@ export interface paths {
     };
     /**
      * Цифры аналитики зала по ключу «поделиться» (без входа): зал, окно ключа, цифры и зоны
-     * @description Ключ другого рода (интерактивный отчёт), отозванный или неизвестный — 404 «Ссылка недействительна или отозвана».
+     * @description Ключ другого рода (интерактивный отчёт), отозванный или неизвестный — 404 «Ссылка недействительна или отозвана». Длинное окно, цифры которого ещё ни разу не посчитаны, — 409 (задача уже поставлена).
      */
     get: {
       parameters: {
@@ -3196,6 +3381,15 @@ export interface paths {
         };
         /** @description Не найдено */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Цифры длинного окна ещё считаются */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -13940,6 +14134,7 @@ export interface components {
           zone_id: number | string;
         }[];
       };
+      stored: components['schemas']['EventFiguresStore'];
       structure_id: number;
       to: string;
       /** @description Камеры без калибровки: их треки не входят в цифры плана, только в тепловые карты кадра */
@@ -13955,6 +14150,44 @@ export interface components {
         from: number;
         to: number;
       };
+    };
+    /** @description Цифры длинного окна считает задача event_figures: её состояние */
+    EventFiguresPending: {
+      from: string;
+      stored: components['schemas']['EventFiguresStore'];
+      structure_id: number;
+      to: string;
+    };
+    /** @description Сохранённые цифры длинного окна и их пересчёт (у EventFigures null — окно посчитано по запросу); fresh — посчитаны по нынешним трекам, зонам и калибровкам */
+    EventFiguresStore: {
+      /** @description Когда посчитаны сохранённые цифры; null — ещё ни разу */
+      computed_at: string | null;
+      /** @description Сохранённые цифры посчитаны по нынешним входам; false — устарели или ещё не посчитаны */
+      fresh: boolean;
+      /** @description Последняя задача event_figures этого окна (ход — GET /api/v1/jobs/{id}) */
+      job: {
+        error: string | null;
+        id: number;
+        progress: number;
+        /** @enum {string} */
+        status: 'queued' | 'running' | 'success' | 'failed' | 'cancelled';
+      } | null;
+    } | null;
+    EventFiguresWindowBody: {
+      /**
+       * Format: date-time
+       * @description Начало окна
+       * @example 2026-11-16T09:00:00Z
+       */
+      from: string;
+      /** @description Зал (структура) */
+      structure_id: number;
+      /**
+       * Format: date-time
+       * @description Конец окна
+       * @example 2026-11-23T09:00:00Z
+       */
+      to: string;
     };
     EventHeatGrid: {
       cell: number;
@@ -14197,6 +14430,8 @@ export interface components {
         sides_count?: number;
         type_id: number;
       }[];
+      /** @description Наименьший радиус нарисованной зоны, м: меньший круг сохранение отклоняет */
+      zone_min_radius: number;
     };
     HumanBlock: {
       /** @description Полезное время, % T_набл — заливка фигуры */

@@ -1,6 +1,7 @@
 import { proxy } from 'valtio';
 import { api, downloadFile } from '../api/client';
-import type { Calibration, CalibrationBody, EventFigures, EventZone, EventZoneBody, Tracking } from '../api/types';
+import { waitForJob } from '../api/jobs';
+import type { Calibration, CalibrationBody, EventFigures, EventFiguresStore, EventZone, EventZoneBody, Tracking } from '../api/types';
 import type { ExportTable } from '../export/table';
 
 /*
@@ -168,20 +169,32 @@ async function readHall(structureId: number): Promise<{ hall: HallCamera[]; zone
   return { hall, zones };
 }
 
-export type EventAnalytics = ReturnType<typeof createEventAnalytics>;
-
-/** The store of one hall; `load()` reads the hall, the actions write through the API and read back. */
-export function createEventAnalytics(structureId: number) {
-  const state = proxy({
+/** The state of one hall's screen as it starts. */
+function initialState(structureId: number) {
+  return {
     structureId,
     hall: { state: 'loading' } as Loading<HallCamera[]>,
     zones: [] as EventZone[],
     window: { from: '', to: '' },
     figures: { state: 'idle' } as Loading<EventFigures>,
+    /**
+     * A long window's stored figures and their computation (docs/event-analytics.md «Цифры длинных окон»):
+     * null — the window is computed on each request; else whether the figures shown are fresh and the job's state.
+     */
+    figuresStore: null as EventFiguresStore | null,
+    /** The window (ISO) of the figures shown or being computed: the recompute and cancel actions work on it. */
+    figuresWindow: null as { from: string; to: string } | null,
     /** The API's message of the last failed action, by what it was about (`tracking:7`, `calibration:3`, `zone`, `window`). */
     errors: {} as Record<string, string | null>,
     busy: {} as Record<string, boolean>,
-  });
+  };
+}
+
+export type EventAnalytics = ReturnType<typeof createEventAnalytics>;
+
+/** The store of one hall; `load()` reads the hall, the actions write through the API and read back. */
+export function createEventAnalytics(structureId: number) {
+  const state = proxy(initialState(structureId));
   /** False once the screen is left: polls stop. */
   let open = true;
   const cameras = () => (state.hall.state === 'ready' ? state.hall.data : []);
@@ -220,6 +233,8 @@ export function createEventAnalytics(structureId: number) {
     }
   }
 
+  const figures = figuresActions(state, structureId, () => open, act);
+
   const actions = {
     state,
     /** The screen was left: running polls end after their current read. */
@@ -240,22 +255,7 @@ export function createEventAnalytics(structureId: number) {
       }
     },
 
-    async showFigures() {
-      const from = fromLocalInput(state.window.from);
-      const to = fromLocalInput(state.window.to);
-      if (!from || !to) {
-        state.errors.window = 'Укажите начало и конец окна';
-        return;
-      }
-      state.errors.window = null;
-      state.figures = { state: 'loading' };
-      try {
-        const data = await api.get('/api/v1/event/figures', { query: { structure_id: structureId, from, to } });
-        state.figures = { state: 'ready', data };
-      } catch (err) {
-        state.figures = { state: 'error', message: errorText(err) };
-      }
-    },
+    ...figures,
 
     startTracking: (videoId: number) =>
       act(`tracking:${videoId}`, async () => {
@@ -306,4 +306,81 @@ export function createEventAnalytics(structureId: number) {
       }),
   };
   return actions;
+}
+
+type HallState = ReturnType<typeof initialState>;
+type Act = <T>(key: string, run: () => Promise<T>) => Promise<T | null>;
+
+/**
+ * The figures of the window (docs/event-analytics.md «Экран», «Цифры длинных окон»): computed on the
+ * request, or a long window's stored ones — fresh, or stale while the job computes them again (its
+ * progress followed, the new ones read at its end) — or only the job's state; its cancel and recompute.
+ */
+function figuresActions(state: HallState, structureId: number, isOpen: () => boolean, act: Act) {
+  /** The current window still the one shown (a new «Показать» started another). */
+  const stillShown = (from: string, to: string) => isOpen() && state.figuresWindow?.from === from && state.figuresWindow.to === to;
+
+  /** The figures of the window: computed now, or stored (fresh, or stale while the job computes them again), or only the job's state. */
+  async function readFigures(from: string, to: string) {
+    try {
+      const data = await api.get('/api/v1/event/figures', { query: { structure_id: structureId, from, to } });
+      if (!stillShown(from, to)) return;
+      if ('visitors' in data) state.figures = { state: 'ready', data };
+      else if (state.figures.state !== 'ready') state.figures = { state: 'idle' };
+      state.figuresStore = data.stored;
+      if (data.stored) await followFigures(from, to, data.stored);
+    } catch (err) {
+      if (stillShown(from, to)) state.figures = { state: 'error', message: errorText(err) };
+    }
+  }
+
+  /** While the window's job is queued or running: its progress, then the figures it stored read again. */
+  async function followFigures(from: string, to: string, stored: EventFiguresStore) {
+    const job = stored.job;
+    if (stored.fresh || !job || !ACTIVE.has(job.status)) return;
+    const ended = await waitForJob(job.id, {
+      alive: () => stillShown(from, to),
+      onRead: (read) => {
+        if (state.figuresStore?.job?.id === read.id) state.figuresStore.job = { ...state.figuresStore.job, status: read.status, progress: read.progress };
+      },
+    });
+    if (!ended || !stillShown(from, to)) return;
+    if (ended.status === 'success') await readFigures(from, to);
+    else if (state.figuresStore?.job?.id === ended.id) state.figuresStore.job = { ...state.figuresStore.job, status: ended.status, error: ended.error ?? null };
+  }
+
+  return {
+    async showFigures() {
+      const from = fromLocalInput(state.window.from);
+      const to = fromLocalInput(state.window.to);
+      if (!from || !to) {
+        state.errors.window = 'Укажите начало и конец окна';
+        return;
+      }
+      state.errors.window = null;
+      state.figures = { state: 'loading' };
+      state.figuresStore = null;
+      state.figuresWindow = { from, to };
+      await readFigures(from, to);
+    },
+
+    /** A long window's computation again (after it was cancelled or failed), followed to its end. */
+    recomputeFigures: () =>
+      act('figures-job', async () => {
+        const window = state.figuresWindow;
+        if (!window) return;
+        const reply = await api.post('/api/v1/event/figures/compute', { body: { structure_id: structureId, ...window } });
+        state.figuresStore = reply.stored;
+        if (reply.stored) await followFigures(window.from, window.to, reply.stored);
+      }),
+
+    /** Cancels a long window's computation: the stored figures stay as they are. */
+    cancelFiguresJob: () =>
+      act('figures-job', async () => {
+        const window = state.figuresWindow;
+        if (!window) return;
+        const reply = await api.post('/api/v1/event/figures/cancel', { body: { structure_id: structureId, ...window } });
+        state.figuresStore = reply.stored;
+      }),
+  };
 }

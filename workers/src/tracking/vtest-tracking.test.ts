@@ -76,6 +76,20 @@ function track(detections: Detection[][], every: number, iouOnly = false): { tra
   return { tracks, online, ms: performance.now() - started, offlineMs: performance.now() - linked };
 }
 
+/**
+ * Tracked at `fps` (any rate, not only a divisor of the video's) as the job samples: the k-th sampled
+ * picture at k / fps seconds is the video frame nearest that moment (ffmpeg's fps filter), its number
+ * round(t · video fps); then the offline step.
+ */
+function trackAtRate(detections: Detection[][], fps: number): Track[] {
+  const tracker = new ByteTracker({ fps, frameSize: FRAME });
+  for (let k = 0; Math.round((k * VIDEO_FPS) / fps) < detections.length; k++) {
+    const frame = Math.round((k * VIDEO_FPS) / fps);
+    tracker.update(frame, k / fps, detections[frame]!);
+  }
+  return finishTracks(tracker.tracks(), TRACKER_DEFAULTS, { fps, videoFps: VIDEO_FPS, frame: FRAME });
+}
+
 /** Tracks' boxes on the given frames (as MOT hypotheses). */
 function hypotheses(tracks: Track[], frames: Set<number>): MotBox[] {
   return tracks.flatMap((t) => t.points.filter((p) => frames.has(p.frame)).map((p) => ({ frame: p.frame, id: t.id, box: p.box })));
@@ -194,6 +208,96 @@ describe.skipIf(VTEST_MISSING)('ByteTracker on MoveNet detections of vtest.avi',
       expect(readMot(writeMot(rows)).length).toBe(rows.length);
     }
     console.log(`Трекер на всём vtest.avi (записанные детекции): ${JSON.stringify(report)}`);
+  });
+
+  it('at 4 fps (a fifth less MoveNet than 5 fps) keeps MOTA, IDF1 and the visitors, every labelled frame sampled', async () => {
+    // docs/event-analytics.md «Скорость»: at 4 fps every labelled frame (each whole second) is a sampled
+    // one, so the scores compare with 5 and 10 fps on the same boxes.
+    const recorded = vtestDetections();
+    const detections = await withAppearance(VTEST_AVI, recorded.frames, 768, 576, VIDEO_FPS);
+    const truth = labelledTracks();
+    const tracks = trackAtRate(detections, 4);
+    const whole = scoresOn(truth, tracks, 0, detections.length);
+    const heldOut = scoresOn(truth, tracks, TUNED_FRAMES, detections.length);
+    console.log(`Трекер на всём vtest.avi при 4 кадр/с: ${JSON.stringify({ whole, first20s: scoresOn(truth, tracks, 0, TUNED_FRAMES), heldOut })}`);
+    expect(whole.frames).toBe(80);
+    expect(whole.gt).toBe(463);
+    // Measured 30.11.2026: MOTA 0.946, IDF1 0.833, 17 visitors of 18 — but 7 switches (5.3 a minute, the
+    // issue allows 2): 4 fps is no margin, the job stays at 5 (docs/event-analytics.md «Скорость»).
+    expect(whole.mota).toBeGreaterThanOrEqual(ISSUE.mota);
+    expect(whole.idf1).toBeGreaterThanOrEqual(ISSUE.idf1);
+    expect(Math.abs(whole.visitors - whole.people)).toBeLessThanOrEqual(ISSUE.visitorsOff);
+  });
+
+  it('with MoveNet at 640 (about 0.7 of its cost) keeps MOTA, IDF1 and the visitors: the recorded 640 detections at 5 and 10 fps', async () => {
+    // docs/event-analytics.md «Скорость»: MoveNet at 640×480 costs about 0.7 of 768×576; the same clip's
+    // people found at 640 (fixtures/vtest-detections-640.json), their colours from the 640×480 picture the
+    // job would decode, tracked as the job tracks them and scored on the same labelled frames.
+    const recorded = vtestDetections(640);
+    expect(recorded.inputWidth).toBe(640);
+    expect(recorded.frames).toHaveLength(795);
+    const input = vtestDetectorSettings(768, 576, 640).input;
+    const detections = await withAppearance(VTEST_AVI, recorded.frames, 768, 576, VIDEO_FPS, input);
+    const truth = labelledTracks();
+    const report: Record<string, unknown> = { input };
+    const scored = [1, 2].map((every) => {
+      const { tracks, online } = track(detections, every);
+      const whole = scoresOn(truth, tracks, 0, detections.length);
+      const heldOut = scoresOn(truth, tracks, TUNED_FRAMES, detections.length);
+      report[`${VIDEO_FPS / every}fps`] = {
+        whole,
+        first20s: scoresOn(truth, tracks, 0, TUNED_FRAMES),
+        heldOut,
+        online: scoresOn(truth, online, 0, detections.length),
+      };
+      return whole;
+    });
+    console.log(`Трекер на всём vtest.avi, MoveNet 640 (записанные детекции): ${JSON.stringify(report)}`);
+    // Measured 30.11.2026: 10 fps MOTA 0.952, IDF1 0.946, 3 switches (2.3 a minute); 5 fps 0.948, 0.849,
+    // 5 switches (3.8 a minute) — above the issue's 2 a minute at both rates (768: none): 640 is no margin.
+    for (const whole of scored) {
+      expect(whole.gt).toBe(463);
+      expect(whole.mota).toBeGreaterThanOrEqual(ISSUE.mota);
+      expect(whole.idf1).toBeGreaterThanOrEqual(ISSUE.idf1);
+      expect(Math.abs(whole.visitors - whole.people)).toBeLessThanOrEqual(ISSUE.visitorsOff);
+    }
+  });
+
+  it('with MoveNet at 704 (about 0.88 of its cost) keeps MOTA and IDF1 at 5 and 10 fps, the switches and visitors only at 10', async () => {
+    // docs/event-analytics.md «Скорость»: MoveNet at 640×480 costs about 0.7 of 768×576; the same clip's
+    // people found at 640 (fixtures/vtest-detections-640.json), their colours from the 640×480 picture the
+    // job would decode, tracked as the job tracks them and scored on the same labelled frames.
+    const recorded = vtestDetections(704);
+    expect(recorded.inputWidth).toBe(704);
+    expect(recorded.frames).toHaveLength(795);
+    const input = vtestDetectorSettings(768, 576, 704).input;
+    const detections = await withAppearance(VTEST_AVI, recorded.frames, 768, 576, VIDEO_FPS, input);
+    const truth = labelledTracks();
+    const report: Record<string, unknown> = { input };
+    const scored = [1, 2].map((every) => {
+      const { tracks, online } = track(detections, every);
+      const whole = scoresOn(truth, tracks, 0, detections.length);
+      const heldOut = scoresOn(truth, tracks, TUNED_FRAMES, detections.length);
+      report[`${VIDEO_FPS / every}fps`] = {
+        whole,
+        first20s: scoresOn(truth, tracks, 0, TUNED_FRAMES),
+        heldOut,
+        online: scoresOn(truth, online, 0, detections.length),
+      };
+      return whole;
+    });
+    console.log(`Трекер на всём vtest.avi, MoveNet 704 (записанные детекции): ${JSON.stringify(report)}`);
+    // Measured 30.11.2026: 10 fps MOTA 0.965, IDF1 0.955, 1 switch, 17 visitors of 18 — the targets; but at
+    // the job's 5 fps 0.959, 0.934, 3 switches (2.3 a minute) and 16 visitors of 18 — two targets missed
+    // (768: none, 17): 704 is no margin at 5 fps, and 10 fps costs twice the detector.
+    for (const whole of scored) {
+      expect(whole.gt).toBe(463);
+      expect(whole.mota).toBeGreaterThanOrEqual(ISSUE.mota);
+      expect(whole.idf1).toBeGreaterThanOrEqual(ISSUE.idf1);
+    }
+    const [tenFps] = scored;
+    expect(tenFps!.idswPerMinute).toBeLessThanOrEqual(ISSUE.idswPerMinute);
+    expect(Math.abs(tenFps!.visitors - tenFps!.people)).toBeLessThanOrEqual(ISSUE.visitorsOff);
   });
 
   it('runs MoveNet and the tracker on the first seconds, keeping the labelled people', async () => {

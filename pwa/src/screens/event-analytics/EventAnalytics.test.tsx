@@ -86,6 +86,7 @@ const figures: EventFigures = {
       ],
     },
   ],
+  stored: null,
 };
 
 describe('event analytics screen state (issue 44)', () => {

@@ -7,6 +7,7 @@ import { useAllows } from '../../state/login';
 import { Banner } from '../../ui/Banner';
 import { CalibrationCard } from './CalibrationCard';
 import { FiguresActions } from './FiguresActions';
+import { FiguresStoreNote } from './FiguresStoreNote';
 import { FiguresView } from './FiguresView';
 import { planBounds } from './PlanView';
 import { ZonesCard } from './ZonesCard';
@@ -159,7 +160,13 @@ export function EventAnalyticsScreen({ structureId: param }: { structureId: stri
         </p>
       )}
       {figures.state === 'error' && <Banner text={figures.message} />}
-      {figures.state === 'ready' && <FiguresView figures={figures.data as EventFigures} cameras={cameras} zones={zones} />}
+      <FiguresStoreNote store={store} canAct={canRead} />
+      {figures.state === 'ready' && (
+        // Stored figures of a long window computed from older inputs stay readable, marked stale, until the job's new ones come.
+        <div className={snap.figuresStore && !snap.figuresStore.fresh ? 'figures-stale' : undefined} data-testid="figures">
+          <FiguresView figures={figures.data as EventFigures} cameras={cameras} zones={zones} />
+        </div>
+      )}
       {figures.state === 'ready' && <FiguresActions structureId={structureId} figures={figures.data as EventFigures} zones={zones} canShare={canRead} />}
       <TrackingCard store={store} cameras={cameras} canWrite={canWrite} />
       <h2>Калибровка камер</h2>
