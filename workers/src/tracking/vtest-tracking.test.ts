@@ -229,34 +229,40 @@ describe.skipIf(VTEST_MISSING)('ByteTracker on MoveNet detections of vtest.avi',
     expect(Math.abs(whole.visitors - whole.people)).toBeLessThanOrEqual(ISSUE.visitorsOff);
   });
 
-  it('with MoveNet at 640 (about 0.7 of its cost) keeps MOTA, IDF1 and the visitors: the recorded 640 detections at 5 and 10 fps', async () => {
-    // docs/event-analytics.md «Скорость»: MoveNet at 640×480 costs about 0.7 of 768×576; the same clip's
-    // people found at 640 (fixtures/vtest-detections-640.json), their colours from the 640×480 picture the
-    // job would decode, tracked as the job tracks them and scored on the same labelled frames.
-    const recorded = vtestDetections(640);
-    expect(recorded.inputWidth).toBe(640);
+  /**
+   * The clip's people as MoveNet found them at `width` (fixtures/vtest-detections-{width}.json), their
+   * colours from the picture the job would decode at that size, tracked as the job tracks them at 10
+   * and 5 fps and scored on the same labelled frames (docs/event-analytics.md «Запас скорости»).
+   */
+  async function scoredAtWidth(width: number) {
+    const recorded = vtestDetections(width);
+    expect(recorded.inputWidth).toBe(width);
     expect(recorded.frames).toHaveLength(795);
-    const input = vtestDetectorSettings(768, 576, 640).input;
+    const input = vtestDetectorSettings(768, 576, width).input;
     const detections = await withAppearance(VTEST_AVI, recorded.frames, 768, 576, VIDEO_FPS, input);
     const truth = labelledTracks();
     const report: Record<string, unknown> = { input };
     const scored = [1, 2].map((every) => {
       const { tracks, online } = track(detections, every);
       const whole = scoresOn(truth, tracks, 0, detections.length);
-      const heldOut = scoresOn(truth, tracks, TUNED_FRAMES, detections.length);
       report[`${VIDEO_FPS / every}fps`] = {
         whole,
         first20s: scoresOn(truth, tracks, 0, TUNED_FRAMES),
-        heldOut,
+        heldOut: scoresOn(truth, tracks, TUNED_FRAMES, detections.length),
         online: scoresOn(truth, online, 0, detections.length),
       };
+      expect(whole.gt).toBe(463);
       return whole;
     });
-    console.log(`Трекер на всём vtest.avi, MoveNet 640 (записанные детекции): ${JSON.stringify(report)}`);
+    console.log(`Трекер на всём vtest.avi, MoveNet ${width} (записанные детекции): ${JSON.stringify(report)}`);
+    return scored;
+  }
+
+  it('with MoveNet at 640 (about 0.7 of its cost) keeps MOTA, IDF1 and the visitors: the recorded 640 detections at 5 and 10 fps', async () => {
+    const scored = await scoredAtWidth(640);
     // Measured 30.11.2026: 10 fps MOTA 0.952, IDF1 0.946, 3 switches (2.3 a minute); 5 fps 0.948, 0.849,
     // 5 switches (3.8 a minute) — above the issue's 2 a minute at both rates (768: none): 640 is no margin.
     for (const whole of scored) {
-      expect(whole.gt).toBe(463);
       expect(whole.mota).toBeGreaterThanOrEqual(ISSUE.mota);
       expect(whole.idf1).toBeGreaterThanOrEqual(ISSUE.idf1);
       expect(Math.abs(whole.visitors - whole.people)).toBeLessThanOrEqual(ISSUE.visitorsOff);
@@ -264,34 +270,11 @@ describe.skipIf(VTEST_MISSING)('ByteTracker on MoveNet detections of vtest.avi',
   });
 
   it('with MoveNet at 704 (about 0.88 of its cost) keeps MOTA and IDF1 at 5 and 10 fps, the switches and visitors only at 10', async () => {
-    // docs/event-analytics.md «Скорость»: MoveNet at 640×480 costs about 0.7 of 768×576; the same clip's
-    // people found at 640 (fixtures/vtest-detections-640.json), their colours from the 640×480 picture the
-    // job would decode, tracked as the job tracks them and scored on the same labelled frames.
-    const recorded = vtestDetections(704);
-    expect(recorded.inputWidth).toBe(704);
-    expect(recorded.frames).toHaveLength(795);
-    const input = vtestDetectorSettings(768, 576, 704).input;
-    const detections = await withAppearance(VTEST_AVI, recorded.frames, 768, 576, VIDEO_FPS, input);
-    const truth = labelledTracks();
-    const report: Record<string, unknown> = { input };
-    const scored = [1, 2].map((every) => {
-      const { tracks, online } = track(detections, every);
-      const whole = scoresOn(truth, tracks, 0, detections.length);
-      const heldOut = scoresOn(truth, tracks, TUNED_FRAMES, detections.length);
-      report[`${VIDEO_FPS / every}fps`] = {
-        whole,
-        first20s: scoresOn(truth, tracks, 0, TUNED_FRAMES),
-        heldOut,
-        online: scoresOn(truth, online, 0, detections.length),
-      };
-      return whole;
-    });
-    console.log(`Трекер на всём vtest.avi, MoveNet 704 (записанные детекции): ${JSON.stringify(report)}`);
+    const scored = await scoredAtWidth(704);
     // Measured 30.11.2026: 10 fps MOTA 0.965, IDF1 0.955, 1 switch, 17 visitors of 18 — the targets; but at
     // the job's 5 fps 0.959, 0.934, 3 switches (2.3 a minute) and 16 visitors of 18 — two targets missed
     // (768: none, 17): 704 is no margin at 5 fps, and 10 fps costs twice the detector.
     for (const whole of scored) {
-      expect(whole.gt).toBe(463);
       expect(whole.mota).toBeGreaterThanOrEqual(ISSUE.mota);
       expect(whole.idf1).toBeGreaterThanOrEqual(ISSUE.idf1);
     }
