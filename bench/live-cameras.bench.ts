@@ -22,10 +22,10 @@ import { join } from 'node:path';
 import { RTSP_MISSING, hdFootage, startRtspCamera } from '../api/test-support/rtsp-camera';
 import { checkIntegrity, convertForBrowser, inspectRecording } from '../workers/src/media/ingest';
 import { mediaTools, probe, run } from '../workers/src/media/ffmpeg';
-import { parseSegmentList, recordArguments, SEGMENT_LIST, segmentFirstFrame } from '../workers/src/media/rtsp-record';
+import { parseSegmentList, recordArguments, SEGMENT_LIST, segmentTracks } from '../workers/src/media/rtsp-record';
 import { applyOperationModel, trainOperationModel } from '../workers/src/vision/pipeline';
 import { checkPicture } from '../workers/src/vision/view-check';
-import { makeSceneClip, SCENE_AREAS, sceneSchedule } from '../workers/test-support/vision-scene';
+import { makeSceneClip, sceneSchedule, sceneTraining } from '../workers/test-support/vision-scene';
 import { measured } from './support/process-time';
 
 const SEGMENT_S = 5;
@@ -99,30 +99,17 @@ const store = join(work, 'store');
 mkdirSync(store);
 const perSegment: { recorder: number; light: number; ingest: number; label: number; seconds: number }[] = [];
 // A model trained on the same picture (the first 20 s of the scene, 1080p), as a camera's model is.
-const index = { A: 1, B: 2, C: 3 } as const;
 const trained = await trainOperationModel({
   video: { file: sceneFile, width: 1920, height: 1080 },
   startSecond: 0,
   endSecond: 20,
-  areas: [
-    { id: 1, name: 'левая', rect: SCENE_AREAS.left },
-    { id: 2, name: 'правая', rect: SCENE_AREAS.right },
-  ],
-  classes: [
-    { operationId: null, name: 'фон' },
-    { operationId: 1, name: 'A' },
-    { operationId: 2, name: 'B' },
-    { operationId: 3, name: 'C' },
-  ],
-  spans: schedule
-    .filter((s) => s.operation !== 'idle' && s.startSecond < 20)
-    .map((s) => ({ classIndex: index[s.operation as 'A' | 'B' | 'C'], startSecond: s.startSecond, endSecond: Math.min(20, s.endSecond) })),
+  ...sceneTraining(schedule, 20),
 });
 for (const [i, segment] of closed.entries()) {
   const path = join(segmentsDir, segment.file);
   const seconds = segment.end - segment.start;
   const recorderWork = await measured(async () => {
-    await segmentFirstFrame(path);
+    await segmentTracks(path);
     const hash = createHash('sha256');
     hash.update(readFileSync(path));
     hash.digest('hex');

@@ -4,12 +4,15 @@ import type { LiveBoard } from '../../api/src/contract';
 import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
 import { layoutProblems, unreachableControls } from '../support/layout';
 import { apiSessionCookie, startServer, type RunningServer } from '../support/server';
+import { RTSP_MISSING, startRtspCamera, VTEST_AVI } from '../../api/test-support/rtsp-camera';
 
 /**
  * The live board «Смена сейчас» in Chromium on the demo (issue 45, docs/live-cameras.md «Доска»):
  * a label stored through the API becomes the workplace's current operation on screen, pushed by the
  * server (the lag label stored → on screen is measured); the share link shows the board to a guest
- * read-only and stops when revoked; a cut stream shows «нет связи» and the board comes back by itself.
+ * read-only and stops when revoked; a cut stream shows «нет связи» and the board comes back by itself;
+ * a camera recorded by the server's own recorder from Debian's RTSP server shows its measured frame
+ * rate and its last frame moving.
  */
 let server: RunningServer;
 let browser: Browser;
@@ -43,7 +46,8 @@ async function storeLabel(operationId: number, start: number, end: number) {
 const card = (page: Page) => page.getByTestId('board-workplace').filter({ has: page.getByRole('heading', { name: workplace.name, exact: true }) });
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '4' }), launchBrowser()]);
+  // The server records camera streams itself (its recorder, as `npm start` does): the last test gives one a stream.
+  [server, browser] = await Promise.all([startServer({ NORMA_DEMO: '1', NORMA_DEMO_VIDEO_SECONDS: '4', NORMA_RECORDERS: '1' }), launchBrowser()]);
   cookie = await apiSessionCookie(server.url, 'analyst');
   const structures = await call<{ id: number; name: string }[]>('/api/v2/get_all_structures');
   structureId = structures.find((s) => s.name === 'Участок сборки редукторов')!.id;
@@ -147,5 +151,48 @@ describe('«Смена сейчас» in Chromium', () => {
     await expect.poll(() => page.getByTestId('board-connection').textContent(), RETRY).toBe('на связи');
     await expect.poll(() => card(page).getByTestId('board-operation').textContent(), RETRY).toBe(operations[0]!.name);
     await context.close();
+  });
+
+  it.skipIf(RTSP_MISSING)('shows a stream camera’s health: its measured frame rate (about 25 к/с for a 25 fps stream) and its last frame moving', async () => {
+    const rtsp = await startRtspCamera();
+    const camera = (await call<{ id: number; name: string }[]>(`/api/v1/cameras?structure_id=${structureId}`))[0]!;
+    try {
+      await rtsp.publish('board', VTEST_AVI, { fps: 25 });
+      await call(`/api/v1/camera/${camera.id}/stream`, 'PUT', { url: rtsp.url('board'), segment_seconds: 5 });
+      const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+      const page = await context.newPage();
+      const errors = watchErrors(page);
+      await signInThroughPage(page, server.url, 'analyst');
+      await page.goto(`${server.url}/#/live/${structureId}`);
+      const line = page.getByTestId('board-camera').filter({ hasText: camera.name });
+      const text = async () => ((await line.count()) === 1 ? ((await line.textContent()) ?? '').trim() : `строк камеры: ${await line.count()}`);
+      const health = /^в сети .* · последний кадр (\d\d:\d\d:\d\d) · (\d+(?:,\d)?) к\/с$/;
+      // Online, with the frame rate the recorder measured on its first closed segment (on failure: the
+      // camera's stream as the API tells it, and the server's recorder lines).
+      try {
+        await expect.poll(text, RETRY).toMatch(health);
+      } catch (err) {
+        const stream = await call(`/api/v1/camera/${camera.id}/stream`);
+        const said = server
+          .output()
+          .split('\n')
+          .filter((l) => /камера|регистратор/.test(l))
+          .slice(-20)
+          .join('\n');
+        throw new Error(`${String(err)}\nпоток: ${JSON.stringify(stream)}\n${said}`, { cause: err });
+      }
+      const [, firstFrame, rate] = health.exec(await text())!;
+      expect(Number(rate!.replace(',', '.'))).toBeGreaterThanOrEqual(24.5);
+      expect(Number(rate!.replace(',', '.'))).toBeLessThanOrEqual(25.5);
+      // «последний кадр» moves on as frames come (the recorder writes it every 2 s, the board pushes it).
+      await expect.poll(async () => health.exec(await text())?.[1], RETRY).not.toBe(firstFrame);
+      const [, later] = health.exec(await text())!;
+      expect(later! > firstFrame!).toBe(true);
+      expect(errors).toEqual([]);
+      await context.close();
+    } finally {
+      await call(`/api/v1/camera/${camera.id}/stream`, 'PUT', { url: rtsp.url('board'), segment_seconds: 5, enabled: false });
+      await rtsp.stop();
+    }
   });
 });

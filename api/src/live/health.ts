@@ -131,7 +131,8 @@ export function healthOf(row: StreamCameraRow, now: number): CameraHealth {
           error: row.view_error,
         }
       : null;
-  if (view && view.error === null && view.warnings.length > 0) {
+  // A check that did not compare the view (its reason in `error`) may still have found another aspect ratio.
+  if (view && view.warnings.length > 0) {
     alerts.push({
       kind: 'view',
       since: view.checked_at,

@@ -4,8 +4,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { inspectRecording } from '@norma/workers/ingest';
 import {
-  segmentFirstFrame,
   segmentFromZero,
+  segmentTracks,
   startRtspRecording,
   streamFailureReason,
   withoutCredentials,
@@ -264,7 +264,8 @@ class CameraSession {
     const end = anchor + Math.round(segment.end * 1000);
     // A connection's first segment begins at its first key frame, which may come a little after the
     // stream's time 0 (ffmpeg drops the frames before it): its start is where that frame lies.
-    const lead = Math.min(await segmentFirstFrame(path), segment.end - segment.start);
+    const tracks = await segmentTracks(path);
+    const lead = Math.min(tracks.firstFrame, segment.end - segment.start);
     const start = anchor + Math.round((segment.start + lead) * 1000);
     if (first) {
       const previous = await streams.lastSegment(this.ctx.db, this.camera.id);
@@ -275,7 +276,7 @@ class CameraSession {
     // The first segment of a connection: its frames moved to begin at the file's 0 (one copy per connection).
     let fromZero = lead === 0;
     if (!fromZero) {
-      fromZero = await segmentFromZero(path, `${path}.zero.mp4`).then(
+      fromZero = await segmentFromZero(path, `${path}.zero.mp4`, { firstFrame: lead, audio: tracks.audio }).then(
         () => (renameSync(`${path}.zero.mp4`, path), true),
         (err: unknown) => (this.ctx.log(`камера ${this.camera.id}: первый отрезок не переписан от нуля: ${withoutCredentials(String(err))}`), false),
       );

@@ -33,7 +33,13 @@ export function liveViewCheckHandler(db: Db, storage: ObjectStore): JobHandler {
         const video = await videoSource(db, storage, segment.video_id);
         const seconds = (segment.end_time - segment.start_time) / 1000;
         const picture = await checkPicture(loaded.spec, video, { startSecond: 0, endSecond: seconds }, signal);
-        outcome = { similarity: picture.viewSimilarity, aspectChange: picture.aspectChange, warnings: picture.warnings, error: null };
+        // A training view without fixed details is not compared (VIEW_MIN_DETAIL): said as the outcome's reason, no alert.
+        outcome = {
+          similarity: picture.viewSimilarity,
+          aspectChange: picture.aspectChange,
+          warnings: picture.warnings,
+          error: picture.viewNotCompared ?? null,
+        };
       } catch (err) {
         if (signal.aborted) return null;
         // The segment deleted by retention, the model gone: said as the outcome; the next check tries again.
@@ -46,7 +52,9 @@ export function liveViewCheckHandler(db: Db, storage: ObjectStore): JobHandler {
       progress(100);
       const message =
         outcome.error !== null
-          ? `Вид камеры не сверен: ${outcome.error}`
+          ? outcome.error.startsWith('Вид камеры не сверен')
+            ? outcome.error
+            : `Вид камеры не сверен: ${outcome.error}`
           : outcome.warnings.length > 0
             ? `Вид камеры отличается от вида при обучении модели: ${outcome.warnings.join(' ')}`
             : 'Вид камеры совпадает с видом при обучении модели';

@@ -40,7 +40,10 @@ describe('recording', () => {
     expect(after('-protocol_whitelist')).toBe('rtsp,rtsps,rtp,udp,tcp,tls');
     expect(after('-f')).toBe('rtsp');
     expect(after('-i')).toBe('rtsp://10.0.0.7/a');
-    expect(after('-c')).toBe('copy');
+    expect(after('-c:v')).toBe('copy');
+    // The first video track, and the first sound track when there is one (in AAC: MP4 holds no G.711).
+    expect(args.filter((_, i) => args[i - 1] === '-map')).toEqual(['0:v:0', '0:a:0?']);
+    expect(after('-c:a')).toBe('aac');
     expect(after('-segment_time')).toBe('300');
     // The index first: a closed segment is browser-ready as written (no remux, docs/live-cameras.md).
     expect(after('-segment_format_options')).toBe('movflags=+faststart');
@@ -61,6 +64,9 @@ describe('recording', () => {
     expect(streamFailureReason('method DESCRIBE failed: 401 Unauthorized', false)).toMatch(/отказала во входе/);
     expect(streamFailureReason('Server returned 404 Not Found', false)).toMatch(/нет потока по этому пути/);
     expect(streamFailureReason('Connection refused', false)).toMatch(/соединение отклонено/);
+    expect(streamFailureReason('[tls @ 0x55] An unexpected TLS packet was received.\nrtsps://127.0.0.1:554/x: Input/output error', false)).toMatch(
+      /^Защищённое соединение \(rtsps\) не установлено/,
+    );
     expect(streamFailureReason('', true)).toMatch(/не ответила вовремя/);
     expect(streamFailureReason('rtsp://u:pw@h/x: something odd', false)).not.toContain('pw@');
   });

@@ -62,5 +62,16 @@ export {
   type VisionSpec,
 } from './pipeline';
 export { DEFAULT_POSE_SAMPLING, POSE_FEATURES_PER_AREA, POSE_GROUPS, poseFeatureNames, poseFeatures, poseSampleOf, type PoseSampling } from './pose-features';
-export { ASPECT_TOLERANCE, checkPicture, VIEW_MOVED_BELOW, viewSignature, viewSimilarity, type PictureCheck, type ViewSignature } from './view-check';
+export {
+  ASPECT_TOLERANCE,
+  checkPicture,
+  VIEW_MIN_DETAIL,
+  VIEW_MOVED_BELOW,
+  VIEW_WITHOUT_DETAILS,
+  viewDetail,
+  viewSignature,
+  viewSimilarity,
+  type PictureCheck,
+  type ViewSignature,
+} from './view-check';
 export { IncrementalSmoother, segmentsOf, smoothPredictions, type Segment, type SettledClass, type SmoothingOptions } from './smoothing';

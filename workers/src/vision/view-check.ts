@@ -21,6 +21,23 @@ export const VIEW_SAMPLES = 15;
  * 10 % crop 0.33 (centred) and 0.63 (at a corner); a 4:3 cut 0.66.
  */
 export const VIEW_MOVED_BELOW = 0.7;
+/**
+ * A training view with edges (signature values at half saturation or more) on less than this share of
+ * its picture has nothing fixed to compare: a bare wall, or a synthetic scene of noise and moving
+ * boxes (its median is flat gray; any two such signatures correlate at −0.1…0.3, which read as «moved»).
+ * Such a view is not compared (no similarity, no warning; `viewNotCompared` says why). Measured
+ * (docs/live-cameras.md «Сверка вида на настоящем потоке»): vtest.avi 52 % of its signature, the
+ * demo's cameras 1 and 4 26 % and 35 %, the synthetic scene 0 %.
+ */
+export const VIEW_MIN_DETAIL = 0.02;
+const DETAIL_LEVEL = 128;
+
+/** The share of a signature's picture that is an edge (0–1). */
+export function viewDetail(signature: ViewSignature): number {
+  if (signature.gradient.length === 0) return 0;
+  return signature.gradient.filter((v) => v >= DETAIL_LEVEL).length / signature.gradient.length;
+}
+
 /** An aspect ratio differing from the training picture's by more than this share is warned about. */
 export const ASPECT_TOLERANCE = 0.01;
 
@@ -126,11 +143,18 @@ export interface PictureCheck {
   aspectChange: number;
   viewSimilarity: number | null;
   warnings: string[];
+  /** Why the view was not compared although the model keeps a signature (its training view has no fixed details), in Russian. */
+  viewNotCompared?: string;
 }
+
+/** The reason a featureless training view is not compared (VIEW_MIN_DETAIL). */
+export const VIEW_WITHOUT_DETAILS =
+  'Вид камеры не сверен: на кадрах обучения модели нет неподвижных деталей (столов, стеллажей, стен), с которыми можно сравнить вид';
 
 /**
  * Compares a video's picture with a model's training picture: its aspect ratio, and — when the
- * model keeps a view signature — the view of the span (signature at the model's signature size).
+ * model keeps a view signature with details to compare (VIEW_MIN_DETAIL) — the view of the span
+ * (signature at the model's signature size).
  */
 export async function checkPicture(
   model: { source: { width: number; height: number }; view?: ViewSignature },
@@ -147,6 +171,7 @@ export async function checkPicture(
       `Соотношение сторон кадра другое: модель обучена на ${model.source.width}×${model.source.height}, видео ${video.width}×${video.height} (разница ${(aspectChange * 100).toFixed(1).replace('.', ',')} %). Области растянуты на новый кадр и могут не совпасть с местами работы — проверьте их или обучите модель на этом видео.`,
     );
   let similarity: number | null = null;
+  if (model.view && viewDetail(model.view) < VIEW_MIN_DETAIL) return { aspectChange, viewSimilarity: null, warnings, viewNotCompared: VIEW_WITHOUT_DETAILS };
   if (model.view) {
     const signature = await viewSignature(video, span, { width: model.view.width, height: model.view.height }, signal);
     similarity = viewSimilarity(model.view, signature);
