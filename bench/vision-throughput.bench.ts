@@ -18,7 +18,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { detectContainer } from '../workers/src/media/container';
 import { mediaTools } from '../workers/src/media/ffmpeg';
-import { referenceStepEncoding, referenceStepFor, samplesOnlyReferences } from '../workers/src/media/reference-frames';
+import { h264Encoding } from '../workers/src/media/ingest';
+import { referenceStepFor, samplesOnlyReferences } from '../workers/src/media/reference-frames';
 import { samplingArguments, workSize } from '../workers/src/vision/frames';
 import { DEFAULT_POSE_SAMPLING } from '../workers/src/vision/pose-features';
 import { applyOperationModel, trainOperationModel, type VisionSpec } from '../workers/src/vision/pipeline';
@@ -64,11 +65,16 @@ const ENCODINGS = [
   {
     kind: 'ingest',
     codec: 'h264 (x264 veryfast, CRF 23, keyframe every 2 s, reference step 5 as ingest)',
-    x264: referenceStepEncoding(referenceStepFor(25)!),
+    encode: h264Encoding(referenceStepFor(25)),
     referenceStep: referenceStepFor(25),
   },
-  { kind: 'camera', codec: 'h264 (x264 veryfast, CRF 23, keyframe every 2 s, P frames only as a camera stream)', x264: ['-bf', '0'], referenceStep: null },
-] as const;
+  {
+    kind: 'camera',
+    codec: 'h264 (x264 veryfast, CRF 23, keyframe every 2 s, P frames only as a camera stream)',
+    encode: [...h264Encoding(null), '-bf', '0'],
+    referenceStep: null,
+  },
+];
 
 const cases = [];
 for (const size of SIZES) {
@@ -76,20 +82,7 @@ for (const size of SIZES) {
   let models: { plain: { onnx: Uint8Array; spec: VisionSpec }; posed: { onnx: Uint8Array; spec: VisionSpec } } | null = null;
   for (const encoding of ENCODINGS) {
     const file = join(work, `scene-${size.height}p-${encoding.kind}.mp4`);
-    const encode = [
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-crf',
-      '23',
-      '-pix_fmt',
-      'yuv420p',
-      '-force_key_frames',
-      'expr:gte(t,n_forced*2)',
-      ...encoding.x264,
-    ];
-    await ffmpegRun(['-y', '-i', scene, '-vf', `scale=${size.width}:${size.height},noise=alls=3:allf=t`, ...encode, '-movflags', '+faststart', file]);
+    await ffmpegRun(['-y', '-i', scene, '-vf', `scale=${size.width}:${size.height},noise=alls=3:allf=t`, ...encoding.encode, '-movflags', '+faststart', file]);
     // As the jobs see a recording (api/src/vision/job-support.ts sourceFile): its rate and, for Norma's own encode, the reference step.
     const video = { file, ...size, frameRate: 25, referenceStep: encoding.referenceStep };
     // One model per picture size, trained on the ingest file and applied to both.

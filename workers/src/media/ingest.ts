@@ -90,29 +90,33 @@ export function convertArguments(
     '0',
   ];
   if (plan.video === 'copy') args.push('-c:v', 'copy');
-  else {
-    args.push(
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-crf',
-      '23',
-      '-pix_fmt',
-      'yuv420p',
-      // Even dimensions (4:2:0) and a keyframe every 2 s, so that seeking anywhere is quick.
-      '-vf',
-      'scale=trunc(iw/2)*2:trunc(ih/2)*2',
-      '-force_key_frames',
-      'expr:gte(t,n_forced*2)',
-      // The frames vision models sample stay references, the rest unreferenced (reference-frames.ts).
-      ...(referenceStep ? referenceStepEncoding(referenceStep) : []),
-    );
-  }
+  // Even dimensions (4:2:0).
+  else args.push(...h264Encoding(referenceStep), '-vf', 'scale=trunc(iw/2)*2:trunc(ih/2)*2');
   if (plan.audio === 'copy') args.push('-c:a', 'copy');
   else if (plan.audio === 'aac') args.push('-c:a', 'aac', '-b:a', '128k');
   args.push('-movflags', '+faststart', '-max_muxing_queue_size', '1024', '-f', 'mp4', `file:${output}`);
   return args;
+}
+
+/**
+ * The H.264 ingest writes: x264 veryfast at CRF 23, 8-bit 4:2:0, a keyframe every 2 s so that seeking
+ * anywhere is quick, and with a reference step the frames vision models sample kept references and
+ * the rest unreferenced (reference-frames.ts).
+ */
+export function h264Encoding(referenceStep: number | null): string[] {
+  return [
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '23',
+    '-pix_fmt',
+    'yuv420p',
+    '-force_key_frames',
+    'expr:gte(t,n_forced*2)',
+    ...(referenceStep ? referenceStepEncoding(referenceStep) : []),
+  ];
 }
 
 /** Seconds of output written so far, from one `-progress` block line (`out_time_us=…` or `out_time=…`). */
