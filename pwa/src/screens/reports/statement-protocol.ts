@@ -1,5 +1,7 @@
 /** Messages between the statement's page and its worker (statement.worker.ts, run by statement-runner.ts). */
-import type { StatementParams } from './statement/window';
+
+/** A statement's route parameters (/statement/{structureId}/{employeeId}/{fromTime}/{toTime}); statement/window.ts reads them. */
+export type StatementParams = { structureId?: string; employeeId?: string; fromTime?: string; toTime?: string };
 
 /** The id of the request the page's first script sends (`address`); the app's own requests count from 1. */
 export const EARLY_ID = 0;

@@ -9,7 +9,8 @@ import { useLoad } from '../useLoad';
 import { BalancedWork, FluctuationChart, LoadSection, ParetoSection, StatementHeader, TaktSection, TimeUseSection, UnitsSection } from './sections';
 import { ObservationSheet, StudyRule, Table1, Table4, Table5, Table6 } from './tables';
 import { computeStatement } from '../compute';
-import { statementWindow, type StatementParams } from './window';
+import type { StatementParams } from '../statement-protocol';
+import { statementWindow } from './window';
 
 type Params = StatementParams;
 

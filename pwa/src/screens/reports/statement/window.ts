@@ -1,8 +1,5 @@
 import { instantParam } from '../format';
-import type { StatementWindow } from '../statement-protocol';
-
-/** A statement's route parameters (/statement/{structureId}/{employeeId}/{fromTime}/{toTime}). */
-export type StatementParams = { structureId?: string; employeeId?: string; fromTime?: string; toTime?: string };
+import type { StatementParams, StatementWindow } from '../statement-protocol';
 
 /**
  * The window a statement's address names, or null when it names none (the screen then says the
