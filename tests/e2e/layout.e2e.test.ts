@@ -58,12 +58,16 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** Waits until the screen has its title and nothing on it is still loading. */
+/**
+ * Waits until the screen has its title and nothing on it is still loading. The title is in the page,
+ * not necessarily seen: on a phone the map editor keeps its heading for screen readers only (the
+ * compact header names the screen).
+ */
 async function settled(page: Page, route: string) {
   await page
     .locator('main h1')
     .first()
-    .waitFor({ timeout: RETRY.timeout })
+    .waitFor({ state: 'attached', timeout: RETRY.timeout })
     .catch((e) => {
       throw new Error(`${route}: ${e.message}`);
     });

@@ -645,7 +645,9 @@ describe.skipIf(RTSP_MISSING)('real footage: the view check, H.265 and MJPEG cam
       expect(sound?.codec_name, `sound of segment ${i}`).toBe('aac');
       // Both from the file's 0 (a connection's first segment is copied from its first frame on), the sound as long as the picture.
       expect(Number(picture.start_time)).toBeLessThanOrEqual(0.05);
-      expect(Number(sound!.start_time)).toBeLessThanOrEqual(0.05);
+      // The sound's first RTP packets can follow the key frame (CI saw the sound from 92 ms once): within
+      // what a viewer takes for in sync, sound up to 125 ms late (ITU-R BT.1359).
+      expect(Number(sound!.start_time)).toBeLessThanOrEqual(0.125);
       expect(Math.abs(Number(sound!.duration) - Number(picture.duration)), `segment ${i}`).toBeLessThanOrEqual(0.3);
       if (i === 0) continue;
       const previous = videos[i - 1]!;

@@ -71,7 +71,7 @@ function useRowLayout(scroller: RefObject<HTMLDivElement | null>, hasRows: boole
 }
 
 /** Rows drawn beyond each edge of the view, so a quick scroll does not show blank space. */
-const OVERSCAN = 3;
+const OVERSCAN = 6;
 
 /** Runs `work` once the browser has painted the coming frame (a task after its animation frame). */
 function afterPaint(work: () => void): () => void {
@@ -255,7 +255,8 @@ const OperationRow = memo(function OperationRow(props: RowProps) {
  */
 export function OperationRows({ session, rows, selectedKey, operations, workplaces, employees, onSeek, readOnly = false, loading = false }: RowsProps) {
   const scroller = useRef<HTMLDivElement>(null);
-  const layout = useRowLayout(scroller, rows.length > 0);
+  // The scroller is in the page only once the markup is in and has rows: measured from then on.
+  const layout = useRowLayout(scroller, rows.length > 0 && !loading);
   const rowHeight = { wide: ROW_HEIGHT, two: TWO_LINE_ROW_HEIGHT, narrow: NARROW_ROW_HEIGHT, phone: PHONE_ROW_HEIGHT }[layout];
   const viewHeight = Math.min(layout === 'wide' ? 420 : 520, rows.length * rowHeight + 2);
   // By binary search: a key press selects the row it made, and 10,000 rows are not walked for it.
