@@ -58,7 +58,7 @@ function failureLines(results) {
   for (const file of results?.testResults ?? []) {
     const name = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
     const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
-    for (const t of failedTests) lines.push(`${name} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    for (const t of failedTests) lines.push(`${name} › ${t.fullName}: ${failureText(t.failureMessages?.[0], name)}`);
     if (file.status === 'failed' && failedTests.length === 0) lines.push(`${name}: ${firstLine(file.message)}`);
   }
   return lines;
@@ -66,6 +66,22 @@ function failureLines(results) {
 
 function firstLine(text) {
   return (text ?? '').split('\n')[0].slice(0, 300);
+}
+
+/**
+ * A failed assertion as CI's last lines must show it to be understood without the rest of the log:
+ * its message with the expected/received diff (at most 40 lines) and the line of the test file it
+ * failed at.
+ */
+function failureText(text, file) {
+  const lines = (text ?? '').split('\n');
+  const stackStart = lines.findIndex((line) => /^\s+at /.test(line));
+  const message = (stackStart === -1 ? lines : lines.slice(0, stackStart)).filter((line) => line.trim() !== '');
+  const at = lines.slice(Math.max(stackStart, 0)).find((line) => line.includes(file));
+  const shown = message.slice(0, 40).map((line) => line.slice(0, 300));
+  if (message.length > shown.length) shown.push(`… ещё ${message.length - shown.length} строк`);
+  if (at) shown.push(at.trim());
+  return shown.join('\n    ');
 }
 
 const runs = [vitest(process.argv.slice(2))];
