@@ -162,6 +162,61 @@ describe('projects', () => {
     expect(kept.body.drawn_feature_collection.features.map((f: { properties: { radius?: number } }) => f.properties.radius)).toEqual([50, undefined]);
   });
 
+  it('keeps a zone under 50 m saved before the rule: saved again untouched → 200, resized, moved or new → 400 in the validation form (issue 46)', async () => {
+    const start = await call('GET', '/api/v1/projects/last/get', admin);
+    // A circle of 12.4 m around (30.3, 59.93), as a project saved before the smallest radius holds it.
+    const circle = (lon: number, lat: number, radius: number) => {
+      const ring = Array.from({ length: 65 }, (_, i) => {
+        const a = ((i % 64) / 64) * 2 * Math.PI;
+        return [lon + (radius * Math.cos(a)) / (111_320 * Math.cos((lat * Math.PI) / 180)), lat + (radius * Math.sin(a)) / 111_320];
+      });
+      return { type: 'Feature', geometry: { type: 'Polygon', coordinates: [ring] }, properties: { type: 'zone', type_id: 20, radius, name: 'Старая зона' } };
+    };
+    const old = circle(30.3, 59.93, 12.4);
+    const stored = { type: 'FeatureCollection', features: [square(30.31, 59.93), old] };
+    await t.deps.db
+      .updateTable('map_projects')
+      .set({ drawn_feature_collection: JSON.stringify(stored) })
+      .where('id', '=', start.body.id)
+      .execute();
+    // What the editor sends back: coordinates rounded to 7 decimals, the radius to whole metres.
+    const roundTrip = {
+      ...old,
+      geometry: { type: 'Polygon', coordinates: old.geometry.coordinates.map((ring) => ring.map((p) => p.map((v) => Math.round(v * 1e7) / 1e7))) },
+      properties: { ...old.properties, radius: 12 },
+    };
+    const save = (features: unknown[]) => call('POST', '/api/v1/projects/last/save', admin, { type: 'FeatureCollection', features });
+    // A road drawn in last month's project: the zone nobody touched does not stop the save.
+    const again = await save([square(30.31, 59.93), roundTrip, road]);
+    expect(again.status).toBe(200);
+    expect(
+      again.body.drawn_feature_collection.features.map((f: { properties: { type: string; radius?: number } }) => f.properties.radius ?? f.properties.type),
+    ).toEqual(['area', 12, 'road']);
+    const before = await projectsRows();
+    const refusal = (status: number, body: { error: { code: string; message: string; details: unknown } }, which: string) => {
+      expect(status).toBe(400);
+      expect(body.error.code).toBe('validation_failed');
+      expect(body.error.message).toBe(`Некорректные данные запроса — features: ${which} — меньше наименьшего, 50 м`);
+      expect(body.error.details).toEqual([expect.objectContaining({ code: 'custom', path: ['features'], message: `${which} — меньше наименьшего, 50 м` })]);
+    };
+    // The same zone, another radius under 50 m.
+    const resized = await save([square(30.31, 59.93), circle(30.3, 59.93, 30), road]);
+    refusal(resized.status, resized.body, 'зона «Старая зона»: радиус 30 м');
+    // The same radius, the centre moved 5 m east.
+    const moved = await save([square(30.31, 59.93), circle(30.30009, 59.93, 12), road]);
+    refusal(moved.status, moved.body, 'зона «Старая зона»: радиус 12 м');
+    // A new small zone beside the kept one: only the new one is named.
+    const added = await save([square(30.31, 59.93), roundTrip, road, { ...circle(30.305, 59.93, 20), properties: { type: 'zone', type_id: 20, radius: 20 } }]);
+    refusal(added.status, added.body, 'зона (объект 4): радиус 20 м');
+    expect(await projectsRows()).toEqual(before);
+    // The property form marks the old zone so the planner finds it; a zone from 50 m on is not marked.
+    const marked = await call('POST', '/api/v1/html_menu', viewer, { ...roundTrip.properties });
+    expect(marked.body.html_menu).toContain('Радиус 12 м — меньше наименьшего радиуса 50 м — перерисуйте');
+    expect((await call('POST', '/api/v1/html_menu', viewer, { type: 'zone', type_id: 20, radius: 50 })).body.html_menu).not.toContain('перерисуйте');
+    // The later tests start from the drawing this one found.
+    expect((await call('POST', '/api/v1/projects/last/save', admin, start.body.drawn_feature_collection)).status).toBe(200);
+  });
+
   it('a save queued offline applies once: its resend is a no-op, a changed project or another project is a 409 that changes nothing', async () => {
     const start = await call('GET', '/api/v1/projects/last/get', admin);
     const base = { project_id: start.body.id, updated_at: start.body.updated_at };

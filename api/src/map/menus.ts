@@ -3,7 +3,7 @@ import type { Db } from '../db/database';
 import { badRequest } from '../http/errors';
 import type { z } from '@hono/zod-openapi';
 import { parcelGeometry, saveParcels } from './parcels.service';
-import type { FeatureCollection } from './schema';
+import { ZONE_MIN_RADIUS_M, type FeatureCollection } from './schema';
 
 type FC = z.output<typeof FeatureCollection>;
 
@@ -67,6 +67,11 @@ export function featureMenu(props: Record<string, unknown>) {
       `<label>Направлений<select name="sides_count"><option value="1"${sides === 1 ? ' selected' : ''}>1</option><option value="2"${sides === 2 ? ' selected' : ''}>2</option></select></label>`,
     );
   }
+  // A zone saved before the smallest radius was enforced: kept as it is, marked so the planner finds and redraws it (issue 46).
+  if (featureType === 'zone' && typeof props.radius === 'number' && props.radius < ZONE_MIN_RADIUS_M)
+    rows.push(
+      `<p class="map-note" role="note">Радиус ${escapeHtml(String(Math.round(props.radius * 10) / 10).replace('.', ','))} м — меньше наименьшего радиуса ${ZONE_MIN_RADIUS_M} м — перерисуйте</p>`,
+    );
   if (featureType === 'zone')
     rows.push(
       `<label>Вместимость<input type="number" name="capacity" min="0" value="${escapeHtml(String(value('capacity', current.capacity ?? 0)))}"></label>`,

@@ -131,26 +131,15 @@ export const SaveBase = z
  */
 export const ZONE_MIN_RADIUS_M = 50;
 
-/** «зона «Школа № 1»: радиус 12 м — меньше наименьшего, 50 м» for each drawn zone circle under ZONE_MIN_RADIUS_M. */
-function smallZones(features: Array<{ properties: { type: string; name?: string; radius?: number } }>): string[] {
-  return features.flatMap(({ properties: p }, i) => {
-    if (p.type !== 'zone' || p.radius === undefined || p.radius >= ZONE_MIN_RADIUS_M) return [];
-    const which = p.name?.trim() ? `зона «${p.name.trim().slice(0, 60)}»` : `зона (объект ${i + 1})`;
-    return [`${which}: радиус ${String(Math.round(p.radius * 10) / 10).replace('.', ',')} м — меньше наименьшего, ${ZONE_MIN_RADIUS_M} м`];
-  });
-}
-
-/** What the user may save: drawn features only (area, road, zone, object); `restore` — see RestoreSnapshot; `base` — SaveBase. */
+/**
+ * What the user may save: drawn features only (area, road, zone, object); `restore` — see RestoreSnapshot; `base` — SaveBase.
+ * A zone circle under ZONE_MIN_RADIUS_M is refused by the save itself (service.ts), not here: one the
+ * project already holds is kept (issue 46), and only the stored project tells which.
+ */
 export const DrawnCollection = FeatureCollection.extend({ restore: RestoreSnapshot.optional(), base: SaveBase.optional() })
   .refine((fc) => fc.features.every((f) => (DRAWN_TYPES as readonly string[]).includes(f.properties.type)), {
     message: `сохраняются только нарисованные объекты: ${DRAWN_TYPES.join(', ')}`,
     path: ['features'],
-  })
-  .superRefine((fc, ctx) => {
-    const small = smallZones(fc.features);
-    // The first few by name: a drawing of thousands of tiny zones is one readable message.
-    if (small.length)
-      ctx.addIssue({ code: 'custom', path: ['features'], message: small.slice(0, 3).join('; ') + (small.length > 3 ? ` и ещё ${small.length - 3}` : '') });
   })
   .openapi('MapDrawnCollection');
 

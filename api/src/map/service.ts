@@ -3,13 +3,14 @@ import type { SessionUser } from '../http/env';
 import type { Db } from '../db/database';
 import type { ObjectStore } from '../storage/object-store';
 import type { MapProjectsTable } from '../db/schema';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { ApiError, badRequest, conflict, notFound, validationMessage } from '../http/errors';
 import { enqueueJob } from '../jobs/queue';
 import type { z } from '@hono/zod-openapi';
+import { ZodError } from 'zod';
 import { CRS_KINDS as WORKER_CRS_KINDS, crsOfKind, crsProjection, defaultCrs, type CrsKind, type ProjectCrs } from '@norma/workers/map';
 import type { FeatureCollection, MapProject, MapProjectMetaReply, MapProjectsListReply } from './schema';
-import { collectionText, featuresText, joinedFeatures, type PreparedDrawing } from './drawing';
-import { FEATURE_TYPES } from './schema';
+import { centreOf, collectionText, featuresText, isSmallZone, joinedFeatures, type PreparedDrawing, type SmallZone } from './drawing';
+import { FEATURE_TYPES, ZONE_MIN_RADIUS_M } from './schema';
 
 type FC = z.output<typeof FeatureCollection>;
 type Row = Selectable<MapProjectsTable>;
@@ -180,6 +181,57 @@ async function writable(db: Db, user: SessionUser): Promise<Row> {
 }
 
 /**
+ * How far a zone's centre (degrees) and radius (m) may move in a save's round trip through the editor
+ * and still be the stored zone: the editor rounds coordinates to 7 decimals (about 1 cm) and a circle's
+ * radius to whole metres (pwa/src/screens/map/drawing.ts). A zone moved or resized by hand moves more.
+ */
+const SAME_CENTRE_DEG = 1e-6;
+const SAME_RADIUS_M = 0.5 + 1e-9;
+/** Grid cell of the stored zones' lookup, degrees: wider than SAME_CENTRE_DEG, so a match is in a cell or its neighbours. */
+const CELL_DEG = 1e-5;
+
+/** The small zones of a save that the stored drawing does not hold (same centre and radius, within a round trip). */
+function newSmallZones(storedDrawn: string | null, small: SmallZone[]): SmallZone[] {
+  const cell = (lon: number, lat: number) => `${Math.round(lon / CELL_DEG)},${Math.round(lat / CELL_DEG)}`;
+  const stored = new Map<string, Array<{ centre: [number, number]; radius: number }>>();
+  for (const { properties: p, geometry } of parse(storedDrawn).features) {
+    if (!isSmallZone(p)) continue;
+    const centre = centreOf(geometry);
+    const key = cell(...centre);
+    stored.set(key, [...(stored.get(key) ?? []), { centre, radius: p.radius! }]);
+  }
+  const held = ({ centre: [lon, lat], radius }: SmallZone) =>
+    [-1, 0, 1].some((dx) =>
+      [-1, 0, 1].some((dy) =>
+        (stored.get(cell(lon + dx * CELL_DEG, lat + dy * CELL_DEG)) ?? []).some(
+          (z) =>
+            Math.abs(z.centre[0] - lon) <= SAME_CENTRE_DEG && Math.abs(z.centre[1] - lat) <= SAME_CENTRE_DEG && Math.abs(z.radius - radius) <= SAME_RADIUS_M,
+        ),
+      ),
+    );
+  return small.filter((zone) => !held(zone));
+}
+
+/**
+ * Refuses a save that draws or changes a zone circle under ZONE_MIN_RADIUS_M (docs/map.md «Наименьшая
+ * зона»): 400 in the form a failed validation has, as when the schema checked it. A zone saved before
+ * the rule, untouched, is kept: moving a road in last month's project must not need every old zone redrawn.
+ */
+async function refuseNewSmallZones(db: Db, projectId: number, small: SmallZone[]) {
+  // Read and parsed only for a drawing that has small zones: a rare save, not every one.
+  if (small.length === 0) return;
+  const row = await db.selectFrom('map_projects').select('drawn_feature_collection').where('id', '=', projectId).executeTakeFirstOrThrow();
+  const refused = newSmallZones(row.drawn_feature_collection, small).map(
+    (z) => `${z.which}: радиус ${String(Math.round(z.radius * 10) / 10).replace('.', ',')} м — меньше наименьшего, ${ZONE_MIN_RADIUS_M} м`,
+  );
+  if (refused.length === 0) return;
+  // The first few by name: a drawing of thousands of tiny zones is one readable message.
+  const message = refused.slice(0, 3).join('; ') + (refused.length > 3 ? ` и ещё ${refused.length - 3}` : '');
+  const error = new ZodError([{ code: 'custom', path: ['features'], message, input: undefined }]);
+  throw new ApiError(400, 'validation_failed', validationMessage(error), error.issues);
+}
+
+/**
  * Saves the drawn features; the generated network stays (an algorithm run replaces it), unless
  * undo/redo restores a snapshot's own network and labels (`restore`). The drawing comes checked
  * and serialised from the document thread (map/drawing.ts): it is stored and answered as that text.
@@ -200,6 +252,7 @@ export async function saveDrawn(db: Db, user: SessionUser, drawing: PreparedDraw
       throw conflict(CHANGED_SINCE);
     }
   }
+  await refuseNewSmallZones(db, row.id, drawing.smallZones);
   const general = drawing.restore ? drawing.restore.general : featuresText(row.general_feature_collection);
   const restored = drawing.restore
     ? { general_feature_collection: collectionText(drawing.restore.general), info_feature_collection: collectionText(drawing.restore.info) }
