@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorMessage as message, eventHall, type EventCallInit, type EventHall } from '../../test-support/event-hall';
 import { createTestApp, type TestApp } from '../../test-support/testing';
-import { videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
+import type { VideoWorld } from '../../test-support/video-fixtures';
 
 /**
  * A camera's floor calibration and a hall's zones (issue 44, docs/api.md «Аналитика мероприятий»):
@@ -8,17 +9,10 @@ import { videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
  * everyone of the organisation reads), another organisation's 404, a stand's default circle.
  */
 let t: TestApp;
+let hall: EventHall;
 let w: VideoWorld;
 
-const call = async (path: string, init: { method?: string; body?: unknown; cookie?: string } = {}) => {
-  const response = await t.request(path, {
-    method: init.method ?? 'GET',
-    cookie: init.cookie ?? w.cookies.admin,
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-};
-const message = (reply: { body: Record<string, unknown> }) => (reply.body.error as { message: string }).message;
+const call = (path: string, init?: EventCallInit) => hall.call(path, init);
 
 const GOOD = {
   frame_width: 768,
@@ -39,7 +33,8 @@ const GOOD = {
 
 beforeAll(async () => {
   t = await createTestApp();
-  w = await videoWorld(t);
+  hall = await eventHall(t);
+  w = hall.w;
 });
 afterAll(async () => t?.cleanup());
 

@@ -1,18 +1,20 @@
 import type { Db } from '../db/database';
 import { PermanentJobError, type JobHandler } from '../jobs/runner';
-import { figuresOf } from './figures';
-import { commitFigures, figuresHead, figuresTracks, FIGURES_MESSAGES, FIGURES_TEXT_MAX, inputsKey, type FiguresPayload } from './figures.service';
+import { FiguresFold } from './figures';
+import { commitFigures, figuresHead, FIGURES_MESSAGES, FIGURES_TEXT_MAX, inputsKey, trackBatches, type FiguresPayload } from './figures.service';
 import { EVENT_MESSAGES } from './service';
 
-/** Shares of the progress bar: the inputs read (the tracks, one tracking at a time), then the computation. */
+/** Shares of the progress bar: the inputs read (the tracks, batch by batch), then the computation. */
 const READ_SHARE = 60;
 
 /**
  * event_figures (docs/event-analytics.md «Цифры длинных окон»): the figures of a hall's long window,
- * computed as GET /api/v1/event/figures computes a short one (figures.ts figuresOf, the same inputs
- * read by the same functions) and stored with the digest of the inputs read, together with the job's
- * success. Cancelled, it stops between trackings read or before the commit and writes nothing; taken
- * over after its worker died, it starts again (reading is all it does before the commit).
+ * computed as GET /api/v1/event/figures computes a short one (the same inputs, the same figures.ts code)
+ * and stored with the digest of the inputs read, together with the job's success. The tracks are read
+ * in batches of bounded text and folded in one batch at a time (FiguresFold), so the stored text and
+ * its parsed points never sit in memory for the whole window. Cancelled, it stops between batches or
+ * before the commit and writes nothing; taken over after its worker died, it starts again (reading is
+ * all it does before the commit).
  */
 export function figuresHandler(db: Db): JobHandler {
   return {
@@ -23,14 +25,14 @@ export function figuresHandler(db: Db): JobHandler {
       if (head.chars > FIGURES_TEXT_MAX) throw new PermanentJobError(EVENT_MESSAGES.figuresTooMuch);
       const key = inputsKey(head, window);
       progress(5);
-      const tracks = await figuresTracks(
-        db,
-        head.runs.map((r) => r.trackingId),
-        (share) => progress(5 + share * READ_SHARE),
-        signal,
-      );
-      if (!tracks || signal.aborted) return null;
-      const figures = figuresOf({ ...head, tracks }, window);
+      const fold = new FiguresFold(head, window);
+      const trackingIds = head.runs.map((r) => r.trackingId);
+      for await (const batch of trackBatches(db, trackingIds, signal)) {
+        fold.add(batch.tracks);
+        progress(5 + (head.chars > 0 ? batch.chars / head.chars : 1) * READ_SHARE);
+      }
+      if (signal.aborted) return null;
+      const figures = fold.figures();
       progress(5 + READ_SHARE + 25);
       if (signal.aborted) return null;
       const committed = await commitFigures(db, { id: job.id, workerId }, payload.figures_id, key, JSON.stringify(figures));

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { FIGURE_DEFAULTS } from '@norma/workers/tracking';
 import type { Db } from '../db/database';
+import { isPostgres } from '../db/postgres';
 import { badRequest, conflict } from '../http/errors';
 import { toIso } from '../http/time';
 import { CANCELLED_MESSAGE, endJobs, enqueueJob, finishJob } from '../jobs/queue';
@@ -130,19 +131,68 @@ export async function figuresHead(db: Db, window: FiguresWindow): Promise<Figure
 }
 
 /**
- * The tracks of the given trackings, one tracking a read (`progress` gets the share read, 0…1); null
- * when `signal` stopped the reading. A finished tracking's tracks never change (a new run is a new
- * tracking), so its id stands for them in the digest.
+ * The most stored track text one batch of trackBatches reads (about 14 000 foot points at ≈ 70
+ * characters a point): the raw text and its parsed points held at once stay this small whatever the
+ * window; a single longer track is a batch of its own.
  */
-export async function figuresTracks(db: Db, trackingIds: number[], progress?: (share: number) => void, signal?: AbortSignal) {
-  const tracks: FiguresInputs['tracks'] = [];
-  for (const [i, trackingId] of trackingIds.entries()) {
-    if (signal?.aborted) return null;
-    const rows = await db.selectFrom('event_tracks').select(['track_number', 'points']).where('tracking_id', '=', trackingId).orderBy('track_number').execute();
-    for (const row of rows) tracks.push({ trackingId, number: row.track_number, points: JSON.parse(row.points) as number[][] });
-    progress?.((i + 1) / trackingIds.length);
+export const TRACK_BATCH_CHARS = 1_000_000;
+
+/**
+ * The tracks of the given trackings in batches of about `batchChars` of stored text, in the
+ * order of the trackings and their track numbers (one tracking's track numbers split into ranges by
+ * their text's length, read first). `chars` — the text read so far, this batch included. Ends early
+ * when `signal` aborts. A finished tracking's tracks never change (a new run is a new tracking), so
+ * its id stands for them in the digest.
+ */
+export async function* trackBatches(db: Db, trackingIds: number[], signal?: AbortSignal, batchChars = TRACK_BATCH_CHARS) {
+  let chars = 0;
+  for (const trackingId of trackingIds) {
+    if (signal?.aborted) return;
+    const sizes = await db
+      .selectFrom('event_tracks')
+      .select((eb) => ['track_number', eb.fn<number | string>('length', ['points']).as('chars')])
+      .where('tracking_id', '=', trackingId)
+      .orderBy('track_number')
+      .execute();
+    for (const range of numberRanges(sizes, batchChars)) {
+      if (signal?.aborted) return;
+      const rows = await db
+        .selectFrom('event_tracks')
+        .select(['track_number', 'points'])
+        .where('tracking_id', '=', trackingId)
+        .where('track_number', '>=', range.first)
+        .where('track_number', '<=', range.last)
+        .orderBy('track_number')
+        .execute();
+      chars += range.chars;
+      const tracks: FiguresInputs['tracks'] = rows.map((row) => ({ trackingId, number: row.track_number, points: JSON.parse(row.points) as number[][] }));
+      yield { tracks, chars };
+    }
   }
-  return tracks;
+}
+
+/** Consecutive track numbers grouped into ranges of at most `budget` characters each (a longer track alone). */
+function numberRanges(sizes: readonly { track_number: number; chars: number | string }[], budget: number) {
+  const ranges: { first: number; last: number; chars: number }[] = [];
+  let open: (typeof ranges)[number] | null = null;
+  for (const size of sizes) {
+    const chars = Number(size.chars);
+    if (open && open.chars + chars <= budget) {
+      open.last = size.track_number;
+      open.chars += chars;
+    } else {
+      open = { first: size.track_number, last: size.track_number, chars };
+      ranges.push(open);
+    }
+  }
+  return ranges;
+}
+
+/** All the tracks of the given trackings at once (a short window per request); null when `signal` stopped the reading. */
+export async function figuresTracks(db: Db, trackingIds: number[], signal?: AbortSignal) {
+  const tracks: FiguresInputs['tracks'] = [];
+  for await (const batch of trackBatches(db, trackingIds, signal)) for (const track of batch.tracks) tracks.push(track);
+  return signal?.aborted ? null : tracks;
 }
 
 /**
@@ -204,31 +254,49 @@ function storeView(row: StoredRow | undefined, key: string) {
 }
 
 /**
- * Queues the job computing the window's figures for the inputs `key` (unless one for that key is
- * already queued or running); a job still computing for older inputs is cancelled, its result would be stale.
+ * Queues the job computing the window's figures for the inputs `key` when `wanted` still says so of the
+ * window's row read under its lock; a job still computing for older inputs is cancelled, its result
+ * would be stale. One job a window however many readers ask at once: the row is made first (an empty
+ * inputs_key, nothing queued yet; a reader at the same moment inserts nothing), then locked — on
+ * PostgreSQL FOR UPDATE until the commit (its transactions run side by side under READ COMMITTED), on
+ * SQLite the transaction is the lock (one writer at a time) — and read again after the lock: the second
+ * reader sees the first one's job and queues none.
  */
-async function queueFigures(db: Db, window: FiguresWindow, key: string) {
+async function queueFigures(db: Db, window: FiguresWindow, key: string, wanted: (row: StoredRow) => boolean) {
   await db.transaction().execute(async (trx) => {
-    const row = await storedRow(trx, window);
-    const active = row?.job_id != null && (row.job_status === 'queued' || row.job_status === 'running');
-    if (active && row.inputs_key === key) return;
-    if (active) await endJobs(trx, [row.job_id!], { status: 'cancelled', error: CANCELLED_MESSAGE }, ['queued', 'running']);
-    const hall = await trx.selectFrom('structures').select('organization_id').where('id', '=', window.structureId).executeTakeFirstOrThrow();
-    let id = row?.id;
-    if (id === undefined) {
-      // A first request for the same window at the same moment (PostgreSQL) may have inserted the row: take it.
+    await trx
+      .insertInto('event_figures')
+      .values({ structure_id: window.structureId, from_ms: window.fromMs, to_ms: window.toMs, inputs_key: '', created_at: Date.now() })
+      .onConflict((oc) => oc.columns(['structure_id', 'from_ms', 'to_ms']).doNothing())
+      .execute();
+    if (isPostgres(trx)) {
       await trx
-        .insertInto('event_figures')
-        .values({ structure_id: window.structureId, from_ms: window.fromMs, to_ms: window.toMs, inputs_key: key, created_at: Date.now() })
-        .onConflict((oc) => oc.columns(['structure_id', 'from_ms', 'to_ms']).doNothing())
+        .selectFrom('event_figures')
+        .select('id')
+        .where('structure_id', '=', window.structureId)
+        .where('from_ms', '=', window.fromMs)
+        .where('to_ms', '=', window.toMs)
+        .forUpdate()
         .execute();
-      id = (await storedRow(trx, window))!.id;
     }
-    const payload: FiguresPayload = { figures_id: id, structure_id: window.structureId, from: window.fromMs, to: window.toMs };
+    const row = (await storedRow(trx, window))!;
+    if (!wanted(row)) return;
+    if (row.job_id !== null && isActive(row)) await endJobs(trx, [row.job_id], { status: 'cancelled', error: CANCELLED_MESSAGE }, ['queued', 'running']);
+    const hall = await trx.selectFrom('structures').select('organization_id').where('id', '=', window.structureId).executeTakeFirstOrThrow();
+    const payload: FiguresPayload = { figures_id: row.id, structure_id: window.structureId, from: window.fromMs, to: window.toMs };
     const jobId = await enqueueJob(trx, { kind: FIGURES_JOB, payload, organizationId: hall.organization_id });
-    await trx.updateTable('event_figures').set({ inputs_key: key, job_id: jobId }).where('id', '=', id).execute();
+    await trx.updateTable('event_figures').set({ inputs_key: key, job_id: jobId }).where('id', '=', row.id).execute();
   });
 }
+
+/** The window's job is queued or running. */
+const isActive = (row: StoredRow | undefined) => row?.job_id != null && (row.job_status === 'queued' || row.job_status === 'running');
+
+/** A read queues the job unless the figures are fresh or a job was already queued for these inputs (even one that failed or was cancelled). */
+const readWants = (key: string) => (row: StoredRow | undefined) => row?.computed_key !== key && row?.inputs_key !== key;
+
+/** POST …/compute queues the job unless the figures are fresh or a job for these inputs is queued or running. */
+const computeWants = (key: string) => (row: StoredRow | undefined) => row?.computed_key !== key && !(isActive(row) && row?.inputs_key === key);
 
 type FiguresReply = ReturnType<typeof figuresOf>;
 export type FiguresAnswer =
@@ -252,9 +320,11 @@ export async function eventFigures(db: Db, window: FiguresWindow): Promise<Figur
     return { ready: true, figures: { ...figuresOf({ ...head, tracks }, window), stored: null } };
   }
   const key = inputsKey(head, window);
+  const wanted = readWants(key);
   let row = await storedRow(db, window);
-  if (row?.computed_key !== key && row?.inputs_key !== key) {
-    await queueFigures(db, window, key);
+  // Read first without a transaction: most reads find their figures or their job and write nothing.
+  if (wanted(row)) {
+    await queueFigures(db, window, key, wanted);
     row = await storedRow(db, window);
   }
   return storedAnswer(row!, key, window);
@@ -283,9 +353,8 @@ async function longWindowKey(db: Db, window: FiguresWindow) {
 /** POST /api/v1/event/figures/compute: queues the long window's computation again (after a failure or a cancel), unless it is fresh or running. */
 export async function computeFigures(db: Db, window: FiguresWindow) {
   const key = await longWindowKey(db, window);
-  const row = await storedRow(db, window);
-  const running = row?.job_status === 'queued' || row?.job_status === 'running';
-  if (row?.computed_key !== key && !(running && row?.inputs_key === key)) await queueFigures(db, window, key);
+  const wanted = computeWants(key);
+  if (wanted(await storedRow(db, window))) await queueFigures(db, window, key, wanted);
   return storeState(db, window, key);
 }
 

@@ -238,17 +238,23 @@ export const ZoneDeletedReply = z.object({ deleted: z.number().int() }).openapi(
 /** The longest figures window: seven days (the core's MAX_WINDOW_SECONDS). */
 export const FIGURES_WINDOW_DAYS = MAX_WINDOW_SECONDS / 86_400;
 
+/**
+ * The one check of a figures window (query of GET /api/v1/event/figures, body of …/compute, …/cancel and
+ * POST /api/v1/event/share): the end after the start, no longer than the core computes.
+ */
+export function refineFiguresWindow(q: { from: unknown; to: unknown }, ctx: z.RefinementCtx) {
+  if (typeof q.from !== 'number' || typeof q.to !== 'number') return;
+  if (!(q.to > q.from)) ctx.addIssue({ code: 'custom', path: ['to'], message: 'конец окна должен быть позже начала' });
+  else if (q.to - q.from > MAX_WINDOW_SECONDS * 1000) ctx.addIssue({ code: 'custom', path: ['to'], message: `окно не длиннее ${FIGURES_WINDOW_DAYS} суток` });
+}
+
 export const EventFiguresQuery = z
   .object({
     structure_id: decimalInt(1).openapi({ description: 'Зал (структура)' }),
     from: instant.openapi({ description: 'Начало окна', example: '2026-11-16T09:00:00Z' }),
     to: instant.openapi({ description: `Конец окна, не дальше ${FIGURES_WINDOW_DAYS} суток от начала`, example: '2026-11-16T18:00:00Z' }),
   })
-  .superRefine((q, ctx) => {
-    if (typeof q.from !== 'number' || typeof q.to !== 'number') return;
-    if (!(q.to > q.from)) ctx.addIssue({ code: 'custom', path: ['to'], message: 'конец окна должен быть позже начала' });
-    else if (q.to - q.from > MAX_WINDOW_SECONDS * 1000) ctx.addIssue({ code: 'custom', path: ['to'], message: `окно не длиннее ${FIGURES_WINDOW_DAYS} суток` });
-  });
+  .superRefine(refineFiguresWindow);
 
 const HeatGrid = z
   .object({
@@ -378,11 +384,7 @@ export const EventFiguresWindowBody = z
     to: instant.openapi({ description: 'Конец окна', example: '2026-11-23T09:00:00Z' }),
   })
   .strict()
-  .superRefine((q, ctx) => {
-    if (typeof q.from !== 'number' || typeof q.to !== 'number') return;
-    if (!(q.to > q.from)) ctx.addIssue({ code: 'custom', path: ['to'], message: 'конец окна должен быть позже начала' });
-    else if (q.to - q.from > MAX_WINDOW_SECONDS * 1000) ctx.addIssue({ code: 'custom', path: ['to'], message: `окно не длиннее ${FIGURES_WINDOW_DAYS} суток` });
-  })
+  .superRefine(refineFiguresWindow)
   .openapi('EventFiguresWindowBody');
 
 export type TrackingBodyInput = z.infer<typeof TrackingBody>;

@@ -1,7 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { MAX_WINDOW_SECONDS } from '@norma/workers/tracking';
 import { instant } from '../http/time';
-import { EventFiguresReply, FIGURES_WINDOW_DAYS, Zone } from './schema';
+import { EventFiguresReply, FIGURES_WINDOW_DAYS, refineFiguresWindow, Zone } from './schema';
 
 /*
  * The share link of a hall's event analytics (issue 44, docs/event-analytics.md «Ссылка „поделиться“»):
@@ -18,11 +17,7 @@ export const EventShareBody = z
     to: instant.openapi({ description: `Конец окна, не дальше ${FIGURES_WINDOW_DAYS} суток от начала`, example: '2026-11-16T18:00:00Z' }),
   })
   .strict()
-  .superRefine((q, ctx) => {
-    if (typeof q.from !== 'number' || typeof q.to !== 'number') return;
-    if (!(q.to > q.from)) ctx.addIssue({ code: 'custom', path: ['to'], message: 'конец окна должен быть позже начала' });
-    else if (q.to - q.from > MAX_WINDOW_SECONDS * 1000) ctx.addIssue({ code: 'custom', path: ['to'], message: `окно не длиннее ${FIGURES_WINDOW_DAYS} суток` });
-  })
+  .superRefine(refineFiguresWindow)
   .openapi('EventShareBody');
 
 export const EventShareReply = z

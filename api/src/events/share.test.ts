@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashShareKey } from '../auth/share-keys';
 import { SHARE_KEY_HEADER } from '../http/client-address';
-import { createTestApp, type TestApp } from '../../test-support/testing';
+import { errorMessage as message, eventHall, type EventCallInit, type EventHall } from '../../test-support/event-hall';
 import { insertTrackedVideo } from '../../test-support/event-trackings';
-import { videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
+import { createTestApp, type TestApp } from '../../test-support/testing';
+import type { VideoWorld } from '../../test-support/video-fixtures';
 
 /**
  * The share link of a hall's event analytics (issue 44, docs/event-analytics.md «Ссылка „поделиться“»):
@@ -14,22 +15,15 @@ import { videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
  * calibrated camera (10 pixels a metre) with a finished tracking of one person standing 10 s in a stand's zone.
  */
 let t: TestApp;
+let hall: EventHall;
 let w: VideoWorld;
 
 const T0 = Date.UTC(2026, 10, 16, 10, 0, 0);
 const iso = (ms: number) => new Date(ms).toISOString();
 const window = { from: iso(T0 - 60_000), to: iso(T0 + 600_000) };
 
-const send = async (path: string, init: { method?: string; cookie?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
-  const response = await t.request(path, {
-    method: init.method ?? 'GET',
-    cookie: init.cookie,
-    headers: init.headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-};
-const message = (reply: { body: Record<string, unknown> }) => (reply.body.error as { message: string }).message;
+/** A call as a guest unless a cookie is given. */
+const send = (path: string, init: EventCallInit = {}) => hall.call(path, { cookie: null, ...init });
 const share = (cookie: string, body: unknown = { structure_id: w.structureId, ...window }) => send('/api/v1/event/share', { method: 'POST', cookie, body });
 const keyCount = async () =>
   Number(
@@ -46,32 +40,16 @@ let hallVideo: number;
 
 beforeAll(async () => {
   t = await createTestApp();
-  w = await videoWorld(t);
+  hall = await eventHall(t);
+  w = hall.w;
   const db = t.deps.db;
   const camera = w.cameraIds[0]!;
-  const square = (side: number) => [
-    [0, 0],
-    [side, 0],
-    [side, side],
-    [0, side],
-  ];
-  const calibration = await send(`/api/v1/event/calibration?camera_id=${camera}`, {
-    method: 'PUT',
-    cookie: w.cookies.admin,
-    body: { frame_width: 200, frame_height: 200, image_points: square(100), plan_points: square(10) },
-  });
-  expect(calibration.status).toBe(200);
+  await hall.calibrateSquare(camera, { pixels: 100, metres: 10 });
   // One person standing at (5, 5) m for 10 s: box bottom centre (50, 50) px.
   hallVideo = await insertTrackedVideo(db, camera, { filename: 'hall.mp4', start: T0 }, [
     Array.from({ length: 11 }, (_, s) => [s * 25, s, 45, 30, 10, 20, 0.9]),
   ]);
-  const zone = await send('/api/v1/event/zone', {
-    method: 'POST',
-    cookie: w.cookies.admin,
-    body: { structure_id: w.structureId, name: 'Стенд 1', role: 'stand', shape: { type: 'circle', center: [5, 5], radius: 1 } },
-  });
-  expect(zone.status).toBe(200);
-  standZone = (zone.body as { id: number }).id;
+  standZone = await hall.addZone({ name: 'Стенд 1', role: 'stand', shape: { type: 'circle', center: [5, 5], radius: 1 } });
 });
 afterAll(async () => t?.cleanup());
 

@@ -1,12 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { untilState } from '../../../tests/support/wait';
 import { insertTrackedVideo, type StoredTrackPoint } from '../../test-support/event-trackings';
+import { errorMessage as message, eventHall, type EventCallInit, type EventHall } from '../../test-support/event-hall';
 import { createTestApp, type TestApp } from '../../test-support/testing';
-import { videoWorld, type VideoWorld } from '../../test-support/video-fixtures';
+import type { VideoWorld } from '../../test-support/video-fixtures';
 import { startWorkers } from '../job-registry';
 import type { JobRunner } from '../jobs/runner';
-import { figuresOf } from './figures';
-import { FIGURES_JOB, figuresHead, figuresTracks, STORED_FIGURES_CHARS } from './figures.service';
+import { FiguresFold, figuresOf, type FiguresInputs } from './figures';
+import { FIGURES_JOB, figuresHead, figuresTracks, STORED_FIGURES_CHARS, trackBatches } from './figures.service';
 
 /**
  * Stored figures of long windows (issue 44, docs/event-analytics.md «Цифры длинных окон»): a hall
@@ -18,6 +19,7 @@ import { FIGURES_JOB, figuresHead, figuresTracks, STORED_FIGURES_CHARS } from '.
  * computed per request; roles and bad input refused, nothing written.
  */
 let t: TestApp;
+let hall: EventHall;
 let w: VideoWorld;
 let runner: JobRunner | null = null;
 
@@ -29,15 +31,7 @@ const LONG = { from: T0, to: T0 + 7 * 86_400_000 };
 const VIDEOS = 14;
 const SHORT_START = T0 + 86_400_000;
 
-const call = async (path: string, init: { method?: string; body?: unknown; cookie?: string } = {}) => {
-  const response = await t.request(path, {
-    method: init.method ?? 'GET',
-    cookie: init.cookie ?? w.cookies.admin,
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-};
-const message = (reply: { body: Record<string, unknown> }) => (reply.body.error as { message: string }).message;
+const call = (path: string, init?: EventCallInit) => hall.call(path, init);
 const figuresUrl = (from: number, to: number) =>
   `/api/v1/event/figures?structure_id=${w.structureId}&from=${encodeURIComponent(iso(from))}&to=${encodeURIComponent(iso(to))}`;
 const windowBody = { from: iso(LONG.from), to: iso(LONG.to) };
@@ -81,30 +75,16 @@ let standZone: number;
 
 beforeAll(async () => {
   t = await createTestApp();
-  w = await videoWorld(t);
+  hall = await eventHall(t);
+  w = hall.w;
   const camera = w.cameraIds[0]!;
-  const square = (side: number) => [
-    [0, 0],
-    [side, 0],
-    [side, side],
-    [0, side],
-  ];
-  const calibrated = await call(`/api/v1/event/calibration?camera_id=${camera}`, {
-    method: 'PUT',
-    body: { frame_width: 200, frame_height: 200, image_points: square(200), plan_points: square(20) },
-  });
-  expect(calibrated.status).toBe(200);
+  await hall.calibrateSquare(camera, { pixels: 200, metres: 20 });
   for (let v = 0; v < VIDEOS; v++) {
     const tracks = Array.from({ length: 20 }, (_, i) => walker(v * 20 + i));
     await insertTrackedVideo(t.deps.db, camera, { filename: `long-${v}.mp4`, start: T0 + v * 60_000 }, tracks);
   }
   await insertTrackedVideo(t.deps.db, camera, { filename: 'short.mp4', start: SHORT_START }, [walker(0), walker(1)]);
-  const zone = await call('/api/v1/event/zone', {
-    method: 'POST',
-    body: { structure_id: w.structureId, name: 'Стенд 1', role: 'stand', shape: { type: 'circle', center: [5, 5], radius: 3 } },
-  });
-  expect(zone.status).toBe(200);
-  standZone = (zone.body as { id: number }).id;
+  standZone = await hall.addZone({ name: 'Стенд 1', role: 'stand', shape: { type: 'circle', center: [5, 5], radius: 3 } });
   // The long window holds more track text than the threshold, the short one far less.
   const head = await figuresHead(t.deps.db, { structureId: w.structureId, fromMs: LONG.from, toMs: LONG.to });
   expect(head.chars).toBeGreaterThan(STORED_FIGURES_CHARS);
@@ -143,6 +123,32 @@ describe('stored figures of a long window', () => {
     const again = await call(figuresUrl(LONG.from, LONG.to));
     expect(again.body).toEqual(done.body);
     expect(await figuresJobs()).toHaveLength(1);
+  });
+
+  it('fold batch by batch (as the job reads them) into the same figures as all the tracks at once', async () => {
+    const window = { structureId: w.structureId, fromMs: LONG.from, toMs: LONG.to };
+    const head = await figuresHead(t.deps.db, window);
+    const trackingIds = head.runs.map((r) => r.trackingId);
+    // A budget of a few tracks (each walker ≈ 9 000 characters): every tracking is read in several batches.
+    const budget = 40_000;
+    const fold = new FiguresFold(head, window);
+    const read: FiguresInputs['tracks'] = [];
+    let before = 0;
+    let batches = 0;
+    for await (const batch of trackBatches(t.deps.db, trackingIds, undefined, budget)) {
+      const text = batch.tracks.reduce((sum, track) => sum + JSON.stringify(track.points).length, 0);
+      expect(batch.chars - before).toBe(text);
+      expect(text <= budget || batch.tracks.length === 1).toBe(true);
+      before = batch.chars;
+      batches++;
+      read.push(...batch.tracks);
+      fold.add(batch.tracks);
+    }
+    expect(batches).toBeGreaterThan(2 * trackingIds.length);
+    expect(before).toBe(head.chars);
+    const whole = (await figuresTracks(t.deps.db, trackingIds))!;
+    expect(read.map((tr) => [tr.trackingId, tr.number])).toEqual(whole.map((tr) => [tr.trackingId, tr.number]));
+    expect(JSON.stringify(fold.figures())).toBe(JSON.stringify(figuresOf({ ...head, tracks: whole }, window)));
   });
 
   it('turn stale when a zone is edited: the old figures marked, the job computes the new ones', async () => {
@@ -250,5 +256,43 @@ describe('stored figures of a long window', () => {
     expect(extra.status).toBe(400);
     expect(await figuresJobs()).toHaveLength(jobs);
     expect(await t.deps.db.selectFrom('event_figures').select('id').execute()).toEqual(rowsBefore);
+  });
+
+  it('queue one job for a window read by several at once, first and after its inputs changed, and all readers get it', async () => {
+    // A window no test read before (six days from a minute before T0: every long video is in it).
+    const window = { from: T0 - 60_000, to: T0 + 6 * 86_400_000 };
+    const readAtOnce = async () => {
+      // Three users, two reads each: as many run at once as the API lets in (http/fair-share.ts: two a user).
+      const readers = [w.cookies.admin, w.cookies.viewer, w.cookies.assessor];
+      const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => call(figuresUrl(window.from, window.to), { cookie: readers[i % 3] })));
+      expect(replies.map((r) => r.status)).toEqual(Array<number>(6).fill(202));
+      const ids = new Set(replies.map((r) => (r.body as { stored: Stored }).stored.job!.id));
+      expect(ids.size).toBe(1);
+      return [...ids][0]!;
+    };
+    const windowRows = () =>
+      t.deps.db
+        .selectFrom('event_figures')
+        .select('job_id')
+        .where('structure_id', '=', w.structureId)
+        .where('from_ms', '=', window.from)
+        .where('to_ms', '=', window.to)
+        .execute();
+    const jobsBefore = await figuresJobs();
+
+    const first = await readAtOnce();
+    expect(await figuresJobs()).toEqual([...jobsBefore, { id: first, status: 'queued' }]);
+    expect(await windowRows()).toEqual([{ job_id: first }]);
+
+    // New inputs: the queued job is cancelled once and one job replaces it for all readers.
+    const renamed = await call(`/api/v1/event/zone/${standZone}`, {
+      method: 'PUT',
+      body: { name: 'Стенд 1 (снова)', role: 'stand', shape: { type: 'circle', center: [5, 5], radius: 3 } },
+    });
+    expect(renamed.status).toBe(200);
+    const second = await readAtOnce();
+    expect(second).not.toBe(first);
+    expect(await figuresJobs()).toEqual([...jobsBefore, { id: first, status: 'cancelled' }, { id: second, status: 'queued' }]);
+    expect(await windowRows()).toEqual([{ job_id: second }]);
   });
 });
