@@ -11,7 +11,16 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { createPartialResponse, RangeRequestsPlugin } from 'workbox-range-requests';
-import { API_CACHE, BASEMAP_CACHE, BASEMAP_URL, isOfflineReadableApi, KEEP_READS_MESSAGE, OUTBOX_SYNC_TAG, warmApiCache } from './offline/apiCache';
+import {
+  API_CACHE,
+  BASEMAP_CACHE,
+  BASEMAP_URL,
+  isOfflineReadableApi,
+  KEEP_READS_MESSAGE,
+  NETWORK_WAIT_SECONDS,
+  OUTBOX_SYNC_TAG,
+  warmApiCache,
+} from './offline/apiCache';
 import { FROM_CACHE_HEADER } from './api/cache-header';
 import type { ApiPath } from './api/paths';
 import type { MapReplayOutcome } from './offline/mapOutbox';
@@ -153,7 +162,7 @@ registerRoute(
   ({ url, request }) => request.method === 'GET' && url.origin === location.origin && isOfflineReadableApi(url),
   new NetworkFirst({
     cacheName: API_CACHE,
-    networkTimeoutSeconds: 6,
+    networkTimeoutSeconds: NETWORK_WAIT_SECONDS,
     plugins: [
       {
         // Only successful JSON is kept (not files, not refusals).

@@ -13,6 +13,15 @@ export const BASEMAP_CACHE = 'norma-basemap';
 export const KEEP_READS_MESSAGE = 'norma-keep-reads';
 /** Background Sync tag of the outbox of markup saves. */
 export const OUTBOX_SYNC_TAG = 'norma-outbox';
+/**
+ * How long a read waits for the server before the service worker answers it from this cache, s.
+ * Longer than the server's own read budget (api/src/http/time-budget.ts, 30 s: a read it cannot
+ * finish is answered 503 by then), so a server that is there always answers first, however slow —
+ * a report computing for 8 s on a busy server is never replaced by the last stored answer shown as
+ * offline — and only a connection that gives no answer at all falls back to the cache. Without any
+ * connection the fetch fails at once and the cache answers at once.
+ */
+export const NETWORK_WAIT_SECONDS = 35;
 
 /** Sign-in, sign-out and share links are never answered from a cache (they are about who asks); nor is a stream of events (the live board's). */
 const NEVER_CACHED = /^\/api\/(v\d+\/(whoami|login|leave|register|logout|resolve_hash|share|video$|live_board\/events$)|auth\/)/;
