@@ -115,7 +115,7 @@ function dropEarly() {
 function keepEarly(key: string, start: (signal: AbortSignal) => Promise<StatementReply>) {
   dropEarly();
   const stop = new AbortController();
-  const result = start(stop.signal).then((reply) => parsed(reply, stop.signal));
+  const result = start(stop.signal).then((reply) => parsed(reply, stop.signal, key));
   // Settled by the screen that takes it; one nobody takes ends here, unseen.
   result.catch(() => undefined);
   early = { key, result, stop };
@@ -177,31 +177,109 @@ function nextTask(): Promise<void> {
   });
 }
 
-/** The report from the worker's pieces, about PARSE_SLICE_BYTES decoded and parsed a task (statement-protocol.ts); stops once `signal` aborts. */
-async function assemblePieces(pieces: StatementPiece[], signal: AbortSignal | undefined): Promise<StatementReport> {
+/**
+ * The first part of a statement being assembled: the report with its header and table 4's rows in,
+ * the rest (the measurements of tables 2 and 3, other long lists) still empty and being parsed
+ * (issue 47: table 4 of a month need not wait for 4 MB of measurements). `finish` parses the rest
+ * at once (printing cannot wait); `shown` tells the assembly that the part is on the screen, so
+ * that its parsing does not take turns with drawing it.
+ */
+export type FirstPart = { report: StatementReport; finish: () => void; shown: () => void };
+
+/** The first parts of the statements being assembled, by window (keyOf), and the screens waiting for them. */
+const firstParts = new Map<string, FirstPart>();
+const firstPartWatchers = new Map<string, Set<(part: FirstPart) => void>>();
+
+/**
+ * Calls `listener` with the first part of this window's statement once it is parsed (at once when
+ * it already is), while the rest is still being parsed; a statement parsed whole before that never
+ * calls it. Returns the function that stops watching.
+ */
+export function watchFirstPart(target: StatementWindow, listener: (part: FirstPart) => void): () => void {
+  const key = keyOf(target);
+  const watchers = firstPartWatchers.get(key) ?? new Set();
+  firstPartWatchers.set(key, watchers.add(listener));
+  const ready = firstParts.get(key);
+  if (ready) listener(ready);
+  return () => {
+    watchers.delete(listener);
+    if (watchers.size > 0) return;
+    firstPartWatchers.delete(key);
+    // Nobody left to show it: the rest is parsed on.
+    firstParts.get(key)?.shown();
+  };
+}
+
+/** Pieces of the first part: the report itself and table 4's rows (statement.worker.ts, asPieces). */
+const inFirstPart = ([path]: StatementPiece) => path.length === 0 || (path.length === 1 && path[0] === 'frv');
+
+/**
+ * The report from the worker's pieces, about PARSE_SLICE_BYTES decoded and parsed a task
+ * (statement-protocol.ts); stops once `signal` aborts. The first part (FirstPart) is parsed first
+ * and offered to the screens watching `key`; the rest waits until one of them has shown it.
+ */
+async function assemblePieces(pieces: StatementPiece[], signal: AbortSignal | undefined, key: string): Promise<StatementReport> {
   const decoder = new TextDecoder();
+  const rest = pieces.filter((piece) => !inFirstPart(piece));
+  const queue = [...pieces.filter(inFirstPart), ...rest];
   let report: unknown;
-  let sinceTurn = 0;
-  for (const [path, json] of pieces) {
-    if (sinceTurn > 0 && sinceTurn + json.byteLength > PARSE_SLICE_BYTES) {
-      await nextTask();
-      signal?.throwIfAborted();
-      sinceTurn = 0;
-    }
-    sinceTurn += json.byteLength;
+  let offered = false;
+  const parseNext = () => {
+    const [path, json] = queue.shift()!;
     const value: unknown = JSON.parse(decoder.decode(json));
     if (path.length === 0) report = value;
     else {
-      const rows = path.reduce((at: unknown, key) => (at as Record<string | number, unknown>)[key], report) as unknown[];
+      const rows = path.reduce((at: unknown, step) => (at as Record<string | number, unknown>)[step], report) as unknown[];
       for (const row of value as unknown[]) rows.push(row);
     }
+  };
+  let sinceTurn = 0;
+  try {
+    while (queue.length > 0) {
+      const size = queue[0]![1].byteLength;
+      if (sinceTurn > 0 && sinceTurn + size > PARSE_SLICE_BYTES) {
+        await nextTask();
+        signal?.throwIfAborted();
+        sinceTurn = 0;
+        // Printed meanwhile: `finish` has parsed the rest.
+        if (queue.length === 0) break;
+      }
+      sinceTurn += size;
+      parseNext();
+      // The first part is in (the rest follows it in the queue): offered once.
+      if (!offered && queue.length > 0 && queue.length === rest.length) {
+        offered = true;
+        await offerFirstPart(key, report as StatementReport, signal, () => {
+          while (queue.length > 0) parseNext();
+        });
+        signal?.throwIfAborted();
+        sinceTurn = 0;
+      }
+    }
+  } finally {
+    if (firstParts.get(key)?.report === report) firstParts.delete(key);
   }
   return report as StatementReport;
 }
 
-async function parsed(reply: StatementReply, signal: AbortSignal | undefined): Promise<StatementResult> {
+/**
+ * Offers the first part to the screens watching `key`; resolves once one has shown it (or stopped
+ * watching), at once when none watches, or when `signal` aborts.
+ */
+function offerFirstPart(key: string, report: StatementReport, signal: AbortSignal | undefined, finish: () => void): Promise<void> {
+  return new Promise((resolve) => {
+    const part: FirstPart = { report, finish, shown: () => resolve() };
+    firstParts.set(key, part);
+    signal?.addEventListener('abort', () => resolve(), { once: true });
+    const watchers = firstPartWatchers.get(key);
+    if (!watchers?.size) return resolve();
+    for (const watcher of watchers) watcher(part);
+  });
+}
+
+async function parsed(reply: StatementReply, signal: AbortSignal | undefined, key: string): Promise<StatementResult> {
   if (reply.type !== 'report') return reply;
-  return { id: reply.id, type: 'report', report: await assemblePieces(reply.pieces, signal), fromCache: reply.fromCache };
+  return { id: reply.id, type: 'report', report: await assemblePieces(reply.pieces, signal, key), fromCache: reply.fromCache };
 }
 
 /**
@@ -215,5 +293,5 @@ export async function statementInWorker(target: StatementWindow, signal?: AbortS
   const started = takeEarly(target, signal);
   if (started) return started;
   const id = ++lastId;
-  return parsed(await ask(session, id, { type: 'compute', id, ...target }, signal), signal);
+  return parsed(await ask(session, id, { type: 'compute', id, ...target }, signal), signal, keyOf(target));
 }

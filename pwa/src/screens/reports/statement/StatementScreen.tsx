@@ -9,7 +9,8 @@ import { useLoad } from '../useLoad';
 import { BalancedWork, FluctuationChart, LoadSection, ParetoSection, StatementHeader, TaktSection, TimeUseSection, UnitsSection } from './sections';
 import { ObservationSheet, StudyRule, Table1, Table4, Table5, Table6 } from './tables';
 import { computeStatement } from '../compute';
-import type { StatementParams } from '../statement-protocol';
+import type { StatementParams, StatementWindow } from '../statement-protocol';
+import { watchFirstPart, type FirstPart } from '../statement-runner';
 import { statementWindow } from './window';
 
 type Params = StatementParams;
@@ -71,26 +72,33 @@ const STEPS = Math.max(...PARTS.map((part) => part.step));
 /**
  * How many steps of the statement are in the page: one more each task until all are, each rendered
  * as a transition (React yields to input between components; only putting the part in the page is one task).
+ * A report still being parsed (`finish`: its FirstPart's, statement-runner.ts) stays at step 1, table 4.
  */
-function useSteps(print: boolean): number {
+function useSteps(print: boolean, finish: (() => void) | undefined): number {
   const [shown, setShown] = useState(print ? STEPS : 1);
   useEffect(() => {
     if (shown >= STEPS) return;
-    const timer = setTimeout(() => startTransition(() => setShown((n) => n + 1)), 0);
-    // The print is laid out right after `beforeprint`: every part must be in the page by then.
-    const all = () => flushSync(() => setShown(STEPS));
+    const timer = finish ? undefined : setTimeout(() => startTransition(() => setShown((n) => n + 1)), 0);
+    // The print is laid out right after `beforeprint`: every part must be in the page by then, the report whole.
+    const all = () => {
+      finish?.();
+      flushSync(() => setShown(STEPS));
+    };
     window.addEventListener('beforeprint', all);
     return () => {
       clearTimeout(timer);
       window.removeEventListener('beforeprint', all);
     };
-  }, [shown]);
+  }, [shown, finish]);
   return shown;
 }
 
-/** The statement report's content in the spec's order; `print` gives the layout the PDF is made from. */
-export function StatementContent({ report, print, pdfHref }: { report: StatementReport; print: boolean; pdfHref?: string }) {
-  const step = useSteps(print);
+/**
+ * The statement report's content in the spec's order; `print` gives the layout the PDF is made from.
+ * `finish`: the report is a first part, its rest still being parsed (statement-runner.ts, FirstPart).
+ */
+export function StatementContent({ report, print, pdfHref, finish }: { report: StatementReport; print: boolean; pdfHref?: string; finish?: () => void }) {
+  const step = useSteps(print, finish);
   const rp = report.rep_param;
   const props: PartProps = {
     report,
@@ -120,24 +128,45 @@ export function StatementContent({ report, print, pdfHref }: { report: Statement
   );
 }
 
+/**
+ * The first part of the statement of `key` while the rest is parsed (statement-runner.ts, FirstPart):
+ * table 4 of a month is drawn without waiting for the measurements (issue 47). Null for the PDF,
+ * which is laid out whole, and once the statement is whole.
+ */
+function useFirstPart(target: StatementWindow | null, key: string | null, pdf: boolean): FirstPart | null {
+  const [first, setFirst] = useState<{ key: string; part: FirstPart } | null>(null);
+  useEffect(() => {
+    if (!target || !key || pdf) return;
+    return watchFirstPart(target, (part) => startTransition(() => setFirst({ key, part })));
+    // `target` is read anew each render; `key` says when it changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key, pdf]);
+  // Drawn (or passed over, the statement being whole by then): the rest of it is parsed on.
+  useEffect(() => {
+    first?.part.shown();
+  }, [first]);
+  return first && first.key === key ? first.part : null;
+}
+
 /** spec 01 "Statement report": /statement/{structureId}/{employeeId}/{fromTime}/{toTime}[/pdf]. */
 export function StatementScreen({ pdf = false, ...params }: Params & { pdf?: boolean }) {
   const target = statementWindow(params);
+  const key = target ? `${target.structureId}/${target.employeeId}/${target.from}/${target.to}` : null;
   // The statement started with the app at this address is picked up, not computed again (statement-runner.ts, startStatementEarly).
-  const loaded = useLoad(target ? `${target.structureId}/${target.employeeId}/${target.from}/${target.to}` : null, (signal) =>
-    computeStatement(target!, target!.employeeId, signal),
-  );
+  const loaded = useLoad(key, (signal) => computeStatement(target!, target!.employeeId, signal));
+  const first = useFirstPart(target, key, pdf);
   const layout = useRef<HTMLDivElement>(null);
   // The PDF waits for the norm fulfilment block below the statement, so that it is in the file.
   const [fulfilmentSettled, setFulfilmentSettled] = useState(false);
 
   const title = 'Ведомость: отчёт по сотруднику';
   if (!target) return <ReportState title={title} error="Неверный адрес отчёта: нужны структурная единица, сотрудник и моменты начала и конца (ISO 8601)." />;
-  if (loaded.state === 'loading') return <ReportState title={title} loading="Загружаем ведомость…" />;
   if (loaded.state === 'error') return <ReportState title={title} error={`Не удалось загрузить ведомость: ${loaded.message}`} />;
+  if (loaded.state === 'loading' && !first) return <ReportState title={title} loading="Загружаем ведомость…" />;
   const { structureId, employeeId, from, to } = target;
   const base = `/statement/${structureId}/${employeeId}/${encodeURIComponent(from)}/${encodeURIComponent(to)}`;
-  const report = loaded.data;
+  const report = loaded.state === 'ready' ? loaded.data : first!.report;
+  const finish = loaded.state === 'ready' ? undefined : first!.finish;
   return (
     <div className="report-screen">
       {pdf && (
@@ -147,7 +176,7 @@ export function StatementScreen({ pdf = false, ...params }: Params & { pdf?: boo
         </div>
       )}
       <div ref={layout}>
-        <StatementContent report={report} print={pdf} pdfHref={`${base}/pdf`} />
+        <StatementContent report={report} print={pdf} pdfHref={`${base}/pdf`} finish={finish} />
         <NormFulfilmentBlock structureId={structureId} from={from} to={to} employeeId={employeeId} print={pdf} onSettled={() => setFulfilmentSettled(true)} />
       </div>
     </div>
