@@ -51,6 +51,8 @@ async function held(build: () => Promise<FiguresFold | { fold: FiguresFold; trac
 let videos = 0;
 let chars = 0;
 const sizes: {
+  /** The window's stored text, as the budgets name the row («5.2 M»). */
+  case: string;
   chars: number;
   points: number;
   whole_mb: number;
@@ -97,6 +99,7 @@ for (const target of [2.5e6, 5e6, 1e7, 2e7]) {
   const [batchedBytes, wholeBytes] = [batched.bytes, whole.bytes];
 
   sizes.push({
+    case: `${(chars / 1e6).toFixed(1)} M`,
     chars,
     points: videos * 20 * 300,
     whole_mb: mb(wholeBytes),
