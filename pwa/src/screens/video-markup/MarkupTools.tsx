@@ -3,6 +3,7 @@ import type { Lane } from './coding';
 import type { MarkupSession } from './session';
 import { num } from '../reports/format';
 import { NamedSelect } from '../../ui/NamedSelect';
+import { useSessionValue } from './useSessionValue';
 
 interface Props {
   session: MarkupSession;
@@ -39,6 +40,8 @@ export function MarkupTools({
   onReactionMs,
   readOnly = false,
 }: Props) {
+  const canUndo = useSessionValue(session, (s) => s.canUndo);
+  const canRedo = useSessionValue(session, (s) => s.canRedo);
   return (
     <div className="markup-tools">
       {!readOnly && (
@@ -59,10 +62,10 @@ export function MarkupTools({
       </button>
       {!readOnly && (
         <>
-          <button type="button" className="button secondary" onClick={() => session.undo()} disabled={!session.canUndo}>
+          <button type="button" className="button secondary" onClick={() => session.undo()} disabled={!canUndo}>
             Отменить
           </button>
-          <button type="button" className="button secondary" onClick={() => session.redo()} disabled={!session.canRedo}>
+          <button type="button" className="button secondary" onClick={() => session.redo()} disabled={!canRedo}>
             Повторить
           </button>
         </>

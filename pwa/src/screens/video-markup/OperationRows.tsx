@@ -11,8 +11,6 @@ export type OperationOption = AvailableOperations['operations'][number];
 
 interface RowsProps {
   session: MarkupSession;
-  rows: readonly MarkupRow[];
-  selectedKey: string | null;
   operations: OperationOption[];
   workplaces: NamedItem[];
   employees: NamedItem[];
@@ -127,6 +125,45 @@ function useRowWindow(scroller: RefObject<HTMLDivElement | null>, count: number,
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN);
   const last = Math.min(count, Math.ceil((scrollTop + viewHeight) / rowHeight) + OVERSCAN);
   return { first, last };
+}
+
+type Shown = { rows: readonly MarkupRow[]; selectedKey: string | null };
+
+/**
+ * The session's rows and selection as the list shows them. A change made while the list has the
+ * focus (a row's field, its number) is taken at once; any other — an operation key, a button, the
+ * timeline — once the frame of the change is painted: a key press paints its segment on the
+ * timeline and its button without the list, whose rows (a re-render, the rows under a new one
+ * moving down, the DOM they change) follow in the next frame.
+ */
+function useRowsAfterPaint(session: MarkupSession, list: RefObject<HTMLElement | null>): Shown {
+  const [shown, setShown] = useState<Shown>(() => ({ rows: session.rows, selectedKey: session.selectedKey }));
+  useEffect(() => {
+    const take = () =>
+      setShown((current) =>
+        current.rows === session.rows && current.selectedKey === session.selectedKey ? current : { rows: session.rows, selectedKey: session.selectedKey },
+      );
+    let pending: (() => void) | null = null;
+    const onChange = () => {
+      if (list.current?.contains(document.activeElement)) {
+        pending?.();
+        pending = null;
+        take();
+      } else
+        pending ??= afterPaint(() => {
+          pending = null;
+          take();
+        });
+    };
+    // Whatever changed between the first render and this subscription.
+    take();
+    const unsubscribe = session.subscribe(onChange);
+    return () => {
+      unsubscribe();
+      pending?.();
+    };
+  }, [session, list]);
+  return shown;
 }
 
 interface RowProps {
@@ -253,8 +290,9 @@ const OperationRow = memo(function OperationRow(props: RowProps) {
  * start and end as h:m:s, comment, remove; a warning beside the times when start is not before
  * end. Virtualised: only the rows in view are in the DOM, so 10,000 rows stay fast.
  */
-export function OperationRows({ session, rows, selectedKey, operations, workplaces, employees, onSeek, readOnly = false, loading = false }: RowsProps) {
+export function OperationRows({ session, operations, workplaces, employees, onSeek, readOnly = false, loading = false }: RowsProps) {
   const scroller = useRef<HTMLDivElement>(null);
+  const { rows, selectedKey } = useRowsAfterPaint(session, scroller);
   // The scroller is in the page only once the markup is in and has rows: measured from then on.
   const layout = useRowLayout(scroller, rows.length > 0 && !loading);
   const rowHeight = { wide: ROW_HEIGHT, two: TWO_LINE_ROW_HEIGHT, narrow: NARROW_ROW_HEIGHT, phone: PHONE_ROW_HEIGHT }[layout];

@@ -1,5 +1,5 @@
 import type Konva from 'konva';
-import { memo, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { Group, Layer, Line, Rect, Shape, Stage, Text } from 'react-konva';
 import { formatSeconds } from '../../format/time';
 import type { MarkupRow, StampRow } from '../../offline/markup-rows';
@@ -12,12 +12,22 @@ export interface LaneInfo {
   label: string;
 }
 
-interface TimelineProps {
+/** What changes with every edit: read when the segments are drawn, not passed as props (a change redraws the canvas, not React). */
+export interface TimelineRows {
   rows: readonly MarkupRow[];
-  stamps: readonly StampRow[];
   revision: number;
-  selectedKey: string | null;
   codingKey: string | null;
+  /** No row is longer than this (seconds). */
+  longestRow: number;
+}
+
+interface TimelineProps {
+  /** The rows now (MarkupSession); `subscribe` tells when they change. */
+  live(): TimelineRows;
+  subscribe(listener: () => void): () => void;
+  stamps: readonly StampRow[];
+  /** The selected row when it is not the one being coded: drawn with its draggable edges. */
+  selected: MarkupRow | null;
   duration: number;
   playhead: Playhead;
   colorOf: (row: MarkupRow) => string;
@@ -27,8 +37,6 @@ interface TimelineProps {
   lanes: LaneInfo[];
   /** The row of a key, without a pass over the rows. */
   rowOf(key: string): MarkupRow | null;
-  /** No row is longer than this (seconds). */
-  longest: number;
   /** The time span rows changed in after a revision (MarkupSession.rowsChangedSince). */
   changedSince(revision: number): ChangedSpan;
   onSeek(seconds: number): void;
@@ -172,6 +180,26 @@ function EdgeHandle({
   );
 }
 
+/** The segment under a point of the stage (the topmost, i.e. latest starting, one), if any: by binary search. */
+function segmentAt(
+  { rows, longestRow }: TimelineRows,
+  { timeAt, width, span }: TimelineView,
+  laneIndex: Map<string, number>,
+  laneOf: (row: MarkupRow) => string,
+  px: number,
+  py: number,
+): MarkupRow | undefined {
+  const lane = Math.floor((py - RULER) / LANE);
+  if (lane < 0 || lane >= laneIndex.size || py - RULER - lane * LANE < 8) return undefined;
+  const time = timeAt(px);
+  const slack = (3 / width) * span;
+  let hit: MarkupRow | undefined;
+  forRowsIn(rows, longestRow, time - slack, time + slack, (row) => {
+    if (laneIndex.get(laneOf(row)) === lane) hit = row;
+  });
+  return hit;
+}
+
 /**
  * The markup timeline (konva): one lane per workplace and employee, segments coloured by operation
  * type, note stamps, the playhead. Click seeks, a click on a segment selects it, the selected
@@ -179,39 +207,43 @@ function EdgeHandle({
  * Only segments inside the visible span are drawn, so thousands of them stay smooth.
  */
 export function Timeline(props: TimelineProps) {
-  const { rows, stamps, selectedKey, codingKey, duration, playhead, colorOf, laneOf, lanes, rowOf, longest } = props;
+  const { live, stamps, selected, duration, playhead, colorOf, laneOf, lanes, rowOf } = props;
   const playheadLine = useRef<Konva.Line>(null);
   const codingRect = useRef<Konva.Rect>(null);
+  const segments = useRef<Konva.Shape>(null);
   const timeline = useTimelineView(duration);
-  const { container, width, view, span, x, timeAt } = timeline;
+  const { container, width, view, x, timeAt } = timeline;
   const laneIndex = useMemo(() => new Map(lanes.map((l, i) => [l.key, i])), [lanes]);
   const height = RULER + Math.max(1, lanes.length) * LANE + STAMPS;
-  usePlayheadDrawing(timeline, playhead, () => (codingKey ? rowOf(codingKey) : null), playheadLine, codingRect);
+  const coded = () => {
+    const { codingKey } = live();
+    return codingKey ? rowOf(codingKey) : null;
+  };
+  const codingY = (row: MarkupRow) => RULER + (laneIndex.get(laneOf(row)) ?? 0) * LANE + 12;
+  const drawPlayhead = usePlayheadDrawing(timeline, playhead, coded, playheadLine, codingRect);
+  // An edit (a key press) redraws the segments' canvas and moves the coding mark, without a React
+  // render of the timeline and its konva tree (the stage reconciles all its layers on each render).
+  useEffect(() =>
+    props.subscribe(() => {
+      const row = coded();
+      codingRect.current?.visible(!!row);
+      if (row) codingRect.current?.setAttrs({ x: x(row.start), y: codingY(row), fill: colorOf(row) });
+      drawPlayhead();
+      segments.current?.getLayer()?.batchDraw();
+    }),
+  );
   const [bitmap] = useState(() => new SegmentBitmap());
   const layout = useMemo(() => ({ laneIndex, colors: props.colors }), [laneIndex, props.colors]);
 
-  /** The segment under a point of the stage (the topmost, i.e. latest starting, one), if any: by binary search. */
-  const segmentAt = (px: number, py: number): MarkupRow | undefined => {
-    const lane = Math.floor((py - RULER) / LANE);
-    if (lane < 0 || lane >= lanes.length || py - RULER - lane * LANE < 8) return undefined;
-    const time = timeAt(px);
-    const slack = (3 / width) * span;
-    let hit: MarkupRow | undefined;
-    forRowsIn(rows, longest, time - slack, time + slack, (row) => {
-      if (laneIndex.get(laneOf(row)) === lane) hit = row;
-    });
-    return hit;
-  };
   const gestures = useTimelineGestures(timeline, (px, py) => {
-    const hit = segmentAt(px, py);
+    const hit = segmentAt(live(), timeline, laneIndex, laneOf, px, py);
     if (hit) props.onSelect(hit.key);
     else props.onSeek(Math.max(0, Math.min(duration, timeAt(px))));
   });
 
-  const selected = (selectedKey && rowOf(selectedKey)) || undefined;
-  const coding = (codingKey && rowOf(codingKey)) || undefined;
+  const coding = coded();
   const selectedLane = selected ? (laneIndex.get(laneOf(selected)) ?? 0) : 0;
-  const handles = selected && selected.key !== codingKey;
+  const handles = !!selected;
 
   return (
     <div className="timeline" ref={container} data-testid="timeline">
@@ -228,15 +260,17 @@ export function Timeline(props: TimelineProps) {
               redraws only the time it changed (timeline-segments.ts), so zoomed out over 10,000
               segments a press costs what its own segments do. */}
           <Shape
+            ref={segments}
             listening={false}
             perfectDrawEnabled={false}
-            sceneFunc={(context) =>
+            sceneFunc={(context) => {
+              const now = live();
               bitmap.paint(context._context, {
-                rows,
-                revision: props.revision,
+                rows: now.rows,
+                revision: now.revision,
+                codingKey: now.codingKey,
+                longest: now.longestRow,
                 changedSince: props.changedSince,
-                longest,
-                codingKey,
                 row: rowOf,
                 view,
                 width,
@@ -250,8 +284,8 @@ export function Timeline(props: TimelineProps) {
                   ctx.fillStyle = colorOf(row);
                   ctx.fillRect(left, RULER + lane * LANE + 12, Math.max(1, x(row.end) - left), LANE - 14);
                 },
-              })
-            }
+              });
+            }}
           />
           {handles && (
             <Rect
@@ -264,18 +298,18 @@ export function Timeline(props: TimelineProps) {
               listening={false}
             />
           )}
-          {coding && (
-            <Rect
-              ref={codingRect}
-              x={x(coding.start)}
-              y={RULER + (laneIndex.get(laneOf(coding)) ?? 0) * LANE + 12}
-              width={2}
-              height={LANE - 14}
-              fill={colorOf(coding)}
-              opacity={0.6}
-              listening={false}
-            />
-          )}
+          {/* Always there, shown while a row is coded: an edit moves it without a render (above). */}
+          <Rect
+            ref={codingRect}
+            visible={!!coding}
+            x={coding ? x(coding.start) : 0}
+            y={coding ? codingY(coding) : 0}
+            width={2}
+            height={LANE - 14}
+            fill={coding ? colorOf(coding) : undefined}
+            opacity={0.6}
+            listening={false}
+          />
           <StampMarks stamps={stamps} width={width} from={view.from} to={view.to} height={height} />
           {handles && <EdgeHandle timeline={timeline} selected={selected} lane={selectedLane} edge="start" onEdge={props.onEdge} />}
           {handles && <EdgeHandle timeline={timeline} selected={selected} lane={selectedLane} edge="end" onEdge={props.onEdge} />}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ComponentProps } from 'react';
 import { useSnapshot } from 'valtio';
 import { api } from '../../api/client';
 import { formatDateTime } from '../../format/time';
@@ -20,11 +20,12 @@ import { OperationRows } from './OperationRows';
 import { Player } from './Player';
 import { reviewTarget } from './review';
 import { Activities, AgreementPanel, MarkupHelper, OtherCameras, TimeBudgetPanel, VideoComment } from './SidePanels';
-import { laneKey } from './session';
+import { laneKey, type MarkupSession } from './session';
 import { StampList } from './StampList';
 import { Timeline } from './Timeline';
 import { analyse, share, switchCamera, useMarkupActions, type MarkupActions } from './useMarkupActions';
 import { useLanes, useMarkupEditor, type MarkupEditor } from './useMarkupEditor';
+import { useSessionValue } from './useSessionValue';
 import './video-markup.css';
 
 /**
@@ -41,24 +42,25 @@ const NO_ROWS: readonly MarkupRow[] = [];
 /** How long the keys must rest before the statistics panels and the model review count take the new rows. */
 const STATISTICS_PAUSE_MS = 400;
 
-/**
- * `value`, once it has stayed the same for `pauseMs`: work over all 10,000 rows runs between key
- * presses, not in the frame a press is painted in (useDeferredValue renders it right after the
- * press, before the browser paints, and on a tablet's CPU that delayed the press).
- */
-function useSettledValue<T>(value: T, pauseMs: number, initial: T): T {
-  // Not `value`: at 10,000 rows the first render of the screen would count them all too.
-  const [settled, setSettled] = useState(initial);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), pauseMs);
-    return () => clearTimeout(timer);
-  }, [value, pauseMs]);
-  return settled;
-}
-
 /** `compact`: a tablet or a phone (TOUCH_LAYOUT), laid out for a finger (docs/layout.md). */
 type Parts = { editor: MarkupEditor; actions: MarkupActions; compact: boolean };
 type Meta = NonNullable<MarkupEditor['meta']>;
+
+/** «не сохранено»: follows the session's unsaved flag alone (a key press does not redraw the title line). */
+function UnsavedBadge({ session }: { session: MarkupSession }) {
+  const dirty = useSessionValue(session, (s) => s.dirty);
+  return dirty ? (
+    <span className="badge unsaved" data-testid="unsaved">
+      не сохранено
+    </span>
+  ) : null;
+}
+
+/** The operation buttons, following only which operation is being coded (the active button). */
+function CodingButtons({ session, ...props }: Omit<ComponentProps<typeof OperationButtons>, 'codingOperationId'> & { session: MarkupSession }) {
+  const codingOperationId = useSessionValue(session, (s) => (s.codingKey ? (s.row(s.codingKey)?.operation_id ?? null) : null));
+  return <OperationButtons {...props} codingOperationId={codingOperationId} />;
+}
 
 /** The title line: file, camera and start, damage, unsaved and queued badges, the keys' help (under «Ещё» when compact). */
 function MarkupHead({ editor, actions, meta, compact }: Parts & { meta: Meta }) {
@@ -71,11 +73,7 @@ function MarkupHead({ editor, actions, meta, compact }: Parts & { meta: Meta }) 
         {formatDateTime(meta.start_time, timeZone)}
       </span>
       {meta.damage && <DamagedRecording reason={meta.damage} />}
-      {editor.session.dirty && (
-        <span className="badge unsaved" data-testid="unsaved">
-          не сохранено
-        </span>
-      )}
+      <UnsavedBadge session={editor.session} />
       {editor.persistence.queued && <span className="badge">ждёт отправки</span>}
       {!compact && (
         <button type="button" className="button secondary small" onClick={() => actions.setHelp(true)}>
@@ -107,9 +105,9 @@ function CodingStage({ editor, actions, meta, compact }: Parts & { meta: Meta })
           }}
         />
         {!readOnly && (
-          <OperationButtons
+          <CodingButtons
+            session={session}
             operations={lookups.operations}
-            codingOperationId={session.codingKey ? (session.row(session.codingKey)?.operation_id ?? null) : null}
             onPress={actions.pressOperationKey}
             onStop={() => performAction('endCoding', actions.ctx)}
             fitWindow={compact}
@@ -134,12 +132,99 @@ function CodingStage({ editor, actions, meta, compact }: Parts & { meta: Meta })
   );
 }
 
-/** Everything under the video: tools, model review, the timeline, the rows, the stamps and the statistics. */
-function MarkupWork({ editor, actions, meta }: Parts & { meta: Meta }) {
-  const { readOnly, session, lookups, player, coding, playhead, operationById } = editor;
+/**
+ * The rows as they were when the session last stayed unchanged for `pauseMs`: work over all 10,000
+ * rows runs between key presses, not in the frame a press is painted in (useDeferredValue renders
+ * it right after the press, before the browser paints, and on a tablet's CPU that delayed the press).
+ * Followed by subscription, not by a render per change: the calling panel draws only when they settle.
+ */
+function useSettledRows(session: MarkupSession, pauseMs: number): readonly MarkupRow[] {
+  // Not the rows at once: at 10,000 rows the first render of the screen would count them all too.
+  const [settled, setSettled] = useState(NO_ROWS);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const restart = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => setSettled(session.rows), pauseMs);
+    };
+    restart();
+    const unsubscribe = session.subscribe(restart);
+    return () => {
+      unsubscribe();
+      clearTimeout(timer);
+    };
+  }, [session, pauseMs]);
+  return settled;
+}
+
+/** The model's layer under review, with the rows once the keys pause. */
+function ModelReview({ editor, actions, duration }: Parts & { duration: number }) {
+  const { session, playhead, lookups } = editor;
+  const rows = useSettledRows(session, STATISTICS_PAUSE_MS);
+  return (
+    <ModelReviewPanel
+      rows={rows}
+      playhead={playhead}
+      targetAt={(at) => reviewTarget(session, at)}
+      operations={lookups.operations}
+      span={actions.reviewSpan ?? { from: 0, to: duration }}
+      onSpan={actions.setReviewSpan}
+      onReview={(decision, scope) => actions.ctx.reviewModel(decision, scope)}
+    />
+  );
+}
+
+/** The time budget and agreement panels (a pass over all rows each), with the rows once the keys pause. */
+function StatisticsPanels({ editor, duration }: Parts & { duration: number }) {
+  const { session, lookups, player } = editor;
+  const rows = useSettledRows(session, STATISTICS_PAUSE_MS);
+  return (
+    <>
+      <TimeBudgetPanel rows={rows} duration={duration} operations={lookups.operations} />
+      <AgreementPanel rows={rows} duration={duration} operations={lookups.operations} onSeek={player.seek} />
+    </>
+  );
+}
+
+/**
+ * The timeline. Its segments and the coding mark follow the session by subscription (a key press
+ * redraws the canvas, not React); it renders when the lanes, the stamps or the selected row with
+ * its draggable edges change.
+ */
+function MarkupTimeline({ editor, meta }: Parts & { meta: Meta }) {
+  const { readOnly, session, player, operationById } = editor;
+  const stamps = useSessionValue(session, (s) => s.stamps);
+  const selected = useSessionValue(session, (s) => (s.selectedKey && s.selectedKey !== s.codingKey ? s.row(s.selectedKey) : null));
   const lanes = useLanes(editor);
-  // The statistics panels (a pass over all rows each) follow once the keys pause: a key press paints its segment alone.
-  const deferredRows = useSettledValue(session.rows, STATISTICS_PAUSE_MS, NO_ROWS);
+  return (
+    <Timeline
+      live={() => session}
+      subscribe={session.subscribe}
+      stamps={stamps}
+      selected={selected}
+      duration={editor.duration || meta.duration || 1}
+      playhead={editor.playhead}
+      lanes={lanes}
+      laneOf={laneKey}
+      colorOf={(row) => operationById.get(row.operation_id ?? -1)?.color ?? '#9e9e9e'}
+      colors={operationById}
+      rowOf={(key) => session.row(key)}
+      changedSince={session.rowsChangedSince}
+      onSeek={player.seek}
+      onSelect={(key) => session.select(key)}
+      onEdge={(key, edge, seconds) => !readOnly && session.updateRow(key, edge === 'start' ? { start: seconds } : { end: seconds }, 'Сдвинуть границу')}
+    />
+  );
+}
+
+/**
+ * Everything under the video: tools, model review, the timeline, the rows, the stamps and the
+ * statistics. Not subscribed to the session itself: each part follows the values it shows.
+ */
+function MarkupWork(parts: Parts & { meta: Meta }) {
+  const { editor, actions, meta } = parts;
+  const { readOnly, session, lookups, player, coding } = editor;
+  const hasModelRows = useSessionValue(session, (s) => s.modelRowCount > 0);
   const knownDuration = editor.duration || meta.duration || 0;
   return (
     <>
@@ -159,40 +244,10 @@ function MarkupWork({ editor, actions, meta }: Parts & { meta: Meta }) {
         onReactionMs={coding.setReactionMs}
         readOnly={readOnly || !editor.loaded}
       />
-      {!readOnly && session.modelRowCount > 0 && (
-        <ModelReviewPanel
-          rows={deferredRows}
-          playhead={playhead}
-          targetAt={(at) => reviewTarget(session, at)}
-          operations={lookups.operations}
-          span={actions.reviewSpan ?? { from: 0, to: knownDuration }}
-          onSpan={actions.setReviewSpan}
-          onReview={(decision, scope) => actions.ctx.reviewModel(decision, scope)}
-        />
-      )}
-      <Timeline
-        rows={session.rows}
-        stamps={session.stamps}
-        revision={session.revision}
-        selectedKey={session.selectedKey}
-        codingKey={session.codingKey}
-        duration={editor.duration || meta.duration || 1}
-        playhead={playhead}
-        lanes={lanes}
-        laneOf={laneKey}
-        colorOf={(row) => operationById.get(row.operation_id ?? -1)?.color ?? '#9e9e9e'}
-        colors={operationById}
-        rowOf={(key) => session.row(key)}
-        longest={session.longestRow}
-        changedSince={session.rowsChangedSince}
-        onSeek={player.seek}
-        onSelect={(key) => session.select(key)}
-        onEdge={(key, edge, seconds) => !readOnly && session.updateRow(key, edge === 'start' ? { start: seconds } : { end: seconds }, 'Сдвинуть границу')}
-      />
+      {!readOnly && hasModelRows && <ModelReview {...parts} duration={knownDuration} />}
+      <MarkupTimeline {...parts} />
       <OperationRows
         session={session}
-        rows={session.rows}
-        selectedKey={session.selectedKey}
         operations={lookups.operations}
         workplaces={lookups.workplaces}
         employees={lookups.employees}
@@ -201,8 +256,7 @@ function MarkupWork({ editor, actions, meta }: Parts & { meta: Meta }) {
         loading={!editor.loaded}
       />
       <StampList session={session} onSeek={player.seek} readOnly={readOnly} />
-      <TimeBudgetPanel rows={deferredRows} duration={knownDuration} operations={lookups.operations} />
-      <AgreementPanel rows={deferredRows} duration={knownDuration} operations={lookups.operations} onSeek={player.seek} />
+      <StatisticsPanels {...parts} duration={knownDuration} />
     </>
   );
 }

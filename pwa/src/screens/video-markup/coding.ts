@@ -47,9 +47,11 @@ export function pressOperationKey(session: MarkupSession, operationId: number, t
     source: 'manual',
   };
   changes.push({ key: row.key, before: null, after: row });
-  session.apply(open ? 'Следующая операция' : 'Начать операцию', changes);
+  // Before the change is applied (and told): parts of the screen that follow only the coded or
+  // selected row (useSessionValue) see them in that one notification.
   session.codingKey = row.key;
   session.selectedKey = row.key;
+  session.apply(open ? 'Следующая операция' : 'Начать операцию', changes);
   return row;
 }
 

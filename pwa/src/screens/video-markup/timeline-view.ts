@@ -108,7 +108,7 @@ export function useTimelineGestures(timeline: TimelineView, onClick: (px: number
   };
 }
 
-/** The playhead (and the end of the segment being coded) move without re-rendering React. */
+/** The playhead (and the end of the segment being coded) move without re-rendering React; returns the drawing. */
 export function usePlayheadDrawing(
   timeline: TimelineView,
   playhead: Playhead,
@@ -117,21 +117,23 @@ export function usePlayheadDrawing(
   codingRect: RefObject<Konva.Rect | null>,
 ) {
   const { x } = timeline;
+  const draw = () => {
+    const line = playheadLine.current;
+    if (line) {
+      line.x(x(playhead.time));
+      line.getLayer()?.batchDraw();
+    }
+    const rect = codingRect.current;
+    const row = coded();
+    if (rect && row) {
+      rect.width(Math.max(2, x(Math.max(row.start, playhead.time)) - x(row.start)));
+      rect.getLayer()?.batchDraw();
+    }
+  };
   useEffect(() => {
-    const draw = () => {
-      const line = playheadLine.current;
-      if (line) {
-        line.x(x(playhead.time));
-        line.getLayer()?.batchDraw();
-      }
-      const rect = codingRect.current;
-      const row = coded();
-      if (rect && row) {
-        rect.width(Math.max(2, x(Math.max(row.start, playhead.time)) - x(row.start)));
-        rect.getLayer()?.batchDraw();
-      }
-    };
     draw();
     return playhead.subscribe(draw);
   });
+  // Also called when the coded row changes without a render (Timeline).
+  return draw;
 }

@@ -125,7 +125,8 @@ export function useMarkupActions(editor: MarkupEditor) {
     if (!readOnly && laneMissing(session, coding.defaultLane())) return notify('error', CHOOSE_LANE_FIRST);
     editor.pressOperation(operationId);
   };
-  const selected = session.selectedKey ? session.row(session.selectedKey) : null;
+  // Read when a command runs: the screen is not drawn again on each change of the session.
+  const selectedRow = () => (session.selectedKey ? session.row(session.selectedKey) : null);
   const ctx: ActionContext = {
     readOnly,
     session,
@@ -142,17 +143,22 @@ export function useMarkupActions(editor: MarkupEditor) {
     previousSegment: () => seekToRow(previousSegment(session.rows, player.time())),
     nextSegment: () => seekToRow(nextSegment(session.rows, player.time())),
     toggleLoop: () => {
+      const selected = selectedRow();
       if (loop || !selected || !(selected.end > selected.start)) return setLoop(null);
       setLoop({ start: selected.start, end: selected.end });
       player.seek(selected.start);
       void editor.videoRef.current?.play().catch(() => {});
     },
     nudge: (edge, seconds) => {
+      const selected = selectedRow();
       if (!selected) return;
       const value = Math.round(Math.max(0, (edge === 'start' ? selected.start : selected.end) + seconds) * 10) / 10;
       session.updateRow(selected.key, edge === 'start' ? { start: value } : { end: value }, 'Сдвинуть границу');
     },
-    deleteSelected: () => selected && session.removeRow(selected.key),
+    deleteSelected: () => {
+      const selected = selectedRow();
+      if (selected) session.removeRow(selected.key);
+    },
     toggleHelp: () => setHelp((h) => !h),
     cancel: () => {
       if (persistence.cancel()) backToTasks();

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useCameraModels, useLiveSuggestion, type SettledChange } from '../../ml/useLiveSuggestion';
 import type { MarkupRow } from '../../offline/markup-rows';
 import { useAllows } from '../../state/login';
@@ -7,6 +7,7 @@ import { usePlayerControls } from './player-controls';
 import { Playhead } from './playhead';
 import { MarkupSession } from './session';
 import { useCodingInput } from './useCodingInput';
+import { useSessionValue } from './useSessionValue';
 import { useDraftAutosave, useMarkupPersistence } from './useMarkupPersistence';
 import { useKeptOffline, useQueuedSaveReplay } from './useOfflineSync';
 import { useActivities, useOtherCameras, useVideoMarkupData } from './useVideoMarkupData';
@@ -19,8 +20,9 @@ import { useActivities, useOtherCameras, useVideoMarkupData } from './useVideoMa
 export function useMarkupEditor(videoId: number, startSecond: number) {
   // Saving markups needs markup.write (api/src/auth/permissions.ts): without it the screen only shows.
   const readOnly = !useAllows('markup.write');
+  // Not subscribed here: each part of the screen follows the session values it shows
+  // (useSessionValue), so a key press does not draw the whole editor again.
   const [session] = useState(() => new MarkupSession());
-  useSyncExternalStore(session.subscribe, session.getRevision);
   const [playhead] = useState(() => new Playhead());
   const videoRef = useRef<HTMLVideoElement>(null);
   /** Seconds: the server's, then the file's own length once the player reads it. */
@@ -104,6 +106,9 @@ export type MarkupEditor = ReturnType<typeof useMarkupEditor>;
 
 /** The timeline's lanes: one per workplace and employee in the rows (the default lane when there are none). */
 export function useLanes({ session, lookups, coding }: MarkupEditor) {
+  // The session counts the rows of each lane: its lane revision rises only when a lane comes or goes.
+  const laneRevision = useSessionValue(session, (s) => s.laneRevision);
+  const empty = useSessionValue(session, (s) => s.rows.length === 0);
   return useMemo(() => {
     const keys = new Map<string, string>();
     const label = (row: Pick<MarkupRow, 'workplace_id' | 'employee_id'>) =>
@@ -121,7 +126,7 @@ export function useLanes({ session, lookups, coding }: MarkupEditor) {
       keys.set(`${lane.workplace_id}:${lane.employee_id}`, label(lane));
     }
     return [...keys.entries()].map(([key, text]) => ({ key, label: text }));
-    // The session mutates in place: its lane revision is what changes (and, with no rows, the default lane).
+    // With no rows the one lane shown is the default lane (the lane chosen in «Разметка для»).
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [session.laneRevision, session.rows.length === 0 ? session.revision : -1, lookups]);
+  }, [laneRevision, empty ? coding.lane : null, lookups]);
 }

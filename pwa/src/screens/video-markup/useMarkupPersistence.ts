@@ -236,12 +236,22 @@ export function useMarkupPersistence(options: PersistenceOptions) {
 export function useDraftAutosave(videoId: number, session: MarkupSession, loaded: boolean, conflict: MarkupConflict | null, keepDraft: () => Promise<unknown>) {
   useEffect(() => {
     if (!loaded) return;
-    const timer = setTimeout(() => {
-      if (session.dirty) void keepDraft();
-      else if (!conflict) void clearDraft(videoId, owner());
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [session.revision, loaded, videoId, session, conflict, keepDraft]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const restart = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        if (session.dirty) void keepDraft();
+        else if (!conflict) void clearDraft(videoId, owner());
+      }, 300);
+    };
+    restart();
+    // By subscription: the screen is not drawn again on each change of the session.
+    const unsubscribe = session.subscribe(restart);
+    return () => {
+      unsubscribe();
+      clearTimeout(timer);
+    };
+  }, [loaded, videoId, session, conflict, keepDraft]);
 
   // A field device switches apps or closes the tab at any moment: the draft is written at once then.
   useEffect(() => {
