@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { featureCollection as fc } from '../../workers/test-support/drawing';
+import { cadDistrict, featureCollection as fc } from '../../workers/test-support/drawing';
 import { CAD_SUPPORT_DIR, librecad, PYTHON_WITH_EZDXF } from '../support/cad-tools';
-import { defaultCrs, planCad, writeDwg, writeDxf, type GeoFeature } from '@norma/workers/map';
+import { defaultCrs, planCad, runAlgorithm, writeDwg, writeDxf, type GeoFeature } from '@norma/workers/map';
 
 /*
  * Issue 46: CAD labels a planner can read. LibreCAD 2.2 draws every label character of the DXF and
@@ -21,6 +21,9 @@ import { defaultCrs, planCad, writeDwg, writeDxf, type GeoFeature } from '@norma
  * opens it under Xvfb and saves it as DXF (tests/support/librecad.sh, `resave`); that file — LibreCAD's
  * reading, styles and fonts included — is cut into one file per label (ezdxf-split-texts.py) and
  * printed the same way.
+ *
+ * GDAL reads the DWG through its CAD driver, which decodes strings by the header's code page and
+ * shows «\U+XXXX» as it is: the DWG written with the text encoding «cp1251» is read by `ogrinfo`.
  */
 
 /** What a planner types into names: Russian, digits, Latin, the punctuation of addresses, and characters outside Windows-1251. */
@@ -187,5 +190,54 @@ describe('CAD labels (issue 46)', () => {
     // The Cyrillic-only file is byte for byte Windows-1251; the other one is UTF-8.
     expect(readFileSync(join(dir, 'cp1251.dxf')).includes(Buffer.from('Школа', 'utf8'))).toBe(false);
     expect(readFileSync(join(dir, 'utf8.dxf')).includes(Buffer.from('Café', 'utf8'))).toBe(true);
+  });
+
+  it('GDAL reads every Cyrillic label and layer name of the DWG written in Windows-1251; the default DWG it shows as \\U+ codes', () => {
+    const drawn = cadDistrict({ more: true });
+    const crs = defaultCrs(drawn)!;
+    const grid = runAlgorithm('road_gen_grid', { drawn, general: fc([]), crs });
+    const cover = runAlgorithm('block_min_circle_cover', { drawn, general: grid.general, crs });
+    const extra = ['Парк «Ёлочки»', 'Школа № 1 — корпус 2', 'ул. Ленина, 5', 'Café «Éclair»', '½ квартала', 'Аренда 100 ₽/м²'];
+    const drawing = fc([
+      ...drawn.features,
+      ...cover.general.features,
+      ...extra.map((name, i) => ({ ...named(name), geometry: { type: 'Point' as const, coordinates: [30.301 + i * 0.001, 59.931] } })),
+    ]);
+    const plan = planCad(drawing, cover.info, () => {}, crs);
+    // Characters outside Windows-1251 keep their codes in that form; GDAL shows those as they are.
+    const outside: Record<string, string> = {
+      'Café «Éclair»': 'Caf\\U+00E9 «\\U+00C9clair»',
+      '½ квартала': '\\U+00BD квартала',
+      'Аренда 100 ₽/м²': 'Аренда 100 \\U+20BD/м\\U+00B2',
+    };
+    const labels = plan.entities.flatMap((e) => (e.kind === 'text' ? [e.text] : []));
+    const cyrillic = labels.filter((t) => /[а-яё]/i.test(t) && !(t in outside));
+    expect(cyrillic.length).toBeGreaterThan(50);
+    expect(cyrillic).toEqual(expect.arrayContaining(['Жилой район «Север»', 'улица Ленина', 'Проспект Мира', 'Школа № 1', 'Дом № 5', 'Парк «Ёлочки»']));
+    const layers = Object.keys(plan.counts);
+    expect(layers.filter((l) => /[а-яё]/i.test(l))).toEqual(layers);
+
+    /** What GDAL (`ogrinfo`, no encoding given) reads: its layers with their feature counts, and every text. */
+    const gdal = (file: string) => {
+      const out = execFileSync('ogrinfo', ['-ro', '-al', '-q', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 * 1024 * 1024 });
+      const counts: Record<string, number> = {};
+      for (const m of out.matchAll(/^OGRFeature\((.*)\):\d+$/gm)) counts[m[1]] = (counts[m[1]] ?? 0) + 1;
+      return { counts, texts: [...out.matchAll(/^\s*text \(String\) = (.*)$/gm)].map((m) => m[1]) };
+    };
+    const write = (name: string, textEncoding?: 'cp1251') => {
+      const file = join(dir, name);
+      writeFileSync(file, writeDwg(drawing, cover.info, () => {}, { created: new Date('2026-01-01T00:00:00Z'), textEncoding }, crs).bytes);
+      return file;
+    };
+    const read = gdal(write('gdal-1251.dwg', 'cp1251'));
+    expect(read.counts).toEqual(plan.counts);
+    expect(read.texts.toSorted()).toEqual(labels.map((t) => outside[t] ?? t).toSorted());
+
+    // The default form: GDAL shows the codes, not one Cyrillic letter (what the option is for).
+    const plain = gdal(write('gdal-default.dwg'));
+    expect(plain.texts).toHaveLength(labels.length);
+    expect(plain.texts.filter((t) => /[а-яё]/i.test(t))).toEqual([]);
+    expect(plain.texts).toContain('\\U+0414\\U+043E\\U+043C \\U+2116 5'); // «Дом № 5»
+    expect(Object.keys(plain.counts).filter((l) => /[а-яё]/i.test(l))).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { DwgLimitError, writeDwg, writeDxf, type GeoCollection } from '@norma/workers/map';
+import { DwgLimitError, writeDwg, writeDxf, type DwgTextEncoding, type GeoCollection } from '@norma/workers/map';
 import type { Db } from '../db/database';
 import { PermanentJobError, type JobHandler } from '../jobs/runner';
 import type { ObjectStore } from '../storage/object-store';
@@ -7,6 +7,8 @@ import { drawingOf, fixProjectCrs, parseCollection, projectCrs, projectRow } fro
 interface ExportPayload {
   project_id: number;
   format: 'dxf' | 'dwg';
+  /** DWG only; absent in jobs queued before it existed — today's form then. */
+  text_encoding?: DwgTextEncoding;
 }
 
 /**
@@ -18,7 +20,7 @@ interface ExportPayload {
 export function mapExportHandler(db: Db, storage: ObjectStore): JobHandler {
   return {
     async run({ job, progress }) {
-      const { project_id, format } = job.payload as ExportPayload;
+      const { project_id, format, text_encoding } = job.payload as ExportPayload;
       const row = await projectRow(db, project_id);
       if (!row) throw new PermanentJobError('Проект карты удалён');
       const drawing = drawingOf(parseCollection(row.drawn_feature_collection), parseCollection(row.general_feature_collection));
@@ -32,7 +34,7 @@ export function mapExportHandler(db: Db, storage: ObjectStore): JobHandler {
       try {
         out =
           format === 'dwg'
-            ? writeDwg(drawing as GeoCollection, info, onShare, { guid: projectGuid(row.id) }, crs)
+            ? writeDwg(drawing as GeoCollection, info, onShare, { guid: projectGuid(row.id), textEncoding: text_encoding ?? 'unicode' }, crs)
             : writeDxf(drawing as GeoCollection, info, onShare, crs);
       } catch (err) {
         if (err instanceof DwgLimitError) throw new PermanentJobError(err.message);

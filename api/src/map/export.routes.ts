@@ -19,7 +19,7 @@ export function mapExportRoutes({ db, storage }: Pick<AppDeps, 'db' | 'storage'>
       method: 'post',
       path: '/api/v1/dwg/build',
       tags,
-      summary: 'Подготовить чертёж текущего проекта (DXF по умолчанию; format=dwg — DWG AutoCAD 2000)',
+      summary: 'Подготовить чертёж текущего проекта (DXF по умолчанию; format=dwg — DWG AutoCAD 2000, text_encoding — кодировка его текста)',
       // Starts a job: never for a viewer (issue 24).
       middleware: [write] as const,
       request: { body: { content: { 'application/json': { schema: DwgBuildBody } }, required: false } },
@@ -27,7 +27,7 @@ export function mapExportRoutes({ db, storage }: Pick<AppDeps, 'db' | 'storage'>
     }),
     async (c) => {
       const raw = (c.req.header('content-type') ?? '').includes('application/json') ? c.req.valid('json') : {};
-      return c.json({ work_item_id: await startExport(db, currentUser(c), raw?.format ?? 'dxf') }, 200);
+      return c.json({ work_item_id: await startExport(db, currentUser(c), raw?.format ?? 'dxf', raw?.text_encoding) }, 200);
     },
   );
   app.openapi(

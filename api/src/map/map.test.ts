@@ -9,6 +9,9 @@ import { startWorkers } from '../job-registry';
 import { createTestApp, type TestApp } from '../../test-support/testing';
 // Test-only LibreDWG reader (GPL, devDependency): reads back the DWG the export writes.
 import { readDwg } from '../../../workers/test-support/dwg-read-back';
+import { dwgHolds } from '../../../workers/test-support/dwg-bytes';
+// The two string forms, as the writer's own unit tests pin them down (workers/src/map/dwg/write.test.ts).
+import { encodeCp1251, encodeDwgText } from '../../../workers/src/map/dwg/cp1251';
 import { mapType, placeNamesCatalog, waterSource } from '@norma/workers/map';
 
 let t: TestApp;
@@ -686,6 +689,56 @@ describe('algorithm and CAD export jobs', () => {
       expect(second.updated_at).not.toBe(first.updated_at);
       expect((await exportFile('dxf')).equals(dxf)).toBe(true);
       expect((await exportFile('dwg')).equals(dwg)).toBe(true);
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('writes the DWG text encoding asked for: Windows-1251 bytes for GDAL, \\U+ codes by default; a bad or DXF choice is refused', async () => {
+    await call('POST', '/api/v1/projects/create', admin, { name: 'Кодировка DWG' });
+    const park = { ...square(30.3, 59.93, 0.012), properties: { type: 'area', type_id: 10, name: 'Парк «Ёлочки»' } };
+    await call('POST', '/api/v1/projects/last/save', admin, { type: 'FeatureCollection', features: [park, road] });
+    const jobsBefore = (await t.deps.db.selectFrom('jobs').select('id').execute()).length;
+    for (const body of [
+      { format: 'dwg', text_encoding: 'utf8' },
+      { format: 'dwg', text_encoding: 'x'.repeat(10_000) },
+      { format: 'dxf', text_encoding: 'cp1251' },
+      { text_encoding: 'unicode' },
+    ]) {
+      const refused = await call('POST', '/api/v1/dwg/build', admin, body);
+      expect(refused.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(refused.body.error.message).toMatch(/кодиров/);
+    }
+    expect(await t.deps.db.selectFrom('jobs').select('id').execute()).toHaveLength(jobsBefore);
+
+    const runner = startWorkers(t.deps, { pollMs: 20 });
+    const exportDwg = async (body: object) => {
+      const { body: build } = await call('POST', '/api/v1/dwg/build', admin, body);
+      const job = await t.deps.db.selectFrom('jobs').select('payload').where('id', '=', build.work_item_id).executeTakeFirstOrThrow();
+      await runner.drain();
+      expect((await call('GET', `/api/v1/dwg/status?work_item_id=${build.work_item_id}`, admin)).body.status).toBe('success');
+      const { body: link } = await call('GET', `/api/v1/dwg/output_url?work_item_id=${build.work_item_id}`, admin);
+      expect(link.filename).toBe('output.dwg');
+      return { payload: JSON.parse(job.payload), bytes: new Uint8Array(await (await t.request(link.url, { cookie: admin })).arrayBuffer()) };
+    };
+    try {
+      const gdal = await exportDwg({ format: 'dwg', text_encoding: 'cp1251' });
+      const plain = await exportDwg({ format: 'dwg' });
+      expect(gdal.payload).toMatchObject({ format: 'dwg', text_encoding: 'cp1251' });
+      expect(plain.payload).toMatchObject({ format: 'dwg', text_encoding: 'unicode' });
+      for (const text of ['Парк «Ёлочки»', 'Территории_Жилая_застройка']) {
+        expect(dwgHolds(gdal.bytes, encodeCp1251(text)), text).toBe(true);
+        expect(dwgHolds(gdal.bytes, encodeDwgText(text)), text).toBe(false);
+        expect(dwgHolds(plain.bytes, encodeDwgText(text)), text).toBe(true);
+        expect(dwgHolds(plain.bytes, encodeCp1251(text)), text).toBe(false);
+      }
+      // Both read back the same by LibreDWG, which follows the header's code page and the codes alike.
+      for (const { bytes } of [gdal, plain]) {
+        const read = await readDwg(bytes);
+        expect(read.error).toBe(0);
+        expect(read.db!.entities.flatMap((e) => (e.type === 'TEXT' ? [(e as unknown as { text: string }).text] : []))).toContain('Парк «Ёлочки»');
+        expect(read.db!.tables.LAYER.entries.map((l) => l.name)).toContain('Территории_Жилая_застройка');
+      }
     } finally {
       await runner.stop();
     }

@@ -213,7 +213,22 @@ export const ProjectSetBody = z.object({ project_id: decimalInt(1) }).openapi('M
 export const AlgoBody = z.object({ algo_tag: z.enum(ALGO_TAGS, { message: `ожидается один из алгоритмов: ${ALGO_TAGS.join(', ')}` }) }).openapi('MapAlgo');
 export const MapAlgoReply = z.object({ job_id: z.number().int() }).openapi('MapAlgoReply');
 
-export const DwgBuildBody = z.object({ format: z.enum(['dxf', 'dwg']).optional() }).openapi('DwgBuild');
+/** The DWG's text encodings (DwgTextEncoding in workers/src/map/dwg/cp1251.ts; the PWA's types come from here, not from the workers). */
+const DWG_TEXT_ENCODINGS = ['unicode', 'cp1251'] as const;
+export const DwgBuildBody = z
+  .object({
+    format: z.enum(['dxf', 'dwg'], { message: 'ожидается dxf или dwg' }).optional(),
+    text_encoding: z
+      .enum(DWG_TEXT_ENCODINGS, { message: `ожидается одна из кодировок текста DWG: ${DWG_TEXT_ENCODINGS.join(', ')}` })
+      .optional()
+      .openapi({
+        description:
+          'Только для DWG: как записаны подписи и имена слоёв не из ASCII. unicode (по умолчанию) — коды \\U+XXXX (LibreCAD, LibreDWG); cp1251 — байты Windows-1251 (GDAL/QGIS как векторный слой, LibreDWG), символы вне 1251 — \\U+XXXX',
+      }),
+  })
+  // DXF picks its encoding itself (Windows-1251 or UTF-8); a choice it would ignore is refused.
+  .refine((b) => b.text_encoding === undefined || b.format === 'dwg', { message: 'кодировка текста задаётся только для DWG', path: ['text_encoding'] })
+  .openapi('DwgBuild');
 export const DwgBuildReply = z.object({ work_item_id: z.number().int() }).openapi('DwgBuildReply');
 export const WorkItemQuery = z.object({ work_item_id: decimalInt(1) });
 export const DwgStatusReply = z

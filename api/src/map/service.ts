@@ -7,7 +7,7 @@ import { ApiError, badRequest, conflict, notFound, validationMessage } from '../
 import { enqueueJob } from '../jobs/queue';
 import type { z } from '@hono/zod-openapi';
 import { ZodError } from 'zod';
-import { CRS_KINDS as WORKER_CRS_KINDS, crsOfKind, crsProjection, defaultCrs, type CrsKind, type ProjectCrs } from '@norma/workers/map';
+import { CRS_KINDS as WORKER_CRS_KINDS, crsOfKind, crsProjection, defaultCrs, type CrsKind, type DwgTextEncoding, type ProjectCrs } from '@norma/workers/map';
 import type { FeatureCollection, MapProject, MapProjectMetaReply, MapProjectsListReply } from './schema';
 import { centreOf, collectionText, featuresText, isSmallZone, joinedFeatures, type PreparedDrawing, type SmallZone } from './drawing';
 import { FEATURE_TYPES, ZONE_MIN_RADIUS_M } from './schema';
@@ -336,9 +336,11 @@ export async function startAlgo(db: Db, user: SessionUser, algoTag: string): Pro
 }
 
 /** Queues a CAD export of the current project: DXF or DWG (AutoCAD 2000), docs/map.md «Выгрузка в CAD». */
-export async function startExport(db: Db, user: SessionUser, format: 'dxf' | 'dwg'): Promise<number> {
+export async function startExport(db: Db, user: SessionUser, format: 'dxf' | 'dwg', textEncoding: DwgTextEncoding = 'unicode'): Promise<number> {
   const row = await requireCurrent(db, user);
-  return enqueueJob(db, { kind: MAP_EXPORT_JOB, payload: { project_id: row.id, format }, organizationId: user.organizationId, maxAttempts: 2 });
+  // The DWG's text encoding goes with the job (DXF has none to choose).
+  const payload = format === 'dwg' ? { project_id: row.id, format, text_encoding: textEncoding } : { project_id: row.id, format };
+  return enqueueJob(db, { kind: MAP_EXPORT_JOB, payload, organizationId: user.organizationId, maxAttempts: 2 });
 }
 
 async function exportJob(db: Db, user: SessionUser, jobId: number) {

@@ -2456,7 +2456,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Подготовить чертёж текущего проекта (DXF по умолчанию; format=dwg — DWG AutoCAD 2000) */
+    /** Подготовить чертёж текущего проекта (DXF по умолчанию; format=dwg — DWG AutoCAD 2000, text_encoding — кодировка его текста) */
     post: {
       parameters: {
         query?: never;
@@ -13993,6 +13993,11 @@ export interface components {
     DwgBuild: {
       /** @enum {string} */
       format?: 'dxf' | 'dwg';
+      /**
+       * @description Только для DWG: как записаны подписи и имена слоёв не из ASCII. unicode (по умолчанию) — коды \U+XXXX (LibreCAD, LibreDWG); cp1251 — байты Windows-1251 (GDAL/QGIS как векторный слой, LibreDWG), символы вне 1251 — \U+XXXX
+       * @enum {string}
+       */
+      text_encoding?: 'unicode' | 'cp1251';
     };
     DwgBuildReply: {
       work_item_id: number;

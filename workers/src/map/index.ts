@@ -17,4 +17,4 @@ export {
 export { metrics, readNetwork, roadGraph, type GeoCollection, type GeoFeature, type Metrics } from './network';
 export { CRS_KINDS, crsOfKind, crsProjection, defaultCrs, localCrs, type CrsKind, type CrsProjection, type ProjectCrs } from './crs';
 export { writeDxf, planCad, layerOf, LABEL_LAYER, LABEL_ACI, type DxfResult, type CadPlan, type CadEntity } from './dxf';
-export { writeDwg, DwgLimitError, type DwgResult } from './dwg/write';
+export { writeDwg, DwgLimitError, type DwgResult, type DwgTextEncoding } from './dwg/write';

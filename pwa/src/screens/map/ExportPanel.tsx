@@ -6,6 +6,7 @@ import { Banner } from '../../ui/Banner';
 import { POLL_MS } from './session';
 
 type Format = NonNullable<DwgBuildBody['format']>;
+type TextEncoding = NonNullable<DwgBuildBody['text_encoding']>;
 type State =
   | { kind: 'idle' }
   | { kind: 'building'; format: Format }
@@ -17,13 +18,21 @@ const FORMATS: Array<{ format: Format; label: string }> = [
   { format: 'dxf', label: 'Подготовить DXF' },
 ];
 
+/** The DWG's text forms (docs/map.md «DWG»): which readers show its labels and layer names right. */
+const TEXT_ENCODINGS: Array<{ encoding: TextEncoding; label: string }> = [
+  { encoding: 'unicode', label: 'Юникод-коды (LibreCAD, LibreDWG)' },
+  { encoding: 'cp1251', label: 'Кодовая страница Windows-1251 (GDAL, слой QGIS)' },
+];
+
 /**
  * CAD export (spec 02 §4 "Dwg build"): start the build, poll its status every second until
  * 'success', then fetch the link; a spinner meanwhile, then a link named after the real file
  * (output.dwg or output.dxf). A refused format or a failed build shows the server's reason.
+ * The DWG's text encoding is chosen beside the buttons; DXF picks its own, so it gets none.
  */
 export function ExportPanel() {
   const [state, setState] = useState<State>({ kind: 'idle' });
+  const [textEncoding, setTextEncoding] = useState<TextEncoding>('unicode');
   const alive = useRef(true);
   useEffect(() => {
     alive.current = true;
@@ -35,7 +44,8 @@ export function ExportPanel() {
   async function build(format: Format) {
     setState({ kind: 'building', format });
     try {
-      const { work_item_id } = await api.post('/api/v1/dwg/build', { body: { format } });
+      const body = format === 'dwg' ? { format, text_encoding: textEncoding } : { format };
+      const { work_item_id } = await api.post('/api/v1/dwg/build', { body });
       const status = await pollUntil(
         () => api.get('/api/v1/dwg/status', { query: { work_item_id } }),
         (s) => s.status === 'success' || s.status === 'failed',
@@ -58,6 +68,16 @@ export function ExportPanel() {
   return (
     <section className="map-export" aria-label="Чертёж">
       <h2>Чертёж</h2>
+      <label className="map-export-text">
+        Текст DWG
+        <select value={textEncoding} disabled={state.kind === 'building'} onChange={(e) => setTextEncoding(e.target.value as TextEncoding)}>
+          {TEXT_ENCODINGS.map(({ encoding, label }) => (
+            <option key={encoding} value={encoding}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
       <div className="map-export-buttons">
         {FORMATS.map(({ format, label }) => (
           <button key={format} type="button" className="button secondary" disabled={state.kind === 'building'} onClick={() => void build(format)}>

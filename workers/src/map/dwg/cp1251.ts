@@ -18,18 +18,27 @@ export function encodeCp1251(text: string): Uint8Array {
 }
 
 /**
- * A string as an R2000 DWG stores it for every reader: ASCII as is, everything else as AutoCAD's
- * «\U+XXXX» escape. The code page alone is not enough: libdxfrw (LibreCAD, QGIS) decodes R2000
- * strings as Windows-1252 whatever the header says, but AutoCAD, LibreDWG and libdxfrw all read
- * the escape.
+ * How the DWG stores strings that are not ASCII (docs/map.md «DWG»). No one form serves every
+ * reader: libdxfrw (LibreCAD, QGIS's DWG import) decodes R2000 strings as Windows-1252 whatever the
+ * header says and reads «\U+XXXX»; GDAL's CAD driver decodes them by the header's code page and
+ * shows the escape as it is.
+ * - `unicode`: everything else as AutoCAD's «\U+XXXX» escape (LibreCAD, LibreDWG; AutoCAD by the format).
+ * - `cp1251`: characters of Windows-1251 as its bytes, the code page the header names (GDAL, LibreDWG);
+ *   the rest stays «\U+XXXX».
  */
-export function encodeDwgText(text: string): Uint8Array {
-  let out = '';
+export type DwgTextEncoding = 'unicode' | 'cp1251';
+
+/** A string as an R2000 DWG stores it in the given form; ASCII is the same in both. */
+export function encodeDwgText(text: string, encoding: DwgTextEncoding = 'unicode'): Uint8Array {
+  const out: number[] = [];
   for (const ch of text) {
     const c = ch.codePointAt(0)!;
-    out += c < 0x80 ? ch : c <= 0xffff ? `\\U+${c.toString(16).toUpperCase().padStart(4, '0')}` : '?';
+    const cp1251 = encoding === 'cp1251' ? CODE.get(ch) : undefined;
+    if (c < 0x80) out.push(c);
+    else if (cp1251 !== undefined) out.push(cp1251);
+    else for (const b of c <= 0xffff ? `\\U+${c.toString(16).toUpperCase().padStart(4, '0')}` : '?') out.push(b.charCodeAt(0));
   }
-  return new Uint8Array([...out].map((ch) => ch.charCodeAt(0)));
+  return new Uint8Array(out);
 }
 
 /** Whether every character of the string is in Windows-1251. */

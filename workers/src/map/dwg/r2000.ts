@@ -1,5 +1,5 @@
 import { BitWriter, modularChar, modularShort } from './bit-writer';
-import { encodeDwgText } from './cp1251';
+import { encodeDwgText, type DwgTextEncoding } from './cp1251';
 import { crc16 } from './crc';
 import { activeView, LABEL_FONT, LABEL_STYLE, planExtents, type ActiveView, type CadEntity } from '../dxf';
 
@@ -104,6 +104,7 @@ const LW_BYLAYER = 29;
 const LW_DEFAULT = 31;
 const ACI_BYLAYER = 256;
 
+/** The file's own strings (ASCII: the same in either text encoding). */
 const text = (s: string) => encodeDwgText(s);
 
 interface EntityCommon {
@@ -158,7 +159,7 @@ function object(type: number, handle: number, data: (w: BitWriter) => void, refs
 }
 
 /** Name, «referenced» bit, xref index and xref-dependent bit of every table entry; its xref block handle goes with the refs. */
-const tableEntry = (w: BitWriter, name: string) => w.T(text(name)).B(0).BS(0).B(0);
+const tableEntry = (w: BitWriter, name: string, encoding: DwgTextEncoding = 'unicode') => w.T(encodeDwgText(name, encoding)).B(0).BS(0).B(0);
 const noXref = (w: BitWriter) => w.H(HARD_PTR, 0);
 
 function control(type: number, handle: number, entries: number[], more: (w: BitWriter) => void = () => {}, extra: (w: BitWriter) => void = () => {}) {
@@ -246,7 +247,7 @@ const endblk = (handle: number, owner: number) =>
     { entmode: 0, owner, layer: H.layer0 },
   );
 
-function entityData(e: DwgEntity): [number, (w: BitWriter) => void, (w: BitWriter) => void] {
+function entityData(e: DwgEntity, encoding: DwgTextEncoding): [number, (w: BitWriter) => void, (w: BitWriter) => void] {
   const none = () => {};
   switch (e.kind) {
     case 'line':
@@ -285,7 +286,7 @@ function entityData(e: DwgEntity): [number, (w: BitWriter) => void, (w: BitWrite
           if (e.centered) w.DD(e.at[0], e.at[0]).DD(e.at[1], e.at[1]);
           w.BE().BT();
           w.RD(e.height);
-          w.T(text(e.text));
+          w.T(encodeDwgText(e.text, encoding));
           if (e.centered) w.BS(1).BS(2); // centre, middle
         },
         (w) => w.H(HARD_PTR, H.labels),
@@ -426,6 +427,8 @@ export interface DwgOptions {
   created?: Date;
   /** Drawing GUID, «{XXXXXXXX-…}». */
   guid?: string;
+  /** How layer names and labels store what is not ASCII (cp1251.ts); `unicode` by default. */
+  textEncoding?: DwgTextEncoding;
 }
 
 /**
@@ -462,7 +465,14 @@ function activeVport(view: ActiveView) {
  * The objects every file has: the table controls, the named-object dictionaries, the layers, the text
  * style, the linetypes and the model and paper space blocks (`first`/`last`: model space's entities).
  */
-function tableObjects(allLayers: DwgLayer[], layerHandle: Map<string, number>, first: number, last: number, view: ActiveView): Array<[number, Uint8Array]> {
+function tableObjects(
+  allLayers: DwgLayer[],
+  layerHandle: Map<string, number>,
+  first: number,
+  last: number,
+  view: ActiveView,
+  encoding: DwgTextEncoding,
+): Array<[number, Uint8Array]> {
   const objects: Array<[number, Uint8Array]> = [];
   const add = (handle: number, bytes: Uint8Array) => objects.push([handle, bytes]);
   add(
@@ -513,7 +523,7 @@ function tableObjects(allLayers: DwgLayer[], layerHandle: Map<string, number>, f
         T.LAYER,
         layerHandle.get(l.name)!,
         (w) => {
-          tableEntry(w, l.name);
+          tableEntry(w, l.name, encoding);
           w.BS(16 | (LW_DEFAULT << 5)); // plotted, default lineweight; on, thawed, unlocked
           w.CMC(l.aci);
         },
@@ -605,14 +615,15 @@ export function writeR2000(layers: DwgLayer[], entities: DwgEntity[], options: D
 
   const allLayers: DwgLayer[] = [{ name: '0', aci: 7 }, ...layers.filter((l) => l.name !== '0')];
   const extents = planExtents(entities);
-  const objects = tableObjects(allLayers, layerHandle, entityHandles[0] ?? 0, entityHandles[entityHandles.length - 1] ?? 0, activeView(extents));
+  const encoding = options.textEncoding ?? 'unicode';
+  const objects = tableObjects(allLayers, layerHandle, entityHandles[0] ?? 0, entityHandles[entityHandles.length - 1] ?? 0, activeView(extents), encoding);
   const add = (handle: number, bytes: Uint8Array) => objects.push([handle, bytes]);
   entities.forEach((e, i) => {
     const layer = layerHandle.get(e.layer);
     if (layer === undefined) throw new Error(`DWG: unknown layer ${e.layer}`);
     if (e.kind === 'polyline' && (e.points.length < 2 || e.points.length > MAX_POLYLINE_VERTICES))
       throw new DwgLimitError(`В DWG полилиния может иметь от 2 до ${MAX_POLYLINE_VERTICES} вершин, а здесь ${e.points.length}: выгрузите DXF`);
-    const [type, data, refs] = entityData(e);
+    const [type, data, refs] = entityData(e, encoding);
     add(entityHandles[i], object(type, entityHandles[i], data, refs, { entmode: 2, layer, prev: entityHandles[i - 1] ?? 0, next: entityHandles[i + 1] ?? 0 }));
   });
   objects.sort((a, b) => a[0] - b[0]);

@@ -6,6 +6,7 @@ import { BitWriter, modularChar, modularShort } from './bit-writer';
 import { encodeCp1251, encodeDwgText, fitsCp1251 } from './cp1251';
 import { crc16 } from './crc';
 import { LIBREDWG_CRITICAL, readDwg } from '../../../test-support/dwg-read-back';
+import { dwgHolds } from '../../../test-support/dwg-bytes';
 import type { GeoCollection, GeoFeature } from '../network';
 
 const bitsOf = (f: (w: BitWriter) => void) => {
@@ -79,6 +80,18 @@ describe('DWG bit codes (Open Design Specification, chapter 2)', () => {
     expect([...encodeDwgText('Line 7')]).toEqual([...new TextEncoder().encode('Line 7')]);
     expect(fitsCp1251('Дом № 5 — «Ёлочки»')).toBe(true);
     for (const outside of ['café', '½', '100 ₽', '漢']) expect(fitsCp1251(outside), outside).toBe(false);
+  });
+
+  it('writes DWG strings for GDAL as Windows-1251 bytes, keeping \\U+XXXX only for characters outside it', () => {
+    const label = 'Парк «Ёлочки» № 5 — Café ½ 100 ₽';
+    const bytes = encodeDwgText(label, 'cp1251');
+    const outside = ['\\U+00E9', '\\U+00BD', '\\U+20BD']; // é ½ ₽
+    // Decoded as the header's code page says, the bytes are the label with only the three escapes left.
+    expect(new TextDecoder('windows-1251').decode(bytes)).toBe(`Парк «Ёлочки» № 5 — Caf${outside[0]} ${outside[1]} 100 ${outside[2]}`);
+    expect([...encodeDwgText('Школа', 'cp1251')]).toEqual([...encodeCp1251('Школа')]);
+    expect([...encodeDwgText('Line 7', 'cp1251')]).toEqual([...encodeDwgText('Line 7', 'unicode')]);
+    expect(encodeDwgText('漢', 'cp1251')).toEqual(encodeDwgText('漢'));
+    expect(encodeDwgText(label)).toEqual(encodeDwgText(label, 'unicode'));
   });
 });
 
@@ -221,6 +234,42 @@ describe('DWG export (AutoCAD 2000)', () => {
     const outline = ents.find((e) => e.layer === layerOf(mapType('area', 10))) as unknown as { flag: number; vertices: unknown[] };
     expect(outline.flag & 512).toBe(512);
     expect(outline.vertices).toHaveLength(4);
+  });
+
+  it('writes the same drawing in either text encoding: LibreDWG reads equal labels and layer names; the bytes are 1251 or escapes', async () => {
+    const outside = 'Café «Éclair» ½ — 100 ₽';
+    const mixed: GeoCollection = {
+      ...drawing,
+      features: [...drawing.features, feature('object', { type: 'Point', coordinates: [30.308, 59.934] }, { type_id: 30, name: outside })],
+    };
+    const plan = planCad(mixed, info);
+    const files = {
+      unicode: writeDwg(mixed, info, () => {}, { textEncoding: 'unicode' }).bytes,
+      cp1251: writeDwg(mixed, info, () => {}, { textEncoding: 'cp1251' }).bytes,
+    };
+    // The default is today's form, byte for byte.
+    expect(Buffer.from(writeDwg(mixed, info).bytes).equals(Buffer.from(files.unicode))).toBe(true);
+    const wanted = plan.entities.flatMap((e) => (e.kind === 'text' ? [e.text] : []));
+    expect(wanted).toEqual(expect.arrayContaining(['Жилой квартал «Север»', 'Дом №5', outside]));
+    for (const [encoding, bytes] of Object.entries(files)) {
+      const { error, codepage, db } = await readDwg(bytes);
+      expect(error, encoding).toBe(0);
+      expect(codepage, encoding).toBe(29);
+      expect(
+        db!.entities.flatMap((e) => (e.type === 'TEXT' ? [(e as unknown as { text: string }).text] : [])),
+        encoding,
+      ).toEqual(wanted);
+      expect(db!.tables.LAYER.entries.map((l) => l.name).toSorted(), encoding).toEqual(['0', ...plan.layers.map((l) => l.name)].toSorted());
+    }
+    const has = dwgHolds;
+    for (const name of ['Жилой квартал «Север»', 'Кварталы_Квартал', LABEL_LAYER]) {
+      expect(has(files.cp1251, encodeCp1251(name)), name).toBe(true);
+      expect(has(files.unicode, encodeCp1251(name)), name).toBe(false);
+      expect(has(files.unicode, encodeDwgText(name)), name).toBe(true);
+    }
+    // Outside Windows-1251, the 1251 file keeps the escapes.
+    expect(has(files.cp1251, new TextEncoder().encode('Caf\\U+00E9'))).toBe(true);
+    expect(has(files.cp1251, new TextEncoder().encode('\\U+20BD'))).toBe(true);
   });
 
   it('writes an empty drawing LibreDWG still reads', async () => {

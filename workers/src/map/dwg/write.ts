@@ -4,6 +4,7 @@ import type { CrsProjection, ProjectCrs } from '../crs';
 import type { GeoCollection } from '../network';
 
 export { DwgLimitError } from './r2000';
+export type { DwgTextEncoding } from './cp1251';
 
 export interface DwgResult {
   bytes: Uint8Array;
