@@ -99,7 +99,7 @@ describe('every screen at 1440×900, 1024×768 and 360×740', () => {
         found.push(...(await problemsOf(page, route)));
       }
       await context.close();
-      expect(found).toEqual([]);
+      expect(found, found.join('\n')).toEqual([]);
     });
   }
 });
@@ -174,7 +174,7 @@ describe("a customer's own organisation: long names, 16 and more rows in every l
         }
       }
       await context.close();
-      expect(found).toEqual([]);
+      expect(found, found.join('\n')).toEqual([]);
     });
   }
 });

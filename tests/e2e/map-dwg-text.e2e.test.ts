@@ -58,7 +58,7 @@ describe('DWG text encoding in the map export (issue 46)', () => {
 
     const choice = side().getByLabel('Текст DWG');
     expect(await choice.inputValue()).toBe('unicode');
-    expect(await choice.locator('option').allTextContents()).toEqual(['Юникод-коды (LibreCAD, LibreDWG)', 'Кодовая страница Windows-1251 (GDAL, слой QGIS)']);
+    expect(await choice.locator('option').allTextContents()).toEqual(['Юникод (LibreCAD)', 'Windows-1251 (GDAL)']);
     const builds: unknown[] = [];
     page.on('request', (request) => {
       if (request.url().endsWith('/api/v1/dwg/build')) builds.push(request.postDataJSON());

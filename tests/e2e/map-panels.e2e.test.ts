@@ -84,7 +84,8 @@ describe('the project info box never covers the work (issue 46)', () => {
       let { map, box } = await inView(page);
       expect((box.width * box.height) / (map.width * map.height)).toBeLessThan(size.shareMax);
       expect(box.height).toBeLessThan(50);
-      expect([...(await layoutProblems(page)), ...(await unreachableControls(page))]).toEqual([]);
+      const problems = [...(await layoutProblems(page)), ...(await unreachableControls(page))];
+      expect(problems, problems.join('\n')).toEqual([]);
       if (!size.draws) {
         expect(errors).toEqual([]);
         await context.close();

@@ -19,9 +19,9 @@ const FORMATS: Array<{ format: Format; label: string }> = [
 ];
 
 /** The DWG's text forms (docs/map.md «DWG»): which readers show its labels and layer names right. */
-const TEXT_ENCODINGS: Array<{ encoding: TextEncoding; label: string }> = [
-  { encoding: 'unicode', label: 'Юникод-коды (LibreCAD, LibreDWG)' },
-  { encoding: 'cp1251', label: 'Кодовая страница Windows-1251 (GDAL, слой QGIS)' },
+const TEXT_ENCODINGS: Array<{ encoding: TextEncoding; label: string; readers: string }> = [
+  { encoding: 'unicode', label: 'Юникод (LibreCAD)', readers: 'коды \\U+ — для LibreCAD и LibreDWG' },
+  { encoding: 'cp1251', label: 'Windows-1251 (GDAL)', readers: 'байты Windows-1251 — для GDAL и слоя QGIS' },
 ];
 
 /**
@@ -78,6 +78,8 @@ export function ExportPanel() {
           ))}
         </select>
       </label>
+      {/* The side panel is narrow: the option says the reader, the line below how the text is written. */}
+      <p className="muted small map-export-hint">Текст DWG: {TEXT_ENCODINGS.find((t) => t.encoding === textEncoding)!.readers}.</p>
       <div className="map-export-buttons">
         {FORMATS.map(({ format, label }) => (
           <button key={format} type="button" className="button secondary" disabled={state.kind === 'building'} onClick={() => void build(format)}>
