@@ -259,8 +259,12 @@ describe('map editor in Chromium', () => {
     const zone = /(\d+)$/.exec((await shownCrs.textContent())!)![1];
     expect(((await current()) as Project & { crs: { kind: string; zone: number } }).crs).toMatchObject({ kind: 'sk42', zone: Number(zone) });
 
-    await side().getByRole('button', { name: 'Подготовить DXF' }).click();
-    await side().getByRole('status').filter({ hasText: 'готовится' }).waitFor();
+    // This build's link comes after its output_url answer (the previous export's link is gone while it builds);
+    // waited on by that answer, not by the «готовится» line, which a quick build may show for less than a poll.
+    await Promise.all([
+      page.waitForResponse((response) => response.url().includes('/api/v1/dwg/output_url')),
+      side().getByRole('button', { name: 'Подготовить DXF' }).click(),
+    ]);
     const prjLink = side().getByTestId('map-download-prj');
     await prjLink.waitFor();
     const [prj] = await Promise.all([page.waitForEvent('download'), prjLink.click()]);
