@@ -36,15 +36,23 @@ export const statementWorkers = (page: Page) => page.evaluate(() => (window as u
  * Watches how a statement's address starts (issue 47: its computation starts with the page, not
  * with its screen): a script for `addInitScript` that notes, in every document of the page, when
  * the statement's screen first shows anything (its «Загружаем ведомость…», the statement or its
- * failure; as an absolute time, performance.timeOrigin + now) and counts the statements the page
- * asks its worker for (messages `compute` and `address`, pwa/src/screens/reports/statement-protocol.ts).
- * Read with `statementStart`. Text, not a function, as COUNT_STATEMENT_WORKERS.
+ * failure; as an absolute time, performance.timeOrigin + now), counts the statements the page
+ * asks its worker for (messages `compute` and `address`, pwa/src/screens/reports/statement-protocol.ts),
+ * and notes when and by which script the first was asked: the address of the classic script running
+ * then (the page's first script, route-preload-*.js, pwa/vite.config.ts), null from the app's modules
+ * (document.currentScript is null in a module). Read with `statementStart`. Text, not a function,
+ * as COUNT_STATEMENT_WORKERS.
  */
 export const WATCH_STATEMENT_START = `(() => {
   window.__statementRequests = 0;
   const post = Worker.prototype.postMessage;
   Worker.prototype.postMessage = function (message, transfer) {
-    if (message && (message.type === 'compute' || message.type === 'address')) window.__statementRequests++;
+    if (message && (message.type === 'compute' || message.type === 'address')) {
+      if (window.__statementRequests++ === 0) {
+        window.__statementAskedAt = performance.timeOrigin + performance.now();
+        window.__statementAskedBy = document.currentScript ? document.currentScript.src : null;
+      }
+    }
     return post.call(this, message, transfer);
   };
   const shown = () =>
@@ -59,13 +67,27 @@ export const WATCH_STATEMENT_START = `(() => {
 
 /**
  * What WATCH_STATEMENT_START saw, with the statement worker's reads of report inputs: when each was
- * sent (absolute times, from the worker's own resource timing) — so that a test can say the read
- * started before the screen showed, and that it was made once.
+ * sent (absolute times, from the worker's own resource timing) — so that a test can say the page's
+ * first script asked for the statement before the screen showed, and that the inputs were read once.
+ * (When the worker's read itself starts, before or after the screen's first paint, depends on how
+ * soon the machine loads the worker's module: not something to assert.)
  */
-export async function statementStart(page: Page): Promise<{ screenAt: number | null; requests: number; inputReadsAt: number[] }> {
+export async function statementStart(
+  page: Page,
+): Promise<{ screenAt: number | null; requests: number; askedAt: number | null; askedBy: string | null; inputReadsAt: number[] }> {
   const seen = await page.evaluate(() => {
-    const w = window as unknown as { __statementScreenAt?: number; __statementRequests?: number };
-    return { screenAt: w.__statementScreenAt ?? null, requests: w.__statementRequests ?? 0 };
+    const w = window as unknown as {
+      __statementScreenAt?: number;
+      __statementRequests?: number;
+      __statementAskedAt?: number;
+      __statementAskedBy?: string | null;
+    };
+    return {
+      screenAt: w.__statementScreenAt ?? null,
+      requests: w.__statementRequests ?? 0,
+      askedAt: w.__statementAskedAt ?? null,
+      askedBy: w.__statementAskedBy ?? null,
+    };
   });
   const worker = page.workers().find((w) => w.url().includes('statement.worker'));
   const inputReadsAt = worker
