@@ -30,6 +30,7 @@ import * as liveCameraJobs from './migrations/0031_live_camera_jobs';
 import * as liveViewCheck from './migrations/0032_live_view_check';
 import * as eventFigures from './migrations/0033_event_figures';
 import * as videoReferenceStep from './migrations/0036_video_reference_step';
+import * as mapSmallZones from './migrations/0037_map_small_zones';
 
 /** Versioned migrations, in order. Add a file and a line here; never edit an applied one. */
 const migrations: Record<string, Migration> = {
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '0032_live_view_check': liveViewCheck,
   '0033_event_figures': eventFigures,
   '0036_video_reference_step': videoReferenceStep,
+  '0037_map_small_zones': mapSmallZones,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

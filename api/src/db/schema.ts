@@ -328,6 +328,8 @@ export interface MapProjectsTable {
   job_id: number | null;
   /** 0016: the project's coordinate reference, JSON { kind, lon, lat, zone? } (null: nothing drawn yet). */
   crs: string | null;
+  /** 0037: the zone circles under 50 m the project has held, JSON [[lon, lat, radius], …] (null: not recorded yet). */
+  small_zones: string | null;
 }
 
 export interface JobsTable {

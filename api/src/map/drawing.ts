@@ -40,7 +40,7 @@ export interface PreparedDrawing {
   firstCrs: string | null;
   /** A save queued offline: the project and version it was drawn on (SaveBase); null for a save made online. */
   base: { projectId: number; updatedAt: number } | null;
-  /** The zone circles under ZONE_MIN_RADIUS_M in the drawing: the save refuses those the project does not hold already (service.ts). */
+  /** The zone circles under ZONE_MIN_RADIUS_M in the drawing: the save refuses those the project never held (service.ts, map_projects.small_zones). */
   smallZones: SmallZone[];
 }
 

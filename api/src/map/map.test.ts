@@ -179,7 +179,8 @@ describe('projects', () => {
     const stored = { type: 'FeatureCollection', features: [square(30.31, 59.93), old] };
     await t.deps.db
       .updateTable('map_projects')
-      .set({ drawn_feature_collection: JSON.stringify(stored) })
+      // small_zones NULL: a project from before migration 0037, whose small zones are not recorded yet.
+      .set({ drawn_feature_collection: JSON.stringify(stored), small_zones: null })
       .where('id', '=', start.body.id)
       .execute();
     // What the editor sends back: coordinates rounded to 7 decimals, the radius to whole metres.
@@ -216,8 +217,60 @@ describe('projects', () => {
     const marked = await call('POST', '/api/v1/html_menu', viewer, { ...roundTrip.properties });
     expect(marked.body.html_menu).toContain('Радиус 12 м — меньше наименьшего радиуса 50 м — перерисуйте');
     expect((await call('POST', '/api/v1/html_menu', viewer, { type: 'zone', type_id: 20, radius: 50 })).body.html_menu).not.toContain('перерисуйте');
+
+    // Deleted and saved, then undone (the editor saves the earlier drawing again): the project held the zone, it comes back.
+    expect((await save([square(30.31, 59.93), road])).status).toBe(200);
+    const undone = await save([square(30.31, 59.93), roundTrip, road]);
+    expect(undone.status).toBe(200);
+    expect(undone.body.drawn_feature_collection.features.map((f: { properties: { radius?: number } }) => f.properties.radius)).toEqual([
+      undefined,
+      12,
+      undefined,
+    ]);
+    // The same after «Удалить всё»; a changed zone is still refused once the old one is gone.
+    expect((await call('POST', '/api/v1/projects/last/clear', admin)).status).toBe(200);
+    const changed = await save([circle(30.3, 59.93, 30)]);
+    refusal(changed.status, changed.body, 'зона «Старая зона»: радиус 30 м');
+    expect((await save([roundTrip])).status).toBe(200);
+    // What the project held is the server's own record: a body that claims more is not heard.
+    const claimed = await call('POST', '/api/v1/projects/last/save', admin, {
+      type: 'FeatureCollection',
+      features: [circle(30.301, 59.93, 10)],
+      small_zones: [[30.301, 59.93, 10]],
+    });
+    expect(claimed.status).toBe(400);
     // The later tests start from the drawing this one found.
     expect((await call('POST', '/api/v1/projects/last/save', admin, start.body.drawn_feature_collection)).status).toBe(200);
+  });
+
+  it('two saves of one version at once: a queued pair stores exactly one and answers the other 409, an online pair stores the later (issue 46)', async () => {
+    const start = await call('GET', '/api/v1/projects/last/get', admin);
+    const save = (body: unknown) => call('POST', '/api/v1/projects/last/save', admin, body);
+    for (let round = 0; round < 6; round += 1) {
+      const current = await call('GET', '/api/v1/projects/last/get', admin);
+      const base = { project_id: current.body.id, updated_at: current.body.updated_at };
+      // Two offline drawings queued on the same version: the second to be written would overwrite the first unseen.
+      const answers = await Promise.all(
+        [0, 1].map((i) => save({ type: 'FeatureCollection', features: [square(30.32 + i * 0.01, 59.94 + round * 0.001)], base })),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      const [stored, lost] = answers[0].status === 200 ? answers : [answers[1], answers[0]];
+      expect(lost.body.error.message).toMatch(/изменён на сервере/);
+      const now = await call('GET', '/api/v1/projects/last/get', admin);
+      expect(now.body.drawn_feature_collection).toEqual(stored.body.drawn_feature_collection);
+      expect(now.body.updated_at).toBe(stored.body.updated_at);
+      expect(now.body.updated_at).toBeGreaterThan(base.updated_at);
+    }
+    for (let round = 0; round < 3; round += 1) {
+      // Online saves carry no base: both are stored, one after the other, each a new version.
+      const answers = await Promise.all([0, 1].map((i) => save({ type: 'FeatureCollection', features: [square(30.32 + i * 0.01, 59.95)] })));
+      expect(answers.map((a) => a.status)).toEqual([200, 200]);
+      expect(answers[0].body.updated_at).not.toBe(answers[1].body.updated_at);
+      const later = answers[0].body.updated_at > answers[1].body.updated_at ? answers[0] : answers[1];
+      expect((await call('GET', '/api/v1/projects/last/get', admin)).body.drawn_feature_collection).toEqual(later.body.drawn_feature_collection);
+    }
+    // The later tests start from the drawing this one found.
+    expect((await save(start.body.drawn_feature_collection)).status).toBe(200);
   });
 
   it('a save queued offline applies once: its resend is a no-op, a changed project or another project is a 409 that changes nothing', async () => {

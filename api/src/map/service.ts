@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { SessionUser } from '../http/env';
 import type { Db } from '../db/database';
 import type { ObjectStore } from '../storage/object-store';
@@ -46,6 +46,7 @@ const NO_CURRENT = 'Нет текущего проекта карты: созд�
 const PROCESSING = 'Проект обрабатывается: дождитесь окончания алгоритма';
 const OTHER_PROJECT = 'Текущий проект карты сменился: рисунок, сделанный без сети, относится к другому проекту';
 const CHANGED_SINCE = 'Проект карты изменён на сервере после того, как рисунок был сделан без сети';
+const SAVED_MEANWHILE = 'Проект карты одновременно сохраняют в другом окне: повторите сохранение';
 /** The columns a drawing save keeps (it writes the drawn and drawing ones). */
 const KEPT_BY_SAVE = [
   'id',
@@ -187,41 +188,41 @@ async function writable(db: Db, user: SessionUser): Promise<Row> {
  */
 const SAME_CENTRE_DEG = 1e-6;
 const SAME_RADIUS_M = 0.5 + 1e-9;
-/** Grid cell of the stored zones' lookup, degrees: wider than SAME_CENTRE_DEG, so a match is in a cell or its neighbours. */
+/** Grid cell of the held zones' lookup, degrees: wider than SAME_CENTRE_DEG, so a match is in a cell or its neighbours. */
 const CELL_DEG = 1e-5;
 
-/** The small zones of a save that the stored drawing does not hold (same centre and radius, within a round trip). */
-function newSmallZones(storedDrawn: string | null, small: SmallZone[]): SmallZone[] {
+/** A zone circle under ZONE_MIN_RADIUS_M a project has held: lon, lat (its centre) and radius, m — map_projects.small_zones (0037). */
+type HeldZone = [number, number, number];
+
+/** The small zones of a stored drawing, as small_zones records them. */
+function smallZonesOf(storedDrawn: string | null): HeldZone[] {
+  return parse(storedDrawn).features.flatMap(({ properties: p, geometry }) => (isSmallZone(p) ? [[...centreOf(geometry), p.radius!] as HeldZone] : []));
+}
+
+/** The small zones of a save that the project never held (same centre and radius, within a round trip). */
+function newSmallZones(held: HeldZone[], small: SmallZone[]): SmallZone[] {
   const cell = (lon: number, lat: number) => `${Math.round(lon / CELL_DEG)},${Math.round(lat / CELL_DEG)}`;
-  const stored = new Map<string, Array<{ centre: [number, number]; radius: number }>>();
-  for (const { properties: p, geometry } of parse(storedDrawn).features) {
-    if (!isSmallZone(p)) continue;
-    const centre = centreOf(geometry);
-    const key = cell(...centre);
-    stored.set(key, [...(stored.get(key) ?? []), { centre, radius: p.radius! }]);
-  }
-  const held = ({ centre: [lon, lat], radius }: SmallZone) =>
+  const cells = new Map<string, HeldZone[]>();
+  for (const zone of held) cells.set(cell(zone[0], zone[1]), [...(cells.get(cell(zone[0], zone[1])) ?? []), zone]);
+  const isHeld = ({ centre: [lon, lat], radius }: SmallZone) =>
     [-1, 0, 1].some((dx) =>
       [-1, 0, 1].some((dy) =>
-        (stored.get(cell(lon + dx * CELL_DEG, lat + dy * CELL_DEG)) ?? []).some(
-          (z) =>
-            Math.abs(z.centre[0] - lon) <= SAME_CENTRE_DEG && Math.abs(z.centre[1] - lat) <= SAME_CENTRE_DEG && Math.abs(z.radius - radius) <= SAME_RADIUS_M,
+        (cells.get(cell(lon + dx * CELL_DEG, lat + dy * CELL_DEG)) ?? []).some(
+          (z) => Math.abs(z[0] - lon) <= SAME_CENTRE_DEG && Math.abs(z[1] - lat) <= SAME_CENTRE_DEG && Math.abs(z[2] - radius) <= SAME_RADIUS_M,
         ),
       ),
     );
-  return small.filter((zone) => !held(zone));
+  return small.filter((zone) => !isHeld(zone));
 }
 
 /**
  * Refuses a save that draws or changes a zone circle under ZONE_MIN_RADIUS_M (docs/map.md «Наименьшая
- * зона»): 400 in the form a failed validation has, as when the schema checked it. A zone saved before
- * the rule, untouched, is kept: moving a road in last month's project must not need every old zone redrawn.
+ * зона»): 400 in the form a failed validation has, as when the schema checked it. A zone the project held
+ * before the rule, unchanged, is kept — also after it was deleted and comes back (undo): moving a road in
+ * last month's project must not need every old zone redrawn.
  */
-async function refuseNewSmallZones(db: Db, projectId: number, small: SmallZone[]) {
-  // Read and parsed only for a drawing that has small zones: a rare save, not every one.
-  if (small.length === 0) return;
-  const row = await db.selectFrom('map_projects').select('drawn_feature_collection').where('id', '=', projectId).executeTakeFirstOrThrow();
-  const refused = newSmallZones(row.drawn_feature_collection, small).map(
+function refuseNewSmallZones(held: HeldZone[], small: SmallZone[]) {
+  const refused = newSmallZones(held, small).map(
     (z) => `${z.which}: радиус ${String(Math.round(z.radius * 10) / 10).replace('.', ',')} м — меньше наименьшего, ${ZONE_MIN_RADIUS_M} м`,
   );
   if (refused.length === 0) return;
@@ -232,27 +233,64 @@ async function refuseNewSmallZones(db: Db, projectId: number, small: SmallZone[]
 }
 
 /**
+ * The project's version after a write: its time, and always above the version read, so that a save
+ * conditional on the version it read (saveDrawn) never takes a write of the same millisecond for none.
+ */
+const nextVersion = (read: number | string) => Math.max(Date.now(), Number(read) + 1);
+/** nextVersion in SQL, for writes that do not read the version first. */
+function bumpedVersion() {
+  const now = Date.now();
+  return sql<number>`CASE WHEN updated_at >= ${now} THEN updated_at + 1 ELSE ${now} END`;
+}
+
+/** How many times an online save (no base) is checked again against a project another save changed meanwhile. */
+const SAVE_ATTEMPTS = 3;
+
+/**
  * Saves the drawn features; the generated network stays (an algorithm run replaces it), unless
  * undo/redo restores a snapshot's own network and labels (`restore`). The drawing comes checked
  * and serialised from the document thread (map/drawing.ts): it is stored and answered as that text.
+ * The write applies only to the version its checks read (issue 46): a save that lost the race to
+ * another is checked again against the new version (a queued save's base then no longer matches: 409).
  */
 export async function saveDrawn(db: Db, user: SessionUser, drawing: PreparedDrawing): Promise<string> {
   const id = await currentId(db, user);
+  if (id === undefined) throw notFound(NO_CURRENT);
+  for (let attempt = 1; ; attempt++) {
+    const saved = await saveOnce(db, id, drawing);
+    if (saved !== null) return saved;
+    if (attempt >= SAVE_ATTEMPTS) throw conflict(SAVED_MEANWHILE);
+  }
+}
+
+/** One try of saveDrawn: the project's text, or null when another write changed the project after it was read. */
+async function saveOnce(db: Db, id: number, drawing: PreparedDrawing): Promise<string | null> {
   // Not the drawn and drawing texts the save replaces: megabytes read on this thread for nothing.
-  const row = id === undefined ? undefined : await db.selectFrom('map_projects').select(KEPT_BY_SAVE).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('map_projects')
+    .select([...KEPT_BY_SAVE, 'small_zones'])
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw notFound(NO_CURRENT);
   if (row.is_processing) throw conflict(PROCESSING);
   if (drawing.base) {
     if (drawing.base.projectId !== row.id) throw conflict(OTHER_PROJECT);
     if (drawing.base.updatedAt !== Number(row.updated_at)) {
       // The resend of a queued save whose first answer was lost: already stored, nothing to apply twice.
-      const stored = await db.selectFrom('map_projects').select('drawn_feature_collection').where('id', '=', row.id).executeTakeFirstOrThrow();
-      if (stored.drawn_feature_collection === collectionText(drawing.drawn))
-        return projectText(await db.selectFrom('map_projects').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow());
+      const stored = await db.selectFrom('map_projects').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+      if (stored.drawn_feature_collection === collectionText(drawing.drawn)) return projectText(stored);
       throw conflict(CHANGED_SINCE);
     }
   }
-  await refuseNewSmallZones(db, row.id, drawing.smallZones);
+  // Not recorded yet (a project from before 0037): the stored drawing's small zones, read once, recorded by this save.
+  const smallZones =
+    row.small_zones ??
+    JSON.stringify(
+      smallZonesOf(
+        (await db.selectFrom('map_projects').select('drawn_feature_collection').where('id', '=', row.id).executeTakeFirstOrThrow()).drawn_feature_collection,
+      ),
+    );
+  if (drawing.smallZones.length > 0) refuseNewSmallZones(JSON.parse(smallZones) as HeldZone[], drawing.smallZones);
   const general = drawing.restore ? drawing.restore.general : featuresText(row.general_feature_collection);
   const restored = drawing.restore
     ? { general_feature_collection: collectionText(drawing.restore.general), info_feature_collection: collectionText(drawing.restore.info) }
@@ -263,11 +301,19 @@ export async function saveDrawn(db: Db, user: SessionUser, drawing: PreparedDraw
     drawing_feature_collection: collectionText(joinedFeatures(drawing.drawn, general)),
     // The first drawing fixes the project's coordinate reference; later saves never move it.
     crs: row.crs ?? drawing.firstCrs,
+    small_zones: smallZones,
     ...restored,
-    updated_at: Date.now(),
+    updated_at: nextVersion(row.updated_at),
   };
-  const updated = await db.updateTable('map_projects').set(set).where('id', '=', row.id).where('is_processing', '=', 0).returning('id').executeTakeFirst();
-  if (!updated) throw conflict(PROCESSING);
+  const updated = await db
+    .updateTable('map_projects')
+    .set(set)
+    .where('id', '=', row.id)
+    .where('is_processing', '=', 0)
+    .where('updated_at', '=', row.updated_at)
+    .returning('id')
+    .executeTakeFirst();
+  if (!updated) return null;
   return projectText({ ...row, ...set });
 }
 
@@ -281,7 +327,9 @@ export async function clearProject(db: Db, user: SessionUser) {
       general_feature_collection: empty,
       info_feature_collection: empty,
       drawing_feature_collection: empty,
-      updated_at: Date.now(),
+      // The small zones this drawing held, if not recorded yet (parsed only then): undo of «Удалить всё» brings them back.
+      ...(row.small_zones === null ? { small_zones: sql<string>`COALESCE(small_zones, ${JSON.stringify(smallZonesOf(row.drawn_feature_collection))})` } : {}),
+      updated_at: bumpedVersion(),
     })
     .where('id', '=', row.id)
     .returningAll()
@@ -299,7 +347,7 @@ export async function setCrs(db: Db, user: SessionUser, kind: CrsKind) {
   if (!current) throw badRequest('Сначала нарисуйте что-нибудь: система координат привязывается к рисунку');
   const updated = await db
     .updateTable('map_projects')
-    .set({ crs: JSON.stringify(crsOfKind(kind, current.lon, current.lat)), updated_at: Date.now() })
+    .set({ crs: JSON.stringify(crsOfKind(kind, current.lon, current.lat)), updated_at: bumpedVersion() })
     .where('id', '=', row.id)
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -313,7 +361,7 @@ export async function saveGolden(db: Db, user: SessionUser) {
   if (drawing.features.length === 0) throw badRequest('Нечего сохранять как эталон: проект пуст');
   const updated = await db
     .updateTable('map_projects')
-    .set({ golden_feature_collection: storedCollection(drawing), is_golden: 1, updated_at: Date.now() })
+    .set({ golden_feature_collection: storedCollection(drawing), is_golden: 1, updated_at: bumpedVersion() })
     .where('id', '=', row.id)
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -407,7 +455,7 @@ export async function storeAlgoResult(db: Db, projectId: number, drawn: FC, out:
       drawing_feature_collection: storedCollection(drawingOf(drawn, out.general)),
       is_processing: 0,
       job_id: null,
-      updated_at: Date.now(),
+      updated_at: bumpedVersion(),
     })
     .where('id', '=', projectId)
     .execute();

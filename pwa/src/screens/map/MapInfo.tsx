@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { MapFeatureType, MapProject } from '../../api/types';
 import { CrsControl } from './CrsControl';
+import { isSmallZone } from './small-zones';
 import type { MapProjectState } from './useMapProject';
 
 const COUNTED: Array<{ type: MapFeatureType; label: string }> = [
@@ -51,6 +52,11 @@ export function MapInfo({ state, canWrite, onShowAll }: { state: MapProjectState
     setOpen(!open);
   };
   const total = counts ? Object.values(counts).reduce((a, b) => a + b, 0) : 0;
+  const min = state.catalogue?.zone_min_radius;
+  const small = useMemo(
+    () => (project && min !== undefined ? project.drawn_feature_collection.features.filter((f) => isSmallZone(f, min)).length : 0),
+    [project, min],
+  );
   return (
     <div className={`map-info${open ? ' open' : ''}`} data-testid="map-info" aria-label="Сведения о проекте" role="group">
       {project && counts ? (
@@ -69,6 +75,13 @@ export function MapInfo({ state, canWrite, onShowAll }: { state: MapProjectState
               {open ? 'Свернуть' : 'Подробнее'}
             </button>
           </div>
+          {small > 0 && (
+            // The legend of the map's dashed outline: shown whenever the project has such zones, the box open or not.
+            <p className="map-small-zones" data-testid="map-small-zones">
+              <span className="map-small-zone-swatch" aria-hidden="true" />
+              Пунктир — зона меньше {min} м ({small}), сохранённая до правила: перерисуйте
+            </p>
+          )}
           {/* Closed, the details stay in the page, hidden: opening them again loses nothing typed or chosen. */}
           <div id="map-info-details" className="map-info-details" hidden={!open}>
             <ul>

@@ -13,6 +13,7 @@ import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
 import type { MapFeature, MapTypeStyle } from '../../api/types';
 import { styleOf } from '../../maplibre/layers';
 import { roundGeometry } from '../../maplibre/precision';
+import { SMALL_ZONE_COLOR } from './small-zones';
 
 /**
  * The drawing on the map (Terra Draw, docs/map.md «Экран редактора»): line = road, polygon =
@@ -58,7 +59,8 @@ export interface Drawing {
   featuresAt(lngLat: { lng: number; lat: number }): Array<{ id: FeatureId; geometry: MapFeature['geometry'] }>;
   /** The project features held now, without `exclude` (features still waiting for their popup). */
   features(exclude: ReadonlySet<FeatureId>): MapFeature[];
-  setStyles(styles: Record<string, MapTypeStyle>): void;
+  /** The type colours, and the smallest zone radius (m): a circle under it is drawn in the warning colour. */
+  setStyles(styles: Record<string, MapTypeStyle>, zoneMin: number): void;
   destroy(): void;
 }
 
@@ -81,8 +83,18 @@ const circleRadiusM = (f: GeoJSONStoreFeatures | undefined) =>
 const isDrawn = (f: GeoJSONStoreFeatures) =>
   typeof f.properties.mode === 'string' && f.properties.mode in TYPE_OF_MODE && !GUIDANCE.some((k) => f.properties[k]);
 
+type Style<T> = (f: GeoJSONStoreFeatures) => T;
+
+/** The zone tool's styles: a circle under the smallest radius (one saved before the rule) in the warning colour; its dashed outline is small-zones.ts's layer. */
+function zoneStyles(color: Style<HexColor>, fillOpacity: Style<number>, zoneMin: () => number) {
+  const small = (f: GeoJSONStoreFeatures) => (circleRadiusM(f) ?? Infinity) < zoneMin();
+  const zoneColor = (f: GeoJSONStoreFeatures) => (small(f) ? (SMALL_ZONE_COLOR as HexColor) : color(f));
+  return { fillColor: zoneColor, fillOpacity, outlineColor: zoneColor, outlineWidth: (f: GeoJSONStoreFeatures) => (small(f) ? 1 : 2) };
+}
+
 export function createDrawing(map: maplibregl.Map, events: DrawingEvents): Drawing {
   let styles: Record<string, MapTypeStyle> = {};
+  let zoneMin = 0;
   const typeIdOf = (f: GeoJSONStoreFeatures) => ((f.properties.norma ?? {}) as { type_id?: number }).type_id;
   const color = (f: GeoJSONStoreFeatures) => styleOf(styles, typeIdOf(f)).color as HexColor;
   const fillOpacity = (f: GeoJSONStoreFeatures) => styleOf(styles, typeIdOf(f)).fill_opacity;
@@ -107,7 +119,7 @@ export function createDrawing(map: maplibregl.Map, events: DrawingEvents): Drawi
         styles: { fillColor: color, fillOpacity, outlineColor: color, outlineWidth: 2 },
       }),
       new TerraDrawLineStringMode({ pointerDistance: SNAP_PX, snapping, styles: { lineStringColor: color, lineStringWidth: width } }),
-      new TapCircleMode({ pointerDistance: SNAP_PX, styles: { fillColor: color, fillOpacity, outlineColor: color, outlineWidth: 2 } }),
+      new TapCircleMode({ pointerDistance: SNAP_PX, styles: zoneStyles(color, fillOpacity, () => zoneMin) }),
       new TerraDrawPointMode({ pointerDistance: SNAP_PX, styles: { pointColor: color, pointWidth: 6, pointOutlineColor: '#ffffff', pointOutlineWidth: 1 } }),
     ],
   });
@@ -201,9 +213,9 @@ export function createDrawing(map: maplibregl.Map, events: DrawingEvents): Drawi
           return { type: 'Feature', geometry: f.geometry, properties: props } as MapFeature;
         });
     },
-    setStyles(next) {
+    setStyles(next, min) {
       // Read by the style functions above at the next render (the screen sets them before loading features).
-      styles = next;
+      [styles, zoneMin] = [next, min];
     },
     destroy() {
       draw.stop();

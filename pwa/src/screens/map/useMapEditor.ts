@@ -7,6 +7,7 @@ import { addGeneratedLayers, showGenerated } from '../../maplibre/layers';
 import { notify } from '../../status/notifications';
 import { createDrawing, type Drawing, type FeatureId, type Tool } from './drawing';
 import { addNamesLayer, NAME_MAX, normaliseName, showNames } from './labels';
+import { addSmallZoneLayers, showSmallZones } from './small-zones';
 import { fitClear } from './fit';
 import { labelText, openPopup, serverForm } from './popups';
 import { addPickLayers, byRemovalRule, candidateLabel, showPick, type RemovalCandidate } from './removal';
@@ -40,6 +41,7 @@ function useBasemap(container: RefObject<HTMLDivElement | null>, closePopup: () 
     created.on('load', () => {
       addGeneratedLayers(created);
       addNamesLayer(created);
+      addSmallZoneLayers(created);
       addPickLayers(created);
       element.dataset.mapLoaded = 'true';
       setMap(created);
@@ -124,7 +126,7 @@ function useDrawingLayer(map: maplibregl.Map | null, catalogue: MapProjectState[
       edited: () => handlers.current.edited(),
       selected: (id) => handlers.current.selected(id),
     });
-    created.setStyles(catalogue.styles);
+    created.setStyles(catalogue.styles, catalogue.zone_min_radius);
     const onClick = (event: maplibregl.MapMouseEvent) => handlers.current.click(event.lngLat);
     map.on('click', onClick);
     setDrawing(created);
@@ -274,6 +276,9 @@ export function useMapEditor(state: MapProjectState, canWrite: boolean, containe
   useEffect(() => {
     if (map) showNames(map, [...(project?.drawn_feature_collection.features ?? []), ...(project?.general_feature_collection.features ?? [])]);
   }, [map, project]);
+  // Old zones under the smallest radius, marked as the server holds them (small-zones.ts).
+  const zoneMin = state.catalogue?.zone_min_radius;
+  useEffect(() => (map ? showSmallZones(map, project?.drawn_feature_collection.features ?? [], zoneMin) : undefined), [map, project, zoneMin]);
 
   // The tool in use (a new one drops what «Удалить объект» offered).
   const { cancel: cancelRemoval } = removing;
