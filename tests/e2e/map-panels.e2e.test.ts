@@ -1,9 +1,21 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
+import { RETRY } from '../support/browser';
 import { layoutProblems, unreachableControls } from '../support/layout';
-import { currentProject, intersects, mapInView, mapView, openNewProject, rect, screenBox, toScreen, type Box } from '../support/map';
-import { analystOrganization, startServer, type RunningServer } from '../support/server';
+import {
+  currentProject,
+  intersects,
+  mapInView,
+  mapView,
+  openNewProject,
+  plannerPage,
+  rect,
+  screenBox,
+  startMapServer,
+  toScreen,
+  type Box,
+} from '../support/map';
+import type { RunningServer } from '../support/server';
 
 /**
  * The map editor's project info box never covers the work (issue 46, finding 3), in Chromium at
@@ -21,6 +33,7 @@ import { analystOrganization, startServer, type RunningServer } from '../support
 let server: RunningServer;
 let browser: Browser;
 let cookie: string;
+let stop: (() => Promise<void>) | undefined;
 const password = 'map-panels-secret';
 
 const current = () => currentProject(server.url, cookie);
@@ -52,12 +65,10 @@ async function saveIsOnTop(popup: Locator) {
 }
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  ({ analyst: cookie } = await analystOrganization(server.url, password, { admin: 'panels', analyst: 'planner' }));
+  ({ server, browser, cookie, stop } = await startMapServer(password, { admin: 'panels' }));
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await stop?.();
 });
 
 const SIZES = [
@@ -71,10 +82,9 @@ describe('the project info box never covers the work (issue 46)', () => {
   for (const size of SIZES) {
     const what = size.draws ? 'one line, under popups, map clicks beside it land, «Весь проект» clear of it' : 'the map opens, the box is one line';
     it(`${size.width}×${size.height}: ${what}`, async () => {
-      const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, locale: 'ru-RU' });
-      const page = await context.newPage();
-      const errors = watchErrors(page, { allowHttpErrors: true });
-      await signInThroughPage(page, server.url, 'planner', password);
+      const { context, page, errors } = await plannerPage(browser, server.url, password, {
+        options: { viewport: { width: size.width, height: size.height }, locale: 'ru-RU' },
+      });
       await openNewProject(page, server.url, `Панели ${size.width}`);
 
       const info = page.getByTestId('map-info');

@@ -1,8 +1,20 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, RETRY, signInThroughPage, watchErrors } from '../support/browser';
-import { currentProject, drawnOfType, mapInView as scrollMapIntoView, mapView, openNewProject, rect, toScreen, type Box, type Point } from '../support/map';
-import { analystOrganization, startServer, type RunningServer } from '../support/server';
+import { RETRY } from '../support/browser';
+import {
+  currentProject,
+  drawnOfType,
+  mapInView as scrollMapIntoView,
+  mapView,
+  openNewProject,
+  rect,
+  startMapEditor,
+  tap,
+  toScreen,
+  type Box,
+  type Point,
+} from '../support/map';
+import type { RunningServer } from '../support/server';
 
 /**
  * Drawing on a phone (issue 46): at 360×740 with a touch screen the toolbar is one row of 44 px
@@ -13,23 +25,17 @@ import { analystOrganization, startServer, type RunningServer } from '../support
  * both, chooses the smaller and outlines it, and deletes only what «Удалить» is pressed for.
  */
 let server: RunningServer;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let errors: string[];
 let cookie: string;
+let stop: (() => Promise<void>) | undefined;
 const password = 'map-phone-secret';
 
 const current = () => currentProject(server.url, cookie);
 const drawn = (type: string) => drawnOfType(server.url, cookie, type);
 const view = () => mapView(page);
 const mapInView = () => scrollMapIntoView(page);
-
-/** A control tapped as a finger would (scrolled into view first: the phone page is taller than the window). */
-async function tap(locator: Locator) {
-  await locator.scrollIntoViewIfNeeded();
-  await locator.tap();
-}
 
 /** Each vertex of `ring` lies within `px` of one of the tapped points. */
 async function nearTapped(coordinates: number[][], tapped: Point[], map: Box, px: number) {
@@ -41,16 +47,14 @@ async function nearTapped(coordinates: number[][], tapped: Point[], map: Box, px
 }
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  ({ analyst: cookie } = await analystOrganization(server.url, password, { admin: 'phoneadmin', analyst: 'planner' }));
-  context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, locale: 'ru-RU' });
-  page = await context.newPage();
-  errors = watchErrors(page, { allowHttpErrors: true });
-  await signInThroughPage(page, server.url, 'planner', password);
+  ({ server, context, page, errors, cookie, stop } = await startMapEditor(
+    password,
+    { admin: 'phoneadmin' },
+    { options: { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, locale: 'ru-RU' } },
+  ));
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await stop?.();
 });
 
 describe('drawing on a phone, 360×740 with touch (issue 46)', () => {

@@ -1,8 +1,19 @@
-import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, RETRY, signInThroughPage, watchErrors, watchForeignRequests } from '../support/browser';
-import { analystOrganization, startServer, type RunningServer } from '../support/server';
+import { RETRY, signInThroughPage, watchErrors } from '../support/browser';
+import {
+  createProject,
+  currentProject,
+  downloadFrom,
+  drawByCoordinates,
+  exportDrawing,
+  openMap,
+  SQUARE_ROWS,
+  startMapEditor,
+  type Feature,
+  type Project,
+} from '../support/map';
+import type { RunningServer } from '../support/server';
 import { cyrillicMontserratLoaded, PLACES_MISSING } from '../support/geonames';
 import { WATER_MISSING } from '../support/gshhg';
 
@@ -14,52 +25,37 @@ import { WATER_MISSING } from '../support/gshhg';
  */
 let server: RunningServer;
 let browser: Browser;
-let analyst: BrowserContext;
 let page: Page;
 let errors: string[];
 let cookie: string;
+let stop: (() => Promise<void>) | undefined;
 const password = 'map-editor-secret';
 /** Basemap archive answers seen by the page: status and whether a Range was asked. */
 const basemapAnswers: Array<{ status: number; range: boolean }> = [];
 /** Requests the page made to anywhere but the server (the map must need none: no glyphs, no tiles). */
 let foreign: string[] = [];
 
-interface Feature {
-  properties: { type: string };
-}
-interface Project {
-  name: string;
-  drawn_feature_collection: { features: Feature[] };
-  general_feature_collection: { features: Feature[] };
-}
-const current = async (): Promise<Project> => (await fetch(`${server.url}/api/v1/projects/last/get`, { headers: { cookie } })).json();
+const current = () => currentProject(server.url, cookie);
 const countOf = (features: Feature[], type: string) => features.filter((f) => f.properties.type === type).length;
 const shown = async (type: string) => Number(await page.getByTestId(`map-count-${type}`).textContent());
 const side = () => page.getByTestId('map-side');
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  ({ analyst: cookie } = await analystOrganization(server.url, password, { admin: 'gorplan', analyst: 'planner', viewers: ['watcher'] }));
-
-  analyst = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
-  page = await analyst.newPage();
-  errors = watchErrors(page, { allowHttpErrors: true });
-  page.on('response', (response) => {
-    if (response.url().includes('/api/v1/map/basemap.pmtiles')) basemapAnswers.push({ status: response.status(), range: !!response.request().headers().range });
-  });
-  foreign = watchForeignRequests(page, server.url);
-  await signInThroughPage(page, server.url, 'planner', password);
+  const onPage = (analystPage: Page) =>
+    analystPage.on('response', (response) => {
+      if (response.url().includes('/api/v1/map/basemap.pmtiles'))
+        basemapAnswers.push({ status: response.status(), range: !!response.request().headers().range });
+    });
+  ({ server, browser, page, errors, foreign, cookie, stop } = await startMapEditor(password, { admin: 'gorplan', viewers: ['watcher'] }, { onPage }));
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await stop?.();
 });
 
 describe('map editor in Chromium', () => {
   it('renders the offline basemap from the PMTiles archive, read with HTTP Range', async () => {
-    await page.goto(`${server.url}/#/ciblock/map`);
+    await openMap(page, server.url);
     await page.getByRole('heading', { name: 'Редактор карты' }).waitFor();
-    await page.locator('[data-testid=map-canvas][data-map-loaded=true]').waitFor();
     await page.locator('canvas.maplibregl-canvas').waitFor();
     await expect.poll(() => basemapAnswers.some((a) => a.status === 206 && a.range), RETRY).toBe(true);
     // Nothing from another origin: the style has no glyphs or sprites.
@@ -116,10 +112,7 @@ describe('map editor in Chromium', () => {
   );
 
   it('creates a project; with one project delete is disabled', async () => {
-    await side().getByRole('button', { name: 'Создать проект' }).click();
-    await side().getByLabel('Название проекта').fill('Северный квартал');
-    await side().getByRole('button', { name: 'Создать', exact: true }).click();
-    await expect.poll(() => page.getByTestId('map-project-name').textContent(), RETRY).toBe('Северный квартал');
+    await createProject(page, 'Северный квартал');
     await expect.poll(() => side().getByRole('button', { name: 'Удалить проект' }).isDisabled(), RETRY).toBe(true);
     expect((await current()).name).toBe('Северный квартал');
   });
@@ -139,16 +132,12 @@ describe('map editor in Chromium', () => {
   });
 
   it('draws an area by coordinates (a refused row shows its message) and keeps it once saved in the popup', async () => {
-    await page.getByRole('button', { name: 'Полигон по координатам' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Полигон по координатам' });
-    const rows = dialog.locator('textarea[name=params]');
-    await rows.fill('30.30\t59.93\n30.318\t59.93');
-    await dialog.getByRole('button', { name: 'Построить' }).click();
+    const dialog = await drawByCoordinates(page, '30.30\t59.93\n30.318\t59.93');
     await expect.poll(() => dialog.getByRole('alert').textContent(), RETRY).toMatch(/Нужно не меньше трёх точек/);
     await page.locator('.toast', { hasText: 'Нужно не меньше трёх точек' }).first().waitFor();
 
     // About a kilometre square near the initial view.
-    await rows.fill('30.30\t59.93\n30.318\t59.93\n30.318\t59.939\n30.30\t59.939');
+    await dialog.locator('textarea[name=params]').fill(SQUARE_ROWS);
     await dialog.getByRole('button', { name: 'Построить' }).click();
     const popup = page.getByTestId('map-popup');
     await popup.getByRole('heading', { name: 'Территория' }).waitFor();
@@ -216,12 +205,9 @@ describe('map editor in Chromium', () => {
   });
 
   it('exports DWG and DXF, each with a spinner and then a download link named for its file', async () => {
-    await side().getByRole('button', { name: 'Подготовить DWG' }).click();
-    const dwgLink = side().getByRole('link', { name: 'Скачать output.dwg' });
-    await dwgLink.waitFor();
-    const [dwg] = await Promise.all([page.waitForEvent('download'), dwgLink.click()]);
-    expect(dwg.suggestedFilename()).toBe('output.dwg');
-    const dwgBytes = readFileSync((await dwg.path())!);
+    const dwg = await exportDrawing(page, 'dwg');
+    expect(dwg.filename).toBe('output.dwg');
+    const dwgBytes = dwg.bytes;
     expect(dwgBytes.subarray(0, 6).toString('latin1')).toBe('AC1015');
     expect(dwgBytes.length).toBeGreaterThan(10_000);
 
@@ -229,10 +215,10 @@ describe('map editor in Chromium', () => {
     await side().getByRole('status').filter({ hasText: 'готовится' }).waitFor();
     const link = side().getByRole('link', { name: 'Скачать output.dxf' });
     await link.waitFor();
-    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
-    expect(download.suggestedFilename()).toBe('output.dxf');
+    const dxf = await downloadFrom(page, link);
+    expect(dxf.filename).toBe('output.dxf');
     // AutoCAD 2000 DXF in Windows-1251 ($DWGCODEPAGE ANSI_1251).
-    const text = new TextDecoder('windows-1251').decode(readFileSync((await download.path())!));
+    const text = new TextDecoder('windows-1251').decode(dxf.bytes);
     expect(text).toMatch(/^\s*0\r?\nSECTION/);
     expect(text.length).toBeGreaterThan(10_000);
     expect(text).toContain('Дороги_');
@@ -242,9 +228,9 @@ describe('map editor in Chromium', () => {
     await expect.poll(() => page.getByTestId('map-crs').textContent(), RETRY).toMatch(/^Координаты чертежа: Местная поперечная Меркатора, центр/);
     const prjLink = side().getByTestId('map-download-prj');
     await expect.poll(() => prjLink.textContent(), RETRY).toBe('Скачать output.prj (система координат)');
-    const [prj] = await Promise.all([page.waitForEvent('download'), prjLink.click()]);
-    expect(prj.suggestedFilename()).toBe('output.prj');
-    expect(readFileSync((await prj.path())!, 'utf8')).toMatch(/^PROJCS\["Norma local transverse Mercator"/);
+    const prj = await downloadFrom(page, prjLink);
+    expect(prj.filename).toBe('output.prj');
+    expect(prj.bytes.toString('utf8')).toMatch(/^PROJCS\["Norma local transverse Mercator"/);
   });
 
   it('the analyst switches the drawing to СК-42: the shown reference and the exported .prj follow it', async () => {
@@ -267,8 +253,7 @@ describe('map editor in Chromium', () => {
     ]);
     const prjLink = side().getByTestId('map-download-prj');
     await prjLink.waitFor();
-    const [prj] = await Promise.all([page.waitForEvent('download'), prjLink.click()]);
-    expect(readFileSync((await prj.path())!, 'utf8')).toMatch(new RegExp(`^PROJCS\\["Pulkovo 1942 / Gauss-Kruger zone ${zone}"`));
+    expect((await downloadFrom(page, prjLink)).bytes.toString('utf8')).toMatch(new RegExp(`^PROJCS\\["Pulkovo 1942 / Gauss-Kruger zone ${zone}"`));
     expect(errors).toEqual([]);
   });
 
@@ -280,10 +265,7 @@ describe('map editor in Chromium', () => {
   });
 
   it('a second project: a failed algorithm shows its reason; it can be deleted, then delete is disabled again', async () => {
-    await side().getByRole('button', { name: 'Создать проект' }).click();
-    await side().getByLabel('Название проекта').fill('Второй');
-    await side().getByRole('button', { name: 'Создать', exact: true }).click();
-    await expect.poll(() => page.getByTestId('map-project-name').textContent(), RETRY).toBe('Второй');
+    await createProject(page, 'Второй');
     // An algorithm that cannot run on an empty project: the failed job's reason is shown.
     await page.locator('summary', { hasText: 'Построить дороги' }).click();
     await page.getByRole('group', { name: 'Построить дороги' }).getByRole('button', { name: 'Зоны' }).click();
@@ -351,8 +333,7 @@ describe('map editor in Chromium', () => {
     const view = await viewer.newPage();
     const viewErrors = watchErrors(view);
     await signInThroughPage(view, server.url, 'watcher', password);
-    await view.goto(`${server.url}/#/ciblock/map`);
-    await view.locator('[data-testid=map-canvas][data-map-loaded=true]').waitFor();
+    await openMap(view, server.url);
     await expect.poll(() => view.getByTestId('map-project-name').textContent(), RETRY).toBe('Северный квартал');
     await view.getByText('Только просмотр').waitFor();
     const toolbar = view.getByRole('toolbar', { name: 'Инструменты карты' });
