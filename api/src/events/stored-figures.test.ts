@@ -132,6 +132,8 @@ describe('stored figures of a long window', () => {
     // A budget of a few tracks (each walker ≈ 9 000 characters): every tracking is read in several batches.
     const budget = 40_000;
     const fold = new FiguresFold(head, window);
+    // The first pass (the heat maps' extents), as the job reads it: the same batches.
+    for await (const batch of trackBatches(t.deps.db, trackingIds, undefined, budget)) fold.measure(batch.tracks);
     const read: FiguresInputs['tracks'] = [];
     let before = 0;
     let batches = 0;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeFigures, type FigureZone, type PlanTrack, type PlanTrackPoint } from './figures';
+import { computeFigures, FigureExtentFold, FigureFold, type FigureZone, type PlanTrack, type PlanTrackPoint } from './figures';
+import { joinOverlappingViews } from './join';
 import { simplifyPath } from './paths';
 
 /** Points every second (and at each key) moving straight between keys [t, x, y]. */
@@ -372,5 +373,51 @@ describe('event figures', () => {
     // Nothing at all: empty figures, not an error.
     const empty = computeFigures([], [], { from: 0, to: 10 });
     expect(empty).toMatchObject({ visitors: 0, peak_occupancy: { t: 0, people: 0 }, heat_map: { columns: 0, rows: 0 } });
+  });
+});
+
+describe('figures folded track by track', () => {
+  /** People along y = 1 (through stands A and B, some into the safe zone), each seen by camera 1 and, 0.2 m off, by camera 2. */
+  const hall = () =>
+    Array.from({ length: 12 }, (_, i) => {
+      const t0 = 1000 + i * 7;
+      const keys: [number, number, number][] = [
+        [t0, 0, 1],
+        [t0 + 2, 2, 1],
+        [t0 + 4 + (i % 5) * 3, 2.2, 1],
+        [t0 + 12 + (i % 5) * 3, 7, 1],
+        [t0 + 20 + (i % 3) * 4, 7, 1.5],
+        [t0 + 26 + (i % 3) * 4, i % 2 ? 11 : 9, 1],
+      ];
+      const a = walk(`1:1:${i}`, 1, keys, [100 + i, 200]);
+      const b = walk(
+        `2:2:${i}`,
+        2,
+        keys.map(([t, x, y]) => [t, x + 0.2, y]),
+        [300, 100 + i],
+      );
+      return [a, b];
+    }).flat();
+
+  it('give the same figures one track at a time as all at once, overlapping cameras joined first', () => {
+    const joined = joinOverlappingViews(hall());
+    expect(joined).toHaveLength(12);
+    const options = { from: 1000, to: 1120, listedVisits: 3 };
+    const all = computeFigures(joined, zones, options);
+    expect(all.visitors).toBe(12);
+    // More visits than listed: the kept longest are cut back while folding.
+    expect(all.dwell[0]!.visits).toBeGreaterThan(2 * 3);
+    // The extents measured in another order (boxes do not depend on it), then the tracks one by one.
+    const extents = new FigureExtentFold(options);
+    for (const track of [...joined].reverse()) extents.add(track);
+    const fold = new FigureFold(zones, options, extents.result(zones));
+    for (const track of joined) fold.add(track);
+    expect(JSON.stringify(fold.result())).toBe(JSON.stringify(all));
+    // The 3 longest visits of stand A, as the full list of them ranks them.
+    const every = computeFigures(joined, zones, { ...options, listedVisits: 200 }).dwell[0]!.visit_moments;
+    const longest = [...every].sort((a, b) => b.seconds - a.seconds || a.start - b.start).slice(0, 3);
+    expect(all.dwell[0]!.visit_moments).toEqual(longest.sort((a, b) => a.start - b.start));
+    expect(all.safe_zone_entries[0]!.entries_total).toBeGreaterThan(3);
+    expect(all.safe_zone_entries[0]!.entries).toHaveLength(3);
   });
 });

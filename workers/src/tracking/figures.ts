@@ -3,6 +3,8 @@
  * occupancy, heat maps, paths, dwell per zone, stands ranked, routes, safe-zone entries.
  * Pure: the API gives tracks (foot points through the camera's homography, wall-clock seconds),
  * zones and a window, and stores or shows the JSON-ready result. Definitions: docs/event-analytics.md «Цифры».
+ * Folded track by track (FigureExtentFold, then FigureFold): what is held grows with the visitors'
+ * aggregates, not with their points (docs/event-analytics.md «Память задачи»).
  */
 import { histogram, percentile, staysInZone, type Stay } from './dwell';
 import { addPiece, emptyGrid, round2, roundGrid, type HeatGrid } from './heat';
@@ -163,40 +165,332 @@ interface Prepared {
   presence: Presence;
 }
 
-export function computeFigures(tracks: readonly PlanTrack[], zones: readonly FigureZone[], options: FigureOptions): EventFigures {
-  const settings = resolveOptions(options);
-  const { from, to } = options;
-  const prepared: Prepared[] = tracks.map((track) => {
-    const sorted = byTime(track.points.filter((p) => Number.isFinite(p.t) && Number.isFinite(p.x) && Number.isFinite(p.y)));
-    return { track, sorted, presence: presence(sorted, from, to, settings.maxGapSeconds) };
+type Box = [number, number, number, number];
+
+/** The extents the heat maps are laid out on: known before the tracks are folded in (FigureExtentFold). */
+export interface FigureExtents {
+  /** The plan heat map's area; null — no grid (nothing present and no zones). */
+  plan: Box | null;
+  /** Per camera without a frame size: the extent of its frame points, from (0, 0). */
+  frames: Record<number, Box>;
+}
+
+/** The track's finite points in time order and its presence in the window; null when it is not there (not a visitor). */
+function prepare(track: PlanTrack, from: number, to: number, maxGap: number): Prepared | null {
+  const sorted = byTime(track.points.filter((p) => Number.isFinite(p.t) && Number.isFinite(p.x) && Number.isFinite(p.y)));
+  const pr = presence(sorted, from, to, maxGap);
+  return pr.pieces.length > 0 || pr.instants.length > 0 ? { track, sorted, presence: pr } : null;
+}
+
+/** Each camera's own view of the track (a joined track has several) as frame samples in time order; views without any left out. */
+function frameViews(track: PlanTrack): { camera: number; samples: Sample[] }[] {
+  return (track.views ?? [track]).flatMap((view) => {
+    const samples = view.points.flatMap((p) =>
+      p.fx !== undefined && p.fy !== undefined && Number.isFinite(p.fx) && Number.isFinite(p.fy) && Number.isFinite(p.t) ? [{ t: p.t, x: p.fx, y: p.fy }] : [],
+    );
+    return samples.length > 0 ? [{ camera: view.camera_id, samples: byTime(samples) }] : [];
   });
-  const present = prepared.filter((p) => p.presence.pieces.length > 0 || p.presence.instants.length > 0);
-  const occupancy = occupancyOf(present, from, to, settings.occupancyStepSeconds);
-  const stays = zoneStays(present, zones, settings.maxGapSeconds);
-  const dwell = zones.map((z, i) => dwellOf(z, stays[i]!, settings));
-  return {
-    window: { from, to },
-    settings,
-    visitors: present.length,
-    visitors_per_minute: perMinute(present, from, to),
-    occupancy_step_seconds: occupancy.step,
-    occupancy: occupancy.rows,
-    peak_occupancy: occupancy.rows.reduce<EventFigures['peak_occupancy']>((best, r) => (!best || r.people > best.people ? r : best), null),
-    heat_map: planHeat(present, zones, options.planBounds, settings.cellMetres),
-    frame_heat_maps: frameHeat(present, from, to, settings, options.frameSizes),
-    paths: present.map(({ track, sorted }) => ({
+}
+
+const widen = (box: Box | null, b: Box): Box => (box ? [Math.min(box[0], b[0]), Math.min(box[1], b[1]), Math.max(box[2], b[2]), Math.max(box[3], b[3])] : b);
+
+/**
+ * The first pass of a fold: the heat maps' extents by default (every point of the visitors' tracks and
+ * the zones on the plan; a camera's frame points from (0, 0) where its frame size is not given). Only
+ * boxes are kept, so a long window is measured track by track (or batch by batch) before FigureFold.
+ */
+export class FigureExtentFold {
+  private readonly settings: EventFigures['settings'];
+  private plan: Box | null = null;
+  private readonly frames: Record<number, Box> = {};
+
+  constructor(private readonly options: FigureOptions) {
+    this.settings = resolveOptions(options);
+  }
+
+  add(track: PlanTrack): void {
+    const { from, to, planBounds, frameSizes } = this.options;
+    const prepared = prepare(track, from, to, this.settings.maxGapSeconds);
+    if (!prepared) return;
+    if (!planBounds) {
+      let [x0, y0, x1, y1] = this.plan ?? [Infinity, Infinity, -Infinity, -Infinity];
+      for (const s of prepared.sorted) [x0, y0, x1, y1] = [Math.min(x0, s.x), Math.min(y0, s.y), Math.max(x1, s.x), Math.max(y1, s.y)];
+      this.plan = [x0, y0, x1, y1];
+    }
+    for (const { camera, samples } of frameViews(track)) {
+      if (frameSizes?.[camera]) continue;
+      let box = this.frames[camera] ?? [0, 0, -Infinity, -Infinity];
+      for (const s of samples) box = [Math.min(box[0], s.x), Math.min(box[1], s.y), Math.max(box[2], s.x), Math.max(box[3], s.y)];
+      this.frames[camera] = box;
+    }
+  }
+
+  result(zones: readonly FigureZone[]): FigureExtents {
+    const plan = this.options.planBounds ?? zones.reduce<Box | null>((box, z) => widen(box, zoneBounds(z.shape)), this.plan);
+    return { plan, frames: { ...this.frames } };
+  }
+}
+
+/** The frame heat maps of the visitors' tracks, per camera, each camera's grid laid out when its first samples come. */
+export class FrameHeatFold {
+  private readonly settings: EventFigures['settings'];
+  private readonly grids = new Map<number, HeatGrid>();
+
+  constructor(
+    private readonly options: FigureOptions,
+    private readonly extents: FigureExtents,
+  ) {
+    this.settings = resolveOptions(options);
+  }
+
+  /** Folds in a track if it is a visitor of the window (its plan points present in it). */
+  add(track: PlanTrack): void {
+    if (prepare(track, this.options.from, this.options.to, this.settings.maxGapSeconds)) this.addVisitor(track);
+  }
+
+  addVisitor(track: PlanTrack): void {
+    const { from, to, frameSizes } = this.options;
+    for (const { camera, samples } of frameViews(track)) {
+      let grid = this.grids.get(camera);
+      if (!grid) {
+        const size = frameSizes?.[camera];
+        const box: Box | undefined = size ? [0, 0, size.width, size.height] : this.extents.frames[camera];
+        // The extents pass saw other tracks than this fold: the grid would silently lose this camera's seconds.
+        if (!box) throw new Error(`Охват кадра камеры ${camera} не измерен`);
+        grid = emptyGrid(box, this.settings.frameCellPixels);
+        this.grids.set(camera, grid);
+      }
+      for (const piece of presence(samples, from, to, this.settings.maxGapSeconds).pieces) addPiece(grid, piece);
+    }
+  }
+
+  result(): EventFigures['frame_heat_maps'] {
+    return [...this.grids.entries()].sort((a, b) => a[0] - b[0]).map(([cameraId, grid]) => ({ camera_id: cameraId, grid: roundGrid(grid) }));
+  }
+}
+
+/** A visit or safe-zone entry as kept, unrounded, with the order it came in (ties keep it, as a stable sort would). */
+type Kept<T> = T & { order: number };
+
+/**
+ * At most `limit` items of a stream by a total order (ties: the one that came first): the list is cut
+ * back to `limit` whenever it doubles, so it holds at most 2 · limit whatever the stream's length.
+ */
+class Firsts<T> {
+  private items: Kept<T>[] = [];
+  count = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly compare: (a: T, b: T) => number,
+  ) {}
+
+  push(item: T): void {
+    this.items.push({ ...item, order: this.count++ });
+    if (this.items.length > 2 * this.limit) this.items = this.sorted().slice(0, this.limit);
+  }
+
+  /** The first `limit` by the order; `inOrder` false: all of them in the order they came when there are no more than `limit`. */
+  result(inOrder: boolean): T[] {
+    const kept = this.count <= this.limit && !inOrder ? this.items : this.sorted().slice(0, this.limit);
+    return kept.map(({ order: _, ...item }) => item as unknown as T);
+  }
+
+  private sorted(): Kept<T>[] {
+    return [...this.items].sort((a, b) => this.compare(a, b) || a.order - b.order);
+  }
+}
+
+/** What a zone keeps of its visitors: the sums and the visits' lengths (the median and the histogram need every one). */
+interface ZoneFold {
+  inside: number;
+  seconds: number[];
+  visitors: number;
+  moments: Firsts<ZoneVisit>;
+  entries: Firsts<SafeZoneEntry> | null;
+}
+
+/**
+ * The figures folded track by track: each track (a visitor's, joined across overlapping cameras
+ * beforehand) adds to per-figure aggregates and is dropped — counts per minute and per occupancy step,
+ * heat map cells (on extents measured first, FigureExtentFold), each zone's visit lengths and inside
+ * seconds, the longest visits and the first safe-zone entries (bounded), route sequences, simplified
+ * paths. The sums are added in the order the tracks come, so the same tracks in the same order give the
+ * same figures to the byte however they are split (computeFigures is this fold over all of them).
+ */
+export class FigureFold {
+  private readonly settings: EventFigures['settings'];
+  private visitors = 0;
+  private readonly minuteVisitors: number[];
+  private readonly minuteEntries: number[];
+  private readonly step: number;
+  private readonly occupancySeconds: number[];
+  private readonly planGrid: HeatGrid;
+  private readonly frames: FrameHeatFold;
+  private readonly paths: EventFigures['paths'] = [];
+  private readonly zoneFolds: ZoneFold[];
+  private readonly routes: { track_id: string; first: number; order: number; zones: number[] }[] = [];
+  private readonly routeCounts = new Map<string, { zones: number[]; count: number }>();
+
+  constructor(
+    private readonly zones: readonly FigureZone[],
+    private readonly options: FigureOptions,
+    extents: FigureExtents,
+  ) {
+    const settings = resolveOptions(options);
+    this.settings = settings;
+    const { from, to } = options;
+    const minutes = Math.ceil((to - from) / 60);
+    this.minuteVisitors = new Array<number>(minutes).fill(0);
+    this.minuteEntries = new Array<number>(minutes).fill(0);
+    this.step = Math.max(settings.occupancyStepSeconds, Math.ceil((to - from) / MAX_OCCUPANCY_STEPS));
+    this.occupancySeconds = new Array<number>(Math.ceil((to - from) / this.step)).fill(0);
+    this.planGrid = emptyGrid(extents.plan, settings.cellMetres);
+    this.frames = new FrameHeatFold(options, extents);
+    this.zoneFolds = zones.map((z) => ({
+      inside: 0,
+      seconds: [],
+      visitors: 0,
+      moments: new Firsts<ZoneVisit>(settings.listedVisits, (a, b) => b.seconds - a.seconds || a.start - b.start),
+      entries: z.role === 'safe' ? new Firsts<SafeZoneEntry>(settings.listedVisits, (a, b) => a.entry - b.entry || byTrackId(a, b)) : null,
+    }));
+  }
+
+  add(track: PlanTrack): void {
+    const { from, to } = this.options;
+    const prepared = prepare(track, from, to, this.settings.maxGapSeconds);
+    if (!prepared) return;
+    const order = this.visitors++;
+    this.addMinutes(prepared);
+    this.addOccupancy(prepared);
+    for (const piece of prepared.presence.pieces) addPiece(this.planGrid, piece);
+    this.frames.addVisitor(track);
+    this.paths.push({
       track_id: track.id,
       camera_id: track.camera_id,
       points: simplifyPath(
-        sorted.filter((p) => p.t >= from && p.t <= to),
-        settings.pathToleranceMetres,
+        prepared.sorted.filter((p) => p.t >= from && p.t <= to),
+        this.settings.pathToleranceMetres,
       ).map((p) => ({ t: round2(p.t), x: round2(p.x), y: round2(p.y) })),
-    })),
-    dwell,
-    stands: rankStands(zones, dwell),
-    routes: routesOf(zones, stays, settings),
-    safe_zone_entries: safeEntries(zones, stays, settings.listedVisits),
-  };
+    });
+    this.addZones(prepared, order);
+  }
+
+  result(): EventFigures {
+    const { from, to } = this.options;
+    const { settings, step } = this;
+    const occupancy = this.occupancySeconds.map((s, k) => {
+      const t = from + k * step;
+      return { t: round2(t), people: round2(s / (Math.min(t + step, to) - t)) };
+    });
+    const dwell = this.zones.map((z, i) => dwellOf(z, this.zoneFolds[i]!));
+    return {
+      window: { from, to },
+      settings,
+      visitors: this.visitors,
+      visitors_per_minute: this.minuteVisitors.map((v, k) => ({ minute_start: round2(from + k * 60), visitors: v, entries: this.minuteEntries[k]! })),
+      occupancy_step_seconds: step,
+      occupancy,
+      peak_occupancy: occupancy.reduce<EventFigures['peak_occupancy']>((best, r) => (!best || r.people > best.people ? r : best), null),
+      heat_map: roundGrid(this.planGrid),
+      frame_heat_maps: this.frames.result(),
+      paths: this.paths,
+      dwell,
+      stands: rankStands(dwell),
+      routes: this.routesResult(),
+      safe_zone_entries: this.zones.flatMap((z, zi) => {
+        const entries = this.zoneFolds[zi]!.entries;
+        return entries ? [{ zone_id: z.id, name: z.name, entries_total: entries.count, entries: entries.result(true) }] : [];
+      }),
+    };
+  }
+
+  /** Marks the minutes the track's pieces overlap and the minute of its first sighting: linear in the pieces. */
+  private addMinutes({ presence: pr, sorted }: Prepared): void {
+    const { from, to } = this.options;
+    const count = this.minuteVisitors.length;
+    // A moment exactly at the window's end belongs to the last minute.
+    const minuteOf = (t: number) => Math.min(count - 1, Math.floor((t - from) / 60));
+    const minutes = new Set<number>();
+    for (const p of pr.pieces) {
+      // Minutes [m, m + 60) with p.t0 < m + 60 and p.t1 > m.
+      for (let k = minuteOf(p.t0); k < count && from + k * 60 < p.t1; k++) minutes.add(k);
+    }
+    for (const s of pr.instants) minutes.add(minuteOf(s.t));
+    for (const k of minutes) this.minuteVisitors[k]!++;
+    const first = sorted[0]!.t;
+    if (first >= from && first <= to) this.minuteEntries[minuteOf(first)]!++;
+  }
+
+  /** People present per step: each piece's seconds spread over the steps it spans (divided by the step's length at the end). */
+  private addOccupancy({ presence: pr }: Prepared): void {
+    const { from, to } = this.options;
+    const { step, occupancySeconds: seconds } = this;
+    const count = seconds.length;
+    for (const p of pr.pieces) {
+      for (let k = Math.floor((p.t0 - from) / step); k < count && from + k * step < p.t1; k++) {
+        seconds[k]! += secondsWithin([p], from + k * step, Math.min(from + (k + 1) * step, to));
+      }
+    }
+  }
+
+  /** The track's stays in each zone: dwell, visits with their moments, safe-zone entries, and its route of zones and stands. */
+  private addZones({ track, presence: pr }: Prepared, order: number): void {
+    const route: { start: number; zone: number }[] = [];
+    let first = -1;
+    this.zones.forEach((z, zi) => {
+      const stays = staysInZone(z.shape, pr, this.settings.maxGapSeconds);
+      if (stays.length === 0) return;
+      const fold = this.zoneFolds[zi]!;
+      fold.inside += stays.reduce((s, v) => s + v.inside, 0);
+      const visits = stays.filter((s) => s.end - s.start >= this.settings.minDwellSeconds);
+      if (visits.length > 0) fold.visitors++;
+      for (const v of visits) {
+        const view = viewAt(track, v.start);
+        fold.seconds.push(v.end - v.start);
+        fold.moments.push({ track_id: track.id, view_id: view.id, camera_id: view.camera_id, start: v.start, end: v.end, seconds: v.end - v.start });
+        if (z.role !== 'safe') route.push({ start: v.start, zone: zi });
+      }
+      if (z.role !== 'safe' && visits.length > 0 && first < 0) first = zi;
+      for (const s of stays) fold.entries?.push(safeEntry(track, s));
+    });
+    if (route.length === 0) return;
+    const ordered = route.sort((a, b) => a.start - b.start || a.zone - b.zone).map((v) => v.zone);
+    const zones = ordered.filter((z, i) => i === 0 || ordered[i - 1] !== z);
+    this.routes.push({ track_id: track.id, first, order, zones });
+    if (zones.length < 2) return;
+    const key = zones.join(',');
+    const c = this.routeCounts.get(key) ?? { zones, count: 0 };
+    c.count++;
+    this.routeCounts.set(key, c);
+  }
+
+  /**
+   * Each visitor's zones and stands in the order of their visits (repeats in a row collapsed), listed by
+   * the first zone (in the zones' order) the visitor visited, then in the tracks' order; whole routes of
+   * two or more counted.
+   */
+  private routesResult(): EventFigures['routes'] {
+    const { zones } = this;
+    const visitors = [...this.routes].sort((a, b) => a.first - b.first || a.order - b.order);
+    const popular = [...this.routeCounts.values()]
+      .sort((a, b) => b.count - a.count || compareSeq(a.zones, b.zones))
+      .slice(0, this.settings.topRoutes)
+      .map((r) => ({ zones: r.zones.map((z) => zones[z]!.id), names: r.zones.map((z) => zones[z]!.name), count: r.count }));
+    return { visitors: visitors.map((v) => ({ track_id: v.track_id, zones: v.zones.map((z) => zones[z]!.id) })), popular };
+  }
+}
+
+/**
+ * The figures of the tracks: the extents measured over them first, then the fold of them one by one —
+ * the same code a long window's job runs batch by batch.
+ */
+export function computeFigures(tracks: readonly PlanTrack[], zones: readonly FigureZone[], options: FigureOptions): EventFigures {
+  const extents = new FigureExtentFold(options);
+  for (const track of tracks) extents.add(track);
+  const fold = new FigureFold(zones, options, extents.result(zones));
+  for (const track of tracks) fold.add(track);
+  return fold.result();
 }
 
 function resolveOptions(options: FigureOptions): EventFigures['settings'] {
@@ -212,114 +506,6 @@ function resolveOptions(options: FigureOptions): EventFigures['settings'] {
     settings[key] = key === 'topRoutes' ? Math.floor(v) : v;
   }
   return settings;
-}
-
-/** Each track marks the minutes its pieces overlap and the minute of its first sighting: linear in the pieces. */
-function perMinute(present: readonly Prepared[], from: number, to: number): EventFigures['visitors_per_minute'] {
-  const count = Math.ceil((to - from) / 60);
-  const visitors = new Array<number>(count).fill(0);
-  const entries = new Array<number>(count).fill(0);
-  // A moment exactly at the window's end belongs to the last minute.
-  const minuteOf = (t: number) => Math.min(count - 1, Math.floor((t - from) / 60));
-  for (const { presence: pr, sorted } of present) {
-    const minutes = new Set<number>();
-    for (const p of pr.pieces) {
-      // Minutes [m, m + 60) with p.t0 < m + 60 and p.t1 > m.
-      for (let k = minuteOf(p.t0); k < count && from + k * 60 < p.t1; k++) minutes.add(k);
-    }
-    for (const s of pr.instants) minutes.add(minuteOf(s.t));
-    for (const k of minutes) visitors[k]!++;
-    const first = sorted[0]!.t;
-    if (first >= from && first <= to) entries[minuteOf(first)]!++;
-  }
-  return visitors.map((v, k) => ({ minute_start: round2(from + k * 60), visitors: v, entries: entries[k]! }));
-}
-
-/** Mean people present per step: each piece's seconds spread over the steps it spans. */
-function occupancyOf(present: readonly Prepared[], from: number, to: number, wanted: number) {
-  const step = Math.max(wanted, Math.ceil((to - from) / MAX_OCCUPANCY_STEPS));
-  const count = Math.ceil((to - from) / step);
-  const seconds = new Array<number>(count).fill(0);
-  for (const { presence: pr } of present) {
-    for (const p of pr.pieces) {
-      for (let k = Math.floor((p.t0 - from) / step); k < count && from + k * step < p.t1; k++) {
-        seconds[k]! += secondsWithin([p], from + k * step, Math.min(from + (k + 1) * step, to));
-      }
-    }
-  }
-  const rows = seconds.map((s, k) => {
-    const t = from + k * step;
-    return { t: round2(t), people: round2(s / (Math.min(t + step, to) - t)) };
-  });
-  return { step, rows };
-}
-
-function planHeat(present: readonly Prepared[], zones: readonly FigureZone[], bounds: FigureOptions['planBounds'], cell: number): HeatGrid {
-  let box = bounds ?? null;
-  if (!box) {
-    for (const b of [...present.flatMap((p) => p.sorted.map((s): Box => [s.x, s.y, s.x, s.y])), ...zones.map((z) => zoneBounds(z.shape))]) {
-      box = box ? [Math.min(box[0], b[0]), Math.min(box[1], b[1]), Math.max(box[2], b[2]), Math.max(box[3], b[3])] : b;
-    }
-  }
-  const grid = emptyGrid(box, cell);
-  for (const p of present) for (const piece of p.presence.pieces) addPiece(grid, piece);
-  return roundGrid(grid);
-}
-
-type Box = [number, number, number, number];
-
-function frameHeat(
-  present: readonly Prepared[],
-  from: number,
-  to: number,
-  settings: EventFigures['settings'],
-  sizes: FigureOptions['frameSizes'],
-): EventFigures['frame_heat_maps'] {
-  const byCamera = new Map<number, Sample[][]>();
-  for (const { track } of present) {
-    for (const view of track.views ?? [track]) {
-      const samples = view.points.flatMap((p) =>
-        p.fx !== undefined && p.fy !== undefined && Number.isFinite(p.fx) && Number.isFinite(p.fy) && Number.isFinite(p.t)
-          ? [{ t: p.t, x: p.fx, y: p.fy }]
-          : [],
-      );
-      if (samples.length > 0) byCamera.set(view.camera_id, [...(byCamera.get(view.camera_id) ?? []), byTime(samples)]);
-    }
-  }
-  return [...byCamera.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([cameraId, lists]) => {
-      const size = sizes?.[cameraId];
-      const all = lists.flat();
-      const box: Box = size
-        ? [0, 0, size.width, size.height]
-        : [Math.min(0, ...all.map((s) => s.x)), Math.min(0, ...all.map((s) => s.y)), Math.max(...all.map((s) => s.x)), Math.max(...all.map((s) => s.y))];
-      const grid = emptyGrid(box, settings.frameCellPixels);
-      for (const samples of lists) for (const piece of presence(samples, from, to, settings.maxGapSeconds).pieces) addPiece(grid, piece);
-      return { camera_id: cameraId, grid: roundGrid(grid) };
-    });
-}
-
-interface TrackStays {
-  track: PlanTrack;
-  stays: Stay[];
-}
-
-/** Per zone (in the zones' order): each present track's stays in it. */
-function zoneStays(present: readonly Prepared[], zones: readonly FigureZone[], mergeGap: number): TrackStays[][] {
-  return zones.map((z) =>
-    present.flatMap(({ track, presence: pr }) => {
-      const stays = staysInZone(z.shape, pr, mergeGap);
-      return stays.length > 0 ? [{ track, stays }] : [];
-    }),
-  );
-}
-
-function visitsOf(perTrack: readonly TrackStays[], minDwell: number): TrackStays[] {
-  return perTrack.flatMap(({ track, stays }) => {
-    const visits = stays.filter((s) => s.end - s.start >= minDwell);
-    return visits.length > 0 ? [{ track, stays: visits }] : [];
-  });
 }
 
 /** The camera's own track of a (joined) track that saw moment t: the view whose time span holds it, else the nearest. */
@@ -342,24 +528,15 @@ function viewAt(track: PlanTrack, t: number): PlanTrack {
 
 const byTrackId = (a: { track_id: string }, b: { track_id: string }) => (a.track_id < b.track_id ? -1 : a.track_id > b.track_id ? 1 : 0);
 
-/** The longest `limit` visits with their moments, in time order (ties: the earlier first). */
-function visitMoments(visits: readonly TrackStays[], limit: number): ZoneVisit[] {
-  const all = visits.flatMap(({ track, stays }) =>
-    stays.map((s) => {
-      const view = viewAt(track, s.start);
-      return { track_id: track.id, view_id: view.id, camera_id: view.camera_id, start: s.start, end: s.end, seconds: s.end - s.start };
-    }),
-  );
-  const kept = all.length <= limit ? all : [...all].sort((a, b) => b.seconds - a.seconds || a.start - b.start).slice(0, limit);
-  return kept
+/** The longest visits kept (Firsts) in time order (ties: by track), rounded for output. */
+function visitMoments(kept: readonly ZoneVisit[]): ZoneVisit[] {
+  return [...kept]
     .sort((a, b) => a.start - b.start || byTrackId(a, b))
     .map((v) => ({ ...v, start: round2(v.start), end: round2(v.end), seconds: round2(v.seconds) }));
 }
 
-function dwellOf(zone: FigureZone, stays: readonly TrackStays[], settings: EventFigures['settings']): ZoneDwell {
-  const visits = visitsOf(stays, settings.minDwellSeconds);
-  const inside = stays.reduce((sum, t) => sum + t.stays.reduce((s, v) => s + v.inside, 0), 0);
-  const seconds = visits.flatMap((v) => v.stays.map((s) => s.end - s.start)).sort((a, b) => a - b);
+function dwellOf(zone: FigureZone, fold: ZoneFold): ZoneDwell {
+  const seconds = [...fold.seconds].sort((a, b) => a - b);
   const total = seconds.reduce((s, v) => s + v, 0);
   const r = (v: number | null) => (v === null ? null : round2(v));
   return {
@@ -367,19 +544,19 @@ function dwellOf(zone: FigureZone, stays: readonly TrackStays[], settings: Event
     name: zone.name,
     role: zone.role,
     visits: seconds.length,
-    visitors: visits.length,
+    visitors: fold.visitors,
     total_seconds: round2(total),
-    inside_seconds: round2(inside),
+    inside_seconds: round2(fold.inside),
     median_seconds: r(percentile(seconds, 0.5)),
     mean_seconds: r(seconds.length > 0 ? total / seconds.length : null),
     p90_seconds: r(percentile(seconds, 0.9)),
     histogram: histogram(seconds),
-    visit_moments: visitMoments(visits, settings.listedVisits),
+    visit_moments: visitMoments(fold.moments.result(false)),
   };
 }
 
 /** Stands by visitors, ties by total dwell, then in the zones' order; the top and bottom ties listed. */
-function rankStands(zones: readonly FigureZone[], dwell: readonly ZoneDwell[]): EventFigures['stands'] {
+function rankStands(dwell: readonly ZoneDwell[]): EventFigures['stands'] {
   const ranking: StandRank[] = dwell
     .filter((d) => d.role === 'stand')
     .map((d) => ({ zone_id: d.zone_id, name: d.name, visitors: d.visitors, visits: d.visits, total_seconds: d.total_seconds }))
@@ -394,57 +571,22 @@ function rankStands(zones: readonly FigureZone[], dwell: readonly ZoneDwell[]): 
   };
 }
 
-/** Each visitor's zones and stands in the order of their visits (repeats in a row collapsed); whole routes of two or more counted. */
-function routesOf(zones: readonly FigureZone[], stays: readonly TrackStays[][], settings: EventFigures['settings']): EventFigures['routes'] {
-  const seq = new Map<string, { start: number; zone: number }[]>();
-  zones.forEach((z, zi) => {
-    if (z.role === 'safe') return;
-    for (const { track, stays: visits } of visitsOf(stays[zi]!, settings.minDwellSeconds)) {
-      const list = seq.get(track.id) ?? [];
-      for (const v of visits) list.push({ start: v.start, zone: zi });
-      seq.set(track.id, list);
-    }
-  });
-  const visitors = [...seq.entries()].map(([trackId, list]) => {
-    const ordered = list.sort((a, b) => a.start - b.start || a.zone - b.zone).map((v) => v.zone);
-    return { track_id: trackId, zones: ordered.filter((z, i) => i === 0 || ordered[i - 1] !== z) };
-  });
-  const counts = new Map<string, { zones: number[]; count: number }>();
-  for (const v of visitors) {
-    if (v.zones.length < 2) continue;
-    const key = v.zones.join(',');
-    const c = counts.get(key) ?? { zones: v.zones, count: 0 };
-    c.count++;
-    counts.set(key, c);
-  }
-  const popular = [...counts.values()]
-    .sort((a, b) => b.count - a.count || compareSeq(a.zones, b.zones))
-    .slice(0, settings.topRoutes)
-    .map((r) => ({ zones: r.zones.map((z) => zones[z]!.id), names: r.zones.map((z) => zones[z]!.name), count: r.count }));
-  return { visitors: visitors.map((v) => ({ track_id: v.track_id, zones: v.zones.map((z) => zones[z]!.id) })), popular };
-}
-
 /** Ties of popular routes: in the zones' order, element by element, a shorter prefix first. */
 function compareSeq(a: readonly number[], b: readonly number[]): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
   return a.length - b.length;
 }
 
-function safeEntries(zones: readonly FigureZone[], stays: readonly TrackStays[][], listed: number): EventFigures['safe_zone_entries'] {
-  return zones.flatMap((z, zi) => {
-    if (z.role !== 'safe') return [];
-    const entries: SafeZoneEntry[] = stays[zi]!.flatMap(({ track, stays: list }) =>
-      list.map((s) => ({
-        track_id: track.id,
-        view_id: viewAt(track, s.start).id,
-        camera_id: viewAt(track, s.start).camera_id,
-        entry: round2(s.start),
-        exit: round2(s.end),
-        seconds_inside: round2(s.inside),
-        deepest: { t: round2(s.deepest.t), x: round2(s.deepest.x), y: round2(s.deepest.y), depth_metres: round2(s.deepest.depth) },
-      })),
-    );
-    entries.sort((a, b) => a.entry - b.entry || byTrackId(a, b));
-    return [{ zone_id: z.id, name: z.name, entries_total: entries.length, entries: entries.slice(0, listed) }];
-  });
+/** A stay in a safe zone as an entry, rounded for output. */
+function safeEntry(track: PlanTrack, s: Stay): SafeZoneEntry {
+  const view = viewAt(track, s.start);
+  return {
+    track_id: track.id,
+    view_id: view.id,
+    camera_id: view.camera_id,
+    entry: round2(s.start),
+    exit: round2(s.end),
+    seconds_inside: round2(s.inside),
+    deepest: { t: round2(s.deepest.t), x: round2(s.deepest.x), y: round2(s.deepest.y), depth_metres: round2(s.deepest.depth) },
+  };
 }

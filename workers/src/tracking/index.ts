@@ -7,8 +7,12 @@ export { motScores, type MotBox, type MotScores } from './mot-metrics';
 export {
   computeFigures,
   FIGURE_DEFAULTS,
+  FigureExtentFold,
+  FigureFold,
+  FrameHeatFold,
   MAX_WINDOW_SECONDS,
   type EventFigures,
+  type FigureExtents,
   type FigureOptions,
   type FigureZone,
   type PlanTrack,
