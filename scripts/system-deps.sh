@@ -34,6 +34,13 @@ PACKAGES=(
   'xdotool|test|/usr/bin/xdotool|CAD export tests'
   'imagemagick|test|/usr/bin/import|CAD export tests: screenshots of LibreCAD'
   'rtsp-server-perl|test|/usr/bin/rtsp-server-perl|live camera tests: an RTSP server stands in for a camera (api/src/live)'
+  'gir1.2-gst-rtsp-server-1.0|test|/usr/lib/*/girepository-1.0/GstRtspServer-1.0.typelib|live camera tests: the GStreamer RTSP server over TLS stands in for an rtsps camera (api/test-support/rtsps-camera.py)'
+  'python3-gi|test|/usr/lib/python3/dist-packages/gi/__init__.py|live camera tests: the rtsps camera is scripted in Python'
+  'gstreamer1.0-plugins-base|test|/usr/lib/*/gstreamer-1.0/libgstapp.so|live camera tests: the rtsps camera (RTP inside the RTSP connection)'
+  'gstreamer1.0-plugins-good|test|/usr/lib/*/gstreamer-1.0/libgstrtp.so|live camera tests: the rtsps camera (loop, RTP h264, rtpbin, UDP)'
+  'gstreamer1.0-plugins-bad|test|/usr/lib/*/gstreamer-1.0/libgstvideoparsersbad.so|live camera tests: the rtsps camera (h264parse)'
+  'glib-networking|test|/usr/lib/*/gio/modules/libgiognutls.so|live camera tests: TLS of the rtsps camera'
+  'openssl|test|/usr/bin/openssl|live camera tests: a self-signed certificate for the rtsps camera'
   'gdal-bin|test|/usr/bin/ogrinfo|CAD export tests: GDAL reads the DXF'
   'python3-ezdxf|test|/usr/lib/python3/dist-packages/ezdxf/__init__.py|CAD export tests: ezdxf reads the DXF'
 )
