@@ -45,7 +45,7 @@ export interface Config {
   recorders: boolean;
   /** Jobs a runner (in this process or `npm run workers`) runs at once (NORMA_JOB_SLOTS, default `defaultJobSlots()`; api/src/jobs/runner.ts). */
   jobSlots: number;
-  /** What a recording may be and what each media process may take (NORMA_MEDIA_*; workers/src/media/limits.ts, docs/video.md). */
+  /** What a recording may be and what each media process may take (NORMA_MEDIA_*; workers/src/media/limits.ts, docs/video-storage.md). */
   media: MediaLimits;
   /** Default detector of GET /api/v1/humans (NORMA_HUMAN_DETECTOR; docs/vision.md «Детектор людей»). */
   humanDetector: 'movenet-multipose' | 'background-subtraction-blobs';

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { mediaTools, run } from '../src/media/ffmpeg';
 
@@ -35,4 +35,23 @@ export async function makeClip(path: string, spec: ClipSpec = {}): Promise<void>
   args.push('-f', spec.format ?? (video === 'vp9' ? 'webm' : 'mp4'), path);
   await mkdir(dirname(path), { recursive: true });
   await run(ffmpeg, args);
+}
+
+/**
+ * A long browser-ready recording (index first) made in seconds: one minute of a small H.264 test
+ * picture with B-frames, as cameras' and x264's usual settings write it, repeated by stream copy.
+ * At 50 fps, 40 minutes are 120,000 frames and an index (`moov`) of about 1.4 MB.
+ */
+export async function makeLongRecording(path: string, { minutes, fps = 50 }: { minutes: number; fps?: number }): Promise<void> {
+  const { ffmpeg } = await mediaTools();
+  await mkdir(dirname(path), { recursive: true });
+  const minute = `${path}.minute.mp4`;
+  const quiet = ['-hide_banner', '-loglevel', 'error', '-y'];
+  await run(ffmpeg, [
+    ...quiet,
+    ...['-f', 'lavfi', '-i', `testsrc=size=64x64:rate=${fps}:duration=60`],
+    ...['-c:v', 'libx264', '-preset', 'veryfast', '-bf', '2', '-pix_fmt', 'yuv420p', '-g', String(fps * 2), '-b:v', '20k', minute],
+  ]);
+  await run(ffmpeg, [...quiet, '-stream_loop', String(minutes - 1), '-i', minute, '-c', 'copy', '-movflags', '+faststart', path]);
+  await rm(minute, { force: true });
 }

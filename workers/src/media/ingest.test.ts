@@ -3,9 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe, type ProbeResult } from './ffmpeg';
-import { browserPlan, convertArguments, type BrowserPlan, convertForBrowser, inspectRecording, NotAVideoError, progressSeconds } from './ingest';
+import {
+  browserPlan,
+  convertArguments,
+  type BrowserPlan,
+  convertForBrowser,
+  INDEX_MAX_BYTES,
+  inspectRecording,
+  NotAVideoError,
+  progressSeconds,
+} from './ingest';
 import { mp4Layout } from './mp4-layout';
-import { makeClip } from '../../test-support/test-clips';
+import { makeClip, makeLongRecording } from '../../test-support/test-clips';
 
 let dir: string;
 const file = (name: string) => join(dir, name);
@@ -60,16 +69,30 @@ describe('mp4Layout', () => {
 });
 
 describe('browserPlan', () => {
-  const mp4 = { isoBmff: true, moovFirst: true };
+  const mp4 = { isoBmff: true, moovFirst: true, indexBytes: 4_000, fragmented: false, segmentIndex: false };
   it('leaves a browser-ready file alone', () => {
-    expect(browserPlan(info({ audioCodec: 'aac' }), mp4)).toEqual({ action: 'none', video: 'copy', audio: 'copy', reasons: [] });
+    expect(browserPlan(info({ audioCodec: 'aac' }), mp4)).toEqual({ action: 'none', video: 'copy', audio: 'copy', layout: 'faststart', reasons: [] });
   });
   it('remuxes when only the index is at the end or the container is not MP4', () => {
-    const late = browserPlan(info({}), { isoBmff: true, moovFirst: false });
+    const late = browserPlan(info({}), { ...mp4, moovFirst: false });
     expect(late.action).toBe('remux');
     expect(late.reasons[0]).toContain('moov');
-    const mkv = browserPlan(info({ formatName: 'matroska,webm' }), { isoBmff: false, moovFirst: false });
-    expect(mkv).toMatchObject({ action: 'remux', video: 'copy' });
+    const mkv = browserPlan(info({ formatName: 'matroska,webm' }), { ...mp4, isoBmff: false, moovFirst: false, indexBytes: 0 });
+    expect(mkv).toMatchObject({ action: 'remux', video: 'copy', layout: 'faststart' });
+  });
+  it('lays a long recording out in fragments: an index over 1 MB first is remuxed, a fragmented file needs its segment index', () => {
+    const eightHours = info({ durationSeconds: 8 * 3600, frameRate: 25 });
+    const bigIndex = browserPlan(eightHours, { ...mp4, indexBytes: 8_400_000 });
+    expect(bigIndex).toMatchObject({ action: 'remux', video: 'copy', layout: 'fragmented' });
+    expect(bigIndex.reasons).toEqual(['индекс (moov) 8,0 МБ: браузер читает его целиком до первого кадра']);
+    // Fragments with a segment index: as is; without one, a seek would read the fragments in turn.
+    expect(browserPlan(eightHours, { ...mp4, indexBytes: 900, fragmented: true, segmentIndex: true }).action).toBe('none');
+    expect(browserPlan(eightHours, { ...mp4, indexBytes: 900, fragmented: true }).reasons[0]).toContain('sidx');
+    // Every rewrite of a long recording is fragmented, a transcode too; a short one keeps one index first.
+    expect(browserPlan({ ...eightHours, videoCodec: 'hevc' }, mp4)).toMatchObject({ action: 'transcode', layout: 'fragmented' });
+    expect(browserPlan(info({ durationSeconds: 30 * 60 }), { ...mp4, moovFirst: false }).layout).toBe('faststart');
+    // A short file's index is small whatever its layout: nothing to do for its fragments.
+    expect(browserPlan(info({}), { ...mp4, fragmented: true }).action).toBe('none');
   });
   it('re-encodes only the audio when it is not AAC', () => {
     expect(browserPlan(info({ audioCodec: 'mp3' }), mp4)).toMatchObject({ action: 'remux', video: 'copy', audio: 'aac' });
@@ -92,11 +115,12 @@ describe('progress from ffmpeg', () => {
   });
   it('asks for faststart, the first video and audio streams, and H.264 only when transcoding', () => {
     const input = { path: '/in', container: { demuxer: 'avi', label: 'AVI' } } as const;
-    const remux = convertArguments({ action: 'remux', video: 'copy', audio: 'none', reasons: [] }, input, '/out', 3600);
+    const remux = convertArguments({ action: 'remux', video: 'copy', audio: 'none', layout: 'faststart', reasons: [] }, input, '/out', 3600);
     expect(remux.join(' ')).toContain('-c:v copy');
     expect(remux.join(' ')).toContain('-movflags +faststart');
     expect(remux.join(' ')).toContain('-map 0:a:0?');
-    const transcode = convertArguments({ action: 'transcode', video: 'h264', audio: 'aac', reasons: [] }, input, '/out', 3600);
+    const transcode = convertArguments({ action: 'transcode', video: 'h264', audio: 'aac', layout: 'fragmented', reasons: [] }, input, '/out', 3600);
+    expect(transcode.join(' ')).toContain('-movflags +frag_keyframe+empty_moov+default_base_moof+global_sidx');
     expect(transcode.join(' ')).toContain('-c:v libx264');
     expect(transcode.join(' ')).toContain('-c:a aac');
     // Pinned to the detected demuxer and local files, and never longer than the bound.
@@ -142,12 +166,31 @@ describe('inspectRecording and convertForBrowser on real files', () => {
     expect([...progress].sort((a, b) => a - b)).toEqual(progress);
   });
 
+  it('rewrites a long recording with a large index into fragments with a segment index: small index first, same length, then as is', async () => {
+    const input = file('forty-minutes.mp4');
+    await makeLongRecording(input, { minutes: 40 });
+    const inspected = await inspectRecording(input);
+    expect(inspected.layout.indexBytes).toBeGreaterThan(INDEX_MAX_BYTES);
+    expect(inspected.plan).toMatchObject({ action: 'remux', video: 'copy', layout: 'fragmented' });
+    const output = file('forty-minutes.out.mp4');
+    await convertForBrowser(inspected, input, output);
+    const after = await inspectRecording(output);
+    expect(after.plan).toMatchObject({ action: 'none' });
+    expect(after.layout).toMatchObject({ isoBmff: true, moovFirst: true, fragmented: true, segmentIndex: true });
+    // What the browser reads first: the index and the segment index, not the 120,000 frames' tables.
+    const [ftyp, moov, sidx] = after.layout.boxes;
+    expect([ftyp!.type, moov!.type, sidx!.type]).toEqual(['ftyp', 'moov', 'sidx']);
+    expect(moov!.size + sidx!.size).toBeLessThan(inspected.layout.indexBytes / 10);
+    expect(Math.abs(after.info.durationSeconds - 40 * 60)).toBeLessThan(0.1);
+    expect(after.info.frameRate).toBe(50);
+  });
+
   it('stops ffmpeg when aborted and leaves no output', async () => {
     const input = file('long.mp4');
     await makeClip(input, { video: 'mpeg4', seconds: 30, size: '640x360', fps: 25 });
     const controller = new AbortController();
     const output = file('long.out.mp4');
-    const plan: BrowserPlan = { action: 'transcode', video: 'h264', audio: 'none', reasons: [] };
+    const plan: BrowserPlan = { action: 'transcode', video: 'h264', audio: 'none', layout: 'faststart', reasons: [] };
     const running = convertForBrowser({ plan, info: await probe(input) }, input, output, {
       signal: controller.signal,
       onProgress: () => controller.abort(),

@@ -19,9 +19,31 @@ export interface BrowserPlan {
   action: 'none' | 'remux' | 'transcode';
   video: 'copy' | 'h264';
   audio: 'none' | 'copy' | 'aac';
+  /**
+   * How a rewrite lays the MP4 out: `faststart` — one index (`moov`) before the media; `fragmented` — a
+   * small `moov`, a segment index (`sidx`) and the media in fragments of one keyframe interval, for a
+   * recording whose one index would be more than INDEX_MAX_BYTES (docs/video-storage.md «Длинные записи»).
+   */
+  layout: 'faststart' | 'fragmented';
   /** Why the file cannot be served as it is, in Russian (empty for `none`). */
   reasons: string[];
 }
+
+/**
+ * The most index a browser should read before a recording's first frame. An MP4's one `moov` holds
+ * about 4 bytes a frame (sizes) plus 8 with B-frames (composition offsets): 8.4 MB for an 8-hour
+ * 25 fps recording, which a tablet-class CPU took 2 s to fetch and parse (issue 47, cold open).
+ */
+export const INDEX_MAX_BYTES = 1024 * 1024;
+/** Index bytes a frame of a written MP4 may take (sizes, composition offsets, keyframe and chunk tables), rounded up. */
+const INDEX_BYTES_PER_FRAME = 16;
+
+/** Whether a rewrite of this recording is laid out in fragments: its one index could pass INDEX_MAX_BYTES. */
+function needsFragments(info: ProbeResult): boolean {
+  return info.durationSeconds * (info.frameRate ?? 25) * INDEX_BYTES_PER_FRAME > INDEX_MAX_BYTES;
+}
+
+const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1).replace('.', ',');
 
 /** H.264 profiles Chromium decodes (8-bit 4:2:0). */
 const PLAYABLE_PIXEL_FORMATS = new Set(['yuv420p', 'yuvj420p']);
@@ -31,7 +53,7 @@ const UNPLAYABLE_PROFILES = /high 10|4:2:2|4:4:4/i;
  * Decides how to prepare a file for the browser: H.264 (8-bit 4:2:0) video, AAC or no audio, in an
  * MP4 whose index (`moov`) comes before the media.
  */
-export function browserPlan(info: ProbeResult, layout: Pick<Mp4Layout, 'isoBmff' | 'moovFirst'>): BrowserPlan {
+export function browserPlan(info: ProbeResult, layout: Pick<Mp4Layout, 'isoBmff' | 'moovFirst' | 'indexBytes' | 'fragmented' | 'segmentIndex'>): BrowserPlan {
   const reasons: string[] = [];
   let video: BrowserPlan['video'] = 'copy';
   if (info.videoCodec !== 'h264') {
@@ -50,8 +72,11 @@ export function browserPlan(info: ProbeResult, layout: Pick<Mp4Layout, 'isoBmff'
   const isMp4 = layout.isoBmff && /mp4|mov/.test(info.formatName);
   if (!isMp4) reasons.push(`контейнер ${info.formatName}, а не MP4`);
   else if (!layout.moovFirst) reasons.push('индекс (moov) в конце файла: браузер не может начать воспроизведение и перемотку сразу');
+  else if (layout.indexBytes > INDEX_MAX_BYTES) reasons.push(`индекс (moov) ${megabytes(layout.indexBytes)} МБ: браузер читает его целиком до первого кадра`);
+  else if (layout.fragmented && !layout.segmentIndex && needsFragments(info))
+    reasons.push('фрагменты без индекса (sidx): перемотка длинной записи читала бы файл подряд');
   const action = video === 'h264' ? 'transcode' : reasons.length ? 'remux' : 'none';
-  return { action, video, audio, reasons };
+  return { action, video, audio, layout: needsFragments(info) ? 'fragmented' : 'faststart', reasons };
 }
 
 export interface ConvertOptions {
@@ -94,7 +119,10 @@ export function convertArguments(
   else args.push(...h264Encoding(referenceStep), '-vf', 'scale=trunc(iw/2)*2:trunc(ih/2)*2');
   if (plan.audio === 'copy') args.push('-c:a', 'copy');
   else if (plan.audio === 'aac') args.push('-c:a', 'aac', '-b:a', '128k');
-  args.push('-movflags', '+faststart', '-max_muxing_queue_size', '1024', '-f', 'mp4', `file:${output}`);
+  // Fragments start at keyframes (every 2 s in what the ingest encodes); the segment index is written
+  // at the start once the file is complete, as faststart moves `moov` there.
+  const movflags = plan.layout === 'fragmented' ? '+frag_keyframe+empty_moov+default_base_moof+global_sidx' : '+faststart';
+  args.push('-movflags', movflags, '-max_muxing_queue_size', '1024', '-f', 'mp4', `file:${output}`);
   return args;
 }
 

@@ -1,5 +1,5 @@
 /**
- * What a recording may be and what a media process may take (DESIGN.md «Media safety»; docs/video.md
+ * What a recording may be and what a media process may take (DESIGN.md «Media safety»; docs/video-storage.md
  * «Границы записи»). A few hundred bytes can declare a picture of 8192² or three days of video: the
  * bounds are checked on the header, before anything is decoded, and every ffmpeg/ffprobe process
  * runs under a wall-time and an address-space cap that fit the file, so that a file which lies in

@@ -11,6 +11,12 @@ export interface Mp4Layout {
   boxes: Mp4Box[];
   /** `moov` (the index) comes before the first `mdat` (the media): the browser can start at once. */
   moovFirst: boolean;
+  /** Bytes of the `moov` box (0 without one): what a browser reads and parses before the first frame. */
+  indexBytes: number;
+  /** The media comes in fragments (`moof` boxes) rather than one `mdat` indexed by `moov`. */
+  fragmented: boolean;
+  /** A segment index (`sidx`) says where each fragment starts: a seek goes straight to its fragment. */
+  segmentIndex: boolean;
 }
 
 const PRINTABLE = /^[\x20-\x7e]{4}$/;
@@ -52,5 +58,12 @@ export async function mp4Layout(path: string): Promise<Mp4Layout> {
   if (boxes[0] && !['ftyp', 'styp', 'moov', 'free', 'skip', 'wide', 'mdat'].includes(boxes[0].type)) isoBmff = false;
   const moov = boxes.findIndex((b) => b.type === 'moov');
   const mdat = boxes.findIndex((b) => b.type === 'mdat');
-  return { isoBmff, boxes, moovFirst: moov !== -1 && (mdat === -1 || moov < mdat) };
+  return {
+    isoBmff,
+    boxes,
+    moovFirst: moov !== -1 && (mdat === -1 || moov < mdat),
+    indexBytes: moov === -1 ? 0 : boxes[moov]!.size,
+    fragmented: boxes.some((b) => b.type === 'moof'),
+    segmentIndex: boxes.some((b) => b.type === 'sidx'),
+  };
 }

@@ -180,7 +180,7 @@ describe('a recording Norma encoded with a reference step (ingest, demo clips)',
   beforeAll(async () => {
     // Exactly as ingest transcodes a 25 fps recording.
     const { ffmpeg } = await mediaTools();
-    const plan: BrowserPlan = { action: 'transcode', video: 'h264', audio: 'none', reasons: [] };
+    const plan: BrowserPlan = { action: 'transcode', video: 'h264', audio: 'none', layout: 'faststart', reasons: [] };
     const args = convertArguments(plan, { path: clip, container: await detectContainer(clip) }, stepped, 3600, step);
     const child = Bun.spawn([ffmpeg, ...args], { stdout: 'ignore', stderr: 'pipe' });
     const stderr = await new Response(child.stderr).text();
