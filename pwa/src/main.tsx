@@ -2,7 +2,7 @@ import './fonts.css';
 import './styles.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { App } from './app/App';
+import { App, startSession } from './app/App';
 import { loadScreenAt, startScreenWorkAt } from './app/routes';
 import { registerServiceWorker } from './app/serviceWorker';
 import { guardRequestsWhileSignOutPending } from './offline/signOut';
@@ -10,6 +10,8 @@ import { resetPageMeta } from './screens/site/meta';
 
 // Before the first request: a sign-out made without a network reaches the server before anything else (offline/signOut.ts).
 guardRequestsWhileSignOutPending();
+// The sign-in check and the installation's description, before the first render (App.tsx startSession).
+startSession();
 // A screen's own work that needs neither React nor its code (a statement's computation) starts now, beside the app's start.
 startScreenWorkAt(location.hash);
 // The screen's code too, beside the sign-in check: a screen whose code is here by its first render is

@@ -1,8 +1,8 @@
-import { useEffect } from 'react';
 import { Route, Router, Switch } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
 import { settlePendingSignOut } from '../offline/signOut';
 import { askPersistentStorage, startOutboxSync } from '../state/outboxSync';
+import { loadInstance } from '../state/instance';
 import { followSignOutInOtherTabs, refreshCurrentUser } from '../state/login';
 import { Toasts } from '../ui/Toasts';
 import { Header, OfflineBanner } from './Header';
@@ -20,18 +20,26 @@ function NotFound() {
   );
 }
 
+/**
+ * The page's session work, started once by src/main.tsx before the first render: the sign-in check
+ * (whoami) and the installation's description leave with the app's first script, not after React's
+ * first commit — on a 4× slower CPU that commit came 0.75 s after the script had loaded, and every
+ * private screen waits for the check (issue 47, markup cold open).
+ */
+export function startSession() {
+  // A sign-out made without a network ends the server session as soon as there is one, even if the app then asks nothing.
+  void settlePendingSignOut();
+  window.addEventListener('online', () => void settlePendingSignOut());
+  followSignOutInOtherTabs();
+  void refreshCurrentUser().then((signedIn) => {
+    // Queued saves, drafts and kept videos must survive storage pressure on a field device.
+    if (signedIn) void askPersistentStorage();
+  });
+  void loadInstance();
+  startOutboxSync();
+}
+
 export function App() {
-  useEffect(() => {
-    // A sign-out made without a network ends the server session as soon as there is one, even if the app then asks nothing.
-    void settlePendingSignOut();
-    window.addEventListener('online', () => void settlePendingSignOut());
-    followSignOutInOtherTabs();
-    void refreshCurrentUser().then((signedIn) => {
-      // Queued saves, drafts and kept videos must survive storage pressure on a field device.
-      if (signedIn) void askPersistentStorage();
-    });
-    startOutboxSync();
-  }, []);
   return (
     <Router hook={useHashLocation}>
       <Header />

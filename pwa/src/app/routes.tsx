@@ -4,6 +4,7 @@ import { matchRoute } from 'wouter';
 import { LandingScreen } from '../screens/landing/LandingScreen';
 import { LoginScreen } from '../screens/login/LoginScreen';
 import { startStatementEarly } from '../screens/reports/statement-runner';
+import { startMarkupReads } from '../screens/video-markup/early-reads';
 import { statementWindow } from '../screens/reports/statement/window';
 
 /** A screen takes its own route parameters as props (each screen its own names), hence `any`. */
@@ -115,7 +116,13 @@ export const routes: AppRoute[] = [
   { path: '/project', screen: NewProjectScreen, private: true, title: 'Новый проект' },
   { path: '/summary', screen: SummaryScreen, private: true, title: 'Сводка' },
   { path: '/markup/:structureId', screen: TaskListScreen, private: true, title: 'Задачи разметки' },
-  { path: '/video/:videoId/:getTime?', screen: VideoMarkupScreen, private: true, title: 'Разметка видео' },
+  {
+    path: '/video/:videoId/:getTime?',
+    screen: VideoMarkupScreen,
+    private: true,
+    title: 'Разметка видео',
+    start: ({ videoId }) => startMarkupReads(Number(videoId)),
+  },
   { path: '/multi-video', screen: MultiVideoScreen, private: true, title: 'Несколько камер' },
   { path: '/edit/:structureId/:timeFrom/:timeTo', screen: PeriodEditScreen, private: true, title: 'Правка периода' },
   { path: '/statement/:structureId/:employeeId/:fromTime/:toTime/pdf', screen: StatementPdfScreen, private: true, title: 'Ведомость', start: startStatement },

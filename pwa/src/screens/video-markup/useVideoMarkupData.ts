@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/client';
 import type { NamedItem, VideoMeta } from '../../api/types';
 import type { VideoMarkupsReply } from '../../offline/markup-rows';
+import { markupReads } from './early-reads';
 import type { OperationOption } from './OperationRows';
 import type { Playhead } from './playhead';
 import type { MarkupSession } from './session';
@@ -37,17 +38,14 @@ export function useVideoMarkupData(videoId: number, session: MarkupSession, { re
 
   useEffect(() => {
     let cancelled = false;
-    const markupsCall = api.get('/api/v1/video_markups/{videoId}', { path: { videoId } });
+    // Started with the app when the page opened at this video (early-reads.ts), else now.
+    const reads = markupReads(videoId);
+    const markupsCall = reads.markups;
     // Awaited below; until then a failure is not an unhandled rejection.
     markupsCall.catch(() => {});
     (async () => {
       try {
-        const [metaReply, available, workplaces, employees] = await Promise.all([
-          api.get('/api/v1/video_meta/{videoId}', { path: { videoId } }),
-          api.get('/api/v1/available_operations', { query: { video_id: videoId } }),
-          api.get('/api/v1/workplaces', { query: { video_id: videoId } }),
-          api.get('/api/v1/employees', { query: { video_id: videoId } }),
-        ]);
+        const [metaReply, available, workplaces, employees] = await Promise.all([reads.meta, reads.available, reads.workplaces, reads.employees]);
         if (cancelled) return;
         setMeta(metaReply);
         if (metaReply.duration) onDuration(metaReply.duration);
