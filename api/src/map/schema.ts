@@ -223,7 +223,7 @@ export const DwgBuildBody = z
       .optional()
       .openapi({
         description:
-          'Только для DWG: как записаны подписи и имена слоёв не из ASCII. unicode (по умолчанию) — коды \\U+XXXX (LibreCAD, LibreDWG); cp1251 — байты Windows-1251 (GDAL/QGIS как векторный слой, LibreDWG), символы вне 1251 — \\U+XXXX',
+          'Только для DWG: как записаны подписи и имена слоёв не из ASCII. unicode (по умолчанию) — коды \\U+XXXX (LibreCAD, LibreDWG); cp1251 — байты Windows-1251 (GDAL/QGIS как векторный слой, LibreDWG), символы вне 1251 — ближайшей читаемой формой (é → e, ½ → 1/2, ₽ → руб., иначе ?)',
       }),
   })
   // DXF picks its encoding itself (Windows-1251 or UTF-8); a choice it would ignore is refused.

@@ -13994,7 +13994,7 @@ export interface components {
       /** @enum {string} */
       format?: 'dxf' | 'dwg';
       /**
-       * @description Только для DWG: как записаны подписи и имена слоёв не из ASCII. unicode (по умолчанию) — коды \U+XXXX (LibreCAD, LibreDWG); cp1251 — байты Windows-1251 (GDAL/QGIS как векторный слой, LibreDWG), символы вне 1251 — \U+XXXX
+       * @description Только для DWG: как записаны подписи и имена слоёв не из ASCII. unicode (по умолчанию) — коды \U+XXXX (LibreCAD, LibreDWG); cp1251 — байты Windows-1251 (GDAL/QGIS как векторный слой, LibreDWG), символы вне 1251 — ближайшей читаемой формой (é → e, ½ → 1/2, ₽ → руб., иначе ?)
        * @enum {string}
        */
       text_encoding?: 'unicode' | 'cp1251';

@@ -24,18 +24,32 @@ export function encodeCp1251(text: string): Uint8Array {
  * shows the escape as it is.
  * - `unicode`: everything else as AutoCAD's «\U+XXXX» escape (LibreCAD, LibreDWG; AutoCAD by the format).
  * - `cp1251`: characters of Windows-1251 as its bytes, the code page the header names (GDAL, LibreDWG);
- *   the rest stays «\U+XXXX».
+ *   the rest as its nearest readable form in Windows-1251 (cp1251Readable): GDAL would show an escape
+ *   as it is, and an R2000 string has no other way to carry it.
  */
 export type DwgTextEncoding = 'unicode' | 'cp1251';
+
+/** Characters with no decomposition into Windows-1251, written as a planner would write them. */
+const SPELLED: Record<string, string> = { '₽': 'руб.', '⁄': '/', '−': '-', '×': 'x', '÷': ':', '≤': '<=', '≥': '>=', '≠': '!=', '…': '...' };
+
+/**
+ * A character outside Windows-1251 in the nearest form that fits it: its compatibility decomposition
+ * without accents («é» → «e», «½» → «1/2», «²» → «2»), a usual spelling («₽» → «руб.»), else «?».
+ */
+export function cp1251Readable(ch: string): string {
+  if (ch.codePointAt(0)! < 0x80 || CODE.has(ch)) return ch;
+  if (SPELLED[ch]) return SPELLED[ch];
+  const parts = [...ch.normalize('NFKD').replace(/\p{M}/gu, '')].map((part) => (part.codePointAt(0)! < 0x80 || CODE.has(part) ? part : (SPELLED[part] ?? '?')));
+  return parts.length > 0 ? parts.join('') : '?';
+}
 
 /** A string as an R2000 DWG stores it in the given form; ASCII is the same in both. */
 export function encodeDwgText(text: string, encoding: DwgTextEncoding = 'unicode'): Uint8Array {
   const out: number[] = [];
   for (const ch of text) {
     const c = ch.codePointAt(0)!;
-    const cp1251 = encoding === 'cp1251' ? CODE.get(ch) : undefined;
     if (c < 0x80) out.push(c);
-    else if (cp1251 !== undefined) out.push(cp1251);
+    else if (encoding === 'cp1251') out.push(...encodeCp1251(cp1251Readable(ch)));
     else for (const b of c <= 0xffff ? `\\U+${c.toString(16).toUpperCase().padStart(4, '0')}` : '?') out.push(b.charCodeAt(0));
   }
   return new Uint8Array(out);
