@@ -10,8 +10,6 @@ import { resetPageMeta } from './screens/site/meta';
 
 // Before the first request: a sign-out made without a network reaches the server before anything else (offline/signOut.ts).
 guardRequestsWhileSignOutPending();
-// The sign-in check and the installation's description, before the first render (App.tsx startSession).
-startSession();
 // A screen's own work that needs neither React nor its code (a statement's computation) starts now, beside the app's start.
 startScreenWorkAt(location.hash);
 // The screen's code too, beside the sign-in check: a screen whose code is here by its first render is
@@ -38,6 +36,9 @@ const app = (
 // task of 370 ms on a 4× slower CPU, issue 47); a click or a key press on the page before hydration
 // is done hydrates at once and is not lost.
 const atLanding = `/${location.hash.replace(/^#?\/?/, '')}` === '/' && navigator.onLine !== false;
+// The sign-in check and the installation's description before the first render (App.tsx startSession),
+// except where the landing page is hydrated: then App's effect starts them once it is.
+if (!(root.hasAttribute('data-prerendered') && atLanding)) startSession();
 function render() {
   if (root.hasAttribute('data-prerendered') && atLanding) {
     startTransition(() => {

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Route, Router, Switch } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
 import { settlePendingSignOut } from '../offline/signOut';
@@ -20,13 +21,19 @@ function NotFound() {
   );
 }
 
+let sessionStarted = false;
+
 /**
- * The page's session work, started once by src/main.tsx before the first render: the sign-in check
- * (whoami) and the installation's description leave with the app's first script, not after React's
- * first commit — on a 4× slower CPU that commit came 0.75 s after the script had loaded, and every
- * private screen waits for the check (issue 47, markup cold open).
+ * The page's session work, once: the sign-in check (whoami) and the installation's description.
+ * src/main.tsx starts it before the first render, so they leave with the app's first script, not
+ * after React's first commit — on a 4× slower CPU that commit came 0.75 s after the script had
+ * loaded, and every private screen waits for the check (issue 47, markup cold open). Where the app
+ * hydrates the prerendered landing page, App's effect starts it after hydration instead: an answer
+ * arriving mid-hydration would change the header from the prerendered one (a hydration mismatch).
  */
 export function startSession() {
+  if (sessionStarted) return;
+  sessionStarted = true;
   // A sign-out made without a network ends the server session as soon as there is one, even if the app then asks nothing.
   void settlePendingSignOut();
   window.addEventListener('online', () => void settlePendingSignOut());
@@ -40,6 +47,7 @@ export function startSession() {
 }
 
 export function App() {
+  useEffect(startSession, []);
   return (
     <Router hook={useHashLocation}>
       <Header />
