@@ -67,6 +67,15 @@ describe('recording', () => {
     expect(streamFailureReason('[tls @ 0x55] An unexpected TLS packet was received.\nrtsps://127.0.0.1:554/x: Input/output error', false)).toMatch(
       /^Защищённое соединение \(rtsps\) не установлено/,
     );
+    // A port or a pointer that holds 401/403/404 is not a status (a full CI run got «403» for a TLS failure on such a line).
+    const tlsOnPort = '[tls @ 0x5604031a2b40] Error in the pull function.\nrtsps://127.0.0.1:40317/cam-sound: Input/output error';
+    expect(streamFailureReason(tlsOnPort, false)).toMatch(/^Защищённое соединение \(rtsps\) не установлено/);
+    expect(streamFailureReason('[rtsp @ 0x55d4041b0c00] method DESCRIBE failed: 404 Not Found\nrtsp://127.0.0.1:54011/x', false)).toMatch(
+      /нет потока по этому пути/,
+    );
+    expect(streamFailureReason('[rtsp @ 0x55d4011b0c00] method DESCRIBE failed: 403 Forbidden', false)).toMatch(/запретила доступ/);
+    expect(streamFailureReason('[rtsp @ 0x55d4011b0c00] method DESCRIBE failed: 403 Access Denied', false)).toMatch(/запретила доступ/);
+    expect(streamFailureReason('frame=0 time=00:00:00.403 bitrate=N/A\n[tls @ 0x1] handshake failed', false)).toMatch(/^Защищённое соединение/);
     expect(streamFailureReason('', true)).toMatch(/не ответила вовремя/);
     expect(streamFailureReason('rtsp://u:pw@h/x: something odd', false)).not.toContain('pw@');
   });

@@ -266,9 +266,12 @@ export class StreamCheckError extends Error {}
 
 /** The reason a failed ffprobe/ffmpeg on a stream gives, in Russian. */
 export function streamFailureReason(stderr: string, timedOut: boolean): string {
-  if (/401|unauthorized|authorization failed/i.test(stderr)) return 'Камера отказала во входе: проверьте имя и пароль в адресе';
-  if (/403|forbidden/i.test(stderr)) return 'Камера запретила доступ к потоку (403)';
-  if (/404|not found/i.test(stderr)) return 'На камере нет потока по этому пути (404)';
+  // A status code only where ffmpeg reports one («method DESCRIBE failed: 403 …», «Server returned 404 …»): its lines
+  // also carry ports («127.0.0.1:40317»), addresses («[tls @ 0x5604031a2b40]») and times that hold the same digits.
+  const status = (code: number) => new RegExp(`(?:failed:|returned)\\s+${code}\\b`, 'i').test(stderr);
+  if (status(401) || /unauthorized|authorization failed/i.test(stderr)) return 'Камера отказала во входе: проверьте имя и пароль в адресе';
+  if (status(403) || /forbidden/i.test(stderr)) return 'Камера запретила доступ к потоку (403)';
+  if (status(404) || /not found/i.test(stderr)) return 'На камере нет потока по этому пути (404)';
   if (/connection refused/i.test(stderr)) return 'Камера недоступна: соединение отклонено';
   // rtsps:// to a port that speaks no TLS (or a camera refusing the handshake): ffmpeg's tls layer says so.
   if (/\btls\b|ssl|handshake|certificate/i.test(stderr))
