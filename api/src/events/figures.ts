@@ -75,6 +75,8 @@ export class FiguresFold {
   /** The index (in head.runs) of the tracking being read; once a track comes out of that order, everything is held to the end. */
   private runIndex = 0;
   private inRunOrder = true;
+  /** Per calibrated camera, the earliest start (s) of its trackings from each index of head.runs on: what settle asks at every tracking, read in O(cameras). */
+  private readonly unreadStarts: Map<number, Float64Array>;
 
   constructor(
     private readonly head: Omit<FiguresInputs, 'tracks'>,
@@ -88,6 +90,16 @@ export class FiguresFold {
     this.options = { from: window.fromMs / 1000, to: window.toMs / 1000, frameSizes: this.frameSizes };
     this.zones = head.zones.map((z) => ({ id: z.id, name: z.name, role: z.role, shape: z.shape }));
     this.measured = { plan: new FigureExtentFold(this.options), frame: new FigureExtentFold(this.options) };
+    this.unreadStarts = new Map();
+    for (const camera of head.cameras) {
+      if (!this.mappings.get(camera.id)) continue;
+      const from = new Float64Array(head.runs.length + 1).fill(Infinity);
+      for (let i = head.runs.length - 1; i >= 0; i--) {
+        const run = head.runs[i]!;
+        from[i] = run.cameraId === camera.id ? Math.min(from[i + 1]!, run.startMs / 1000) : from[i + 1]!;
+      }
+      this.unreadStarts.set(camera.id, from);
+    }
   }
 
   /** Plan tracks read and held for a join with tracks still unread (what the fold holds beyond the figures' aggregates). */
@@ -172,12 +184,8 @@ export class FiguresFold {
     if (this.pending.length === 0) return;
     if (unread !== Infinity) {
       if (!this.inRunOrder) return;
-      const earliest = new Map<number, number>();
-      for (const { run, index } of this.runs.values()) {
-        if (index < unread || !this.mappings.get(run.cameraId)) continue;
-        earliest.set(run.cameraId, Math.min(earliest.get(run.cameraId) ?? Infinity, run.startMs / 1000));
-      }
-      const open = this.pending.some(({ track, last }) => [...earliest].some(([camera, start]) => camera !== track.camera_id && start <= last));
+      const earliest = [...this.unreadStarts].map(([camera, from]) => [camera, from[Math.min(unread, from.length - 1)]!] as const);
+      const open = this.pending.some(({ track, last }) => earliest.some(([camera, start]) => camera !== track.camera_id && start <= last));
       if (open) return;
     }
     const tracks = this.pending.map((p) => p.track);
