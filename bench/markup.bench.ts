@@ -3,8 +3,9 @@
 // answering only what changed (?reply=changes, what the PWA asks for). Browser (Debian Chromium),
 // on this machine's CPU and on a tablet-class CPU (4× slower, Chromium's CPU throttling): cold
 // open in a fresh profile until rows are drawn and the video's first frame is decoded (median and
-// slowest), operation keys alone, press to next paint by the Event Timing API (p50/p90/slowest),
-// and on the desktop the timeline's frame times while zooming and panning (bench/support/markup-browser.ts).
+// slowest; beside each, a bare page with only the same video, as the reference), operation keys
+// alone, press to next paint by the Event Timing API (p50/p90/slowest), and on the desktop the
+// timeline's frame times while zooming and panning (bench/support/markup-browser.ts).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -39,11 +39,13 @@ async function slowDown(context: BrowserContext, page: Page, rate: number) {
  * Cold open as a user first meets it: a fresh browser profile each time (empty HTTP cache, no
  * service worker, no IndexedDB), signed in by cookie, navigating straight to the video. Timed
  * inside the page from navigation start (performance.timeOrigin) to the animation frame in which
- * both the markup rows are drawn and the video has its first frame decoded (readyState ≥ 2).
+ * both the markup rows are drawn and the video has its first frame decoded (readyState ≥ 2). Before
+ * each, the bare reference (bareVideoOpen), so the two alternate under the same machine load.
  */
 async function coldOpens(browser: Browser, target: Target) {
-  const opens: { ready: number; rows: number; video: number }[] = [];
+  const opens: { ready: number; rows: number; video: number; bare: number }[] = [];
   for (let i = 0; i < COLD_OPENS; i++) {
+    const bare = await bareVideoOpen(browser, target);
     const fresh = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     await fresh.addCookies(target.cookies);
     const page = await fresh.newPage();
@@ -61,10 +63,38 @@ async function coldOpens(browser: Browser, target: Target) {
       undefined,
       { polling: 'raf', timeout: 120_000 },
     );
-    opens.push((await marks.jsonValue())!);
+    opens.push({ ...(await marks.jsonValue())!, bare });
     await fresh.close();
   }
   return opens;
+}
+
+/**
+ * The bare reference of a cold open, measured beside each one: a fresh profile on the same CPU
+ * profile opens a page of the same origin that holds nothing but a <video> of the same recording
+ * (served by the test's own route, not the app), timed from navigation start to the animation frame
+ * in which the video has its first frame. What is above it is the app's own cost.
+ */
+async function bareVideoOpen(browser: Browser, target: Target) {
+  const fresh = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  await fresh.addCookies(target.cookies);
+  const page = await fresh.newPage();
+  await slowDown(fresh, page, target.cpuSlowdown);
+  const address = `${target.url}/bare-video-reference`;
+  await page.route(address, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><video src="/api/v1/video?video_id=${target.videoId}" preload="auto" muted playsinline></video>`,
+    }),
+  );
+  await page.goto(address);
+  const ready = await page.waitForFunction(() => ((document.querySelector('video')?.readyState ?? 0) >= 2 ? performance.now() : null), undefined, {
+    polling: 'raf',
+    timeout: 120_000,
+  });
+  const at = (await ready.jsonValue())!;
+  await fresh.close();
+  return at;
 }
 
 /**
@@ -157,6 +187,8 @@ export async function measureBrowser(browser: Browser, target: Target) {
   console.log(
     `cold opens ×${target.cpuSlowdown}`,
     opens.map((o) => Math.round(o.ready)),
+    'bare video',
+    opens.map((o) => Math.round(o.bare)),
   );
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   await context.addCookies(target.cookies);
@@ -170,12 +202,17 @@ export async function measureBrowser(browser: Browser, target: Target) {
   console.log(`operation key to paint ×${target.cpuSlowdown}`, keyToPaint.join(' '));
   const frames = target.timeline ? await timelineFrames(page) : null;
   await context.close();
+  const readyP50 = quantile(
+    opens.map((o) => o.ready),
+    0.5,
+  );
+  const bareP50 = quantile(
+    opens.map((o) => o.bare),
+    0.5,
+  );
   return {
     cold_opens: COLD_OPENS,
-    cold_open_p50_ms: quantile(
-      opens.map((o) => o.ready),
-      0.5,
-    ),
+    cold_open_p50_ms: readyP50,
     cold_open_max_ms: Math.round(Math.max(...opens.map((o) => o.ready))),
     cold_open_rows_p50_ms: quantile(
       opens.map((o) => o.rows),
@@ -185,6 +222,8 @@ export async function measureBrowser(browser: Browser, target: Target) {
       opens.map((o) => o.video),
       0.5,
     ),
+    bare_video_open_p50_ms: bareP50,
+    cold_open_to_bare_video_ratio: Math.round((readyP50 / bareP50) * 100) / 100,
     operation_key_presses: OPERATION_KEY_PRESSES,
     operation_key_gap_ms: PRESS_GAP_MS,
     operation_key_event_timing_entries: presses.filter((p) => p.reported).length,

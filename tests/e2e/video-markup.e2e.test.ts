@@ -69,6 +69,13 @@ describe('video markup in Chromium', () => {
     await expect.poll(() => page.getByTestId('op-row').count(), RETRY).toBe(3);
     await expect.poll(() => page.getByTestId('unsaved').count(), RETRY).toBe(0);
 
+    // The video's length reached the timeline, which shows the whole 20 s.
+    await expect.poll(() => page.getByTestId('timeline').locator('.timeline-tools .muted').textContent(), RETRY).toBe('0:00:00 – 0:00:20');
+    // «G» goes to the next unmarked place, 15 s (core-wasm's findGaps, loaded on this first use).
+    await page.locator('.markup-head h1').click();
+    await page.keyboard.press('g');
+    await expect.poll(() => page.evaluate(() => Math.round(document.querySelector('video')!.currentTime * 10) / 10), RETRY).toBe(15);
+
     // Fill gaps closes every hole: 15–20 s becomes idle time.
     await page.getByRole('button', { name: 'Заполнить пропуски' }).first().click();
     await page.getByText('Пропуски заполнены простоем').waitFor();

@@ -1,6 +1,7 @@
 import { ChoiceButtons } from '../../ui/ChoiceButtons';
-import { useEffect, useState, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { formatSeconds } from '../../format/time';
+import { makeVideo, release, takeVideo } from './early-video';
 import { usePlayheadSeconds, type Playhead } from './playhead';
 
 /** spec 01 §9 speeds x1–x16, plus slow motion for short operations. */
@@ -22,11 +23,46 @@ interface PlayerProps {
   loop: { start: number; end: number } | null;
 }
 
-/** The player with its speed buttons and ±5 s; publishes the position to the playhead. */
+/**
+ * The player with its speed buttons and ±5 s; publishes the position to the playhead. Its <video> is
+ * the element the route started loading (early-video.ts) when there is one, put into the page here.
+ */
 export function Player({ videoRef, src, playhead, startSecond, onDuration, loop }: PlayerProps) {
   const [rate, setRate] = useState(1);
   const [playing, setPlaying] = useState(false);
   const second = usePlayheadSeconds(playhead, 0.1);
+  const host = useRef<HTMLDivElement>(null);
+  // What the element's listeners read: this render's values, not those of the render that added them.
+  const latest = useRef({ startSecond, onDuration, rate });
+  latest.current = { startSecond, onDuration, rate };
+
+  useLayoutEffect(() => {
+    const video = takeVideo(src) ?? makeVideo(src);
+    const metadata = () => {
+      const { startSecond, onDuration, rate } = latest.current;
+      if (startSecond > 0) video.currentTime = Math.min(startSecond, video.duration);
+      video.playbackRate = rate;
+      onDuration(video.duration);
+    };
+    const listeners: [string, () => void][] = [
+      ['loadedmetadata', metadata],
+      ['play', () => setPlaying(true)],
+      ['pause', () => setPlaying(false)],
+      ['ratechange', () => setRate(video.playbackRate)],
+      ['click', () => togglePlayback(video)],
+    ];
+    for (const [type, listener] of listeners) video.addEventListener(type, listener);
+    host.current!.appendChild(video);
+    videoRef.current = video;
+    // Loaded before it was put here: its loadedmetadata has fired already.
+    if (video.readyState >= HTMLMediaElement.HAVE_METADATA) metadata();
+    return () => {
+      for (const [type, listener] of listeners) video.removeEventListener(type, listener);
+      video.remove();
+      if (videoRef.current === video) videoRef.current = null;
+      release(video);
+    };
+  }, [src, videoRef]);
 
   useEffect(() => {
     let frame = 0;
@@ -53,23 +89,7 @@ export function Player({ videoRef, src, playhead, startSecond, onDuration, loop 
 
   return (
     <div className="player">
-      <video
-        ref={videoRef}
-        src={src}
-        preload="auto"
-        playsInline
-        muted
-        onLoadedMetadata={(e) => {
-          const video = e.currentTarget;
-          if (startSecond > 0) video.currentTime = Math.min(startSecond, video.duration);
-          video.playbackRate = rate;
-          onDuration(video.duration);
-        }}
-        onPlay={() => setPlaying(true)}
-        onPause={() => setPlaying(false)}
-        onRateChange={(e) => setRate(e.currentTarget.playbackRate)}
-        onClick={(e) => togglePlayback(e.currentTarget)}
-      />
+      <div ref={host} className="player-video" />
       <div className="player-controls">
         <button type="button" className="button secondary small" onClick={() => seek(-SEEK_STEP_SECONDS)} aria-label="Назад на 5 секунд">
           −5 с

@@ -1,5 +1,3 @@
-// The WASM core the API fills gaps with (api/src/markup/video-markups.service.ts): one implementation.
-import { findGaps } from '@norma/core-wasm';
 import type { MarkupSession } from './session';
 import { newKey, type MarkupRow } from '../../offline/markup-rows';
 
@@ -63,8 +61,14 @@ export function endCoding(session: MarkupSession, time: number) {
   session.setCoding(null);
 }
 
-/** Uncovered intervals of [0, duration] (seconds): core-wasm's `findGaps`, the one the API fills gaps with. */
-export function gaps(rows: readonly MarkupRow[], duration: number): [number, number][] {
+/**
+ * Uncovered intervals of [0, duration] (seconds): core-wasm's `findGaps`, the one the API fills gaps
+ * with (api/src/markup/video-markups.service.ts). Loaded when first asked: a static import made the
+ * markup screen wait for the WASM core's download and compile before its first render (issue 47,
+ * cold open on a tablet CPU); the service worker keeps the chunk for offline use.
+ */
+export async function gaps(rows: readonly MarkupRow[], duration: number): Promise<[number, number][]> {
+  const { findGaps } = await import('@norma/core-wasm');
   return findGaps(
     rows.map((r) => ({ start: r.start, end: r.end })),
     0,
@@ -75,8 +79,8 @@ export function gaps(rows: readonly MarkupRow[], duration: number): [number, num
 }
 
 /** Start of the next unmarked gap after `time`, or null when none is left. */
-export function nextGapStart(rows: readonly MarkupRow[], time: number, duration: number): number | null {
-  return gaps(rows, duration).find(([start]) => start > time + 0.05)?.[0] ?? null;
+export async function nextGapStart(rows: readonly MarkupRow[], time: number, duration: number): Promise<number | null> {
+  return (await gaps(rows, duration)).find(([start]) => start > time + 0.05)?.[0] ?? null;
 }
 
 export function previousSegment(rows: readonly MarkupRow[], time: number): MarkupRow | null {

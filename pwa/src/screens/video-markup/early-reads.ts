@@ -1,4 +1,6 @@
 import { api } from '../../api/client';
+import { videoUrl } from '../../api/paths';
+import { startVideo } from './early-video';
 
 /**
  * The markup screen's first reads, started from the route while the app starts (routes.tsx `start`),
@@ -24,7 +26,7 @@ function readAll(videoId: number, quiet: boolean): MarkupReads {
 let started: { videoId: number; reads: MarkupReads } | null = null;
 
 /**
- * Starts the reads of the video at the page's address, once per page load. Quiet: before the sign-in
+ * Starts the reads of the video at the page's address, and the video itself, once per page load. Quiet: before the sign-in
  * check answers a read may be refused; the screen then reads it again itself and shows what it gets.
  */
 export function startMarkupReads(videoId: number) {
@@ -33,6 +35,7 @@ export function startMarkupReads(videoId: number) {
   // Taken (and awaited) by the screen; until then a refusal is not an unhandled rejection.
   for (const read of Object.values(reads)) (read as Promise<unknown>).catch(() => {});
   started = { videoId, reads };
+  startVideo(videoUrl(videoId));
 }
 
 /** The screen's reads of `videoId`: those started early (once; each read again if it failed), else fresh ones. */

@@ -135,11 +135,11 @@ export function useMarkupActions(editor: MarkupEditor) {
     addOperation,
     addNote,
     endCoding: editor.closeOpenSegment,
-    nextGap: () => {
-      const at = nextGapStart(session.rows, player.time(), player.duration());
-      if (at === null) notify('info', 'Неразмеченных мест дальше нет');
-      else player.seek(at);
-    },
+    nextGap: () =>
+      void nextGapStart(session.rows, player.time(), player.duration()).then(
+        (at) => (at === null ? notify('info', 'Неразмеченных мест дальше нет') : player.seek(at)),
+        (err: unknown) => notify('error', `Не удалось найти неразмеченное место: ${err instanceof Error ? err.message : String(err)}`),
+      ),
     previousSegment: () => seekToRow(previousSegment(session.rows, player.time())),
     nextSegment: () => seekToRow(nextSegment(session.rows, player.time())),
     toggleLoop: () => {

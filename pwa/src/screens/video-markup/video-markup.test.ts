@@ -309,14 +309,14 @@ describe('navigation', () => {
     { key: 'a', id: 1, operation_id: 1, workplace_id: 1, employee_id: null, start: 0, end: 10, comment: '' },
     { key: 'b', id: 2, operation_id: 1, workplace_id: 1, employee_id: null, start: 15, end: 30, comment: '' },
   ] satisfies MarkupRow[];
-  it('finds the gaps and the next gap after a time', () => {
-    expect(gaps(rows, 40)).toEqual([
+  it('finds the gaps and the next gap after a time', async () => {
+    expect(await gaps(rows, 40)).toEqual([
       [10, 15],
       [30, 40],
     ]);
     // Overlapping rows count once; rows past the end are clipped (core-wasm's findGaps).
     expect(
-      gaps(
+      await gaps(
         [
           { ...rows[0], start: 0, end: 12 },
           { ...rows[0], key: 'c', start: 5, end: 20 },
@@ -325,9 +325,9 @@ describe('navigation', () => {
         40,
       ),
     ).toEqual([[20, 35]]);
-    expect(nextGapStart(rows, 0, 40)).toBe(10);
-    expect(nextGapStart(rows, 12, 40)).toBe(30);
-    expect(nextGapStart(rows, 35, 40)).toBeNull();
+    expect(await nextGapStart(rows, 0, 40)).toBe(10);
+    expect(await nextGapStart(rows, 12, 40)).toBe(30);
+    expect(await nextGapStart(rows, 35, 40)).toBeNull();
   });
   it('jumps between segments', () => {
     expect(nextSegment(rows, 0)?.key).toBe('b');
