@@ -35,7 +35,7 @@ const config = configFromEnv();
 configureMediaLimits(config.media);
 const { app, deps } = await bootstrap(config).catch(stopStartup);
 // Wide reports are computed on threads of their own, so that they never hold this one (threads/report-threads.ts);
-// one express thread more, for a requester with nothing running while floods keep the others busy.
+// one express thread more, for a requester with no other heavy request in flight while floods keep the others busy.
 deps.reportThreads = startReportThreads(config, Math.max(1, Math.min(4, availableParallelism() - 1)), 1);
 // Large documents (markup saves, drawings) are read and checked on a thread of their own (http/document-threads.ts).
 const stopDocumentThread = startDocumentThread(DOCUMENT_THREAD_URL);

@@ -8,7 +8,7 @@ import { untilState } from '../../../tests/support/wait';
 import { CLIENT_IP_HEADER, SHARE_KEY_HEADER } from './client-address';
 import type { AppEnv } from './env';
 import { handleError } from './errors';
-import { fairShare, HEAVY_READ_BUSY, HEAVY_REQUESTS, heavyRequestMatcher, type FairShareLimits } from './fair-share';
+import { currentRequesterAlone, fairShare, HEAVY_READ_BUSY, HEAVY_REQUESTS, heavyRequestMatcher, type FairShareLimits } from './fair-share';
 
 /*
  * Issue 39, findings 3 and 4: share keys multiplied one user's heavy requests, and building a norm
@@ -46,7 +46,10 @@ function heldApp(limits: FairShareLimits) {
   });
   const middleware = fairShare(limits, HEAVY_REQUESTS, shareKeyCreators(t.deps.db));
   app.use('*', middleware);
+  // Each held handler's test of whether its request is its requester's only one in flight.
+  const aloneOf = new Map<string, () => boolean>();
   const hold = async (label: string) => {
+    aloneOf.set(label, currentRequesterAlone());
     await new Promise<void>((end) => running.push({ label, end }));
     return label;
   };
@@ -77,7 +80,9 @@ function heldApp(limits: FairShareLimits) {
   };
   /** Waits until this many heavy requests wait for a slot. */
   const waitingAre = (count: number) => expect.poll(middleware.waitingNow, untilState(5)).toBe(count);
-  return { call, runningAre, waitingAre, end, labels };
+  /** Whether the held request with this label is, now, its requester's only heavy request running or waiting. */
+  const alone = (label: string) => aloneOf.get(label)!();
+  return { call, runningAre, waitingAre, end, labels, alone };
 }
 
 const keyOf = async (cookie: string) => {
@@ -329,5 +334,37 @@ describe('a reserve slot for a requester with nothing running', () => {
     await runningAre(['B2', 'B3']);
     for (const label of ['B2', 'B3']) end(label);
     expect((await Promise.all(calls)).map((r) => r.status)).toEqual(Array(6).fill(200));
+  });
+});
+
+/*
+ * Issue 47, finding 4: the report threads' express thread is for a bystander's one request. A flooder's request
+ * may reach the threads while nothing else of theirs is on them; it is still not alone at the fair share.
+ */
+describe("a heavy request knows whether it is its requester's only one", () => {
+  it('alone while nothing else of theirs runs or waits; not while another does; alone again after', async () => {
+    const { call, runningAre, waitingAre, end, alone } = heldApp({ total: 2, perUser: 2, queueTotal: 16, queuePerUser: 4, retryAfterSeconds: 3 });
+    const flood = { cookie: w.cookies.admin };
+    const calls = [call('GET', frv, 'A1', flood)];
+    await runningAre(['A1']);
+    expect(alone('A1')).toBe(true);
+    calls.push(call('GET', frv, 'A2', flood));
+    await runningAre(['A1', 'A2']);
+    expect([alone('A1'), alone('A2')]).toEqual([false, false]);
+    // A third waits for a slot: A2 alone running is not alone while it waits.
+    calls.push(call('GET', frv, 'A3', flood));
+    await waitingAre(1);
+    calls.push(call('GET', frv, 'bystander', { cookie: w.cookies.viewer }));
+    await waitingAre(2);
+    end('A1');
+    await runningAre(['A2', 'bystander']);
+    expect([alone('A2'), alone('bystander')]).toEqual([false, true]);
+    end('bystander');
+    await runningAre(['A2', 'A3']);
+    end('A2');
+    await runningAre(['A3']);
+    expect(alone('A3')).toBe(true);
+    end('A3');
+    expect((await Promise.all(calls)).map((r) => r.status)).toEqual(Array(4).fill(200));
   });
 });

@@ -76,15 +76,22 @@ export interface FairShareLimits {
 
 export const DEFAULT_FAIR_SHARE: FairShareLimits = { total: 4, perUser: 2, queueTotal: 32, queuePerUser: 4, retryAfterSeconds: 5, reserve: 1 };
 
-/** The requester of the heavy request whose handler is running (set by fairShare around it). */
-const requesterScope = new AsyncLocalStorage<string>();
+/** The requester of the heavy request whose handler is running, and whether it is their only one (set by fairShare around it). */
+const requesterScope = new AsyncLocalStorage<{ who: string; alone: () => boolean }>();
 
 /**
  * Whom the heavy request being served counts under (`user:<id>` or `address:<client address>`, as
  * fairShare counts it), or undefined outside one: the report threads (threads/report-threads.ts)
  * take turns by it.
  */
-export const currentRequester = (): string | undefined => requesterScope.getStore();
+export const currentRequester = (): string | undefined => requesterScope.getStore()?.who;
+
+/**
+ * A test, asked later, of whether the heavy request being served is still its requester's only one:
+ * none other running or waiting for a slot (true outside one). The report threads' express thread is for
+ * such a bystander; a user who keeps several reports going is not one, whichever of them reaches a thread.
+ */
+export const currentRequesterAlone = (): (() => boolean) => requesterScope.getStore()?.alone ?? (() => true);
 
 export const HEAVY_READ_BUSY = 'Сервер занят тяжёлыми запросами (отчёты, карточки норм, кадры, выгрузки). Повторите через несколько секунд.';
 
@@ -173,7 +180,7 @@ export function fairShare(
       await new Promise<void>((start) => waiting.push({ who, start }));
     }
     try {
-      await requesterScope.run(who, next);
+      await requesterScope.run({ who, alone: () => runningBy.get(who) === 1 && !waitingBy.has(who) }, next);
     } finally {
       release(who);
     }

@@ -247,6 +247,19 @@ describe('the express thread', () => {
     expect(labelOf(turns.take())).toBe('C1');
   });
 
+  it('leaves the task of a requester with other heavy requests in flight at the fair share, though none is on the threads', () => {
+    const turns = requesterTurns();
+    let floodAlone = false;
+    // A flooder's one waiting task, nothing of theirs on the threads: their other requests wait at the fair share.
+    turns.add({ ...waitingTask('user:f', 'F1'), alone: () => floodAlone });
+    turns.add({ ...waitingTask('user:b', 'B1'), alone: () => true });
+    expect(labelOf(turns.take(true))).toBe('B1');
+    expect(turns.take(true)).toBeUndefined();
+    // Asked again at each take: the flooder's others ended, this one is a bystander's now.
+    floodAlone = true;
+    expect(labelOf(turns.take(true))).toBe('F1');
+  });
+
   it('answers as the regular thread does, with a flood of big reports and a small one at once', async () => {
     const withExpress = startReportThreads(t.config, 1, 1);
     try {

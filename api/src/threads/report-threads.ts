@@ -3,7 +3,7 @@ import type { NormThreadTask } from '../norms/build';
 import type { ReportThreadTask } from '../report/thread-task';
 import type { ContentCoding } from '../http/compress';
 import { ApiError } from '../http/errors';
-import { currentRequester } from '../http/fair-share';
+import { currentRequester, currentRequesterAlone } from '../http/fair-share';
 import { startWorkerThread } from '../http/worker-thread';
 
 /**
@@ -41,6 +41,8 @@ const UNNAMED = 'unnamed';
 export interface Waiting {
   task: ReportTask;
   requester: string;
+  /** Whether the requester has no other heavy request in flight now (fair share's count; absent: alone). */
+  alone?: () => boolean;
   coding: ContentCoding | null;
   resolve: (answer: ReportAnswer) => void;
   reject: (err: unknown) => void;
@@ -60,9 +62,11 @@ export interface Waiting {
  * user's flood (ten share keys, eight norm cards of 62 windows) has queued (bench/heavy-requests.bench.ts).
  *
  * `express` threads more (issue 47, finding 4) take only the task of a requester with nothing on the
- * threads and nothing else waiting, once the `size` others are busy: a bystander's one-day report runs beside
- * the floods' month-long ones (the system shares the cores between them) instead of waiting for one of those
- * to end. Whoever keeps tasks going has more in line, and does not get them.
+ * threads, nothing else waiting for them and no other heavy request in flight at the fair share (`alone`),
+ * once the `size` others are busy: a bystander's one-day report runs beside the floods' month-long ones (the
+ * system shares the cores between them) instead of waiting for one of those to end. Whoever keeps requests
+ * going has more in flight, and does not get them — also at the moment none of theirs is on a thread (a
+ * month-long one there held the bystander 250 ms and more, bench/heavy-requests.bench.ts case (c)).
  */
 export function startReportThreads(config: Pick<Config, 'dataDir' | 'databaseUrl'>, size: number, express = 0): ReportThreads {
   const threads = Array.from({ length: size + express }, () => startWorkerThread<ReportReply>(new URL('./report-thread.ts', import.meta.url), 'report thread'));
@@ -97,7 +101,14 @@ export function startReportThreads(config: Pick<Config, 'dataDir' | 'databaseUrl
   };
   const answer = (task: ReportTask, coding: ContentCoding | null, requester?: string) =>
     new Promise<ReportAnswer>((resolve, reject) => {
-      turns.add({ task, requester: requester ?? currentRequester() ?? UNNAMED, coding, resolve, reject });
+      turns.add({
+        task,
+        requester: requester ?? currentRequester() ?? UNNAMED,
+        alone: requester ? undefined : currentRequesterAlone(),
+        coding,
+        resolve,
+        reject,
+      });
       pump();
     });
 
@@ -129,13 +140,14 @@ export function requesterTurns() {
     },
     /**
      * The next task to start, now counted as running: of the requester with the fewest running, then the one
-     * served longest ago; with `idleOnly` (the express thread), only of a requester with nothing running and
-     * this one task waiting — one who keeps tasks going has more in line (none if there is no such).
+     * served longest ago; with `idleOnly` (the express thread), only of a requester with nothing running,
+     * this one task waiting and nothing else in flight (`alone`, asked now) — one who keeps requests going has
+     * more in flight (none if there is no such).
      */
     take(idleOnly = false): Waiting | undefined {
       let best: string | undefined;
       for (const [who, queue] of waiting) {
-        if (idleOnly && (running.has(who) || queue.length > 1)) continue;
+        if (idleOnly && (running.has(who) || queue.length > 1 || queue[0]!.alone?.() === false)) continue;
         if (best === undefined) best = who;
         const [runs, last] = rank(who);
         const [bestRuns, bestLast] = rank(best);
