@@ -248,76 +248,78 @@ export function Timeline(props: TimelineProps) {
   return (
     <div className="timeline" ref={container} data-testid="timeline">
       <TimelineTools timeline={timeline} />
-      <Stage width={width} height={height} {...gestures}>
-        {/* Lanes and ticks on a canvas of their own: a key press redraws the layer of segments
+      {width > 0 && (
+        <Stage width={width} height={height} {...gestures}>
+          {/* Lanes and ticks on a canvas of their own: a key press redraws the layer of segments
             above them, not every lane label and tick time again. */}
-        <Layer>
-          <Rect x={0} y={0} width={width} height={height} fill="#ffffff" />
-          <LanesAndTicks lanes={lanes} width={width} from={view.from} to={view.to} height={height} />
-        </Layer>
-        <Layer>
-          {/* All visible segments in one shape: a bitmap kept between draws, in which a key press
+          <Layer>
+            <Rect x={0} y={0} width={width} height={height} fill="#ffffff" />
+            <LanesAndTicks lanes={lanes} width={width} from={view.from} to={view.to} height={height} />
+          </Layer>
+          <Layer>
+            {/* All visible segments in one shape: a bitmap kept between draws, in which a key press
               redraws only the time it changed (timeline-segments.ts), so zoomed out over 10,000
               segments a press costs what its own segments do. */}
-          <Shape
-            ref={segments}
-            listening={false}
-            perfectDrawEnabled={false}
-            sceneFunc={(context) => {
-              const now = live();
-              bitmap.paint(context._context, {
-                rows: now.rows,
-                revision: now.revision,
-                codingKey: now.codingKey,
-                longest: now.longestRow,
-                changedSince: props.changedSince,
-                row: rowOf,
-                view,
-                width,
-                height,
-                layout,
-                x,
-                timeAt,
-                draw: (ctx, row) => {
-                  const lane = laneIndex.get(laneOf(row)) ?? 0;
-                  const left = x(row.start);
-                  ctx.fillStyle = colorOf(row);
-                  ctx.fillRect(left, RULER + lane * LANE + 12, Math.max(1, x(row.end) - left), LANE - 14);
-                },
-              });
-            }}
-          />
-          {handles && (
+            <Shape
+              ref={segments}
+              listening={false}
+              perfectDrawEnabled={false}
+              sceneFunc={(context) => {
+                const now = live();
+                bitmap.paint(context._context, {
+                  rows: now.rows,
+                  revision: now.revision,
+                  codingKey: now.codingKey,
+                  longest: now.longestRow,
+                  changedSince: props.changedSince,
+                  row: rowOf,
+                  view,
+                  width,
+                  height,
+                  layout,
+                  x,
+                  timeAt,
+                  draw: (ctx, row) => {
+                    const lane = laneIndex.get(laneOf(row)) ?? 0;
+                    const left = x(row.start);
+                    ctx.fillStyle = colorOf(row);
+                    ctx.fillRect(left, RULER + lane * LANE + 12, Math.max(1, x(row.end) - left), LANE - 14);
+                  },
+                });
+              }}
+            />
+            {handles && (
+              <Rect
+                x={x(selected.start)}
+                y={RULER + selectedLane * LANE + 11}
+                width={Math.max(1, x(selected.end) - x(selected.start))}
+                height={LANE - 12}
+                stroke="#1d2430"
+                strokeWidth={2}
+                listening={false}
+              />
+            )}
+            {/* Always there, shown while a row is coded: an edit moves it without a render (above). */}
             <Rect
-              x={x(selected.start)}
-              y={RULER + selectedLane * LANE + 11}
-              width={Math.max(1, x(selected.end) - x(selected.start))}
-              height={LANE - 12}
-              stroke="#1d2430"
-              strokeWidth={2}
+              ref={codingRect}
+              visible={!!coding}
+              x={coding ? x(coding.start) : 0}
+              y={coding ? codingY(coding) : 0}
+              width={2}
+              height={LANE - 14}
+              fill={coding ? colorOf(coding) : undefined}
+              opacity={0.6}
               listening={false}
             />
-          )}
-          {/* Always there, shown while a row is coded: an edit moves it without a render (above). */}
-          <Rect
-            ref={codingRect}
-            visible={!!coding}
-            x={coding ? x(coding.start) : 0}
-            y={coding ? codingY(coding) : 0}
-            width={2}
-            height={LANE - 14}
-            fill={coding ? colorOf(coding) : undefined}
-            opacity={0.6}
-            listening={false}
-          />
-          <StampMarks stamps={stamps} width={width} from={view.from} to={view.to} height={height} />
-          {handles && <EdgeHandle timeline={timeline} selected={selected} lane={selectedLane} edge="start" onEdge={props.onEdge} />}
-          {handles && <EdgeHandle timeline={timeline} selected={selected} lane={selectedLane} edge="end" onEdge={props.onEdge} />}
-        </Layer>
-        <Layer listening={false}>
-          <Line ref={playheadLine} points={[0, 0, 0, height]} stroke="#c62828" strokeWidth={2} />
-        </Layer>
-      </Stage>
+            <StampMarks stamps={stamps} width={width} from={view.from} to={view.to} height={height} />
+            {handles && <EdgeHandle timeline={timeline} selected={selected} lane={selectedLane} edge="start" onEdge={props.onEdge} />}
+            {handles && <EdgeHandle timeline={timeline} selected={selected} lane={selectedLane} edge="end" onEdge={props.onEdge} />}
+          </Layer>
+          <Layer listening={false}>
+            <Line ref={playheadLine} points={[0, 0, 0, height]} stroke="#c62828" strokeWidth={2} />
+          </Layer>
+        </Stage>
+      )}
     </div>
   );
 }

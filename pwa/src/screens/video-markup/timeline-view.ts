@@ -1,18 +1,23 @@
 import type Konva from 'konva';
-import { type RefObject, useEffect, useRef, useState } from 'react';
+import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { MarkupRow } from '../../offline/markup-rows';
 import type { Playhead } from './playhead';
 
 export const MIN_SPAN = 4;
 
-/** The part of the video the timeline shows (seconds), its width in pixels, and the maths between them. */
+/**
+ * The part of the video the timeline shows (seconds), its width in pixels (0 until the container is
+ * measured), and the maths between them.
+ */
 export function useTimelineView(duration: number) {
   const container = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(800);
+  const [width, setWidth] = useState(0);
   const [view, setView] = useState({ from: 0, to: Math.max(duration, MIN_SPAN) });
 
   useEffect(() => setView({ from: 0, to: Math.max(duration, MIN_SPAN) }), [duration]);
-  useEffect(() => {
+  // Measured before the first paint: the stage is made once at its real width, not made at a guess and
+  // resized (every layer's canvas again, and all 10,000 segments drawn twice on a cold open).
+  useLayoutEffect(() => {
     const element = container.current;
     if (!element) return;
     const observer = new ResizeObserver(() => setWidth(element.clientWidth));
