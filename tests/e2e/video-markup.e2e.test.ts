@@ -96,6 +96,90 @@ describe('video markup in Chromium', () => {
     await context.close();
   });
 
+  it('the timeline draws the segments; a click seeks, a click on a segment selects it, its edge drags, the wheel and a pinch zoom', async () => {
+    // A touch screen too: the pinch is two real touches (CDP), as a tablet sends them.
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, hasTouch: true });
+    const signIn = await context.newPage();
+    await signInThroughPage(signIn, server.url, 'assessor');
+    await signIn.close();
+    const videoId = await unmarkedVideo(4, 1);
+    const page = await openVideo(context, videoId);
+    const errors = watchErrors(page);
+    // Operations 1, 2, 3 at 0–5, 5–10, 10–15 s at the second workplace: the model test below keeps the first one's time to itself.
+    await page.getByLabel('Рабочее место новых операций').selectOption({ index: 2 });
+    await page.locator('.markup-head h1').click();
+    for (const key of ['1', 'ArrowRight', '2', 'ArrowRight', '3', 'ArrowRight', 'Enter']) {
+      await page.keyboard.press(key);
+      await settled(page);
+    }
+    const span = () => page.getByTestId('timeline').locator('.timeline-tools .muted').textContent();
+    await expect.poll(span, RETRY).toBe('0:00:00 – 0:00:20');
+    const surface = page.locator('.timeline-surface');
+    const box = (await surface.boundingBox())!;
+    // One lane (the workplace chosen): its segments are 16 px high from 34 px down; edges of the selected one from 24 px.
+    const at = (seconds: number) => box.x + (seconds / 20) * box.width;
+    const segmentY = box.y + 42;
+    const edgeY = box.y + 30;
+
+    // The segments' canvas holds each operation's colour where its segment is.
+    const { operations } = await get<{ operations: { id: number; color: string }[] }>(`/api/v1/available_operations?video_id=${videoId}`);
+    const coded = await get<Markups>(`/api/v1/video_markups/${videoId}`);
+    expect(coded.video_markups).toEqual([]);
+    const colourAt = (seconds: number) =>
+      page.evaluate(
+        ([px, py]) => {
+          const canvas = document.querySelectorAll<HTMLCanvasElement>('.timeline-surface canvas')[1]!;
+          const ratio = canvas.width / canvas.getBoundingClientRect().width;
+          const [r, g, b] = canvas.getContext('2d')!.getImageData(Math.round(px! * ratio), Math.round(py! * ratio), 1, 1).data;
+          return `#${[r, g, b].map((v) => v!.toString(16).padStart(2, '0')).join('')}`;
+        },
+        [(seconds / 20) * box.width, 42],
+      );
+    const firstThree = operations.slice(0, 3).map((o) => o.color.toLowerCase());
+    expect([await colourAt(2.5), await colourAt(7.5), await colourAt(12.5)]).toEqual(firstThree);
+    expect(await colourAt(17.5)).toBe('#000000');
+
+    // A click where no segment is seeks there.
+    await page.mouse.click(at(17.5), segmentY);
+    await expect.poll(() => page.evaluate(() => Math.round(document.querySelector('video')!.currentTime * 10) / 10), RETRY).toBe(17.5);
+    // A click on a segment selects its row.
+    await page.mouse.click(at(7.5), segmentY);
+    await expect.poll(() => page.getByTestId('op-row').nth(1).getAttribute('class'), RETRY).toContain('selected');
+    // Its start edge dragged from 5 s to 6 s moves the row's start there.
+    await page.mouse.move(at(5), edgeY);
+    await page.mouse.down();
+    await page.mouse.move(at(5.5), edgeY);
+    await page.mouse.move(at(6), edgeY);
+    await page.mouse.up();
+    await page.keyboard.press('Control+s');
+    await page.getByText('Успешно сохранено!').waitFor();
+    const saved = await get<Markups>(`/api/v1/video_markups/${videoId}`);
+    expect(saved.video_markups.map((m) => [m.start_time, m.end_time])).toEqual([
+      [0, 5],
+      [6, 10],
+      [10, 15],
+    ]);
+
+    // The wheel over the middle zooms in by a fifth around 10 s.
+    await page.mouse.move(box.x + box.width / 2, segmentY);
+    await page.mouse.wheel(0, -120);
+    await expect.poll(span, RETRY).toBe('0:00:02 – 0:00:18');
+    // Two fingers spread from 100 to 200 px apart around the middle: half the span, still around 10 s.
+    const touch = await context.newCDPSession(page);
+    const fingers = (half: number) => [
+      { x: box.x + box.width / 2 - half, y: segmentY, id: 1 },
+      { x: box.x + box.width / 2 + half, y: segmentY, id: 2 },
+    ];
+    await touch.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: fingers(50) });
+    await touch.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: fingers(100) });
+    await touch.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await expect.poll(span, RETRY).toBe('0:00:06 – 0:00:14');
+    // The pinch was no click: the video stayed where it was.
+    expect(await page.evaluate(() => Math.round(document.querySelector('video')!.currentTime * 10) / 10)).toBe(17.5);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('refuses to save an invalid row with the spec’s texts and changes nothing', async () => {
     const context = await signedIn();
     const videoId = await unmarkedVideo(2, 0);
