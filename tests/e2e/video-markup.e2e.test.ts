@@ -105,13 +105,8 @@ describe('video markup in Chromium', () => {
     const videoId = await unmarkedVideo(4, 1);
     const page = await openVideo(context, videoId);
     const errors = watchErrors(page);
-    // Operations 1, 2, 3 at 0–5, 5–10, 10–15 s at the second workplace: the model test below keeps the first one's time to itself.
-    await page.getByLabel('Рабочее место новых операций').selectOption({ index: 2 });
-    await page.locator('.markup-head h1').click();
-    for (const key of ['1', 'ArrowRight', '2', 'ArrowRight', '3', 'ArrowRight', 'Enter']) {
-      await page.keyboard.press(key);
-      await settled(page);
-    }
+    // At the second workplace: the model test below keeps the first one's time (cameras overlap) to itself.
+    await codeThreeSegments(page, 2);
     const span = () => page.getByTestId('timeline').locator('.timeline-tools .muted').textContent();
     await expect.poll(span, RETRY).toBe('0:00:00 – 0:00:20');
     const surface = page.locator('.timeline-surface');

@@ -9,9 +9,9 @@ export async function settled(page: Page) {
   await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
 }
 
-/** Codes operations 1, 2, 3 at 0–5, 5–10, 10–15 s with the keyboard, the video paused. */
-export async function codeThreeSegments(page: Page) {
-  await page.getByLabel('Рабочее место новых операций').selectOption({ index: 1 });
+/** Codes operations 1, 2, 3 at 0–5, 5–10, 10–15 s with the keyboard, the video paused, at the workplace of this option (the first by default). */
+export async function codeThreeSegments(page: Page, workplaceOption = 1) {
+  await page.getByLabel('Рабочее место новых операций').selectOption({ index: workplaceOption });
   await page.locator('.markup-head h1').click();
   for (const key of ['1', 'ArrowRight', '2', 'ArrowRight', '3', 'ArrowRight', 'Enter']) {
     await page.keyboard.press(key);
