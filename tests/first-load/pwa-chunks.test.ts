@@ -36,9 +36,9 @@ describe('built PWA: what each first screen loads', () => {
     expect(heavyIn(chunkClosure(graph, [graph.entry], { dynamic: true }).modules)).toEqual([...HEAVY].sort());
   });
 
-  it('the markup screen brings konva, and stays within 250 KB of gzip JS with the entry; the landing page within 120 KB', () => {
+  it('the markup screen brings none of them (its timeline is drawn on plain canvases), and stays within 250 KB of gzip JS with the entry; the landing page within 120 KB', () => {
     const markup = chunkClosure(graph, [graph.entry, screenChunk(graph, 'pwa/src/screens/video-markup/VideoMarkupScreen.tsx')]);
-    expect(heavyIn(markup.modules)).toEqual(['konva', 'react-konva']);
+    expect(heavyIn(markup.modules)).toEqual([]);
     const gzipBytes = (files: string[]) => files.reduce((sum, file) => sum + statSync(join(dist, `${file}.gz`)).size, 0);
     expect(gzipBytes(chunkClosure(graph, [graph.entry]).files)).toBeLessThanOrEqual(120 * 1024);
     expect(gzipBytes(markup.files)).toBeLessThanOrEqual(250 * 1024);
