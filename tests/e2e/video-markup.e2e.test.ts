@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInThroughPage, watchErrors, RETRY } from '../support/browser';
 import { startDemo, type Demo, type DemoMarkups as Markups } from '../support/demo';
 import { codeThreeSegments, openVideoMarkup, settled } from '../support/markup-keys';
-import type { RunningServer } from '../support/server';
+import { apiSessionCookie, type RunningServer } from '../support/server';
 
 let demo: Demo;
 let server: RunningServer;
@@ -361,6 +361,54 @@ describe('video markup in Chromium', () => {
     expect(replies[0]!.deleted_markup_ids).toEqual([modelId]);
     expect(replies[0]!.video_markups).toHaveLength(3);
     expect(reads).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("draws the rows once on opening, in the layout of the list's width (beside the side column: two lines), none drawn and dropped", async () => {
+    // A recording of the assembly area: the packing area's recordings of the day are the other tests'.
+    const assembly = await get<{ elements: Task[] }>(
+      `/api/v1/get_tasks?structure_id=${demo.structureId('Участок сборки редукторов')}&option=all&offset=0&limit=100&filename_pattern=cam1_2026-11-17`,
+    );
+    const videoId = assembly.elements[0]!.video.id;
+    const { operations } = await get<{ operations: { id: number }[] }>(`/api/v1/available_operations?video_id=${videoId}`);
+    const [workplace] = await get<{ id: number }[]>(`/api/v1/workplaces?video_id=${videoId}`);
+    // More rows than either layout draws: a wide guess would draw 14 of them, two lines draw 11.
+    const rows = Array.from({ length: 30 }, (_, i) => ({
+      id: -1,
+      operation_id: operations[i % operations.length]!.id,
+      workplace_id: workplace!.id,
+      employee_id: null,
+      start_time: i * 0.5,
+      end_time: (i + 1) * 0.5,
+      comment: null,
+    }));
+    const cookie = await apiSessionCookie(server.url, 'analyst');
+    const put = await fetch(`${server.url}/api/v1/video_markups/${videoId}`, {
+      method: 'PUT',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ video_markups: rows, base_version: 0 }),
+    });
+    expect(put.status).toBe(200);
+    const context = await signedIn();
+    // Every row element the page ever adds (alone or inside what is added), counted from the document's start.
+    await context.addInitScript(() => {
+      const w = window as unknown as { rowsAdded: number };
+      w.rowsAdded = 0;
+      new MutationObserver((changes) => {
+        for (const change of changes)
+          for (const node of change.addedNodes)
+            if (node instanceof HTMLElement) w.rowsAdded += node.matches('[data-testid="op-row"]') ? 1 : node.querySelectorAll('[data-testid="op-row"]').length;
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const page = await openVideo(context, videoId);
+    const errors = watchErrors(page);
+    await page.getByTestId('op-row').first().waitFor();
+    await settled(page);
+    const shown = await page.getByTestId('op-row').count();
+    expect(shown).toBe(11);
+    expect(await page.locator('[data-testid="op-row"].two').count()).toBe(shown);
+    expect(await page.evaluate(() => (window as unknown as { rowsAdded: number }).rowsAdded)).toBe(shown);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import type { AvailableOperations, NamedItem } from '../../api/types';
 import type { MarkupRow } from '../../offline/markup-rows';
 import { confidenceText } from './review';
@@ -56,15 +56,24 @@ function layoutFor(width: number): RowLayout {
   return width >= 520 ? 'narrow' : 'phone';
 }
 
-function useRowLayout(scroller: RefObject<HTMLDivElement | null>, hasRows: boolean): RowLayout {
+/**
+ * The rows' layout from the width of the list's box: the «loading» or «no rows» line while there
+ * are no rows (it spans the same width), the scroller once there are. Measured before the first
+ * paint (a layout effect), so the rows are drawn once in their layout when they come, not first in
+ * a guess from the window's width and again (issue 47: 14 rows of a wide layout drawn and dropped
+ * on every cold open of a 1,400 px window, where the list beside the side column has two lines).
+ */
+function useRowLayout(box: RefObject<HTMLElement | null>, shown: 'loading' | 'empty' | 'rows'): RowLayout {
   const [layout, setLayout] = useState<RowLayout>(() => layoutFor(typeof window === 'undefined' ? 1440 : window.innerWidth - 32));
-  useEffect(() => {
-    const element = scroller.current;
-    if (!element || typeof ResizeObserver !== 'function') return;
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    setLayout(layoutFor(element.clientWidth));
+    if (typeof ResizeObserver !== 'function') return;
     const observer = new ResizeObserver(() => setLayout(layoutFor(element.clientWidth)));
     observer.observe(element);
     return () => observer.disconnect();
-  }, [scroller, hasRows]);
+  }, [box, shown]);
   return layout;
 }
 
@@ -293,8 +302,10 @@ const OperationRow = memo(function OperationRow(props: RowProps) {
 export function OperationRows({ session, operations, workplaces, employees, onSeek, readOnly = false, loading = false }: RowsProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const { rows, selectedKey } = useRowsAfterPaint(session, scroller);
-  // The scroller is in the page only once the markup is in and has rows: measured from then on.
-  const layout = useRowLayout(scroller, rows.length > 0 && !loading);
+  // The line shown instead of the rows: measured as the scroller would be, so the layout is known when the rows come.
+  const line = useRef<HTMLParagraphElement>(null);
+  const shown = loading ? 'loading' : rows.length === 0 ? 'empty' : 'rows';
+  const layout = useRowLayout(shown === 'rows' ? scroller : line, shown);
   const rowHeight = { wide: ROW_HEIGHT, two: TWO_LINE_ROW_HEIGHT, narrow: NARROW_ROW_HEIGHT, phone: PHONE_ROW_HEIGHT }[layout];
   const viewHeight = Math.min(layout === 'wide' ? 420 : 520, rows.length * rowHeight + 2);
   // By binary search: a key press selects the row it made, and 10,000 rows are not walked for it.
@@ -306,9 +317,18 @@ export function OperationRows({ session, operations, workplaces, employees, onSe
   onSeekNow.current = onSeek;
   const seek = useCallback((seconds: number) => onSeekNow.current(seconds), []);
 
-  if (loading) return <p className="muted rows-empty">Загрузка разметки…</p>;
-  if (rows.length === 0)
-    return <p className="muted rows-empty">{readOnly ? 'Операций пока нет.' : 'Операций пока нет. Нажмите «+» или клавишу операции во время просмотра.'}</p>;
+  if (shown === 'loading')
+    return (
+      <p className="muted rows-empty" ref={line}>
+        Загрузка разметки…
+      </p>
+    );
+  if (shown === 'empty')
+    return (
+      <p className="muted rows-empty" ref={line}>
+        {readOnly ? 'Операций пока нет.' : 'Операций пока нет. Нажмите «+» или клавишу операции во время просмотра.'}
+      </p>
+    );
 
   return (
     <div className="rows-scroll" ref={scroller} data-testid="operation-rows" style={{ height: viewHeight }}>

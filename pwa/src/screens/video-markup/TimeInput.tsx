@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 
 /** Seconds → hours, minutes, seconds (spec 01 §5: time entry is h, m, s converted to seconds). */
 export function splitSeconds(total: number) {
@@ -9,6 +9,12 @@ export function splitSeconds(total: number) {
 export function joinSeconds(h: string, m: string, s: string, fraction = 0): number {
   const n = (v: string) => (v.trim() === '' ? 0 : Number.parseInt(v, 10) || 0);
   return n(h) * 3600 + n(m) * 60 + n(s) + fraction;
+}
+
+/** The three fields' text for a value in seconds. */
+function draftOf(value: number) {
+  const parts = splitSeconds(value);
+  return { h: String(parts.h), m: String(parts.m).padStart(2, '0'), s: String(parts.s).padStart(2, '0') };
 }
 
 /**
@@ -30,11 +36,15 @@ export function TimeInput({
   disabled?: boolean;
 }) {
   const parts = splitSeconds(value);
-  const [draft, setDraft] = useState({ h: String(parts.h), m: String(parts.m).padStart(2, '0'), s: String(parts.s).padStart(2, '0') });
-  useEffect(() => {
-    const p = splitSeconds(value);
-    setDraft({ h: String(p.h), m: String(p.m).padStart(2, '0'), s: String(p.s).padStart(2, '0') });
-  }, [value]);
+  const [draft, setDraft] = useState(() => draftOf(value));
+  // A new value from outside (undo, a drag on the timeline) replaces the draft, during the render
+  // itself: an effect would draw every input again once after it first appears (issue 47: 22 inputs
+  // a second time on a markup screen's cold open).
+  const [draftFor, setDraftFor] = useState(value);
+  if (draftFor !== value) {
+    setDraftFor(value);
+    setDraft(draftOf(value));
+  }
   const commit = () => {
     const unchanged = draft.h === String(parts.h) && Number(draft.m) === parts.m && Number(draft.s) === parts.s;
     if (unchanged) return;
