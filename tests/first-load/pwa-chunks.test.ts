@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { chunkClosure, loadChunkGraph, screenChunk } from '../support/pwa-chunks.ts';
 
@@ -42,6 +43,35 @@ describe('built PWA: what each first screen loads', () => {
     const gzipBytes = (files: string[]) => files.reduce((sum, file) => sum + statSync(join(dist, `${file}.gz`)).size, 0);
     expect(gzipBytes(chunkClosure(graph, [graph.entry]).files)).toBeLessThanOrEqual(120 * 1024);
     expect(gzipBytes(markup.files)).toBeLessThanOrEqual(250 * 1024);
+  });
+});
+
+describe('built PWA: compiled ahead where it all runs at once', () => {
+  const graph = loadChunkGraph(dist);
+  const HINT = '//# allFunctionsCalledOnLoad\n';
+  const hinted = (file: string) => readFileSync(join(dist, file), 'utf8').startsWith(HINT);
+
+  it("the entry, what it imports and the markup screen start with V8's compile hint, in the served brotli and gzip copies too; other screens do not", () => {
+    const entryChunk = graph.chunks.get(graph.entry)!;
+    const markup = screenChunk(graph, 'pwa/src/screens/video-markup/VideoMarkupScreen.tsx');
+    const marked = [graph.entry, ...entryChunk.imports, markup];
+    expect(marked.length).toBeGreaterThanOrEqual(3);
+    expect(marked.filter((file) => !hinted(file))).toEqual([]);
+    const shell = marked.reduce((largest, file) => (statSync(join(dist, file)).size > statSync(join(dist, largest)).size ? file : largest));
+    expect(
+      brotliDecompressSync(readFileSync(join(dist, `${shell}.br`)))
+        .toString('utf8')
+        .startsWith(HINT),
+    ).toBe(true);
+    expect(
+      gunzipSync(readFileSync(join(dist, `${shell}.gz`)))
+        .toString('utf8')
+        .startsWith(HINT),
+    ).toBe(true);
+    // Not every file: compiling a screen nobody opened would only cost.
+    const report = screenChunk(graph, 'pwa/src/screens/reports/interactive/InteractiveScreen.tsx');
+    expect(hinted(report)).toBe(false);
+    expect([...graph.chunks.keys()].filter((file) => existsSync(join(dist, file)) && hinted(file)).length).toBe(marked.length);
   });
 });
 
