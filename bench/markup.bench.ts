@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchBrowser } from '../tests/support/browser';
+import { cookiesFor, launchBrowser } from '../tests/support/browser';
 import { apiSessionCookie, startServer } from '../tests/support/server';
 import { measureBrowser, quantile } from './support/markup-browser';
 
@@ -119,10 +119,7 @@ try {
   }
 
   console.log('server figures measured; opening the browser');
-  const cookies = cookie.split('; ').map((pair) => {
-    const at = pair.indexOf('=');
-    return { name: pair.slice(0, at), value: pair.slice(at + 1), url: server.url };
-  });
+  const cookies = cookiesFor(server.url, cookie);
   const desktop = await measureBrowser(browser, { url: server.url, videoId, cookies, cpuSlowdown: 1, timeline: true });
   console.log('desktop', JSON.stringify(desktop));
   const tablet = await measureBrowser(browser, { url: server.url, videoId, cookies, cpuSlowdown: TABLET_CPU_SLOWDOWN, timeline: false });

@@ -53,6 +53,14 @@ export function watchErrors(page: Page, { allowHttpErrors = false } = {}): strin
   return errors;
 }
 
+/** A `cookie` header (as the API's sign-in sets it) as cookies for a browser context at `url`: signed in without a sign-in. */
+export function cookiesFor(url: string, cookieHeader: string) {
+  return cookieHeader.split('; ').map((pair) => {
+    const at = pair.indexOf('=');
+    return { name: pair.slice(0, at), value: pair.slice(at + 1), url };
+  });
+}
+
 /** Signs in through the login screen, as a person would, and waits for the projects page. */
 export async function signInThroughPage(page: Page, baseUrl: string, login: string, password = 'norma-demo') {
   await page.goto(`${baseUrl}/#/login`);
