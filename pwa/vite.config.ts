@@ -98,6 +98,17 @@ function chunksOf(bundle: Rolldown.OutputBundle, plugin: string) {
 }
 
 /**
+ * The chunk a screen's import() asks for: the module's own, or the facade Rolldown writes for it
+ * when a codeSplitting group holds the module (shellGraph) — that one imports the group.
+ */
+function screenChunkOf(chunks: Rolldown.OutputChunk[], module: string, plugin: string) {
+  const screen =
+    chunks.find((chunk) => chunk.facadeModuleId?.endsWith(`/${module}`)) ?? chunks.find((chunk) => chunk.moduleIds.some((id) => id.endsWith(`/${module}`)));
+  if (!screen) throw new Error(`${plugin}: no chunk holds ${module}`);
+  return screen;
+}
+
+/**
  * Screens opened cold from a link, whose code should not wait for the entry chunk to arrive and
  * run (on a phone network that wait is most of a second): the hash route prefix and the screen's
  * module. The shared report (/#/demo/{key}) is opened by visitors with nothing cached.
@@ -255,12 +266,7 @@ function routePreload(): Plugin {
           return `/${file}`;
         };
         const routes = PRELOADED_ROUTES.map(({ hash, module, shareKeyApi, shareReportApi, worker }) => {
-          // The chunk the screen's import() asks for: the module's own, or the facade Rolldown writes
-          // for it when a codeSplitting group holds the module (shellGraph) — that one imports the group.
-          const screen =
-            chunks.find((chunk) => chunk.facadeModuleId?.endsWith(`/${module}`)) ??
-            chunks.find((chunk) => chunk.moduleIds.some((id) => id.endsWith(`/${module}`)));
-          if (!screen) throw new Error(`norma:route-preload: no chunk holds ${module}`);
+          const screen = screenChunkOf(chunks, module, 'norma:route-preload');
           const own = [...loaded([screen.fileName])].filter((file) => !withEntry.has(file));
           // Their style sheets too: Vite's loader waits for a chunk's CSS before the screen renders,
           // and takes a <link rel="stylesheet"> already in the page as loaded.
@@ -307,11 +313,7 @@ function compileHints(): Plugin {
       order: 'post',
       handler(_options, bundle) {
         const { chunks, entry } = chunksOf(bundle, 'norma:compile-hints');
-        const screens = EAGERLY_COMPILED_SCREENS.map((module) => {
-          const chunk = chunks.find((c) => c.facadeModuleId?.endsWith(`/${module}`));
-          if (!chunk) throw new Error(`norma:compile-hints: no chunk of ${module}`);
-          return chunk.fileName;
-        });
+        const screens = EAGERLY_COMPILED_SCREENS.map((module) => screenChunkOf(chunks, module, 'norma:compile-hints').fileName);
         const marked = new Set([entry.fileName, ...entry.imports, ...screens]);
         for (const chunk of chunks) if (marked.has(chunk.fileName)) chunk.code = `//# allFunctionsCalledOnLoad\n${chunk.code}`;
       },

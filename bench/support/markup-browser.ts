@@ -56,18 +56,7 @@ async function coldOpens(browser: Browser, target: Target) {
     await fresh.addCookies(target.cookies);
     const page = await fresh.newPage();
     await slowDown(fresh, page, target.cpuSlowdown);
-    await page.addInitScript(() => {
-      const w = window as unknown as { rowsAt?: number; videoAt?: number; readyAt?: number };
-      const frame = () => {
-        if (w.rowsAt === undefined && document.querySelector('[data-testid="op-row"]') && document.querySelector('[data-testid="timeline"] canvas'))
-          w.rowsAt = performance.now();
-        const video = document.querySelector('video');
-        if (w.videoAt === undefined && video && video.readyState >= 2) w.videoAt = performance.now();
-        if (w.rowsAt !== undefined && w.videoAt !== undefined) w.readyAt = performance.now();
-        else requestAnimationFrame(frame);
-      };
-      requestAnimationFrame(frame);
-    });
+    await watchReadyFrame(page, { rows: true });
     await page.goto(`${target.url}/#/video/${target.videoId}`);
     opens.push({ ...(await frameWhen<{ ready: number; rows: number; video: number }>(page)), bare });
     await fresh.close();
@@ -93,14 +82,7 @@ async function bareVideoOpen(browser: Browser, target: Target) {
       body: `<!doctype html><video src="/api/v1/video?video_id=${target.videoId}" preload="auto" muted playsinline></video>`,
     }),
   );
-  await page.addInitScript(() => {
-    const w = window as unknown as { readyAt?: number };
-    const frame = () => {
-      if ((document.querySelector('video')?.readyState ?? 0) >= 2) w.readyAt = performance.now();
-      else requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
-  });
+  await watchReadyFrame(page, { rows: false });
   await page.goto(address);
   const { ready } = await frameWhen<{ ready: number }>(page);
   await fresh.close();
@@ -108,7 +90,29 @@ async function bareVideoOpen(browser: Browser, target: Target) {
 }
 
 /**
- * Waits for the frame the page's own check (an init script) found, and returns its marks: `readyAt`
+ * Installs the page's own check, before its scripts: in every animation frame it notes when the
+ * markup rows with the timeline (where `rows`) and the video's first frame are first there, and the
+ * frame in which all of them are (`readyAt`).
+ */
+async function watchReadyFrame(page: Page, { rows }: { rows: boolean }) {
+  await page.addInitScript(
+    ({ rows }) => {
+      const w = window as unknown as { rowsAt?: number; videoAt?: number; readyAt?: number };
+      const frame = () => {
+        if (rows && w.rowsAt === undefined && document.querySelector('[data-testid="op-row"]') && document.querySelector('[data-testid="timeline"] canvas'))
+          w.rowsAt = performance.now();
+        if (w.videoAt === undefined && (document.querySelector('video')?.readyState ?? 0) >= 2) w.videoAt = performance.now();
+        if ((!rows || w.rowsAt !== undefined) && w.videoAt !== undefined) w.readyAt = performance.now();
+        else requestAnimationFrame(frame);
+      };
+      requestAnimationFrame(frame);
+    },
+    { rows },
+  );
+}
+
+/**
+ * Waits for the frame the page's own check (watchReadyFrame) found, and returns its marks: `readyAt`
  * as `ready`, and `rowsAt`, `videoAt` as `rows`, `video` where the check set them.
  */
 async function frameWhen<T>(page: Page): Promise<T> {
