@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react';
 import { createServer, defineConfig, type Plugin, type Rolldown } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { pdfFallbackFont } from './build-plugins/pdf-fallback-font';
+import { videoUrl } from './src/api/paths';
 import type { LandingPrerenderer } from './src/prerendered-landing';
 
 /** Files worth compressing (text and wasm); images and fonts (woff2 is compressed already) are not. */
@@ -113,7 +114,7 @@ function screenChunkOf(chunks: Rolldown.OutputChunk[], module: string, plugin: s
  * run (on a phone network that wait is most of a second): the hash route prefix and the screen's
  * module. The shared report (/#/demo/{key}) is opened by visitors with nothing cached.
  */
-const PRELOADED_ROUTES: { hash: string; module: string; chunk?: string; shareKeyApi?: string; shareReportApi?: string; worker?: string }[] = [
+const PRELOADED_ROUTES: { hash: string; module?: string; chunk?: string; shareKeyApi?: string; shareReportApi?: string; worker?: string; video?: string }[] = [
   {
     hash: '#/demo/',
     module: 'src/screens/reports/interactive/InteractiveScreen.tsx',
@@ -126,10 +127,24 @@ const PRELOADED_ROUTES: { hash: string; module: string; chunk?: string; shareKey
   // (src/screens/reports/statement-runner.ts takes both over). Its chunks stay as Rolldown cuts them
   // (no `chunk` group): they are shared with the other report screens, which must not load the statement's.
   { hash: '#/statement/', module: 'src/screens/reports/statement/StatementScreen.tsx', worker: 'statement.worker-' },
+  // The markup screen (issue 47): its recording starts loading now, before the app's code has come
+  // and run (src/screens/video-markup/early-video.ts takes the element over). Its chunks are not
+  // preloaded: measured, that gained nothing (docs/performance.md, «Экран разметки»).
+  { hash: '#/video/', video: videoUrlTemplate() },
 ];
 
+/** The recording's URL with `{id}` for the video's id (the route-preload script puts the address's in). */
+function videoUrlTemplate() {
+  const mark = 987654321;
+  const url = videoUrl(mark);
+  if (!url.includes(String(mark))) throw new Error('norma:route-preload: the video URL has no id in it');
+  return url.replace(String(mark), '{id}');
+}
+
 /** The text of the route-preload script (routePreload) for these routes. */
-function preloadScript(routes: { hash: string; files: string[]; styles: string[]; api?: string; report: string | null; worker: string | null }[]): string {
+function preloadScript(
+  routes: { hash: string; files: string[]; styles: string[]; api?: string; report: string | null; worker: string | null; video: string | null }[],
+): string {
   return `(function () {
   var routes = ${JSON.stringify(routes)};
   // The older form of a shared report's link, /#/demo/{key}: its key never reaches the server, so its page
@@ -167,6 +182,7 @@ function preloadScript(routes: { hash: string; files: string[]; styles: string[]
       for (var k = 0; k < routes[i].styles.length; k++) link('stylesheet', routes[i].styles[k]);
     }
     if (routes[i].worker && window.Worker && !window.__normaStatementWorker) startStatement(routes[i].worker, hash.slice(routes[i].hash.length));
+    if (routes[i].video && !window.__normaEarlyVideo) startVideo(routes[i].video, hash.slice(routes[i].hash.length));
     var key = hash.slice(routes[i].hash.length).split(/[/?#]/)[0];
     if (served || !routes[i].api || !/^[A-Za-z0-9_-]{16,200}$/.test(key)) continue;
     if (routes[i].report && window.fetch && window.Promise) window.__normaSharedReport = sharedReport(routes[i], key);
@@ -192,6 +208,19 @@ function preloadScript(routes: { hash: string; files: string[]; styles: string[]
     };
     early.worker.postMessage({ type: 'address', id: 0, params: early.params });
     window.__normaStatementWorker = early;
+  }
+  // A markup screen's address: its recording starts loading now, as the player's element would
+  // (src/screens/video-markup/early-video.ts, makeVideo: the same settings), and the app takes the
+  // element over. A refused load (no sign-in yet) leaves an element in error, which the app drops.
+  function startVideo(template, rest) {
+    var id = rest.split(/[/?#]/)[0];
+    if (!/^[1-9][0-9]{0,15}$/.test(id)) return;
+    var video = document.createElement('video');
+    video.preload = 'auto';
+    video.muted = true;
+    video.playsInline = true;
+    video.src = template.replace('{id}', id);
+    window.__normaEarlyVideo = video;
   }
   // The key's window, then the report over it, as the screen would read them (same URLs and
   // credentials); null on any failure: the screen then reads them itself and shows its error.
@@ -265,9 +294,9 @@ function routePreload(): Plugin {
           if (!file) throw new Error(`norma:route-preload: no worker file ${prefix}*.js`);
           return `/${file}`;
         };
-        const routes = PRELOADED_ROUTES.map(({ hash, module, shareKeyApi, shareReportApi, worker }) => {
-          const screen = screenChunkOf(chunks, module, 'norma:route-preload');
-          const own = [...loaded([screen.fileName])].filter((file) => !withEntry.has(file));
+        const routes = PRELOADED_ROUTES.map(({ hash, module, shareKeyApi, shareReportApi, worker, video }) => {
+          const screen = module ? screenChunkOf(chunks, module, 'norma:route-preload') : null;
+          const own = screen ? [...loaded([screen.fileName])].filter((file) => !withEntry.has(file)) : [];
           // Their style sheets too: Vite's loader waits for a chunk's CSS before the screen renders,
           // and takes a <link rel="stylesheet"> already in the page as loaded.
           const styles = own.flatMap((file) => [...(byFile.get(file)?.viteMetadata?.importedCss ?? [])]);
@@ -278,6 +307,7 @@ function routePreload(): Plugin {
             api: shareKeyApi,
             report: shareReportApi ?? null,
             worker: worker ? workerFile(worker) : null,
+            video: video ?? null,
           };
         });
         const script = preloadScript(routes);

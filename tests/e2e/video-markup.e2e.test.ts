@@ -40,6 +40,60 @@ async function openVideo(context: BrowserContext, videoId: number, second?: numb
   return page;
 }
 
+/**
+ * The markup drafts in the page's IndexedDB (idb-keyval's store: pwa/src/offline/drafts.ts), by key;
+ * none where the app has not made the store yet (the open is then aborted, leaving nothing made).
+ */
+function drafts(page: Page): Promise<Record<string, unknown>> {
+  return page.evaluate(
+    () =>
+      new Promise<Record<string, unknown>>((resolve, reject) => {
+        const open = indexedDB.open('keyval-store');
+        open.onupgradeneeded = () => open.transaction!.abort();
+        open.onerror = () => resolve({});
+        open.onsuccess = () => {
+          const db = open.result;
+          const store = db.transaction('keyval').objectStore('keyval');
+          const found: Record<string, unknown> = {};
+          const cursor = store.openCursor();
+          cursor.onerror = () => reject(cursor.error);
+          cursor.onsuccess = () => {
+            const at = cursor.result;
+            if (!at) {
+              db.close();
+              return resolve(found);
+            }
+            if (String(at.key).startsWith('norma:draft:')) found[String(at.key)] = at.value;
+            at.continue();
+          };
+        };
+      }),
+  );
+}
+
+/** Puts `value` at `key` of the page's idb-keyval store and deletes `drop`. */
+function moveDraft(page: Page, drop: string, key: string, value: unknown): Promise<void> {
+  return page.evaluate(
+    ({ drop, key, value }) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('keyval-store');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction('keyval', 'readwrite');
+          tx.objectStore('keyval').delete(drop);
+          tx.objectStore('keyval').put(value, key);
+          tx.oncomplete = () => {
+            db.close();
+            resolve();
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    { drop, key, value },
+  );
+}
+
 beforeAll(async () => {
   demo = await startDemo();
   ({ server, browser, get, packingId } = demo);
@@ -365,6 +419,39 @@ describe('video markup in Chromium', () => {
     await context.close();
   });
 
+  it('keeps unsaved rows over a reload (the local draft, this user’s), and takes a draft kept before drafts had owners', async () => {
+    // A recording of the assembly area: the packing area's recordings of the day are the other tests'.
+    const assembly = await get<{ elements: Task[] }>(
+      `/api/v1/get_tasks?structure_id=${demo.structureId('Участок сборки редукторов')}&option=all&offset=0&limit=100&filename_pattern=cam2_2026-11-17`,
+    );
+    const videoId = assembly.elements[0]!.video.id;
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    await context.addCookies(cookiesFor(server.url, demo.cookie));
+    const page = await openVideo(context, videoId);
+    const errors = watchErrors(page);
+    await codeThreeSegments(page);
+    await expect.poll(() => page.getByTestId('op-row').count(), RETRY).toBe(3);
+    // Written a moment after the last change, under the signed-in user's login (the demo's analyst).
+    const own = `norma:draft:analyst:video:${videoId}`;
+    await expect.poll(async () => Object.keys(await drafts(page)), RETRY).toEqual([own]);
+    const draft = (await drafts(page))[own];
+
+    await page.reload();
+    await page.getByText('Восстановлены несохранённые изменения этого видео').waitFor();
+    await expect.poll(() => page.getByTestId('op-row').count(), RETRY).toBe(3);
+    await page.getByTestId('unsaved').waitFor();
+    expect((await get<Markups>(`/api/v1/video_markups/${videoId}`)).video_markups).toEqual([]);
+
+    // A draft kept under the older key, without an owner, goes with whoever opens the video.
+    const { owner: _, ...ownerless } = draft as { owner?: string };
+    await moveDraft(page, own, `norma:draft:video:${videoId}`, ownerless);
+    await page.reload();
+    await page.getByText('Восстановлены несохранённые изменения этого видео').waitFor();
+    await expect.poll(() => page.getByTestId('op-row').count(), RETRY).toBe(3);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("draws the rows once on opening, in the layout of the list's width (beside the side column: two lines), none drawn and dropped", async () => {
     // A recording of the assembly area: the packing area's recordings of the day are the other tests'.
     const assembly = await get<{ elements: Task[] }>(
@@ -392,15 +479,23 @@ describe('video markup in Chromium', () => {
     // Signed in by the demo's cookie: a tenth sign-in within the minute would meet the sign-in limit (10 a minute).
     const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     await context.addCookies(cookiesFor(server.url, demo.cookie));
-    // Every row element the page ever adds (alone or inside what is added), counted from the document's start.
+    // Every row element the page ever adds (alone or inside what is added), counted from the document's
+    // start, and when the first came; and the video element the page's first script makes (route-preload).
     await context.addInitScript(() => {
-      const w = window as unknown as { rowsAdded: number };
+      const w = window as unknown as { rowsAdded: number; rowsAt?: number; earlyVideo?: HTMLVideoElement };
       w.rowsAdded = 0;
       new MutationObserver((changes) => {
         for (const change of changes)
           for (const node of change.addedNodes)
             if (node instanceof HTMLElement) w.rowsAdded += node.matches('[data-testid="op-row"]') ? 1 : node.querySelectorAll('[data-testid="op-row"]').length;
+        if (w.rowsAdded > 0) w.rowsAt ??= performance.now();
       }).observe(document, { childList: true, subtree: true });
+      let held: HTMLVideoElement | undefined;
+      Object.defineProperty(window, '__normaEarlyVideo', {
+        configurable: true,
+        get: () => held,
+        set: (video: HTMLVideoElement) => (held = w.earlyVideo = video),
+      });
     });
     const page = await openVideo(context, videoId);
     const errors = watchErrors(page);
@@ -410,6 +505,21 @@ describe('video markup in Chromium', () => {
     expect(shown).toBe(11);
     expect(await page.locator('[data-testid="op-row"].two').count()).toBe(shown);
     expect(await page.evaluate(() => (window as unknown as { rowsAdded: number }).rowsAdded)).toBe(shown);
+    // The player shows the element the page's first script started loading, before the app's code came.
+    expect(await page.evaluate(() => document.querySelector('video') === (window as unknown as { earlyVideo?: HTMLVideoElement }).earlyVideo)).toBe(true);
+    // What is not needed to begin coding is read once the rows are there: the side panels' reads,
+    // the camera's models; the statistics and the recording's date are shown then too.
+    const sideReads = ['/api/v1/models?', '/api/v1/activities?', '/api/v1/other_videos?'];
+    const startedAt = () =>
+      page.evaluate(
+        (paths) => paths.map((path) => performance.getEntriesByType('resource').find((entry) => entry.name.includes(path))?.startTime ?? null),
+        sideReads,
+      );
+    await expect.poll(async () => (await startedAt()).every((at) => at !== null), RETRY).toBe(true);
+    const rowsAt = await page.evaluate(() => (window as unknown as { rowsAt: number }).rowsAt);
+    for (const at of await startedAt()) expect(at!).toBeGreaterThan(rowsAt);
+    await page.getByRole('heading', { name: 'Бюджет времени видео' }).waitFor();
+    await expect.poll(() => page.locator('.markup-head .muted').textContent(), RETRY).toMatch(/начало записи \d\d\.\d\d\.2026/);
     expect(errors).toEqual([]);
     await context.close();
   });

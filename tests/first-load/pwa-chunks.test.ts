@@ -75,6 +75,17 @@ describe('built PWA: compiled ahead where it all runs at once', () => {
   });
 });
 
+describe('built PWA: the page itself', () => {
+  const page = readFileSync(join(dist, 'index.html'), 'utf8');
+
+  it("draws the header's mark inline, the favicon's own file: an SVG <img> is a document of its own, made on the main thread", () => {
+    const mark = readFileSync(resolve(dist, '..', 'public', 'icons', 'favicon.svg'), 'utf8').trim();
+    // The landing page prerendered into index.html has the header.
+    expect(page).toContain(`<span class="brand-mark" aria-hidden="true">${mark}</span>`);
+    expect(page).not.toMatch(/<img[^>]+\.svg"[^>]*width="28"/);
+  });
+});
+
 describe('built PWA: files as served', () => {
   const files = filesUnder(dist).map((file) => file.slice(dist.length + 1));
 

@@ -10,6 +10,7 @@ import { ExternalLink } from '../ui/ExternalLink';
 import { logout } from '../state/logout';
 import { PHONE_LAYOUT, TOUCH_LAYOUT, useMediaQuery } from '../ui/useMediaQuery';
 import { routeTitleAt } from './routes';
+import { Logo } from '../ui/Logo';
 
 /**
  * Saves queued on this device by someone else (a shared tablet): only that they wait, never what
@@ -198,7 +199,7 @@ export function Header() {
     return (
       <header className={`site-header compact${menuOpen ? ' open' : ''}`}>
         <Link href="/" className="brand" aria-label="Norma — на главную">
-          <img src="/icons/favicon.svg" alt="" width={28} height={28} />
+          <Logo />
         </Link>
         <span className="compact-title">{compactTitle}</span>
         <OthersSavesNotice />
@@ -227,7 +228,7 @@ export function Header() {
   return (
     <header className="site-header">
       <Link href="/" className="brand" aria-label="Norma — на главную">
-        <img src="/icons/favicon.svg" alt="" width={28} height={28} />
+        <Logo />
         <span>Norma</span>
       </Link>
       {badge}

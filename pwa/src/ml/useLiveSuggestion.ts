@@ -157,16 +157,16 @@ export function useLiveSuggestion(
   return state;
 }
 
-/** The camera's models for the suggestion choice (quiet: the markup screen works without them). */
-export function useCameraModels(videoId: number): VisionModel[] {
+/** The camera's models for the suggestion choice, read once `enabled` (quiet: the markup screen works without them). */
+export function useCameraModels(videoId: number, enabled: boolean): VisionModel[] {
   const [models, setModels] = useState<VisionModel[]>([]);
   useEffect(() => {
     // Offline there is nothing to run a suggestion with (the model file is not kept on the device).
-    if (!navigator.onLine) return;
+    if (!enabled || !navigator.onLine) return;
     api.get('/api/v1/models', { query: { video_id: videoId }, quiet: true }).then(
       (reply) => setModels(reply.models),
       () => setModels([]),
     );
-  }, [videoId]);
+  }, [videoId, enabled]);
   return models;
 }

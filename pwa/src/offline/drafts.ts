@@ -1,4 +1,4 @@
-import { del, get, set } from 'idb-keyval';
+import { del, getMany, set } from 'idb-keyval';
 import type { MarkupRow, StampRow } from './markup-rows';
 
 /**
@@ -29,7 +29,9 @@ const key = (videoId: number, owner: string) => `norma:draft:${encodeURIComponen
 const legacyKey = (videoId: number) => `norma:draft:video:${videoId}`;
 
 export async function loadDraft(videoId: number, owner: string): Promise<MarkupDraft | undefined> {
-  return (await get<MarkupDraft>(key(videoId, owner))) ?? (await get<MarkupDraft>(legacyKey(videoId)));
+  // Both in one transaction: each is a round trip to the browser's storage.
+  const [own, legacy] = await getMany<MarkupDraft>([key(videoId, owner), legacyKey(videoId)]);
+  return own ?? legacy;
 }
 export async function saveDraft(draft: MarkupDraft & { owner: string }) {
   await set(key(draft.videoId, draft.owner), draft);

@@ -1,6 +1,7 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import type { AvailableOperations, NamedItem } from '../../api/types';
 import type { MarkupRow } from '../../offline/markup-rows';
+import { afterPaint } from './after-paint';
 import { confidenceText } from './review';
 import type { MarkupSession } from './session';
 import { TimeInput } from './TimeInput';
@@ -80,18 +81,6 @@ function useRowLayout(box: RefObject<HTMLElement | null>, shown: 'loading' | 'em
 /** Rows drawn beyond each edge of the view, so a quick scroll does not show blank space. */
 const OVERSCAN = 6;
 
-/** Runs `work` once the browser has painted the coming frame (a task after its animation frame). */
-function afterPaint(work: () => void): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const frame = requestAnimationFrame(() => {
-    timer = setTimeout(work, 0);
-  });
-  return () => {
-    cancelAnimationFrame(frame);
-    clearTimeout(timer);
-  };
-}
-
 /**
  * The rows in view of a scroller of fixed-height rows: which to draw comes from the scroll offset
  * alone, O(1) per render. (A general virtualiser measures every one of 10,000 rows again when one
@@ -143,18 +132,23 @@ type Shown = { rows: readonly MarkupRow[]; selectedKey: string | null };
  * focus (a row's field, its number) is taken at once; any other — an operation key, a button, the
  * timeline — once the frame of the change is painted: a key press paints its segment on the
  * timeline and its button without the list, whose rows (a re-render, the rows under a new one
- * moving down, the DOM they change) follow in the next frame.
+ * moving down, the DOM they change) follow in the next frame. Rows coming into an empty list (the
+ * markup loaded) are taken at once too: no press waits to be painted, and the screen's first frame
+ * with the markup has its rows (issue 47: a frame later cost the cold open a layout and a paint).
  */
 function useRowsAfterPaint(session: MarkupSession, list: RefObject<HTMLElement | null>): Shown {
   const [shown, setShown] = useState<Shown>(() => ({ rows: session.rows, selectedKey: session.selectedKey }));
   useEffect(() => {
-    const take = () =>
+    let showsRows = false;
+    const take = () => {
+      showsRows = session.rows.length > 0;
       setShown((current) =>
         current.rows === session.rows && current.selectedKey === session.selectedKey ? current : { rows: session.rows, selectedKey: session.selectedKey },
       );
+    };
     let pending: (() => void) | null = null;
     const onChange = () => {
-      if (list.current?.contains(document.activeElement)) {
+      if (!showsRows || list.current?.contains(document.activeElement)) {
         pending?.();
         pending = null;
         take();

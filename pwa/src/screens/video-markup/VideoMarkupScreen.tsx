@@ -70,7 +70,7 @@ function MarkupHead({ editor, actions, meta, compact }: Parts & { meta: Meta }) 
       <h1>{meta.filename}</h1>
       <span className="muted">
         Камера {meta.camera_key} · {compact ? '' : 'начало записи '}
-        {formatDateTime(meta.start_time, timeZone)}
+        {editor.settled ? formatDateTime(meta.start_time, timeZone) : '…'}
       </span>
       {meta.damage && <DamagedRecording reason={meta.damage} />}
       <UnsavedBadge session={editor.session} />
@@ -256,7 +256,7 @@ function MarkupWork(parts: Parts & { meta: Meta }) {
         loading={!editor.loaded}
       />
       <StampList session={session} onSeek={player.seek} readOnly={readOnly} />
-      <StatisticsPanels {...parts} duration={knownDuration} />
+      {editor.settled && <StatisticsPanels {...parts} duration={knownDuration} />}
     </>
   );
 }

@@ -1,10 +1,19 @@
 /**
- * The markup screen's video element, made when the route starts (routes.tsx `start`) rather than when
- * the player first renders: the browser fetches the recording's index and decodes its first frame
- * while the app's code runs. On a 4× slower CPU the element appeared 1.5 s after navigation and its
- * first frame 0.7 s later, after the rows (issue 47, markup cold open). The player adopts it.
+ * The markup screen's video element, made before the player first renders: the browser fetches the
+ * recording's index and decodes its first frame while the app's code comes and runs. On a 4× slower
+ * CPU the element appeared 1.5 s after navigation and its first frame 0.7 s later, after the rows
+ * (issue 47, markup cold open). Opened at a markup address, the page's first script makes it before
+ * the app's code has come (pwa/vite.config.ts, route-preload); else the route's start (routes.tsx)
+ * does. The player adopts it.
  */
 let early: HTMLVideoElement | null = null;
+
+declare global {
+  interface Window {
+    /** The element index.html's route-preload script made for the address's video, until taken. */
+    __normaEarlyVideo?: HTMLVideoElement;
+  }
+}
 
 /** A fresh player element for `src`: loads at once, muted (so a later play() is allowed), inline on phones. */
 export function makeVideo(src: string): HTMLVideoElement {
@@ -16,11 +25,19 @@ export function makeVideo(src: string): HTMLVideoElement {
   return video;
 }
 
-/** Starts loading `src` now, once per page load. */
+/** Starts loading `src` now (or takes the page's first script's element for it), once per page load. */
 export function startVideo(src: string) {
   if (early || typeof document === 'undefined') return;
-  early = makeVideo(src);
+  const made = window.__normaEarlyVideo;
+  delete window.__normaEarlyVideo;
+  if (made && sameUrl(made.src, src)) early = made;
+  else {
+    if (made) release(made);
+    early = makeVideo(src);
+  }
 }
+
+const sameUrl = (a: string, b: string) => new URL(a, location.href).href === new URL(b, location.href).href;
 
 /**
  * The element started for `src`, once; null when none was started for it or its load failed (e.g.
@@ -30,7 +47,7 @@ export function takeVideo(src: string): HTMLVideoElement | null {
   const video = early;
   early = null;
   if (!video) return null;
-  if (video.error || new URL(video.src, location.href).href !== new URL(src, location.href).href) {
+  if (video.error || !sameUrl(video.src, src)) {
     release(video);
     return null;
   }

@@ -10,7 +10,7 @@ import { useCodingInput } from './useCodingInput';
 import { useSessionValue } from './useSessionValue';
 import { useDraftAutosave, useMarkupPersistence } from './useMarkupPersistence';
 import { useKeptOffline, useQueuedSaveReplay } from './useOfflineSync';
-import { useActivities, useOtherCameras, useVideoMarkupData } from './useVideoMarkupData';
+import { useActivities, useIdleAfter, useOtherCameras, useVideoMarkupData } from './useVideoMarkupData';
 
 /**
  * The markup editor's state, outside its components: the session (rows, stamps, history), the
@@ -30,7 +30,6 @@ export function useMarkupEditor(videoId: number, startSecond: number) {
   const player = usePlayerControls(videoRef, playhead, duration);
   // A trained model of this camera suggests the current operation; M accepts it, and with «Размечать
   // по подсказкам» (Shift+M) every settled suggestion is coded as it plays (docs/vision.md).
-  const cameraModels = useCameraModels(videoId);
   const [suggestModel, setSuggestModel] = useState<number | null>(null);
   const [followSuggestions, setFollowSuggestions] = useState(false);
   const suggestion = useLiveSuggestion(videoRef, suggestModel, (change) => {
@@ -41,10 +40,19 @@ export function useMarkupEditor(videoId: number, startSecond: number) {
     if (session.codingKey) endCoding(session, player.time());
   };
 
-  const { activities, reload: reloadActivities } = useActivities(videoId);
-  const otherCameras = useOtherCameras(videoId, playhead, startSecond);
+  // Called after a save, once reloadActivities (below) is there.
   const persistence = useMarkupPersistence({ videoId, session, closeOpenSegment, onSaved: () => void reloadActivities() });
-  const { meta, lookups, loadError, loaded } = useVideoMarkupData(videoId, session, { restoreDraft: persistence.restoreDraft, onDuration: setDuration });
+  const { meta, lookups, loadError, loaded } = useVideoMarkupData(videoId, session, {
+    readDraft: persistence.readDraft,
+    applyDraft: persistence.applyDraft,
+    onDuration: setDuration,
+  });
+  // The markup is on screen and the browser idle since: what is not needed to start coding — the side
+  // panels' and suggestions' reads, the statistics, the recording's date — comes now (useIdleAfter).
+  const settled = useIdleAfter(loaded || loadError !== null);
+  const cameraModels = useCameraModels(videoId, settled);
+  const { activities, reload: reloadActivities } = useActivities(videoId, settled);
+  const otherCameras = useOtherCameras(videoId, playhead, startSecond, settled);
   useDraftAutosave(videoId, session, loaded, persistence.conflict, persistence.keepDraft);
   useQueuedSaveReplay({ videoId, session, setQueued: persistence.setQueued, setConflict: persistence.setConflict, onSent: reloadActivities });
   const keptOffline = useKeptOffline(videoId, meta?.structure_id);
@@ -80,6 +88,7 @@ export function useMarkupEditor(videoId: number, startSecond: number) {
     setDuration,
     player,
     cameraModels,
+    settled,
     suggestModel,
     setSuggestModel,
     followSuggestions,

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiCallError } from '../../api/client';
 import type { VideoMarkupsChanges, VideoMarkupsSave } from '../../api/types';
-import { clearDraft, loadDraft, saveDraft, type MarkupDraft } from '../../offline/drafts';
+import { clearDraft, saveDraft, type MarkupDraft } from '../../offline/drafts';
+import { markupDraft } from './early-reads';
 import { rememberMarkups } from '../../offline/apiCache';
 import { clearProblem, dropQueuedFor, enqueueSave, withOutboxLock } from '../../offline/outbox';
 import { login } from '../../state/login';
@@ -106,10 +107,11 @@ export function useMarkupPersistence(options: PersistenceOptions) {
   // what differs from the saved version (a few rows, not all 10,000 copied into storage each time).
   const keepDraft = useCallback(() => saveDraft({ videoId, ...session.toChangesDraft(), savedAt: Date.now(), owner: owner() }), [videoId, session]);
 
+  /** This user's local draft of the video, if any (read beside the markup, laid over it by applyDraft). */
+  const readDraft = useCallback(() => markupDraft(videoId, owner()), [videoId]);
   /** Lays a draft left on this device over the server's markup; a draft of an older version is a conflict. */
-  const restoreDraft = useCallback(
-    async (markups: VideoMarkupsReply) => {
-      const draft = await loadDraft(videoId, owner()).catch(() => undefined);
+  const applyDraft = useCallback(
+    (markups: VideoMarkupsReply, draft: Awaited<ReturnType<typeof readDraft>>) => {
       if (!draft) return;
       if (draft.version === markups.version) {
         session.restoreDraft(draft);
@@ -118,7 +120,7 @@ export function useMarkupPersistence(options: PersistenceOptions) {
         setConflict({ server: markups, draft });
       }
     },
-    [videoId, session],
+    [session],
   );
 
   /** Ends the segment being coded, then refuses locally (spec 01 §5) when a row is invalid. */
@@ -225,7 +227,7 @@ export function useMarkupPersistence(options: PersistenceOptions) {
     return true;
   };
 
-  return { conflict, setConflict, busy, banner, queued, setQueued, keepDraft, restoreDraft, save, resolveConflict, fillGaps, finish, cancel };
+  return { conflict, setConflict, busy, banner, queued, setQueued, keepDraft, readDraft, applyDraft, save, resolveConflict, fillGaps, finish, cancel };
 }
 
 /**
