@@ -2,19 +2,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { formatSeconds } from '../../format/time';
 import type { MarkupRow, StampRow } from '../../offline/markup-rows';
 import type { Playhead } from './playhead';
-import {
-  drawLanesAndTicks,
-  drawPlayhead,
-  drawSelection,
-  drawStamps,
-  edgeBoxes,
-  fillSegments,
-  LANE,
-  prepareCanvas,
-  RULER,
-  STAMPS,
-  type Span,
-} from './timeline-draw';
+import { drawLanesAndTicks, drawPlayhead, drawSelection, drawStamps, edgeBoxes, LANE, prepareCanvas, RULER, STAMPS, type Span } from './timeline-draw';
 import { forRowsIn, SegmentBitmap, type ChangedSpan } from './timeline-segments';
 import { type Grab, type TimelineView, usePlayheadDrawing, useTimelineGestures, useTimelineView } from './timeline-view';
 
@@ -157,7 +145,12 @@ export function Timeline(props: TimelineProps) {
       layout,
       x,
       timeAt,
-      draw: (c, rows) => fillSegments(c, span, rows, (row) => laneIndex.get(laneOf(row)) ?? 0, colorOf),
+      draw: (c, row) => {
+        const lane = laneIndex.get(laneOf(row)) ?? 0;
+        const left = x(row.start);
+        c.fillStyle = colorOf(row);
+        c.fillRect(left, RULER + lane * LANE + 12, Math.max(1, x(row.end) - left), LANE - 14);
+      },
     });
     if (selected) drawSelection(ctx, span, selected, selectedLane, moved.current);
     drawStamps(ctx, span, stamps);

@@ -46,34 +46,6 @@ export function prepareCanvas(canvas: HTMLCanvasElement, width: number, height: 
   return ctx;
 }
 
-/**
- * The rows' segments, each in its lane and colour: one path per colour, filled once. Drawn one by
- * one, 10,000 segments (an 8-hour video zoomed out) were 10,000 `fillRect` calls, each after a
- * `fillStyle` that parses a colour. Where segments of two colours overlap (narrower than a pixel
- * when zoomed out), the colour filled later shows.
- */
-export function fillSegments(
-  ctx: CanvasRenderingContext2D,
-  span: Span,
-  rows: readonly MarkupRow[],
-  laneOf: (row: MarkupRow) => number,
-  colourOf: (row: MarkupRow) => string,
-) {
-  const x = xOf(span);
-  const paths = new Map<string, Path2D>();
-  for (const row of rows) {
-    const colour = colourOf(row);
-    let path = paths.get(colour);
-    if (!path) paths.set(colour, (path = new Path2D()));
-    const left = x(row.start);
-    path.rect(left, RULER + laneOf(row) * LANE + 12, Math.max(1, x(row.end) - left), LANE - 14);
-  }
-  for (const [colour, path] of paths) {
-    ctx.fillStyle = colour;
-    ctx.fill(path);
-  }
-}
-
 /** The lanes' stripes and names, and the ruler's ticks with their times (the bottom canvas: a key press leaves it alone). */
 export function drawLanesAndTicks(ctx: CanvasRenderingContext2D, span: Span, lanes: readonly { label: string }[]) {
   const { width, height } = span;

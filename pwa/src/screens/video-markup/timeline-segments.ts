@@ -39,17 +39,7 @@ export interface SegmentScene {
   layout: unknown;
   x(seconds: number): number;
   timeAt(px: number): number;
-  /** Draws these rows' segments (in time order). */
-  draw(ctx: CanvasRenderingContext2D, rows: readonly MarkupRow[]): void;
-}
-
-/** The rows overlapping [from, to] but the one being coded (drawn apart, following the playhead). */
-function rowsToDraw(scene: SegmentScene, from: number, to: number): MarkupRow[] {
-  const rows: MarkupRow[] = [];
-  forRowsIn(scene.rows, scene.longest, from, to, (row) => {
-    if (row.key !== scene.codingKey) rows.push(row);
-  });
-  return rows;
+  draw(ctx: CanvasRenderingContext2D, row: MarkupRow): void;
 }
 
 /**
@@ -75,7 +65,9 @@ export class SegmentBitmap {
       if (canvas.width !== w || canvas.height !== h) [canvas.width, canvas.height] = [w, h];
       ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
       ctx.clearRect(0, 0, scene.width, scene.height);
-      scene.draw(ctx, rowsToDraw(scene, scene.view.from, scene.view.to));
+      forRowsIn(scene.rows, scene.longest, scene.view.from, scene.view.to, (row) => {
+        if (row.key !== scene.codingKey) scene.draw(ctx, row);
+      });
     } else {
       if (changed) this.redraw(ctx, scene, changed.from, changed.to);
       // The row being coded is drawn apart from the rest: when another is coded, the time of both is drawn again.
@@ -108,7 +100,9 @@ export class SegmentBitmap {
     ctx.rect(left, 0, right - left, scene.height);
     ctx.clip();
     ctx.clearRect(left, 0, right - left, scene.height);
-    scene.draw(ctx, rowsToDraw(scene, scene.timeAt(left), scene.timeAt(right)));
+    forRowsIn(scene.rows, scene.longest, scene.timeAt(left), scene.timeAt(right), (row) => {
+      if (row.key !== scene.codingKey) scene.draw(ctx, row);
+    });
     ctx.restore();
   }
 }
