@@ -452,6 +452,49 @@ describe('video markup in Chromium', () => {
     await context.close();
   });
 
+  it('shows the screen with its player while a slow markup still comes, then its rows', async () => {
+    const assembly = await get<{ elements: Task[] }>(
+      `/api/v1/get_tasks?structure_id=${demo.structureId('Участок сборки редукторов')}&option=all&offset=0&limit=100&filename_pattern=cam3_2026-11-17`,
+    );
+    const videoId = assembly.elements[0]!.video.id;
+    const { operations } = await get<{ operations: { id: number }[] }>(`/api/v1/available_operations?video_id=${videoId}`);
+    const [workplace] = await get<{ id: number }[]>(`/api/v1/workplaces?video_id=${videoId}`);
+    const rows = [0, 1, 2].map((i) => ({
+      id: -1,
+      operation_id: operations[i]!.id,
+      workplace_id: workplace!.id,
+      employee_id: null,
+      start_time: i,
+      end_time: i + 1,
+      comment: null,
+    }));
+    const put = await fetch(`${server.url}/api/v1/video_markups/${videoId}`, {
+      method: 'PUT',
+      headers: { cookie: demo.cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ video_markups: rows, base_version: 0 }),
+    });
+    expect(put.status).toBe(200);
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    await context.addCookies(cookiesFor(server.url, demo.cookie));
+    // The markup's read is held until the test lets it go: a slow network, past the screen's wait for it.
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    await context.route(new RegExp(`/api/v1/video_markups/${videoId}$`), async (route) => {
+      await held;
+      await route.continue();
+    });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${server.url}/#/video/${videoId}`);
+    await page.getByText('Загрузка разметки…').waitFor();
+    await page.waitForFunction(() => (document.querySelector('video')?.readyState ?? 0) >= 1);
+    expect(await page.getByTestId('op-row').count()).toBe(0);
+    letGo();
+    await expect.poll(() => page.getByTestId('op-row').count(), RETRY).toBe(3);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("draws the rows once on opening, in the layout of the list's width (beside the side column: two lines), none drawn and dropped", async () => {
     // A recording of the assembly area: the packing area's recordings of the day are the other tests'.
     const assembly = await get<{ elements: Task[] }>(
