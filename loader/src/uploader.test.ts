@@ -169,7 +169,8 @@ describe('uploadPass', () => {
 
   it('skips files still being written and stops on a wrong password', async () => {
     writeFileSync(join(dir, 'cam1_now.mp4'), 'пишется');
-    const ctx = await context();
+    // A window no stall of a busy machine outlasts between the write and the scan (5 s once did); put()'s files are 60 s old.
+    const ctx = await context({ settleMs: 30_000 });
     expect(await uploadPass(ctx)).toEqual({ uploaded: [], alreadyOnServer: [], refused: [] });
     put('cam1_old.mp4', 'готова');
     const wrong = await context({ client: new NormaClient({ server: server.url, login: 'оператор', password: 'не тот', fetch: flakyFetch }) });
