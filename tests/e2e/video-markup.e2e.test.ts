@@ -40,6 +40,42 @@ async function openVideo(context: BrowserContext, videoId: number, second?: numb
   return page;
 }
 
+/** A recording of the assembly area on the second demo day, camera `key`: the packing area's recordings of the day are the other tests'. */
+async function assemblyVideo(key: number): Promise<number> {
+  const tasks = await get<{ elements: Task[] }>(
+    `/api/v1/get_tasks?structure_id=${demo.structureId('Участок сборки редукторов')}&option=all&offset=0&limit=100&filename_pattern=cam${key}_2026-11-17`,
+  );
+  return tasks.elements[0]!.video.id;
+}
+
+/** Saves the video's first markup: `count` rows of `seconds` each from 0 s, the operations in turn, at its first workplace. */
+async function putRows(videoId: number, count: number, seconds: number) {
+  const { operations } = await get<{ operations: { id: number }[] }>(`/api/v1/available_operations?video_id=${videoId}`);
+  const [workplace] = await get<{ id: number }[]>(`/api/v1/workplaces?video_id=${videoId}`);
+  const rows = Array.from({ length: count }, (_, i) => ({
+    id: -1,
+    operation_id: operations[i % operations.length]!.id,
+    workplace_id: workplace!.id,
+    employee_id: null,
+    start_time: i * seconds,
+    end_time: (i + 1) * seconds,
+    comment: null,
+  }));
+  const put = await fetch(`${server.url}/api/v1/video_markups/${videoId}`, {
+    method: 'PUT',
+    headers: { cookie: demo.cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ video_markups: rows, base_version: 0 }),
+  });
+  expect(put.status).toBe(200);
+}
+
+/** A 1,400 × 1,000 context signed in by the demo's cookie: a further sign-in within the minute would meet the sign-in limit (10 a minute). */
+async function demoContext(): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  await context.addCookies(cookiesFor(server.url, demo.cookie));
+  return context;
+}
+
 /**
  * The markup drafts in the page's IndexedDB (idb-keyval's store: pwa/src/offline/drafts.ts), by key;
  * none where the app has not made the store yet (the open is then aborted, leaving nothing made).
@@ -420,13 +456,8 @@ describe('video markup in Chromium', () => {
   });
 
   it('keeps unsaved rows over a reload (the local draft, this user’s), and takes a draft kept before drafts had owners', async () => {
-    // A recording of the assembly area: the packing area's recordings of the day are the other tests'.
-    const assembly = await get<{ elements: Task[] }>(
-      `/api/v1/get_tasks?structure_id=${demo.structureId('Участок сборки редукторов')}&option=all&offset=0&limit=100&filename_pattern=cam2_2026-11-17`,
-    );
-    const videoId = assembly.elements[0]!.video.id;
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    await context.addCookies(cookiesFor(server.url, demo.cookie));
+    const videoId = await assemblyVideo(2);
+    const context = await demoContext();
     const page = await openVideo(context, videoId);
     const errors = watchErrors(page);
     await codeThreeSegments(page);
@@ -453,29 +484,9 @@ describe('video markup in Chromium', () => {
   });
 
   it('shows the screen with its player while a slow markup still comes, then its rows', async () => {
-    const assembly = await get<{ elements: Task[] }>(
-      `/api/v1/get_tasks?structure_id=${demo.structureId('Участок сборки редукторов')}&option=all&offset=0&limit=100&filename_pattern=cam3_2026-11-17`,
-    );
-    const videoId = assembly.elements[0]!.video.id;
-    const { operations } = await get<{ operations: { id: number }[] }>(`/api/v1/available_operations?video_id=${videoId}`);
-    const [workplace] = await get<{ id: number }[]>(`/api/v1/workplaces?video_id=${videoId}`);
-    const rows = [0, 1, 2].map((i) => ({
-      id: -1,
-      operation_id: operations[i]!.id,
-      workplace_id: workplace!.id,
-      employee_id: null,
-      start_time: i,
-      end_time: i + 1,
-      comment: null,
-    }));
-    const put = await fetch(`${server.url}/api/v1/video_markups/${videoId}`, {
-      method: 'PUT',
-      headers: { cookie: demo.cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ video_markups: rows, base_version: 0 }),
-    });
-    expect(put.status).toBe(200);
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    await context.addCookies(cookiesFor(server.url, demo.cookie));
+    const videoId = await assemblyVideo(3);
+    await putRows(videoId, 3, 1);
+    const context = await demoContext();
     // The markup's read is held until the test lets it go: a slow network, past the screen's wait for it.
     let letGo!: () => void;
     const held = new Promise<void>((resolve) => (letGo = resolve));
@@ -496,32 +507,10 @@ describe('video markup in Chromium', () => {
   });
 
   it("draws the rows once on opening, in the layout of the list's width (beside the side column: two lines), none drawn and dropped", async () => {
-    // A recording of the assembly area: the packing area's recordings of the day are the other tests'.
-    const assembly = await get<{ elements: Task[] }>(
-      `/api/v1/get_tasks?structure_id=${demo.structureId('Участок сборки редукторов')}&option=all&offset=0&limit=100&filename_pattern=cam1_2026-11-17`,
-    );
-    const videoId = assembly.elements[0]!.video.id;
-    const { operations } = await get<{ operations: { id: number }[] }>(`/api/v1/available_operations?video_id=${videoId}`);
-    const [workplace] = await get<{ id: number }[]>(`/api/v1/workplaces?video_id=${videoId}`);
+    const videoId = await assemblyVideo(1);
     // More rows than either layout draws: a wide guess would draw 14 of them, two lines draw 11.
-    const rows = Array.from({ length: 30 }, (_, i) => ({
-      id: -1,
-      operation_id: operations[i % operations.length]!.id,
-      workplace_id: workplace!.id,
-      employee_id: null,
-      start_time: i * 0.5,
-      end_time: (i + 1) * 0.5,
-      comment: null,
-    }));
-    const put = await fetch(`${server.url}/api/v1/video_markups/${videoId}`, {
-      method: 'PUT',
-      headers: { cookie: demo.cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ video_markups: rows, base_version: 0 }),
-    });
-    expect(put.status).toBe(200);
-    // Signed in by the demo's cookie: a tenth sign-in within the minute would meet the sign-in limit (10 a minute).
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    await context.addCookies(cookiesFor(server.url, demo.cookie));
+    await putRows(videoId, 30, 0.5);
+    const context = await demoContext();
     // Every row element the page ever adds (alone or inside what is added), counted from the document's
     // start, and when the first came; and the video element the page's first script makes (route-preload).
     await context.addInitScript(() => {
